@@ -1,0 +1,389 @@
+/* agent-cli-output.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+
+#include "agent-cli-output.h"
+
+struct _CliOutput
+{
+  JsonGenerator *generator;
+  GString       *line;
+  guint          json : 1;
+  guint          color : 1;
+  guint          in_text : 1;       /* the last thing on stdout was answer text */
+  guint          in_reasoning : 1;
+  guint          chunks_started : 1;
+};
+
+#define DIM   "\033[2m"
+#define BOLD  "\033[1m"
+#define RED   "\033[31m"
+#define RESET "\033[0m"
+
+CliOutput *
+cli_output_new (gboolean json)
+{
+  CliOutput *self = g_new0 (CliOutput, 1);
+
+  self->json = !!json;
+  self->color = isatty (STDERR_FILENO) && g_getenv ("NO_COLOR") == NULL;
+  self->generator = json_generator_new ();
+  self->line = g_string_new (NULL);
+
+  return self;
+}
+
+void
+cli_output_free (CliOutput *self)
+{
+  if (self == NULL)
+    return;
+
+  g_clear_object (&self->generator);
+  g_string_free (self->line, TRUE);
+  g_free (self);
+}
+
+/* --json: one object per line, flushed at once */
+static void
+emit (CliOutput   *self,
+      JsonBuilder *builder)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  g_string_truncate (self->line, 0);
+  json_generator_set_root (self->generator, root);
+  json_generator_to_gstring (self->generator, self->line);
+  g_string_append_c (self->line, '\n');
+  fwrite (self->line->str, 1, self->line->len, stdout);
+  fflush (stdout);
+}
+
+static JsonBuilder *
+begin (const char *type)
+{
+  JsonBuilder *builder = json_builder_new_immutable ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, type);
+  return builder;
+}
+
+static void
+add_string (JsonBuilder *builder,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+static void
+add_usage (JsonBuilder *builder,
+           AgentUsage  *usage)
+{
+  json_builder_set_member_name (builder, "usage");
+  if (usage == NULL)
+    {
+      json_builder_add_null_value (builder);
+      return;
+    }
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "prompt-tokens");
+  json_builder_add_int_value (builder, agent_usage_get_prompt_tokens (usage));
+  json_builder_set_member_name (builder, "completion-tokens");
+  json_builder_add_int_value (builder, agent_usage_get_completion_tokens (usage));
+  json_builder_set_member_name (builder, "total-tokens");
+  json_builder_add_int_value (builder, agent_usage_get_total_tokens (usage));
+  if (agent_usage_get_reasoning_tokens (usage) > 0)
+    {
+      json_builder_set_member_name (builder, "reasoning-tokens");
+      json_builder_add_int_value (builder, agent_usage_get_reasoning_tokens (usage));
+    }
+  json_builder_end_object (builder);
+}
+
+static void
+add_call (JsonBuilder   *builder,
+          AgentToolCall *call)
+{
+  add_string (builder, "id", agent_tool_call_get_id (call));
+  add_string (builder, "name", agent_tool_call_get_name (call));
+}
+
+static void
+end (CliOutput   *self,
+     JsonBuilder *builder)
+{
+  json_builder_end_object (builder);
+  emit (self, builder);
+  g_object_unref (builder);
+}
+
+/* Plain output: the answer on stdout, everything else on stderr. */
+static void
+end_text_line (CliOutput *self)
+{
+  if (self->in_text)
+    {
+      fputc ('\n', stdout);
+      fflush (stdout);
+      self->in_text = FALSE;
+    }
+  if (self->in_reasoning)
+    {
+      fprintf (stderr, "%s\n", self->color ? RESET : "");
+      self->in_reasoning = FALSE;
+    }
+}
+
+static void
+say (CliOutput  *self,
+     const char *style,
+     const char *format,
+     ...) G_GNUC_PRINTF (3, 4);
+
+static void
+say (CliOutput  *self,
+     const char *style,
+     const char *format,
+     ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  end_text_line (self);
+  fflush (stdout);
+  if (self->color && style != NULL)
+    fprintf (stderr, "%s%s%s\n", style, text, RESET);
+  else
+    fprintf (stderr, "%s\n", text);
+}
+
+void
+cli_output_text_delta (CliOutput  *self,
+                       const char *text)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("text-delta");
+
+      add_string (builder, "text", text);
+      end (self, builder);
+      return;
+    }
+
+  if (self->in_reasoning)
+    end_text_line (self);
+  fputs (text, stdout);
+  fflush (stdout);
+  if (text[0] != '\0')
+    self->in_text = text[strlen (text) - 1] != '\n';
+}
+
+void
+cli_output_reasoning_delta (CliOutput  *self,
+                            const char *text)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("reasoning-delta");
+
+      add_string (builder, "text", text);
+      end (self, builder);
+      return;
+    }
+
+  if (!self->in_reasoning)
+    {
+      end_text_line (self);
+      fprintf (stderr, "%s", self->color ? DIM : "");
+      self->in_reasoning = TRUE;
+    }
+  fputs (text, stderr);
+}
+
+void
+cli_output_tool_call_delta (CliOutput     *self,
+                            AgentToolCall *call,
+                            const char    *arguments_delta)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("tool-call-delta");
+
+      json_builder_set_member_name (builder, "index");
+      json_builder_add_int_value (builder, agent_tool_call_get_index (call));
+      add_call (builder, call);
+      add_string (builder, "arguments-delta", arguments_delta);
+      end (self, builder);
+      return;
+    }
+
+  if (!self->chunks_started)
+    {
+      end_text_line (self);
+      fprintf (stderr, "%s", self->color ? DIM : "");
+      fprintf (stderr, _("[tool call %u: %s] "), agent_tool_call_get_index (call),
+               agent_tool_call_get_name (call) ? agent_tool_call_get_name (call) : "…");
+      self->chunks_started = TRUE;
+    }
+  fputs (arguments_delta, stderr);
+}
+
+void
+cli_output_tool_call (CliOutput     *self,
+                      AgentToolCall *call)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("tool-call");
+
+      add_call (builder, call);
+      add_string (builder, "arguments", agent_tool_call_get_arguments (call));
+      end (self, builder);
+      return;
+    }
+
+  if (self->chunks_started)
+    {
+      fprintf (stderr, "%s\n", self->color ? RESET : "");
+      self->chunks_started = FALSE;
+    }
+}
+
+void
+cli_output_tool_started (CliOutput     *self,
+                         AgentToolCall *call)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("tool-started");
+
+      add_call (builder, call);
+      add_string (builder, "arguments", agent_tool_call_get_arguments (call));
+      end (self, builder);
+      return;
+    }
+
+  say (self, BOLD, "→ %s %s",
+       agent_tool_call_get_name (call) ? agent_tool_call_get_name (call) : "?",
+       agent_tool_call_get_arguments (call));
+}
+
+void
+cli_output_tool_finished (CliOutput     *self,
+                          AgentToolCall *call)
+{
+  gboolean is_error = agent_tool_call_is_error (call);
+  const char *result = agent_tool_call_get_result (call);
+
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("tool-finished");
+
+      add_call (builder, call);
+      add_string (builder, is_error ? "error" : "result", result);
+      end (self, builder);
+      return;
+    }
+
+  if (is_error)
+    say (self, RED, "✗ %s: %s", agent_tool_call_get_name (call), result);
+  else
+    say (self, BOLD, "← %s: %s", agent_tool_call_get_name (call), result);
+}
+
+void
+cli_output_step_finished (CliOutput    *self,
+                          AgentMessage *message)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("step-finished");
+
+      add_string (builder, "finish-reason", agent_message_get_finish_reason (message));
+      add_usage (builder, agent_message_get_usage (message));
+      end (self, builder);
+      return;
+    }
+
+  /* A step that only called tools printed no text; one that did ends its line. */
+  end_text_line (self);
+}
+
+void
+cli_output_done (CliOutput    *self,
+                 AgentMessage *message,
+                 AgentUsage   *usage)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("done");
+
+      json_builder_set_member_name (builder, "message");
+      json_builder_begin_object (builder);
+      add_string (builder, "role", "assistant");
+      add_string (builder, "content", agent_message_get_content (message));
+      if (agent_message_get_reasoning (message) != NULL)
+        add_string (builder, "reasoning", agent_message_get_reasoning (message));
+      if (agent_message_get_refusal (message) != NULL)
+        add_string (builder, "refusal", agent_message_get_refusal (message));
+      json_builder_end_object (builder);
+      add_usage (builder, usage);
+      end (self, builder);
+      return;
+    }
+
+  if (agent_message_get_refusal (message) != NULL)
+    say (self, RED, _("The model refused: %s"), agent_message_get_refusal (message));
+  end_text_line (self);
+}
+
+void
+cli_output_error (CliOutput    *self,
+                  const GError *error)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("error");
+
+      add_string (builder, "code", agent_error_get_code (error));
+      add_string (builder, "message", error->message);
+      end (self, builder);
+      return;
+    }
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    say (self, NULL, _("Interrupted."));
+  else
+    say (self, RED, _("Error: %s"), error->message);
+}
+
+void
+cli_output_notice (CliOutput  *self,
+                   const char *text)
+{
+  if (self->json)
+    return;
+
+  say (self, DIM, "%s", text);
+}

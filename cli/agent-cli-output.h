@@ -1,0 +1,44 @@
+/* agent-cli-output.h
+ *
+ * What agent-cli prints: the answer as it streams and tool activity on
+ * stderr, or with --json exactly one JSON object per line on stdout.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <agent.h>
+
+G_BEGIN_DECLS
+
+typedef struct _CliOutput CliOutput;
+
+CliOutput *cli_output_new               (gboolean        json);
+void       cli_output_free              (CliOutput      *self);
+void       cli_output_text_delta        (CliOutput      *self,
+                                         const char     *text);
+void       cli_output_reasoning_delta   (CliOutput      *self,
+                                         const char     *text);
+void       cli_output_tool_call_delta   (CliOutput      *self,
+                                         AgentToolCall  *call,
+                                         const char     *arguments_delta);
+void       cli_output_tool_call         (CliOutput      *self,
+                                         AgentToolCall  *call);
+void       cli_output_tool_started      (CliOutput      *self,
+                                         AgentToolCall  *call);
+void       cli_output_tool_finished     (CliOutput      *self,
+                                         AgentToolCall  *call);
+void       cli_output_step_finished     (CliOutput      *self,
+                                         AgentMessage   *message);
+void       cli_output_done              (CliOutput      *self,
+                                         AgentMessage   *message,
+                                         AgentUsage     *usage);
+void       cli_output_error             (CliOutput      *self,
+                                         const GError   *error);
+void       cli_output_notice            (CliOutput      *self,
+                                         const char     *text);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliOutput, cli_output_free)
+
+G_END_DECLS

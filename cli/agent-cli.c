@@ -1,0 +1,458 @@
+/* agent-cli.c — the terminal front end of libagent
+ *
+ * agent-cli [OPTIONS] [PROMPT]
+ *
+ * Streams the answer to PROMPT (or to standard input), running the tools
+ * the model asks for. With --json, prints one JSON object per line: a
+ * stable contract for scripts. Exit status: 0 on success, 1 on error, 130
+ * when interrupted.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <gio/gunixinputstream.h>
+
+#include <agent.h>
+
+#include "agent-cli-output.h"
+
+#define EXIT_INTERRUPTED 130
+
+typedef struct
+{
+  GMainLoop        *loop;
+  AgentSession     *session;
+  CliOutput        *output;
+  GCancellable     *cancellable;
+  GDataInputStream *input;
+  int               exit_status;
+  guint             interactive : 1;
+  guint             interrupted : 1;
+  guint             turn_running : 1;
+} Cli;
+
+static char *opt_provider;
+static char *opt_base_url;
+static char *opt_model;
+static char *opt_system;
+static char **opt_tools;
+static gboolean opt_show_chunks;
+static int opt_max_steps = 10;
+static gboolean opt_json;
+static gboolean opt_list_tools;
+static gboolean opt_version;
+
+static const GOptionEntry entries[] = {
+  { "provider", 'p', 0, G_OPTION_ARG_STRING, &opt_provider,
+    N_("The API the server speaks (default: openai)"), N_("NAME") },
+  { "base-url", 'u', 0, G_OPTION_ARG_STRING, &opt_base_url,
+    N_("The server's base URL (default: https://api.openai.com/v1)"), N_("URL") },
+  { "model", 'm', 0, G_OPTION_ARG_STRING, &opt_model,
+    N_("The model to use"), N_("NAME") },
+  { "system", 's', 0, G_OPTION_ARG_STRING, &opt_system,
+    N_("A system prompt"), N_("TEXT") },
+  { "tool", 't', 0, G_OPTION_ARG_STRING_ARRAY, &opt_tools,
+    N_("Let the model use a built-in tool (repeatable)"), N_("NAME") },
+  { "show-tool-call-chunks", 0, 0, G_OPTION_ARG_NONE, &opt_show_chunks,
+    N_("Show tool-call arguments as they stream"), NULL },
+  { "max-steps", 0, 0, G_OPTION_ARG_INT, &opt_max_steps,
+    N_("At most N model requests per prompt (default: 10)"), N_("N") },
+  { "json", 'j', 0, G_OPTION_ARG_NONE, &opt_json,
+    N_("Print one JSON event per line"), NULL },
+  { "list-tools", 0, 0, G_OPTION_ARG_NONE, &opt_list_tools,
+    N_("List the built-in tools and exit"), NULL },
+  { "version", 0, 0, G_OPTION_ARG_NONE, &opt_version,
+    N_("Print the version and exit"), NULL },
+  { NULL }
+};
+
+static void read_next_prompt (Cli *cli);
+
+/* Session signals */
+
+static void
+text_delta_cb (AgentSession *session,
+               AgentMessage *message,
+               const char   *delta,
+               Cli          *cli)
+{
+  cli_output_text_delta (cli->output, delta);
+}
+
+static void
+reasoning_delta_cb (AgentSession *session,
+                    AgentMessage *message,
+                    const char   *delta,
+                    Cli          *cli)
+{
+  cli_output_reasoning_delta (cli->output, delta);
+}
+
+static void
+tool_call_delta_cb (AgentSession  *session,
+                    AgentToolCall *call,
+                    const char    *delta,
+                    Cli           *cli)
+{
+  cli_output_tool_call_delta (cli->output, call, delta);
+}
+
+static void
+tool_call_cb (AgentSession  *session,
+              AgentToolCall *call,
+              Cli           *cli)
+{
+  cli_output_tool_call (cli->output, call);
+}
+
+static void
+tool_started_cb (AgentSession  *session,
+                 AgentToolCall *call,
+                 Cli           *cli)
+{
+  cli_output_tool_started (cli->output, call);
+}
+
+static void
+tool_finished_cb (AgentSession  *session,
+                  AgentToolCall *call,
+                  Cli           *cli)
+{
+  cli_output_tool_finished (cli->output, call);
+}
+
+static void
+step_finished_cb (AgentSession *session,
+                  AgentMessage *message,
+                  Cli          *cli)
+{
+  cli_output_step_finished (cli->output, message);
+}
+
+/* Turns */
+
+static void
+quit (Cli *cli,
+      int  status)
+{
+  cli->exit_status = status;
+  g_main_loop_quit (cli->loop);
+}
+
+static void
+send_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(AgentMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
+
+  cli->turn_running = FALSE;
+  g_clear_object (&cli->cancellable);
+
+  message = agent_session_send_finish (AGENT_SESSION (object), result, &error);
+
+  if (message != NULL)
+    cli_output_done (cli->output, message, agent_session_get_usage (cli->session));
+  else
+    cli_output_error (cli->output, error);
+
+  if (cli->interactive)
+    {
+      /* Ctrl-C stops the turn, not the conversation. */
+      cli->interrupted = FALSE;
+      read_next_prompt (cli);
+      return;
+    }
+
+  if (message != NULL)
+    quit (cli, EXIT_SUCCESS);
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    quit (cli, EXIT_INTERRUPTED);
+  else
+    quit (cli, EXIT_FAILURE);
+}
+
+static void
+send_prompt (Cli        *cli,
+             const char *prompt)
+{
+  cli->cancellable = g_cancellable_new ();
+  cli->turn_running = TRUE;
+  agent_session_send_async (cli->session, prompt, cli->cancellable, send_cb, cli);
+}
+
+static gboolean
+interrupt_cb (gpointer user_data)
+{
+  Cli *cli = user_data;
+
+  if (cli->turn_running && !cli->interrupted)
+    {
+      /* The first Ctrl-C cancels the turn; what streamed is printed and
+       * the turn ends with a "cancelled" error. */
+      cli->interrupted = TRUE;
+      g_cancellable_cancel (cli->cancellable);
+      return G_SOURCE_CONTINUE;
+    }
+
+  /* At the prompt, or a second Ctrl-C: leave now. */
+  if (!cli->turn_running && !opt_json)
+    fputc ('\n', stderr);
+  quit (cli, EXIT_INTERRUPTED);
+  return G_SOURCE_CONTINUE;
+}
+
+/* Interactive mode: one turn per line, in one conversation. */
+
+static void
+read_line_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  gsize len;
+
+  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, &len,
+                                                    &error);
+  if (error != NULL)
+    {
+      cli_output_error (cli->output, error);
+      quit (cli, EXIT_FAILURE);
+      return;
+    }
+
+  if (line == NULL)
+    {
+      fputc ('\n', stderr);
+      quit (cli, EXIT_SUCCESS);
+      return;
+    }
+
+  g_strstrip (line);
+  if (line[0] == '\0')
+    {
+      read_next_prompt (cli);
+      return;
+    }
+
+  send_prompt (cli, line);
+}
+
+static void
+read_next_prompt (Cli *cli)
+{
+  fputs ("> ", stderr);
+  fflush (stderr);
+  g_data_input_stream_read_line_async (cli->input, G_PRIORITY_DEFAULT, NULL, read_line_cb, cli);
+}
+
+static char *
+read_all_stdin (GError **error)
+{
+  g_autoptr(GInputStream) stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+  g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
+  g_autofree char *text = NULL;
+
+  if (g_output_stream_splice (memory, stream, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL,
+                              error) < 0)
+    return NULL;
+
+  /* NUL-terminate */
+  if (!g_output_stream_write_all (memory, "", 1, NULL, NULL, error))
+    return NULL;
+
+  text = g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (memory));
+  if (!g_utf8_validate (text, -1, NULL))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("The prompt on standard input is not valid UTF-8"));
+      return NULL;
+    }
+  return g_steal_pointer (&text);
+}
+
+/* Setup */
+
+static AgentSession *
+create_session (GError **error)
+{
+  g_autoptr(AgentProvider) provider = NULL;
+  g_autoptr(AgentSession) session = NULL;
+  const char *key_variable;
+
+  provider = agent_provider_new (opt_provider ? opt_provider : "openai", error);
+  if (provider == NULL)
+    return NULL;
+
+  if (opt_base_url != NULL)
+    {
+      g_autoptr(GUri) uri = g_uri_parse (opt_base_url, G_URI_FLAGS_NONE, NULL);
+
+      if (uri == NULL || (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 &&
+                          g_strcmp0 (g_uri_get_scheme (uri), "https") != 0))
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                       _("--base-url: “%s” is not an http or https URL"), opt_base_url);
+          return NULL;
+        }
+      agent_provider_set_base_url (provider, opt_base_url);
+    }
+
+  if (opt_model != NULL)
+    agent_provider_set_model (provider, opt_model);
+
+  key_variable = agent_provider_get_api_key_variable (provider);
+  if (key_variable != NULL)
+    agent_provider_set_api_key (provider, g_getenv (key_variable));
+
+  if (opt_max_steps < 1)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("--max-steps must be at least 1, not %d"), opt_max_steps);
+      return NULL;
+    }
+
+  session = agent_session_new (provider);
+  agent_session_set_max_steps (session, opt_max_steps);
+  agent_session_set_system_prompt (session, opt_system);
+  agent_session_set_stream_tool_call_chunks (session, opt_show_chunks);
+
+  for (guint i = 0; opt_tools != NULL && opt_tools[i] != NULL; i++)
+    {
+      g_autoptr(AgentTool) tool = agent_builtin_tool_new (opt_tools[i], error);
+
+      if (tool == NULL)
+        return NULL;
+      agent_session_add_tool (session, tool);
+    }
+
+  return g_steal_pointer (&session);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(AgentSession) session = NULL;
+  g_autoptr(CliOutput) output = NULL;
+  g_autofree char *prompt = NULL;
+  Cli cli = { 0 };
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  context = g_option_context_new (_("[PROMPT] — chat with a language model that can use tools"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("The prompt is read from standard input when none is given; in a terminal, "
+      "each line is a turn of one conversation.\n"
+      "The API key is read from OPENAI_API_KEY.\n"
+      "Exit status: 0 on success, 1 on error, 130 when interrupted."));
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("agent-cli: %s\n", error->message);
+      return EXIT_FAILURE;
+    }
+
+  if (opt_version)
+    {
+      g_print ("agent-cli %s\n", PACKAGE_VERSION);
+      return EXIT_SUCCESS;
+    }
+
+  if (opt_list_tools)
+    {
+      const char * const *names = agent_builtin_tool_list_names ();
+
+      for (guint i = 0; names[i] != NULL; i++)
+        g_print ("%s\n", names[i]);
+      return EXIT_SUCCESS;
+    }
+
+  output = cli_output_new (opt_json);
+
+  if (!(session = create_session (&error)))
+    {
+      cli_output_error (output, error);
+      return EXIT_FAILURE;
+    }
+
+  if (argc > 1)
+    prompt = g_strjoinv (" ", argv + 1);
+  else if (!isatty (STDIN_FILENO) && !(prompt = read_all_stdin (&error)))
+    {
+      cli_output_error (output, error);
+      return EXIT_FAILURE;
+    }
+
+  loop = g_main_loop_new (NULL, FALSE);
+  cli.loop = loop;
+  cli.session = session;
+  cli.output = output;
+
+  g_signal_connect (session, "text-delta", G_CALLBACK (text_delta_cb), &cli);
+  g_signal_connect (session, "reasoning-delta", G_CALLBACK (reasoning_delta_cb), &cli);
+  g_signal_connect (session, "tool-call-delta", G_CALLBACK (tool_call_delta_cb), &cli);
+  g_signal_connect (session, "tool-call", G_CALLBACK (tool_call_cb), &cli);
+  g_signal_connect (session, "tool-started", G_CALLBACK (tool_started_cb), &cli);
+  g_signal_connect (session, "tool-finished", G_CALLBACK (tool_finished_cb), &cli);
+  g_signal_connect (session, "step-finished", G_CALLBACK (step_finished_cb), &cli);
+
+  g_unix_signal_add (SIGINT, interrupt_cb, &cli);
+  g_unix_signal_add (SIGTERM, interrupt_cb, &cli);
+
+  if (prompt != NULL)
+    {
+      g_strstrip (prompt);
+      if (prompt[0] == '\0')
+        {
+          g_set_error_literal (&error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("The prompt is empty"));
+          cli_output_error (output, error);
+          return EXIT_FAILURE;
+        }
+      send_prompt (&cli, prompt);
+    }
+  else
+    {
+      g_autoptr(GInputStream) stdin_stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+
+      cli.interactive = TRUE;
+      cli.input = g_data_input_stream_new (stdin_stream);
+      cli_output_notice (output, _("Type a message and press Enter; Ctrl-D quits."));
+      read_next_prompt (&cli);
+    }
+
+  g_main_loop_run (loop);
+
+  /* Leaving while a turn runs (a second Ctrl-C): let it wind down cleanly. */
+  if (cli.turn_running)
+    {
+      g_cancellable_cancel (cli.cancellable);
+      while (cli.turn_running)
+        g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_clear_object (&cli.input);
+  return cli.exit_status;
+}

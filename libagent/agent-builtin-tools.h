@@ -1,0 +1,25 @@
+/* agent-builtin-tools.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(AGENT_INSIDE) && !defined(AGENT_COMPILATION)
+# error "Only <agent.h> can be included directly."
+#endif
+
+#include "agent-tool.h"
+#include "agent-version-macros.h"
+
+G_BEGIN_DECLS
+
+AGENT_AVAILABLE_IN_ALL
+const char * const *agent_builtin_tool_list_names (void);
+AGENT_AVAILABLE_IN_ALL
+AgentTool          *agent_builtin_tool_new        (const char  *name,
+                                                   GError     **error);
+AGENT_AVAILABLE_IN_ALL
+AgentTool          *agent_calculator_tool_new     (void);
+
+G_END_DECLS

@@ -1,0 +1,74 @@
+/* agent-error.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(AGENT_INSIDE) && !defined(AGENT_COMPILATION)
+# error "Only <agent.h> can be included directly."
+#endif
+
+#include <glib.h>
+
+#include "agent-version-macros.h"
+
+G_BEGIN_DECLS
+
+/**
+ * AGENT_ERROR:
+ *
+ * The error domain of libagent. Errors in it carry an [enum@Agent.Error] code.
+ *
+ * Cancellation is not reported in this domain: a cancelled operation fails
+ * with `G_IO_ERROR_CANCELLED`.
+ */
+#define AGENT_ERROR (agent_error_quark ())
+
+/**
+ * AgentError:
+ * @AGENT_ERROR_FAILED: something went wrong that no other code describes
+ * @AGENT_ERROR_INVALID_ARGUMENT: a caller passed something libagent cannot use
+ *   (an unknown provider name, a malformed URL, …)
+ * @AGENT_ERROR_BUSY: the session is already running a turn
+ * @AGENT_ERROR_NETWORK: the server could not be reached, or the connection
+ *   broke while the answer was streaming
+ * @AGENT_ERROR_HTTP: the server answered with an HTTP error status
+ * @AGENT_ERROR_AUTHENTICATION: the server refused the API key (HTTP 401 or 403)
+ * @AGENT_ERROR_PROTOCOL: the server's stream could not be understood, was
+ *   truncated, or exceeded a size limit
+ * @AGENT_ERROR_PROVIDER: the provider reported an error inside the stream
+ * @AGENT_ERROR_TIMEOUT: a time limit was reached
+ * @AGENT_ERROR_LIMIT: a limit other than time was reached (for example the
+ *   maximum number of steps in a turn)
+ * @AGENT_ERROR_TOOL: a tool failed
+ * @AGENT_ERROR_HOOK: a hook rejected the operation
+ * @AGENT_ERROR_STORAGE: the conversation memory could not store a message
+ *
+ * Error codes in the %AGENT_ERROR domain.
+ *
+ * Since: 0.1
+ */
+typedef enum
+{
+  AGENT_ERROR_FAILED,
+  AGENT_ERROR_INVALID_ARGUMENT,
+  AGENT_ERROR_BUSY,
+  AGENT_ERROR_NETWORK,
+  AGENT_ERROR_HTTP,
+  AGENT_ERROR_AUTHENTICATION,
+  AGENT_ERROR_PROTOCOL,
+  AGENT_ERROR_PROVIDER,
+  AGENT_ERROR_TIMEOUT,
+  AGENT_ERROR_LIMIT,
+  AGENT_ERROR_TOOL,
+  AGENT_ERROR_HOOK,
+  AGENT_ERROR_STORAGE,
+} AgentError;
+
+AGENT_AVAILABLE_IN_ALL
+GQuark      agent_error_quark    (void);
+AGENT_AVAILABLE_IN_ALL
+const char *agent_error_get_code (const GError *error);
+
+G_END_DECLS

@@ -1,0 +1,59 @@
+/* agent-memory.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(AGENT_INSIDE) && !defined(AGENT_COMPILATION)
+# error "Only <agent.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "agent-message.h"
+#include "agent-version-macros.h"
+
+G_BEGIN_DECLS
+
+#define AGENT_TYPE_MEMORY (agent_memory_get_type ())
+
+AGENT_AVAILABLE_IN_ALL
+G_DECLARE_INTERFACE (AgentMemory, agent_memory, AGENT, MEMORY, GListModel)
+
+/**
+ * AgentMemoryInterface:
+ * @parent_iface: the parent interface
+ * @append: stores @message after the last message. Returns %FALSE and sets
+ *   @error when the message could not be stored.
+ *
+ * The interface of a conversation's memory: a [iface@Gio.ListModel] of
+ * [class@Agent.Message], in order, that a session appends to as the
+ * conversation goes on.
+ */
+struct _AgentMemoryInterface
+{
+  GTypeInterface parent_iface;
+
+  gboolean (*append) (AgentMemory   *self,
+                      AgentMessage  *message,
+                      GError       **error);
+
+  /*< private >*/
+  gpointer _reserved[8];
+};
+
+AGENT_AVAILABLE_IN_ALL
+gboolean agent_memory_append (AgentMemory   *self,
+                              AgentMessage  *message,
+                              GError       **error);
+
+#define AGENT_TYPE_SIMPLE_MEMORY (agent_simple_memory_get_type ())
+
+AGENT_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (AgentSimpleMemory, agent_simple_memory, AGENT, SIMPLE_MEMORY, GObject)
+
+AGENT_AVAILABLE_IN_ALL
+AgentMemory *agent_simple_memory_new (void);
+
+G_END_DECLS

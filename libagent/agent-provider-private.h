@@ -1,0 +1,90 @@
+/* agent-provider-private.h
+ *
+ * A provider differs from another only in how it writes the request and
+ * reads the stream. Each one is an AgentProviderBackend in providers/; the
+ * accumulator, the loop, limits and errors are shared.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <libsoup/soup.h>
+
+#include "agent-accumulator.h"
+#include "agent-provider.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  AGENT_FRAMING_SSE,
+  AGENT_FRAMING_NDJSON,
+} AgentFraming;
+
+typedef struct
+{
+  AgentProvider *provider;
+  const char    *model;
+  const char    *system_prompt;
+  GListModel    *messages;   /* of AgentMessage */
+  GListModel    *tools;      /* of AgentTool */
+} AgentRequest;
+
+typedef struct _AgentProviderBackend AgentProviderBackend;
+
+struct _AgentProviderBackend
+{
+  const char   *name;
+  const char   *display_name;
+  const char   *default_base_url;
+  const char   *api_key_variable;
+  const char   *default_model;
+  AgentFraming  framing;
+
+  /* The request body, as bytes of JSON. */
+  GBytes   *(*build_body)    (const AgentRequest  *request,
+                              GError             **error);
+  /* The path below the base URL, e.g. "/chat/completions". */
+  char     *(*build_path)    (const AgentRequest  *request);
+  /* Adds authentication and provider headers. */
+  void      (*add_headers)   (AgentProvider       *provider,
+                              SoupMessageHeaders  *headers);
+
+  gpointer  (*decoder_new)   (AgentAccumulator    *accumulator);
+  void      (*decoder_free)  (gpointer             decoder);
+  /* One framed event (an SSE event, or an NDJSON line; @event_type is
+   * NULL for NDJSON). Sets *done when the provider's end marker arrived. */
+  gboolean  (*decode)        (gpointer             decoder,
+                              const char          *event_type,
+                              const char          *data,
+                              gsize                len,
+                              gboolean            *done,
+                              GError             **error);
+  /* At the end of the body without an end marker: is the answer whole? */
+  gboolean  (*is_complete)   (gpointer             decoder);
+};
+
+const AgentProviderBackend *_agent_provider_get_backend       (AgentProvider       *self);
+SoupSession                *_agent_provider_get_soup_session  (AgentProvider       *self);
+SoupMessage                *_agent_provider_build_message     (AgentProvider       *self,
+                                                               const AgentRequest  *request,
+                                                               GError             **error);
+GError                     *_agent_provider_error_from_http   (AgentProvider       *self,
+                                                               guint                status,
+                                                               const char          *reason,
+                                                               const char          *body,
+                                                               gsize                len);
+char                       *_agent_provider_redact            (AgentProvider       *self,
+                                                               const char          *text);
+void                        _agent_provider_add_bearer_auth   (AgentProvider       *self,
+                                                               SoupMessageHeaders  *headers);
+GError                     *_agent_provider_error_from_json   (AgentProvider       *self,
+                                                               int                  code,
+                                                               const char          *prefix,
+                                                               const char          *json,
+                                                               gsize                len);
+
+extern const AgentProviderBackend agent_openai_chat_backend;
+
+G_END_DECLS

@@ -1,0 +1,679 @@
+/* agent-provider.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-error.h"
+#include "agent-json-private.h"
+#include "agent-provider-private.h"
+#include "agent-version.h"
+
+/**
+ * AgentProvider:
+ *
+ * A model server: which API it speaks, where it is, which model to use
+ * and the key to use it with.
+ *
+ * ```c
+ * g_autoptr(AgentProvider) provider = agent_provider_new ("openai", &error);
+ *
+ * agent_provider_set_base_url (provider, "http://127.0.0.1:8080/v1");
+ * agent_provider_set_model (provider, "qwen2.5-7b-instruct");
+ * ```
+ *
+ * The `openai` provider speaks the OpenAI chat-completions API, which OpenAI
+ * and most other servers offer: llama.cpp's server, vLLM, Ollama's `/v1`,
+ * LM Studio, OpenRouter, Groq, Mistral, DeepSeek, …
+ *
+ * The API key is write-only: it is sent to the server and nowhere else, and
+ * it is removed from any error message the server echoes it in.
+ *
+ * A provider may be shared by several sessions; its HTTP connections are
+ * reused between requests.
+ *
+ * Since: 0.1
+ */
+
+struct _AgentProvider
+{
+  GObject                     parent_instance;
+  const AgentProviderBackend *backend;
+  char                       *base_url;
+  char                       *model;
+  char                       *api_key;
+  SoupSession                *soup_session;
+};
+
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_DISPLAY_NAME,
+  PROP_BASE_URL,
+  PROP_MODEL,
+  PROP_API_KEY,
+  PROP_HAS_API_KEY,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (AgentProvider, agent_provider, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+
+static const AgentProviderBackend *backends[] = {
+  &agent_openai_chat_backend,
+};
+
+/* Other names under which users know a backend. */
+static const struct {
+  const char *alias;
+  const char *name;
+} aliases[] = {
+  { "openai-chat", "openai" },
+  { "openai-compatible", "openai" },
+};
+
+static const AgentProviderBackend *
+lookup_backend (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
+    if (g_str_equal (name, aliases[i].alias))
+      name = aliases[i].name;
+
+  for (guint i = 0; i < G_N_ELEMENTS (backends); i++)
+    if (g_str_equal (name, backends[i]->name))
+      return backends[i];
+
+  return NULL;
+}
+
+static void
+agent_provider_dispose (GObject *object)
+{
+  AgentProvider *self = (AgentProvider *)object;
+
+  g_clear_object (&self->soup_session);
+
+  G_OBJECT_CLASS (agent_provider_parent_class)->dispose (object);
+}
+
+static void
+agent_provider_finalize (GObject *object)
+{
+  AgentProvider *self = (AgentProvider *)object;
+
+  g_clear_pointer (&self->base_url, g_free);
+  g_clear_pointer (&self->model, g_free);
+  if (self->api_key != NULL)
+    {
+      memset (self->api_key, 0, strlen (self->api_key));
+      g_clear_pointer (&self->api_key, g_free);
+    }
+
+  G_OBJECT_CLASS (agent_provider_parent_class)->finalize (object);
+}
+
+static void
+agent_provider_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  AgentProvider *self = AGENT_PROVIDER (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, agent_provider_get_name (self));
+      break;
+
+    case PROP_DISPLAY_NAME:
+      g_value_set_string (value, agent_provider_get_display_name (self));
+      break;
+
+    case PROP_BASE_URL:
+      g_value_set_string (value, agent_provider_get_base_url (self));
+      break;
+
+    case PROP_MODEL:
+      g_value_set_string (value, agent_provider_get_model (self));
+      break;
+
+    case PROP_HAS_API_KEY:
+      g_value_set_boolean (value, agent_provider_get_has_api_key (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agent_provider_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  AgentProvider *self = AGENT_PROVIDER (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      {
+        const char *name = g_value_get_string (value);
+
+        self->backend = lookup_backend (name ? name : "openai");
+        if (self->backend == NULL)
+          {
+            g_critical ("Unknown provider “%s”; using “openai”", name);
+            self->backend = backends[0];
+          }
+      }
+      break;
+
+    case PROP_BASE_URL:
+      agent_provider_set_base_url (self, g_value_get_string (value));
+      break;
+
+    case PROP_MODEL:
+      agent_provider_set_model (self, g_value_get_string (value));
+      break;
+
+    case PROP_API_KEY:
+      agent_provider_set_api_key (self, g_value_get_string (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agent_provider_class_init (AgentProviderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = agent_provider_dispose;
+  object_class->finalize = agent_provider_finalize;
+  object_class->get_property = agent_provider_get_property;
+  object_class->set_property = agent_provider_set_property;
+
+  /**
+   * AgentProvider:name:
+   *
+   * The API the provider speaks, one of [func@Agent.Provider.list_names].
+   */
+  properties[PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL,
+                         "openai",
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:display-name:
+   *
+   * A name for the API to show people.
+   */
+  properties[PROP_DISPLAY_NAME] =
+    g_param_spec_string ("display-name", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:base-url:
+   *
+   * The URL the API's paths are relative to, such as
+   * `https://api.openai.com/v1`. %NULL (or an empty string) restores the
+   * provider's default.
+   */
+  properties[PROP_BASE_URL] =
+    g_param_spec_string ("base-url", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:model:
+   *
+   * The model to ask for.
+   */
+  properties[PROP_MODEL] =
+    g_param_spec_string ("model", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:api-key:
+   *
+   * The API key, sent as a bearer token. Write-only.
+   */
+  properties[PROP_API_KEY] =
+    g_param_spec_string ("api-key", NULL, NULL,
+                         NULL,
+                         (G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:has-api-key:
+   *
+   * Whether an API key is set.
+   */
+  properties[PROP_HAS_API_KEY] =
+    g_param_spec_boolean ("has-api-key", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agent_provider_init (AgentProvider *self)
+{
+  self->backend = backends[0];
+}
+
+/**
+ * agent_provider_new:
+ * @name: the API to speak, one of [func@Agent.Provider.list_names]
+ * @error: return location for a #GError
+ *
+ * Creates a provider for the API called @name, with its default base URL
+ * and model.
+ *
+ * Returns: (transfer full): a new #AgentProvider, or %NULL with
+ *   %AGENT_ERROR_INVALID_ARGUMENT if no API has that name
+ *
+ * Since: 0.1
+ */
+AgentProvider *
+agent_provider_new (const char  *name,
+                    GError     **error)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+
+  if (lookup_backend (name) == NULL)
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **)agent_provider_list_names ());
+
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("Unknown provider “%s” (known providers: %s)"), name, known);
+      return NULL;
+    }
+
+  return g_object_new (AGENT_TYPE_PROVIDER, "name", name, NULL);
+}
+
+/**
+ * agent_provider_list_names:
+ *
+ * Lists the APIs libagent speaks.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the provider names
+ *
+ * Since: 0.1
+ */
+const char * const *
+agent_provider_list_names (void)
+{
+  static const char * const names[] = { "openai", NULL };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == G_N_ELEMENTS (backends) + 1);
+
+  return names;
+}
+
+/**
+ * agent_provider_get_name:
+ * @self: a #AgentProvider
+ *
+ * Returns: the name of the API the provider speaks
+ */
+const char *
+agent_provider_get_name (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
+  return self->backend->name;
+}
+
+/**
+ * agent_provider_get_display_name:
+ * @self: a #AgentProvider
+ *
+ * Returns: a name for the API to show people
+ */
+const char *
+agent_provider_get_display_name (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
+  return g_dgettext (GETTEXT_PACKAGE, self->backend->display_name);
+}
+
+/**
+ * agent_provider_get_base_url:
+ * @self: a #AgentProvider
+ *
+ * Returns: the base URL requests go to
+ */
+const char *
+agent_provider_get_base_url (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
+  return self->base_url ? self->base_url : self->backend->default_base_url;
+}
+
+/**
+ * agent_provider_set_base_url:
+ * @self: a #AgentProvider
+ * @base_url: (nullable): the base URL, or %NULL for the default
+ *
+ * Sets the URL the API's paths are relative to. A trailing `/` is ignored.
+ */
+void
+agent_provider_set_base_url (AgentProvider *self,
+                             const char    *base_url)
+{
+  g_autofree char *normalized = NULL;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  if (base_url != NULL && base_url[0] != '\0')
+    {
+      gsize len = strlen (base_url);
+
+      while (len > 0 && base_url[len - 1] == '/')
+        len--;
+      normalized = g_strndup (base_url, len);
+    }
+
+  if (g_strcmp0 (normalized, self->base_url) != 0)
+    {
+      g_free (self->base_url);
+      self->base_url = g_steal_pointer (&normalized);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASE_URL]);
+    }
+}
+
+/**
+ * agent_provider_get_default_base_url:
+ * @self: a #AgentProvider
+ *
+ * Returns: the base URL of the API's own service
+ */
+const char *
+agent_provider_get_default_base_url (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
+  return self->backend->default_base_url;
+}
+
+/**
+ * agent_provider_get_api_key_variable:
+ * @self: a #AgentProvider
+ *
+ * Gets the name of the environment variable that, by convention, holds
+ * this API's key (`OPENAI_API_KEY`, …). libagent never reads it by itself;
+ * applications may.
+ *
+ * Returns: (nullable): the name of the variable
+ */
+const char *
+agent_provider_get_api_key_variable (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
+  return self->backend->api_key_variable;
+}
+
+/**
+ * agent_provider_get_model:
+ * @self: a #AgentProvider
+ *
+ * Returns: (nullable): the model to ask for
+ */
+const char *
+agent_provider_get_model (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
+  return self->model ? self->model : self->backend->default_model;
+}
+
+/**
+ * agent_provider_set_model:
+ * @self: a #AgentProvider
+ * @model: (nullable): the model, or %NULL for the provider's default
+ *
+ * Sets the model to ask for.
+ */
+void
+agent_provider_set_model (AgentProvider *self,
+                          const char    *model)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  if (model != NULL && model[0] == '\0')
+    model = NULL;
+
+  if (g_strcmp0 (model, self->model) != 0)
+    {
+      g_free (self->model);
+      self->model = g_strdup (model);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+    }
+}
+
+/**
+ * agent_provider_set_api_key:
+ * @self: a #AgentProvider
+ * @api_key: (nullable): the key, or %NULL for none
+ *
+ * Sets the API key. Without one, no `Authorization` header is sent (as
+ * local servers expect).
+ */
+void
+agent_provider_set_api_key (AgentProvider *self,
+                            const char    *api_key)
+{
+  gboolean had_key;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  had_key = self->api_key != NULL;
+
+  if (api_key != NULL && api_key[0] == '\0')
+    api_key = NULL;
+
+  if (self->api_key != NULL)
+    {
+      memset (self->api_key, 0, strlen (self->api_key));
+      g_clear_pointer (&self->api_key, g_free);
+    }
+  self->api_key = g_strdup (api_key);
+
+  if (had_key != (self->api_key != NULL))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_API_KEY]);
+}
+
+/**
+ * agent_provider_get_has_api_key:
+ * @self: a #AgentProvider
+ *
+ * Returns: whether an API key is set
+ */
+gboolean
+agent_provider_get_has_api_key (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), FALSE);
+  return self->api_key != NULL;
+}
+
+const AgentProviderBackend *
+_agent_provider_get_backend (AgentProvider *self)
+{
+  return self->backend;
+}
+
+SoupSession *
+_agent_provider_get_soup_session (AgentProvider *self)
+{
+  if (self->soup_session == NULL)
+    self->soup_session = soup_session_new_with_options ("user-agent", "libagent/" AGENT_VERSION_S,
+                                                        "timeout", 300,
+                                                        NULL);
+  return self->soup_session;
+}
+
+void
+_agent_provider_add_bearer_auth (AgentProvider      *self,
+                                 SoupMessageHeaders *headers)
+{
+  if (self->api_key != NULL)
+    {
+      g_autofree char *value = g_strconcat ("Bearer ", self->api_key, NULL);
+
+      soup_message_headers_replace (headers, "Authorization", value);
+      memset (value, 0, strlen (value));
+    }
+}
+
+SoupMessage *
+_agent_provider_build_message (AgentProvider       *self,
+                               const AgentRequest  *request,
+                               GError             **error)
+{
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(GError) uri_error = NULL;
+  SoupMessageHeaders *headers;
+  SoupMessage *message;
+
+  path = self->backend->build_path (request);
+  url = g_strconcat (agent_provider_get_base_url (self), path, NULL);
+  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, &uri_error);
+
+  if (uri == NULL ||
+      (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 &&
+       g_strcmp0 (g_uri_get_scheme (uri), "https") != 0) ||
+      g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is not a valid http or https URL"), agent_provider_get_base_url (self));
+      return NULL;
+    }
+
+  if (!(body = self->backend->build_body (request, error)))
+    return NULL;
+
+  message = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
+  headers = soup_message_get_request_headers (message);
+  soup_message_headers_replace (headers, "Accept",
+                                self->backend->framing == AGENT_FRAMING_SSE
+                                  ? "text/event-stream" : "application/x-ndjson");
+  self->backend->add_headers (self, headers);
+  soup_message_set_request_body_from_bytes (message, "application/json", body);
+
+  return message;
+}
+
+/**
+ * _agent_provider_redact:
+ *
+ * Removes the API key from text that came from a server (some echo it back
+ * in error messages). Returns a new string.
+ */
+char *
+_agent_provider_redact (AgentProvider *self,
+                        const char    *text)
+{
+  g_autoptr(GString) string = NULL;
+
+  if (text == NULL)
+    return NULL;
+  if (self == NULL || self->api_key == NULL || strstr (text, self->api_key) == NULL)
+    return g_strdup (text);
+
+  string = g_string_new (text);
+  g_string_replace (string, self->api_key, "[redacted]", 0);
+  return g_string_free (g_steal_pointer (&string), FALSE);
+}
+
+/* Finds the human-readable message in the error shapes providers use:
+ * {"error": {"message": …}}, {"error": "…"}, {"message": …}, {"detail": …}. */
+static char *
+describe_error_json (const cJSON *root)
+{
+  const cJSON *error = agent_cjson_get (root, "error");
+  const char *message = NULL;
+  const char *code = NULL;
+
+  if (cJSON_IsString (error))
+    message = error->valuestring;
+  else if (cJSON_IsObject (error))
+    {
+      const cJSON *code_item = agent_cjson_get (error, "code");
+
+      message = agent_cjson_get_string (error, "message");
+      if (cJSON_IsString (code_item))
+        code = code_item->valuestring;
+      else if ((code = agent_cjson_get_string (error, "type")) == NULL)
+        code = agent_cjson_get_string (error, "status");
+    }
+
+  if (message == NULL)
+    message = agent_cjson_get_string (root, "message");
+  if (message == NULL)
+    message = agent_cjson_get_string (root, "detail");
+  if (message == NULL)
+    return NULL;
+
+  if (code != NULL && strstr (message, code) == NULL)
+    return g_strdup_printf ("%s (%s)", message, code);
+  return g_strdup (message);
+}
+
+GError *
+_agent_provider_error_from_json (AgentProvider *self,
+                                 int            code,
+                                 const char    *prefix,
+                                 const char    *json,
+                                 gsize          len)
+{
+  g_autoptr(cJSON) root = cJSON_ParseWithLength (json, len);
+  g_autofree char *described = NULL;
+  g_autofree char *redacted = NULL;
+
+  if (root == NULL || !(described = describe_error_json (root)))
+    return NULL;
+
+  redacted = _agent_provider_redact (self, described);
+  return g_error_new (AGENT_ERROR, code, "%s: %s", prefix, redacted);
+}
+
+GError *
+_agent_provider_error_from_http (AgentProvider *self,
+                                 guint          status,
+                                 const char    *reason,
+                                 const char    *body,
+                                 gsize          len)
+{
+  g_autofree char *prefix = NULL;
+  int code;
+  GError *error;
+
+  code = (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
+       ? AGENT_ERROR_AUTHENTICATION : AGENT_ERROR_HTTP;
+
+  if (reason == NULL || reason[0] == '\0')
+    reason = soup_status_get_phrase (status);
+
+  /* Translators: the first %u is an HTTP status code, %s its phrase */
+  prefix = g_strdup_printf (_("The server answered %u %s"), status, reason ? reason : "");
+
+  if (body != NULL && len > 0 &&
+      (error = _agent_provider_error_from_json (self, code, prefix, body, len)))
+    return error;
+
+  return g_error_new_literal (AGENT_ERROR, code, prefix);
+}

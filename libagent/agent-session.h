@@ -1,0 +1,80 @@
+/* agent-session.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(AGENT_INSIDE) && !defined(AGENT_COMPILATION)
+# error "Only <agent.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "agent-memory.h"
+#include "agent-message.h"
+#include "agent-provider.h"
+#include "agent-tool.h"
+#include "agent-usage.h"
+#include "agent-version-macros.h"
+
+G_BEGIN_DECLS
+
+#define AGENT_TYPE_SESSION (agent_session_get_type ())
+
+AGENT_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (AgentSession, agent_session, AGENT, SESSION, GObject)
+
+AGENT_AVAILABLE_IN_ALL
+AgentSession  *agent_session_new                           (AgentProvider        *provider);
+AGENT_AVAILABLE_IN_ALL
+AgentProvider *agent_session_get_provider                  (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+AgentMemory   *agent_session_get_memory                    (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_memory                    (AgentSession         *self,
+                                                            AgentMemory          *memory);
+AGENT_AVAILABLE_IN_ALL
+const char    *agent_session_get_system_prompt             (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_system_prompt             (AgentSession         *self,
+                                                            const char           *system_prompt);
+AGENT_AVAILABLE_IN_ALL
+gboolean       agent_session_get_stream_tool_call_chunks   (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_stream_tool_call_chunks   (AgentSession         *self,
+                                                            gboolean              stream_tool_call_chunks);
+AGENT_AVAILABLE_IN_ALL
+guint          agent_session_get_max_steps                 (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_max_steps                 (AgentSession         *self,
+                                                            guint                 max_steps);
+AGENT_AVAILABLE_IN_ALL
+gboolean       agent_session_get_busy                      (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+AgentMessage  *agent_session_get_current_message           (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+AgentUsage    *agent_session_get_usage                     (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+GListModel    *agent_session_get_tools                     (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_add_tool                      (AgentSession         *self,
+                                                            AgentTool            *tool);
+AGENT_AVAILABLE_IN_ALL
+gboolean       agent_session_remove_tool                   (AgentSession         *self,
+                                                            AgentTool            *tool);
+AGENT_AVAILABLE_IN_ALL
+AgentTool     *agent_session_lookup_tool                   (AgentSession         *self,
+                                                            const char           *name);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_send_async                    (AgentSession         *self,
+                                                            const char           *text,
+                                                            GCancellable         *cancellable,
+                                                            GAsyncReadyCallback   callback,
+                                                            gpointer              user_data);
+AGENT_AVAILABLE_IN_ALL
+AgentMessage  *agent_session_send_finish                   (AgentSession         *self,
+                                                            GAsyncResult         *result,
+                                                            GError              **error);
+
+G_END_DECLS

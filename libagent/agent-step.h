@@ -1,0 +1,36 @@
+/* agent-step.h
+ *
+ * One model request of a turn: send it, stream the answer through the
+ * provider's decoder into an accumulator, and finish when the answer is
+ * whole (or failed). Private to libagent.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agent-accumulator.h"
+#include "agent-provider-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct _AgentStep AgentStep;
+
+AgentStep    *agent_step_new          (AgentProvider                  *provider,
+                                       const AgentAccumulatorListener *listener,
+                                       gpointer                        user_data);
+AgentStep    *agent_step_ref          (AgentStep                      *self);
+void          agent_step_unref        (AgentStep                      *self);
+AgentMessage *agent_step_get_message  (AgentStep                      *self);
+void          agent_step_run_async    (AgentStep                      *self,
+                                       const AgentRequest             *request,
+                                       GCancellable                   *cancellable,
+                                       GAsyncReadyCallback             callback,
+                                       gpointer                        user_data);
+gboolean      agent_step_run_finish   (AgentStep                      *self,
+                                       GAsyncResult                   *result,
+                                       GError                        **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentStep, agent_step_unref)
+
+G_END_DECLS

@@ -1,0 +1,186 @@
+/* agent-stream-decoder.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-error.h"
+#include "agent-ndjson.h"
+#include "agent-sse-parser.h"
+#include "agent-stream-decoder.h"
+
+struct _AgentStreamDecoder
+{
+  const AgentProviderBackend *backend;
+  AgentAccumulator           *accumulator;
+  gpointer                    decoder;
+  AgentSseParser             *sse;
+  AgentNdjsonSplitter        *ndjson;
+  guint64                     n_events;
+  guint                       done : 1;
+  guint                       failed : 1;
+};
+
+static gboolean
+decode (AgentStreamDecoder  *self,
+        const char          *event_type,
+        const char          *data,
+        gsize                len,
+        GError             **error)
+{
+  gboolean done = FALSE;
+
+  /* After the end marker, anything more is ignored. */
+  if (self->done)
+    return TRUE;
+
+  self->n_events++;
+
+  if (!self->backend->decode (self->decoder, event_type, data, len, &done, error))
+    return FALSE;
+
+  if (done)
+    self->done = TRUE;
+
+  return TRUE;
+}
+
+static gboolean
+sse_event_cb (const AgentSseEvent  *event,
+              gpointer              user_data,
+              GError              **error)
+{
+  return decode (user_data, event->type, event->data, event->data_len, error);
+}
+
+static gboolean
+ndjson_line_cb (const char  *line,
+                gsize        len,
+                gpointer     user_data,
+                GError     **error)
+{
+  return decode (user_data, NULL, line, len, error);
+}
+
+AgentStreamDecoder *
+agent_stream_decoder_new (const AgentProviderBackend *backend,
+                          AgentAccumulator           *accumulator)
+{
+  AgentStreamDecoder *self = g_new0 (AgentStreamDecoder, 1);
+
+  self->backend = backend;
+  self->accumulator = accumulator;
+  self->decoder = backend->decoder_new (accumulator);
+
+  if (backend->framing == AGENT_FRAMING_SSE)
+    self->sse = agent_sse_parser_new (sse_event_cb, self);
+  else
+    self->ndjson = agent_ndjson_splitter_new (ndjson_line_cb, self);
+
+  return self;
+}
+
+void
+agent_stream_decoder_free (AgentStreamDecoder *self)
+{
+  if (self == NULL)
+    return;
+
+  g_clear_pointer (&self->sse, agent_sse_parser_free);
+  g_clear_pointer (&self->ndjson, agent_ndjson_splitter_free);
+  self->backend->decoder_free (self->decoder);
+  g_free (self);
+}
+
+gboolean
+agent_stream_decoder_feed (AgentStreamDecoder  *self,
+                           const char          *data,
+                           gsize                len,
+                           GError             **error)
+{
+  gboolean ret;
+
+  if (self->done)
+    return TRUE;
+
+  if (self->failed)
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                           _("The stream already failed"));
+      return FALSE;
+    }
+
+  if (self->sse != NULL)
+    ret = agent_sse_parser_feed (self->sse, data, len, error);
+  else
+    ret = agent_ndjson_splitter_feed (self->ndjson, data, len, error);
+
+  if (!ret)
+    self->failed = TRUE;
+
+  return ret;
+}
+
+/* The body ended. Returns TRUE if the answer is whole. */
+gboolean
+agent_stream_decoder_finish (AgentStreamDecoder  *self,
+                             GError             **error)
+{
+  gboolean cut_off = FALSE;
+
+  if (self->failed)
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                           _("The stream already failed"));
+      return FALSE;
+    }
+
+  if (!self->done)
+    {
+      if (self->sse != NULL)
+        {
+          if (!agent_sse_parser_finish (self->sse, error))
+            return FALSE;
+          cut_off = agent_sse_parser_had_partial_event (self->sse);
+        }
+      else if (!agent_ndjson_splitter_finish (self->ndjson, error))
+        return FALSE;
+    }
+
+  agent_accumulator_finish (self->accumulator);
+
+  if (self->backend->is_complete != NULL && self->backend->is_complete (self->decoder))
+    return TRUE;
+
+  if (self->done)
+    return TRUE;
+
+  if (cut_off)
+    g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                         _("The stream ended in the middle of an event, before the answer was complete"));
+  else
+    g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                         _("The stream ended before the answer was complete"));
+  return FALSE;
+}
+
+gboolean
+agent_stream_decoder_is_done (AgentStreamDecoder *self)
+{
+  return self->done;
+}
+
+guint64
+agent_stream_decoder_get_n_events (AgentStreamDecoder *self)
+{
+  return self->n_events;
+}
+
+gpointer
+agent_stream_decoder_get_provider_decoder (AgentStreamDecoder *self)
+{
+  return self->decoder;
+}

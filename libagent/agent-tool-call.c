@@ -1,0 +1,505 @@
+/* agent-tool-call.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-enums.h"
+#include "agent-error.h"
+#include "agent-tool-call-private.h"
+
+/**
+ * AgentToolCall:
+ *
+ * One call of a tool, as the model wrote it in an assistant message.
+ *
+ * While the answer streams, the call's [property@Agent.ToolCall:arguments]
+ * grow fragment by fragment; once the stream has ended the call is
+ * %AGENT_TOOL_CALL_STATE_READY, and after the tool ran it carries the
+ * [property@Agent.ToolCall:result].
+ *
+ * The arguments are kept exactly as the model sent them, byte for byte, so
+ * they can be sent back to the model unchanged.
+ *
+ * Since: 0.1
+ */
+
+enum {
+  PROP_0,
+  PROP_INDEX,
+  PROP_ID,
+  PROP_NAME,
+  PROP_ARGUMENTS,
+  PROP_STATE,
+  PROP_RESULT,
+  PROP_IS_ERROR,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (AgentToolCall, agent_tool_call, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+agent_tool_call_finalize (GObject *object)
+{
+  AgentToolCall *self = (AgentToolCall *)object;
+
+  g_clear_pointer (&self->id, g_free);
+  g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->type, g_free);
+  g_clear_pointer (&self->result, g_free);
+  g_string_free (self->arguments, TRUE);
+
+  G_OBJECT_CLASS (agent_tool_call_parent_class)->finalize (object);
+}
+
+static void
+agent_tool_call_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  AgentToolCall *self = AGENT_TOOL_CALL (object);
+
+  switch (prop_id)
+    {
+    case PROP_INDEX:
+      g_value_set_uint (value, self->index);
+      break;
+
+    case PROP_ID:
+      g_value_set_string (value, agent_tool_call_get_id (self));
+      break;
+
+    case PROP_NAME:
+      g_value_set_string (value, agent_tool_call_get_name (self));
+      break;
+
+    case PROP_ARGUMENTS:
+      g_value_set_string (value, agent_tool_call_get_arguments (self));
+      break;
+
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+
+    case PROP_RESULT:
+      g_value_set_string (value, self->result);
+      break;
+
+    case PROP_IS_ERROR:
+      g_value_set_boolean (value, self->is_error);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agent_tool_call_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  AgentToolCall *self = AGENT_TOOL_CALL (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_free (self->id);
+      self->id = g_value_dup_string (value);
+      break;
+
+    case PROP_NAME:
+      g_free (self->name);
+      self->name = g_value_dup_string (value);
+      break;
+
+    case PROP_ARGUMENTS:
+      g_string_truncate (self->arguments, 0);
+      if (g_value_get_string (value) != NULL)
+        g_string_append (self->arguments, g_value_get_string (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agent_tool_call_class_init (AgentToolCallClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = agent_tool_call_finalize;
+  object_class->get_property = agent_tool_call_get_property;
+  object_class->set_property = agent_tool_call_set_property;
+
+  /**
+   * AgentToolCall:index:
+   *
+   * The call's position in its message, from 0, in the order in which the
+   * calls first appeared in the stream.
+   */
+  properties[PROP_INDEX] =
+    g_param_spec_uint ("index", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentToolCall:id:
+   *
+   * The identifier the model gave the call; the tool's result refers to it.
+   */
+  properties[PROP_ID] =
+    g_param_spec_string ("id", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentToolCall:name:
+   *
+   * The name of the tool to call.
+   */
+  properties[PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentToolCall:arguments:
+   *
+   * The arguments as the model wrote them (normally a JSON object), byte for
+   * byte. They grow while the call streams.
+   */
+  properties[PROP_ARGUMENTS] =
+    g_param_spec_string ("arguments", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentToolCall:state:
+   *
+   * Where the call is in its life cycle.
+   */
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL,
+                       AGENT_TYPE_TOOL_CALL_STATE,
+                       AGENT_TOOL_CALL_STATE_READY,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentToolCall:result:
+   *
+   * What the tool returned, or the error text when
+   * [property@Agent.ToolCall:is-error] is set; %NULL until the tool finished.
+   */
+  properties[PROP_RESULT] =
+    g_param_spec_string ("result", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentToolCall:is-error:
+   *
+   * Whether [property@Agent.ToolCall:result] is an error.
+   */
+  properties[PROP_IS_ERROR] =
+    g_param_spec_boolean ("is-error", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agent_tool_call_init (AgentToolCall *self)
+{
+  self->arguments = g_string_new (NULL);
+  self->state = AGENT_TOOL_CALL_STATE_READY;
+}
+
+/**
+ * agent_tool_call_new:
+ * @id: (nullable): the call's identifier
+ * @name: the name of the tool
+ * @arguments: (nullable): the arguments, as the model wrote them
+ *
+ * Creates a complete tool call, for example to rebuild a stored
+ * conversation.
+ *
+ * Returns: (transfer full): a new #AgentToolCall
+ *
+ * Since: 0.1
+ */
+AgentToolCall *
+agent_tool_call_new (const char *id,
+                     const char *name,
+                     const char *arguments)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return g_object_new (AGENT_TYPE_TOOL_CALL,
+                       "id", id,
+                       "name", name,
+                       "arguments", arguments,
+                       NULL);
+}
+
+AgentToolCall *
+_agent_tool_call_new_streaming (guint index)
+{
+  AgentToolCall *self = g_object_new (AGENT_TYPE_TOOL_CALL, NULL);
+
+  self->index = index;
+  self->state = AGENT_TOOL_CALL_STATE_STREAMING;
+  return self;
+}
+
+/**
+ * agent_tool_call_get_index:
+ * @self: a #AgentToolCall
+ *
+ * Returns: the call's position in its message
+ */
+guint
+agent_tool_call_get_index (AgentToolCall *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), 0);
+  return self->index;
+}
+
+/**
+ * agent_tool_call_get_id:
+ * @self: a #AgentToolCall
+ *
+ * Returns: (nullable): the call's identifier, or %NULL if not known (yet)
+ */
+const char *
+agent_tool_call_get_id (AgentToolCall *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), NULL);
+  return self->id;
+}
+
+/**
+ * agent_tool_call_get_name:
+ * @self: a #AgentToolCall
+ *
+ * Returns: (nullable): the name of the tool, or %NULL if not known yet
+ */
+const char *
+agent_tool_call_get_name (AgentToolCall *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), NULL);
+  return self->name;
+}
+
+/**
+ * agent_tool_call_get_arguments:
+ * @self: a #AgentToolCall
+ *
+ * Gets the arguments exactly as the model wrote them. While the call
+ * streams the string grows; the pointer is valid until the next fragment.
+ *
+ * Returns: (not nullable): the arguments, possibly empty
+ */
+const char *
+agent_tool_call_get_arguments (AgentToolCall *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), NULL);
+  return self->arguments->str;
+}
+
+/**
+ * agent_tool_call_parse_arguments:
+ * @self: a #AgentToolCall
+ * @error: return location for a #GError
+ *
+ * Parses the arguments. Empty arguments (which some servers send for a tool
+ * without parameters) mean an empty object.
+ *
+ * Returns: (transfer full): a JSON object, or %NULL with @error set
+ *   (%AGENT_ERROR_INVALID_ARGUMENT) when the arguments are not a JSON object
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_tool_call_parse_arguments (AgentToolCall  *self,
+                                 GError        **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *p;
+  JsonNode *root;
+
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), NULL);
+
+  for (p = self->arguments->str; g_ascii_isspace (*p); p++)
+    ;
+  if (*p == '\0')
+    {
+      JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+      json_node_take_object (node, json_object_new ());
+      return node;
+    }
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, self->arguments->str, self->arguments->len,
+                                   &local_error))
+    {
+      const char *detail = local_error->message;
+
+      /* json-glib prefixes "<data>:LINE:COLUMN: " */
+      if (g_str_has_prefix (detail, "<data>:"))
+        detail += strlen ("<data>:");
+
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("The arguments of “%s” are not valid JSON: %s"),
+                   self->name ? self->name : "", detail);
+      return NULL;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("The arguments of “%s” are not a JSON object"),
+                   self->name ? self->name : "");
+      return NULL;
+    }
+
+  return json_node_ref (root);
+}
+
+/**
+ * agent_tool_call_get_state:
+ * @self: a #AgentToolCall
+ *
+ * Returns: where the call is in its life cycle
+ */
+AgentToolCallState
+agent_tool_call_get_state (AgentToolCall *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), AGENT_TOOL_CALL_STATE_READY);
+  return self->state;
+}
+
+/**
+ * agent_tool_call_get_result:
+ * @self: a #AgentToolCall
+ *
+ * Returns: (nullable): the tool's result or error text, or %NULL until the
+ *   tool finished
+ */
+const char *
+agent_tool_call_get_result (AgentToolCall *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), NULL);
+  return self->result;
+}
+
+/**
+ * agent_tool_call_is_error:
+ * @self: a #AgentToolCall
+ *
+ * Returns: whether the result is an error
+ */
+gboolean
+agent_tool_call_is_error (AgentToolCall *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), FALSE);
+  return self->is_error;
+}
+
+void
+_agent_tool_call_set_id (AgentToolCall *self,
+                         const char    *id)
+{
+  if (g_strcmp0 (self->id, id) != 0)
+    {
+      g_free (self->id);
+      self->id = g_strdup (id);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ID]);
+    }
+}
+
+void
+_agent_tool_call_set_name (AgentToolCall *self,
+                           const char    *name)
+{
+  if (g_strcmp0 (self->name, name) != 0)
+    {
+      g_free (self->name);
+      self->name = g_strdup (name);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NAME]);
+    }
+}
+
+void
+_agent_tool_call_set_type (AgentToolCall *self,
+                           const char    *type)
+{
+  if (g_strcmp0 (self->type, type) != 0)
+    {
+      g_free (self->type);
+      self->type = g_strdup (type);
+    }
+}
+
+const char *
+_agent_tool_call_get_type_name (AgentToolCall *self)
+{
+  return self->type ? self->type : "function";
+}
+
+void
+_agent_tool_call_set_index (AgentToolCall *self,
+                            guint          index)
+{
+  if (self->index != index)
+    {
+      self->index = index;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INDEX]);
+    }
+}
+
+void
+_agent_tool_call_set_state (AgentToolCall      *self,
+                            AgentToolCallState  state)
+{
+  if (self->state != state)
+    {
+      self->state = state;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+    }
+}
+
+void
+_agent_tool_call_set_result (AgentToolCall *self,
+                             const char    *result,
+                             gboolean       is_error)
+{
+  g_free (self->result);
+  self->result = g_strdup (result);
+  self->is_error = !!is_error;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESULT]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IS_ERROR]);
+}
+
+void
+_agent_tool_call_notify_arguments (AgentToolCall *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGUMENTS]);
+}

@@ -1,0 +1,438 @@
+/* agent-tool-invocation.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-tool-call.h"
+#include "agent-tool-invocation.h"
+
+/**
+ * AgentToolInvocation:
+ *
+ * One run of a tool: the call the model made, its parsed arguments, and the
+ * means to answer it.
+ *
+ * The tool completes the invocation exactly once, with
+ * [method@Agent.ToolInvocation.return_result] or an error, at once or later
+ * and from any thread. [property@Agent.ToolInvocation:completed] is then
+ * notified on the main context that was the thread-default one when the
+ * invocation was created.
+ *
+ * The invocation's [method@Agent.ToolInvocation.get_cancellable] is
+ * cancelled when the turn is; a long-running tool should watch it. Once a
+ * turn is cancelled, a late result is accepted and ignored.
+ *
+ * Since: 0.1
+ */
+
+struct _AgentToolInvocation
+{
+  GObject        parent_instance;
+  GMutex         mutex;
+  AgentTool     *tool;
+  AgentToolCall *tool_call;
+  GCancellable  *cancellable;
+  GMainContext  *context;
+  GThread       *owner;
+  JsonNode      *arguments;
+  char          *result;
+  guint          is_error : 1;
+  guint          completed : 1;
+};
+
+enum {
+  PROP_0,
+  PROP_TOOL,
+  PROP_TOOL_CALL,
+  PROP_CANCELLABLE,
+  PROP_COMPLETED,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (AgentToolInvocation, agent_tool_invocation, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+agent_tool_invocation_dispose (GObject *object)
+{
+  AgentToolInvocation *self = (AgentToolInvocation *)object;
+
+  g_clear_object (&self->tool);
+  g_clear_object (&self->tool_call);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (agent_tool_invocation_parent_class)->dispose (object);
+}
+
+static void
+agent_tool_invocation_finalize (GObject *object)
+{
+  AgentToolInvocation *self = (AgentToolInvocation *)object;
+
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->arguments, json_node_unref);
+  g_clear_pointer (&self->result, g_free);
+  g_mutex_clear (&self->mutex);
+
+  G_OBJECT_CLASS (agent_tool_invocation_parent_class)->finalize (object);
+}
+
+static void
+agent_tool_invocation_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  AgentToolInvocation *self = AGENT_TOOL_INVOCATION (object);
+
+  switch (prop_id)
+    {
+    case PROP_TOOL:
+      g_value_set_object (value, self->tool);
+      break;
+
+    case PROP_TOOL_CALL:
+      g_value_set_object (value, self->tool_call);
+      break;
+
+    case PROP_CANCELLABLE:
+      g_value_set_object (value, self->cancellable);
+      break;
+
+    case PROP_COMPLETED:
+      g_value_set_boolean (value, agent_tool_invocation_is_completed (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agent_tool_invocation_class_init (AgentToolInvocationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = agent_tool_invocation_dispose;
+  object_class->finalize = agent_tool_invocation_finalize;
+  object_class->get_property = agent_tool_invocation_get_property;
+
+  /**
+   * AgentToolInvocation:tool:
+   *
+   * The tool being run.
+   */
+  properties[PROP_TOOL] =
+    g_param_spec_object ("tool", NULL, NULL,
+                         AGENT_TYPE_TOOL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentToolInvocation:tool-call:
+   *
+   * The call the model made.
+   */
+  properties[PROP_TOOL_CALL] =
+    g_param_spec_object ("tool-call", NULL, NULL,
+                         AGENT_TYPE_TOOL_CALL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentToolInvocation:cancellable:
+   *
+   * Cancelled when the turn is cancelled.
+   */
+  properties[PROP_CANCELLABLE] =
+    g_param_spec_object ("cancellable", NULL, NULL,
+                         G_TYPE_CANCELLABLE,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentToolInvocation:completed:
+   *
+   * Whether the invocation has its result. Notified once, when the tool
+   * completes the invocation: at once on the thread that created the
+   * invocation, or through that thread's main context when completed from
+   * another thread.
+   */
+  properties[PROP_COMPLETED] =
+    g_param_spec_boolean ("completed", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agent_tool_invocation_init (AgentToolInvocation *self)
+{
+  g_mutex_init (&self->mutex);
+}
+
+static gboolean
+notify_completed_cb (gpointer data)
+{
+  g_object_notify_by_pspec (G_OBJECT (data), properties[PROP_COMPLETED]);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+complete (AgentToolInvocation *self,
+          const char          *result,
+          gboolean             is_error)
+{
+  g_mutex_lock (&self->mutex);
+  if (self->completed)
+    {
+      g_mutex_unlock (&self->mutex);
+      g_critical ("The invocation of tool “%s” was completed twice; "
+                  "only the first result counts",
+                  agent_tool_call_get_name (self->tool_call));
+      return;
+    }
+  self->completed = TRUE;
+  self->is_error = !!is_error;
+  self->result = g_strdup (result ? result : "");
+  g_mutex_unlock (&self->mutex);
+
+  /* On the thread that created the invocation, notify at once; from any
+   * other thread, queue the notification to the creator's main context.
+   * (g_main_context_invoke() is not enough: another thread may acquire the
+   * global default context and would then notify from the wrong thread.) */
+  if (g_thread_self () == self->owner)
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETED]);
+    }
+  else
+    {
+      GSource *source = g_idle_source_new ();
+
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_callback (source, notify_completed_cb, g_object_ref (self), g_object_unref);
+      g_source_set_static_name (source, "[agent-tool-invocation-completed]");
+      g_source_attach (source, self->context);
+      g_source_unref (source);
+    }
+}
+
+/**
+ * agent_tool_invocation_new:
+ * @tool: the tool to run
+ * @tool_call: the call the model made
+ * @cancellable: (nullable): a #GCancellable
+ *
+ * Creates an invocation of @tool for @tool_call. Sessions create them; an
+ * application may create one to run a tool by hand with
+ * [method@Agent.Tool.invoke].
+ *
+ * The call's arguments are parsed here. If they are not a JSON object, the
+ * invocation is created already completed with an error that says so (and
+ * [property@Agent.ToolInvocation:completed] is not notified, since it never
+ * changes), and the tool will not run.
+ *
+ * Returns: (transfer full): a new #AgentToolInvocation
+ *
+ * Since: 0.1
+ */
+AgentToolInvocation *
+agent_tool_invocation_new (AgentTool     *tool,
+                           AgentToolCall *tool_call,
+                           GCancellable  *cancellable)
+{
+  g_autoptr(GError) error = NULL;
+  AgentToolInvocation *self;
+
+  g_return_val_if_fail (AGENT_IS_TOOL (tool), NULL);
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (tool_call), NULL);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
+
+  self = g_object_new (AGENT_TYPE_TOOL_INVOCATION, NULL);
+  self->tool = g_object_ref (tool);
+  self->tool_call = g_object_ref (tool_call);
+  self->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
+  self->context = g_main_context_ref_thread_default ();
+  self->owner = g_thread_self ();
+  self->arguments = agent_tool_call_parse_arguments (tool_call, &error);
+
+  if (self->arguments == NULL)
+    {
+      JsonNode *empty = json_node_new (JSON_NODE_OBJECT);
+
+      json_node_take_object (empty, json_object_new ());
+      self->arguments = empty;
+      self->completed = TRUE;
+      self->is_error = TRUE;
+      self->result = g_strdup (error->message);
+    }
+
+  json_node_seal (self->arguments);
+
+  return self;
+}
+
+/**
+ * agent_tool_invocation_get_tool:
+ * @self: a #AgentToolInvocation
+ *
+ * Returns: (transfer none): the tool being run
+ */
+AgentTool *
+agent_tool_invocation_get_tool (AgentToolInvocation *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_INVOCATION (self), NULL);
+  return self->tool;
+}
+
+/**
+ * agent_tool_invocation_get_tool_call:
+ * @self: a #AgentToolInvocation
+ *
+ * Returns: (transfer none): the call the model made
+ */
+AgentToolCall *
+agent_tool_invocation_get_tool_call (AgentToolInvocation *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_INVOCATION (self), NULL);
+  return self->tool_call;
+}
+
+/**
+ * agent_tool_invocation_get_arguments:
+ * @self: a #AgentToolInvocation
+ *
+ * Gets the call's arguments, parsed. Empty arguments are an empty object.
+ *
+ * Returns: (transfer none): a JSON object (sealed: copy it to change it)
+ */
+JsonNode *
+agent_tool_invocation_get_arguments (AgentToolInvocation *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_INVOCATION (self), NULL);
+  return self->arguments;
+}
+
+/**
+ * agent_tool_invocation_get_cancellable:
+ * @self: a #AgentToolInvocation
+ *
+ * Returns: (transfer none): a #GCancellable, cancelled when the turn is
+ */
+GCancellable *
+agent_tool_invocation_get_cancellable (AgentToolInvocation *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_INVOCATION (self), NULL);
+  return self->cancellable;
+}
+
+/**
+ * agent_tool_invocation_is_completed:
+ * @self: a #AgentToolInvocation
+ *
+ * Returns: whether a result or an error was returned
+ */
+gboolean
+agent_tool_invocation_is_completed (AgentToolInvocation *self)
+{
+  gboolean completed;
+
+  g_return_val_if_fail (AGENT_IS_TOOL_INVOCATION (self), FALSE);
+
+  g_mutex_lock (&self->mutex);
+  completed = self->completed;
+  g_mutex_unlock (&self->mutex);
+
+  return completed;
+}
+
+/**
+ * agent_tool_invocation_return_result:
+ * @self: a #AgentToolInvocation
+ * @result: the tool's result, as text for the model (often JSON)
+ *
+ * Completes the invocation with a result. May be called from any thread.
+ *
+ * Since: 0.1
+ */
+void
+agent_tool_invocation_return_result (AgentToolInvocation *self,
+                                     const char          *result)
+{
+  g_return_if_fail (AGENT_IS_TOOL_INVOCATION (self));
+  g_return_if_fail (result != NULL);
+
+  complete (self, result, FALSE);
+}
+
+/**
+ * agent_tool_invocation_return_error:
+ * @self: a #AgentToolInvocation
+ * @error: the error
+ *
+ * Completes the invocation with an error. Its message is what the model
+ * reads, so that it can recover. May be called from any thread.
+ *
+ * Since: 0.1
+ */
+void
+agent_tool_invocation_return_error (AgentToolInvocation *self,
+                                    const GError        *error)
+{
+  g_return_if_fail (AGENT_IS_TOOL_INVOCATION (self));
+  g_return_if_fail (error != NULL);
+
+  complete (self, error->message, TRUE);
+}
+
+/**
+ * agent_tool_invocation_return_error_literal:
+ * @self: a #AgentToolInvocation
+ * @message: the error text for the model
+ *
+ * Completes the invocation with an error message. May be called from any
+ * thread.
+ *
+ * Since: 0.1
+ */
+void
+agent_tool_invocation_return_error_literal (AgentToolInvocation *self,
+                                            const char          *message)
+{
+  g_return_if_fail (AGENT_IS_TOOL_INVOCATION (self));
+  g_return_if_fail (message != NULL);
+
+  complete (self, message, TRUE);
+}
+
+/**
+ * agent_tool_invocation_dup_result:
+ * @self: a #AgentToolInvocation
+ * @is_error: (out) (optional): whether the result is an error
+ *
+ * Gets what the tool returned.
+ *
+ * Returns: (transfer full) (nullable): the result or error text, or %NULL if
+ *   the invocation is not completed yet
+ *
+ * Since: 0.1
+ */
+char *
+agent_tool_invocation_dup_result (AgentToolInvocation *self,
+                                  gboolean            *is_error)
+{
+  char *result;
+
+  g_return_val_if_fail (AGENT_IS_TOOL_INVOCATION (self), NULL);
+
+  g_mutex_lock (&self->mutex);
+  result = g_strdup (self->result);
+  if (is_error != NULL)
+    *is_error = self->is_error;
+  g_mutex_unlock (&self->mutex);
+
+  return result;
+}

@@ -1,0 +1,76 @@
+/* agent-tool.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(AGENT_INSIDE) && !defined(AGENT_COMPILATION)
+# error "Only <agent.h> can be included directly."
+#endif
+
+#include <json-glib/json-glib.h>
+
+#include "agent-version-macros.h"
+
+G_BEGIN_DECLS
+
+typedef struct _AgentToolInvocation AgentToolInvocation;
+
+#define AGENT_TYPE_TOOL (agent_tool_get_type ())
+
+AGENT_AVAILABLE_IN_ALL
+G_DECLARE_DERIVABLE_TYPE (AgentTool, agent_tool, AGENT, TOOL, GObject)
+
+/**
+ * AgentToolClass:
+ * @parent_class: the parent class
+ * @invoke: runs the tool for one call. The implementation must eventually
+ *   complete @invocation with [method@Agent.ToolInvocation.return_result] or
+ *   one of the error variants, now or later, from any thread.
+ *
+ * The class of tools. Subclass it to write a tool in C; in Python or
+ * JavaScript it is often simpler to pass a handler to [ctor@Agent.Tool.new].
+ */
+struct _AgentToolClass
+{
+  GObjectClass parent_class;
+
+  void (*invoke) (AgentTool           *self,
+                  AgentToolInvocation *invocation);
+
+  /*< private >*/
+  gpointer _reserved[12];
+};
+
+/**
+ * AgentToolFunc:
+ * @tool: the tool being called
+ * @invocation: the call to complete
+ * @user_data: the data passed to [ctor@Agent.Tool.new]
+ *
+ * The handler of a tool made with [ctor@Agent.Tool.new]. It must complete
+ * @invocation, at once or later (keep a reference to it until then).
+ */
+typedef void (*AgentToolFunc) (AgentTool           *tool,
+                               AgentToolInvocation *invocation,
+                               gpointer             user_data);
+
+AGENT_AVAILABLE_IN_ALL
+AgentTool  *agent_tool_new             (const char          *name,
+                                        const char          *description,
+                                        JsonNode            *parameters,
+                                        AgentToolFunc        handler,
+                                        gpointer             user_data,
+                                        GDestroyNotify       destroy);
+AGENT_AVAILABLE_IN_ALL
+const char *agent_tool_get_name        (AgentTool           *self);
+AGENT_AVAILABLE_IN_ALL
+const char *agent_tool_get_description (AgentTool           *self);
+AGENT_AVAILABLE_IN_ALL
+JsonNode   *agent_tool_get_parameters  (AgentTool           *self);
+AGENT_AVAILABLE_IN_ALL
+void        agent_tool_invoke          (AgentTool           *self,
+                                        AgentToolInvocation *invocation);
+
+G_END_DECLS

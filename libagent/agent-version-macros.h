@@ -1,0 +1,60 @@
+/* agent-version-macros.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#if !defined(AGENT_INSIDE) && !defined(AGENT_COMPILATION)
+# error "Only <agent.h> can be included directly."
+#endif
+
+#include <glib.h>
+
+#include "agent-version.h"
+
+#ifndef _AGENT_EXTERN
+# define _AGENT_EXTERN extern
+#endif
+
+#define AGENT_VERSION_CUR_STABLE (G_ENCODE_VERSION (AGENT_MAJOR_VERSION, AGENT_MINOR_VERSION))
+
+#ifdef AGENT_DISABLE_DEPRECATION_WARNINGS
+# define AGENT_DEPRECATED _AGENT_EXTERN
+# define AGENT_DEPRECATED_FOR(f) _AGENT_EXTERN
+# define AGENT_UNAVAILABLE(maj,min) _AGENT_EXTERN
+#else
+# define AGENT_DEPRECATED G_DEPRECATED _AGENT_EXTERN
+# define AGENT_DEPRECATED_FOR(f) G_DEPRECATED_FOR (f) _AGENT_EXTERN
+# define AGENT_UNAVAILABLE(maj,min) G_UNAVAILABLE (maj, min) _AGENT_EXTERN
+#endif
+
+#define AGENT_VERSION_0_1 (G_ENCODE_VERSION (0, 1))
+
+/**
+ * AGENT_VERSION_MIN_REQUIRED:
+ *
+ * Define this before including `agent.h` to one of the `AGENT_VERSION_*`
+ * macros to get deprecation warnings only for API deprecated before it.
+ */
+#ifndef AGENT_VERSION_MIN_REQUIRED
+# define AGENT_VERSION_MIN_REQUIRED (AGENT_VERSION_CUR_STABLE)
+#endif
+
+/**
+ * AGENT_VERSION_MAX_ALLOWED:
+ *
+ * Define this before including `agent.h` to one of the `AGENT_VERSION_*`
+ * macros to get warnings when using API newer than it.
+ */
+#ifndef AGENT_VERSION_MAX_ALLOWED
+# define AGENT_VERSION_MAX_ALLOWED (AGENT_VERSION_CUR_STABLE)
+#endif
+
+#define AGENT_AVAILABLE_IN_ALL _AGENT_EXTERN
+
+#if AGENT_VERSION_MAX_ALLOWED < AGENT_VERSION_0_1
+# define AGENT_AVAILABLE_IN_0_1 AGENT_UNAVAILABLE(0, 1)
+#else
+# define AGENT_AVAILABLE_IN_0_1 _AGENT_EXTERN
+#endif

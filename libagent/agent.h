@@ -1,0 +1,25 @@
+/* agent.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#define AGENT_INSIDE
+# include "agent-version.h"
+# include "agent-version-macros.h"
+# include "agent-enums.h"
+# include "agent-builtin-tools.h"
+# include "agent-error.h"
+# include "agent-memory.h"
+# include "agent-message.h"
+# include "agent-provider.h"
+# include "agent-session.h"
+# include "agent-tool.h"
+# include "agent-tool-call.h"
+# include "agent-tool-invocation.h"
+# include "agent-usage.h"
+#undef AGENT_INSIDE

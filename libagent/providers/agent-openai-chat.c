@@ -1,0 +1,446 @@
+/* agent-openai-chat.c — the OpenAI chat-completions API
+ *
+ * `POST {base}/chat/completions` with `stream: true`, answered with
+ * Server-Sent Events of `chat.completion.chunk` objects and `[DONE]`.
+ * Spoken by OpenAI and by most servers that call themselves
+ * OpenAI-compatible (llama.cpp, vLLM, Ollama's /v1, LM Studio, OpenRouter,
+ * Groq, Mistral, DeepSeek, …), with their quirks handled here or in the
+ * accumulator.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-error.h"
+#include "agent-json-private.h"
+#include "agent-message-private.h"
+#include "agent-openai-chat-private.h"
+#include "agent-provider-private.h"
+#include "agent-tool.h"
+#include "agent-tool-call-private.h"
+
+/* Request */
+
+static cJSON *
+tool_call_to_json (AgentToolCall *call)
+{
+  cJSON *item = cJSON_CreateObject ();
+  cJSON *function = cJSON_CreateObject ();
+
+  cJSON_AddStringToObject (item, "id", call->id ? call->id : "");
+  cJSON_AddStringToObject (item, "type", _agent_tool_call_get_type_name (call));
+  cJSON_AddStringToObject (function, "name", call->name ? call->name : "");
+  /* Byte for byte what the model sent. */
+  cJSON_AddStringToObject (function, "arguments", call->arguments->str);
+  cJSON_AddItemToObject (item, "function", function);
+
+  return item;
+}
+
+static cJSON *
+message_to_json (AgentMessage *message)
+{
+  cJSON *item = cJSON_CreateObject ();
+  const char *content = agent_message_get_content (message);
+
+  switch (agent_message_get_role (message))
+    {
+    case AGENT_MESSAGE_ROLE_SYSTEM:
+      cJSON_AddStringToObject (item, "role", "system");
+      cJSON_AddStringToObject (item, "content", content ? content : "");
+      break;
+
+    case AGENT_MESSAGE_ROLE_USER:
+      cJSON_AddStringToObject (item, "role", "user");
+      cJSON_AddStringToObject (item, "content", content ? content : "");
+      break;
+
+    case AGENT_MESSAGE_ROLE_ASSISTANT:
+      {
+        guint n_calls = agent_message_get_n_tool_calls (message);
+
+        cJSON_AddStringToObject (item, "role", "assistant");
+        if (content != NULL)
+          cJSON_AddStringToObject (item, "content", content);
+        else
+          cJSON_AddNullToObject (item, "content");
+
+        if (n_calls > 0)
+          {
+            cJSON *calls = cJSON_AddArrayToObject (item, "tool_calls");
+
+            for (guint i = 0; i < n_calls; i++)
+              cJSON_AddItemToArray (calls,
+                                    tool_call_to_json (agent_message_get_tool_call (message, i)));
+          }
+      }
+      break;
+
+    case AGENT_MESSAGE_ROLE_TOOL:
+      cJSON_AddStringToObject (item, "role", "tool");
+      cJSON_AddStringToObject (item, "tool_call_id", agent_message_get_tool_call_id (message));
+      cJSON_AddStringToObject (item, "content", content ? content : "");
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return item;
+}
+
+static cJSON *
+tool_to_json (AgentTool *tool)
+{
+  cJSON *item = cJSON_CreateObject ();
+  cJSON *function = cJSON_CreateObject ();
+
+  cJSON_AddStringToObject (item, "type", "function");
+  cJSON_AddStringToObject (function, "name", agent_tool_get_name (tool));
+  cJSON_AddStringToObject (function, "description", agent_tool_get_description (tool));
+  cJSON_AddItemToObject (function, "parameters", agent_node_to_cjson (agent_tool_get_parameters (tool)));
+  cJSON_AddItemToObject (item, "function", function);
+
+  return item;
+}
+
+static GBytes *
+openai_chat_build_body (const AgentRequest  *request,
+                        GError             **error)
+{
+  g_autoptr(cJSON) root = cJSON_CreateObject ();
+  cJSON *messages;
+  guint n_messages;
+  guint n_tools;
+  char *text;
+
+  if (request->model != NULL)
+    cJSON_AddStringToObject (root, "model", request->model);
+
+  messages = cJSON_AddArrayToObject (root, "messages");
+
+  if (request->system_prompt != NULL && request->system_prompt[0] != '\0')
+    {
+      cJSON *system = cJSON_CreateObject ();
+
+      cJSON_AddStringToObject (system, "role", "system");
+      cJSON_AddStringToObject (system, "content", request->system_prompt);
+      cJSON_AddItemToArray (messages, system);
+    }
+
+  n_messages = g_list_model_get_n_items (request->messages);
+  for (guint i = 0; i < n_messages; i++)
+    {
+      g_autoptr(AgentMessage) message = g_list_model_get_item (request->messages, i);
+
+      cJSON_AddItemToArray (messages, message_to_json (message));
+    }
+
+  n_tools = request->tools ? g_list_model_get_n_items (request->tools) : 0;
+  if (n_tools > 0)
+    {
+      cJSON *tools = cJSON_AddArrayToObject (root, "tools");
+
+      for (guint i = 0; i < n_tools; i++)
+        {
+          g_autoptr(AgentTool) tool = g_list_model_get_item (request->tools, i);
+
+          cJSON_AddItemToArray (tools, tool_to_json (tool));
+        }
+    }
+
+  cJSON_AddTrueToObject (root, "stream");
+  cJSON_AddTrueToObject (cJSON_AddObjectToObject (root, "stream_options"), "include_usage");
+
+  text = cJSON_PrintUnformatted (root);
+  if (text == NULL)
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_FAILED,
+                           _("Could not write the request"));
+      return NULL;
+    }
+
+  return g_bytes_new_with_free_func (text, strlen (text), cJSON_free, text);
+}
+
+static char *
+openai_chat_build_path (const AgentRequest *request)
+{
+  return g_strdup ("/chat/completions");
+}
+
+static void
+openai_chat_add_headers (AgentProvider      *provider,
+                         SoupMessageHeaders *headers)
+{
+  _agent_provider_add_bearer_auth (provider, headers);
+}
+
+/* Stream */
+
+struct _AgentOpenaiChatDecoder
+{
+  AgentAccumulator *accumulator;
+  /* Choices other than 0 (n > 1): accumulated silently. */
+  GPtrArray        *other_choices;
+  AgentUsage       *provider_usage;
+  guint             saw_usage : 1;
+};
+
+static gpointer
+openai_chat_decoder_new (AgentAccumulator *accumulator)
+{
+  AgentOpenaiChatDecoder *self = g_new0 (AgentOpenaiChatDecoder, 1);
+
+  self->accumulator = accumulator;
+  return self;
+}
+
+static void
+openai_chat_decoder_free (gpointer data)
+{
+  AgentOpenaiChatDecoder *self = data;
+
+  g_clear_pointer (&self->other_choices, g_ptr_array_unref);
+  g_clear_pointer (&self->provider_usage, agent_usage_unref);
+  g_free (self);
+}
+
+AgentAccumulator *
+_agent_openai_chat_decoder_get_choice (AgentOpenaiChatDecoder *self,
+                                       guint                   index)
+{
+  if (index == 0)
+    return self->accumulator;
+  if (self->other_choices == NULL || index >= self->other_choices->len)
+    return NULL;
+  return g_ptr_array_index (self->other_choices, index);
+}
+
+guint
+_agent_openai_chat_decoder_get_n_choices (AgentOpenaiChatDecoder *self)
+{
+  return self->other_choices ? MAX (1, self->other_choices->len) : 1;
+}
+
+static AgentAccumulator *
+choice_accumulator (AgentOpenaiChatDecoder *self,
+                    const cJSON            *choice)
+{
+  const cJSON *index = cJSON_GetObjectItemCaseSensitive (choice, "index");
+  int n = cJSON_IsNumber (index) ? index->valueint : 0;
+
+  if G_LIKELY (n == 0)
+    return self->accumulator;
+  if (n < 0 || n > 127)
+    return NULL;
+
+  if (self->other_choices == NULL)
+    {
+      self->other_choices = g_ptr_array_new_with_free_func ((GDestroyNotify)agent_accumulator_free);
+      g_ptr_array_add (self->other_choices, NULL);  /* 0 is the main accumulator */
+    }
+  while (self->other_choices->len <= (guint)n)
+    g_ptr_array_add (self->other_choices, agent_accumulator_new (NULL, NULL));
+
+  return g_ptr_array_index (self->other_choices, n);
+}
+
+static void
+decode_tool_calls (AgentAccumulator *accumulator,
+                   const cJSON      *tool_calls)
+{
+  const cJSON *call;
+  int position = 0;
+
+  cJSON_ArrayForEach (call, tool_calls)
+    {
+      const cJSON *index = cJSON_GetObjectItemCaseSensitive (call, "index");
+      const cJSON *function = cJSON_GetObjectItemCaseSensitive (call, "function");
+      const cJSON *arguments = cJSON_GetObjectItemCaseSensitive (function, "arguments");
+      g_autofree char *serialized = NULL;
+      const char *fragment = NULL;
+      gint64 key;
+
+      /* Without an index (Mistral), the position in the array is the key. */
+      key = cJSON_IsNumber (index) ? (gint64)index->valuedouble : position;
+      position++;
+
+      if (cJSON_IsString (arguments))
+        fragment = arguments->valuestring;
+      else if (cJSON_IsObject (arguments) || cJSON_IsArray (arguments))
+        fragment = serialized = agent_cjson_print (arguments);  /* serialized once */
+
+      agent_accumulator_tool_call_delta (accumulator, key,
+                                         agent_cjson_get_string (call, "id"),
+                                         agent_cjson_get_string (function, "name"),
+                                         agent_cjson_get_string (call, "type"),
+                                         fragment, fragment ? strlen (fragment) : 0);
+    }
+}
+
+static void
+decode_choice (AgentOpenaiChatDecoder *self,
+               const cJSON            *choice)
+{
+  AgentAccumulator *accumulator = choice_accumulator (self, choice);
+  const cJSON *delta;
+  const cJSON *item;
+  const char *finish_reason;
+
+  if (accumulator == NULL)
+    return;
+
+  if ((delta = cJSON_GetObjectItemCaseSensitive (choice, "delta")) != NULL)
+    {
+      const cJSON *child;
+
+      /* One pass over the delta's members rather than a lookup per name. */
+      cJSON_ArrayForEach (child, delta)
+        {
+          const char *name = child->string;
+
+          if (cJSON_IsString (child))
+            {
+              gsize len = strlen (child->valuestring);
+
+              if (strcmp (name, "content") == 0)
+                agent_accumulator_append_text (accumulator, child->valuestring, len);
+              else if (strcmp (name, "reasoning_content") == 0 || strcmp (name, "reasoning") == 0)
+                agent_accumulator_append_reasoning (accumulator, child->valuestring, len);
+              else if (strcmp (name, "refusal") == 0)
+                agent_accumulator_append_refusal (accumulator, child->valuestring, len);
+            }
+          else if (cJSON_IsArray (child) && strcmp (name, "tool_calls") == 0)
+            decode_tool_calls (accumulator, child);
+        }
+    }
+
+  item = cJSON_GetObjectItemCaseSensitive (choice, "finish_reason");
+  if (cJSON_IsString (item) && (finish_reason = item->valuestring)[0] != '\0')
+    agent_accumulator_set_finish_reason (accumulator, finish_reason);
+}
+
+static AgentUsage *
+usage_from_cjson (const cJSON *item)
+{
+  g_autoptr(JsonNode) node = agent_cjson_to_node (item);
+
+  return agent_usage_new_from_json (node);
+}
+
+static gboolean
+openai_chat_decode (gpointer     data,
+                    const char  *event_type,
+                    const char  *text,
+                    gsize        len,
+                    gboolean    *done,
+                    GError     **error)
+{
+  AgentOpenaiChatDecoder *self = data;
+  g_autoptr(cJSON) root = NULL;
+  const cJSON *item;
+  const cJSON *child;
+
+  if (len == 6 && memcmp (text, "[DONE]", 6) == 0)
+    {
+      *done = TRUE;
+      return TRUE;
+    }
+
+  root = cJSON_ParseWithLength (text, len);
+  if (root == NULL || !cJSON_IsObject (root))
+    {
+      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 80));
+
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                   _("The server sent an event that is not a JSON object: “%s”"), excerpt);
+      return FALSE;
+    }
+
+  /* {"error": …} in the middle of a 200 stream (with or without
+   * "event: error"): the provider gave up. */
+  if ((item = agent_cjson_get (root, "error")) != NULL ||
+      (event_type != NULL && strcmp (event_type, "error") == 0))
+    {
+      GError *provider_error;
+
+      provider_error = _agent_provider_error_from_json (NULL, AGENT_ERROR_PROVIDER,
+                                                        _("The provider reported an error"),
+                                                        text, len);
+      if (provider_error == NULL)
+        provider_error = g_error_new (AGENT_ERROR, AGENT_ERROR_PROVIDER,
+                                      _("The provider reported an error: %.*s"),
+                                      (int) MIN (len, 200), text);
+      g_propagate_error (error, provider_error);
+      return FALSE;
+    }
+
+  cJSON_ArrayForEach (child, root)
+    {
+      const char *name = child->string;
+
+      if (strcmp (name, "choices") == 0)
+        {
+          const cJSON *choice;
+
+          cJSON_ArrayForEach (choice, child)
+            decode_choice (self, choice);
+        }
+      else if (strcmp (name, "id") == 0 && cJSON_IsString (child))
+        agent_accumulator_set_response_id (self->accumulator, child->valuestring);
+      else if (strcmp (name, "model") == 0 && cJSON_IsString (child))
+        agent_accumulator_set_model (self->accumulator, child->valuestring);
+      else if (strcmp (name, "usage") == 0 && cJSON_IsObject (child))
+        {
+          g_autoptr(AgentUsage) usage = usage_from_cjson (child);
+
+          agent_accumulator_set_usage (self->accumulator, usage);
+          self->saw_usage = TRUE;
+        }
+      else if (strcmp (name, "x_groq") == 0 && !self->saw_usage &&
+               (item = agent_cjson_get (child, "usage")) != NULL && cJSON_IsObject (item))
+        {
+          /* Groq also reports usage inside x_groq; use it only if the
+           * standard field never came. */
+          g_clear_pointer (&self->provider_usage, agent_usage_unref);
+          self->provider_usage = usage_from_cjson (item);
+        }
+    }
+
+  return TRUE;
+}
+
+static gboolean
+openai_chat_is_complete (gpointer data)
+{
+  AgentOpenaiChatDecoder *self = data;
+
+  if (!self->saw_usage && self->provider_usage != NULL)
+    agent_accumulator_set_usage (self->accumulator, self->provider_usage);
+
+  /* Some servers omit [DONE]; a finish reason followed by a clean end of
+   * the body is a whole answer. */
+  return agent_accumulator_has_finish_reason (self->accumulator);
+}
+
+const AgentProviderBackend agent_openai_chat_backend = {
+  .name = "openai",
+  .display_name = N_("OpenAI-compatible chat completions"),
+  .default_base_url = "https://api.openai.com/v1",
+  .api_key_variable = "OPENAI_API_KEY",
+  .default_model = "gpt-4o-mini",
+  .framing = AGENT_FRAMING_SSE,
+  .build_body = openai_chat_build_body,
+  .build_path = openai_chat_build_path,
+  .add_headers = openai_chat_add_headers,
+  .decoder_new = openai_chat_decoder_new,
+  .decoder_free = openai_chat_decoder_free,
+  .decode = openai_chat_decode,
+  .is_complete = openai_chat_is_complete,
+};

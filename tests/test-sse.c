@@ -1,0 +1,1356 @@
+/* test-sse.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "agent-error.h"
+#include "agent-sse-parser.h"
+
+/* Every stream is parsed several ways; all must give the same events. */
+typedef enum
+{
+  FEED_WHOLE,
+  FEED_BYTES,
+  FEED_RANDOM,
+} FeedMode;
+
+#define N_RANDOM_ROUNDS 8
+
+typedef struct
+{
+  /* The events, one per line: "type|last event id|data", the data escaped. */
+  GString    *log;
+  guint       n_events;
+  guint       n_ping;
+  guint       n_done;
+  GHashTable *types;
+  gsize       max_size;
+  /* Fail on the event of this number (counting from 1), or never if 0. */
+  guint       fail_at;
+} Collector;
+
+static void
+collector_init (Collector *c)
+{
+  memset (c, 0, sizeof *c);
+  c->log = g_string_new (NULL);
+  c->types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  c->max_size = AGENT_SSE_DEFAULT_MAX_SIZE;
+}
+
+static void
+collector_clear (Collector *c)
+{
+  g_string_free (c->log, TRUE);
+  g_hash_table_unref (c->types);
+}
+
+static void
+append_escaped (GString    *string,
+                const char *bytes,
+                gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    {
+      switch (bytes[i])
+        {
+        case '\\':
+          g_string_append (string, "\\\\");
+          break;
+
+        case '\n':
+          g_string_append (string, "\\n");
+          break;
+
+        case '\r':
+          g_string_append (string, "\\r");
+          break;
+
+        case '\0':
+          g_string_append (string, "\\0");
+          break;
+
+        default:
+          g_string_append_c (string, bytes[i]);
+          break;
+        }
+    }
+}
+
+static gboolean
+collect_event (const AgentSseEvent  *event,
+               gpointer              user_data,
+               GError              **error)
+{
+  Collector *c = user_data;
+
+  g_assert_nonnull (event->type);
+  g_assert_nonnull (event->data);
+  g_assert_nonnull (event->last_event_id);
+  g_assert_cmpint (event->data[event->data_len], ==, '\0');
+  g_assert_cmpuint (event->data_len, <, c->max_size);
+
+  c->n_events++;
+
+  if (c->fail_at != 0 && c->n_events == c->fail_at)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "Event %u refused", c->n_events);
+      return FALSE;
+    }
+
+  g_string_append_printf (c->log, "%s|%s|", event->type, event->last_event_id);
+  append_escaped (c->log, event->data, event->data_len);
+  g_string_append_c (c->log, '\n');
+
+  g_hash_table_add (c->types, g_strdup (event->type));
+
+  if (strcmp (event->type, "ping") == 0)
+    c->n_ping++;
+
+  if (event->data_len == 6 && memcmp (event->data, "[DONE]", 6) == 0)
+    c->n_done++;
+
+  return TRUE;
+}
+
+static gboolean
+feed_pieces (AgentSseParser  *parser,
+             const char      *stream,
+             gsize            len,
+             FeedMode         mode,
+             GRand           *rand,
+             GError         **error)
+{
+  gsize pos = 0;
+
+  if (mode == FEED_WHOLE)
+    return agent_sse_parser_feed (parser, stream, len, error);
+
+  while (pos < len)
+    {
+      gsize piece = 1;
+
+      if (mode == FEED_RANDOM)
+        {
+          /* Mostly small pieces, sometimes a large one. */
+          if (g_rand_int_range (rand, 0, 8) == 0)
+            piece = g_rand_int_range (rand, 1, 4096);
+          else
+            piece = g_rand_int_range (rand, 1, 24);
+        }
+
+      piece = MIN (piece, len - pos);
+
+      if (!agent_sse_parser_feed (parser, stream + pos, piece, error))
+        return FALSE;
+
+      pos += piece;
+    }
+
+  return TRUE;
+}
+
+/* Parses @stream and finishes it; returns what finish returned. */
+static gboolean
+parse_stream (const char  *stream,
+              gsize        len,
+              FeedMode     mode,
+              GRand       *rand,
+              Collector   *c,
+              gboolean    *partial,
+              GError     **error)
+{
+  g_autoptr(AgentSseParser) parser = agent_sse_parser_new (collect_event, c);
+
+  agent_sse_parser_set_max_size (parser, c->max_size);
+
+  if (!feed_pieces (parser, stream, len, mode, rand, error))
+    return FALSE;
+
+  if (!agent_sse_parser_finish (parser, error))
+    return FALSE;
+
+  if (partial != NULL)
+    *partial = agent_sse_parser_had_partial_event (parser);
+
+  return TRUE;
+}
+
+/* Checks that @stream gives the events of @expected however it is cut. */
+static void
+assert_events (const char *stream,
+               gsize       len,
+               const char *expected,
+               gboolean    expected_partial)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (0x5eed + len);
+
+  for (guint round = 0; round < 2 + N_RANDOM_ROUNDS; round++)
+    {
+      FeedMode mode = MIN (round, FEED_RANDOM);
+      g_autoptr(GError) error = NULL;
+      gboolean partial = !expected_partial;
+      Collector c;
+
+      collector_init (&c);
+
+      g_assert_true (parse_stream (stream, len, mode, rand, &c, &partial, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (c.log->str, ==, expected);
+      g_assert_cmpint (partial, ==, expected_partial);
+
+      collector_clear (&c);
+    }
+}
+
+#define assert_stream(stream, expected, partial) \
+  assert_events (stream, sizeof (stream) - 1, expected, partial)
+
+#define feed_literal(parser, bytes, error) \
+  agent_sse_parser_feed (parser, bytes, sizeof (bytes) - 1, error)
+
+static void
+test_spec_stock_ticker (void)
+{
+  assert_stream ("data: YHOO\n"
+                 "data: +2\n"
+                 "data: 10\n"
+                 "\n",
+                 "message||YHOO\\n+2\\n10\n",
+                 FALSE);
+}
+
+static void
+test_spec_event_types (void)
+{
+  assert_stream ("event: add\n"
+                 "data: 73857293\n"
+                 "\n"
+                 "event: remove\n"
+                 "data: 2153\n"
+                 "\n"
+                 "event: add\n"
+                 "data: 113411\n"
+                 "\n",
+                 "add||73857293\n"
+                 "remove||2153\n"
+                 "add||113411\n",
+                 FALSE);
+}
+
+static void
+test_spec_comment_and_ids (void)
+{
+  /* As in the spec: the last block is followed by a blank line... */
+  assert_stream (": test stream\n"
+                 "\n"
+                 "data: first event\n"
+                 "id: 1\n"
+                 "\n"
+                 "data:second event\n"
+                 "id\n"
+                 "\n"
+                 "data:  third event\n"
+                 "\n",
+                 "message|1|first event\n"
+                 "message||second event\n"
+                 "message|| third event\n",
+                 FALSE);
+
+  /* ...without which the end of the stream does not dispatch it. */
+  assert_stream (": test stream\n"
+                 "\n"
+                 "data: first event\n"
+                 "id: 1\n"
+                 "\n"
+                 "data:second event\n"
+                 "id\n"
+                 "\n"
+                 "data:  third event\n",
+                 "message|1|first event\n"
+                 "message||second event\n",
+                 TRUE);
+}
+
+static void
+test_spec_empty_data (void)
+{
+  assert_stream ("data\n"
+                 "\n"
+                 "data\n"
+                 "data\n"
+                 "\n"
+                 "data:\n",
+                 "message||\n"
+                 "message||\\n\n",
+                 TRUE);
+}
+
+static void
+test_spec_leading_space (void)
+{
+  assert_stream ("data:test\n"
+                 "\n"
+                 "data: test\n"
+                 "\n",
+                 "message||test\n"
+                 "message||test\n",
+                 FALSE);
+}
+
+static void
+test_line_endings_lf (void)
+{
+  assert_stream ("event: a\ndata: 1\ndata: 2\n\ndata: 3\n\n",
+                 "a||1\\n2\nmessage||3\n",
+                 FALSE);
+}
+
+static void
+test_line_endings_cr (void)
+{
+  assert_stream ("event: a\rdata: 1\rdata: 2\r\rdata: 3\r\r",
+                 "a||1\\n2\nmessage||3\n",
+                 FALSE);
+}
+
+static void
+test_line_endings_crlf (void)
+{
+  assert_stream ("event: a\r\ndata: 1\r\ndata: 2\r\n\r\ndata: 3\r\n\r\n",
+                 "a||1\\n2\nmessage||3\n",
+                 FALSE);
+}
+
+static void
+test_line_endings_mixed (void)
+{
+  /* CR CR is two line endings; LF CR is two; CR LF is one. */
+  assert_stream ("data: 1\r\rdata: 2\n\rdata: 3\r\n\ndata: 4\n\r\n",
+                 "message||1\nmessage||2\nmessage||3\nmessage||4\n",
+                 FALSE);
+}
+
+static void
+test_line_endings_crlf_split (void)
+{
+  g_autoptr(AgentSseParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  Collector c;
+
+  collector_init (&c);
+  parser = agent_sse_parser_new (collect_event, &c);
+
+  /* The LF that completes the CR LF must not make a blank line. */
+  g_assert_true (agent_sse_parser_feed (parser, "data: a\r", 8, &error));
+  g_assert_no_error (error);
+  g_assert_true (agent_sse_parser_feed (parser, "\ndata: b\r", 9, &error));
+  g_assert_no_error (error);
+  g_assert_true (agent_sse_parser_feed (parser, "\n", 1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (c.n_events, ==, 0);
+  g_assert_true (agent_sse_parser_feed (parser, "\r", 1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (c.log->str, ==, "message||a\\nb\n");
+
+  /* An empty piece between CR and LF changes nothing. */
+  g_assert_true (agent_sse_parser_feed (parser, "\n", 1, &error));
+  g_assert_true (agent_sse_parser_feed (parser, "data: c\r", 8, &error));
+  g_assert_true (agent_sse_parser_feed (parser, "", 0, &error));
+  g_assert_true (agent_sse_parser_feed (parser, NULL, 0, &error));
+  g_assert_true (agent_sse_parser_feed (parser, "\n\r\n", 3, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (c.log->str, ==, "message||a\\nb\nmessage||c\n");
+
+  g_assert_true (agent_sse_parser_finish (parser, &error));
+  g_assert_false (agent_sse_parser_had_partial_event (parser));
+
+  collector_clear (&c);
+
+  assert_stream ("data: a\r\ndata: b\r\n\r\n", "message||a\\nb\n", FALSE);
+}
+
+static void
+test_line_endings_cr_then_other (void)
+{
+  g_autoptr(AgentSseParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  Collector c;
+
+  collector_init (&c);
+  parser = agent_sse_parser_new (collect_event, &c);
+
+  /* A CR ending a piece, then something other than LF: the CR alone ended
+   * the line, and the next byte starts a new one. */
+  g_assert_true (agent_sse_parser_feed (parser, "data: a\r", 8, &error));
+  g_assert_true (agent_sse_parser_feed (parser, "data: b\r", 8, &error));
+  g_assert_true (agent_sse_parser_feed (parser, "\r", 1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (c.log->str, ==, "message||a\\nb\n");
+
+  /* A CR then CR: the second is a blank line. */
+  g_assert_true (agent_sse_parser_feed (parser, "data: c\r", 8, &error));
+  g_assert_true (agent_sse_parser_feed (parser, "\r", 1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (c.log->str, ==, "message||a\\nb\nmessage||c\n");
+
+  g_assert_true (agent_sse_parser_finish (parser, &error));
+  g_assert_false (agent_sse_parser_had_partial_event (parser));
+
+  collector_clear (&c);
+}
+
+static void
+test_bom_start (void)
+{
+  assert_stream ("\xEF\xBB\xBF" "data: a\n\n", "message||a\n", FALSE);
+  assert_stream ("\xEF\xBB\xBF" "\n" "data: a\n\n", "message||a\n", FALSE);
+  /* A stream that is nothing but a byte order mark is empty. */
+  assert_stream ("\xEF\xBB\xBF", "", FALSE);
+}
+
+static void
+test_bom_split (void)
+{
+  static const char stream[] = "\xEF\xBB\xBF" "data: a\n\n";
+
+  /* Every way of cutting the stream in three. */
+  for (gsize i = 0; i <= sizeof stream - 1; i++)
+    {
+      for (gsize j = i; j <= sizeof stream - 1; j++)
+        {
+          g_autoptr(AgentSseParser) parser = NULL;
+          g_autoptr(GError) error = NULL;
+          Collector c;
+
+          collector_init (&c);
+          parser = agent_sse_parser_new (collect_event, &c);
+
+          g_assert_true (agent_sse_parser_feed (parser, stream, i, &error));
+          g_assert_true (agent_sse_parser_feed (parser, stream + i, j - i, &error));
+          g_assert_true (agent_sse_parser_feed (parser, stream + j, sizeof stream - 1 - j, &error));
+          g_assert_true (agent_sse_parser_finish (parser, &error));
+          g_assert_no_error (error);
+          g_assert_cmpstr (c.log->str, ==, "message||a\n");
+
+          collector_clear (&c);
+        }
+    }
+}
+
+static void
+test_bom_not_at_start (void)
+{
+  /* A second byte order mark is part of the first line's field name. */
+  assert_stream ("\xEF\xBB\xBF\xEF\xBB\xBF" "data: a\n\ndata: b\n\n", "message||b\n", FALSE);
+
+  /* After the first line, a byte order mark is an ordinary character. */
+  assert_stream ("data: a\n\n\xEF\xBB\xBF" "data: b\n\ndata: c\n\n",
+                 "message||a\nmessage||c\n",
+                 FALSE);
+  assert_stream ("data: \xEF\xBB\xBF" "x\n\n", "message||\xEF\xBB\xBF" "x\n", FALSE);
+
+  /* A byte order mark begun but not finished is data too. */
+  assert_stream ("\xEF\xBB" "data: a\n\ndata: b\n\n", "message||b\n", FALSE);
+  assert_stream ("\xEF" "data: a\n\ndata: b\n\n", "message||b\n", FALSE);
+  assert_stream ("\xEF\xBB", "", TRUE);
+}
+
+static void
+test_field_without_colon (void)
+{
+  /* "event" alone sets an empty type, which means "message". */
+  assert_stream ("event: x\nevent\ndata\n\n", "message||\n", FALSE);
+  assert_stream ("id: 3\nid\ndata: a\n\n", "message||a\n", FALSE);
+}
+
+static void
+test_field_unknown (void)
+{
+  assert_stream ("foo: bar\n"
+                 "dat: x\n"
+                 "datas: x\n"
+                 "DATA: x\n"
+                 "Data: x\n"
+                 "data : x\n"
+                 "events: x\n"
+                 "ID: 7\n"
+                 "data: y\n"
+                 "\n",
+                 "message||y\n",
+                 FALSE);
+}
+
+static void
+test_field_leading_space (void)
+{
+  /* " data" is not "data": the line is ignored. */
+  assert_stream (" data: x\n\ndata: y\n\n", "message||y\n", FALSE);
+  assert_stream (" data: x\n data: z\n\n", "", FALSE);
+}
+
+static void
+test_field_value (void)
+{
+  /* Only one space is removed, and nothing else. */
+  assert_stream ("data:  two\n\n", "message|| two\n", FALSE);
+  assert_stream ("data:\tx\n\n", "message||\tx\n", FALSE);
+  assert_stream ("data: a:b: c\n\n", "message||a:b: c\n", FALSE);
+  assert_stream ("data: \n\n", "message||\n", FALSE);
+  assert_stream ("data: x \n\n", "message||x \n", FALSE);
+}
+
+static void
+test_comments (void)
+{
+  assert_stream (": comment\n"
+                 ":\n"
+                 "data: x\n"
+                 ": another: one\n"
+                 "\n"
+                 ":data: y\n"
+                 "\n",
+                 "message||x\n",
+                 FALSE);
+}
+
+static void
+test_event_type_reset (void)
+{
+  /* The type is reset after every dispatch, and by a blank line that
+   * dispatches nothing. */
+  assert_stream ("event: add\n"
+                 "data: 1\n"
+                 "\n"
+                 "data: 2\n"
+                 "\n"
+                 "event: lost\n"
+                 "\n"
+                 "data: 3\n"
+                 "\n"
+                 "event: a\n"
+                 "event: b\n"
+                 "data: 4\n"
+                 "\n"
+                 "data: 5\n"
+                 "event: late\n"
+                 "\n",
+                 "add||1\n"
+                 "message||2\n"
+                 "message||3\n"
+                 "b||4\n"
+                 "late||5\n",
+                 FALSE);
+}
+
+static void
+test_empty_data_not_dispatched (void)
+{
+  assert_stream ("\n\n\n", "", FALSE);
+  assert_stream ("event: x\n\n", "", FALSE);
+  assert_stream ("\r\n\r\n: c\r\n\r\n", "", FALSE);
+  assert_stream ("id: 5\n\ndata: a\n\n", "message|5|a\n", FALSE);
+}
+
+static void
+test_id_persistence (void)
+{
+  assert_stream ("id: 1\n"
+                 "data: a\n"
+                 "\n"
+                 "data: b\n"
+                 "\n"
+                 "id: 2\n"
+                 "\n"
+                 "data: c\n"
+                 "\n"
+                 "data: d\n"
+                 "id:\n"
+                 "\n"
+                 "data: e\n"
+                 "\n",
+                 "message|1|a\n"
+                 "message|1|b\n"
+                 "message|2|c\n"
+                 "message||d\n"
+                 "message||e\n",
+                 FALSE);
+}
+
+static void
+test_id_nul (void)
+{
+  static const char stream[] = "id: 1\ndata: a\n\nid: 2\0003\ndata: b\n\nid: \0\ndata: c\n\n";
+
+  assert_events (stream,
+                 sizeof stream - 1,
+                 "message|1|a\nmessage|1|b\nmessage|1|c\n",
+                 FALSE);
+}
+
+static void
+assert_retry (const char *stream,
+              gint64      expected)
+{
+  g_autoptr(AgentSseParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  Collector c;
+
+  collector_init (&c);
+  parser = agent_sse_parser_new (collect_event, &c);
+
+  g_assert_true (agent_sse_parser_feed (parser, stream, strlen (stream), &error));
+  g_assert_true (agent_sse_parser_finish (parser, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (agent_sse_parser_get_retry (parser), ==, expected);
+
+  collector_clear (&c);
+}
+
+static void
+test_retry (void)
+{
+  assert_retry ("", -1);
+  assert_retry ("data: x\n\n", -1);
+  assert_retry ("retry: 1000\n", 1000);
+  assert_retry ("retry:0\n", 0);
+  assert_retry ("retry: 007\n", 7);
+  assert_retry ("retry: 1000\nretry: 10a\n", 1000);
+  assert_retry ("retry: 1000\nretry: -5\n", 1000);
+  assert_retry ("retry: 1000\nretry: +5\n", 1000);
+  assert_retry ("retry: 1000\nretry: 1.5\n", 1000);
+  assert_retry ("retry: 1000\nretry:\n", 1000);
+  assert_retry ("retry: 1000\nretry\n", 1000);
+  assert_retry ("retry: 1000\nretry:  5\n", 1000);
+  assert_retry ("retry: 1000\nretry: 5 \n", 1000);
+  assert_retry ("retry: 1000\nretry: \xD9\xA3\n", 1000);
+  assert_retry ("retry: 1000\nretry: 2000\n", 2000);
+  assert_retry ("retry: 99999999999999999999999999\n", G_MAXINT64);
+  /* Not applied until its line ends. */
+  assert_retry ("retry: 1000\nretry: 2000", 1000);
+}
+
+static void
+test_eof_incomplete_event (void)
+{
+  assert_stream ("data: a\n\ndata: b\n", "message||a\n", TRUE);
+  assert_stream ("data: a\n\ndata: b\r\n", "message||a\n", TRUE);
+  assert_stream ("data: a\n\nevent: x\ndata: b\ndata: c\n", "message||a\n", TRUE);
+  /* Only a type or an id pending is not an event. */
+  assert_stream ("data: a\n\nevent: x\n", "message||a\n", FALSE);
+  assert_stream ("data: a\n\nid: 1\n", "message||a\n", FALSE);
+  assert_stream ("", "", FALSE);
+}
+
+static void
+test_eof_unterminated_line (void)
+{
+  assert_stream ("data: a\n\ndata: b", "message||a\n", TRUE);
+  assert_stream ("data: a\n\n: comment", "message||a\n", TRUE);
+  assert_stream ("data: a", "", TRUE);
+  /* A CR ends a line, even as the very last byte. */
+  assert_stream ("data: a\r\r", "message||a\n", FALSE);
+  assert_stream ("data: a\r", "", TRUE);
+  assert_stream ("data: a\n\r", "message||a\n", FALSE);
+}
+
+static void
+test_partial_before_finish (void)
+{
+  g_autoptr(AgentSseParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  Collector c;
+
+  collector_init (&c);
+  parser = agent_sse_parser_new (collect_event, &c);
+
+  g_assert_false (agent_sse_parser_had_partial_event (parser));
+  g_assert_true (agent_sse_parser_feed (parser, "data: a", 7, &error));
+  g_assert_true (agent_sse_parser_had_partial_event (parser));
+  g_assert_true (agent_sse_parser_feed (parser, "\n", 1, &error));
+  g_assert_true (agent_sse_parser_had_partial_event (parser));
+  g_assert_true (agent_sse_parser_feed (parser, "\n", 1, &error));
+  g_assert_false (agent_sse_parser_had_partial_event (parser));
+  g_assert_true (agent_sse_parser_finish (parser, &error));
+  g_assert_no_error (error);
+  g_assert_false (agent_sse_parser_had_partial_event (parser));
+  g_assert_cmpuint (c.n_events, ==, 1);
+
+  collector_clear (&c);
+}
+
+static void
+test_nul_bytes (void)
+{
+  static const char stream[] = "data: a\0b\ndata: \0\n\n";
+  static const char expected[] = "message||a\\0b\\n\\0\n";
+
+  assert_events (stream, sizeof stream - 1, expected, FALSE);
+}
+
+static void
+test_utf8_split (void)
+{
+  /* Two, three and four byte sequences, in the type, the id and the data. */
+  static const char stream[] =
+    "event: h\xC3\xA9\n"
+    "id: \xE2\x82\xAC\n"
+    "data: \xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9D\x84\x9E \xE4\xB8\xAD\xE6\x96\x87\n"
+    "\n";
+  static const char expected[] =
+    "h\xC3\xA9|\xE2\x82\xAC|\xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9D\x84\x9E \xE4\xB8\xAD\xE6\x96\x87\n";
+  gsize len = sizeof stream - 1;
+
+  for (gsize i = 0; i <= len; i++)
+    {
+      g_autoptr(AgentSseParser) parser = NULL;
+      g_autoptr(GError) error = NULL;
+      Collector c;
+
+      collector_init (&c);
+      parser = agent_sse_parser_new (collect_event, &c);
+
+      g_assert_true (agent_sse_parser_feed (parser, stream, i, &error));
+      g_assert_true (agent_sse_parser_feed (parser, stream + i, len - i, &error));
+      g_assert_true (agent_sse_parser_finish (parser, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (c.log->str, ==, expected);
+      g_assert_true (g_utf8_validate (c.log->str, -1, NULL));
+
+      collector_clear (&c);
+    }
+
+  assert_events (stream, len, expected, FALSE);
+}
+
+/* A stream with a bit of everything, for cutting in many ways. */
+static GString *
+make_mixed_stream (guint n_events)
+{
+  static const char *endings[] = { "\n", "\r\n", "\r" };
+  GString *stream = g_string_new ("\xEF\xBB\xBF");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      const char *eol = endings[g_rand_int_range (rand, 0, G_N_ELEMENTS (endings))];
+
+      if (i % 7 == 0)
+        g_string_append_printf (stream, ": keep-alive %u%s", i, eol);
+      if (i % 5 == 0)
+        g_string_append_printf (stream, "event: type-%u%s", i % 3, eol);
+      if (i % 11 == 0)
+        g_string_append_printf (stream, "id: %u%s", i, eol);
+      if (i % 13 == 0)
+        g_string_append_printf (stream, "retry: %u%s", i * 10, eol);
+      if (i % 17 == 0)
+        g_string_append_printf (stream, " data: ignored%s", eol);
+
+      g_string_append_printf (stream,
+                              "data: {\"id\":\"chatcmpl-%u\",\"choices\":[{\"delta\":"
+                              "{\"content\":\"t\xC3\xA9xt %u\"}}]}%s",
+                              i, i, eol);
+
+      if (i % 3 == 0)
+        g_string_append_printf (stream, "data:second line%s", eol);
+
+      g_string_append (stream, eol);
+    }
+
+  /* And an unfinished event to end. */
+  g_string_append (stream, "data: cut");
+
+  return stream;
+}
+
+static void
+test_chunking (void)
+{
+  g_autoptr(GString) stream = make_mixed_stream (500);
+  g_autofree char *reference = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  static const gsize fixed_sizes[] = { 2, 3, 7, 64, 4096, 16384 };
+
+  for (guint round = 0; round < 2 + N_RANDOM_ROUNDS; round++)
+    {
+      FeedMode mode = MIN (round, FEED_RANDOM);
+      g_autoptr(GError) error = NULL;
+      gboolean partial = FALSE;
+      Collector c;
+
+      collector_init (&c);
+      g_assert_true (parse_stream (stream->str, stream->len, mode, rand, &c, &partial, &error));
+      g_assert_no_error (error);
+      g_assert_true (partial);
+      g_assert_cmpuint (c.n_events, ==, 500);
+
+      if (reference == NULL)
+        reference = g_strdup (c.log->str);
+      else
+        g_assert_cmpstr (c.log->str, ==, reference);
+
+      collector_clear (&c);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (fixed_sizes); i++)
+    {
+      g_autoptr(AgentSseParser) parser = NULL;
+      g_autoptr(GError) error = NULL;
+      Collector c;
+
+      collector_init (&c);
+      parser = agent_sse_parser_new (collect_event, &c);
+
+      for (gsize pos = 0; pos < stream->len; pos += fixed_sizes[i])
+        g_assert_true (agent_sse_parser_feed (parser,
+                                              stream->str + pos,
+                                              MIN (fixed_sizes[i], stream->len - pos),
+                                              &error));
+
+      g_assert_true (agent_sse_parser_finish (parser, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (c.log->str, ==, reference);
+      g_assert_cmpint (agent_sse_parser_get_retry (parser), ==, 4940);
+
+      collector_clear (&c);
+    }
+}
+
+static void
+test_linear_one_byte (void)
+{
+  g_autoptr(AgentSseParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) stream = g_string_new ("data: ");
+  Collector c;
+
+  /* One long line and many short ones, one byte at a time. A parser that
+   * rescanned what it buffered would take minutes here. */
+  for (guint i = 0; i < 512 * 1024; i++)
+    g_string_append_c (stream, 'a' + i % 26);
+  g_string_append (stream, "\r\n");
+  for (guint i = 0; i < 20000; i++)
+    g_string_append (stream, "data:x\r");
+  g_string_append (stream, "\r");
+
+  collector_init (&c);
+  parser = agent_sse_parser_new (collect_event, &c);
+
+  for (gsize i = 0; i < stream->len; i++)
+    g_assert_true (agent_sse_parser_feed (parser, stream->str + i, 1, &error));
+
+  g_assert_true (agent_sse_parser_finish (parser, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (c.n_events, ==, 1);
+  g_assert_cmpuint (c.log->len, ==, strlen ("message||") + 512 * 1024 + 20000 * 3 + 1);
+
+  collector_clear (&c);
+}
+
+static void
+test_limit_line (void)
+{
+  g_autoptr(AgentSseParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  Collector c;
+
+  /* Exactly the limit is fine, however it arrives. */
+  collector_init (&c);
+  c.max_size = 16;
+  g_assert_true (parse_stream ("data: 0123456789\n\n", 18, FEED_WHOLE, NULL, &c, NULL, &error));
+  g_assert_true (parse_stream ("data: 0123456789\n\n", 18, FEED_BYTES, NULL, &c, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (c.n_events, ==, 2);
+  collector_clear (&c);
+
+  /* One byte more is not, whether the line is complete or not, and whatever
+   * the line is. */
+  for (guint mode = FEED_WHOLE; mode <= FEED_BYTES; mode++)
+    {
+      static const char *streams[] = {
+        "data: a\n\ndata: 01234567890\n\n",
+        "data: a\n\ndata: 01234567890",
+        "data: a\n\n: comment comment",
+        "data: a\n\nxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
+        "data: a\r\rxxxxxxxxxxxxxxxxx\r",
+      };
+
+      for (guint i = 0; i < G_N_ELEMENTS (streams); i++)
+        {
+          collector_init (&c);
+          c.max_size = 16;
+
+          g_assert_false (parse_stream (streams[i], strlen (streams[i]), mode, NULL, &c, NULL, &error));
+          g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+          g_assert_nonnull (strstr (error->message, "line"));
+          g_assert_nonnull (strstr (error->message, "16 bytes"));
+          g_assert_cmpstr (c.log->str, ==, "message||a\n");
+          g_clear_error (&error);
+
+          collector_clear (&c);
+        }
+    }
+
+  /* The line ending does not count. */
+  collector_init (&c);
+  c.max_size = 7;
+  parser = agent_sse_parser_new (collect_event, &c);
+  agent_sse_parser_set_max_size (parser, 7);
+  g_assert_true (agent_sse_parser_feed (parser, "data: a\r", 8, &error));
+  g_assert_true (agent_sse_parser_feed (parser, "\n\r\n", 3, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (c.n_events, ==, 1);
+  collector_clear (&c);
+}
+
+static void
+assert_too_large (const char *stream,
+                  gsize       max_size,
+                  const char *expected,
+                  const char *what)
+{
+  for (guint mode = FEED_WHOLE; mode <= FEED_BYTES; mode++)
+    {
+      g_autoptr(GError) error = NULL;
+      Collector c;
+
+      collector_init (&c);
+      c.max_size = max_size;
+
+      g_assert_false (parse_stream (stream, strlen (stream), mode, NULL, &c, NULL, &error));
+      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+      g_assert_nonnull (strstr (error->message, what));
+      g_assert_cmpstr (c.log->str, ==, expected);
+
+      collector_clear (&c);
+    }
+}
+
+static void
+test_limit_event (void)
+{
+  static const char *fits =
+    "data: 0123456\ndata: 0123456\ndata: 0123456\ndata: 0123456\n\n"
+    "event: 01\ndata: 0123456\ndata: 0123456\ndata: 0123456\ndata: 0\n\n";
+
+  /* Each data line counts its value and a LF: 4 lines of 8 make 32. */
+  for (guint mode = FEED_WHOLE; mode <= FEED_BYTES; mode++)
+    {
+      g_autoptr(GError) error = NULL;
+      Collector c;
+
+      collector_init (&c);
+      c.max_size = 32;
+
+      g_assert_true (parse_stream (fits, strlen (fits), mode, NULL, &c, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (c.n_events, ==, 2);
+
+      collector_clear (&c);
+    }
+
+  /* One byte more is too much: the events before are delivered, not the
+   * ones after. */
+  assert_too_large ("data: 0\n\n"
+                    "data: 0123456\ndata: 0123456\ndata: 0123456\ndata: 01234567\n\n"
+                    "data: 1\n\n",
+                    32,
+                    "message||0\n",
+                    "event of the event stream is larger than 32 bytes");
+
+  /* The event type counts too, whichever comes first. */
+  assert_too_large ("event: 0123456789\ndata: 0123456\ndata: 0123456\ndata: 0123456\n\n",
+                    32,
+                    "",
+                    "larger than 32 bytes");
+  assert_too_large ("data: 0123456\ndata: 0123456\ndata: 0123456\nevent: 0123456789\n\n",
+                    32,
+                    "",
+                    "larger than 32 bytes");
+}
+
+static void
+test_limit_default (void)
+{
+  g_autoptr(AgentSseParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *piece = g_malloc (64 * 1024);
+  gsize fed = 0;
+  Collector c;
+
+  collector_init (&c);
+  parser = agent_sse_parser_new (collect_event, &c);
+
+  memset (piece, 'x', 64 * 1024);
+  memcpy (piece, "data: ", 6);
+
+  g_assert_true (agent_sse_parser_feed (parser, piece, 64 * 1024, &error));
+  fed += 64 * 1024;
+  memset (piece, 'x', 6);
+
+  /* No line ending ever comes: the parser must give up once the line is
+   * longer than 16 MiB, not keep buffering. */
+  while (fed < 32 * 1024 * 1024)
+    {
+      if (!agent_sse_parser_feed (parser, piece, 64 * 1024, &error))
+        break;
+      fed += 64 * 1024;
+    }
+
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_cmpstr (error->message, ==, "A line of the event stream is longer than 16 MiB");
+  g_assert_cmpuint (fed, ==, AGENT_SSE_DEFAULT_MAX_SIZE);
+  g_assert_cmpuint (c.n_events, ==, 0);
+
+  collector_clear (&c);
+}
+
+static void
+test_refuse_after_error (void)
+{
+  g_autoptr(AgentSseParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  Collector c;
+
+  collector_init (&c);
+  parser = agent_sse_parser_new (collect_event, &c);
+  agent_sse_parser_set_max_size (parser, 8);
+
+  g_assert_false (agent_sse_parser_feed (parser, "data: 0123456789\n\n", 18, &error));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_clear_error (&error);
+
+  g_assert_false (agent_sse_parser_feed (parser, "data: a\n\n", 9, &error));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_clear_error (&error);
+
+  g_assert_false (agent_sse_parser_feed (parser, "", 0, &error));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_clear_error (&error);
+
+  g_assert_false (agent_sse_parser_finish (parser, &error));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_clear_error (&error);
+
+  g_assert_cmpuint (c.n_events, ==, 0);
+
+  /* A reset makes it usable again. */
+  agent_sse_parser_reset (parser);
+  g_assert_true (agent_sse_parser_feed (parser, "data: a\n\n", 9, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (c.log->str, ==, "message||a\n");
+
+  collector_clear (&c);
+}
+
+static void
+test_callback_error (void)
+{
+  g_autoptr(AgentSseParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char stream[] = "data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\n";
+  Collector c;
+
+  for (guint mode = FEED_WHOLE; mode <= FEED_BYTES; mode++)
+    {
+      collector_init (&c);
+      c.fail_at = 2;
+
+      g_assert_false (parse_stream (stream, sizeof stream - 1, mode, NULL, &c, NULL, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+      g_assert_cmpstr (error->message, ==, "Event 2 refused");
+      g_clear_error (&error);
+
+      /* Nothing after the failing event was dispatched. */
+      g_assert_cmpuint (c.n_events, ==, 2);
+      g_assert_cmpstr (c.log->str, ==, "message||1\n");
+
+      collector_clear (&c);
+    }
+
+  collector_init (&c);
+  c.fail_at = 1;
+  parser = agent_sse_parser_new (collect_event, &c);
+
+  g_assert_false (agent_sse_parser_feed (parser, stream, sizeof stream - 1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+
+  g_assert_false (agent_sse_parser_feed (parser, stream, sizeof stream - 1, &error));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_cmpuint (c.n_events, ==, 1);
+
+  collector_clear (&c);
+}
+
+static void
+test_reset (void)
+{
+  g_autoptr(AgentSseParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *big = NULL;
+  Collector c;
+
+  collector_init (&c);
+  parser = agent_sse_parser_new (collect_event, &c);
+
+  /* Leave every piece of state set: id, retry, type, data, a pending line,
+   * a pending CR, and large buffers. */
+  big = g_strnfill (200 * 1024, 'b');
+  g_assert_true (feed_literal (parser, "\xEF\xBB\xBF" "id: 9\nretry: 5\n", &error));
+  g_assert_true (feed_literal (parser, "data: ", &error));
+  g_assert_true (agent_sse_parser_feed (parser, big, 200 * 1024, &error));
+  g_assert_true (feed_literal (parser, "\nevent: e\ndata: x\r", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (agent_sse_parser_get_retry (parser), ==, 5);
+  g_assert_true (agent_sse_parser_had_partial_event (parser));
+
+  agent_sse_parser_reset (parser);
+
+  g_assert_cmpint (agent_sse_parser_get_retry (parser), ==, -1);
+  g_assert_false (agent_sse_parser_had_partial_event (parser));
+
+  /* A new stream: its byte order mark is dropped, the pending CR forgotten,
+   * the old id, type and data gone. */
+  g_assert_true (feed_literal (parser, "\xEF\xBB\xBF" "\ndata: y\n\n", &error));
+  g_assert_true (agent_sse_parser_finish (parser, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (c.log->str, ==, "message||y\n");
+  g_assert_false (agent_sse_parser_had_partial_event (parser));
+
+  /* And after finish too. */
+  g_assert_true (agent_sse_parser_feed (parser, "data: z", 7, &error));
+  g_assert_true (agent_sse_parser_finish (parser, &error));
+  g_assert_true (agent_sse_parser_had_partial_event (parser));
+  agent_sse_parser_reset (parser);
+  g_assert_false (agent_sse_parser_had_partial_event (parser));
+  g_assert_true (agent_sse_parser_feed (parser, "data: w\n\n", 9, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (c.log->str, ==, "message||y\nmessage||w\n");
+
+  collector_clear (&c);
+}
+
+/* The corpus of recorded streams. */
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+static char *
+sorted_types (GHashTable *types)
+{
+  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, types);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, key);
+
+  g_ptr_array_sort_with_data (keys, compare_strings, NULL);
+  g_ptr_array_add (keys, NULL);
+
+  return g_strjoinv (",", (char **) keys->pdata);
+}
+
+static void
+test_corpus_file (gconstpointer user_data)
+{
+  const char *path = user_data;
+  g_autoptr(JsonParser) json = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1234);
+  g_autoptr(GPtrArray) expected_types = g_ptr_array_new ();
+  g_autofree char *expected_path = NULL;
+  g_autofree char *expected_types_str = NULL;
+  g_autofree char *reference = NULL;
+  g_autofree char *contents = NULL;
+  JsonObject *transport;
+  JsonArray *values;
+  gboolean expected_partial;
+  gsize len;
+
+  g_assert_true (g_str_has_suffix (path, ".sse"));
+  expected_path = g_strdup_printf ("%.*s.expected.json", (int) strlen (path) - 4, path);
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, &error));
+  g_assert_no_error (error);
+  g_assert_true (json_parser_load_from_file (json, expected_path, &error));
+  g_assert_no_error (error);
+
+  transport = json_object_get_object_member (json_node_get_object (json_parser_get_root (json)),
+                                             "transport");
+  g_assert_nonnull (transport);
+
+  values = json_object_get_array_member (transport, "event_field_values");
+  for (guint i = 0; i < json_array_get_length (values); i++)
+    g_ptr_array_add (expected_types, (gpointer) json_array_get_string_element (values, i));
+  g_ptr_array_sort_with_data (expected_types, compare_strings, NULL);
+  g_ptr_array_add (expected_types, NULL);
+  expected_types_str = g_strjoinv (",", (char **) expected_types->pdata);
+
+  expected_partial = json_object_get_boolean_member_with_default (transport,
+                                                                  "incomplete_event_discarded_at_eof",
+                                                                  FALSE);
+
+  for (guint round = 0; round < 2 + N_RANDOM_ROUNDS; round++)
+    {
+      FeedMode mode = MIN (round, FEED_RANDOM);
+      g_autofree char *types = NULL;
+      gboolean partial = FALSE;
+      Collector c;
+
+      collector_init (&c);
+
+      g_assert_true (parse_stream (contents, len, mode, rand, &c, &partial, &error));
+      g_assert_no_error (error);
+
+      g_assert_cmpint (c.n_events, ==, json_object_get_int_member (transport, "events_dispatched"));
+      types = sorted_types (c.types);
+      g_assert_cmpstr (types, ==, expected_types_str);
+      g_assert_cmpint (partial, ==, expected_partial);
+      g_assert_cmpint (c.n_done > 0, ==, json_object_get_boolean_member (transport, "done_sentinel"));
+      if (json_object_has_member (transport, "ping_events"))
+        g_assert_cmpint (c.n_ping, ==, json_object_get_int_member (transport, "ping_events"));
+
+      if (reference == NULL)
+        reference = g_strdup (c.log->str);
+      else
+        g_assert_cmpstr (c.log->str, ==, reference);
+
+      collector_clear (&c);
+    }
+}
+
+static void
+test_corpus_missing (void)
+{
+  g_test_skip ("AGENT_CORPUS_DIR is not set");
+}
+
+static void
+test_corpus_empty (void)
+{
+  g_test_fail_printf ("No .sse file found under %s", g_getenv ("AGENT_CORPUS_DIR"));
+}
+
+static void
+add_corpus_tests (void)
+{
+  const char *corpus_dir = g_getenv ("AGENT_CORPUS_DIR");
+  g_autoptr(GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+  guint n_files = 0;
+
+  if (corpus_dir == NULL)
+    {
+      g_test_add_func ("/sse/corpus/missing", test_corpus_missing);
+      return;
+    }
+
+  if ((dir = g_dir_open (corpus_dir, 0, NULL)))
+    {
+      while ((name = g_dir_read_name (dir)))
+        g_ptr_array_add (subdirs, g_strdup (name));
+    }
+
+  g_ptr_array_sort_with_data (subdirs, compare_strings, NULL);
+
+  for (guint i = 0; i < subdirs->len; i++)
+    {
+      g_autofree char *subdir_path = g_build_filename (corpus_dir, subdirs->pdata[i], NULL);
+      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GDir) subdir = g_dir_open (subdir_path, 0, NULL);
+
+      if (subdir == NULL)
+        continue;
+
+      while ((name = g_dir_read_name (subdir)))
+        {
+          if (g_str_has_suffix (name, ".sse"))
+            g_ptr_array_add (files, g_strdup (name));
+        }
+
+      g_ptr_array_sort_with_data (files, compare_strings, NULL);
+
+      for (guint j = 0; j < files->len; j++)
+        {
+          const char *file = files->pdata[j];
+          g_autofree char *test_path = NULL;
+
+          test_path = g_strdup_printf ("/sse/corpus/%s/%.*s",
+                                       (const char *) subdirs->pdata[i],
+                                       (int) strlen (file) - 4,
+                                       file);
+          g_test_add_data_func_full (test_path,
+                                     g_build_filename (subdir_path, file, NULL),
+                                     test_corpus_file,
+                                     g_free);
+          n_files++;
+        }
+    }
+
+  if (n_files == 0)
+    g_test_add_func ("/sse/corpus/empty", test_corpus_empty);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/sse/spec/stock-ticker", test_spec_stock_ticker);
+  g_test_add_func ("/sse/spec/event-types", test_spec_event_types);
+  g_test_add_func ("/sse/spec/comment-and-ids", test_spec_comment_and_ids);
+  g_test_add_func ("/sse/spec/empty-data", test_spec_empty_data);
+  g_test_add_func ("/sse/spec/leading-space", test_spec_leading_space);
+  g_test_add_func ("/sse/lf", test_line_endings_lf);
+  g_test_add_func ("/sse/cr", test_line_endings_cr);
+  g_test_add_func ("/sse/crlf", test_line_endings_crlf);
+  g_test_add_func ("/sse/mixed-line-endings", test_line_endings_mixed);
+  g_test_add_func ("/sse/crlf-split", test_line_endings_crlf_split);
+  g_test_add_func ("/sse/cr-then-other", test_line_endings_cr_then_other);
+  g_test_add_func ("/sse/bom/start", test_bom_start);
+  g_test_add_func ("/sse/bom/split", test_bom_split);
+  g_test_add_func ("/sse/bom/not-at-start", test_bom_not_at_start);
+  g_test_add_func ("/sse/field/no-colon", test_field_without_colon);
+  g_test_add_func ("/sse/field/unknown", test_field_unknown);
+  g_test_add_func ("/sse/field/leading-space", test_field_leading_space);
+  g_test_add_func ("/sse/field/value", test_field_value);
+  g_test_add_func ("/sse/comments", test_comments);
+  g_test_add_func ("/sse/event-type-reset", test_event_type_reset);
+  g_test_add_func ("/sse/empty-data-not-dispatched", test_empty_data_not_dispatched);
+  g_test_add_func ("/sse/id/persistence", test_id_persistence);
+  g_test_add_func ("/sse/id/nul", test_id_nul);
+  g_test_add_func ("/sse/retry", test_retry);
+  g_test_add_func ("/sse/eof/incomplete-event", test_eof_incomplete_event);
+  g_test_add_func ("/sse/eof/unterminated-line", test_eof_unterminated_line);
+  g_test_add_func ("/sse/eof/partial-before-finish", test_partial_before_finish);
+  g_test_add_func ("/sse/nul-bytes", test_nul_bytes);
+  g_test_add_func ("/sse/utf8-split", test_utf8_split);
+  g_test_add_func ("/sse/chunking", test_chunking);
+  g_test_add_func ("/sse/linear-one-byte", test_linear_one_byte);
+  g_test_add_func ("/sse/limit/line", test_limit_line);
+  g_test_add_func ("/sse/limit/event", test_limit_event);
+  g_test_add_func ("/sse/limit/default", test_limit_default);
+  g_test_add_func ("/sse/refuse-after-error", test_refuse_after_error);
+  g_test_add_func ("/sse/callback-error", test_callback_error);
+  g_test_add_func ("/sse/reset", test_reset);
+
+  add_corpus_tests ();
+
+  return g_test_run ();
+}
