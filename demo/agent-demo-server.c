@@ -199,6 +199,35 @@ api_error_new (const char *param,
   return error;
 }
 
+/* The JSON_NODE_HOLDS_*() macros are loud about a missing member; these are quiet. */
+static gboolean
+node_holds (JsonNode     *node,
+            JsonNodeType  type)
+{
+  return node != NULL && json_node_get_node_type (node) == type;
+}
+
+static gboolean
+node_holds_value (JsonNode *node,
+                  GType     type)
+{
+  return node_holds (node, JSON_NODE_VALUE) && json_node_get_value_type (node) == type;
+}
+
+/* Parses @data; returns its root, or %NULL if it is not JSON or is empty. */
+static JsonNode *
+parse_json (const char  *data,
+            gssize       length,
+            GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  if (!json_parser_load_from_data (parser, data, length, error))
+    return NULL;
+
+  return json_parser_steal_root (parser);
+}
+
 static const char *
 describe_node (JsonNode *node)
 {
@@ -206,9 +235,9 @@ describe_node (JsonNode *node)
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return "null";
-  if (JSON_NODE_HOLDS_OBJECT (node))
+  if (node_holds (node, JSON_NODE_OBJECT))
     return "an object";
-  if (JSON_NODE_HOLDS_ARRAY (node))
+  if (node_holds (node, JSON_NODE_ARRAY))
     return "an array";
 
   type = json_node_get_value_type (node);
@@ -247,14 +276,23 @@ invalid_type (const char *prefix,
 static gboolean
 node_is_string (JsonNode *node)
 {
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_STRING;
+  return node_holds_value (node, G_TYPE_STRING);
 }
 
 static gboolean
 node_is_null (JsonNode *node)
 {
   return node == NULL || JSON_NODE_HOLDS_NULL (node);
+}
+
+/* Unlike json_object_get_string_member_with_default(), quiet on a member of another type. */
+static const char *
+get_string (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  return node_is_string (node) ? json_node_get_string (node) : NULL;
 }
 
 /* Replies */
@@ -492,7 +530,7 @@ read_content (JsonNode   *node,
       return NULL;
     }
 
-  if (!JSON_NODE_HOLDS_ARRAY (node))
+  if (!node_holds (node, JSON_NODE_ARRAY))
     return invalid_type (prefix, "content", "a string or an array of content parts", node);
 
   parts = json_node_get_array (node);
@@ -502,12 +540,11 @@ read_content (JsonNode   *node,
       g_autofree char *part_prefix = g_strdup_printf ("%s.content[%u]", prefix, i);
       JsonObject *object;
 
-      if (!JSON_NODE_HOLDS_OBJECT (part))
+      if (!node_holds (part, JSON_NODE_OBJECT))
         return invalid_type (part_prefix, "type", "an object", part);
 
       object = json_node_get_object (part);
-      if (g_strcmp0 (json_object_get_string_member_with_default (object, "type", NULL),
-                     "text") != 0)
+      if (g_strcmp0 (get_string (object, "type"), "text") != 0)
         continue;
 
       if (!node_is_string (json_object_get_member (object, "text")))
@@ -532,7 +569,7 @@ validate_tool_calls (JsonArray  *calls,
       JsonObject *call;
       JsonObject *function;
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (!node_holds (node, JSON_NODE_OBJECT))
         return invalid_type (prefix, "tool_calls", "an array of objects", node);
 
       call = json_node_get_object (node);
@@ -540,7 +577,7 @@ validate_tool_calls (JsonArray  *calls,
         return missing_parameter (call_prefix, "id");
       if (!node_is_string (json_object_get_member (call, "type")))
         return missing_parameter (call_prefix, "type");
-      if (!JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "function")))
+      if (!node_holds (json_object_get_member (call, "function"), JSON_NODE_OBJECT))
         return missing_parameter (call_prefix, "function");
 
       function = json_object_get_object_member (call, "function");
@@ -609,7 +646,7 @@ parse_messages (JsonArray   *messages,
       JsonNode *content;
       const char *role;
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (!node_holds (node, JSON_NODE_OBJECT))
         return api_error_new (prefix, "invalid_type",
                               "Invalid type for '%s': expected an object, but got %s instead.",
                               prefix, describe_node (node));
@@ -670,7 +707,7 @@ parse_messages (JsonArray   *messages,
 
           if (!node_is_null (calls))
             {
-              if (!JSON_NODE_HOLDS_ARRAY (calls))
+              if (!node_holds (calls, JSON_NODE_ARRAY))
                 return invalid_type (prefix, "tool_calls", "an array of objects", calls);
               if ((error = validate_tool_calls (json_node_get_array (calls), prefix)))
                 return error;
@@ -742,7 +779,7 @@ parse_tools (JsonObject  *root,
 
   if (node_is_null (tools))
     return NULL;
-  if (!JSON_NODE_HOLDS_ARRAY (tools))
+  if (!node_holds (tools, JSON_NODE_ARRAY))
     return invalid_type (NULL, "tools", "an array of objects", tools);
 
   array = json_node_get_array (tools);
@@ -753,7 +790,7 @@ parse_tools (JsonObject  *root,
       JsonObject *tool;
       JsonObject *function;
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (!node_holds (node, JSON_NODE_OBJECT))
         return invalid_type (NULL, prefix, "an object", node);
 
       tool = json_node_get_object (node);
@@ -767,7 +804,7 @@ parse_tools (JsonObject  *root,
                                 "Invalid value: '%s'. Supported values are: 'function'.",
                                 json_object_get_string_member (tool, "type"));
         }
-      if (!JSON_NODE_HOLDS_OBJECT (json_object_get_member (tool, "function")))
+      if (!node_holds (json_object_get_member (tool, "function"), JSON_NODE_OBJECT))
         return missing_parameter (prefix, "function");
 
       function = json_object_get_object_member (tool, "function");
@@ -789,22 +826,23 @@ static ApiError *
 parse_request (GBytes      *body,
                DemoRequest *request)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) json = NULL;
   JsonObject *root;
   JsonNode *node;
   ApiError *api_error;
   gsize length = 0;
   const char *data = g_bytes_get_data (body, &length);
 
-  if (length == 0 || !json_parser_load_from_data (parser, data, length, &error) ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (length > 0)
+    json = parse_json (data, length, &error);
+  if (!node_holds (json, JSON_NODE_OBJECT))
     return api_error_new (NULL, NULL,
                           "We could not parse the JSON body of your request. (HINT: The API "
                           "expects a JSON object as the request body%s%s.)",
                           error ? "; the parser said: " : "", error ? error->message : "");
 
-  root = json_node_get_object (json_parser_get_root (parser));
+  root = json_node_get_object (json);
   request->tool_results = g_ptr_array_new_with_free_func ((GDestroyNotify) tool_result_free);
 
   node = json_object_get_member (root, "model");
@@ -814,28 +852,30 @@ parse_request (GBytes      *body,
 
   node = json_object_get_member (root, "stream");
   if (!node_is_null (node) &&
-      !(JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN))
+      !node_holds_value (node, G_TYPE_BOOLEAN))
     return invalid_type (NULL, "stream", "a boolean", node);
   request->stream = !node_is_null (node) && json_node_get_boolean (node);
 
   node = json_object_get_member (root, "stream_options");
   if (!node_is_null (node))
     {
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (!node_holds (node, JSON_NODE_OBJECT))
         return invalid_type (NULL, "stream_options", "an object", node);
       if (!request->stream)
         return api_error_new ("stream_options", NULL,
                               "The 'stream_options' parameter is only allowed when 'stream' "
                               "is enabled.");
-      request->include_usage =
-        json_object_get_boolean_member_with_default (json_node_get_object (node),
-                                                     "include_usage", FALSE);
+          node = json_object_get_member (json_node_get_object (node), "include_usage");
+      if (!node_is_null (node) &&
+          !node_holds_value (node, G_TYPE_BOOLEAN))
+        return invalid_type ("stream_options", "include_usage", "a boolean", node);
+      request->include_usage = !node_is_null (node) && json_node_get_boolean (node);
     }
 
   node = json_object_get_member (root, "messages");
   if (node_is_null (node))
     return missing_parameter (NULL, "messages");
-  if (!JSON_NODE_HOLDS_ARRAY (node))
+  if (!node_holds (node, JSON_NODE_ARRAY))
     return invalid_type (NULL, "messages", "an array of objects", node);
 
   if ((api_error = parse_tools (root, request)))
@@ -854,11 +894,11 @@ node_to_display (JsonNode *node)
 
   if (node_is_string (node))
     return g_strdup (json_node_get_string (node));
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_DOUBLE)
+  if (!node_holds_value (node, G_TYPE_DOUBLE))
     return json_to_string (node, FALSE);
 
   value = json_node_get_double (node);
-  if (value == (gint64) value && ABS (value) < 1e15)
+  if (ABS (value) < 1e15 && value == (gint64) value)
     return g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) value);
   return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.12g", value));
 }
@@ -872,15 +912,13 @@ read_tool_output (const char  *content,
   static const char * const error_words[] = {
     "error", "invalid", "fail", "cannot", "can't", "unable", "division by zero", "undefined",
   };
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *text = g_strstrip (g_strdup (content));
+  g_autoptr(JsonNode) root = parse_json (text, -1, NULL);
   g_autofree char *lower = NULL;
 
-  if (json_parser_load_from_data (parser, text, -1, NULL))
+  if (root != NULL)
     {
-      JsonNode *root = json_parser_get_root (parser);
-
-      if (JSON_NODE_HOLDS_OBJECT (root))
+      if (node_holds (root, JSON_NODE_OBJECT))
         {
           JsonObject *object = json_node_get_object (root);
           static const char * const keys[] = { "result", "value", "answer", "output" };
@@ -900,11 +938,17 @@ read_tool_output (const char  *content,
                 }
             }
         }
-      else if (JSON_NODE_HOLDS_VALUE (root))
+      else if (node_holds (root, JSON_NODE_VALUE))
         {
           g_free (text);
           text = node_to_display (root);
         }
+    }
+
+  if (text[0] == '\0')
+    {
+      *error_message = g_strdup ("it returned nothing");
+      return FALSE;
     }
 
   lower = g_ascii_strdown (text, -1);
@@ -932,25 +976,27 @@ answer_tool_results (GPtrArray *results)
   for (guint i = 0; i < results->len; i++)
     {
       const ToolResult *result = g_ptr_array_index (results, i);
-      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(JsonNode) arguments = NULL;
       g_autofree char *expression = NULL;
       g_autofree char *value = NULL;
       g_autofree char *message = NULL;
-      JsonNode *root;
 
       if (!g_str_equal (result->name, "calculator"))
         {
           g_autofree char *quote = make_quote (result->content, MAX_QUOTE_CHARS);
 
-          g_ptr_array_add (sentences, g_strdup_printf ("The `%s` tool returned: “%s”.",
-                                                       result->name, quote));
+          if (quote[0] == '\0')
+            g_ptr_array_add (sentences, g_strdup_printf ("The `%s` tool returned nothing.",
+                                                         result->name));
+          else
+            g_ptr_array_add (sentences, g_strdup_printf ("The `%s` tool returned: “%s”.",
+                                                         result->name, quote));
           continue;
         }
 
-      if (json_parser_load_from_data (parser, result->arguments, -1, NULL) &&
-          JSON_NODE_HOLDS_OBJECT ((root = json_parser_get_root (parser))))
-        expression = g_strdup (json_object_get_string_member_with_default (
-                                 json_node_get_object (root), "expression", NULL));
+      arguments = parse_json (result->arguments, -1, NULL);
+      if (node_holds (arguments, JSON_NODE_OBJECT))
+        expression = g_strdup (get_string (json_node_get_object (arguments), "expression"));
       if (expression == NULL)
         expression = make_quote (result->arguments, MAX_QUOTE_CHARS);
 
@@ -959,7 +1005,9 @@ answer_tool_results (GPtrArray *results)
       else
         g_ptr_array_add (sentences,
                          g_strdup_printf ("I'm sorry, but the calculator could not evaluate "
-                                          "`%s`: %s%s", expression, message,
+                                          "`%s`: %s%s",
+                                          expression[0] ? expression : "(no expression)",
+                                          message[0] ? message : "it reported an error",
                                           g_str_has_suffix (message, ".") ? "" : "."));
     }
 
@@ -994,23 +1042,11 @@ make_arguments (const char *expression)
 }
 
 static void
-demo_server_answer (DemoServer        *self,
-                    const DemoRequest *request,
-                    DemoReply         *reply)
+answer_user (DemoServer        *self,
+             const DemoRequest *request,
+             DemoReply         *reply)
 {
   g_autoptr(GPtrArray) expressions = NULL;
-
-  reply->id = g_strdup_printf ("chatcmpl-demo-%u", ++self->next_completion);
-  reply->model = g_strdup (request->model);
-  reply->created = g_get_real_time () / G_USEC_PER_SEC;
-  reply->include_usage = request->include_usage;
-  reply->prompt_tokens = request->prompt_tokens;
-
-  if (request->tool_results->len > 0)
-    {
-      reply->text = answer_tool_results (request->tool_results);
-      return;
-    }
 
   expressions = find_expressions (request->last_user_text ? request->last_user_text : "");
 
@@ -1051,6 +1087,33 @@ demo_server_answer (DemoServer        *self,
                                      "`What is 17 * 23 + 4?`\n"
                                      "- **Real answers**: configure an OpenAI-compatible "
                                      "model server instead of the demo.\n", echo);
+    }
+}
+
+static void
+demo_server_answer (DemoServer        *self,
+                    const DemoRequest *request,
+                    DemoReply         *reply)
+{
+  reply->id = g_strdup_printf ("chatcmpl-demo-%u", ++self->next_completion);
+  reply->model = g_strdup (request->model);
+  reply->created = g_get_real_time () / G_USEC_PER_SEC;
+  reply->include_usage = request->include_usage;
+  reply->prompt_tokens = request->prompt_tokens;
+
+  if (request->tool_results->len > 0)
+    reply->text = answer_tool_results (request->tool_results);
+  else
+    answer_user (self, request, reply);
+
+  /* Rough token counts: words, and a few per tool call. */
+  if (reply->text != NULL)
+    reply->completion_tokens = count_words (reply->text);
+  for (guint i = 0; reply->calls != NULL && i < reply->calls->len; i++)
+    {
+      ToolCall *call = g_ptr_array_index (reply->calls, i);
+
+      reply->completion_tokens += count_words (call->arguments) + 3;
     }
 }
 
@@ -1231,53 +1294,49 @@ build_stream_events (DemoReply *reply)
 
           word = g_strndup (start, p - start);
           g_ptr_array_add (events, make_chunk (reply, make_text_delta (NULL, word), NULL));
-          reply->completion_tokens++;
         }
       finish_reason = "stop";
     }
   else
     {
-      g_autoptr(GPtrArray) fragments = g_ptr_array_new_with_free_func (
+      g_autoptr(GPtrArray) steps = g_ptr_array_new_with_free_func (
         (GDestroyNotify) g_ptr_array_unref);
       ToolCall *first = g_ptr_array_index (reply->calls, 0);
-      gboolean more = TRUE;
+      guint n_steps = 0;
 
-      /* Call 0's header goes with the role; then the calls take turns, each sending its
-       * header and then its argument fragments, so parallel calls interleave. */
+      /* Call 0's header goes out with the role. Then the calls take turns, one chunk each,
+       * every call sending its header (NULL below) and then its argument fragments, so that
+       * parallel calls interleave: args 0, header 1, args 0, args 1, args 0, args 1, … */
       g_ptr_array_add (events, make_chunk (reply, make_tool_delta (0, first->id, "", TRUE), NULL));
 
       for (guint i = 0; i < reply->calls->len; i++)
         {
           ToolCall *call = g_ptr_array_index (reply->calls, i);
+          GPtrArray *mine = split_arguments (call->arguments);
 
-          g_ptr_array_add (fragments, split_arguments (call->arguments));
           if (i > 0)
-            g_ptr_array_insert (g_ptr_array_index (fragments, i), 0, NULL);
+            g_ptr_array_insert (mine, 0, NULL);
+          n_steps = MAX (n_steps, mine->len);
+          g_ptr_array_add (steps, mine);
         }
 
-      for (guint step = 0; more; step++)
+      for (guint step = 0; step < n_steps; step++)
         {
-          more = FALSE;
           for (guint i = 0; i < reply->calls->len; i++)
             {
-              GPtrArray *mine = g_ptr_array_index (fragments, i);
+              GPtrArray *mine = g_ptr_array_index (steps, i);
               ToolCall *call = g_ptr_array_index (reply->calls, i);
               const char *fragment;
 
               if (step >= mine->len)
                 continue;
 
-              more = TRUE;
               fragment = g_ptr_array_index (mine, step);
-              if (fragment == NULL)
-                g_ptr_array_add (events,
-                                 make_chunk (reply, make_tool_delta (i, call->id, "", FALSE),
-                                             NULL));
-              else
-                g_ptr_array_add (events,
-                                 make_chunk (reply, make_tool_delta (i, NULL, fragment, FALSE),
-                                             NULL));
-              reply->completion_tokens += fragment != NULL;
+              g_ptr_array_add (events,
+                               make_chunk (reply,
+                                           make_tool_delta (i, fragment ? NULL : call->id,
+                                                            fragment ? fragment : "", FALSE),
+                                           NULL));
             }
         }
       finish_reason = "tool_calls";
@@ -1300,7 +1359,6 @@ build_completion (DemoReply *reply)
   json_object_set_string_member (message, "role", "assistant");
   set_string_or_null (message, "content", reply->text);
   json_object_set_null_member (message, "refusal");
-  reply->completion_tokens = count_words (reply->text);
 
   if (reply->calls != NULL)
     {
@@ -1311,7 +1369,6 @@ build_completion (DemoReply *reply)
           ToolCall *call = g_ptr_array_index (reply->calls, i);
 
           json_array_add_object_element (calls, make_tool_call (-1, call->id, call->arguments));
-          reply->completion_tokens += count_words (call->arguments) + 2;
         }
       json_object_set_array_member (message, "tool_calls", calls);
     }
@@ -1562,16 +1619,20 @@ log_request (DemoServer        *self,
 {
   RequestInfo *info = request_info_get (msg);
   const char *method = soup_server_message_get_method (msg);
+  g_autofree char *outcome = NULL;
 
   if (self->quiet || info == NULL || method == NULL)
     return;
 
+  if (aborted)
+    outcome = g_strdup ("client went away");
+  else
+    outcome = g_strdup_printf ("%u", soup_server_message_get_status (msg));
+
   /* Only the request line and the outcome: never headers, so never credentials. */
-  g_printerr ("%s %s → %u%s%s%s (%" G_GINT64_FORMAT " ms)\n",
-              method, g_uri_get_path (soup_server_message_get_uri (msg)),
-              soup_server_message_get_status (msg),
-              info->summary ? " " : "", info->summary ? info->summary : "",
-              aborted ? ", client went away" : "",
+  g_printerr ("%s %s → %s%s%s (%" G_GINT64_FORMAT " ms)\n",
+              method, g_uri_get_path (soup_server_message_get_uri (msg)), outcome,
+              info->summary ? ", " : "", info->summary ? info->summary : "",
               (g_get_monotonic_time () - info->started) / 1000);
 }
 
@@ -1680,6 +1741,13 @@ main (int   argc,
   self.delay_ms = delay_ms;
   self.loop = loop = g_main_loop_new (NULL, FALSE);
 
+  /* Before the URL goes out, so that a script may stop us as soon as it has read it. */
+  sigint_id = g_unix_signal_add (SIGINT, on_quit_signal, &self);
+  sigterm_id = g_unix_signal_add (SIGTERM, on_quit_signal, &self);
+  if (exit_on_stdin_eof)
+    self.stdin_watch = g_unix_fd_add (STDIN_FILENO, G_IO_IN | G_IO_HUP | G_IO_ERR,
+                                      on_stdin_ready, &self);
+
   server = soup_server_new ("server-header", "agent-demo-server", NULL);
   soup_server_add_handler (server, NULL, demo_server_handle, &self, NULL);
   g_signal_connect (server, "request-started", G_CALLBACK (on_request_started), &self);
@@ -1690,6 +1758,9 @@ main (int   argc,
     {
       g_printerr (_("%s: cannot listen on 127.0.0.1 port %d: %s\n"),
                   g_get_prgname (), port, error->message);
+      g_source_remove (sigint_id);
+      g_source_remove (sigterm_id);
+      g_clear_handle_id (&self.stdin_watch, g_source_remove);
       return EXIT_FAILURE;
     }
 
@@ -1703,12 +1774,6 @@ main (int   argc,
   if (!self.quiet)
     g_printerr (_("Demo model server listening on http://127.0.0.1:%d/v1 "
                   "(model “%s”); press Ctrl+C to stop.\n"), port, DEMO_MODEL);
-
-  sigint_id = g_unix_signal_add (SIGINT, on_quit_signal, &self);
-  sigterm_id = g_unix_signal_add (SIGTERM, on_quit_signal, &self);
-  if (exit_on_stdin_eof)
-    self.stdin_watch = g_unix_fd_add (STDIN_FILENO, G_IO_IN | G_IO_HUP | G_IO_ERR,
-                                      on_stdin_ready, &self);
 
   g_main_loop_run (loop);
 

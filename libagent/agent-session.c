@@ -356,12 +356,19 @@ list_tool_names (AgentSession *self)
 }
 
 static void
+free_invocation (gpointer data)
+{
+  if (data != NULL)
+    g_object_unref (data);
+}
+
+static void
 run_tools (Turn *turn)
 {
   AgentSession *self = turn->self;
   guint n = agent_message_get_n_tool_calls (turn->assistant);
 
-  turn->invocations = g_ptr_array_new_full (n, (GDestroyNotify)g_object_unref);
+  turn->invocations = g_ptr_array_new_full (n, free_invocation);
   turn->starting_tools = TRUE;
 
   for (guint i = 0; i < n; i++)

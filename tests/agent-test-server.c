@@ -30,6 +30,7 @@ struct _AgentTestResponse
   GArray *actions;
   char   *body;
   guint   drop : 1;
+  guint   drop_at_boundary : 1;
 };
 
 typedef struct
@@ -142,9 +143,15 @@ stream_step (Stream *stream)
 
       if (stream->response->drop)
         {
-          /* Break the connection without the last chunk. */
+          /* Break the connection without the last chunk: in the middle of
+           * a chunk (a chunk header promising more than follows), or, with
+           * drop_at_boundary, between two chunks. Nothing of libsoup's is
+           * pending on the socket now: the last chunk was written. */
           GSocket *socket = soup_server_message_get_socket (stream->message);
+          static const char partial[] = "100\r\ndata: {\"choi";
 
+          if (!stream->response->drop_at_boundary)
+            g_socket_send (socket, partial, sizeof partial - 1, NULL, NULL);
           g_socket_shutdown (socket, TRUE, TRUE, NULL);
           stream->done = FALSE;
           return;
@@ -277,8 +284,11 @@ agent_test_server_free (AgentTestServer *self)
   if (self == NULL)
     return;
 
+  /* Let the server see its clients go (they closed their connections)
+   * before it stops listening, then let the disconnections run. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
   soup_server_disconnect (self->server);
-  /* Let the disconnections run before the streams go. */
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_ptr_array_unref (self->streams);
@@ -448,10 +458,21 @@ agent_test_response_add_wait (AgentTestResponse *self)
   g_array_append_val (self->actions, action);
 }
 
+/* The connection breaks in the middle of a chunk after the scripted
+ * bytes, as when a network or a server dies mid-transfer. */
 void
 agent_test_response_set_drop (AgentTestResponse *self)
 {
   self->drop = TRUE;
+}
+
+/* The connection closes cleanly between two chunks, without the chunked
+ * terminator. (libsoup 3.2 reports this as a clean end of the body.) */
+void
+agent_test_response_set_drop_at_boundary (AgentTestResponse *self)
+{
+  self->drop = TRUE;
+  self->drop_at_boundary = TRUE;
 }
 
 void

@@ -51,6 +51,7 @@ void               agent_test_response_add_delay        (AgentTestResponse *self
                                                          guint              msec);
 void               agent_test_response_add_wait         (AgentTestResponse *self);
 void               agent_test_response_set_drop         (AgentTestResponse *self);
+void               agent_test_response_set_drop_at_boundary (AgentTestResponse *self);
 void               agent_test_response_set_body         (AgentTestResponse *self,
                                                          const char        *content_type,
                                                          const char        *body);

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <agent.h>
 
 #include "agent-test-server.h"
@@ -202,13 +204,1170 @@ test_text_only (Fixture       *f,
   g_assert_false (agent_session_get_busy (f->session));
 }
 
+
+/* Scripted model answers */
+
+static AgentTestResponse *
+begin_response (Fixture *f)
+{
+  AgentTestResponse *r = agent_test_server_add_response (f->server, 200);
+
+  agent_test_response_add_sse (r, "{\"id\":\"c1\",\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}");
+  return r;
+}
+
+static void
+add_content (AgentTestResponse *r,
+             const char        *text)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+  g_autofree char *quoted = NULL;
+
+  json_node_set_string (node, text);
+  quoted = json_to_string (node, FALSE);
+  agent_test_response_add_sse_printf (r, "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%s}}]}",
+                                      quoted);
+}
+
+/* A tool-call fragment; id and name only in the first one of each call. */
+static void
+add_call_fragment (AgentTestResponse *r,
+                   guint              index,
+                   const char        *id,
+                   const char        *name,
+                   const char        *arguments)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+  g_autofree char *quoted = NULL;
+
+  json_node_set_string (node, arguments);
+  quoted = json_to_string (node, FALSE);
+
+  if (id != NULL)
+    agent_test_response_add_sse_printf (r,
+      "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":%u,\"id\":\"%s\","
+      "\"type\":\"function\",\"function\":{\"name\":\"%s\",\"arguments\":%s}}]}}]}",
+      index, id, name, quoted);
+  else
+    agent_test_response_add_sse_printf (r,
+      "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":%u,"
+      "\"function\":{\"arguments\":%s}}]}}]}",
+      index, quoted);
+}
+
+static void
+end_response (AgentTestResponse *r,
+              const char        *finish_reason,
+              int                prompt_tokens,
+              int                completion_tokens)
+{
+  agent_test_response_add_sse_printf (r, "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"%s\"}]}",
+                                      finish_reason);
+  agent_test_response_add_sse_printf (r, "{\"id\":\"c1\",\"choices\":[],\"usage\":{\"prompt_tokens\":%d,"
+                                      "\"completion_tokens\":%d,\"total_tokens\":%d}}",
+                                      prompt_tokens, completion_tokens, prompt_tokens + completion_tokens);
+  agent_test_response_add_done (r);
+}
+
+static void
+add_calculator_call (Fixture    *f,
+                     const char *id,
+                     const char *expression)
+{
+  AgentTestResponse *r = begin_response (f);
+  g_autofree char *arguments = g_strdup_printf ("{\"expression\": \"%s\"}", expression);
+  gsize len = strlen (arguments);
+
+  /* Arguments in three fragments */
+  add_call_fragment (r, 0, id, "calculator", "");
+  {
+    g_autofree char *a = g_strndup (arguments, len / 3);
+    g_autofree char *b = g_strndup (arguments + len / 3, len / 3);
+
+    add_call_fragment (r, 0, NULL, NULL, a);
+    add_call_fragment (r, 0, NULL, NULL, b);
+    add_call_fragment (r, 0, NULL, NULL, arguments + 2 * (len / 3));
+  }
+  end_response (r, "tool_calls", 20, 5);
+}
+
+static void
+add_answer (Fixture    *f,
+            const char *text)
+{
+  AgentTestResponse *r = begin_response (f);
+
+  add_content (r, text);
+  end_response (r, "stop", 30, 7);
+}
+
+static JsonArray *
+request_messages (Fixture *f,
+                  guint    index)
+{
+  JsonNode *body = agent_test_server_get_request_body (f->server, index);
+
+  return json_object_get_array_member (json_node_get_object (body), "messages");
+}
+
+static JsonObject *
+request_message (Fixture *f,
+                 guint    request,
+                 guint    index)
+{
+  return json_array_get_object_element (request_messages (f, request), index);
+}
+
+static AgentMessage *
+memory_message (Fixture *f,
+                guint    index)
+{
+  GListModel *memory = G_LIST_MODEL (agent_session_get_memory (f->session));
+  g_autoptr(AgentMessage) message = g_list_model_get_item (memory, index);
+
+  g_assert_nonnull (message);
+  return message;  /* the memory keeps it alive */
+}
+
+static guint
+memory_length (Fixture *f)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (f->session)));
+}
+
+static gboolean
+has_event (Fixture    *f,
+           const char *event)
+{
+  for (guint i = 0; i < f->events->len; i++)
+    if (g_str_equal (g_ptr_array_index (f->events, i), event))
+      return TRUE;
+  return FALSE;
+}
+
+static gint
+event_position (Fixture    *f,
+                const char *prefix)
+{
+  for (guint i = 0; i < f->events->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (f->events, i), prefix))
+      return i;
+  return -1;
+}
+
+static guint
+count_events (Fixture    *f,
+              const char *prefix)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < f->events->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (f->events, i), prefix))
+      n++;
+  return n;
+}
+
+/* The invariant every test checks at the end: no assistant message in
+ * memory has a call without its result right after it, in call order. */
+static void
+assert_memory_consistent (Fixture *f)
+{
+  guint n = memory_length (f);
+
+  for (guint i = 0; i < n; i++)
+    {
+      AgentMessage *message = memory_message (f, i);
+      guint n_calls = agent_message_get_n_tool_calls (message);
+
+      for (guint c = 0; c < n_calls; c++)
+        {
+          AgentToolCall *call = agent_message_get_tool_call (message, c);
+          AgentMessage *result;
+
+          g_assert_cmpuint (i + 1 + c, <, n);
+          result = memory_message (f, i + 1 + c);
+          g_assert_cmpint (agent_message_get_role (result), ==, AGENT_MESSAGE_ROLE_TOOL);
+          g_assert_cmpstr (agent_message_get_tool_call_id (result), ==, agent_tool_call_get_id (call));
+        }
+    }
+}
+
+static void
+test_single_tool (Fixture       *f,
+                  gconstpointer  data)
+{
+  JsonObject *assistant;
+  JsonObject *call;
+  JsonObject *tool;
+  AgentMessage *message;
+
+  add_calculator_call (f, "call_a", "2*7");
+  add_answer (f, "It is 14.");
+
+  send_and_wait (f, "What is 2*7?", NULL);
+
+  g_assert_no_error (f->error);
+  g_assert_cmpstr (agent_message_get_content (f->result), ==, "It is 14.");
+
+  /* Events, in order */
+  g_assert_true (has_event (f, "tool-call:calculator:{\"expression\": \"2*7\"}"));
+  g_assert_true (has_event (f, "tool-finished:call_a:14"));
+  g_assert_cmpint (event_position (f, "tool-call:"), <, event_position (f, "step-finished:tool_calls"));
+  g_assert_cmpint (event_position (f, "step-finished:tool_calls"), <, event_position (f, "tool-started:call_a"));
+  g_assert_cmpint (event_position (f, "tool-started:call_a"), <, event_position (f, "tool-finished:call_a"));
+  g_assert_cmpint (event_position (f, "tool-finished:call_a"), <, event_position (f, "text:It is 14."));
+  g_assert_cmpuint (count_events (f, "tool-call-delta:"), ==, 0);
+
+  /* The second request carries the call and its result, exactly */
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 2);
+  g_assert_cmpuint (json_array_get_length (request_messages (f, 0)), ==, 1);
+  g_assert_cmpuint (json_array_get_length (request_messages (f, 1)), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 0), "role"), ==, "user");
+  assistant = request_message (f, 1, 1);
+  g_assert_cmpstr (json_object_get_string_member (assistant, "role"), ==, "assistant");
+  g_assert_true (json_object_get_null_member (assistant, "content"));
+  call = json_array_get_object_element (json_object_get_array_member (assistant, "tool_calls"), 0);
+  g_assert_cmpstr (json_object_get_string_member (call, "id"), ==, "call_a");
+  g_assert_cmpstr (json_object_get_string_member (call, "type"), ==, "function");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (call, "function"), "name"), ==, "calculator");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (call, "function"), "arguments"), ==,
+                   "{\"expression\": \"2*7\"}");
+  tool = request_message (f, 1, 2);
+  g_assert_cmpstr (json_object_get_string_member (tool, "role"), ==, "tool");
+  g_assert_cmpstr (json_object_get_string_member (tool, "tool_call_id"), ==, "call_a");
+  g_assert_cmpstr (json_object_get_string_member (tool, "content"), ==, "14");
+
+  /* Tools are offered in every request */
+  g_assert_true (json_object_has_member (json_node_get_object (agent_test_server_get_request_body (f->server, 1)), "tools"));
+
+  /* Memory: user, assistant+call, tool, assistant */
+  g_assert_cmpuint (memory_length (f), ==, 4);
+  message = memory_message (f, 1);
+  g_assert_cmpint (agent_message_get_role (message), ==, AGENT_MESSAGE_ROLE_ASSISTANT);
+  g_assert_cmpuint (agent_message_get_n_tool_calls (message), ==, 1);
+  g_assert_cmpint (agent_tool_call_get_state (agent_message_get_tool_call (message, 0)), ==,
+                   AGENT_TOOL_CALL_STATE_SUCCEEDED);
+  g_assert_cmpstr (agent_message_get_content (memory_message (f, 2)), ==, "14");
+  g_assert_true (memory_message (f, 3) == f->result);
+  assert_memory_consistent (f);
+
+  /* Usage summed over the two steps */
+  g_assert_cmpint (agent_usage_get_prompt_tokens (agent_session_get_usage (f->session)), ==, 50);
+  g_assert_cmpint (agent_usage_get_completion_tokens (agent_session_get_usage (f->session)), ==, 12);
+  g_assert_cmpint (agent_usage_get_total_tokens (agent_session_get_usage (f->session)), ==, 62);
+}
+
+/* A tool whose invocations the test completes by hand. */
+typedef struct
+{
+  GPtrArray *invocations;
+  guint      n_started;
+} Pending;
+
+static void
+pending_handler (AgentTool           *tool,
+                 AgentToolInvocation *invocation,
+                 gpointer             user_data)
+{
+  Pending *pending = user_data;
+
+  pending->n_started++;
+  g_ptr_array_add (pending->invocations, g_object_ref (invocation));
+}
+
+static AgentTool *
+pending_tool_new (const char *name,
+                  Pending    *pending)
+{
+  pending->invocations = g_ptr_array_new_with_free_func (g_object_unref);
+  return agent_tool_new (name, "A tool the test completes by hand", NULL,
+                         pending_handler, pending, NULL);
+}
+
+static void
+test_parallel_tools (Fixture       *f,
+                     gconstpointer  data)
+{
+  Pending pending = { 0 };
+  g_autoptr(AgentTool) tool = pending_tool_new ("lookup", &pending);
+  AgentTestResponse *r;
+  JsonArray *messages;
+
+  agent_session_add_tool (f->session, tool);
+
+  /* Two calls, fragments interleaved, text before them */
+  r = begin_response (f);
+  add_content (r, "Let me check both.");
+  add_call_fragment (r, 0, "call_x", "lookup", "");
+  add_call_fragment (r, 1, "call_y", "calculator", "");
+  add_call_fragment (r, 0, NULL, NULL, "{\"key\":");
+  add_call_fragment (r, 1, NULL, NULL, "{\"expression\":");
+  add_call_fragment (r, 1, NULL, NULL, "\"1+1\"}");
+  add_call_fragment (r, 0, NULL, NULL, "\"x\"}");
+  end_response (r, "tool_calls", 1, 1);
+  add_answer (f, "Done.");
+
+  f->finished = FALSE;
+  agent_session_send_async (f->session, "Go", NULL, send_cb, f);
+
+  /* The calculator finished at once; lookup is still running */
+  while (pending.n_started < 1)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (has_event (f, "tool-finished:call_y:2"));
+  g_assert_false (has_event (f, "tool-finished:call_x:X"));
+  g_assert_true (agent_session_get_busy (f->session));
+  /* No second request while a tool runs */
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
+
+  agent_tool_invocation_return_result (g_ptr_array_index (pending.invocations, 0), "X");
+  agent_test_wait_for (&f->finished);
+
+  g_assert_no_error (f->error);
+  g_assert_cmpstr (agent_message_get_content (f->result), ==, "Done.");
+  g_assert_true (has_event (f, "text:Let me check both."));
+  g_assert_cmpint (event_position (f, "text:Let me check both."), <, event_position (f, "tool-call:"));
+
+  /* Results in call order (x then y), though y finished first */
+  messages = request_messages (f, 1);
+  g_assert_cmpuint (json_array_get_length (messages), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 1), "content"), ==,
+                   "Let me check both.");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "tool_call_id"), ==, "call_x");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2), "content"), ==, "X");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 3), "tool_call_id"), ==, "call_y");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 3), "content"), ==, "2");
+  {
+    JsonArray *calls = json_object_get_array_member (json_array_get_object_element (messages, 1), "tool_calls");
+
+    g_assert_cmpuint (json_array_get_length (calls), ==, 2);
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_array_get_object_element (calls, 0), "function"), "arguments"), ==, "{\"key\":\"x\"}");
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_array_get_object_element (calls, 1), "function"), "arguments"), ==, "{\"expression\":\"1+1\"}");
+  }
+  assert_memory_consistent (f);
+  g_ptr_array_unref (pending.invocations);
+}
+
+static void
+test_several_steps (Fixture       *f,
+                    gconstpointer  data)
+{
+  agent_session_set_system_prompt (f->session, "You are terse.");
+
+  add_calculator_call (f, "s1", "1+2");
+  add_calculator_call (f, "s2", "3*3");
+  add_answer (f, "9.");
+
+  send_and_wait (f, "Compute", NULL);
+
+  g_assert_no_error (f->error);
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 3);
+  g_assert_cmpuint (json_array_get_length (request_messages (f, 2)), ==, 6);
+  /* system first, then the conversation in order */
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 0), "role"), ==, "system");
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 0), "content"), ==, "You are terse.");
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 1), "role"), ==, "user");
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 2), "role"), ==, "assistant");
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 3), "content"), ==, "3");
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 4), "role"), ==, "assistant");
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 5), "content"), ==, "9");
+  g_assert_cmpuint (count_events (f, "step-finished:"), ==, 3);
+  g_assert_cmpuint (memory_length (f), ==, 6);
+  assert_memory_consistent (f);
+
+  /* A second turn continues the same conversation */
+  add_answer (f, "Bye.");
+  send_and_wait (f, "Thanks", NULL);
+  g_assert_no_error (f->error);
+  g_assert_cmpuint (json_array_get_length (request_messages (f, 3)), ==, 8);
+  g_assert_cmpint (agent_usage_get_total_tokens (agent_session_get_usage (f->session)), ==, 37);
+}
+
+
+static gboolean
+server_is_waiting (gpointer data)
+{
+  return agent_test_server_is_waiting (data);
+}
+
+static gboolean
+text_arrived (gpointer data)
+{
+  Fixture *f = data;
+
+  return f->text->len > 0;
+}
+
+static void
+test_cancel_mid_stream (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  AgentTestResponse *r;
+  AgentMessage *partial;
+
+  r = begin_response (f);
+  add_content (r, "Once upon");
+  add_call_fragment (r, 0, "call_never", "calculator", "{\"expr");
+  agent_test_response_add_wait (r);     /* the server stalls here */
+  add_content (r, " a time");
+  end_response (r, "stop", 1, 1);
+
+  f->finished = FALSE;
+  agent_session_send_async (f->session, "Tell a story", cancellable, send_cb, f);
+  agent_test_wait_until (text_arrived, f);
+  agent_test_wait_until (server_is_waiting, f->server);
+  g_assert_nonnull (agent_session_get_current_message (f->session));
+
+  g_cancellable_cancel (cancellable);
+  agent_test_wait_for (&f->finished);
+
+  g_assert_error (f->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (f->result);
+  g_assert_false (agent_session_get_busy (f->session));
+  g_assert_null (agent_session_get_current_message (f->session));
+
+  /* What streamed stays, marked interrupted, without the unfinished call */
+  g_assert_cmpuint (memory_length (f), ==, 2);
+  partial = memory_message (f, 1);
+  g_assert_cmpstr (agent_message_get_content (partial), ==, "Once upon");
+  g_assert_cmpint (agent_message_get_state (partial), ==, AGENT_MESSAGE_STATE_INTERRUPTED);
+  g_assert_cmpuint (agent_message_get_n_tool_calls (partial), ==, 0);
+  assert_memory_consistent (f);
+  g_assert_cmpuint (count_events (f, "tool-started:"), ==, 0);
+
+  /* The session is usable again */
+  agent_test_server_release (f->server);
+  add_answer (f, "Again.");
+  send_and_wait (f, "Once more", NULL);
+  g_assert_no_error (f->error);
+  g_assert_cmpstr (agent_message_get_content (f->result), ==, "Again.");
+  g_assert_cmpuint (memory_length (f), ==, 4);
+}
+
+static void
+test_cancel_before_text (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  AgentTestResponse *r;
+
+  r = agent_test_server_add_response (f->server, 200);
+  agent_test_response_add_wait (r);
+  add_content (r, "late");
+  end_response (r, "stop", 1, 1);
+
+  f->finished = FALSE;
+  agent_session_send_async (f->session, "Hi", cancellable, send_cb, f);
+  agent_test_wait_until (server_is_waiting, f->server);
+  g_cancellable_cancel (cancellable);
+  agent_test_wait_for (&f->finished);
+
+  g_assert_error (f->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* Only the user's message: nothing streamed */
+  g_assert_cmpuint (memory_length (f), ==, 1);
+  g_assert_cmpuint (f->text->len, ==, 0);
+}
+
+static void
+test_cancel_already_cancelled (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+
+  g_cancellable_cancel (cancellable);
+  add_answer (f, "unused");
+  send_and_wait (f, "Hi", cancellable);
+
+  g_assert_error (f->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (memory_length (f), ==, 1);
+  g_assert_false (agent_session_get_busy (f->session));
+}
+
+static void
+test_cancel_during_tool (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  Pending pending = { 0 };
+  g_autoptr(AgentTool) tool = pending_tool_new ("slow", &pending);
+  AgentTestResponse *r;
+  AgentToolInvocation *invocation;
+  AgentMessage *result;
+
+  agent_session_add_tool (f->session, tool);
+
+  r = begin_response (f);
+  add_call_fragment (r, 0, "call_slow", "slow", "{}");
+  add_call_fragment (r, 1, "call_fast", "calculator", "{\"expression\":\"6/3\"}");
+  end_response (r, "tool_calls", 1, 1);
+
+  f->finished = FALSE;
+  agent_session_send_async (f->session, "Go", cancellable, send_cb, f);
+  while (pending.n_started < 1)
+    g_main_context_iteration (NULL, TRUE);
+
+  invocation = g_ptr_array_index (pending.invocations, 0);
+  g_assert_false (g_cancellable_is_cancelled (agent_tool_invocation_get_cancellable (invocation)));
+
+  g_cancellable_cancel (cancellable);
+  agent_test_wait_for (&f->finished);
+
+  g_assert_error (f->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* The tool saw the cancellation */
+  g_assert_true (g_cancellable_is_cancelled (agent_tool_invocation_get_cancellable (invocation)));
+  /* No request after the cancellation */
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
+
+  /* user, assistant with 2 calls, 2 results: the slow one "cancelled" */
+  g_assert_cmpuint (memory_length (f), ==, 4);
+  assert_memory_consistent (f);
+  result = memory_message (f, 2);
+  g_assert_cmpstr (agent_message_get_tool_call_id (result), ==, "call_slow");
+  g_assert_true (agent_message_is_error (result));
+  g_assert_cmpint (agent_tool_call_get_state (agent_message_get_tool_call (memory_message (f, 1), 0)), ==,
+                   AGENT_TOOL_CALL_STATE_CANCELLED);
+  g_assert_cmpstr (agent_message_get_content (memory_message (f, 3)), ==, "2");
+
+  /* A late answer from the tool is accepted and ignored */
+  agent_tool_invocation_return_result (invocation, "too late");
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (memory_length (f), ==, 4);
+  g_ptr_array_unref (pending.invocations);
+}
+
+static void
+run_toggle (Fixture  *f,
+            gboolean  chunks,
+            gboolean  flip_midway)
+{
+  AgentTestResponse *r;
+
+  agent_session_set_stream_tool_call_chunks (f->session, chunks);
+
+  r = begin_response (f);
+  add_call_fragment (r, 0, "call_t", "calculator", "");
+  add_call_fragment (r, 0, NULL, NULL, "{\"expres");
+  if (flip_midway)
+    agent_test_response_add_wait (r);
+  add_call_fragment (r, 0, NULL, NULL, "sion\": ");
+  add_call_fragment (r, 0, NULL, NULL, "\"5-3\"}");
+  end_response (r, "tool_calls", 1, 1);
+  add_answer (f, "2");
+
+  f->finished = FALSE;
+  agent_session_send_async (f->session, "5-3?", NULL, send_cb, f);
+  if (flip_midway)
+    {
+      agent_test_wait_until (server_is_waiting, f->server);
+      agent_session_set_stream_tool_call_chunks (f->session, !chunks);
+      agent_test_server_release (f->server);
+    }
+  agent_test_wait_for (&f->finished);
+  g_assert_no_error (f->error);
+}
+
+static void
+test_toggle_off (Fixture       *f,
+                 gconstpointer  data)
+{
+  run_toggle (f, FALSE, FALSE);
+  g_assert_cmpuint (count_events (f, "tool-call-delta:"), ==, 0);
+  g_assert_true (has_event (f, "tool-call:calculator:{\"expression\": \"5-3\"}"));
+  g_assert_cmpstr (agent_tool_call_get_arguments (agent_message_get_tool_call (memory_message (f, 1), 0)), ==,
+                   "{\"expression\": \"5-3\"}");
+}
+
+static void
+test_toggle_on (Fixture       *f,
+                gconstpointer  data)
+{
+  run_toggle (f, TRUE, FALSE);
+  /* The call appears (id and name, no arguments yet), then each fragment */
+  g_assert_true (has_event (f, "tool-call-delta:0:calculator:"));
+  g_assert_true (has_event (f, "tool-call-delta:0:calculator:{\"expres"));
+  g_assert_true (has_event (f, "tool-call-delta:0:calculator:sion\": "));
+  g_assert_true (has_event (f, "tool-call-delta:0:calculator:\"5-3\"}"));
+  g_assert_cmpuint (count_events (f, "tool-call-delta:"), ==, 4);
+  g_assert_cmpint (event_position (f, "tool-call-delta:"), <, event_position (f, "tool-call:"));
+  /* Stored exactly as with the toggle off */
+  g_assert_cmpstr (agent_tool_call_get_arguments (agent_message_get_tool_call (memory_message (f, 1), 0)), ==,
+                   "{\"expression\": \"5-3\"}");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (
+                     json_array_get_object_element (json_object_get_array_member (request_message (f, 1, 1), "tool_calls"), 0),
+                     "function"), "arguments"), ==, "{\"expression\": \"5-3\"}");
+}
+
+static void
+test_toggle_flip_midway (Fixture       *f,
+                         gconstpointer  data)
+{
+  /* Off at first, switched on in the middle of the stream */
+  run_toggle (f, FALSE, TRUE);
+  g_assert_false (has_event (f, "tool-call-delta:0:calculator:{\"expres"));
+  g_assert_true (has_event (f, "tool-call-delta:0:calculator:sion\": "));
+  g_assert_true (has_event (f, "tool-call-delta:0:calculator:\"5-3\"}"));
+  g_assert_cmpuint (count_events (f, "tool-call-delta:"), ==, 2);
+  g_assert_cmpstr (agent_tool_call_get_arguments (agent_message_get_tool_call (memory_message (f, 1), 0)), ==,
+                   "{\"expression\": \"5-3\"}");
+}
+
+
+static void
+test_unknown_tool (Fixture       *f,
+                   gconstpointer  data)
+{
+  AgentTestResponse *r;
+  JsonObject *tool;
+
+  r = begin_response (f);
+  add_call_fragment (r, 0, "call_u", "weather", "{\"city\":\"Paris\"}");
+  end_response (r, "tool_calls", 1, 1);
+  add_answer (f, "Sorry.");
+
+  send_and_wait (f, "Weather?", NULL);
+
+  g_assert_no_error (f->error);
+  g_assert_cmpstr (agent_message_get_content (f->result), ==, "Sorry.");
+  tool = request_message (f, 1, 2);
+  g_assert_cmpstr (json_object_get_string_member (tool, "tool_call_id"), ==, "call_u");
+  g_assert_nonnull (strstr (json_object_get_string_member (tool, "content"), "weather"));
+  g_assert_nonnull (strstr (json_object_get_string_member (tool, "content"), "calculator"));
+  g_assert_true (agent_message_is_error (memory_message (f, 2)));
+  g_assert_true (has_event (f, "tool-started:call_u"));
+  assert_memory_consistent (f);
+}
+
+static guint calls_run;
+
+static void
+count_handler (AgentTool           *tool,
+               AgentToolInvocation *invocation,
+               gpointer             user_data)
+{
+  calls_run++;
+  agent_tool_invocation_return_result (invocation, "ran");
+}
+
+static void
+test_invalid_arguments (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(AgentTool) tool = agent_tool_new ("count", "Counts", NULL, count_handler, NULL, NULL);
+  AgentTestResponse *r;
+  const char *content;
+
+  agent_session_add_tool (f->session, tool);
+  calls_run = 0;
+
+  r = begin_response (f);
+  add_call_fragment (r, 0, "call_bad", "count", "{\"n\": 1");   /* cut short */
+  add_call_fragment (r, 1, "call_list", "count", "[1, 2]");     /* not an object */
+  add_call_fragment (r, 2, "call_empty", "count", "");          /* no parameters: {} */
+  end_response (r, "tool_calls", 1, 1);
+  add_answer (f, "Recovered.");
+
+  send_and_wait (f, "Count", NULL);
+
+  g_assert_no_error (f->error);
+  /* Only the call with usable arguments ran */
+  g_assert_cmpuint (calls_run, ==, 1);
+  content = json_object_get_string_member (request_message (f, 1, 2), "content");
+  g_assert_nonnull (strstr (content, "not valid JSON"));
+  content = json_object_get_string_member (request_message (f, 1, 3), "content");
+  g_assert_nonnull (strstr (content, "not a JSON object"));
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 4), "content"), ==, "ran");
+  /* The arguments go back byte for byte, even the broken ones */
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (
+                     json_array_get_object_element (json_object_get_array_member (request_message (f, 1, 1), "tool_calls"), 0),
+                     "function"), "arguments"), ==, "{\"n\": 1");
+  assert_memory_consistent (f);
+}
+
+static void
+error_handler (AgentTool           *tool,
+               AgentToolInvocation *invocation,
+               gpointer             user_data)
+{
+  g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "No such file: /nope");
+
+  agent_tool_invocation_return_error (invocation, error);
+}
+
+static void
+test_tool_error (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(AgentTool) tool = agent_tool_new ("read_file", "Reads", NULL, error_handler, NULL, NULL);
+  AgentTestResponse *r;
+
+  agent_session_add_tool (f->session, tool);
+
+  r = begin_response (f);
+  add_call_fragment (r, 0, "call_r", "read_file", "{\"path\":\"/nope\"}");
+  end_response (r, "tool_calls", 1, 1);
+  add_answer (f, "The file does not exist.");
+
+  send_and_wait (f, "Read /nope", NULL);
+
+  g_assert_no_error (f->error);
+  g_assert_true (has_event (f, "tool-finished:call_r:error:No such file: /nope"));
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 2), "content"), ==, "No such file: /nope");
+  g_assert_cmpint (agent_tool_call_get_state (agent_message_get_tool_call (memory_message (f, 1), 0)), ==,
+                   AGENT_TOOL_CALL_STATE_FAILED);
+}
+
+static void
+test_max_steps (Fixture       *f,
+                gconstpointer  data)
+{
+  agent_session_set_max_steps (f->session, 2);
+  add_calculator_call (f, "m1", "1+1");
+  add_calculator_call (f, "m2", "2+2");
+  add_calculator_call (f, "m3", "3+3");
+
+  send_and_wait (f, "Loop", NULL);
+
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_LIMIT);
+  g_assert_nonnull (strstr (f->error->message, "2"));
+  g_assert_cmpstr (agent_error_get_code (f->error), ==, "limit");
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 2);
+  /* The results of the last step's calls are stored all the same */
+  g_assert_cmpuint (memory_length (f), ==, 5);
+  assert_memory_consistent (f);
+  g_assert_false (agent_session_get_busy (f->session));
+}
+
+static void
+test_http_errors (Fixture       *f,
+                  gconstpointer  data)
+{
+  AgentTestResponse *r;
+
+  agent_provider_set_api_key (f->provider, "sk-test-SECRET-0123456789");
+
+  /* 401, with the key echoed back by the server */
+  r = agent_test_server_add_response (f->server, 401);
+  agent_test_response_set_body (r, "application/json",
+                                "{\"error\":{\"message\":\"Incorrect API key provided: sk-test-SECRET-0123456789.\","
+                                "\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}");
+  send_and_wait (f, "Hi", NULL);
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_AUTHENTICATION);
+  g_assert_nonnull (strstr (f->error->message, "401"));
+  g_assert_nonnull (strstr (f->error->message, "Incorrect API key provided"));
+  g_assert_null (strstr (f->error->message, "SECRET"));
+  g_assert_cmpstr (agent_test_server_get_request_header (f->server, 0, "Authorization"), ==,
+                   "Bearer sk-test-SECRET-0123456789");
+
+  /* 500 with an HTML body */
+  r = agent_test_server_add_response (f->server, 500);
+  agent_test_response_set_body (r, "text/html", "<html><body>Internal error</body></html>");
+  send_and_wait (f, "Hi", NULL);
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_HTTP);
+  g_assert_nonnull (strstr (f->error->message, "500"));
+
+  /* 404 with an Ollama-style body */
+  r = agent_test_server_add_response (f->server, 404);
+  agent_test_response_set_body (r, "application/json", "{\"error\":\"model \\\"nope\\\" not found\"}");
+  send_and_wait (f, "Hi", NULL);
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_HTTP);
+  g_assert_nonnull (strstr (f->error->message, "model \"nope\" not found"));
+
+  /* Nothing streamed: memory holds the three user messages only */
+  g_assert_cmpuint (memory_length (f), ==, 3);
+}
+
+static void
+test_connection_refused (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autofree char *url = NULL;
+
+  /* A port that is certainly closed: bind one and never listen */
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  g_assert_true (g_socket_bind (socket, address, FALSE, NULL));
+  bound = g_socket_get_local_address (socket, NULL);
+  url = g_strdup_printf ("http://127.0.0.1:%u/v1",
+                         g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  agent_provider_set_base_url (f->provider, url);
+
+  send_and_wait (f, "Hi", NULL);
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_NETWORK);
+  g_assert_nonnull (strstr (f->error->message, "127.0.0.1"));
+  g_assert_cmpuint (memory_length (f), ==, 1);
+}
+
+static void
+test_dropped_connection (Fixture       *f,
+                         gconstpointer  data)
+{
+  AgentTestResponse *r;
+
+  r = begin_response (f);
+  add_content (r, "Half an ");
+  add_content (r, "answer");
+  agent_test_response_set_drop (r);
+
+  send_and_wait (f, "Hi", NULL);
+
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_NETWORK);
+  g_assert_cmpstr (f->text->str, ==, "Half an answer");
+  g_assert_cmpuint (memory_length (f), ==, 2);
+  g_assert_cmpstr (agent_message_get_content (memory_message (f, 1)), ==, "Half an answer");
+  g_assert_cmpint (agent_message_get_state (memory_message (f, 1)), ==, AGENT_MESSAGE_STATE_INTERRUPTED);
+
+  /* Closed cleanly between chunks, without the terminator: libsoup sees a
+   * clean end of body, the stream's own end marker is what is missing. */
+  r = begin_response (f);
+  add_content (r, "Another half");
+  agent_test_response_set_drop_at_boundary (r);
+
+  send_and_wait (f, "Again", NULL);
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_cmpstr (agent_message_get_content (memory_message (f, 3)), ==, "Another half");
+}
+
+static void
+test_stream_endings (Fixture       *f,
+                     gconstpointer  data)
+{
+  AgentTestResponse *r;
+
+  /* A finish reason and a clean end, but no [DONE]: complete */
+  r = begin_response (f);
+  add_content (r, "Fine.");
+  agent_test_response_add_sse (r, "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}");
+  send_and_wait (f, "A", NULL);
+  g_assert_no_error (f->error);
+  g_assert_cmpstr (agent_message_get_content (f->result), ==, "Fine.");
+
+  /* Neither: the answer is incomplete, and the text is kept */
+  r = begin_response (f);
+  add_content (r, "Trunc");
+  send_and_wait (f, "B", NULL);
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_cmpstr (agent_message_get_content (memory_message (f, 3)), ==, "Trunc");
+  g_assert_cmpint (agent_message_get_state (memory_message (f, 3)), ==, AGENT_MESSAGE_STATE_INTERRUPTED);
+
+  /* Cut in the middle of an event */
+  r = begin_response (f);
+  add_content (r, "Cut");
+  agent_test_response_add_bytes (r, "data: {\"id\":\"c1\",\"choi", -1);
+  send_and_wait (f, "C", NULL);
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (f->error->message, "middle of an event"));
+
+  /* An error event in the middle of a 200 stream */
+  r = begin_response (f);
+  add_content (r, "Before the error");
+  agent_test_response_add_bytes (r, "event: error\ndata: {\"error\":{\"message\":\"Overloaded\",\"type\":\"server_error\"}}\n\n", -1);
+  send_and_wait (f, "D", NULL);
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROVIDER);
+  g_assert_nonnull (strstr (f->error->message, "Overloaded"));
+  g_assert_cmpstr (agent_message_get_content (memory_message (f, 7)), ==, "Before the error");
+
+  /* A 200 JSON body that is not a stream */
+  r = agent_test_server_add_response (f->server, 200);
+  agent_test_response_set_body (r, "application/json", "{\"object\":\"chat.completion\",\"choices\":[]}");
+  send_and_wait (f, "E", NULL);
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (f->error->message, "application/json"));
+
+  /* A 200 body with only an error object */
+  r = agent_test_server_add_response (f->server, 200);
+  agent_test_response_set_body (r, "application/json", "{\"error\":{\"message\":\"quota exceeded\"}}");
+  send_and_wait (f, "F", NULL);
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROVIDER);
+  g_assert_nonnull (strstr (f->error->message, "quota exceeded"));
+
+  /* An event that is not JSON */
+  r = begin_response (f);
+  agent_test_response_add_bytes (r, "data: <html>\n\n", -1);
+  send_and_wait (f, "G", NULL);
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (f->error->message, "<html>"));
+
+  assert_memory_consistent (f);
+}
+
+typedef struct
+{
+  AgentMessage *message;
+  GError       *error;
+  gboolean      finished;
+} Outcome;
+
+static void
+outcome_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Outcome *outcome = user_data;
+
+  outcome->message = agent_session_send_finish (AGENT_SESSION (object), result, &outcome->error);
+  outcome->finished = TRUE;
+}
+
+static void
+test_busy (Fixture       *f,
+           gconstpointer  data)
+{
+  Outcome second = { 0 };
+  AgentTestResponse *r;
+
+  r = begin_response (f);
+  agent_test_response_add_wait (r);
+  add_content (r, "first");
+  end_response (r, "stop", 1, 1);
+
+  f->finished = FALSE;
+  agent_session_send_async (f->session, "first", NULL, send_cb, f);
+  g_assert_true (agent_session_get_busy (f->session));
+
+  agent_session_send_async (f->session, "second", NULL, outcome_cb, &second);
+  agent_test_wait_for (&second.finished);
+  g_assert_error (second.error, AGENT_ERROR, AGENT_ERROR_BUSY);
+  g_assert_null (second.message);
+  g_clear_error (&second.error);
+
+  agent_test_wait_until (server_is_waiting, f->server);
+  agent_test_server_release (f->server);
+  agent_test_wait_for (&f->finished);
+  g_assert_no_error (f->error);
+  /* The refused text never reached the memory */
+  g_assert_cmpuint (memory_length (f), ==, 2);
+  g_assert_cmpstr (agent_message_get_content (memory_message (f, 0)), ==, "first");
+}
+
+/* Tools may answer from another thread; the session hears it on its own. */
+static GThread *main_thread;
+
+static gpointer
+worker (gpointer data)
+{
+  AgentToolInvocation *invocation = data;
+  JsonObject *arguments = json_node_get_object (agent_tool_invocation_get_arguments (invocation));
+  g_autofree char *result = NULL;
+
+  g_usleep (10000);
+  result = g_strdup_printf ("%s!", json_object_get_string_member (arguments, "word"));
+  agent_tool_invocation_return_result (invocation, result);
+  g_object_unref (invocation);
+  return NULL;
+}
+
+static void
+threaded_handler (AgentTool           *tool,
+                  AgentToolInvocation *invocation,
+                  gpointer             user_data)
+{
+  g_thread_unref (g_thread_new ("tool-worker", worker, g_object_ref (invocation)));
+}
+
+static gboolean finished_off_main_thread;
+
+static void
+check_thread_cb (AgentSession  *session,
+                 AgentToolCall *call,
+                 gpointer       user_data)
+{
+  if (g_thread_self () != main_thread)
+    finished_off_main_thread = TRUE;
+}
+
+static void
+test_tool_thread (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(AgentTool) tool = agent_tool_new ("shout", "Shouts", NULL, threaded_handler, NULL, NULL);
+  AgentTestResponse *r;
+
+  main_thread = g_thread_self ();
+  finished_off_main_thread = FALSE;
+  agent_session_add_tool (f->session, tool);
+  g_signal_connect (f->session, "tool-finished", G_CALLBACK (check_thread_cb), NULL);
+
+  r = begin_response (f);
+  add_call_fragment (r, 0, "t1", "shout", "{\"word\":\"hey\"}");
+  add_call_fragment (r, 1, "t2", "shout", "{\"word\":\"ho\"}");
+  end_response (r, "tool_calls", 1, 1);
+  add_answer (f, "Loud.");
+
+  send_and_wait (f, "Shout", NULL);
+
+  g_assert_no_error (f->error);
+  g_assert_false (finished_off_main_thread);
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 2), "content"), ==, "hey!");
+  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 3), "content"), ==, "ho!");
+}
+
+/* Signals come on the thread-default main context of the caller of
+ * send_async, here a worker thread with its own context, while the main
+ * thread serves HTTP. */
+typedef struct
+{
+  Fixture  *f;
+  GThread  *thread;
+  gboolean  wrong_thread;
+  guint     n_deltas;
+  gboolean  done;
+  GError   *error;
+} ThreadTurn;
+
+static void
+thread_delta_cb (AgentSession *session,
+                 AgentMessage *message,
+                 const char   *delta,
+                 ThreadTurn   *t)
+{
+  t->n_deltas++;
+  if (g_thread_self () != t->thread)
+    t->wrong_thread = TRUE;
+}
+
+static void
+thread_send_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  ThreadTurn *t = user_data;
+  g_autoptr(AgentMessage) message = agent_session_send_finish (AGENT_SESSION (object), result, &t->error);
+
+  if (g_thread_self () != t->thread)
+    t->wrong_thread = TRUE;
+  g_atomic_int_set (&t->done, TRUE);
+}
+
+static gpointer
+turn_thread (gpointer data)
+{
+  ThreadTurn *t = data;
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(AgentProvider) provider = agent_provider_new ("openai", NULL);
+  g_autoptr(AgentSession) session = NULL;
+
+  g_main_context_push_thread_default (context);
+
+  agent_provider_set_base_url (provider, agent_test_server_get_base_url (t->f->server));
+  session = agent_session_new (provider);
+  g_signal_connect (session, "text-delta", G_CALLBACK (thread_delta_cb), t);
+  agent_session_send_async (session, "From a thread", NULL, thread_send_cb, t);
+  while (!g_atomic_int_get (&t->done))
+    g_main_context_iteration (context, TRUE);
+
+  g_clear_object (&session);
+  g_clear_object (&provider);
+  while (g_main_context_iteration (context, FALSE))
+    ;
+  g_main_context_pop_thread_default (context);
+  return NULL;
+}
+
+static gboolean
+thread_turn_done (gpointer data)
+{
+  return g_atomic_int_get (&((ThreadTurn *)data)->done);
+}
+
+static void
+test_other_context (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const char * const words[] = { "one ", "two ", "three", NULL };
+  ThreadTurn t = { f };
+
+  add_text_response (f, words);
+  t.thread = g_thread_new ("turn", turn_thread, &t);
+  agent_test_wait_until (thread_turn_done, &t);
+  g_thread_join (t.thread);
+
+  g_assert_no_error (t.error);
+  g_assert_cmpuint (t.n_deltas, ==, 3);
+  g_assert_false (t.wrong_thread);
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static void
+current_message_cb (AgentSession *session,
+                    GParamSpec   *pspec,
+                    guint        *n_content_notifies)
+{
+  AgentMessage *message = agent_session_get_current_message (session);
+
+  if (message != NULL)
+    g_signal_connect (message, "notify::content", G_CALLBACK (count_notify), n_content_notifies);
+}
+
+static void
+test_properties (Fixture       *f,
+                 gconstpointer  data)
+{
+  static const char * const words[] = { "a", "b", "c", NULL };
+  guint n_busy = 0;
+  guint n_content = 0;
+
+  g_signal_connect (f->session, "notify::busy", G_CALLBACK (count_notify), &n_busy);
+  g_signal_connect (f->session, "notify::current-message", G_CALLBACK (current_message_cb), &n_content);
+
+  add_text_response (f, words);
+  send_and_wait (f, "abc", NULL);
+  g_assert_no_error (f->error);
+
+  /* busy went on and off; the streamed message's content grew 3 times
+   * (the initial "" is not a delta) */
+  g_assert_cmpuint (n_busy, ==, 2);
+  g_assert_cmpuint (n_content, ==, 3);
+  g_assert_cmpint (agent_session_get_max_steps (f->session), ==, 10);
+  g_assert_false (agent_session_get_stream_tool_call_chunks (f->session));
+  g_assert_cmpuint (g_list_model_get_n_items (agent_session_get_tools (f->session)), ==, 1);
+  g_assert_nonnull (agent_session_lookup_tool (f->session, "calculator"));
+  g_assert_true (agent_session_remove_tool (f->session, agent_session_lookup_tool (f->session, "calculator")));
+  g_assert_null (agent_session_lookup_tool (f->session, "calculator"));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/session/text-only", Fixture, NULL, fixture_setup, test_text_only, fixture_teardown);
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("/session/text-only", test_text_only);
+  ADD ("/session/tools/single", test_single_tool);
+  ADD ("/session/tools/parallel", test_parallel_tools);
+  ADD ("/session/tools/several-steps", test_several_steps);
+  ADD ("/session/cancel/mid-stream", test_cancel_mid_stream);
+  ADD ("/session/cancel/before-text", test_cancel_before_text);
+  ADD ("/session/cancel/already-cancelled", test_cancel_already_cancelled);
+  ADD ("/session/cancel/during-tool", test_cancel_during_tool);
+  ADD ("/session/toggle/off", test_toggle_off);
+  ADD ("/session/toggle/on", test_toggle_on);
+  ADD ("/session/toggle/flip-midway", test_toggle_flip_midway);
+  ADD ("/session/errors/unknown-tool", test_unknown_tool);
+  ADD ("/session/errors/invalid-arguments", test_invalid_arguments);
+  ADD ("/session/errors/tool-error", test_tool_error);
+  ADD ("/session/errors/max-steps", test_max_steps);
+  ADD ("/session/errors/http", test_http_errors);
+  ADD ("/session/errors/connection-refused", test_connection_refused);
+  ADD ("/session/errors/dropped-connection", test_dropped_connection);
+  ADD ("/session/errors/stream-endings", test_stream_endings);
+  ADD ("/session/busy", test_busy);
+  ADD ("/session/tools/thread", test_tool_thread);
+  ADD ("/session/context/other-thread", test_other_context);
+  ADD ("/session/properties", test_properties);
 
   return g_test_run ();
 }

@@ -704,7 +704,8 @@ test_utf8_split (void)
     "data: \xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9D\x84\x9E \xE4\xB8\xAD\xE6\x96\x87\n"
     "\n";
   static const char expected[] =
-    "h\xC3\xA9|\xE2\x82\xAC|\xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9D\x84\x9E \xE4\xB8\xAD\xE6\x96\x87\n";
+    "h\xC3\xA9|\xE2\x82\xAC|"
+    "\xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9D\x84\x9E \xE4\xB8\xAD\xE6\x96\x87\n";
   gsize len = sizeof stream - 1;
 
   for (gsize i = 0; i <= len; i++)
@@ -886,7 +887,8 @@ test_limit_line (void)
           collector_init (&c);
           c.max_size = 16;
 
-          g_assert_false (parse_stream (streams[i], strlen (streams[i]), mode, NULL, &c, NULL, &error));
+          g_assert_false (parse_stream (streams[i], strlen (streams[i]), mode, NULL,
+                                        &c, NULL, &error));
           g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
           g_assert_nonnull (strstr (error->message, "line"));
           g_assert_nonnull (strstr (error->message, "16 bytes"));
@@ -1200,9 +1202,10 @@ test_corpus_file (gconstpointer user_data)
   g_ptr_array_add (expected_types, NULL);
   expected_types_str = g_strjoinv (",", (char **) expected_types->pdata);
 
-  expected_partial = json_object_get_boolean_member_with_default (transport,
-                                                                  "incomplete_event_discarded_at_eof",
-                                                                  FALSE);
+  expected_partial =
+    json_object_get_boolean_member_with_default (transport,
+                                                 "incomplete_event_discarded_at_eof",
+                                                 FALSE);
 
   for (guint round = 0; round < 2 + N_RANDOM_ROUNDS; round++)
     {
@@ -1220,7 +1223,9 @@ test_corpus_file (gconstpointer user_data)
       types = sorted_types (c.types);
       g_assert_cmpstr (types, ==, expected_types_str);
       g_assert_cmpint (partial, ==, expected_partial);
-      g_assert_cmpint (c.n_done > 0, ==, json_object_get_boolean_member (transport, "done_sentinel"));
+      g_assert_cmpint (c.n_done > 0,
+                       ==,
+                       json_object_get_boolean_member (transport, "done_sentinel"));
       if (json_object_has_member (transport, "ping_events"))
         g_assert_cmpint (c.n_ping, ==, json_object_get_int_member (transport, "ping_events"));
 

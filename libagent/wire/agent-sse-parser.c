@@ -480,7 +480,8 @@ agent_sse_parser_feed (AgentSseParser  *self,
  *
  * Call agent_sse_parser_reset() before parsing another stream.
  *
- * Returns: %TRUE, or %FALSE if the parser failed before
+ * Returns: %TRUE, or %FALSE if the parser failed before (or, with a limit
+ *   below 3 bytes, if the stream is the start of a byte order mark)
  */
 gboolean
 agent_sse_parser_finish (AgentSseParser  *self,
@@ -490,6 +491,12 @@ agent_sse_parser_finish (AgentSseParser  *self,
 
   if (self->failed)
     return set_failed_error (error);
+
+  /* The start of a byte order mark that never finished is a line like any
+   * other: one longer than the limit is refused. This only matters for a
+   * limit below 3 bytes. */
+  if G_UNLIKELY (self->at_start && self->bom_matched > self->max_size)
+    return set_too_large_error (self, TRUE, error);
 
   if (self->line->len > 0 || self->data->len > 0 || (self->at_start && self->bom_matched > 0))
     self->partial = TRUE;

@@ -16,7 +16,9 @@
 
 G_BEGIN_DECLS
 
-/* The longest line, and the largest event (data plus fields), accepted. */
+/* The longest line, and the largest event (its data lines, one LF each,
+ * plus its event type), accepted. Beyond either, feeding fails with
+ * AGENT_ERROR_PROTOCOL. */
 #define AGENT_SSE_DEFAULT_MAX_SIZE (16 * 1024 * 1024)
 
 typedef struct _AgentSseParser AgentSseParser;
@@ -34,7 +36,9 @@ typedef struct
 } AgentSseEvent;
 
 /* Called for each dispatched event. Return FALSE and set @error to stop
- * parsing; agent_sse_parser_feed() then returns FALSE with that error. */
+ * parsing; agent_sse_parser_feed() then returns FALSE with that error, and the
+ * parser refuses further input until reset. The callback must not feed, reset
+ * or free the parser. */
 typedef gboolean (*AgentSseEventFunc) (const AgentSseEvent  *event,
                                        gpointer              user_data,
                                        GError              **error);
