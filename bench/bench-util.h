@@ -9,6 +9,24 @@
 
 G_BEGIN_DECLS
 
+/* One measured run. CPU is this process's (getrusage, all threads). */
+typedef struct
+{
+  double   cpu;
+  double   cpu_user;
+  double   cpu_sys;
+  double   wall;
+  guint64  n_events;
+  guint64  n_text_deltas;
+  guint64  n_reasoning_deltas;
+  guint64  n_tool_deltas;
+  guint64  text_bytes;
+  guint64  reasoning_bytes;
+  guint64  argument_bytes;
+  guint64  body_bytes;
+  guint    n_tool_calls;
+} BenchRun;
+
 /* CPU time of the whole process (all threads), from getrusage(RUSAGE_SELF). */
 typedef struct
 {

@@ -266,12 +266,12 @@ read_all_stdin (GError **error)
   g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
   g_autofree char *text = NULL;
 
-  if (g_output_stream_splice (memory, stream, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL,
-                              error) < 0)
+  if (g_output_stream_splice (memory, stream, G_OUTPUT_STREAM_SPLICE_NONE, NULL, error) < 0)
     return NULL;
 
   /* NUL-terminate */
-  if (!g_output_stream_write_all (memory, "", 1, NULL, NULL, error))
+  if (!g_output_stream_write_all (memory, "", 1, NULL, NULL, error) ||
+      !g_output_stream_close (memory, NULL, error))
     return NULL;
 
   text = g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (memory));

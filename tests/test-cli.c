@@ -756,6 +756,12 @@ test_json_no_key (void)
 }
 
 static gboolean
+server_is_waiting (gpointer data)
+{
+  return agent_test_server_is_waiting (data);
+}
+
+static gboolean
 has_text_delta_line (gpointer data)
 {
   Cli *cli = data;
@@ -793,8 +799,11 @@ test_json_flush (void)
 
   if (!wait_until (has_text_delta_line, cli))
     g_error ("No text-delta line while the server waits; stdout so far:\n%s", cli->out->str);
+  /* The server holds back the rest until released (which only works once
+   * it reached the wait): the line came out before the answer was over. */
+  if (!wait_until (server_is_waiting, server))
+    g_error ("The test server did not reach its wait");
   g_assert_false (cli->exited);
-  g_assert_true (agent_test_server_is_waiting (server));
 
   so_far = parse_complete_lines (cli->out);
   g_assert_cmpuint (so_far->len, ==, 1);
@@ -1508,7 +1517,8 @@ test_options_system_and_model (void)
 
   add_text_response (server, deltas, 1, 1);
 
-  cli = cli_run_json (ARGS ("--json", "--system", "Answer in one word.", "--model", "gpt-test-9",
+  cli = cli_run_json (ARGS ("--json", "--provider", "openai",
+                            "--system", "Answer in one word.", "--model", "gpt-test-9",
                             "--base-url", agent_test_server_get_base_url (server), "Hi"));
 
   assert_exit (cli, 0);
@@ -1560,6 +1570,7 @@ test_options_invalid (void)
     { "--max-steps", "0", "max-steps" },
     { "--max-steps", "-2", "max-steps" },
     { "--max-steps", "many", "many" },
+    { "--no-such-option", "x", "no-such-option" },
   };
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
 
@@ -1717,8 +1728,9 @@ test_signal_sigint_json (void)
                                      agent_test_server_get_base_url (server), "Talk"));
   if (!wait_until (has_two_text_delta_lines, cli))
     g_error ("The text did not stream; stdout so far:\n%s", cli->out->str);
+  if (!wait_until (server_is_waiting, server))
+    g_error ("The test server did not reach its wait");
   g_assert_false (cli->exited);
-  g_assert_true (agent_test_server_is_waiting (server));
 
   g_subprocess_send_signal (cli->process, SIGINT);
   cli_wait (cli);
@@ -1730,9 +1742,36 @@ test_signal_sigint_json (void)
   assert_error (cli, "cancelled");
   text = streamed_text (cli);
   g_assert_cmpstr (text, ==, "Streamed so far");
-  /* It did not wait for the stream to resume. */
-  g_assert_true (agent_test_server_is_waiting (server) ||
-                 agent_test_server_get_n_aborted (server) > 0);
+}
+
+/* Ctrl-C while the server has not even answered yet. */
+static void
+test_signal_sigint_before_answer (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(Cli) cli = NULL;
+  AgentTestResponse *response;
+
+  response = agent_test_server_add_response (server, 200);
+  agent_test_response_add_wait (response);
+  sse_role (response);
+  sse_text (response, "Too late");
+  sse_finish (response, "stop");
+  agent_test_response_add_done (response);
+
+  cli = cli_spawn (NULL, NULL, ARGS ("--json", "--base-url",
+                                     agent_test_server_get_base_url (server), "Talk"));
+  if (!wait_until (server_is_waiting, server))
+    g_error ("agent-cli sent no request; stderr:\n%s", cli->err->str);
+  g_assert_false (cli->exited);
+
+  g_subprocess_send_signal (cli->process, SIGINT);
+  cli_wait (cli);
+  cli_parse_json (cli);
+
+  assert_exit (cli, 130);
+  g_assert_cmpuint (cli->events->len, ==, 1);
+  assert_error (cli, "cancelled");
 }
 
 static gboolean
@@ -1925,6 +1964,7 @@ main (int   argc,
   g_test_add_func ("/cli/plain/trailing-newline", test_plain_trailing_newline);
   g_test_add_func ("/cli/signal/sigint-json", test_signal_sigint_json);
   g_test_add_func ("/cli/signal/sigint-plain", test_signal_sigint_plain);
+  g_test_add_func ("/cli/signal/sigint-before-answer", test_signal_sigint_before_answer);
   g_test_add_func ("/cli/demo-server", test_demo_server);
 
   return g_test_run ();
