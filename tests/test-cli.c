@@ -217,6 +217,37 @@ cli_wait (Cli *self)
     }
 }
 
+/* A string member, or NULL for JSON null; the test fails if it is anything else. */
+static const char *
+get_string (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL)
+    g_error ("No member “%s”", member);
+  if (JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    g_error ("The member “%s” is not a string", member);
+  return json_node_get_string (node);
+}
+
+/* calls[nth].function.member, in a request's tool_calls or tools. */
+static const char *
+function_string (JsonArray  *array,
+                 guint       nth,
+                 const char *member)
+{
+  JsonObject *function;
+
+  g_assert_cmpuint (nth, <, json_array_get_length (array));
+  function = json_object_get_object_member (json_array_get_object_element (array, nth),
+                                            "function");
+  g_assert_nonnull (function);
+  return get_string (function, member);
+}
+
 /* Parses one line of --json output: it must be a JSON object with a type. */
 static JsonObject *
 parse_line (const char *line,
@@ -263,7 +294,7 @@ parse_complete_lines (const GString *text)
 static const char *
 event_type (JsonObject *event)
 {
-  return json_object_get_string_member (event, "type");
+  return get_string (event, "type");
 }
 
 /* After --json: every line of stdout is one JSON object; nothing after the last newline. */
@@ -332,11 +363,13 @@ nth_event (Cli        *self,
            const char *type,
            guint       nth)
 {
+  guint seen = 0;
+
   for (guint i = 0; i < self->events->len; i++)
     {
       JsonObject *event = g_ptr_array_index (self->events, i);
 
-      if (g_str_equal (event_type (event), type) && nth-- == 0)
+      if (g_str_equal (event_type (event), type) && seen++ == nth)
         return event;
     }
 
@@ -376,7 +409,7 @@ streamed_text (Cli *self)
       JsonObject *event = g_ptr_array_index (self->events, i);
 
       if (g_str_equal (event_type (event), "text-delta"))
-        g_string_append (text, json_object_get_string_member (event, "text"));
+        g_string_append (text, get_string (event, "text"));
     }
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
@@ -390,8 +423,8 @@ done_content (Cli *self)
   g_assert_cmpstr (event_type (done), ==, "done");
   message = json_object_get_object_member (done, "message");
   g_assert_nonnull (message);
-  g_assert_cmpstr (json_object_get_string_member (message, "role"), ==, "assistant");
-  return json_object_get_string_member (message, "content");
+  g_assert_cmpstr (get_string (message, "role"), ==, "assistant");
+  return get_string (message, "content");
 }
 
 static void
@@ -437,12 +470,12 @@ assert_error (Cli        *self,
 
   if (!g_str_equal (event_type (error), "error"))
     g_error ("The last line is not an error:\n%s", self->out->str);
-  g_assert_cmpstr (json_object_get_string_member (error, "code"), ==, code);
-  g_assert_nonnull (json_object_get_string_member (error, "message"));
-  g_assert_cmpstr (json_object_get_string_member (error, "message"), !=, "");
+  g_assert_cmpstr (get_string (error, "code"), ==, code);
+  g_assert_nonnull (get_string (error, "message"));
+  g_assert_cmpstr (get_string (error, "message"), !=, "");
   g_assert_cmpuint (count_events (self, "error"), ==, 1);
   g_assert_cmpuint (count_events (self, "done"), ==, 0);
-  return json_object_get_string_member (error, "message");
+  return get_string (error, "message");
 }
 
 /* Scripting the server: OpenAI chat-completion chunks, built with json-glib */
@@ -677,8 +710,8 @@ last_user_content (AgentTestServer *server,
 
   g_assert_cmpuint (n, >, 0);
   message = json_array_get_object_element (messages, n - 1);
-  g_assert_cmpstr (json_object_get_string_member (message, "role"), ==, "user");
-  return json_object_get_string_member (message, "content");
+  g_assert_cmpstr (get_string (message, "role"), ==, "user");
+  return get_string (message, "content");
 }
 
 static const char * const text_deltas[] = {
@@ -711,15 +744,14 @@ test_json_text (void)
                    "text-delta text-delta text-delta text-delta text-delta text-delta "
                    "step-finished done");
   for (guint i = 0; text_deltas[i] != NULL; i++)
-    g_assert_cmpstr (json_object_get_string_member (nth_event (cli, "text-delta", i), "text"),
-                     ==, text_deltas[i]);
+    g_assert_cmpstr (get_string (nth_event (cli, "text-delta", i), "text"), ==, text_deltas[i]);
 
   text = streamed_text (cli);
   g_assert_cmpstr (text, ==, TEXT_CONTENT);
   g_assert_cmpstr (done_content (cli), ==, TEXT_CONTENT);
 
   step = nth_event (cli, "step-finished", 0);
-  g_assert_cmpstr (json_object_get_string_member (step, "finish-reason"), ==, "stop");
+  g_assert_cmpstr (get_string (step, "finish-reason"), ==, "stop");
   assert_usage (step, 10, 6, 16);
   assert_usage (last_event (cli), 10, 6, 16);
 
@@ -808,8 +840,7 @@ test_json_flush (void)
   so_far = parse_complete_lines (cli->out);
   g_assert_cmpuint (so_far->len, ==, 1);
   g_assert_cmpstr (event_type (g_ptr_array_index (so_far, 0)), ==, "text-delta");
-  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (so_far, 0), "text"), ==,
-                   "First");
+  g_assert_cmpstr (get_string (g_ptr_array_index (so_far, 0), "text"), ==, "First");
 
   agent_test_server_release (server);
   cli_wait (cli);
@@ -882,27 +913,27 @@ test_tools_calculator (void)
                    "text-delta text-delta step-finished done");
 
   event = nth_event (cli, "tool-call", 0);
-  g_assert_cmpstr (json_object_get_string_member (event, "id"), ==, "call_1");
-  g_assert_cmpstr (json_object_get_string_member (event, "name"), ==, "calculator");
-  g_assert_cmpstr (json_object_get_string_member (event, "arguments"), ==, CALCULATOR_ARGUMENTS);
+  g_assert_cmpstr (get_string (event, "id"), ==, "call_1");
+  g_assert_cmpstr (get_string (event, "name"), ==, "calculator");
+  g_assert_cmpstr (get_string (event, "arguments"), ==, CALCULATOR_ARGUMENTS);
 
   event = nth_event (cli, "step-finished", 0);
-  g_assert_cmpstr (json_object_get_string_member (event, "finish-reason"), ==, "tool_calls");
+  g_assert_cmpstr (get_string (event, "finish-reason"), ==, "tool_calls");
   assert_usage (event, 20, 5, 25);
 
   event = nth_event (cli, "tool-started", 0);
-  g_assert_cmpstr (json_object_get_string_member (event, "id"), ==, "call_1");
-  g_assert_cmpstr (json_object_get_string_member (event, "name"), ==, "calculator");
-  g_assert_cmpstr (json_object_get_string_member (event, "arguments"), ==, CALCULATOR_ARGUMENTS);
+  g_assert_cmpstr (get_string (event, "id"), ==, "call_1");
+  g_assert_cmpstr (get_string (event, "name"), ==, "calculator");
+  g_assert_cmpstr (get_string (event, "arguments"), ==, CALCULATOR_ARGUMENTS);
 
   event = nth_event (cli, "tool-finished", 0);
-  g_assert_cmpstr (json_object_get_string_member (event, "id"), ==, "call_1");
-  g_assert_cmpstr (json_object_get_string_member (event, "name"), ==, "calculator");
-  g_assert_cmpstr (json_object_get_string_member (event, "result"), ==, "14");
+  g_assert_cmpstr (get_string (event, "id"), ==, "call_1");
+  g_assert_cmpstr (get_string (event, "name"), ==, "calculator");
+  g_assert_cmpstr (get_string (event, "result"), ==, "14");
   g_assert_false (json_object_has_member (event, "error"));
 
   event = nth_event (cli, "step-finished", 1);
-  g_assert_cmpstr (json_object_get_string_member (event, "finish-reason"), ==, "stop");
+  g_assert_cmpstr (get_string (event, "finish-reason"), ==, "stop");
   assert_usage (event, 30, 4, 34);
 
   g_assert_cmpstr (done_content (cli), ==, "2*7 is 14.");
@@ -917,31 +948,25 @@ test_tools_calculator (void)
   tools = json_object_get_array_member (request_body (server, 0), "tools");
   g_assert_nonnull (tools);
   g_assert_cmpuint (json_array_get_length (tools), ==, 1);
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_array_get_object_element (tools, 0),
-                                                                                 "function"),
-                                                  "name"),
-                   ==, "calculator");
+  g_assert_cmpstr (function_string (tools, 0, "name"), ==, "calculator");
 
   /* The second: user, the assistant's call byte for byte, then its result. */
   g_assert_cmpuint (json_array_get_length (request_messages (server, 1)), ==, 3);
-  g_assert_cmpstr (json_object_get_string_member (request_message (server, 1, 0), "role"), ==,
-                   "user");
+  g_assert_cmpstr (get_string (request_message (server, 1, 0), "role"), ==, "user");
   message = request_message (server, 1, 1);
-  g_assert_cmpstr (json_object_get_string_member (message, "role"), ==, "assistant");
+  g_assert_cmpstr (get_string (message, "role"), ==, "assistant");
   calls = json_object_get_array_member (message, "tool_calls");
   g_assert_nonnull (calls);
   g_assert_cmpuint (json_array_get_length (calls), ==, 1);
   call = json_array_get_object_element (calls, 0);
-  g_assert_cmpstr (json_object_get_string_member (call, "id"), ==, "call_1");
-  g_assert_cmpstr (json_object_get_string_member (call, "type"), ==, "function");
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (call, "function"),
-                                                  "name"), ==, "calculator");
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (call, "function"),
-                                                  "arguments"), ==, CALCULATOR_ARGUMENTS);
+  g_assert_cmpstr (get_string (call, "id"), ==, "call_1");
+  g_assert_cmpstr (get_string (call, "type"), ==, "function");
+  g_assert_cmpstr (function_string (calls, 0, "name"), ==, "calculator");
+  g_assert_cmpstr (function_string (calls, 0, "arguments"), ==, CALCULATOR_ARGUMENTS);
   message = request_message (server, 1, 2);
-  g_assert_cmpstr (json_object_get_string_member (message, "role"), ==, "tool");
-  g_assert_cmpstr (json_object_get_string_member (message, "tool_call_id"), ==, "call_1");
-  g_assert_cmpstr (json_object_get_string_member (message, "content"), ==, "14");
+  g_assert_cmpstr (get_string (message, "role"), ==, "tool");
+  g_assert_cmpstr (get_string (message, "tool_call_id"), ==, "call_1");
+  g_assert_cmpstr (get_string (message, "content"), ==, "14");
 }
 
 /* Two calls whose fragments interleave on the wire. */
@@ -985,7 +1010,7 @@ tool_message_for (AgentTestServer *server,
     {
       JsonObject *message = json_array_get_object_element (messages, i);
 
-      if (g_strcmp0 (json_object_get_string_member (message, "role"), "tool") == 0 &&
+      if (g_strcmp0 (get_string (message, "role"), "tool") == 0 &&
           g_strcmp0 (json_object_get_string_member_with_default (message, "tool_call_id", NULL),
                      call_id) == 0)
         return message;
@@ -1005,27 +1030,19 @@ check_parallel_request (AgentTestServer *server)
   g_assert_cmpuint (json_array_get_length (request_messages (server, 1)), ==, 4);
 
   message = request_message (server, 1, 1);
-  g_assert_cmpstr (json_object_get_string_member (message, "role"), ==, "assistant");
+  g_assert_cmpstr (get_string (message, "role"), ==, "assistant");
   calls = json_object_get_array_member (message, "tool_calls");
   g_assert_cmpuint (json_array_get_length (calls), ==, 2);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (calls, 0), "id"),
-                   ==, "call_a");
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_array_get_object_element (calls, 0),
-                                                                                 "function"),
-                                                  "arguments"), ==, ARGUMENTS_A);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (calls, 1), "id"),
-                   ==, "call_b");
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_array_get_object_element (calls, 1),
-                                                                                 "function"),
-                                                  "arguments"), ==, ARGUMENTS_B);
+  g_assert_cmpstr (get_string (json_array_get_object_element (calls, 0), "id"), ==, "call_a");
+  g_assert_cmpstr (function_string (calls, 0, "arguments"), ==, ARGUMENTS_A);
+  g_assert_cmpstr (get_string (json_array_get_object_element (calls, 1), "id"), ==, "call_b");
+  g_assert_cmpstr (function_string (calls, 1, "arguments"), ==, ARGUMENTS_B);
 
   /* Both results follow the assistant message. */
-  g_assert_cmpstr (json_object_get_string_member (request_message (server, 1, 2), "role"), ==, "tool");
-  g_assert_cmpstr (json_object_get_string_member (request_message (server, 1, 3), "role"), ==, "tool");
-  g_assert_cmpstr (json_object_get_string_member (tool_message_for (server, 1, "call_a"), "content"),
-                   ==, "14");
-  g_assert_cmpstr (json_object_get_string_member (tool_message_for (server, 1, "call_b"), "content"),
-                   ==, "6");
+  g_assert_cmpstr (get_string (request_message (server, 1, 2), "role"), ==, "tool");
+  g_assert_cmpstr (get_string (request_message (server, 1, 3), "role"), ==, "tool");
+  g_assert_cmpstr (get_string (tool_message_for (server, 1, "call_a"), "content"), ==, "14");
+  g_assert_cmpstr (get_string (tool_message_for (server, 1, "call_b"), "content"), ==, "6");
 }
 
 static void
@@ -1036,11 +1053,11 @@ check_parallel_events (Cli *cli)
 
   /* Both calls, in order, before the step ends; the tools run after it. */
   event = nth_event (cli, "tool-call", 0);
-  g_assert_cmpstr (json_object_get_string_member (event, "id"), ==, "call_a");
-  g_assert_cmpstr (json_object_get_string_member (event, "arguments"), ==, ARGUMENTS_A);
+  g_assert_cmpstr (get_string (event, "id"), ==, "call_a");
+  g_assert_cmpstr (get_string (event, "arguments"), ==, ARGUMENTS_A);
   event = nth_event (cli, "tool-call", 1);
-  g_assert_cmpstr (json_object_get_string_member (event, "id"), ==, "call_b");
-  g_assert_cmpstr (json_object_get_string_member (event, "arguments"), ==, ARGUMENTS_B);
+  g_assert_cmpstr (get_string (event, "id"), ==, "call_b");
+  g_assert_cmpstr (get_string (event, "arguments"), ==, ARGUMENTS_B);
   g_assert_cmpuint (count_events (cli, "tool-call"), ==, 2);
 
   step = event_position (cli, "step-finished", NULL);
@@ -1060,11 +1077,11 @@ check_parallel_events (Cli *cli)
   g_assert_cmpuint (count_events (cli, "tool-finished"), ==, 2);
 
   event = g_ptr_array_index (cli->events, event_position (cli, "tool-started", "call_b"));
-  g_assert_cmpstr (json_object_get_string_member (event, "arguments"), ==, ARGUMENTS_B);
+  g_assert_cmpstr (get_string (event, "arguments"), ==, ARGUMENTS_B);
   event = g_ptr_array_index (cli->events, event_position (cli, "tool-finished", "call_a"));
-  g_assert_cmpstr (json_object_get_string_member (event, "result"), ==, "14");
+  g_assert_cmpstr (get_string (event, "result"), ==, "14");
   event = g_ptr_array_index (cli->events, event_position (cli, "tool-finished", "call_b"));
-  g_assert_cmpstr (json_object_get_string_member (event, "result"), ==, "6");
+  g_assert_cmpstr (get_string (event, "result"), ==, "6");
 
   g_assert_cmpstr (done_content (cli), ==, "14 and 6.");
   assert_usage_summed (cli);
@@ -1129,11 +1146,10 @@ test_tools_chunks (void)
       g_assert_cmpint (index, >=, 0);
       g_assert_cmpint (index, <=, 1);
       /* Every fragment on the wire came after its call's header. */
-      g_assert_cmpstr (json_object_get_string_member (event, "id"), ==,
-                       index == 0 ? "call_a" : "call_b");
-      g_assert_cmpstr (json_object_get_string_member (event, "name"), ==, "calculator");
-      g_assert_nonnull (json_object_get_string_member (event, "arguments-delta"));
-      g_string_append (arguments[index], json_object_get_string_member (event, "arguments-delta"));
+      g_assert_cmpstr (get_string (event, "id"), ==, index == 0 ? "call_a" : "call_b");
+      g_assert_cmpstr (get_string (event, "name"), ==, "calculator");
+      g_assert_nonnull (get_string (event, "arguments-delta"));
+      g_string_append (arguments[index], get_string (event, "arguments-delta"));
     }
 
   /* At least each non-empty fragment, as it arrived, before the calls complete. */
@@ -1173,23 +1189,17 @@ test_tools_chunks_index (void)
 
       if (g_str_equal (event_type (event), "tool-call-delta"))
         g_assert_cmpint (json_object_get_int_member (event, "index"), ==,
-                         g_str_equal (json_object_get_string_member (event, "id"), "call_x") ? 0 : 1);
+                         g_str_equal (get_string (event, "id"), "call_x") ? 0 : 1);
     }
-  g_assert_cmpstr (json_object_get_string_member (nth_event (cli, "tool-call", 0), "id"), ==,
-                   "call_x");
-  g_assert_cmpstr (json_object_get_string_member (nth_event (cli, "tool-call", 1), "id"), ==,
-                   "call_y");
-  g_assert_cmpstr (json_object_get_string_member (nth_event (cli, "tool-finished", 0), "result"),
-                   ==, "2");
-  g_assert_cmpstr (json_object_get_string_member (nth_event (cli, "tool-finished", 1), "result"),
-                   ==, "9");
+  g_assert_cmpstr (get_string (nth_event (cli, "tool-call", 0), "id"), ==, "call_x");
+  g_assert_cmpstr (get_string (nth_event (cli, "tool-call", 1), "id"), ==, "call_y");
+  g_assert_cmpstr (get_string (nth_event (cli, "tool-finished", 0), "result"), ==, "2");
+  g_assert_cmpstr (get_string (nth_event (cli, "tool-finished", 1), "result"), ==, "9");
 
   calls = json_object_get_array_member (request_message (server, 1, 1), "tool_calls");
   g_assert_cmpuint (json_array_get_length (calls), ==, 2);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (calls, 0), "id"),
-                   ==, "call_x");
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (calls, 1), "id"),
-                   ==, "call_y");
+  g_assert_cmpstr (get_string (json_array_get_object_element (calls, 0), "id"), ==, "call_x");
+  g_assert_cmpstr (get_string (json_array_get_object_element (calls, 1), "id"), ==, "call_y");
 }
 
 /* A call to a tool that is not enabled fails that call, not the turn. */
@@ -1220,10 +1230,10 @@ test_tools_unknown (void)
                    "step-finished done");
 
   event = nth_event (cli, "tool-finished", 0);
-  g_assert_cmpstr (json_object_get_string_member (event, "id"), ==, "call_w");
-  g_assert_cmpstr (json_object_get_string_member (event, "name"), ==, "weather");
+  g_assert_cmpstr (get_string (event, "id"), ==, "call_w");
+  g_assert_cmpstr (get_string (event, "name"), ==, "weather");
   g_assert_false (json_object_has_member (event, "result"));
-  error = json_object_get_string_member (event, "error");
+  error = get_string (event, "error");
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error, "weather"));
 
@@ -1233,7 +1243,7 @@ test_tools_unknown (void)
   /* The model is told. */
   g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 2);
   message = tool_message_for (server, 1, "call_w");
-  g_assert_cmpstr (json_object_get_string_member (message, "content"), ==, error);
+  g_assert_cmpstr (get_string (message, "content"), ==, error);
 }
 
 static void
@@ -1264,6 +1274,55 @@ test_tools_max_steps (void)
   assert_error (cli, "limit");
   g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 2);
   g_assert_cmpuint (count_events (cli, "step-finished"), ==, 2);
+}
+
+/* A final answer on the last allowed request is a success. */
+static void
+test_tools_max_steps_enough (void)
+{
+  static const char * const answer[] = { "Two.", NULL };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(Cli) cli = NULL;
+
+  add_calculator_calls (server, 1);
+  add_text_response (server, answer, 1, 1);
+
+  cli = cli_run_json (ARGS ("--json", "--tool", "calculator", "--max-steps", "2",
+                            "--base-url", agent_test_server_get_base_url (server), "1+1?"));
+
+  assert_exit (cli, 0);
+  g_assert_cmpstr (done_content (cli), ==, "Two.");
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 2);
+}
+
+/* A tool that fails reports "error" and the model carries on. */
+static void
+test_tools_calculator_error (void)
+{
+  static const ToolChunk chunks[] = {
+    { 0, "call_e", "calculator", "{\"expression\":\"2*\"}" },
+  };
+  static const char * const answer[] = { "That is not an expression.", NULL };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(Cli) cli = NULL;
+  JsonObject *event;
+  const char *error;
+
+  add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 5, 5);
+  add_text_response (server, answer, 9, 6);
+
+  cli = cli_run_json (ARGS ("--json", "--tool", "calculator",
+                            "--base-url", agent_test_server_get_base_url (server), "2*?"));
+
+  assert_exit (cli, 0);
+  event = nth_event (cli, "tool-finished", 0);
+  g_assert_cmpstr (get_string (event, "id"), ==, "call_e");
+  g_assert_false (json_object_has_member (event, "result"));
+  error = get_string (event, "error");
+  g_assert_nonnull (error);
+  g_assert_cmpstr (error, !=, "");
+  g_assert_cmpstr (get_string (tool_message_for (server, 1, "call_e"), "content"), ==, error);
+  g_assert_cmpstr (done_content (cli), ==, "That is not an expression.");
 }
 
 static void
@@ -1522,15 +1581,14 @@ test_options_system_and_model (void)
                             "--base-url", agent_test_server_get_base_url (server), "Hi"));
 
   assert_exit (cli, 0);
-  g_assert_cmpstr (json_object_get_string_member (request_body (server, 0), "model"), ==,
-                   "gpt-test-9");
+  g_assert_cmpstr (get_string (request_body (server, 0), "model"), ==, "gpt-test-9");
   g_assert_cmpuint (json_array_get_length (request_messages (server, 0)), ==, 2);
   message = request_message (server, 0, 0);
-  g_assert_cmpstr (json_object_get_string_member (message, "role"), ==, "system");
-  g_assert_cmpstr (json_object_get_string_member (message, "content"), ==, "Answer in one word.");
+  g_assert_cmpstr (get_string (message, "role"), ==, "system");
+  g_assert_cmpstr (get_string (message, "content"), ==, "Answer in one word.");
   message = request_message (server, 0, 1);
-  g_assert_cmpstr (json_object_get_string_member (message, "role"), ==, "user");
-  g_assert_cmpstr (json_object_get_string_member (message, "content"), ==, "Hi");
+  g_assert_cmpstr (get_string (message, "role"), ==, "user");
+  g_assert_cmpstr (get_string (message, "content"), ==, "Hi");
 }
 
 static void
@@ -1599,7 +1657,7 @@ test_options_invalid (void)
         {
           cli_parse_json (json);
           g_assert_cmpuint (json->events->len, ==, 1);
-          assert_error (json, json_object_get_string_member (last_event (json), "code"));
+          assert_error (json, get_string (last_event (json), "code"));
         }
       else
         g_assert_cmpstr (json->err->str, !=, "");
@@ -1884,14 +1942,13 @@ test_demo_server (void)
   g_assert_true (g_str_has_suffix (types, "text-delta step-finished done"));
 
   event = nth_event (cli, "tool-call", 0);
-  g_assert_cmpstr (json_object_get_string_member (event, "name"), ==, "calculator");
-  arguments = agent_test_parse_json (json_object_get_string_member (event, "arguments"));
-  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (arguments), "expression"),
-                   ==, "17 * 23 + 4");
+  g_assert_cmpstr (get_string (event, "name"), ==, "calculator");
+  arguments = agent_test_parse_json (get_string (event, "arguments"));
+  g_assert_cmpstr (get_string (json_node_get_object (arguments), "expression"), ==, "17 * 23 + 4");
   json_node_unref (arguments);
 
   event = nth_event (cli, "tool-finished", 0);
-  g_assert_cmpstr (json_object_get_string_member (event, "result"), ==, "395");
+  g_assert_cmpstr (get_string (event, "result"), ==, "395");
   g_assert_nonnull (strstr (done_content (cli), "395"));
   assert_usage_summed (cli);
 
@@ -1947,6 +2004,8 @@ main (int   argc,
   g_test_add_func ("/cli/tools/unknown", test_tools_unknown);
   g_test_add_func ("/cli/tools/max-steps", test_tools_max_steps);
   g_test_add_func ("/cli/tools/max-steps-default", test_tools_max_steps_default);
+  g_test_add_func ("/cli/tools/max-steps-enough", test_tools_max_steps_enough);
+  g_test_add_func ("/cli/tools/calculator-error", test_tools_calculator_error);
   g_test_add_func ("/cli/errors/authentication", test_errors_authentication);
   g_test_add_func ("/cli/errors/provider-redacted", test_errors_provider_redacted);
   g_test_add_func ("/cli/errors/http", test_errors_http);
