@@ -22,6 +22,7 @@ struct _CliOutput
   guint          in_text : 1;       /* the last thing on stdout was answer text */
   guint          in_reasoning : 1;
   guint          chunks_started : 1;
+  guint          chunk_index;       /* the call whose fragments are being shown */
 };
 
 #define DIM   "\033[2m"
@@ -238,13 +239,19 @@ cli_output_tool_call_delta (CliOutput     *self,
       return;
     }
 
-  if (!self->chunks_started)
+  /* Fragments of parallel calls interleave: each run of one call's
+   * fragments goes on its own line, headed by the call. */
+  if (!self->chunks_started || self->chunk_index != agent_tool_call_get_index (call))
     {
-      end_text_line (self);
+      if (self->chunks_started)
+        fputc ('\n', stderr);
+      else
+        end_text_line (self);
       fprintf (stderr, "%s", self->color ? DIM : "");
       fprintf (stderr, _("[tool call %u: %s] "), agent_tool_call_get_index (call),
                agent_tool_call_get_name (call) ? agent_tool_call_get_name (call) : "…");
       self->chunks_started = TRUE;
+      self->chunk_index = agent_tool_call_get_index (call);
     }
   fputs (arguments_delta, stderr);
 }

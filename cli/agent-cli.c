@@ -370,6 +370,21 @@ main (int   argc,
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
+      /* Parsing stopped before --json may have been seen: look for it, so
+       * that scripts get their error line. */
+      for (int i = 1; i < argc; i++)
+        if (g_str_equal (argv[i], "--json") || g_str_equal (argv[i], "-j"))
+          opt_json = TRUE;
+
+      if (opt_json)
+        {
+          g_autoptr(CliOutput) json_output = cli_output_new (TRUE);
+          g_autoptr(GError) usage_error = g_error_new_literal (AGENT_ERROR,
+                                                               AGENT_ERROR_INVALID_ARGUMENT,
+                                                               error->message);
+
+          cli_output_error (json_output, usage_error);
+        }
       g_printerr ("agent-cli: %s\n", error->message);
       return EXIT_FAILURE;
     }

@@ -6,8 +6,116 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "agent-json-private.h"
+
+static inline int
+hex_value (char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/* The UTF-16 code unit of the \uXXXX escape at @p, or -1. */
+static int
+escape_unit (const char *p,
+             const char *end)
+{
+  int unit = 0;
+
+  if (end - p < 6 || p[0] != '\\' || p[1] != 'u')
+    return -1;
+
+  for (int i = 2; i < 6; i++)
+    {
+      int v = hex_value (p[i]);
+
+      if (v < 0)
+        return -1;
+      unit = unit * 16 + v;
+    }
+
+  return unit;
+}
+
+/* Rewrites, in place, the escapes that JSON allows but C strings and UTF-8
+ * cannot hold: \u0000 and unpaired surrogates become \uFFFD, the
+ * replacement character (what a browser's JSON.parse() and TextDecoder
+ * would show). Escapes are 6 bytes either way. */
+static void
+replace_unrepresentable_escapes (char  *text,
+                                 gsize  len)
+{
+  char *end = text + len;
+
+  for (char *p = text; p < end; p++)
+    {
+      int unit;
+
+      if (*p != '\\')
+        continue;
+
+      unit = escape_unit (p, end);
+      if (unit < 0)
+        {
+          p++;  /* another escape: skip the escaped character */
+          continue;
+        }
+
+      if (unit >= 0xD800 && unit <= 0xDBFF)
+        {
+          int low = escape_unit (p + 6, end);
+
+          if (low >= 0xDC00 && low <= 0xDFFF)
+            {
+              p += 11;  /* a proper pair */
+              continue;
+            }
+        }
+      else if (unit != 0 && (unit < 0xDC00 || unit > 0xDFFF))
+        {
+          p += 5;
+          continue;
+        }
+
+      memcpy (p, "\\uFFFD", 6);
+      p += 5;
+    }
+}
+
+/*
+ * Parses one JSON document. A document with an escaped NUL (which cJSON
+ * would silently cut the string at) or an unpaired surrogate (which cJSON
+ * refuses) is parsed with those escapes replaced by U+FFFD, so that nothing
+ * after them is lost.
+ */
+cJSON *
+agent_cjson_parse (const char *text,
+                   gsize       len)
+{
+  g_autofree char *copy = NULL;
+  cJSON *root;
+
+  if G_LIKELY (memmem (text, len, "\\u0000", 6) == NULL)
+    {
+      if G_LIKELY ((root = cJSON_ParseWithLength (text, len)) != NULL)
+        return root;
+
+      /* Only a stray surrogate could make a retry succeed. */
+      if (memmem (text, len, "\\ud", 3) == NULL && memmem (text, len, "\\uD", 3) == NULL)
+        return NULL;
+    }
+
+  copy = g_memdup2 (text, len);
+  replace_unrepresentable_escapes (copy, len);
+  return cJSON_ParseWithLength (copy, len);
+}
 
 JsonNode *
 agent_cjson_to_node (const cJSON *item)

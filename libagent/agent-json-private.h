@@ -15,6 +15,8 @@ G_BEGIN_DECLS
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
 
+cJSON      *agent_cjson_parse          (const char  *text,
+                                        gsize        len);
 JsonNode   *agent_cjson_to_node        (const cJSON *item);
 cJSON      *agent_node_to_cjson        (JsonNode    *node);
 char       *agent_cjson_print          (const cJSON *item);

@@ -640,7 +640,7 @@ _agent_provider_error_from_json (AgentProvider *self,
                                  const char    *json,
                                  gsize          len)
 {
-  g_autoptr(cJSON) root = cJSON_ParseWithLength (json, len);
+  g_autoptr(cJSON) root = agent_cjson_parse (json, len);
   g_autofree char *described = NULL;
   g_autofree char *redacted = NULL;
 

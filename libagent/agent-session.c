@@ -180,7 +180,7 @@ complete_turn (Turn         *turn,
   g_autoptr(GTask) task = NULL;
 
   g_clear_pointer (&self->usage, agent_usage_unref);
-  self->usage = agent_usage_ref (turn->usage);
+  self->usage = turn->usage ? agent_usage_ref (turn->usage) : NULL;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_USAGE]);
 
   task = end_turn (turn);
@@ -849,7 +849,8 @@ agent_session_class_init (AgentSessionClass *klass)
   /**
    * AgentSession:usage:
    *
-   * The tokens the last completed turn used, summed over its requests.
+   * The tokens the last completed turn used, summed over its requests, or
+   * %NULL when the provider reported none.
    */
   properties[PROP_USAGE] =
     g_param_spec_boxed ("usage", NULL, NULL,
@@ -1240,7 +1241,8 @@ agent_session_get_current_message (AgentSession *self)
  * agent_session_get_usage:
  * @self: a #AgentSession
  *
- * Returns: (transfer none) (nullable): the tokens the last completed turn used
+ * Returns: (transfer none) (nullable): the tokens the last completed turn
+ *   used, or %NULL when the provider reported none
  */
 AgentUsage *
 agent_session_get_usage (AgentSession *self)
@@ -1392,7 +1394,6 @@ agent_session_send_async (AgentSession        *self,
   turn->self = g_object_ref (self);
   turn->task = g_object_ref (task);
   turn->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
-  turn->usage = agent_usage_new (0, 0, 0);
   g_task_set_task_data (task, turn, (GDestroyNotify)turn_free);
 
   self->turn = turn;

@@ -353,7 +353,7 @@ openai_chat_decode (gpointer     data,
       return TRUE;
     }
 
-  root = cJSON_ParseWithLength (text, len);
+  root = agent_cjson_parse (text, len);
   if (root == NULL || !cJSON_IsObject (root))
     {
       g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 80));
