@@ -34,6 +34,9 @@ text_delta_cb (AgentSession *session,
                const char   *delta,
                SessionRun   *ctx)
 {
+  /* Only the measured (first) step counts. */
+  if (ctx->step_done)
+    return;
   ctx->run->n_text_deltas++;
   ctx->run->text_bytes += strlen (delta);
 }
@@ -61,6 +64,8 @@ reasoning_delta_cb (AgentSession *session,
                     const char   *delta,
                     SessionRun   *ctx)
 {
+  if (ctx->step_done)
+    return;
   ctx->run->n_reasoning_deltas++;
   ctx->run->reasoning_bytes += strlen (delta);
 }
@@ -71,6 +76,8 @@ tool_call_delta_cb (AgentSession  *session,
                     const char    *fragment,
                     SessionRun    *ctx)
 {
+  if (ctx->step_done)
+    return;
   ctx->run->n_tool_deltas++;
 }
 
@@ -85,6 +92,7 @@ step_finished_cb (AgentSession *session,
     return;
 
   ctx->run->cpu = bench_cpu_since (&ctx->cpu, &ctx->run->cpu_user, &ctx->run->cpu_sys);
+  ctx->run->n_blocked = bench_blocked_since (&ctx->cpu);
   ctx->run->wall = bench_wall_now () - ctx->wall;
   ctx->step_done = TRUE;
 
@@ -285,6 +293,7 @@ bench_run_floor (const char  *base_url,
   soup_session_send_async (session, message, G_PRIORITY_DEFAULT, NULL, floor_sent_cb, &ctx);
   g_main_loop_run (loop);
   run->cpu = bench_cpu_since (&cpu, &run->cpu_user, &run->cpu_sys);
+  run->n_blocked = bench_blocked_since (&cpu);
   run->wall = bench_wall_now () - wall;
 
   if (ctx.stream != NULL)

@@ -28,27 +28,52 @@ typedef struct
   guint       stdin_id;
 } Server;
 
+typedef enum
+{
+  WRITE_LARGE,
+  WRITE_EVENTS,
+  WRITE_LATENCY,
+} WriteMode;
+
 typedef struct
 {
-  Server            *server;
-  SoupServerMessage *message;
-  char              *tag;
-  BenchCpu           cpu;
-  guint64            bytes;
-  /* latency mode */
-  guint              n_left;
-  guint              source_id;
-  gint64             stamp;          /* of the event being written, or 0 */
-  GArray            *write_delays;   /* double, µs */
+  Server      *server;
+  char        *tag;
+  BenchCpu     cpu;
+  guint64      bytes;       /* of SSE, chunk framing not counted */
+  GIOStream   *connection;  /* stolen from the SoupServer */
+  GSocket     *socket;
+  GSource     *source;      /* waiting for the socket to be writable */
+  WriteMode    mode;
+  BenchStream *stream;      /* owned by the server */
+  gsize        offset;      /* WRITE_LARGE: next byte to send */
+  guint        next_event;  /* WRITE_EVENTS: next event to send */
+  GString     *out;         /* the chunk being written */
+  gsize        written;
+  guint        body_done : 1;
+  /* WRITE_LATENCY */
+  guint        timer_id;
+  guint        n_left;
+  guint        n_sent;
+  gint64       stamp;       /* of the chunk being written, or 0 */
+  GArray      *write_delays; /* double, µs */
 } Response;
 
 static void
 response_free (Response *response)
 {
-  g_clear_handle_id (&response->source_id, g_source_remove);
-  g_signal_handlers_disconnect_by_data (response->message, response);
-  g_clear_object (&response->message);
+  if (response->source != NULL)
+    {
+      g_source_destroy (response->source);
+      g_clear_pointer (&response->source, g_source_unref);
+    }
+  g_clear_handle_id (&response->timer_id, g_source_remove);
+  if (response->connection != NULL)
+    g_io_stream_close (response->connection, NULL, NULL);
+  g_clear_object (&response->connection);
+  g_clear_object (&response->socket);
   g_clear_pointer (&response->write_delays, g_array_unref);
+  g_string_free (response->out, TRUE);
   g_free (response->tag);
   g_free (response);
 }
@@ -71,8 +96,8 @@ lookup_stream (Server        *self,
 }
 
 static void
-finished_cb (SoupServerMessage *message,
-             Response          *response)
+finish_response (Response     *response,
+                 const GError *error)
 {
   g_autoptr(GString) line = g_string_new ("served ");
 
@@ -89,121 +114,174 @@ finished_cb (SoupServerMessage *message,
                               bench_median (delays, n), bench_max (delays, n));
     }
 
+  if (error != NULL)
+    g_string_append_printf (line, " error=%s", error->message);
+
   printf ("%s\n", line->str);
   fflush (stdout);
 
   g_ptr_array_remove (response->server->responses, response);
 }
 
+/* Appends one HTTP chunk holding @len bytes of SSE. */
 static void
-append (Response *response,
-        GBytes   *bytes)
+append_chunk (Response   *response,
+              const char *data,
+              gsize       len)
 {
-  SoupMessageBody *body = soup_server_message_get_response_body (response->message);
-
-  response->bytes += g_bytes_get_size (bytes);
-  soup_message_body_append_bytes (body, bytes);
+  g_string_append_printf (response->out, "%" G_GSIZE_MODIFIER "x\r\n", len);
+  g_string_append_len (response->out, data, len);
+  g_string_append_len (response->out, "\r\n", 2);
+  response->bytes += len;
 }
 
 static void
-append_string (Response *response,
-               GString  *string)
+append_last_chunk (Response *response)
 {
-  g_autoptr(GBytes) bytes = g_bytes_new (string->str, string->len);
-
-  append (response, bytes);
+  g_string_append_len (response->out, "0\r\n\r\n", 5);
+  response->body_done = TRUE;
 }
 
-static void
-write_slices (Response    *response,
-              BenchStream *stream,
-              gboolean     per_event)
+/* Puts the next chunk in response->out; FALSE if there is none yet. */
+static gboolean
+fill (Response *response)
 {
-  gsize size = g_bytes_get_size (stream->bytes);
-  gsize start = 0;
+  gsize size;
+  const char *data;
 
-  if (per_event)
+  if (response->mode == WRITE_LATENCY)
+    return FALSE;  /* the timer fills */
+
+  data = g_bytes_get_data (response->stream->bytes, &size);
+
+  if (response->mode == WRITE_LARGE && response->offset < size)
     {
-      for (guint i = 0; i < stream->ends->len; i++)
-        {
-          gsize end = g_array_index (stream->ends, gsize, i);
-          g_autoptr(GBytes) slice = g_bytes_new_from_bytes (stream->bytes, start, end - start);
+      gsize len = MIN (BENCH_LARGE_WRITE, size - response->offset);
 
-          append (response, slice);
-          start = end;
-        }
+      append_chunk (response, data + response->offset, len);
+      response->offset += len;
+    }
+  else if (response->mode == WRITE_EVENTS && response->next_event < response->stream->ends->len)
+    {
+      GArray *ends = response->stream->ends;
+      gsize start = response->next_event > 0 ? g_array_index (ends, gsize, response->next_event - 1) : 0;
+      gsize end = g_array_index (ends, gsize, response->next_event);
+
+      append_chunk (response, data + start, end - start);
+      response->next_event++;
     }
   else
     {
-      for (; start < size; start += BENCH_LARGE_WRITE)
-        {
-          g_autoptr(GBytes) slice = NULL;
-
-          slice = g_bytes_new_from_bytes (stream->bytes, start, MIN (BENCH_LARGE_WRITE, size - start));
-          append (response, slice);
-        }
+      append_last_chunk (response);
     }
+
+  return TRUE;
 }
 
-/* Latency mode: one content event every BENCH_LATENCY_PAUSE_MS, the body
- * idle in between. */
+static gboolean writable_cb (GSocket      *socket,
+                             GIOCondition  condition,
+                             gpointer      user_data);
 
+/* Writes without blocking until the body is done or the socket is full:
+ * each chunk in one send() call, as production servers do (libsoup's own
+ * server would send the chunk size, the data and the CRLF separately). */
 static void
-wrote_chunk_cb (SoupServerMessage *message,
-                Response          *response)
+pump (Response *response)
 {
-  if (response->stamp != 0)
+  for (;;)
     {
-      double delay = (bench_monotonic_ns () - response->stamp) / 1e3;
+      g_autoptr(GError) error = NULL;
+      gssize n;
 
-      g_array_append_val (response->write_delays, delay);
-      response->stamp = 0;
+      if (response->written == response->out->len)
+        {
+          if (response->stamp != 0)
+            {
+              double delay = (bench_monotonic_ns () - response->stamp) / 1e3;
+
+              g_array_append_val (response->write_delays, delay);
+              response->stamp = 0;
+            }
+
+          g_string_truncate (response->out, 0);
+          response->written = 0;
+
+          if (response->body_done)
+            {
+              finish_response (response, NULL);
+              return;
+            }
+          if (!fill (response))
+            return;
+        }
+
+      n = g_socket_send_with_blocking (response->socket, response->out->str + response->written,
+                                       response->out->len - response->written, FALSE, NULL, &error);
+      if (n > 0)
+        {
+          response->written += n;
+          continue;
+        }
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+        {
+          response->source = g_socket_create_source (response->socket, G_IO_OUT, NULL);
+          g_source_set_callback (response->source, G_SOURCE_FUNC (writable_cb), response, NULL);
+          g_source_attach (response->source, NULL);
+          return;
+        }
+
+      finish_response (response, error);
+      return;
     }
 }
 
+static gboolean
+writable_cb (GSocket      *socket,
+             GIOCondition  condition,
+             gpointer      user_data)
+{
+  Response *response = user_data;
+
+  g_clear_pointer (&response->source, g_source_unref);
+  pump (response);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Latency mode: one content event every BENCH_LATENCY_PAUSE_MS, the
+ * connection idle in between. The stamp is taken just before the send(). */
 static gboolean
 latency_tick_cb (gpointer data)
 {
   Response *response = data;
   g_autoptr(GString) event = g_string_new (NULL);
-  SoupMessageBody *body = soup_server_message_get_response_body (response->message);
   char text[64];
+
+  if (response->out->len > 0)
+    return G_SOURCE_CONTINUE;  /* the last chunk is still being written */
 
   if (response->n_left == 0)
     {
-      response->source_id = 0;
+      response->timer_id = 0;
       bench_format_finish_event (event, "stop");
-      bench_format_usage_event (event, response->write_delays->len, 0);
+      bench_format_usage_event (event, response->n_sent, 0);
       bench_format_done_event (event);
-      append_string (response, event);
-      soup_message_body_complete (body);
-      soup_server_message_unpause (response->message);
+      append_chunk (response, event->str, event->len);
+      append_last_chunk (response);
+      pump (response);
       return G_SOURCE_REMOVE;
     }
 
   response->n_left--;
+  response->n_sent++;
   response->stamp = bench_monotonic_ns ();
   g_snprintf (text, sizeof text, " @%" G_GINT64_FORMAT, response->stamp);
   bench_format_content_event (event, text);
-  append_string (response, event);
-  soup_server_message_unpause (response->message);
+  append_chunk (response, event->str, event->len);
+  pump (response);
 
   return G_SOURCE_CONTINUE;
-}
-
-static void
-start_latency (Response *response,
-               guint     n_events)
-{
-  g_autoptr(GString) event = g_string_new (NULL);
-
-  response->n_left = n_events;
-  response->write_delays = g_array_new (FALSE, FALSE, sizeof (double));
-  g_signal_connect (response->message, "wrote-chunk", G_CALLBACK (wrote_chunk_cb), response);
-
-  bench_format_role_event (event);
-  append_string (response, event);
-  response->source_id = g_timeout_add (BENCH_LATENCY_PAUSE_MS, latency_tick_cb, response);
 }
 
 static gboolean
@@ -215,19 +293,10 @@ carries_tool_results (SoupServerMessage *message)
   const char *data = g_bytes_get_data (bytes, &len);
   static const char needle[] = "\"role\":\"tool\"";
 
-  return data != NULL && memmem (data, len, needle, sizeof needle - 1) != NULL;
+  return data != NULL && g_strstr_len (data, len, needle) != NULL;
 }
 
-static void
-set_nodelay (SoupServerMessage *message)
-{
-  GSocket *socket = soup_server_message_get_socket (message);
-
-  /* Like production servers: each write leaves at once. */
-  if (socket != NULL)
-    g_socket_set_option (socket, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
-}
-
+/* The request is read; from here on the connection is ours. */
 static void
 server_cb (SoupServer        *soup_server,
            SoupServerMessage *message,
@@ -237,7 +306,6 @@ server_cb (SoupServer        *soup_server,
 {
   Server *self = user_data;
   g_auto(GStrv) parts = g_strsplit (path[0] == '/' ? path + 1 : path, "/", 0);
-  SoupMessageHeaders *headers;
   BenchWorkload workload;
   Response *response;
   guint64 size;
@@ -254,33 +322,53 @@ server_cb (SoupServer        *soup_server,
 
   response = g_new0 (Response, 1);
   response->server = self;
-  response->message = g_object_ref (message);
   response->tag = g_strdup (parts[3]);
+  response->out = g_string_sized_new (BENCH_LARGE_WRITE + 64);
   bench_cpu_now (&response->cpu);
-  g_ptr_array_add (self->responses, response);
-  g_signal_connect (message, "finished", G_CALLBACK (finished_cb), response);
-
-  set_nodelay (message);
-  soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
-  headers = soup_server_message_get_response_headers (message);
-  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
-  soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
-  soup_message_headers_replace (headers, "Cache-Control", "no-cache");
-  /* Written chunks are dropped: the body is not kept whole. */
-  soup_message_body_set_accumulate (soup_server_message_get_response_body (message), FALSE);
 
   if (g_strcmp0 (parts[1], "latency") == 0)
-    {
-      start_latency (response, size);
-      return;
-    }
+    response->mode = WRITE_LATENCY;
+  else if (g_strcmp0 (parts[1], "event") == 0)
+    response->mode = WRITE_EVENTS;
+  else
+    response->mode = WRITE_LARGE;
 
   if (workload == BENCH_WORKLOAD_TOOLS && carries_tool_results (message))
-    write_slices (response, lookup_stream (self, BENCH_WORKLOAD_SHORT, 5), FALSE);
-  else
-    write_slices (response, lookup_stream (self, workload, size), g_strcmp0 (parts[1], "event") == 0);
+    {
+      response->stream = lookup_stream (self, BENCH_WORKLOAD_SHORT, 5);
+      response->mode = WRITE_LARGE;
+    }
+  else if (response->mode != WRITE_LATENCY)
+    {
+      response->stream = lookup_stream (self, workload, size);
+    }
 
-  soup_message_body_complete (soup_server_message_get_response_body (message));
+  /* Like production servers: each write leaves at once. */
+  response->socket = g_object_ref (soup_server_message_get_socket (message));
+  g_socket_set_option (response->socket, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
+  response->connection = soup_server_message_steal_connection (message);
+  g_ptr_array_add (self->responses, response);
+
+  g_string_append (response->out,
+                   "HTTP/1.1 200 OK\r\n"
+                   "Content-Type: text/event-stream\r\n"
+                   "Cache-Control: no-cache\r\n"
+                   "Transfer-Encoding: chunked\r\n"
+                   "Connection: close\r\n"
+                   "\r\n");
+
+  if (response->mode == WRITE_LATENCY)
+    {
+      g_autoptr(GString) event = g_string_new (NULL);
+
+      response->n_left = size;
+      response->write_delays = g_array_new (FALSE, FALSE, sizeof (double));
+      bench_format_role_event (event);
+      append_chunk (response, event->str, event->len);
+      response->timer_id = g_timeout_add (BENCH_LATENCY_PAUSE_MS, latency_tick_cb, response);
+    }
+
+  pump (response);
 }
 
 static gboolean

@@ -12,11 +12,19 @@
  *                      handed it to libsoup, as the text " @<ns>"
  *   TAG       anything; echoed in the report line
  *
+ * SoupServer accepts the connection and reads the request; the handler
+ * then takes the connection over (soup_server_message_steal_connection)
+ * and writes the chunked body itself, each HTTP chunk in one send() with
+ * TCP_NODELAY, as production servers (nginx, Node, Go, uvicorn) do:
+ * libsoup's server would send a chunk's size line, data and CRLF in three
+ * send() calls, three TCP segments per event on loopback. The connection
+ * is closed after the response ("Connection: close").
+ *
  * A request that carries tool results (the second step of the tools
  * workload) is answered with a short text. After each response the server
  * prints "served TAG key=value …" (its own CPU time for the response, the
- * body size, and in latency mode the time libsoup took to write each
- * event). It exits when its stdin closes.
+ * body size, and in latency mode how long each event's send() took from
+ * the stamp). It exits when its stdin closes.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

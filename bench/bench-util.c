@@ -21,6 +21,16 @@ bench_cpu_now (BenchCpu *cpu)
   getrusage (RUSAGE_SELF, &usage);
   cpu->user = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6;
   cpu->sys = usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+  cpu->nvcsw = usage.ru_nvcsw;
+}
+
+guint64
+bench_blocked_since (const BenchCpu *start)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return usage.ru_nvcsw - start->nvcsw;
 }
 
 double

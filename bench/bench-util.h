@@ -24,6 +24,7 @@ typedef struct
   guint64  reasoning_bytes;
   guint64  argument_bytes;
   guint64  body_bytes;
+  guint64  n_blocked;      /* voluntary context switches: times it waited */
   guint    n_tool_calls;
 } BenchRun;
 
@@ -32,12 +33,15 @@ typedef struct
 {
   double user;
   double sys;
+  glong  nvcsw;
 } BenchCpu;
 
 void     bench_cpu_now              (BenchCpu     *cpu);
 double   bench_cpu_since            (const BenchCpu *start,
                                      double       *user,
                                      double       *sys);
+/* Voluntary context switches since @start. */
+guint64  bench_blocked_since        (const BenchCpu *start);
 /* CLOCK_PROCESS_CPUTIME_ID, in seconds. */
 double   bench_process_cputime      (void);
 /* CLOCK_MONOTONIC: in seconds, and in nanoseconds (shared between
