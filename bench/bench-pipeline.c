@@ -9,6 +9,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "agent-json.h"
+
 #include "agent-message.h"
 #include "agent-sse-parser.h"
 #include "agent-stream-decoder.h"
@@ -198,19 +200,48 @@ discard_event (const AgentSseEvent  *event,
                gpointer              user_data,
                GError              **error)
 {
-  (*(guint64 *) user_data)++;
+  (*(guint64 *) user_data)++;  /* the first member of ParseState */
   return TRUE;
 }
 
+typedef struct
+{
+  guint64          n_events;
+  AgentJsonParser *parser;
+  JsonParser      *json_glib;
+} ParseState;
+
+static gboolean
+is_done (const AgentSseEvent *event)
+{
+  return event->data_len == 6 && memcmp (event->data, "[DONE]", 6) == 0;
+}
+
+/* What libagent does: agent_json (simdjson) */
 static gboolean
 parse_event (const AgentSseEvent  *event,
              gpointer              user_data,
              GError              **error)
 {
+  ParseState *state = user_data;
+  AgentJson root;
+
+  state->n_events++;
+  return is_done (event) ||
+         agent_json_parser_parse (state->parser, event->data, event->data_len, &root, error);
+}
+
+/* For comparison: cJSON, which libagent used at first */
+static gboolean
+parse_event_cjson (const AgentSseEvent  *event,
+                   gpointer              user_data,
+                   GError              **error)
+{
+  ParseState *state = user_data;
   cJSON *root;
 
-  (*(guint64 *) user_data)++;
-  if (event->data_len == 6 && memcmp (event->data, "[DONE]", 6) == 0)
+  state->n_events++;
+  if (is_done (event))
     return TRUE;
 
   root = cJSON_ParseWithLength (event->data, event->data_len);
@@ -224,6 +255,19 @@ parse_event (const AgentSseEvent  *event,
   return TRUE;
 }
 
+/* For comparison: json-glib's JsonParser */
+static gboolean
+parse_event_json_glib (const AgentSseEvent  *event,
+                       gpointer              user_data,
+                       GError              **error)
+{
+  ParseState *state = user_data;
+
+  state->n_events++;
+  return is_done (event) ||
+         json_parser_load_from_data (state->json_glib, event->data, event->data_len, error);
+}
+
 static double
 run_sse (BenchStream       *stream,
          AgentSseEventFunc  func)
@@ -232,23 +276,31 @@ run_sse (BenchStream       *stream,
   const char *data = g_bytes_get_data (stream->bytes, &size);
   g_autoptr(GError) error = NULL;
   AgentSseParser *parser;
-  guint64 n_events = 0;
+  ParseState state = { 0 };
   double start;
+  double cpu;
+
+  state.parser = agent_json_parser_new ();
+  state.json_glib = json_parser_new_immutable ();
 
   start = bench_process_cputime ();
-  parser = agent_sse_parser_new (func, &n_events);
+  parser = agent_sse_parser_new (func, &state);
   for (gsize offset = 0; offset < size; offset += BENCH_FEED_PIECE_SIZE)
     if (!agent_sse_parser_feed (parser, data + offset, MIN (BENCH_FEED_PIECE_SIZE, size - offset),
                                 &error))
       g_error ("SSE framing failed: %s", error->message);
   agent_sse_parser_finish (parser, NULL);
   agent_sse_parser_free (parser);
+  cpu = bench_process_cputime () - start;
 
-  if (n_events != stream->expect.n_events)
+  agent_json_parser_free (state.parser);
+  g_object_unref (state.json_glib);
+
+  if (state.n_events != stream->expect.n_events)
     g_error ("SSE framing found %" G_GUINT64_FORMAT " events instead of %" G_GUINT64_FORMAT,
-             n_events, stream->expect.n_events);
+             state.n_events, stream->expect.n_events);
 
-  return bench_process_cputime () - start;
+  return cpu;
 }
 
 double
@@ -258,9 +310,21 @@ bench_pipeline_sse_only (BenchStream *stream)
 }
 
 double
-bench_pipeline_sse_cjson (BenchStream *stream)
+bench_pipeline_sse_json (BenchStream *stream)
 {
   return run_sse (stream, parse_event);
+}
+
+double
+bench_pipeline_sse_cjson (BenchStream *stream)
+{
+  return run_sse (stream, parse_event_cjson);
+}
+
+double
+bench_pipeline_sse_json_glib (BenchStream *stream)
+{
+  return run_sse (stream, parse_event_json_glib);
 }
 
 static gboolean

@@ -1,7 +1,7 @@
 /* bench-pipeline.h — libagent's decoding pipeline alone, without I/O
  *
  * agent_stream_decoder_new (&agent_openai_chat_backend, accumulator) with a
- * listener that counts deltas: SSE framing → cJSON → the OpenAI chat
+ * listener that counts deltas: SSE framing → agent_json (simdjson) → the OpenAI chat
  * decoder → the accumulator. No HTTP, no GObject signals.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -41,7 +41,9 @@ gboolean bench_pipeline_run_generated (BenchWorkload       workload,
  * pieces: SSE framing alone (events discarded), and SSE framing plus
  * cJSON_ParseWithLength()/cJSON_Delete() of each event. */
 double   bench_pipeline_sse_only      (BenchStream        *stream);
+double   bench_pipeline_sse_json      (BenchStream        *stream);
 double   bench_pipeline_sse_cjson     (BenchStream        *stream);
+double   bench_pipeline_sse_json_glib (BenchStream        *stream);
 
 /* Compares what a run saw with what the stream holds. */
 gboolean bench_check_run              (const char         *what,

@@ -245,10 +245,13 @@ print_breakdown (BenchReport *self)
   printf ("\nWhere the time goes (text workload, CPU µs per SSE event; the first three measured\n"
           "in turn in each run, the HTTP lines are the medians from the table)\n");
   printf ("  SSE framing alone (agent_sse_parser, 16 KiB feeds)     %6.2f\n", self->sse_us);
-  printf ("  + cJSON_ParseWithLength + cJSON_Delete                 %6.2f   (= %.2f)\n",
-          self->sse_cjson_us - self->sse_us, self->sse_cjson_us);
+  printf ("  + JSON parse (agent_json: simdjson's DOM)               %6.2f   (= %.2f)\n",
+          self->sse_json_us - self->sse_us, self->sse_json_us);
   printf ("  + OpenAI decoder, accumulator, listener                %6.2f   (= %.2f, pipeline)\n",
-          pipeline_us - self->sse_cjson_us, pipeline_us);
+          pipeline_us - self->sse_json_us, pipeline_us);
+  printf ("  for comparison, the same parse with cJSON               %6.2f\n"
+          "                                  with json-glib           %6.2f\n",
+          self->sse_cjson_us - self->sse_us, self->sse_json_glib_us - self->sse_us);
   if (pipeline_events != NULL)
     printf ("  one event per feed call instead of 16 KiB              %+6.2f\n",
             us_per_event (pipeline_events) - us_per_event (pipeline));
@@ -570,7 +573,9 @@ bench_report_write_json (BenchReport  *self,
   json_builder_set_member_name (builder, "breakdown_text_us_per_event");
   json_builder_begin_object (builder);
   add_double (builder, "sse_framing", self->sse_us);
+  add_double (builder, "sse_framing_and_json", self->sse_json_us);
   add_double (builder, "sse_framing_and_cjson", self->sse_cjson_us);
+  add_double (builder, "sse_framing_and_json_glib", self->sse_json_glib_us);
   add_double (builder, "pipeline", self->pipeline_us);
   json_builder_end_object (builder);
 

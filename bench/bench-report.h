@@ -60,7 +60,9 @@ typedef struct
   /* Parts of the pipeline, text workload, µs per event (CPU) */
   guint64       breakdown_events;
   double        sse_us;
+  double        sse_json_us;
   double        sse_cjson_us;
+  double        sse_json_glib_us;
   double        pipeline_us;
 
   /* CPU of one short request, ms: AgentSession turn, libsoup alone */

@@ -14,6 +14,8 @@
 #include <sys/utsname.h>
 
 #include <cjson/cJSON.h>
+
+#include "agent-json.h"
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
@@ -457,7 +459,9 @@ measure_breakdown (BenchReport   *report,
                    GError       **error)
 {
   g_autofree double *sse = g_new (double, config->runs);
+  g_autofree double *json = g_new (double, config->runs);
   g_autofree double *cjson = g_new (double, config->runs);
+  g_autofree double *json_glib = g_new (double, config->runs);
   g_autofree double *pipeline = g_new (double, config->runs);
   double events = stream->expect.n_events;
 
@@ -466,7 +470,9 @@ measure_breakdown (BenchReport   *report,
       BenchRun run;
 
       sse[r] = bench_pipeline_sse_only (stream);
+      json[r] = bench_pipeline_sse_json (stream);
       cjson[r] = bench_pipeline_sse_cjson (stream);
+      json_glib[r] = bench_pipeline_sse_json_glib (stream);
       if (!bench_pipeline_run (stream, BENCH_FEED_PIECES, &run, error))
         return FALSE;
       pipeline[r] = run.cpu;
@@ -474,7 +480,9 @@ measure_breakdown (BenchReport   *report,
 
   report->breakdown_events = stream->expect.n_events;
   report->sse_us = bench_median (sse, config->runs) / events * 1e6;
+  report->sse_json_us = bench_median (json, config->runs) / events * 1e6;
   report->sse_cjson_us = bench_median (cjson, config->runs) / events * 1e6;
+  report->sse_json_glib_us = bench_median (json_glib, config->runs) / events * 1e6;
   report->pipeline_us = bench_median (pipeline, config->runs) / events * 1e6;
 
   return TRUE;
@@ -607,11 +615,11 @@ describe_machine (BenchReport *report)
                                    ", bench compiled WITHOUT optimization"
 #endif
                                    );
-  report->versions = g_strdup_printf ("GLib %u.%u.%u, libsoup %u.%u.%u, cJSON %s, json-glib %s",
+  report->versions = g_strdup_printf ("GLib %u.%u.%u, libsoup %u.%u.%u, %s, cJSON %s, json-glib %s",
                                       glib_major_version, glib_minor_version, glib_micro_version,
                                       soup_get_major_version (), soup_get_minor_version (),
-                                      soup_get_micro_version (), cJSON_Version (),
-                                      JSON_VERSION_S);
+                                      soup_get_micro_version (), agent_json_library_version (),
+                                      cJSON_Version (), JSON_VERSION_S);
 
   if (uname (&uts) == 0)
     report->kernel = g_strdup_printf ("%s %s %s", uts.sysname, uts.release, uts.machine);

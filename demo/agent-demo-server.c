@@ -1520,6 +1520,11 @@ demo_server_handle (SoupServer        *server,
 
   /* Any Authorization header is accepted, and never looked at. */
 
+  /* Connections accepted outside libsoup's own listeners serve one request each (see
+   * demo_server_listen()); say so, and clients will not try to reuse them. */
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "Connection", "close");
+
   if (g_str_equal (path, "/v1/chat/completions"))
     {
       if (method == SOUP_METHOD_POST)
@@ -1655,6 +1660,49 @@ on_request_aborted (SoupServer        *server,
 /* Program */
 
 static gboolean
+on_incoming (GSocketService    *service,
+             GSocketConnection *connection,
+             GObject           *source_object,
+             gpointer           user_data)
+{
+  SoupServer *server = user_data;
+  g_autoptr(GSocketAddress) local = g_socket_connection_get_local_address (connection, NULL);
+  g_autoptr(GSocketAddress) remote = g_socket_connection_get_remote_address (connection, NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (!soup_server_accept_iostream (server, G_IO_STREAM (connection), local, remote, &error))
+    g_printerr ("%s: %s\n", g_get_prgname (), error->message);
+
+  return TRUE;
+}
+
+/* Listens on 127.0.0.1 and hands each connection to @server. This does what
+ * soup_server_listen_local() does, without the listener of libsoup 3.2, which leaks every
+ * accepted socket (never closed once a client drops an idle keep-alive connection). */
+static GSocketService *
+demo_server_listen (SoupServer  *server,
+                    guint16      port,
+                    guint16     *bound_port,
+                    GError     **error)
+{
+  g_autoptr(GSocketService) service = g_socket_service_new ();
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, port);
+  g_autoptr(GSocketAddress) effective = NULL;
+
+  if (!g_socket_listener_add_address (G_SOCKET_LISTENER (service), address,
+                                      G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+                                      NULL, &effective, error))
+    return NULL;
+
+  *bound_port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective));
+  g_signal_connect_object (service, "incoming", G_CALLBACK (on_incoming), server, 0);
+  g_socket_service_start (service);
+
+  return g_steal_pointer (&service);
+}
+
+static gboolean
 on_quit_signal (gpointer user_data)
 {
   DemoServer *self = user_data;
@@ -1690,10 +1738,11 @@ main (int   argc,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(SoupServer) server = NULL;
+  g_autoptr(GSocketService) service = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
   DemoServer self = { 0 };
-  GSList *uris;
+  guint16 bound_port = 0;
   guint sigint_id;
   guint sigterm_id;
   int port = 0;
@@ -1754,7 +1803,7 @@ main (int   argc,
   g_signal_connect (server, "request-finished", G_CALLBACK (on_request_finished), &self);
   g_signal_connect (server, "request-aborted", G_CALLBACK (on_request_aborted), &self);
 
-  if (!soup_server_listen_local (server, port, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
+  if (!(service = demo_server_listen (server, port, &bound_port, &error)))
     {
       g_printerr (_("%s: cannot listen on 127.0.0.1 port %d: %s\n"),
                   g_get_prgname (), port, error->message);
@@ -1764,16 +1813,12 @@ main (int   argc,
       return EXIT_FAILURE;
     }
 
-  uris = soup_server_get_uris (server);
-  port = g_uri_get_port (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-
-  printf ("http://127.0.0.1:%d/v1\n", port);
+  printf ("http://127.0.0.1:%u/v1\n", bound_port);
   fflush (stdout);
 
   if (!self.quiet)
-    g_printerr (_("Demo model server listening on http://127.0.0.1:%d/v1 "
-                  "(model “%s”); press Ctrl+C to stop.\n"), port, DEMO_MODEL);
+    g_printerr (_("Demo model server listening on http://127.0.0.1:%u/v1 "
+                  "(model “%s”); press Ctrl+C to stop.\n"), bound_port, DEMO_MODEL);
 
   g_main_loop_run (loop);
 
@@ -1781,7 +1826,10 @@ main (int   argc,
   g_source_remove (sigterm_id);
   g_clear_handle_id (&self.stdin_watch, g_source_remove);
 
-  /* Drop the clients (which stops their streams), then let the pending I/O settle. */
+  /* Stop listening, drop the clients (which stops their streams), let the I/O settle. */
+  g_socket_service_stop (service);
+  g_socket_listener_close (G_SOCKET_LISTENER (service));
+  g_clear_object (&service);
   soup_server_disconnect (server);
   for (guint i = 0; i < 100 && g_main_context_iteration (NULL, FALSE); i++)
     ;

@@ -12,6 +12,7 @@
 #include <libsoup/soup.h>
 
 #include "agent-accumulator.h"
+#include "agent-json.h"
 #include "agent-provider.h"
 
 G_BEGIN_DECLS
@@ -79,6 +80,10 @@ char                       *_agent_provider_redact            (AgentProvider    
                                                                const char          *text);
 void                        _agent_provider_add_bearer_auth   (AgentProvider       *self,
                                                                SoupMessageHeaders  *headers);
+GError                     *_agent_provider_error_from_json_value (AgentProvider   *self,
+                                                                   int              code,
+                                                                   const char      *prefix,
+                                                                   const AgentJson *root);
 GError                     *_agent_provider_error_from_json   (AgentProvider       *self,
                                                                int                  code,
                                                                const char          *prefix,

@@ -10,7 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "agent-json-private.h"
+#include "agent-json.h"
 #include "agent-provider-private.h"
 #include "agent-version.h"
 
@@ -602,29 +602,26 @@ _agent_provider_redact (AgentProvider *self,
 /* Finds the human-readable message in the error shapes providers use:
  * {"error": {"message": …}}, {"error": "…"}, {"message": …}, {"detail": …}. */
 static char *
-describe_error_json (const cJSON *root)
+describe_error_json (const AgentJson *root)
 {
-  const cJSON *error = agent_cjson_get (root, "error");
+  AgentJson error = agent_json_member (root, "error");
   const char *message = NULL;
   const char *code = NULL;
 
-  if (cJSON_IsString (error))
-    message = error->valuestring;
-  else if (cJSON_IsObject (error))
+  if (agent_json_is (&error, AGENT_JSON_STRING))
+    message = agent_json_string (&error, NULL);
+  else if (agent_json_is (&error, AGENT_JSON_OBJECT))
     {
-      const cJSON *code_item = agent_cjson_get (error, "code");
-
-      message = agent_cjson_get_string (error, "message");
-      if (cJSON_IsString (code_item))
-        code = code_item->valuestring;
-      else if ((code = agent_cjson_get_string (error, "type")) == NULL)
-        code = agent_cjson_get_string (error, "status");
+      message = agent_json_member_string (&error, "message", NULL);
+      if ((code = agent_json_member_string (&error, "code", NULL)) == NULL &&
+          (code = agent_json_member_string (&error, "type", NULL)) == NULL)
+        code = agent_json_member_string (&error, "status", NULL);
     }
 
   if (message == NULL)
-    message = agent_cjson_get_string (root, "message");
+    message = agent_json_member_string (root, "message", NULL);
   if (message == NULL)
-    message = agent_cjson_get_string (root, "detail");
+    message = agent_json_member_string (root, "detail", NULL);
   if (message == NULL)
     return NULL;
 
@@ -633,6 +630,31 @@ describe_error_json (const cJSON *root)
   return g_strdup (message);
 }
 
+/* An error from a provider's error object; NULL if there is none in it.
+ * @self may be NULL (the step redacts what leaves it). */
+GError *
+_agent_provider_error_from_json_value (AgentProvider   *self,
+                                       int              code,
+                                       const char      *prefix,
+                                       const AgentJson *root)
+{
+  g_autofree char *described = describe_error_json (root);
+  g_autofree char *redacted = NULL;
+
+  if (described == NULL)
+    {
+      /* No message in it: show the object itself, cut at a character. */
+      g_autofree char *text = agent_json_serialize (root);
+      g_autofree char *excerpt = g_utf8_substring (text, 0, MIN (g_utf8_strlen (text, -1), 200));
+
+      return g_error_new (AGENT_ERROR, code, "%s: %s", prefix, excerpt);
+    }
+
+  redacted = _agent_provider_redact (self, described);
+  return g_error_new (AGENT_ERROR, code, "%s: %s", prefix, redacted);
+}
+
+/* The same from text; NULL if the text is not JSON with an error message. */
 GError *
 _agent_provider_error_from_json (AgentProvider *self,
                                  int            code,
@@ -640,15 +662,15 @@ _agent_provider_error_from_json (AgentProvider *self,
                                  const char    *json,
                                  gsize          len)
 {
-  g_autoptr(cJSON) root = agent_cjson_parse (json, len);
+  g_autoptr(AgentJsonParser) parser = agent_json_parser_new ();
   g_autofree char *described = NULL;
-  g_autofree char *redacted = NULL;
+  AgentJson root;
 
-  if (root == NULL || !(described = describe_error_json (root)))
+  if (!agent_json_parser_parse (parser, json, len, &root, NULL) ||
+      !(described = describe_error_json (&root)))
     return NULL;
 
-  redacted = _agent_provider_redact (self, described);
-  return g_error_new (AGENT_ERROR, code, "%s: %s", prefix, redacted);
+  return _agent_provider_error_from_json_value (self, code, prefix, &root);
 }
 
 GError *

@@ -18,6 +18,7 @@
 
 #include "agent-error.h"
 #include "agent-json-private.h"
+#include "agent-json.h"
 #include "agent-message-private.h"
 #include "agent-openai-chat-private.h"
 #include "agent-provider-private.h"
@@ -186,6 +187,7 @@ openai_chat_add_headers (AgentProvider      *provider,
 struct _AgentOpenaiChatDecoder
 {
   AgentAccumulator *accumulator;
+  AgentJsonParser  *parser;
   /* Choices other than 0 (n > 1): accumulated silently. */
   GPtrArray        *other_choices;
   AgentUsage       *provider_usage;
@@ -198,6 +200,7 @@ openai_chat_decoder_new (AgentAccumulator *accumulator)
   AgentOpenaiChatDecoder *self = g_new0 (AgentOpenaiChatDecoder, 1);
 
   self->accumulator = accumulator;
+  self->parser = agent_json_parser_new ();
   return self;
 }
 
@@ -206,6 +209,7 @@ openai_chat_decoder_free (gpointer data)
 {
   AgentOpenaiChatDecoder *self = data;
 
+  g_clear_pointer (&self->parser, agent_json_parser_free);
   g_clear_pointer (&self->other_choices, g_ptr_array_unref);
   g_clear_pointer (&self->provider_usage, agent_usage_unref);
   g_free (self);
@@ -230,14 +234,11 @@ _agent_openai_chat_decoder_get_n_choices (AgentOpenaiChatDecoder *self)
 
 static AgentAccumulator *
 choice_accumulator (AgentOpenaiChatDecoder *self,
-                    const cJSON            *choice)
+                    gint64                  index)
 {
-  const cJSON *index = cJSON_GetObjectItemCaseSensitive (choice, "index");
-  int n = cJSON_IsNumber (index) ? index->valueint : 0;
-
-  if G_LIKELY (n == 0)
+  if G_LIKELY (index == 0)
     return self->accumulator;
-  if (n < 0 || n > 127)
+  if (index < 0 || index > 127)
     return NULL;
 
   if (self->other_choices == NULL)
@@ -245,93 +246,111 @@ choice_accumulator (AgentOpenaiChatDecoder *self,
       self->other_choices = g_ptr_array_new_with_free_func ((GDestroyNotify)agent_accumulator_free);
       g_ptr_array_add (self->other_choices, NULL);  /* 0 is the main accumulator */
     }
-  while (self->other_choices->len <= (guint)n)
+  while (self->other_choices->len <= (guint)index)
     g_ptr_array_add (self->other_choices, agent_accumulator_new (NULL, NULL));
 
-  return g_ptr_array_index (self->other_choices, n);
+  return g_ptr_array_index (self->other_choices, index);
 }
 
 static void
 decode_tool_calls (AgentAccumulator *accumulator,
-                   const cJSON      *tool_calls)
+                   const AgentJson  *tool_calls)
 {
-  const cJSON *call;
-  int position = 0;
+  AgentJsonIter iter;
+  AgentJson call;
+  gint64 position = 0;
 
-  cJSON_ArrayForEach (call, tool_calls)
+  agent_json_iter_init (&iter, tool_calls);
+  while (agent_json_iter_next (&iter, NULL, NULL, &call))
     {
-      const cJSON *index = cJSON_GetObjectItemCaseSensitive (call, "index");
-      const cJSON *function = cJSON_GetObjectItemCaseSensitive (call, "function");
-      const cJSON *arguments = cJSON_GetObjectItemCaseSensitive (function, "arguments");
+      AgentJson index = agent_json_member (&call, "index");
+      AgentJson function = agent_json_member (&call, "function");
+      AgentJson arguments = agent_json_member (&function, "arguments");
       g_autofree char *serialized = NULL;
       const char *fragment = NULL;
+      gsize len = 0;
       gint64 key;
 
-      /* Without an index (Mistral), the position in the array is the key. */
-      key = cJSON_IsNumber (index) ? (gint64)index->valuedouble : position;
+      /* Without an index (Mistral), the position in the array is the key;
+       * an index no integer can hold joins no other call. */
+      if (!agent_json_exists (&index))
+        key = position;
+      else if (!agent_json_int (&index, &key))
+        key = G_MAXINT64;
       position++;
 
-      if (cJSON_IsString (arguments))
-        fragment = arguments->valuestring;
-      else if (cJSON_IsObject (arguments) || cJSON_IsArray (arguments))
-        fragment = serialized = agent_cjson_print (arguments);  /* serialized once */
+      switch (agent_json_kind (&arguments))
+        {
+        case AGENT_JSON_STRING:
+          fragment = agent_json_string (&arguments, &len);
+          break;
+
+        case AGENT_JSON_OBJECT:
+        case AGENT_JSON_ARRAY:
+          /* Arguments sent as JSON rather than a string: serialized once */
+          fragment = serialized = agent_json_serialize (&arguments);
+          len = strlen (serialized);
+          break;
+
+        case AGENT_JSON_ABSENT:
+        case AGENT_JSON_NULL:
+        case AGENT_JSON_BOOLEAN:
+        case AGENT_JSON_NUMBER:
+        default:
+          break;
+        }
 
       agent_accumulator_tool_call_delta (accumulator, key,
-                                         agent_cjson_get_string (call, "id"),
-                                         agent_cjson_get_string (function, "name"),
-                                         agent_cjson_get_string (call, "type"),
-                                         fragment, fragment ? strlen (fragment) : 0);
+                                         agent_json_member_string (&call, "id", NULL),
+                                         agent_json_member_string (&function, "name", NULL),
+                                         agent_json_member_string (&call, "type", NULL),
+                                         fragment, len);
     }
 }
 
 static void
 decode_choice (AgentOpenaiChatDecoder *self,
-               const cJSON            *choice)
+               const AgentJson        *choice)
 {
-  AgentAccumulator *accumulator = choice_accumulator (self, choice);
-  const cJSON *delta;
-  const cJSON *item;
+  AgentAccumulator *accumulator;
+  AgentJsonIter iter;
+  AgentJson index;
+  AgentJson delta;
+  AgentJson member;
+  const char *name;
   const char *finish_reason;
+  gsize finish_reason_len;
+  gint64 n = 0;
 
-  if (accumulator == NULL)
+  index = agent_json_member (choice, "index");
+  agent_json_int (&index, &n);
+  if (!(accumulator = choice_accumulator (self, n)))
     return;
 
-  if ((delta = cJSON_GetObjectItemCaseSensitive (choice, "delta")) != NULL)
+  /* One pass over the delta's members rather than a lookup per name. */
+  delta = agent_json_member (choice, "delta");
+  agent_json_iter_init (&iter, &delta);
+  while (agent_json_iter_next (&iter, &name, NULL, &member))
     {
-      const cJSON *child;
+      gsize len;
+      const char *text = agent_json_string (&member, &len);
 
-      /* One pass over the delta's members rather than a lookup per name. */
-      cJSON_ArrayForEach (child, delta)
+      if (text != NULL)
         {
-          const char *name = child->string;
-
-          if (cJSON_IsString (child))
-            {
-              gsize len = strlen (child->valuestring);
-
-              if (strcmp (name, "content") == 0)
-                agent_accumulator_append_text (accumulator, child->valuestring, len);
-              else if (strcmp (name, "reasoning_content") == 0 || strcmp (name, "reasoning") == 0)
-                agent_accumulator_append_reasoning (accumulator, child->valuestring, len);
-              else if (strcmp (name, "refusal") == 0)
-                agent_accumulator_append_refusal (accumulator, child->valuestring, len);
-            }
-          else if (cJSON_IsArray (child) && strcmp (name, "tool_calls") == 0)
-            decode_tool_calls (accumulator, child);
+          if (strcmp (name, "content") == 0)
+            agent_accumulator_append_text (accumulator, text, len);
+          else if (strcmp (name, "reasoning_content") == 0 || strcmp (name, "reasoning") == 0)
+            agent_accumulator_append_reasoning (accumulator, text, len);
+          else if (strcmp (name, "refusal") == 0)
+            agent_accumulator_append_refusal (accumulator, text, len);
         }
+      else if (strcmp (name, "tool_calls") == 0)
+        decode_tool_calls (accumulator, &member);
     }
 
-  item = cJSON_GetObjectItemCaseSensitive (choice, "finish_reason");
-  if (cJSON_IsString (item) && (finish_reason = item->valuestring)[0] != '\0')
+  finish_reason = agent_json_member_string (choice, "finish_reason", &finish_reason_len);
+  if (finish_reason != NULL && finish_reason_len > 0)
     agent_accumulator_set_finish_reason (accumulator, finish_reason);
-}
-
-static AgentUsage *
-usage_from_cjson (const cJSON *item)
-{
-  g_autoptr(JsonNode) node = agent_cjson_to_node (item);
-
-  return agent_usage_new_from_json (node);
 }
 
 static gboolean
@@ -343,9 +362,11 @@ openai_chat_decode (gpointer     data,
                     GError     **error)
 {
   AgentOpenaiChatDecoder *self = data;
-  g_autoptr(cJSON) root = NULL;
-  const cJSON *item;
-  const cJSON *child;
+  g_autoptr(GError) json_error = NULL;
+  AgentJsonIter iter;
+  AgentJson root;
+  AgentJson member;
+  const char *name;
 
   if (len == 6 && memcmp (text, "[DONE]", 6) == 0)
     {
@@ -353,63 +374,79 @@ openai_chat_decode (gpointer     data,
       return TRUE;
     }
 
-  root = agent_cjson_parse (text, len);
-  if (root == NULL || !cJSON_IsObject (root))
+  if (!agent_json_parser_parse (self->parser, text, len, &root, &json_error) ||
+      !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 80));
+      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 500));
 
+      if (event_type != NULL && strcmp (event_type, "error") == 0)
+        {
+          /* An error event whose data is plain text */
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROVIDER,
+                       _("The provider reported an error: %s"), excerpt);
+          return FALSE;
+        }
+
+      excerpt[g_utf8_offset_to_pointer (excerpt, MIN (g_utf8_strlen (excerpt, -1), 80)) - excerpt] = '\0';
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent an event that is not a JSON object: “%s”"), excerpt);
       return FALSE;
     }
 
-  /* {"error": …} in the middle of a 200 stream (with or without
-   * "event: error"): the provider gave up. */
-  if ((item = agent_cjson_get (root, "error")) != NULL ||
-      (event_type != NULL && strcmp (event_type, "error") == 0))
+  /* An "error" event, or {"error": …} in the middle of a 200 stream: the
+   * provider gave up. */
+  if (event_type != NULL && strcmp (event_type, "error") == 0)
     {
-      GError *provider_error;
-
-      provider_error = _agent_provider_error_from_json (NULL, AGENT_ERROR_PROVIDER,
-                                                        _("The provider reported an error"),
-                                                        text, len);
-      if (provider_error == NULL)
-        provider_error = g_error_new (AGENT_ERROR, AGENT_ERROR_PROVIDER,
-                                      _("The provider reported an error: %.*s"),
-                                      (int) MIN (len, 200), text);
-      g_propagate_error (error, provider_error);
+      g_propagate_error (error, _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+                                                                      _("The provider reported an error"),
+                                                                      &root));
       return FALSE;
     }
 
-  cJSON_ArrayForEach (child, root)
+  agent_json_iter_init (&iter, &root);
+  while (agent_json_iter_next (&iter, &name, NULL, &member))
     {
-      const char *name = child->string;
-
       if (strcmp (name, "choices") == 0)
         {
-          const cJSON *choice;
+          AgentJsonIter choices;
+          AgentJson choice;
 
-          cJSON_ArrayForEach (choice, child)
-            decode_choice (self, choice);
+          agent_json_iter_init (&choices, &member);
+          while (agent_json_iter_next (&choices, NULL, NULL, &choice))
+            decode_choice (self, &choice);
         }
-      else if (strcmp (name, "id") == 0 && cJSON_IsString (child))
-        agent_accumulator_set_response_id (self->accumulator, child->valuestring);
-      else if (strcmp (name, "model") == 0 && cJSON_IsString (child))
-        agent_accumulator_set_model (self->accumulator, child->valuestring);
-      else if (strcmp (name, "usage") == 0 && cJSON_IsObject (child))
+      else if (strcmp (name, "id") == 0)
+        agent_accumulator_set_response_id (self->accumulator, agent_json_string (&member, NULL));
+      else if (strcmp (name, "model") == 0)
+        agent_accumulator_set_model (self->accumulator, agent_json_string (&member, NULL));
+      else if (strcmp (name, "usage") == 0 && agent_json_is (&member, AGENT_JSON_OBJECT))
         {
-          g_autoptr(AgentUsage) usage = usage_from_cjson (child);
+          g_autoptr(JsonNode) node = agent_json_to_node (&member);
+          g_autoptr(AgentUsage) usage = agent_usage_new_from_json (node);
 
           agent_accumulator_set_usage (self->accumulator, usage);
           self->saw_usage = TRUE;
         }
-      else if (strcmp (name, "x_groq") == 0 && !self->saw_usage &&
-               (item = agent_cjson_get (child, "usage")) != NULL && cJSON_IsObject (item))
+      else if (strcmp (name, "x_groq") == 0 && !self->saw_usage)
         {
-          /* Groq also reports usage inside x_groq; use it only if the
-           * standard field never came. */
-          g_clear_pointer (&self->provider_usage, agent_usage_unref);
-          self->provider_usage = usage_from_cjson (item);
+          /* Groq also reports usage inside x_groq; used only if the
+           * standard field never comes. */
+          AgentJson usage = agent_json_member (&member, "usage");
+
+          if (agent_json_is (&usage, AGENT_JSON_OBJECT))
+            {
+              g_autoptr(JsonNode) node = agent_json_to_node (&usage);
+
+              g_clear_pointer (&self->provider_usage, agent_usage_unref);
+              self->provider_usage = agent_usage_new_from_json (node);
+            }
+        }
+      else if (strcmp (name, "error") == 0 && agent_json_exists (&member))
+        {
+          g_propagate_error (error, _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+                                                                          _("The provider reported an error"),
+                                                                          &root));
+          return FALSE;
         }
     }
 
