@@ -206,18 +206,6 @@ feed (AgentStep   *self,
 
 static void read_body (AgentStep *self);
 
-static gboolean
-readable_cb (GObject  *stream,
-             gpointer  user_data)
-{
-  AgentStep *self = user_data;
-
-  g_clear_pointer (&self->source, g_source_unref);
-  read_body (self);
-
-  return G_SOURCE_REMOVE;
-}
-
 static void
 read_async_cb (GObject      *object,
                GAsyncResult *result,
@@ -257,28 +245,16 @@ read_async_cb (GObject      *object,
   read_body (self);
 }
 
-/* Drains the body: with a pollable stream, read without blocking until it
- * would block (one read per chunk costs less than one async round trip
- * per chunk), then wait for it to become readable again. */
-static void
-read_body (AgentStep *self)
+/* Reads what the body stream has without blocking. Returns TRUE to wait
+ * until it is readable again, FALSE once the step is over. */
+static gboolean
+drain (AgentStep *self)
 {
+  GPollableInputStream *pollable = G_POLLABLE_INPUT_STREAM (self->stream);
   GCancellable *cancellable = g_task_get_cancellable (self->task);
-  GPollableInputStream *pollable;
   gsize total = 0;
 
-  if (!G_IS_POLLABLE_INPUT_STREAM (self->stream) ||
-      !g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (self->stream)))
-    {
-      g_input_stream_read_async (self->stream, self->buffer, READ_BUFFER_SIZE,
-                                 G_PRIORITY_DEFAULT, cancellable,
-                                 read_async_cb, agent_step_ref (self));
-      return;
-    }
-
-  pollable = G_POLLABLE_INPUT_STREAM (self->stream);
-
-  for (;;)
+  while (total < MAX_BYTES_PER_DISPATCH)
     {
       g_autoptr(GError) error = NULL;
       gssize n;
@@ -289,41 +265,78 @@ read_body (AgentStep *self)
       if (n > 0)
         {
           if (!feed (self, (const char *)self->buffer, n))
-            return;
+            return FALSE;
 
           if (agent_stream_decoder_is_done (self->decoder))
             {
               finish_body (self);
-              return;
+              return FALSE;
             }
 
           total += n;
-          if (total < MAX_BYTES_PER_DISPATCH)
-            continue;
-          /* Let the rest of the application breathe; the source fires again
-           * at once since there is more to read. */
         }
       else if (n == 0)
         {
           finish_body (self);
-          return;
+          return FALSE;
         }
-      else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+        {
+          return TRUE;
+        }
+      else
         {
           close_stream (self);
           if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             step_return_error (self, g_steal_pointer (&error));
           else
             step_return_error (self, network_error (self, error, TRUE));
-          return;
+          return FALSE;
         }
+    }
 
-      self->source = g_pollable_input_stream_create_source (pollable, cancellable);
-      g_source_set_callback (self->source, G_SOURCE_FUNC (readable_cb), self, NULL);
-      g_source_set_static_name (self->source, "[agent-step-read]");
-      g_source_attach (self->source, g_task_get_context (self->task));
+  /* A fast stream: let the rest of the application breathe. The source
+   * fires again at once, since there is more to read. */
+  return TRUE;
+}
+
+static gboolean
+readable_cb (GObject  *stream,
+             gpointer  user_data)
+{
+  /* Finishing may drop the last other reference to the step. */
+  g_autoptr(AgentStep) self = agent_step_ref (user_data);
+
+  if (drain (self))
+    return G_SOURCE_CONTINUE;
+
+  g_clear_pointer (&self->source, g_source_unref);
+  return G_SOURCE_REMOVE;
+}
+
+/* Reads the body: with a pollable stream, drain it without blocking until
+ * it would block (cheaper than one async read round trip per chunk), then
+ * wait on one source, kept for the whole body, until it is readable again. */
+static void
+read_body (AgentStep *self)
+{
+  if (!G_IS_POLLABLE_INPUT_STREAM (self->stream) ||
+      !g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (self->stream)))
+    {
+      g_input_stream_read_async (self->stream, self->buffer, READ_BUFFER_SIZE,
+                                 G_PRIORITY_DEFAULT, g_task_get_cancellable (self->task),
+                                 read_async_cb, agent_step_ref (self));
       return;
     }
+
+  if (!drain (self))
+    return;
+
+  self->source = g_pollable_input_stream_create_source (G_POLLABLE_INPUT_STREAM (self->stream),
+                                                        g_task_get_cancellable (self->task));
+  g_source_set_callback (self->source, G_SOURCE_FUNC (readable_cb), self, NULL);
+  g_source_set_static_name (self->source, "[agent-step-read]");
+  g_source_attach (self->source, g_task_get_context (self->task));
 }
 
 static void read_error_body (AgentStep *self);
