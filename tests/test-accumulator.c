@@ -248,20 +248,66 @@ run_message (Run *run)
   return agent_accumulator_get_message (run->accumulator);
 }
 
+/* The call at @position. If there is none, the test fails and an empty
+ * call stands in, so that the checks that follow report rather than crash
+ * (assertions are not fatal here). */
 static AgentToolCall *
 run_call (Run   *run,
           guint  position)
 {
-  g_assert_cmpuint (position, <, agent_message_get_n_tool_calls (run_message (run)));
-  return agent_message_get_tool_call (run_message (run), position);
+  static AgentToolCall *missing;
+
+  if (position < agent_message_get_n_tool_calls (run_message (run)))
+    return agent_message_get_tool_call (run_message (run), position);
+
+  g_test_fail_printf ("there is no tool call at position %u", position);
+  if (missing == NULL)
+    missing = agent_tool_call_new (NULL, "", NULL);
+  return missing;
 }
 
 static ToolEvent *
 run_tool_event (Run   *run,
                 guint  i)
 {
-  g_assert_cmpuint (i, <, run->tool_events->len);
-  return g_ptr_array_index (run->tool_events, i);
+  static ToolEvent missing = { NULL, G_MAXUINT, NULL, NULL, (char *) "", 0 };
+
+  if (i < run->tool_events->len)
+    return g_ptr_array_index (run->tool_events, i);
+
+  g_test_fail_printf ("the listener heard of no tool-call delta %u", i);
+  return &missing;
+}
+
+/* The message's usage. If there is none, the test fails and an empty usage
+ * stands in (assertions are not fatal here). */
+static AgentUsage *
+run_usage (Run *run)
+{
+  static AgentUsage *missing;
+  AgentUsage *usage = agent_message_get_usage (run_message (run));
+
+  if (usage != NULL)
+    return usage;
+
+  g_test_fail_printf ("the message has no usage");
+  if (missing == NULL)
+    missing = agent_usage_new (0, 0, 0);
+  return missing;
+}
+
+static const char *
+or_empty (const char *s)
+{
+  return s ? s : "";
+}
+
+/* The error's message, or "" when there is none (the assertion about the
+ * error itself already failed). */
+static const char *
+message_of (const GError *error)
+{
+  return error ? error->message : "";
 }
 
 /* Everything observable about a run, as text. */
@@ -297,9 +343,9 @@ summarize (Run *run)
   g_string_append_printf (out, "error=%s:%d:%s\nfinish_ok=%d finish_error=%s\ndone=%d events=%u\n",
                           run->error ? g_quark_to_string (run->error->domain) : "",
                           run->error ? run->error->code : 0,
-                          run->error ? run->error->message : "",
+                          message_of (run->error),
                           run->finish_ok,
-                          run->finish_error ? run->finish_error->message : "",
+                          message_of (run->finish_error),
                           agent_stream_decoder_is_done (run->decoder),
                           (guint) agent_stream_decoder_get_n_events (run->decoder));
   g_string_append (out, run->log->str);
@@ -499,8 +545,7 @@ test_usage_only_chunk (void)
   g_assert_true (run->finish_ok);
   g_assert_cmpstr (agent_message_get_content (run_message (run)), ==, "Hi");
   g_assert_cmpstr (agent_message_get_finish_reason (run_message (run)), ==, "stop");
-  got = agent_message_get_usage (run_message (run));
-  g_assert_nonnull (got);
+  got = run_usage (run);
   g_assert_true (agent_test_json_equal (agent_usage_get_raw (got), want));
   g_assert_cmpint (agent_usage_get_prompt_tokens (got), ==, 10);
   g_assert_cmpint (agent_usage_get_completion_tokens (got), ==, 3);
@@ -548,8 +593,8 @@ assert_provider_error (Run        *run,
                        const char *provider_message)
 {
   g_assert_error (run->error, AGENT_ERROR, AGENT_ERROR_PROVIDER);
-  g_assert_nonnull (strstr (run->error->message, provider_message));
-  g_assert_true (g_utf8_validate (run->error->message, -1, NULL));
+  g_assert_nonnull (strstr (message_of (run->error), provider_message));
+  g_assert_true (g_utf8_validate (message_of (run->error), -1, NULL));
   /* The stream is over: finishing fails, and so does feeding more. */
   g_assert_false (run->finish_ok);
   g_assert_error (run->finish_error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
@@ -610,6 +655,46 @@ test_event_error_text (void)
   g_autoptr(Run) run = decode (body);
 
   assert_provider_error (run, "Internal server error");
+}
+
+/* An error without a message: the error quotes the event, still as valid
+ * UTF-8 however the quote is cut. */
+static void
+test_error_without_message (void)
+{
+  g_autoptr(GString) pad = g_string_new (NULL);
+  g_autoptr(GString) body = NULL;
+  g_autofree char *event = NULL;
+
+  for (guint i = 0; i < 150; i++)
+    g_string_append (pad, "\xc3\xa9");  /* é */
+  event = g_strdup_printf ("{'error':{'code':502,'metadata':{'raw':'x%s'}}}", pad->str);
+  body = body_new (TEXT ("a"), event, NULL);
+
+  {
+    g_autoptr(Run) run = decode (body);
+
+    assert_provider_error (run, "502");
+    g_assert_cmpstr (agent_message_get_content (run_message (run)), ==, "a");
+  }
+}
+
+/* An index no server would send (out of the range of an integer) must not
+ * join its fragment to another call. */
+static void
+test_absurd_index (void)
+{
+  g_autofree char *c1 = tool_chunk (-1, "a", "f", "'{}'");
+  g_autofree char *c2 = tool_chunk (-1, "b", "g", "'{}'");  /* retires "a" */
+  g_autoptr(GString) body = body_new (c1, c2,
+                                      "{'id':'r1','choices':[{'index':0,'delta':{'tool_calls':[{'index':1e300,'function':{'arguments':'X'}}]}}]}",
+                                      FINISH ("tool_calls"), "[DONE]", NULL);
+  g_autoptr(Run) run = decode (body);
+
+  g_assert_true (run->finish_ok);
+  g_assert_cmpuint (agent_message_get_n_tool_calls (run_message (run)), >=, 2);
+  g_assert_cmpstr (agent_tool_call_get_arguments (run_call (run, 0)), ==, "{}");
+  g_assert_cmpstr (agent_tool_call_get_arguments (run_call (run, 1)), ==, "{}");
 }
 
 /* Parallel calls whose fragments interleave: keyed by index, in order of
@@ -708,8 +793,10 @@ static void
 test_empty_name_continuation (void)
 {
   g_autofree char *c1 = tool_chunk (0, "call_1", "webSearch", "''");
-  g_autofree char *c2 = tool_chunk (0, NULL, "", "'{\\'q\\': \\'x\\'}'");
-  g_autoptr(GString) body = body_new (c1, c2, FINISH ("tool_calls"), "[DONE]", NULL);
+  g_autofree char *c2 = tool_chunk (0, NULL, "", "'{\\'q\\': '");
+  /* an empty id on a continuation (vLLM) changes nothing either */
+  g_autofree char *c3 = tool_chunk (0, "", "", "'\\'x\\'}'");
+  g_autoptr(GString) body = body_new (c1, c2, c3, FINISH ("tool_calls"), "[DONE]", NULL);
   g_autoptr(Run) run = decode (body);
 
   g_assert_cmpuint (agent_message_get_n_tool_calls (run_message (run)), ==, 1);
@@ -717,6 +804,7 @@ test_empty_name_continuation (void)
   g_assert_cmpstr (agent_tool_call_get_id (run_call (run, 0)), ==, "call_1");
   g_assert_cmpstr (agent_tool_call_get_arguments (run_call (run, 0)), ==, "{\"q\": \"x\"}");
   g_assert_cmpstr (run_tool_event (run, 1)->name, ==, "webSearch");
+  g_assert_cmpstr (run_tool_event (run, 2)->id, ==, "call_1");
 }
 
 /* null content is no content; "" is content (and no delta to report) */
@@ -790,17 +878,17 @@ test_invalid_utf8 (void)
   AgentMessage *message = run_message (run);
 
   g_assert_true (run->finish_ok);
-  g_assert_true (g_utf8_validate (agent_message_get_content (message), -1, NULL));
-  g_assert_true (g_utf8_validate (agent_message_get_reasoning (message), -1, NULL));
-  g_assert_true (g_utf8_validate (agent_message_get_refusal (message), -1, NULL));
-  g_assert_true (g_str_has_prefix (agent_message_get_content (message), "caf\xef\xbf\xbd"));
-  g_assert_true (g_str_has_suffix (agent_message_get_content (message), "!"));
-  g_assert_true (g_str_has_prefix (agent_message_get_reasoning (message), "x\xef\xbf\xbd"));
-  g_assert_true (g_str_has_suffix (agent_message_get_reasoning (message), "y"));
-  g_assert_nonnull (strstr (agent_message_get_refusal (message), "\xef\xbf\xbd"));
+  g_assert_true (g_utf8_validate (or_empty (agent_message_get_content (message)), -1, NULL));
+  g_assert_true (g_utf8_validate (or_empty (agent_message_get_reasoning (message)), -1, NULL));
+  g_assert_true (g_utf8_validate (or_empty (agent_message_get_refusal (message)), -1, NULL));
+  g_assert_true (g_str_has_prefix (or_empty (agent_message_get_content (message)), "caf\xef\xbf\xbd"));
+  g_assert_true (g_str_has_suffix (or_empty (agent_message_get_content (message)), "!"));
+  g_assert_true (g_str_has_prefix (or_empty (agent_message_get_reasoning (message)), "x\xef\xbf\xbd"));
+  g_assert_true (g_str_has_suffix (or_empty (agent_message_get_reasoning (message)), "y"));
+  g_assert_nonnull (strstr (or_empty (agent_message_get_refusal (message)), "\xef\xbf\xbd"));
   /* The listener got the same (check_delta validated each delta). */
-  g_assert_cmpstr (run->text->str, ==, agent_message_get_content (message));
-  g_assert_cmpstr (run->reasoning->str, ==, agent_message_get_reasoning (message));
+  g_assert_cmpstr (run->text->str, ==, or_empty (agent_message_get_content (message)));
+  g_assert_cmpstr (run->reasoning->str, ==, or_empty (agent_message_get_reasoning (message)));
 }
 
 /* Tool-call fields reach the tool-call-delta signal and the API as
@@ -832,12 +920,12 @@ test_not_json (void)
   g_autoptr(Run) run2 = decode (array);
 
   g_assert_error (run->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
-  g_assert_nonnull (strstr (run->error->message, "<html>Bad gateway</html>"));
+  g_assert_nonnull (strstr (message_of (run->error), "<html>Bad gateway</html>"));
   g_assert_cmpstr (agent_message_get_content (run_message (run)), ==, "ok");
   g_assert_false (run->finish_ok);
 
   g_assert_error (run2->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
-  g_assert_nonnull (strstr (run2->error->message, "[1, 2]"));
+  g_assert_nonnull (strstr (message_of (run2->error), "[1, 2]"));
 }
 
 /* After [DONE], nothing more is read. */
@@ -906,9 +994,9 @@ test_end_mid_event (void)
   g_assert_error (a->finish_error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
   g_assert_error (b->finish_error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
   g_assert_error (c->finish_error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
-  g_assert_cmpstr (b->finish_error->message, !=, a->finish_error->message);
-  g_assert_cmpstr (c->finish_error->message, ==, b->finish_error->message);
-  g_assert_nonnull (strstr (b->finish_error->message, "middle"));
+  g_assert_cmpstr (message_of (b->finish_error), !=, message_of (a->finish_error));
+  g_assert_cmpstr (message_of (c->finish_error), ==, message_of (b->finish_error));
+  g_assert_nonnull (strstr (message_of (b->finish_error), "middle"));
   g_assert_cmpstr (agent_message_get_content (run_message (b)), ==, "Hi");
 }
 
@@ -1006,15 +1094,14 @@ test_x_groq_usage (void)
   g_autoptr(Run) r4 = decode (b4);
   AgentUsage *usage;
 
-  usage = agent_message_get_usage (run_message (r1));
-  g_assert_nonnull (usage);
+  usage = run_usage (r1);
   g_assert_cmpint (agent_usage_get_prompt_tokens (usage), ==, 7);
   g_assert_cmpint (agent_usage_get_completion_tokens (usage), ==, 5);
   g_assert_cmpint (agent_usage_get_total_tokens (usage), ==, 12);
 
-  g_assert_cmpint (agent_usage_get_total_tokens (agent_message_get_usage (run_message (r2))), ==, 14);
-  g_assert_cmpint (agent_usage_get_total_tokens (agent_message_get_usage (run_message (r3))), ==, 14);
-  g_assert_cmpint (agent_usage_get_total_tokens (agent_message_get_usage (run_message (r4))), ==, 14);
+  g_assert_cmpint (agent_usage_get_total_tokens (run_usage (r2)), ==, 14);
+  g_assert_cmpint (agent_usage_get_total_tokens (run_usage (r3)), ==, 14);
+  g_assert_cmpint (agent_usage_get_total_tokens (run_usage (r4)), ==, 14);
 }
 
 /* tool_call_delta: each fragment exactly once, with index, id and name as
@@ -1118,7 +1205,13 @@ test_many_fragments (void)
   g_assert_cmpuint (agent_message_get_n_tool_calls (run_message (run)), ==, N_CALLS);
   g_assert_cmpuint (run->tool_events->len, ==, N_FRAGMENTS);
   for (guint i = 0; i < run->tool_events->len; i++)
-    counts[run_tool_event (run, i)->index]++;
+    {
+      guint index = run_tool_event (run, i)->index;
+
+      g_assert_cmpuint (index, <, N_CALLS);
+      if (index < N_CALLS)
+        counts[index]++;
+    }
 
   for (guint k = 0; k < N_CALLS; k++)
     {
@@ -1160,6 +1253,9 @@ test_several_choices (void)
   g_assert_cmpstr (run->text->str, ==, "Aa");
   g_assert_cmpuint (run->tool_events->len, ==, 0);
 
+  g_assert_nonnull (_agent_openai_chat_decoder_get_choice (chat, 1));
+  if (_agent_openai_chat_decoder_get_choice (chat, 1) == NULL)
+    return;
   second = agent_accumulator_get_message (_agent_openai_chat_decoder_get_choice (chat, 1));
   g_assert_cmpstr (agent_message_get_content (second), ==, "Bb");
   g_assert_cmpstr (agent_message_get_finish_reason (second), ==, "tool_calls");
@@ -1178,8 +1274,15 @@ test_finish_reason_and_ids (void)
     "{'id':'second','model':'m2','choices':[{'index':0,'delta':{},'finish_reason':null}]}",
     "{'id':'second','choices':[{'index':0,'delta':{},'finish_reason':''}]}",
     "[DONE]", NULL);
+  g_autoptr(GString) body2 = body_new (
+    "{'id':'r1','choices':[{'index':0,'delta':{'content':'a'},'finish_reason':'length'}]}",
+    "{'id':'r1','choices':[{'index':0,'delta':{},'finish_reason':'stop'}]}",
+    "{'id':'r1','choices':[{'index':0,'delta':{},'finish_reason':null}]}",
+    "[DONE]", NULL);
   g_autoptr(Run) run = decode (body);
+  g_autoptr(Run) run2 = decode (body2);
 
+  g_assert_cmpstr (agent_message_get_finish_reason (run_message (run2)), ==, "stop");
   g_assert_cmpstr (agent_message_get_finish_reason (run_message (run)), ==, "length");
   g_assert_cmpstr (agent_message_get_response_id (run_message (run)), ==, "first");
   g_assert_cmpstr (agent_message_get_model (run_message (run)), ==, "m1");
@@ -1205,20 +1308,27 @@ test_framing (void)
   g_assert_cmpuint (agent_stream_decoder_get_n_events (run->decoder), ==, 3);
 }
 
-/* \u escapes are decoded, including a surrogate pair; an escaped NUL must
- * not silently cut the rest of the text. */
+/* \u escapes are decoded, including a surrogate pair; an escaped NUL or a
+ * lone surrogate must not silently cut the rest of the text. */
 static void
 test_escapes (void)
 {
   g_autoptr(GString) body = body_new (TEXT ("\\u00e9\\ud83d\\ude00\\t"), TEXT ("a\\u0000b"),
+                                      /* a surrogate pair split across two deltas */
+                                      TEXT ("<\\ud83d"), TEXT ("\\ude00>"),
                                       FINISH ("stop"), "[DONE]", NULL);
   g_autoptr(Run) run = decode (body);
   const char *content = agent_message_get_content (run_message (run));
 
   g_assert_true (g_str_has_prefix (content, "\xc3\xa9\xf0\x9f\x98\x80\t"));
   g_assert_true (g_utf8_validate (content, -1, NULL));
-  /* What follows the NUL is not dropped (the NUL itself may be replaced). */
-  g_assert_true (g_str_has_suffix (content, "b"));
+  /* What follows the NUL is not dropped (the NUL itself may be replaced),
+   * and half a surrogate pair does not end the stream. */
+  g_assert_no_error (run->error);
+  g_assert_true (run->finish_ok);
+  g_assert_nonnull (strstr (content, "b<"));
+  g_assert_true (g_str_has_suffix (content, ">"));
+  g_assert_cmpstr (run->text->str, ==, content);
 }
 
 int
@@ -1226,6 +1336,8 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  /* A failed check marks its test failed and the others still run. */
+  g_test_set_nonfatal_assertions ();
 
   g_test_add_func ("/accumulator/repeated-id-name", test_repeated_id_name);
   g_test_add_func ("/accumulator/arguments/object", test_arguments_object);
@@ -1237,6 +1349,8 @@ main (int   argc,
   g_test_add_func ("/accumulator/error/object-mid-stream", test_error_object_mid_stream);
   g_test_add_func ("/accumulator/error/event-error", test_event_error);
   g_test_add_func ("/accumulator/error/event-error-text", test_event_error_text);
+  g_test_add_func ("/accumulator/error/without-message", test_error_without_message);
+  g_test_add_func ("/accumulator/absurd-index", test_absurd_index);
   g_test_add_func ("/accumulator/parallel-interleaved", test_parallel_interleaved);
   g_test_add_func ("/accumulator/missing-index", test_missing_index);
   g_test_add_func ("/accumulator/new-id-same-position", test_new_id_same_position);
