@@ -461,8 +461,11 @@ openai_chat_is_complete (gpointer data)
   if (!self->saw_usage && self->provider_usage != NULL)
     agent_accumulator_set_usage (self->accumulator, self->provider_usage);
 
-  /* Some servers omit [DONE]; a finish reason followed by a clean end of
-   * the body is a whole answer. */
+  for (guint i = 1; self->other_choices != NULL && i < self->other_choices->len; i++)
+    agent_accumulator_finish (g_ptr_array_index (self->other_choices, i));
+
+  /* Some servers omit [DONE]: once the finish reason came, the end of the
+   * body ends the answer (even if a last, useless event was cut off). */
   return agent_accumulator_has_finish_reason (self->accumulator);
 }
 
