@@ -206,43 +206,66 @@ feed (AgentStep   *self,
 
 static void read_body (AgentStep *self);
 
+/* A read failed: the connection broke, or the turn was cancelled. */
+static void
+fail_read (AgentStep *self,
+           GError    *error)
+{
+  close_stream (self);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    step_return_error (self, error);
+  else
+    {
+      step_return_error (self, network_error (self, error, TRUE));
+      g_error_free (error);
+    }
+}
+
+/* What one read of the body gave (@error is taken). Returns TRUE to go on
+ * reading, FALSE once the step is over. */
+static gboolean
+take_read (AgentStep *self,
+           gssize     n,
+           GError    *error)
+{
+  if (n < 0)
+    {
+      fail_read (self, error);
+      return FALSE;
+    }
+
+  if (n == 0)
+    {
+      finish_body (self);
+      return FALSE;
+    }
+
+  if (!feed (self, (const char *)self->buffer, n))
+    return FALSE;
+
+  if (agent_stream_decoder_is_done (self->decoder))
+    {
+      finish_body (self);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 static void
 read_async_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
   g_autoptr(AgentStep) self = user_data;
-  g_autoptr(GError) error = NULL;
+  GError *error = NULL;
   gssize n;
 
   n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
 
-  if (n < 0)
-    {
-      close_stream (self);
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        step_return_error (self, g_steal_pointer (&error));
-      else
-        step_return_error (self, network_error (self, error, TRUE));
-      return;
-    }
-
-  if (n == 0)
-    {
-      finish_body (self);
-      return;
-    }
-
-  if (!feed (self, (const char *)self->buffer, n))
-    return;
-
-  if (agent_stream_decoder_is_done (self->decoder))
-    {
-      finish_body (self);
-      return;
-    }
-
-  read_body (self);
+  if (take_read (self, n, error))
+    read_body (self);
 }
 
 /* Reads what the body stream has without blocking. Returns TRUE to wait
@@ -256,43 +279,22 @@ drain (AgentStep *self)
 
   while (total < MAX_BYTES_PER_DISPATCH)
     {
-      g_autoptr(GError) error = NULL;
+      GError *error = NULL;
       gssize n;
 
       n = g_pollable_input_stream_read_nonblocking (pollable, self->buffer, READ_BUFFER_SIZE,
                                                     cancellable, &error);
 
-      if (n > 0)
+      if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
         {
-          if (!feed (self, (const char *)self->buffer, n))
-            return FALSE;
-
-          if (agent_stream_decoder_is_done (self->decoder))
-            {
-              finish_body (self);
-              return FALSE;
-            }
-
-          total += n;
-        }
-      else if (n == 0)
-        {
-          finish_body (self);
-          return FALSE;
-        }
-      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
-        {
+          g_error_free (error);
           return TRUE;
         }
-      else
-        {
-          close_stream (self);
-          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-            step_return_error (self, g_steal_pointer (&error));
-          else
-            step_return_error (self, network_error (self, error, TRUE));
-          return FALSE;
-        }
+
+      if (!take_read (self, n, error))
+        return FALSE;
+
+      total += n;
     }
 
   /* A fast stream: let the rest of the application breathe. The source

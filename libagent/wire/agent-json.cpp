@@ -338,6 +338,62 @@ agent_json_iter_init (AgentJsonIter   *iter,
     }
 }
 
+/* The key of an object member, or none for an array element. */
+static inline void
+iter_key (const simdjson::dom::object::iterator &it,
+          const char                           **name,
+          gsize                                 *name_len)
+{
+  if (name != nullptr)
+    *name = it.key_c_str ();
+  if (name_len != nullptr)
+    *name_len = it.key_length ();
+}
+
+static inline void
+iter_key (const simdjson::dom::array::iterator &,
+          const char                          **name,
+          gsize                                *name_len)
+{
+  if (name != nullptr)
+    *name = nullptr;
+  if (name_len != nullptr)
+    *name_len = 0;
+}
+
+static inline element
+iter_value (const simdjson::dom::object::iterator &it)
+{
+  return it.value ();
+}
+
+static inline element
+iter_value (const simdjson::dom::array::iterator &it)
+{
+  return *it;
+}
+
+template <typename Iterator>
+static gboolean
+iter_next (AgentJsonIter  *iter,
+           const char    **name,
+           gsize          *name_len,
+           AgentJson      *value)
+{
+  Iterator range[2];
+
+  memcpy (static_cast<void *> (range), iter->opaque, sizeof range);
+  if (range[0] == range[1])
+    return FALSE;
+
+  iter_key (range[0], name, name_len);
+  *value = from_element (iter_value (range[0]));
+  ++range[0];
+  memcpy (iter->opaque, static_cast<const void *> (range), sizeof range);
+
+  return TRUE;
+}
+
 extern "C" gboolean
 agent_json_iter_next (AgentJsonIter  *iter,
                       const char    **name,
@@ -348,39 +404,8 @@ agent_json_iter_next (AgentJsonIter  *iter,
     return FALSE;  /* not a container */
 
   if (iter->is_object)
-    {
-      simdjson::dom::object::iterator range[2];
-
-      memcpy (static_cast<void *> (range), iter->opaque, sizeof range);
-      if (range[0] == range[1])
-        return FALSE;
-
-      if (name != nullptr)
-        *name = range[0].key_c_str ();
-      if (name_len != nullptr)
-        *name_len = range[0].key_length ();
-      *value = from_element (range[0].value ());
-      ++range[0];
-      memcpy (iter->opaque, static_cast<const void *> (range), sizeof range);
-      return TRUE;
-    }
-  else
-    {
-      simdjson::dom::array::iterator range[2];
-
-      memcpy (static_cast<void *> (range), iter->opaque, sizeof range);
-      if (range[0] == range[1])
-        return FALSE;
-
-      if (name != nullptr)
-        *name = nullptr;
-      if (name_len != nullptr)
-        *name_len = 0;
-      *value = from_element (*range[0]);
-      ++range[0];
-      memcpy (iter->opaque, static_cast<const void *> (range), sizeof range);
-      return TRUE;
-    }
+    return iter_next<simdjson::dom::object::iterator> (iter, name, name_len, value);
+  return iter_next<simdjson::dom::array::iterator> (iter, name, name_len, value);
 }
 
 static JsonNode *

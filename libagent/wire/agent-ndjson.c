@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "agent-wire-util.h"
 #include "agent-ndjson.h"
 
 /*
@@ -34,24 +35,11 @@ struct _AgentNdjsonSplitter
   guint                failed : 1;
 };
 
-/* The limit in words: "16 MiB", "64 KiB", "100 bytes". */
-static char *
-format_limit (gsize limit)
-{
-  if (limit >= 1024 * 1024 && limit % (1024 * 1024) == 0)
-    return g_strdup_printf ("%lu MiB", (gulong) (limit / (1024 * 1024)));
-
-  if (limit >= 1024 && limit % 1024 == 0)
-    return g_strdup_printf ("%lu KiB", (gulong) (limit / 1024));
-
-  return g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
-}
-
 static gboolean
 set_too_long_error (AgentNdjsonSplitter  *self,
                     GError              **error)
 {
-  g_autofree char *limit = format_limit (self->max_line);
+  g_autofree char *limit = agent_wire_format_limit (self->max_line);
 
   g_set_error (error,
                AGENT_ERROR,

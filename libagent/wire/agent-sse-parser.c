@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "agent-wire-util.h"
 #include "agent-sse-parser.h"
 
 /*
@@ -78,25 +79,12 @@ shrink_string (GString **string)
     }
 }
 
-/* The limit in words: "16 MiB", "64 KiB", "100 bytes". */
-static char *
-format_limit (gsize limit)
-{
-  if (limit >= 1024 * 1024 && limit % (1024 * 1024) == 0)
-    return g_strdup_printf ("%lu MiB", (gulong) (limit / (1024 * 1024)));
-
-  if (limit >= 1024 && limit % 1024 == 0)
-    return g_strdup_printf ("%lu KiB", (gulong) (limit / 1024));
-
-  return g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
-}
-
 static gboolean
 set_too_large_error (AgentSseParser  *self,
                      gboolean         is_line,
                      GError         **error)
 {
-  g_autofree char *limit = format_limit (self->max_size);
+  g_autofree char *limit = agent_wire_format_limit (self->max_size);
 
   if (is_line)
     g_set_error (error,
