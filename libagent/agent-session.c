@@ -531,8 +531,13 @@ step_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(AgentMessage) message = g_object_ref (agent_step_get_message (turn->step));
   AgentUsage *usage;
+  gboolean success;
 
-  if (!agent_step_run_finish (turn->step, result, &error))
+  /* The message stops being the current one as it goes into memory. */
+  success = agent_step_run_finish (turn->step, result, &error);
+  set_current_message (self, NULL);
+
+  if (!success)
     {
       g_clear_pointer (&turn->step, agent_step_unref);
 

@@ -516,6 +516,9 @@ test_parallel_tools (Fixture       *f,
   g_assert_true (has_event (f, "tool-finished:call_y:2"));
   g_assert_false (has_event (f, "tool-finished:call_x:X"));
   g_assert_true (agent_session_get_busy (f->session));
+  /* The answer with the calls is in memory now, no longer the current one */
+  g_assert_null (agent_session_get_current_message (f->session));
+  g_assert_cmpuint (memory_length (f), ==, 2);
   /* No second request while a tool runs */
   g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
 
