@@ -10,11 +10,8 @@
 #include "agent-enums.h"
 #include "agent-error.h"
 #include "agent-marshal.h"
-#include "agent-message-private.h"
-#include "agent-session.h"
-#include "agent-step.h"
-#include "agent-tool-call-private.h"
-#include "agent-tool-invocation.h"
+#include "agent-session-private.h"
+#include "agent-turn-private.h"
 
 /**
  * AgentSession:
@@ -49,39 +46,6 @@
  * Since: 0.1
  */
 
-typedef struct _Turn Turn;
-
-struct _AgentSession
-{
-  GObject        parent_instance;
-  AgentProvider *provider;
-  AgentMemory   *memory;
-  GListStore    *tools;
-  char          *system_prompt;
-  AgentUsage    *usage;
-  AgentMessage  *current_message;
-  Turn          *turn;
-  guint          max_steps;
-  guint          stream_tool_call_chunks : 1;
-};
-
-struct _Turn
-{
-  AgentSession  *self;
-  GTask         *task;
-  GCancellable  *cancellable;
-  AgentStep     *step;
-  AgentUsage    *usage;
-  guint          n_steps;
-
-  /* While tools run */
-  AgentMessage  *assistant;
-  GPtrArray     *invocations;   /* AgentToolInvocation, or NULL where none ran */
-  GSource       *cancel_source;
-  guint          n_pending;
-  guint          starting_tools : 1;
-};
-
 enum {
   PROP_0,
   PROP_PROVIDER,
@@ -96,540 +60,36 @@ enum {
   N_PROPS
 };
 
-enum {
-  TEXT_DELTA,
-  REASONING_DELTA,
-  TOOL_CALL_DELTA,
-  TOOL_CALL,
-  TOOL_STARTED,
-  TOOL_FINISHED,
-  STEP_FINISHED,
-  COMPLETED,
-  N_SIGNALS
-};
-
 G_DEFINE_FINAL_TYPE (AgentSession, agent_session, G_TYPE_OBJECT)
 
 static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
+guint _agent_session_signals[AGENT_SESSION_N_SIGNALS];
 
-static void start_step (Turn *turn);
-
-static void
-turn_free (Turn *turn)
+void
+_agent_session_set_turn (AgentSession *self,
+                         AgentTurn    *turn)
 {
-  g_assert (turn->cancel_source == NULL);
+  g_assert (self->turn == NULL || turn == NULL);
 
-  g_clear_pointer (&turn->step, agent_step_unref);
-  g_clear_pointer (&turn->usage, agent_usage_unref);
-  g_clear_pointer (&turn->invocations, g_ptr_array_unref);
-  g_clear_object (&turn->assistant);
-  g_clear_object (&turn->cancellable);
-  g_clear_object (&turn->self);
-  g_free (turn);
+  self->turn = turn;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-static void
-set_current_message (AgentSession *self,
-                     AgentMessage *message)
+void
+_agent_session_set_current_message (AgentSession *self,
+                                    AgentMessage *message)
 {
   if (g_set_object (&self->current_message, message))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT_MESSAGE]);
 }
 
-/* Ends the turn: the session is free again before the caller hears of it,
- * so that a callback may start the next turn at once. */
-static GTask *
-end_turn (Turn *turn)
+void
+_agent_session_set_usage (AgentSession *self,
+                          AgentUsage   *usage)
 {
-  AgentSession *self = turn->self;
-  GTask *task = g_steal_pointer (&turn->task);
-
-  g_assert (self->turn == turn);
-
-  if (turn->cancel_source != NULL)
-    {
-      g_source_destroy (turn->cancel_source);
-      g_clear_pointer (&turn->cancel_source, g_source_unref);
-    }
-
-  set_current_message (self, NULL);
-  self->turn = NULL;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
-
-  return task;
-}
-
-static void
-fail_turn (Turn   *turn,
-           GError *error)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_debug ("Turn failed: %s", error->message);
-
-  task = end_turn (turn);
-  g_task_return_error (task, error);
-}
-
-static void
-complete_turn (Turn         *turn,
-               AgentMessage *message)
-{
-  AgentSession *self = turn->self;
-  g_autoptr(GTask) task = NULL;
-
   g_clear_pointer (&self->usage, agent_usage_unref);
-  self->usage = turn->usage ? agent_usage_ref (turn->usage) : NULL;
+  self->usage = usage ? agent_usage_ref (usage) : NULL;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_USAGE]);
-
-  task = end_turn (turn);
-  g_signal_emit (self, signals[COMPLETED], 0, message);
-  g_task_return_pointer (task, g_object_ref (message), g_object_unref);
-}
-
-static gboolean
-append_to_memory (Turn         *turn,
-                  AgentMessage *message)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (agent_memory_append (turn->self->memory, message, &error))
-    return TRUE;
-
-  if (error == NULL || error->domain != AGENT_ERROR)
-    {
-      GError *storage_error;
-
-      storage_error = g_error_new (AGENT_ERROR, AGENT_ERROR_STORAGE,
-                                   _("The conversation could not be stored: %s"),
-                                   error ? error->message : _("unknown error"));
-      g_clear_error (&error);
-      error = storage_error;
-    }
-
-  fail_turn (turn, g_steal_pointer (&error));
-  return FALSE;
-}
-
-/* Tools */
-
-static guint
-find_invocation (Turn                *turn,
-                 AgentToolInvocation *invocation)
-{
-  for (guint i = 0; i < turn->invocations->len; i++)
-    if (g_ptr_array_index (turn->invocations, i) == invocation)
-      return i;
-
-  g_return_val_if_reached (G_MAXUINT);
-}
-
-static void
-finish_call (Turn          *turn,
-             AgentToolCall *call,
-             const char    *result,
-             gboolean       is_error)
-{
-  _agent_tool_call_set_result (call, result, is_error);
-  _agent_tool_call_set_state (call, is_error ? AGENT_TOOL_CALL_STATE_FAILED
-                                             : AGENT_TOOL_CALL_STATE_SUCCEEDED);
-  g_signal_emit (turn->self, signals[TOOL_FINISHED], 0, call);
-}
-
-/* Every call has its result: append them, in call order. Returns FALSE
- * if the memory failed, which ended the turn. */
-static gboolean
-append_results (Turn *turn)
-{
-  guint n = agent_message_get_n_tool_calls (turn->assistant);
-
-  if (turn->cancel_source != NULL)
-    {
-      g_source_destroy (turn->cancel_source);
-      g_clear_pointer (&turn->cancel_source, g_source_unref);
-    }
-
-  for (guint i = 0; i < n; i++)
-    {
-      AgentToolCall *call = agent_message_get_tool_call (turn->assistant, i);
-      g_autoptr(AgentMessage) result = NULL;
-
-      result = agent_message_new_tool_result (agent_tool_call_get_id (call),
-                                              agent_tool_call_get_name (call),
-                                              agent_tool_call_get_result (call),
-                                              agent_tool_call_is_error (call));
-      if (!append_to_memory (turn, result))
-        return FALSE;
-    }
-
-  g_clear_pointer (&turn->invocations, g_ptr_array_unref);
-  g_clear_object (&turn->assistant);
-
-  return TRUE;
-}
-
-static void
-cancel_call (Turn          *turn,
-             AgentToolCall *call)
-{
-  _agent_tool_call_set_result (call, _("The tool was cancelled before it finished"), TRUE);
-  _agent_tool_call_set_state (call, AGENT_TOOL_CALL_STATE_CANCELLED);
-  g_signal_emit (turn->self, signals[TOOL_FINISHED], 0, call);
-}
-
-static void
-invocation_completed_cb (AgentToolInvocation *invocation,
-                         GParamSpec          *pspec,
-                         Turn                *turn)
-{
-  g_autofree char *result = NULL;
-  gboolean is_error = FALSE;
-  guint index;
-
-  g_signal_handlers_disconnect_by_func (invocation, invocation_completed_cb, turn);
-
-  index = find_invocation (turn, invocation);
-  if (index == G_MAXUINT)
-    return;
-
-  result = agent_tool_invocation_dup_result (invocation, &is_error);
-  finish_call (turn, agent_tool_invocation_get_tool_call (invocation), result, is_error);
-
-  g_assert (turn->n_pending > 0);
-  turn->n_pending--;
-
-  if (turn->n_pending == 0 && !turn->starting_tools && append_results (turn))
-    start_step (turn);
-}
-
-/* The turn was cancelled while tools ran: the calls still running are
- * answered "cancelled", so the memory never holds unanswered calls. */
-static gboolean
-tools_cancelled_cb (GCancellable *cancellable,
-                    gpointer      user_data)
-{
-  Turn *turn = user_data;
-
-  for (guint i = 0; i < turn->invocations->len; i++)
-    {
-      AgentToolInvocation *invocation = g_ptr_array_index (turn->invocations, i);
-      AgentToolCall *call;
-
-      if (invocation == NULL)
-        continue;
-
-      call = agent_tool_invocation_get_tool_call (invocation);
-      if (agent_tool_call_get_state (call) != AGENT_TOOL_CALL_STATE_RUNNING)
-        continue;
-
-      g_signal_handlers_disconnect_by_func (invocation, invocation_completed_cb, turn);
-      cancel_call (turn, call);
-    }
-
-  turn->n_pending = 0;
-  g_clear_pointer (&turn->cancel_source, g_source_unref);
-
-  if (append_results (turn))
-    fail_turn (turn, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                          _("The turn was cancelled")));
-
-  return G_SOURCE_REMOVE;
-}
-
-static char *
-list_tool_names (AgentSession *self)
-{
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tools));
-  g_autoptr(GString) names = g_string_new (NULL);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(AgentTool) tool = g_list_model_get_item (G_LIST_MODEL (self->tools), i);
-
-      if (names->len > 0)
-        g_string_append (names, ", ");
-      g_string_append (names, agent_tool_get_name (tool));
-    }
-
-  return g_string_free (g_steal_pointer (&names), FALSE);
-}
-
-static void
-free_invocation (gpointer data)
-{
-  if (data != NULL)
-    g_object_unref (data);
-}
-
-static void
-run_tools (Turn *turn)
-{
-  AgentSession *self = turn->self;
-  guint n = agent_message_get_n_tool_calls (turn->assistant);
-
-  turn->invocations = g_ptr_array_new_full (n, free_invocation);
-  turn->starting_tools = TRUE;
-
-  for (guint i = 0; i < n; i++)
-    {
-      AgentToolCall *call = agent_message_get_tool_call (turn->assistant, i);
-      const char *name = agent_tool_call_get_name (call);
-      AgentTool *tool = name ? agent_session_lookup_tool (self, name) : NULL;
-      AgentToolInvocation *invocation;
-
-      g_ptr_array_add (turn->invocations, NULL);
-
-      _agent_tool_call_set_state (call, AGENT_TOOL_CALL_STATE_RUNNING);
-      g_signal_emit (self, signals[TOOL_STARTED], 0, call);
-
-      /* A handler may have cancelled the turn: start nothing more. */
-      if (g_cancellable_is_cancelled (turn->cancellable))
-        {
-          cancel_call (turn, call);
-          continue;
-        }
-
-      if (tool == NULL)
-        {
-          g_autofree char *known = list_tool_names (self);
-          g_autofree char *message = NULL;
-
-          if (name == NULL)
-            message = g_strdup (_("The call names no tool"));
-          else if (known[0] == '\0')
-            message = g_strdup_printf (_("There is no tool named “%s”; no tools are available"),
-                                       name);
-          else
-            message = g_strdup_printf (_("There is no tool named “%s”; the available tools are: %s"),
-                                       name, known);
-          finish_call (turn, call, message, TRUE);
-          continue;
-        }
-
-      invocation = agent_tool_invocation_new (tool, call, turn->cancellable);
-      g_ptr_array_index (turn->invocations, i) = invocation;
-
-      if (agent_tool_invocation_is_completed (invocation))
-        {
-          /* The arguments were not a JSON object: the tool does not run. */
-          g_autofree char *message = agent_tool_invocation_dup_result (invocation, NULL);
-
-          finish_call (turn, call, message, TRUE);
-          continue;
-        }
-
-      turn->n_pending++;
-      g_signal_connect (invocation, "notify::completed",
-                        G_CALLBACK (invocation_completed_cb), turn);
-      agent_tool_invoke (tool, invocation);
-    }
-
-  turn->starting_tools = FALSE;
-
-  /* All done already (start_step notices a cancellation). */
-  if (turn->n_pending == 0)
-    {
-      if (append_results (turn))
-        start_step (turn);
-      return;
-    }
-
-  turn->cancel_source = g_cancellable_source_new (turn->cancellable);
-  g_source_set_callback (turn->cancel_source, G_SOURCE_FUNC (tools_cancelled_cb), turn, NULL);
-  g_source_set_static_name (turn->cancel_source, "[agent-session-tools-cancelled]");
-  g_source_attach (turn->cancel_source, g_task_get_context (turn->task));
-}
-
-/* Steps */
-
-static void
-on_text_delta (gpointer    user_data,
-               const char *text,
-               gsize       len)
-{
-  Turn *turn = user_data;
-  AgentMessage *message = agent_step_get_message (turn->step);
-
-  _agent_message_notify_content (message);
-  g_signal_emit (turn->self, signals[TEXT_DELTA], 0, message, text);
-}
-
-static void
-on_reasoning_delta (gpointer    user_data,
-                    const char *text,
-                    gsize       len)
-{
-  Turn *turn = user_data;
-  AgentMessage *message = agent_step_get_message (turn->step);
-
-  _agent_message_notify_reasoning (message);
-  g_signal_emit (turn->self, signals[REASONING_DELTA], 0, message, text);
-}
-
-static void
-on_refusal_delta (gpointer    user_data,
-                  const char *text,
-                  gsize       len)
-{
-  Turn *turn = user_data;
-
-  _agent_message_notify_refusal (agent_step_get_message (turn->step));
-}
-
-static void
-on_tool_call_delta (gpointer       user_data,
-                    AgentToolCall *call,
-                    const char    *fragment,
-                    gsize          len)
-{
-  Turn *turn = user_data;
-
-  /* The toggle changes what is emitted, never what is stored. */
-  if (!turn->self->stream_tool_call_chunks)
-    return;
-
-  if (len > 0)
-    _agent_tool_call_notify_arguments (call);
-  g_signal_emit (turn->self, signals[TOOL_CALL_DELTA], 0, call, fragment);
-}
-
-static const AgentAccumulatorListener listener = {
-  .text_delta = on_text_delta,
-  .reasoning_delta = on_reasoning_delta,
-  .refusal_delta = on_refusal_delta,
-  .tool_call_delta = on_tool_call_delta,
-};
-
-/* Calls the model gave no id get one, so that the results can refer to them. */
-static void
-ensure_call_ids (Turn         *turn,
-                 AgentMessage *message)
-{
-  guint n = agent_message_get_n_tool_calls (message);
-
-  for (guint i = 0; i < n; i++)
-    {
-      AgentToolCall *call = agent_message_get_tool_call (message, i);
-
-      if (agent_tool_call_get_id (call) == NULL)
-        {
-          g_autofree char *id = g_strdup_printf ("call_%u_%u", turn->n_steps, i);
-
-          _agent_tool_call_set_id (call, id);
-        }
-    }
-}
-
-static void
-step_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Turn *turn = user_data;
-  AgentSession *self = turn->self;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AgentMessage) message = g_object_ref (agent_step_get_message (turn->step));
-  AgentUsage *usage;
-  gboolean success;
-
-  /* The message stops being the current one as it goes into memory. */
-  success = agent_step_run_finish (turn->step, result, &error);
-  set_current_message (self, NULL);
-
-  if (!success)
-    {
-      g_clear_pointer (&turn->step, agent_step_unref);
-
-      /* What streamed stays, marked interrupted; calls that never ran are
-       * dropped so that no call stays unanswered. */
-      if (agent_message_get_content (message) != NULL ||
-          agent_message_get_reasoning (message) != NULL ||
-          agent_message_get_refusal (message) != NULL)
-        {
-          _agent_message_clear_tool_calls (message);
-          _agent_message_set_state (message, AGENT_MESSAGE_STATE_INTERRUPTED);
-          if (!append_to_memory (turn, message))
-            return;
-        }
-
-      fail_turn (turn, g_steal_pointer (&error));
-      return;
-    }
-
-  g_clear_pointer (&turn->step, agent_step_unref);
-  _agent_message_set_state (message, AGENT_MESSAGE_STATE_COMPLETE);
-
-  if ((usage = agent_message_get_usage (message)) != NULL)
-    {
-      AgentUsage *sum = agent_usage_add (turn->usage, usage);
-
-      g_clear_pointer (&turn->usage, agent_usage_unref);
-      turn->usage = sum;
-    }
-
-  if (agent_message_get_n_tool_calls (message) == 0)
-    {
-      if (!append_to_memory (turn, message))
-        return;
-      g_signal_emit (self, signals[STEP_FINISHED], 0, message);
-      complete_turn (turn, message);
-      return;
-    }
-
-  ensure_call_ids (turn, message);
-
-  for (guint i = 0; i < agent_message_get_n_tool_calls (message); i++)
-    g_signal_emit (self, signals[TOOL_CALL], 0, agent_message_get_tool_call (message, i));
-
-  /* The assistant message with its calls is in memory before any tool
-   * runs, and their results before the next request. */
-  if (!append_to_memory (turn, message))
-    return;
-
-  g_signal_emit (self, signals[STEP_FINISHED], 0, message);
-
-  turn->assistant = g_steal_pointer (&message);
-  run_tools (turn);
-}
-
-static void
-start_step (Turn *turn)
-{
-  AgentSession *self = turn->self;
-  AgentRequest request = { 0 };
-
-  if (g_cancellable_is_cancelled (turn->cancellable))
-    {
-      fail_turn (turn, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                            _("The turn was cancelled")));
-      return;
-    }
-
-  if (turn->n_steps >= self->max_steps)
-    {
-      fail_turn (turn, g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
-                                    g_dngettext (GETTEXT_PACKAGE,
-                                                 "The model was asked %u time in this turn and "
-                                                 "still wants tools; the limit is %u request (max-steps)",
-                                                 "The model was asked %u times in this turn and "
-                                                 "still wants tools; the limit is %u requests (max-steps)",
-                                                 self->max_steps),
-                                    turn->n_steps, self->max_steps));
-      return;
-    }
-
-  turn->n_steps++;
-
-  request.provider = self->provider;
-  request.model = agent_provider_get_model (self->provider);
-  request.system_prompt = self->system_prompt;
-  request.messages = G_LIST_MODEL (self->memory);
-  request.tools = G_LIST_MODEL (self->tools);
-
-  turn->step = agent_step_new (self->provider, &listener, turn);
-  set_current_message (self, agent_step_get_message (turn->step));
-  agent_step_run_async (turn->step, &request, turn->cancellable, step_cb, turn);
 }
 
 /* GObject */
@@ -882,7 +342,7 @@ agent_session_class_init (AgentSessionClass *klass)
    *
    * Emitted as the model's text arrives, in every step.
    */
-  signals[TEXT_DELTA] =
+  _agent_session_signals[AGENT_SESSION_TEXT_DELTA] =
     g_signal_new ("text-delta",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
@@ -891,7 +351,7 @@ agent_session_class_init (AgentSessionClass *klass)
                   G_TYPE_NONE, 2,
                   AGENT_TYPE_MESSAGE,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
-  g_signal_set_va_marshaller (signals[TEXT_DELTA],
+  g_signal_set_va_marshaller (_agent_session_signals[AGENT_SESSION_TEXT_DELTA],
                               G_TYPE_FROM_CLASS (klass),
                               _agent_marshal_VOID__OBJECT_STRINGv);
 
@@ -904,7 +364,7 @@ agent_session_class_init (AgentSessionClass *klass)
    * Emitted as the model's reasoning ("thinking") arrives, for providers
    * that send it.
    */
-  signals[REASONING_DELTA] =
+  _agent_session_signals[AGENT_SESSION_REASONING_DELTA] =
     g_signal_new ("reasoning-delta",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
@@ -913,7 +373,7 @@ agent_session_class_init (AgentSessionClass *klass)
                   G_TYPE_NONE, 2,
                   AGENT_TYPE_MESSAGE,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
-  g_signal_set_va_marshaller (signals[REASONING_DELTA],
+  g_signal_set_va_marshaller (_agent_session_signals[AGENT_SESSION_REASONING_DELTA],
                               G_TYPE_FROM_CLASS (klass),
                               _agent_marshal_VOID__OBJECT_STRINGv);
 
@@ -927,7 +387,7 @@ agent_session_class_init (AgentSessionClass *klass)
    * Emitted as a tool call streams in, only while
    * [property@Agent.Session:stream-tool-call-chunks] is set.
    */
-  signals[TOOL_CALL_DELTA] =
+  _agent_session_signals[AGENT_SESSION_TOOL_CALL_DELTA] =
     g_signal_new ("tool-call-delta",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
@@ -936,7 +396,7 @@ agent_session_class_init (AgentSessionClass *klass)
                   G_TYPE_NONE, 2,
                   AGENT_TYPE_TOOL_CALL,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
-  g_signal_set_va_marshaller (signals[TOOL_CALL_DELTA],
+  g_signal_set_va_marshaller (_agent_session_signals[AGENT_SESSION_TOOL_CALL_DELTA],
                               G_TYPE_FROM_CLASS (klass),
                               _agent_marshal_VOID__OBJECT_STRINGv);
 
@@ -948,14 +408,14 @@ agent_session_class_init (AgentSessionClass *klass)
    * Emitted for each tool call of an answer, in index order, once the
    * answer's stream has ended and the call is complete.
    */
-  signals[TOOL_CALL] =
+  _agent_session_signals[AGENT_SESSION_TOOL_CALL] =
     g_signal_new ("tool-call",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL,
                   g_cclosure_marshal_VOID__OBJECT,
                   G_TYPE_NONE, 1, AGENT_TYPE_TOOL_CALL);
-  g_signal_set_va_marshaller (signals[TOOL_CALL],
+  g_signal_set_va_marshaller (_agent_session_signals[AGENT_SESSION_TOOL_CALL],
                               G_TYPE_FROM_CLASS (klass),
                               g_cclosure_marshal_VOID__OBJECTv);
 
@@ -968,14 +428,14 @@ agent_session_class_init (AgentSessionClass *klass)
    * Every call gets one, followed later by
    * [signal@Agent.Session::tool-finished].
    */
-  signals[TOOL_STARTED] =
+  _agent_session_signals[AGENT_SESSION_TOOL_STARTED] =
     g_signal_new ("tool-started",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL,
                   g_cclosure_marshal_VOID__OBJECT,
                   G_TYPE_NONE, 1, AGENT_TYPE_TOOL_CALL);
-  g_signal_set_va_marshaller (signals[TOOL_STARTED],
+  g_signal_set_va_marshaller (_agent_session_signals[AGENT_SESSION_TOOL_STARTED],
                               G_TYPE_FROM_CLASS (klass),
                               g_cclosure_marshal_VOID__OBJECTv);
 
@@ -987,14 +447,14 @@ agent_session_class_init (AgentSessionClass *klass)
    * Emitted when a call has its result: the tool's, or an error (unknown
    * tool, invalid arguments, the tool failed, or it was cancelled).
    */
-  signals[TOOL_FINISHED] =
+  _agent_session_signals[AGENT_SESSION_TOOL_FINISHED] =
     g_signal_new ("tool-finished",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL,
                   g_cclosure_marshal_VOID__OBJECT,
                   G_TYPE_NONE, 1, AGENT_TYPE_TOOL_CALL);
-  g_signal_set_va_marshaller (signals[TOOL_FINISHED],
+  g_signal_set_va_marshaller (_agent_session_signals[AGENT_SESSION_TOOL_FINISHED],
                               G_TYPE_FROM_CLASS (klass),
                               g_cclosure_marshal_VOID__OBJECTv);
 
@@ -1006,14 +466,14 @@ agent_session_class_init (AgentSessionClass *klass)
    * Emitted when one request's answer is complete and in memory, with its
    * finish reason and usage.
    */
-  signals[STEP_FINISHED] =
+  _agent_session_signals[AGENT_SESSION_STEP_FINISHED] =
     g_signal_new ("step-finished",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL,
                   g_cclosure_marshal_VOID__OBJECT,
                   G_TYPE_NONE, 1, AGENT_TYPE_MESSAGE);
-  g_signal_set_va_marshaller (signals[STEP_FINISHED],
+  g_signal_set_va_marshaller (_agent_session_signals[AGENT_SESSION_STEP_FINISHED],
                               G_TYPE_FROM_CLASS (klass),
                               g_cclosure_marshal_VOID__OBJECTv);
 
@@ -1025,14 +485,14 @@ agent_session_class_init (AgentSessionClass *klass)
    * Emitted when a turn completes successfully, just before the
    * [method@Agent.Session.send_async] callback.
    */
-  signals[COMPLETED] =
+  _agent_session_signals[AGENT_SESSION_COMPLETED] =
     g_signal_new ("completed",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL,
                   g_cclosure_marshal_VOID__OBJECT,
                   G_TYPE_NONE, 1, AGENT_TYPE_MESSAGE);
-  g_signal_set_va_marshaller (signals[COMPLETED],
+  g_signal_set_va_marshaller (_agent_session_signals[AGENT_SESSION_COMPLETED],
                               G_TYPE_FROM_CLASS (klass),
                               g_cclosure_marshal_VOID__OBJECTv);
 }
@@ -1371,8 +831,7 @@ agent_session_send_async (AgentSession        *self,
                           gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(AgentMessage) user_message = NULL;
-  Turn *turn;
+  AgentTurn *turn;
 
   g_return_if_fail (AGENT_IS_SESSION (self));
   g_return_if_fail (text != NULL);
@@ -1395,20 +854,10 @@ agent_session_send_async (AgentSession        *self,
       return;
     }
 
-  turn = g_new0 (Turn, 1);
-  turn->self = g_object_ref (self);
-  turn->task = g_object_ref (task);
-  turn->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
-  g_task_set_task_data (task, turn, (GDestroyNotify)turn_free);
-
-  self->turn = turn;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
-
-  user_message = agent_message_new (AGENT_MESSAGE_ROLE_USER, text);
-  if (!append_to_memory (turn, user_message))
-    return;
-
-  start_step (turn);
+  turn = _agent_turn_new (self, task, cancellable);
+  g_task_set_task_data (task, turn, (GDestroyNotify)_agent_turn_free);
+  _agent_session_set_turn (self, turn);
+  _agent_turn_start (turn, text);
 }
 
 /**

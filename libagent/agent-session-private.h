@@ -1,0 +1,53 @@
+/* agent-session-private.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agent-session.h"
+
+G_BEGIN_DECLS
+
+typedef struct _AgentTurn AgentTurn;
+
+struct _AgentSession
+{
+  GObject        parent_instance;
+  AgentProvider *provider;
+  AgentMemory   *memory;
+  GListStore    *tools;
+  char          *system_prompt;
+  AgentUsage    *usage;
+  AgentMessage  *current_message;
+  AgentTurn     *turn;
+  guint          max_steps;
+  guint          stream_tool_call_chunks : 1;
+};
+
+typedef enum
+{
+  AGENT_SESSION_TEXT_DELTA,
+  AGENT_SESSION_REASONING_DELTA,
+  AGENT_SESSION_TOOL_CALL_DELTA,
+  AGENT_SESSION_TOOL_CALL,
+  AGENT_SESSION_TOOL_STARTED,
+  AGENT_SESSION_TOOL_FINISHED,
+  AGENT_SESSION_STEP_FINISHED,
+  AGENT_SESSION_COMPLETED,
+  AGENT_SESSION_N_SIGNALS
+} AgentSessionSignal;
+
+extern guint _agent_session_signals[AGENT_SESSION_N_SIGNALS];
+
+#define _agent_session_emit(session, signal, ...) \
+  g_signal_emit (session, _agent_session_signals[AGENT_SESSION_##signal], 0, __VA_ARGS__)
+
+void _agent_session_set_turn            (AgentSession *self,
+                                         AgentTurn    *turn);
+void _agent_session_set_current_message (AgentSession *self,
+                                         AgentMessage *message);
+void _agent_session_set_usage           (AgentSession *self,
+                                         AgentUsage   *usage);
+
+G_END_DECLS

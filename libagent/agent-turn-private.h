@@ -1,0 +1,54 @@
+/* agent-turn-private.h
+ *
+ * One turn of a session: the user's message, then steps (one model request
+ * each) and, between them, the tools the model asked for, until the model
+ * answers without tools. agent-turn.c runs the steps; agent-turn-tools.c
+ * the tools.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "agent-session-private.h"
+#include "agent-step.h"
+
+G_BEGIN_DECLS
+
+struct _AgentTurn
+{
+  AgentSession  *session;
+  GTask         *task;
+  GCancellable  *cancellable;
+  AgentStep     *step;
+  AgentUsage    *usage;        /* summed over the steps; NULL until one reports it */
+  guint          n_steps;
+
+  /* While the tools of a step run */
+  AgentMessage  *assistant;    /* the step's message, with its calls */
+  GPtrArray     *invocations;  /* AgentToolInvocation, or NULL where none ran */
+  GSource       *cancel_source;
+  guint          n_pending;
+  guint          starting_tools : 1;
+};
+
+AgentTurn *_agent_turn_new        (AgentSession *session,
+                                   GTask        *task,
+                                   GCancellable *cancellable);
+void       _agent_turn_free       (AgentTurn    *turn);
+void       _agent_turn_start      (AgentTurn    *turn,
+                                   const char   *text);
+
+/* Shared by the two halves of the loop */
+gboolean   _agent_turn_append     (AgentTurn    *turn,
+                                   AgentMessage *message);
+void       _agent_turn_fail       (AgentTurn    *turn,
+                                   GError       *error);
+void       _agent_turn_next_step  (AgentTurn    *turn);
+void       _agent_turn_run_tools  (AgentTurn    *turn,
+                                   AgentMessage *assistant);
+void       _agent_turn_stop_tools (AgentTurn    *turn);
+
+G_END_DECLS

@@ -1,0 +1,315 @@
+/* agent-turn.c — the steps of a turn
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-error.h"
+#include "agent-message-private.h"
+#include "agent-tool-call-private.h"
+#include "agent-turn-private.h"
+
+AgentTurn *
+_agent_turn_new (AgentSession *session,
+                 GTask        *task,
+                 GCancellable *cancellable)
+{
+  AgentTurn *turn = g_new0 (AgentTurn, 1);
+
+  turn->session = g_object_ref (session);
+  turn->task = g_object_ref (task);
+  turn->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
+
+  return turn;
+}
+
+void
+_agent_turn_free (AgentTurn *turn)
+{
+  g_assert (turn->cancel_source == NULL);
+
+  g_clear_pointer (&turn->step, agent_step_unref);
+  g_clear_pointer (&turn->usage, agent_usage_unref);
+  g_clear_pointer (&turn->invocations, g_ptr_array_unref);
+  g_clear_object (&turn->assistant);
+  g_clear_object (&turn->cancellable);
+  g_clear_object (&turn->session);
+  g_free (turn);
+}
+
+/* Ends the turn: the session is free again before the caller hears of it,
+ * so that a callback may start the next turn at once. */
+static GTask *
+end_turn (AgentTurn *turn)
+{
+  GTask *task = g_steal_pointer (&turn->task);
+
+  _agent_turn_stop_tools (turn);
+  _agent_session_set_current_message (turn->session, NULL);
+  _agent_session_set_turn (turn->session, NULL);
+
+  return task;
+}
+
+void
+_agent_turn_fail (AgentTurn *turn,
+                  GError    *error)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_debug ("Turn failed: %s", error->message);
+
+  task = end_turn (turn);
+  g_task_return_error (task, error);
+}
+
+static void
+complete_turn (AgentTurn    *turn,
+               AgentMessage *message)
+{
+  g_autoptr(GTask) task = NULL;
+
+  _agent_session_set_usage (turn->session, turn->usage);
+
+  task = end_turn (turn);
+  _agent_session_emit (turn->session, COMPLETED, message);
+  g_task_return_pointer (task, g_object_ref (message), g_object_unref);
+}
+
+/* Returns FALSE if the memory failed, which ended the turn. */
+gboolean
+_agent_turn_append (AgentTurn    *turn,
+                    AgentMessage *message)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (agent_memory_append (turn->session->memory, message, &error))
+    return TRUE;
+
+  if (error == NULL || error->domain != AGENT_ERROR)
+    {
+      GError *storage_error;
+
+      storage_error = g_error_new (AGENT_ERROR, AGENT_ERROR_STORAGE,
+                                   _("The conversation could not be stored: %s"),
+                                   error ? error->message : _("unknown error"));
+      g_clear_error (&error);
+      error = storage_error;
+    }
+
+  _agent_turn_fail (turn, g_steal_pointer (&error));
+  return FALSE;
+}
+
+/* Deltas, as the stream brings them */
+
+static void
+on_text_delta (gpointer    user_data,
+               const char *text,
+               gsize       len)
+{
+  AgentTurn *turn = user_data;
+  AgentMessage *message = agent_step_get_message (turn->step);
+
+  _agent_message_notify_content (message);
+  _agent_session_emit (turn->session, TEXT_DELTA, message, text);
+}
+
+static void
+on_reasoning_delta (gpointer    user_data,
+                    const char *text,
+                    gsize       len)
+{
+  AgentTurn *turn = user_data;
+  AgentMessage *message = agent_step_get_message (turn->step);
+
+  _agent_message_notify_reasoning (message);
+  _agent_session_emit (turn->session, REASONING_DELTA, message, text);
+}
+
+static void
+on_refusal_delta (gpointer    user_data,
+                  const char *text,
+                  gsize       len)
+{
+  AgentTurn *turn = user_data;
+
+  _agent_message_notify_refusal (agent_step_get_message (turn->step));
+}
+
+static void
+on_tool_call_delta (gpointer       user_data,
+                    AgentToolCall *call,
+                    const char    *fragment,
+                    gsize          len)
+{
+  AgentTurn *turn = user_data;
+
+  /* The toggle changes what is emitted, never what is stored. */
+  if (!turn->session->stream_tool_call_chunks)
+    return;
+
+  if (len > 0)
+    _agent_tool_call_notify_arguments (call);
+  _agent_session_emit (turn->session, TOOL_CALL_DELTA, call, fragment);
+}
+
+static const AgentAccumulatorListener listener = {
+  .text_delta = on_text_delta,
+  .reasoning_delta = on_reasoning_delta,
+  .refusal_delta = on_refusal_delta,
+  .tool_call_delta = on_tool_call_delta,
+};
+
+/* Calls the model gave no id get one, so that the results can refer to them. */
+static void
+ensure_call_ids (AgentTurn    *turn,
+                 AgentMessage *message)
+{
+  guint n = agent_message_get_n_tool_calls (message);
+
+  for (guint i = 0; i < n; i++)
+    {
+      AgentToolCall *call = agent_message_get_tool_call (message, i);
+
+      if (agent_tool_call_get_id (call) == NULL)
+        {
+          g_autofree char *id = g_strdup_printf ("call_%u_%u", turn->n_steps, i);
+
+          _agent_tool_call_set_id (call, id);
+        }
+    }
+}
+
+/* The step's stream failed or was cancelled. What streamed stays, marked
+ * interrupted; calls that never ran are dropped so that none stays
+ * unanswered. */
+static void
+step_failed (AgentTurn    *turn,
+             AgentMessage *message,
+             GError       *error)
+{
+  if (agent_message_get_content (message) != NULL ||
+      agent_message_get_reasoning (message) != NULL ||
+      agent_message_get_refusal (message) != NULL)
+    {
+      _agent_message_clear_tool_calls (message);
+      _agent_message_set_state (message, AGENT_MESSAGE_STATE_INTERRUPTED);
+      if (!_agent_turn_append (turn, message))
+        {
+          g_error_free (error);
+          return;
+        }
+    }
+
+  _agent_turn_fail (turn, error);
+}
+
+static void
+step_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  AgentTurn *turn = user_data;
+  g_autoptr(AgentMessage) message = g_object_ref (agent_step_get_message (turn->step));
+  GError *error = NULL;
+  AgentUsage *usage;
+  gboolean success;
+
+  success = agent_step_run_finish (turn->step, result, &error);
+  g_clear_pointer (&turn->step, agent_step_unref);
+
+  /* The message stops being the current one as it goes into memory. */
+  _agent_session_set_current_message (turn->session, NULL);
+
+  if (!success)
+    {
+      step_failed (turn, message, error);
+      return;
+    }
+
+  _agent_message_set_state (message, AGENT_MESSAGE_STATE_COMPLETE);
+
+  if ((usage = agent_message_get_usage (message)) != NULL)
+    {
+      AgentUsage *sum = agent_usage_add (turn->usage, usage);
+
+      g_clear_pointer (&turn->usage, agent_usage_unref);
+      turn->usage = sum;
+    }
+
+  if (agent_message_get_n_tool_calls (message) == 0)
+    {
+      if (!_agent_turn_append (turn, message))
+        return;
+      _agent_session_emit (turn->session, STEP_FINISHED, message);
+      complete_turn (turn, message);
+      return;
+    }
+
+  ensure_call_ids (turn, message);
+
+  for (guint i = 0; i < agent_message_get_n_tool_calls (message); i++)
+    _agent_session_emit (turn->session, TOOL_CALL, agent_message_get_tool_call (message, i));
+
+  /* The assistant message with its calls is in memory before any tool
+   * runs, and their results before the next request. */
+  if (!_agent_turn_append (turn, message))
+    return;
+
+  _agent_session_emit (turn->session, STEP_FINISHED, message);
+
+  _agent_turn_run_tools (turn, message);
+}
+
+void
+_agent_turn_next_step (AgentTurn *turn)
+{
+  AgentSession *session = turn->session;
+  AgentRequest request = { 0 };
+
+  if (g_cancellable_is_cancelled (turn->cancellable))
+    {
+      _agent_turn_fail (turn, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                   _("The turn was cancelled")));
+      return;
+    }
+
+  if (turn->n_steps >= session->max_steps)
+    {
+      _agent_turn_fail (turn, g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
+                                           g_dngettext (GETTEXT_PACKAGE,
+                                                        "The model was asked %u time in this turn and "
+                                                        "still wants tools; the limit is %u request (max-steps)",
+                                                        "The model was asked %u times in this turn and "
+                                                        "still wants tools; the limit is %u requests (max-steps)",
+                                                        session->max_steps),
+                                           turn->n_steps, session->max_steps));
+      return;
+    }
+
+  turn->n_steps++;
+
+  request.provider = session->provider;
+  request.model = agent_provider_get_model (session->provider);
+  request.system_prompt = session->system_prompt;
+  request.messages = G_LIST_MODEL (session->memory);
+  request.tools = G_LIST_MODEL (session->tools);
+
+  turn->step = agent_step_new (session->provider, &listener, turn);
+  _agent_session_set_current_message (session, agent_step_get_message (turn->step));
+  agent_step_run_async (turn->step, &request, turn->cancellable, step_cb, turn);
+}
+
+void
+_agent_turn_start (AgentTurn  *turn,
+                   const char *text)
+{
+  g_autoptr(AgentMessage) user_message = agent_message_new (AGENT_MESSAGE_ROLE_USER, text);
+
+  if (_agent_turn_append (turn, user_message))
+    _agent_turn_next_step (turn);
+}
