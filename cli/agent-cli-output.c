@@ -119,6 +119,51 @@ add_usage (JsonBuilder *builder,
 }
 
 static void
+add_microseconds (JsonBuilder *builder,
+                  const char  *name,
+                  gint64       microseconds)
+{
+  json_builder_set_member_name (builder, name);
+  if (microseconds < 0)
+    json_builder_add_null_value (builder);
+  else
+    json_builder_add_int_value (builder, microseconds);
+}
+
+static void
+add_metrics (JsonBuilder  *builder,
+             AgentMetrics *metrics)
+{
+  double tokens_per_second;
+
+  json_builder_set_member_name (builder, "metrics");
+  if (metrics == NULL)
+    {
+      json_builder_add_null_value (builder);
+      return;
+    }
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "steps");
+  json_builder_add_int_value (builder, agent_metrics_get_steps (metrics));
+  add_microseconds (builder, "time-to-first-token-us",
+                    agent_metrics_get_time_to_first_token (metrics));
+  add_microseconds (builder, "duration-us", agent_metrics_get_duration (metrics));
+  add_microseconds (builder, "wait-us", agent_metrics_get_wait_time (metrics));
+  /* Rounded: json-glib would print every digit of a double */
+  json_builder_set_member_name (builder, "tokens-per-second");
+  tokens_per_second = agent_metrics_get_tokens_per_second (metrics);
+  if (tokens_per_second < 0)
+    json_builder_add_null_value (builder);
+  else
+    json_builder_add_int_value (builder, (gint64) (tokens_per_second + 0.5));
+  json_builder_set_member_name (builder, "tool-calls");
+  json_builder_add_int_value (builder, agent_metrics_get_tool_calls (metrics));
+  add_microseconds (builder, "tool-time-us", agent_metrics_get_tool_time (metrics));
+  json_builder_end_object (builder);
+}
+
+static void
 add_call (JsonBuilder   *builder,
           AgentToolCall *call)
 {
@@ -329,6 +374,7 @@ cli_output_step_finished (CliOutput    *self,
 
       add_string (builder, "finish-reason", agent_message_get_finish_reason (message));
       add_usage (builder, agent_message_get_usage (message));
+      add_metrics (builder, agent_message_get_metrics (message));
       end (self, builder);
       return;
     }
@@ -338,9 +384,38 @@ cli_output_step_finished (CliOutput    *self,
 }
 
 void
+cli_output_tool_progress (CliOutput     *self,
+                          AgentToolCall *call,
+                          double         fraction,
+                          const char    *text)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("tool-progress");
+
+      add_call (builder, call);
+      json_builder_set_member_name (builder, "fraction");
+      if (fraction < 0)
+        json_builder_add_null_value (builder);
+      else
+        json_builder_add_double_value (builder, fraction);
+      add_string (builder, "text", text);
+      end (self, builder);
+      return;
+    }
+
+  if (fraction >= 0)
+    say (self, DIM, "… %s: %.0f%% %s", agent_tool_call_get_name (call), fraction * 100,
+         text ? text : "");
+  else
+    say (self, DIM, "… %s: %s", agent_tool_call_get_name (call), text ? text : "");
+}
+
+void
 cli_output_done (CliOutput    *self,
                  AgentMessage *message,
-                 AgentUsage   *usage)
+                 AgentUsage   *usage,
+                 AgentMetrics *metrics)
 {
   if (self->json)
     {
@@ -356,6 +431,7 @@ cli_output_done (CliOutput    *self,
         add_string (builder, "refusal", agent_message_get_refusal (message));
       json_builder_end_object (builder);
       add_usage (builder, usage);
+      add_metrics (builder, metrics);
       end (self, builder);
       return;
     }

@@ -29,11 +29,16 @@ void       cli_output_tool_started      (CliOutput      *self,
                                          AgentToolCall  *call);
 void       cli_output_tool_finished     (CliOutput      *self,
                                          AgentToolCall  *call);
+void       cli_output_tool_progress     (CliOutput      *self,
+                                         AgentToolCall  *call,
+                                         double          fraction,
+                                         const char     *text);
 void       cli_output_step_finished     (CliOutput      *self,
                                          AgentMessage   *message);
 void       cli_output_done              (CliOutput      *self,
                                          AgentMessage   *message,
-                                         AgentUsage     *usage);
+                                         AgentUsage     *usage,
+                                         AgentMetrics   *metrics);
 void       cli_output_error             (CliOutput      *self,
                                          const GError   *error);
 void       cli_output_notice            (CliOutput      *self,

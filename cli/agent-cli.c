@@ -23,6 +23,7 @@
 
 #include <agent.h>
 
+#include "agent-cli-approval.h"
 #include "agent-cli-output.h"
 
 #define EXIT_INTERRUPTED 130
@@ -32,6 +33,7 @@ typedef struct
   GMainLoop        *loop;
   AgentSession     *session;
   CliOutput        *output;
+  CliApprover      *approver;
   GCancellable     *cancellable;
   GDataInputStream *input;
   int               exit_status;
@@ -47,6 +49,9 @@ static char *opt_system;
 static char **opt_tools;
 static gboolean opt_show_chunks;
 static int opt_max_steps = 10;
+static int opt_max_tool_calls;
+static double opt_tool_timeout;
+static gboolean opt_yes;
 static gboolean opt_json;
 static gboolean opt_list_tools;
 static gboolean opt_version;
@@ -66,6 +71,12 @@ static const GOptionEntry entries[] = {
     N_("Show tool-call arguments as they stream"), NULL },
   { "max-steps", 0, 0, G_OPTION_ARG_INT, &opt_max_steps,
     N_("At most N model requests per prompt (default: 10)"), N_("N") },
+  { "max-tool-calls", 0, 0, G_OPTION_ARG_INT, &opt_max_tool_calls,
+    N_("At most N tool runs per prompt (default: no limit)"), N_("N") },
+  { "tool-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_tool_timeout,
+    N_("Stop a tool call after SECONDS (default: no limit)"), N_("SECONDS") },
+  { "yes", 'y', 0, G_OPTION_ARG_NONE, &opt_yes,
+    N_("Approve every tool call without asking"), NULL },
   { "json", 'j', 0, G_OPTION_ARG_NONE, &opt_json,
     N_("Print one JSON event per line"), NULL },
   { "list-tools", 0, 0, G_OPTION_ARG_NONE, &opt_list_tools,
@@ -131,6 +142,25 @@ tool_finished_cb (AgentSession  *session,
 }
 
 static void
+tool_progress_cb (AgentSession  *session,
+                  AgentToolCall *call,
+                  double         fraction,
+                  const char    *text,
+                  Cli           *cli)
+{
+  cli_output_tool_progress (cli->output, call, fraction, text);
+}
+
+static gboolean
+approve_tool_call_cb (AgentSession      *session,
+                      AgentToolCall     *call,
+                      AgentToolApproval *approval,
+                      Cli               *cli)
+{
+  return cli_approver_handle (cli->approver, call, approval);
+}
+
+static void
 step_finished_cb (AgentSession *session,
                   AgentMessage *message,
                   Cli          *cli)
@@ -163,7 +193,8 @@ send_cb (GObject      *object,
   message = agent_session_send_finish (AGENT_SESSION (object), result, &error);
 
   if (message != NULL)
-    cli_output_done (cli->output, message, agent_session_get_usage (cli->session));
+    cli_output_done (cli->output, message, agent_session_get_usage (cli->session),
+                     agent_message_get_turn_metrics (message));
   else
     cli_output_error (cli->output, error);
 
@@ -325,8 +356,24 @@ create_session (GError **error)
       return NULL;
     }
 
+  if (opt_max_tool_calls < 0)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("--max-tool-calls must be 0 (no limit) or more, not %d"), opt_max_tool_calls);
+      return NULL;
+    }
+
+  if (opt_tool_timeout < 0)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("--tool-timeout must be 0 (no limit) or more, not %g"), opt_tool_timeout);
+      return NULL;
+    }
+
   session = agent_session_new (provider);
   agent_session_set_max_steps (session, opt_max_steps);
+  agent_session_set_max_tool_calls (session, opt_max_tool_calls);
+  agent_session_set_tool_timeout (session, opt_tool_timeout);
   agent_session_set_system_prompt (session, opt_system);
   agent_session_set_stream_tool_call_chunks (session, opt_show_chunks);
 
@@ -351,6 +398,7 @@ main (int   argc,
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(AgentSession) session = NULL;
   g_autoptr(CliOutput) output = NULL;
+  g_autoptr(CliApprover) approver = NULL;
   g_autofree char *prompt = NULL;
   Cli cli = { 0 };
 
@@ -421,9 +469,11 @@ main (int   argc,
     }
 
   loop = g_main_loop_new (NULL, FALSE);
+  approver = cli_approver_new (opt_yes);
   cli.loop = loop;
   cli.session = session;
   cli.output = output;
+  cli.approver = approver;
 
   g_signal_connect (session, "text-delta", G_CALLBACK (text_delta_cb), &cli);
   g_signal_connect (session, "reasoning-delta", G_CALLBACK (reasoning_delta_cb), &cli);
@@ -431,6 +481,8 @@ main (int   argc,
   g_signal_connect (session, "tool-call", G_CALLBACK (tool_call_cb), &cli);
   g_signal_connect (session, "tool-started", G_CALLBACK (tool_started_cb), &cli);
   g_signal_connect (session, "tool-finished", G_CALLBACK (tool_finished_cb), &cli);
+  g_signal_connect (session, "tool-progress", G_CALLBACK (tool_progress_cb), &cli);
+  g_signal_connect (session, "approve-tool-call", G_CALLBACK (approve_tool_call_cb), &cli);
   g_signal_connect (session, "step-finished", G_CALLBACK (step_finished_cb), &cli);
 
   g_unix_signal_add (SIGINT, interrupt_cb, &cli);
@@ -469,5 +521,7 @@ main (int   argc,
     }
 
   g_clear_object (&cli.input);
+  /* The session goes before the approver it calls. */
+  g_signal_handlers_disconnect_by_data (session, &cli);
   return cli.exit_status;
 }

@@ -4,7 +4,7 @@
  *
  * The "model": no language model at all, but a few fixed rules that tests can rely on.
  * Tool results are answered from the calls they answer; arithmetic in the last user message
- * becomes calls of the `calculator` tool, one per separate expression; anything else gets a
+ * becomes calls of the `calculator` tool (and "read FILE" a call of `read_file`, when offered), one per separate expression; anything else gets a
  * greeting. The replies are protocol data, in English whatever the locale.
  */
 
@@ -22,6 +22,7 @@ static void
 demo_tool_call_free (DemoToolCall *call)
 {
   g_free (call->id);
+  g_free (call->name);
   g_free (call->arguments);
   g_free (call);
 }
@@ -324,14 +325,38 @@ answer_tool_results (GPtrArray *results)
   return g_strjoinv (" ", (char **) sentences->pdata);
 }
 
-static char *
-make_arguments (const char *expression)
+static void
+add_call (DemoModel  *self,
+          DemoReply  *reply,
+          const char *name,
+          const char *member,
+          const char *value)
 {
   g_autoptr(JsonObject) arguments = json_object_new ();
+  DemoToolCall *call = g_new0 (DemoToolCall, 1);
 
-  json_object_set_string_member (arguments, "expression", expression);
+  if (reply->calls == NULL)
+    reply->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) demo_tool_call_free);
 
-  return demo_json_object_to_string (arguments);
+  json_object_set_string_member (arguments, member, value);
+  call->id = g_strdup_printf ("call_demo_%u", ++self->next_call);
+  call->name = g_strdup (name);
+  call->arguments = demo_json_object_to_string (arguments);
+  g_ptr_array_add (reply->calls, call);
+}
+
+/* "read notes.txt", "Read the file /etc/hostname": the path to read, or NULL. */
+static char *
+find_file_to_read (const char *text)
+{
+  g_autoptr(GRegex) regex = g_regex_new ("\\bread\\s+(?:the\\s+)?(?:file\\s+)?[\"“'`]?([^\\s\"”'`?]+)",
+                                         G_REGEX_CASELESS, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+
+  if (!g_regex_match (regex, text, 0, &match))
+    return NULL;
+
+  return g_match_info_fetch (match, 1);
 }
 
 static void
@@ -341,18 +366,16 @@ answer_user (DemoModel         *self,
 {
   const char *user_text = request->last_user_text ? request->last_user_text : "";
   g_autoptr(GPtrArray) expressions = find_expressions (user_text);
+  g_autofree char *path = request->offers_read_file ? find_file_to_read (user_text) : NULL;
 
-  if (expressions->len > 0 && request->offers_calculator)
+  if (path != NULL)
     {
-      reply->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) demo_tool_call_free);
+      add_call (self, reply, "read_file", "path", path);
+    }
+  else if (expressions->len > 0 && request->offers_calculator)
+    {
       for (guint i = 0; i < expressions->len; i++)
-        {
-          DemoToolCall *call = g_new0 (DemoToolCall, 1);
-
-          call->id = g_strdup_printf ("call_demo_%u", ++self->next_call);
-          call->arguments = make_arguments (g_ptr_array_index (expressions, i));
-          g_ptr_array_add (reply->calls, call);
-        }
+        add_call (self, reply, "calculator", "expression", g_ptr_array_index (expressions, i));
     }
   else if (expressions->len > 0)
     {

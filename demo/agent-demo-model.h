@@ -18,10 +18,11 @@ typedef struct
   guint next_call;
 } DemoModel;
 
-/* A call of the `calculator` tool. */
+/* A call of the `calculator` or the `read_file` tool. */
 typedef struct
 {
   char *id;
+  char *name;
   char *arguments;
 } DemoToolCall;
 

@@ -424,11 +424,13 @@ parse_tools (JsonObject  *root,
 
       if (g_str_equal (json_object_get_string_member (function, "name"), "calculator"))
         request->offers_calculator = TRUE;
+      else if (g_str_equal (json_object_get_string_member (function, "name"), "read_file"))
+        request->offers_read_file = TRUE;
     }
 
   /* `"tool_choice": "none"` keeps the tools out of this turn. */
   if (demo_json_is_string (choice) && g_str_equal (json_node_get_string (choice), "none"))
-    request->offers_calculator = FALSE;
+    request->offers_calculator = request->offers_read_file = FALSE;
 
   return NULL;
 }

@@ -37,6 +37,7 @@ typedef struct
   gboolean   stream;
   gboolean   include_usage;
   gboolean   offers_calculator;
+  gboolean   offers_read_file;
   char      *last_user_text;
   GPtrArray *tool_results;  /* (element-type DemoToolResult): the trailing tool messages */
   guint      prompt_tokens;

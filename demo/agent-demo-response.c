@@ -98,11 +98,12 @@ make_text_delta (const char *role,
   return delta;
 }
 
-/* A calculator call: the whole call, or when streaming (@index >= 0) its header (with @id)
- * or a fragment of its arguments (without). */
+/* A tool call: the whole call, or when streaming (@index >= 0) its header (with @id and
+ * @name) or a fragment of its arguments (without). */
 static JsonObject *
 make_tool_call (int         index,
                 const char *id,
+                const char *name,
                 const char *arguments)
 {
   JsonObject *call = json_object_new ();
@@ -114,7 +115,7 @@ make_tool_call (int         index,
     {
       json_object_set_string_member (call, "id", id);
       json_object_set_string_member (call, "type", "function");
-      json_object_set_string_member (function, "name", "calculator");
+      json_object_set_string_member (function, "name", name);
     }
   json_object_set_string_member (function, "arguments", arguments);
   json_object_set_object_member (call, "function", function);
@@ -125,6 +126,7 @@ make_tool_call (int         index,
 static JsonObject *
 make_tool_delta (guint       index,
                  const char *id,
+                 const char *name,
                  const char *arguments,
                  gboolean    first)
 {
@@ -133,7 +135,7 @@ make_tool_delta (guint       index,
 
   if (first)
     json_object_set_null_member (delta, "content");
-  json_array_add_object_element (calls, make_tool_call (index, id, arguments));
+  json_array_add_object_element (calls, make_tool_call (index, id, name, arguments));
   json_object_set_array_member (delta, "tool_calls", calls);
 
   return delta;
@@ -203,7 +205,7 @@ demo_response_build_events (const DemoReply *reply)
       /* Call 0's header goes out with the role. Then the calls take turns, one chunk each,
        * every call sending its header (NULL below) and then its argument fragments, so that
        * parallel calls interleave: args 0, header 1, args 0, args 1, args 0, args 1, … */
-      g_ptr_array_add (events, make_chunk (reply, make_tool_delta (0, first->id, "", TRUE), NULL));
+      g_ptr_array_add (events, make_chunk (reply, make_tool_delta (0, first->id, first->name, "", TRUE), NULL));
 
       for (guint i = 0; i < reply->calls->len; i++)
         {
@@ -231,7 +233,8 @@ demo_response_build_events (const DemoReply *reply)
               g_ptr_array_add (events,
                                make_chunk (reply,
                                            make_tool_delta (i, fragment ? NULL : call->id,
-                                                            fragment ? fragment : "", FALSE),
+                                                            call->name, fragment ? fragment : "",
+                                                            FALSE),
                                            NULL));
             }
         }
@@ -265,7 +268,7 @@ demo_response_build_completion (const DemoReply *reply)
         {
           DemoToolCall *call = g_ptr_array_index (reply->calls, i);
 
-          json_array_add_object_element (calls, make_tool_call (-1, call->id, call->arguments));
+          json_array_add_object_element (calls, make_tool_call (-1, call->id, call->name, call->arguments));
         }
       json_object_set_array_member (message, "tool_calls", calls);
     }

@@ -15,6 +15,7 @@ static const struct {
   AgentTool *(*create) (void);
 } builtin_tools[] = {
   { "calculator", agent_calculator_tool_new },
+  { "read_file", agent_read_file_tool_new },
 };
 
 /**
@@ -29,7 +30,7 @@ static const struct {
 const char * const *
 agent_builtin_tool_list_names (void)
 {
-  static const char * const names[] = { "calculator", NULL };
+  static const char * const names[] = { "calculator", "read_file", NULL };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == G_N_ELEMENTS (builtin_tools) + 1);
 

@@ -21,5 +21,7 @@ AgentTool          *agent_builtin_tool_new        (const char  *name,
                                                    GError     **error);
 AGENT_AVAILABLE_IN_ALL
 AgentTool          *agent_calculator_tool_new     (void);
+AGENT_AVAILABLE_IN_ALL
+AgentTool          *agent_read_file_tool_new      (void);
 
 G_END_DECLS

@@ -22,6 +22,8 @@ struct _AgentMessage
   char              *response_id;
   char              *model;
   AgentUsage        *usage;
+  AgentMetrics      *metrics;
+  AgentMetrics      *turn_metrics;
   GDateTime         *created;
   AgentMessageRole   role : 3;
   AgentMessageState  state : 3;
@@ -40,6 +42,10 @@ void          _agent_message_set_response_id   (AgentMessage      *self,
 void          _agent_message_set_model         (AgentMessage      *self,
                                                 const char        *model);
 void          _agent_message_clear_tool_calls  (AgentMessage      *self);
+void          _agent_message_set_metrics       (AgentMessage      *self,
+                                                AgentMetrics      *metrics);
+void          _agent_message_set_turn_metrics  (AgentMessage      *self,
+                                                AgentMetrics      *metrics);
 void          _agent_message_notify_content    (AgentMessage      *self);
 void          _agent_message_notify_reasoning  (AgentMessage      *self);
 void          _agent_message_notify_refusal    (AgentMessage      *self);

@@ -39,6 +39,8 @@ enum {
   PROP_RESPONSE_ID,
   PROP_MODEL,
   PROP_CREATED,
+  PROP_METRICS,
+  PROP_TURN_METRICS,
   N_PROPS
 };
 
@@ -92,6 +94,8 @@ agent_message_finalize (GObject *object)
   g_clear_pointer (&self->response_id, g_free);
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->usage, agent_usage_unref);
+  g_clear_pointer (&self->metrics, agent_metrics_unref);
+  g_clear_pointer (&self->turn_metrics, agent_metrics_unref);
   g_clear_pointer (&self->created, g_date_time_unref);
 
   G_OBJECT_CLASS (agent_message_parent_class)->finalize (object);
@@ -161,6 +165,14 @@ agent_message_get_property (GObject    *object,
 
     case PROP_CREATED:
       g_value_set_boxed (value, self->created);
+      break;
+
+    case PROP_METRICS:
+      g_value_set_boxed (value, self->metrics);
+      break;
+
+    case PROP_TURN_METRICS:
+      g_value_set_boxed (value, self->turn_metrics);
       break;
 
     default:
@@ -378,6 +390,27 @@ agent_message_class_init (AgentMessageClass *klass)
    */
   properties[PROP_CREATED] =
     g_param_spec_boxed ("created", NULL, NULL, G_TYPE_DATE_TIME, construct);
+
+  /**
+   * AgentMessage:metrics:
+   *
+   * For an assistant message, what the request that produced it cost and
+   * how fast it streamed.
+   */
+  properties[PROP_METRICS] =
+    g_param_spec_boxed ("metrics", NULL, NULL,
+                        AGENT_TYPE_METRICS,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentMessage:turn-metrics:
+   *
+   * For the final message of a turn, the metrics of the whole turn.
+   */
+  properties[PROP_TURN_METRICS] =
+    g_param_spec_boxed ("turn-metrics", NULL, NULL,
+                        AGENT_TYPE_METRICS,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -696,6 +729,66 @@ agent_message_get_created (AgentMessage *self)
 {
   g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
   return self->created;
+}
+
+/**
+ * agent_message_get_metrics:
+ * @self: a #AgentMessage
+ *
+ * Returns: (transfer none) (nullable): for an assistant message, the
+ *   metrics of the request that produced it
+ *
+ * Since: 0.1
+ */
+AgentMetrics *
+agent_message_get_metrics (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
+  return self->metrics;
+}
+
+/**
+ * agent_message_get_turn_metrics:
+ * @self: a #AgentMessage
+ *
+ * Returns: (transfer none) (nullable): for the final message of a turn,
+ *   the metrics of the whole turn
+ *
+ * Since: 0.1
+ */
+AgentMetrics *
+agent_message_get_turn_metrics (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
+  return self->turn_metrics;
+}
+
+static void
+set_metrics (AgentMessage  *self,
+             AgentMetrics **field,
+             AgentMetrics  *metrics,
+             GParamSpec    *pspec)
+{
+  if (*field == metrics)
+    return;
+
+  g_clear_pointer (field, agent_metrics_unref);
+  *field = metrics ? agent_metrics_ref (metrics) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), pspec);
+}
+
+void
+_agent_message_set_metrics (AgentMessage *self,
+                            AgentMetrics *metrics)
+{
+  set_metrics (self, &self->metrics, metrics, properties[PROP_METRICS]);
+}
+
+void
+_agent_message_set_turn_metrics (AgentMessage *self,
+                                 AgentMetrics *metrics)
+{
+  set_metrics (self, &self->turn_metrics, metrics, properties[PROP_TURN_METRICS]);
 }
 
 void

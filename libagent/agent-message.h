@@ -11,6 +11,7 @@
 
 #include <gio/gio.h>
 
+#include "agent-metrics.h"
 #include "agent-tool-call.h"
 #include "agent-usage.h"
 #include "agent-version-macros.h"
@@ -103,5 +104,9 @@ AGENT_AVAILABLE_IN_ALL
 const char        *agent_message_get_model          (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL
 GDateTime         *agent_message_get_created        (AgentMessage     *self);
+AGENT_AVAILABLE_IN_ALL
+AgentMetrics      *agent_message_get_metrics        (AgentMessage     *self);
+AGENT_AVAILABLE_IN_ALL
+AgentMetrics      *agent_message_get_turn_metrics   (AgentMessage     *self);
 
 G_END_DECLS

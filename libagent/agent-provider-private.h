@@ -90,6 +90,15 @@ GError                     *_agent_provider_error_from_json   (AgentProvider    
                                                                const char          *json,
                                                                gsize                len);
 
+void                        _agent_provider_acquire_async     (AgentProvider       *self,
+                                                               GCancellable        *cancellable,
+                                                               GAsyncReadyCallback  callback,
+                                                               gpointer             user_data);
+gboolean                    _agent_provider_acquire_finish    (AgentProvider       *self,
+                                                               GAsyncResult        *result,
+                                                               GError             **error);
+void                        _agent_provider_release           (AgentProvider       *self);
+
 extern const AgentProviderBackend agent_openai_chat_backend;
 
 G_END_DECLS

@@ -48,6 +48,14 @@ struct _AgentProvider
   char                       *model;
   char                       *api_key;
   SoupSession                *soup_session;
+
+  /* Request slots: at most max_concurrent requests at once (0: no limit);
+   * the others wait in line. Sessions of several threads may share a
+   * provider, hence the lock. */
+  GMutex                      slots_mutex;
+  GQueue                      waiting;       /* of GTask */
+  guint                       max_concurrent;
+  guint                       active;
 };
 
 enum {
@@ -58,6 +66,7 @@ enum {
   PROP_MODEL,
   PROP_API_KEY,
   PROP_HAS_API_KEY,
+  PROP_MAX_CONCURRENT_REQUESTS,
   N_PROPS
 };
 
@@ -107,6 +116,8 @@ agent_provider_finalize (GObject *object)
 {
   AgentProvider *self = (AgentProvider *)object;
 
+  g_assert (g_queue_is_empty (&self->waiting));
+  g_mutex_clear (&self->slots_mutex);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->model, g_free);
   if (self->api_key != NULL)
@@ -148,6 +159,10 @@ agent_provider_get_property (GObject    *object,
       g_value_set_boolean (value, agent_provider_get_has_api_key (self));
       break;
 
+    case PROP_MAX_CONCURRENT_REQUESTS:
+      g_value_set_uint (value, agent_provider_get_max_concurrent_requests (self));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -186,6 +201,10 @@ agent_provider_set_property (GObject      *object,
 
     case PROP_API_KEY:
       agent_provider_set_api_key (self, g_value_get_string (value));
+      break;
+
+    case PROP_MAX_CONCURRENT_REQUESTS:
+      agent_provider_set_max_concurrent_requests (self, g_value_get_uint (value));
       break;
 
     default:
@@ -265,6 +284,19 @@ agent_provider_class_init (AgentProviderClass *klass)
                           FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AgentProvider:max-concurrent-requests:
+   *
+   * The most requests the provider's sessions may have open at once, or 0
+   * for no limit. The requests beyond it wait their turn (cancellably), in
+   * the order they came; the time they waited is in their
+   * [class@Agent.Metrics].
+   */
+  properties[PROP_MAX_CONCURRENT_REQUESTS] =
+    g_param_spec_uint ("max-concurrent-requests", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -272,6 +304,8 @@ static void
 agent_provider_init (AgentProvider *self)
 {
   self->backend = backends[0];
+  g_mutex_init (&self->slots_mutex);
+  g_queue_init (&self->waiting);
 }
 
 /**
@@ -505,6 +539,211 @@ agent_provider_get_has_api_key (AgentProvider *self)
 {
   g_return_val_if_fail (AGENT_IS_PROVIDER (self), FALSE);
   return self->api_key != NULL;
+}
+
+/**
+ * agent_provider_get_max_concurrent_requests:
+ * @self: a #AgentProvider
+ *
+ * Returns: the most requests open at once, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+guint
+agent_provider_get_max_concurrent_requests (AgentProvider *self)
+{
+  guint max_concurrent;
+
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+
+  g_mutex_lock (&self->slots_mutex);
+  max_concurrent = self->max_concurrent;
+  g_mutex_unlock (&self->slots_mutex);
+
+  return max_concurrent;
+}
+
+static gboolean
+slot_is_free (AgentProvider *self)
+{
+  return self->max_concurrent == 0 || self->active < self->max_concurrent;
+}
+
+/* Gives free slots to the requests waiting for one, in order. Called with
+ * the lock held; returns the tasks to complete once it is released. */
+static GList *
+take_waiting (AgentProvider *self)
+{
+  GList *ready = NULL;
+
+  while (!g_queue_is_empty (&self->waiting) && slot_is_free (self))
+    {
+      self->active++;
+      ready = g_list_prepend (ready, g_queue_pop_head (&self->waiting));
+    }
+
+  return g_list_reverse (ready);
+}
+
+typedef struct
+{
+  GCancellable *cancellable;
+  gulong        cancelled_id;
+} Waiter;
+
+static void
+waiter_free (gpointer data)
+{
+  Waiter *waiter = data;
+
+  g_clear_object (&waiter->cancellable);
+  g_free (waiter);
+}
+
+static void
+complete_waiting (GList *ready)
+{
+  for (GList *l = ready; l; l = l->next)
+    {
+      g_autoptr(GTask) task = l->data;
+      Waiter *waiter = g_task_get_task_data (task);
+
+      /* Not from within the cancellable's handler: this is the grant path. */
+      if (waiter->cancelled_id != 0)
+        g_cancellable_disconnect (waiter->cancellable, waiter->cancelled_id);
+      g_task_return_boolean (task, TRUE);
+    }
+  g_list_free (ready);
+}
+
+/**
+ * agent_provider_set_max_concurrent_requests:
+ * @self: a #AgentProvider
+ * @max_concurrent_requests: the most requests open at once, or 0 for no limit
+ *
+ * Sets [property@Agent.Provider:max-concurrent-requests]. Raising it lets
+ * waiting requests go at once.
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_max_concurrent_requests (AgentProvider *self,
+                                            guint          max_concurrent_requests)
+{
+  GList *ready;
+  gboolean changed;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  g_mutex_lock (&self->slots_mutex);
+  changed = self->max_concurrent != max_concurrent_requests;
+  self->max_concurrent = max_concurrent_requests;
+  ready = take_waiting (self);
+  g_mutex_unlock (&self->slots_mutex);
+
+  complete_waiting (ready);
+
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_CONCURRENT_REQUESTS]);
+}
+
+static void
+acquire_cancelled_cb (GCancellable *cancellable,
+                      GTask        *task)
+{
+  AgentProvider *self = g_task_get_source_object (task);
+  gboolean was_waiting;
+
+  /* Runs in the thread that cancelled; the task returns on its own context. */
+  g_mutex_lock (&self->slots_mutex);
+  was_waiting = g_queue_remove (&self->waiting, task);
+  g_mutex_unlock (&self->slots_mutex);
+
+  if (was_waiting)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               _("Cancelled while waiting for a free request slot"));
+      g_object_unref (task);
+    }
+}
+
+/* Waits for a request slot; _agent_provider_release() gives it back. */
+void
+_agent_provider_acquire_async (AgentProvider       *self,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  GList *ready;
+  Waiter *waiter;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, _agent_provider_acquire_async);
+  waiter = g_new0 (Waiter, 1);
+  waiter->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
+  g_task_set_task_data (task, waiter, waiter_free);
+  /* Once the slot is given, it is the caller's, even if it was cancelled
+   * meanwhile: the caller releases it. */
+  g_task_set_check_cancellable (task, FALSE);
+
+  g_mutex_lock (&self->slots_mutex);
+  if (g_queue_is_empty (&self->waiting) && slot_is_free (self))
+    {
+      self->active++;
+      g_mutex_unlock (&self->slots_mutex);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  g_mutex_unlock (&self->slots_mutex);
+
+  /* Connected without the lock: the handler takes it (and runs at once if
+   * @cancellable is already cancelled, finding nothing to do yet). */
+  if (cancellable != NULL)
+    waiter->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (acquire_cancelled_cb),
+                                                  g_object_ref (task), g_object_unref);
+
+  g_mutex_lock (&self->slots_mutex);
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      g_mutex_unlock (&self->slots_mutex);
+      if (waiter->cancelled_id != 0)
+        g_cancellable_disconnect (cancellable, waiter->cancelled_id);
+      waiter->cancelled_id = 0;
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               _("Cancelled while waiting for a free request slot"));
+      return;
+    }
+  /* A slot may have come free meanwhile: take_waiting() sees to it. */
+  g_queue_push_tail (&self->waiting, g_object_ref (task));
+  ready = take_waiting (self);
+  g_mutex_unlock (&self->slots_mutex);
+
+  complete_waiting (ready);
+}
+
+gboolean
+_agent_provider_acquire_finish (AgentProvider  *self,
+                                GAsyncResult   *result,
+                                GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+_agent_provider_release (AgentProvider *self)
+{
+  GList *ready;
+
+  g_mutex_lock (&self->slots_mutex);
+  g_assert (self->active > 0);
+  self->active--;
+  ready = take_waiting (self);
+  g_mutex_unlock (&self->slots_mutex);
+
+  complete_waiting (ready);
 }
 
 const AgentProviderBackend *

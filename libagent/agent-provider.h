@@ -48,5 +48,10 @@ void                agent_provider_set_api_key          (AgentProvider  *self,
                                                          const char     *api_key);
 AGENT_AVAILABLE_IN_ALL
 gboolean            agent_provider_get_has_api_key      (AgentProvider  *self);
+AGENT_AVAILABLE_IN_ALL
+guint               agent_provider_get_max_concurrent_requests (AgentProvider *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_set_max_concurrent_requests (AgentProvider *self,
+                                                                guint          max_concurrent_requests);
 
 G_END_DECLS

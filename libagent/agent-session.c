@@ -11,6 +11,8 @@
 #include "agent-error.h"
 #include "agent-marshal.h"
 #include "agent-session-private.h"
+#include "agent-step-request.h"
+#include "agent-tool-approval.h"
 #include "agent-turn-private.h"
 
 /**
@@ -57,6 +59,9 @@ enum {
   PROP_CURRENT_MESSAGE,
   PROP_USAGE,
   PROP_TOOLS,
+  PROP_MAX_TOOL_CALLS,
+  PROP_TOOL_TIMEOUT,
+  PROP_TURN_METRICS,
   N_PROPS
 };
 
@@ -92,6 +97,29 @@ _agent_session_set_usage (AgentSession *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_USAGE]);
 }
 
+void
+_agent_session_set_turn_metrics (AgentSession *self,
+                                 AgentMetrics *metrics)
+{
+  g_clear_pointer (&self->turn_metrics, agent_metrics_unref);
+  self->turn_metrics = metrics ? agent_metrics_ref (metrics) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_METRICS]);
+}
+
+/* For the hooks that may say no: the first handler that gives a reason
+ * decides. */
+static gboolean
+first_reason_accumulator (GSignalInvocationHint *hint,
+                          GValue                *return_accu,
+                          const GValue          *handler_return,
+                          gpointer               data)
+{
+  const char *reason = g_value_get_string (handler_return);
+
+  g_value_set_string (return_accu, reason);
+  return reason == NULL;
+}
+
 /* GObject */
 
 static void
@@ -117,6 +145,7 @@ agent_session_finalize (GObject *object)
 
   g_clear_pointer (&self->system_prompt, g_free);
   g_clear_pointer (&self->usage, agent_usage_unref);
+  g_clear_pointer (&self->turn_metrics, agent_metrics_unref);
 
   G_OBJECT_CLASS (agent_session_parent_class)->finalize (object);
 }
@@ -180,6 +209,18 @@ agent_session_get_property (GObject    *object,
       g_value_set_object (value, self->tools);
       break;
 
+    case PROP_MAX_TOOL_CALLS:
+      g_value_set_uint (value, self->max_tool_calls);
+      break;
+
+    case PROP_TOOL_TIMEOUT:
+      g_value_set_double (value, self->tool_timeout);
+      break;
+
+    case PROP_TURN_METRICS:
+      g_value_set_boxed (value, self->turn_metrics);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -216,6 +257,14 @@ agent_session_set_property (GObject      *object,
 
     case PROP_MAX_STEPS:
       agent_session_set_max_steps (self, g_value_get_uint (value));
+      break;
+
+    case PROP_MAX_TOOL_CALLS:
+      agent_session_set_max_tool_calls (self, g_value_get_uint (value));
+      break;
+
+    case PROP_TOOL_TIMEOUT:
+      agent_session_set_tool_timeout (self, g_value_get_double (value));
       break;
 
     default:
@@ -332,7 +381,174 @@ agent_session_class_init (AgentSessionClass *klass)
                          G_TYPE_LIST_MODEL,
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AgentSession:max-tool-calls:
+   *
+   * The most tool runs one turn may make, or 0 for no limit. A call beyond
+   * it does not run: it is answered that the limit was reached, and the
+   * turn fails with %AGENT_ERROR_LIMIT.
+   */
+  properties[PROP_MAX_TOOL_CALLS] =
+    g_param_spec_uint ("max-tool-calls", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentSession:tool-timeout:
+   *
+   * The most seconds a tool call may run, or 0 for no limit; a tool's own
+   * [property@Agent.Tool:timeout] wins over it. A call that takes longer is
+   * cancelled and answers that it timed out; the other calls go on.
+   */
+  properties[PROP_TOOL_TIMEOUT] =
+    g_param_spec_double ("tool-timeout", NULL, NULL,
+                         0, G_MAXDOUBLE, 0,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentSession:turn-metrics:
+   *
+   * The metrics of the last turn that ended, completed or not.
+   */
+  properties[PROP_TURN_METRICS] =
+    g_param_spec_boxed ("turn-metrics", NULL, NULL,
+                        AGENT_TYPE_METRICS,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * AgentSession::check-input:
+   * @self: the session
+   * @text: what the user is sending
+   *
+   * A hook that runs before a turn starts, and may refuse the input: a
+   * handler that returns a reason stops the turn, which fails with
+   * %AGENT_ERROR_HOOK and that reason; nothing is stored or sent. The first
+   * handler that gives a reason decides.
+   *
+   * Returns: (transfer full) (nullable): a reason to refuse, or %NULL
+   */
+  _agent_session_signals[AGENT_SESSION_CHECK_INPUT] =
+    g_signal_new ("check-input",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, first_reason_accumulator, NULL, NULL,
+                  G_TYPE_STRING, 1,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * AgentSession::prepare-step:
+   * @self: the session
+   * @request: the request about to be sent
+   *
+   * A hook that runs before each model request, to inspect or change it:
+   * the messages (a copy of the memory), the tools offered, the system
+   * prompt, the model. Changes affect this request only.
+   */
+  _agent_session_signals[AGENT_SESSION_PREPARE_STEP] =
+    g_signal_new ("prepare-step",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL,
+                  g_cclosure_marshal_VOID__OBJECT,
+                  G_TYPE_NONE, 1, AGENT_TYPE_STEP_REQUEST);
+
+  /**
+   * AgentSession::check-tool-call:
+   * @self: the session
+   * @tool_call: a call about to run (or to be asked about)
+   *
+   * A hook that runs before each tool call and may block it: a handler
+   * that returns a reason stops the call, whose result becomes "blocked:"
+   * and that reason, so the model can adapt; the turn goes on. It runs
+   * before the user is asked for approval.
+   *
+   * Returns: (transfer full) (nullable): a reason to block, or %NULL
+   */
+  _agent_session_signals[AGENT_SESSION_CHECK_TOOL_CALL] =
+    g_signal_new ("check-tool-call",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, first_reason_accumulator, NULL, NULL,
+                  G_TYPE_STRING, 1, AGENT_TYPE_TOOL_CALL);
+
+  /**
+   * AgentSession::approve-tool-call:
+   * @self: the session
+   * @tool_call: the call that wants to run
+   * @approval: the question to answer, now or later
+   *
+   * Emitted before a tool that [property@Agent.Tool:requires-approval]
+   * runs. A handler that will answer @approval (with
+   * [method@Agent.ToolApproval.allow] or [method@Agent.ToolApproval.deny],
+   * at once or later) returns %TRUE. If no handler does, the tool does not
+   * run.
+   *
+   * Returns: %TRUE if the handler answers @approval
+   */
+  _agent_session_signals[AGENT_SESSION_APPROVE_TOOL_CALL] =
+    g_signal_new ("approve-tool-call",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, g_signal_accumulator_true_handled, NULL, NULL,
+                  G_TYPE_BOOLEAN, 2, AGENT_TYPE_TOOL_CALL, AGENT_TYPE_TOOL_APPROVAL);
+
+  /**
+   * AgentSession::filter-tool-result:
+   * @self: the session
+   * @tool_call: a call, with the [property@Agent.ToolCall:result] its tool
+   *   returned
+   *
+   * A hook that runs after each tool call, before the result is stored and
+   * sent to the model: a handler may return a replacement (for example with
+   * secrets redacted). The first handler that returns one decides.
+   *
+   * Returns: (transfer full) (nullable): the result to use instead, or %NULL
+   */
+  _agent_session_signals[AGENT_SESSION_FILTER_TOOL_RESULT] =
+    g_signal_new ("filter-tool-result",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, first_reason_accumulator, NULL, NULL,
+                  G_TYPE_STRING, 1, AGENT_TYPE_TOOL_CALL);
+
+  /**
+   * AgentSession::tool-progress:
+   * @self: the session
+   * @tool_call: the running call
+   * @fraction: how far it is, from 0 to 1, or -1 if it cannot say
+   * @text: (nullable): what it is doing
+   *
+   * Emitted when a running tool reports progress (see
+   * [method@Agent.ToolInvocation.report_progress]); the call's
+   * [property@Agent.ToolCall:progress] holds the latest.
+   */
+  _agent_session_signals[AGENT_SESSION_TOOL_PROGRESS] =
+    g_signal_new ("tool-progress",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, AGENT_TYPE_TOOL_CALL, G_TYPE_DOUBLE, G_TYPE_STRING);
+
+  /**
+   * AgentSession::turn-finished:
+   * @self: the session
+   * @message: (nullable): the final assistant message, or %NULL if the turn
+   *   failed
+   * @error: (nullable): why the turn failed, or %NULL
+   * @metrics: the turn's metrics
+   *
+   * A hook that runs when a turn ends, completed or not, just before the
+   * [method@Agent.Session.send_async] callback: for saving, metrics and
+   * auditing.
+   */
+  _agent_session_signals[AGENT_SESSION_TURN_FINISHED] =
+    g_signal_new ("turn-finished",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, AGENT_TYPE_MESSAGE, G_TYPE_ERROR, AGENT_TYPE_METRICS);
 
   /**
    * AgentSession::text-delta:
@@ -674,6 +890,86 @@ agent_session_set_max_steps (AgentSession *self,
       self->max_steps = max_steps;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_STEPS]);
     }
+}
+
+/**
+ * agent_session_get_max_tool_calls:
+ * @self: a #AgentSession
+ *
+ * Returns: the most tool runs one turn may make, or 0 for no limit
+ */
+guint
+agent_session_get_max_tool_calls (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), 0);
+  return self->max_tool_calls;
+}
+
+/**
+ * agent_session_set_max_tool_calls:
+ * @self: a #AgentSession
+ * @max_tool_calls: the most tool runs per turn, or 0 for no limit
+ *
+ * Sets [property@Agent.Session:max-tool-calls].
+ */
+void
+agent_session_set_max_tool_calls (AgentSession *self,
+                                  guint         max_tool_calls)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+
+  if (self->max_tool_calls != max_tool_calls)
+    {
+      self->max_tool_calls = max_tool_calls;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_TOOL_CALLS]);
+    }
+}
+
+/**
+ * agent_session_get_tool_timeout:
+ * @self: a #AgentSession
+ *
+ * Returns: the most seconds a tool call may run, or 0 for no limit
+ */
+double
+agent_session_get_tool_timeout (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), 0);
+  return self->tool_timeout;
+}
+
+/**
+ * agent_session_set_tool_timeout:
+ * @self: a #AgentSession
+ * @tool_timeout: the most seconds a tool call may run, or 0 for no limit
+ *
+ * Sets [property@Agent.Session:tool-timeout].
+ */
+void
+agent_session_set_tool_timeout (AgentSession *self,
+                                double        tool_timeout)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (tool_timeout >= 0);
+
+  if (self->tool_timeout != tool_timeout)
+    {
+      self->tool_timeout = tool_timeout;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL_TIMEOUT]);
+    }
+}
+
+/**
+ * agent_session_get_turn_metrics:
+ * @self: a #AgentSession
+ *
+ * Returns: (transfer none) (nullable): the metrics of the last turn that ended
+ */
+AgentMetrics *
+agent_session_get_turn_metrics (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  return self->turn_metrics;
 }
 
 /**

@@ -13,6 +13,7 @@
 
 #include "agent-memory.h"
 #include "agent-message.h"
+#include "agent-metrics.h"
 #include "agent-provider.h"
 #include "agent-tool.h"
 #include "agent-usage.h"
@@ -49,6 +50,18 @@ guint          agent_session_get_max_steps                 (AgentSession        
 AGENT_AVAILABLE_IN_ALL
 void           agent_session_set_max_steps                 (AgentSession         *self,
                                                             guint                 max_steps);
+AGENT_AVAILABLE_IN_ALL
+guint          agent_session_get_max_tool_calls            (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_max_tool_calls            (AgentSession         *self,
+                                                            guint                 max_tool_calls);
+AGENT_AVAILABLE_IN_ALL
+double         agent_session_get_tool_timeout              (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_tool_timeout              (AgentSession         *self,
+                                                            double                tool_timeout);
+AGENT_AVAILABLE_IN_ALL
+AgentMetrics  *agent_session_get_turn_metrics              (AgentSession         *self);
 AGENT_AVAILABLE_IN_ALL
 gboolean       agent_session_get_busy                      (AgentSession         *self);
 AGENT_AVAILABLE_IN_ALL

@@ -29,6 +29,9 @@ struct _AgentStep
   GByteArray          *error_body;
   GByteArray          *sniff;        /* the start of the body, for diagnostics */
   guint8              *buffer;
+  gint64               queued_at;    /* monotonic µs: when the step asked for a slot */
+  gint64               sent_at;      /* when the request went out */
+  guint                holds_slot : 1;
 };
 
 static void
@@ -84,10 +87,22 @@ agent_step_get_message (AgentStep *self)
 /* Every error leaving a step passes here: the API key never leaves in an
  * error message, even when a server echoes it. */
 static void
+release_slot (AgentStep *self)
+{
+  if (self->holds_slot)
+    {
+      self->holds_slot = FALSE;
+      _agent_provider_release (self->provider);
+    }
+}
+
+static void
 step_return_error (AgentStep *self,
                    GError    *error)
 {
   g_autoptr(GTask) task = g_steal_pointer (&self->task);
+
+  release_slot (self);
 
   if (error->domain != G_IO_ERROR || error->code != G_IO_ERROR_CANCELLED)
     {
@@ -105,6 +120,7 @@ step_return_success (AgentStep *self)
 {
   g_autoptr(GTask) task = g_steal_pointer (&self->task);
 
+  release_slot (self);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -424,6 +440,49 @@ send_cb (GObject      *object,
   read_body (self);
 }
 
+static void
+acquire_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(AgentStep) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!_agent_provider_acquire_finish (AGENT_PROVIDER (object), result, &error))
+    {
+      step_return_error (self, g_steal_pointer (&error));
+      return;
+    }
+
+  self->holds_slot = TRUE;
+
+  /* Granted, but the turn was cancelled while waiting */
+  if (g_task_return_error_if_cancelled (self->task))
+    {
+      g_clear_object (&self->task);
+      release_slot (self);
+      return;
+    }
+
+  self->sent_at = g_get_monotonic_time ();
+  soup_session_send_async (_agent_provider_get_soup_session (self->provider),
+                           self->message, G_PRIORITY_DEFAULT, g_task_get_cancellable (self->task),
+                           send_cb, agent_step_ref (self));
+}
+
+/* How long the step waited for a request slot, and when it sent its
+ * request (monotonic µs, 0 if it never did). */
+void
+agent_step_get_timing (AgentStep *self,
+                       gint64    *wait_time,
+                       gint64    *sent_at)
+{
+  if (wait_time != NULL)
+    *wait_time = self->sent_at != 0 ? self->sent_at - self->queued_at : 0;
+  if (sent_at != NULL)
+    *sent_at = self->sent_at;
+}
+
 void
 agent_step_run_async (AgentStep           *self,
                       const AgentRequest  *request,
@@ -446,9 +505,9 @@ agent_step_run_async (AgentStep           *self,
       return;
     }
 
-  soup_session_send_async (_agent_provider_get_soup_session (self->provider),
-                           self->message, G_PRIORITY_DEFAULT, cancellable,
-                           send_cb, agent_step_ref (self));
+  /* Wait for a request slot (the provider's max-concurrent-requests) */
+  self->queued_at = g_get_monotonic_time ();
+  _agent_provider_acquire_async (self->provider, cancellable, acquire_cb, agent_step_ref (self));
 }
 
 gboolean

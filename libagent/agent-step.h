@@ -22,6 +22,9 @@ AgentStep    *agent_step_new          (AgentProvider                  *provider,
 AgentStep    *agent_step_ref          (AgentStep                      *self);
 void          agent_step_unref        (AgentStep                      *self);
 AgentMessage *agent_step_get_message  (AgentStep                      *self);
+void          agent_step_get_timing   (AgentStep                      *self,
+                                       gint64                         *wait_time,
+                                       gint64                         *sent_at);
 void          agent_step_run_async    (AgentStep                      *self,
                                        const AgentRequest             *request,
                                        GCancellable                   *cancellable,

@@ -17,6 +17,10 @@ struct _AgentToolCall
   char               *type;
   GString            *arguments;
   char               *result;
+  char               *progress_text;
+  double              progress;
+  gint64              started;     /* monotonic µs when the tool started running */
+  gint64              duration;    /* µs the tool ran, -1 until it finished */
   guint               index;
   AgentToolCallState  state : 4;
   guint               is_error : 1;
@@ -38,6 +42,9 @@ void           _agent_tool_call_set_result      (AgentToolCall      *self,
                                                  const char         *result,
                                                  gboolean            is_error);
 void           _agent_tool_call_notify_arguments (AgentToolCall     *self);
+void           _agent_tool_call_set_progress    (AgentToolCall      *self,
+                                                 double              fraction,
+                                                 const char         *text);
 
 /* The hot path appends to self->arguments directly and notifies once per
  * delta through _agent_tool_call_notify_arguments(). */

@@ -38,6 +38,9 @@ enum {
   PROP_STATE,
   PROP_RESULT,
   PROP_IS_ERROR,
+  PROP_PROGRESS,
+  PROP_PROGRESS_TEXT,
+  PROP_DURATION,
   N_PROPS
 };
 
@@ -54,6 +57,7 @@ agent_tool_call_finalize (GObject *object)
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->type, g_free);
   g_clear_pointer (&self->result, g_free);
+  g_clear_pointer (&self->progress_text, g_free);
   g_string_free (self->arguments, TRUE);
 
   G_OBJECT_CLASS (agent_tool_call_parent_class)->finalize (object);
@@ -95,6 +99,18 @@ agent_tool_call_get_property (GObject    *object,
 
     case PROP_IS_ERROR:
       g_value_set_boolean (value, self->is_error);
+      break;
+
+    case PROP_PROGRESS:
+      g_value_set_double (value, self->progress);
+      break;
+
+    case PROP_PROGRESS_TEXT:
+      g_value_set_string (value, self->progress_text);
+      break;
+
+    case PROP_DURATION:
+      g_value_set_int64 (value, self->duration);
       break;
 
     default:
@@ -219,6 +235,37 @@ agent_tool_call_class_init (AgentToolCallClass *klass)
                           FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AgentToolCall:progress:
+   *
+   * How far the running tool says it is, from 0 to 1, or -1 when it has not
+   * said (see [method@Agent.ToolInvocation.report_progress]).
+   */
+  properties[PROP_PROGRESS] =
+    g_param_spec_double ("progress", NULL, NULL,
+                         -1, 1, -1,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentToolCall:progress-text:
+   *
+   * The running tool's last line of progress, or %NULL.
+   */
+  properties[PROP_PROGRESS_TEXT] =
+    g_param_spec_string ("progress-text", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentToolCall:duration:
+   *
+   * How long the tool ran, in microseconds, or -1 if it has not run (yet).
+   */
+  properties[PROP_DURATION] =
+    g_param_spec_int64 ("duration", NULL, NULL,
+                        -1, G_MAXINT64, -1,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -227,6 +274,8 @@ agent_tool_call_init (AgentToolCall *self)
 {
   self->arguments = g_string_new (NULL);
   self->state = AGENT_TOOL_CALL_STATE_READY;
+  self->progress = -1;
+  self->duration = -1;
 }
 
 /**
@@ -475,15 +524,91 @@ _agent_tool_call_set_index (AgentToolCall *self,
     }
 }
 
+/* Keeps the tool's running time: it starts when the call becomes
+ * RUNNING and ends when it leaves that state. */
 void
 _agent_tool_call_set_state (AgentToolCall      *self,
                             AgentToolCallState  state)
 {
-  if (self->state != state)
+  if (self->state == state)
+    return;
+
+  if (state == AGENT_TOOL_CALL_STATE_RUNNING)
+    self->started = g_get_monotonic_time ();
+  else if (self->state == AGENT_TOOL_CALL_STATE_RUNNING)
     {
-      self->state = state;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+      self->duration = g_get_monotonic_time () - self->started;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DURATION]);
     }
+
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+void
+_agent_tool_call_set_progress (AgentToolCall *self,
+                               double         fraction,
+                               const char    *text)
+{
+  fraction = fraction < 0 ? -1 : MIN (fraction, 1.0);
+
+  if (self->progress != fraction)
+    {
+      self->progress = fraction;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+    }
+
+  if (text != NULL && g_strcmp0 (self->progress_text, text) != 0)
+    {
+      g_free (self->progress_text);
+      self->progress_text = g_strdup (text);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS_TEXT]);
+    }
+}
+
+/**
+ * agent_tool_call_get_progress:
+ * @self: a #AgentToolCall
+ *
+ * Returns: how far the running tool says it is, from 0 to 1, or -1
+ *
+ * Since: 0.1
+ */
+double
+agent_tool_call_get_progress (AgentToolCall *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), -1);
+  return self->progress;
+}
+
+/**
+ * agent_tool_call_get_progress_text:
+ * @self: a #AgentToolCall
+ *
+ * Returns: (nullable): the running tool's last line of progress
+ *
+ * Since: 0.1
+ */
+const char *
+agent_tool_call_get_progress_text (AgentToolCall *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), NULL);
+  return self->progress_text;
+}
+
+/**
+ * agent_tool_call_get_duration:
+ * @self: a #AgentToolCall
+ *
+ * Returns: how long the tool ran, in microseconds, or -1 if it has not run
+ *
+ * Since: 0.1
+ */
+gint64
+agent_tool_call_get_duration (AgentToolCall *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), -1);
+  return self->duration;
 }
 
 void

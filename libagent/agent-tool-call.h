@@ -19,11 +19,15 @@ G_BEGIN_DECLS
  * AgentToolCallState:
  * @AGENT_TOOL_CALL_STATE_STREAMING: the call's fragments are still arriving
  * @AGENT_TOOL_CALL_STATE_READY: the model has finished writing the call
+ * @AGENT_TOOL_CALL_STATE_AWAITING_APPROVAL: the tool needs the user's approval,
+ *   which was asked for (see [signal@Agent.Session::approve-tool-call])
  * @AGENT_TOOL_CALL_STATE_RUNNING: the tool is running
  * @AGENT_TOOL_CALL_STATE_SUCCEEDED: the tool returned a result
  * @AGENT_TOOL_CALL_STATE_FAILED: the tool (or the lookup of the tool, or the
  *   parsing of its arguments) failed; the error text is the call's result
  * @AGENT_TOOL_CALL_STATE_CANCELLED: the turn was cancelled before the tool finished
+ * @AGENT_TOOL_CALL_STATE_DENIED: the tool did not run: the user denied it, a
+ *   hook blocked it, or a limit stopped it; the reason is the call's result
  *
  * The life cycle of an [class@Agent.ToolCall].
  *
@@ -37,6 +41,8 @@ typedef enum
   AGENT_TOOL_CALL_STATE_SUCCEEDED,
   AGENT_TOOL_CALL_STATE_FAILED,
   AGENT_TOOL_CALL_STATE_CANCELLED,
+  AGENT_TOOL_CALL_STATE_AWAITING_APPROVAL,
+  AGENT_TOOL_CALL_STATE_DENIED,
 } AgentToolCallState;
 
 #define AGENT_TYPE_TOOL_CALL (agent_tool_call_get_type ())
@@ -65,5 +71,11 @@ AGENT_AVAILABLE_IN_ALL
 const char         *agent_tool_call_get_result      (AgentToolCall  *self);
 AGENT_AVAILABLE_IN_ALL
 gboolean            agent_tool_call_is_error        (AgentToolCall  *self);
+AGENT_AVAILABLE_IN_ALL
+double              agent_tool_call_get_progress    (AgentToolCall  *self);
+AGENT_AVAILABLE_IN_ALL
+const char         *agent_tool_call_get_progress_text (AgentToolCall *self);
+AGENT_AVAILABLE_IN_ALL
+gint64              agent_tool_call_get_duration    (AgentToolCall  *self);
 
 G_END_DECLS

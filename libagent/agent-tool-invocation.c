@@ -9,6 +9,7 @@
 
 #include "agent-tool-call.h"
 #include "agent-tool-invocation.h"
+#include "agent-util-private.h"
 
 /**
  * AgentToolInvocation:
@@ -40,8 +41,16 @@ struct _AgentToolInvocation
   GThread       *owner;
   JsonNode      *arguments;
   char          *result;
+  char          *progress_text;    /* the last report, until delivered */
+  double         progress;
   guint          is_error : 1;
   guint          completed : 1;
+  guint          progress_pending : 1;
+};
+
+enum {
+  PROGRESS,
+  N_SIGNALS
 };
 
 enum {
@@ -56,6 +65,7 @@ enum {
 G_DEFINE_FINAL_TYPE (AgentToolInvocation, agent_tool_invocation, G_TYPE_OBJECT)
 
 static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
 
 static void
 agent_tool_invocation_dispose (GObject *object)
@@ -77,6 +87,7 @@ agent_tool_invocation_finalize (GObject *object)
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->arguments, json_node_unref);
   g_clear_pointer (&self->result, g_free);
+  g_clear_pointer (&self->progress_text, g_free);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (agent_tool_invocation_parent_class)->finalize (object);
@@ -166,6 +177,24 @@ agent_tool_invocation_class_init (AgentToolInvocationClass *klass)
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * AgentToolInvocation::progress:
+   * @self: the invocation
+   * @fraction: how far the tool is, from 0 to 1, or -1 if it cannot say
+   * @text: (nullable): a line about what it is doing
+   *
+   * Emitted on the invocation's main context after the tool reported
+   * progress with [method@Agent.ToolInvocation.report_progress]. Reports
+   * that come faster than the main context runs are merged: the last one
+   * wins.
+   */
+  signals[PROGRESS] =
+    g_signal_new ("progress",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_STRING);
 }
 
 static void
@@ -178,6 +207,30 @@ static gboolean
 notify_completed_cb (gpointer data)
 {
   g_object_notify_by_pspec (G_OBJECT (data), properties[PROP_COMPLETED]);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+run_on_owner (AgentToolInvocation *self,
+              GSourceFunc          func)
+{
+  _agent_run_on_owner (G_OBJECT (self), self->owner, self->context, func);
+}
+
+static gboolean
+emit_progress_cb (gpointer data)
+{
+  AgentToolInvocation *self = data;
+  g_autofree char *text = NULL;
+  double fraction;
+
+  g_mutex_lock (&self->mutex);
+  fraction = self->progress;
+  text = g_steal_pointer (&self->progress_text);
+  self->progress_pending = FALSE;
+  g_mutex_unlock (&self->mutex);
+
+  g_signal_emit (self, signals[PROGRESS], 0, fraction, text);
   return G_SOURCE_REMOVE;
 }
 
@@ -200,24 +253,7 @@ complete (AgentToolInvocation *self,
   self->result = g_strdup (result ? result : "");
   g_mutex_unlock (&self->mutex);
 
-  /* On the thread that created the invocation, notify at once; from any
-   * other thread, queue the notification to the creator's main context.
-   * (g_main_context_invoke() is not enough: another thread may acquire the
-   * global default context and would then notify from the wrong thread.) */
-  if (g_thread_self () == self->owner)
-    {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETED]);
-    }
-  else
-    {
-      GSource *source = g_idle_source_new ();
-
-      g_source_set_priority (source, G_PRIORITY_DEFAULT);
-      g_source_set_callback (source, notify_completed_cb, g_object_ref (self), g_object_unref);
-      g_source_set_static_name (source, "[agent-tool-invocation-completed]");
-      g_source_attach (source, self->context);
-      g_source_unref (source);
-    }
+  run_on_owner (self, notify_completed_cb);
 }
 
 /**
@@ -406,6 +442,49 @@ agent_tool_invocation_return_error_literal (AgentToolInvocation *self,
   g_return_if_fail (message != NULL);
 
   complete (self, message, TRUE);
+}
+
+/**
+ * agent_tool_invocation_report_progress:
+ * @self: a #AgentToolInvocation
+ * @fraction: how far the tool is, from 0 to 1, or a negative number if it
+ *   cannot say
+ * @text: (nullable): a short line about what it is doing
+ *
+ * Reports the progress of a long-running tool, so that an application can
+ * show it (see [signal@Agent.Session::tool-progress]). May be called from
+ * any thread, as often as the tool likes; reports after the invocation
+ * completed are ignored.
+ *
+ * Since: 0.1
+ */
+void
+agent_tool_invocation_report_progress (AgentToolInvocation *self,
+                                       double               fraction,
+                                       const char          *text)
+{
+  gboolean schedule;
+
+  g_return_if_fail (AGENT_IS_TOOL_INVOCATION (self));
+
+  g_mutex_lock (&self->mutex);
+  if (self->completed)
+    {
+      g_mutex_unlock (&self->mutex);
+      return;
+    }
+  self->progress = fraction < 0 ? -1 : MIN (fraction, 1.0);
+  if (text != NULL)
+    {
+      g_free (self->progress_text);
+      self->progress_text = g_strdup (text);
+    }
+  schedule = !self->progress_pending;
+  self->progress_pending = TRUE;
+  g_mutex_unlock (&self->mutex);
+
+  if (schedule)
+    run_on_owner (self, emit_progress_cb);
 }
 
 /**

@@ -49,5 +49,9 @@ void                 agent_tool_invocation_return_error_literal (AgentToolInvoca
 AGENT_AVAILABLE_IN_ALL
 char                *agent_tool_invocation_dup_result         (AgentToolInvocation *self,
                                                                gboolean            *is_error);
+AGENT_AVAILABLE_IN_ALL
+void                 agent_tool_invocation_report_progress    (AgentToolInvocation *self,
+                                                               double               fraction,
+                                                               const char          *text);
 
 G_END_DECLS

@@ -45,12 +45,16 @@
 
 typedef struct
 {
-  char           *name;
-  char           *description;
-  JsonNode       *parameters;
-  AgentToolFunc   handler;
-  gpointer        handler_data;
-  GDestroyNotify  handler_destroy;
+  char                  *name;
+  char                  *description;
+  JsonNode              *parameters;
+  AgentToolFunc          handler;
+  AgentToolBlockingFunc  blocking;
+  gpointer               handler_data;
+  GDestroyNotify         handler_destroy;
+  double                 timeout;
+  guint                  requires_approval : 1;
+  guint                  return_direct : 1;
 } AgentToolPrivate;
 
 enum {
@@ -58,6 +62,9 @@ enum {
   PROP_NAME,
   PROP_DESCRIPTION,
   PROP_PARAMETERS,
+  PROP_REQUIRES_APPROVAL,
+  PROP_RETURN_DIRECT,
+  PROP_TIMEOUT,
   N_PROPS
 };
 
@@ -85,10 +92,68 @@ empty_parameters (void)
 }
 
 static void
+run_blocking_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(AgentToolInvocation) invocation = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (text != NULL)
+    agent_tool_invocation_return_result (invocation, text);
+  else
+    agent_tool_invocation_return_error (invocation, error);
+}
+
+static void
+run_blocking_thread (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  AgentTool *self = source_object;
+  AgentToolPrivate *priv = agent_tool_get_instance_private (self);
+  AgentToolInvocation *invocation = task_data;
+  GError *error = NULL;
+  char *text;
+
+  text = priv->blocking (self, agent_tool_invocation_get_arguments (invocation),
+                         cancellable, priv->handler_data, &error);
+
+  if (text == NULL && error == NULL)
+    g_set_error (&error, AGENT_ERROR, AGENT_ERROR_TOOL,
+                 _("The tool “%s” returned no result"), priv->name);
+
+  if (error != NULL)
+    {
+      g_free (text);
+      g_task_return_error (task, error);
+    }
+  else
+    g_task_return_pointer (task, text, g_free);
+}
+
+static void
 agent_tool_real_invoke (AgentTool           *self,
                         AgentToolInvocation *invocation)
 {
   AgentToolPrivate *priv = agent_tool_get_instance_private (self);
+
+  if (priv->blocking != NULL)
+    {
+      g_autoptr(GTask) task = NULL;
+
+      task = g_task_new (self, agent_tool_invocation_get_cancellable (invocation),
+                         run_blocking_cb, g_object_ref (invocation));
+      g_task_set_source_tag (task, agent_tool_real_invoke);
+      /* The thread's result is taken even if the call was cancelled: the
+       * body saw the cancellable and says what it did. */
+      g_task_set_check_cancellable (task, FALSE);
+      g_task_set_task_data (task, g_object_ref (invocation), g_object_unref);
+      g_task_run_in_thread (task, run_blocking_thread);
+      return;
+    }
 
   if (priv->handler != NULL)
     {
@@ -153,6 +218,18 @@ agent_tool_get_property (GObject    *object,
       g_value_set_boxed (value, agent_tool_get_parameters (self));
       break;
 
+    case PROP_REQUIRES_APPROVAL:
+      g_value_set_boolean (value, agent_tool_get_requires_approval (self));
+      break;
+
+    case PROP_RETURN_DIRECT:
+      g_value_set_boolean (value, agent_tool_get_return_direct (self));
+      break;
+
+    case PROP_TIMEOUT:
+      g_value_set_double (value, agent_tool_get_timeout (self));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -191,6 +268,18 @@ agent_tool_set_property (GObject      *object,
           if (priv->parameters != NULL)
             json_node_seal (priv->parameters);
         }
+      break;
+
+    case PROP_REQUIRES_APPROVAL:
+      agent_tool_set_requires_approval (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_RETURN_DIRECT:
+      agent_tool_set_return_direct (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_TIMEOUT:
+      agent_tool_set_timeout (self, g_value_get_double (value));
       break;
 
     default:
@@ -245,6 +334,42 @@ agent_tool_class_init (AgentToolClass *klass)
                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AgentTool:requires-approval:
+   *
+   * Whether the user must approve each call before the tool runs (see
+   * [signal@Agent.Session::approve-tool-call]). Without anyone to ask, the
+   * tool does not run.
+   */
+  properties[PROP_REQUIRES_APPROVAL] =
+    g_param_spec_boolean ("requires-approval", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentTool:return-direct:
+   *
+   * Whether the tool's result is the answer: when every call of a step is
+   * to tools that return directly and all succeed, their results end the
+   * turn and the model is not asked again.
+   */
+  properties[PROP_RETURN_DIRECT] =
+    g_param_spec_boolean ("return-direct", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentTool:timeout:
+   *
+   * The most seconds one call may run before it is cancelled and answers
+   * that it timed out, or 0 to use the session's
+   * [property@Agent.Session:tool-timeout].
+   */
+  properties[PROP_TIMEOUT] =
+    g_param_spec_double ("timeout", NULL, NULL,
+                         0, G_MAXDOUBLE, 0,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -294,6 +419,159 @@ agent_tool_new (const char     *name,
   priv->handler_destroy = destroy;
 
   return self;
+}
+
+/**
+ * agent_tool_new_blocking:
+ * @name: the tool's name
+ * @description: what the tool does, for the model
+ * @parameters: (nullable): a JSON Schema object for the arguments
+ * @func: (scope notified) (closure user_data) (destroy destroy): the body
+ *   of the tool, run in a worker thread for each call
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data when the tool is finalized
+ *
+ * Creates a tool whose body blocks. Each call runs @func in a thread of
+ * GLib's pool, side by side with the other calls of the step, and its
+ * return value (or error) becomes the call's result. @func should watch
+ * its cancellable: it is cancelled when the turn is, or when the call
+ * times out.
+ *
+ * Returns: (transfer full): a new #AgentTool
+ *
+ * Since: 0.1
+ */
+AgentTool *
+agent_tool_new_blocking (const char            *name,
+                         const char            *description,
+                         JsonNode              *parameters,
+                         AgentToolBlockingFunc  func,
+                         gpointer               user_data,
+                         GDestroyNotify         destroy)
+{
+  AgentTool *self;
+  AgentToolPrivate *priv;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (func != NULL, NULL);
+
+  self = g_object_new (AGENT_TYPE_TOOL,
+                       "name", name,
+                       "description", description,
+                       "parameters", parameters,
+                       NULL);
+  priv = agent_tool_get_instance_private (self);
+  priv->blocking = func;
+  priv->handler_data = user_data;
+  priv->handler_destroy = destroy;
+
+  return self;
+}
+
+/**
+ * agent_tool_get_requires_approval:
+ * @self: a #AgentTool
+ *
+ * Returns: whether each call needs the user's approval
+ */
+gboolean
+agent_tool_get_requires_approval (AgentTool *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL (self), FALSE);
+  return ((AgentToolPrivate *)agent_tool_get_instance_private (self))->requires_approval;
+}
+
+/**
+ * agent_tool_set_requires_approval:
+ * @self: a #AgentTool
+ * @requires_approval: whether each call needs the user's approval
+ *
+ * Sets [property@Agent.Tool:requires-approval].
+ */
+void
+agent_tool_set_requires_approval (AgentTool *self,
+                                  gboolean   requires_approval)
+{
+  AgentToolPrivate *priv = agent_tool_get_instance_private (self);
+
+  g_return_if_fail (AGENT_IS_TOOL (self));
+
+  if (priv->requires_approval != !!requires_approval)
+    {
+      priv->requires_approval = !!requires_approval;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REQUIRES_APPROVAL]);
+    }
+}
+
+/**
+ * agent_tool_get_return_direct:
+ * @self: a #AgentTool
+ *
+ * Returns: whether the tool's result is the turn's answer
+ */
+gboolean
+agent_tool_get_return_direct (AgentTool *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL (self), FALSE);
+  return ((AgentToolPrivate *)agent_tool_get_instance_private (self))->return_direct;
+}
+
+/**
+ * agent_tool_set_return_direct:
+ * @self: a #AgentTool
+ * @return_direct: whether the tool's result is the turn's answer
+ *
+ * Sets [property@Agent.Tool:return-direct].
+ */
+void
+agent_tool_set_return_direct (AgentTool *self,
+                              gboolean   return_direct)
+{
+  AgentToolPrivate *priv = agent_tool_get_instance_private (self);
+
+  g_return_if_fail (AGENT_IS_TOOL (self));
+
+  if (priv->return_direct != !!return_direct)
+    {
+      priv->return_direct = !!return_direct;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RETURN_DIRECT]);
+    }
+}
+
+/**
+ * agent_tool_get_timeout:
+ * @self: a #AgentTool
+ *
+ * Returns: the most seconds a call may run, or 0 for the session's limit
+ */
+double
+agent_tool_get_timeout (AgentTool *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL (self), 0);
+  return ((AgentToolPrivate *)agent_tool_get_instance_private (self))->timeout;
+}
+
+/**
+ * agent_tool_set_timeout:
+ * @self: a #AgentTool
+ * @timeout: the most seconds a call may run, or 0 for the session's limit
+ *
+ * Sets [property@Agent.Tool:timeout].
+ */
+void
+agent_tool_set_timeout (AgentTool *self,
+                        double     timeout)
+{
+  AgentToolPrivate *priv = agent_tool_get_instance_private (self);
+
+  g_return_if_fail (AGENT_IS_TOOL (self));
+  g_return_if_fail (timeout >= 0);
+
+  if (priv->timeout != timeout)
+    {
+      priv->timeout = timeout;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMEOUT]);
+    }
 }
 
 /**

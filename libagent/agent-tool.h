@@ -70,7 +70,50 @@ const char *agent_tool_get_description (AgentTool           *self);
 AGENT_AVAILABLE_IN_ALL
 JsonNode   *agent_tool_get_parameters  (AgentTool           *self);
 AGENT_AVAILABLE_IN_ALL
+gboolean    agent_tool_get_requires_approval (AgentTool     *self);
+AGENT_AVAILABLE_IN_ALL
+void        agent_tool_set_requires_approval (AgentTool     *self,
+                                              gboolean       requires_approval);
+AGENT_AVAILABLE_IN_ALL
+gboolean    agent_tool_get_return_direct     (AgentTool     *self);
+AGENT_AVAILABLE_IN_ALL
+void        agent_tool_set_return_direct     (AgentTool     *self,
+                                              gboolean       return_direct);
+AGENT_AVAILABLE_IN_ALL
+double      agent_tool_get_timeout           (AgentTool     *self);
+AGENT_AVAILABLE_IN_ALL
+void        agent_tool_set_timeout           (AgentTool     *self,
+                                              double         timeout);
+AGENT_AVAILABLE_IN_ALL
 void        agent_tool_invoke          (AgentTool           *self,
                                         AgentToolInvocation *invocation);
+
+/**
+ * AgentToolBlockingFunc:
+ * @tool: the tool being called
+ * @arguments: the call's arguments, a JSON object
+ * @cancellable: cancelled when the call is (the turn was cancelled, or
+ *   the tool timed out)
+ * @user_data: the data passed to [ctor@Agent.Tool.new_blocking]
+ * @error: return location for a #GError
+ *
+ * The body of a tool that blocks (file or network I/O, a computation). It
+ * runs in a worker thread.
+ *
+ * Returns: (transfer full) (nullable): the result, or %NULL with @error set
+ */
+typedef char *(*AgentToolBlockingFunc) (AgentTool     *tool,
+                                        JsonNode      *arguments,
+                                        GCancellable  *cancellable,
+                                        gpointer       user_data,
+                                        GError       **error);
+
+AGENT_AVAILABLE_IN_ALL
+AgentTool  *agent_tool_new_blocking    (const char             *name,
+                                        const char             *description,
+                                        JsonNode               *parameters,
+                                        AgentToolBlockingFunc   func,
+                                        gpointer                user_data,
+                                        GDestroyNotify          destroy);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 
+#include "agent-metrics-private.h"
 #include "agent-session-private.h"
 #include "agent-step.h"
 
@@ -23,32 +24,42 @@ struct _AgentTurn
   GTask         *task;
   GCancellable  *cancellable;
   AgentStep     *step;
-  AgentUsage    *usage;        /* summed over the steps; NULL until one reports it */
-  guint          n_steps;
+  gint64         started_at;       /* monotonic µs */
+
+  /* The step running: when its first and last deltas came */
+  gint64         first_delta_at;
+  gint64         last_delta_at;
+
+  /* Summed over the steps so far */
+  AgentMetrics   totals;           /* usage NULL until a step reports it */
 
   /* While the tools of a step run */
-  AgentMessage  *assistant;    /* the step's message, with its calls */
-  GPtrArray     *invocations;  /* AgentToolInvocation, or NULL where none ran */
+  AgentMessage  *assistant;        /* the step's message, with its calls */
+  GPtrArray     *calls;            /* CallRun, in call order */
   GSource       *cancel_source;
   guint          n_pending;
+  guint          n_runs;           /* tools that ran (or run) in this turn */
   guint          starting_tools : 1;
+  guint          limit_reached : 1;
 };
 
-AgentTurn *_agent_turn_new        (AgentSession *session,
-                                   GTask        *task,
-                                   GCancellable *cancellable);
-void       _agent_turn_free       (AgentTurn    *turn);
-void       _agent_turn_start      (AgentTurn    *turn,
-                                   const char   *text);
+AgentTurn *_agent_turn_new           (AgentSession *session,
+                                      GTask        *task,
+                                      GCancellable *cancellable);
+void       _agent_turn_free          (AgentTurn    *turn);
+void       _agent_turn_start         (AgentTurn    *turn,
+                                      const char   *text);
 
 /* Shared by the two halves of the loop */
-gboolean   _agent_turn_append     (AgentTurn    *turn,
-                                   AgentMessage *message);
-void       _agent_turn_fail       (AgentTurn    *turn,
-                                   GError       *error);
-void       _agent_turn_next_step  (AgentTurn    *turn);
-void       _agent_turn_run_tools  (AgentTurn    *turn,
-                                   AgentMessage *assistant);
-void       _agent_turn_stop_tools (AgentTurn    *turn);
+gboolean   _agent_turn_append        (AgentTurn    *turn,
+                                      AgentMessage *message);
+void       _agent_turn_fail          (AgentTurn    *turn,
+                                      GError       *error);
+void       _agent_turn_complete      (AgentTurn    *turn,
+                                      AgentMessage *message);
+void       _agent_turn_next_step     (AgentTurn    *turn);
+void       _agent_turn_run_tools     (AgentTurn    *turn,
+                                      AgentMessage *assistant);
+void       _agent_turn_stop_tools    (AgentTurn    *turn);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 
 #include "agent-error.h"
 #include "agent-message-private.h"
+#include "agent-step-request-private.h"
 #include "agent-tool-call-private.h"
 #include "agent-turn-private.h"
 
@@ -22,6 +23,8 @@ _agent_turn_new (AgentSession *session,
   turn->session = g_object_ref (session);
   turn->task = g_object_ref (task);
   turn->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
+  turn->started_at = g_get_monotonic_time ();
+  turn->totals.time_to_first_token = -1;
 
   return turn;
 }
@@ -32,24 +35,44 @@ _agent_turn_free (AgentTurn *turn)
   g_assert (turn->cancel_source == NULL);
 
   g_clear_pointer (&turn->step, agent_step_unref);
-  g_clear_pointer (&turn->usage, agent_usage_unref);
-  g_clear_pointer (&turn->invocations, g_ptr_array_unref);
+  g_clear_pointer (&turn->totals.usage, agent_usage_unref);
+  g_clear_pointer (&turn->calls, g_ptr_array_unref);
   g_clear_object (&turn->assistant);
   g_clear_object (&turn->cancellable);
   g_clear_object (&turn->session);
   g_free (turn);
 }
 
+static AgentMetrics *
+turn_metrics (AgentTurn *turn)
+{
+  AgentMetrics values = turn->totals;
+
+  values.duration = g_get_monotonic_time () - turn->started_at;
+  return _agent_metrics_new (&values);
+}
+
 /* Ends the turn: the session is free again before the caller hears of it,
  * so that a callback may start the next turn at once. */
 static GTask *
-end_turn (AgentTurn *turn)
+end_turn (AgentTurn    *turn,
+          AgentMessage *message,
+          const GError *error)
 {
+  g_autoptr(AgentMetrics) metrics = turn_metrics (turn);
   GTask *task = g_steal_pointer (&turn->task);
 
   _agent_turn_stop_tools (turn);
   _agent_session_set_current_message (turn->session, NULL);
+  if (message != NULL)
+    {
+      _agent_message_set_turn_metrics (message, metrics);
+      _agent_session_set_usage (turn->session, turn->totals.usage);
+    }
+  _agent_session_set_turn_metrics (turn->session, metrics);
   _agent_session_set_turn (turn->session, NULL);
+
+  _agent_session_emit (turn->session, TURN_FINISHED, message, error, metrics);
 
   return task;
 }
@@ -62,19 +85,17 @@ _agent_turn_fail (AgentTurn *turn,
 
   g_debug ("Turn failed: %s", error->message);
 
-  task = end_turn (turn);
+  task = end_turn (turn, NULL, error);
   g_task_return_error (task, error);
 }
 
-static void
-complete_turn (AgentTurn    *turn,
-               AgentMessage *message)
+void
+_agent_turn_complete (AgentTurn    *turn,
+                      AgentMessage *message)
 {
   g_autoptr(GTask) task = NULL;
 
-  _agent_session_set_usage (turn->session, turn->usage);
-
-  task = end_turn (turn);
+  task = end_turn (turn, message, NULL);
   _agent_session_emit (turn->session, COMPLETED, message);
   g_task_return_pointer (task, g_object_ref (message), g_object_unref);
 }
@@ -106,6 +127,16 @@ _agent_turn_append (AgentTurn    *turn,
 
 /* Deltas, as the stream brings them */
 
+static inline void
+note_delta (AgentTurn *turn)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (turn->first_delta_at == 0)
+    turn->first_delta_at = now;
+  turn->last_delta_at = now;
+}
+
 static void
 on_text_delta (gpointer    user_data,
                const char *text,
@@ -114,6 +145,7 @@ on_text_delta (gpointer    user_data,
   AgentTurn *turn = user_data;
   AgentMessage *message = agent_step_get_message (turn->step);
 
+  note_delta (turn);
   _agent_message_notify_content (message);
   _agent_session_emit (turn->session, TEXT_DELTA, message, text);
 }
@@ -126,6 +158,7 @@ on_reasoning_delta (gpointer    user_data,
   AgentTurn *turn = user_data;
   AgentMessage *message = agent_step_get_message (turn->step);
 
+  note_delta (turn);
   _agent_message_notify_reasoning (message);
   _agent_session_emit (turn->session, REASONING_DELTA, message, text);
 }
@@ -137,6 +170,7 @@ on_refusal_delta (gpointer    user_data,
 {
   AgentTurn *turn = user_data;
 
+  note_delta (turn);
   _agent_message_notify_refusal (agent_step_get_message (turn->step));
 }
 
@@ -147,6 +181,8 @@ on_tool_call_delta (gpointer       user_data,
                     gsize          len)
 {
   AgentTurn *turn = user_data;
+
+  note_delta (turn);
 
   /* The toggle changes what is emitted, never what is stored. */
   if (!turn->session->stream_tool_call_chunks)
@@ -177,11 +213,49 @@ ensure_call_ids (AgentTurn    *turn,
 
       if (agent_tool_call_get_id (call) == NULL)
         {
-          g_autofree char *id = g_strdup_printf ("call_%u_%u", turn->n_steps, i);
+          g_autofree char *id = g_strdup_printf ("call_%u_%u", turn->totals.steps, i);
 
           _agent_tool_call_set_id (call, id);
         }
     }
+}
+
+/* The step's metrics, added to the turn's. */
+static void
+account_step (AgentTurn    *turn,
+              AgentStep    *step,
+              AgentMessage *message)
+{
+  AgentMetrics values = { 0 };
+  g_autoptr(AgentMetrics) metrics = NULL;
+  gint64 sent_at;
+
+  agent_step_get_timing (step, &values.wait_time, &sent_at);
+  values.steps = 1;
+  values.duration = sent_at != 0 ? g_get_monotonic_time () - sent_at : 0;
+  values.time_to_first_token = (sent_at != 0 && turn->first_delta_at != 0)
+                             ? turn->first_delta_at - sent_at : -1;
+  values.generation_time = turn->last_delta_at - turn->first_delta_at;
+  values.usage = agent_message_get_usage (message);
+  values.tool_calls = agent_message_get_n_tool_calls (message);
+
+  metrics = _agent_metrics_new (&values);
+  _agent_message_set_metrics (message, metrics);
+
+  turn->totals.steps++;
+  turn->totals.wait_time += values.wait_time;
+  turn->totals.generation_time += values.generation_time;
+  if (turn->totals.time_to_first_token < 0)
+    turn->totals.time_to_first_token = values.time_to_first_token;
+  if (values.usage != NULL)
+    {
+      AgentUsage *sum = agent_usage_add (turn->totals.usage, values.usage);
+
+      g_clear_pointer (&turn->totals.usage, agent_usage_unref);
+      turn->totals.usage = sum;
+    }
+
+  turn->first_delta_at = turn->last_delta_at = 0;
 }
 
 /* The step's stream failed or was cancelled. What streamed stays, marked
@@ -208,19 +282,47 @@ step_failed (AgentTurn    *turn,
   _agent_turn_fail (turn, error);
 }
 
+/* The finish reasons (of every provider) that say the answer was cut off
+ * or filtered: a tool call in it may be truncated, and must not run. */
+static GError *
+check_finish_reason (AgentMessage *message)
+{
+  static const char * const cut_off[] = { "length", "max_tokens", "MAX_TOKENS", NULL };
+  static const char * const filtered[] = { "content_filter", "SAFETY", "RECITATION",
+                                           "PROHIBITED_CONTENT", "refusal", NULL };
+  const char *reason = agent_message_get_finish_reason (message);
+
+  if (reason == NULL)
+    return NULL;
+
+  if (g_strv_contains (cut_off, reason))
+    return g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
+                        _("The model's answer was cut off (finish reason “%s”) while it was "
+                          "writing tool calls; they were not run"),
+                        reason);
+
+  if (g_strv_contains (filtered, reason))
+    return g_error_new (AGENT_ERROR, AGENT_ERROR_PROVIDER,
+                        _("The provider filtered the model's answer (finish reason “%s”); "
+                          "its tool calls were not run"),
+                        reason);
+
+  return NULL;
+}
+
 static void
 step_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
   AgentTurn *turn = user_data;
-  g_autoptr(AgentMessage) message = g_object_ref (agent_step_get_message (turn->step));
+  g_autoptr(AgentStep) step = g_steal_pointer (&turn->step);
+  g_autoptr(AgentMessage) message = g_object_ref (agent_step_get_message (step));
   GError *error = NULL;
-  AgentUsage *usage;
   gboolean success;
 
-  success = agent_step_run_finish (turn->step, result, &error);
-  g_clear_pointer (&turn->step, agent_step_unref);
+  success = agent_step_run_finish (step, result, &error);
+  account_step (turn, step, message);
 
   /* The message stops being the current one as it goes into memory. */
   _agent_session_set_current_message (turn->session, NULL);
@@ -233,20 +335,18 @@ step_cb (GObject      *object,
 
   _agent_message_set_state (message, AGENT_MESSAGE_STATE_COMPLETE);
 
-  if ((usage = agent_message_get_usage (message)) != NULL)
-    {
-      AgentUsage *sum = agent_usage_add (turn->usage, usage);
-
-      g_clear_pointer (&turn->usage, agent_usage_unref);
-      turn->usage = sum;
-    }
-
   if (agent_message_get_n_tool_calls (message) == 0)
     {
       if (!_agent_turn_append (turn, message))
         return;
       _agent_session_emit (turn->session, STEP_FINISHED, message);
-      complete_turn (turn, message);
+      _agent_turn_complete (turn, message);
+      return;
+    }
+
+  if ((error = check_finish_reason (message)) != NULL)
+    {
+      step_failed (turn, message, error);
       return;
     }
 
@@ -269,6 +369,7 @@ void
 _agent_turn_next_step (AgentTurn *turn)
 {
   AgentSession *session = turn->session;
+  g_autoptr(AgentStepRequest) prepared = NULL;
   AgentRequest request = { 0 };
 
   if (g_cancellable_is_cancelled (turn->cancellable))
@@ -278,7 +379,7 @@ _agent_turn_next_step (AgentTurn *turn)
       return;
     }
 
-  if (turn->n_steps >= session->max_steps)
+  if (turn->totals.steps >= session->max_steps)
     {
       _agent_turn_fail (turn, g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
                                            g_dngettext (GETTEXT_PACKAGE,
@@ -287,17 +388,29 @@ _agent_turn_next_step (AgentTurn *turn)
                                                         "The model was asked %u times in this turn and "
                                                         "still wants tools; the limit is %u requests (max-steps)",
                                                         session->max_steps),
-                                           turn->n_steps, session->max_steps));
+                                           turn->totals.steps, session->max_steps));
       return;
     }
-
-  turn->n_steps++;
 
   request.provider = session->provider;
   request.model = agent_provider_get_model (session->provider);
   request.system_prompt = session->system_prompt;
   request.messages = G_LIST_MODEL (session->memory);
   request.tools = G_LIST_MODEL (session->tools);
+
+  /* The prepare-step hook sees (and may change) a copy; without a handler
+   * the memory is read as it is. */
+  if (_agent_session_has_handler (session, PREPARE_STEP))
+    {
+      prepared = _agent_step_request_new (turn->totals.steps + 1, request.messages, request.tools,
+                                          request.system_prompt, request.model);
+      _agent_session_emit (session, PREPARE_STEP, prepared);
+
+      request.model = agent_step_request_get_model (prepared);
+      request.system_prompt = agent_step_request_get_system_prompt (prepared);
+      request.messages = G_LIST_MODEL (agent_step_request_get_messages (prepared));
+      request.tools = G_LIST_MODEL (agent_step_request_get_tools (prepared));
+    }
 
   turn->step = agent_step_new (session->provider, &listener, turn);
   _agent_session_set_current_message (session, agent_step_get_message (turn->step));
@@ -308,8 +421,19 @@ void
 _agent_turn_start (AgentTurn  *turn,
                    const char *text)
 {
-  g_autoptr(AgentMessage) user_message = agent_message_new (AGENT_MESSAGE_ROLE_USER, text);
+  g_autoptr(AgentMessage) user_message = NULL;
+  g_autofree char *refusal = NULL;
 
+  /* The check-input hook may refuse: then nothing is stored or sent. */
+  _agent_session_emit (turn->session, CHECK_INPUT, text, &refusal);
+  if (refusal != NULL)
+    {
+      _agent_turn_fail (turn, g_error_new (AGENT_ERROR, AGENT_ERROR_HOOK,
+                                           _("The input was refused: %s"), refusal));
+      return;
+    }
+
+  user_message = agent_message_new (AGENT_MESSAGE_ROLE_USER, text);
   if (_agent_turn_append (turn, user_message))
     _agent_turn_next_step (turn);
 }

@@ -1,0 +1,38 @@
+/* agent-util-private.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agent-util-private.h"
+
+/*
+ * Runs @func (@object) on the thread that owns @object: at once when called
+ * there, through @context (the owner's main context) otherwise. Objects
+ * that tools and dialogs answer from any thread (invocations, approvals)
+ * report back this way. g_main_context_invoke() is not enough: another
+ * thread may acquire the global default context and would then run @func
+ * on the wrong thread.
+ */
+void
+_agent_run_on_owner (GObject      *object,
+                     GThread      *owner,
+                     GMainContext *context,
+                     GSourceFunc   func)
+{
+  GSource *source;
+
+  if (g_thread_self () == owner)
+    {
+      func (object);
+      return;
+    }
+
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, func, g_object_ref (object), g_object_unref);
+  g_source_set_static_name (source, "[agent-run-on-owner]");
+  g_source_attach (source, context);
+  g_source_unref (source);
+}
