@@ -7,7 +7,9 @@
 
 #include <string.h>
 
+#include "agent-test-feed.h"
 #include "agent-test-server.h"
+#include "agent-test-util.h"
 
 typedef enum
 {
@@ -368,6 +370,19 @@ agent_test_server_is_waiting (AgentTestServer *self)
   return FALSE;
 }
 
+static gboolean
+server_is_waiting (gpointer data)
+{
+  return agent_test_server_is_waiting (data);
+}
+
+/* Runs the main loop until a response reached its wait. */
+void
+agent_test_server_wait_until_waiting (AgentTestServer *self)
+{
+  agent_test_wait_until (server_is_waiting, self);
+}
+
 void
 agent_test_server_release (AgentTestServer *self)
 {
@@ -485,6 +500,18 @@ agent_test_response_set_body (AgentTestResponse *self,
   self->body = g_strdup (body);
 }
 
+static gboolean
+add_bytes (gpointer     user_data,
+           const char  *bytes,
+           gsize        len,
+           GError     **error)
+{
+  agent_test_response_add_bytes (user_data, bytes, len);
+  return TRUE;
+}
+
+/* The file at @path, written in pieces of 1 to @max_piece bytes drawn from
+ * a GRand seeded with @seed, or whole if @max_piece is 0. */
 void
 agent_test_response_add_file_in_pieces (AgentTestResponse *self,
                                         const char        *path,
@@ -499,12 +526,8 @@ agent_test_response_add_file_in_pieces (AgentTestResponse *self,
   if (!g_file_get_contents (path, &contents, &len, &error))
     g_error ("%s", error->message);
 
-  for (gsize offset = 0; offset < len;)
-    {
-      gsize piece = max_piece == 0 ? len : (gsize) g_rand_int_range (rand, 1, max_piece + 1);
-
-      piece = MIN (piece, len - offset);
-      agent_test_response_add_bytes (self, contents + offset, piece);
-      offset += piece;
-    }
+  if (max_piece == 0)
+    agent_test_feed_pieces (add_bytes, self, contents, len, MAX (len, 1), NULL, NULL);
+  else
+    agent_test_feed_pieces (add_bytes, self, contents, len, max_piece, rand, NULL);
 }

@@ -34,6 +34,7 @@ const char        *agent_test_server_get_request_path   (AgentTestServer   *self
 guint              agent_test_server_get_n_pending      (AgentTestServer   *self);
 void               agent_test_server_release            (AgentTestServer   *self);
 gboolean           agent_test_server_is_waiting         (AgentTestServer   *self);
+void               agent_test_server_wait_until_waiting (AgentTestServer   *self);
 guint              agent_test_server_get_n_aborted      (AgentTestServer   *self);
 
 void               agent_test_response_set_content_type (AgentTestResponse *self,

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "agent-test-util.h"
 
@@ -47,6 +48,135 @@ agent_test_list_corpus (const char *subdir,
   g_ptr_array_add (names, NULL);
 
   return (char **)g_ptr_array_free (g_steal_pointer (&names), FALSE);
+}
+
+static void
+corpus_missing (gconstpointer data)
+{
+  g_test_skip ("AGENT_CORPUS_DIR is not set");
+}
+
+static void
+corpus_empty (gconstpointer data)
+{
+  const char *suffix = data;
+
+  g_test_fail_printf ("No %s file found under %s", suffix, g_getenv ("AGENT_CORPUS_DIR"));
+}
+
+static int
+compare_strings_with_data (gconstpointer a,
+                           gconstpointer b,
+                           gpointer      user_data)
+{
+  return compare_strings (a, b);
+}
+
+/* The names in @path (NULL if it cannot be opened), sorted; only those
+ * ending in @suffix, unless it is NULL. */
+static GPtrArray *
+list_directory (const char *path,
+                const char *suffix)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  GPtrArray *names;
+  const char *name;
+
+  if (dir == NULL)
+    return NULL;
+
+  names = g_ptr_array_new_with_free_func (g_free);
+  while ((name = g_dir_read_name (dir)))
+    if (suffix == NULL || g_str_has_suffix (name, suffix))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort_with_data (names, compare_strings_with_data, NULL);
+
+  return names;
+}
+
+/* Adds @func once per corpus file ending in @suffix, with the file's path
+ * as its data, as PREFIX/SUBDIR/NAME (NAME without @suffix): the files of
+ * @subdir, or of every subdirectory if it is NULL. Without
+ * $AGENT_CORPUS_DIR, a skipped PREFIX/missing stands in; with no file, a
+ * failing PREFIX/empty. @suffix must outlive the tests. */
+void
+agent_test_add_corpus_tests (const char    *prefix,
+                             const char    *subdir,
+                             const char    *suffix,
+                             GTestDataFunc  func)
+{
+  const char *corpus_dir = g_getenv ("AGENT_CORPUS_DIR");
+  g_autoptr(GPtrArray) subdirs = NULL;
+  guint n_files = 0;
+
+  if (corpus_dir == NULL)
+    {
+      g_autofree char *path = g_strconcat (prefix, "/missing", NULL);
+
+      g_test_add_data_func (path, suffix, corpus_missing);
+      return;
+    }
+
+  if (subdir != NULL)
+    {
+      subdirs = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (subdirs, g_strdup (subdir));
+    }
+  else if ((subdirs = list_directory (corpus_dir, NULL)) == NULL)
+    subdirs = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < subdirs->len; i++)
+    {
+      const char *sub = g_ptr_array_index (subdirs, i);
+      g_autofree char *subdir_path = g_build_filename (corpus_dir, sub, NULL);
+      g_autoptr(GPtrArray) files = list_directory (subdir_path, suffix);
+
+      for (guint j = 0; files != NULL && j < files->len; j++)
+        {
+          const char *file = g_ptr_array_index (files, j);
+          g_autofree char *test_path = NULL;
+
+          test_path = g_strdup_printf ("%s/%s/%.*s", prefix, sub,
+                                       (int) (strlen (file) - strlen (suffix)), file);
+          g_test_add_data_func_full (test_path, g_build_filename (subdir_path, file, NULL), func,
+                                     g_free);
+          n_files++;
+        }
+    }
+
+  if (n_files == 0)
+    {
+      g_autofree char *path = g_strconcat (prefix, "/empty", NULL);
+
+      g_test_add_data_func (path, suffix, corpus_empty);
+    }
+}
+
+/* Reads the recorded stream at @path, which ends in @suffix, and returns
+ * the "transport" object of the .expected.json beside it. */
+JsonObject *
+agent_test_load_corpus_file (const char  *path,
+                             const char  *suffix,
+                             char       **contents,
+                             gsize       *len)
+{
+  g_autofree char *expected_path = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *transport;
+
+  g_assert_true (g_str_has_suffix (path, suffix));
+  expected_path = g_strdup_printf ("%.*s.expected.json", (int) (strlen (path) - strlen (suffix)),
+                                   path);
+
+  g_assert_true (g_file_get_contents (path, contents, len, &error));
+  g_assert_no_error (error);
+
+  root = agent_test_load_json (expected_path);
+  transport = json_object_get_object_member (json_node_get_object (root), "transport");
+  g_assert_nonnull (transport);
+
+  return json_object_ref (transport);
 }
 
 JsonNode *
@@ -153,7 +283,66 @@ agent_test_json_equal (JsonNode *a,
     }
 }
 
-#define WAIT_LIMIT_SECONDS 30
+/* A string member, or NULL for JSON null; the test fails if the member is
+ * missing or anything else. */
+const char *
+agent_test_get_string (JsonObject *object,
+                       const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL)
+    g_error ("No member “%s”", member);
+  if (JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    g_error ("The member “%s” is not a string", member);
+  return json_node_get_string (node);
+}
+
+/* Appends @len bytes of @bytes with backslash, LF, CR and NUL escaped, so
+ * that a log of them keeps one item per line. */
+void
+agent_test_append_escaped (GString    *string,
+                           const char *bytes,
+                           gsize       len)
+{
+  static const char specials[] = { '\\', '\n', '\r', '\0' };
+  static const char * const escaped[] = { "\\\\", "\\n", "\\r", "\\0" };
+
+  for (gsize i = 0; i < len; i++)
+    {
+      const char *special = memchr (specials, bytes[i], sizeof specials);
+
+      if (special != NULL)
+        g_string_append (string, escaped[special - specials]);
+      else
+        g_string_append_c (string, bytes[i]);
+    }
+}
+
+/* A base URL on 127.0.0.1 where a connection is certainly refused: the
+ * port is bound to @socket, which never listens, for as long as the caller
+ * keeps it. */
+char *
+agent_test_closed_port_url (GSocket **socket)
+{
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+
+  *socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+                          &error);
+  g_assert_no_error (error);
+  g_socket_bind (*socket, address, FALSE, &error);
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (*socket, &error);
+  g_assert_no_error (error);
+
+  return g_strdup_printf ("http://127.0.0.1:%u/v1",
+                          g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+}
 
 static gboolean
 timed_out_cb (gpointer data)
@@ -168,25 +357,46 @@ flag_is_set (gpointer data)
   return *(gboolean *)data;
 }
 
+/* Runs the main loop until @predicate holds; FALSE if it did not within
+ * @seconds. Only a bound where a hang would otherwise occur: never a
+ * timing check. */
+gboolean
+agent_test_wait_until_timeout (gboolean (*predicate) (gpointer),
+                               gpointer   data,
+                               guint      seconds)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (seconds, timed_out_cb, &timed_out);
+
+  while (!predicate (data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (!timed_out)
+    g_source_remove (id);
+  return !timed_out;
+}
+
 /* Runs the main loop until @predicate holds; a test that would hang fails
  * with a message instead. */
 void
 agent_test_wait_until (gboolean (*predicate) (gpointer),
                        gpointer   data)
 {
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (WAIT_LIMIT_SECONDS, timed_out_cb, &timed_out);
-
-  while (!predicate (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (timed_out)
-    g_error ("Waited more than %d seconds for the condition", WAIT_LIMIT_SECONDS);
-  g_source_remove (id);
+  if (!agent_test_wait_until_timeout (predicate, data, AGENT_TEST_WAIT_LIMIT_SECONDS))
+    g_error ("Waited more than %d seconds for the condition", AGENT_TEST_WAIT_LIMIT_SECONDS);
 }
 
 void
 agent_test_wait_for (gboolean *flag)
 {
   agent_test_wait_until (flag_is_set, flag);
+}
+
+/* A GObject::notify handler that counts the notifications in @count. */
+void
+agent_test_count_notify (GObject    *object,
+                         GParamSpec *pspec,
+                         guint      *count)
+{
+  (*count)++;
 }

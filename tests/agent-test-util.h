@@ -9,15 +9,38 @@
 
 G_BEGIN_DECLS
 
-char     *agent_test_corpus_path      (const char   *relative);
-char    **agent_test_list_corpus      (const char   *subdir,
-                                       const char   *suffix);
-JsonNode *agent_test_load_json        (const char   *path);
-JsonNode *agent_test_parse_json       (const char   *text);
-gboolean  agent_test_json_equal       (JsonNode     *a,
-                                       JsonNode     *b);
-void      agent_test_wait_for         (gboolean     *flag);
-void      agent_test_wait_until       (gboolean    (*predicate) (gpointer),
-                                       gpointer      data);
+/* How long agent_test_wait_until() lets the main loop run before it fails. */
+#define AGENT_TEST_WAIT_LIMIT_SECONDS 30
+
+char        *agent_test_corpus_path        (const char     *relative);
+char       **agent_test_list_corpus        (const char     *subdir,
+                                            const char     *suffix);
+void         agent_test_add_corpus_tests   (const char     *prefix,
+                                            const char     *subdir,
+                                            const char     *suffix,
+                                            GTestDataFunc   func);
+JsonObject  *agent_test_load_corpus_file   (const char     *path,
+                                            const char     *suffix,
+                                            char          **contents,
+                                            gsize          *len);
+JsonNode    *agent_test_load_json          (const char     *path);
+JsonNode    *agent_test_parse_json         (const char     *text);
+gboolean     agent_test_json_equal         (JsonNode       *a,
+                                            JsonNode       *b);
+const char  *agent_test_get_string         (JsonObject     *object,
+                                            const char     *member);
+void         agent_test_append_escaped     (GString        *string,
+                                            const char     *bytes,
+                                            gsize           len);
+char        *agent_test_closed_port_url    (GSocket       **socket);
+gboolean     agent_test_wait_until_timeout (gboolean (*predicate) (gpointer),
+                                            gpointer        data,
+                                            guint           seconds);
+void         agent_test_wait_until         (gboolean (*predicate) (gpointer),
+                                            gpointer        data);
+void         agent_test_wait_for           (gboolean       *flag);
+void         agent_test_count_notify       (GObject        *object,
+                                            GParamSpec     *pspec,
+                                            guint          *count);
 
 G_END_DECLS

@@ -17,12 +17,11 @@
 
 #include <agent.h>
 
-#include "agent-accumulator.h"
 #include "agent-openai-chat-private.h"
-#include "agent-provider-private.h"
-#include "agent-stream-decoder.h"
 #include "agent-tool-call-private.h"
 
+#include "agent-test-feed.h"
+#include "agent-test-replay.h"
 #include "agent-test-util.h"
 
 /* Building streams */
@@ -79,181 +78,37 @@ body_new (const char *first,
 
 /* Decoding, with a listener that records everything */
 
-typedef struct
-{
-  AgentToolCall *call;   /* owned by the message */
-  guint          index;
-  char          *id;
-  char          *name;
-  char          *fragment;
-  gsize          len;
-} ToolEvent;
-
-static void
-tool_event_free (gpointer data)
-{
-  ToolEvent *event = data;
-
-  g_free (event->id);
-  g_free (event->name);
-  g_free (event->fragment);
-  g_free (event);
-}
-
-typedef struct
-{
-  AgentAccumulator   *accumulator;
-  AgentStreamDecoder *decoder;
-  GString            *text;
-  GString            *reasoning;
-  GString            *refusal;
-  guint               n_text;
-  guint               n_reasoning;
-  guint               n_refusal;
-  GPtrArray          *tool_events;
-  GString            *log;        /* every listener call, in order */
-  GError             *error;      /* the first feed error */
-  GError             *finish_error;
-  gboolean            finish_ok;
-} Run;
-
-static void
-check_delta (const char *text,
-             gsize       len)
-{
-  g_assert_cmpuint (len, >, 0);
-  g_assert_cmpint (text[len], ==, '\0');
-  g_assert_true (g_utf8_validate_len (text, len, NULL));
-}
-
-static void
-on_text (gpointer    user_data,
-         const char *text,
-         gsize       len)
-{
-  Run *run = user_data;
-
-  check_delta (text, len);
-  g_string_append_len (run->text, text, len);
-  g_string_append_printf (run->log, "text:%s\n", text);
-  run->n_text++;
-}
-
-static void
-on_reasoning (gpointer    user_data,
-              const char *text,
-              gsize       len)
-{
-  Run *run = user_data;
-
-  check_delta (text, len);
-  g_string_append_len (run->reasoning, text, len);
-  g_string_append_printf (run->log, "reasoning:%s\n", text);
-  run->n_reasoning++;
-}
-
-static void
-on_refusal (gpointer    user_data,
-            const char *text,
-            gsize       len)
-{
-  Run *run = user_data;
-
-  check_delta (text, len);
-  g_string_append_len (run->refusal, text, len);
-  g_string_append_printf (run->log, "refusal:%s\n", text);
-  run->n_refusal++;
-}
-
-static void
-on_tool_call (gpointer       user_data,
-              AgentToolCall *call,
-              const char    *fragment,
-              gsize          len)
-{
-  Run *run = user_data;
-  ToolEvent *event = g_new0 (ToolEvent, 1);
-
-  g_assert_nonnull (fragment);
-  g_assert_cmpint (fragment[len], ==, '\0');
-  g_assert_cmpint (agent_tool_call_get_state (call), ==, AGENT_TOOL_CALL_STATE_STREAMING);
-
-  event->call = call;
-  event->index = agent_tool_call_get_index (call);
-  event->id = g_strdup (agent_tool_call_get_id (call));
-  event->name = g_strdup (agent_tool_call_get_name (call));
-  event->fragment = g_strndup (fragment, len);
-  event->len = len;
-  g_ptr_array_add (run->tool_events, event);
-
-  g_string_append_printf (run->log, "tool:%u:%s:%s:%s\n", event->index, event->id, event->name,
-                          event->fragment);
-}
-
-static const AgentAccumulatorListener listener = {
-  .text_delta = on_text,
-  .reasoning_delta = on_reasoning,
-  .refusal_delta = on_refusal,
-  .tool_call_delta = on_tool_call,
-};
-
-static void
-run_free (Run *run)
-{
-  agent_stream_decoder_free (run->decoder);
-  agent_accumulator_free (run->accumulator);
-  g_string_free (run->text, TRUE);
-  g_string_free (run->reasoning, TRUE);
-  g_string_free (run->refusal, TRUE);
-  g_string_free (run->log, TRUE);
-  g_ptr_array_unref (run->tool_events);
-  g_clear_error (&run->error);
-  g_clear_error (&run->finish_error);
-  g_free (run);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Run, run_free)
-
 /* Feeds @body in pieces of @piece bytes (all of it at once if 0), stopping
- * at the first error, then finishes. */
-static Run *
+ * at the first error, then finishes. The listener's contract must hold. */
+static AgentTestReplay *
 run_pieces (const char *body,
             gsize       len,
             gsize       piece)
 {
-  Run *run = g_new0 (Run, 1);
-
-  run->text = g_string_new (NULL);
-  run->reasoning = g_string_new (NULL);
-  run->refusal = g_string_new (NULL);
-  run->log = g_string_new (NULL);
-  run->tool_events = g_ptr_array_new_with_free_func (tool_event_free);
-  run->accumulator = agent_accumulator_new (&listener, run);
-  run->decoder = agent_stream_decoder_new (&agent_openai_chat_backend, run->accumulator);
+  AgentTestReplay *run = agent_test_replay_new ();
 
   if (piece == 0)
     piece = MAX (len, 1);
 
-  for (gsize offset = 0; offset < len && run->error == NULL; offset += piece)
-    agent_stream_decoder_feed (run->decoder, body + offset, MIN (piece, len - offset), &run->error);
-
-  run->finish_ok = agent_stream_decoder_finish (run->decoder, &run->finish_error);
+  agent_test_feed_pieces (agent_test_replay_feed, run, body, len, piece, NULL, &run->error);
+  agent_test_replay_finish (run);
+  g_assert_cmpstr (run->problems->str, ==, "");
 
   return run;
 }
 
 static AgentMessage *
-run_message (Run *run)
+run_message (AgentTestReplay *run)
 {
-  return agent_accumulator_get_message (run->accumulator);
+  return agent_test_replay_get_message (run);
 }
 
 /* The call at @position. If there is none, the test fails and an empty
  * call stands in, so that the checks that follow report rather than crash
  * (assertions are not fatal here). */
 static AgentToolCall *
-run_call (Run   *run,
-          guint  position)
+run_call (AgentTestReplay *run,
+          guint            position)
 {
   static AgentToolCall *missing;
 
@@ -266,14 +121,14 @@ run_call (Run   *run,
   return missing;
 }
 
-static ToolEvent *
-run_tool_event (Run   *run,
-                guint  i)
+static AgentTestToolDelta *
+run_tool_delta (AgentTestReplay *run,
+                guint            i)
 {
-  static ToolEvent missing = { NULL, G_MAXUINT, NULL, NULL, (char *) "", 0 };
+  static AgentTestToolDelta missing = { NULL, G_MAXUINT, NULL, NULL, (char *) "", 0 };
 
-  if (i < run->tool_events->len)
-    return g_ptr_array_index (run->tool_events, i);
+  if (i < run->tool_deltas->len)
+    return &g_array_index (run->tool_deltas, AgentTestToolDelta, i);
 
   g_test_fail_printf ("the listener heard of no tool-call delta %u", i);
   return &missing;
@@ -282,7 +137,7 @@ run_tool_event (Run   *run,
 /* The message's usage. If there is none, the test fails and an empty usage
  * stands in (assertions are not fatal here). */
 static AgentUsage *
-run_usage (Run *run)
+run_usage (AgentTestReplay *run)
 {
   static AgentUsage *missing;
   AgentUsage *usage = agent_message_get_usage (run_message (run));
@@ -312,7 +167,7 @@ message_of (const GError *error)
 
 /* Everything observable about a run, as text. */
 static char *
-summarize (Run *run)
+summarize (AgentTestReplay *run)
 {
   AgentMessage *message = run_message (run);
   GString *out = g_string_new (NULL);
@@ -355,13 +210,13 @@ summarize (Run *run)
 
 /* Decodes @body whole and one byte at a time (or in @piece bytes), checks
  * that both agree, and returns the whole run. */
-static Run *
+static AgentTestReplay *
 decode_len (const char *body,
             gsize       len,
             gsize       piece)
 {
-  g_autoptr(Run) pieces = run_pieces (body, len, piece);
-  Run *whole = run_pieces (body, len, 0);
+  g_autoptr(AgentTestReplay) pieces = run_pieces (body, len, piece);
+  AgentTestReplay *whole = run_pieces (body, len, 0);
   g_autofree char *a = summarize (whole);
   g_autofree char *b = summarize (pieces);
 
@@ -370,7 +225,7 @@ decode_len (const char *body,
   return whole;
 }
 
-static Run *
+static AgentTestReplay *
 decode (GString *body)
 {
   return decode_len (body->str, body->len, 1);
@@ -419,7 +274,7 @@ test_repeated_id_name (void)
   g_autofree char *c2 = tool_chunk (0, "call_1", "get_weather", "'ty\\': '");
   g_autofree char *c3 = tool_chunk (0, "call_1", "get_weather", "'\\'Paris\\'}'");
   g_autoptr(GString) body = body_new (c1, c2, c3, FINISH ("tool_calls"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
   AgentToolCall *call;
 
   g_assert_true (run->finish_ok);
@@ -431,11 +286,11 @@ test_repeated_id_name (void)
   g_assert_cmpint (agent_tool_call_get_state (call), ==, AGENT_TOOL_CALL_STATE_READY);
 
   /* One listener call per fragment, each with the id and name as sent. */
-  g_assert_cmpuint (run->tool_events->len, ==, 3);
+  g_assert_cmpuint (run->tool_deltas->len, ==, 3);
   for (guint i = 0; i < 3; i++)
     {
-      g_assert_cmpstr (run_tool_event (run, i)->id, ==, "call_1");
-      g_assert_cmpstr (run_tool_event (run, i)->name, ==, "get_weather");
+      g_assert_cmpstr (run_tool_delta (run, i)->id, ==, "call_1");
+      g_assert_cmpstr (run_tool_delta (run, i)->name, ==, "get_weather");
     }
 }
 
@@ -447,7 +302,7 @@ test_arguments_object (void)
   const char *object = "{'city': 'Paris', 'days': [1, 2.5, true], 'nested': {'a': null, 'b': 'x y'}}";
   g_autofree char *c1 = tool_chunk (0, "call_1", "get_weather", object);
   g_autoptr(GString) body = body_new (c1, FINISH ("tool_calls"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
   g_autofree char *sent = json (object);
   g_autoptr(JsonNode) want = agent_test_parse_json (sent);
   g_autoptr(JsonNode) parsed = NULL;
@@ -464,8 +319,8 @@ test_arguments_object (void)
   g_assert_null (strstr (arguments, ", "));
   g_assert_nonnull (strstr (arguments, "x y"));
   /* once: one fragment, the whole object */
-  g_assert_cmpuint (run->tool_events->len, ==, 1);
-  g_assert_cmpstr (run_tool_event (run, 0)->fragment, ==, arguments);
+  g_assert_cmpuint (run->tool_deltas->len, ==, 1);
+  g_assert_cmpstr (run_tool_delta (run, 0)->fragment, ==, arguments);
 }
 
 /* A tool without parameters: "arguments": "" stays "", and parses as {} */
@@ -475,7 +330,7 @@ test_arguments_empty (void)
   g_autofree char *c1 = tool_chunk (0, "call_1", "get_time", "''");
   g_autofree char *c2 = tool_chunk (0, NULL, NULL, "''");
   g_autoptr(GString) body = body_new (c1, c2, FINISH ("tool_calls"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
   g_autoptr(JsonNode) parsed = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -486,8 +341,8 @@ test_arguments_empty (void)
   g_assert_true (JSON_NODE_HOLDS_OBJECT (parsed));
   g_assert_cmpuint (json_object_get_size (json_node_get_object (parsed)), ==, 0);
   /* Announced once (id and name); the empty fragments change nothing. */
-  g_assert_cmpuint (run->tool_events->len, ==, 1);
-  g_assert_cmpuint (run_tool_event (run, 0)->len, ==, 0);
+  g_assert_cmpuint (run->tool_deltas->len, ==, 1);
+  g_assert_cmpuint (run_tool_delta (run, 0)->len, ==, 0);
 }
 
 /* "arguments": null, or no arguments member, contribute nothing. */
@@ -498,7 +353,7 @@ test_arguments_null (void)
   g_autofree char *c2 = tool_chunk (0, NULL, NULL, "null");
   g_autofree char *c3 = tool_chunk (1, "call_2", "get_date", NULL);
   g_autoptr(GString) body = body_new (c1, c2, c3, FINISH ("tool_calls"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
 
   g_assert_true (run->finish_ok);
   g_assert_cmpuint (agent_message_get_n_tool_calls (run_message (run)), ==, 2);
@@ -506,8 +361,8 @@ test_arguments_null (void)
   g_assert_cmpstr (agent_tool_call_get_name (run_call (run, 0)), ==, "get_time");
   g_assert_cmpstr (agent_tool_call_get_arguments (run_call (run, 1)), ==, "");
   g_assert_cmpstr (agent_tool_call_get_name (run_call (run, 1)), ==, "get_date");
-  for (guint i = 0; i < run->tool_events->len; i++)
-    g_assert_cmpuint (run_tool_event (run, i)->len, ==, 0);
+  for (guint i = 0; i < run->tool_deltas->len; i++)
+    g_assert_cmpuint (run_tool_delta (run, i)->len, ==, 0);
 }
 
 /* Some servers end a tool call with "stop": the calls are still there. */
@@ -516,7 +371,7 @@ test_tool_call_finish_stop (void)
 {
   g_autofree char *c1 = tool_chunk (0, "call_1", "get_time", "'{}'");
   g_autoptr(GString) body = body_new (c1, FINISH ("stop"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
 
   g_assert_true (run->finish_ok);
   g_assert_cmpstr (agent_message_get_finish_reason (run_message (run)), ==, "stop");
@@ -537,7 +392,7 @@ test_usage_only_chunk (void)
                                       /* a later "usage": null erases nothing */
                                       "{'id':'r1','choices':[],'usage':null}",
                                       "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
   g_autofree char *usage_json = json (usage);
   g_autoptr(JsonNode) want = agent_test_parse_json (usage_json);
   AgentUsage *got;
@@ -576,8 +431,8 @@ test_keep_alive (void)
                                            ": keep-alive\n\n",
                                            "[DONE]",
                                            ": keep-alive\n\n", NULL);
-  g_autoptr(Run) a = decode (plain);
-  g_autoptr(Run) b = decode (commented);
+  g_autoptr(AgentTestReplay) a = decode (plain);
+  g_autoptr(AgentTestReplay) b = decode (commented);
   g_autofree char *sa = summarize (a);
   g_autofree char *sb = summarize (b);
 
@@ -589,8 +444,8 @@ test_keep_alive (void)
 }
 
 static void
-assert_provider_error (Run        *run,
-                       const char *provider_message)
+assert_provider_error (AgentTestReplay *run,
+                       const char      *provider_message)
 {
   g_assert_error (run->error, AGENT_ERROR, AGENT_ERROR_PROVIDER);
   g_assert_nonnull (strstr (message_of (run->error), provider_message));
@@ -609,8 +464,8 @@ test_error_object_mid_stream (void)
                                       TEXT (" never"), FINISH ("stop"), "[DONE]", NULL);
   g_autoptr(GString) string_error = body_new (TEXT ("Hi"), "{'error':'Upstream timed out'}",
                                               "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
-  g_autoptr(Run) run2 = decode (string_error);
+  g_autoptr(AgentTestReplay) run = decode (body);
+  g_autoptr(AgentTestReplay) run2 = decode (string_error);
   g_autoptr(GError) error = NULL;
 
   assert_provider_error (run, "Rate limit reached for gpt-x");
@@ -636,8 +491,8 @@ test_event_error (void)
   g_autoptr(GString) body = body_new ("{'id':'r1','choices':[{'index':0,'delta':{'reasoning':'Let me think'}}]}",
                                       groq_event, "[DONE]", NULL);
   g_autoptr(GString) body2 = body_new (TEXT ("a"), plain_event, NULL);
-  g_autoptr(Run) run = decode (body);
-  g_autoptr(Run) run2 = decode (body2);
+  g_autoptr(AgentTestReplay) run = decode (body);
+  g_autoptr(AgentTestReplay) run2 = decode (body2);
 
   assert_provider_error (run, "Tool call validation failed");
   g_assert_cmpstr (agent_message_get_reasoning (run_message (run)), ==, "Let me think");
@@ -652,7 +507,7 @@ static void
 test_event_error_text (void)
 {
   g_autoptr(GString) body = body_new (TEXT ("a"), "event: error\ndata: Internal server error\n\n", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
 
   assert_provider_error (run, "Internal server error");
 }
@@ -672,7 +527,7 @@ test_error_without_message (void)
   body = body_new (TEXT ("a"), event, NULL);
 
   {
-    g_autoptr(Run) run = decode (body);
+    g_autoptr(AgentTestReplay) run = decode (body);
 
     assert_provider_error (run, "502");
     g_assert_cmpstr (agent_message_get_content (run_message (run)), ==, "a");
@@ -689,7 +544,7 @@ test_absurd_index (void)
   g_autoptr(GString) body = body_new (c1, c2,
                                       "{'id':'r1','choices':[{'index':0,'delta':{'tool_calls':[{'index':1e300,'function':{'arguments':'X'}}]}}]}",
                                       FINISH ("tool_calls"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
 
   g_assert_true (run->finish_ok);
   g_assert_cmpuint (agent_message_get_n_tool_calls (run_message (run)), >=, 2);
@@ -712,8 +567,8 @@ test_parallel_interleaved (void)
   /* The same, index 3 first */
   g_autoptr(GString) reversed = body_new (b1, a1, b2, a2, b3, a3, FINISH ("tool_calls"), "[DONE]",
                                           NULL);
-  g_autoptr(Run) run = decode (body);
-  g_autoptr(Run) run2 = decode (reversed);
+  g_autoptr(AgentTestReplay) run = decode (body);
+  g_autoptr(AgentTestReplay) run2 = decode (reversed);
 
   g_assert_true (run->finish_ok);
   g_assert_cmpuint (agent_message_get_n_tool_calls (run_message (run)), ==, 2);
@@ -724,9 +579,9 @@ test_parallel_interleaved (void)
   g_assert_cmpstr (agent_tool_call_get_id (run_call (run, 1)), ==, "call_b");
   g_assert_cmpstr (agent_tool_call_get_arguments (run_call (run, 1)), ==, "{\"tz\":\"UTC\"}");
   /* The listener names the call each fragment belongs to. */
-  g_assert_cmpuint (run->tool_events->len, ==, 6);
+  g_assert_cmpuint (run->tool_deltas->len, ==, 6);
   for (guint i = 0; i < 6; i++)
-    g_assert_cmpuint (run_tool_event (run, i)->index, ==, i % 2);
+    g_assert_cmpuint (run_tool_delta (run, i)->index, ==, i % 2);
 
   g_assert_cmpuint (agent_message_get_n_tool_calls (run_message (run2)), ==, 2);
   g_assert_cmpstr (agent_tool_call_get_id (run_call (run2, 0)), ==, "call_b");
@@ -747,7 +602,7 @@ test_missing_index (void)
     "{'id':'r1','choices':[{'index':0,'delta':{'tool_calls':["
       "{'function':{'arguments':'1}'}}]}}]}",
     FINISH ("tool_calls"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
 
   g_assert_true (run->finish_ok);
   g_assert_cmpuint (agent_message_get_n_tool_calls (run_message (run)), ==, 2);
@@ -774,8 +629,8 @@ test_new_id_same_position (void)
   g_autofree char *d2 = tool_chunk (0, "b", "f", "'{\\'n\\':2}'");
   g_autoptr(GString) body = body_new (c1, c2, c3, FINISH ("tool_calls"), "[DONE]", NULL);
   g_autoptr(GString) body2 = body_new (d1, d2, FINISH ("tool_calls"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
-  g_autoptr(Run) run2 = decode (body2);
+  g_autoptr(AgentTestReplay) run = decode (body);
+  g_autoptr(AgentTestReplay) run2 = decode (body2);
 
   g_assert_cmpuint (agent_message_get_n_tool_calls (run_message (run)), ==, 2);
   g_assert_cmpstr (agent_tool_call_get_id (run_call (run, 0)), ==, "a");
@@ -797,14 +652,14 @@ test_empty_name_continuation (void)
   /* an empty id on a continuation (vLLM) changes nothing either */
   g_autofree char *c3 = tool_chunk (0, "", "", "'\\'x\\'}'");
   g_autoptr(GString) body = body_new (c1, c2, c3, FINISH ("tool_calls"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
 
   g_assert_cmpuint (agent_message_get_n_tool_calls (run_message (run)), ==, 1);
   g_assert_cmpstr (agent_tool_call_get_name (run_call (run, 0)), ==, "webSearch");
   g_assert_cmpstr (agent_tool_call_get_id (run_call (run, 0)), ==, "call_1");
   g_assert_cmpstr (agent_tool_call_get_arguments (run_call (run, 0)), ==, "{\"q\": \"x\"}");
-  g_assert_cmpstr (run_tool_event (run, 1)->name, ==, "webSearch");
-  g_assert_cmpstr (run_tool_event (run, 2)->id, ==, "call_1");
+  g_assert_cmpstr (run_tool_delta (run, 1)->name, ==, "webSearch");
+  g_assert_cmpstr (run_tool_delta (run, 2)->id, ==, "call_1");
 }
 
 /* null content is no content; "" is content (and no delta to report) */
@@ -817,9 +672,9 @@ test_content_null_vs_empty (void)
   g_autoptr(GString) empties = body_new ("{'id':'r1','choices':[{'index':0,'delta':{'role':'assistant','content':''}}]}",
                                          call, TEXT (""), FINISH ("tool_calls"), "[DONE]", NULL);
   g_autoptr(GString) absent = body_new (call, FINISH ("tool_calls"), "[DONE]", NULL);
-  g_autoptr(Run) a = decode (nulls);
-  g_autoptr(Run) b = decode (empties);
-  g_autoptr(Run) c = decode (absent);
+  g_autoptr(AgentTestReplay) a = decode (nulls);
+  g_autoptr(AgentTestReplay) b = decode (empties);
+  g_autoptr(AgentTestReplay) c = decode (absent);
 
   g_assert_null (agent_message_get_content (run_message (a)));
   g_assert_cmpstr (agent_message_get_content (run_message (b)), ==, "");
@@ -837,7 +692,7 @@ test_reasoning (void)
     "{'id':'r1','choices':[{'index':0,'delta':{'reasoning_content':''}}]}",
     "{'id':'r1','choices':[{'index':0,'delta':{'reasoning':null,'content':'Answer'}}]}",
     FINISH ("stop"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
 
   g_assert_cmpstr (agent_message_get_reasoning (run_message (run)), ==, "First, then");
   g_assert_cmpstr (run->reasoning->str, ==, "First, then");
@@ -854,7 +709,7 @@ test_refusal (void)
     "{'id':'r1','choices':[{'index':0,'delta':{'refusal':'I can\\'t '}}]}",
     "{'id':'r1','choices':[{'index':0,'delta':{'refusal':'help.'}}]}",
     FINISH ("stop"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
 
   g_assert_cmpstr (agent_message_get_refusal (run_message (run)), ==, "I can\"t help.");
   g_assert_cmpstr (run->refusal->str, ==, "I can\"t help.");
@@ -874,7 +729,7 @@ test_invalid_utf8 (void)
     "{'id':'r1','choices':[{'index':0,'delta':{'reasoning':'x\xff\xfey'}}]}",
     "{'id':'r1','choices':[{'index':0,'delta':{'refusal':'\xed\xa0\x80'}}]}",  /* a surrogate */
     FINISH ("stop"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
   AgentMessage *message = run_message (run);
 
   g_assert_true (run->finish_ok);
@@ -899,13 +754,13 @@ test_invalid_utf8_tool_call (void)
   g_autofree char *c1 = tool_chunk (0, "call_\xff", "get_\xc3", "'{\\'city\\': \\'caf\xc3'");
   g_autofree char *c2 = tool_chunk (0, NULL, NULL, "'\xa9\\'}'");
   g_autoptr(GString) body = body_new (c1, c2, FINISH ("tool_calls"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
   AgentToolCall *call = run_call (run, 0);
 
   g_assert_true (g_utf8_validate (agent_tool_call_get_id (call), -1, NULL));
   g_assert_true (g_utf8_validate (agent_tool_call_get_name (call), -1, NULL));
-  for (guint i = 0; i < run->tool_events->len; i++)
-    g_assert_true (g_utf8_validate (run_tool_event (run, i)->fragment, -1, NULL));
+  for (guint i = 0; i < run->tool_deltas->len; i++)
+    g_assert_true (g_utf8_validate (run_tool_delta (run, i)->fragment, -1, NULL));
   g_assert_true (g_utf8_validate (agent_tool_call_get_arguments (call), -1, NULL));
 }
 
@@ -916,8 +771,8 @@ test_not_json (void)
   g_autoptr(GString) body = body_new (TEXT ("ok"), "data: <html>Bad gateway</html>\n\n", TEXT ("more"),
                                       NULL);
   g_autoptr(GString) array = body_new ("data: [1, 2]\n\n", NULL);
-  g_autoptr(Run) run = decode (body);
-  g_autoptr(Run) run2 = decode (array);
+  g_autoptr(AgentTestReplay) run = decode (body);
+  g_autoptr(AgentTestReplay) run2 = decode (array);
 
   g_assert_error (run->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
   g_assert_nonnull (strstr (message_of (run->error), "<html>Bad gateway</html>"));
@@ -937,7 +792,7 @@ test_done_then_garbage (void)
                                       "event: error\ndata: {\"error\":{\"message\":\"late\"}}\n\n",
                                       TEXT ("late text"),
                                       "data: {\"unfinished", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
 
   g_assert_no_error (run->error);
   g_assert_true (run->finish_ok);
@@ -953,7 +808,7 @@ test_end_without_done (void)
 {
   g_autofree char *call = tool_chunk (0, "c", "f", "'{}'");
   g_autoptr(GString) body = body_new (TEXT ("Hi"), call, FINISH ("tool_calls"), NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
 
   g_assert_true (run->finish_ok);
   g_assert_no_error (run->finish_error);
@@ -967,8 +822,8 @@ test_end_without_done_or_finish (void)
 {
   g_autoptr(GString) body = body_new (TEXT ("Hi"), TEXT (" there"), NULL);
   g_autoptr(GString) empty = g_string_new ("");
-  g_autoptr(Run) run = decode (body);
-  g_autoptr(Run) run2 = decode (empty);
+  g_autoptr(AgentTestReplay) run = decode (body);
+  g_autoptr(AgentTestReplay) run2 = decode (empty);
 
   g_assert_false (run->finish_ok);
   g_assert_error (run->finish_error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
@@ -987,9 +842,9 @@ test_end_mid_event (void)
   g_autoptr(GString) clean = body_new (TEXT ("Hi"), NULL);
   g_autoptr(GString) no_blank = body_new (TEXT ("Hi"), "data: {\"id\":\"r1\",\"choices\":[]}\n", NULL);
   g_autoptr(GString) mid_line = body_new (TEXT ("Hi"), "data: {\"id\":\"r1\",\"choi", NULL);
-  g_autoptr(Run) a = decode (clean);
-  g_autoptr(Run) b = decode (no_blank);
-  g_autoptr(Run) c = decode (mid_line);
+  g_autoptr(AgentTestReplay) a = decode (clean);
+  g_autoptr(AgentTestReplay) b = decode (no_blank);
+  g_autoptr(AgentTestReplay) c = decode (mid_line);
 
   g_assert_error (a->finish_error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
   g_assert_error (b->finish_error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
@@ -1008,8 +863,8 @@ test_finish_then_cut (void)
 {
   g_autoptr(GString) body = body_new (TEXT ("Hi"), FINISH ("stop"), "data: [DONE]", NULL);
   g_autoptr(GString) body2 = body_new (TEXT ("Hi"), FINISH ("stop"), "data: {\"usage\":{\"pro", NULL);
-  g_autoptr(Run) run = decode (body);
-  g_autoptr(Run) run2 = decode (body2);
+  g_autoptr(AgentTestReplay) run = decode (body);
+  g_autoptr(AgentTestReplay) run2 = decode (body2);
 
   g_assert_true (run->finish_ok);
   g_assert_false (agent_stream_decoder_is_done (run->decoder));
@@ -1027,9 +882,9 @@ test_line_endings (void)
                                     "{'id':'r1','choices':[],'usage':{'total_tokens':5}}", "[DONE]", NULL);
   g_autoptr(GString) crlf = g_string_new (lf->str);
   g_autoptr(GString) cr = g_string_new (lf->str);
-  g_autoptr(Run) a = NULL;
-  g_autoptr(Run) b = NULL;
-  g_autoptr(Run) c = NULL;
+  g_autoptr(AgentTestReplay) a = NULL;
+  g_autoptr(AgentTestReplay) b = NULL;
+  g_autoptr(AgentTestReplay) c = NULL;
   g_autofree char *sa = NULL;
   g_autofree char *sb = NULL;
   g_autofree char *sc = NULL;
@@ -1057,7 +912,7 @@ test_huge_event (void)
   gsize n = 1024 * 1024;
   g_autoptr(GString) text = g_string_sized_new (n);
   g_autoptr(GString) body = NULL;
-  g_autoptr(Run) run = NULL;
+  g_autoptr(AgentTestReplay) run = NULL;
   g_autofree char *chunk = NULL;
 
   for (gsize i = 0; text->len < n; i++)
@@ -1088,10 +943,10 @@ test_x_groq_usage (void)
   g_autoptr(GString) b2 = body_new (TEXT ("a"), groq_first, "[DONE]", NULL);
   g_autoptr(GString) b3 = body_new (TEXT ("a"), FINISH ("stop"), standard_first, "[DONE]", NULL);
   g_autoptr(GString) b4 = body_new (TEXT ("a"), only_groq, standard_alone, "[DONE]", NULL);
-  g_autoptr(Run) r1 = decode (b1);
-  g_autoptr(Run) r2 = decode (b2);
-  g_autoptr(Run) r3 = decode (b3);
-  g_autoptr(Run) r4 = decode (b4);
+  g_autoptr(AgentTestReplay) r1 = decode (b1);
+  g_autoptr(AgentTestReplay) r2 = decode (b2);
+  g_autoptr(AgentTestReplay) r3 = decode (b3);
+  g_autoptr(AgentTestReplay) r4 = decode (b4);
   AgentUsage *usage;
 
   usage = run_usage (r1);
@@ -1118,7 +973,7 @@ test_listener_tool_call_delta (void)
     "{'id':'r1','choices':[{'index':0,'delta':{'tool_calls':[{'index':1,'id':'c1','function':{'name':'g','arguments':'{}'}}]}}]}",
     "{'id':'r1','choices':[{'index':0,'delta':{'tool_calls':[{'index':0,'function':{'arguments':':1}'}}]}}]}",
     FINISH ("tool_calls"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
   static const struct {
     guint index;
     const char *id;
@@ -1134,10 +989,10 @@ test_listener_tool_call_delta (void)
   g_autoptr(GString) total0 = g_string_new (NULL);
   g_autoptr(GString) total1 = g_string_new (NULL);
 
-  g_assert_cmpuint (run->tool_events->len, ==, G_N_ELEMENTS (want));
+  g_assert_cmpuint (run->tool_deltas->len, ==, G_N_ELEMENTS (want));
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
     {
-      ToolEvent *event = run_tool_event (run, i);
+      AgentTestToolDelta *event = run_tool_delta (run, i);
 
       g_assert_cmpuint (event->index, ==, want[i].index);
       g_assert_cmpstr (event->id, ==, want[i].id);
@@ -1163,7 +1018,7 @@ test_many_fragments (void)
   static const int keys[N_CALLS] = { 7, 2, 5, 0 };
   g_autoptr(GString) body = g_string_new (NULL);
   GString *want[N_CALLS];
-  g_autoptr(Run) run = NULL;
+  g_autoptr(AgentTestReplay) run = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (42);
   guint counts[N_CALLS] = { 0 };
 
@@ -1203,10 +1058,10 @@ test_many_fragments (void)
 
   g_assert_true (run->finish_ok);
   g_assert_cmpuint (agent_message_get_n_tool_calls (run_message (run)), ==, N_CALLS);
-  g_assert_cmpuint (run->tool_events->len, ==, N_FRAGMENTS);
-  for (guint i = 0; i < run->tool_events->len; i++)
+  g_assert_cmpuint (run->tool_deltas->len, ==, N_FRAGMENTS);
+  for (guint i = 0; i < run->tool_deltas->len; i++)
     {
-      guint index = run_tool_event (run, i)->index;
+      guint index = run_tool_delta (run, i)->index;
 
       g_assert_cmpuint (index, <, N_CALLS);
       if (index < N_CALLS)
@@ -1240,7 +1095,7 @@ test_several_choices (void)
     "{'id':'r1','choices':[{'index':1,'delta':{'content':'b','tool_calls':[{'index':0,'id':'x','function':{'name':'f','arguments':'{}'}}]},'finish_reason':'tool_calls'}]}",
     "{'id':'r1','choices':[{'index':0,'delta':{'content':'a'},'finish_reason':'stop'}]}",
     "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
   AgentOpenaiChatDecoder *chat = agent_stream_decoder_get_provider_decoder (run->decoder);
   AgentMessage *second;
 
@@ -1251,7 +1106,7 @@ test_several_choices (void)
   g_assert_cmpstr (agent_message_get_finish_reason (run_message (run)), ==, "stop");
   g_assert_cmpuint (agent_message_get_n_tool_calls (run_message (run)), ==, 0);
   g_assert_cmpstr (run->text->str, ==, "Aa");
-  g_assert_cmpuint (run->tool_events->len, ==, 0);
+  g_assert_cmpuint (run->tool_deltas->len, ==, 0);
 
   g_assert_nonnull (_agent_openai_chat_decoder_get_choice (chat, 1));
   if (_agent_openai_chat_decoder_get_choice (chat, 1) == NULL)
@@ -1279,8 +1134,8 @@ test_finish_reason_and_ids (void)
     "{'id':'r1','choices':[{'index':0,'delta':{},'finish_reason':'stop'}]}",
     "{'id':'r1','choices':[{'index':0,'delta':{},'finish_reason':null}]}",
     "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
-  g_autoptr(Run) run2 = decode (body2);
+  g_autoptr(AgentTestReplay) run = decode (body);
+  g_autoptr(AgentTestReplay) run2 = decode (body2);
 
   g_assert_cmpstr (agent_message_get_finish_reason (run_message (run2)), ==, "stop");
   g_assert_cmpstr (agent_message_get_finish_reason (run_message (run)), ==, "length");
@@ -1299,7 +1154,7 @@ test_framing (void)
                                       "data: \"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n",
                                       "event: message\nid: 7\nretry: 100\n",
                                       FINISH ("stop"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
 
   g_assert_no_error (run->error);
   g_assert_true (run->finish_ok);
@@ -1317,7 +1172,7 @@ test_escapes (void)
                                       /* a surrogate pair split across two deltas */
                                       TEXT ("<\\ud83d"), TEXT ("\\ude00>"),
                                       FINISH ("stop"), "[DONE]", NULL);
-  g_autoptr(Run) run = decode (body);
+  g_autoptr(AgentTestReplay) run = decode (body);
   const char *content = agent_message_get_content (run_message (run));
 
   g_assert_true (g_str_has_prefix (content, "\xc3\xa9\xf0\x9f\x98\x80\t"));

@@ -33,13 +33,14 @@
 
 #include <agent.h>
 
-#include "agent-accumulator.h"
 #include "agent-openai-chat-private.h"
-#include "agent-provider-private.h"
-#include "agent-stream-decoder.h"
 #include "agent-tool-call-private.h"
 
+#include "agent-test-feed.h"
+#include "agent-test-openai.h"
+#include "agent-test-replay.h"
 #include "agent-test-server.h"
+#include "agent-test-turn.h"
 #include "agent-test-util.h"
 
 /* Files smaller than this are also cut in two at every byte. */
@@ -180,6 +181,15 @@ expected_complete (Expected *e)
          get_string_or_null (expected_choice (e, 0), "finish_reason") != NULL;
 }
 
+static JsonArray *
+get_array_or_null (JsonObject *object,
+                   const char *name)
+{
+  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
+
+  return node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
 /* An independent reading of the body, with json-glib rather than the
  * library's cJSON and a plain line splitter rather than its SSE parser,
  * only to count what the listener must see. It follows the rules the
@@ -192,7 +202,7 @@ reference_event (Expected   *e,
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *root;
-  JsonNode *choices;
+  JsonArray *choices;
 
   e->ref_events++;
 
@@ -213,16 +223,16 @@ reference_event (Expected   *e,
       return;
     }
 
-  choices = json_object_get_member (root, "choices");
-  if (choices == NULL || !JSON_NODE_HOLDS_ARRAY (choices))
+  choices = get_array_or_null (root, "choices");
+  if (choices == NULL)
     return;
 
-  for (guint i = 0; i < json_array_get_length (json_node_get_array (choices)); i++)
+  for (guint i = 0; i < json_array_get_length (choices); i++)
     {
-      JsonObject *choice = json_array_get_object_element (json_node_get_array (choices), i);
+      JsonObject *choice = json_array_get_object_element (choices, i);
       JsonObject *delta = get_object_or_null (choice, "delta");
       static const char * const reasoning_names[] = { "reasoning", "reasoning_content" };
-      JsonNode *calls;
+      JsonArray *calls;
       const char *s;
 
       if (json_object_has_member (choice, "index") &&
@@ -239,13 +249,13 @@ reference_event (Expected   *e,
         if ((s = get_string_or_null (delta, reasoning_names[k])) && s[0] != '\0')
           e->ref_reasoning++;
 
-      calls = json_object_get_member (delta, "tool_calls");
-      if (calls == NULL || !JSON_NODE_HOLDS_ARRAY (calls))
+      calls = get_array_or_null (delta, "tool_calls");
+      if (calls == NULL)
         continue;
 
-      for (guint k = 0; k < json_array_get_length (json_node_get_array (calls)); k++)
+      for (guint k = 0; k < json_array_get_length (calls); k++)
         {
-          JsonObject *call = json_array_get_object_element (json_node_get_array (calls), k);
+          JsonObject *call = json_array_get_object_element (calls, k);
           JsonObject *function = get_object_or_null (call, "function");
           JsonNode *arguments = function ? json_object_get_member (function, "arguments") : NULL;
 
@@ -577,157 +587,18 @@ compare_error (GString      *problems,
                 error->message);
 }
 
-/* Listener */
-
-typedef struct
-{
-  GString    *text;
-  GString    *reasoning;
-  GString    *refusal;
-  guint       n_text;
-  guint       n_reasoning;
-  guint       n_refusal;
-  guint       n_tool_deltas;
-  guint       n_fragments;
-  GHashTable *fragments;   /* AgentToolCall → GString of its fragments */
-  GHashTable *known;       /* AgentToolCall → "id\nname" as last seen */
-  GString    *problems;    /* broken listener contracts */
-} Recorder;
-
 static void
 free_gstring (gpointer data)
 {
   g_string_free (data, TRUE);
 }
 
-static void
-recorder_init (Recorder *r)
-{
-  memset (r, 0, sizeof *r);
-  r->text = g_string_new (NULL);
-  r->reasoning = g_string_new (NULL);
-  r->refusal = g_string_new (NULL);
-  r->fragments = g_hash_table_new_full (NULL, NULL, NULL, free_gstring);
-  r->known = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  r->problems = g_string_new (NULL);
-}
-
-static void
-recorder_clear (Recorder *r)
-{
-  g_string_free (r->text, TRUE);
-  g_string_free (r->reasoning, TRUE);
-  g_string_free (r->refusal, TRUE);
-  g_hash_table_unref (r->fragments);
-  g_hash_table_unref (r->known);
-  g_string_free (r->problems, TRUE);
-}
-
-static void
-check_delta (Recorder   *r,
-             const char *what,
-             const char *text,
-             gsize       len)
-{
-  if (len == 0)
-    g_string_append_printf (r->problems, "\n  an empty %s delta was reported", what);
-  if (text[len] != '\0')
-    g_string_append_printf (r->problems, "\n  a %s delta is not NUL-terminated", what);
-  if (!g_utf8_validate_len (text, len, NULL))
-    g_string_append_printf (r->problems, "\n  a %s delta is not valid UTF-8", what);
-}
-
-static void
-on_text (gpointer    user_data,
-         const char *text,
-         gsize       len)
-{
-  Recorder *r = user_data;
-
-  check_delta (r, "text", text, len);
-  g_string_append_len (r->text, text, len);
-  r->n_text++;
-}
-
-static void
-on_reasoning (gpointer    user_data,
-              const char *text,
-              gsize       len)
-{
-  Recorder *r = user_data;
-
-  check_delta (r, "reasoning", text, len);
-  g_string_append_len (r->reasoning, text, len);
-  r->n_reasoning++;
-}
-
-static void
-on_refusal (gpointer    user_data,
-            const char *text,
-            gsize       len)
-{
-  Recorder *r = user_data;
-
-  check_delta (r, "refusal", text, len);
-  g_string_append_len (r->refusal, text, len);
-  r->n_refusal++;
-}
-
-static void
-on_tool_call (gpointer       user_data,
-              AgentToolCall *call,
-              const char    *fragment,
-              gsize          len)
-{
-  Recorder *r = user_data;
-  GString *fragments = g_hash_table_lookup (r->fragments, call);
-  const char *before = g_hash_table_lookup (r->known, call);
-  const char *id = agent_tool_call_get_id (call);
-  const char *name = agent_tool_call_get_name (call);
-  g_autofree char *now = g_strdup_printf ("%s\n%s", id ? id : "", name ? name : "");
-
-  if (fragments == NULL)
-    {
-      fragments = g_string_new (NULL);
-      g_hash_table_insert (r->fragments, call, fragments);
-    }
-
-  /* id and name, once known, never change (repeats are not appended). */
-  if (before != NULL)
-    {
-      g_auto(GStrv) was = g_strsplit (before, "\n", 2);
-
-      if ((was[0][0] != '\0' && g_strcmp0 (was[0], id) != 0) ||
-          (was[1][0] != '\0' && g_strcmp0 (was[1], name) != 0))
-        g_string_append_printf (r->problems, "\n  a call's id or name changed from %s", before);
-    }
-  g_hash_table_replace (r->known, call, g_steal_pointer (&now));
-
-  if (agent_tool_call_get_state (call) != AGENT_TOOL_CALL_STATE_STREAMING)
-    g_string_append (r->problems, "\n  a tool-call delta for a call that is not streaming");
-  if (fragment == NULL || fragment[len] != '\0')
-    g_string_append (r->problems, "\n  a tool-call fragment is not NUL-terminated");
-  else
-    g_string_append_len (fragments, fragment, len);
-
-  r->n_tool_deltas++;
-  if (len > 0)
-    r->n_fragments++;
-}
-
-static const AgentAccumulatorListener recorder_listener = {
-  .text_delta = on_text,
-  .reasoning_delta = on_reasoning,
-  .refusal_delta = on_refusal,
-  .tool_call_delta = on_tool_call,
-};
-
 /* What the listener saw against the message and the reference counts. */
 static void
-compare_recorder (GString      *problems,
-                  Recorder     *r,
-                  AgentMessage *message,
-                  Expected     *e)
+compare_listener (GString         *problems,
+                  AgentTestReplay *r,
+                  AgentMessage    *message,
+                  Expected        *e)
 {
   const char *content = agent_message_get_content (message);
   const char *reasoning = agent_message_get_reasoning (message);
@@ -749,72 +620,25 @@ compare_recorder (GString      *problems,
   for (guint i = 0; i < n_calls; i++)
     {
       AgentToolCall *call = agent_message_get_tool_call (message, i);
-      GString *fragments = g_hash_table_lookup (r->fragments, call);
 
       expect_str (problems, "a call's fragments concatenated", agent_tool_call_get_arguments (call),
-                  fragments ? fragments->str : NULL);
+                  agent_test_replay_get_fragments (r, call));
     }
 }
 
 /* Wire-level replay */
 
-typedef struct
-{
-  Recorder            recorder;
-  AgentAccumulator   *accumulator;
-  AgentStreamDecoder *decoder;
-  GError             *feed_error;
-  GError             *finish_error;
-  gboolean            finish_ok;
-} Replay;
-
-static void
-replay_init (Replay *r)
-{
-  memset (r, 0, sizeof *r);
-  recorder_init (&r->recorder);
-  r->accumulator = agent_accumulator_new (&recorder_listener, &r->recorder);
-  r->decoder = agent_stream_decoder_new (&agent_openai_chat_backend, r->accumulator);
-}
-
-static void
-replay_clear (Replay *r)
-{
-  g_clear_pointer (&r->decoder, agent_stream_decoder_free);
-  g_clear_pointer (&r->accumulator, agent_accumulator_free);
-  g_clear_error (&r->feed_error);
-  g_clear_error (&r->finish_error);
-  recorder_clear (&r->recorder);
-}
-
-static void
-replay_feed (Replay     *r,
-             const char *data,
-             gsize       len)
-{
-  /* After the first error the rest of the body is not fed: a failed
-   * stream is over. */
-  if (r->feed_error == NULL)
-    agent_stream_decoder_feed (r->decoder, data, len, &r->feed_error);
-}
-
-static void
-replay_finish (Replay *r)
-{
-  r->finish_ok = agent_stream_decoder_finish (r->decoder, &r->finish_error);
-}
-
 /* Everything about one replay; returns the mismatches, or NULL. */
 static char *
-replay_compare (Replay   *r,
-                Expected *e)
+replay_compare (AgentTestReplay *r,
+                Expected        *e)
 {
   g_autoptr(GString) problems = g_string_new (NULL);
-  AgentMessage *message = agent_accumulator_get_message (r->accumulator);
+  AgentMessage *message = agent_test_replay_get_message (r);
   AgentOpenaiChatDecoder *chat = agent_stream_decoder_get_provider_decoder (r->decoder);
   guint n_choices = expected_n_choices (e);
 
-  compare_error (problems, r->feed_error, e);
+  compare_error (problems, r->error, e);
 
   if (expected_error (e) != NULL)
     {
@@ -865,7 +689,7 @@ replay_compare (Replay   *r,
         g_string_truncate (problems, problems->len - strlen (prefix));
     }
 
-  compare_recorder (problems, &r->recorder, message, e);
+  compare_listener (problems, r, message, e);
 
   if (problems->len == 0)
     return NULL;
@@ -873,9 +697,9 @@ replay_compare (Replay   *r,
 }
 
 static gboolean
-replay_check (Replay     *r,
-              Expected   *e,
-              const char *context)
+replay_check (AgentTestReplay *r,
+              Expected        *e,
+              const char      *context)
 {
   g_autofree char *problems = replay_compare (r, e);
 
@@ -884,6 +708,50 @@ replay_check (Replay     *r,
 
   g_test_fail_printf ("%s:%s", context, problems);
   return FALSE;
+}
+
+/* Replays the body as @mode says (with @rand for random pieces, or cut at
+ * @cut); FALSE if it did not give what was expected. */
+static gboolean
+replay (Expected   *e,
+        Mode        mode,
+        GRand      *rand,
+        gsize       cut,
+        const char *context)
+{
+  g_autoptr(AgentTestReplay) r = agent_test_replay_new ();
+
+  /* After the first error the rest of the body is not fed: a failed
+   * stream is over. */
+  switch (mode)
+    {
+    case MODE_WHOLE:
+      agent_test_feed (agent_test_replay_feed, r, e->body, e->body_len, AGENT_TEST_FEED_WHOLE,
+                       NULL, &r->error);
+      break;
+
+    case MODE_BYTES:
+      agent_test_feed (agent_test_replay_feed, r, e->body, e->body_len, AGENT_TEST_FEED_BYTES,
+                       NULL, &r->error);
+      break;
+
+    case MODE_RANDOM:
+      agent_test_feed_pieces (agent_test_replay_feed, r, e->body, e->body_len, MAX_PIECE, rand,
+                              &r->error);
+      break;
+
+    case MODE_CUTS:
+      agent_test_feed_cut (agent_test_replay_feed, r, e->body, e->body_len, cut, &r->error);
+      break;
+
+    case MODE_HTTP_WHOLE:
+    case MODE_HTTP_PIECES:
+    default:
+      g_assert_not_reached ();
+    }
+
+  agent_test_replay_finish (r);
+  return replay_check (r, e, context);
 }
 
 static void
@@ -897,28 +765,11 @@ test_wire (gconstpointer data)
   switch (c->mode)
     {
     case MODE_WHOLE:
-      {
-        Replay r;
-
-        replay_init (&r);
-        replay_feed (&r, e.body, e.body_len);
-        replay_finish (&r);
-        replay_check (&r, &e, "fed whole");
-        replay_clear (&r);
-      }
+      replay (&e, c->mode, NULL, 0, "fed whole");
       break;
 
     case MODE_BYTES:
-      {
-        Replay r;
-
-        replay_init (&r);
-        for (gsize i = 0; i < e.body_len; i++)
-          replay_feed (&r, e.body + i, 1);
-        replay_finish (&r);
-        replay_check (&r, &e, "fed one byte at a time");
-        replay_clear (&r);
-      }
+      replay (&e, c->mode, NULL, 0, "fed one byte at a time");
       break;
 
     case MODE_RANDOM:
@@ -926,24 +777,8 @@ test_wire (gconstpointer data)
         {
           g_autoptr(GRand) rand = g_rand_new_with_seed (seeds[s]);
           g_autofree char *context = g_strdup_printf ("random pieces, seed %u", seeds[s]);
-          Replay r;
-          gboolean ok;
 
-          replay_init (&r);
-          for (gsize offset = 0; offset < e.body_len;)
-            {
-              /* (not inside MIN (), which would draw twice) */
-              gsize piece = g_rand_int_range (rand, 1, MAX_PIECE + 1);
-
-              piece = MIN (piece, e.body_len - offset);
-
-              replay_feed (&r, e.body + offset, piece);
-              offset += piece;
-            }
-          replay_finish (&r);
-          ok = replay_check (&r, &e, context);
-          replay_clear (&r);
-          if (!ok)
+          if (!replay (&e, c->mode, rand, 0, context))
             break;
         }
       break;
@@ -953,16 +788,8 @@ test_wire (gconstpointer data)
       for (gsize cut = 1; cut < e.body_len; cut++)
         {
           g_autofree char *context = g_strdup_printf ("cut at byte %zu", cut);
-          Replay r;
-          gboolean ok;
 
-          replay_init (&r);
-          replay_feed (&r, e.body, cut);
-          replay_feed (&r, e.body + cut, e.body_len - cut);
-          replay_finish (&r);
-          ok = replay_check (&r, &e, context);
-          replay_clear (&r);
-          if (!ok)
+          if (!replay (&e, c->mode, NULL, cut, context))
             break;
         }
       break;
@@ -989,9 +816,7 @@ typedef struct
   GPtrArray       *steps;       /* AgentMessage of each step-finished */
   guint            n_tool_call_deltas;
   GString         *problems;
-  AgentMessage    *result;
-  GError          *error;
-  gboolean         finished;
+  AgentTestTurn    turn;
 } Http;
 
 static void
@@ -1054,24 +879,11 @@ step_finished_cb (AgentSession *session,
 }
 
 static void
-send_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Http *h = user_data;
-
-  h->result = agent_session_send_finish (AGENT_SESSION (object), result, &h->error);
-  h->finished = TRUE;
-}
-
-static void
 http_init (Http *h)
 {
   memset (h, 0, sizeof *h);
   h->server = agent_test_server_new ();
-  h->provider = agent_provider_new ("openai", NULL);
-  agent_provider_set_base_url (h->provider, agent_test_server_get_base_url (h->server));
-  agent_provider_set_model (h->provider, "test-model");
+  h->provider = agent_test_openai_provider_new (h->server);
   /* No tools: every call the model makes fails as an unknown tool. */
   h->session = agent_session_new (h->provider);
   h->text = g_hash_table_new_full (NULL, NULL, g_object_unref, free_gstring);
@@ -1089,8 +901,7 @@ http_init (Http *h)
 static void
 http_clear (Http *h)
 {
-  g_clear_object (&h->result);
-  g_clear_error (&h->error);
+  agent_test_turn_clear (&h->turn);
   g_hash_table_unref (h->text);
   g_hash_table_unref (h->reasoning);
   g_hash_table_unref (h->fragments);
@@ -1103,16 +914,14 @@ http_clear (Http *h)
 
 static const char final_text[] = "All done.";
 
-/* The answer to the second request, after the tool results. */
+/* The answer to the second request, after the tool results: final_text,
+ * in 3 tokens. */
 static void
 add_final_response (AgentTestServer *server)
 {
-  AgentTestResponse *r = agent_test_server_add_response (server, 200);
+  static const char * const deltas[] = { "All ", "done.", NULL };
 
-  agent_test_response_add_sse (r, "{\"id\":\"final\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"All \"}}]}");
-  agent_test_response_add_sse (r, "{\"id\":\"final\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"done.\"},\"finish_reason\":\"stop\"}]}");
-  agent_test_response_add_sse (r, "{\"id\":\"final\",\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2,\"total_tokens\":3}}");
-  agent_test_response_add_done (r);
+  agent_test_openai_add_text_response (server, deltas, 1, 2);
 }
 
 /* The second request carries the first answer back, byte for byte. */
@@ -1198,8 +1007,7 @@ test_http (gconstpointer data)
    * change what is stored. */
   agent_session_set_stream_tool_call_chunks (h.session, c->mode == MODE_HTTP_PIECES);
 
-  agent_session_send_async (h.session, "Go", NULL, send_cb, &h);
-  agent_test_wait_for (&h.finished);
+  agent_test_turn_run (&h.turn, h.session, "Go", NULL);
 
   memory = G_LIST_MODEL (agent_session_get_memory (h.session));
   g_string_append (problems, h.problems->str);
@@ -1211,8 +1019,8 @@ test_http (gconstpointer data)
 
       /* The turn fails with the provider's error, and memory keeps the
        * user's message and what streamed, marked interrupted. */
-      expect_true (problems, "the turn fails", h.result == NULL);
-      compare_error (problems, h.error, &e);
+      expect_true (problems, "the turn fails", h.turn.result == NULL);
+      compare_error (problems, h.turn.error, &e);
       expect_int (problems, "step-finished emitted", 0, h.steps->len);
       expect_int (problems, "messages in memory", 2, g_list_model_get_n_items (memory));
       if (g_list_model_get_n_items (memory) != 2)
@@ -1237,15 +1045,15 @@ test_http (gconstpointer data)
       AgentMessage *first;
       const char *content;
 
-      if (h.error != NULL)
+      if (h.turn.error != NULL)
         {
-          expect_str (problems, "the turn failed", NULL, h.error->message);
+          expect_str (problems, "the turn failed", NULL, h.turn.error->message);
           goto out;
         }
       expect_int (problems, "step-finished emitted", n_calls > 0 ? 2 : 1, h.steps->len);
       expect_int (problems, "requests", n_calls > 0 ? 2 : 1,
                   agent_test_server_get_n_requests (h.server));
-      if (h.steps->len != (n_calls > 0 ? 2u : 1u) || h.result == NULL)
+      if (h.steps->len != (n_calls > 0 ? 2u : 1u) || h.turn.result == NULL)
         goto out;
 
       first = g_ptr_array_index (h.steps, 0);
@@ -1291,14 +1099,14 @@ test_http (gconstpointer data)
         {
           /* The first answer was the last. */
           expect_true (problems, "the turn's result is the first step's message",
-                       h.result == first);
+                       h.turn.result == first);
           expect_int (problems, "messages in memory", 2, g_list_model_get_n_items (memory));
         }
       else
         {
           AgentMessage *last = g_ptr_array_index (h.steps, 1);
 
-          expect_true (problems, "the turn's result is the last step's message", h.result == last);
+          expect_true (problems, "the turn's result is the last step's message", h.turn.result == last);
           expect_str (problems, "final content", final_text, agent_message_get_content (last));
           expect_str (problems, "final text-delta signals", final_text, text_for (h.text, last));
           /* user, assistant with calls, one result per call, final answer */

@@ -12,14 +12,12 @@
 #include "agent-error.h"
 #include "agent-ndjson.h"
 
-/* Every stream is split several ways; all must give the same lines. */
-typedef enum
-{
-  FEED_WHOLE,
-  FEED_BYTES,
-  FEED_RANDOM,
-} FeedMode;
+#include "agent-test-feed.h"
+#include "agent-test-util.h"
 
+/* Every stream is split several ways (AgentTestFeedMode: whole, one byte
+ * at a time, then this many times in random pieces); all must give the
+ * same lines. */
 #define N_RANDOM_ROUNDS 8
 
 typedef struct
@@ -46,38 +44,6 @@ static void
 collector_clear (Collector *c)
 {
   g_string_free (c->log, TRUE);
-}
-
-static void
-append_escaped (GString    *string,
-                const char *bytes,
-                gsize       len)
-{
-  for (gsize i = 0; i < len; i++)
-    {
-      switch (bytes[i])
-        {
-        case '\\':
-          g_string_append (string, "\\\\");
-          break;
-
-        case '\n':
-          g_string_append (string, "\\n");
-          break;
-
-        case '\r':
-          g_string_append (string, "\\r");
-          break;
-
-        case '\0':
-          g_string_append (string, "\\0");
-          break;
-
-        default:
-          g_string_append_c (string, bytes[i]);
-          break;
-        }
-    }
 }
 
 static gboolean
@@ -112,65 +78,38 @@ collect_line (const char  *line,
       g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
     }
 
-  append_escaped (c->log, line, len);
+  agent_test_append_escaped (c->log, line, len);
   g_string_append_c (c->log, '\n');
 
   return TRUE;
 }
 
 static gboolean
-feed_pieces (AgentNdjsonSplitter  *splitter,
-             const char           *stream,
-             gsize                 len,
-             FeedMode              mode,
-             GRand                *rand,
-             GError              **error)
+feed_splitter (gpointer     splitter,
+               const char  *bytes,
+               gsize        len,
+               GError     **error)
 {
-  gsize pos = 0;
-
-  if (mode == FEED_WHOLE)
-    return agent_ndjson_splitter_feed (splitter, stream, len, error);
-
-  while (pos < len)
-    {
-      gsize piece = 1;
-
-      if (mode == FEED_RANDOM)
-        {
-          if (g_rand_int_range (rand, 0, 8) == 0)
-            piece = g_rand_int_range (rand, 1, 4096);
-          else
-            piece = g_rand_int_range (rand, 1, 24);
-        }
-
-      piece = MIN (piece, len - pos);
-
-      if (!agent_ndjson_splitter_feed (splitter, stream + pos, piece, error))
-        return FALSE;
-
-      pos += piece;
-    }
-
-  return TRUE;
+  return agent_ndjson_splitter_feed (splitter, bytes, len, error);
 }
 
 /* Splits @stream and finishes it; @n_at_finish gets the number of lines
  * that only finish delivered. */
 static gboolean
-split_stream (const char  *stream,
-              gsize        len,
-              FeedMode     mode,
-              GRand       *rand,
-              Collector   *c,
-              guint       *n_at_finish,
-              GError     **error)
+split_stream (const char         *stream,
+              gsize               len,
+              AgentTestFeedMode   mode,
+              GRand              *rand,
+              Collector          *c,
+              guint              *n_at_finish,
+              GError            **error)
 {
   g_autoptr(AgentNdjsonSplitter) splitter = agent_ndjson_splitter_new (collect_line, c);
   guint n_before;
 
   agent_ndjson_splitter_set_max_line (splitter, c->max_line);
 
-  if (!feed_pieces (splitter, stream, len, mode, rand, error))
+  if (!agent_test_feed (feed_splitter, splitter, stream, len, mode, rand, error))
     return FALSE;
 
   n_before = c->n_lines;
@@ -193,7 +132,7 @@ assert_lines (const char *stream,
 
   for (guint round = 0; round < 2 + N_RANDOM_ROUNDS; round++)
     {
-      FeedMode mode = MIN (round, FEED_RANDOM);
+      AgentTestFeedMode mode = MIN (round, AGENT_TEST_FEED_RANDOM);
       g_autoptr(GError) error = NULL;
       Collector c;
 
@@ -334,8 +273,7 @@ test_utf8_split (void)
       c.check_json = TRUE;
       splitter = agent_ndjson_splitter_new (collect_line, &c);
 
-      g_assert_true (agent_ndjson_splitter_feed (splitter, stream, i, &error));
-      g_assert_true (agent_ndjson_splitter_feed (splitter, stream + i, len - i, &error));
+      g_assert_true (agent_test_feed_cut (feed_splitter, splitter, stream, len, i, &error));
       g_assert_true (agent_ndjson_splitter_finish (splitter, &error));
       g_assert_no_error (error);
       g_assert_cmpstr (c.log->str, ==, expected);
@@ -367,7 +305,7 @@ test_chunking (void)
 
   for (guint round = 0; round < 2 + N_RANDOM_ROUNDS; round++)
     {
-      FeedMode mode = MIN (round, FEED_RANDOM);
+      AgentTestFeedMode mode = MIN (round, AGENT_TEST_FEED_RANDOM);
       g_autoptr(GError) error = NULL;
       guint n_at_finish = 0;
       Collector c;
@@ -407,8 +345,8 @@ test_linear_one_byte (void)
   collector_init (&c);
   splitter = agent_ndjson_splitter_new (collect_line, &c);
 
-  for (gsize i = 0; i < stream->len; i++)
-    g_assert_true (agent_ndjson_splitter_feed (splitter, stream->str + i, 1, &error));
+  g_assert_true (agent_test_feed (feed_splitter, splitter, stream->str, stream->len,
+                                  AGENT_TEST_FEED_BYTES, NULL, &error));
 
   g_assert_true (agent_ndjson_splitter_finish (splitter, &error));
   g_assert_no_error (error);
@@ -423,7 +361,7 @@ assert_too_long (const char *stream,
                  gsize       max_line,
                  const char *expected)
 {
-  for (guint mode = FEED_WHOLE; mode <= FEED_BYTES; mode++)
+  for (guint mode = AGENT_TEST_FEED_WHOLE; mode <= AGENT_TEST_FEED_BYTES; mode++)
     {
       g_autoptr(GError) error = NULL;
       Collector c;
@@ -447,7 +385,7 @@ test_limit_line (void)
   static const char *fits = "12345678\n12345678\r\n1234567\r\r\n12345678\r";
 
   /* The line ending does not count... */
-  for (guint mode = FEED_WHOLE; mode <= FEED_BYTES; mode++)
+  for (guint mode = AGENT_TEST_FEED_WHOLE; mode <= AGENT_TEST_FEED_BYTES; mode++)
     {
       g_autoptr(GError) error = NULL;
       Collector c;
@@ -539,7 +477,7 @@ test_callback_error (void)
   g_autoptr(GError) error = NULL;
   Collector c;
 
-  for (guint mode = FEED_WHOLE; mode <= FEED_BYTES; mode++)
+  for (guint mode = AGENT_TEST_FEED_WHOLE; mode <= AGENT_TEST_FEED_BYTES; mode++)
     {
       collector_init (&c);
       c.fail_at = 2;
@@ -559,7 +497,8 @@ test_callback_error (void)
   collector_init (&c);
   c.fail_at = 4;
 
-  g_assert_false (split_stream (stream, sizeof stream - 1, FEED_WHOLE, NULL, &c, NULL, &error));
+  g_assert_false (split_stream (stream, sizeof stream - 1, AGENT_TEST_FEED_WHOLE, NULL, &c, NULL,
+                                &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
   g_assert_cmpstr (error->message, ==, "Line 4 refused");
   g_clear_error (&error);
@@ -589,30 +528,18 @@ static void
 test_corpus_file (gconstpointer user_data)
 {
   const char *path = user_data;
-  g_autoptr(JsonParser) json = json_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (1234);
-  g_autofree char *expected_path = NULL;
+  g_autoptr(JsonObject) transport = NULL;
   g_autofree char *reference = NULL;
   g_autofree char *contents = NULL;
-  JsonObject *transport;
   gsize len;
 
-  g_assert_true (g_str_has_suffix (path, ".ndjson"));
-  expected_path = g_strdup_printf ("%.*s.expected.json", (int) strlen (path) - 7, path);
-
-  g_assert_true (g_file_get_contents (path, &contents, &len, &error));
-  g_assert_no_error (error);
-  g_assert_true (json_parser_load_from_file (json, expected_path, &error));
-  g_assert_no_error (error);
-
-  transport = json_object_get_object_member (json_node_get_object (json_parser_get_root (json)),
-                                             "transport");
-  g_assert_nonnull (transport);
+  transport = agent_test_load_corpus_file (path, ".ndjson", &contents, &len);
 
   for (guint round = 0; round < 2 + N_RANDOM_ROUNDS; round++)
     {
-      FeedMode mode = MIN (round, FEED_RANDOM);
+      AgentTestFeedMode mode = MIN (round, AGENT_TEST_FEED_RANDOM);
       guint n_at_finish = 0;
       Collector c;
 
@@ -636,70 +563,6 @@ test_corpus_file (gconstpointer user_data)
     }
 }
 
-static void
-test_corpus_missing (void)
-{
-  g_test_skip ("AGENT_CORPUS_DIR is not set");
-}
-
-static void
-test_corpus_empty (void)
-{
-  g_test_fail_printf ("No .ndjson file found under %s", g_getenv ("AGENT_CORPUS_DIR"));
-}
-
-static int
-compare_strings (gconstpointer a,
-                 gconstpointer b,
-                 gpointer      user_data)
-{
-  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
-}
-
-static void
-add_corpus_tests (void)
-{
-  const char *corpus_dir = g_getenv ("AGENT_CORPUS_DIR");
-  g_autofree char *ollama_dir = NULL;
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  if (corpus_dir == NULL)
-    {
-      g_test_add_func ("/ndjson/corpus/missing", test_corpus_missing);
-      return;
-    }
-
-  ollama_dir = g_build_filename (corpus_dir, "ollama", NULL);
-
-  if ((dir = g_dir_open (ollama_dir, 0, NULL)))
-    {
-      while ((name = g_dir_read_name (dir)))
-        {
-          if (g_str_has_suffix (name, ".ndjson"))
-            g_ptr_array_add (files, g_strdup (name));
-        }
-    }
-
-  g_ptr_array_sort_with_data (files, compare_strings, NULL);
-
-  for (guint i = 0; i < files->len; i++)
-    {
-      const char *file = files->pdata[i];
-      g_autofree char *test_path = NULL;
-
-      test_path = g_strdup_printf ("/ndjson/corpus/ollama/%.*s", (int) strlen (file) - 7, file);
-      g_test_add_data_func_full (test_path,
-                                 g_build_filename (ollama_dir, file, NULL),
-                                 test_corpus_file,
-                                 g_free);
-    }
-
-  if (files->len == 0)
-    g_test_add_func ("/ndjson/corpus/empty", test_corpus_empty);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -721,7 +584,7 @@ main (int   argc,
   g_test_add_func ("/ndjson/refuse-after-error", test_refuse_after_error);
   g_test_add_func ("/ndjson/callback-error", test_callback_error);
 
-  add_corpus_tests ();
+  agent_test_add_corpus_tests ("/ndjson/corpus", "ollama", ".ndjson", test_corpus_file);
 
   return g_test_run ();
 }

@@ -9,7 +9,9 @@
 
 #include <agent.h>
 
+#include "agent-test-openai.h"
 #include "agent-test-server.h"
+#include "agent-test-turn.h"
 #include "agent-test-util.h"
 
 typedef struct
@@ -19,9 +21,7 @@ typedef struct
   AgentSession    *session;
   GString         *text;          /* every text-delta, concatenated */
   GPtrArray       *events;        /* "signal:detail" in emission order */
-  AgentMessage    *result;
-  GError          *error;
-  gboolean         finished;
+  AgentTestTurn    turn;
 } Fixture;
 
 static void
@@ -101,9 +101,7 @@ fixture_setup (Fixture       *f,
   g_autoptr(AgentTool) calculator = agent_calculator_tool_new ();
 
   f->server = agent_test_server_new ();
-  f->provider = agent_provider_new ("openai", NULL);
-  agent_provider_set_base_url (f->provider, agent_test_server_get_base_url (f->server));
-  agent_provider_set_model (f->provider, "test-model");
+  f->provider = agent_test_openai_provider_new (f->server);
   f->session = agent_session_new (f->provider);
   agent_session_add_tool (f->session, calculator);
   f->text = g_string_new (NULL);
@@ -121,50 +119,12 @@ static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
-  g_clear_object (&f->result);
-  g_clear_error (&f->error);
+  agent_test_turn_clear (&f->turn);
   g_assert_finalize_object (f->session);
   g_assert_finalize_object (f->provider);
   agent_test_server_free (f->server);
   g_string_free (f->text, TRUE);
   g_ptr_array_unref (f->events);
-}
-
-static void
-send_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Fixture *f = user_data;
-
-  f->result = agent_session_send_finish (AGENT_SESSION (object), result, &f->error);
-  f->finished = TRUE;
-}
-
-static void
-send_and_wait (Fixture      *f,
-               const char   *text,
-               GCancellable *cancellable)
-{
-  f->finished = FALSE;
-  g_clear_object (&f->result);
-  g_clear_error (&f->error);
-  agent_session_send_async (f->session, text, cancellable, send_cb, f);
-  agent_test_wait_for (&f->finished);
-}
-
-static void
-add_text_response (Fixture    *f,
-                   const char *const *words)
-{
-  AgentTestResponse *r = agent_test_server_add_response (f->server, 200);
-
-  agent_test_response_add_sse (r, "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}");
-  for (guint i = 0; words[i]; i++)
-    agent_test_response_add_sse_printf (r, "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"%s\"}}]}", words[i]);
-  agent_test_response_add_sse (r, "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}");
-  agent_test_response_add_sse (r, "{\"id\":\"c1\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":3,\"total_tokens\":13}}");
-  agent_test_response_add_done (r);
 }
 
 static void
@@ -175,15 +135,15 @@ test_text_only (Fixture       *f,
   JsonObject *request;
   AgentUsage *usage;
 
-  add_text_response (f, words);
-  send_and_wait (f, "Say hello", NULL);
+  agent_test_openai_add_text_response (f->server, words, 10, 3);
+  agent_test_turn_run (&f->turn, f->session, "Say hello", NULL);
 
-  g_assert_no_error (f->error);
-  g_assert_nonnull (f->result);
-  g_assert_cmpstr (agent_message_get_content (f->result), ==, "Hello, world!");
+  g_assert_no_error (f->turn.error);
+  g_assert_nonnull (f->turn.result);
+  g_assert_cmpstr (agent_message_get_content (f->turn.result), ==, "Hello, world!");
   g_assert_cmpstr (f->text->str, ==, "Hello, world!");
-  g_assert_cmpstr (agent_message_get_finish_reason (f->result), ==, "stop");
-  g_assert_cmpint (agent_message_get_state (f->result), ==, AGENT_MESSAGE_STATE_COMPLETE);
+  g_assert_cmpstr (agent_message_get_finish_reason (f->turn.result), ==, "stop");
+  g_assert_cmpint (agent_message_get_state (f->turn.result), ==, AGENT_MESSAGE_STATE_COMPLETE);
 
   usage = agent_session_get_usage (f->session);
   g_assert_nonnull (usage);
@@ -193,7 +153,7 @@ test_text_only (Fixture       *f,
   g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
   g_assert_cmpstr (agent_test_server_get_request_path (f->server, 0), ==, "/v1/chat/completions");
   g_assert_null (agent_test_server_get_request_header (f->server, 0, "Authorization"));
-  request = json_node_get_object (agent_test_server_get_request_body (f->server, 0));
+  request = agent_test_openai_get_request (f->server, 0);
   g_assert_cmpstr (json_object_get_string_member (request, "model"), ==, "test-model");
   g_assert_true (json_object_get_boolean_member (request, "stream"));
   g_assert_true (json_object_get_boolean_member (json_object_get_object_member (request, "stream_options"),
@@ -207,115 +167,36 @@ test_text_only (Fixture       *f,
 
 /* Scripted model answers */
 
-static AgentTestResponse *
-begin_response (Fixture *f)
-{
-  AgentTestResponse *r = agent_test_server_add_response (f->server, 200);
-
-  agent_test_response_add_sse (r, "{\"id\":\"c1\",\"model\":\"test-model\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}");
-  return r;
-}
-
-static void
-add_content (AgentTestResponse *r,
-             const char        *text)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
-  g_autofree char *quoted = NULL;
-
-  json_node_set_string (node, text);
-  quoted = json_to_string (node, FALSE);
-  agent_test_response_add_sse_printf (r, "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%s}}]}",
-                                      quoted);
-}
-
-/* A tool-call fragment; id and name only in the first one of each call. */
-static void
-add_call_fragment (AgentTestResponse *r,
-                   guint              index,
-                   const char        *id,
-                   const char        *name,
-                   const char        *arguments)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
-  g_autofree char *quoted = NULL;
-
-  json_node_set_string (node, arguments);
-  quoted = json_to_string (node, FALSE);
-
-  if (id != NULL)
-    agent_test_response_add_sse_printf (r,
-      "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":%u,\"id\":\"%s\","
-      "\"type\":\"function\",\"function\":{\"name\":\"%s\",\"arguments\":%s}}]}}]}",
-      index, id, name, quoted);
-  else
-    agent_test_response_add_sse_printf (r,
-      "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":%u,"
-      "\"function\":{\"arguments\":%s}}]}}]}",
-      index, quoted);
-}
-
-static void
-end_response (AgentTestResponse *r,
-              const char        *finish_reason,
-              int                prompt_tokens,
-              int                completion_tokens)
-{
-  agent_test_response_add_sse_printf (r, "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"%s\"}]}",
-                                      finish_reason);
-  agent_test_response_add_sse_printf (r, "{\"id\":\"c1\",\"choices\":[],\"usage\":{\"prompt_tokens\":%d,"
-                                      "\"completion_tokens\":%d,\"total_tokens\":%d}}",
-                                      prompt_tokens, completion_tokens, prompt_tokens + completion_tokens);
-  agent_test_response_add_done (r);
-}
-
 static void
 add_calculator_call (Fixture    *f,
                      const char *id,
                      const char *expression)
 {
-  AgentTestResponse *r = begin_response (f);
+  AgentTestResponse *r = agent_test_openai_begin (f->server, NULL);
   g_autofree char *arguments = g_strdup_printf ("{\"expression\": \"%s\"}", expression);
   gsize len = strlen (arguments);
 
   /* Arguments in three fragments */
-  add_call_fragment (r, 0, id, "calculator", "");
+  agent_test_openai_add_tool_call (r, 0, id, "calculator", "");
   {
     g_autofree char *a = g_strndup (arguments, len / 3);
     g_autofree char *b = g_strndup (arguments + len / 3, len / 3);
 
-    add_call_fragment (r, 0, NULL, NULL, a);
-    add_call_fragment (r, 0, NULL, NULL, b);
-    add_call_fragment (r, 0, NULL, NULL, arguments + 2 * (len / 3));
+    agent_test_openai_add_tool_call (r, 0, NULL, NULL, a);
+    agent_test_openai_add_tool_call (r, 0, NULL, NULL, b);
+    agent_test_openai_add_tool_call (r, 0, NULL, NULL, arguments + 2 * (len / 3));
   }
-  end_response (r, "tool_calls", 20, 5);
+  agent_test_openai_add_end (r, "tool_calls", 20, 5);
 }
 
 static void
 add_answer (Fixture    *f,
             const char *text)
 {
-  AgentTestResponse *r = begin_response (f);
+  AgentTestResponse *r = agent_test_openai_begin (f->server, NULL);
 
-  add_content (r, text);
-  end_response (r, "stop", 30, 7);
-}
-
-static JsonArray *
-request_messages (Fixture *f,
-                  guint    index)
-{
-  JsonNode *body = agent_test_server_get_request_body (f->server, index);
-
-  return json_object_get_array_member (json_node_get_object (body), "messages");
-}
-
-static JsonObject *
-request_message (Fixture *f,
-                 guint    request,
-                 guint    index)
-{
-  return json_array_get_object_element (request_messages (f, request), index);
+  agent_test_openai_add_text (r, text);
+  agent_test_openai_add_end (r, "stop", 30, 7);
 }
 
 static AgentMessage *
@@ -333,6 +214,19 @@ static guint
 memory_length (Fixture *f)
 {
   return g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (f->session)));
+}
+
+/* The arguments of call @nth of the assistant's message (the second one)
+ * in request @request, as sent. */
+static const char *
+sent_arguments (Fixture *f,
+                guint    request,
+                guint    nth)
+{
+  JsonObject *assistant = agent_test_openai_get_message (f->server, request, 1);
+  JsonArray *calls = json_object_get_array_member (assistant, "tool_calls");
+
+  return agent_test_openai_function_string (calls, nth, "arguments");
 }
 
 static gboolean
@@ -397,6 +291,7 @@ test_single_tool (Fixture       *f,
                   gconstpointer  data)
 {
   JsonObject *assistant;
+  JsonArray *calls;
   JsonObject *call;
   JsonObject *tool;
   AgentMessage *message;
@@ -404,10 +299,10 @@ test_single_tool (Fixture       *f,
   add_calculator_call (f, "call_a", "2*7");
   add_answer (f, "It is 14.");
 
-  send_and_wait (f, "What is 2*7?", NULL);
+  agent_test_turn_run (&f->turn, f->session, "What is 2*7?", NULL);
 
-  g_assert_no_error (f->error);
-  g_assert_cmpstr (agent_message_get_content (f->result), ==, "It is 14.");
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpstr (agent_message_get_content (f->turn.result), ==, "It is 14.");
 
   /* Events, in order */
   g_assert_true (has_event (f, "tool-call:calculator:{\"expression\": \"2*7\"}"));
@@ -420,25 +315,26 @@ test_single_tool (Fixture       *f,
 
   /* The second request carries the call and its result, exactly */
   g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 2);
-  g_assert_cmpuint (json_array_get_length (request_messages (f, 0)), ==, 1);
-  g_assert_cmpuint (json_array_get_length (request_messages (f, 1)), ==, 3);
-  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 0), "role"), ==, "user");
-  assistant = request_message (f, 1, 1);
+  g_assert_cmpuint (json_array_get_length (agent_test_openai_get_messages (f->server, 0)), ==, 1);
+  g_assert_cmpuint (json_array_get_length (agent_test_openai_get_messages (f->server, 1)), ==, 3);
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 1, 0, "role"), ==, "user");
+  assistant = agent_test_openai_get_message (f->server, 1, 1);
   g_assert_cmpstr (json_object_get_string_member (assistant, "role"), ==, "assistant");
   g_assert_true (json_object_get_null_member (assistant, "content"));
-  call = json_array_get_object_element (json_object_get_array_member (assistant, "tool_calls"), 0);
+  calls = json_object_get_array_member (assistant, "tool_calls");
+  call = json_array_get_object_element (calls, 0);
   g_assert_cmpstr (json_object_get_string_member (call, "id"), ==, "call_a");
   g_assert_cmpstr (json_object_get_string_member (call, "type"), ==, "function");
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (call, "function"), "name"), ==, "calculator");
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (call, "function"), "arguments"), ==,
+  g_assert_cmpstr (agent_test_openai_function_string (calls, 0, "name"), ==, "calculator");
+  g_assert_cmpstr (agent_test_openai_function_string (calls, 0, "arguments"), ==,
                    "{\"expression\": \"2*7\"}");
-  tool = request_message (f, 1, 2);
+  tool = agent_test_openai_get_message (f->server, 1, 2);
   g_assert_cmpstr (json_object_get_string_member (tool, "role"), ==, "tool");
   g_assert_cmpstr (json_object_get_string_member (tool, "tool_call_id"), ==, "call_a");
   g_assert_cmpstr (json_object_get_string_member (tool, "content"), ==, "14");
 
   /* Tools are offered in every request */
-  g_assert_true (json_object_has_member (json_node_get_object (agent_test_server_get_request_body (f->server, 1)), "tools"));
+  g_assert_true (json_object_has_member (agent_test_openai_get_request (f->server, 1), "tools"));
 
   /* Memory: user, assistant+call, tool, assistant */
   g_assert_cmpuint (memory_length (f), ==, 4);
@@ -448,7 +344,7 @@ test_single_tool (Fixture       *f,
   g_assert_cmpint (agent_tool_call_get_state (agent_message_get_tool_call (message, 0)), ==,
                    AGENT_TOOL_CALL_STATE_SUCCEEDED);
   g_assert_cmpstr (agent_message_get_content (memory_message (f, 2)), ==, "14");
-  g_assert_true (memory_message (f, 3) == f->result);
+  g_assert_true (memory_message (f, 3) == f->turn.result);
   assert_memory_consistent (f);
 
   /* Usage summed over the two steps */
@@ -484,6 +380,14 @@ pending_tool_new (const char *name,
                          pending_handler, pending, NULL);
 }
 
+static gboolean
+has_started (gpointer data)
+{
+  Pending *pending = data;
+
+  return pending->n_started > 0;
+}
+
 static void
 test_parallel_tools (Fixture       *f,
                      gconstpointer  data)
@@ -496,23 +400,21 @@ test_parallel_tools (Fixture       *f,
   agent_session_add_tool (f->session, tool);
 
   /* Two calls, fragments interleaved, text before them */
-  r = begin_response (f);
-  add_content (r, "Let me check both.");
-  add_call_fragment (r, 0, "call_x", "lookup", "");
-  add_call_fragment (r, 1, "call_y", "calculator", "");
-  add_call_fragment (r, 0, NULL, NULL, "{\"key\":");
-  add_call_fragment (r, 1, NULL, NULL, "{\"expression\":");
-  add_call_fragment (r, 1, NULL, NULL, "\"1+1\"}");
-  add_call_fragment (r, 0, NULL, NULL, "\"x\"}");
-  end_response (r, "tool_calls", 1, 1);
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_text (r, "Let me check both.");
+  agent_test_openai_add_tool_call (r, 0, "call_x", "lookup", "");
+  agent_test_openai_add_tool_call (r, 1, "call_y", "calculator", "");
+  agent_test_openai_add_tool_call (r, 0, NULL, NULL, "{\"key\":");
+  agent_test_openai_add_tool_call (r, 1, NULL, NULL, "{\"expression\":");
+  agent_test_openai_add_tool_call (r, 1, NULL, NULL, "\"1+1\"}");
+  agent_test_openai_add_tool_call (r, 0, NULL, NULL, "\"x\"}");
+  agent_test_openai_add_end (r, "tool_calls", 1, 1);
   add_answer (f, "Done.");
 
-  f->finished = FALSE;
-  agent_session_send_async (f->session, "Go", NULL, send_cb, f);
+  agent_test_turn_send (&f->turn, f->session, "Go", NULL);
 
   /* The calculator finished at once; lookup is still running */
-  while (pending.n_started < 1)
-    g_main_context_iteration (NULL, TRUE);
+  agent_test_wait_until (has_started, &pending);
   g_assert_true (has_event (f, "tool-finished:call_y:2"));
   g_assert_false (has_event (f, "tool-finished:call_x:X"));
   g_assert_true (agent_session_get_busy (f->session));
@@ -523,15 +425,15 @@ test_parallel_tools (Fixture       *f,
   g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
 
   agent_tool_invocation_return_result (g_ptr_array_index (pending.invocations, 0), "X");
-  agent_test_wait_for (&f->finished);
+  agent_test_turn_wait (&f->turn);
 
-  g_assert_no_error (f->error);
-  g_assert_cmpstr (agent_message_get_content (f->result), ==, "Done.");
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpstr (agent_message_get_content (f->turn.result), ==, "Done.");
   g_assert_true (has_event (f, "text:Let me check both."));
   g_assert_cmpint (event_position (f, "text:Let me check both."), <, event_position (f, "tool-call:"));
 
   /* Results in call order (x then y), though y finished first */
-  messages = request_messages (f, 1);
+  messages = agent_test_openai_get_messages (f->server, 1);
   g_assert_cmpuint (json_array_get_length (messages), ==, 4);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 1), "content"), ==,
                    "Let me check both.");
@@ -543,8 +445,10 @@ test_parallel_tools (Fixture       *f,
     JsonArray *calls = json_object_get_array_member (json_array_get_object_element (messages, 1), "tool_calls");
 
     g_assert_cmpuint (json_array_get_length (calls), ==, 2);
-    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_array_get_object_element (calls, 0), "function"), "arguments"), ==, "{\"key\":\"x\"}");
-    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_array_get_object_element (calls, 1), "function"), "arguments"), ==, "{\"expression\":\"1+1\"}");
+    g_assert_cmpstr (agent_test_openai_function_string (calls, 0, "arguments"), ==,
+                     "{\"key\":\"x\"}");
+    g_assert_cmpstr (agent_test_openai_function_string (calls, 1, "arguments"), ==,
+                     "{\"expression\":\"1+1\"}");
   }
   assert_memory_consistent (f);
   g_ptr_array_unref (pending.invocations);
@@ -560,37 +464,32 @@ test_several_steps (Fixture       *f,
   add_calculator_call (f, "s2", "3*3");
   add_answer (f, "9.");
 
-  send_and_wait (f, "Compute", NULL);
+  agent_test_turn_run (&f->turn, f->session, "Compute", NULL);
 
-  g_assert_no_error (f->error);
+  g_assert_no_error (f->turn.error);
   g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 3);
-  g_assert_cmpuint (json_array_get_length (request_messages (f, 2)), ==, 6);
+  g_assert_cmpuint (json_array_get_length (agent_test_openai_get_messages (f->server, 2)), ==, 6);
   /* system first, then the conversation in order */
-  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 0), "role"), ==, "system");
-  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 0), "content"), ==, "You are terse.");
-  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 1), "role"), ==, "user");
-  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 2), "role"), ==, "assistant");
-  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 3), "content"), ==, "3");
-  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 4), "role"), ==, "assistant");
-  g_assert_cmpstr (json_object_get_string_member (request_message (f, 2, 5), "content"), ==, "9");
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 2, 0, "role"), ==, "system");
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 2, 0, "content"), ==,
+                   "You are terse.");
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 2, 1, "role"), ==, "user");
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 2, 2, "role"), ==, "assistant");
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 2, 3, "content"), ==, "3");
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 2, 4, "role"), ==, "assistant");
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 2, 5, "content"), ==, "9");
   g_assert_cmpuint (count_events (f, "step-finished:"), ==, 3);
   g_assert_cmpuint (memory_length (f), ==, 6);
   assert_memory_consistent (f);
 
   /* A second turn continues the same conversation */
   add_answer (f, "Bye.");
-  send_and_wait (f, "Thanks", NULL);
-  g_assert_no_error (f->error);
-  g_assert_cmpuint (json_array_get_length (request_messages (f, 3)), ==, 8);
+  agent_test_turn_run (&f->turn, f->session, "Thanks", NULL);
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpuint (json_array_get_length (agent_test_openai_get_messages (f->server, 3)), ==, 8);
   g_assert_cmpint (agent_usage_get_total_tokens (agent_session_get_usage (f->session)), ==, 37);
 }
 
-
-static gboolean
-server_is_waiting (gpointer data)
-{
-  return agent_test_server_is_waiting (data);
-}
 
 static gboolean
 text_arrived (gpointer data)
@@ -608,24 +507,23 @@ test_cancel_mid_stream (Fixture       *f,
   AgentTestResponse *r;
   AgentMessage *partial;
 
-  r = begin_response (f);
-  add_content (r, "Once upon");
-  add_call_fragment (r, 0, "call_never", "calculator", "{\"expr");
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_text (r, "Once upon");
+  agent_test_openai_add_tool_call (r, 0, "call_never", "calculator", "{\"expr");
   agent_test_response_add_wait (r);     /* the server stalls here */
-  add_content (r, " a time");
-  end_response (r, "stop", 1, 1);
+  agent_test_openai_add_text (r, " a time");
+  agent_test_openai_add_end (r, "stop", 1, 1);
 
-  f->finished = FALSE;
-  agent_session_send_async (f->session, "Tell a story", cancellable, send_cb, f);
+  agent_test_turn_send (&f->turn, f->session, "Tell a story", cancellable);
   agent_test_wait_until (text_arrived, f);
-  agent_test_wait_until (server_is_waiting, f->server);
+  agent_test_server_wait_until_waiting (f->server);
   g_assert_nonnull (agent_session_get_current_message (f->session));
 
   g_cancellable_cancel (cancellable);
-  agent_test_wait_for (&f->finished);
+  agent_test_turn_wait (&f->turn);
 
-  g_assert_error (f->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_null (f->result);
+  g_assert_error (f->turn.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (f->turn.result);
   g_assert_false (agent_session_get_busy (f->session));
   g_assert_null (agent_session_get_current_message (f->session));
 
@@ -641,9 +539,9 @@ test_cancel_mid_stream (Fixture       *f,
   /* The session is usable again */
   agent_test_server_release (f->server);
   add_answer (f, "Again.");
-  send_and_wait (f, "Once more", NULL);
-  g_assert_no_error (f->error);
-  g_assert_cmpstr (agent_message_get_content (f->result), ==, "Again.");
+  agent_test_turn_run (&f->turn, f->session, "Once more", NULL);
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpstr (agent_message_get_content (f->turn.result), ==, "Again.");
   g_assert_cmpuint (memory_length (f), ==, 4);
 }
 
@@ -656,16 +554,15 @@ test_cancel_before_text (Fixture       *f,
 
   r = agent_test_server_add_response (f->server, 200);
   agent_test_response_add_wait (r);
-  add_content (r, "late");
-  end_response (r, "stop", 1, 1);
+  agent_test_openai_add_text (r, "late");
+  agent_test_openai_add_end (r, "stop", 1, 1);
 
-  f->finished = FALSE;
-  agent_session_send_async (f->session, "Hi", cancellable, send_cb, f);
-  agent_test_wait_until (server_is_waiting, f->server);
+  agent_test_turn_send (&f->turn, f->session, "Hi", cancellable);
+  agent_test_server_wait_until_waiting (f->server);
   g_cancellable_cancel (cancellable);
-  agent_test_wait_for (&f->finished);
+  agent_test_turn_wait (&f->turn);
 
-  g_assert_error (f->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_error (f->turn.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   /* Only the user's message: nothing streamed */
   g_assert_cmpuint (memory_length (f), ==, 1);
   g_assert_cmpuint (f->text->len, ==, 0);
@@ -679,9 +576,9 @@ test_cancel_already_cancelled (Fixture       *f,
 
   g_cancellable_cancel (cancellable);
   add_answer (f, "unused");
-  send_and_wait (f, "Hi", cancellable);
+  agent_test_turn_run (&f->turn, f->session, "Hi", cancellable);
 
-  g_assert_error (f->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_error (f->turn.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (memory_length (f), ==, 1);
   g_assert_false (agent_session_get_busy (f->session));
 }
@@ -699,23 +596,21 @@ test_cancel_during_tool (Fixture       *f,
 
   agent_session_add_tool (f->session, tool);
 
-  r = begin_response (f);
-  add_call_fragment (r, 0, "call_slow", "slow", "{}");
-  add_call_fragment (r, 1, "call_fast", "calculator", "{\"expression\":\"6/3\"}");
-  end_response (r, "tool_calls", 1, 1);
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_tool_call (r, 0, "call_slow", "slow", "{}");
+  agent_test_openai_add_tool_call (r, 1, "call_fast", "calculator", "{\"expression\":\"6/3\"}");
+  agent_test_openai_add_end (r, "tool_calls", 1, 1);
 
-  f->finished = FALSE;
-  agent_session_send_async (f->session, "Go", cancellable, send_cb, f);
-  while (pending.n_started < 1)
-    g_main_context_iteration (NULL, TRUE);
+  agent_test_turn_send (&f->turn, f->session, "Go", cancellable);
+  agent_test_wait_until (has_started, &pending);
 
   invocation = g_ptr_array_index (pending.invocations, 0);
   g_assert_false (g_cancellable_is_cancelled (agent_tool_invocation_get_cancellable (invocation)));
 
   g_cancellable_cancel (cancellable);
-  agent_test_wait_for (&f->finished);
+  agent_test_turn_wait (&f->turn);
 
-  g_assert_error (f->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_error (f->turn.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   /* The tool saw the cancellation */
   g_assert_true (g_cancellable_is_cancelled (agent_tool_invocation_get_cancellable (invocation)));
   /* No request after the cancellation */
@@ -748,26 +643,25 @@ run_toggle (Fixture  *f,
 
   agent_session_set_stream_tool_call_chunks (f->session, chunks);
 
-  r = begin_response (f);
-  add_call_fragment (r, 0, "call_t", "calculator", "");
-  add_call_fragment (r, 0, NULL, NULL, "{\"expres");
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_tool_call (r, 0, "call_t", "calculator", "");
+  agent_test_openai_add_tool_call (r, 0, NULL, NULL, "{\"expres");
   if (flip_midway)
     agent_test_response_add_wait (r);
-  add_call_fragment (r, 0, NULL, NULL, "sion\": ");
-  add_call_fragment (r, 0, NULL, NULL, "\"5-3\"}");
-  end_response (r, "tool_calls", 1, 1);
+  agent_test_openai_add_tool_call (r, 0, NULL, NULL, "sion\": ");
+  agent_test_openai_add_tool_call (r, 0, NULL, NULL, "\"5-3\"}");
+  agent_test_openai_add_end (r, "tool_calls", 1, 1);
   add_answer (f, "2");
 
-  f->finished = FALSE;
-  agent_session_send_async (f->session, "5-3?", NULL, send_cb, f);
+  agent_test_turn_send (&f->turn, f->session, "5-3?", NULL);
   if (flip_midway)
     {
-      agent_test_wait_until (server_is_waiting, f->server);
+      agent_test_server_wait_until_waiting (f->server);
       agent_session_set_stream_tool_call_chunks (f->session, !chunks);
       agent_test_server_release (f->server);
     }
-  agent_test_wait_for (&f->finished);
-  g_assert_no_error (f->error);
+  agent_test_turn_wait (&f->turn);
+  g_assert_no_error (f->turn.error);
 }
 
 static void
@@ -796,9 +690,7 @@ test_toggle_on (Fixture       *f,
   /* Stored exactly as with the toggle off */
   g_assert_cmpstr (agent_tool_call_get_arguments (agent_message_get_tool_call (memory_message (f, 1), 0)), ==,
                    "{\"expression\": \"5-3\"}");
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (
-                     json_array_get_object_element (json_object_get_array_member (request_message (f, 1, 1), "tool_calls"), 0),
-                     "function"), "arguments"), ==, "{\"expression\": \"5-3\"}");
+  g_assert_cmpstr (sent_arguments (f, 1, 0), ==, "{\"expression\": \"5-3\"}");
 }
 
 static void
@@ -823,16 +715,16 @@ test_unknown_tool (Fixture       *f,
   AgentTestResponse *r;
   JsonObject *tool;
 
-  r = begin_response (f);
-  add_call_fragment (r, 0, "call_u", "weather", "{\"city\":\"Paris\"}");
-  end_response (r, "tool_calls", 1, 1);
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_tool_call (r, 0, "call_u", "weather", "{\"city\":\"Paris\"}");
+  agent_test_openai_add_end (r, "tool_calls", 1, 1);
   add_answer (f, "Sorry.");
 
-  send_and_wait (f, "Weather?", NULL);
+  agent_test_turn_run (&f->turn, f->session, "Weather?", NULL);
 
-  g_assert_no_error (f->error);
-  g_assert_cmpstr (agent_message_get_content (f->result), ==, "Sorry.");
-  tool = request_message (f, 1, 2);
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpstr (agent_message_get_content (f->turn.result), ==, "Sorry.");
+  tool = agent_test_openai_get_message (f->server, 1, 2);
   g_assert_cmpstr (json_object_get_string_member (tool, "tool_call_id"), ==, "call_u");
   g_assert_nonnull (strstr (json_object_get_string_member (tool, "content"), "weather"));
   g_assert_nonnull (strstr (json_object_get_string_member (tool, "content"), "calculator"));
@@ -863,27 +755,25 @@ test_invalid_arguments (Fixture       *f,
   agent_session_add_tool (f->session, tool);
   calls_run = 0;
 
-  r = begin_response (f);
-  add_call_fragment (r, 0, "call_bad", "count", "{\"n\": 1");   /* cut short */
-  add_call_fragment (r, 1, "call_list", "count", "[1, 2]");     /* not an object */
-  add_call_fragment (r, 2, "call_empty", "count", "");          /* no parameters: {} */
-  end_response (r, "tool_calls", 1, 1);
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_tool_call (r, 0, "call_bad", "count", "{\"n\": 1");  /* cut short */
+  agent_test_openai_add_tool_call (r, 1, "call_list", "count", "[1, 2]");    /* not an object */
+  agent_test_openai_add_tool_call (r, 2, "call_empty", "count", "");         /* no parameters: {} */
+  agent_test_openai_add_end (r, "tool_calls", 1, 1);
   add_answer (f, "Recovered.");
 
-  send_and_wait (f, "Count", NULL);
+  agent_test_turn_run (&f->turn, f->session, "Count", NULL);
 
-  g_assert_no_error (f->error);
+  g_assert_no_error (f->turn.error);
   /* Only the call with usable arguments ran */
   g_assert_cmpuint (calls_run, ==, 1);
-  content = json_object_get_string_member (request_message (f, 1, 2), "content");
+  content = agent_test_openai_get_message_string (f->server, 1, 2, "content");
   g_assert_nonnull (strstr (content, "not valid JSON"));
-  content = json_object_get_string_member (request_message (f, 1, 3), "content");
+  content = agent_test_openai_get_message_string (f->server, 1, 3, "content");
   g_assert_nonnull (strstr (content, "not a JSON object"));
-  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 4), "content"), ==, "ran");
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 1, 4, "content"), ==, "ran");
   /* The arguments go back byte for byte, even the broken ones */
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (
-                     json_array_get_object_element (json_object_get_array_member (request_message (f, 1, 1), "tool_calls"), 0),
-                     "function"), "arguments"), ==, "{\"n\": 1");
+  g_assert_cmpstr (sent_arguments (f, 1, 0), ==, "{\"n\": 1");
   assert_memory_consistent (f);
 }
 
@@ -906,16 +796,17 @@ test_tool_error (Fixture       *f,
 
   agent_session_add_tool (f->session, tool);
 
-  r = begin_response (f);
-  add_call_fragment (r, 0, "call_r", "read_file", "{\"path\":\"/nope\"}");
-  end_response (r, "tool_calls", 1, 1);
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_tool_call (r, 0, "call_r", "read_file", "{\"path\":\"/nope\"}");
+  agent_test_openai_add_end (r, "tool_calls", 1, 1);
   add_answer (f, "The file does not exist.");
 
-  send_and_wait (f, "Read /nope", NULL);
+  agent_test_turn_run (&f->turn, f->session, "Read /nope", NULL);
 
-  g_assert_no_error (f->error);
+  g_assert_no_error (f->turn.error);
   g_assert_true (has_event (f, "tool-finished:call_r:error:No such file: /nope"));
-  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 2), "content"), ==, "No such file: /nope");
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 1, 2, "content"), ==,
+                   "No such file: /nope");
   g_assert_cmpint (agent_tool_call_get_state (agent_message_get_tool_call (memory_message (f, 1), 0)), ==,
                    AGENT_TOOL_CALL_STATE_FAILED);
 }
@@ -929,11 +820,11 @@ test_max_steps (Fixture       *f,
   add_calculator_call (f, "m2", "2+2");
   add_calculator_call (f, "m3", "3+3");
 
-  send_and_wait (f, "Loop", NULL);
+  agent_test_turn_run (&f->turn, f->session, "Loop", NULL);
 
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_LIMIT);
-  g_assert_nonnull (strstr (f->error->message, "2"));
-  g_assert_cmpstr (agent_error_get_code (f->error), ==, "limit");
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_LIMIT);
+  g_assert_nonnull (strstr (f->turn.error->message, "2"));
+  g_assert_cmpstr (agent_error_get_code (f->turn.error), ==, "limit");
   g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 2);
   /* The results of the last step's calls are stored all the same */
   g_assert_cmpuint (memory_length (f), ==, 5);
@@ -954,27 +845,27 @@ test_http_errors (Fixture       *f,
   agent_test_response_set_body (r, "application/json",
                                 "{\"error\":{\"message\":\"Incorrect API key provided: sk-test-SECRET-0123456789.\","
                                 "\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}");
-  send_and_wait (f, "Hi", NULL);
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_AUTHENTICATION);
-  g_assert_nonnull (strstr (f->error->message, "401"));
-  g_assert_nonnull (strstr (f->error->message, "Incorrect API key provided"));
-  g_assert_null (strstr (f->error->message, "SECRET"));
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_AUTHENTICATION);
+  g_assert_nonnull (strstr (f->turn.error->message, "401"));
+  g_assert_nonnull (strstr (f->turn.error->message, "Incorrect API key provided"));
+  g_assert_null (strstr (f->turn.error->message, "SECRET"));
   g_assert_cmpstr (agent_test_server_get_request_header (f->server, 0, "Authorization"), ==,
                    "Bearer sk-test-SECRET-0123456789");
 
   /* 500 with an HTML body */
   r = agent_test_server_add_response (f->server, 500);
   agent_test_response_set_body (r, "text/html", "<html><body>Internal error</body></html>");
-  send_and_wait (f, "Hi", NULL);
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_HTTP);
-  g_assert_nonnull (strstr (f->error->message, "500"));
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_HTTP);
+  g_assert_nonnull (strstr (f->turn.error->message, "500"));
 
   /* 404 with an Ollama-style body */
   r = agent_test_server_add_response (f->server, 404);
   agent_test_response_set_body (r, "application/json", "{\"error\":\"model \\\"nope\\\" not found\"}");
-  send_and_wait (f, "Hi", NULL);
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_HTTP);
-  g_assert_nonnull (strstr (f->error->message, "model \"nope\" not found"));
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_HTTP);
+  g_assert_nonnull (strstr (f->turn.error->message, "model \"nope\" not found"));
 
   /* Nothing streamed: memory holds the three user messages only */
   g_assert_cmpuint (memory_length (f), ==, 3);
@@ -985,22 +876,13 @@ test_connection_refused (Fixture       *f,
                          gconstpointer  data)
 {
   g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autofree char *url = NULL;
+  g_autofree char *url = agent_test_closed_port_url (&socket);
 
-  /* A port that is certainly closed: bind one and never listen */
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
-  g_assert_true (g_socket_bind (socket, address, FALSE, NULL));
-  bound = g_socket_get_local_address (socket, NULL);
-  url = g_strdup_printf ("http://127.0.0.1:%u/v1",
-                         g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
   agent_provider_set_base_url (f->provider, url);
 
-  send_and_wait (f, "Hi", NULL);
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_NETWORK);
-  g_assert_nonnull (strstr (f->error->message, "127.0.0.1"));
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_NETWORK);
+  g_assert_nonnull (strstr (f->turn.error->message, "127.0.0.1"));
   g_assert_cmpuint (memory_length (f), ==, 1);
 }
 
@@ -1010,14 +892,14 @@ test_dropped_connection (Fixture       *f,
 {
   AgentTestResponse *r;
 
-  r = begin_response (f);
-  add_content (r, "Half an ");
-  add_content (r, "answer");
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_text (r, "Half an ");
+  agent_test_openai_add_text (r, "answer");
   agent_test_response_set_drop (r);
 
-  send_and_wait (f, "Hi", NULL);
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
 
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_NETWORK);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_NETWORK);
   g_assert_cmpstr (f->text->str, ==, "Half an answer");
   g_assert_cmpuint (memory_length (f), ==, 2);
   g_assert_cmpstr (agent_message_get_content (memory_message (f, 1)), ==, "Half an answer");
@@ -1025,12 +907,12 @@ test_dropped_connection (Fixture       *f,
 
   /* Closed cleanly between chunks, without the terminator: libsoup sees a
    * clean end of body, the stream's own end marker is what is missing. */
-  r = begin_response (f);
-  add_content (r, "Another half");
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_text (r, "Another half");
   agent_test_response_set_drop_at_boundary (r);
 
-  send_and_wait (f, "Again", NULL);
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  agent_test_turn_run (&f->turn, f->session, "Again", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
   g_assert_cmpstr (agent_message_get_content (memory_message (f, 3)), ==, "Another half");
 }
 
@@ -1041,106 +923,86 @@ test_stream_endings (Fixture       *f,
   AgentTestResponse *r;
 
   /* A finish reason and a clean end, but no [DONE]: complete */
-  r = begin_response (f);
-  add_content (r, "Fine.");
-  agent_test_response_add_sse (r, "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}");
-  send_and_wait (f, "A", NULL);
-  g_assert_no_error (f->error);
-  g_assert_cmpstr (agent_message_get_content (f->result), ==, "Fine.");
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_text (r, "Fine.");
+  agent_test_openai_add_finish (r, "stop");
+  agent_test_turn_run (&f->turn, f->session, "A", NULL);
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpstr (agent_message_get_content (f->turn.result), ==, "Fine.");
 
   /* Neither: the answer is incomplete, and the text is kept */
-  r = begin_response (f);
-  add_content (r, "Trunc");
-  send_and_wait (f, "B", NULL);
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_text (r, "Trunc");
+  agent_test_turn_run (&f->turn, f->session, "B", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
   g_assert_cmpstr (agent_message_get_content (memory_message (f, 3)), ==, "Trunc");
   g_assert_cmpint (agent_message_get_state (memory_message (f, 3)), ==, AGENT_MESSAGE_STATE_INTERRUPTED);
 
   /* Cut in the middle of an event */
-  r = begin_response (f);
-  add_content (r, "Cut");
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_text (r, "Cut");
   agent_test_response_add_bytes (r, "data: {\"id\":\"c1\",\"choi", -1);
-  send_and_wait (f, "C", NULL);
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
-  g_assert_nonnull (strstr (f->error->message, "middle of an event"));
+  agent_test_turn_run (&f->turn, f->session, "C", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (f->turn.error->message, "middle of an event"));
 
   /* An error event in the middle of a 200 stream */
-  r = begin_response (f);
-  add_content (r, "Before the error");
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_text (r, "Before the error");
   agent_test_response_add_bytes (r, "event: error\ndata: {\"error\":{\"message\":\"Overloaded\",\"type\":\"server_error\"}}\n\n", -1);
-  send_and_wait (f, "D", NULL);
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROVIDER);
-  g_assert_nonnull (strstr (f->error->message, "Overloaded"));
+  agent_test_turn_run (&f->turn, f->session, "D", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_PROVIDER);
+  g_assert_nonnull (strstr (f->turn.error->message, "Overloaded"));
   g_assert_cmpstr (agent_message_get_content (memory_message (f, 7)), ==, "Before the error");
 
   /* A 200 JSON body that is not a stream */
   r = agent_test_server_add_response (f->server, 200);
   agent_test_response_set_body (r, "application/json", "{\"object\":\"chat.completion\",\"choices\":[]}");
-  send_and_wait (f, "E", NULL);
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
-  g_assert_nonnull (strstr (f->error->message, "application/json"));
+  agent_test_turn_run (&f->turn, f->session, "E", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (f->turn.error->message, "application/json"));
 
   /* A 200 body with only an error object */
   r = agent_test_server_add_response (f->server, 200);
   agent_test_response_set_body (r, "application/json", "{\"error\":{\"message\":\"quota exceeded\"}}");
-  send_and_wait (f, "F", NULL);
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROVIDER);
-  g_assert_nonnull (strstr (f->error->message, "quota exceeded"));
+  agent_test_turn_run (&f->turn, f->session, "F", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_PROVIDER);
+  g_assert_nonnull (strstr (f->turn.error->message, "quota exceeded"));
 
   /* An event that is not JSON */
-  r = begin_response (f);
+  r = agent_test_openai_begin (f->server, NULL);
   agent_test_response_add_bytes (r, "data: <html>\n\n", -1);
-  send_and_wait (f, "G", NULL);
-  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
-  g_assert_nonnull (strstr (f->error->message, "<html>"));
+  agent_test_turn_run (&f->turn, f->session, "G", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (f->turn.error->message, "<html>"));
 
   assert_memory_consistent (f);
-}
-
-typedef struct
-{
-  AgentMessage *message;
-  GError       *error;
-  gboolean      finished;
-} Outcome;
-
-static void
-outcome_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  Outcome *outcome = user_data;
-
-  outcome->message = agent_session_send_finish (AGENT_SESSION (object), result, &outcome->error);
-  outcome->finished = TRUE;
 }
 
 static void
 test_busy (Fixture       *f,
            gconstpointer  data)
 {
-  Outcome second = { 0 };
+  AgentTestTurn second = { 0 };
   AgentTestResponse *r;
 
-  r = begin_response (f);
+  r = agent_test_openai_begin (f->server, NULL);
   agent_test_response_add_wait (r);
-  add_content (r, "first");
-  end_response (r, "stop", 1, 1);
+  agent_test_openai_add_text (r, "first");
+  agent_test_openai_add_end (r, "stop", 1, 1);
 
-  f->finished = FALSE;
-  agent_session_send_async (f->session, "first", NULL, send_cb, f);
+  agent_test_turn_send (&f->turn, f->session, "first", NULL);
   g_assert_true (agent_session_get_busy (f->session));
 
-  agent_session_send_async (f->session, "second", NULL, outcome_cb, &second);
-  agent_test_wait_for (&second.finished);
+  agent_test_turn_run (&second, f->session, "second", NULL);
   g_assert_error (second.error, AGENT_ERROR, AGENT_ERROR_BUSY);
-  g_assert_null (second.message);
-  g_clear_error (&second.error);
+  g_assert_null (second.result);
+  agent_test_turn_clear (&second);
 
-  agent_test_wait_until (server_is_waiting, f->server);
+  agent_test_server_wait_until_waiting (f->server);
   agent_test_server_release (f->server);
-  agent_test_wait_for (&f->finished);
-  g_assert_no_error (f->error);
+  agent_test_turn_wait (&f->turn);
+  g_assert_no_error (f->turn.error);
   /* The refused text never reached the memory */
   g_assert_cmpuint (memory_length (f), ==, 2);
   g_assert_cmpstr (agent_message_get_content (memory_message (f, 0)), ==, "first");
@@ -1194,18 +1056,18 @@ test_tool_thread (Fixture       *f,
   agent_session_add_tool (f->session, tool);
   g_signal_connect (f->session, "tool-finished", G_CALLBACK (check_thread_cb), NULL);
 
-  r = begin_response (f);
-  add_call_fragment (r, 0, "t1", "shout", "{\"word\":\"hey\"}");
-  add_call_fragment (r, 1, "t2", "shout", "{\"word\":\"ho\"}");
-  end_response (r, "tool_calls", 1, 1);
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_tool_call (r, 0, "t1", "shout", "{\"word\":\"hey\"}");
+  agent_test_openai_add_tool_call (r, 1, "t2", "shout", "{\"word\":\"ho\"}");
+  agent_test_openai_add_end (r, "tool_calls", 1, 1);
   add_answer (f, "Loud.");
 
-  send_and_wait (f, "Shout", NULL);
+  agent_test_turn_run (&f->turn, f->session, "Shout", NULL);
 
-  g_assert_no_error (f->error);
+  g_assert_no_error (f->turn.error);
   g_assert_false (finished_off_main_thread);
-  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 2), "content"), ==, "hey!");
-  g_assert_cmpstr (json_object_get_string_member (request_message (f, 1, 3), "content"), ==, "ho!");
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 1, 2, "content"), ==, "hey!");
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 1, 3, "content"), ==, "ho!");
 }
 
 /* Signals come on the thread-default main context of the caller of
@@ -1283,7 +1145,7 @@ test_other_context (Fixture       *f,
   static const char * const words[] = { "one ", "two ", "three", NULL };
   ThreadTurn t = { f };
 
-  add_text_response (f, words);
+  agent_test_openai_add_text_response (f->server, words, 10, 3);
   t.thread = g_thread_new ("turn", turn_thread, &t);
   agent_test_wait_until (thread_turn_done, &t);
   g_thread_join (t.thread);
@@ -1294,14 +1156,6 @@ test_other_context (Fixture       *f,
 }
 
 static void
-count_notify (GObject    *object,
-              GParamSpec *pspec,
-              guint      *count)
-{
-  (*count)++;
-}
-
-static void
 current_message_cb (AgentSession *session,
                     GParamSpec   *pspec,
                     guint        *n_content_notifies)
@@ -1309,7 +1163,8 @@ current_message_cb (AgentSession *session,
   AgentMessage *message = agent_session_get_current_message (session);
 
   if (message != NULL)
-    g_signal_connect (message, "notify::content", G_CALLBACK (count_notify), n_content_notifies);
+    g_signal_connect (message, "notify::content", G_CALLBACK (agent_test_count_notify),
+                      n_content_notifies);
 }
 
 static void
@@ -1320,12 +1175,12 @@ test_properties (Fixture       *f,
   guint n_busy = 0;
   guint n_content = 0;
 
-  g_signal_connect (f->session, "notify::busy", G_CALLBACK (count_notify), &n_busy);
+  g_signal_connect (f->session, "notify::busy", G_CALLBACK (agent_test_count_notify), &n_busy);
   g_signal_connect (f->session, "notify::current-message", G_CALLBACK (current_message_cb), &n_content);
 
-  add_text_response (f, words);
-  send_and_wait (f, "abc", NULL);
-  g_assert_no_error (f->error);
+  agent_test_openai_add_text_response (f->server, words, 10, 3);
+  agent_test_turn_run (&f->turn, f->session, "abc", NULL);
+  g_assert_no_error (f->turn.error);
 
   /* busy went on and off; the streamed message's content grew 3 times
    * (the initial "" is not a delta) */

@@ -12,14 +12,12 @@
 #include "agent-error.h"
 #include "agent-sse-parser.h"
 
-/* Every stream is parsed several ways; all must give the same events. */
-typedef enum
-{
-  FEED_WHOLE,
-  FEED_BYTES,
-  FEED_RANDOM,
-} FeedMode;
+#include "agent-test-feed.h"
+#include "agent-test-util.h"
 
+/* Every stream is parsed several ways (AgentTestFeedMode: whole, one byte
+ * at a time, then this many times in random pieces); all must give the
+ * same events. */
 #define N_RANDOM_ROUNDS 8
 
 typedef struct
@@ -51,38 +49,6 @@ collector_clear (Collector *c)
   g_hash_table_unref (c->types);
 }
 
-static void
-append_escaped (GString    *string,
-                const char *bytes,
-                gsize       len)
-{
-  for (gsize i = 0; i < len; i++)
-    {
-      switch (bytes[i])
-        {
-        case '\\':
-          g_string_append (string, "\\\\");
-          break;
-
-        case '\n':
-          g_string_append (string, "\\n");
-          break;
-
-        case '\r':
-          g_string_append (string, "\\r");
-          break;
-
-        case '\0':
-          g_string_append (string, "\\0");
-          break;
-
-        default:
-          g_string_append_c (string, bytes[i]);
-          break;
-        }
-    }
-}
-
 static gboolean
 collect_event (const AgentSseEvent  *event,
                gpointer              user_data,
@@ -105,7 +71,7 @@ collect_event (const AgentSseEvent  *event,
     }
 
   g_string_append_printf (c->log, "%s|%s|", event->type, event->last_event_id);
-  append_escaped (c->log, event->data, event->data_len);
+  agent_test_append_escaped (c->log, event->data, event->data_len);
   g_string_append_c (c->log, '\n');
 
   g_hash_table_add (c->types, g_strdup (event->type));
@@ -120,57 +86,29 @@ collect_event (const AgentSseEvent  *event,
 }
 
 static gboolean
-feed_pieces (AgentSseParser  *parser,
-             const char      *stream,
-             gsize            len,
-             FeedMode         mode,
-             GRand           *rand,
-             GError         **error)
+feed_parser (gpointer     parser,
+             const char  *bytes,
+             gsize        len,
+             GError     **error)
 {
-  gsize pos = 0;
-
-  if (mode == FEED_WHOLE)
-    return agent_sse_parser_feed (parser, stream, len, error);
-
-  while (pos < len)
-    {
-      gsize piece = 1;
-
-      if (mode == FEED_RANDOM)
-        {
-          /* Mostly small pieces, sometimes a large one. */
-          if (g_rand_int_range (rand, 0, 8) == 0)
-            piece = g_rand_int_range (rand, 1, 4096);
-          else
-            piece = g_rand_int_range (rand, 1, 24);
-        }
-
-      piece = MIN (piece, len - pos);
-
-      if (!agent_sse_parser_feed (parser, stream + pos, piece, error))
-        return FALSE;
-
-      pos += piece;
-    }
-
-  return TRUE;
+  return agent_sse_parser_feed (parser, bytes, len, error);
 }
 
 /* Parses @stream and finishes it; returns what finish returned. */
 static gboolean
-parse_stream (const char  *stream,
-              gsize        len,
-              FeedMode     mode,
-              GRand       *rand,
-              Collector   *c,
-              gboolean    *partial,
-              GError     **error)
+parse_stream (const char         *stream,
+              gsize               len,
+              AgentTestFeedMode   mode,
+              GRand              *rand,
+              Collector          *c,
+              gboolean           *partial,
+              GError            **error)
 {
   g_autoptr(AgentSseParser) parser = agent_sse_parser_new (collect_event, c);
 
   agent_sse_parser_set_max_size (parser, c->max_size);
 
-  if (!feed_pieces (parser, stream, len, mode, rand, error))
+  if (!agent_test_feed (feed_parser, parser, stream, len, mode, rand, error))
     return FALSE;
 
   if (!agent_sse_parser_finish (parser, error))
@@ -193,7 +131,7 @@ assert_events (const char *stream,
 
   for (guint round = 0; round < 2 + N_RANDOM_ROUNDS; round++)
     {
-      FeedMode mode = MIN (round, FEED_RANDOM);
+      AgentTestFeedMode mode = MIN (round, AGENT_TEST_FEED_RANDOM);
       g_autoptr(GError) error = NULL;
       gboolean partial = !expected_partial;
       Collector c;
@@ -717,8 +655,7 @@ test_utf8_split (void)
       collector_init (&c);
       parser = agent_sse_parser_new (collect_event, &c);
 
-      g_assert_true (agent_sse_parser_feed (parser, stream, i, &error));
-      g_assert_true (agent_sse_parser_feed (parser, stream + i, len - i, &error));
+      g_assert_true (agent_test_feed_cut (feed_parser, parser, stream, len, i, &error));
       g_assert_true (agent_sse_parser_finish (parser, &error));
       g_assert_no_error (error);
       g_assert_cmpstr (c.log->str, ==, expected);
@@ -780,7 +717,7 @@ test_chunking (void)
 
   for (guint round = 0; round < 2 + N_RANDOM_ROUNDS; round++)
     {
-      FeedMode mode = MIN (round, FEED_RANDOM);
+      AgentTestFeedMode mode = MIN (round, AGENT_TEST_FEED_RANDOM);
       g_autoptr(GError) error = NULL;
       gboolean partial = FALSE;
       Collector c;
@@ -808,11 +745,8 @@ test_chunking (void)
       collector_init (&c);
       parser = agent_sse_parser_new (collect_event, &c);
 
-      for (gsize pos = 0; pos < stream->len; pos += fixed_sizes[i])
-        g_assert_true (agent_sse_parser_feed (parser,
-                                              stream->str + pos,
-                                              MIN (fixed_sizes[i], stream->len - pos),
-                                              &error));
+      g_assert_true (agent_test_feed_pieces (feed_parser, parser, stream->str, stream->len,
+                                             fixed_sizes[i], NULL, &error));
 
       g_assert_true (agent_sse_parser_finish (parser, &error));
       g_assert_no_error (error);
@@ -843,8 +777,8 @@ test_linear_one_byte (void)
   collector_init (&c);
   parser = agent_sse_parser_new (collect_event, &c);
 
-  for (gsize i = 0; i < stream->len; i++)
-    g_assert_true (agent_sse_parser_feed (parser, stream->str + i, 1, &error));
+  g_assert_true (agent_test_feed (feed_parser, parser, stream->str, stream->len,
+                                  AGENT_TEST_FEED_BYTES, NULL, &error));
 
   g_assert_true (agent_sse_parser_finish (parser, &error));
   g_assert_no_error (error);
@@ -864,15 +798,17 @@ test_limit_line (void)
   /* Exactly the limit is fine, however it arrives. */
   collector_init (&c);
   c.max_size = 16;
-  g_assert_true (parse_stream ("data: 0123456789\n\n", 18, FEED_WHOLE, NULL, &c, NULL, &error));
-  g_assert_true (parse_stream ("data: 0123456789\n\n", 18, FEED_BYTES, NULL, &c, NULL, &error));
+  g_assert_true (parse_stream ("data: 0123456789\n\n", 18, AGENT_TEST_FEED_WHOLE, NULL, &c, NULL,
+                               &error));
+  g_assert_true (parse_stream ("data: 0123456789\n\n", 18, AGENT_TEST_FEED_BYTES, NULL, &c, NULL,
+                               &error));
   g_assert_no_error (error);
   g_assert_cmpuint (c.n_events, ==, 2);
   collector_clear (&c);
 
   /* One byte more is not, whether the line is complete or not, and whatever
    * the line is. */
-  for (guint mode = FEED_WHOLE; mode <= FEED_BYTES; mode++)
+  for (guint mode = AGENT_TEST_FEED_WHOLE; mode <= AGENT_TEST_FEED_BYTES; mode++)
     {
       static const char *streams[] = {
         "data: a\n\ndata: 01234567890\n\n",
@@ -917,7 +853,7 @@ assert_too_large (const char *stream,
                   const char *expected,
                   const char *what)
 {
-  for (guint mode = FEED_WHOLE; mode <= FEED_BYTES; mode++)
+  for (guint mode = AGENT_TEST_FEED_WHOLE; mode <= AGENT_TEST_FEED_BYTES; mode++)
     {
       g_autoptr(GError) error = NULL;
       Collector c;
@@ -942,7 +878,7 @@ test_limit_event (void)
     "event: 01\ndata: 0123456\ndata: 0123456\ndata: 0123456\ndata: 0\n\n";
 
   /* Each data line counts its value and a LF: 4 lines of 8 make 32. */
-  for (guint mode = FEED_WHOLE; mode <= FEED_BYTES; mode++)
+  for (guint mode = AGENT_TEST_FEED_WHOLE; mode <= AGENT_TEST_FEED_BYTES; mode++)
     {
       g_autoptr(GError) error = NULL;
       Collector c;
@@ -1059,7 +995,7 @@ test_callback_error (void)
   static const char stream[] = "data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\n";
   Collector c;
 
-  for (guint mode = FEED_WHOLE; mode <= FEED_BYTES; mode++)
+  for (guint mode = AGENT_TEST_FEED_WHOLE; mode <= AGENT_TEST_FEED_BYTES; mode++)
     {
       collector_init (&c);
       c.fail_at = 2;
@@ -1170,30 +1106,18 @@ static void
 test_corpus_file (gconstpointer user_data)
 {
   const char *path = user_data;
-  g_autoptr(JsonParser) json = json_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (1234);
   g_autoptr(GPtrArray) expected_types = g_ptr_array_new ();
-  g_autofree char *expected_path = NULL;
+  g_autoptr(JsonObject) transport = NULL;
   g_autofree char *expected_types_str = NULL;
   g_autofree char *reference = NULL;
   g_autofree char *contents = NULL;
-  JsonObject *transport;
   JsonArray *values;
   gboolean expected_partial;
   gsize len;
 
-  g_assert_true (g_str_has_suffix (path, ".sse"));
-  expected_path = g_strdup_printf ("%.*s.expected.json", (int) strlen (path) - 4, path);
-
-  g_assert_true (g_file_get_contents (path, &contents, &len, &error));
-  g_assert_no_error (error);
-  g_assert_true (json_parser_load_from_file (json, expected_path, &error));
-  g_assert_no_error (error);
-
-  transport = json_object_get_object_member (json_node_get_object (json_parser_get_root (json)),
-                                             "transport");
-  g_assert_nonnull (transport);
+  transport = agent_test_load_corpus_file (path, ".sse", &contents, &len);
 
   values = json_object_get_array_member (transport, "event_field_values");
   for (guint i = 0; i < json_array_get_length (values); i++)
@@ -1209,7 +1133,7 @@ test_corpus_file (gconstpointer user_data)
 
   for (guint round = 0; round < 2 + N_RANDOM_ROUNDS; round++)
     {
-      FeedMode mode = MIN (round, FEED_RANDOM);
+      AgentTestFeedMode mode = MIN (round, AGENT_TEST_FEED_RANDOM);
       g_autofree char *types = NULL;
       gboolean partial = FALSE;
       Collector c;
@@ -1236,79 +1160,6 @@ test_corpus_file (gconstpointer user_data)
 
       collector_clear (&c);
     }
-}
-
-static void
-test_corpus_missing (void)
-{
-  g_test_skip ("AGENT_CORPUS_DIR is not set");
-}
-
-static void
-test_corpus_empty (void)
-{
-  g_test_fail_printf ("No .sse file found under %s", g_getenv ("AGENT_CORPUS_DIR"));
-}
-
-static void
-add_corpus_tests (void)
-{
-  const char *corpus_dir = g_getenv ("AGENT_CORPUS_DIR");
-  g_autoptr(GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-  guint n_files = 0;
-
-  if (corpus_dir == NULL)
-    {
-      g_test_add_func ("/sse/corpus/missing", test_corpus_missing);
-      return;
-    }
-
-  if ((dir = g_dir_open (corpus_dir, 0, NULL)))
-    {
-      while ((name = g_dir_read_name (dir)))
-        g_ptr_array_add (subdirs, g_strdup (name));
-    }
-
-  g_ptr_array_sort_with_data (subdirs, compare_strings, NULL);
-
-  for (guint i = 0; i < subdirs->len; i++)
-    {
-      g_autofree char *subdir_path = g_build_filename (corpus_dir, subdirs->pdata[i], NULL);
-      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-      g_autoptr(GDir) subdir = g_dir_open (subdir_path, 0, NULL);
-
-      if (subdir == NULL)
-        continue;
-
-      while ((name = g_dir_read_name (subdir)))
-        {
-          if (g_str_has_suffix (name, ".sse"))
-            g_ptr_array_add (files, g_strdup (name));
-        }
-
-      g_ptr_array_sort_with_data (files, compare_strings, NULL);
-
-      for (guint j = 0; j < files->len; j++)
-        {
-          const char *file = files->pdata[j];
-          g_autofree char *test_path = NULL;
-
-          test_path = g_strdup_printf ("/sse/corpus/%s/%.*s",
-                                       (const char *) subdirs->pdata[i],
-                                       (int) strlen (file) - 4,
-                                       file);
-          g_test_add_data_func_full (test_path,
-                                     g_build_filename (subdir_path, file, NULL),
-                                     test_corpus_file,
-                                     g_free);
-          n_files++;
-        }
-    }
-
-  if (n_files == 0)
-    g_test_add_func ("/sse/corpus/empty", test_corpus_empty);
 }
 
 int
@@ -1355,7 +1206,7 @@ main (int   argc,
   g_test_add_func ("/sse/callback-error", test_callback_error);
   g_test_add_func ("/sse/reset", test_reset);
 
-  add_corpus_tests ();
+  agent_test_add_corpus_tests ("/sse/corpus", NULL, ".sse", test_corpus_file);
 
   return g_test_run ();
 }

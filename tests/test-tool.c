@@ -139,6 +139,17 @@ test_tool_call_arguments (void)
   g_assert_null (agent_tool_call_get_result (object));
 }
 
+/* An invocation of an "echo" tool, counting its runs in @count, for the
+ * test to complete by hand. */
+static AgentToolInvocation *
+echo_invocation_new (guint *count)
+{
+  g_autoptr(AgentTool) tool = agent_tool_new ("echo", "", NULL, echo_handler, count, NULL);
+  g_autoptr(AgentToolCall) call = agent_tool_call_new ("c", "echo", "{}");
+
+  return agent_tool_invocation_new (tool, call, NULL);
+}
+
 /* Completing from another thread notifies on the creator's context. */
 typedef struct
 {
@@ -170,9 +181,7 @@ static void
 test_invocation_thread (void)
 {
   guint count = 0;
-  g_autoptr(AgentTool) tool = agent_tool_new ("echo", "", NULL, echo_handler, &count, NULL);
-  g_autoptr(AgentToolCall) call = agent_tool_call_new ("c", "echo", "{}");
-  g_autoptr(AgentToolInvocation) invocation = agent_tool_invocation_new (tool, call, NULL);
+  g_autoptr(AgentToolInvocation) invocation = echo_invocation_new (&count);
   g_autofree char *result = NULL;
   ThreadData t = { invocation, g_thread_self () };
   gboolean is_error = FALSE;
@@ -197,9 +206,7 @@ static void
 test_invocation_twice (void)
 {
   guint count = 0;
-  g_autoptr(AgentTool) tool = agent_tool_new ("echo", "", NULL, echo_handler, &count, NULL);
-  g_autoptr(AgentToolCall) call = agent_tool_call_new ("c", "echo", "{}");
-  g_autoptr(AgentToolInvocation) invocation = agent_tool_invocation_new (tool, call, NULL);
+  g_autoptr(AgentToolInvocation) invocation = echo_invocation_new (&count);
   g_autofree char *result = NULL;
 
   if (g_test_subprocess ())
@@ -370,14 +377,6 @@ test_usage (void)
 }
 
 static void
-count_notify (GObject    *object,
-              GParamSpec *pspec,
-              guint      *count)
-{
-  (*count)++;
-}
-
-static void
 test_provider (void)
 {
   g_autoptr(GError) error = NULL;
@@ -399,7 +398,7 @@ test_provider (void)
   agent_provider_set_base_url (provider, NULL);
   g_assert_cmpstr (agent_provider_get_base_url (provider), ==, "https://api.openai.com/v1");
 
-  g_signal_connect (provider, "notify::has-api-key", G_CALLBACK (count_notify), &notified);
+  g_signal_connect (provider, "notify::has-api-key", G_CALLBACK (agent_test_count_notify), &notified);
   g_assert_false (agent_provider_get_has_api_key (provider));
   agent_provider_set_api_key (provider, "sk-123");
   g_assert_true (agent_provider_get_has_api_key (provider));
