@@ -585,10 +585,12 @@ take_waiting (AgentProvider *self)
   return g_list_reverse (ready);
 }
 
+/* A request waiting for a slot: a source on its task's context watches
+ * its cancellable (a source rather than g_cancellable_connect(), whose
+ * handler would hold the task, which holds the cancellable: a cycle). */
 typedef struct
 {
-  GCancellable *cancellable;
-  gulong        cancelled_id;
+  GSource *cancel_source;
 } Waiter;
 
 static void
@@ -596,7 +598,11 @@ waiter_free (gpointer data)
 {
   Waiter *waiter = data;
 
-  g_clear_object (&waiter->cancellable);
+  if (waiter->cancel_source != NULL)
+    {
+      g_source_destroy (waiter->cancel_source);
+      g_source_unref (waiter->cancel_source);
+    }
   g_free (waiter);
 }
 
@@ -608,9 +614,8 @@ complete_waiting (GList *ready)
       g_autoptr(GTask) task = l->data;
       Waiter *waiter = g_task_get_task_data (task);
 
-      /* Not from within the cancellable's handler: this is the grant path. */
-      if (waiter->cancelled_id != 0)
-        g_cancellable_disconnect (waiter->cancellable, waiter->cancelled_id);
+      if (waiter->cancel_source != NULL)
+        g_source_destroy (waiter->cancel_source);
       g_task_return_boolean (task, TRUE);
     }
   g_list_free (ready);
@@ -647,14 +652,14 @@ agent_provider_set_max_concurrent_requests (AgentProvider *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_CONCURRENT_REQUESTS]);
 }
 
-static void
-acquire_cancelled_cb (GCancellable *cancellable,
-                      GTask        *task)
+static gboolean
+waiter_cancelled_cb (GCancellable *cancellable,
+                     gpointer      user_data)
 {
+  GTask *task = user_data;
   AgentProvider *self = g_task_get_source_object (task);
   gboolean was_waiting;
 
-  /* Runs in the thread that cancelled; the task returns on its own context. */
   g_mutex_lock (&self->slots_mutex);
   was_waiting = g_queue_remove (&self->waiting, task);
   g_mutex_unlock (&self->slots_mutex);
@@ -663,8 +668,10 @@ acquire_cancelled_cb (GCancellable *cancellable,
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                _("Cancelled while waiting for a free request slot"));
-      g_object_unref (task);
+      g_object_unref (task);  /* the queue's */
     }
+
+  return G_SOURCE_REMOVE;
 }
 
 /* Waits for a request slot; _agent_provider_release() gives it back. */
@@ -675,17 +682,15 @@ _agent_provider_acquire_async (AgentProvider       *self,
                                gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  GList *ready;
   Waiter *waiter;
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, _agent_provider_acquire_async);
-  waiter = g_new0 (Waiter, 1);
-  waiter->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
-  g_task_set_task_data (task, waiter, waiter_free);
   /* Once the slot is given, it is the caller's, even if it was cancelled
    * meanwhile: the caller releases it. */
   g_task_set_check_cancellable (task, FALSE);
+  waiter = g_new0 (Waiter, 1);
+  g_task_set_task_data (task, waiter, waiter_free);
 
   g_mutex_lock (&self->slots_mutex);
   if (g_queue_is_empty (&self->waiting) && slot_is_free (self))
@@ -695,31 +700,17 @@ _agent_provider_acquire_async (AgentProvider       *self,
       g_task_return_boolean (task, TRUE);
       return;
     }
-  g_mutex_unlock (&self->slots_mutex);
-
-  /* Connected without the lock: the handler takes it (and runs at once if
-   * @cancellable is already cancelled, finding nothing to do yet). */
-  if (cancellable != NULL)
-    waiter->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (acquire_cancelled_cb),
-                                                  g_object_ref (task), g_object_unref);
-
-  g_mutex_lock (&self->slots_mutex);
-  if (g_cancellable_is_cancelled (cancellable))
-    {
-      g_mutex_unlock (&self->slots_mutex);
-      if (waiter->cancelled_id != 0)
-        g_cancellable_disconnect (cancellable, waiter->cancelled_id);
-      waiter->cancelled_id = 0;
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                               _("Cancelled while waiting for a free request slot"));
-      return;
-    }
-  /* A slot may have come free meanwhile: take_waiting() sees to it. */
   g_queue_push_tail (&self->waiting, g_object_ref (task));
-  ready = take_waiting (self);
   g_mutex_unlock (&self->slots_mutex);
 
-  complete_waiting (ready);
+  if (cancellable != NULL)
+    {
+      waiter->cancel_source = g_cancellable_source_new (cancellable);
+      g_source_set_callback (waiter->cancel_source, G_SOURCE_FUNC (waiter_cancelled_cb),
+                             g_object_ref (task), g_object_unref);
+      g_source_set_static_name (waiter->cancel_source, "[agent-provider-slot-wait]");
+      g_source_attach (waiter->cancel_source, g_task_get_context (task));
+    }
 }
 
 gboolean
