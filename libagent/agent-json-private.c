@@ -58,3 +58,51 @@ agent_node_to_cjson (JsonNode *node)
       return cJSON_CreateNull ();
     }
 }
+
+/* A deep copy, sealed: json_node_copy() shares objects and arrays. */
+JsonNode *
+_agent_json_node_sealed_copy (JsonNode *node)
+{
+  g_autofree char *text = json_to_string (node, FALSE);
+  JsonNode *copy = json_from_string (text, NULL);
+
+  json_node_seal (copy);
+  return copy;
+}
+
+/* provider_data.<provider>, or NULL */
+JsonNode *
+_agent_provider_data_get (JsonNode   *provider_data,
+                          const char *provider)
+{
+  if (provider_data == NULL || !JSON_NODE_HOLDS_OBJECT (provider_data))
+    return NULL;
+  return json_object_get_member (json_node_get_object (provider_data), provider);
+}
+
+/* A new provider-data object: @provider_data with its @provider member set
+ * to @value (taken). */
+JsonNode *
+_agent_provider_data_with (JsonNode   *provider_data,
+                           const char *provider,
+                           JsonNode   *value)
+{
+  JsonObject *object = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  if (provider_data != NULL && JSON_NODE_HOLDS_OBJECT (provider_data))
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *member;
+
+      json_object_iter_init (&iter, json_node_get_object (provider_data));
+      while (json_object_iter_next (&iter, &name, &member))
+        if (g_strcmp0 (name, provider) != 0)
+          json_object_set_member (object, name, json_node_copy (member));
+    }
+
+  json_object_set_member (object, provider, value);
+  json_node_take_object (node, object);
+  return node;
+}

@@ -16,6 +16,12 @@ G_BEGIN_DECLS
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
 
-cJSON *agent_node_to_cjson (JsonNode *node);
+cJSON    *agent_node_to_cjson           (JsonNode   *node);
+JsonNode *_agent_json_node_sealed_copy  (JsonNode   *node);
+JsonNode *_agent_provider_data_get      (JsonNode   *provider_data,
+                                         const char *provider);
+JsonNode *_agent_provider_data_with     (JsonNode   *provider_data,
+                                         const char *provider,
+                                         JsonNode   *value);
 
 G_END_DECLS

@@ -22,6 +22,7 @@ struct _AgentMessage
   char              *response_id;
   char              *model;
   AgentUsage        *usage;
+  JsonNode          *provider_data;
   AgentMetrics      *metrics;
   AgentMetrics      *turn_metrics;
   GDateTime         *created;

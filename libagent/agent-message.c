@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "agent-enums.h"
+#include "agent-json-private.h"
 #include "agent-message-private.h"
 #include "agent-tool-call-private.h"
 
@@ -41,6 +42,7 @@ enum {
   PROP_CREATED,
   PROP_METRICS,
   PROP_TURN_METRICS,
+  PROP_PROVIDER_DATA,
   N_PROPS
 };
 
@@ -94,6 +96,7 @@ agent_message_finalize (GObject *object)
   g_clear_pointer (&self->response_id, g_free);
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->usage, agent_usage_unref);
+  g_clear_pointer (&self->provider_data, json_node_unref);
   g_clear_pointer (&self->metrics, agent_metrics_unref);
   g_clear_pointer (&self->turn_metrics, agent_metrics_unref);
   g_clear_pointer (&self->created, g_date_time_unref);
@@ -175,6 +178,10 @@ agent_message_get_property (GObject    *object,
       g_value_set_boxed (value, self->turn_metrics);
       break;
 
+    case PROP_PROVIDER_DATA:
+      g_value_set_boxed (value, self->provider_data);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -246,6 +253,10 @@ agent_message_set_property (GObject      *object,
           g_clear_pointer (&self->created, g_date_time_unref);
           self->created = g_value_dup_boxed (value);
         }
+      break;
+
+    case PROP_PROVIDER_DATA:
+      agent_message_set_provider_data (self, g_value_get_boxed (value));
       break;
 
     default:
@@ -411,6 +422,19 @@ agent_message_class_init (AgentMessageClass *klass)
     g_param_spec_boxed ("turn-metrics", NULL, NULL,
                         AGENT_TYPE_METRICS,
                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentMessage:provider-data:
+   *
+   * What the provider needs sent back with this message but libagent does
+   * not model: a JSON object with one member per provider name (for
+   * example, Anthropic's thinking blocks with their signatures). Stores of
+   * conversations keep it as it is; it is not for display.
+   */
+  properties[PROP_PROVIDER_DATA] =
+    g_param_spec_boxed ("provider-data", NULL, NULL,
+                        JSON_TYPE_NODE,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -729,6 +753,46 @@ agent_message_get_created (AgentMessage *self)
 {
   g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
   return self->created;
+}
+
+/**
+ * agent_message_get_provider_data:
+ * @self: a #AgentMessage
+ *
+ * Returns: (transfer none) (nullable): the provider's own data for this
+ *   message, a JSON object with one member per provider name
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_message_get_provider_data (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
+  return self->provider_data;
+}
+
+/**
+ * agent_message_set_provider_data:
+ * @self: a #AgentMessage
+ * @provider_data: (nullable): a JSON object, as
+ *   [method@Agent.Message.get_provider_data] gave it
+ *
+ * Sets the provider's own data, for example when a stored conversation is
+ * read back. A sealed copy is kept.
+ *
+ * Since: 0.1
+ */
+void
+agent_message_set_provider_data (AgentMessage *self,
+                                 JsonNode     *provider_data)
+{
+  g_return_if_fail (AGENT_IS_MESSAGE (self));
+  g_return_if_fail (provider_data == NULL || JSON_NODE_HOLDS_OBJECT (provider_data));
+
+  g_clear_pointer (&self->provider_data, json_node_unref);
+  if (provider_data != NULL)
+    self->provider_data = _agent_json_node_sealed_copy (provider_data);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROVIDER_DATA]);
 }
 
 /**

@@ -105,6 +105,11 @@ const char        *agent_message_get_model          (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL
 GDateTime         *agent_message_get_created        (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL
+JsonNode          *agent_message_get_provider_data  (AgentMessage     *self);
+AGENT_AVAILABLE_IN_ALL
+void               agent_message_set_provider_data  (AgentMessage     *self,
+                                                     JsonNode         *provider_data);
+AGENT_AVAILABLE_IN_ALL
 AgentMetrics      *agent_message_get_metrics        (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL
 AgentMetrics      *agent_message_get_turn_metrics   (AgentMessage     *self);

@@ -64,6 +64,10 @@ struct _AgentProviderBackend
                               GError             **error);
   /* At the end of the body without an end marker: is the answer whole? */
   gboolean  (*is_complete)   (gpointer             decoder);
+
+  /* Listing models: GET {base}{models_path}; the names in the answer. */
+  const char *models_path;
+  char     **(*parse_models) (const AgentJson     *root);
 };
 
 const AgentProviderBackend *_agent_provider_get_backend       (AgentProvider       *self);
@@ -80,6 +84,9 @@ char                       *_agent_provider_redact            (AgentProvider    
                                                                const char          *text);
 void                        _agent_provider_add_bearer_auth   (AgentProvider       *self,
                                                                SoupMessageHeaders  *headers);
+char                       *_agent_provider_build_url         (AgentProvider       *self,
+                                                               const char          *path,
+                                                               GError             **error);
 GError                     *_agent_provider_error_from_json_value (AgentProvider   *self,
                                                                    int              code,
                                                                    const char      *prefix,
@@ -100,5 +107,9 @@ gboolean                    _agent_provider_acquire_finish    (AgentProvider    
 void                        _agent_provider_release           (AgentProvider       *self);
 
 extern const AgentProviderBackend agent_openai_chat_backend;
+extern const AgentProviderBackend agent_openai_responses_backend;
+extern const AgentProviderBackend agent_anthropic_backend;
+extern const AgentProviderBackend agent_ollama_backend;
+extern const AgentProviderBackend agent_gemini_backend;
 
 G_END_DECLS

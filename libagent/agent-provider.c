@@ -9,6 +9,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agent-enums.h"
 #include "agent-error.h"
 #include "agent-json.h"
 #include "agent-provider-private.h"
@@ -56,6 +57,9 @@ struct _AgentProvider
   GQueue                      waiting;       /* of GTask */
   guint                       max_concurrent;
   guint                       active;
+
+  guint                       max_tokens;
+  AgentReasoningEffort        reasoning_effort;
 };
 
 enum {
@@ -67,6 +71,8 @@ enum {
   PROP_API_KEY,
   PROP_HAS_API_KEY,
   PROP_MAX_CONCURRENT_REQUESTS,
+  PROP_MAX_TOKENS,
+  PROP_REASONING_EFFORT,
   N_PROPS
 };
 
@@ -76,6 +82,10 @@ static GParamSpec *properties[N_PROPS];
 
 static const AgentProviderBackend *backends[] = {
   &agent_openai_chat_backend,
+  &agent_openai_responses_backend,
+  &agent_anthropic_backend,
+  &agent_ollama_backend,
+  &agent_gemini_backend,
 };
 
 /* Other names under which users know a backend. */
@@ -85,6 +95,9 @@ static const struct {
 } aliases[] = {
   { "openai-chat", "openai" },
   { "openai-compatible", "openai" },
+  { "responses", "openai-responses" },
+  { "claude", "anthropic" },
+  { "google", "gemini" },
 };
 
 static const AgentProviderBackend *
@@ -163,6 +176,14 @@ agent_provider_get_property (GObject    *object,
       g_value_set_uint (value, agent_provider_get_max_concurrent_requests (self));
       break;
 
+    case PROP_MAX_TOKENS:
+      g_value_set_uint (value, self->max_tokens);
+      break;
+
+    case PROP_REASONING_EFFORT:
+      g_value_set_enum (value, self->reasoning_effort);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -205,6 +226,14 @@ agent_provider_set_property (GObject      *object,
 
     case PROP_MAX_CONCURRENT_REQUESTS:
       agent_provider_set_max_concurrent_requests (self, g_value_get_uint (value));
+      break;
+
+    case PROP_MAX_TOKENS:
+      agent_provider_set_max_tokens (self, g_value_get_uint (value));
+      break;
+
+    case PROP_REASONING_EFFORT:
+      agent_provider_set_reasoning_effort (self, g_value_get_enum (value));
       break;
 
     default:
@@ -297,6 +326,29 @@ agent_provider_class_init (AgentProviderClass *klass)
                        0, G_MAXUINT, 0,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AgentProvider:max-tokens:
+   *
+   * The most tokens an answer may have, or 0 for the provider's default
+   * (APIs that require a value, like Anthropic's, get a sensible one).
+   */
+  properties[PROP_MAX_TOKENS] =
+    g_param_spec_uint ("max-tokens", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:reasoning-effort:
+   *
+   * How much a reasoning model should think; %AGENT_REASONING_EFFORT_DEFAULT
+   * sends nothing.
+   */
+  properties[PROP_REASONING_EFFORT] =
+    g_param_spec_enum ("reasoning-effort", NULL, NULL,
+                       AGENT_TYPE_REASONING_EFFORT,
+                       AGENT_REASONING_EFFORT_DEFAULT,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -351,7 +403,9 @@ agent_provider_new (const char  *name,
 const char * const *
 agent_provider_list_names (void)
 {
-  static const char * const names[] = { "openai", NULL };
+  static const char * const names[] = {
+    "openai", "openai-responses", "anthropic", "ollama", "gemini", NULL
+  };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == G_N_ELEMENTS (backends) + 1);
 
@@ -737,6 +791,229 @@ _agent_provider_release (AgentProvider *self)
   complete_waiting (ready);
 }
 
+/**
+ * agent_provider_get_max_tokens:
+ * @self: a #AgentProvider
+ *
+ * Returns: the most tokens an answer may have, or 0 for the default
+ *
+ * Since: 0.1
+ */
+guint
+agent_provider_get_max_tokens (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return self->max_tokens;
+}
+
+/**
+ * agent_provider_set_max_tokens:
+ * @self: a #AgentProvider
+ * @max_tokens: the most tokens an answer may have, or 0 for the default
+ *
+ * Sets [property@Agent.Provider:max-tokens].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_max_tokens (AgentProvider *self,
+                               guint          max_tokens)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  if (self->max_tokens != max_tokens)
+    {
+      self->max_tokens = max_tokens;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_TOKENS]);
+    }
+}
+
+/**
+ * agent_provider_get_reasoning_effort:
+ * @self: a #AgentProvider
+ *
+ * Returns: how much a reasoning model should think
+ *
+ * Since: 0.1
+ */
+AgentReasoningEffort
+agent_provider_get_reasoning_effort (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), AGENT_REASONING_EFFORT_DEFAULT);
+  return self->reasoning_effort;
+}
+
+/**
+ * agent_provider_set_reasoning_effort:
+ * @self: a #AgentProvider
+ * @effort: how much a reasoning model should think
+ *
+ * Sets [property@Agent.Provider:reasoning-effort].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_reasoning_effort (AgentProvider        *self,
+                                     AgentReasoningEffort  effort)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  if (self->reasoning_effort != effort)
+    {
+      self->reasoning_effort = effort;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REASONING_EFFORT]);
+    }
+}
+
+/* Listing models */
+
+#define MAX_MODELS_BODY (8 * 1024 * 1024)
+
+typedef struct
+{
+  SoupMessage *message;
+  GBytes      *body;
+} ListModels;
+
+static void
+list_models_free (gpointer data)
+{
+  ListModels *list = data;
+
+  g_clear_object (&list->message);
+  g_clear_pointer (&list->body, g_bytes_unref);
+  g_free (list);
+}
+
+static void
+list_models_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AgentProvider *self = g_task_get_source_object (task);
+  ListModels *list = g_task_get_task_data (task);
+  g_autoptr(AgentJsonParser) parser = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = NULL;
+  const char *data;
+  gsize len;
+  guint status;
+  AgentJson root;
+  char **names;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (body == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *message = _agent_provider_redact (self, error->message);
+
+          g_clear_error (&error);
+          g_set_error (&error, AGENT_ERROR, AGENT_ERROR_NETWORK,
+                       _("Could not reach %s: %s"),
+                       g_uri_get_host (soup_message_get_uri (list->message)), message);
+        }
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  data = g_bytes_get_data (body, &len);
+  status = soup_message_get_status (list->message);
+
+  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      g_task_return_error (task, _agent_provider_error_from_http (self, status,
+                                                                   soup_message_get_reason_phrase (list->message),
+                                                                   data, MIN (len, MAX_MODELS_BODY)));
+      return;
+    }
+
+  parser = agent_json_parser_new ();
+  if (len > MAX_MODELS_BODY || !agent_json_parser_parse (parser, data, len, &root, NULL) ||
+      !(names = self->backend->parse_models (&root)))
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                               _("The server's list of models could not be read"));
+      return;
+    }
+
+  g_task_return_pointer (task, names, (GDestroyNotify) g_strfreev);
+}
+
+/**
+ * agent_provider_list_models_async:
+ * @self: a #AgentProvider
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the list
+ * @user_data: data for @callback
+ *
+ * Asks the server which models it offers (`GET /models`, `/api/tags`, …),
+ * for a model picker. Call [method@Agent.Provider.list_models_finish] from
+ * @callback.
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_list_models_async (AgentProvider       *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  ListModels *list;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agent_provider_list_models_async);
+
+  if (!(url = _agent_provider_build_url (self, self->backend->models_path, &error)))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  list = g_new0 (ListModels, 1);
+  list->message = soup_message_new (SOUP_METHOD_GET, url);
+  g_task_set_task_data (task, list, list_models_free);
+  soup_message_headers_replace (soup_message_get_request_headers (list->message),
+                                "Accept", "application/json");
+  self->backend->add_headers (self, soup_message_get_request_headers (list->message));
+
+  soup_session_send_and_read_async (_agent_provider_get_soup_session (self), list->message,
+                                    G_PRIORITY_DEFAULT, cancellable,
+                                    list_models_cb, g_steal_pointer (&task));
+}
+
+/**
+ * agent_provider_list_models_finish:
+ * @self: a #AgentProvider
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the names of the
+ *   models, as the API wants them in [property@Agent.Provider:model], or
+ *   %NULL with @error set
+ *
+ * Since: 0.1
+ */
+char **
+agent_provider_list_models_finish (AgentProvider  *self,
+                                   GAsyncResult   *result,
+                                   GError        **error)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agent_provider_list_models_async,
+                        NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 const AgentProviderBackend *
 _agent_provider_get_backend (AgentProvider *self)
 {
@@ -766,22 +1043,14 @@ _agent_provider_add_bearer_auth (AgentProvider      *self,
     }
 }
 
-SoupMessage *
-_agent_provider_build_message (AgentProvider       *self,
-                               const AgentRequest  *request,
-                               GError             **error)
+/* {base-url}{path}, checked to be an http or https URL with a host. */
+char *
+_agent_provider_build_url (AgentProvider  *self,
+                           const char     *path,
+                           GError        **error)
 {
-  g_autoptr(GBytes) body = NULL;
-  g_autoptr(GUri) uri = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *url = NULL;
-  g_autoptr(GError) uri_error = NULL;
-  SoupMessageHeaders *headers;
-  SoupMessage *message;
-
-  path = self->backend->build_path (request);
-  url = g_strconcat (agent_provider_get_base_url (self), path, NULL);
-  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, &uri_error);
+  g_autofree char *url = g_strconcat (agent_provider_get_base_url (self), path, NULL);
+  g_autoptr(GUri) uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
 
   if (uri == NULL ||
       (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 &&
@@ -793,10 +1062,28 @@ _agent_provider_build_message (AgentProvider       *self,
       return NULL;
     }
 
+  return g_steal_pointer (&url);
+}
+
+SoupMessage *
+_agent_provider_build_message (AgentProvider       *self,
+                               const AgentRequest  *request,
+                               GError             **error)
+{
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *url = NULL;
+  SoupMessageHeaders *headers;
+  SoupMessage *message;
+
+  path = self->backend->build_path (request);
+  if (!(url = _agent_provider_build_url (self, path, error)))
+    return NULL;
+
   if (!(body = self->backend->build_body (request, error)))
     return NULL;
 
-  message = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
+  message = soup_message_new (SOUP_METHOD_POST, url);
   headers = soup_message_get_request_headers (message);
   soup_message_headers_replace (headers, "Accept",
                                 self->backend->framing == AGENT_FRAMING_SSE

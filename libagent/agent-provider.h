@@ -15,6 +15,30 @@
 
 G_BEGIN_DECLS
 
+/**
+ * AgentReasoningEffort:
+ * @AGENT_REASONING_EFFORT_DEFAULT: whatever the provider and model do by
+ *   default; nothing is sent
+ * @AGENT_REASONING_EFFORT_NONE: ask the model not to think (where it can)
+ * @AGENT_REASONING_EFFORT_LOW: think a little
+ * @AGENT_REASONING_EFFORT_MEDIUM: think more
+ * @AGENT_REASONING_EFFORT_HIGH: think the most
+ *
+ * How much a reasoning model should think before it answers. Each provider
+ * maps it to its own option (`reasoning_effort`, a thinking budget,
+ * `think`, …).
+ *
+ * Since: 0.1
+ */
+typedef enum
+{
+  AGENT_REASONING_EFFORT_DEFAULT,
+  AGENT_REASONING_EFFORT_NONE,
+  AGENT_REASONING_EFFORT_LOW,
+  AGENT_REASONING_EFFORT_MEDIUM,
+  AGENT_REASONING_EFFORT_HIGH,
+} AgentReasoningEffort;
+
 #define AGENT_TYPE_PROVIDER (agent_provider_get_type ())
 
 AGENT_AVAILABLE_IN_ALL
@@ -48,6 +72,25 @@ void                agent_provider_set_api_key          (AgentProvider  *self,
                                                          const char     *api_key);
 AGENT_AVAILABLE_IN_ALL
 gboolean            agent_provider_get_has_api_key      (AgentProvider  *self);
+AGENT_AVAILABLE_IN_ALL
+guint               agent_provider_get_max_tokens       (AgentProvider  *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_set_max_tokens       (AgentProvider  *self,
+                                                         guint           max_tokens);
+AGENT_AVAILABLE_IN_ALL
+AgentReasoningEffort agent_provider_get_reasoning_effort (AgentProvider *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_set_reasoning_effort (AgentProvider        *self,
+                                                         AgentReasoningEffort  effort);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_list_models_async    (AgentProvider        *self,
+                                                         GCancellable         *cancellable,
+                                                         GAsyncReadyCallback   callback,
+                                                         gpointer              user_data);
+AGENT_AVAILABLE_IN_ALL
+char              **agent_provider_list_models_finish   (AgentProvider        *self,
+                                                         GAsyncResult         *result,
+                                                         GError              **error);
 AGENT_AVAILABLE_IN_ALL
 guint               agent_provider_get_max_concurrent_requests (AgentProvider *self);
 AGENT_AVAILABLE_IN_ALL

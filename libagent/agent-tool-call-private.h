@@ -18,6 +18,7 @@ struct _AgentToolCall
   GString            *arguments;
   char               *result;
   char               *progress_text;
+  JsonNode           *provider_data;
   double              progress;
   gint64              started;     /* monotonic µs when the tool started running */
   gint64              duration;    /* µs the tool ran, -1 until it finished */

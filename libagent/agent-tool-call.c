@@ -11,6 +11,7 @@
 
 #include "agent-enums.h"
 #include "agent-error.h"
+#include "agent-json-private.h"
 #include "agent-tool-call-private.h"
 
 /**
@@ -41,6 +42,7 @@ enum {
   PROP_PROGRESS,
   PROP_PROGRESS_TEXT,
   PROP_DURATION,
+  PROP_PROVIDER_DATA,
   N_PROPS
 };
 
@@ -58,6 +60,7 @@ agent_tool_call_finalize (GObject *object)
   g_clear_pointer (&self->type, g_free);
   g_clear_pointer (&self->result, g_free);
   g_clear_pointer (&self->progress_text, g_free);
+  g_clear_pointer (&self->provider_data, json_node_unref);
   g_string_free (self->arguments, TRUE);
 
   G_OBJECT_CLASS (agent_tool_call_parent_class)->finalize (object);
@@ -113,6 +116,10 @@ agent_tool_call_get_property (GObject    *object,
       g_value_set_int64 (value, self->duration);
       break;
 
+    case PROP_PROVIDER_DATA:
+      g_value_set_boxed (value, self->provider_data);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -142,6 +149,10 @@ agent_tool_call_set_property (GObject      *object,
       g_string_truncate (self->arguments, 0);
       if (g_value_get_string (value) != NULL)
         g_string_append (self->arguments, g_value_get_string (value));
+      break;
+
+    case PROP_PROVIDER_DATA:
+      agent_tool_call_set_provider_data (self, g_value_get_boxed (value));
       break;
 
     default:
@@ -265,6 +276,18 @@ agent_tool_call_class_init (AgentToolCallClass *klass)
     g_param_spec_int64 ("duration", NULL, NULL,
                         -1, G_MAXINT64, -1,
                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentToolCall:provider-data:
+   *
+   * What the provider needs sent back with this call but libagent does not
+   * model (Gemini's thought signature, the Responses API's item id, …): a
+   * JSON object with one member per provider name.
+   */
+  properties[PROP_PROVIDER_DATA] =
+    g_param_spec_boxed ("provider-data", NULL, NULL,
+                        JSON_TYPE_NODE,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -564,6 +587,46 @@ _agent_tool_call_set_progress (AgentToolCall *self,
       self->progress_text = g_strdup (text);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS_TEXT]);
     }
+}
+
+/**
+ * agent_tool_call_get_provider_data:
+ * @self: a #AgentToolCall
+ *
+ * Returns: (transfer none) (nullable): the provider's own data for this
+ *   call, a JSON object with one member per provider name
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_tool_call_get_provider_data (AgentToolCall *self)
+{
+  g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), NULL);
+  return self->provider_data;
+}
+
+/**
+ * agent_tool_call_set_provider_data:
+ * @self: a #AgentToolCall
+ * @provider_data: (nullable): a JSON object, as
+ *   [method@Agent.ToolCall.get_provider_data] gave it
+ *
+ * Sets the provider's own data, for example when a stored conversation is
+ * read back. A sealed copy is kept.
+ *
+ * Since: 0.1
+ */
+void
+agent_tool_call_set_provider_data (AgentToolCall *self,
+                                   JsonNode      *provider_data)
+{
+  g_return_if_fail (AGENT_IS_TOOL_CALL (self));
+  g_return_if_fail (provider_data == NULL || JSON_NODE_HOLDS_OBJECT (provider_data));
+
+  g_clear_pointer (&self->provider_data, json_node_unref);
+  if (provider_data != NULL)
+    self->provider_data = _agent_json_node_sealed_copy (provider_data);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROVIDER_DATA]);
 }
 
 /**

@@ -72,6 +72,11 @@ const char         *agent_tool_call_get_result      (AgentToolCall  *self);
 AGENT_AVAILABLE_IN_ALL
 gboolean            agent_tool_call_is_error        (AgentToolCall  *self);
 AGENT_AVAILABLE_IN_ALL
+JsonNode           *agent_tool_call_get_provider_data (AgentToolCall *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_tool_call_set_provider_data (AgentToolCall *self,
+                                                       JsonNode      *provider_data);
+AGENT_AVAILABLE_IN_ALL
 double              agent_tool_call_get_progress    (AgentToolCall  *self);
 AGENT_AVAILABLE_IN_ALL
 const char         *agent_tool_call_get_progress_text (AgentToolCall *self);

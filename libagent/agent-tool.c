@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "agent-json-private.h"
 #include "agent-tool.h"
 #include "agent-tool-invocation.h"
 
@@ -260,13 +261,8 @@ agent_tool_set_property (GObject      *object,
       g_clear_pointer (&priv->parameters, json_node_unref);
       if (g_value_get_boxed (value) != NULL)
         {
-          /* Keep a deep, sealed copy: the caller may go on changing
-           * theirs (json_node_copy() would share the object). */
-          g_autofree char *text = json_to_string (g_value_get_boxed (value), FALSE);
-
-          priv->parameters = json_from_string (text, NULL);
-          if (priv->parameters != NULL)
-            json_node_seal (priv->parameters);
+          /* Keep a deep, sealed copy: the caller may go on changing theirs. */
+          priv->parameters = _agent_json_node_sealed_copy (g_value_get_boxed (value));
         }
       break;
 

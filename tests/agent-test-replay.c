@@ -147,6 +147,13 @@ static const AgentAccumulatorListener listener = {
 AgentTestReplay *
 agent_test_replay_new (void)
 {
+  return agent_test_replay_new_for_backend (&agent_openai_chat_backend);
+}
+
+/* The same, for any provider's backend. */
+AgentTestReplay *
+agent_test_replay_new_for_backend (const AgentProviderBackend *backend)
+{
   AgentTestReplay *self = g_new0 (AgentTestReplay, 1);
 
   self->text = g_string_new (NULL);
@@ -159,7 +166,7 @@ agent_test_replay_new (void)
   self->log = g_string_new (NULL);
   self->problems = g_string_new (NULL);
   self->accumulator = agent_accumulator_new (&listener, self);
-  self->decoder = agent_stream_decoder_new (&agent_openai_chat_backend, self->accumulator);
+  self->decoder = agent_stream_decoder_new (backend, self->accumulator);
 
   return self;
 }

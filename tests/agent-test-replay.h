@@ -1,7 +1,8 @@
 /* agent-test-replay.h
  *
- * An OpenAI chat-completion body decoded as the library decodes it, without
- * HTTP: agent_stream_decoder with the openai-chat backend and an
+ * A response body decoded as the library decodes it, without HTTP:
+ * agent_stream_decoder with a provider's backend (openai-chat unless said
+ * otherwise) and an
  * accumulator, whose listener records everything it is told and notes
  * every broken promise of the listener contract.
  *
@@ -55,6 +56,7 @@ typedef struct
 } AgentTestReplay;
 
 AgentTestReplay *agent_test_replay_new           (void);
+AgentTestReplay *agent_test_replay_new_for_backend (const AgentProviderBackend *backend);
 void             agent_test_replay_free          (AgentTestReplay  *self);
 gboolean         agent_test_replay_feed          (gpointer          self,
                                                   const char       *data,

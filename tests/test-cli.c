@@ -729,6 +729,10 @@ test_options_invalid (void)
     { "--max-steps", "0", "max-steps" },
     { "--max-steps", "-2", "max-steps" },
     { "--max-steps", "many", "many" },
+    { "--max-tool-calls", "-1", "max-tool-calls" },
+    { "--max-tool-calls", "few", "max-tool-calls" },
+    { "--tool-timeout", "-2", "tool-timeout" },
+    { "--tool-timeout", "abc", "tool-timeout" },
     { "--no-such-option", "x", "no-such-option" },
   };
   g_autoptr(AgentTestServer) server = agent_test_server_new ();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "agent-accumulator.h"
+#include "agent-json.h"
 
 G_BEGIN_DECLS
 
@@ -15,5 +16,8 @@ typedef struct _AgentOpenaiChatDecoder AgentOpenaiChatDecoder;
 AgentAccumulator *_agent_openai_chat_decoder_get_choice   (AgentOpenaiChatDecoder *self,
                                                            guint                   index);
 guint             _agent_openai_chat_decoder_get_n_choices (AgentOpenaiChatDecoder *self);
+
+/* Shared with the Responses API, which lists models the same way */
+char            **_agent_openai_parse_models (const AgentJson *root);
 
 G_END_DECLS

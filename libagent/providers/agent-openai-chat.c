@@ -155,6 +155,28 @@ openai_chat_build_body (const AgentRequest  *request,
         }
     }
 
+  if (agent_provider_get_max_tokens (request->provider) > 0)
+    cJSON_AddNumberToObject (root, "max_tokens", agent_provider_get_max_tokens (request->provider));
+
+  switch (agent_provider_get_reasoning_effort (request->provider))
+    {
+    case AGENT_REASONING_EFFORT_NONE:
+      cJSON_AddStringToObject (root, "reasoning_effort", "none");
+      break;
+    case AGENT_REASONING_EFFORT_LOW:
+      cJSON_AddStringToObject (root, "reasoning_effort", "low");
+      break;
+    case AGENT_REASONING_EFFORT_MEDIUM:
+      cJSON_AddStringToObject (root, "reasoning_effort", "medium");
+      break;
+    case AGENT_REASONING_EFFORT_HIGH:
+      cJSON_AddStringToObject (root, "reasoning_effort", "high");
+      break;
+    case AGENT_REASONING_EFFORT_DEFAULT:
+    default:
+      break;
+    }
+
   cJSON_AddTrueToObject (root, "stream");
   cJSON_AddTrueToObject (cJSON_AddObjectToObject (root, "stream_options"), "include_usage");
 
@@ -469,6 +491,30 @@ openai_chat_is_complete (gpointer data)
   return agent_accumulator_has_finish_reason (self->accumulator);
 }
 
+/* {"object": "list", "data": [{"id": "gpt-4o", …}, …]} */
+char **
+_agent_openai_parse_models (const AgentJson *root)
+{
+  AgentJson data = agent_json_member (root, "data");
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  AgentJsonIter iter;
+  AgentJson model;
+
+  if (!agent_json_is (&data, AGENT_JSON_ARRAY))
+    return NULL;
+
+  agent_json_iter_init (&iter, &data);
+  while (agent_json_iter_next (&iter, NULL, NULL, &model))
+    {
+      const char *id = agent_json_member_string (&model, "id", NULL);
+
+      if (id != NULL)
+        g_strv_builder_add (names, id);
+    }
+
+  return g_strv_builder_end (names);
+}
+
 const AgentProviderBackend agent_openai_chat_backend = {
   .name = "openai",
   .display_name = N_("OpenAI-compatible chat completions"),
@@ -483,4 +529,6 @@ const AgentProviderBackend agent_openai_chat_backend = {
   .decoder_free = openai_chat_decoder_free,
   .decode = openai_chat_decode,
   .is_complete = openai_chat_is_complete,
+  .models_path = "/models",
+  .parse_models = _agent_openai_parse_models,
 };

@@ -1,0 +1,1101 @@
+/* test-cli-control.c — agent-cli as a black box: loop control
+ *
+ * As in test-cli.c, each case runs $AGENT_CLI against an AgentTestServer
+ * served from this process's main loop: here the options that keep a turn
+ * in check (--max-tool-calls, --tool-timeout, --yes), approval on the
+ * controlling terminal, the read_file tool and the metrics of --json.
+ *
+ * A tool call is made to hang with a file lease: while this process holds
+ * a write lease on a file, another process's open() of it blocks until the
+ * lease is released (or the kernel's lease-break-time, 45 s by default,
+ * runs out). A FIFO would not do: read_file refuses what is not a regular
+ * file before it opens it.
+ *
+ * Approval needs a controlling terminal. The children of this process may
+ * have one (the developer's), so the cases about approval start agent-cli
+ * in a new session with setsid(1): without a terminal, or with a
+ * pseudo-terminal this process plays the user on.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <gio/gunixinputstream.h>
+
+#include <agent.h>
+
+#include "agent-test-cli.h"
+#include "agent-test-openai.h"
+#include "agent-test-server.h"
+#include "agent-test-util.h"
+
+#define READ_FILE_DENIED "Not run: this tool needs the user's approval"
+#define TEXT_FILE_CONTENT "Notes: \"quoted\", tab\there,\nünïcödé ✓\n"
+
+/* Helpers */
+
+static const char *
+cli_path (void)
+{
+  return agent_test_find_program ("AGENT_CLI", "cli", "agent-cli");
+}
+
+/* {"path":"…"}, escaped as JSON wants. */
+static char *
+path_arguments (const char *path)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "path");
+  json_builder_add_string_value (builder, path);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  return json_to_string (root, FALSE);
+}
+
+/* A new directory for the case's files; remove_dir() removes it and them. */
+static char *
+make_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("agent-cli-control-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        g_assert_no_errno (g_rmdir (path));
+      else
+        g_assert_no_errno (g_unlink (path));
+    }
+  g_assert_no_errno (g_rmdir (dir));
+}
+
+static char *
+write_file (const char *dir,
+            const char *name,
+            const char *contents,
+            gssize      len)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_file_set_contents (path, contents, len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* The tool-finished line of @id. */
+static JsonObject *
+finished_event (AgentTestProcess *cli,
+                const char       *id)
+{
+  guint n = agent_test_process_count_events (cli, "tool-finished");
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *event = agent_test_process_nth_event (cli, "tool-finished", i);
+
+      if (g_strcmp0 (agent_test_get_string (event, "id"), id) == 0)
+        return event;
+    }
+
+  g_error ("No tool-finished line for %s in:\n%s", id, cli->out->str);
+  return NULL;
+}
+
+/* The result of call @id, which must have succeeded. */
+static const char *
+call_result (AgentTestProcess *cli,
+             const char       *id)
+{
+  JsonObject *event = finished_event (cli, id);
+
+  g_assert_false (json_object_has_member (event, "error"));
+  return agent_test_get_string (event, "result");
+}
+
+/* The error of call @id, which must have failed. */
+static const char *
+call_error (AgentTestProcess *cli,
+            const char       *id)
+{
+  JsonObject *event = finished_event (cli, id);
+
+  g_assert_false (json_object_has_member (event, "result"));
+  return agent_test_get_string (event, "error");
+}
+
+static const char *
+tool_message_content (AgentTestServer *server,
+                      guint            index,
+                      const char      *id)
+{
+  return agent_test_get_string (agent_test_openai_find_tool_message (server, index, id),
+                                "content");
+}
+
+static void
+assert_contains (const char *haystack,
+                 const char *needle)
+{
+  if (haystack == NULL || strstr (haystack, needle) == NULL)
+    g_error ("“%s” does not contain “%s”", haystack, needle);
+}
+
+/* --max-tool-calls */
+
+static const AgentTestToolChunk three_calls[] = {
+  { 0, "call_1", "calculator", "{\"expression\":\"1+1\"}" },
+  { 1, "call_2", "calculator", "{\"expression\":\"2*3\"}" },
+  { 2, "call_3", "calculator", "{\"expression\":\"10-4\"}" },
+};
+
+/* The calls run in order; the one beyond the limit is answered and the
+ * turn ends with a "limit" error, without asking the model again. */
+static void
+test_max_tool_calls (void)
+{
+  static const char * const never[] = { "Never asked.", NULL };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestServer) plain_server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) plain = NULL;
+  g_autofree char *types = NULL;
+  const char *message;
+
+  agent_test_openai_add_tool_response (server, three_calls, G_N_ELEMENTS (three_calls), 5, 5);
+  agent_test_openai_add_text_response (server, never, 1, 1);
+
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--tool", "calculator",
+                                                  "--max-tool-calls", "2", "--base-url",
+                                                  agent_test_server_get_base_url (server), "Sums"));
+
+  agent_test_process_assert_exit (cli, 1);
+  types = agent_test_process_event_types (cli);
+  g_assert_cmpstr (types, ==,
+                   "tool-call tool-call tool-call step-finished "
+                   "tool-started tool-finished tool-started tool-finished "
+                   "tool-started tool-finished error");
+  g_assert_cmpstr (call_result (cli, "call_1"), ==, "2");
+  g_assert_cmpstr (call_result (cli, "call_2"), ==, "6");
+  g_assert_cmpstr (call_error (cli, "call_3"), ==,
+                   "Not run: the turn reached its limit of 2 tool calls");
+  message = agent_test_cli_assert_error (cli, "limit");
+  assert_contains (message, "max-tool-calls");
+
+  /* The model is not asked again. */
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 1);
+  g_assert_cmpuint (agent_test_server_get_n_pending (server), ==, 1);
+
+  /* Plain output says it on stderr. */
+  agent_test_openai_add_tool_response (plain_server, three_calls, G_N_ELEMENTS (three_calls),
+                                       5, 5);
+  plain = agent_test_cli_run (AGENT_TEST_ARGS ("--tool", "calculator", "--max-tool-calls", "2",
+                                               "--base-url",
+                                               agent_test_server_get_base_url (plain_server),
+                                               "Sums"));
+  agent_test_process_assert_exit (plain, 1);
+  g_assert_cmpstr (plain->out->str, ==, "");
+  assert_contains (plain->err->str, "limit of 2 tool calls");
+  assert_contains (plain->err->str, "max-tool-calls");
+  g_assert_cmpuint (agent_test_server_get_n_requests (plain_server), ==, 1);
+}
+
+/* The limit counts the runs of the whole turn, across its steps. */
+static void
+test_max_tool_calls_per_turn (void)
+{
+  static const AgentTestToolChunk first[] = {
+    { 0, "call_a", "calculator", "{\"expression\":\"3*3\"}" },
+  };
+  static const AgentTestToolChunk second[] = {
+    { 0, "call_b", "calculator", "{\"expression\":\"4*4\"}" },
+    { 1, "call_c", "calculator", "{\"expression\":\"5*5\"}" },
+  };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+
+  agent_test_openai_add_tool_response (server, first, G_N_ELEMENTS (first), 1, 1);
+  agent_test_openai_add_tool_response (server, second, G_N_ELEMENTS (second), 1, 1);
+
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--tool", "calculator",
+                                                  "--max-tool-calls", "2", "--base-url",
+                                                  agent_test_server_get_base_url (server), "Go"));
+
+  agent_test_process_assert_exit (cli, 1);
+  g_assert_cmpstr (call_result (cli, "call_a"), ==, "9");
+  g_assert_cmpstr (call_result (cli, "call_b"), ==, "16");
+  g_assert_cmpstr (call_error (cli, "call_c"), ==,
+                   "Not run: the turn reached its limit of 2 tool calls");
+  agent_test_cli_assert_error (cli, "limit");
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 2);
+  g_assert_cmpuint (agent_test_process_count_events (cli, "step-finished"), ==, 2);
+}
+
+/* Exactly the limit is fine; 0 is no limit. */
+static void
+test_max_tool_calls_enough (void)
+{
+  static const char * const answer[] = { "2, 6 and 6.", NULL };
+  static const char * const limits[] = { "3", "0" };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
+    {
+      g_autoptr(AgentTestProcess) cli = NULL;
+
+      g_test_message ("--max-tool-calls %s", limits[i]);
+      agent_test_openai_add_tool_response (server, three_calls, G_N_ELEMENTS (three_calls), 5, 5);
+      agent_test_openai_add_text_response (server, answer, 1, 1);
+
+      cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--tool", "calculator",
+                                                      "--max-tool-calls", limits[i], "--base-url",
+                                                      agent_test_server_get_base_url (server),
+                                                      "Sums"));
+
+      agent_test_process_assert_exit (cli, 0);
+      g_assert_cmpstr (call_result (cli, "call_3"), ==, "6");
+      g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "2, 6 and 6.");
+      g_assert_cmpstr (tool_message_content (server, 2 * i + 1, "call_3"), ==, "6");
+    }
+}
+
+/* --tool-timeout */
+
+typedef struct
+{
+  char *dir;
+  char *path;
+  int   fd;       /* holds the lease, or -1 */
+  void (*old_sigio) (int);
+} Lease;
+
+/* A file whose opening blocks while the lease is held; FALSE (and the test
+ * skipped) where the file system has no leases. */
+static gboolean
+lease_take (Lease *lease)
+{
+  lease->dir = make_dir ();
+  lease->path = write_file (lease->dir, "leased.txt", "Never read in time.\n", -1);
+  /* Its breaking is announced with SIGIO, which would kill this process. */
+  lease->old_sigio = signal (SIGIO, SIG_IGN);
+
+  lease->fd = g_open (lease->path, O_RDONLY | O_CLOEXEC, 0);
+  g_assert_cmpint (lease->fd, >=, 0);
+  if (fcntl (lease->fd, F_SETLEASE, F_WRLCK) != 0)
+    {
+      g_autofree char *message = g_strdup_printf ("No file leases here: %s", g_strerror (errno));
+
+      g_test_skip (message);
+      g_assert_no_errno (close (lease->fd));
+      lease->fd = -1;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Lets the blocked open() go on. */
+static void
+lease_release (Lease *lease)
+{
+  if (lease->fd < 0)
+    return;
+  g_assert_no_errno (fcntl (lease->fd, F_SETLEASE, F_UNLCK));
+  g_assert_no_errno (close (lease->fd));
+  lease->fd = -1;
+}
+
+static void
+lease_clear (Lease *lease)
+{
+  lease_release (lease);
+  signal (SIGIO, lease->old_sigio);
+  remove_dir (lease->dir);
+  g_clear_pointer (&lease->path, g_free);
+  g_clear_pointer (&lease->dir, g_free);
+}
+
+/* A read_file call that hangs and a calculator call, side by side. */
+static void
+add_hanging_step (AgentTestServer *server,
+                  const char      *path)
+{
+  g_autofree char *arguments = path_arguments (path);
+  AgentTestToolChunk chunks[] = {
+    { 0, "call_r", "read_file", arguments },
+    { 1, "call_c", "calculator", "{\"expression\":\"2*7\"}" },
+  };
+
+  agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 5, 5);
+}
+
+static void
+check_timed_out (AgentTestProcess *cli,
+                 AgentTestServer  *server)
+{
+  JsonObject *metrics;
+
+  g_assert_cmpstr (call_error (cli, "call_r"), ==, "The tool timed out after 0.5 s");
+  g_assert_cmpstr (call_result (cli, "call_c"), ==, "14");
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "Done.");
+
+  /* The model is told, and the loop went on. */
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 2);
+  g_assert_cmpstr (tool_message_content (server, 1, "call_r"), ==,
+                   "The tool timed out after 0.5 s");
+  g_assert_cmpstr (tool_message_content (server, 1, "call_c"), ==, "14");
+
+  /* Both ran; the one cut off ran at least until its timeout. */
+  metrics = json_object_get_object_member (agent_test_process_last_event (cli), "metrics");
+  g_assert_nonnull (metrics);
+  g_assert_cmpint (json_object_get_int_member (metrics, "tool-calls"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (metrics, "tool-time-us"), >=, 500000);
+}
+
+static void
+test_tool_timeout (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(GPtrArray) so_far = NULL;
+  AgentTestResponse *response;
+  Lease lease = { 0 };
+
+  if (!lease_take (&lease))
+    {
+      lease_clear (&lease);
+      return;
+    }
+
+  add_hanging_step (server, lease.path);
+  /* The answer waits, so that the lease goes before agent-cli does. */
+  response = agent_test_openai_begin (server, "");
+  agent_test_response_add_wait (response);
+  agent_test_openai_add_text (response, "Done.");
+  agent_test_openai_add_end (response, "stop", 1, 1);
+
+  cli = agent_test_cli_spawn (NULL, NULL,
+                              AGENT_TEST_ARGS ("--json", "--yes", "--tool", "read_file",
+                                               "--tool", "calculator", "--tool-timeout", "0.5",
+                                               "--base-url",
+                                               agent_test_server_get_base_url (server), "Read"));
+
+  /* The next request came while the read still hangs. */
+  agent_test_server_wait_until_waiting (server);
+  g_assert_false (cli->exited);
+  so_far = agent_test_parse_json_lines (cli->out);
+  g_assert_cmpuint (so_far->len, >, 0);
+
+  lease_release (&lease);
+  agent_test_server_release (server);
+  agent_test_process_wait (cli);
+  agent_test_process_parse_json (cli);
+
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpstr (cli->err->str, ==, "");
+  check_timed_out (cli, server);
+  lease_clear (&lease);
+}
+
+/* agent-cli leaves although the tool's thread still hangs. */
+static void
+test_tool_timeout_stuck (void)
+{
+  static const char * const answer[] = { "Done.", NULL };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  Lease lease = { 0 };
+
+  if (!lease_take (&lease))
+    {
+      lease_clear (&lease);
+      return;
+    }
+
+  add_hanging_step (server, lease.path);
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+
+  /* Waiting is bounded well below the kernel's lease-break-time (45 s). */
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--yes", "--tool", "read_file",
+                                                  "--tool", "calculator", "--tool-timeout", "0.5",
+                                                  "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "Read"));
+  g_assert_true (lease.fd >= 0);
+
+  agent_test_process_assert_exit (cli, 0);
+  check_timed_out (cli, server);
+  lease_clear (&lease);
+}
+
+/* Not a number is no timeout: refused like a negative one. */
+static void
+test_tool_timeout_nan (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--tool-timeout", "nan", "--base-url",
+                                                  agent_test_server_get_base_url (server), "Hi"));
+
+  agent_test_process_assert_exit (cli, 1);
+  assert_contains (agent_test_cli_assert_error (cli, "invalid-argument"), "tool-timeout");
+  g_assert_null (strstr (cli->err->str, "CRITICAL"));
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 0);
+}
+
+/* read_file */
+
+static void
+test_read_file (void)
+{
+  static const char * const answer[] = { "Read it.", NULL };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *dir = make_dir ();
+  g_autofree char *path = write_file (dir, "notes.txt", TEXT_FILE_CONTENT, -1);
+  g_autofree char *arguments = path_arguments (path);
+  g_autofree char *types = NULL;
+  AgentTestToolChunk chunk = { 0, "call_f", "read_file", arguments };
+  JsonObject *parameters;
+  JsonArray *tools;
+
+  agent_test_openai_add_tool_response (server, &chunk, 1, 5, 5);
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--yes", "--tool", "read_file",
+                                                  "--base-url",
+                                                  agent_test_server_get_base_url (server), "Read"));
+
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpstr (cli->err->str, ==, "");
+  types = agent_test_process_event_types (cli);
+  g_assert_cmpstr (types, ==,
+                   "tool-call step-finished tool-started tool-finished text-delta "
+                   "step-finished done");
+  g_assert_cmpstr (agent_test_get_string (agent_test_process_nth_event (cli, "tool-started", 0),
+                                          "arguments"), ==, arguments);
+  g_assert_cmpstr (call_result (cli, "call_f"), ==, TEXT_FILE_CONTENT);
+  g_assert_cmpstr (tool_message_content (server, 1, "call_f"), ==, TEXT_FILE_CONTENT);
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "Read it.");
+
+  /* The tool was offered with its one required parameter. */
+  tools = json_object_get_array_member (agent_test_openai_get_request (server, 0), "tools");
+  g_assert_cmpuint (json_array_get_length (tools), ==, 1);
+  g_assert_cmpstr (agent_test_openai_function_string (tools, 0, "name"), ==, "read_file");
+  parameters = json_object_get_object_member (
+    json_object_get_object_member (json_array_get_object_element (tools, 0), "function"),
+    "parameters");
+  g_assert_nonnull (parameters);
+  g_assert_true (json_object_has_member (json_object_get_object_member (parameters, "properties"),
+                                         "path"));
+
+  remove_dir (dir);
+}
+
+typedef struct
+{
+  const char *id;
+  const char *name;      /* in the directory; NULL: the argument is given as is */
+  const char *error;     /* a part of the expected error */
+} FileCase;
+
+static void
+test_read_file_errors (void)
+{
+  static const FileCase cases[] = {
+    { "call_missing", "missing.txt", "No such file or directory" },
+    { "call_dir", "subdir", "is not a regular file" },
+    { "call_fifo", "fifo", "is not a regular file" },
+    { "call_nul", "nul.bin", "is not a text file" },
+    { "call_latin1", "latin1.txt", "is not a UTF-8 text file" },
+    { "call_number", NULL, "must be a string" },
+  };
+  static const char * const answer[] = { "None of them.", NULL };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(GPtrArray) arguments = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *dir = make_dir ();
+  g_autofree char *subdir = g_build_filename (dir, "subdir", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
+  AgentTestToolChunk chunks[G_N_ELEMENTS (cases)];
+
+  g_assert_no_errno (g_mkdir (subdir, 0700));
+  g_assert_no_errno (mkfifo (fifo, 0600));
+  g_free (write_file (dir, "nul.bin", "text\0more", 9));
+  g_free (write_file (dir, "latin1.txt", "caf\xe9 cr\xe8me\n", -1));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = cases[i].name ? g_build_filename (dir, cases[i].name, NULL) : NULL;
+
+      g_ptr_array_add (arguments, path ? path_arguments (path) : g_strdup ("{\"path\":3}"));
+      chunks[i] = (AgentTestToolChunk) { i, cases[i].id, "read_file",
+                                         g_ptr_array_index (arguments, i) };
+    }
+  agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 5, 5);
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--yes", "--tool", "read_file",
+                                                  "--base-url",
+                                                  agent_test_server_get_base_url (server), "Read"));
+
+  /* Each failure is that call's answer; the turn goes on. */
+  agent_test_process_assert_exit (cli, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *error = call_error (cli, cases[i].id);
+
+      g_test_message ("%s: %s", cases[i].id, error);
+      assert_contains (error, cases[i].error);
+      if (cases[i].name != NULL)
+        assert_contains (error, cases[i].name);
+      g_assert_cmpstr (tool_message_content (server, 1, cases[i].id), ==, error);
+    }
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "None of them.");
+
+  remove_dir (dir);
+}
+
+/* A file over 64 KiB is cut, with a note, and never in the middle of a
+ * character. */
+static void
+test_read_file_big (void)
+{
+  static const char * const answer[] = { "Long.", NULL };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(GString) ascii = g_string_new (NULL);
+  g_autoptr(GString) straddling = g_string_new (NULL);
+  g_autofree char *dir = make_dir ();
+  g_autofree char *ascii_path = NULL;
+  g_autofree char *straddling_path = NULL;
+  g_autofree char *ascii_arguments = NULL;
+  g_autofree char *straddling_arguments = NULL;
+  g_autofree char *expected = NULL;
+  const char *result;
+
+  for (guint i = 0; ascii->len < 70000; i++)
+    g_string_append_printf (ascii, "line %u\n", i);
+  g_string_truncate (ascii, 70000);
+  /* "é" takes bytes 65535 and 65536: the cut comes before it. */
+  g_string_append_len (straddling, ascii->str, 65535);
+  g_string_append (straddling, "é and more");
+
+  ascii_path = write_file (dir, "ascii.txt", ascii->str, ascii->len);
+  straddling_path = write_file (dir, "straddling.txt", straddling->str, straddling->len);
+  ascii_arguments = path_arguments (ascii_path);
+  straddling_arguments = path_arguments (straddling_path);
+  {
+    AgentTestToolChunk chunks[] = {
+      { 0, "call_ascii", "read_file", ascii_arguments },
+      { 1, "call_straddling", "read_file", straddling_arguments },
+    };
+
+    agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 5, 5);
+  }
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--yes", "--tool", "read_file",
+                                                  "--base-url",
+                                                  agent_test_server_get_base_url (server), "Read"));
+
+  agent_test_process_assert_exit (cli, 0);
+
+  result = call_result (cli, "call_ascii");
+  expected = g_strdup_printf ("%.*s\n[The file has 70000 bytes; only the first 65536 are shown.]",
+                              65536, ascii->str);
+  g_assert_cmpstr (result, ==, expected);
+  g_assert_cmpstr (tool_message_content (server, 1, "call_ascii"), ==, expected);
+  g_clear_pointer (&expected, g_free);
+
+  result = call_result (cli, "call_straddling");
+  expected = g_strdup_printf ("%.*s\n[The file has %" G_GSIZE_FORMAT " bytes; only the first "
+                              "65535 are shown.]", 65535, straddling->str, straddling->len);
+  g_assert_cmpstr (result, ==, expected);
+  g_assert_cmpstr (tool_message_content (server, 1, "call_straddling"), ==, expected);
+
+  remove_dir (dir);
+}
+
+/* Approval */
+
+/* Runs agent-cli in a new session: without a controlling terminal, or
+ * with @tty as its controlling terminal. */
+static AgentTestProcess *
+spawn_in_session (const char         *tty,
+                  const char * const *args)
+{
+  g_autofree char *setsid = g_find_program_in_path ("setsid");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  g_assert_nonnull (setsid);
+  /* setsid forks only in a process group leader, which this child is not;
+   * -w keeps the exit status should it fork anyway. */
+  g_ptr_array_add (argv, (char *)"-w");
+  if (tty != NULL)
+    {
+      /* A session leader's first terminal opened becomes its controlling one. */
+      g_ptr_array_add (argv, (char *)"/bin/sh");
+      g_ptr_array_add (argv, (char *)"-c");
+      g_ptr_array_add (argv, (char *)"exec 3<>\"$0\" && exec \"$@\"");
+      g_ptr_array_add (argv, (char *)tty);
+    }
+  g_ptr_array_add (argv, (char *)cli_path ());
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *)args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  return agent_test_process_spawn (setsid, NULL, NULL, AGENT_TEST_PROCESS_DEFAULT,
+                                   (const char * const *)argv->pdata);
+}
+
+/* Without --yes and without a terminal, no one can approve: the call is
+ * answered so and the turn goes on. */
+static void
+test_approval_no_terminal (void)
+{
+  static const char * const answer[] = { "I may not.", NULL };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) plain = NULL;
+  g_autofree char *dir = make_dir ();
+  g_autofree char *path = write_file (dir, "secret.txt", "The secret.\n", -1);
+  g_autofree char *arguments = path_arguments (path);
+  AgentTestToolChunk chunk = { 0, "call_s", "read_file", arguments };
+  JsonObject *metrics;
+  const char *error;
+
+  agent_test_openai_add_tool_response (server, &chunk, 1, 5, 5);
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+
+  cli = spawn_in_session (NULL, AGENT_TEST_ARGS ("--json", "--tool", "read_file", "--base-url",
+                                                 agent_test_server_get_base_url (server), "Read"));
+  agent_test_process_wait (cli);
+  agent_test_process_parse_json (cli);
+
+  agent_test_process_assert_exit (cli, 0);
+  error = call_error (cli, "call_s");
+  g_assert_true (g_str_has_prefix (error, READ_FILE_DENIED));
+  g_assert_cmpstr (tool_message_content (server, 1, "call_s"), ==, error);
+  g_assert_null (strstr (cli->out->str, "The secret."));
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "I may not.");
+  /* The model asked for one call; none ran. */
+  metrics = json_object_get_object_member (agent_test_process_nth_event (cli, "step-finished", 0),
+                                           "metrics");
+  g_assert_cmpint (json_object_get_int_member (metrics, "tool-calls"), ==, 1);
+  metrics = json_object_get_object_member (agent_test_process_last_event (cli), "metrics");
+  g_assert_cmpint (json_object_get_int_member (metrics, "tool-calls"), ==, 0);
+
+  /* Plain output says so on stderr. */
+  agent_test_openai_add_tool_response (server, &chunk, 1, 5, 5);
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+  plain = spawn_in_session (NULL, AGENT_TEST_ARGS ("--tool", "read_file", "--base-url",
+                                                   agent_test_server_get_base_url (server),
+                                                   "Read"));
+  agent_test_process_wait (plain);
+  agent_test_process_assert_exit (plain, 0);
+  g_assert_cmpstr (plain->out->str, ==, "I may not.\n");
+  assert_contains (plain->err->str, READ_FILE_DENIED);
+  g_assert_null (strstr (plain->err->str, "The secret."));
+
+  remove_dir (dir);
+}
+
+/* This process as the user at a terminal: the master side of a pty. */
+typedef struct
+{
+  int           master;
+  GString      *shown;    /* what agent-cli wrote on the terminal */
+  GCancellable *cancellable;
+  gboolean      closed;
+} Terminal;
+
+static void terminal_read (Terminal *terminal);
+
+static void
+terminal_read_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  Terminal *terminal = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* EIO when the last one who had the terminal open is gone */
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
+    {
+      terminal->closed = TRUE;
+      return;
+    }
+
+  g_string_append_len (terminal->shown, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  terminal_read (terminal);
+}
+
+static void
+terminal_read (Terminal *terminal)
+{
+  g_autoptr(GInputStream) stream = g_unix_input_stream_new (terminal->master, FALSE);
+
+  g_input_stream_read_bytes_async (stream, 4096, G_PRIORITY_DEFAULT, terminal->cancellable,
+                                   terminal_read_cb, terminal);
+}
+
+/* NULL (and the test skipped) without pseudo-terminals. */
+static char *
+terminal_open (Terminal *terminal)
+{
+  terminal->master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (terminal->master < 0 || grantpt (terminal->master) != 0 ||
+      unlockpt (terminal->master) != 0)
+    {
+      g_test_skip ("No pseudo-terminals here");
+      if (terminal->master >= 0)
+        close (terminal->master);
+      return NULL;
+    }
+
+  terminal->shown = g_string_new (NULL);
+  terminal->cancellable = g_cancellable_new ();
+  terminal_read (terminal);
+  return g_strdup (ptsname (terminal->master));
+}
+
+static void
+terminal_close (Terminal *terminal)
+{
+  g_cancellable_cancel (terminal->cancellable);
+  agent_test_wait_for (&terminal->closed);
+  g_assert_no_errno (close (terminal->master));
+  g_string_free (terminal->shown, TRUE);
+  g_clear_object (&terminal->cancellable);
+}
+
+typedef struct
+{
+  Terminal   *terminal;
+  const char *text;
+} Shown;
+
+static gboolean
+is_shown (gpointer data)
+{
+  Shown *shown = data;
+
+  return strstr (shown->terminal->shown->str, shown->text) != NULL || shown->terminal->closed;
+}
+
+static void
+terminal_wait_for (Terminal   *terminal,
+                   const char *text)
+{
+  Shown shown = { terminal, text };
+
+  agent_test_wait_until (is_shown, &shown);
+  if (strstr (terminal->shown->str, text) == NULL)
+    g_error ("“%s” did not show on the terminal, only:\n%s", text, terminal->shown->str);
+}
+
+static void
+terminal_type (Terminal   *terminal,
+               const char *line)
+{
+  g_assert_cmpint (write (terminal->master, line, strlen (line)), ==, strlen (line));
+}
+
+static guint
+count_occurrences (const char *haystack,
+                   const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = haystack; (p = strstr (p, needle)) != NULL; p += strlen (needle))
+    n++;
+  return n;
+}
+
+/* The questions come on the terminal, one at a time; "y" runs the tool,
+ * anything else denies it. */
+static void
+test_approval_terminal (void)
+{
+  static const char * const answer[] = { "One of two.", NULL };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *dir = make_dir ();
+  g_autofree char *yes_path = write_file (dir, "yes.txt", TEXT_FILE_CONTENT, -1);
+  g_autofree char *no_path = write_file (dir, "no.txt", "Not for you.\n", -1);
+  g_autofree char *yes_arguments = path_arguments (yes_path);
+  g_autofree char *no_arguments = path_arguments (no_path);
+  g_autofree char *yes_question = g_strdup_printf ("Run read_file %s? [y/N] ", yes_arguments);
+  g_autofree char *no_question = g_strdup_printf ("Run read_file %s? [y/N] ", no_arguments);
+  g_autofree char *tty = NULL;
+  Terminal terminal = { 0 };
+  AgentTestToolChunk chunks[] = {
+    { 0, "call_yes", "read_file", yes_arguments },
+    { 1, "call_no", "read_file", no_arguments },
+  };
+
+  if (!(tty = terminal_open (&terminal)))
+    {
+      remove_dir (dir);
+      return;
+    }
+
+  agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 5, 5);
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+
+  cli = spawn_in_session (tty, AGENT_TEST_ARGS ("--json", "--tool", "read_file", "--base-url",
+                                                agent_test_server_get_base_url (server), "Read"));
+
+  terminal_wait_for (&terminal, yes_question);
+  g_assert_cmpuint (count_occurrences (terminal.shown->str, "[y/N]"), ==, 1);
+  g_assert_false (cli->exited);
+  terminal_type (&terminal, "y\n");
+
+  terminal_wait_for (&terminal, no_question);
+  terminal_type (&terminal, "n\n");
+
+  agent_test_process_wait (cli);
+  agent_test_process_parse_json (cli);
+
+  agent_test_process_assert_exit (cli, 0);
+  /* Nothing of the questions went to stdout or stderr. */
+  g_assert_null (strstr (cli->out->str, "[y/N]"));
+  g_assert_cmpstr (cli->err->str, ==, "");
+  g_assert_cmpuint (count_occurrences (terminal.shown->str, "[y/N]"), ==, 2);
+  g_assert_cmpstr (call_result (cli, "call_yes"), ==, TEXT_FILE_CONTENT);
+  g_assert_cmpstr (call_error (cli, "call_no"), ==, "Denied by the user: the user said no");
+  g_assert_cmpstr (tool_message_content (server, 1, "call_yes"), ==, TEXT_FILE_CONTENT);
+  g_assert_cmpstr (tool_message_content (server, 1, "call_no"), ==,
+                   "Denied by the user: the user said no");
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "One of two.");
+
+  terminal_close (&terminal);
+  remove_dir (dir);
+}
+
+/* Ctrl-C while a question waits: the call is cancelled, and so is the turn. */
+static void
+test_approval_interrupted (void)
+{
+  static const char * const never[] = { "Never asked.", NULL };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *dir = make_dir ();
+  g_autofree char *path = write_file (dir, "notes.txt", TEXT_FILE_CONTENT, -1);
+  g_autofree char *arguments = path_arguments (path);
+  g_autofree char *tty = NULL;
+  g_autofree char *types = NULL;
+  AgentTestToolChunk chunk = { 0, "call_i", "read_file", arguments };
+  Terminal terminal = { 0 };
+
+  if (!(tty = terminal_open (&terminal)))
+    {
+      remove_dir (dir);
+      return;
+    }
+
+  agent_test_openai_add_tool_response (server, &chunk, 1, 5, 5);
+  agent_test_openai_add_text_response (server, never, 1, 1);
+
+  cli = spawn_in_session (tty, AGENT_TEST_ARGS ("--json", "--tool", "read_file", "--base-url",
+                                                agent_test_server_get_base_url (server), "Read"));
+  terminal_wait_for (&terminal, "? [y/N] ");
+  g_assert_false (cli->exited);
+
+  g_subprocess_send_signal (cli->process, SIGINT);
+  agent_test_process_wait (cli);
+  agent_test_process_parse_json (cli);
+
+  agent_test_process_assert_exit (cli, 130);
+  types = agent_test_process_event_types (cli);
+  g_assert_cmpstr (types, ==, "tool-call step-finished tool-started tool-finished error");
+  g_assert_cmpstr (call_error (cli, "call_i"), ==, "The tool was cancelled before it finished");
+  agent_test_cli_assert_error (cli, "cancelled");
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 1);
+
+  terminal_close (&terminal);
+  remove_dir (dir);
+}
+
+/* The arguments come from the model: written raw, their control characters
+ * could redraw the question the user answers. */
+static void
+test_approval_question_escaped (void)
+{
+  static const char * const answer[] = { "Denied.", NULL };
+  static const AgentTestToolChunk chunks[] = {
+    { 0, "call_x", "read_file",
+      "{\"path\":\"/etc/shadow\"}\r\033[2KRun read_file {\"path\":\"notes.txt\"}" },
+  };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *tty = NULL;
+  g_autofree char *question = NULL;
+  Terminal terminal = { 0 };
+
+  if (!(tty = terminal_open (&terminal)))
+    return;
+
+  agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 5, 5);
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+
+  cli = spawn_in_session (tty, AGENT_TEST_ARGS ("--json", "--tool", "read_file", "--base-url",
+                                                agent_test_server_get_base_url (server), "Read"));
+  terminal_wait_for (&terminal, "? [y/N] ");
+  question = g_strndup (terminal.shown->str, strstr (terminal.shown->str, "? [y/N] ") -
+                                             terminal.shown->str);
+  terminal_type (&terminal, "n\n");
+  agent_test_process_wait (cli);
+  agent_test_process_parse_json (cli);
+
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpstr (call_error (cli, "call_x"), ==, "Denied by the user: the user said no");
+  assert_contains (question, "/etc/shadow");
+  for (const char *p = question; *p != '\0'; p++)
+    if (g_ascii_iscntrl (*p))
+      g_error ("The question shows the control character 0x%02x raw: “%s”", *p, question);
+
+  terminal_close (&terminal);
+}
+
+/* Metrics */
+
+/* An integer member of @metrics, which must be there. */
+static gint64
+metric (JsonObject *metrics,
+        const char *name)
+{
+  JsonNode *node = json_object_get_member (metrics, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    g_error ("The metric “%s” is not an integer", name);
+  return json_node_get_int (node);
+}
+
+static JsonObject *
+check_metrics (JsonObject *event)
+{
+  JsonObject *metrics = json_object_get_object_member (event, "metrics");
+  JsonNode *speed;
+
+  g_assert_nonnull (metrics);
+  g_assert_cmpuint (json_object_get_size (metrics), ==, 7);
+
+  /* Something streamed: a first token */
+  g_assert_cmpint (metric (metrics, "time-to-first-token-us"), >=, 0);
+  g_assert_cmpint (metric (metrics, "duration-us"), >=,
+                   metric (metrics, "time-to-first-token-us"));
+  g_assert_cmpint (metric (metrics, "wait-us"), >=, 0);
+  g_assert_cmpint (metric (metrics, "tool-time-us"), >=, 0);
+  g_assert_cmpint (metric (metrics, "tool-calls"), >=, 0);
+  g_assert_cmpint (metric (metrics, "steps"), >=, 1);
+
+  speed = json_object_get_member (metrics, "tokens-per-second");
+  g_assert_nonnull (speed);
+  if (!JSON_NODE_HOLDS_NULL (speed))
+    g_assert_cmpint (metric (metrics, "tokens-per-second"), >=, 0);
+
+  return metrics;
+}
+
+static void
+test_metrics (void)
+{
+  static const AgentTestToolChunk chunks[] = {
+    { 0, "call_a", "calculator", "{\"expression\":\"2*7\"}" },
+    { 1, "call_b", "calculator", "{\"expression\":\"10-4\"}" },
+  };
+  static const char * const answer[] = { "14 ", "and ", "6.", NULL };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  gint64 step_durations = 0;
+  gint64 step_waits = 0;
+  JsonObject *metrics;
+  guint n_steps;
+
+  agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 20, 12);
+  agent_test_openai_add_text_response (server, answer, 40, 4);
+
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--tool", "calculator", "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "2*7 and 10-4?"));
+
+  agent_test_process_assert_exit (cli, 0);
+  n_steps = agent_test_process_count_events (cli, "step-finished");
+  g_assert_cmpuint (n_steps, ==, 2);
+
+  /* A step: one request, the calls the model made in it, no tool time. */
+  for (guint i = 0; i < n_steps; i++)
+    {
+      metrics = check_metrics (agent_test_process_nth_event (cli, "step-finished", i));
+      g_assert_cmpint (metric (metrics, "steps"), ==, 1);
+      g_assert_cmpint (metric (metrics, "tool-calls"), ==, i == 0 ? 2 : 0);
+      g_assert_cmpint (metric (metrics, "tool-time-us"), ==, 0);
+      step_durations += metric (metrics, "duration-us");
+      step_waits += metric (metrics, "wait-us");
+    }
+
+  /* The turn: its steps, the calls that ran, the first step's first token. */
+  metrics = check_metrics (agent_test_process_last_event (cli));
+  g_assert_cmpint (metric (metrics, "steps"), ==, n_steps);
+  g_assert_cmpint (metric (metrics, "tool-calls"), ==, 2);
+  g_assert_cmpint (metric (metrics, "duration-us"), >=, step_durations);
+  g_assert_cmpint (metric (metrics, "wait-us"), ==, step_waits);
+  g_assert_cmpint (metric (metrics, "time-to-first-token-us"), ==,
+                   metric (json_object_get_object_member (
+                             agent_test_process_nth_event (cli, "step-finished", 0), "metrics"),
+                           "time-to-first-token-us"));
+  agent_test_cli_assert_usage_summed (cli);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/control/max-tool-calls", test_max_tool_calls);
+  g_test_add_func ("/cli/control/max-tool-calls-per-turn", test_max_tool_calls_per_turn);
+  g_test_add_func ("/cli/control/max-tool-calls-enough", test_max_tool_calls_enough);
+  g_test_add_func ("/cli/control/tool-timeout", test_tool_timeout);
+  g_test_add_func ("/cli/control/tool-timeout-stuck", test_tool_timeout_stuck);
+  g_test_add_func ("/cli/control/tool-timeout-nan", test_tool_timeout_nan);
+  g_test_add_func ("/cli/control/read-file", test_read_file);
+  g_test_add_func ("/cli/control/read-file-errors", test_read_file_errors);
+  g_test_add_func ("/cli/control/read-file-big", test_read_file_big);
+  g_test_add_func ("/cli/control/approval-no-terminal", test_approval_no_terminal);
+  g_test_add_func ("/cli/control/approval-terminal", test_approval_terminal);
+  g_test_add_func ("/cli/control/approval-interrupted", test_approval_interrupted);
+  g_test_add_func ("/cli/control/approval-question-escaped", test_approval_question_escaped);
+  g_test_add_func ("/cli/control/metrics", test_metrics);
+
+  return g_test_run ();
+}
