@@ -470,3 +470,25 @@ cli_output_notice (CliOutput  *self,
 
   say (self, DIM, "%s", text);
 }
+
+void
+cli_output_models (CliOutput          *self,
+                   const char * const *names)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("models");
+
+      json_builder_set_member_name (builder, "models");
+      json_builder_begin_array (builder);
+      for (guint i = 0; names[i] != NULL; i++)
+        json_builder_add_string_value (builder, names[i]);
+      json_builder_end_array (builder);
+      end (self, builder);
+      return;
+    }
+
+  for (guint i = 0; names[i] != NULL; i++)
+    printf ("%s\n", names[i]);
+  fflush (stdout);
+}

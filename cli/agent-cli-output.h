@@ -43,6 +43,8 @@ void       cli_output_error             (CliOutput      *self,
                                          const GError   *error);
 void       cli_output_notice            (CliOutput      *self,
                                          const char     *text);
+void       cli_output_models            (CliOutput      *self,
+                                         const char * const *names);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliOutput, cli_output_free)
 

@@ -54,13 +54,17 @@ static double opt_tool_timeout;
 static gboolean opt_yes;
 static gboolean opt_json;
 static gboolean opt_list_tools;
+static gboolean opt_list_models;
+static int opt_max_tokens;
+static char *opt_reasoning_effort;
 static gboolean opt_version;
 
 static const GOptionEntry entries[] = {
   { "provider", 'p', 0, G_OPTION_ARG_STRING, &opt_provider,
-    N_("The API the server speaks (default: openai)"), N_("NAME") },
+    N_("The API the server speaks: openai (default), openai-responses, anthropic, ollama, gemini"),
+    N_("NAME") },
   { "base-url", 'u', 0, G_OPTION_ARG_STRING, &opt_base_url,
-    N_("The server's base URL (default: https://api.openai.com/v1)"), N_("URL") },
+    N_("The server's base URL (default: the provider's own service)"), N_("URL") },
   { "model", 'm', 0, G_OPTION_ARG_STRING, &opt_model,
     N_("The model to use"), N_("NAME") },
   { "system", 's', 0, G_OPTION_ARG_STRING, &opt_system,
@@ -79,8 +83,14 @@ static const GOptionEntry entries[] = {
     N_("Approve every tool call without asking"), NULL },
   { "json", 'j', 0, G_OPTION_ARG_NONE, &opt_json,
     N_("Print one JSON event per line"), NULL },
+  { "max-tokens", 0, 0, G_OPTION_ARG_INT, &opt_max_tokens,
+    N_("At most N tokens per answer (default: the provider's)"), N_("N") },
+  { "reasoning-effort", 0, 0, G_OPTION_ARG_STRING, &opt_reasoning_effort,
+    N_("How much a reasoning model thinks: none, low, medium or high"), N_("LEVEL") },
   { "list-tools", 0, 0, G_OPTION_ARG_NONE, &opt_list_tools,
     N_("List the built-in tools and exit"), NULL },
+  { "list-models", 0, 0, G_OPTION_ARG_NONE, &opt_list_models,
+    N_("List the models the server offers and exit"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, &opt_version,
     N_("Print the version and exit"), NULL },
   { NULL }
@@ -349,6 +359,37 @@ create_session (GError **error)
   if (key_variable != NULL)
     agent_provider_set_api_key (provider, g_getenv (key_variable));
 
+  if (opt_max_tokens < 0)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("--max-tokens must be 0 (the provider's default) or more, not %d"),
+                   opt_max_tokens);
+      return NULL;
+    }
+  agent_provider_set_max_tokens (provider, opt_max_tokens);
+
+  if (opt_reasoning_effort != NULL)
+    {
+      static const char * const levels[] = { "none", "low", "medium", "high", NULL };
+      static const AgentReasoningEffort efforts[] = {
+        AGENT_REASONING_EFFORT_NONE, AGENT_REASONING_EFFORT_LOW,
+        AGENT_REASONING_EFFORT_MEDIUM, AGENT_REASONING_EFFORT_HIGH,
+      };
+      guint i;
+
+      for (i = 0; levels[i] != NULL; i++)
+        if (g_ascii_strcasecmp (opt_reasoning_effort, levels[i]) == 0)
+          break;
+      if (levels[i] == NULL)
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                       _("--reasoning-effort must be none, low, medium or high, not “%s”"),
+                       opt_reasoning_effort);
+          return NULL;
+        }
+      agent_provider_set_reasoning_effort (provider, efforts[i]);
+    }
+
   if (opt_max_steps < 1)
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
@@ -389,6 +430,40 @@ create_session (GError **error)
   return g_steal_pointer (&session);
 }
 
+static void
+list_models_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* --list-models: one name per line (a JSON array with --json). */
+static int
+list_models (AgentSession *session,
+             CliOutput    *output)
+{
+  AgentProvider *provider = agent_session_get_provider (session);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+
+  agent_provider_list_models_async (provider, NULL, list_models_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (!(names = agent_provider_list_models_finish (provider, result, &error)))
+    {
+      cli_output_error (output, error);
+      return EXIT_FAILURE;
+    }
+
+  cli_output_models (output, (const char * const *) names);
+  return EXIT_SUCCESS;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -413,7 +488,8 @@ main (int   argc,
   g_option_context_set_description (context,
     _("The prompt is read from standard input when none is given; in a terminal, "
       "each line is a turn of one conversation.\n"
-      "The API key is read from OPENAI_API_KEY.\n"
+      "The API key is read from OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, "
+      "as the provider wants.\n"
       "Exit status: 0 on success, 1 on error, 130 when interrupted."));
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -459,6 +535,9 @@ main (int   argc,
       cli_output_error (output, error);
       return EXIT_FAILURE;
     }
+
+  if (opt_list_models)
+    return list_models (session, output);
 
   if (argc > 1)
     prompt = g_strjoinv (" ", argv + 1);
