@@ -365,6 +365,30 @@ cli_output_tool_finished (CliOutput     *self,
 }
 
 void
+cli_output_retry (CliOutput    *self,
+                  guint         attempt,
+                  double        delay,
+                  const GError *error)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("retry");
+
+      json_builder_set_member_name (builder, "attempt");
+      json_builder_add_int_value (builder, attempt);
+      /* Milliseconds: json-glib prints every digit of a double */
+      json_builder_set_member_name (builder, "delay-ms");
+      json_builder_add_int_value (builder, (gint64) (delay * 1000 + 0.5));
+      add_string (builder, "code", agent_error_get_code (error));
+      add_string (builder, "message", error->message);
+      end (self, builder);
+      return;
+    }
+
+  say (self, DIM, _("%s — trying again in %.1f s (attempt %u)"), error->message, delay, attempt);
+}
+
+void
 cli_output_step_finished (CliOutput    *self,
                           AgentMessage *message)
 {

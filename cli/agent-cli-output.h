@@ -33,6 +33,10 @@ void       cli_output_tool_progress     (CliOutput      *self,
                                          AgentToolCall  *call,
                                          double          fraction,
                                          const char     *text);
+void       cli_output_retry             (CliOutput      *self,
+                                         guint           attempt,
+                                         double          delay,
+                                         const GError   *error);
 void       cli_output_step_finished     (CliOutput      *self,
                                          AgentMessage   *message);
 void       cli_output_done              (CliOutput      *self,

@@ -56,6 +56,13 @@ static gboolean opt_json;
 static gboolean opt_list_tools;
 static gboolean opt_list_models;
 static int opt_max_tokens;
+static int opt_max_retries = -1;
+static double opt_connect_timeout = -1;
+static double opt_first_byte_timeout = -1;
+static double opt_idle_timeout = -1;
+static double opt_step_timeout;
+static double opt_turn_timeout;
+static char *opt_tls_ca_file;
 static char *opt_reasoning_effort;
 static gboolean opt_version;
 
@@ -81,6 +88,20 @@ static const GOptionEntry entries[] = {
     N_("Stop a tool call after SECONDS (default: no limit)"), N_("SECONDS") },
   { "yes", 'y', 0, G_OPTION_ARG_NONE, &opt_yes,
     N_("Approve every tool call without asking"), NULL },
+  { "max-retries", 0, 0, G_OPTION_ARG_INT, &opt_max_retries,
+    N_("Try a failed request again up to N times (default: 2)"), N_("N") },
+  { "connect-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_connect_timeout,
+    N_("Give up connecting after SECONDS (default: 30; 0: no limit)"), N_("SECONDS") },
+  { "first-byte-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_first_byte_timeout,
+    N_("Give up waiting for the answer to start after SECONDS (default: 600)"), N_("SECONDS") },
+  { "idle-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_idle_timeout,
+    N_("Give up when the answer stalls for SECONDS (default: 300)"), N_("SECONDS") },
+  { "step-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_step_timeout,
+    N_("Give up on one model request after SECONDS (default: no limit)"), N_("SECONDS") },
+  { "turn-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_turn_timeout,
+    N_("Give up on the prompt after SECONDS (default: no limit)"), N_("SECONDS") },
+  { "tls-ca-file", 0, 0, G_OPTION_ARG_FILENAME, &opt_tls_ca_file,
+    N_("Trust the certificate authorities in FILE (PEM) instead of the system's"), N_("FILE") },
   { "json", 'j', 0, G_OPTION_ARG_NONE, &opt_json,
     N_("Print one JSON event per line"), NULL },
   { "max-tokens", 0, 0, G_OPTION_ARG_INT, &opt_max_tokens,
@@ -168,6 +189,16 @@ approve_tool_call_cb (AgentSession      *session,
                       Cli               *cli)
 {
   return cli_approver_handle (cli->approver, call, approval);
+}
+
+static void
+retry_cb (AgentSession *session,
+          guint         attempt,
+          double        delay,
+          const GError *error,
+          Cli          *cli)
+{
+  cli_output_retry (cli->output, attempt, delay, error);
 }
 
 static void
@@ -359,6 +390,60 @@ create_session (GError **error)
   if (key_variable != NULL)
     agent_provider_set_api_key (provider, g_getenv (key_variable));
 
+  {
+    /* The network's limits; negative: the provider's default */
+    static const struct { const char *option; double *value; } timeouts[] = {
+      { "--connect-timeout", &opt_connect_timeout },
+      { "--first-byte-timeout", &opt_first_byte_timeout },
+      { "--idle-timeout", &opt_idle_timeout },
+    };
+
+    if (opt_connect_timeout >= 0)
+      agent_provider_set_connect_timeout (provider, opt_connect_timeout);
+    if (opt_first_byte_timeout >= 0)
+      agent_provider_set_first_byte_timeout (provider, opt_first_byte_timeout);
+    if (opt_idle_timeout >= 0)
+      agent_provider_set_idle_timeout (provider, opt_idle_timeout);
+
+    for (guint i = 0; i < G_N_ELEMENTS (timeouts); i++)
+      if (*timeouts[i].value < 0 && *timeouts[i].value != -1)
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                       _("%s must be 0 (no limit) or more, not %g"),
+                       timeouts[i].option, *timeouts[i].value);
+          return NULL;
+        }
+  }
+
+  if (opt_step_timeout < 0 || opt_turn_timeout < 0)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("%s must be 0 (no limit) or more, not %g"),
+                   opt_step_timeout < 0 ? "--step-timeout" : "--turn-timeout",
+                   opt_step_timeout < 0 ? opt_step_timeout : opt_turn_timeout);
+      return NULL;
+    }
+
+  if (opt_max_retries < -1)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("--max-retries must be 0 or more, not %d"), opt_max_retries);
+      return NULL;
+    }
+  if (opt_max_retries >= 0)
+    agent_provider_set_max_retries (provider, opt_max_retries);
+
+  if (opt_tls_ca_file != NULL)
+    {
+      if (!g_file_test (opt_tls_ca_file, G_FILE_TEST_IS_REGULAR))
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                       _("--tls-ca-file: “%s” is not a file"), opt_tls_ca_file);
+          return NULL;
+        }
+      agent_provider_set_tls_ca_file (provider, opt_tls_ca_file);
+    }
+
   if (opt_max_tokens < 0)
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
@@ -415,6 +500,8 @@ create_session (GError **error)
   agent_session_set_max_steps (session, opt_max_steps);
   agent_session_set_max_tool_calls (session, opt_max_tool_calls);
   agent_session_set_tool_timeout (session, opt_tool_timeout);
+  agent_session_set_step_timeout (session, opt_step_timeout);
+  agent_session_set_turn_timeout (session, opt_turn_timeout);
   agent_session_set_system_prompt (session, opt_system);
   agent_session_set_stream_tool_call_chunks (session, opt_show_chunks);
 
@@ -562,6 +649,7 @@ main (int   argc,
   g_signal_connect (session, "tool-finished", G_CALLBACK (tool_finished_cb), &cli);
   g_signal_connect (session, "tool-progress", G_CALLBACK (tool_progress_cb), &cli);
   g_signal_connect (session, "approve-tool-call", G_CALLBACK (approve_tool_call_cb), &cli);
+  g_signal_connect (session, "retry", G_CALLBACK (retry_cb), &cli);
   g_signal_connect (session, "step-finished", G_CALLBACK (step_finished_cb), &cli);
 
   g_unix_signal_add (SIGINT, interrupt_cb, &cli);

@@ -71,7 +71,8 @@ struct _AgentProviderBackend
 };
 
 const AgentProviderBackend *_agent_provider_get_backend       (AgentProvider       *self);
-SoupSession                *_agent_provider_get_soup_session  (AgentProvider       *self);
+SoupSession                *_agent_provider_get_soup_session  (AgentProvider       *self,
+                                                               GError             **error);
 SoupMessage                *_agent_provider_build_message     (AgentProvider       *self,
                                                                const AgentRequest  *request,
                                                                GError             **error);
@@ -84,6 +85,7 @@ char                       *_agent_provider_redact            (AgentProvider    
                                                                const char          *text);
 void                        _agent_provider_add_bearer_auth   (AgentProvider       *self,
                                                                SoupMessageHeaders  *headers);
+GBytes                     *_agent_provider_get_request_body  (SoupMessage         *message);
 char                       *_agent_provider_build_url         (AgentProvider       *self,
                                                                const char          *path,
                                                                GError             **error);

@@ -60,6 +60,13 @@ struct _AgentProvider
 
   guint                       max_tokens;
   AgentReasoningEffort        reasoning_effort;
+
+  double                      connect_timeout;
+  double                      first_byte_timeout;
+  double                      idle_timeout;
+  guint                       max_retries;
+  guint64                     max_response_size;
+  char                       *tls_ca_file;
 };
 
 enum {
@@ -73,6 +80,12 @@ enum {
   PROP_MAX_CONCURRENT_REQUESTS,
   PROP_MAX_TOKENS,
   PROP_REASONING_EFFORT,
+  PROP_CONNECT_TIMEOUT,
+  PROP_FIRST_BYTE_TIMEOUT,
+  PROP_IDLE_TIMEOUT,
+  PROP_MAX_RETRIES,
+  PROP_MAX_RESPONSE_SIZE,
+  PROP_TLS_CA_FILE,
   N_PROPS
 };
 
@@ -133,6 +146,7 @@ agent_provider_finalize (GObject *object)
   g_mutex_clear (&self->slots_mutex);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->model, g_free);
+  g_clear_pointer (&self->tls_ca_file, g_free);
   if (self->api_key != NULL)
     {
       memset (self->api_key, 0, strlen (self->api_key));
@@ -182,6 +196,30 @@ agent_provider_get_property (GObject    *object,
 
     case PROP_REASONING_EFFORT:
       g_value_set_enum (value, self->reasoning_effort);
+      break;
+
+    case PROP_CONNECT_TIMEOUT:
+      g_value_set_double (value, self->connect_timeout);
+      break;
+
+    case PROP_FIRST_BYTE_TIMEOUT:
+      g_value_set_double (value, self->first_byte_timeout);
+      break;
+
+    case PROP_IDLE_TIMEOUT:
+      g_value_set_double (value, self->idle_timeout);
+      break;
+
+    case PROP_MAX_RETRIES:
+      g_value_set_uint (value, self->max_retries);
+      break;
+
+    case PROP_MAX_RESPONSE_SIZE:
+      g_value_set_uint64 (value, self->max_response_size);
+      break;
+
+    case PROP_TLS_CA_FILE:
+      g_value_set_string (value, self->tls_ca_file);
       break;
 
     default:
@@ -234,6 +272,30 @@ agent_provider_set_property (GObject      *object,
 
     case PROP_REASONING_EFFORT:
       agent_provider_set_reasoning_effort (self, g_value_get_enum (value));
+      break;
+
+    case PROP_CONNECT_TIMEOUT:
+      agent_provider_set_connect_timeout (self, g_value_get_double (value));
+      break;
+
+    case PROP_FIRST_BYTE_TIMEOUT:
+      agent_provider_set_first_byte_timeout (self, g_value_get_double (value));
+      break;
+
+    case PROP_IDLE_TIMEOUT:
+      agent_provider_set_idle_timeout (self, g_value_get_double (value));
+      break;
+
+    case PROP_MAX_RETRIES:
+      agent_provider_set_max_retries (self, g_value_get_uint (value));
+      break;
+
+    case PROP_MAX_RESPONSE_SIZE:
+      agent_provider_set_max_response_size (self, g_value_get_uint64 (value));
+      break;
+
+    case PROP_TLS_CA_FILE:
+      agent_provider_set_tls_ca_file (self, g_value_get_string (value));
       break;
 
     default:
@@ -349,6 +411,78 @@ agent_provider_class_init (AgentProviderClass *klass)
                        AGENT_REASONING_EFFORT_DEFAULT,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AgentProvider:connect-timeout:
+   *
+   * The most seconds to get a connection to the server (TLS included), or
+   * 0 for no limit. Reaching it is %AGENT_ERROR_TIMEOUT (and retried, see
+   * [property@Agent.Provider:max-retries]).
+   */
+  properties[PROP_CONNECT_TIMEOUT] =
+    g_param_spec_double ("connect-timeout", NULL, NULL,
+                         0, G_MAXDOUBLE, 30,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:first-byte-timeout:
+   *
+   * The most seconds between sending a request and the first byte of the
+   * answer (the server may think long over a long prompt), or 0 for no
+   * limit.
+   */
+  properties[PROP_FIRST_BYTE_TIMEOUT] =
+    g_param_spec_double ("first-byte-timeout", NULL, NULL,
+                         0, G_MAXDOUBLE, 600,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:idle-timeout:
+   *
+   * The most seconds without a byte in the middle of an answer, or 0 for no
+   * limit.
+   */
+  properties[PROP_IDLE_TIMEOUT] =
+    g_param_spec_double ("idle-timeout", NULL, NULL,
+                         0, G_MAXDOUBLE, 300,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:max-retries:
+   *
+   * How many times a request is tried again after a connection error, a
+   * connect timeout, or an HTTP 408, 409, 429 or 5xx, before any of the
+   * answer reached the application: with exponential backoff and jitter,
+   * or after the server's `Retry-After` (up to 60 s). Never once text has
+   * streamed, and never after 400, 401, 403, 404 or 422.
+   */
+  properties[PROP_MAX_RETRIES] =
+    g_param_spec_uint ("max-retries", NULL, NULL,
+                       0, 100, 2,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:max-response-size:
+   *
+   * The most bytes one answer's body may have; beyond it the answer fails
+   * with %AGENT_ERROR_PROTOCOL (what streamed is kept).
+   */
+  properties[PROP_MAX_RESPONSE_SIZE] =
+    g_param_spec_uint64 ("max-response-size", NULL, NULL,
+                         1, G_MAXUINT64, 64 * 1024 * 1024,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:tls-ca-file:
+   *
+   * A PEM file of certificate authorities to trust instead of the system's
+   * (for a server with a private CA), or %NULL. Certificates are always
+   * verified.
+   */
+  properties[PROP_TLS_CA_FILE] =
+    g_param_spec_string ("tls-ca-file", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -356,6 +490,11 @@ static void
 agent_provider_init (AgentProvider *self)
 {
   self->backend = backends[0];
+  self->connect_timeout = 30;
+  self->first_byte_timeout = 600;
+  self->idle_timeout = 300;
+  self->max_retries = 2;
+  self->max_response_size = 64 * 1024 * 1024;
   g_mutex_init (&self->slots_mutex);
   g_queue_init (&self->waiting);
 }
@@ -865,6 +1004,238 @@ agent_provider_set_reasoning_effort (AgentProvider        *self,
     }
 }
 
+/**
+ * agent_provider_get_connect_timeout:
+ * @self: a #AgentProvider
+ *
+ * Returns: the most seconds to connect, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+double
+agent_provider_get_connect_timeout (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return self->connect_timeout;
+}
+
+/**
+ * agent_provider_set_connect_timeout:
+ * @self: a #AgentProvider
+ * @seconds: the most seconds to connect, or 0 for no limit
+ *
+ * Sets [property@Agent.Provider:connect-timeout].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_connect_timeout (AgentProvider *self,
+                                   double         seconds)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (seconds >= 0);
+
+  if (self->connect_timeout != seconds)
+    {
+      self->connect_timeout = seconds;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECT_TIMEOUT]);
+    }
+}
+
+/**
+ * agent_provider_get_first_byte_timeout:
+ * @self: a #AgentProvider
+ *
+ * Returns: the most seconds to the first byte, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+double
+agent_provider_get_first_byte_timeout (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return self->first_byte_timeout;
+}
+
+/**
+ * agent_provider_set_first_byte_timeout:
+ * @self: a #AgentProvider
+ * @seconds: the most seconds to the first byte, or 0 for no limit
+ *
+ * Sets [property@Agent.Provider:first-byte-timeout].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_first_byte_timeout (AgentProvider *self,
+                                      double         seconds)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (seconds >= 0);
+
+  if (self->first_byte_timeout != seconds)
+    {
+      self->first_byte_timeout = seconds;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FIRST_BYTE_TIMEOUT]);
+    }
+}
+
+/**
+ * agent_provider_get_idle_timeout:
+ * @self: a #AgentProvider
+ *
+ * Returns: the most seconds without a byte mid-answer, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+double
+agent_provider_get_idle_timeout (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return self->idle_timeout;
+}
+
+/**
+ * agent_provider_set_idle_timeout:
+ * @self: a #AgentProvider
+ * @seconds: the most seconds without a byte mid-answer, or 0 for no limit
+ *
+ * Sets [property@Agent.Provider:idle-timeout].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_idle_timeout (AgentProvider *self,
+                                double         seconds)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (seconds >= 0);
+
+  if (self->idle_timeout != seconds)
+    {
+      self->idle_timeout = seconds;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IDLE_TIMEOUT]);
+    }
+}
+
+/**
+ * agent_provider_get_max_retries:
+ * @self: a #AgentProvider
+ *
+ * Returns: how many times a failed request is tried again
+ *
+ * Since: 0.1
+ */
+guint
+agent_provider_get_max_retries (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return self->max_retries;
+}
+
+/**
+ * agent_provider_set_max_retries:
+ * @self: a #AgentProvider
+ * @max_retries: how many times a failed request is tried again
+ *
+ * Sets [property@Agent.Provider:max-retries].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_max_retries (AgentProvider *self,
+                               guint          max_retries)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  if (self->max_retries != max_retries)
+    {
+      self->max_retries = max_retries;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_RETRIES]);
+    }
+}
+
+/**
+ * agent_provider_get_max_response_size:
+ * @self: a #AgentProvider
+ *
+ * Returns: the most bytes one answer may have
+ *
+ * Since: 0.1
+ */
+guint64
+agent_provider_get_max_response_size (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return self->max_response_size;
+}
+
+/**
+ * agent_provider_set_max_response_size:
+ * @self: a #AgentProvider
+ * @max_response_size: the most bytes one answer may have
+ *
+ * Sets [property@Agent.Provider:max-response-size].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_max_response_size (AgentProvider *self,
+                                     guint64        max_response_size)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (max_response_size > 0);
+
+  if (self->max_response_size != max_response_size)
+    {
+      self->max_response_size = max_response_size;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_RESPONSE_SIZE]);
+    }
+}
+
+/**
+ * agent_provider_get_tls_ca_file:
+ * @self: a #AgentProvider
+ *
+ * Returns: (nullable): the file of certificate authorities trusted instead
+ *   of the system's
+ *
+ * Since: 0.1
+ */
+const char *
+agent_provider_get_tls_ca_file (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
+  return self->tls_ca_file;
+}
+
+/**
+ * agent_provider_set_tls_ca_file:
+ * @self: a #AgentProvider
+ * @path: (nullable) (type filename): a PEM file of certificate authorities,
+ *   or %NULL for the system's
+ *
+ * Sets [property@Agent.Provider:tls-ca-file]. The file is read when the
+ * next request starts; if it cannot be read, requests fail saying so.
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_tls_ca_file (AgentProvider *self,
+                                const char    *path)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  if (g_strcmp0 (self->tls_ca_file, path) == 0)
+    return;
+
+  g_free (self->tls_ca_file);
+  self->tls_ca_file = g_strdup (path);
+  /* The next request gets a session with the new trust */
+  g_clear_object (&self->soup_session);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TLS_CA_FILE]);
+}
+
 /* Listing models */
 
 #define MAX_MODELS_BODY (8 * 1024 * 1024)
@@ -963,6 +1334,7 @@ agent_provider_list_models_async (AgentProvider       *self,
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *url = NULL;
+  SoupSession *session;
   ListModels *list;
 
   g_return_if_fail (AGENT_IS_PROVIDER (self));
@@ -984,7 +1356,13 @@ agent_provider_list_models_async (AgentProvider       *self,
                                 "Accept", "application/json");
   self->backend->add_headers (self, soup_message_get_request_headers (list->message));
 
-  soup_session_send_and_read_async (_agent_provider_get_soup_session (self), list->message,
+  if (!(session = _agent_provider_get_soup_session (self, &error)))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  soup_session_send_and_read_async (session, list->message,
                                     G_PRIORITY_DEFAULT, cancellable,
                                     list_models_cb, g_steal_pointer (&task));
 }
@@ -1020,13 +1398,36 @@ _agent_provider_get_backend (AgentProvider *self)
   return self->backend;
 }
 
+/* The HTTP session, made on first use. libsoup's own I/O timeout is off:
+ * the step keeps finer ones (connect, first byte, idle). NULL with @error
+ * set if the CA file cannot be read. */
 SoupSession *
-_agent_provider_get_soup_session (AgentProvider *self)
+_agent_provider_get_soup_session (AgentProvider  *self,
+                                  GError        **error)
 {
-  if (self->soup_session == NULL)
-    self->soup_session = soup_session_new_with_options ("user-agent", "libagent/" AGENT_VERSION_S,
-                                                        "timeout", 300,
-                                                        NULL);
+  g_autoptr(GTlsDatabase) database = NULL;
+
+  if (self->soup_session != NULL)
+    return self->soup_session;
+
+  if (self->tls_ca_file != NULL)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      database = g_tls_file_database_new (self->tls_ca_file, &local_error);
+      if (database == NULL)
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                       _("The certificate authorities in “%s” could not be read: %s"),
+                       self->tls_ca_file, local_error->message);
+          return NULL;
+        }
+    }
+
+  self->soup_session = soup_session_new_with_options ("user-agent", "libagent/" AGENT_VERSION_S,
+                                                      "timeout", 0,
+                                                      "tls-database", database,
+                                                      NULL);
   return self->soup_session;
 }
 
@@ -1090,8 +1491,17 @@ _agent_provider_build_message (AgentProvider       *self,
                                   ? "text/event-stream" : "application/x-ndjson");
   self->backend->add_headers (self, headers);
   soup_message_set_request_body_from_bytes (message, "application/json", body);
+  g_object_set_data_full (G_OBJECT (message), "agent-request-body",
+                          g_bytes_ref (body), (GDestroyNotify) g_bytes_unref);
 
   return message;
+}
+
+/* The body of a message from _agent_provider_build_message() */
+GBytes *
+_agent_provider_get_request_body (SoupMessage *message)
+{
+  return g_bytes_ref (g_object_get_data (G_OBJECT (message), "agent-request-body"));
 }
 
 /**

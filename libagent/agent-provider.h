@@ -73,6 +73,36 @@ void                agent_provider_set_api_key          (AgentProvider  *self,
 AGENT_AVAILABLE_IN_ALL
 gboolean            agent_provider_get_has_api_key      (AgentProvider  *self);
 AGENT_AVAILABLE_IN_ALL
+double              agent_provider_get_connect_timeout  (AgentProvider  *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_set_connect_timeout  (AgentProvider  *self,
+                                                         double          seconds);
+AGENT_AVAILABLE_IN_ALL
+double              agent_provider_get_first_byte_timeout (AgentProvider *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_set_first_byte_timeout (AgentProvider *self,
+                                                           double         seconds);
+AGENT_AVAILABLE_IN_ALL
+double              agent_provider_get_idle_timeout     (AgentProvider  *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_set_idle_timeout     (AgentProvider  *self,
+                                                         double          seconds);
+AGENT_AVAILABLE_IN_ALL
+guint               agent_provider_get_max_retries      (AgentProvider  *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_set_max_retries      (AgentProvider  *self,
+                                                         guint           max_retries);
+AGENT_AVAILABLE_IN_ALL
+guint64             agent_provider_get_max_response_size (AgentProvider *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_set_max_response_size (AgentProvider *self,
+                                                          guint64        max_response_size);
+AGENT_AVAILABLE_IN_ALL
+const char         *agent_provider_get_tls_ca_file      (AgentProvider  *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_set_tls_ca_file      (AgentProvider  *self,
+                                                         const char     *path);
+AGENT_AVAILABLE_IN_ALL
 guint               agent_provider_get_max_tokens       (AgentProvider  *self);
 AGENT_AVAILABLE_IN_ALL
 void                agent_provider_set_max_tokens       (AgentProvider  *self,

@@ -23,6 +23,8 @@ struct _AgentSession
   AgentMessage  *current_message;
   AgentTurn     *turn;
   double         tool_timeout;
+  double         step_timeout;
+  double         turn_timeout;
   guint          max_steps;
   guint          max_tool_calls;
   guint          stream_tool_call_chunks : 1;
@@ -45,6 +47,7 @@ typedef enum
   AGENT_SESSION_FILTER_TOOL_RESULT,
   AGENT_SESSION_TOOL_PROGRESS,
   AGENT_SESSION_TURN_FINISHED,
+  AGENT_SESSION_RETRY,
   AGENT_SESSION_N_SIGNALS
 } AgentSessionSignal;
 

@@ -62,6 +62,8 @@ enum {
   PROP_MAX_TOOL_CALLS,
   PROP_TOOL_TIMEOUT,
   PROP_TURN_METRICS,
+  PROP_STEP_TIMEOUT,
+  PROP_TURN_TIMEOUT,
   N_PROPS
 };
 
@@ -221,6 +223,14 @@ agent_session_get_property (GObject    *object,
       g_value_set_boxed (value, self->turn_metrics);
       break;
 
+    case PROP_STEP_TIMEOUT:
+      g_value_set_double (value, self->step_timeout);
+      break;
+
+    case PROP_TURN_TIMEOUT:
+      g_value_set_double (value, self->turn_timeout);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -265,6 +275,14 @@ agent_session_set_property (GObject      *object,
 
     case PROP_TOOL_TIMEOUT:
       agent_session_set_tool_timeout (self, g_value_get_double (value));
+      break;
+
+    case PROP_STEP_TIMEOUT:
+      agent_session_set_step_timeout (self, g_value_get_double (value));
+      break;
+
+    case PROP_TURN_TIMEOUT:
+      agent_session_set_turn_timeout (self, g_value_get_double (value));
       break;
 
     default:
@@ -415,7 +433,50 @@ agent_session_class_init (AgentSessionClass *klass)
                         AGENT_TYPE_METRICS,
                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AgentSession:step-timeout:
+   *
+   * The most seconds one model request may take, from sending it to the end
+   * of its answer (retries included), or 0 for no limit. Reaching it fails
+   * the turn with %AGENT_ERROR_TIMEOUT; what streamed is kept.
+   */
+  properties[PROP_STEP_TIMEOUT] =
+    g_param_spec_double ("step-timeout", NULL, NULL,
+                         0, G_MAXDOUBLE, 0,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentSession:turn-timeout:
+   *
+   * The most seconds a whole turn may take (requests and tools), or 0 for
+   * no limit. Reaching it stops the turn as a cancellation would, and fails
+   * it with %AGENT_ERROR_TIMEOUT.
+   */
+  properties[PROP_TURN_TIMEOUT] =
+    g_param_spec_double ("turn-timeout", NULL, NULL,
+                         0, G_MAXDOUBLE, 0,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * AgentSession::retry:
+   * @self: the session
+   * @attempt: the number of the attempt about to be made (1 for the first
+   *   retry)
+   * @delay: the seconds to wait before it
+   * @error: why the last attempt failed
+   *
+   * Emitted before a request is tried again (see
+   * [property@Agent.Provider:max-retries]): nothing of the failed attempt
+   * reached the application.
+   */
+  _agent_session_signals[AGENT_SESSION_RETRY] =
+    g_signal_new ("retry",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_DOUBLE, G_TYPE_ERROR);
 
   /**
    * AgentSession::check-input:
@@ -956,6 +1017,82 @@ agent_session_set_tool_timeout (AgentSession *self,
     {
       self->tool_timeout = tool_timeout;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL_TIMEOUT]);
+    }
+}
+
+/**
+ * agent_session_get_step_timeout:
+ * @self: a #AgentSession
+ *
+ * Returns: the seconds of [property@Agent.Session:step-timeout], 0 for no limit
+ *
+ * Since: 0.1
+ */
+double
+agent_session_get_step_timeout (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), 0);
+  return self->step_timeout;
+}
+
+/**
+ * agent_session_set_step_timeout:
+ * @self: a #AgentSession
+ * @step_timeout: seconds, or 0 for no limit
+ *
+ * Sets [property@Agent.Session:step-timeout].
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_step_timeout (AgentSession *self,
+                               double        step_timeout)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (step_timeout >= 0);
+
+  if (self->step_timeout != step_timeout)
+    {
+      self->step_timeout = step_timeout;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP_TIMEOUT]);
+    }
+}
+
+/**
+ * agent_session_get_turn_timeout:
+ * @self: a #AgentSession
+ *
+ * Returns: the seconds of [property@Agent.Session:turn-timeout], 0 for no limit
+ *
+ * Since: 0.1
+ */
+double
+agent_session_get_turn_timeout (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), 0);
+  return self->turn_timeout;
+}
+
+/**
+ * agent_session_set_turn_timeout:
+ * @self: a #AgentSession
+ * @turn_timeout: seconds, or 0 for no limit
+ *
+ * Sets [property@Agent.Session:turn-timeout].
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_turn_timeout (AgentSession *self,
+                               double        turn_timeout)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (turn_timeout >= 0);
+
+  if (self->turn_timeout != turn_timeout)
+    {
+      self->turn_timeout = turn_timeout;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_TIMEOUT]);
     }
 }
 

@@ -61,6 +61,16 @@ AGENT_AVAILABLE_IN_ALL
 void           agent_session_set_tool_timeout              (AgentSession         *self,
                                                             double                tool_timeout);
 AGENT_AVAILABLE_IN_ALL
+double         agent_session_get_step_timeout              (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_step_timeout              (AgentSession         *self,
+                                                            double                step_timeout);
+AGENT_AVAILABLE_IN_ALL
+double         agent_session_get_turn_timeout              (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_turn_timeout              (AgentSession         *self,
+                                                            double                turn_timeout);
+AGENT_AVAILABLE_IN_ALL
 AgentMetrics  *agent_session_get_turn_metrics              (AgentSession         *self);
 AGENT_AVAILABLE_IN_ALL
 gboolean       agent_session_get_busy                      (AgentSession         *self);

@@ -7,7 +7,9 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agent-debug-private.h"
 #include "agent-error.h"
+#include "agent-retry-private.h"
 #include "agent-step.h"
 #include "agent-stream-decoder.h"
 
@@ -17,22 +19,67 @@
 /* Bytes read in one main-loop dispatch before yielding to other sources. */
 #define MAX_BYTES_PER_DISPATCH (1024 * 1024)
 
+/* What a timer is waiting for */
+typedef enum
+{
+  PHASE_NONE,
+  PHASE_CONNECT,       /* until the request is written */
+  PHASE_FIRST_BYTE,    /* until the answer's headers */
+  PHASE_IDLE,          /* between two reads of the body */
+} Phase;
+
 struct _AgentStep
 {
   AgentProvider       *provider;
   AgentAccumulator    *accumulator;
   AgentStreamDecoder  *decoder;
-  SoupMessage         *message;
+  AgentStepRetryFunc   retry_func;
+  gpointer             retry_data;
+
+  /* The request, kept for retries */
+  GUri                *uri;
+  SoupMessageHeaders  *request_headers;
+  GBytes              *body;
+
+  SoupMessage         *message;      /* this attempt's */
   GInputStream        *stream;
-  GSource             *source;
+  GSource             *source;       /* readable body */
   GTask               *task;
+
+  /* Our own cancellable: cancelled by the turn's, or by a time limit */
+  GCancellable        *cancellable;
+  GCancellable        *turn_cancellable;
+  gulong               turn_cancelled_id;
+
+  GSource             *timer;        /* the limit of the current phase */
+  GSource             *step_timer;
+  GSource             *retry_timer;
+  GSource             *retry_cancel;
+  Phase                phase;
+  double               step_timeout;
+  GError              *timeout_error; /* set when a limit was hit */
+
   GByteArray          *error_body;
   GByteArray          *sniff;        /* the start of the body, for diagnostics */
   guint8              *buffer;
+  guint64              body_size;
   gint64               queued_at;    /* monotonic µs: when the step asked for a slot */
   gint64               sent_at;      /* when the request went out */
+  guint                attempt;
   guint                holds_slot : 1;
 };
+
+static void send_attempt (AgentStep *self);
+
+static void
+destroy_source (GSource **source)
+{
+  if (*source != NULL)
+    {
+      g_source_destroy (*source);
+      g_clear_pointer (source, g_source_unref);
+    }
+}
 
 static void
 agent_step_clear (gpointer data)
@@ -41,14 +88,21 @@ agent_step_clear (gpointer data)
 
   g_assert (self->task == NULL);
   g_assert (self->source == NULL);
+  g_assert (self->timer == NULL && self->step_timer == NULL && self->retry_timer == NULL);
 
   g_clear_pointer (&self->decoder, agent_stream_decoder_free);
   g_clear_pointer (&self->accumulator, agent_accumulator_free);
   g_clear_pointer (&self->error_body, g_byte_array_unref);
   g_clear_pointer (&self->sniff, g_byte_array_unref);
   g_clear_pointer (&self->buffer, g_free);
+  g_clear_pointer (&self->uri, g_uri_unref);
+  g_clear_pointer (&self->request_headers, soup_message_headers_unref);
+  g_clear_pointer (&self->body, g_bytes_unref);
+  g_clear_error (&self->timeout_error);
   g_clear_object (&self->stream);
   g_clear_object (&self->message);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->turn_cancellable);
   g_clear_object (&self->provider);
 }
 
@@ -63,6 +117,7 @@ agent_step_new (AgentProvider                  *provider,
   self->accumulator = agent_accumulator_new (listener, user_data);
   self->decoder = agent_stream_decoder_new (_agent_provider_get_backend (provider),
                                             self->accumulator);
+  self->cancellable = g_cancellable_new ();
   return self;
 }
 
@@ -84,8 +139,38 @@ agent_step_get_message (AgentStep *self)
   return agent_accumulator_get_message (self->accumulator);
 }
 
-/* Every error leaving a step passes here: the API key never leaves in an
- * error message, even when a server echoes it. */
+/* The most seconds the whole step (retries included) may take, 0 for no limit. */
+void
+agent_step_set_timeout (AgentStep *self,
+                        double     seconds)
+{
+  self->step_timeout = seconds;
+}
+
+void
+agent_step_set_retry_func (AgentStep          *self,
+                           AgentStepRetryFunc  func,
+                           gpointer            user_data)
+{
+  self->retry_func = func;
+  self->retry_data = user_data;
+}
+
+/* How long the step waited for a request slot, and when it sent its
+ * request (monotonic µs, 0 if it never did). */
+void
+agent_step_get_timing (AgentStep *self,
+                       gint64    *wait_time,
+                       gint64    *sent_at)
+{
+  if (wait_time != NULL)
+    *wait_time = self->sent_at != 0 ? self->sent_at - self->queued_at : 0;
+  if (sent_at != NULL)
+    *sent_at = self->sent_at;
+}
+
+/* Ending */
+
 static void
 release_slot (AgentStep *self)
 {
@@ -97,12 +182,47 @@ release_slot (AgentStep *self)
 }
 
 static void
+stop_everything (AgentStep *self)
+{
+  destroy_source (&self->source);
+  destroy_source (&self->timer);
+  destroy_source (&self->step_timer);
+  destroy_source (&self->retry_timer);
+  destroy_source (&self->retry_cancel);
+
+  if (self->turn_cancelled_id != 0)
+    {
+      g_cancellable_disconnect (self->turn_cancellable, self->turn_cancelled_id);
+      self->turn_cancelled_id = 0;
+    }
+
+  if (self->stream != NULL)
+    {
+      g_input_stream_close_async (self->stream, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
+      g_clear_object (&self->stream);
+    }
+
+  release_slot (self);
+}
+
+/* Every error leaving a step passes here: a time limit that was hit wins
+ * over the cancellation it caused, and the API key never leaves in an
+ * error message, even when a server echoes it. */
+static void
 step_return_error (AgentStep *self,
                    GError    *error)
 {
   g_autoptr(GTask) task = g_steal_pointer (&self->task);
 
-  release_slot (self);
+  stop_everything (self);
+
+  if (self->timeout_error != NULL &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+      !g_cancellable_is_cancelled (self->turn_cancellable))
+    {
+      g_error_free (error);
+      error = g_steal_pointer (&self->timeout_error);
+    }
 
   if (error->domain != G_IO_ERROR || error->code != G_IO_ERROR_CANCELLED)
     {
@@ -112,6 +232,7 @@ step_return_error (AgentStep *self,
       error->message = redacted;
     }
 
+  _agent_debug_note ("✗ %s", error->message);
   g_task_return_error (task, error);
 }
 
@@ -120,27 +241,209 @@ step_return_success (AgentStep *self)
 {
   g_autoptr(GTask) task = g_steal_pointer (&self->task);
 
-  release_slot (self);
+  stop_everything (self);
   g_task_return_boolean (task, TRUE);
 }
 
-static void
-close_stream (AgentStep *self)
+/* Time limits */
+
+static gboolean
+limit_reached_cb (gpointer data)
 {
-  if (self->stream != NULL)
+  AgentStep *self = data;
+  double seconds = 0;
+  const char *host = g_uri_get_host (self->uri);
+
+  g_clear_error (&self->timeout_error);
+
+  switch (self->phase)
     {
-      g_input_stream_close_async (self->stream, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
-      g_clear_object (&self->stream);
+    case PHASE_CONNECT:
+      seconds = agent_provider_get_connect_timeout (self->provider);
+      self->timeout_error = g_error_new (AGENT_ERROR, AGENT_ERROR_TIMEOUT,
+                                         _("No connection to %s within %g s (connect-timeout)"),
+                                         host, seconds);
+      break;
+
+    case PHASE_FIRST_BYTE:
+      seconds = agent_provider_get_first_byte_timeout (self->provider);
+      self->timeout_error = g_error_new (AGENT_ERROR, AGENT_ERROR_TIMEOUT,
+                                         _("%s did not start answering within %g s (first-byte-timeout)"),
+                                         host, seconds);
+      break;
+
+    case PHASE_IDLE:
+      seconds = agent_provider_get_idle_timeout (self->provider);
+      self->timeout_error = g_error_new (AGENT_ERROR, AGENT_ERROR_TIMEOUT,
+                                         _("%s sent nothing for %g s in the middle of the answer "
+                                           "(idle-timeout)"),
+                                         host, seconds);
+      break;
+
+    case PHASE_NONE:
+    default:
+      g_assert_not_reached ();
     }
+
+  g_clear_pointer (&self->timer, g_source_unref);
+  /* The pending operation fails with G_IO_ERROR_CANCELLED, which becomes
+   * the timeout error. */
+  g_cancellable_cancel (self->cancellable);
+
+  return G_SOURCE_REMOVE;
 }
+
+static gboolean
+step_limit_reached_cb (gpointer data)
+{
+  AgentStep *self = data;
+
+  g_clear_error (&self->timeout_error);
+  self->timeout_error = g_error_new (AGENT_ERROR, AGENT_ERROR_TIMEOUT,
+                                     _("The request took longer than %g s (step-timeout)"),
+                                     self->step_timeout);
+  g_clear_pointer (&self->step_timer, g_source_unref);
+  g_cancellable_cancel (self->cancellable);
+
+  return G_SOURCE_REMOVE;
+}
+
+static GSource *
+add_timer (AgentStep   *self,
+           double       seconds,
+           GSourceFunc  func)
+{
+  GSource *source = g_timeout_source_new ((guint) MIN (seconds * 1000, G_MAXUINT));
+
+  g_source_set_callback (source, func, self, NULL);
+  g_source_set_static_name (source, "[agent-step-timer]");
+  g_source_attach (source, g_task_get_context (self->task));
+  return source;
+}
+
+/* Starts the limit of @phase (none if its timeout is 0). */
+static void
+enter_phase (AgentStep *self,
+             Phase      phase)
+{
+  double seconds = 0;
+
+  destroy_source (&self->timer);
+  self->phase = phase;
+
+  switch (phase)
+    {
+    case PHASE_CONNECT:
+      seconds = agent_provider_get_connect_timeout (self->provider);
+      break;
+    case PHASE_FIRST_BYTE:
+      seconds = agent_provider_get_first_byte_timeout (self->provider);
+      break;
+    case PHASE_IDLE:
+      seconds = agent_provider_get_idle_timeout (self->provider);
+      break;
+    case PHASE_NONE:
+    default:
+      break;
+    }
+
+  if (seconds > 0)
+    self->timer = add_timer (self, seconds, limit_reached_cb);
+}
+
+/* A byte came: the idle limit starts again. */
+static inline void
+touch (AgentStep *self)
+{
+  if (self->timer != NULL)
+    g_source_set_ready_time (self->timer,
+                             g_get_monotonic_time () +
+                             (gint64) (agent_provider_get_idle_timeout (self->provider) * G_USEC_PER_SEC));
+}
+
+/* Retrying */
+
+static gboolean
+retry_now_cb (gpointer data)
+{
+  AgentStep *self = data;
+
+  g_clear_pointer (&self->retry_timer, g_source_unref);
+  destroy_source (&self->retry_cancel);
+
+  self->attempt++;
+  send_attempt (self);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+retry_cancelled_cb (GCancellable *cancellable,
+                    gpointer      data)
+{
+  AgentStep *self = data;
+
+  g_clear_pointer (&self->retry_cancel, g_source_unref);
+  step_return_error (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                _("The request was cancelled")));
+  return G_SOURCE_REMOVE;
+}
+
+/* Tries the request again after @retry_after µs (-1: the backoff), if
+ * attempts are left and nothing of the answer reached the application;
+ * otherwise fails with @error. */
+static void
+retry_or_fail (AgentStep *self,
+               GError    *error,
+               gint64     retry_after)
+{
+  gint64 delay;
+
+  if (self->attempt >= agent_provider_get_max_retries (self->provider) ||
+      retry_after > AGENT_RETRY_MAX_WAIT_US)
+    {
+      step_return_error (self, error);
+      return;
+    }
+
+  delay = retry_after >= 0 ? retry_after
+                           : _agent_retry_backoff (self->attempt, g_random_double ());
+
+  _agent_debug_note ("↻ %s; trying again in %.1f s", error->message, delay / 1e6);
+  if (self->retry_func != NULL)
+    self->retry_func (self->retry_data, self->attempt + 1, delay / 1e6, error);
+  g_error_free (error);
+
+  /* A fresh start: the attempt that failed is over */
+  g_clear_object (&self->message);
+  g_clear_error (&self->timeout_error);
+  g_clear_pointer (&self->error_body, g_byte_array_unref);
+  destroy_source (&self->timer);
+  if (g_cancellable_is_cancelled (self->cancellable) &&
+      !g_cancellable_is_cancelled (self->turn_cancellable))
+    {
+      /* A connect timeout cancelled it: a new one for the next attempt */
+      g_clear_object (&self->cancellable);
+      self->cancellable = g_cancellable_new ();
+    }
+
+  self->retry_timer = g_timeout_source_new ((guint) (delay / 1000));
+  g_source_set_callback (self->retry_timer, retry_now_cb, self, NULL);
+  g_source_set_static_name (self->retry_timer, "[agent-step-retry]");
+  g_source_attach (self->retry_timer, g_task_get_context (self->task));
+
+  self->retry_cancel = g_cancellable_source_new (self->cancellable);
+  g_source_set_callback (self->retry_cancel, G_SOURCE_FUNC (retry_cancelled_cb), self, NULL);
+  g_source_attach (self->retry_cancel, g_task_get_context (self->task));
+}
+
+/* Reading the answer */
 
 static GError *
 network_error (AgentStep    *self,
                const GError *error,
                gboolean      streaming)
 {
-  GUri *uri = soup_message_get_uri (self->message);
-  const char *host = g_uri_get_host (uri);
+  const char *host = g_uri_get_host (self->uri);
 
   if (streaming)
     return g_error_new (AGENT_ERROR, AGENT_ERROR_NETWORK,
@@ -182,8 +485,6 @@ finish_body (AgentStep *self)
 {
   g_autoptr(GError) error = NULL;
 
-  close_stream (self);
-
   if (agent_stream_decoder_finish (self->decoder, &error))
     {
       step_return_success (self);
@@ -206,13 +507,25 @@ feed (AgentStep   *self,
 {
   g_autoptr(GError) error = NULL;
 
+  touch (self);
+  _agent_debug_data (self->provider, data, len);
+
+  self->body_size += len;
+  if (self->body_size > agent_provider_get_max_response_size (self->provider))
+    {
+      step_return_error (self, g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                                            _("The answer is larger than %" G_GUINT64_FORMAT
+                                              " bytes (max-response-size)"),
+                                            agent_provider_get_max_response_size (self->provider)));
+      return FALSE;
+    }
+
   if (self->sniff != NULL && self->sniff->len < MAX_SNIFF)
     g_byte_array_append (self->sniff, (const guint8 *)data,
                          MIN (len, MAX_SNIFF - self->sniff->len));
 
   if (!agent_stream_decoder_feed (self->decoder, data, len, &error))
     {
-      close_stream (self);
       step_return_error (self, g_steal_pointer (&error));
       return FALSE;
     }
@@ -221,22 +534,6 @@ feed (AgentStep   *self,
 }
 
 static void read_body (AgentStep *self);
-
-/* A read failed: the connection broke, or the turn was cancelled. */
-static void
-fail_read (AgentStep *self,
-           GError    *error)
-{
-  close_stream (self);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    step_return_error (self, error);
-  else
-    {
-      step_return_error (self, network_error (self, error, TRUE));
-      g_error_free (error);
-    }
-}
 
 /* What one read of the body gave (@error is taken). Returns TRUE to go on
  * reading, FALSE once the step is over. */
@@ -247,7 +544,13 @@ take_read (AgentStep *self,
 {
   if (n < 0)
     {
-      fail_read (self, error);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        step_return_error (self, error);
+      else
+        {
+          step_return_error (self, network_error (self, error, TRUE));
+          g_error_free (error);
+        }
       return FALSE;
     }
 
@@ -290,7 +593,6 @@ static gboolean
 drain (AgentStep *self)
 {
   GPollableInputStream *pollable = G_POLLABLE_INPUT_STREAM (self->stream);
-  GCancellable *cancellable = g_task_get_cancellable (self->task);
   gsize total = 0;
 
   while (total < MAX_BYTES_PER_DISPATCH)
@@ -299,7 +601,7 @@ drain (AgentStep *self)
       gssize n;
 
       n = g_pollable_input_stream_read_nonblocking (pollable, self->buffer, READ_BUFFER_SIZE,
-                                                    cancellable, &error);
+                                                    self->cancellable, &error);
 
       if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
         {
@@ -342,7 +644,7 @@ read_body (AgentStep *self)
       !g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (self->stream)))
     {
       g_input_stream_read_async (self->stream, self->buffer, READ_BUFFER_SIZE,
-                                 G_PRIORITY_DEFAULT, g_task_get_cancellable (self->task),
+                                 G_PRIORITY_DEFAULT, self->cancellable,
                                  read_async_cb, agent_step_ref (self));
       return;
     }
@@ -351,13 +653,39 @@ read_body (AgentStep *self)
     return;
 
   self->source = g_pollable_input_stream_create_source (G_POLLABLE_INPUT_STREAM (self->stream),
-                                                        g_task_get_cancellable (self->task));
+                                                        self->cancellable);
   g_source_set_callback (self->source, G_SOURCE_FUNC (readable_cb), self, NULL);
   g_source_set_static_name (self->source, "[agent-step-read]");
   g_source_attach (self->source, g_task_get_context (self->task));
 }
 
+/* An HTTP error status: read its body for the provider's message */
+
 static void read_error_body (AgentStep *self);
+
+static void
+error_body_read (AgentStep *self)
+{
+  guint status = soup_message_get_status (self->message);
+  GError *error;
+
+  g_clear_object (&self->stream);
+
+  error = _agent_provider_error_from_http (self->provider, status,
+                                           soup_message_get_reason_phrase (self->message),
+                                           (const char *)self->error_body->data,
+                                           self->error_body->len);
+
+  if (_agent_retry_status_is_retryable (status))
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+      retry_or_fail (self, error,
+                     _agent_retry_after (soup_message_get_response_headers (self->message), now));
+    }
+  else
+    step_return_error (self, error);
+}
 
 static void
 read_error_body_cb (GObject      *object,
@@ -372,13 +700,13 @@ read_error_body_cb (GObject      *object,
 
   if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      close_stream (self);
       step_return_error (self, g_steal_pointer (&error));
       return;
     }
 
   if (n > 0)
     {
+      touch (self);
       g_byte_array_append (self->error_body, self->buffer, n);
       if (self->error_body->len < MAX_ERROR_BODY)
         {
@@ -388,13 +716,7 @@ read_error_body_cb (GObject      *object,
     }
 
   /* End of body, a broken connection, or enough of it. */
-  close_stream (self);
-  step_return_error (self,
-                     _agent_provider_error_from_http (self->provider,
-                                                      soup_message_get_status (self->message),
-                                                      soup_message_get_reason_phrase (self->message),
-                                                      (const char *)self->error_body->data,
-                                                      self->error_body->len));
+  error_body_read (self);
 }
 
 static void
@@ -402,9 +724,11 @@ read_error_body (AgentStep *self)
 {
   g_input_stream_read_async (self->stream, self->buffer,
                              MIN (READ_BUFFER_SIZE, MAX_ERROR_BODY - self->error_body->len),
-                             G_PRIORITY_DEFAULT, g_task_get_cancellable (self->task),
+                             G_PRIORITY_DEFAULT, self->cancellable,
                              read_error_body_cb, agent_step_ref (self));
 }
+
+/* Sending */
 
 static void
 send_cb (GObject      *object,
@@ -420,24 +744,84 @@ send_cb (GObject      *object,
   if (self->stream == NULL)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        step_return_error (self, g_steal_pointer (&error));
+        {
+          /* A connect timeout is worth another try; a slow server
+           * (first-byte timeout) is not: it would cost twice. */
+          if (self->timeout_error != NULL && self->phase == PHASE_CONNECT &&
+              !g_cancellable_is_cancelled (self->turn_cancellable))
+            retry_or_fail (self, g_steal_pointer (&self->timeout_error), -1);
+          else
+            step_return_error (self, g_steal_pointer (&error));
+        }
       else
-        step_return_error (self, network_error (self, error, FALSE));
+        retry_or_fail (self, network_error (self, error, FALSE), -1);
       return;
     }
 
-  self->buffer = g_malloc (READ_BUFFER_SIZE);
+  _agent_debug_response (self->provider, self->message);
   status = soup_message_get_status (self->message);
 
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
+      enter_phase (self, PHASE_IDLE);
       self->error_body = g_byte_array_new ();
       read_error_body (self);
       return;
     }
 
+  enter_phase (self, PHASE_IDLE);
   self->sniff = g_byte_array_sized_new (MAX_SNIFF);
   read_body (self);
+}
+
+static void
+wrote_body_cb (SoupMessage *message,
+               AgentStep   *self)
+{
+  /* Connected and the request is out: now the server thinks */
+  if (self->message == message && self->phase == PHASE_CONNECT)
+    enter_phase (self, PHASE_FIRST_BYTE);
+}
+
+static SoupMessage *
+new_message (AgentStep *self)
+{
+  SoupMessage *message = soup_message_new_from_uri (SOUP_METHOD_POST, self->uri);
+  SoupMessageHeaders *headers = soup_message_get_request_headers (message);
+  SoupMessageHeadersIter iter;
+  const char *name;
+  const char *value;
+
+  soup_message_headers_iter_init (&iter, self->request_headers);
+  while (soup_message_headers_iter_next (&iter, &name, &value))
+    soup_message_headers_replace (headers, name, value);
+  soup_message_set_request_body_from_bytes (message, NULL, self->body);
+
+  return message;
+}
+
+static void
+send_attempt (AgentStep *self)
+{
+  g_autoptr(GError) error = NULL;
+  SoupSession *session;
+
+  if (!(session = _agent_provider_get_soup_session (self->provider, &error)))
+    {
+      step_return_error (self, g_steal_pointer (&error));
+      return;
+    }
+
+  self->message = new_message (self);
+  g_signal_connect (self->message, "wrote-body", G_CALLBACK (wrote_body_cb), self);
+  _agent_debug_request (self->provider, self->message, self->body, self->attempt);
+
+  if (self->buffer == NULL)
+    self->buffer = g_malloc (READ_BUFFER_SIZE);
+
+  enter_phase (self, PHASE_CONNECT);
+  soup_session_send_async (session, self->message, G_PRIORITY_DEFAULT, self->cancellable,
+                           send_cb, agent_step_ref (self));
 }
 
 static void
@@ -456,31 +840,23 @@ acquire_cb (GObject      *object,
 
   self->holds_slot = TRUE;
 
-  /* Granted, but the turn was cancelled while waiting */
-  if (g_task_return_error_if_cancelled (self->task))
+  /* Granted, but the turn was cancelled (or the step timed out) meanwhile */
+  if (g_cancellable_is_cancelled (self->cancellable))
     {
-      g_clear_object (&self->task);
-      release_slot (self);
+      step_return_error (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                    _("The request was cancelled")));
       return;
     }
 
   self->sent_at = g_get_monotonic_time ();
-  soup_session_send_async (_agent_provider_get_soup_session (self->provider),
-                           self->message, G_PRIORITY_DEFAULT, g_task_get_cancellable (self->task),
-                           send_cb, agent_step_ref (self));
+  send_attempt (self);
 }
 
-/* How long the step waited for a request slot, and when it sent its
- * request (monotonic µs, 0 if it never did). */
-void
-agent_step_get_timing (AgentStep *self,
-                       gint64    *wait_time,
-                       gint64    *sent_at)
+static void
+turn_cancelled_cb (GCancellable *turn_cancellable,
+                   GCancellable *cancellable)
 {
-  if (wait_time != NULL)
-    *wait_time = self->sent_at != 0 ? self->sent_at - self->queued_at : 0;
-  if (sent_at != NULL)
-    *sent_at = self->sent_at;
+  g_cancellable_cancel (cancellable);
 }
 
 void
@@ -491,23 +867,42 @@ agent_step_run_async (AgentStep           *self,
                       gpointer             user_data)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(SoupMessage) message = NULL;
 
   g_return_if_fail (self->task == NULL);
 
   self->task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (self->task, agent_step_run_async);
   g_task_set_task_data (self->task, agent_step_ref (self), (GDestroyNotify)agent_step_unref);
+  /* Our own cancellable says when to stop; a time limit is not a
+   * cancellation of the task. */
+  g_task_set_check_cancellable (self->task, FALSE);
 
-  self->message = _agent_provider_build_message (self->provider, request, &error);
-  if (self->message == NULL)
+  /* Cancelling the turn cancels the step */
+  self->turn_cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
+  self->turn_cancelled_id = g_cancellable_connect (self->turn_cancellable,
+                                                   G_CALLBACK (turn_cancelled_cb),
+                                                   g_object_ref (self->cancellable),
+                                                   g_object_unref);
+
+  /* The request is built once and kept for the attempts */
+  message = _agent_provider_build_message (self->provider, request, &error);
+  if (message == NULL)
     {
       step_return_error (self, g_steal_pointer (&error));
       return;
     }
+  self->uri = g_uri_ref (soup_message_get_uri (message));
+  self->request_headers = soup_message_headers_ref (soup_message_get_request_headers (message));
+  self->body = _agent_provider_get_request_body (message);
+
+  if (self->step_timeout > 0)
+    self->step_timer = add_timer (self, self->step_timeout, step_limit_reached_cb);
 
   /* Wait for a request slot (the provider's max-concurrent-requests) */
   self->queued_at = g_get_monotonic_time ();
-  _agent_provider_acquire_async (self->provider, cancellable, acquire_cb, agent_step_ref (self));
+  _agent_provider_acquire_async (self->provider, self->cancellable, acquire_cb,
+                                 agent_step_ref (self));
 }
 
 gboolean

@@ -32,6 +32,7 @@ decode (AgentStreamDecoder  *self,
         GError             **error)
 {
   gboolean done = FALSE;
+  GError *bound;
 
   /* After the end marker, anything more is ignored. */
   if (self->done)
@@ -41,6 +42,12 @@ decode (AgentStreamDecoder  *self,
 
   if (!self->backend->decode (self->decoder, event_type, data, len, &done, error))
     return FALSE;
+
+  if G_UNLIKELY ((bound = agent_accumulator_take_error (self->accumulator)) != NULL)
+    {
+      g_propagate_error (error, bound);
+      return FALSE;
+    }
 
   if (done)
     self->done = TRUE;

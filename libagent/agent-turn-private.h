@@ -22,7 +22,11 @@ struct _AgentTurn
 {
   AgentSession  *session;
   GTask         *task;
-  GCancellable  *cancellable;
+  GCancellable  *cancellable;      /* the turn's own: the caller's cancels it, so does turn-timeout */
+  GCancellable  *caller_cancellable;
+  gulong         caller_cancelled_id;
+  GSource       *timer;            /* turn-timeout */
+  gboolean       timed_out;
   AgentStep     *step;
   gint64         started_at;       /* monotonic µs */
 

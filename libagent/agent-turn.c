@@ -13,6 +13,25 @@
 #include "agent-tool-call-private.h"
 #include "agent-turn-private.h"
 
+static void
+caller_cancelled_cb (GCancellable *caller,
+                     GCancellable *cancellable)
+{
+  g_cancellable_cancel (cancellable);
+}
+
+static gboolean
+turn_timed_out_cb (gpointer data)
+{
+  AgentTurn *turn = data;
+
+  g_clear_pointer (&turn->timer, g_source_unref);
+  turn->timed_out = TRUE;
+  g_cancellable_cancel (turn->cancellable);
+
+  return G_SOURCE_REMOVE;
+}
+
 AgentTurn *
 _agent_turn_new (AgentSession *session,
                  GTask        *task,
@@ -22,9 +41,27 @@ _agent_turn_new (AgentSession *session,
 
   turn->session = g_object_ref (session);
   turn->task = g_object_ref (task);
-  turn->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
+  turn->cancellable = g_cancellable_new ();
   turn->started_at = g_get_monotonic_time ();
   turn->totals.time_to_first_token = -1;
+
+  /* The caller's cancellable cancels the turn's own */
+  if (cancellable != NULL)
+    {
+      turn->caller_cancellable = g_object_ref (cancellable);
+      turn->caller_cancelled_id = g_cancellable_connect (cancellable,
+                                                         G_CALLBACK (caller_cancelled_cb),
+                                                         g_object_ref (turn->cancellable),
+                                                         g_object_unref);
+    }
+
+  if (session->turn_timeout > 0)
+    {
+      turn->timer = g_timeout_source_new ((guint) MIN (session->turn_timeout * 1000, G_MAXUINT));
+      g_source_set_callback (turn->timer, turn_timed_out_cb, turn, NULL);
+      g_source_set_static_name (turn->timer, "[agent-turn-timeout]");
+      g_source_attach (turn->timer, g_task_get_context (task));
+    }
 
   return turn;
 }
@@ -33,12 +70,15 @@ void
 _agent_turn_free (AgentTurn *turn)
 {
   g_assert (turn->cancel_source == NULL);
+  g_assert (turn->timer == NULL);
+  g_assert (turn->caller_cancelled_id == 0);
 
   g_clear_pointer (&turn->step, agent_step_unref);
   g_clear_pointer (&turn->totals.usage, agent_usage_unref);
   g_clear_pointer (&turn->calls, g_ptr_array_unref);
   g_clear_object (&turn->assistant);
   g_clear_object (&turn->cancellable);
+  g_clear_object (&turn->caller_cancellable);
   g_clear_object (&turn->session);
   g_free (turn);
 }
@@ -62,6 +102,17 @@ end_turn (AgentTurn    *turn,
   g_autoptr(AgentMetrics) metrics = turn_metrics (turn);
   GTask *task = g_steal_pointer (&turn->task);
 
+  if (turn->timer != NULL)
+    {
+      g_source_destroy (turn->timer);
+      g_clear_pointer (&turn->timer, g_source_unref);
+    }
+  if (turn->caller_cancelled_id != 0)
+    {
+      g_cancellable_disconnect (turn->caller_cancellable, turn->caller_cancelled_id);
+      turn->caller_cancelled_id = 0;
+    }
+
   _agent_turn_stop_tools (turn);
   _agent_session_set_current_message (turn->session, NULL);
   if (message != NULL)
@@ -82,6 +133,15 @@ _agent_turn_fail (AgentTurn *turn,
                   GError    *error)
 {
   g_autoptr(GTask) task = NULL;
+
+  /* The turn-timeout stopped the turn as a cancellation would */
+  if (turn->timed_out && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_error_free (error);
+      error = g_error_new (AGENT_ERROR, AGENT_ERROR_TIMEOUT,
+                           _("The turn took longer than %g s (turn-timeout)"),
+                           turn->session->turn_timeout);
+    }
 
   g_debug ("Turn failed: %s", error->message);
 
@@ -193,6 +253,17 @@ on_tool_call_delta (gpointer       user_data,
   _agent_session_emit (turn->session, TOOL_CALL_DELTA, call, fragment);
 }
 
+static void
+on_retry (gpointer      user_data,
+          guint         attempt,
+          double        delay,
+          const GError *error)
+{
+  AgentTurn *turn = user_data;
+
+  _agent_session_emit (turn->session, RETRY, attempt, delay, error);
+}
+
 static const AgentAccumulatorListener listener = {
   .text_delta = on_text_delta,
   .reasoning_delta = on_reasoning_delta,
@@ -270,6 +341,17 @@ step_failed (AgentTurn    *turn,
       agent_message_get_reasoning (message) != NULL ||
       agent_message_get_refusal (message) != NULL)
     {
+      /* The error says what happened to what arrived */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          char *message_text = g_strdup_printf (_("%s (the part of the answer that arrived "
+                                                  "is kept)"),
+                                                error->message);
+
+          g_free (error->message);
+          error->message = message_text;
+        }
+
       _agent_message_clear_tool_calls (message);
       _agent_message_set_state (message, AGENT_MESSAGE_STATE_INTERRUPTED);
       if (!_agent_turn_append (turn, message))
@@ -413,6 +495,8 @@ _agent_turn_next_step (AgentTurn *turn)
     }
 
   turn->step = agent_step_new (session->provider, &listener, turn);
+  agent_step_set_timeout (turn->step, session->step_timeout);
+  agent_step_set_retry_func (turn->step, on_retry, turn);
   _agent_session_set_current_message (session, agent_step_get_message (turn->step));
   agent_step_run_async (turn->step, &request, turn->cancellable, step_cb, turn);
 }

@@ -112,7 +112,7 @@ test_errors_http (void)
   agent_test_response_set_body (agent_test_server_add_response (server, 404), "text/plain",
                                 "Not Found");
 
-  cli500 = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--base-url",
+  cli500 = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--max-retries", "0", "--base-url",
                                                      agent_test_server_get_base_url (server),
                                                      "Hi"));
   agent_test_process_assert_exit (cli500, 1);
@@ -139,9 +139,20 @@ test_errors_refused (void)
 
   cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--base-url", url, "Hi"));
 
+  /* Tried again twice (the default max-retries), visibly, then the error */
   agent_test_process_assert_exit (cli, 1);
   agent_test_cli_assert_error (cli, "network");
-  g_assert_cmpuint (cli->events->len, ==, 1);
+  g_assert_cmpuint (cli->events->len, ==, 3);
+  g_assert_cmpuint (agent_test_process_count_events (cli, "retry"), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *retry = g_ptr_array_index (cli->events, i);
+
+      g_assert_cmpstr (json_object_get_string_member (retry, "type"), ==, "retry");
+      g_assert_cmpint (json_object_get_int_member (retry, "attempt"), ==, i + 1);
+      g_assert_cmpstr (json_object_get_string_member (retry, "code"), ==, "network");
+      g_assert_cmpint (json_object_get_int_member (retry, "delay-ms"), >, 0);
+    }
 }
 
 static void

@@ -838,6 +838,9 @@ test_http_errors (Fixture       *f,
 {
   AgentTestResponse *r;
 
+  /* Each failure once: the retries have their own tests */
+  agent_provider_set_max_retries (f->provider, 0);
+
   agent_provider_set_api_key (f->provider, "sk-test-SECRET-0123456789");
 
   /* 401, with the key echoed back by the server */
@@ -877,6 +880,8 @@ test_connection_refused (Fixture       *f,
 {
   g_autoptr(GSocket) socket = NULL;
   g_autofree char *url = agent_test_closed_port_url (&socket);
+
+  agent_provider_set_max_retries (f->provider, 0);
 
   agent_provider_set_base_url (f->provider, url);
 

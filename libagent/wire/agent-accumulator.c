@@ -7,7 +7,10 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "agent-accumulator.h"
+#include "agent-error.h"
 #include "agent-message-private.h"
 #include "agent-tool-call-private.h"
 
@@ -26,6 +29,7 @@ struct _AgentAccumulator
   AgentMessage                   *message;
   GArray                         *slots;   /* CallSlot, in order of first appearance */
   guint                           last_slot;
+  GError                         *error;   /* a bound was exceeded */
 };
 
 static const AgentAccumulatorListener no_listener;
@@ -51,6 +55,7 @@ agent_accumulator_free (AgentAccumulator *self)
     return;
 
   g_clear_object (&self->message);
+  g_clear_error (&self->error);
   g_array_unref (self->slots);
   g_free (self);
 }
@@ -175,9 +180,14 @@ agent_accumulator_tool_call_delta (AgentAccumulator *self,
                                    const char       *fragment,
                                    gsize             len)
 {
-  CallSlot *slot = find_slot (self, key);
+  CallSlot *slot;
   AgentToolCall *call;
   gboolean changed = FALSE;
+
+  if G_UNLIKELY (self->error != NULL)
+    return NULL;
+
+  slot = find_slot (self, key);
 
   /* The same key with a different id is a new call: servers that leave
    * out the index (Mistral) send each call whole at position 0. Servers
@@ -190,6 +200,13 @@ agent_accumulator_tool_call_delta (AgentAccumulator *self,
 
   if (slot == NULL)
     {
+      if (self->slots->len >= AGENT_ACCUMULATOR_MAX_TOOL_CALLS)
+        {
+          g_set_error (&self->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                       _("The answer has more than %u tool calls"),
+                       AGENT_ACCUMULATOR_MAX_TOOL_CALLS);
+          return NULL;
+        }
       slot = add_slot (self, key);
       changed = TRUE;
     }
@@ -213,6 +230,13 @@ agent_accumulator_tool_call_delta (AgentAccumulator *self,
 
   if (len > 0)
     {
+      if G_UNLIKELY (call->arguments->len + len > AGENT_ACCUMULATOR_MAX_ARGUMENTS_SIZE)
+        {
+          g_set_error (&self->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                       _("The arguments of the tool call “%s” are larger than %u MiB"),
+                       call->name ? call->name : "", AGENT_ACCUMULATOR_MAX_ARGUMENTS_SIZE >> 20);
+          return NULL;
+        }
       _agent_tool_call_append_arguments (call, fragment, len);
       changed = TRUE;
     }
@@ -270,4 +294,11 @@ agent_accumulator_finish (AgentAccumulator *self)
       if (call->state == AGENT_TOOL_CALL_STATE_STREAMING)
         _agent_tool_call_set_state (call, AGENT_TOOL_CALL_STATE_READY);
     }
+}
+
+/* The bound that was exceeded, if one was (then the answer is unusable). */
+GError *
+agent_accumulator_take_error (AgentAccumulator *self)
+{
+  return g_steal_pointer (&self->error);
 }

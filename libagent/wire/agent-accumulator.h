@@ -24,6 +24,11 @@ G_BEGIN_DECLS
 
 typedef struct _AgentAccumulator AgentAccumulator;
 
+/* Bounds on what one answer may hold: beyond them the accumulator stops
+ * taking input and agent_accumulator_take_error() says why. */
+#define AGENT_ACCUMULATOR_MAX_TOOL_CALLS     256
+#define AGENT_ACCUMULATOR_MAX_ARGUMENTS_SIZE (8 * 1024 * 1024)
+
 typedef struct
 {
   /* @text is NUL-terminated at @len. */
@@ -76,6 +81,7 @@ void              agent_accumulator_set_model         (AgentAccumulator *self,
                                                        const char       *model);
 gboolean          agent_accumulator_has_finish_reason (AgentAccumulator *self);
 void              agent_accumulator_finish            (AgentAccumulator *self);
+GError           *agent_accumulator_take_error        (AgentAccumulator *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentAccumulator, agent_accumulator_free)
 

@@ -1,0 +1,23 @@
+/* agent-retry-private.h
+ *
+ * When and after how long a failed request is tried again.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <libsoup/soup.h>
+
+G_BEGIN_DECLS
+
+/* The longest Retry-After honoured; a server asking for more is not retried. */
+#define AGENT_RETRY_MAX_WAIT_US (60 * G_USEC_PER_SEC)
+
+gboolean _agent_retry_status_is_retryable (guint               status);
+gint64   _agent_retry_after               (SoupMessageHeaders *headers,
+                                           GDateTime          *now);
+gint64   _agent_retry_backoff             (guint               attempt,
+                                           double              random);
+
+G_END_DECLS
