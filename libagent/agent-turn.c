@@ -329,6 +329,12 @@ account_step (AgentTurn    *turn,
   turn->first_delta_at = turn->last_delta_at = 0;
 }
 
+static gboolean
+is_empty (const char *text)
+{
+  return text == NULL || *text == '\0';
+}
+
 /* The step's stream failed or was cancelled. What streamed stays, marked
  * interrupted; calls that never ran are dropped so that none stays
  * unanswered. */
@@ -337,9 +343,9 @@ step_failed (AgentTurn    *turn,
              AgentMessage *message,
              GError       *error)
 {
-  if (agent_message_get_content (message) != NULL ||
-      agent_message_get_reasoning (message) != NULL ||
-      agent_message_get_refusal (message) != NULL)
+  if (!is_empty (agent_message_get_content (message)) ||
+      !is_empty (agent_message_get_reasoning (message)) ||
+      !is_empty (agent_message_get_refusal (message)))
     {
       /* The error says what happened to what arrived */
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))

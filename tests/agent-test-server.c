@@ -29,6 +29,7 @@ struct _AgentTestResponse
 {
   guint   status;
   char   *content_type;
+  GPtrArray *headers;   /* name, value, name, value, … */
   GArray *actions;
   char   *body;
   guint   drop : 1;
@@ -75,6 +76,7 @@ static void
 response_free (AgentTestResponse *self)
 {
   g_array_unref (self->actions);
+  g_ptr_array_unref (self->headers);
   g_free (self->content_type);
   g_free (self->body);
   g_free (self);
@@ -226,6 +228,10 @@ server_cb (SoupServer        *server,
     }
 
   soup_server_message_set_status (message, response->status, NULL);
+  for (guint i = 0; i + 1 < response->headers->len; i += 2)
+    soup_message_headers_replace (soup_server_message_get_response_headers (message),
+                                  g_ptr_array_index (response->headers, i),
+                                  g_ptr_array_index (response->headers, i + 1));
 
   if (response->body != NULL)
     {
@@ -255,29 +261,52 @@ server_cb (SoupServer        *server,
   stream->source_id = g_idle_add (stream_step_cb, stream);
 }
 
-AgentTestServer *
-agent_test_server_new (void)
+static AgentTestServer *
+server_new (GTlsCertificate *certificate)
 {
   AgentTestServer *self = g_new0 (AgentTestServer, 1);
   g_autoptr(GError) error = NULL;
   GSList *uris;
   GUri *uri;
 
-  self->server = soup_server_new (NULL, NULL);
+  self->server = soup_server_new ("tls-certificate", certificate, NULL);
   self->requests = g_ptr_array_new_with_free_func (request_free);
   self->streams = g_ptr_array_new_with_free_func ((GDestroyNotify)stream_free);
   g_queue_init (&self->responses);
 
   soup_server_add_handler (self->server, NULL, server_cb, self, NULL);
-  if (!soup_server_listen_local (self->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
+  if (!soup_server_listen_local (self->server, 0,
+                                 SOUP_SERVER_LISTEN_IPV4_ONLY |
+                                 (certificate ? SOUP_SERVER_LISTEN_HTTPS : 0),
+                                 &error))
     g_error ("Cannot listen on 127.0.0.1: %s", error->message);
 
   uris = soup_server_get_uris (self->server);
   uri = uris->data;
-  self->base_url = g_strdup_printf ("http://127.0.0.1:%d/v1", g_uri_get_port (uri));
+  self->base_url = g_strdup_printf ("%s://127.0.0.1:%d/v1", certificate ? "https" : "http",
+                                    g_uri_get_port (uri));
   g_slist_free_full (uris, (GDestroyNotify)g_uri_unref);
 
   return self;
+}
+
+AgentTestServer *
+agent_test_server_new (void)
+{
+  return server_new (NULL);
+}
+
+/* The same over TLS, with the certificate and key in PEM files */
+AgentTestServer *
+agent_test_server_new_tls (const char *certificate_file,
+                           const char *key_file)
+{
+  g_autoptr(GTlsCertificate) certificate = NULL;
+  g_autoptr(GError) error = NULL;
+
+  certificate = g_tls_certificate_new_from_files (certificate_file, key_file, &error);
+  g_assert_no_error (error);
+  return server_new (certificate);
 }
 
 void
@@ -315,6 +344,7 @@ agent_test_server_add_response (AgentTestServer *self,
 
   response->status = status;
   response->content_type = g_strdup ("text/event-stream");
+  response->headers = g_ptr_array_new_with_free_func (g_free);
   response->actions = g_array_new (FALSE, TRUE, sizeof (Action));
   g_array_set_clear_func (response->actions, action_clear);
   g_queue_push_tail (&self->responses, response);
@@ -410,6 +440,15 @@ agent_test_response_set_content_type (AgentTestResponse *self,
 {
   g_free (self->content_type);
   self->content_type = g_strdup (content_type);
+}
+
+void
+agent_test_response_add_header (AgentTestResponse *self,
+                                const char        *name,
+                                const char        *value)
+{
+  g_ptr_array_add (self->headers, g_strdup (name));
+  g_ptr_array_add (self->headers, g_strdup (value));
 }
 
 void

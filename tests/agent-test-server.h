@@ -19,6 +19,8 @@ typedef struct _AgentTestServer AgentTestServer;
 typedef struct _AgentTestResponse AgentTestResponse;
 
 AgentTestServer   *agent_test_server_new                (void);
+AgentTestServer   *agent_test_server_new_tls            (const char        *certificate_file,
+                                                         const char        *key_file);
 void               agent_test_server_free               (AgentTestServer   *self);
 const char        *agent_test_server_get_base_url       (AgentTestServer   *self);
 AgentTestResponse *agent_test_server_add_response       (AgentTestServer   *self,
@@ -39,6 +41,9 @@ guint              agent_test_server_get_n_aborted      (AgentTestServer   *self
 
 void               agent_test_response_set_content_type (AgentTestResponse *self,
                                                          const char        *content_type);
+void               agent_test_response_add_header       (AgentTestResponse *self,
+                                                         const char        *name,
+                                                         const char        *value);
 void               agent_test_response_add_bytes        (AgentTestResponse *self,
                                                          const char        *data,
                                                          gssize             len);
