@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <agent.h>
+#include <libsoup/soup.h>
 
 #include "agent-test-cli.h"
 #include "agent-test-openai.h"
@@ -147,6 +148,31 @@ test_retry_after (Fixture       *f,
                                         agent_test_server_get_request_body (f->server, 2)));
   /* One user message, one answer: nothing of the failures is stored */
   g_assert_cmpuint (memory_length (f), ==, 2);
+}
+
+static void
+test_retry_after_date (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) later = g_date_time_add_seconds (now, 2);
+  g_autofree char *date = soup_date_time_to_string (later, SOUP_DATE_HTTP);
+  AgentTestResponse *r;
+  double delay;
+
+  r = add_error (f, 503, "text/plain", "Down for maintenance");
+  agent_test_response_add_header (r, "Retry-After", date);
+  add_answer (f, "Back.");
+
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpuint (f->retries->len, ==, 1);
+  /* Until the date: between one and two seconds, as an HTTP date has no
+   * fraction of a second (not the 0.5 s of the backoff) */
+  delay = g_ascii_strtod (strchr (g_ptr_array_index (f->retries, 0), ' ') + 1, NULL);
+  g_assert_cmpfloat (delay, >, 0.9);
+  g_assert_cmpfloat (delay, <=, 2.0);
 }
 
 static void
@@ -719,6 +745,7 @@ main (int   argc,
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
   ADD ("/reliability/retry/retry-after", test_retry_after);
+  ADD ("/reliability/retry/retry-after-date", test_retry_after_date);
   ADD ("/reliability/retry/backoff", test_retry_backoff);
   ADD ("/reliability/retry/gives-up", test_retry_gives_up);
   ADD ("/reliability/retry/retry-after-too-long", test_retry_after_too_long);
