@@ -50,18 +50,21 @@ static char **opt_tools;
 static gboolean opt_show_chunks;
 static int opt_max_steps = 10;
 static int opt_max_tool_calls;
-static double opt_tool_timeout;
+/* As the library's properties allow; UNSET_TIMEOUT: not given */
+#define MAX_TIMEOUT_SECONDS 1e9
+#define UNSET_TIMEOUT (-G_MAXDOUBLE)
+static double opt_tool_timeout = UNSET_TIMEOUT;
 static gboolean opt_yes;
 static gboolean opt_json;
 static gboolean opt_list_tools;
 static gboolean opt_list_models;
 static int opt_max_tokens;
 static int opt_max_retries = -1;
-static double opt_connect_timeout = -1;
-static double opt_first_byte_timeout = -1;
-static double opt_idle_timeout = -1;
-static double opt_step_timeout;
-static double opt_turn_timeout;
+static double opt_connect_timeout = UNSET_TIMEOUT;
+static double opt_first_byte_timeout = UNSET_TIMEOUT;
+static double opt_idle_timeout = UNSET_TIMEOUT;
+static double opt_step_timeout = UNSET_TIMEOUT;
+static double opt_turn_timeout = UNSET_TIMEOUT;
 static char *opt_tls_ca_file;
 static char *opt_reasoning_effort;
 static gboolean opt_version;
@@ -358,6 +361,37 @@ read_all_stdin (GError **error)
 
 /* Setup */
 
+/* The timeouts given (the others are UNSET_TIMEOUT): numbers of seconds, 0 for no
+ * limit. NaN, infinities and negative numbers are refused, naming the
+ * option. */
+static gboolean
+check_timeouts (GError **error)
+{
+  static const struct { const char *option; const double *value; } timeouts[] = {
+    { "--connect-timeout", &opt_connect_timeout },
+    { "--first-byte-timeout", &opt_first_byte_timeout },
+    { "--idle-timeout", &opt_idle_timeout },
+    { "--step-timeout", &opt_step_timeout },
+    { "--turn-timeout", &opt_turn_timeout },
+    { "--tool-timeout", &opt_tool_timeout },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (timeouts); i++)
+    {
+      double value = *timeouts[i].value;
+
+      if (value != UNSET_TIMEOUT && !(value >= 0 && value <= MAX_TIMEOUT_SECONDS))
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                       _("%s must be a number of seconds from 0 (no limit) to %g, not %g"),
+                       timeouts[i].option, MAX_TIMEOUT_SECONDS, value);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
 static AgentSession *
 create_session (GError **error)
 {
@@ -390,39 +424,14 @@ create_session (GError **error)
   if (key_variable != NULL)
     agent_provider_set_api_key (provider, g_getenv (key_variable));
 
-  {
-    /* The network's limits; negative: the provider's default */
-    static const struct { const char *option; double *value; } timeouts[] = {
-      { "--connect-timeout", &opt_connect_timeout },
-      { "--first-byte-timeout", &opt_first_byte_timeout },
-      { "--idle-timeout", &opt_idle_timeout },
-    };
-
-    if (opt_connect_timeout >= 0)
-      agent_provider_set_connect_timeout (provider, opt_connect_timeout);
-    if (opt_first_byte_timeout >= 0)
-      agent_provider_set_first_byte_timeout (provider, opt_first_byte_timeout);
-    if (opt_idle_timeout >= 0)
-      agent_provider_set_idle_timeout (provider, opt_idle_timeout);
-
-    for (guint i = 0; i < G_N_ELEMENTS (timeouts); i++)
-      if (*timeouts[i].value < 0 && *timeouts[i].value != -1)
-        {
-          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                       _("%s must be 0 (no limit) or more, not %g"),
-                       timeouts[i].option, *timeouts[i].value);
-          return NULL;
-        }
-  }
-
-  if (opt_step_timeout < 0 || opt_turn_timeout < 0)
-    {
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                   _("%s must be 0 (no limit) or more, not %g"),
-                   opt_step_timeout < 0 ? "--step-timeout" : "--turn-timeout",
-                   opt_step_timeout < 0 ? opt_step_timeout : opt_turn_timeout);
-      return NULL;
-    }
+  if (!check_timeouts (error))
+    return NULL;
+  if (opt_connect_timeout != UNSET_TIMEOUT)
+    agent_provider_set_connect_timeout (provider, opt_connect_timeout);
+  if (opt_first_byte_timeout != UNSET_TIMEOUT)
+    agent_provider_set_first_byte_timeout (provider, opt_first_byte_timeout);
+  if (opt_idle_timeout != UNSET_TIMEOUT)
+    agent_provider_set_idle_timeout (provider, opt_idle_timeout);
 
   if (opt_max_retries < -1)
     {
@@ -489,19 +498,15 @@ create_session (GError **error)
       return NULL;
     }
 
-  if (opt_tool_timeout < 0)
-    {
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                   _("--tool-timeout must be 0 (no limit) or more, not %g"), opt_tool_timeout);
-      return NULL;
-    }
-
   session = agent_session_new (provider);
   agent_session_set_max_steps (session, opt_max_steps);
   agent_session_set_max_tool_calls (session, opt_max_tool_calls);
-  agent_session_set_tool_timeout (session, opt_tool_timeout);
-  agent_session_set_step_timeout (session, opt_step_timeout);
-  agent_session_set_turn_timeout (session, opt_turn_timeout);
+  if (opt_tool_timeout != UNSET_TIMEOUT)
+    agent_session_set_tool_timeout (session, opt_tool_timeout);
+  if (opt_step_timeout != UNSET_TIMEOUT)
+    agent_session_set_step_timeout (session, opt_step_timeout);
+  if (opt_turn_timeout != UNSET_TIMEOUT)
+    agent_session_set_turn_timeout (session, opt_turn_timeout);
   agent_session_set_system_prompt (session, opt_system);
   agent_session_set_stream_tool_call_chunks (session, opt_show_chunks);
 

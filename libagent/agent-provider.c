@@ -13,6 +13,7 @@
 #include "agent-error.h"
 #include "agent-json.h"
 #include "agent-provider-private.h"
+#include "agent-util-private.h"
 #include "agent-version.h"
 
 /**
@@ -420,7 +421,7 @@ agent_provider_class_init (AgentProviderClass *klass)
    */
   properties[PROP_CONNECT_TIMEOUT] =
     g_param_spec_double ("connect-timeout", NULL, NULL,
-                         0, G_MAXDOUBLE, 30,
+                         0, AGENT_MAX_TIMEOUT_SECONDS, 30,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -432,7 +433,7 @@ agent_provider_class_init (AgentProviderClass *klass)
    */
   properties[PROP_FIRST_BYTE_TIMEOUT] =
     g_param_spec_double ("first-byte-timeout", NULL, NULL,
-                         0, G_MAXDOUBLE, 600,
+                         0, AGENT_MAX_TIMEOUT_SECONDS, 600,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -443,7 +444,7 @@ agent_provider_class_init (AgentProviderClass *klass)
    */
   properties[PROP_IDLE_TIMEOUT] =
     g_param_spec_double ("idle-timeout", NULL, NULL,
-                         0, G_MAXDOUBLE, 300,
+                         0, AGENT_MAX_TIMEOUT_SECONDS, 300,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -1033,7 +1034,7 @@ agent_provider_set_connect_timeout (AgentProvider *self,
                                    double         seconds)
 {
   g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (seconds >= 0);
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
 
   if (self->connect_timeout != seconds)
     {
@@ -1071,7 +1072,7 @@ agent_provider_set_first_byte_timeout (AgentProvider *self,
                                       double         seconds)
 {
   g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (seconds >= 0);
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
 
   if (self->first_byte_timeout != seconds)
     {
@@ -1109,7 +1110,7 @@ agent_provider_set_idle_timeout (AgentProvider *self,
                                 double         seconds)
 {
   g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (seconds >= 0);
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
 
   if (self->idle_timeout != seconds)
     {

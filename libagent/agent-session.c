@@ -14,6 +14,7 @@
 #include "agent-step-request.h"
 #include "agent-tool-approval.h"
 #include "agent-turn-private.h"
+#include "agent-util-private.h"
 
 /**
  * AgentSession:
@@ -420,7 +421,7 @@ agent_session_class_init (AgentSessionClass *klass)
    */
   properties[PROP_TOOL_TIMEOUT] =
     g_param_spec_double ("tool-timeout", NULL, NULL,
-                         0, G_MAXDOUBLE, 0,
+                         0, AGENT_MAX_TIMEOUT_SECONDS, 0,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -442,7 +443,7 @@ agent_session_class_init (AgentSessionClass *klass)
    */
   properties[PROP_STEP_TIMEOUT] =
     g_param_spec_double ("step-timeout", NULL, NULL,
-                         0, G_MAXDOUBLE, 0,
+                         0, AGENT_MAX_TIMEOUT_SECONDS, 0,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -454,7 +455,7 @@ agent_session_class_init (AgentSessionClass *klass)
    */
   properties[PROP_TURN_TIMEOUT] =
     g_param_spec_double ("turn-timeout", NULL, NULL,
-                         0, G_MAXDOUBLE, 0,
+                         0, AGENT_MAX_TIMEOUT_SECONDS, 0,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -1011,7 +1012,7 @@ agent_session_set_tool_timeout (AgentSession *self,
                                 double        tool_timeout)
 {
   g_return_if_fail (AGENT_IS_SESSION (self));
-  g_return_if_fail (tool_timeout >= 0);
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (tool_timeout));
 
   if (self->tool_timeout != tool_timeout)
     {
@@ -1049,7 +1050,7 @@ agent_session_set_step_timeout (AgentSession *self,
                                double        step_timeout)
 {
   g_return_if_fail (AGENT_IS_SESSION (self));
-  g_return_if_fail (step_timeout >= 0);
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (step_timeout));
 
   if (self->step_timeout != step_timeout)
     {
@@ -1087,7 +1088,7 @@ agent_session_set_turn_timeout (AgentSession *self,
                                double        turn_timeout)
 {
   g_return_if_fail (AGENT_IS_SESSION (self));
-  g_return_if_fail (turn_timeout >= 0);
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (turn_timeout));
 
   if (self->turn_timeout != turn_timeout)
     {

@@ -11,6 +11,7 @@
 #include "agent-json-private.h"
 #include "agent-tool.h"
 #include "agent-tool-invocation.h"
+#include "agent-util-private.h"
 
 /**
  * AgentTool:
@@ -363,7 +364,7 @@ agent_tool_class_init (AgentToolClass *klass)
    */
   properties[PROP_TIMEOUT] =
     g_param_spec_double ("timeout", NULL, NULL,
-                         0, G_MAXDOUBLE, 0,
+                         0, AGENT_MAX_TIMEOUT_SECONDS, 0,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -561,7 +562,7 @@ agent_tool_set_timeout (AgentTool *self,
   AgentToolPrivate *priv = agent_tool_get_instance_private (self);
 
   g_return_if_fail (AGENT_IS_TOOL (self));
-  g_return_if_fail (timeout >= 0);
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (timeout));
 
   if (priv->timeout != timeout)
     {

@@ -196,10 +196,23 @@ run_tool (CallRun *run)
   AgentTurn *turn = run->turn;
   guint max_tool_calls = turn->session->max_tool_calls;
 
+  run->invocation = agent_tool_invocation_new (run->tool, run->call, run->cancellable);
+
+  if (agent_tool_invocation_is_completed (run->invocation))
+    {
+      /* The arguments were not a JSON object: the tool does not run, and
+       * does not count against max-tool-calls. */
+      g_autofree char *message = agent_tool_invocation_dup_result (run->invocation, NULL);
+
+      finish_call (run, AGENT_TOOL_CALL_STATE_FAILED, message);
+      return;
+    }
+
   /* max-tool-calls counts the tools that run */
   if (max_tool_calls > 0 && turn->n_runs >= max_tool_calls)
     {
       turn->limit_reached = TRUE;
+      g_clear_object (&run->invocation);
       deny_call (run, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                     "Not run: the turn reached its limit of %u tool call",
                                                     "Not run: the turn reached its limit of %u tool calls",
@@ -208,17 +221,6 @@ run_tool (CallRun *run)
       return;
     }
   turn->n_runs++;
-
-  run->invocation = agent_tool_invocation_new (run->tool, run->call, run->cancellable);
-
-  if (agent_tool_invocation_is_completed (run->invocation))
-    {
-      /* The arguments were not a JSON object: the tool does not run. */
-      g_autofree char *message = agent_tool_invocation_dup_result (run->invocation, NULL);
-
-      finish_call (run, AGENT_TOOL_CALL_STATE_FAILED, message);
-      return;
-    }
 
   _agent_tool_call_set_state (run->call, AGENT_TOOL_CALL_STATE_RUNNING);
 

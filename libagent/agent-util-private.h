@@ -9,6 +9,11 @@
 
 G_BEGIN_DECLS
 
+/* The largest timeout in seconds (about 31 years): in microseconds it still
+ * fits a gint64. NaN and infinities are refused along with negatives. */
+#define AGENT_MAX_TIMEOUT_SECONDS 1e9
+#define AGENT_IS_VALID_TIMEOUT(s) ((s) >= 0 && (s) <= AGENT_MAX_TIMEOUT_SECONDS)
+
 void _agent_run_on_owner (GObject      *object,
                           GThread      *owner,
                           GMainContext *context,

@@ -157,6 +157,22 @@ tool_message_content (AgentTestServer *server,
                                 "content");
 }
 
+/* Like g_assert_cmpstr(), with a short message for long texts. */
+static void
+assert_same_text (const char *actual,
+                  const char *expected)
+{
+  gsize i = 0;
+
+  g_assert_nonnull (actual);
+  while (actual[i] != '\0' && actual[i] == expected[i])
+    i++;
+  if (actual[i] != expected[i])
+    g_error ("The texts (%" G_GSIZE_FORMAT " and %" G_GSIZE_FORMAT " bytes) differ at byte "
+             "%" G_GSIZE_FORMAT ": “%.40s” instead of “%.40s”",
+             strlen (actual), strlen (expected), i, actual + i, expected + i);
+}
+
 static void
 assert_contains (const char *haystack,
                  const char *needle)
@@ -195,10 +211,10 @@ test_max_tool_calls (void)
 
   agent_test_process_assert_exit (cli, 1);
   types = agent_test_process_event_types (cli);
-  g_assert_cmpstr (types, ==,
-                   "tool-call tool-call tool-call step-finished "
-                   "tool-started tool-finished tool-started tool-finished "
-                   "tool-started tool-finished error");
+  g_assert_true (g_str_has_prefix (types, "tool-call tool-call tool-call step-finished "));
+  g_assert_true (g_str_has_suffix (types, " tool-finished error"));
+  g_assert_cmpuint (agent_test_process_count_events (cli, "tool-started"), ==, 3);
+  g_assert_cmpuint (agent_test_process_count_events (cli, "tool-finished"), ==, 3);
   g_assert_cmpstr (call_result (cli, "call_1"), ==, "2");
   g_assert_cmpstr (call_result (cli, "call_2"), ==, "6");
   g_assert_cmpstr (call_error (cli, "call_3"), ==,
@@ -298,6 +314,18 @@ typedef struct
 static gboolean
 lease_take (Lease *lease)
 {
+  g_autofree char *break_time = NULL;
+
+  /* The kernel breaks a lease after this many seconds: it must outlast the
+   * waits of the test. */
+  if (g_file_get_contents ("/proc/sys/fs/lease-break-time", &break_time, NULL, NULL) &&
+      g_ascii_strtoull (break_time, NULL, 10) < AGENT_TEST_PROCESS_WAIT_SECONDS + 5)
+    {
+      g_test_skip ("/proc/sys/fs/lease-break-time is too short for this test");
+      lease->fd = -1;
+      return FALSE;
+    }
+
   lease->dir = make_dir ();
   lease->path = write_file (lease->dir, "leased.txt", "Never read in time.\n", -1);
   /* Its breaking is announced with SIGIO, which would kill this process. */
@@ -331,6 +359,9 @@ lease_release (Lease *lease)
 static void
 lease_clear (Lease *lease)
 {
+  if (lease->dir == NULL)
+    return;  /* skipped before anything was made */
+
   lease_release (lease);
   signal (SIGIO, lease->old_sigio);
   remove_dir (lease->dir);
@@ -380,7 +411,6 @@ test_tool_timeout (void)
 {
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
-  g_autoptr(GPtrArray) so_far = NULL;
   AgentTestResponse *response;
   Lease lease = { 0 };
 
@@ -406,8 +436,6 @@ test_tool_timeout (void)
   /* The next request came while the read still hangs. */
   agent_test_server_wait_until_waiting (server);
   g_assert_false (cli->exited);
-  so_far = agent_test_parse_json_lines (cli->out);
-  g_assert_cmpuint (so_far->len, >, 0);
 
   lease_release (&lease);
   agent_test_server_release (server);
@@ -581,42 +609,52 @@ test_read_file_errors (void)
 }
 
 /* A file over 64 KiB is cut, with a note, and never in the middle of a
- * character. */
+ * character; one of exactly 64 KiB is whole. */
 static void
 test_read_file_big (void)
 {
+  static const struct {
+    const char *id;
+    gsize       ascii;    /* bytes of ASCII lines */
+    const char *tail;     /* then this */
+    gsize       shown;    /* what is shown, or 0 for all */
+  } cases[] = {
+    { "call_exact", 65536, "", 0 },
+    { "call_over", 65537, "", 65536 },
+    /* "é" takes bytes 65535 and 65536: the cut comes before it. */
+    { "call_straddling", 65535, "é and more", 65535 },
+  };
   static const char * const answer[] = { "Long.", NULL };
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
-  g_autoptr(GString) ascii = g_string_new (NULL);
-  g_autoptr(GString) straddling = g_string_new (NULL);
+  g_autoptr(GString) lines = g_string_new (NULL);
+  g_autoptr(GPtrArray) contents = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) arguments = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *dir = make_dir ();
-  g_autofree char *ascii_path = NULL;
-  g_autofree char *straddling_path = NULL;
-  g_autofree char *ascii_arguments = NULL;
-  g_autofree char *straddling_arguments = NULL;
-  g_autofree char *expected = NULL;
-  const char *result;
+  AgentTestToolChunk chunks[G_N_ELEMENTS (cases)];
 
-  for (guint i = 0; ascii->len < 70000; i++)
-    g_string_append_printf (ascii, "line %u\n", i);
-  g_string_truncate (ascii, 70000);
-  /* "é" takes bytes 65535 and 65536: the cut comes before it. */
-  g_string_append_len (straddling, ascii->str, 65535);
-  g_string_append (straddling, "é and more");
+  for (guint i = 0; lines->len < 70000; i++)
+    g_string_append_printf (lines, "line %u\n", i);
 
-  ascii_path = write_file (dir, "ascii.txt", ascii->str, ascii->len);
-  straddling_path = write_file (dir, "straddling.txt", straddling->str, straddling->len);
-  ascii_arguments = path_arguments (ascii_path);
-  straddling_arguments = path_arguments (straddling_path);
-  {
-    AgentTestToolChunk chunks[] = {
-      { 0, "call_ascii", "read_file", ascii_arguments },
-      { 1, "call_straddling", "read_file", straddling_arguments },
-    };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("%.*s%s", (int)cases[i].ascii, lines->str,
+                                               cases[i].tail);
+      g_autofree char *path = write_file (dir, cases[i].id, text, -1);
 
-    agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 5, 5);
-  }
+      g_ptr_array_add (arguments, path_arguments (path));
+      chunks[i] = (AgentTestToolChunk) { i, cases[i].id, "read_file",
+                                         g_ptr_array_index (arguments, i) };
+      if (cases[i].shown == 0)
+        g_ptr_array_add (contents, g_steal_pointer (&text));
+      else
+        g_ptr_array_add (contents,
+                         g_strdup_printf ("%.*s\n[The file has %" G_GSIZE_FORMAT " bytes; only the "
+                                          "first %" G_GSIZE_FORMAT " are shown.]",
+                                          (int)cases[i].shown, text, strlen (text),
+                                          cases[i].shown));
+    }
+  agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 5, 5);
   agent_test_openai_add_text_response (server, answer, 1, 1);
 
   cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--yes", "--tool", "read_file",
@@ -624,19 +662,12 @@ test_read_file_big (void)
                                                   agent_test_server_get_base_url (server), "Read"));
 
   agent_test_process_assert_exit (cli, 0);
-
-  result = call_result (cli, "call_ascii");
-  expected = g_strdup_printf ("%.*s\n[The file has 70000 bytes; only the first 65536 are shown.]",
-                              65536, ascii->str);
-  g_assert_cmpstr (result, ==, expected);
-  g_assert_cmpstr (tool_message_content (server, 1, "call_ascii"), ==, expected);
-  g_clear_pointer (&expected, g_free);
-
-  result = call_result (cli, "call_straddling");
-  expected = g_strdup_printf ("%.*s\n[The file has %" G_GSIZE_FORMAT " bytes; only the first "
-                              "65535 are shown.]", 65535, straddling->str, straddling->len);
-  g_assert_cmpstr (result, ==, expected);
-  g_assert_cmpstr (tool_message_content (server, 1, "call_straddling"), ==, expected);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      assert_same_text (call_result (cli, cases[i].id), g_ptr_array_index (contents, i));
+      assert_same_text (tool_message_content (server, 1, cases[i].id),
+                        g_ptr_array_index (contents, i));
+    }
 
   remove_dir (dir);
 }
@@ -952,7 +983,7 @@ test_approval_question_escaped (void)
   static const char * const answer[] = { "Denied.", NULL };
   static const AgentTestToolChunk chunks[] = {
     { 0, "call_x", "read_file",
-      "{\"path\":\"/etc/shadow\"}\r\033[2KRun read_file {\"path\":\"notes.txt\"}" },
+      "{\"path\":\"/etc/shadow\"}\r\033[2KRun read_file {\"path\":\"\xe2\x80\xaetxt.notes\"}" },
   };
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
@@ -978,11 +1009,14 @@ test_approval_question_escaped (void)
   agent_test_process_assert_exit (cli, 0);
   g_assert_cmpstr (call_error (cli, "call_x"), ==, "Denied by the user: the user said no");
   assert_contains (question, "/etc/shadow");
+  terminal_close (&terminal);
+
+  /* Each shown as an escape, the right-to-left override too */
+  assert_contains (question, "\\r\\u{1b}[2KRun read_file");
+  assert_contains (question, "\\u{202e}txt.notes");
   for (const char *p = question; *p != '\0'; p++)
     if (g_ascii_iscntrl (*p))
       g_error ("The question shows the control character 0x%02x raw: “%s”", *p, question);
-
-  terminal_close (&terminal);
 }
 
 /* Metrics */

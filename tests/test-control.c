@@ -615,6 +615,32 @@ test_limit_tool_calls (Fixture       *f,
   g_assert_cmpuint (agent_metrics_get_tool_calls (agent_session_get_turn_metrics (f->session)), ==, 3);
 }
 
+/* A call whose arguments are not JSON does not run, so it does not count */
+static void
+test_limit_tool_calls_invalid_arguments (Fixture       *f,
+                                         gconstpointer  data)
+{
+  static const AgentTestToolChunk chunks[] = {
+    { 0, "c0", "calculator", "not json" },
+    { 1, "c1", "calculator", "{\"expression\":\"1+1\"}" },
+  };
+
+  agent_session_set_max_tool_calls (f->session, 1);
+  agent_test_openai_add_tool_response (f->server, chunks, G_N_ELEMENTS (chunks), 1, 1);
+  add_answer (f, "Two.");
+
+  agent_test_turn_run (&f->turn, f->session, "compute", NULL);
+
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpstr (agent_message_get_content (f->turn.result), ==, "Two.");
+  /* user, 2 calls, the refusal of the first, the result of the second, the answer */
+  g_assert_cmpuint (memory_length (f), ==, 5);
+  assert_memory_consistent (f);
+  g_assert_nonnull (strstr (agent_message_get_content (memory_message (f, 2)), "JSON"));
+  g_assert_cmpstr (agent_message_get_content (memory_message (f, 3)), ==, "2");
+  g_assert_cmpuint (agent_metrics_get_tool_calls (agent_session_get_turn_metrics (f->session)), ==, 1);
+}
+
 static void
 run_cut_off (Fixture    *f,
              const char *finish_reason)
@@ -1173,6 +1199,7 @@ main (int   argc,
   ADD ("/control/hook/turn-finished", test_hook_turn_finished);
   ADD ("/control/limit/steps", test_limit_steps);
   ADD ("/control/limit/tool-calls", test_limit_tool_calls);
+  ADD ("/control/limit/tool-calls-invalid-arguments", test_limit_tool_calls_invalid_arguments);
   ADD ("/control/limit/cut-off", test_limit_cut_off);
   ADD ("/control/limit/filtered", test_limit_filtered);
   ADD ("/control/tools/eight-in-parallel", test_parallel_eight);
