@@ -16,6 +16,9 @@
 #include "agent-util-private.h"
 #include "agent-version.h"
 
+/* Connections libsoup may open at once, to one host or in all */
+#define SOUP_MAX_CONNECTIONS 1024
+
 /**
  * AgentProvider:
  *
@@ -37,7 +40,9 @@
  * it is removed from any error message the server echoes it in.
  *
  * A provider may be shared by several sessions; its HTTP connections are
- * reused between requests.
+ * reused between requests. It opens up to 1024 connections at once, one
+ * per streaming answer; [property@Provider:max-concurrent-requests] sets a
+ * lower limit, queuing the requests beyond it in order.
  *
  * Since: 0.1
  */
@@ -1425,9 +1430,15 @@ _agent_provider_get_soup_session (AgentProvider  *self,
         }
     }
 
+  /* A streamed answer holds its connection for as long as the model
+   * writes: libsoup's default of 2 connections per host would queue the
+   * third concurrent session behind the first two. max-concurrent-requests
+   * is the limit, when one is wanted. */
   self->soup_session = soup_session_new_with_options ("user-agent", "libagent/" AGENT_VERSION_S,
                                                       "timeout", 0,
                                                       "tls-database", database,
+                                                      "max-conns", SOUP_MAX_CONNECTIONS,
+                                                      "max-conns-per-host", SOUP_MAX_CONNECTIONS,
                                                       NULL);
   return self->soup_session;
 }

@@ -173,3 +173,44 @@ agent_test_cli_assert_error (AgentTestProcess *cli,
   g_assert_cmpuint (agent_test_process_count_events (cli, "done"), ==, 0);
   return agent_test_get_string (error, "message");
 }
+
+/* The tool-finished line of call @id; the test fails if there is none. */
+JsonObject *
+agent_test_cli_finished_event (AgentTestProcess *cli,
+                               const char       *id)
+{
+  guint n = agent_test_process_count_events (cli, "tool-finished");
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *event = agent_test_process_nth_event (cli, "tool-finished", i);
+
+      if (g_strcmp0 (agent_test_get_string (event, "id"), id) == 0)
+        return event;
+    }
+
+  g_error ("No tool-finished line for %s in:\n%s", id, cli->out->str);
+  return NULL;
+}
+
+/* The result of call @id, which must have succeeded. */
+const char *
+agent_test_cli_call_result (AgentTestProcess *cli,
+                            const char       *id)
+{
+  JsonObject *event = agent_test_cli_finished_event (cli, id);
+
+  g_assert_false (json_object_has_member (event, "error"));
+  return agent_test_get_string (event, "result");
+}
+
+/* The error of call @id, which must have failed. */
+const char *
+agent_test_cli_call_error (AgentTestProcess *cli,
+                           const char       *id)
+{
+  JsonObject *event = agent_test_cli_finished_event (cli, id);
+
+  g_assert_false (json_object_has_member (event, "result"));
+  return agent_test_get_string (event, "error");
+}

@@ -34,4 +34,11 @@ void              agent_test_cli_assert_usage_summed  (AgentTestProcess   *cli);
 const char       *agent_test_cli_assert_error         (AgentTestProcess   *cli,
                                                        const char         *code);
 
+JsonObject       *agent_test_cli_finished_event       (AgentTestProcess   *cli,
+                                                       const char         *id);
+const char       *agent_test_cli_call_result          (AgentTestProcess   *cli,
+                                                       const char         *id);
+const char       *agent_test_cli_call_error           (AgentTestProcess   *cli,
+                                                       const char         *id);
+
 G_END_DECLS

@@ -321,6 +321,16 @@ agent_test_openai_find_tool_message (AgentTestServer *server,
   return NULL;
 }
 
+/* The content of the tool message answering @call_id in request @index. */
+const char *
+agent_test_openai_tool_message_content (AgentTestServer *server,
+                                        guint            index,
+                                        const char      *call_id)
+{
+  return agent_test_get_string (agent_test_openai_find_tool_message (server, index, call_id),
+                                "content");
+}
+
 /* array[nth].function.member, in a message's tool_calls or a request's tools. */
 const char *
 agent_test_openai_function_string (JsonArray  *array,

@@ -76,6 +76,9 @@ const char        *agent_test_openai_get_last_user_content (AgentTestServer     
 JsonObject        *agent_test_openai_find_tool_message     (AgentTestServer          *server,
                                                             guint                     index,
                                                             const char               *call_id);
+const char        *agent_test_openai_tool_message_content  (AgentTestServer          *server,
+                                                            guint                     index,
+                                                            const char               *call_id);
 const char        *agent_test_openai_function_string       (JsonArray                *array,
                                                             guint                     nth,
                                                             const char               *member);

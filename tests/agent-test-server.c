@@ -5,6 +5,9 @@
 
 #include "config.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
 #include <string.h>
 
 #include "agent-test-feed.h"
@@ -17,6 +20,9 @@ typedef enum
   ACTION_DELAY,
   ACTION_WAIT,
 } ActionType;
+
+/* Connections waiting to be accepted, as many as test-load opens at once */
+#define LISTEN_BACKLOG 256
 
 typedef struct
 {
@@ -62,6 +68,13 @@ struct _AgentTestServer
   GPtrArray  *requests;
   GPtrArray  *streams;
   guint       n_aborted;
+
+  GSocketService  *service;
+  GTlsCertificate *certificate;
+  GHashTable      *connections;  /* client port → GSocketConnection, while it lives */
+
+  AgentTestResponder responder;
+  gpointer           responder_data;
 };
 
 static void
@@ -94,6 +107,21 @@ request_free (gpointer data)
 }
 
 static void stream_step (Stream *stream);
+
+/* The socket @message came on (the connections are ours, accepted in
+ * incoming_cb(), so soup_server_message_get_socket() does not know it). */
+static GSocket *
+message_socket (AgentTestServer   *self,
+                SoupServerMessage *message)
+{
+  GSocketAddress *remote = soup_server_message_get_remote_address (message);
+  guint16 port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (remote));
+  GSocketConnection *connection = g_hash_table_lookup (self->connections,
+                                                       GUINT_TO_POINTER (port));
+
+  g_assert_nonnull (connection);
+  return g_socket_connection_get_socket (connection);
+}
 
 static void
 stream_free (Stream *stream)
@@ -128,11 +156,17 @@ stream_step_cb (gpointer data)
 }
 
 static void
+stream_schedule (Stream *stream)
+{
+  stream->source_id = g_idle_add (stream_step_cb, stream);
+}
+
+static void
 wrote_chunk_cb (SoupServerMessage *message,
                 Stream            *stream)
 {
   if (stream->source_id == 0 && !stream->waiting)
-    stream->source_id = g_idle_add (stream_step_cb, stream);
+    stream_schedule (stream);
 }
 
 static void
@@ -151,7 +185,7 @@ stream_step (Stream *stream)
            * a chunk (a chunk header promising more than follows), or, with
            * drop_at_boundary, between two chunks. Nothing of libsoup's is
            * pending on the socket now: the last chunk was written. */
-          GSocket *socket = soup_server_message_get_socket (stream->message);
+          GSocket *socket = message_socket (stream->server, stream->message);
           static const char partial[] = "100\r\ndata: {\"choi";
 
           if (!stream->response->drop_at_boundary)
@@ -218,12 +252,16 @@ server_cb (SoupServer        *server,
     }
   g_ptr_array_add (self->requests, request);
 
+  if (self->responder != NULL)
+    self->responder (self, request->path, request->body, self->responder_data);
   response = g_queue_pop_head (&self->responses);
   if (response == NULL)
     {
+      static const char body[] = "{\"error\":{\"message\":\"no scripted response\"}}";
+
       soup_server_message_set_status (message, SOUP_STATUS_INTERNAL_SERVER_ERROR, NULL);
       soup_server_message_set_response (message, "application/json", SOUP_MEMORY_STATIC,
-                                        "{\"error\":{\"message\":\"no scripted response\"}}", 43);
+                                        body, sizeof body - 1);
       return;
     }
 
@@ -258,34 +296,99 @@ server_cb (SoupServer        *server,
   g_signal_connect (message, "disconnected", G_CALLBACK (stream_finished_cb), stream);
 
   soup_server_message_pause (message);
-  stream->source_id = g_idle_add (stream_step_cb, stream);
+  stream_schedule (stream);
+}
+
+static void
+connection_gone (gpointer  data,
+                 GObject  *where_the_object_was)
+{
+  AgentTestServer *self = data;
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->connections);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (value == where_the_object_was)
+      g_hash_table_iter_remove (&iter);
+}
+
+static gboolean
+incoming_cb (GSocketService    *service,
+             GSocketConnection *connection,
+             GObject           *source_object,
+             AgentTestServer   *self)
+{
+  g_autoptr(GSocketAddress) local = g_socket_connection_get_local_address (connection, NULL);
+  g_autoptr(GSocketAddress) remote = g_socket_connection_get_remote_address (connection, NULL);
+  g_autoptr(GIOStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  guint16 port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (remote));
+
+  /* As production servers do: libsoup writes a chunk's size line, data
+   * and end in three send() calls, which Nagle's algorithm would hold back
+   * for the client's delayed ACK (40 ms) each time. */
+  g_socket_set_option (g_socket_connection_get_socket (connection), IPPROTO_TCP, TCP_NODELAY,
+                       1, NULL);
+  g_hash_table_insert (self->connections, GUINT_TO_POINTER (port), connection);
+  g_object_weak_ref (G_OBJECT (connection), connection_gone, self);
+
+  if (self->certificate != NULL)
+    stream = g_tls_server_connection_new (G_IO_STREAM (connection), self->certificate, &error);
+  else
+    stream = g_object_ref (G_IO_STREAM (connection));
+
+  if (stream == NULL ||
+      !soup_server_accept_iostream (self->server, stream, local, remote, &error))
+    g_error ("Cannot take a connection: %s", error->message);
+
+  return TRUE;
+}
+
+/* Listens on 127.0.0.1 with a backlog of LISTEN_BACKLOG: GSocket's
+ * default of 10 would make the kernel drop the connections of a burst of
+ * clients beyond it, which then try again a second later. The connections
+ * are accepted here and handed to the SoupServer (with TLS, when the
+ * server has a certificate): its own listener, in libsoup 3.2, loses the
+ * GSocket of every connection it accepted, which would show as a leak of
+ * test-load's hundreds of connections. Returns the port. */
+static guint16
+listen_local (AgentTestServer *self)
+{
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+
+  self->service = g_socket_service_new ();
+  g_socket_listener_set_backlog (G_SOCKET_LISTENER (self->service), LISTEN_BACKLOG);
+  if (!g_socket_listener_add_address (G_SOCKET_LISTENER (self->service), address,
+                                      G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+                                      NULL, &bound, &error))
+    g_error ("Cannot listen on 127.0.0.1: %s", error->message);
+
+  g_signal_connect (self->service, "incoming", G_CALLBACK (incoming_cb), self);
+  g_socket_service_start (self->service);
+
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
 }
 
 static AgentTestServer *
 server_new (GTlsCertificate *certificate)
 {
   AgentTestServer *self = g_new0 (AgentTestServer, 1);
-  g_autoptr(GError) error = NULL;
-  GSList *uris;
-  GUri *uri;
+  guint16 port;
 
-  self->server = soup_server_new ("tls-certificate", certificate, NULL);
+  self->server = soup_server_new (NULL, NULL);
+  self->certificate = certificate != NULL ? g_object_ref (certificate) : NULL;
+  self->connections = g_hash_table_new (NULL, NULL);
   self->requests = g_ptr_array_new_with_free_func (request_free);
   self->streams = g_ptr_array_new_with_free_func ((GDestroyNotify)stream_free);
   g_queue_init (&self->responses);
 
   soup_server_add_handler (self->server, NULL, server_cb, self, NULL);
-  if (!soup_server_listen_local (self->server, 0,
-                                 SOUP_SERVER_LISTEN_IPV4_ONLY |
-                                 (certificate ? SOUP_SERVER_LISTEN_HTTPS : 0),
-                                 &error))
-    g_error ("Cannot listen on 127.0.0.1: %s", error->message);
-
-  uris = soup_server_get_uris (self->server);
-  uri = uris->data;
-  self->base_url = g_strdup_printf ("%s://127.0.0.1:%d/v1", certificate ? "https" : "http",
-                                    g_uri_get_port (uri));
-  g_slist_free_full (uris, (GDestroyNotify)g_uri_unref);
+  port = listen_local (self);
+  self->base_url = g_strdup_printf ("%s://127.0.0.1:%u/v1", certificate ? "https" : "http", port);
 
   return self;
 }
@@ -319,9 +422,22 @@ agent_test_server_free (AgentTestServer *self)
    * before it stops listening, then let the disconnections run. */
   while (g_main_context_iteration (NULL, FALSE))
     ;
+  g_socket_service_stop (self->service);
+  g_socket_listener_close (G_SOCKET_LISTENER (self->service));
   soup_server_disconnect (self->server);
   while (g_main_context_iteration (NULL, FALSE))
     ;
+  g_clear_object (&self->service);
+  g_clear_object (&self->certificate);
+  {
+    GHashTableIter iter;
+    gpointer value;
+
+    g_hash_table_iter_init (&iter, self->connections);
+    while (g_hash_table_iter_next (&iter, NULL, &value))
+      g_object_weak_unref (value, connection_gone, self);
+    g_hash_table_unref (self->connections);
+  }
   g_ptr_array_unref (self->streams);
   g_clear_object (&self->server);
   g_queue_clear_full (&self->responses, (GDestroyNotify)response_free);
@@ -393,11 +509,7 @@ agent_test_server_get_n_pending (AgentTestServer *self)
 gboolean
 agent_test_server_is_waiting (AgentTestServer *self)
 {
-  for (guint i = 0; i < self->streams->len; i++)
-    if (((Stream *)g_ptr_array_index (self->streams, i))->waiting)
-      return TRUE;
-
-  return FALSE;
+  return agent_test_server_get_n_waiting (self) > 0;
 }
 
 static gboolean
@@ -411,6 +523,32 @@ void
 agent_test_server_wait_until_waiting (AgentTestServer *self)
 {
   agent_test_wait_until (server_is_waiting, self);
+}
+
+/* How many responses wait at an agent_test_response_add_wait() now. */
+guint
+agent_test_server_get_n_waiting (AgentTestServer *self)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->streams->len; i++)
+    if (((Stream *)g_ptr_array_index (self->streams, i))->waiting)
+      n++;
+
+  return n;
+}
+
+/* Scripts responses as the requests come: @responder is called for each
+ * request, before its response is taken from the queue, and may add it
+ * there. For servers whose answer depends on the request (concurrent
+ * sessions, whose requests come in any order). */
+void
+agent_test_server_set_responder (AgentTestServer    *self,
+                                 AgentTestResponder  responder,
+                                 gpointer            user_data)
+{
+  self->responder = responder;
+  self->responder_data = user_data;
 }
 
 void

@@ -18,6 +18,12 @@ G_BEGIN_DECLS
 typedef struct _AgentTestServer AgentTestServer;
 typedef struct _AgentTestResponse AgentTestResponse;
 
+/* See agent_test_server_set_responder(); @body is NULL unless JSON. */
+typedef void (*AgentTestResponder) (AgentTestServer *server,
+                                    const char      *path,
+                                    JsonNode        *body,
+                                    gpointer         user_data);
+
 AgentTestServer   *agent_test_server_new                (void);
 AgentTestServer   *agent_test_server_new_tls            (const char        *certificate_file,
                                                          const char        *key_file);
@@ -38,6 +44,10 @@ void               agent_test_server_release            (AgentTestServer   *self
 gboolean           agent_test_server_is_waiting         (AgentTestServer   *self);
 void               agent_test_server_wait_until_waiting (AgentTestServer   *self);
 guint              agent_test_server_get_n_aborted      (AgentTestServer   *self);
+guint              agent_test_server_get_n_waiting      (AgentTestServer   *self);
+void               agent_test_server_set_responder      (AgentTestServer   *self,
+                                                         AgentTestResponder responder,
+                                                         gpointer           user_data);
 
 void               agent_test_response_set_content_type (AgentTestResponse *self,
                                                          const char        *content_type);

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "agent-test-util.h"
 
 char *
@@ -399,4 +401,94 @@ agent_test_count_notify (GObject    *object,
                          guint      *count)
 {
   (*count)++;
+}
+
+/* Files */
+
+/* A new temporary directory, @template_prefix-XXXXXX; see agent_test_remove_dir(). */
+char *
+agent_test_make_dir (const char *template_prefix)
+{
+  g_autofree char *template = g_strconcat (template_prefix, "-XXXXXX", NULL);
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp (template, &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+/* Removes @dir with its files and empty subdirectories. */
+void
+agent_test_remove_dir (const char *dir)
+{
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        g_assert_no_errno (g_rmdir (path));
+      else
+        g_assert_no_errno (g_unlink (path));
+    }
+  g_assert_no_errno (g_rmdir (dir));
+}
+
+/* Writes @len bytes of @contents (up to its NUL if -1) to @dir/@name; returns the path. */
+char *
+agent_test_write_file (const char *dir,
+                       const char *name,
+                       const char *contents,
+                       gssize      len)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_file_set_contents (path, contents, len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* The arguments {"path":…} of a read_file call, escaped as JSON wants. */
+char *
+agent_test_path_arguments (const char *path)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "path");
+  json_builder_add_string_value (builder, path);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  return json_to_string (root, FALSE);
+}
+
+/* Assertions */
+
+/* Like g_assert_cmpstr(), with a short message for long texts. */
+void
+agent_test_assert_same_text (const char *actual,
+                             const char *expected)
+{
+  gsize i = 0;
+
+  g_assert_nonnull (actual);
+  while (actual[i] != '\0' && actual[i] == expected[i])
+    i++;
+  if (actual[i] != expected[i])
+    g_error ("The texts (%" G_GSIZE_FORMAT " and %" G_GSIZE_FORMAT " bytes) differ at byte "
+             "%" G_GSIZE_FORMAT ": “%.40s” instead of “%.40s”",
+             strlen (actual), strlen (expected), i, actual + i, expected + i);
+}
+
+/* Fails the test unless @haystack is not NULL and contains @needle. */
+void
+agent_test_assert_contains (const char *haystack,
+                            const char *needle)
+{
+  if (haystack == NULL || strstr (haystack, needle) == NULL)
+    g_error ("“%s” does not contain “%s”", haystack, needle);
 }

@@ -43,4 +43,16 @@ void         agent_test_count_notify       (GObject        *object,
                                             GParamSpec     *pspec,
                                             guint          *count);
 
+char        *agent_test_make_dir           (const char     *template_prefix);
+void         agent_test_remove_dir         (const char     *dir);
+char        *agent_test_write_file         (const char     *dir,
+                                            const char     *name,
+                                            const char     *contents,
+                                            gssize          len);
+char        *agent_test_path_arguments     (const char     *path);
+void         agent_test_assert_same_text   (const char     *actual,
+                                            const char     *expected);
+void         agent_test_assert_contains    (const char     *haystack,
+                                            const char     *needle);
+
 G_END_DECLS

@@ -2,19 +2,15 @@
  *
  * As in test-cli.c, each case runs $AGENT_CLI against an AgentTestServer
  * served from this process's main loop: here the options that keep a turn
- * in check (--max-tool-calls, --tool-timeout, --yes), approval on the
- * controlling terminal, the read_file tool and the metrics of --json.
+ * in check (--max-tool-calls, --tool-timeout), the read_file tool (with
+ * --yes) and the metrics of --json. Approval on the controlling terminal,
+ * without --yes, is tested in test-cli-approval.c.
  *
  * A tool call is made to hang with a file lease: while this process holds
  * a write lease on a file, another process's open() of it blocks until the
  * lease is released (or the kernel's lease-break-time, 45 s by default,
  * runs out). A FIFO would not do: read_file refuses what is not a regular
  * file before it opens it.
- *
- * Approval needs a controlling terminal. The children of this process may
- * have one (the developer's), so the cases about approval start agent-cli
- * in a new session with setsid(1): without a terminal, or with a
- * pseudo-terminal this process plays the user on.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -24,12 +20,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
-#include <gio/gunixinputstream.h>
 
 #include <agent.h>
 
@@ -38,148 +32,7 @@
 #include "agent-test-server.h"
 #include "agent-test-util.h"
 
-#define READ_FILE_DENIED "Not run: this tool needs the user's approval"
 #define TEXT_FILE_CONTENT "Notes: \"quoted\", tab\there,\nünïcödé ✓\n"
-
-/* Helpers */
-
-static const char *
-cli_path (void)
-{
-  return agent_test_find_program ("AGENT_CLI", "cli", "agent-cli");
-}
-
-/* {"path":"…"}, escaped as JSON wants. */
-static char *
-path_arguments (const char *path)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "path");
-  json_builder_add_string_value (builder, path);
-  json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  return json_to_string (root, FALSE);
-}
-
-/* A new directory for the case's files; remove_dir() removes it and them. */
-static char *
-make_dir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("agent-cli-control-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        g_assert_no_errno (g_rmdir (path));
-      else
-        g_assert_no_errno (g_unlink (path));
-    }
-  g_assert_no_errno (g_rmdir (dir));
-}
-
-static char *
-write_file (const char *dir,
-            const char *name,
-            const char *contents,
-            gssize      len)
-{
-  g_autoptr(GError) error = NULL;
-  char *path = g_build_filename (dir, name, NULL);
-
-  g_file_set_contents (path, contents, len, &error);
-  g_assert_no_error (error);
-  return path;
-}
-
-/* The tool-finished line of @id. */
-static JsonObject *
-finished_event (AgentTestProcess *cli,
-                const char       *id)
-{
-  guint n = agent_test_process_count_events (cli, "tool-finished");
-
-  for (guint i = 0; i < n; i++)
-    {
-      JsonObject *event = agent_test_process_nth_event (cli, "tool-finished", i);
-
-      if (g_strcmp0 (agent_test_get_string (event, "id"), id) == 0)
-        return event;
-    }
-
-  g_error ("No tool-finished line for %s in:\n%s", id, cli->out->str);
-  return NULL;
-}
-
-/* The result of call @id, which must have succeeded. */
-static const char *
-call_result (AgentTestProcess *cli,
-             const char       *id)
-{
-  JsonObject *event = finished_event (cli, id);
-
-  g_assert_false (json_object_has_member (event, "error"));
-  return agent_test_get_string (event, "result");
-}
-
-/* The error of call @id, which must have failed. */
-static const char *
-call_error (AgentTestProcess *cli,
-            const char       *id)
-{
-  JsonObject *event = finished_event (cli, id);
-
-  g_assert_false (json_object_has_member (event, "result"));
-  return agent_test_get_string (event, "error");
-}
-
-static const char *
-tool_message_content (AgentTestServer *server,
-                      guint            index,
-                      const char      *id)
-{
-  return agent_test_get_string (agent_test_openai_find_tool_message (server, index, id),
-                                "content");
-}
-
-/* Like g_assert_cmpstr(), with a short message for long texts. */
-static void
-assert_same_text (const char *actual,
-                  const char *expected)
-{
-  gsize i = 0;
-
-  g_assert_nonnull (actual);
-  while (actual[i] != '\0' && actual[i] == expected[i])
-    i++;
-  if (actual[i] != expected[i])
-    g_error ("The texts (%" G_GSIZE_FORMAT " and %" G_GSIZE_FORMAT " bytes) differ at byte "
-             "%" G_GSIZE_FORMAT ": “%.40s” instead of “%.40s”",
-             strlen (actual), strlen (expected), i, actual + i, expected + i);
-}
-
-static void
-assert_contains (const char *haystack,
-                 const char *needle)
-{
-  if (haystack == NULL || strstr (haystack, needle) == NULL)
-    g_error ("“%s” does not contain “%s”", haystack, needle);
-}
 
 /* --max-tool-calls */
 
@@ -215,12 +68,12 @@ test_max_tool_calls (void)
   g_assert_true (g_str_has_suffix (types, " tool-finished error"));
   g_assert_cmpuint (agent_test_process_count_events (cli, "tool-started"), ==, 3);
   g_assert_cmpuint (agent_test_process_count_events (cli, "tool-finished"), ==, 3);
-  g_assert_cmpstr (call_result (cli, "call_1"), ==, "2");
-  g_assert_cmpstr (call_result (cli, "call_2"), ==, "6");
-  g_assert_cmpstr (call_error (cli, "call_3"), ==,
+  g_assert_cmpstr (agent_test_cli_call_result (cli, "call_1"), ==, "2");
+  g_assert_cmpstr (agent_test_cli_call_result (cli, "call_2"), ==, "6");
+  g_assert_cmpstr (agent_test_cli_call_error (cli, "call_3"), ==,
                    "Not run: the turn reached its limit of 2 tool calls");
   message = agent_test_cli_assert_error (cli, "limit");
-  assert_contains (message, "max-tool-calls");
+  agent_test_assert_contains (message, "max-tool-calls");
 
   /* The model is not asked again. */
   g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 1);
@@ -235,8 +88,8 @@ test_max_tool_calls (void)
                                                "Sums"));
   agent_test_process_assert_exit (plain, 1);
   g_assert_cmpstr (plain->out->str, ==, "");
-  assert_contains (plain->err->str, "limit of 2 tool calls");
-  assert_contains (plain->err->str, "max-tool-calls");
+  agent_test_assert_contains (plain->err->str, "limit of 2 tool calls");
+  agent_test_assert_contains (plain->err->str, "max-tool-calls");
   g_assert_cmpuint (agent_test_server_get_n_requests (plain_server), ==, 1);
 }
 
@@ -262,9 +115,9 @@ test_max_tool_calls_per_turn (void)
                                                   agent_test_server_get_base_url (server), "Go"));
 
   agent_test_process_assert_exit (cli, 1);
-  g_assert_cmpstr (call_result (cli, "call_a"), ==, "9");
-  g_assert_cmpstr (call_result (cli, "call_b"), ==, "16");
-  g_assert_cmpstr (call_error (cli, "call_c"), ==,
+  g_assert_cmpstr (agent_test_cli_call_result (cli, "call_a"), ==, "9");
+  g_assert_cmpstr (agent_test_cli_call_result (cli, "call_b"), ==, "16");
+  g_assert_cmpstr (agent_test_cli_call_error (cli, "call_c"), ==,
                    "Not run: the turn reached its limit of 2 tool calls");
   agent_test_cli_assert_error (cli, "limit");
   g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 2);
@@ -293,9 +146,10 @@ test_max_tool_calls_enough (void)
                                                       "Sums"));
 
       agent_test_process_assert_exit (cli, 0);
-      g_assert_cmpstr (call_result (cli, "call_3"), ==, "6");
+      g_assert_cmpstr (agent_test_cli_call_result (cli, "call_3"), ==, "6");
       g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "2, 6 and 6.");
-      g_assert_cmpstr (tool_message_content (server, 2 * i + 1, "call_3"), ==, "6");
+      g_assert_cmpstr (agent_test_openai_tool_message_content (server, 2 * i + 1, "call_3"), ==,
+                       "6");
     }
 }
 
@@ -326,8 +180,8 @@ lease_take (Lease *lease)
       return FALSE;
     }
 
-  lease->dir = make_dir ();
-  lease->path = write_file (lease->dir, "leased.txt", "Never read in time.\n", -1);
+  lease->dir = agent_test_make_dir ("agent-cli-control");
+  lease->path = agent_test_write_file (lease->dir, "leased.txt", "Never read in time.\n", -1);
   /* Its breaking is announced with SIGIO, which would kill this process. */
   lease->old_sigio = signal (SIGIO, SIG_IGN);
 
@@ -364,7 +218,7 @@ lease_clear (Lease *lease)
 
   lease_release (lease);
   signal (SIGIO, lease->old_sigio);
-  remove_dir (lease->dir);
+  agent_test_remove_dir (lease->dir);
   g_clear_pointer (&lease->path, g_free);
   g_clear_pointer (&lease->dir, g_free);
 }
@@ -374,7 +228,7 @@ static void
 add_hanging_step (AgentTestServer *server,
                   const char      *path)
 {
-  g_autofree char *arguments = path_arguments (path);
+  g_autofree char *arguments = agent_test_path_arguments (path);
   AgentTestToolChunk chunks[] = {
     { 0, "call_r", "read_file", arguments },
     { 1, "call_c", "calculator", "{\"expression\":\"2*7\"}" },
@@ -389,15 +243,15 @@ check_timed_out (AgentTestProcess *cli,
 {
   JsonObject *metrics;
 
-  g_assert_cmpstr (call_error (cli, "call_r"), ==, "The tool timed out after 0.5 s");
-  g_assert_cmpstr (call_result (cli, "call_c"), ==, "14");
+  g_assert_cmpstr (agent_test_cli_call_error (cli, "call_r"), ==, "The tool timed out after 0.5 s");
+  g_assert_cmpstr (agent_test_cli_call_result (cli, "call_c"), ==, "14");
   g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "Done.");
 
   /* The model is told, and the loop went on. */
   g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 2);
-  g_assert_cmpstr (tool_message_content (server, 1, "call_r"), ==,
+  g_assert_cmpstr (agent_test_openai_tool_message_content (server, 1, "call_r"), ==,
                    "The tool timed out after 0.5 s");
-  g_assert_cmpstr (tool_message_content (server, 1, "call_c"), ==, "14");
+  g_assert_cmpstr (agent_test_openai_tool_message_content (server, 1, "call_c"), ==, "14");
 
   /* Both ran; the one cut off ran at least until its timeout. */
   metrics = json_object_get_object_member (agent_test_process_last_event (cli), "metrics");
@@ -490,7 +344,8 @@ test_tool_timeout_nan (void)
                                                   agent_test_server_get_base_url (server), "Hi"));
 
   agent_test_process_assert_exit (cli, 1);
-  assert_contains (agent_test_cli_assert_error (cli, "invalid-argument"), "tool-timeout");
+  agent_test_assert_contains (agent_test_cli_assert_error (cli, "invalid-argument"),
+                              "tool-timeout");
   g_assert_null (strstr (cli->err->str, "CRITICAL"));
   g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 0);
 }
@@ -503,9 +358,9 @@ test_read_file (void)
   static const char * const answer[] = { "Read it.", NULL };
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
-  g_autofree char *dir = make_dir ();
-  g_autofree char *path = write_file (dir, "notes.txt", TEXT_FILE_CONTENT, -1);
-  g_autofree char *arguments = path_arguments (path);
+  g_autofree char *dir = agent_test_make_dir ("agent-cli-control");
+  g_autofree char *path = agent_test_write_file (dir, "notes.txt", TEXT_FILE_CONTENT, -1);
+  g_autofree char *arguments = agent_test_path_arguments (path);
   g_autofree char *types = NULL;
   AgentTestToolChunk chunk = { 0, "call_f", "read_file", arguments };
   JsonObject *parameters;
@@ -526,8 +381,9 @@ test_read_file (void)
                    "step-finished done");
   g_assert_cmpstr (agent_test_get_string (agent_test_process_nth_event (cli, "tool-started", 0),
                                           "arguments"), ==, arguments);
-  g_assert_cmpstr (call_result (cli, "call_f"), ==, TEXT_FILE_CONTENT);
-  g_assert_cmpstr (tool_message_content (server, 1, "call_f"), ==, TEXT_FILE_CONTENT);
+  g_assert_cmpstr (agent_test_cli_call_result (cli, "call_f"), ==, TEXT_FILE_CONTENT);
+  g_assert_cmpstr (agent_test_openai_tool_message_content (server, 1, "call_f"), ==,
+                   TEXT_FILE_CONTENT);
   g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "Read it.");
 
   /* The tool was offered with its one required parameter. */
@@ -541,7 +397,7 @@ test_read_file (void)
   g_assert_true (json_object_has_member (json_object_get_object_member (parameters, "properties"),
                                          "path"));
 
-  remove_dir (dir);
+  agent_test_remove_dir (dir);
 }
 
 typedef struct
@@ -566,21 +422,22 @@ test_read_file_errors (void)
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
   g_autoptr(GPtrArray) arguments = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = agent_test_make_dir ("agent-cli-control");
   g_autofree char *subdir = g_build_filename (dir, "subdir", NULL);
   g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
   AgentTestToolChunk chunks[G_N_ELEMENTS (cases)];
 
   g_assert_no_errno (g_mkdir (subdir, 0700));
   g_assert_no_errno (mkfifo (fifo, 0600));
-  g_free (write_file (dir, "nul.bin", "text\0more", 9));
-  g_free (write_file (dir, "latin1.txt", "caf\xe9 cr\xe8me\n", -1));
+  g_free (agent_test_write_file (dir, "nul.bin", "text\0more", 9));
+  g_free (agent_test_write_file (dir, "latin1.txt", "caf\xe9 cr\xe8me\n", -1));
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *path = cases[i].name ? g_build_filename (dir, cases[i].name, NULL) : NULL;
 
-      g_ptr_array_add (arguments, path ? path_arguments (path) : g_strdup ("{\"path\":3}"));
+      g_ptr_array_add (arguments,
+                       path ? agent_test_path_arguments (path) : g_strdup ("{\"path\":3}"));
       chunks[i] = (AgentTestToolChunk) { i, cases[i].id, "read_file",
                                          g_ptr_array_index (arguments, i) };
     }
@@ -595,17 +452,17 @@ test_read_file_errors (void)
   agent_test_process_assert_exit (cli, 0);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      const char *error = call_error (cli, cases[i].id);
+      const char *error = agent_test_cli_call_error (cli, cases[i].id);
 
       g_test_message ("%s: %s", cases[i].id, error);
-      assert_contains (error, cases[i].error);
+      agent_test_assert_contains (error, cases[i].error);
       if (cases[i].name != NULL)
-        assert_contains (error, cases[i].name);
-      g_assert_cmpstr (tool_message_content (server, 1, cases[i].id), ==, error);
+        agent_test_assert_contains (error, cases[i].name);
+      g_assert_cmpstr (agent_test_openai_tool_message_content (server, 1, cases[i].id), ==, error);
     }
   g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "None of them.");
 
-  remove_dir (dir);
+  agent_test_remove_dir (dir);
 }
 
 /* A file over 64 KiB is cut, with a note, and never in the middle of a
@@ -630,7 +487,7 @@ test_read_file_big (void)
   g_autoptr(GString) lines = g_string_new (NULL);
   g_autoptr(GPtrArray) contents = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) arguments = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = agent_test_make_dir ("agent-cli-control");
   AgentTestToolChunk chunks[G_N_ELEMENTS (cases)];
 
   for (guint i = 0; lines->len < 70000; i++)
@@ -640,9 +497,9 @@ test_read_file_big (void)
     {
       g_autofree char *text = g_strdup_printf ("%.*s%s", (int)cases[i].ascii, lines->str,
                                                cases[i].tail);
-      g_autofree char *path = write_file (dir, cases[i].id, text, -1);
+      g_autofree char *path = agent_test_write_file (dir, cases[i].id, text, -1);
 
-      g_ptr_array_add (arguments, path_arguments (path));
+      g_ptr_array_add (arguments, agent_test_path_arguments (path));
       chunks[i] = (AgentTestToolChunk) { i, cases[i].id, "read_file",
                                          g_ptr_array_index (arguments, i) };
       if (cases[i].shown == 0)
@@ -664,359 +521,14 @@ test_read_file_big (void)
   agent_test_process_assert_exit (cli, 0);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      assert_same_text (call_result (cli, cases[i].id), g_ptr_array_index (contents, i));
-      assert_same_text (tool_message_content (server, 1, cases[i].id),
-                        g_ptr_array_index (contents, i));
+      const char *content = g_ptr_array_index (contents, i);
+
+      agent_test_assert_same_text (agent_test_cli_call_result (cli, cases[i].id), content);
+      agent_test_assert_same_text (agent_test_openai_tool_message_content (server, 1, cases[i].id),
+                                   content);
     }
 
-  remove_dir (dir);
-}
-
-/* Approval */
-
-/* Runs agent-cli in a new session: without a controlling terminal, or
- * with @tty as its controlling terminal. */
-static AgentTestProcess *
-spawn_in_session (const char         *tty,
-                  const char * const *args)
-{
-  g_autofree char *setsid = g_find_program_in_path ("setsid");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-
-  g_assert_nonnull (setsid);
-  /* setsid forks only in a process group leader, which this child is not;
-   * -w keeps the exit status should it fork anyway. */
-  g_ptr_array_add (argv, (char *)"-w");
-  if (tty != NULL)
-    {
-      /* A session leader's first terminal opened becomes its controlling one. */
-      g_ptr_array_add (argv, (char *)"/bin/sh");
-      g_ptr_array_add (argv, (char *)"-c");
-      g_ptr_array_add (argv, (char *)"exec 3<>\"$0\" && exec \"$@\"");
-      g_ptr_array_add (argv, (char *)tty);
-    }
-  g_ptr_array_add (argv, (char *)cli_path ());
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *)args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  return agent_test_process_spawn (setsid, NULL, NULL, AGENT_TEST_PROCESS_DEFAULT,
-                                   (const char * const *)argv->pdata);
-}
-
-/* Without --yes and without a terminal, no one can approve: the call is
- * answered so and the turn goes on. */
-static void
-test_approval_no_terminal (void)
-{
-  static const char * const answer[] = { "I may not.", NULL };
-  g_autoptr(AgentTestServer) server = agent_test_server_new ();
-  g_autoptr(AgentTestProcess) cli = NULL;
-  g_autoptr(AgentTestProcess) plain = NULL;
-  g_autofree char *dir = make_dir ();
-  g_autofree char *path = write_file (dir, "secret.txt", "The secret.\n", -1);
-  g_autofree char *arguments = path_arguments (path);
-  AgentTestToolChunk chunk = { 0, "call_s", "read_file", arguments };
-  JsonObject *metrics;
-  const char *error;
-
-  agent_test_openai_add_tool_response (server, &chunk, 1, 5, 5);
-  agent_test_openai_add_text_response (server, answer, 1, 1);
-
-  cli = spawn_in_session (NULL, AGENT_TEST_ARGS ("--json", "--tool", "read_file", "--base-url",
-                                                 agent_test_server_get_base_url (server), "Read"));
-  agent_test_process_wait (cli);
-  agent_test_process_parse_json (cli);
-
-  agent_test_process_assert_exit (cli, 0);
-  error = call_error (cli, "call_s");
-  g_assert_true (g_str_has_prefix (error, READ_FILE_DENIED));
-  g_assert_cmpstr (tool_message_content (server, 1, "call_s"), ==, error);
-  g_assert_null (strstr (cli->out->str, "The secret."));
-  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "I may not.");
-  /* The model asked for one call; none ran. */
-  metrics = json_object_get_object_member (agent_test_process_nth_event (cli, "step-finished", 0),
-                                           "metrics");
-  g_assert_cmpint (json_object_get_int_member (metrics, "tool-calls"), ==, 1);
-  metrics = json_object_get_object_member (agent_test_process_last_event (cli), "metrics");
-  g_assert_cmpint (json_object_get_int_member (metrics, "tool-calls"), ==, 0);
-
-  /* Plain output says so on stderr. */
-  agent_test_openai_add_tool_response (server, &chunk, 1, 5, 5);
-  agent_test_openai_add_text_response (server, answer, 1, 1);
-  plain = spawn_in_session (NULL, AGENT_TEST_ARGS ("--tool", "read_file", "--base-url",
-                                                   agent_test_server_get_base_url (server),
-                                                   "Read"));
-  agent_test_process_wait (plain);
-  agent_test_process_assert_exit (plain, 0);
-  g_assert_cmpstr (plain->out->str, ==, "I may not.\n");
-  assert_contains (plain->err->str, READ_FILE_DENIED);
-  g_assert_null (strstr (plain->err->str, "The secret."));
-
-  remove_dir (dir);
-}
-
-/* This process as the user at a terminal: the master side of a pty. */
-typedef struct
-{
-  int           master;
-  GString      *shown;    /* what agent-cli wrote on the terminal */
-  GCancellable *cancellable;
-  gboolean      closed;
-} Terminal;
-
-static void terminal_read (Terminal *terminal);
-
-static void
-terminal_read_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  Terminal *terminal = user_data;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-
-  /* EIO when the last one who had the terminal open is gone */
-  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
-  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
-    {
-      terminal->closed = TRUE;
-      return;
-    }
-
-  g_string_append_len (terminal->shown, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-  terminal_read (terminal);
-}
-
-static void
-terminal_read (Terminal *terminal)
-{
-  g_autoptr(GInputStream) stream = g_unix_input_stream_new (terminal->master, FALSE);
-
-  g_input_stream_read_bytes_async (stream, 4096, G_PRIORITY_DEFAULT, terminal->cancellable,
-                                   terminal_read_cb, terminal);
-}
-
-/* NULL (and the test skipped) without pseudo-terminals. */
-static char *
-terminal_open (Terminal *terminal)
-{
-  terminal->master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
-  if (terminal->master < 0 || grantpt (terminal->master) != 0 ||
-      unlockpt (terminal->master) != 0)
-    {
-      g_test_skip ("No pseudo-terminals here");
-      if (terminal->master >= 0)
-        close (terminal->master);
-      return NULL;
-    }
-
-  terminal->shown = g_string_new (NULL);
-  terminal->cancellable = g_cancellable_new ();
-  terminal_read (terminal);
-  return g_strdup (ptsname (terminal->master));
-}
-
-static void
-terminal_close (Terminal *terminal)
-{
-  g_cancellable_cancel (terminal->cancellable);
-  agent_test_wait_for (&terminal->closed);
-  g_assert_no_errno (close (terminal->master));
-  g_string_free (terminal->shown, TRUE);
-  g_clear_object (&terminal->cancellable);
-}
-
-typedef struct
-{
-  Terminal   *terminal;
-  const char *text;
-} Shown;
-
-static gboolean
-is_shown (gpointer data)
-{
-  Shown *shown = data;
-
-  return strstr (shown->terminal->shown->str, shown->text) != NULL || shown->terminal->closed;
-}
-
-static void
-terminal_wait_for (Terminal   *terminal,
-                   const char *text)
-{
-  Shown shown = { terminal, text };
-
-  agent_test_wait_until (is_shown, &shown);
-  if (strstr (terminal->shown->str, text) == NULL)
-    g_error ("“%s” did not show on the terminal, only:\n%s", text, terminal->shown->str);
-}
-
-static void
-terminal_type (Terminal   *terminal,
-               const char *line)
-{
-  g_assert_cmpint (write (terminal->master, line, strlen (line)), ==, strlen (line));
-}
-
-static guint
-count_occurrences (const char *haystack,
-                   const char *needle)
-{
-  guint n = 0;
-
-  for (const char *p = haystack; (p = strstr (p, needle)) != NULL; p += strlen (needle))
-    n++;
-  return n;
-}
-
-/* The questions come on the terminal, one at a time; "y" runs the tool,
- * anything else denies it. */
-static void
-test_approval_terminal (void)
-{
-  static const char * const answer[] = { "One of two.", NULL };
-  g_autoptr(AgentTestServer) server = agent_test_server_new ();
-  g_autoptr(AgentTestProcess) cli = NULL;
-  g_autofree char *dir = make_dir ();
-  g_autofree char *yes_path = write_file (dir, "yes.txt", TEXT_FILE_CONTENT, -1);
-  g_autofree char *no_path = write_file (dir, "no.txt", "Not for you.\n", -1);
-  g_autofree char *yes_arguments = path_arguments (yes_path);
-  g_autofree char *no_arguments = path_arguments (no_path);
-  g_autofree char *yes_question = g_strdup_printf ("Run read_file %s? [y/N] ", yes_arguments);
-  g_autofree char *no_question = g_strdup_printf ("Run read_file %s? [y/N] ", no_arguments);
-  g_autofree char *tty = NULL;
-  Terminal terminal = { 0 };
-  AgentTestToolChunk chunks[] = {
-    { 0, "call_yes", "read_file", yes_arguments },
-    { 1, "call_no", "read_file", no_arguments },
-  };
-
-  if (!(tty = terminal_open (&terminal)))
-    {
-      remove_dir (dir);
-      return;
-    }
-
-  agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 5, 5);
-  agent_test_openai_add_text_response (server, answer, 1, 1);
-
-  cli = spawn_in_session (tty, AGENT_TEST_ARGS ("--json", "--tool", "read_file", "--base-url",
-                                                agent_test_server_get_base_url (server), "Read"));
-
-  terminal_wait_for (&terminal, yes_question);
-  g_assert_cmpuint (count_occurrences (terminal.shown->str, "[y/N]"), ==, 1);
-  g_assert_false (cli->exited);
-  terminal_type (&terminal, "y\n");
-
-  terminal_wait_for (&terminal, no_question);
-  terminal_type (&terminal, "n\n");
-
-  agent_test_process_wait (cli);
-  agent_test_process_parse_json (cli);
-
-  agent_test_process_assert_exit (cli, 0);
-  /* Nothing of the questions went to stdout or stderr. */
-  g_assert_null (strstr (cli->out->str, "[y/N]"));
-  g_assert_cmpstr (cli->err->str, ==, "");
-  g_assert_cmpuint (count_occurrences (terminal.shown->str, "[y/N]"), ==, 2);
-  g_assert_cmpstr (call_result (cli, "call_yes"), ==, TEXT_FILE_CONTENT);
-  g_assert_cmpstr (call_error (cli, "call_no"), ==, "Denied by the user: the user said no");
-  g_assert_cmpstr (tool_message_content (server, 1, "call_yes"), ==, TEXT_FILE_CONTENT);
-  g_assert_cmpstr (tool_message_content (server, 1, "call_no"), ==,
-                   "Denied by the user: the user said no");
-  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "One of two.");
-
-  terminal_close (&terminal);
-  remove_dir (dir);
-}
-
-/* Ctrl-C while a question waits: the call is cancelled, and so is the turn. */
-static void
-test_approval_interrupted (void)
-{
-  static const char * const never[] = { "Never asked.", NULL };
-  g_autoptr(AgentTestServer) server = agent_test_server_new ();
-  g_autoptr(AgentTestProcess) cli = NULL;
-  g_autofree char *dir = make_dir ();
-  g_autofree char *path = write_file (dir, "notes.txt", TEXT_FILE_CONTENT, -1);
-  g_autofree char *arguments = path_arguments (path);
-  g_autofree char *tty = NULL;
-  g_autofree char *types = NULL;
-  AgentTestToolChunk chunk = { 0, "call_i", "read_file", arguments };
-  Terminal terminal = { 0 };
-
-  if (!(tty = terminal_open (&terminal)))
-    {
-      remove_dir (dir);
-      return;
-    }
-
-  agent_test_openai_add_tool_response (server, &chunk, 1, 5, 5);
-  agent_test_openai_add_text_response (server, never, 1, 1);
-
-  cli = spawn_in_session (tty, AGENT_TEST_ARGS ("--json", "--tool", "read_file", "--base-url",
-                                                agent_test_server_get_base_url (server), "Read"));
-  terminal_wait_for (&terminal, "? [y/N] ");
-  g_assert_false (cli->exited);
-
-  g_subprocess_send_signal (cli->process, SIGINT);
-  agent_test_process_wait (cli);
-  agent_test_process_parse_json (cli);
-
-  agent_test_process_assert_exit (cli, 130);
-  types = agent_test_process_event_types (cli);
-  g_assert_cmpstr (types, ==, "tool-call step-finished tool-started tool-finished error");
-  g_assert_cmpstr (call_error (cli, "call_i"), ==, "The tool was cancelled before it finished");
-  agent_test_cli_assert_error (cli, "cancelled");
-  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 1);
-
-  terminal_close (&terminal);
-  remove_dir (dir);
-}
-
-/* The arguments come from the model: written raw, their control characters
- * could redraw the question the user answers. */
-static void
-test_approval_question_escaped (void)
-{
-  static const char * const answer[] = { "Denied.", NULL };
-  static const AgentTestToolChunk chunks[] = {
-    { 0, "call_x", "read_file",
-      "{\"path\":\"/etc/shadow\"}\r\033[2KRun read_file {\"path\":\"\xe2\x80\xaetxt.notes\"}" },
-  };
-  g_autoptr(AgentTestServer) server = agent_test_server_new ();
-  g_autoptr(AgentTestProcess) cli = NULL;
-  g_autofree char *tty = NULL;
-  g_autofree char *question = NULL;
-  Terminal terminal = { 0 };
-
-  if (!(tty = terminal_open (&terminal)))
-    return;
-
-  agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 5, 5);
-  agent_test_openai_add_text_response (server, answer, 1, 1);
-
-  cli = spawn_in_session (tty, AGENT_TEST_ARGS ("--json", "--tool", "read_file", "--base-url",
-                                                agent_test_server_get_base_url (server), "Read"));
-  terminal_wait_for (&terminal, "? [y/N] ");
-  question = g_strndup (terminal.shown->str, strstr (terminal.shown->str, "? [y/N] ") -
-                                             terminal.shown->str);
-  terminal_type (&terminal, "n\n");
-  agent_test_process_wait (cli);
-  agent_test_process_parse_json (cli);
-
-  agent_test_process_assert_exit (cli, 0);
-  g_assert_cmpstr (call_error (cli, "call_x"), ==, "Denied by the user: the user said no");
-  assert_contains (question, "/etc/shadow");
-  terminal_close (&terminal);
-
-  /* Each shown as an escape, the right-to-left override too */
-  assert_contains (question, "\\r\\u{1b}[2KRun read_file");
-  assert_contains (question, "\\u{202e}txt.notes");
-  for (const char *p = question; *p != '\0'; p++)
-    if (g_ascii_iscntrl (*p))
-      g_error ("The question shows the control character 0x%02x raw: “%s”", *p, question);
+  agent_test_remove_dir (dir);
 }
 
 /* Metrics */
@@ -1125,10 +637,6 @@ main (int   argc,
   g_test_add_func ("/cli/control/read-file", test_read_file);
   g_test_add_func ("/cli/control/read-file-errors", test_read_file_errors);
   g_test_add_func ("/cli/control/read-file-big", test_read_file_big);
-  g_test_add_func ("/cli/control/approval-no-terminal", test_approval_no_terminal);
-  g_test_add_func ("/cli/control/approval-terminal", test_approval_terminal);
-  g_test_add_func ("/cli/control/approval-interrupted", test_approval_interrupted);
-  g_test_add_func ("/cli/control/approval-question-escaped", test_approval_question_escaped);
   g_test_add_func ("/cli/control/metrics", test_metrics);
 
   return g_test_run ();

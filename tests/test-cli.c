@@ -308,10 +308,8 @@ check_parallel_request (AgentTestServer *server)
   /* Both results follow the assistant message. */
   g_assert_cmpstr (agent_test_openai_get_message_string (server, 1, 2, "role"), ==, "tool");
   g_assert_cmpstr (agent_test_openai_get_message_string (server, 1, 3, "role"), ==, "tool");
-  g_assert_cmpstr (agent_test_get_string (agent_test_openai_find_tool_message (server, 1, "call_a"),
-                                          "content"), ==, "14");
-  g_assert_cmpstr (agent_test_get_string (agent_test_openai_find_tool_message (server, 1, "call_b"),
-                                          "content"), ==, "6");
+  g_assert_cmpstr (agent_test_openai_tool_message_content (server, 1, "call_a"), ==, "14");
+  g_assert_cmpstr (agent_test_openai_tool_message_content (server, 1, "call_b"), ==, "6");
 }
 
 static void
@@ -494,7 +492,6 @@ test_tools_unknown (void)
   g_autofree char *types = NULL;
   const char *error;
   JsonObject *event;
-  JsonObject *message;
 
   agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 5, 5);
   agent_test_openai_add_text_response (server, answer, 9, 6);
@@ -522,8 +519,7 @@ test_tools_unknown (void)
 
   /* The model is told. */
   g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 2);
-  message = agent_test_openai_find_tool_message (server, 1, "call_w");
-  g_assert_cmpstr (agent_test_get_string (message, "content"), ==, error);
+  g_assert_cmpstr (agent_test_openai_tool_message_content (server, 1, "call_w"), ==, error);
 }
 
 static void
@@ -603,8 +599,7 @@ test_tools_calculator_error (void)
   error = agent_test_get_string (event, "error");
   g_assert_nonnull (error);
   g_assert_cmpstr (error, !=, "");
-  g_assert_cmpstr (agent_test_get_string (agent_test_openai_find_tool_message (server, 1, "call_e"),
-                                          "content"), ==, error);
+  g_assert_cmpstr (agent_test_openai_tool_message_content (server, 1, "call_e"), ==, error);
   g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "That is not an expression.");
 }
 

@@ -134,10 +134,7 @@ tool_message (Fixture    *f,
               guint       request,
               const char *call_id)
 {
-  JsonObject *message = agent_test_openai_find_tool_message (f->server, request, call_id);
-
-  g_assert_nonnull (message);
-  return json_object_get_string_member (message, "content");
+  return agent_test_openai_tool_message_content (f->server, request, call_id);
 }
 
 /* A tool the test completes by hand */

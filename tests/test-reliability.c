@@ -675,8 +675,19 @@ test_tls_custom_ca (Fixture       *f,
   g_autofree char *certificate = tls_file ("server.pem");
   g_autofree char *key = tls_file ("server-key.pem");
   g_autofree char *ca = tls_file ("ca.pem");
-  g_autoptr(AgentTestServer) server = agent_test_server_new_tls (certificate, key);
+  g_autoptr(AgentTestServer) server = NULL;
   const char * const deltas[] = { "Secure.", NULL };
+
+#ifdef __SANITIZE_ADDRESS__
+  /* GnuTLS, loaded by glib-networking with dlopen(), keeps dynamic
+   * thread-local storage, and GCC 12's LeakSanitizer crashes ("Tracer
+   * caught signal 11") walking it at exit. The test runs in the normal
+   * build and under valgrind. */
+  g_test_skip ("LeakSanitizer crashes on GnuTLS's dynamic TLS at exit");
+  return;
+#endif
+
+  server = agent_test_server_new_tls (certificate, key);
 
   agent_provider_set_base_url (f->provider, agent_test_server_get_base_url (server));
   agent_provider_set_max_retries (f->provider, 0);
