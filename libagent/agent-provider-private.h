@@ -85,6 +85,9 @@ char                       *_agent_provider_redact            (AgentProvider    
                                                                const char          *text);
 void                        _agent_provider_add_bearer_auth   (AgentProvider       *self,
                                                                SoupMessageHeaders  *headers);
+void                        _agent_provider_add_api_key_header (AgentProvider      *self,
+                                                                SoupMessageHeaders *headers,
+                                                                const char         *name);
 GBytes                     *_agent_provider_get_request_body  (SoupMessage         *message);
 char                       *_agent_provider_build_url         (AgentProvider       *self,
                                                                const char          *path,

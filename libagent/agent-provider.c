@@ -364,7 +364,9 @@ agent_provider_class_init (AgentProviderClass *klass)
   /**
    * AgentProvider:api-key:
    *
-   * The API key, sent as a bearer token. Write-only.
+   * The API key. It is sent the way the provider's API wants it: as a
+   * bearer token (`Authorization`), or in `x-api-key` (Anthropic) or
+   * `x-goog-api-key` (Gemini). Write-only.
    */
   properties[PROP_API_KEY] =
     g_param_spec_string ("api-key", NULL, NULL,
@@ -700,8 +702,8 @@ agent_provider_set_model (AgentProvider *self,
  * @self: a #AgentProvider
  * @api_key: (nullable): the key, or %NULL for none
  *
- * Sets the API key. Without one, no `Authorization` header is sent (as
- * local servers expect).
+ * Sets the API key. Without one, no key header is sent (as local servers
+ * expect).
  */
 void
 agent_provider_set_api_key (AgentProvider *self,
@@ -1456,6 +1458,17 @@ _agent_provider_add_bearer_auth (AgentProvider      *self,
     }
 }
 
+/* The key, when there is one, as the value of the header @name (x-api-key,
+ * x-goog-api-key, …) */
+void
+_agent_provider_add_api_key_header (AgentProvider      *self,
+                                    SoupMessageHeaders *headers,
+                                    const char         *name)
+{
+  if (self->api_key != NULL)
+    soup_message_headers_replace (headers, name, self->api_key);
+}
+
 /* {base-url}{path}, checked to be an http or https URL with a host. */
 char *
 _agent_provider_build_url (AgentProvider  *self,
@@ -1544,18 +1557,15 @@ static char *
 describe_error_json (const AgentJson *root)
 {
   AgentJson error = agent_json_member (root, "error");
+  const AgentJson *described = root;
   const char *message = NULL;
   const char *code = NULL;
 
   if (agent_json_is (&error, AGENT_JSON_STRING))
     message = agent_json_string (&error, NULL);
-  else if (agent_json_is (&error, AGENT_JSON_OBJECT))
-    {
-      message = agent_json_member_string (&error, "message", NULL);
-      if ((code = agent_json_member_string (&error, "code", NULL)) == NULL &&
-          (code = agent_json_member_string (&error, "type", NULL)) == NULL)
-        code = agent_json_member_string (&error, "status", NULL);
-    }
+  else if (agent_json_is (&error, AGENT_JSON_OBJECT) &&
+           (message = agent_json_member_string (&error, "message", NULL)) != NULL)
+    described = &error;
 
   if (message == NULL)
     message = agent_json_member_string (root, "message", NULL);
@@ -1563,6 +1573,12 @@ describe_error_json (const AgentJson *root)
     message = agent_json_member_string (root, "detail", NULL);
   if (message == NULL)
     return NULL;
+
+  /* Its code, or its type (which at the top is just "error"), or status */
+  if ((code = agent_json_member_string (described, "code", NULL)) == NULL &&
+      ((code = agent_json_member_string (described, "type", NULL)) == NULL ||
+       g_str_equal (code, "error")))
+    code = agent_json_member_string (described, "status", NULL);
 
   if (code != NULL && strstr (message, code) == NULL)
     return g_strdup_printf ("%s (%s)", message, code);

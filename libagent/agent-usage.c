@@ -5,7 +5,8 @@
 
 #include "config.h"
 
-#include "agent-usage.h"
+#include "agent-json-private.h"
+#include "agent-usage-private.h"
 
 /**
  * AgentUsage:
@@ -131,8 +132,25 @@ agent_usage_new_from_json (JsonNode *node)
                                     "cached_tokens")
                       + member_int (member_object (object, "input_tokens_details"),
                                     "cached_tokens");
-  self->raw = json_node_copy (node);
-  json_node_seal (self->raw);
+  /* A deep copy: sealing a shallow one would seal the caller's object */
+  self->raw = _agent_json_node_sealed_copy (node);
+
+  return self;
+}
+
+AgentUsage *
+_agent_usage_new_full (gint64    prompt_tokens,
+                       gint64    completion_tokens,
+                       gint64    total_tokens,
+                       gint64    reasoning_tokens,
+                       gint64    cached_tokens,
+                       JsonNode *raw)
+{
+  AgentUsage *self = agent_usage_new (prompt_tokens, completion_tokens, total_tokens);
+
+  self->reasoning_tokens = MAX (reasoning_tokens, 0);
+  self->cached_tokens = MAX (cached_tokens, 0);
+  self->raw = raw != NULL ? _agent_json_node_sealed_copy (raw) : NULL;
 
   return self;
 }
