@@ -1,62 +1,669 @@
-/* agent-anthropic.c — PLACEHOLDER while the backend is written (issue 4).
+/* agent-anthropic.c — the Anthropic Messages API
+ *
+ * `POST {base}/v1/messages` with `stream: true`, answered with Server-Sent
+ * Events: `message_start` (id, model, usage), then for each block of the
+ * answer (text, thinking, tool_use, …) `content_block_start`, its
+ * `content_block_delta`s and `content_block_stop`, then `message_delta`
+ * (the stop reason and the final usage) and `message_stop`.
+ *
+ * What libagent does not model is kept in the message's provider data,
+ * under "anthropic": {"content": [blocks]}, in the order the blocks came:
+ * finished thinking blocks with their signatures, redacted_thinking, the
+ * blocks of tools the server ran (server_tool_use and their results). They
+ * go back unchanged, before the text and the tool_use blocks, as the API
+ * requires when thinking is on.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "agent-json-private.h"
+#include "agent-json.h"
+#include "agent-openai-chat-private.h"
 #include "agent-provider-private.h"
+#include "agent-usage-private.h"
+#include "agent-tool.h"
+
+#define PROVIDER_NAME      "anthropic"
+#define API_VERSION        "2023-06-01"
+/* The API requires max_tokens; this is sent when none is set. */
+#define DEFAULT_MAX_TOKENS 4096
+
+/* Request */
+
+static inline const char *
+nonnull (const char *s)
+{
+  return s != NULL ? s : "";
+}
+
+static cJSON *
+add_message (cJSON      *messages,
+             const char *role,
+             cJSON      *content)
+{
+  cJSON *item = cJSON_CreateObject ();
+
+  cJSON_AddStringToObject (item, "role", role);
+  cJSON_AddItemToObject (item, "content", content);
+  cJSON_AddItemToArray (messages, item);
+  return item;
+}
+
+static cJSON *
+text_block (const char *text)
+{
+  cJSON *block = cJSON_CreateObject ();
+
+  cJSON_AddStringToObject (block, "type", "text");
+  cJSON_AddStringToObject (block, "text", text);
+  return block;
+}
+
+/* The arguments as the model wrote them, byte for byte, when they are a
+ * JSON object; {} otherwise (the API wants an object). */
+static cJSON *
+tool_input (AgentToolCall *call)
+{
+  const char *arguments = agent_tool_call_get_arguments (call);
+  cJSON *parsed = cJSON_ParseWithOpts (arguments, NULL, TRUE);
+  gboolean is_object = cJSON_IsObject (parsed);
+
+  cJSON_Delete (parsed);
+  return is_object ? cJSON_CreateRaw (arguments) : cJSON_CreateObject ();
+}
+
+/* The blocks the decoder kept (see the top of the file), or NULL. */
+static JsonArray *
+kept_blocks (AgentMessage *message)
+{
+  JsonNode *data = _agent_provider_data_get (agent_message_get_provider_data (message),
+                                             PROVIDER_NAME);
+  JsonNode *content;
+
+  if (data == NULL || !JSON_NODE_HOLDS_OBJECT (data))
+    return NULL;
+  content = json_object_get_member (json_node_get_object (data), "content");
+  return content && JSON_NODE_HOLDS_ARRAY (content) ? json_node_get_array (content) : NULL;
+}
+
+/* The kept blocks, the text, the calls; NULL (nothing added) if there is
+ * nothing to send, as the API refuses empty content. */
+static cJSON *
+add_assistant (cJSON        *messages,
+               AgentMessage *message)
+{
+  const char *text = agent_message_get_content (message);
+  JsonArray *kept = kept_blocks (message);
+  cJSON *content = cJSON_CreateArray ();
+
+  for (guint i = 0; kept != NULL && i < json_array_get_length (kept); i++)
+    cJSON_AddItemToArray (content, agent_node_to_cjson (json_array_get_element (kept, i)));
+  if (text != NULL && text[0] != '\0')
+    cJSON_AddItemToArray (content, text_block (text));
+
+  for (guint i = 0; i < agent_message_get_n_tool_calls (message); i++)
+    {
+      AgentToolCall *call = agent_message_get_tool_call (message, i);
+      cJSON *block = cJSON_CreateObject ();
+
+      cJSON_AddStringToObject (block, "type", "tool_use");
+      cJSON_AddStringToObject (block, "id", nonnull (agent_tool_call_get_id (call)));
+      cJSON_AddStringToObject (block, "name", nonnull (agent_tool_call_get_name (call)));
+      cJSON_AddItemToObject (block, "input", tool_input (call));
+      cJSON_AddItemToArray (content, block);
+    }
+
+  if (cJSON_GetArraySize (content) == 0)
+    {
+      cJSON_Delete (content);
+      return NULL;
+    }
+  return add_message (messages, "assistant", content);
+}
+
+/* The blocks of @last if it is a user message (its content turned into an
+ * array of blocks if it was a string), else NULL. */
+static cJSON *
+user_blocks (cJSON *last)
+{
+  cJSON *content = cJSON_GetObjectItem (last, "content");
+  cJSON *blocks;
+
+  if (g_strcmp0 (cJSON_GetStringValue (cJSON_GetObjectItem (last, "role")), "user") != 0)
+    return NULL;
+  if (!cJSON_IsString (content))
+    return content;
+
+  blocks = cJSON_CreateArray ();
+  if (content->valuestring[0] != '\0')
+    cJSON_AddItemToArray (blocks, text_block (content->valuestring));
+  cJSON_ReplaceItemInObject (last, "content", blocks);
+  return blocks;
+}
+
+/* Tool results go back as tool_result blocks of a user message; the API
+ * wants user and assistant turns to alternate, so the results of one step
+ * and a user message after them become one user message. */
+static void
+add_messages (cJSON      *messages,
+              GListModel *model,
+              GString    *system)
+{
+  guint n_messages = g_list_model_get_n_items (model);
+  cJSON *last = NULL;
+
+  for (guint i = 0; i < n_messages; i++)
+    {
+      g_autoptr(AgentMessage) message = g_list_model_get_item (model, i);
+      const char *content = agent_message_get_content (message);
+      cJSON *blocks;
+      cJSON *item;
+
+      switch (agent_message_get_role (message))
+        {
+        case AGENT_MESSAGE_ROLE_SYSTEM:
+          /* No system role in messages: it joins the system prompt. */
+          if (content != NULL && content[0] != '\0')
+            g_string_append_printf (system, "%s%s", system->len > 0 ? "\n\n" : "", content);
+          break;
+
+        case AGENT_MESSAGE_ROLE_USER:
+          if ((blocks = user_blocks (last)) == NULL)
+            last = add_message (messages, "user", cJSON_CreateString (nonnull (content)));
+          else if (content != NULL && content[0] != '\0')
+            cJSON_AddItemToArray (blocks, text_block (content));
+          break;
+
+        case AGENT_MESSAGE_ROLE_TOOL:
+          if ((blocks = user_blocks (last)) == NULL)
+            last = add_message (messages, "user", blocks = cJSON_CreateArray ());
+          item = cJSON_CreateObject ();
+          cJSON_AddStringToObject (item, "type", "tool_result");
+          cJSON_AddStringToObject (item, "tool_use_id",
+                                   nonnull (agent_message_get_tool_call_id (message)));
+          cJSON_AddStringToObject (item, "content", nonnull (content));
+          if (agent_message_is_error (message))
+            cJSON_AddTrueToObject (item, "is_error");
+          cJSON_AddItemToArray (blocks, item);
+          break;
+
+        case AGENT_MESSAGE_ROLE_ASSISTANT:
+          if ((item = add_assistant (messages, message)) != NULL)
+            last = item;
+          break;
+
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}
+
+static void
+add_tools (cJSON      *root,
+           GListModel *model)
+{
+  guint n_tools = model ? g_list_model_get_n_items (model) : 0;
+  cJSON *tools;
+
+  if (n_tools == 0)
+    return;
+
+  tools = cJSON_AddArrayToObject (root, "tools");
+  for (guint i = 0; i < n_tools; i++)
+    {
+      g_autoptr(AgentTool) tool = g_list_model_get_item (model, i);
+      cJSON *item = cJSON_CreateObject ();
+
+      cJSON_AddStringToObject (item, "name", agent_tool_get_name (tool));
+      cJSON_AddStringToObject (item, "description", nonnull (agent_tool_get_description (tool)));
+      cJSON_AddItemToObject (item, "input_schema",
+                             agent_node_to_cjson (agent_tool_get_parameters (tool)));
+      cJSON_AddItemToArray (tools, item);
+    }
+}
 
 static GBytes *
 anthropic_build_body (const AgentRequest  *request,
-                   GError             **error)
+                      GError             **error)
 {
-  g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_FAILED, "anthropic: not written yet");
-  return NULL;
+  /* Thinking is off unless asked for: NONE and DEFAULT send nothing. */
+  static const guint budgets[] = {
+    [AGENT_REASONING_EFFORT_LOW] = 1024,
+    [AGENT_REASONING_EFFORT_MEDIUM] = 4096,
+    [AGENT_REASONING_EFFORT_HIGH] = 16384,
+  };
+  AgentReasoningEffort effort = agent_provider_get_reasoning_effort (request->provider);
+  guint max_tokens = agent_provider_get_max_tokens (request->provider);
+  guint budget = effort < G_N_ELEMENTS (budgets) ? budgets[effort] : 0;
+  g_autoptr(GString) system = g_string_new (request->system_prompt);
+  g_autoptr(cJSON) root = cJSON_CreateObject ();
+  char *text;
+
+  if (max_tokens == 0)
+    max_tokens = DEFAULT_MAX_TOKENS;
+  /* The budget counts in max_tokens, which must exceed it. */
+  if (budget > 0 && max_tokens <= budget)
+    max_tokens = budget + DEFAULT_MAX_TOKENS;
+
+  if (request->model != NULL)
+    cJSON_AddStringToObject (root, "model", request->model);
+  cJSON_AddNumberToObject (root, "max_tokens", max_tokens);
+  add_messages (cJSON_AddArrayToObject (root, "messages"), request->messages, system);
+  if (system->len > 0)
+    cJSON_AddStringToObject (root, "system", system->str);
+  add_tools (root, request->tools);
+
+  if (budget > 0)
+    {
+      cJSON *thinking = cJSON_AddObjectToObject (root, "thinking");
+
+      cJSON_AddStringToObject (thinking, "type", "enabled");
+      cJSON_AddNumberToObject (thinking, "budget_tokens", budget);
+    }
+
+  cJSON_AddTrueToObject (root, "stream");
+
+  if ((text = cJSON_PrintUnformatted (root)) == NULL)
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_FAILED,
+                           _("Could not write the request"));
+      return NULL;
+    }
+
+  return g_bytes_new_with_free_func (text, strlen (text), cJSON_free, text);
 }
 
 static char *
 anthropic_build_path (const AgentRequest *request)
 {
-  return g_strdup ("/");
+  return g_strdup ("/v1/messages");
 }
 
 static void
 anthropic_add_headers (AgentProvider      *provider,
-                    SoupMessageHeaders *headers)
+                       SoupMessageHeaders *headers)
 {
+  _agent_provider_add_api_key_header (provider, headers, "x-api-key");
+  soup_message_headers_replace (headers, "anthropic-version", API_VERSION);
+}
+
+/* Stream */
+
+typedef enum
+{
+  BLOCK_TEXT,
+  BLOCK_THINKING,
+  BLOCK_TOOL_USE,
+  BLOCK_SERVER_TOOL_USE,
+  BLOCK_OTHER,           /* kept as it started: redacted_thinking, server tool results, … */
+} BlockKind;
+
+typedef struct
+{
+  gint64     index;
+  BlockKind  kind;
+  GString   *text;       /* thinking, or a server tool's input as it streams */
+  GString   *signature;
+  JsonNode  *start;      /* content_block_start's content_block; NULL for text */
+  gboolean   open;
+  gboolean   has_input;
+} Block;
+
+typedef struct
+{
+  AgentAccumulator *accumulator;
+  AgentJsonParser  *parser;
+  JsonArray        *kept;     /* what goes in the provider data */
+  JsonObject       *usage;    /* message_start's, merged with message_delta's */
+  Block             block;    /* the API streams one block after the other */
+} AnthropicDecoder;
+
+static void
+block_clear (Block *block)
+{
+  if (block->text != NULL)
+    g_string_free (block->text, TRUE);
+  if (block->signature != NULL)
+    g_string_free (block->signature, TRUE);
+  g_clear_pointer (&block->start, json_node_unref);
+  memset (block, 0, sizeof *block);
 }
 
 static gpointer
 anthropic_decoder_new (AgentAccumulator *accumulator)
 {
-  return accumulator;
+  AnthropicDecoder *self = g_new0 (AnthropicDecoder, 1);
+
+  self->accumulator = accumulator;
+  self->parser = agent_json_parser_new ();
+  self->kept = json_array_new ();
+  return self;
 }
 
 static void
-anthropic_decoder_free (gpointer decoder)
+anthropic_decoder_free (gpointer data)
 {
+  AnthropicDecoder *self = data;
+
+  block_clear (&self->block);
+  g_clear_pointer (&self->parser, agent_json_parser_free);
+  g_clear_pointer (&self->kept, json_array_unref);
+  g_clear_pointer (&self->usage, json_object_unref);
+  g_free (self);
+}
+
+/* The open block, if the event's index names it. */
+static Block *
+find_block (AnthropicDecoder *self,
+            const AgentJson  *event)
+{
+  AgentJson index = agent_json_member (event, "index");
+  gint64 value;
+
+  if (!self->block.open || !agent_json_int (&index, &value) || value != self->block.index)
+    return NULL;
+  return &self->block;
+}
+
+/* A finished block goes in the message's provider data, to be sent back. */
+static void
+keep_block (AnthropicDecoder *self,
+            JsonNode         *block)
+{
+  AgentMessage *message = agent_accumulator_get_message (self->accumulator);
+  g_autoptr(JsonNode) data = NULL;
+  JsonObject *object = json_object_new ();
+  JsonNode *value = json_node_new (JSON_NODE_OBJECT);
+
+  json_array_add_element (self->kept, block);
+  json_object_set_array_member (object, "content", json_array_ref (self->kept));
+  json_node_take_object (value, object);
+
+  /* The setter keeps a sealed copy. */
+  data = _agent_provider_data_with (agent_message_get_provider_data (message), PROVIDER_NAME,
+                                    value);
+  agent_message_set_provider_data (message, data);
+}
+
+static void
+close_block (AnthropicDecoder *self)
+{
+  Block *block = &self->block;
+  JsonObject *object = block->start ? json_node_get_object (block->start) : NULL;
+  g_autofree char *arguments = NULL;
+  JsonNode *input;
+
+  if (!block->open)
+    return;
+
+  switch (block->kind)
+    {
+    case BLOCK_TOOL_USE:
+      /* No input streamed (a tool without arguments): the input it
+       * started with, normally {}. */
+      if (!block->has_input)
+        {
+          input = json_object_get_member (object, "input");
+          arguments = input && JSON_NODE_HOLDS_OBJECT (input) ? json_to_string (input, FALSE)
+                                                              : g_strdup ("{}");
+          agent_accumulator_tool_call_delta (self->accumulator, block->index, NULL, NULL, NULL,
+                                             arguments, strlen (arguments));
+        }
+      break;
+
+    case BLOCK_THINKING:
+      json_object_set_string_member (object, "thinking", block->text->str);
+      json_object_set_string_member (object, "signature", block->signature->str);
+      break;
+
+    case BLOCK_SERVER_TOOL_USE:
+      /* Run by the server: sent back with the whole input it streamed. */
+      if ((input = json_from_string (block->text->str, NULL)) != NULL)
+        {
+          if (JSON_NODE_HOLDS_OBJECT (input))
+            json_object_set_member (object, "input", g_steal_pointer (&input));
+          g_clear_pointer (&input, json_node_unref);
+        }
+      break;
+
+    case BLOCK_TEXT:
+    case BLOCK_OTHER:
+    default:
+      break;
+    }
+
+  if (block->kind != BLOCK_TEXT && block->kind != BLOCK_TOOL_USE)
+    keep_block (self, g_steal_pointer (&block->start));
+  block_clear (block);
+}
+
+static void
+block_start (AnthropicDecoder *self,
+             const AgentJson  *root)
+{
+  AgentJson index = agent_json_member (root, "index");
+  AgentJson content_block = agent_json_member (root, "content_block");
+  const char *type = agent_json_member_string (&content_block, "type", NULL);
+  Block *block = &self->block;
+  const char *text;
+  gsize len;
+
+  close_block (self);
+  block->open = TRUE;
+  if (!agent_json_int (&index, &block->index))
+    block->index = G_MAXINT64;
+
+  if (g_strcmp0 (type, "text") == 0)
+    {
+      block->kind = BLOCK_TEXT;
+      if ((text = agent_json_member_string (&content_block, "text", &len)) != NULL && len > 0)
+        agent_accumulator_append_text (self->accumulator, text, len);
+      return;
+    }
+
+  block->start = agent_json_to_node (&content_block);
+
+  if (g_strcmp0 (type, "thinking") == 0)
+    {
+      block->kind = BLOCK_THINKING;
+      block->text = g_string_new (agent_json_member_string (&content_block, "thinking", NULL));
+      block->signature = g_string_new (agent_json_member_string (&content_block, "signature",
+                                                                 NULL));
+      if (block->text->len > 0)
+        agent_accumulator_append_reasoning (self->accumulator, block->text->str, block->text->len);
+    }
+  else if (g_strcmp0 (type, "tool_use") == 0)
+    {
+      block->kind = BLOCK_TOOL_USE;
+      agent_accumulator_tool_call_delta (self->accumulator, block->index,
+                                         agent_json_member_string (&content_block, "id", NULL),
+                                         agent_json_member_string (&content_block, "name", NULL),
+                                         NULL, NULL, 0);
+    }
+  else if (g_strcmp0 (type, "server_tool_use") == 0)
+    {
+      block->kind = BLOCK_SERVER_TOOL_USE;
+      block->text = g_string_new (NULL);
+    }
+  else
+    block->kind = BLOCK_OTHER;
+}
+
+static void
+block_delta (AnthropicDecoder *self,
+             const AgentJson  *root)
+{
+  AgentJson delta = agent_json_member (root, "delta");
+  const char *type = agent_json_member_string (&delta, "type", NULL);
+  Block *block = find_block (self, root);
+  const char *text;
+  gsize len;
+
+  if (type == NULL)
+    return;
+
+  if (strcmp (type, "text_delta") == 0)
+    {
+      if ((text = agent_json_member_string (&delta, "text", &len)) != NULL)
+        agent_accumulator_append_text (self->accumulator, text, len);
+    }
+  else if (strcmp (type, "thinking_delta") == 0)
+    {
+      if ((text = agent_json_member_string (&delta, "thinking", &len)) != NULL)
+        {
+          agent_accumulator_append_reasoning (self->accumulator, text, len);
+          if (block != NULL && block->kind == BLOCK_THINKING)
+            g_string_append_len (block->text, text, len);
+        }
+    }
+  else if (strcmp (type, "signature_delta") == 0)
+    {
+      if ((text = agent_json_member_string (&delta, "signature", &len)) != NULL &&
+          block != NULL && block->kind == BLOCK_THINKING)
+        g_string_append_len (block->signature, text, len);
+    }
+  else if (strcmp (type, "input_json_delta") == 0 && block != NULL &&
+           (text = agent_json_member_string (&delta, "partial_json", &len)) != NULL && len > 0)
+    {
+      if (block->kind == BLOCK_TOOL_USE)
+        {
+          agent_accumulator_tool_call_delta (self->accumulator, block->index, NULL, NULL, NULL,
+                                             text, len);
+          block->has_input = TRUE;
+        }
+      else if (block->kind == BLOCK_SERVER_TOOL_USE)
+        g_string_append_len (block->text, text, len);
+    }
+}
+
+/* Usage comes in message_start and again, updated, in message_delta: the
+ * later non-null fields win. The merged object is the raw usage. The
+ * prompt counts the tokens read from and written to the cache too. */
+static void
+merge_usage (AnthropicDecoder *self,
+             const AgentJson  *usage,
+             gboolean          skip_null)
+{
+  g_autoptr(AgentUsage) result = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  AgentJsonIter iter;
+  AgentJson member;
+  const char *name;
+
+  if (self->usage == NULL)
+    self->usage = json_object_new ();
+
+  agent_json_iter_init (&iter, usage);
+  while (agent_json_iter_next (&iter, &name, NULL, &member))
+    if (!skip_null || agent_json_exists (&member))
+      json_object_set_member (self->usage, name, agent_json_to_node (&member));
+
+#define COUNT(name) json_object_get_int_member_with_default (self->usage, name, 0)
+  node = json_node_init_object (json_node_alloc (), self->usage);
+  result = _agent_usage_new_full (COUNT ("input_tokens") + COUNT ("cache_creation_input_tokens")
+                                    + COUNT ("cache_read_input_tokens"),
+                                  COUNT ("output_tokens"), -1, 0,
+                                  COUNT ("cache_read_input_tokens"), node);
+#undef COUNT
+  agent_accumulator_set_usage (self->accumulator, result);
 }
 
 static gboolean
-anthropic_decode (gpointer     decoder,
-               const char  *event_type,
-               const char  *data,
-               gsize        len,
-               gboolean    *done,
-               GError     **error)
+anthropic_decode (gpointer     data,
+                  const char  *event_type,
+                  const char  *text,
+                  gsize        len,
+                  gboolean    *done,
+                  GError     **error)
 {
-  g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_FAILED, "anthropic: not written yet");
-  return FALSE;
+  AnthropicDecoder *self = data;
+  AgentJson root;
+  AgentJson member;
+  AgentJson part;
+  const char *type;
+
+  if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
+      !agent_json_is (&root, AGENT_JSON_OBJECT))
+    {
+      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 80));
+
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                   _("The server sent an event that is not a JSON object: “%s”"), excerpt);
+      return FALSE;
+    }
+
+  /* The data's type names the event; the event: line says the same. */
+  if ((type = agent_json_member_string (&root, "type", NULL)) == NULL)
+    type = event_type ? event_type : "";
+
+  if (strcmp (type, "content_block_delta") == 0)
+    block_delta (self, &root);
+  else if (strcmp (type, "content_block_start") == 0)
+    block_start (self, &root);
+  else if (strcmp (type, "content_block_stop") == 0)
+    {
+      if (find_block (self, &root) != NULL)
+        close_block (self);
+    }
+  else if (strcmp (type, "message_start") == 0)
+    {
+      part = agent_json_member (&root, "message");
+      agent_accumulator_set_response_id (self->accumulator,
+                                         agent_json_member_string (&part, "id", NULL));
+      agent_accumulator_set_model (self->accumulator,
+                                   agent_json_member_string (&part, "model", NULL));
+      member = agent_json_member (&part, "usage");
+      if (agent_json_is (&member, AGENT_JSON_OBJECT))
+        merge_usage (self, &member, FALSE);
+    }
+  else if (strcmp (type, "message_delta") == 0)
+    {
+      const char *stop_reason;
+
+      /* A tool_use block left open has the input it started with. */
+      if (self->block.kind == BLOCK_TOOL_USE)
+        close_block (self);
+
+      part = agent_json_member (&root, "delta");
+      if ((stop_reason = agent_json_member_string (&part, "stop_reason", NULL)) != NULL &&
+          stop_reason[0] != '\0')
+        agent_accumulator_set_finish_reason (self->accumulator, stop_reason);
+
+      member = agent_json_member (&root, "usage");
+      if (agent_json_is (&member, AGENT_JSON_OBJECT))
+        merge_usage (self, &member, TRUE);
+    }
+  else if (strcmp (type, "message_stop") == 0)
+    *done = TRUE;
+  else if (strcmp (type, "error") == 0 || g_strcmp0 (event_type, "error") == 0)
+    {
+      /* {"type": "error", "error": {"type": "overloaded_error", "message": …}} */
+      g_propagate_error (error,
+                         _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+                                                                _("The provider reported an error"),
+                                                                &root));
+      return FALSE;
+    }
+  /* ping, and events this file does not know, are ignored. */
+
+  return TRUE;
 }
 
-static char **
-anthropic_parse_models (const AgentJson *root)
+static gboolean
+anthropic_is_complete (gpointer data)
 {
-  return NULL;
+  AnthropicDecoder *self = data;
+
+  /* The stop reason came in message_delta: only message_stop is missing
+   * (some recordings end without a newline after it). */
+  return agent_accumulator_has_finish_reason (self->accumulator);
 }
 
 const AgentProviderBackend agent_anthropic_backend = {
@@ -72,6 +679,9 @@ const AgentProviderBackend agent_anthropic_backend = {
   .decoder_new = anthropic_decoder_new,
   .decoder_free = anthropic_decoder_free,
   .decode = anthropic_decode,
-  .models_path = "/",
-  .parse_models = anthropic_parse_models,
+  .is_complete = anthropic_is_complete,
+  /* {"data": [{"id": "claude-…", "display_name": …}, …], "has_more": …};
+   * 1000 is the largest page, 20 the default. */
+  .models_path = "/v1/models?limit=1000",
+  .parse_models = _agent_openai_parse_models,
 };
