@@ -580,8 +580,8 @@ main (int   argc,
   g_option_context_set_description (context,
     _("The prompt is read from standard input when none is given; in a terminal, "
       "each line is a turn of one conversation.\n"
-      "The API key is read from OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, "
-      "as the provider wants.\n"
+      "The API key is read from OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or "
+      "OLLAMA_API_KEY, as the provider wants.\n"
       "Exit status: 0 on success, 1 on error, 130 when interrupted."));
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
