@@ -26,6 +26,9 @@ G_DECLARE_INTERFACE (AgentMemory, agent_memory, AGENT, MEMORY, GListModel)
  * @parent_iface: the parent interface
  * @append: stores @message after the last message. Returns %FALSE and sets
  *   @error when the message could not be stored.
+ * @truncate: forgets the messages from position @n_items on (to regenerate
+ *   an answer or edit a prompt). Returns %FALSE and sets @error when they
+ *   could not be removed. Optional: without it, memories cannot be cut.
  *
  * The interface of a conversation's memory: a [iface@Gio.ListModel] of
  * [class@Agent.Message], in order, that a session appends to as the
@@ -35,18 +38,25 @@ struct _AgentMemoryInterface
 {
   GTypeInterface parent_iface;
 
-  gboolean (*append) (AgentMemory   *self,
-                      AgentMessage  *message,
-                      GError       **error);
+  gboolean (*append)   (AgentMemory   *self,
+                        AgentMessage  *message,
+                        GError       **error);
+  gboolean (*truncate) (AgentMemory   *self,
+                        guint          n_items,
+                        GError       **error);
 
   /*< private >*/
-  gpointer _reserved[8];
+  gpointer _reserved[7];
 };
 
 AGENT_AVAILABLE_IN_ALL
-gboolean agent_memory_append (AgentMemory   *self,
-                              AgentMessage  *message,
-                              GError       **error);
+gboolean agent_memory_append   (AgentMemory   *self,
+                                AgentMessage  *message,
+                                GError       **error);
+AGENT_AVAILABLE_IN_ALL
+gboolean agent_memory_truncate (AgentMemory   *self,
+                                guint          n_items,
+                                GError       **error);
 
 #define AGENT_TYPE_SIMPLE_MEMORY (agent_simple_memory_get_type ())
 

@@ -21,6 +21,7 @@ struct _AgentSession
   AgentUsage    *usage;
   AgentMetrics  *turn_metrics;
   AgentMessage  *current_message;
+  GObject       *transcript;  /* an AgentTranscript, made when asked for */
   AgentTurn     *turn;
   double         tool_timeout;
   double         step_timeout;

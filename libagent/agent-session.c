@@ -13,6 +13,7 @@
 #include "agent-session-private.h"
 #include "agent-step-request.h"
 #include "agent-tool-approval.h"
+#include "agent-transcript-private.h"
 #include "agent-turn-private.h"
 #include "agent-util-private.h"
 
@@ -133,6 +134,7 @@ agent_session_dispose (GObject *object)
   /* A running turn holds a reference; we cannot get here while busy. */
   g_assert (self->turn == NULL);
 
+  g_clear_object (&self->transcript);
   g_clear_object (&self->provider);
   g_clear_object (&self->memory);
   g_clear_object (&self->tools);
@@ -1137,6 +1139,35 @@ agent_session_get_current_message (AgentSession *self)
 }
 
 /**
+ * agent_session_get_transcript:
+ * @self: a #AgentSession
+ *
+ * The conversation as a view shows it: the messages of
+ * [property@Session:memory] followed, while a step streams, by
+ * [property@Session:current-message]. Each message notifies its
+ * [property@Message:content] (and reasoning, tool calls, state) as it
+ * grows, so a `GtkListView` over this model shows the answer streaming.
+ *
+ * When the streamed message goes into memory it keeps its position: the
+ * model reports that one item replaced by itself, and a list view keeps
+ * its row. The model follows a new memory set with
+ * [method@Session.set_memory].
+ *
+ * Returns: (transfer none): a list model of [class@Message]
+ *
+ * Since: 0.1
+ */
+GListModel *
+agent_session_get_transcript (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+
+  if (self->transcript == NULL)
+    self->transcript = G_OBJECT (_agent_transcript_new (self));
+  return G_LIST_MODEL (self->transcript);
+}
+
+/**
  * agent_session_get_usage:
  * @self: a #AgentSession
  *
@@ -1240,6 +1271,60 @@ agent_session_remove_tool (AgentSession *self,
   return TRUE;
 }
 
+/* Whether the memory ends with something the model is to answer */
+static gboolean
+ends_with_a_question (AgentSession *self)
+{
+  GListModel *memory = G_LIST_MODEL (self->memory);
+  guint n = g_list_model_get_n_items (memory);
+  g_autoptr(AgentMessage) last = n > 0 ? g_list_model_get_item (memory, n - 1) : NULL;
+
+  return last != NULL && (agent_message_get_role (last) == AGENT_MESSAGE_ROLE_USER ||
+                          agent_message_get_role (last) == AGENT_MESSAGE_ROLE_TOOL);
+}
+
+/* A turn, after @text as a user message (NULL: from the memory as it is) */
+static void
+start_turn (AgentSession        *self,
+            const char          *text,
+            GCancellable        *cancellable,
+            GAsyncReadyCallback  callback,
+            gpointer             user_data,
+            gpointer             source_tag)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  AgentTurn *turn;
+
+  g_task_set_source_tag (task, source_tag);
+
+  if (self->turn != NULL)
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_BUSY,
+                               _("The session is already running a turn"));
+      return;
+    }
+
+  if (text != NULL && !g_utf8_validate (text, -1, NULL))
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("The text to send is not valid UTF-8"));
+      return;
+    }
+
+  if (text == NULL && !ends_with_a_question (self))
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("There is nothing to answer: the conversation does not end "
+                                 "with the user's message or a tool's result"));
+      return;
+    }
+
+  turn = _agent_turn_new (self, task, cancellable);
+  g_task_set_task_data (task, turn, (GDestroyNotify)_agent_turn_free);
+  _agent_session_set_turn (self, turn);
+  _agent_turn_start (turn, text);
+}
+
 /**
  * agent_session_send_async:
  * @self: a #AgentSession
@@ -1264,34 +1349,11 @@ agent_session_send_async (AgentSession        *self,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  AgentTurn *turn;
-
   g_return_if_fail (AGENT_IS_SESSION (self));
   g_return_if_fail (text != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, agent_session_send_async);
-
-  if (self->turn != NULL)
-    {
-      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_BUSY,
-                               _("The session is already running a turn"));
-      return;
-    }
-
-  if (!g_utf8_validate (text, -1, NULL))
-    {
-      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                               _("The text to send is not valid UTF-8"));
-      return;
-    }
-
-  turn = _agent_turn_new (self, task, cancellable);
-  g_task_set_task_data (task, turn, (GDestroyNotify)_agent_turn_free);
-  _agent_session_set_turn (self, turn);
-  _agent_turn_start (turn, text);
+  start_turn (self, text, cancellable, callback, user_data, agent_session_send_async);
 }
 
 /**
@@ -1316,6 +1378,59 @@ agent_session_send_finish (AgentSession  *self,
   g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agent_session_send_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * agent_session_continue_async:
+ * @self: a #AgentSession
+ * @cancellable: (nullable): a #GCancellable to stop the turn
+ * @callback: (scope async): called when the turn is over
+ * @user_data: data for @callback
+ *
+ * Runs a turn from the memory as it is, without a new user message: the
+ * conversation must end with the user's message or a tool's result. This
+ * regenerates an answer after [method@Agent.Memory.truncate] removed it,
+ * or answers a conversation loaded from storage. Call
+ * [method@Agent.Session.continue_finish] from @callback.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_continue_async (AgentSession        *self,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_turn (self, NULL, cancellable, callback, user_data, agent_session_continue_async);
+}
+
+/**
+ * agent_session_continue_finish:
+ * @self: a #AgentSession
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes a turn started with [method@Agent.Session.continue_async].
+ *
+ * Returns: (transfer full): the turn's final assistant message, or %NULL
+ *   with @error set
+ *
+ * Since: 0.1
+ */
+AgentMessage *
+agent_session_continue_finish (AgentSession  *self,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agent_session_continue_async,
+                        NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }

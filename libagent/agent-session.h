@@ -77,6 +77,8 @@ gboolean       agent_session_get_busy                      (AgentSession        
 AGENT_AVAILABLE_IN_ALL
 AgentMessage  *agent_session_get_current_message           (AgentSession         *self);
 AGENT_AVAILABLE_IN_ALL
+GListModel    *agent_session_get_transcript                (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
 AgentUsage    *agent_session_get_usage                     (AgentSession         *self);
 AGENT_AVAILABLE_IN_ALL
 GListModel    *agent_session_get_tools                     (AgentSession         *self);
@@ -97,6 +99,15 @@ void           agent_session_send_async                    (AgentSession        
                                                             gpointer              user_data);
 AGENT_AVAILABLE_IN_ALL
 AgentMessage  *agent_session_send_finish                   (AgentSession         *self,
+                                                            GAsyncResult         *result,
+                                                            GError              **error);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_continue_async                (AgentSession         *self,
+                                                            GCancellable         *cancellable,
+                                                            GAsyncReadyCallback   callback,
+                                                            gpointer              user_data);
+AGENT_AVAILABLE_IN_ALL
+AgentMessage  *agent_session_continue_finish               (AgentSession         *self,
                                                             GAsyncResult         *result,
                                                             GError              **error);
 

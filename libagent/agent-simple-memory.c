@@ -65,10 +65,24 @@ agent_simple_memory_append (AgentMemory   *memory,
   return TRUE;
 }
 
+static gboolean
+agent_simple_memory_truncate (AgentMemory  *memory,
+                              guint         n_items,
+                              GError      **error)
+{
+  AgentSimpleMemory *self = AGENT_SIMPLE_MEMORY (memory);
+  guint removed = self->messages->len - n_items;
+
+  g_ptr_array_set_size (self->messages, n_items);
+  g_list_model_items_changed (G_LIST_MODEL (self), n_items, removed, 0);
+  return TRUE;
+}
+
 static void
 memory_iface_init (AgentMemoryInterface *iface)
 {
   iface->append = agent_simple_memory_append;
+  iface->truncate = agent_simple_memory_truncate;
 }
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (AgentSimpleMemory, agent_simple_memory, G_TYPE_OBJECT,

@@ -168,7 +168,13 @@ _agent_turn_append (AgentTurn    *turn,
   g_autoptr(GError) error = NULL;
 
   if (agent_memory_append (turn->session->memory, message, &error))
-    return TRUE;
+    {
+      /* Once in memory, the message stops being the current one: a
+       * transcript sees it move from one to the other without a gap. */
+      if (message == turn->session->current_message)
+        _agent_session_set_current_message (turn->session, NULL);
+      return TRUE;
+    }
 
   if (error == NULL || error->domain != AGENT_ERROR)
     {
@@ -412,9 +418,8 @@ step_cb (GObject      *object,
   success = agent_step_run_finish (step, result, &error);
   account_step (turn, step, message);
 
-  /* The message stops being the current one as it goes into memory. */
-  _agent_session_set_current_message (turn->session, NULL);
-
+  /* The message stays the current one until it is in memory (see
+   * _agent_turn_append()) or the turn ends without it. */
   if (!success)
     {
       step_failed (turn, message, error);
@@ -513,6 +518,13 @@ _agent_turn_start (AgentTurn  *turn,
 {
   g_autoptr(AgentMessage) user_message = NULL;
   g_autofree char *refusal = NULL;
+
+  /* Continuing from the memory as it is */
+  if (text == NULL)
+    {
+      _agent_turn_next_step (turn);
+      return;
+    }
 
   /* The check-input hook may refuse: then nothing is stored or sent. */
   _agent_session_emit (turn->session, CHECK_INPUT, text, &refusal);
