@@ -70,7 +70,20 @@ struct _AgentProviderBackend
   char     **(*parse_models) (const AgentJson     *root);
 };
 
+/* What agent-provider-http.c and agent-provider-slots.c keep of a provider;
+ * the provider owns them. */
+typedef struct _AgentProviderHttp  AgentProviderHttp;
+typedef struct _AgentProviderSlots AgentProviderSlots;
+
+AgentProviderHttp          *_agent_provider_http_new          (void);
+void                        _agent_provider_http_dispose      (AgentProviderHttp   *http);
+void                        _agent_provider_http_free         (AgentProviderHttp   *http);
+AgentProviderSlots         *_agent_provider_slots_new         (void);
+void                        _agent_provider_slots_free        (AgentProviderSlots  *slots);
+
 const AgentProviderBackend *_agent_provider_get_backend       (AgentProvider       *self);
+AgentProviderHttp          *_agent_provider_get_http          (AgentProvider       *self);
+AgentProviderSlots         *_agent_provider_get_slots         (AgentProvider       *self);
 SoupSession                *_agent_provider_get_soup_session  (AgentProvider       *self,
                                                                GError             **error);
 SoupMessage                *_agent_provider_build_message     (AgentProvider       *self,

@@ -11,13 +11,8 @@
 
 #include "agent-enums.h"
 #include "agent-error.h"
-#include "agent-json.h"
 #include "agent-provider-private.h"
 #include "agent-util-private.h"
-#include "agent-version.h"
-
-/* Connections libsoup may open at once, to one host or in all */
-#define SOUP_MAX_CONNECTIONS 1024
 
 /**
  * AgentProvider:
@@ -53,26 +48,11 @@ struct _AgentProvider
   const AgentProviderBackend *backend;
   char                       *base_url;
   char                       *model;
-  char                       *api_key;
-  SoupSession                *soup_session;
-
-  /* Request slots: at most max_concurrent requests at once (0: no limit);
-   * the others wait in line. Sessions of several threads may share a
-   * provider, hence the lock. */
-  GMutex                      slots_mutex;
-  GQueue                      waiting;       /* of GTask */
-  guint                       max_concurrent;
-  guint                       active;
+  AgentProviderHttp          *http;    /* agent-provider-http.c */
+  AgentProviderSlots         *slots;   /* agent-provider-slots.c */
 
   guint                       max_tokens;
   AgentReasoningEffort        reasoning_effort;
-
-  double                      connect_timeout;
-  double                      first_byte_timeout;
-  double                      idle_timeout;
-  guint                       max_retries;
-  guint64                     max_response_size;
-  char                       *tls_ca_file;
 };
 
 enum {
@@ -138,7 +118,7 @@ agent_provider_dispose (GObject *object)
 {
   AgentProvider *self = (AgentProvider *)object;
 
-  g_clear_object (&self->soup_session);
+  _agent_provider_http_dispose (self->http);
 
   G_OBJECT_CLASS (agent_provider_parent_class)->dispose (object);
 }
@@ -148,16 +128,10 @@ agent_provider_finalize (GObject *object)
 {
   AgentProvider *self = (AgentProvider *)object;
 
-  g_assert (g_queue_is_empty (&self->waiting));
-  g_mutex_clear (&self->slots_mutex);
+  g_clear_pointer (&self->slots, _agent_provider_slots_free);
+  g_clear_pointer (&self->http, _agent_provider_http_free);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->model, g_free);
-  g_clear_pointer (&self->tls_ca_file, g_free);
-  if (self->api_key != NULL)
-    {
-      memset (self->api_key, 0, strlen (self->api_key));
-      g_clear_pointer (&self->api_key, g_free);
-    }
 
   G_OBJECT_CLASS (agent_provider_parent_class)->finalize (object);
 }
@@ -205,27 +179,27 @@ agent_provider_get_property (GObject    *object,
       break;
 
     case PROP_CONNECT_TIMEOUT:
-      g_value_set_double (value, self->connect_timeout);
+      g_value_set_double (value, agent_provider_get_connect_timeout (self));
       break;
 
     case PROP_FIRST_BYTE_TIMEOUT:
-      g_value_set_double (value, self->first_byte_timeout);
+      g_value_set_double (value, agent_provider_get_first_byte_timeout (self));
       break;
 
     case PROP_IDLE_TIMEOUT:
-      g_value_set_double (value, self->idle_timeout);
+      g_value_set_double (value, agent_provider_get_idle_timeout (self));
       break;
 
     case PROP_MAX_RETRIES:
-      g_value_set_uint (value, self->max_retries);
+      g_value_set_uint (value, agent_provider_get_max_retries (self));
       break;
 
     case PROP_MAX_RESPONSE_SIZE:
-      g_value_set_uint64 (value, self->max_response_size);
+      g_value_set_uint64 (value, agent_provider_get_max_response_size (self));
       break;
 
     case PROP_TLS_CA_FILE:
-      g_value_set_string (value, self->tls_ca_file);
+      g_value_set_string (value, agent_provider_get_tls_ca_file (self));
       break;
 
     default:
@@ -498,13 +472,8 @@ static void
 agent_provider_init (AgentProvider *self)
 {
   self->backend = backends[0];
-  self->connect_timeout = 30;
-  self->first_byte_timeout = 600;
-  self->idle_timeout = 300;
-  self->max_retries = 2;
-  self->max_response_size = 64 * 1024 * 1024;
-  g_mutex_init (&self->slots_mutex);
-  g_queue_init (&self->waiting);
+  self->http = _agent_provider_http_new ();
+  self->slots = _agent_provider_slots_new ();
 }
 
 /**
@@ -698,247 +667,6 @@ agent_provider_set_model (AgentProvider *self,
 }
 
 /**
- * agent_provider_set_api_key:
- * @self: a #AgentProvider
- * @api_key: (nullable): the key, or %NULL for none
- *
- * Sets the API key. Without one, no key header is sent (as local servers
- * expect).
- */
-void
-agent_provider_set_api_key (AgentProvider *self,
-                            const char    *api_key)
-{
-  gboolean had_key;
-
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-
-  had_key = self->api_key != NULL;
-
-  if (api_key != NULL && api_key[0] == '\0')
-    api_key = NULL;
-
-  if (self->api_key != NULL)
-    {
-      memset (self->api_key, 0, strlen (self->api_key));
-      g_clear_pointer (&self->api_key, g_free);
-    }
-  self->api_key = g_strdup (api_key);
-
-  if (had_key != (self->api_key != NULL))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_API_KEY]);
-}
-
-/**
- * agent_provider_get_has_api_key:
- * @self: a #AgentProvider
- *
- * Returns: whether an API key is set
- */
-gboolean
-agent_provider_get_has_api_key (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), FALSE);
-  return self->api_key != NULL;
-}
-
-/**
- * agent_provider_get_max_concurrent_requests:
- * @self: a #AgentProvider
- *
- * Returns: the most requests open at once, or 0 for no limit
- *
- * Since: 0.1
- */
-guint
-agent_provider_get_max_concurrent_requests (AgentProvider *self)
-{
-  guint max_concurrent;
-
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
-
-  g_mutex_lock (&self->slots_mutex);
-  max_concurrent = self->max_concurrent;
-  g_mutex_unlock (&self->slots_mutex);
-
-  return max_concurrent;
-}
-
-static gboolean
-slot_is_free (AgentProvider *self)
-{
-  return self->max_concurrent == 0 || self->active < self->max_concurrent;
-}
-
-/* Gives free slots to the requests waiting for one, in order. Called with
- * the lock held; returns the tasks to complete once it is released. */
-static GList *
-take_waiting (AgentProvider *self)
-{
-  GList *ready = NULL;
-
-  while (!g_queue_is_empty (&self->waiting) && slot_is_free (self))
-    {
-      self->active++;
-      ready = g_list_prepend (ready, g_queue_pop_head (&self->waiting));
-    }
-
-  return g_list_reverse (ready);
-}
-
-/* A request waiting for a slot: a source on its task's context watches
- * its cancellable (a source rather than g_cancellable_connect(), whose
- * handler would hold the task, which holds the cancellable: a cycle). */
-typedef struct
-{
-  GSource *cancel_source;
-} Waiter;
-
-static void
-waiter_free (gpointer data)
-{
-  Waiter *waiter = data;
-
-  if (waiter->cancel_source != NULL)
-    {
-      g_source_destroy (waiter->cancel_source);
-      g_source_unref (waiter->cancel_source);
-    }
-  g_free (waiter);
-}
-
-static void
-complete_waiting (GList *ready)
-{
-  for (GList *l = ready; l; l = l->next)
-    {
-      g_autoptr(GTask) task = l->data;
-      Waiter *waiter = g_task_get_task_data (task);
-
-      if (waiter->cancel_source != NULL)
-        g_source_destroy (waiter->cancel_source);
-      g_task_return_boolean (task, TRUE);
-    }
-  g_list_free (ready);
-}
-
-/**
- * agent_provider_set_max_concurrent_requests:
- * @self: a #AgentProvider
- * @max_concurrent_requests: the most requests open at once, or 0 for no limit
- *
- * Sets [property@Agent.Provider:max-concurrent-requests]. Raising it lets
- * waiting requests go at once.
- *
- * Since: 0.1
- */
-void
-agent_provider_set_max_concurrent_requests (AgentProvider *self,
-                                            guint          max_concurrent_requests)
-{
-  GList *ready;
-  gboolean changed;
-
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-
-  g_mutex_lock (&self->slots_mutex);
-  changed = self->max_concurrent != max_concurrent_requests;
-  self->max_concurrent = max_concurrent_requests;
-  ready = take_waiting (self);
-  g_mutex_unlock (&self->slots_mutex);
-
-  complete_waiting (ready);
-
-  if (changed)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_CONCURRENT_REQUESTS]);
-}
-
-static gboolean
-waiter_cancelled_cb (GCancellable *cancellable,
-                     gpointer      user_data)
-{
-  GTask *task = user_data;
-  AgentProvider *self = g_task_get_source_object (task);
-  gboolean was_waiting;
-
-  g_mutex_lock (&self->slots_mutex);
-  was_waiting = g_queue_remove (&self->waiting, task);
-  g_mutex_unlock (&self->slots_mutex);
-
-  if (was_waiting)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                               _("Cancelled while waiting for a free request slot"));
-      g_object_unref (task);  /* the queue's */
-    }
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Waits for a request slot; _agent_provider_release() gives it back. */
-void
-_agent_provider_acquire_async (AgentProvider       *self,
-                               GCancellable        *cancellable,
-                               GAsyncReadyCallback  callback,
-                               gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  Waiter *waiter;
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, _agent_provider_acquire_async);
-  /* Once the slot is given, it is the caller's, even if it was cancelled
-   * meanwhile: the caller releases it. */
-  g_task_set_check_cancellable (task, FALSE);
-  waiter = g_new0 (Waiter, 1);
-  g_task_set_task_data (task, waiter, waiter_free);
-
-  g_mutex_lock (&self->slots_mutex);
-  if (g_queue_is_empty (&self->waiting) && slot_is_free (self))
-    {
-      self->active++;
-      g_mutex_unlock (&self->slots_mutex);
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-  g_queue_push_tail (&self->waiting, g_object_ref (task));
-  g_mutex_unlock (&self->slots_mutex);
-
-  if (cancellable != NULL)
-    {
-      waiter->cancel_source = g_cancellable_source_new (cancellable);
-      g_source_set_callback (waiter->cancel_source, G_SOURCE_FUNC (waiter_cancelled_cb),
-                             g_object_ref (task), g_object_unref);
-      g_source_set_static_name (waiter->cancel_source, "[agent-provider-slot-wait]");
-      g_source_attach (waiter->cancel_source, g_task_get_context (task));
-    }
-}
-
-gboolean
-_agent_provider_acquire_finish (AgentProvider  *self,
-                                GAsyncResult   *result,
-                                GError        **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-void
-_agent_provider_release (AgentProvider *self)
-{
-  GList *ready;
-
-  g_mutex_lock (&self->slots_mutex);
-  g_assert (self->active > 0);
-  self->active--;
-  ready = take_waiting (self);
-  g_mutex_unlock (&self->slots_mutex);
-
-  complete_waiting (ready);
-}
-
-/**
  * agent_provider_get_max_tokens:
  * @self: a #AgentProvider
  *
@@ -1012,393 +740,7 @@ agent_provider_set_reasoning_effort (AgentProvider        *self,
     }
 }
 
-/**
- * agent_provider_get_connect_timeout:
- * @self: a #AgentProvider
- *
- * Returns: the most seconds to connect, or 0 for no limit
- *
- * Since: 0.1
- */
-double
-agent_provider_get_connect_timeout (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
-  return self->connect_timeout;
-}
-
-/**
- * agent_provider_set_connect_timeout:
- * @self: a #AgentProvider
- * @seconds: the most seconds to connect, or 0 for no limit
- *
- * Sets [property@Agent.Provider:connect-timeout].
- *
- * Since: 0.1
- */
-void
-agent_provider_set_connect_timeout (AgentProvider *self,
-                                   double         seconds)
-{
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
-
-  if (self->connect_timeout != seconds)
-    {
-      self->connect_timeout = seconds;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECT_TIMEOUT]);
-    }
-}
-
-/**
- * agent_provider_get_first_byte_timeout:
- * @self: a #AgentProvider
- *
- * Returns: the most seconds to the first byte, or 0 for no limit
- *
- * Since: 0.1
- */
-double
-agent_provider_get_first_byte_timeout (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
-  return self->first_byte_timeout;
-}
-
-/**
- * agent_provider_set_first_byte_timeout:
- * @self: a #AgentProvider
- * @seconds: the most seconds to the first byte, or 0 for no limit
- *
- * Sets [property@Agent.Provider:first-byte-timeout].
- *
- * Since: 0.1
- */
-void
-agent_provider_set_first_byte_timeout (AgentProvider *self,
-                                      double         seconds)
-{
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
-
-  if (self->first_byte_timeout != seconds)
-    {
-      self->first_byte_timeout = seconds;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FIRST_BYTE_TIMEOUT]);
-    }
-}
-
-/**
- * agent_provider_get_idle_timeout:
- * @self: a #AgentProvider
- *
- * Returns: the most seconds without a byte mid-answer, or 0 for no limit
- *
- * Since: 0.1
- */
-double
-agent_provider_get_idle_timeout (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
-  return self->idle_timeout;
-}
-
-/**
- * agent_provider_set_idle_timeout:
- * @self: a #AgentProvider
- * @seconds: the most seconds without a byte mid-answer, or 0 for no limit
- *
- * Sets [property@Agent.Provider:idle-timeout].
- *
- * Since: 0.1
- */
-void
-agent_provider_set_idle_timeout (AgentProvider *self,
-                                double         seconds)
-{
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
-
-  if (self->idle_timeout != seconds)
-    {
-      self->idle_timeout = seconds;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IDLE_TIMEOUT]);
-    }
-}
-
-/**
- * agent_provider_get_max_retries:
- * @self: a #AgentProvider
- *
- * Returns: how many times a failed request is tried again
- *
- * Since: 0.1
- */
-guint
-agent_provider_get_max_retries (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
-  return self->max_retries;
-}
-
-/**
- * agent_provider_set_max_retries:
- * @self: a #AgentProvider
- * @max_retries: how many times a failed request is tried again
- *
- * Sets [property@Agent.Provider:max-retries].
- *
- * Since: 0.1
- */
-void
-agent_provider_set_max_retries (AgentProvider *self,
-                               guint          max_retries)
-{
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-
-  if (self->max_retries != max_retries)
-    {
-      self->max_retries = max_retries;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_RETRIES]);
-    }
-}
-
-/**
- * agent_provider_get_max_response_size:
- * @self: a #AgentProvider
- *
- * Returns: the most bytes one answer may have
- *
- * Since: 0.1
- */
-guint64
-agent_provider_get_max_response_size (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
-  return self->max_response_size;
-}
-
-/**
- * agent_provider_set_max_response_size:
- * @self: a #AgentProvider
- * @max_response_size: the most bytes one answer may have
- *
- * Sets [property@Agent.Provider:max-response-size].
- *
- * Since: 0.1
- */
-void
-agent_provider_set_max_response_size (AgentProvider *self,
-                                     guint64        max_response_size)
-{
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (max_response_size > 0);
-
-  if (self->max_response_size != max_response_size)
-    {
-      self->max_response_size = max_response_size;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_RESPONSE_SIZE]);
-    }
-}
-
-/**
- * agent_provider_get_tls_ca_file:
- * @self: a #AgentProvider
- *
- * Returns: (nullable): the file of certificate authorities trusted instead
- *   of the system's
- *
- * Since: 0.1
- */
-const char *
-agent_provider_get_tls_ca_file (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
-  return self->tls_ca_file;
-}
-
-/**
- * agent_provider_set_tls_ca_file:
- * @self: a #AgentProvider
- * @path: (nullable) (type filename): a PEM file of certificate authorities,
- *   or %NULL for the system's
- *
- * Sets [property@Agent.Provider:tls-ca-file]. The file is read when the
- * next request starts; if it cannot be read, requests fail saying so.
- *
- * Since: 0.1
- */
-void
-agent_provider_set_tls_ca_file (AgentProvider *self,
-                                const char    *path)
-{
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-
-  if (g_strcmp0 (self->tls_ca_file, path) == 0)
-    return;
-
-  g_free (self->tls_ca_file);
-  self->tls_ca_file = g_strdup (path);
-  /* The next request gets a session with the new trust */
-  g_clear_object (&self->soup_session);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TLS_CA_FILE]);
-}
-
-/* Listing models */
-
-#define MAX_MODELS_BODY (8 * 1024 * 1024)
-
-typedef struct
-{
-  SoupMessage *message;
-  GBytes      *body;
-} ListModels;
-
-static void
-list_models_free (gpointer data)
-{
-  ListModels *list = data;
-
-  g_clear_object (&list->message);
-  g_clear_pointer (&list->body, g_bytes_unref);
-  g_free (list);
-}
-
-static void
-list_models_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  AgentProvider *self = g_task_get_source_object (task);
-  ListModels *list = g_task_get_task_data (task);
-  g_autoptr(AgentJsonParser) parser = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) body = NULL;
-  const char *data;
-  gsize len;
-  guint status;
-  AgentJson root;
-  char **names;
-
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
-  if (body == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_autofree char *message = _agent_provider_redact (self, error->message);
-
-          g_clear_error (&error);
-          g_set_error (&error, AGENT_ERROR, AGENT_ERROR_NETWORK,
-                       _("Could not reach %s: %s"),
-                       g_uri_get_host (soup_message_get_uri (list->message)), message);
-        }
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  data = g_bytes_get_data (body, &len);
-  status = soup_message_get_status (list->message);
-
-  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
-    {
-      g_task_return_error (task, _agent_provider_error_from_http (self, status,
-                                                                   soup_message_get_reason_phrase (list->message),
-                                                                   data, MIN (len, MAX_MODELS_BODY)));
-      return;
-    }
-
-  parser = agent_json_parser_new ();
-  if (len > MAX_MODELS_BODY || !agent_json_parser_parse (parser, data, len, &root, NULL) ||
-      !(names = self->backend->parse_models (&root)))
-    {
-      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                               _("The server's list of models could not be read"));
-      return;
-    }
-
-  g_task_return_pointer (task, names, (GDestroyNotify) g_strfreev);
-}
-
-/**
- * agent_provider_list_models_async:
- * @self: a #AgentProvider
- * @cancellable: (nullable): a #GCancellable
- * @callback: (scope async): called with the list
- * @user_data: data for @callback
- *
- * Asks the server which models it offers (`GET /models`, `/api/tags`, …),
- * for a model picker. Call [method@Agent.Provider.list_models_finish] from
- * @callback.
- *
- * Since: 0.1
- */
-void
-agent_provider_list_models_async (AgentProvider       *self,
-                                  GCancellable        *cancellable,
-                                  GAsyncReadyCallback  callback,
-                                  gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *url = NULL;
-  SoupSession *session;
-  ListModels *list;
-
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, agent_provider_list_models_async);
-
-  if (!(url = _agent_provider_build_url (self, self->backend->models_path, &error)))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  list = g_new0 (ListModels, 1);
-  list->message = soup_message_new (SOUP_METHOD_GET, url);
-  g_task_set_task_data (task, list, list_models_free);
-  soup_message_headers_replace (soup_message_get_request_headers (list->message),
-                                "Accept", "application/json");
-  self->backend->add_headers (self, soup_message_get_request_headers (list->message));
-
-  if (!(session = _agent_provider_get_soup_session (self, &error)))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  soup_session_send_and_read_async (session, list->message,
-                                    G_PRIORITY_DEFAULT, cancellable,
-                                    list_models_cb, g_steal_pointer (&task));
-}
-
-/**
- * agent_provider_list_models_finish:
- * @self: a #AgentProvider
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (array zero-terminated=1): the names of the
- *   models, as the API wants them in [property@Agent.Provider:model], or
- *   %NULL with @error set
- *
- * Since: 0.1
- */
-char **
-agent_provider_list_models_finish (AgentProvider  *self,
-                                   GAsyncResult   *result,
-                                   GError        **error)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agent_provider_list_models_async,
-                        NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
+/* Private accessors (agent-provider-private.h) */
 
 const AgentProviderBackend *
 _agent_provider_get_backend (AgentProvider *self)
@@ -1406,251 +748,14 @@ _agent_provider_get_backend (AgentProvider *self)
   return self->backend;
 }
 
-/* The HTTP session, made on first use. libsoup's own I/O timeout is off:
- * the step keeps finer ones (connect, first byte, idle). NULL with @error
- * set if the CA file cannot be read. */
-SoupSession *
-_agent_provider_get_soup_session (AgentProvider  *self,
-                                  GError        **error)
+AgentProviderHttp *
+_agent_provider_get_http (AgentProvider *self)
 {
-  g_autoptr(GTlsDatabase) database = NULL;
-
-  if (self->soup_session != NULL)
-    return self->soup_session;
-
-  if (self->tls_ca_file != NULL)
-    {
-      g_autoptr(GError) local_error = NULL;
-
-      database = g_tls_file_database_new (self->tls_ca_file, &local_error);
-      if (database == NULL)
-        {
-          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                       _("The certificate authorities in “%s” could not be read: %s"),
-                       self->tls_ca_file, local_error->message);
-          return NULL;
-        }
-    }
-
-  /* A streamed answer holds its connection for as long as the model
-   * writes: libsoup's default of 2 connections per host would queue the
-   * third concurrent session behind the first two. max-concurrent-requests
-   * is the limit, when one is wanted. */
-  self->soup_session = soup_session_new_with_options ("user-agent", "libagent/" AGENT_VERSION_S,
-                                                      "timeout", 0,
-                                                      "tls-database", database,
-                                                      "max-conns", SOUP_MAX_CONNECTIONS,
-                                                      "max-conns-per-host", SOUP_MAX_CONNECTIONS,
-                                                      NULL);
-  return self->soup_session;
+  return self->http;
 }
 
-void
-_agent_provider_add_bearer_auth (AgentProvider      *self,
-                                 SoupMessageHeaders *headers)
+AgentProviderSlots *
+_agent_provider_get_slots (AgentProvider *self)
 {
-  if (self->api_key != NULL)
-    {
-      g_autofree char *value = g_strconcat ("Bearer ", self->api_key, NULL);
-
-      soup_message_headers_replace (headers, "Authorization", value);
-      memset (value, 0, strlen (value));
-    }
-}
-
-/* The key, when there is one, as the value of the header @name (x-api-key,
- * x-goog-api-key, …) */
-void
-_agent_provider_add_api_key_header (AgentProvider      *self,
-                                    SoupMessageHeaders *headers,
-                                    const char         *name)
-{
-  if (self->api_key != NULL)
-    soup_message_headers_replace (headers, name, self->api_key);
-}
-
-/* {base-url}{path}, checked to be an http or https URL with a host. */
-char *
-_agent_provider_build_url (AgentProvider  *self,
-                           const char     *path,
-                           GError        **error)
-{
-  g_autofree char *url = g_strconcat (agent_provider_get_base_url (self), path, NULL);
-  g_autoptr(GUri) uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
-
-  if (uri == NULL ||
-      (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 &&
-       g_strcmp0 (g_uri_get_scheme (uri), "https") != 0) ||
-      g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
-    {
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                   _("“%s” is not a valid http or https URL"), agent_provider_get_base_url (self));
-      return NULL;
-    }
-
-  return g_steal_pointer (&url);
-}
-
-SoupMessage *
-_agent_provider_build_message (AgentProvider       *self,
-                               const AgentRequest  *request,
-                               GError             **error)
-{
-  g_autoptr(GBytes) body = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *url = NULL;
-  SoupMessageHeaders *headers;
-  SoupMessage *message;
-
-  path = self->backend->build_path (request);
-  if (!(url = _agent_provider_build_url (self, path, error)))
-    return NULL;
-
-  if (!(body = self->backend->build_body (request, error)))
-    return NULL;
-
-  message = soup_message_new (SOUP_METHOD_POST, url);
-  headers = soup_message_get_request_headers (message);
-  soup_message_headers_replace (headers, "Accept",
-                                self->backend->framing == AGENT_FRAMING_SSE
-                                  ? "text/event-stream" : "application/x-ndjson");
-  self->backend->add_headers (self, headers);
-  soup_message_set_request_body_from_bytes (message, "application/json", body);
-  g_object_set_data_full (G_OBJECT (message), "agent-request-body",
-                          g_bytes_ref (body), (GDestroyNotify) g_bytes_unref);
-
-  return message;
-}
-
-/* The body of a message from _agent_provider_build_message() */
-GBytes *
-_agent_provider_get_request_body (SoupMessage *message)
-{
-  return g_bytes_ref (g_object_get_data (G_OBJECT (message), "agent-request-body"));
-}
-
-/**
- * _agent_provider_redact:
- *
- * Removes the API key from text that came from a server (some echo it back
- * in error messages). Returns a new string.
- */
-char *
-_agent_provider_redact (AgentProvider *self,
-                        const char    *text)
-{
-  g_autoptr(GString) string = NULL;
-
-  if (text == NULL)
-    return NULL;
-  if (self == NULL || self->api_key == NULL || strstr (text, self->api_key) == NULL)
-    return g_strdup (text);
-
-  string = g_string_new (text);
-  g_string_replace (string, self->api_key, "[redacted]", 0);
-  return g_string_free (g_steal_pointer (&string), FALSE);
-}
-
-/* Finds the human-readable message in the error shapes providers use:
- * {"error": {"message": …}}, {"error": "…"}, {"message": …}, {"detail": …}. */
-static char *
-describe_error_json (const AgentJson *root)
-{
-  AgentJson error = agent_json_member (root, "error");
-  const AgentJson *described = root;
-  const char *message = NULL;
-  const char *code = NULL;
-
-  if (agent_json_is (&error, AGENT_JSON_STRING))
-    message = agent_json_string (&error, NULL);
-  else if (agent_json_is (&error, AGENT_JSON_OBJECT) &&
-           (message = agent_json_member_string (&error, "message", NULL)) != NULL)
-    described = &error;
-
-  if (message == NULL)
-    message = agent_json_member_string (root, "message", NULL);
-  if (message == NULL)
-    message = agent_json_member_string (root, "detail", NULL);
-  if (message == NULL)
-    return NULL;
-
-  /* Its code, or its type (which at the top is just "error"), or status */
-  if ((code = agent_json_member_string (described, "code", NULL)) == NULL &&
-      ((code = agent_json_member_string (described, "type", NULL)) == NULL ||
-       g_str_equal (code, "error")))
-    code = agent_json_member_string (described, "status", NULL);
-
-  if (code != NULL && strstr (message, code) == NULL)
-    return g_strdup_printf ("%s (%s)", message, code);
-  return g_strdup (message);
-}
-
-/* An error from a provider's error object; NULL if there is none in it.
- * @self may be NULL (the step redacts what leaves it). */
-GError *
-_agent_provider_error_from_json_value (AgentProvider   *self,
-                                       int              code,
-                                       const char      *prefix,
-                                       const AgentJson *root)
-{
-  g_autofree char *described = describe_error_json (root);
-  g_autofree char *redacted = NULL;
-
-  if (described == NULL)
-    {
-      /* No message in it: show the object itself, cut at a character. */
-      g_autofree char *text = agent_json_serialize (root);
-      g_autofree char *excerpt = g_utf8_substring (text, 0, MIN (g_utf8_strlen (text, -1), 200));
-
-      return g_error_new (AGENT_ERROR, code, "%s: %s", prefix, excerpt);
-    }
-
-  redacted = _agent_provider_redact (self, described);
-  return g_error_new (AGENT_ERROR, code, "%s: %s", prefix, redacted);
-}
-
-/* The same from text; NULL if the text is not JSON with an error message. */
-GError *
-_agent_provider_error_from_json (AgentProvider *self,
-                                 int            code,
-                                 const char    *prefix,
-                                 const char    *json,
-                                 gsize          len)
-{
-  g_autoptr(AgentJsonParser) parser = agent_json_parser_new ();
-  g_autofree char *described = NULL;
-  AgentJson root;
-
-  if (!agent_json_parser_parse (parser, json, len, &root, NULL) ||
-      !(described = describe_error_json (&root)))
-    return NULL;
-
-  return _agent_provider_error_from_json_value (self, code, prefix, &root);
-}
-
-GError *
-_agent_provider_error_from_http (AgentProvider *self,
-                                 guint          status,
-                                 const char    *reason,
-                                 const char    *body,
-                                 gsize          len)
-{
-  g_autofree char *prefix = NULL;
-  int code;
-  GError *error;
-
-  code = (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
-       ? AGENT_ERROR_AUTHENTICATION : AGENT_ERROR_HTTP;
-
-  if (reason == NULL || reason[0] == '\0')
-    reason = soup_status_get_phrase (status);
-
-  /* Translators: the first %u is an HTTP status code, %s its phrase */
-  prefix = g_strdup_printf (_("The server answered %u %s"), status, reason ? reason : "");
-
-  if (body != NULL && len > 0 &&
-      (error = _agent_provider_error_from_json (self, code, prefix, body, len)))
-    return error;
-
-  return g_error_new_literal (AGENT_ERROR, code, prefix);
+  return self->slots;
 }

@@ -1,0 +1,626 @@
+/* agent-provider-http.c
+ *
+ * The HTTP side of a provider: its transport settings (timeouts, retries,
+ * the size limit, the trusted CAs), the SoupSession, the request message
+ * with its URL, headers and key, the redaction of the key, and the
+ * errors made from HTTP statuses and JSON error objects.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-error.h"
+#include "agent-json.h"
+#include "agent-provider-private.h"
+#include "agent-util-private.h"
+#include "agent-version.h"
+
+/* Connections libsoup may open at once, to one host or in all */
+#define SOUP_MAX_CONNECTIONS 1024
+
+struct _AgentProviderHttp
+{
+  char        *api_key;   /* sent, and redacted; never shown */
+  SoupSession *soup_session;
+  double       connect_timeout;
+  double       first_byte_timeout;
+  double       idle_timeout;
+  guint        max_retries;
+  guint64      max_response_size;
+  char        *tls_ca_file;
+};
+
+AgentProviderHttp *
+_agent_provider_http_new (void)
+{
+  AgentProviderHttp *http = g_new0 (AgentProviderHttp, 1);
+
+  http->connect_timeout = 30;
+  http->first_byte_timeout = 600;
+  http->idle_timeout = 300;
+  http->max_retries = 2;
+  http->max_response_size = 64 * 1024 * 1024;
+
+  return http;
+}
+
+/* Drops the session (from the provider's dispose) */
+void
+_agent_provider_http_dispose (AgentProviderHttp *http)
+{
+  g_clear_object (&http->soup_session);
+}
+
+static void
+forget_api_key (AgentProviderHttp *http)
+{
+  if (http->api_key != NULL)
+    {
+      memset (http->api_key, 0, strlen (http->api_key));
+      g_clear_pointer (&http->api_key, g_free);
+    }
+}
+
+void
+_agent_provider_http_free (AgentProviderHttp *http)
+{
+  g_clear_object (&http->soup_session);
+  g_clear_pointer (&http->tls_ca_file, g_free);
+  forget_api_key (http);
+  g_free (http);
+}
+
+/**
+ * agent_provider_set_api_key:
+ * @self: a #AgentProvider
+ * @api_key: (nullable): the key, or %NULL for none
+ *
+ * Sets the API key. Without one, no key header is sent (as local servers
+ * expect).
+ */
+void
+agent_provider_set_api_key (AgentProvider *self,
+                            const char    *api_key)
+{
+  AgentProviderHttp *http;
+  gboolean had_key;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  http = _agent_provider_get_http (self);
+  had_key = http->api_key != NULL;
+
+  if (api_key != NULL && api_key[0] == '\0')
+    api_key = NULL;
+
+  forget_api_key (http);
+  http->api_key = g_strdup (api_key);
+
+  if (had_key != (http->api_key != NULL))
+    g_object_notify (G_OBJECT (self), "has-api-key");
+}
+
+/**
+ * agent_provider_get_has_api_key:
+ * @self: a #AgentProvider
+ *
+ * Returns: whether an API key is set
+ */
+gboolean
+agent_provider_get_has_api_key (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), FALSE);
+  return _agent_provider_get_http (self)->api_key != NULL;
+}
+
+/**
+ * agent_provider_get_connect_timeout:
+ * @self: a #AgentProvider
+ *
+ * Returns: the most seconds to connect, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+double
+agent_provider_get_connect_timeout (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return _agent_provider_get_http (self)->connect_timeout;
+}
+
+/**
+ * agent_provider_set_connect_timeout:
+ * @self: a #AgentProvider
+ * @seconds: the most seconds to connect, or 0 for no limit
+ *
+ * Sets [property@Agent.Provider:connect-timeout].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_connect_timeout (AgentProvider *self,
+                                   double         seconds)
+{
+  AgentProviderHttp *http;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
+
+  http = _agent_provider_get_http (self);
+  if (http->connect_timeout != seconds)
+    {
+      http->connect_timeout = seconds;
+      g_object_notify (G_OBJECT (self), "connect-timeout");
+    }
+}
+
+/**
+ * agent_provider_get_first_byte_timeout:
+ * @self: a #AgentProvider
+ *
+ * Returns: the most seconds to the first byte, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+double
+agent_provider_get_first_byte_timeout (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return _agent_provider_get_http (self)->first_byte_timeout;
+}
+
+/**
+ * agent_provider_set_first_byte_timeout:
+ * @self: a #AgentProvider
+ * @seconds: the most seconds to the first byte, or 0 for no limit
+ *
+ * Sets [property@Agent.Provider:first-byte-timeout].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_first_byte_timeout (AgentProvider *self,
+                                      double         seconds)
+{
+  AgentProviderHttp *http;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
+
+  http = _agent_provider_get_http (self);
+  if (http->first_byte_timeout != seconds)
+    {
+      http->first_byte_timeout = seconds;
+      g_object_notify (G_OBJECT (self), "first-byte-timeout");
+    }
+}
+
+/**
+ * agent_provider_get_idle_timeout:
+ * @self: a #AgentProvider
+ *
+ * Returns: the most seconds without a byte mid-answer, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+double
+agent_provider_get_idle_timeout (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return _agent_provider_get_http (self)->idle_timeout;
+}
+
+/**
+ * agent_provider_set_idle_timeout:
+ * @self: a #AgentProvider
+ * @seconds: the most seconds without a byte mid-answer, or 0 for no limit
+ *
+ * Sets [property@Agent.Provider:idle-timeout].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_idle_timeout (AgentProvider *self,
+                                double         seconds)
+{
+  AgentProviderHttp *http;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
+
+  http = _agent_provider_get_http (self);
+  if (http->idle_timeout != seconds)
+    {
+      http->idle_timeout = seconds;
+      g_object_notify (G_OBJECT (self), "idle-timeout");
+    }
+}
+
+/**
+ * agent_provider_get_max_retries:
+ * @self: a #AgentProvider
+ *
+ * Returns: how many times a failed request is tried again
+ *
+ * Since: 0.1
+ */
+guint
+agent_provider_get_max_retries (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return _agent_provider_get_http (self)->max_retries;
+}
+
+/**
+ * agent_provider_set_max_retries:
+ * @self: a #AgentProvider
+ * @max_retries: how many times a failed request is tried again
+ *
+ * Sets [property@Agent.Provider:max-retries].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_max_retries (AgentProvider *self,
+                               guint          max_retries)
+{
+  AgentProviderHttp *http;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  http = _agent_provider_get_http (self);
+  if (http->max_retries != max_retries)
+    {
+      http->max_retries = max_retries;
+      g_object_notify (G_OBJECT (self), "max-retries");
+    }
+}
+
+/**
+ * agent_provider_get_max_response_size:
+ * @self: a #AgentProvider
+ *
+ * Returns: the most bytes one answer may have
+ *
+ * Since: 0.1
+ */
+guint64
+agent_provider_get_max_response_size (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return _agent_provider_get_http (self)->max_response_size;
+}
+
+/**
+ * agent_provider_set_max_response_size:
+ * @self: a #AgentProvider
+ * @max_response_size: the most bytes one answer may have
+ *
+ * Sets [property@Agent.Provider:max-response-size].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_max_response_size (AgentProvider *self,
+                                     guint64        max_response_size)
+{
+  AgentProviderHttp *http;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (max_response_size > 0);
+
+  http = _agent_provider_get_http (self);
+  if (http->max_response_size != max_response_size)
+    {
+      http->max_response_size = max_response_size;
+      g_object_notify (G_OBJECT (self), "max-response-size");
+    }
+}
+
+/**
+ * agent_provider_get_tls_ca_file:
+ * @self: a #AgentProvider
+ *
+ * Returns: (nullable): the file of certificate authorities trusted instead
+ *   of the system's
+ *
+ * Since: 0.1
+ */
+const char *
+agent_provider_get_tls_ca_file (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
+  return _agent_provider_get_http (self)->tls_ca_file;
+}
+
+/**
+ * agent_provider_set_tls_ca_file:
+ * @self: a #AgentProvider
+ * @path: (nullable) (type filename): a PEM file of certificate authorities,
+ *   or %NULL for the system's
+ *
+ * Sets [property@Agent.Provider:tls-ca-file]. The file is read when the
+ * next request starts; if it cannot be read, requests fail saying so.
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_tls_ca_file (AgentProvider *self,
+                                const char    *path)
+{
+  AgentProviderHttp *http;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  http = _agent_provider_get_http (self);
+  if (g_strcmp0 (http->tls_ca_file, path) == 0)
+    return;
+
+  g_free (http->tls_ca_file);
+  http->tls_ca_file = g_strdup (path);
+  /* The next request gets a session with the new trust */
+  g_clear_object (&http->soup_session);
+  g_object_notify (G_OBJECT (self), "tls-ca-file");
+}
+
+/* The HTTP session, made on first use. libsoup's own I/O timeout is off:
+ * the step keeps finer ones (connect, first byte, idle). NULL with @error
+ * set if the CA file cannot be read. */
+SoupSession *
+_agent_provider_get_soup_session (AgentProvider  *self,
+                                  GError        **error)
+{
+  AgentProviderHttp *http = _agent_provider_get_http (self);
+  g_autoptr(GTlsDatabase) database = NULL;
+
+  if (http->soup_session != NULL)
+    return http->soup_session;
+
+  if (http->tls_ca_file != NULL)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      database = g_tls_file_database_new (http->tls_ca_file, &local_error);
+      if (database == NULL)
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                       _("The certificate authorities in “%s” could not be read: %s"),
+                       http->tls_ca_file, local_error->message);
+          return NULL;
+        }
+    }
+
+  /* A streamed answer holds its connection for as long as the model
+   * writes: libsoup's default of 2 connections per host would queue the
+   * third concurrent session behind the first two. max-concurrent-requests
+   * is the limit, when one is wanted. */
+  http->soup_session = soup_session_new_with_options ("user-agent", "libagent/" AGENT_VERSION_S,
+                                                      "timeout", 0,
+                                                      "tls-database", database,
+                                                      "max-conns", SOUP_MAX_CONNECTIONS,
+                                                      "max-conns-per-host", SOUP_MAX_CONNECTIONS,
+                                                      NULL);
+  return http->soup_session;
+}
+
+void
+_agent_provider_add_bearer_auth (AgentProvider      *self,
+                                 SoupMessageHeaders *headers)
+{
+  const char *api_key = _agent_provider_get_http (self)->api_key;
+
+  if (api_key != NULL)
+    {
+      g_autofree char *value = g_strconcat ("Bearer ", api_key, NULL);
+
+      soup_message_headers_replace (headers, "Authorization", value);
+      memset (value, 0, strlen (value));
+    }
+}
+
+/* The key, when there is one, as the value of the header @name (x-api-key,
+ * x-goog-api-key, …) */
+void
+_agent_provider_add_api_key_header (AgentProvider      *self,
+                                    SoupMessageHeaders *headers,
+                                    const char         *name)
+{
+  const char *api_key = _agent_provider_get_http (self)->api_key;
+
+  if (api_key != NULL)
+    soup_message_headers_replace (headers, name, api_key);
+}
+
+/* {base-url}{path}, checked to be an http or https URL with a host. */
+char *
+_agent_provider_build_url (AgentProvider  *self,
+                           const char     *path,
+                           GError        **error)
+{
+  g_autofree char *url = g_strconcat (agent_provider_get_base_url (self), path, NULL);
+  g_autoptr(GUri) uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, NULL);
+
+  if (uri == NULL ||
+      (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 &&
+       g_strcmp0 (g_uri_get_scheme (uri), "https") != 0) ||
+      g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is not a valid http or https URL"), agent_provider_get_base_url (self));
+      return NULL;
+    }
+
+  return g_steal_pointer (&url);
+}
+
+SoupMessage *
+_agent_provider_build_message (AgentProvider       *self,
+                               const AgentRequest  *request,
+                               GError             **error)
+{
+  const AgentProviderBackend *backend = _agent_provider_get_backend (self);
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *url = NULL;
+  SoupMessageHeaders *headers;
+  SoupMessage *message;
+
+  path = backend->build_path (request);
+  if (!(url = _agent_provider_build_url (self, path, error)))
+    return NULL;
+
+  if (!(body = backend->build_body (request, error)))
+    return NULL;
+
+  message = soup_message_new (SOUP_METHOD_POST, url);
+  headers = soup_message_get_request_headers (message);
+  soup_message_headers_replace (headers, "Accept",
+                                backend->framing == AGENT_FRAMING_SSE
+                                  ? "text/event-stream" : "application/x-ndjson");
+  backend->add_headers (self, headers);
+  soup_message_set_request_body_from_bytes (message, "application/json", body);
+  g_object_set_data_full (G_OBJECT (message), "agent-request-body",
+                          g_bytes_ref (body), (GDestroyNotify) g_bytes_unref);
+
+  return message;
+}
+
+/* The body of a message from _agent_provider_build_message() */
+GBytes *
+_agent_provider_get_request_body (SoupMessage *message)
+{
+  return g_bytes_ref (g_object_get_data (G_OBJECT (message), "agent-request-body"));
+}
+
+/**
+ * _agent_provider_redact:
+ *
+ * Removes the API key from text that came from a server (some echo it back
+ * in error messages). Returns a new string.
+ */
+char *
+_agent_provider_redact (AgentProvider *self,
+                        const char    *text)
+{
+  g_autoptr(GString) string = NULL;
+  const char *api_key;
+
+  if (text == NULL)
+    return NULL;
+  api_key = self != NULL ? _agent_provider_get_http (self)->api_key : NULL;
+  if (api_key == NULL || strstr (text, api_key) == NULL)
+    return g_strdup (text);
+
+  string = g_string_new (text);
+  g_string_replace (string, api_key, "[redacted]", 0);
+  return g_string_free (g_steal_pointer (&string), FALSE);
+}
+
+/* Finds the human-readable message in the error shapes providers use:
+ * {"error": {"message": …}}, {"error": "…"}, {"message": …}, {"detail": …}. */
+static char *
+describe_error_json (const AgentJson *root)
+{
+  AgentJson error = agent_json_member (root, "error");
+  const AgentJson *described = root;
+  const char *message = NULL;
+  const char *code = NULL;
+
+  if (agent_json_is (&error, AGENT_JSON_STRING))
+    message = agent_json_string (&error, NULL);
+  else if (agent_json_is (&error, AGENT_JSON_OBJECT) &&
+           (message = agent_json_member_string (&error, "message", NULL)) != NULL)
+    described = &error;
+
+  if (message == NULL)
+    message = agent_json_member_string (root, "message", NULL);
+  if (message == NULL)
+    message = agent_json_member_string (root, "detail", NULL);
+  if (message == NULL)
+    return NULL;
+
+  /* Its code, or its type (which at the top is just "error"), or status */
+  if ((code = agent_json_member_string (described, "code", NULL)) == NULL &&
+      ((code = agent_json_member_string (described, "type", NULL)) == NULL ||
+       g_str_equal (code, "error")))
+    code = agent_json_member_string (described, "status", NULL);
+
+  if (code != NULL && strstr (message, code) == NULL)
+    return g_strdup_printf ("%s (%s)", message, code);
+  return g_strdup (message);
+}
+
+/* An error from a provider's error object; NULL if there is none in it.
+ * @self may be NULL (the step redacts what leaves it). */
+GError *
+_agent_provider_error_from_json_value (AgentProvider   *self,
+                                       int              code,
+                                       const char      *prefix,
+                                       const AgentJson *root)
+{
+  g_autofree char *described = describe_error_json (root);
+  g_autofree char *redacted = NULL;
+
+  if (described == NULL)
+    {
+      /* No message in it: show the object itself, cut at a character. */
+      g_autofree char *text = agent_json_serialize (root);
+      g_autofree char *excerpt = g_utf8_substring (text, 0, MIN (g_utf8_strlen (text, -1), 200));
+
+      return g_error_new (AGENT_ERROR, code, "%s: %s", prefix, excerpt);
+    }
+
+  redacted = _agent_provider_redact (self, described);
+  return g_error_new (AGENT_ERROR, code, "%s: %s", prefix, redacted);
+}
+
+/* The same from text; NULL if the text is not JSON with an error message. */
+GError *
+_agent_provider_error_from_json (AgentProvider *self,
+                                 int            code,
+                                 const char    *prefix,
+                                 const char    *json,
+                                 gsize          len)
+{
+  g_autoptr(AgentJsonParser) parser = agent_json_parser_new ();
+  g_autofree char *described = NULL;
+  AgentJson root;
+
+  if (!agent_json_parser_parse (parser, json, len, &root, NULL) ||
+      !(described = describe_error_json (&root)))
+    return NULL;
+
+  return _agent_provider_error_from_json_value (self, code, prefix, &root);
+}
+
+GError *
+_agent_provider_error_from_http (AgentProvider *self,
+                                 guint          status,
+                                 const char    *reason,
+                                 const char    *body,
+                                 gsize          len)
+{
+  g_autofree char *prefix = NULL;
+  int code;
+  GError *error;
+
+  code = (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
+       ? AGENT_ERROR_AUTHENTICATION : AGENT_ERROR_HTTP;
+
+  if (reason == NULL || reason[0] == '\0')
+    reason = soup_status_get_phrase (status);
+
+  /* Translators: the first %u is an HTTP status code, %s its phrase */
+  prefix = g_strdup_printf (_("The server answered %u %s"), status, reason ? reason : "");
+
+  if (body != NULL && len > 0 &&
+      (error = _agent_provider_error_from_json (self, code, prefix, body, len)))
+    return error;
+
+  return g_error_new_literal (AGENT_ERROR, code, prefix);
+}
