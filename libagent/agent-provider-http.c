@@ -61,7 +61,7 @@ forget_api_key (AgentProviderHttp *http)
 {
   if (http->api_key != NULL)
     {
-      memset (http->api_key, 0, strlen (http->api_key));
+      explicit_bzero (http->api_key, strlen (http->api_key));
       g_clear_pointer (&http->api_key, g_free);
     }
 }
@@ -81,7 +81,9 @@ _agent_provider_http_free (AgentProviderHttp *http)
  * @api_key: (nullable): the key, or %NULL for none
  *
  * Sets the API key. Without one, no key header is sent (as local servers
- * expect).
+ * expect). Spaces and line breaks around the key (as a file or a copy
+ * leaves them) are dropped; a key with a control character inside makes
+ * requests fail with %AGENT_ERROR_INVALID_ARGUMENT.
  */
 void
 agent_provider_set_api_key (AgentProvider *self,
@@ -95,11 +97,10 @@ agent_provider_set_api_key (AgentProvider *self,
   http = _agent_provider_get_http (self);
   had_key = http->api_key != NULL;
 
-  if (api_key != NULL && api_key[0] == '\0')
-    api_key = NULL;
-
   forget_api_key (http);
   http->api_key = g_strdup (api_key);
+  if (http->api_key != NULL && g_strstrip (http->api_key)[0] == '\0')
+    g_clear_pointer (&http->api_key, g_free);
 
   if (had_key != (http->api_key != NULL))
     g_object_notify (G_OBJECT (self), "has-api-key");
@@ -419,7 +420,7 @@ _agent_provider_add_bearer_auth (AgentProvider      *self,
       g_autofree char *value = g_strconcat ("Bearer ", api_key, NULL);
 
       soup_message_headers_replace (headers, "Authorization", value);
-      memset (value, 0, strlen (value));
+      explicit_bzero (value, strlen (value));
     }
 }
 
@@ -450,12 +451,38 @@ _agent_provider_build_url (AgentProvider  *self,
        g_strcmp0 (g_uri_get_scheme (uri), "https") != 0) ||
       g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
     {
+      /* Without a password the URL may hold */
+      g_autofree char *shown = uri != NULL ? g_uri_to_string_partial (uri, G_URI_HIDE_PASSWORD)
+                                           : g_strdup (agent_provider_get_base_url (self));
+
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                   _("“%s” is not a valid http or https URL"), agent_provider_get_base_url (self));
+                   _("“%s” is not a valid http or https URL"), shown);
       return NULL;
     }
 
   return g_steal_pointer (&url);
+}
+
+/* The backend's headers: authentication and its own. Fails, without
+ * showing it, when the key cannot be sent in a header. */
+gboolean
+_agent_provider_add_headers (AgentProvider       *self,
+                             SoupMessageHeaders  *headers,
+                             GError             **error)
+{
+  const char *api_key = _agent_provider_get_http (self)->api_key;
+
+  for (const char *p = api_key; p != NULL && *p != '\0'; p++)
+    if ((guchar) *p < 0x20 || *p == 0x7f)
+      {
+        g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                             _("The API key contains a line break or another control "
+                               "character; set it again"));
+        return FALSE;
+      }
+
+  _agent_provider_get_backend (self)->add_headers (self, headers);
+  return TRUE;
 }
 
 SoupMessage *
@@ -482,7 +509,11 @@ _agent_provider_build_message (AgentProvider       *self,
   soup_message_headers_replace (headers, "Accept",
                                 backend->framing == AGENT_FRAMING_SSE
                                   ? "text/event-stream" : "application/x-ndjson");
-  backend->add_headers (self, headers);
+  if (!_agent_provider_add_headers (self, headers, error))
+    {
+      g_object_unref (message);
+      return NULL;
+    }
   soup_message_set_request_body_from_bytes (message, "application/json", body);
   g_object_set_data_full (G_OBJECT (message), "agent-request-body",
                           g_bytes_ref (body), (GDestroyNotify) g_bytes_unref);

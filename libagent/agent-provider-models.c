@@ -14,11 +14,22 @@
 #include "agent-provider-private.h"
 
 #define MAX_MODELS_BODY (8 * 1024 * 1024)
+#define READ_SIZE       (64 * 1024)
 
+/* One listing: the request, its own cancellable (the caller's, chained,
+ * and the time limit's), and the body read so far, at most
+ * MAX_MODELS_BODY + 1 bytes. */
 typedef struct
 {
-  SoupMessage *message;
-  GBytes      *body;
+  SoupMessage  *message;
+  GCancellable *cancellable;
+  GCancellable *caller_cancellable;
+  gulong        caller_cancelled_id;
+  GSource      *timer;
+  double        limit;       /* seconds, 0 for none */
+  gboolean      timed_out;
+  GInputStream *stream;
+  GByteArray   *body;
 } ListModels;
 
 static void
@@ -26,57 +37,95 @@ list_models_free (gpointer data)
 {
   ListModels *list = data;
 
+  if (list->timer != NULL)
+    {
+      g_source_destroy (list->timer);
+      g_source_unref (list->timer);
+    }
+  if (list->caller_cancelled_id != 0)
+    g_cancellable_disconnect (list->caller_cancellable, list->caller_cancelled_id);
+  g_clear_object (&list->caller_cancellable);
+  g_clear_object (&list->cancellable);
+  g_clear_object (&list->stream);
   g_clear_object (&list->message);
-  g_clear_pointer (&list->body, g_bytes_unref);
+  g_clear_pointer (&list->body, g_byte_array_unref);
   g_free (list);
 }
 
-static void
-list_models_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+static gboolean
+timed_out_cb (gpointer data)
 {
-  g_autoptr(GTask) task = user_data;
+  ListModels *list = data;
+
+  list->timed_out = TRUE;
+  g_cancellable_cancel (list->cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+caller_cancelled_cb (GCancellable *caller,
+                     ListModels   *list)
+{
+  g_cancellable_cancel (list->cancellable);
+}
+
+/* What went wrong on the way, in the user's words */
+static void
+return_transfer_error (GTask  *task,
+                       GError *error)
+{
+  AgentProvider *self = g_task_get_source_object (task);
+  ListModels *list = g_task_get_task_data (task);
+
+  if (list->timed_out)
+    {
+      g_error_free (error);
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_TIMEOUT,
+                               _("The server did not send its list of models within %g s"),
+                               list->limit);
+    }
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_task_return_error (task, error);
+  else
+    {
+      g_autofree char *message = _agent_provider_redact (self, error->message);
+
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_NETWORK, _("Could not reach %s: %s"),
+                               g_uri_get_host (soup_message_get_uri (list->message)), message);
+      g_error_free (error);
+    }
+}
+
+static void
+body_read (GTask *task)
+{
   AgentProvider *self = g_task_get_source_object (task);
   ListModels *list = g_task_get_task_data (task);
   g_autoptr(AgentJsonParser) parser = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) body = NULL;
-  const char *data;
-  gsize len;
-  guint status;
+  guint status = soup_message_get_status (list->message);
+  const char *data = (const char *) list->body->data;
+  gsize len = MIN (list->body->len, MAX_MODELS_BODY);
   AgentJson root;
   char **names;
-
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
-  if (body == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_autofree char *message = _agent_provider_redact (self, error->message);
-
-          g_clear_error (&error);
-          g_set_error (&error, AGENT_ERROR, AGENT_ERROR_NETWORK,
-                       _("Could not reach %s: %s"),
-                       g_uri_get_host (soup_message_get_uri (list->message)), message);
-        }
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  data = g_bytes_get_data (body, &len);
-  status = soup_message_get_status (list->message);
 
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
       g_task_return_error (task, _agent_provider_error_from_http (self, status,
                                                                    soup_message_get_reason_phrase (list->message),
-                                                                   data, MIN (len, MAX_MODELS_BODY)));
+                                                                   data, len));
+      return;
+    }
+
+  if (list->body->len > MAX_MODELS_BODY)
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                               _("The server's list of models is larger than %d MiB"),
+                               MAX_MODELS_BODY / (1024 * 1024));
       return;
     }
 
   parser = agent_json_parser_new ();
-  if (len > MAX_MODELS_BODY || !agent_json_parser_parse (parser, data, len, &root, NULL) ||
+  if (!agent_json_parser_parse (parser, data, len, &root, NULL) ||
       !(names = _agent_provider_get_backend (self)->parse_models (&root)))
     {
       g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
@@ -85,6 +134,56 @@ list_models_cb (GObject      *object,
     }
 
   g_task_return_pointer (task, names, (GDestroyNotify) g_strfreev);
+}
+
+static void
+read_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ListModels *list = g_task_get_task_data (task);
+  g_autoptr(GBytes) bytes = NULL;
+  GError *error = NULL;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  if (bytes == NULL)
+    {
+      return_transfer_error (task, error);
+      return;
+    }
+
+  /* The end, or enough to know it is too much */
+  if (g_bytes_get_size (bytes) == 0 || list->body->len > MAX_MODELS_BODY)
+    {
+      body_read (task);
+      return;
+    }
+
+  g_byte_array_append (list->body, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  g_input_stream_read_bytes_async (list->stream, READ_SIZE, G_PRIORITY_DEFAULT,
+                                   list->cancellable, read_cb, g_steal_pointer (&task));
+}
+
+static void
+send_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ListModels *list = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  list->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (list->stream == NULL)
+    {
+      return_transfer_error (task, error);
+      return;
+    }
+
+  list->body = g_byte_array_new ();
+  g_input_stream_read_bytes_async (list->stream, READ_SIZE, G_PRIORITY_DEFAULT,
+                                   list->cancellable, read_cb, g_steal_pointer (&task));
 }
 
 /**
@@ -97,6 +196,11 @@ list_models_cb (GObject      *object,
  * Asks the server which models it offers (`GET /models`, `/api/tags`, …),
  * for a model picker. Call [method@Agent.Provider.list_models_finish] from
  * @callback.
+ *
+ * The answer may take [property@Agent.Provider:connect-timeout] plus
+ * [property@Agent.Provider:first-byte-timeout] and be at most 8 MiB; beyond
+ * either, the listing fails with %AGENT_ERROR_TIMEOUT or
+ * %AGENT_ERROR_PROTOCOL.
  *
  * Since: 0.1
  */
@@ -128,20 +232,40 @@ agent_provider_list_models_async (AgentProvider       *self,
 
   list = g_new0 (ListModels, 1);
   list->message = soup_message_new (SOUP_METHOD_GET, url);
+  list->cancellable = g_cancellable_new ();
   g_task_set_task_data (task, list, list_models_free);
   soup_message_headers_replace (soup_message_get_request_headers (list->message),
                                 "Accept", "application/json");
-  backend->add_headers (self, soup_message_get_request_headers (list->message));
-
-  if (!(session = _agent_provider_get_soup_session (self, &error)))
+  if (!_agent_provider_add_headers (self, soup_message_get_request_headers (list->message),
+                                    &error) ||
+      !(session = _agent_provider_get_soup_session (self, &error)))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  soup_session_send_and_read_async (session, list->message,
-                                    G_PRIORITY_DEFAULT, cancellable,
-                                    list_models_cb, g_steal_pointer (&task));
+  if (cancellable != NULL)
+    {
+      list->caller_cancellable = g_object_ref (cancellable);
+      list->caller_cancelled_id = g_cancellable_connect (cancellable,
+                                                         G_CALLBACK (caller_cancelled_cb),
+                                                         list, NULL);
+    }
+
+  /* A list is short: connecting and the answer get the limits of a
+   * request's start, together */
+  if (agent_provider_get_connect_timeout (self) > 0 &&
+      agent_provider_get_first_byte_timeout (self) > 0)
+    {
+      list->limit = agent_provider_get_connect_timeout (self) +
+                    agent_provider_get_first_byte_timeout (self);
+      list->timer = g_timeout_source_new ((guint) MIN (list->limit * 1000, G_MAXUINT));
+      g_source_set_callback (list->timer, timed_out_cb, list, NULL);
+      g_source_attach (list->timer, g_main_context_get_thread_default ());
+    }
+
+  soup_session_send_async (session, list->message, G_PRIORITY_DEFAULT, list->cancellable,
+                           send_cb, g_steal_pointer (&task));
 }
 
 /**

@@ -98,6 +98,9 @@ char                       *_agent_provider_redact            (AgentProvider    
                                                                const char          *text);
 void                        _agent_provider_add_bearer_auth   (AgentProvider       *self,
                                                                SoupMessageHeaders  *headers);
+gboolean                    _agent_provider_add_headers       (AgentProvider       *self,
+                                                               SoupMessageHeaders  *headers,
+                                                               GError             **error);
 void                        _agent_provider_add_api_key_header (AgentProvider      *self,
                                                                 SoupMessageHeaders *headers,
                                                                 const char         *name);

@@ -1110,6 +1110,8 @@ thread_send_cb (GObject      *object,
   if (g_thread_self () != t->thread)
     t->wrong_thread = TRUE;
   g_atomic_int_set (&t->done, TRUE);
+  /* The main thread waits in its own context for this */
+  g_main_context_wakeup (NULL);
 }
 
 static gpointer
