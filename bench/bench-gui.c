@@ -1,0 +1,260 @@
+/* bench-gui.c
+ *
+ * agent-chat while it streams: the real main window, under Xvfb, showing an
+ * answer that arrives as 1,000 deltas a second (Markdown with paragraphs,
+ * lists and code), from a model server in another process (this program,
+ * started again with --serve). It prints the frame times: how long each
+ * frame's work took (from the GdkFrameClock's update to its after-paint)
+ * and the intervals between frames (GdkFrameTimings). Then it opens a
+ * conversation of 10,000 messages and prints how long until it is drawn.
+ *
+ *   xvfb-run -a meson devenv -C _build bench/bench-gui [--deltas N]
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <agent.h>
+#include <stdio.h>
+
+#include "agent-chat-window.h"
+#include "agent-test-openai.h"
+#include "agent-test-server.h"
+#include "bench-util.h"
+
+static int n_deltas = 5000;
+
+/* The server: one answer, a delta every millisecond */
+
+static const char *words[] = {
+  "Streaming ", "**keeps** ", "the ", "answer ", "`moving` ", "while ", "the ", "user ",
+  "reads; ", "*nothing* ", "is ", "laid ", "out ", "twice.\n\n",
+  "- a ", "list ", "item\n", "- another ", "one\n\n",
+  "```c\n", "int x = 1;\n", "return x;\n", "```\n\n",
+};
+
+static int
+serve (void)
+{
+  AgentTestServer *server = agent_test_server_new ();
+  AgentTestResponse *response = agent_test_openai_begin (server, "");
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+
+  for (int i = 0; i < n_deltas; i++)
+    {
+      agent_test_openai_add_text (response, words[i % G_N_ELEMENTS (words)]);
+      agent_test_response_add_delay (response, 1);
+    }
+  agent_test_openai_add_end (response, "stop", 1, n_deltas);
+  printf ("%s\n", agent_test_server_get_base_url (server));
+  fflush (stdout);
+  g_main_loop_run (loop);
+  return 0;
+}
+
+/* The app */
+
+typedef struct
+{
+  GArray  *work;       /* ms per frame, update → after-paint */
+  GArray  *intervals;  /* ms between frames, from GdkFrameTimings */
+  gint64   frame_start;
+  gint64   last_frame_time;
+  gint64   drawn_at;
+  gboolean recording;
+  gboolean done;
+} Stats;
+
+static void
+on_update (GdkFrameClock *clock,
+           Stats         *stats)
+{
+  stats->frame_start = g_get_monotonic_time ();
+}
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                Stats         *stats)
+{
+  GdkFrameTimings *timings = gdk_frame_clock_get_timings (clock, gdk_frame_clock_get_frame_counter (clock));
+  gint64 now = g_get_monotonic_time ();
+
+  stats->drawn_at = now;
+  if (!stats->recording || stats->frame_start == 0)
+    return;
+  g_array_append_val (stats->work, (double) { (now - stats->frame_start) / 1000.0 });
+  if (timings != NULL)
+    {
+      gint64 frame_time = gdk_frame_timings_get_frame_time (timings);
+
+      if (stats->last_frame_time != 0)
+        g_array_append_val (stats->intervals,
+                            (double) { (frame_time - stats->last_frame_time) / 1000.0 });
+      stats->last_frame_time = frame_time;
+    }
+}
+
+static void
+print_times (const char *what,
+             GArray     *values)
+{
+  const double *v = (const double *) values->data;
+
+  printf ("%-28s frames %5u  p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  max %6.2f ms\n", what,
+          values->len, bench_percentile (v, values->len, 50), bench_percentile (v, values->len, 90),
+          bench_percentile (v, values->len, 99), bench_max (v, values->len));
+}
+
+static void
+on_turn_finished (AgentSession *session,
+                  AgentMessage *message,
+                  GError       *error,
+                  AgentMetrics *metrics,
+                  Stats        *stats)
+{
+  if (error != NULL)
+    g_printerr ("bench-gui: the turn failed: %s\n", error->message);
+  stats->done = TRUE;
+}
+
+static AgentMemory *
+make_history (guint n)
+{
+  AgentMemory *memory = agent_simple_memory_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = g_strdup_printf (i % 2 ? "Answer %u with **Markdown**, a list:\n\n- one\n- two" : "Question %u?", i);
+      g_autoptr(AgentMessage) message = agent_message_new (i % 2 ? AGENT_MESSAGE_ROLE_ASSISTANT
+                                                                 : AGENT_MESSAGE_ROLE_USER, text);
+
+      agent_memory_append (memory, message, NULL);
+    }
+  return memory;
+}
+
+static void
+iterate_until (gboolean *flag)
+{
+  while (!*flag)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static gboolean
+set_flag (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gboolean serve_only = FALSE;
+  const GOptionEntry entries[] = {
+    { "serve", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &serve_only, NULL, NULL },
+    { "deltas", 0, 0, G_OPTION_ARG_INT, &n_deltas, "Deltas to stream (1,000 a second)", "N" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("- agent-chat frame times");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *n_arg = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(AgentMemory) history = NULL;
+  const char *server_argv[5];
+  GPid server_pid;
+  int server_out;
+  AgentChatWindow *window;
+  GdkFrameClock *clock;
+  Stats stats = { 0, };
+  gboolean waited = FALSE;
+  gint64 start;
+  FILE *server_stdout;
+  char line[256] = { 0, };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("bench-gui: %s\n", error->message);
+      return 1;
+    }
+  if (serve_only)
+    return serve ();
+
+  /* The model server, in its own process so that its work does not count */
+  n_arg = g_strdup_printf ("--deltas=%d", n_deltas);
+  server_argv[0] = "/proc/self/exe";
+  server_argv[1] = "--serve";
+  server_argv[2] = n_arg;
+  server_argv[3] = NULL;
+  if (!g_spawn_async_with_pipes (NULL, (char **) server_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                 &server_pid, NULL, &server_out, NULL, &error))
+    {
+      g_printerr ("bench-gui: %s\n", error->message);
+      return 1;
+    }
+  server_stdout = fdopen (server_out, "r");
+  if (fgets (line, sizeof line, server_stdout) == NULL)
+    return 1;
+  url = g_strstrip (g_strdup (line));
+
+  if (g_getenv ("GSETTINGS_SCHEMA_DIR") == NULL)
+    g_setenv ("GSETTINGS_SCHEMA_DIR", BENCH_SCHEMA_DIR, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  gtk_init ();
+  adw_init ();
+
+  settings = g_settings_new ("io.github.libagent.Chat");
+  g_settings_set_string (settings, "provider", "openai");
+  g_settings_set_string (settings, "base-url", url);
+  g_settings_set_string (settings, "model", "bench");
+  g_settings_set_boolean (settings, "show-tool-call-chunks", TRUE);
+
+  window = agent_chat_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 720, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  g_timeout_add (500, set_flag, &waited);
+  iterate_until (&waited);
+
+  stats.work = g_array_new (FALSE, FALSE, sizeof (double));
+  stats.intervals = g_array_new (FALSE, FALSE, sizeof (double));
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  g_signal_connect (clock, "update", G_CALLBACK (on_update), &stats);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &stats);
+  g_signal_connect (agent_chat_window_get_session (window), "turn-finished",
+                    G_CALLBACK (on_turn_finished), &stats);
+
+  /* 1. Streaming */
+  stats.recording = TRUE;
+  start = g_get_monotonic_time ();
+  agent_chat_window_send (window, "Stream, please");
+  iterate_until (&stats.done);
+  stats.recording = FALSE;
+  printf ("bench-gui: %d deltas in %.2f s (%.0f deltas/s), %s\n", n_deltas,
+          (g_get_monotonic_time () - start) / 1e6,
+          n_deltas / ((g_get_monotonic_time () - start) / 1e6), BENCH_BUILDTYPE);
+  print_times ("frame work (update→paint)", stats.work);
+  print_times ("frame interval (timings)", stats.intervals);
+
+  /* 2. Opening 10,000 messages */
+  history = make_history (10000);
+  stats.drawn_at = 0;
+  start = g_get_monotonic_time ();
+  agent_chat_window_set_memory (window, history);
+  gtk_widget_queue_draw (GTK_WIDGET (window));
+  while (stats.drawn_at <= start)
+    g_main_context_iteration (NULL, TRUE);
+  printf ("open 10,000 messages: %.1f ms until drawn\n", (stats.drawn_at - start) / 1000.0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  kill (server_pid, SIGTERM);
+  g_spawn_close_pid (server_pid);
+  fclose (server_stdout);
+  g_array_unref (stats.work);
+  g_array_unref (stats.intervals);
+  return 0;
+}

@@ -1,0 +1,25 @@
+/* agent-chat-application.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "agent-chat-secret-store.h"
+
+G_BEGIN_DECLS
+
+#define AGENT_CHAT_TYPE_APPLICATION (agent_chat_application_get_type ())
+
+G_DECLARE_FINAL_TYPE (AgentChatApplication, agent_chat_application,
+                      AGENT_CHAT, APPLICATION, AdwApplication)
+
+AgentChatApplication *agent_chat_application_new              (void);
+GSettings            *agent_chat_application_get_settings     (AgentChatApplication *self);
+AgentChatSecretStore *agent_chat_application_get_secret_store (AgentChatApplication *self);
+char                 *agent_chat_application_dup_setting      (AgentChatApplication *self,
+                                                               const char           *key);
+
+G_END_DECLS

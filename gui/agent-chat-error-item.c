@@ -1,0 +1,132 @@
+/* agent-chat-error-item.c
+ *
+ * A failed turn, as the conversation shows it: a title in plain words, the
+ * provider's own message, and whether the fix is in the preferences (a
+ * missing or refused API key, a wrong address).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <agent.h>
+#include <glib/gi18n.h>
+
+#include "agent-chat-error-item.h"
+
+struct _AgentChatErrorItem
+{
+  GObject   parent_instance;
+  char     *title;
+  char     *message;
+  gboolean  needs_settings;
+};
+
+G_DEFINE_FINAL_TYPE (AgentChatErrorItem, agent_chat_error_item, G_TYPE_OBJECT)
+
+static void
+agent_chat_error_item_finalize (GObject *object)
+{
+  AgentChatErrorItem *self = AGENT_CHAT_ERROR_ITEM (object);
+
+  g_free (self->title);
+  g_free (self->message);
+
+  G_OBJECT_CLASS (agent_chat_error_item_parent_class)->finalize (object);
+}
+
+static void
+agent_chat_error_item_class_init (AgentChatErrorItemClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = agent_chat_error_item_finalize;
+}
+
+static void
+agent_chat_error_item_init (AgentChatErrorItem *self)
+{
+}
+
+/**
+ * agent_chat_error_item_new:
+ * @error: why a turn failed
+ *
+ * Returns: (transfer full): the error as the conversation shows it
+ */
+AgentChatErrorItem *
+agent_chat_error_item_new (const GError *error)
+{
+  AgentChatErrorItem *self = g_object_new (AGENT_CHAT_TYPE_ERROR_ITEM, NULL);
+  const char *title = _("Something went wrong");
+
+  g_return_val_if_fail (error != NULL, NULL);
+
+  if (error->domain == AGENT_ERROR)
+    switch ((AgentError) error->code)
+      {
+      case AGENT_ERROR_AUTHENTICATION:
+        title = _("The server refused the API key");
+        self->needs_settings = TRUE;
+        break;
+      case AGENT_ERROR_NETWORK:
+        title = _("The model server could not be reached");
+        self->needs_settings = TRUE;
+        break;
+      case AGENT_ERROR_HTTP:
+        title = _("The model server answered with an error");
+        break;
+      case AGENT_ERROR_PROVIDER:
+        title = _("The model reported an error");
+        break;
+      case AGENT_ERROR_PROTOCOL:
+        title = _("The model server's answer could not be understood");
+        break;
+      case AGENT_ERROR_TIMEOUT:
+        title = _("The model server took too long to answer");
+        break;
+      case AGENT_ERROR_LIMIT:
+        title = _("A limit was reached");
+        break;
+      case AGENT_ERROR_INVALID_ARGUMENT:
+        title = _("The settings are not complete");
+        self->needs_settings = TRUE;
+        break;
+      case AGENT_ERROR_FAILED:
+      case AGENT_ERROR_BUSY:
+      case AGENT_ERROR_TOOL:
+      case AGENT_ERROR_HOOK:
+      case AGENT_ERROR_STORAGE:
+      default:
+        break;
+      }
+
+  self->title = g_strdup (title);
+  self->message = g_strdup (error->message);
+  return self;
+}
+
+const char *
+agent_chat_error_item_get_title (AgentChatErrorItem *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_ERROR_ITEM (self), NULL);
+  return self->title;
+}
+
+const char *
+agent_chat_error_item_get_message (AgentChatErrorItem *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_ERROR_ITEM (self), NULL);
+  return self->message;
+}
+
+/**
+ * agent_chat_error_item_get_needs_settings:
+ * @self: a #AgentChatErrorItem
+ *
+ * Returns: whether the fix is likely in the preferences
+ */
+gboolean
+agent_chat_error_item_get_needs_settings (AgentChatErrorItem *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_ERROR_ITEM (self), FALSE);
+  return self->needs_settings;
+}

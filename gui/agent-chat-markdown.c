@@ -1,0 +1,421 @@
+/* agent-chat-markdown.c
+ *
+ * An answer rendered from Markdown, with md4c. The text is cut into chunks at
+ * blank lines outside code fences; each chunk is parsed on its own into
+ * widgets: labels with Pango markup that this file writes (every piece of the
+ * model's text is escaped, so the model can never inject markup), code blocks
+ * in monospace with a copy button, and rules. When the text grows, only the
+ * chunks that changed — while streaming, the last one — are parsed again:
+ * the rest of the message is neither re-rendered nor re-laid out.
+ *
+ * Links ask before they open.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "agent-chat-markdown.h"
+#include "agent-chat-markdown-private.h"
+
+typedef struct
+{
+  char      *source;
+  GtkWidget *widget;
+} Chunk;
+
+struct _AgentChatMarkdown
+{
+  GtkWidget  parent_instance;
+  char      *text;
+  GPtrArray *chunks;     /* of Chunk */
+  guint      n_renders;  /* chunks parsed so far, for tests and benchmarks */
+};
+
+G_DEFINE_FINAL_TYPE (AgentChatMarkdown, agent_chat_markdown, GTK_TYPE_WIDGET)
+
+/* Widgets */
+
+static void
+on_open_link_response (AdwMessageDialog *dialog,
+                       const char       *response,
+                       gpointer          user_data)
+{
+  const char *uri = g_object_get_data (G_OBJECT (dialog), "uri");
+
+  if (g_strcmp0 (response, "open") == 0)
+    gtk_show_uri (gtk_window_get_transient_for (GTK_WINDOW (dialog)), uri, GDK_CURRENT_TIME);
+}
+
+static gboolean
+on_activate_link (GtkLabel   *label,
+                  const char *uri,
+                  gpointer    user_data)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (label));
+  AdwMessageDialog *dialog;
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                       _("Open Link?"), uri));
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "open", _("_Open Link"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "open", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "uri", g_strdup (uri), g_free);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_link_response), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+
+  return TRUE;
+}
+
+static void
+on_copy_code (GtkButton *button,
+              gpointer   user_data)
+{
+  const char *code = g_object_get_data (G_OBJECT (button), "code");
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (button)), code);
+  gtk_widget_activate_action (GTK_WIDGET (button), "win.toast", "s", _("Code copied"));
+}
+
+/* Whether markup is well formed (Pango itself does not know GtkLabel's <a>). */
+static gboolean
+markup_is_valid (const char *markup)
+{
+  static const GMarkupParser parser = { NULL, };
+  g_autoptr(GMarkupParseContext) context = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+
+  return g_markup_parse_context_parse (context, "<markup>", -1, NULL) &&
+         g_markup_parse_context_parse (context, markup, -1, NULL) &&
+         g_markup_parse_context_parse (context, "</markup>", -1, NULL) &&
+         g_markup_parse_context_end_parse (context, NULL);
+}
+
+static void
+set_text_block (GtkWidget *label,
+                Block     *block)
+{
+  if (markup_is_valid (block->text))
+    gtk_label_set_markup (GTK_LABEL (label), block->text);
+  else
+    gtk_label_set_text (GTK_LABEL (label), block->plain);
+}
+
+static GtkWidget *
+text_block_new (Block *block)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_focusable (label, FALSE);
+  set_text_block (label, block);
+  g_signal_connect (label, "activate-link", G_CALLBACK (on_activate_link), NULL);
+  return label;
+}
+
+static GtkWidget *
+code_block_new (Block *block)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *language = gtk_label_new (block->language ? block->language : "");
+  GtkWidget *copy = gtk_button_new_from_icon_name ("edit-copy-symbolic");
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *code = gtk_label_new (block->text);
+
+  gtk_widget_add_css_class (box, "card");
+  gtk_widget_add_css_class (box, "code-block");
+  gtk_widget_add_css_class (language, "caption");
+  gtk_widget_add_css_class (language, "dim-label");
+  gtk_widget_set_hexpand (language, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (language), 0);
+  gtk_widget_set_margin_start (header, 12);
+  gtk_widget_set_margin_end (header, 3);
+  gtk_widget_set_margin_top (header, 3);
+  gtk_widget_add_css_class (copy, "flat");
+  gtk_widget_set_tooltip_text (copy, _("Copy Code"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (copy),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy Code"), -1);
+  g_object_set_data_full (G_OBJECT (copy), "code", g_strdup (block->text), g_free);
+  g_signal_connect (copy, "clicked", G_CALLBACK (on_copy_code), NULL);
+  gtk_box_append (GTK_BOX (header), language);
+  gtk_box_append (GTK_BOX (header), copy);
+
+  gtk_widget_add_css_class (code, "monospace");
+  gtk_label_set_xalign (GTK_LABEL (code), 0);
+  gtk_label_set_selectable (GTK_LABEL (code), TRUE);
+  gtk_widget_set_focusable (code, FALSE);
+  gtk_widget_set_margin_start (code, 12);
+  gtk_widget_set_margin_end (code, 12);
+  gtk_widget_set_margin_bottom (code, 12);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller),
+                                  GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), code);
+
+  gtk_box_append (GTK_BOX (box), header);
+  gtk_box_append (GTK_BOX (box), scroller);
+  g_object_set_data (G_OBJECT (box), "code-label", code);
+  g_object_set_data (G_OBJECT (box), "copy-button", copy);
+  g_object_set_data_full (G_OBJECT (box), "language", g_strdup (block->language), g_free);
+  return box;
+}
+
+/* The widgets of a chunk hold the same kinds of blocks as @blocks: update
+ * them in place (the usual case while the last chunk grows), which spares
+ * making widgets and computing their style. */
+static gboolean
+update_chunk_widget (GtkWidget *box,
+                     GPtrArray *blocks)
+{
+  GtkWidget *child = gtk_widget_get_first_child (box);
+  guint i;
+
+  for (i = 0; i < blocks->len && child != NULL; i++, child = gtk_widget_get_next_sibling (child))
+    {
+      Block *block = g_ptr_array_index (blocks, i);
+      BlockKind kind = GTK_IS_LABEL (child) ? BLOCK_TEXT
+                       : GTK_IS_SEPARATOR (child) ? BLOCK_RULE : BLOCK_CODE;
+
+      if (kind != block->kind)
+        return FALSE;
+      if (kind == BLOCK_CODE &&
+          g_strcmp0 (g_object_get_data (G_OBJECT (child), "language"), block->language) != 0)
+        return FALSE;
+    }
+  if (i != blocks->len || child != NULL)
+    return FALSE;
+
+  for (i = 0, child = gtk_widget_get_first_child (box); i < blocks->len;
+       i++, child = gtk_widget_get_next_sibling (child))
+    {
+      Block *block = g_ptr_array_index (blocks, i);
+
+      if (block->kind == BLOCK_TEXT)
+        set_text_block (child, block);
+      else if (block->kind == BLOCK_CODE)
+        {
+          GtkWidget *code = g_object_get_data (G_OBJECT (child), "code-label");
+          GtkWidget *copy = g_object_get_data (G_OBJECT (child), "copy-button");
+
+          gtk_label_set_text (GTK_LABEL (code), block->text);
+          g_object_set_data_full (G_OBJECT (copy), "code", g_strdup (block->text), g_free);
+        }
+    }
+  return TRUE;
+}
+
+static GtkWidget *
+chunk_widget_new (const char *source)
+{
+  g_autoptr(GPtrArray) blocks = agent_chat_markdown_parse_blocks (source, strlen (source));
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      Block *block = g_ptr_array_index (blocks, i);
+
+      switch (block->kind)
+        {
+        case BLOCK_TEXT:
+          gtk_box_append (GTK_BOX (box), text_block_new (block));
+          break;
+        case BLOCK_CODE:
+          gtk_box_append (GTK_BOX (box), code_block_new (block));
+          break;
+        case BLOCK_RULE:
+        default:
+          gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+          break;
+        }
+    }
+  return box;
+}
+
+static void
+chunk_free (gpointer data)
+{
+  Chunk *chunk = data;
+
+  g_clear_pointer (&chunk->widget, gtk_widget_unparent);
+  g_free (chunk->source);
+  g_free (chunk);
+}
+
+static void
+agent_chat_markdown_dispose (GObject *object)
+{
+  AgentChatMarkdown *self = AGENT_CHAT_MARKDOWN (object);
+
+  g_clear_pointer (&self->chunks, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (agent_chat_markdown_parent_class)->dispose (object);
+}
+
+static void
+agent_chat_markdown_finalize (GObject *object)
+{
+  AgentChatMarkdown *self = AGENT_CHAT_MARKDOWN (object);
+
+  g_free (self->text);
+
+  G_OBJECT_CLASS (agent_chat_markdown_parent_class)->finalize (object);
+}
+
+static void
+agent_chat_markdown_class_init (AgentChatMarkdownClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = agent_chat_markdown_dispose;
+  object_class->finalize = agent_chat_markdown_finalize;
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "markdown");
+}
+
+static void
+agent_chat_markdown_init (AgentChatMarkdown *self)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 12);
+  self->chunks = g_ptr_array_new_with_free_func (chunk_free);
+}
+
+GtkWidget *
+agent_chat_markdown_new (void)
+{
+  return g_object_new (AGENT_CHAT_TYPE_MARKDOWN, NULL);
+}
+
+const char *
+agent_chat_markdown_get_text (AgentChatMarkdown *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_MARKDOWN (self), NULL);
+  return self->text ? self->text : "";
+}
+
+/**
+ * agent_chat_markdown_set_text:
+ * @self: a #AgentChatMarkdown
+ * @text: (nullable): Markdown
+ *
+ * Shows @text. The chunks that did not change keep their widgets.
+ */
+void
+agent_chat_markdown_set_text (AgentChatMarkdown *self,
+                              const char        *text)
+{
+  g_autoptr(GArray) cuts = NULL;
+  gsize start = 0;
+  guint i;
+
+  g_return_if_fail (AGENT_CHAT_IS_MARKDOWN (self));
+
+  if (text == NULL)
+    text = "";
+  if (g_strcmp0 (self->text, text) == 0)
+    return;
+  g_free (self->text);
+  self->text = g_strdup (text);
+
+  cuts = agent_chat_markdown_split_chunks (text);
+  for (i = 0; i <= cuts->len; i++)
+    {
+      gsize end = i < cuts->len ? g_array_index (cuts, gsize, i) : strlen (text);
+      g_autofree char *source = g_strndup (text + start, end - start);
+      Chunk *chunk;
+
+      start = end;
+      if (i < self->chunks->len)
+        {
+          chunk = g_ptr_array_index (self->chunks, i);
+          if (strcmp (chunk->source, source) == 0)
+            continue;
+          if (i == cuts->len && i + 1 == self->chunks->len)
+            {
+              g_autoptr(GPtrArray) blocks = agent_chat_markdown_parse_blocks (source, strlen (source));
+
+              if (update_chunk_widget (chunk->widget, blocks))
+                {
+                  g_free (chunk->source);
+                  chunk->source = g_steal_pointer (&source);
+                  self->n_renders++;
+                  i++;
+                  break;
+                }
+            }
+          g_ptr_array_set_size (self->chunks, i);
+        }
+
+      chunk = g_new0 (Chunk, 1);
+      chunk->source = g_steal_pointer (&source);
+      chunk->widget = chunk_widget_new (chunk->source);
+      gtk_widget_insert_before (chunk->widget, GTK_WIDGET (self), NULL);
+      g_ptr_array_add (self->chunks, chunk);
+      self->n_renders++;
+    }
+  if (self->chunks->len > i)
+    g_ptr_array_set_size (self->chunks, i);
+}
+
+/**
+ * agent_chat_markdown_get_n_renders:
+ * @self: a #AgentChatMarkdown
+ *
+ * Returns: how many chunks were parsed and built since @self was created
+ */
+guint
+agent_chat_markdown_get_n_renders (AgentChatMarkdown *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_MARKDOWN (self), 0);
+  return self->n_renders;
+}
+
+/**
+ * agent_chat_markdown_to_pango_markup:
+ * @text: Markdown
+ *
+ * Renders @text as one piece of Pango markup (code blocks in `<tt>`), as the
+ * widget renders its labels.
+ *
+ * Returns: (transfer full): Pango markup
+ */
+char *
+agent_chat_markdown_to_pango_markup (const char *text)
+{
+  g_autoptr(GPtrArray) blocks = agent_chat_markdown_parse_blocks (text, strlen (text));
+  g_autoptr(GString) markup = g_string_new (NULL);
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      Block *block = g_ptr_array_index (blocks, i);
+
+      if (i > 0)
+        g_string_append (markup, "\n\n");
+      if (block->kind == BLOCK_TEXT)
+        g_string_append (markup, block->text);
+      else if (block->kind == BLOCK_CODE)
+        {
+          g_autofree char *escaped = g_markup_escape_text (block->text, -1);
+
+          g_string_append_printf (markup, "<tt>%s</tt>", escaped);
+        }
+      else
+        g_string_append (markup, "—");
+    }
+  return g_string_free (g_steal_pointer (&markup), FALSE);
+}

@@ -1,0 +1,772 @@
+/* agent-chat-window.c
+ *
+ * The main window: a header bar, the conversation (a GtkListView over the
+ * session's transcript, tool results filtered out since their calls show
+ * them, followed by the error of a failed turn, if any) and the composer.
+ *
+ * The window owns the AgentSession. Its provider, model, key, system prompt
+ * and tools come from the settings (or the command line) and are applied
+ * before each turn; the Show Tool-Call Chunks setting is bound to the
+ * session's property, so flipping it acts at once, even mid-stream.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "agent-chat-approval-dialog.h"
+#include "agent-chat-error-item.h"
+#include "agent-chat-message-row.h"
+#include "agent-chat-window.h"
+
+struct _AgentChatWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  AdwToastOverlay      *toast_overlay;
+  AdwWindowTitle       *window_title;
+  GtkStack             *stack;
+  GtkScrolledWindow    *scroller;
+  GtkListView          *list_view;
+  GtkSignalListItemFactory *factory;
+  GtkRevealer          *jump_revealer;
+  AgentChatComposer    *composer;
+
+  GSettings            *settings;
+  AgentChatSecretStore *secrets;
+  AgentSession         *session;
+  GtkFilterListModel   *messages;   /* the transcript without tool results */
+  GListStore           *extras;     /* the error of the last turn, if any */
+  GtkFlattenListModel  *items;
+  GCancellable         *cancellable;
+  char                 *last_prompt;
+
+  double                last_value;
+  guint                 sticky : 1;
+  guint                 scrolling : 1;
+};
+
+G_DEFINE_FINAL_TYPE (AgentChatWindow, agent_chat_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void update_title (AgentChatWindow *self);
+
+static char *
+dup_setting (AgentChatWindow *self,
+             const char      *key)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (AGENT_CHAT_IS_APPLICATION (app))
+    return agent_chat_application_dup_setting (AGENT_CHAT_APPLICATION (app), key);
+  return g_settings_get_string (self->settings, key);
+}
+
+/* Scrolling: follow the stream unless the user scrolled up. */
+
+static gboolean
+at_bottom (GtkAdjustment *adjustment)
+{
+  return gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment) >=
+         gtk_adjustment_get_upper (adjustment) - 32;
+}
+
+void
+agent_chat_window_scroll_to_bottom (AgentChatWindow *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
+
+  self->sticky = TRUE;
+  self->scrolling = TRUE;
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) -
+                                        gtk_adjustment_get_page_size (adjustment));
+  self->last_value = gtk_adjustment_get_value (adjustment);
+  self->scrolling = FALSE;
+  gtk_revealer_set_reveal_child (self->jump_revealer, FALSE);
+}
+
+static void
+on_scroll_value_changed (AgentChatWindow *self,
+                         GtkAdjustment   *adjustment)
+{
+  double value = gtk_adjustment_get_value (adjustment);
+
+  if (!self->scrolling)
+    {
+      if (at_bottom (adjustment))
+        self->sticky = TRUE;
+      else if (value < self->last_value - 1)
+        self->sticky = FALSE;
+    }
+  self->last_value = value;
+  gtk_revealer_set_reveal_child (self->jump_revealer, !self->sticky && !at_bottom (adjustment));
+}
+
+static void
+on_scroll_size_changed (AgentChatWindow *self)
+{
+  if (self->sticky)
+    agent_chat_window_scroll_to_bottom (self);
+}
+
+static void
+jump_to_bottom (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+
+  if (n > 0)
+    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
+  agent_chat_window_scroll_to_bottom (self);
+}
+
+static void
+on_items_changed (AgentChatWindow *self)
+{
+  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->items)) == 0;
+
+  gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "chat");
+  if (self->sticky)
+    agent_chat_window_scroll_to_bottom (self);
+}
+
+/* Session */
+
+static void
+clear_error (AgentChatWindow *self)
+{
+  g_list_store_remove_all (self->extras);
+}
+
+static void
+show_error (AgentChatWindow *self,
+            const GError    *error)
+{
+  g_autoptr(AgentChatErrorItem) item = agent_chat_error_item_new (error);
+
+  clear_error (self);
+  g_list_store_append (self->extras, item);
+  agent_chat_window_scroll_to_bottom (self);
+
+  /* A missing or refused key is fixed in the preferences: go there. */
+  if (g_error_matches (error, AGENT_ERROR, AGENT_ERROR_AUTHENTICATION))
+    gtk_widget_activate_action (GTK_WIDGET (self), "app.preferences", NULL);
+}
+
+static gboolean
+on_approve_tool_call (AgentSession      *session,
+                      AgentToolCall     *call,
+                      AgentToolApproval *approval,
+                      AgentChatWindow   *self)
+{
+  GtkWidget *dialog = agent_chat_approval_dialog_new (GTK_WINDOW (self), approval);
+
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
+static void
+on_busy_changed (AgentChatWindow *self)
+{
+  gboolean busy = self->session != NULL && agent_session_get_busy (self->session);
+
+  agent_chat_composer_set_busy (self->composer, busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", busy);
+}
+
+static gboolean
+keep_message (gpointer item,
+              gpointer user_data)
+{
+  AgentMessageRole role = agent_message_get_role (item);
+
+  return role == AGENT_MESSAGE_ROLE_USER || role == AGENT_MESSAGE_ROLE_ASSISTANT;
+}
+
+static void
+set_session (AgentChatWindow *self,
+             AgentSession    *session)
+{
+  if (self->session != NULL)
+    {
+      g_settings_unbind (self->session, "stream-tool-call-chunks");
+      g_signal_handlers_disconnect_by_data (self->session, self);
+    }
+  g_set_object (&self->session, session);
+  g_settings_bind (self->settings, "show-tool-call-chunks",
+                   session, "stream-tool-call-chunks", G_SETTINGS_BIND_GET);
+  g_signal_connect (session, "approve-tool-call", G_CALLBACK (on_approve_tool_call), self);
+  g_signal_connect_swapped (session, "notify::busy", G_CALLBACK (on_busy_changed), self);
+  gtk_filter_list_model_set_model (self->messages, agent_session_get_transcript (session));
+  on_busy_changed (self);
+}
+
+static void
+configure_tools (AgentChatWindow *self)
+{
+  GListModel *tools = agent_session_get_tools (self->session);
+  g_auto(GStrv) enabled = g_settings_get_strv (self->settings, "enabled-tools");
+
+  while (g_list_model_get_n_items (tools) > 0)
+    {
+      g_autoptr(AgentTool) tool = g_list_model_get_item (tools, 0);
+
+      agent_session_remove_tool (self->session, tool);
+    }
+  for (guint i = 0; enabled[i] != NULL; i++)
+    {
+      g_autoptr(AgentTool) tool = agent_builtin_tool_new (enabled[i], NULL);
+
+      if (tool != NULL)
+        agent_session_add_tool (self->session, tool);
+    }
+}
+
+/* Applies the settings to the session, making a new one (with the same
+ * memory) when the provider changed. */
+static gboolean
+configure_session (AgentChatWindow  *self,
+                   GError          **error)
+{
+  g_autofree char *name = dup_setting (self, "provider");
+  g_autofree char *base_url = dup_setting (self, "base-url");
+  g_autofree char *model = dup_setting (self, "model");
+  g_autofree char *prompt = g_settings_get_string (self->settings, "system-prompt");
+  g_autofree char *key = NULL;
+  AgentProvider *provider;
+
+  if (self->session == NULL ||
+      g_strcmp0 (agent_provider_get_name (agent_session_get_provider (self->session)), name) != 0)
+    {
+      g_autoptr(AgentProvider) new_provider = agent_provider_new (name, error);
+      g_autoptr(AgentSession) session = NULL;
+
+      if (new_provider == NULL)
+        return FALSE;
+      session = agent_session_new (new_provider);
+      if (self->session != NULL)
+        agent_session_set_memory (session, agent_session_get_memory (self->session));
+      set_session (self, session);
+    }
+
+  provider = agent_session_get_provider (self->session);
+  key = agent_chat_secret_store_lookup (self->secrets, name);
+  agent_provider_set_base_url (provider, base_url);
+  agent_provider_set_model (provider, model);
+  agent_provider_set_api_key (provider, key);
+  agent_session_set_system_prompt (self->session, *prompt ? prompt : NULL);
+  configure_tools (self);
+  update_title (self);
+  return TRUE;
+}
+
+static void
+turn_done (AgentChatWindow *self,
+           AgentMessage    *message,
+           GError          *error)
+{
+  g_clear_object (&self->cancellable);
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_error (self, error);
+}
+
+static void
+on_send_done (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(AgentChatWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AgentMessage) message = agent_session_send_finish (AGENT_SESSION (object), result,
+                                                               &error);
+
+  turn_done (self, message, error);
+}
+
+static void
+on_continue_done (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(AgentChatWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AgentMessage) message = agent_session_continue_finish (AGENT_SESSION (object), result,
+                                                                   &error);
+
+  turn_done (self, message, error);
+}
+
+static gboolean
+begin_turn (AgentChatWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->session != NULL && agent_session_get_busy (self->session))
+    return FALSE;
+  clear_error (self);
+  if (!configure_session (self, &error))
+    {
+      show_error (self, error);
+      return FALSE;
+    }
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  self->sticky = TRUE;
+  return TRUE;
+}
+
+/**
+ * agent_chat_window_send:
+ * @self: a #AgentChatWindow
+ * @text: the user's message
+ *
+ * Starts a turn with @text, unless one runs.
+ */
+void
+agent_chat_window_send (AgentChatWindow *self,
+                        const char      *text)
+{
+  g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
+
+  if (!begin_turn (self))
+    return;
+  g_free (self->last_prompt);
+  self->last_prompt = g_strdup (text);
+  agent_chat_composer_set_text (self->composer, NULL);
+  agent_session_send_async (self->session, text, self->cancellable, on_send_done,
+                            g_object_ref (self));
+}
+
+static void
+continue_turn (AgentChatWindow *self)
+{
+  if (!begin_turn (self))
+    return;
+  agent_session_continue_async (self->session, self->cancellable, on_continue_done,
+                                g_object_ref (self));
+}
+
+/**
+ * agent_chat_window_stop:
+ * @self: a #AgentChatWindow
+ *
+ * Cancels the running turn: mid-stream, during a tool or while an approval
+ * waits. What streamed stays, marked as stopped.
+ */
+void
+agent_chat_window_stop (AgentChatWindow *self)
+{
+  g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+}
+
+static guint
+memory_position (AgentMemory  *memory,
+                 AgentMessage *message)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (memory));
+
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(AgentMessage) item = g_list_model_get_item (G_LIST_MODEL (memory), i - 1);
+
+      if (item == message)
+        return i - 1;
+    }
+  return G_MAXUINT;
+}
+
+static gboolean
+cut_memory (AgentChatWindow *self,
+            guint            n_items)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!agent_memory_truncate (agent_session_get_memory (self->session), n_items, &error))
+    {
+      show_error (self, error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+on_row_regenerate (AgentChatWindow *self,
+                   AgentMessage    *message)
+{
+  AgentMemory *memory;
+  guint position;
+
+  if (self->session == NULL || agent_session_get_busy (self->session))
+    return;
+  memory = agent_session_get_memory (self->session);
+  position = memory_position (memory, message);
+  if (position == G_MAXUINT)
+    return;
+  /* Back to the user's message this answer answers. */
+  while (position > 0)
+    {
+      g_autoptr(AgentMessage) item = g_list_model_get_item (G_LIST_MODEL (memory), position - 1);
+
+      if (agent_message_get_role (item) == AGENT_MESSAGE_ROLE_USER)
+        break;
+      position--;
+    }
+  if (position > 0 && cut_memory (self, position))
+    continue_turn (self);
+}
+
+static void
+on_row_edit (AgentChatWindow *self,
+             AgentMessage    *message)
+{
+  guint position;
+
+  if (self->session == NULL || agent_session_get_busy (self->session))
+    return;
+  position = memory_position (agent_session_get_memory (self->session), message);
+  if (position == G_MAXUINT || !cut_memory (self, position))
+    return;
+  clear_error (self);
+  agent_chat_composer_set_text (self->composer, agent_message_get_content (message));
+  agent_chat_composer_focus (self->composer);
+}
+
+static void
+on_row_retry (AgentChatWindow *self)
+{
+  GListModel *memory;
+  guint n;
+  g_autoptr(AgentMessage) last = NULL;
+
+  if (self->session == NULL)
+    {
+      if (self->last_prompt != NULL)
+        agent_chat_window_send (self, self->last_prompt);
+      return;
+    }
+  if (agent_session_get_busy (self->session))
+    return;
+
+  memory = G_LIST_MODEL (agent_session_get_memory (self->session));
+  n = g_list_model_get_n_items (memory);
+  last = n > 0 ? g_list_model_get_item (memory, n - 1) : NULL;
+  /* The cut-short answer goes: a new one replaces it. */
+  if (last != NULL && agent_message_get_role (last) == AGENT_MESSAGE_ROLE_ASSISTANT &&
+      agent_message_get_state (last) == AGENT_MESSAGE_STATE_INTERRUPTED)
+    {
+      if (!cut_memory (self, n - 1))
+        return;
+      n--;
+      g_clear_object (&last);
+      last = n > 0 ? g_list_model_get_item (memory, n - 1) : NULL;
+    }
+  if (last != NULL && (agent_message_get_role (last) == AGENT_MESSAGE_ROLE_USER ||
+                       agent_message_get_role (last) == AGENT_MESSAGE_ROLE_TOOL))
+    continue_turn (self);
+  else if (self->last_prompt != NULL)
+    {
+      g_autofree char *prompt = g_strdup (self->last_prompt);
+
+      agent_chat_window_send (self, prompt);
+    }
+}
+
+static void
+on_row_open_preferences (AgentChatWindow *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "app.preferences", NULL);
+}
+
+/* List items */
+
+static void
+on_setup_item (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               AgentChatWindow          *self)
+{
+  GtkWidget *row = agent_chat_message_row_new ();
+
+  g_settings_bind (self->settings, "show-tool-call-chunks", row, "show-tool-call-chunks",
+                   G_SETTINGS_BIND_GET);
+  g_signal_connect_object (row, "edit", G_CALLBACK (on_row_edit), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (row, "regenerate", G_CALLBACK (on_row_regenerate), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (row, "retry", G_CALLBACK (on_row_retry), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (row, "open-preferences", G_CALLBACK (on_row_open_preferences), self,
+                           G_CONNECT_SWAPPED);
+  gtk_list_item_set_activatable (item, FALSE);
+  gtk_list_item_set_selectable (item, FALSE);
+  gtk_list_item_set_child (item, row);
+}
+
+static void
+on_bind_item (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              AgentChatWindow          *self)
+{
+  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (gtk_list_item_get_child (item)),
+                                   gtk_list_item_get_item (item));
+}
+
+static void
+on_unbind_item (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                AgentChatWindow          *self)
+{
+  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (gtk_list_item_get_child (item)), NULL);
+}
+
+/* Actions */
+
+static void
+on_composer_send (AgentChatWindow *self,
+                  const char      *text)
+{
+  agent_chat_window_send (self, text);
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  agent_chat_window_stop (AGENT_CHAT_WINDOW (widget));
+}
+
+/**
+ * agent_chat_window_set_memory:
+ * @self: a #AgentChatWindow
+ * @memory: the conversation to show and go on with
+ *
+ * Shows @memory (stopping the running turn first) and scrolls to its end.
+ */
+void
+agent_chat_window_set_memory (AgentChatWindow *self,
+                              AgentMemory     *memory)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
+
+  agent_chat_window_stop (self);
+  clear_error (self);
+  if (self->session == NULL && !configure_session (self, &error))
+    {
+      show_error (self, error);
+      return;
+    }
+  self->sticky = TRUE;
+  agent_session_set_memory (self->session, memory);
+  jump_to_bottom (GTK_WIDGET (self), NULL, NULL);
+}
+
+static void
+new_chat_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
+  g_autoptr(AgentMemory) memory = agent_simple_memory_new ();
+
+  agent_chat_window_set_memory (self, memory);
+  agent_chat_composer_focus (self->composer);
+}
+
+static void
+toast_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
+  AdwToast *toast = adw_toast_new (g_variant_get_string (parameter, NULL));
+
+  adw_toast_set_timeout (toast, 2);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+update_title (AgentChatWindow *self)
+{
+  g_autofree char *model = dup_setting (self, "model");
+  const char *subtitle = model;
+
+  if ((subtitle == NULL || *subtitle == '\0') && self->session != NULL)
+    subtitle = agent_provider_get_model (agent_session_get_provider (self->session));
+  adw_window_title_set_subtitle (self->window_title, subtitle ? subtitle : "");
+}
+
+/* GObject */
+
+static void
+agent_chat_window_constructed (GObject *object)
+{
+  AgentChatWindow *self = AGENT_CHAT_WINDOW (object);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_autoptr(GAction) chunks = NULL;
+  g_autoptr(GError) error = NULL;
+
+  G_OBJECT_CLASS (agent_chat_window_parent_class)->constructed (object);
+
+  if (AGENT_CHAT_IS_APPLICATION (app))
+    {
+      self->settings = g_object_ref (agent_chat_application_get_settings (AGENT_CHAT_APPLICATION (app)));
+      self->secrets = g_object_ref (agent_chat_application_get_secret_store (AGENT_CHAT_APPLICATION (app)));
+    }
+  else
+    {
+      self->settings = g_settings_new (AGENT_CHAT_APP_ID);
+      self->secrets = agent_chat_memory_secret_store_new ();
+    }
+
+  chunks = g_settings_create_action (self->settings, "show-tool-call-chunks");
+  g_action_map_add_action (G_ACTION_MAP (self), chunks);
+  g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
+  g_signal_connect_object (self->settings, "changed::model", G_CALLBACK (update_title), self,
+                           G_CONNECT_SWAPPED);
+
+  g_signal_connect_object (self->factory, "setup", G_CALLBACK (on_setup_item), self, 0);
+  g_signal_connect_object (self->factory, "bind", G_CALLBACK (on_bind_item), self, 0);
+  g_signal_connect_object (self->factory, "unbind", G_CALLBACK (on_unbind_item), self, 0);
+
+  if (!configure_session (self, &error))
+    show_error (self, error);
+  agent_chat_composer_focus (self->composer);
+}
+
+static void
+agent_chat_window_dispose (GObject *object)
+{
+  AgentChatWindow *self = AGENT_CHAT_WINDOW (object);
+
+  agent_chat_window_stop (self);
+  if (self->session != NULL)
+    {
+      g_settings_unbind (self->session, "stream-tool-call-chunks");
+      g_signal_handlers_disconnect_by_data (self->session, self);
+    }
+  gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_WINDOW);
+  g_clear_object (&self->items);
+  g_clear_object (&self->messages);
+  g_clear_object (&self->extras);
+  g_clear_object (&self->session);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->secrets);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->last_prompt, g_free);
+
+  G_OBJECT_CLASS (agent_chat_window_parent_class)->dispose (object);
+}
+
+static void
+agent_chat_window_class_init (AgentChatWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = agent_chat_window_constructed;
+  object_class->dispose = agent_chat_window_dispose;
+
+  g_type_ensure (AGENT_CHAT_TYPE_COMPOSER);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/libagent/Chat/agent-chat-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, scroller);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, list_view);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, factory);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, jump_revealer);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, composer);
+
+  gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
+  gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "win.jump-to-bottom", NULL, jump_to_bottom);
+  gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
+}
+
+static void
+agent_chat_window_init (AgentChatWindow *self)
+{
+  GtkAdjustment *adjustment;
+  GtkCustomFilter *filter;
+  GListStore *models;
+  g_autoptr(GtkNoSelection) selection = NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->sticky = TRUE;
+  filter = gtk_custom_filter_new (keep_message, NULL, NULL);
+  self->messages = gtk_filter_list_model_new (NULL, GTK_FILTER (filter));
+  self->extras = g_list_store_new (G_TYPE_OBJECT);
+  models = g_list_store_new (G_TYPE_LIST_MODEL);
+  g_list_store_append (models, self->messages);
+  g_list_store_append (models, self->extras);
+  self->items = gtk_flatten_list_model_new (G_LIST_MODEL (models));
+  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->items)));
+  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
+  g_signal_connect_object (self->items, "items-changed", G_CALLBACK (on_items_changed), self,
+                           G_CONNECT_SWAPPED);
+
+  adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
+  g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (on_scroll_value_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (adjustment, "notify::upper", G_CALLBACK (on_scroll_size_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (adjustment, "notify::page-size", G_CALLBACK (on_scroll_size_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->composer, "send", G_CALLBACK (on_composer_send), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->composer, "stop", G_CALLBACK (agent_chat_window_stop), self,
+                           G_CONNECT_SWAPPED);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", FALSE);
+}
+
+AgentChatWindow *
+agent_chat_window_new (AgentChatApplication *application)
+{
+  return g_object_new (AGENT_CHAT_TYPE_WINDOW, "application", application, NULL);
+}
+
+AgentSession *
+agent_chat_window_get_session (AgentChatWindow *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), NULL);
+  return self->session;
+}
+
+AgentChatComposer *
+agent_chat_window_get_composer (AgentChatWindow *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), NULL);
+  return self->composer;
+}
+
+GtkListView *
+agent_chat_window_get_list_view (AgentChatWindow *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), NULL);
+  return self->list_view;
+}
+
+/**
+ * agent_chat_window_get_items:
+ * @self: a #AgentChatWindow
+ *
+ * Returns: (transfer none): what the chat view shows: messages, then the
+ *   error of the last turn
+ */
+GListModel *
+agent_chat_window_get_items (AgentChatWindow *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), NULL);
+  return G_LIST_MODEL (self->items);
+}

@@ -1,0 +1,32 @@
+/* agent-chat-window.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+#include <agent.h>
+
+#include "agent-chat-application.h"
+#include "agent-chat-composer.h"
+
+G_BEGIN_DECLS
+
+#define AGENT_CHAT_TYPE_WINDOW (agent_chat_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (AgentChatWindow, agent_chat_window, AGENT_CHAT, WINDOW, AdwApplicationWindow)
+
+AgentChatWindow   *agent_chat_window_new          (AgentChatApplication *application);
+AgentSession      *agent_chat_window_get_session  (AgentChatWindow      *self);
+AgentChatComposer *agent_chat_window_get_composer (AgentChatWindow      *self);
+GtkListView       *agent_chat_window_get_list_view (AgentChatWindow     *self);
+GListModel        *agent_chat_window_get_items    (AgentChatWindow      *self);
+void               agent_chat_window_send         (AgentChatWindow      *self,
+                                                   const char           *text);
+void               agent_chat_window_stop         (AgentChatWindow      *self);
+void               agent_chat_window_set_memory   (AgentChatWindow      *self,
+                                                   AgentMemory          *memory);
+void               agent_chat_window_scroll_to_bottom (AgentChatWindow  *self);
+
+G_END_DECLS

@@ -1,0 +1,469 @@
+/* test-gui-widgets.c
+ *
+ * agent-chat's widgets under a real display (Xvfb): the Markdown view, the
+ * message rows (recycled between items), the tool cards and the Show
+ * Tool-Call Chunks toggle, driven by a real session talking to the
+ * in-process test server.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <agent.h>
+
+#include "agent-chat-markdown.h"
+#include "agent-chat-message-row.h"
+#include "agent-chat-tool-card.h"
+#include "agent-chat-window.h"
+#include "agent-test-openai.h"
+#include "agent-test-server.h"
+#include "agent-test-util.h"
+
+/* Helpers */
+
+static void
+iterate (void)
+{
+  for (guint i = 0; i < 5; i++)
+    while (g_main_context_iteration (NULL, FALSE))
+      ;
+}
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *found)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        g_ptr_array_add (found, child);
+      collect (child, type, found);
+    }
+}
+
+static GPtrArray *
+find_all (GtkWidget *widget,
+          GType      type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect (widget, type, found);
+  return found;
+}
+
+/* The label markup of a Markdown view, all its labels joined. */
+static char *
+markdown_labels (GtkWidget *markdown)
+{
+  g_autoptr(GPtrArray) labels = find_all (markdown, GTK_TYPE_LABEL);
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < labels->len; i++)
+    g_string_append_printf (text, "%s\n", gtk_label_get_label (g_ptr_array_index (labels, i)));
+  return g_string_free (text, FALSE);
+}
+
+static GtkWidget *
+show_in_window (GtkWidget *child)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 600);
+  gtk_window_set_child (GTK_WINDOW (window), child);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+  return window;
+}
+
+/* Markdown */
+
+static void
+test_markdown_render (void)
+{
+  GtkWidget *markdown = agent_chat_markdown_new ();
+  GtkWidget *window = show_in_window (markdown);
+  g_autoptr(GPtrArray) buttons = NULL;
+  g_autofree char *labels = NULL;
+
+  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (markdown),
+                                "# Title\n\nSome *emphasis*, **strong** and `code`.\n\n"
+                                "- one\n- two\n\n1. first\n2. second\n\n"
+                                "A [link](https://example.org/?a=1&b=2).\n\n"
+                                "```c\nint main (void) { return 1 < 2; }\n```\n");
+  iterate ();
+  labels = markdown_labels (markdown);
+
+  agent_test_assert_contains (labels, "<span size=\"x-large\" weight=\"bold\">Title</span>");
+  agent_test_assert_contains (labels, "<i>emphasis</i>");
+  agent_test_assert_contains (labels, "<b>strong</b>");
+  agent_test_assert_contains (labels, "<tt>code</tt>");
+  agent_test_assert_contains (labels, "•  one\n•  two");
+  agent_test_assert_contains (labels, "1. first\n2. second");
+  {
+    /* GtkLabel keeps links apart from its label: check the markup it was given */
+    g_autofree char *markup = agent_chat_markdown_to_pango_markup ("A [link](https://example.org/?a=1&b=2).");
+
+    agent_test_assert_contains (markup, "<a href=\"https://example.org/?a=1&amp;b=2\">link</a>");
+  }
+  /* The code block: monospace, its text as it was, with a copy button */
+  agent_test_assert_contains (labels, "int main (void) { return 1 < 2; }");
+  buttons = find_all (markdown, GTK_TYPE_BUTTON);
+  g_assert_cmpuint (buttons->len, ==, 1);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (g_ptr_array_index (buttons, 0)), ==, "Copy Code");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_markdown_no_injection (void)
+{
+  static const char *text =
+    "<span foreground=\"red\">red</span> & <b>bold</b> &lt;tt&gt;\n\n"
+    "*<i>x</i>* [a](\"><b>evil</b>)\n";
+  g_autofree char *markup = agent_chat_markdown_to_pango_markup (text);
+  GtkWidget *markdown = agent_chat_markdown_new ();
+  GtkWidget *window = show_in_window (markdown);
+  g_autoptr(GPtrArray) labels = NULL;
+  g_autoptr(GString) shown = g_string_new (NULL);
+
+  /* Valid markup in which the model's tags are text (a real link aside) */
+  {
+    g_autofree char *wrapped = g_strdup_printf ("<markup>%s</markup>", markup);
+    static const GMarkupParser parser = { NULL, };
+    g_autoptr(GMarkupParseContext) context = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+
+    g_assert_true (g_markup_parse_context_parse (context, wrapped, -1, NULL));
+    g_assert_true (g_markup_parse_context_end_parse (context, NULL));
+  }
+  g_assert_null (strstr (markup, "<span foreground"));
+  g_assert_null (strstr (markup, "<b>bold"));
+  agent_test_assert_contains (markup, "&lt;span foreground=&quot;red&quot;&gt;");
+
+  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (markdown), text);
+  iterate ();
+  labels = find_all (markdown, GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    g_string_append (shown, gtk_label_get_text (g_ptr_array_index (labels, i)));
+  agent_test_assert_contains (shown->str, "<span foreground=\"red\">red</span> & <b>bold</b> <tt>");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_markdown_incremental (void)
+{
+  GtkWidget *markdown = agent_chat_markdown_new ();
+  GtkWidget *window = show_in_window (markdown);
+  AgentChatMarkdown *view = AGENT_CHAT_MARKDOWN (markdown);
+  GtkWidget *first;
+  GString *text = g_string_new ("First paragraph.\n\n```\ncode\n\nstill code\n```\n\nThird");
+
+  agent_chat_markdown_set_text (view, text->str);
+  g_assert_cmpuint (agent_chat_markdown_get_n_renders (view), ==, 3);
+  first = gtk_widget_get_first_child (markdown);
+
+  /* A delta re-renders the last chunk only */
+  for (guint i = 0; i < 10; i++)
+    {
+      g_string_append (text, " word");
+      agent_chat_markdown_set_text (view, text->str);
+    }
+  g_assert_cmpuint (agent_chat_markdown_get_n_renders (view), ==, 13);
+  g_assert_true (gtk_widget_get_first_child (markdown) == first);
+
+  /* The same text again renders nothing */
+  agent_chat_markdown_set_text (view, text->str);
+  g_assert_cmpuint (agent_chat_markdown_get_n_renders (view), ==, 13);
+
+  /* A shorter text (a new item in a recycled row) drops the extra chunks */
+  agent_chat_markdown_set_text (view, "Only");
+  g_assert_true (gtk_widget_get_first_child (markdown) == gtk_widget_get_last_child (markdown));
+
+  g_string_free (text, TRUE);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Rows */
+
+static void
+test_row_recycle (void)
+{
+  GtkWidget *row = agent_chat_message_row_new ();
+  GtkWidget *window = show_in_window (row);
+  g_autoptr(AgentMessage) question = agent_message_new (AGENT_MESSAGE_ROLE_USER, "Question?");
+  g_autoptr(AgentMessage) answer = agent_message_new (AGENT_MESSAGE_ROLE_ASSISTANT,
+                                                      "An **answer**");
+  g_autoptr(AgentToolCall) call = agent_tool_call_new ("call_1", "calculator",
+                                                       "{\"expression\":\"1+1\"}");
+  AgentChatMarkdown *markdown = agent_chat_message_row_get_markdown (AGENT_CHAT_MESSAGE_ROW (row));
+  g_autoptr(GPtrArray) cards = NULL;
+  g_autofree char *labels = NULL;
+  guint handlers_before = 0;
+
+  agent_message_add_tool_call (answer, call);
+
+  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), G_OBJECT (question));
+  iterate ();
+  g_assert_true (gtk_widget_has_css_class (row, "user"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (markdown)));
+
+  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), G_OBJECT (answer));
+  iterate ();
+  g_assert_true (gtk_widget_has_css_class (row, "assistant"));
+  g_assert_false (gtk_widget_has_css_class (row, "user"));
+  labels = markdown_labels (GTK_WIDGET (markdown));
+  agent_test_assert_contains (labels, "An <b>answer</b>");
+  cards = find_all (agent_chat_message_row_get_cards (AGENT_CHAT_MESSAGE_ROW (row)),
+                    AGENT_CHAT_TYPE_TOOL_CARD);
+  g_assert_cmpuint (cards->len, ==, 1);
+  g_assert_true (agent_chat_tool_card_get_tool_call (g_ptr_array_index (cards, 0)) == call);
+  /* A ready call shows even with the toggle off */
+  g_assert_true (gtk_widget_get_visible (g_ptr_array_index (cards, 0)));
+
+  /* Back to the question: the answer's handlers and cards are gone */
+  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), G_OBJECT (question));
+  g_clear_pointer (&cards, g_ptr_array_unref);
+  cards = find_all (row, AGENT_CHAT_TYPE_TOOL_CARD);
+  g_assert_cmpuint (cards->len, ==, 0);
+  handlers_before = g_signal_handler_find (answer, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, row);
+  g_assert_cmpuint (handlers_before, ==, 0);
+  g_assert_false (g_signal_has_handler_pending (call, g_signal_lookup ("notify", G_TYPE_OBJECT),
+                                                0, FALSE));
+
+  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (g_steal_pointer (&answer));
+  g_assert_finalize_object (g_steal_pointer (&call));
+}
+
+static void
+test_pretty_json (void)
+{
+  g_autofree char *pretty = agent_chat_pretty_json ("{\"a\":[1,2],\"b\":\"x\"}");
+  g_autofree char *partial = agent_chat_pretty_json ("{\"a\":[1,");
+
+  agent_test_assert_contains (pretty, "\n  \"a\" : [\n");
+  g_assert_cmpstr (partial, ==, "{\"a\":[1,");
+}
+
+/* The window and the toggle */
+
+typedef struct
+{
+  AgentTestServer *server;
+  AgentChatWindow *window;
+  GSettings       *settings;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  fixture->server = agent_test_server_new ();
+  fixture->settings = g_settings_new ("io.github.libagent.Chat");
+  g_settings_set_string (fixture->settings, "provider", "openai");
+  g_settings_set_string (fixture->settings, "base-url",
+                         agent_test_server_get_base_url (fixture->server));
+  g_settings_set_string (fixture->settings, "model", "test-model");
+  g_settings_set_boolean (fixture->settings, "show-tool-call-chunks", FALSE);
+  fixture->window = g_object_ref_sink (agent_chat_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  iterate ();
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  iterate ();
+  g_clear_object (&fixture->window);
+  g_clear_object (&fixture->settings);
+  g_clear_pointer (&fixture->server, agent_test_server_free);
+}
+
+static gboolean
+session_idle (gpointer data)
+{
+  return !agent_session_get_busy (data);
+}
+
+static void
+test_toggle_action (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  AgentSession *session = agent_chat_window_get_session (fixture->window);
+  GActionGroup *group = G_ACTION_GROUP (fixture->window);
+  g_autoptr(GVariant) state = NULL;
+
+  g_assert_false (agent_session_get_stream_tool_call_chunks (session));
+  g_action_group_activate_action (group, "show-tool-call-chunks", NULL);
+  g_assert_true (g_settings_get_boolean (fixture->settings, "show-tool-call-chunks"));
+  g_assert_true (agent_session_get_stream_tool_call_chunks (session));
+  state = g_action_group_get_action_state (group, "show-tool-call-chunks");
+  g_assert_true (g_variant_get_boolean (state));
+
+  g_action_group_activate_action (group, "show-tool-call-chunks", NULL);
+  g_assert_false (g_settings_get_boolean (fixture->settings, "show-tool-call-chunks"));
+  g_assert_false (agent_session_get_stream_tool_call_chunks (session));
+}
+
+static AgentChatToolCard *
+find_card (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) cards = find_all (GTK_WIDGET (fixture->window), AGENT_CHAT_TYPE_TOOL_CARD);
+
+  return cards->len > 0 ? g_ptr_array_index (cards, 0) : NULL;
+}
+
+static gboolean
+card_shows (gpointer data)
+{
+  Fixture *fixture = data;
+  AgentChatToolCard *card;
+
+  iterate ();
+  card = find_card (fixture);
+  return card != NULL && gtk_widget_get_visible (GTK_WIDGET (card));
+}
+
+/* The toggle flips the running session at once: a call streaming while
+ * it is on shows as a card growing chunk by chunk; turned off, the card
+ * hides until the call is whole. */
+static void
+test_toggle_mid_stream (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  static const AgentTestToolChunk first = { 0, "call_1", "calculator", "{\"expr" };
+  static const AgentTestToolChunk second = { 0, NULL, NULL, "ession\":\"6*7\"}" };
+  AgentTestResponse *response = agent_test_openai_begin (fixture->server, "");
+  const char *deltas[] = { "It is 42.", NULL };
+  AgentSession *session = agent_chat_window_get_session (fixture->window);
+  AgentChatToolCard *card;
+
+  agent_test_openai_add_tool_chunk (response, &first);
+  agent_test_response_add_wait (response);
+  agent_test_openai_add_tool_chunk (response, &second);
+  agent_test_openai_add_end (response, "tool_calls", 1, 1);
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+
+  g_settings_set_boolean (fixture->settings, "show-tool-call-chunks", TRUE);
+  agent_chat_window_send (fixture->window, "What is 6*7?");
+  agent_test_server_wait_until_waiting (fixture->server);
+  agent_test_wait_until (card_shows, fixture);
+  card = find_card (fixture);
+  g_assert_cmpint (agent_tool_call_get_state (agent_chat_tool_card_get_tool_call (card)), ==,
+                   AGENT_TOOL_CALL_STATE_STREAMING);
+
+  /* Off mid-stream: the session stops emitting chunks, the card hides */
+  g_settings_set_boolean (fixture->settings, "show-tool-call-chunks", FALSE);
+  g_assert_false (agent_session_get_stream_tool_call_chunks (session));
+  iterate ();
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (find_card (fixture))));
+
+  agent_test_server_release (fixture->server);
+  agent_test_wait_until (session_idle, session);
+  agent_test_wait_until (card_shows, fixture);
+  card = find_card (fixture);
+  g_assert_cmpint (agent_tool_call_get_state (agent_chat_tool_card_get_tool_call (card)), ==,
+                   AGENT_TOOL_CALL_STATE_SUCCEEDED);
+  g_assert_cmpstr (agent_tool_call_get_result (agent_chat_tool_card_get_tool_call (card)), ==,
+                   "42");
+}
+
+/* Stopping keeps the partial answer, marked as stopped */
+static void
+test_stop_keeps_partial (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  AgentTestResponse *response = agent_test_openai_begin (fixture->server, "");
+  AgentSession *session = agent_chat_window_get_session (fixture->window);
+  GListModel *items = agent_chat_window_get_items (fixture->window);
+  g_autoptr(AgentMessage) last = NULL;
+
+  agent_test_openai_add_text (response, "The beginning of ");
+  agent_test_response_add_wait (response);
+  agent_test_openai_add_text (response, "never shown");
+  agent_test_openai_add_end (response, "stop", 1, 1);
+
+  agent_chat_window_send (fixture->window, "Tell me a story");
+  g_assert_true (agent_chat_composer_get_busy (agent_chat_window_get_composer (fixture->window)));
+  agent_test_server_wait_until_waiting (fixture->server);
+  iterate ();
+  agent_chat_window_stop (fixture->window);
+  agent_test_wait_until (session_idle, session);
+  iterate ();
+
+  g_assert_false (agent_chat_composer_get_busy (agent_chat_window_get_composer (fixture->window)));
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
+  last = g_list_model_get_item (items, 1);
+  g_assert_cmpstr (agent_message_get_content (last), ==, "The beginning of ");
+  g_assert_cmpint (agent_message_get_state (last), ==, AGENT_MESSAGE_STATE_INTERRUPTED);
+  agent_test_server_release (fixture->server);
+}
+
+/* A failed turn shows its error after the conversation, with Retry */
+static void
+test_error_and_retry (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  AgentTestResponse *response = agent_test_server_add_response (fixture->server, 500);
+  AgentSession *session = agent_chat_window_get_session (fixture->window);
+  GListModel *items = agent_chat_window_get_items (fixture->window);
+  const char *deltas[] = { "Better now.", NULL };
+  g_autoptr(GObject) error_item = NULL;
+  g_autoptr(GObject) answer = NULL;
+
+  agent_provider_set_max_retries (agent_session_get_provider (session), 0);
+  agent_test_response_set_body (response, "application/json",
+                                "{\"error\":{\"message\":\"The model is overloaded\"}}");
+  agent_chat_window_send (fixture->window, "Hello");
+  agent_test_wait_until (session_idle, session);
+  iterate ();
+
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
+  error_item = g_list_model_get_item (items, 1);
+  g_assert_false (AGENT_IS_MESSAGE (error_item));
+
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  {
+    g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (fixture->window), AGENT_CHAT_TYPE_MESSAGE_ROW);
+
+    for (guint i = 0; i < rows->len; i++)
+      if (agent_chat_message_row_get_item (g_ptr_array_index (rows, i)) == error_item)
+        g_signal_emit_by_name (g_ptr_array_index (rows, i), "retry");
+  }
+  agent_test_wait_until (session_idle, session);
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
+  answer = g_list_model_get_item (items, 1);
+  g_assert_true (AGENT_IS_MESSAGE (answer));
+  g_assert_cmpstr (agent_message_get_content (AGENT_MESSAGE (answer)), ==, "Better now.");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/gui/markdown/render", test_markdown_render);
+  g_test_add_func ("/gui/markdown/no-injection", test_markdown_no_injection);
+  g_test_add_func ("/gui/markdown/incremental", test_markdown_incremental);
+  g_test_add_func ("/gui/row/recycle", test_row_recycle);
+  g_test_add_func ("/gui/tool-card/pretty-json", test_pretty_json);
+  g_test_add ("/gui/window/toggle-action", Fixture, NULL,
+              fixture_set_up, test_toggle_action, fixture_tear_down);
+  g_test_add ("/gui/window/toggle-mid-stream", Fixture, NULL,
+              fixture_set_up, test_toggle_mid_stream, fixture_tear_down);
+  g_test_add ("/gui/window/stop-keeps-partial", Fixture, NULL,
+              fixture_set_up, test_stop_keeps_partial, fixture_tear_down);
+  g_test_add ("/gui/window/error-and-retry", Fixture, NULL,
+              fixture_set_up, test_error_and_retry, fixture_tear_down);
+
+  return g_test_run ();
+}
