@@ -24,7 +24,9 @@
 #include <agent.h>
 
 #include "agent-cli-approval.h"
+#include "agent-cli-mcp.h"
 #include "agent-cli-output.h"
+#include "agent-cli-store.h"
 
 #define EXIT_INTERRUPTED 130
 
@@ -566,8 +568,12 @@ main (int   argc,
   g_autoptr(AgentSession) session = NULL;
   g_autoptr(CliOutput) output = NULL;
   g_autoptr(CliApprover) approver = NULL;
+  g_autoptr(CliMcp) mcp = NULL;
+  g_autoptr(CliStore) store = NULL;
   g_autofree char *prompt = NULL;
+  g_autofree char *description = NULL;
   Cli cli = { 0 };
+  int status;
 
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
@@ -577,12 +583,16 @@ main (int   argc,
   context = g_option_context_new (_("[PROMPT] — chat with a language model that can use tools"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (context,
+  g_option_context_add_main_entries (context, cli_mcp_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, cli_store_entries, GETTEXT_PACKAGE);
+  description = g_strconcat (
     _("The prompt is read from standard input when none is given; in a terminal, "
       "each line is a turn of one conversation.\n"
       "The API key is read from OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or "
       "OLLAMA_API_KEY, as the provider wants.\n"
-      "Exit status: 0 on success, 1 on error, 130 when interrupted."));
+      "Exit status: 0 on success, 1 on error, 130 when interrupted."),
+    cli_store_description (), NULL);
+  g_option_context_set_description (context, description);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
@@ -617,10 +627,18 @@ main (int   argc,
 
       for (guint i = 0; names[i] != NULL; i++)
         g_print ("%s\n", names[i]);
+      if ((status = cli_mcp_list_tools ()) >= 0)
+        return status;
       return EXIT_SUCCESS;
     }
 
   output = cli_output_new (opt_json);
+
+  /* The stored conversation, whose provider, model… are the defaults */
+  if (!opt_list_models &&
+      (status = cli_store_prepare (&store, output, opt_json, &opt_provider, &opt_model,
+                                   &opt_base_url, &opt_system)) >= 0)
+    return status;
 
   if (!(session = create_session (&error)))
     {
@@ -628,8 +646,14 @@ main (int   argc,
       return EXIT_FAILURE;
     }
 
+  if ((status = cli_store_attach (store, session, output)) >= 0)
+    return status;
+
   if (opt_list_models)
     return list_models (session, output);
+
+  if ((status = cli_mcp_attach (&mcp, session, output, opt_json)) >= 0)
+    return status;
 
   if (argc > 1)
     prompt = g_strjoinv (" ", argv + 1);

@@ -10,6 +10,16 @@
 #include "agent-enums.h"
 #include "agent-error.h"
 
+/**
+ * agent_error_quark:
+ *
+ * Gets the error domain of libagent's errors, %AGENT_ERROR, whose codes
+ * are [error@Agent.Error].
+ *
+ * Returns: the error domain
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (agent-error-quark, agent_error)
 
 /**
@@ -17,7 +27,7 @@ G_DEFINE_QUARK (agent-error-quark, agent_error)
  * @error: a #GError
  *
  * Gets a short, stable name for @error, for scripts and logs: the nick of
- * its [enum@Agent.Error] code (`"http"`, `"protocol"`, `"limit"`, …),
+ * its [error@Agent.Error] code (`"http"`, `"protocol"`, `"limit"`, …),
  * `"cancelled"` for `G_IO_ERROR_CANCELLED`, or `"failed"` for any other error.
  *
  * Returns: a static string

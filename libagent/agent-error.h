@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 /**
  * AGENT_ERROR:
  *
- * The error domain of libagent. Errors in it carry an [enum@Agent.Error] code.
+ * The error domain of libagent. Errors in it carry an [error@Agent.Error] code.
  *
  * Cancellation is not reported in this domain: a cancelled operation fails
  * with `G_IO_ERROR_CANCELLED`.

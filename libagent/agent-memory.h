@@ -33,6 +33,34 @@ G_DECLARE_INTERFACE (AgentMemory, agent_memory, AGENT, MEMORY, GListModel)
  * The interface of a conversation's memory: a [iface@Gio.ListModel] of
  * [class@Agent.Message], in order, that a session appends to as the
  * conversation goes on.
+ *
+ * An implementation, in C, Python or JavaScript, implements the list
+ * model's `get_item_type`, `get_n_items` and `get_item` and emits
+ * [signal@Gio.ListModel::items-changed] when @append or @truncate changed
+ * it: [method@Agent.Session.get_transcript] follows that signal. In Python:
+ *
+ * ```python
+ * class ListMemory(GObject.Object, Gio.ListModel, Agent.Memory):
+ *     def __init__(self):
+ *         super().__init__()
+ *         self.messages = []
+ *
+ *     def do_get_item_type(self):
+ *         return Agent.Message.__gtype__
+ *
+ *     def do_get_n_items(self):
+ *         return len(self.messages)
+ *
+ *     def do_get_item(self, position):
+ *         return self.messages[position] if position < len(self.messages) else None
+ *
+ *     def do_append(self, message):
+ *         self.messages.append(message)
+ *         self.items_changed(len(self.messages) - 1, 0, 1)
+ *         return True
+ * ```
+ *
+ * Since: 0.1
  */
 struct _AgentMemoryInterface
 {

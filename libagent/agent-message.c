@@ -513,7 +513,11 @@ _agent_message_new_streaming (void)
  * agent_message_get_role:
  * @self: a #AgentMessage
  *
+ * Gets the role of the message's author.
+ *
  * Returns: who wrote the message
+ *
+ * Since: 0.1
  */
 AgentMessageRole
 agent_message_get_role (AgentMessage *self)
@@ -526,7 +530,11 @@ agent_message_get_role (AgentMessage *self)
  * agent_message_get_state:
  * @self: a #AgentMessage
  *
+ * Checks whether the message is complete.
+ *
  * Returns: whether the message is complete
+ *
+ * Since: 0.1
  */
 AgentMessageState
 agent_message_get_state (AgentMessage *self)
@@ -543,6 +551,8 @@ agent_message_get_state (AgentMessage *self)
  * pointer is valid only until the next delta.
  *
  * Returns: (nullable): the text, or %NULL if the message has none
+ *
+ * Since: 0.1
  */
 const char *
 agent_message_get_content (AgentMessage *self)
@@ -555,7 +565,11 @@ agent_message_get_content (AgentMessage *self)
  * agent_message_get_reasoning:
  * @self: a #AgentMessage
  *
+ * Gets the model's reasoning text, or %NULL.
+ *
  * Returns: (nullable): the model's reasoning text, or %NULL
+ *
+ * Since: 0.1
  */
 const char *
 agent_message_get_reasoning (AgentMessage *self)
@@ -568,7 +582,11 @@ agent_message_get_reasoning (AgentMessage *self)
  * agent_message_get_refusal:
  * @self: a #AgentMessage
  *
+ * Gets the model's refusal, or %NULL.
+ *
  * Returns: (nullable): the model's refusal, or %NULL
+ *
+ * Since: 0.1
  */
 const char *
 agent_message_get_refusal (AgentMessage *self)
@@ -581,7 +599,11 @@ agent_message_get_refusal (AgentMessage *self)
  * agent_message_get_tool_calls:
  * @self: a #AgentMessage
  *
+ * Gets a list of [class@Agent.ToolCall], in index order.
+ *
  * Returns: (transfer none): a list of [class@Agent.ToolCall], in index order
+ *
+ * Since: 0.1
  */
 GListModel *
 agent_message_get_tool_calls (AgentMessage *self)
@@ -594,7 +616,11 @@ agent_message_get_tool_calls (AgentMessage *self)
  * agent_message_get_n_tool_calls:
  * @self: a #AgentMessage
  *
+ * Gets the number of tool calls in the message.
+ *
  * Returns: the number of tool calls in the message
+ *
+ * Since: 0.1
  */
 guint
 agent_message_get_n_tool_calls (AgentMessage *self)
@@ -608,7 +634,11 @@ agent_message_get_n_tool_calls (AgentMessage *self)
  * @self: a #AgentMessage
  * @position: the index of the call
  *
+ * Gets the call at @position, or %NULL.
+ *
  * Returns: (transfer none) (nullable): the call at @position, or %NULL
+ *
+ * Since: 0.1
  */
 AgentToolCall *
 agent_message_get_tool_call (AgentMessage *self,
@@ -654,7 +684,11 @@ _agent_message_clear_tool_calls (AgentMessage *self)
  * agent_message_get_tool_call_id:
  * @self: a #AgentMessage
  *
+ * Gets the identifier of the call that a tool result answers.
+ *
  * Returns: (nullable): for a tool result, the identifier of the call it answers
+ *
+ * Since: 0.1
  */
 const char *
 agent_message_get_tool_call_id (AgentMessage *self)
@@ -667,7 +701,11 @@ agent_message_get_tool_call_id (AgentMessage *self)
  * agent_message_get_tool_name:
  * @self: a #AgentMessage
  *
+ * Gets the name of the tool whose result the message holds.
+ *
  * Returns: (nullable): for a tool result, the name of the tool
+ *
+ * Since: 0.1
  */
 const char *
 agent_message_get_tool_name (AgentMessage *self)
@@ -680,7 +718,11 @@ agent_message_get_tool_name (AgentMessage *self)
  * agent_message_is_error:
  * @self: a #AgentMessage
  *
+ * Checks whether a tool result is an error.
+ *
  * Returns: for a tool result, whether it is an error
+ *
+ * Since: 0.1
  */
 gboolean
 agent_message_is_error (AgentMessage *self)
@@ -693,7 +735,11 @@ agent_message_is_error (AgentMessage *self)
  * agent_message_get_finish_reason:
  * @self: a #AgentMessage
  *
+ * Gets why the model stopped, as the provider named it.
+ *
  * Returns: (nullable): why the model stopped, as the provider named it
+ *
+ * Since: 0.1
  */
 const char *
 agent_message_get_finish_reason (AgentMessage *self)
@@ -706,8 +752,12 @@ agent_message_get_finish_reason (AgentMessage *self)
  * agent_message_get_usage:
  * @self: a #AgentMessage
  *
+ * Gets the tokens used by the request that produced this message.
+ *
  * Returns: (transfer none) (nullable): the tokens used by the request that
  *   produced this message
+ *
+ * Since: 0.1
  */
 AgentUsage *
 agent_message_get_usage (AgentMessage *self)
@@ -720,7 +770,11 @@ agent_message_get_usage (AgentMessage *self)
  * agent_message_get_response_id:
  * @self: a #AgentMessage
  *
+ * Gets the provider's identifier of the response.
+ *
  * Returns: (nullable): the provider's identifier of the response
+ *
+ * Since: 0.1
  */
 const char *
 agent_message_get_response_id (AgentMessage *self)
@@ -733,7 +787,11 @@ agent_message_get_response_id (AgentMessage *self)
  * agent_message_get_model:
  * @self: a #AgentMessage
  *
+ * Gets the model that wrote the message.
+ *
  * Returns: (nullable): the model that wrote the message
+ *
+ * Since: 0.1
  */
 const char *
 agent_message_get_model (AgentMessage *self)
@@ -746,7 +804,11 @@ agent_message_get_model (AgentMessage *self)
  * agent_message_get_created:
  * @self: a #AgentMessage
  *
+ * Gets when the message was created.
+ *
  * Returns: (transfer none): when the message was created
+ *
+ * Since: 0.1
  */
 GDateTime *
 agent_message_get_created (AgentMessage *self)
@@ -758,6 +820,9 @@ agent_message_get_created (AgentMessage *self)
 /**
  * agent_message_get_provider_data:
  * @self: a #AgentMessage
+ *
+ * Gets the provider's own data for this message, a JSON object with one
+ * member per provider name.
  *
  * Returns: (transfer none) (nullable): the provider's own data for this
  *   message, a JSON object with one member per provider name
@@ -799,6 +864,8 @@ agent_message_set_provider_data (AgentMessage *self,
  * agent_message_get_metrics:
  * @self: a #AgentMessage
  *
+ * Gets the metrics of the request that produced an assistant message.
+ *
  * Returns: (transfer none) (nullable): for an assistant message, the
  *   metrics of the request that produced it
  *
@@ -814,6 +881,8 @@ agent_message_get_metrics (AgentMessage *self)
 /**
  * agent_message_get_turn_metrics:
  * @self: a #AgentMessage
+ *
+ * Gets the metrics of the whole turn, kept on its final message.
  *
  * Returns: (transfer none) (nullable): for the final message of a turn,
  *   the metrics of the whole turn

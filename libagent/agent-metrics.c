@@ -41,7 +41,11 @@ _agent_metrics_new (const AgentMetrics *values)
  * agent_metrics_ref:
  * @self: a #AgentMetrics
  *
+ * Acquires a reference on @self.
+ *
  * Returns: (transfer full): @self
+ *
+ * Since: 0.1
  */
 AgentMetrics *
 agent_metrics_ref (AgentMetrics *self)
@@ -61,6 +65,10 @@ agent_metrics_clear (gpointer data)
 /**
  * agent_metrics_unref:
  * @self: (transfer full): a #AgentMetrics
+ *
+ * Releases a reference on @self; the last one frees it.
+ *
+ * Since: 0.1
  */
 void
 agent_metrics_unref (AgentMetrics *self)
@@ -73,7 +81,12 @@ agent_metrics_unref (AgentMetrics *self)
  * agent_metrics_get_steps:
  * @self: a #AgentMetrics
  *
+ * Gets how many model requests were made: 1 for a step, all of them for a
+ * turn.
+ *
  * Returns: how many model requests: 1 for a step, the turn's count for a turn
+ *
+ * Since: 0.1
  */
 guint
 agent_metrics_get_steps (const AgentMetrics *self)
@@ -90,6 +103,8 @@ agent_metrics_get_steps (const AgentMetrics *self)
  * reasoning or a tool call); for a turn, that of its first step.
  *
  * Returns: microseconds, or -1 if nothing streamed
+ *
+ * Since: 0.1
  */
 gint64
 agent_metrics_get_time_to_first_token (const AgentMetrics *self)
@@ -102,9 +117,14 @@ agent_metrics_get_time_to_first_token (const AgentMetrics *self)
  * agent_metrics_get_duration:
  * @self: a #AgentMetrics
  *
+ * Gets how long the step (from sending the request to the end of the answer)
+ * or the turn (from start to end, tools included) took, in microseconds.
+ *
  * Returns: how long the step (from sending the request to the end of the
  *   answer) or the turn (from start to end, tools included) took, in
  *   microseconds
+ *
+ * Since: 0.1
  */
 gint64
 agent_metrics_get_duration (const AgentMetrics *self)
@@ -117,8 +137,13 @@ agent_metrics_get_duration (const AgentMetrics *self)
  * agent_metrics_get_wait_time:
  * @self: a #AgentMetrics
  *
+ * Gets how long requests waited for a free slot of the provider's
+ * [property@Agent.Provider:max-concurrent-requests], in microseconds.
+ *
  * Returns: how long requests waited for a free slot of the provider's
  *   [property@Agent.Provider:max-concurrent-requests], in microseconds
+ *
+ * Since: 0.1
  */
 gint64
 agent_metrics_get_wait_time (const AgentMetrics *self)
@@ -136,6 +161,8 @@ agent_metrics_get_wait_time (const AgentMetrics *self)
  *
  * Returns: tokens per second, or -1 when the provider reported no usage
  *   or the answer came in one piece
+ *
+ * Since: 0.1
  */
 double
 agent_metrics_get_tokens_per_second (const AgentMetrics *self)
@@ -152,8 +179,13 @@ agent_metrics_get_tokens_per_second (const AgentMetrics *self)
  * agent_metrics_get_usage:
  * @self: a #AgentMetrics
  *
+ * Gets the tokens used, summed over the turn's steps for a turn, or %NULL
+ * when the provider reported none.
+ *
  * Returns: (transfer none) (nullable): the tokens used, summed over the
  *   turn's steps for a turn, or %NULL when the provider reported none
+ *
+ * Since: 0.1
  */
 AgentUsage *
 agent_metrics_get_usage (const AgentMetrics *self)
@@ -166,8 +198,13 @@ agent_metrics_get_usage (const AgentMetrics *self)
  * agent_metrics_get_tool_calls:
  * @self: a #AgentMetrics
  *
+ * Gets how many tool calls there were: for a step, the calls the model made
+ * in it; for a turn, the calls that ran.
+ *
  * Returns: for a step, the calls the model made in it; for a turn, the
  *   calls that ran
+ *
+ * Since: 0.1
  */
 guint
 agent_metrics_get_tool_calls (const AgentMetrics *self)
@@ -180,8 +217,13 @@ agent_metrics_get_tool_calls (const AgentMetrics *self)
  * agent_metrics_get_tool_time:
  * @self: a #AgentMetrics
  *
+ * Gets the running time of the turn's tools, summed over the calls, in
+ * microseconds (0 for a step).
+ *
  * Returns: the running time of the turn's tools, summed over the calls, in
  *   microseconds (0 for a step)
+ *
+ * Since: 0.1
  */
 gint64
 agent_metrics_get_tool_time (const AgentMetrics *self)

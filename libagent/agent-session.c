@@ -806,7 +806,11 @@ agent_session_new (AgentProvider *provider)
  * agent_session_get_provider:
  * @self: a #AgentSession
  *
+ * Gets the session's provider.
+ *
  * Returns: (transfer none): the session's provider
+ *
+ * Since: 0.1
  */
 AgentProvider *
 agent_session_get_provider (AgentSession *self)
@@ -819,7 +823,11 @@ agent_session_get_provider (AgentSession *self)
  * agent_session_get_memory:
  * @self: a #AgentSession
  *
+ * Gets the conversation's memory.
+ *
  * Returns: (transfer none): the conversation's memory
+ *
+ * Since: 0.1
  */
 AgentMemory *
 agent_session_get_memory (AgentSession *self)
@@ -835,6 +843,8 @@ agent_session_get_memory (AgentSession *self)
  *
  * Replaces the conversation's memory, for example to continue a stored
  * conversation. It cannot change while a turn runs.
+ *
+ * Since: 0.1
  */
 void
 agent_session_set_memory (AgentSession *self,
@@ -856,7 +866,11 @@ agent_session_set_memory (AgentSession *self,
  * agent_session_get_system_prompt:
  * @self: a #AgentSession
  *
+ * Gets the system prompt.
+ *
  * Returns: (nullable): the system prompt
+ *
+ * Since: 0.1
  */
 const char *
 agent_session_get_system_prompt (AgentSession *self)
@@ -871,6 +885,8 @@ agent_session_get_system_prompt (AgentSession *self)
  * @system_prompt: (nullable): instructions for the model
  *
  * Sets the instructions sent before the conversation in every request.
+ *
+ * Since: 0.1
  */
 void
 agent_session_set_system_prompt (AgentSession *self,
@@ -890,7 +906,11 @@ agent_session_set_system_prompt (AgentSession *self,
  * agent_session_get_stream_tool_call_chunks:
  * @self: a #AgentSession
  *
+ * Checks whether tool-call fragments are emitted as they stream.
+ *
  * Returns: whether tool-call fragments are emitted as they stream
+ *
+ * Since: 0.1
  */
 gboolean
 agent_session_get_stream_tool_call_chunks (AgentSession *self)
@@ -906,6 +926,8 @@ agent_session_get_stream_tool_call_chunks (AgentSession *self)
  *
  * Sets [property@Agent.Session:stream-tool-call-chunks]. It takes effect
  * at once, even in the middle of a stream.
+ *
+ * Since: 0.1
  */
 void
 agent_session_set_stream_tool_call_chunks (AgentSession *self,
@@ -926,7 +948,11 @@ agent_session_set_stream_tool_call_chunks (AgentSession *self,
  * agent_session_get_max_steps:
  * @self: a #AgentSession
  *
+ * Gets the most requests one turn may make.
+ *
  * Returns: the most requests one turn may make
+ *
+ * Since: 0.1
  */
 guint
 agent_session_get_max_steps (AgentSession *self)
@@ -941,6 +967,8 @@ agent_session_get_max_steps (AgentSession *self)
  * @max_steps: the most requests one turn may make, at least 1
  *
  * Sets [property@Agent.Session:max-steps].
+ *
+ * Since: 0.1
  */
 void
 agent_session_set_max_steps (AgentSession *self,
@@ -960,7 +988,11 @@ agent_session_set_max_steps (AgentSession *self,
  * agent_session_get_max_tool_calls:
  * @self: a #AgentSession
  *
+ * Gets the most tool runs one turn may make, or 0 for no limit.
+ *
  * Returns: the most tool runs one turn may make, or 0 for no limit
+ *
+ * Since: 0.1
  */
 guint
 agent_session_get_max_tool_calls (AgentSession *self)
@@ -975,6 +1007,8 @@ agent_session_get_max_tool_calls (AgentSession *self)
  * @max_tool_calls: the most tool runs per turn, or 0 for no limit
  *
  * Sets [property@Agent.Session:max-tool-calls].
+ *
+ * Since: 0.1
  */
 void
 agent_session_set_max_tool_calls (AgentSession *self,
@@ -993,7 +1027,11 @@ agent_session_set_max_tool_calls (AgentSession *self,
  * agent_session_get_tool_timeout:
  * @self: a #AgentSession
  *
+ * Gets the most seconds a tool call may run, or 0 for no limit.
+ *
  * Returns: the most seconds a tool call may run, or 0 for no limit
+ *
+ * Since: 0.1
  */
 double
 agent_session_get_tool_timeout (AgentSession *self)
@@ -1008,6 +1046,8 @@ agent_session_get_tool_timeout (AgentSession *self)
  * @tool_timeout: the most seconds a tool call may run, or 0 for no limit
  *
  * Sets [property@Agent.Session:tool-timeout].
+ *
+ * Since: 0.1
  */
 void
 agent_session_set_tool_timeout (AgentSession *self,
@@ -1026,6 +1066,8 @@ agent_session_set_tool_timeout (AgentSession *self,
 /**
  * agent_session_get_step_timeout:
  * @self: a #AgentSession
+ *
+ * Gets the seconds of [property@Agent.Session:step-timeout], 0 for no limit.
  *
  * Returns: the seconds of [property@Agent.Session:step-timeout], 0 for no limit
  *
@@ -1065,6 +1107,8 @@ agent_session_set_step_timeout (AgentSession *self,
  * agent_session_get_turn_timeout:
  * @self: a #AgentSession
  *
+ * Gets the seconds of [property@Agent.Session:turn-timeout], 0 for no limit.
+ *
  * Returns: the seconds of [property@Agent.Session:turn-timeout], 0 for no limit
  *
  * Since: 0.1
@@ -1103,7 +1147,11 @@ agent_session_set_turn_timeout (AgentSession *self,
  * agent_session_get_turn_metrics:
  * @self: a #AgentSession
  *
+ * Gets the metrics of the last turn that ended.
+ *
  * Returns: (transfer none) (nullable): the metrics of the last turn that ended
+ *
+ * Since: 0.1
  */
 AgentMetrics *
 agent_session_get_turn_metrics (AgentSession *self)
@@ -1116,7 +1164,11 @@ agent_session_get_turn_metrics (AgentSession *self)
  * agent_session_get_busy:
  * @self: a #AgentSession
  *
+ * Checks whether a turn is running.
+ *
  * Returns: whether a turn is running
+ *
+ * Since: 0.1
  */
 gboolean
 agent_session_get_busy (AgentSession *self)
@@ -1129,7 +1181,11 @@ agent_session_get_busy (AgentSession *self)
  * agent_session_get_current_message:
  * @self: a #AgentSession
  *
+ * Gets the assistant message being streamed.
+ *
  * Returns: (transfer none) (nullable): the assistant message being streamed
+ *
+ * Since: 0.1
  */
 AgentMessage *
 agent_session_get_current_message (AgentSession *self)
@@ -1171,8 +1227,13 @@ agent_session_get_transcript (AgentSession *self)
  * agent_session_get_usage:
  * @self: a #AgentSession
  *
+ * Gets the tokens the last completed turn used, or %NULL when the provider
+ * reported none.
+ *
  * Returns: (transfer none) (nullable): the tokens the last completed turn
  *   used, or %NULL when the provider reported none
+ *
+ * Since: 0.1
  */
 AgentUsage *
 agent_session_get_usage (AgentSession *self)
@@ -1185,8 +1246,12 @@ agent_session_get_usage (AgentSession *self)
  * agent_session_get_tools:
  * @self: a #AgentSession
  *
+ * Gets the tools the model may call, a list of [class@Agent.Tool].
+ *
  * Returns: (transfer none): the tools the model may call, a list of
  *   [class@Agent.Tool]
+ *
+ * Since: 0.1
  */
 GListModel *
 agent_session_get_tools (AgentSession *self)
@@ -1200,7 +1265,11 @@ agent_session_get_tools (AgentSession *self)
  * @self: a #AgentSession
  * @name: the name of a tool
  *
+ * Finds the tool the model calls @name among the session's tools.
+ *
  * Returns: (transfer none) (nullable): the tool called @name, or %NULL
+ *
+ * Since: 0.1
  */
 AgentTool *
 agent_session_lookup_tool (AgentSession *self,
@@ -1230,6 +1299,8 @@ agent_session_lookup_tool (AgentSession *self,
  *
  * Offers @tool to the model from the next request on. A tool of the same
  * name is replaced.
+ *
+ * Since: 0.1
  */
 void
 agent_session_add_tool (AgentSession *self,
@@ -1254,6 +1325,8 @@ agent_session_add_tool (AgentSession *self,
  * Stops offering @tool to the model.
  *
  * Returns: whether @tool was offered
+ *
+ * Since: 0.1
  */
 gboolean
 agent_session_remove_tool (AgentSession *self,

@@ -219,7 +219,11 @@ _agent_step_request_new (guint       step,
  * agent_step_request_get_step:
  * @self: a #AgentStepRequest
  *
+ * Gets the step's number in its turn, from 1.
+ *
  * Returns: the step's number in its turn, from 1
+ *
+ * Since: 0.1
  */
 guint
 agent_step_request_get_step (AgentStepRequest *self)
@@ -237,6 +241,8 @@ agent_step_request_get_step (AgentStepRequest *self)
  * only.
  *
  * Returns: (transfer none): a #GListStore of [class@Agent.Message]
+ *
+ * Since: 0.1
  */
 GListStore *
 agent_step_request_get_messages (AgentStepRequest *self)
@@ -253,6 +259,8 @@ agent_step_request_get_messages (AgentStepRequest *self)
  * request only (for example, to offer none in the last step).
  *
  * Returns: (transfer none): a #GListStore of [class@Agent.Tool]
+ *
+ * Since: 0.1
  */
 GListStore *
 agent_step_request_get_tools (AgentStepRequest *self)
@@ -265,7 +273,11 @@ agent_step_request_get_tools (AgentStepRequest *self)
  * agent_step_request_get_system_prompt:
  * @self: a #AgentStepRequest
  *
+ * Gets the system prompt.
+ *
  * Returns: (nullable): the system prompt
+ *
+ * Since: 0.1
  */
 const char *
 agent_step_request_get_system_prompt (AgentStepRequest *self)
@@ -280,6 +292,8 @@ agent_step_request_get_system_prompt (AgentStepRequest *self)
  * @system_prompt: (nullable): the system prompt for this request
  *
  * Sets the system prompt of this request only.
+ *
+ * Since: 0.1
  */
 void
 agent_step_request_set_system_prompt (AgentStepRequest *self,
@@ -299,7 +313,11 @@ agent_step_request_set_system_prompt (AgentStepRequest *self,
  * agent_step_request_get_model:
  * @self: a #AgentStepRequest
  *
+ * Gets the model asked.
+ *
  * Returns: (nullable): the model asked
+ *
+ * Since: 0.1
  */
 const char *
 agent_step_request_get_model (AgentStepRequest *self)
@@ -314,6 +332,8 @@ agent_step_request_get_model (AgentStepRequest *self)
  * @model: (nullable): the model to ask in this request
  *
  * Sets the model of this request only.
+ *
+ * Since: 0.1
  */
 void
 agent_step_request_set_model (AgentStepRequest *self,

@@ -236,7 +236,11 @@ answer (AgentToolApproval *self,
  * agent_tool_approval_get_tool:
  * @self: a #AgentToolApproval
  *
+ * Gets the tool that wants to run.
+ *
  * Returns: (transfer none): the tool that wants to run
+ *
+ * Since: 0.1
  */
 AgentTool *
 agent_tool_approval_get_tool (AgentToolApproval *self)
@@ -249,7 +253,11 @@ agent_tool_approval_get_tool (AgentToolApproval *self)
  * agent_tool_approval_get_tool_call:
  * @self: a #AgentToolApproval
  *
+ * Gets the call the model made.
+ *
  * Returns: (transfer none): the call the model made
+ *
+ * Since: 0.1
  */
 AgentToolCall *
 agent_tool_approval_get_tool_call (AgentToolApproval *self)
@@ -262,7 +270,11 @@ agent_tool_approval_get_tool_call (AgentToolApproval *self)
  * agent_tool_approval_get_cancellable:
  * @self: a #AgentToolApproval
  *
+ * Gets a #GCancellable, cancelled when the question no longer matters.
+ *
  * Returns: (transfer none): cancelled when the question no longer matters
+ *
+ * Since: 0.1
  */
 GCancellable *
 agent_tool_approval_get_cancellable (AgentToolApproval *self)
@@ -310,7 +322,11 @@ agent_tool_approval_deny (AgentToolApproval *self,
  * agent_tool_approval_is_answered:
  * @self: a #AgentToolApproval
  *
+ * Checks whether the user answered.
+ *
  * Returns: whether the user answered
+ *
+ * Since: 0.1
  */
 gboolean
 agent_tool_approval_is_answered (AgentToolApproval *self)
@@ -330,7 +346,11 @@ agent_tool_approval_is_answered (AgentToolApproval *self)
  * agent_tool_approval_get_allowed:
  * @self: a #AgentToolApproval
  *
+ * Checks whether the user allowed the call (%FALSE until answered).
+ *
  * Returns: whether the user allowed the call (%FALSE until answered)
+ *
+ * Since: 0.1
  */
 gboolean
 agent_tool_approval_get_allowed (AgentToolApproval *self)
@@ -350,7 +370,11 @@ agent_tool_approval_get_allowed (AgentToolApproval *self)
  * agent_tool_approval_dup_reason:
  * @self: a #AgentToolApproval
  *
+ * Gets the reason given with a denial.
+ *
  * Returns: (transfer full) (nullable): the reason given with a denial
+ *
+ * Since: 0.1
  */
 char *
 agent_tool_approval_dup_reason (AgentToolApproval *self)

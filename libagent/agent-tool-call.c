@@ -342,7 +342,11 @@ _agent_tool_call_new_streaming (guint index)
  * agent_tool_call_get_index:
  * @self: a #AgentToolCall
  *
+ * Gets the call's position in its message.
+ *
  * Returns: the call's position in its message
+ *
+ * Since: 0.1
  */
 guint
 agent_tool_call_get_index (AgentToolCall *self)
@@ -355,7 +359,11 @@ agent_tool_call_get_index (AgentToolCall *self)
  * agent_tool_call_get_id:
  * @self: a #AgentToolCall
  *
+ * Gets the call's identifier, or %NULL if not known (yet).
+ *
  * Returns: (nullable): the call's identifier, or %NULL if not known (yet)
+ *
+ * Since: 0.1
  */
 const char *
 agent_tool_call_get_id (AgentToolCall *self)
@@ -368,7 +376,11 @@ agent_tool_call_get_id (AgentToolCall *self)
  * agent_tool_call_get_name:
  * @self: a #AgentToolCall
  *
+ * Gets the name of the tool, or %NULL if not known yet.
+ *
  * Returns: (nullable): the name of the tool, or %NULL if not known yet
+ *
+ * Since: 0.1
  */
 const char *
 agent_tool_call_get_name (AgentToolCall *self)
@@ -385,6 +397,8 @@ agent_tool_call_get_name (AgentToolCall *self)
  * streams the string grows; the pointer is valid until the next fragment.
  *
  * Returns: (not nullable): the arguments, possibly empty
+ *
+ * Since: 0.1
  */
 const char *
 agent_tool_call_get_arguments (AgentToolCall *self)
@@ -459,7 +473,11 @@ agent_tool_call_parse_arguments (AgentToolCall  *self,
  * agent_tool_call_get_state:
  * @self: a #AgentToolCall
  *
+ * Gets where the call is in its life cycle.
+ *
  * Returns: where the call is in its life cycle
+ *
+ * Since: 0.1
  */
 AgentToolCallState
 agent_tool_call_get_state (AgentToolCall *self)
@@ -472,8 +490,12 @@ agent_tool_call_get_state (AgentToolCall *self)
  * agent_tool_call_get_result:
  * @self: a #AgentToolCall
  *
+ * Gets the tool's result or error text, or %NULL until the tool finished.
+ *
  * Returns: (nullable): the tool's result or error text, or %NULL until the
  *   tool finished
+ *
+ * Since: 0.1
  */
 const char *
 agent_tool_call_get_result (AgentToolCall *self)
@@ -486,7 +508,11 @@ agent_tool_call_get_result (AgentToolCall *self)
  * agent_tool_call_is_error:
  * @self: a #AgentToolCall
  *
+ * Checks whether the result is an error.
+ *
  * Returns: whether the result is an error
+ *
+ * Since: 0.1
  */
 gboolean
 agent_tool_call_is_error (AgentToolCall *self)
@@ -593,6 +619,9 @@ _agent_tool_call_set_progress (AgentToolCall *self,
  * agent_tool_call_get_provider_data:
  * @self: a #AgentToolCall
  *
+ * Gets the provider's own data for this call, a JSON object with one member
+ * per provider name.
+ *
  * Returns: (transfer none) (nullable): the provider's own data for this
  *   call, a JSON object with one member per provider name
  *
@@ -633,6 +662,8 @@ agent_tool_call_set_provider_data (AgentToolCall *self,
  * agent_tool_call_get_progress:
  * @self: a #AgentToolCall
  *
+ * Gets how far the running tool says it is, from 0 to 1, or -1.
+ *
  * Returns: how far the running tool says it is, from 0 to 1, or -1
  *
  * Since: 0.1
@@ -648,6 +679,8 @@ agent_tool_call_get_progress (AgentToolCall *self)
  * agent_tool_call_get_progress_text:
  * @self: a #AgentToolCall
  *
+ * Gets the running tool's last line of progress.
+ *
  * Returns: (nullable): the running tool's last line of progress
  *
  * Since: 0.1
@@ -662,6 +695,8 @@ agent_tool_call_get_progress_text (AgentToolCall *self)
 /**
  * agent_tool_call_get_duration:
  * @self: a #AgentToolCall
+ *
+ * Gets how long the tool ran, in microseconds, or -1 if it has not run.
  *
  * Returns: how long the tool ran, in microseconds, or -1 if it has not run
  *

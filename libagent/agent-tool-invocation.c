@@ -315,7 +315,11 @@ agent_tool_invocation_new (AgentTool     *tool,
  * agent_tool_invocation_get_tool:
  * @self: a #AgentToolInvocation
  *
+ * Gets the tool being run.
+ *
  * Returns: (transfer none): the tool being run
+ *
+ * Since: 0.1
  */
 AgentTool *
 agent_tool_invocation_get_tool (AgentToolInvocation *self)
@@ -328,7 +332,11 @@ agent_tool_invocation_get_tool (AgentToolInvocation *self)
  * agent_tool_invocation_get_tool_call:
  * @self: a #AgentToolInvocation
  *
+ * Gets the call the model made.
+ *
  * Returns: (transfer none): the call the model made
+ *
+ * Since: 0.1
  */
 AgentToolCall *
 agent_tool_invocation_get_tool_call (AgentToolInvocation *self)
@@ -344,6 +352,8 @@ agent_tool_invocation_get_tool_call (AgentToolInvocation *self)
  * Gets the call's arguments, parsed. Empty arguments are an empty object.
  *
  * Returns: (transfer none): a JSON object (sealed: copy it to change it)
+ *
+ * Since: 0.1
  */
 JsonNode *
 agent_tool_invocation_get_arguments (AgentToolInvocation *self)
@@ -356,7 +366,11 @@ agent_tool_invocation_get_arguments (AgentToolInvocation *self)
  * agent_tool_invocation_get_cancellable:
  * @self: a #AgentToolInvocation
  *
+ * Gets a #GCancellable, cancelled when the turn is.
+ *
  * Returns: (transfer none): a #GCancellable, cancelled when the turn is
+ *
+ * Since: 0.1
  */
 GCancellable *
 agent_tool_invocation_get_cancellable (AgentToolInvocation *self)
@@ -369,7 +383,11 @@ agent_tool_invocation_get_cancellable (AgentToolInvocation *self)
  * agent_tool_invocation_is_completed:
  * @self: a #AgentToolInvocation
  *
+ * Checks whether a result or an error was returned.
+ *
  * Returns: whether a result or an error was returned
+ *
+ * Since: 0.1
  */
 gboolean
 agent_tool_invocation_is_completed (AgentToolInvocation *self)

@@ -40,6 +40,19 @@
  *                        schema, get_time, NULL, NULL);
  * ```
  *
+ * In Python and JavaScript, `Agent.Tool.new()` takes a handler that returns
+ * %TRUE (see [ctor@Agent.Tool.new_with_handler]); an exception it raises
+ * becomes the call's error result:
+ *
+ * ```js
+ * const tool = Agent.Tool.new('get_time', 'Tells the current local time',
+ *     Json.from_string('{"type": "object", "properties": {}}'),
+ *     (_tool, invocation) => {
+ *         invocation.return_result(GLib.DateTime.new_now_local().format_iso8601());
+ *         return true;
+ *     });
+ * ```
+ *
  * A tool can also be a subclass that overrides [vfunc@Agent.Tool.invoke].
  *
  * Since: 0.1
@@ -51,6 +64,7 @@ typedef struct
   char                  *description;
   JsonNode              *parameters;
   AgentToolFunc          handler;
+  AgentToolHandler       checked_handler;
   AgentToolBlockingFunc  blocking;
   gpointer               handler_data;
   GDestroyNotify         handler_destroy;
@@ -160,6 +174,28 @@ agent_tool_real_invoke (AgentTool           *self,
   if (priv->handler != NULL)
     {
       priv->handler (self, invocation, priv->handler_data);
+      return;
+    }
+
+  if (priv->checked_handler != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (priv->checked_handler (self, invocation, priv->handler_data, &error)
+          || agent_tool_invocation_is_completed (invocation))
+        return;
+
+      /* The handler failed before answering: in Python or JavaScript, it
+       * raised an exception, which the binding turned into @error (or only
+       * printed). */
+      if (error != NULL)
+        agent_tool_invocation_return_error (invocation, error);
+      else
+        {
+          g_autofree char *message = g_strdup_printf (_("The tool “%s” failed"), priv->name);
+
+          agent_tool_invocation_return_error_literal (invocation, message);
+        }
       return;
     }
 
@@ -375,6 +411,27 @@ agent_tool_init (AgentTool *self)
 {
 }
 
+/* The part the constructors share; each then sets its kind of handler. */
+static AgentTool *
+tool_new (const char     *name,
+          const char     *description,
+          JsonNode       *parameters,
+          gpointer        user_data,
+          GDestroyNotify  destroy)
+{
+  AgentTool *self = g_object_new (AGENT_TYPE_TOOL,
+                                  "name", name,
+                                  "description", description,
+                                  "parameters", parameters,
+                                  NULL);
+  AgentToolPrivate *priv = agent_tool_get_instance_private (self);
+
+  priv->handler_data = user_data;
+  priv->handler_destroy = destroy;
+
+  return self;
+}
+
 /**
  * agent_tool_new:
  * @name: the tool's name
@@ -385,7 +442,12 @@ agent_tool_init (AgentTool *self)
  * @user_data: data for @handler
  * @destroy: (nullable): frees @user_data when the tool is finalized
  *
- * Creates a tool that runs @handler for each call.
+ * Creates a tool that runs @handler for each call. @handler must complete
+ * each invocation, at once or later.
+ *
+ * Python and JavaScript see [ctor@Agent.Tool.new_with_handler] under this
+ * name: its handler returns whether it succeeded, so that an exception
+ * becomes the call's error result.
  *
  * Returns: (transfer full): a new #AgentTool
  *
@@ -400,20 +462,62 @@ agent_tool_new (const char     *name,
                 GDestroyNotify  destroy)
 {
   AgentTool *self;
-  AgentToolPrivate *priv;
 
   g_return_val_if_fail (name != NULL, NULL);
   g_return_val_if_fail (handler != NULL, NULL);
 
-  self = g_object_new (AGENT_TYPE_TOOL,
-                       "name", name,
-                       "description", description,
-                       "parameters", parameters,
-                       NULL);
-  priv = agent_tool_get_instance_private (self);
-  priv->handler = handler;
-  priv->handler_data = user_data;
-  priv->handler_destroy = destroy;
+  self = tool_new (name, description, parameters, user_data, destroy);
+  ((AgentToolPrivate *)agent_tool_get_instance_private (self))->handler = handler;
+
+  return self;
+}
+
+/**
+ * agent_tool_new_with_handler: (rename-to agent_tool_new)
+ * @name: the tool's name
+ * @description: what the tool does, for the model
+ * @parameters: (nullable): a JSON Schema object for the arguments
+ * @handler: (scope notified) (closure user_data) (destroy destroy): the
+ *   function that runs the tool
+ * @user_data: data for @handler
+ * @destroy: (nullable): frees @user_data when the tool is finalized
+ *
+ * Creates a tool that runs @handler for each call, like
+ * [ctor@Agent.Tool.new], with a handler that can fail: an exception raised
+ * in a Python or JavaScript handler becomes the call's error result, which
+ * the model sees, instead of leaving the call unanswered.
+ *
+ * In Python and JavaScript this is `Agent.Tool.new()`:
+ *
+ * ```python
+ * def get_weather(tool, invocation):
+ *     city = invocation.get_arguments().get_object().get_string_member("city")
+ *     invocation.return_result(f"Sunny, 21 °C in {city}")
+ *     return True
+ *
+ * tool = Agent.Tool.new("get_weather", "Tells the weather in a city",
+ *                       Json.from_string(SCHEMA), get_weather)
+ * ```
+ *
+ * Returns: (transfer full): a new #AgentTool
+ *
+ * Since: 0.1
+ */
+AgentTool *
+agent_tool_new_with_handler (const char       *name,
+                             const char       *description,
+                             JsonNode         *parameters,
+                             AgentToolHandler  handler,
+                             gpointer          user_data,
+                             GDestroyNotify    destroy)
+{
+  AgentTool *self;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (handler != NULL, NULL);
+
+  self = tool_new (name, description, parameters, user_data, destroy);
+  ((AgentToolPrivate *)agent_tool_get_instance_private (self))->checked_handler = handler;
 
   return self;
 }
@@ -434,6 +538,10 @@ agent_tool_new (const char     *name,
  * its cancellable: it is cancelled when the turn is, or when the call
  * times out.
  *
+ * Python functions work here (they take the interpreter's lock in the
+ * thread); JavaScript functions do not, since GJS runs JavaScript on the
+ * main thread only: use [ctor@Agent.Tool.new] there.
+ *
  * Returns: (transfer full): a new #AgentTool
  *
  * Since: 0.1
@@ -447,20 +555,12 @@ agent_tool_new_blocking (const char            *name,
                          GDestroyNotify         destroy)
 {
   AgentTool *self;
-  AgentToolPrivate *priv;
 
   g_return_val_if_fail (name != NULL, NULL);
   g_return_val_if_fail (func != NULL, NULL);
 
-  self = g_object_new (AGENT_TYPE_TOOL,
-                       "name", name,
-                       "description", description,
-                       "parameters", parameters,
-                       NULL);
-  priv = agent_tool_get_instance_private (self);
-  priv->blocking = func;
-  priv->handler_data = user_data;
-  priv->handler_destroy = destroy;
+  self = tool_new (name, description, parameters, user_data, destroy);
+  ((AgentToolPrivate *)agent_tool_get_instance_private (self))->blocking = func;
 
   return self;
 }
@@ -469,7 +569,11 @@ agent_tool_new_blocking (const char            *name,
  * agent_tool_get_requires_approval:
  * @self: a #AgentTool
  *
+ * Checks whether each call needs the user's approval.
+ *
  * Returns: whether each call needs the user's approval
+ *
+ * Since: 0.1
  */
 gboolean
 agent_tool_get_requires_approval (AgentTool *self)
@@ -484,6 +588,8 @@ agent_tool_get_requires_approval (AgentTool *self)
  * @requires_approval: whether each call needs the user's approval
  *
  * Sets [property@Agent.Tool:requires-approval].
+ *
+ * Since: 0.1
  */
 void
 agent_tool_set_requires_approval (AgentTool *self,
@@ -504,7 +610,11 @@ agent_tool_set_requires_approval (AgentTool *self,
  * agent_tool_get_return_direct:
  * @self: a #AgentTool
  *
+ * Checks whether the tool's result is the turn's answer.
+ *
  * Returns: whether the tool's result is the turn's answer
+ *
+ * Since: 0.1
  */
 gboolean
 agent_tool_get_return_direct (AgentTool *self)
@@ -519,6 +629,8 @@ agent_tool_get_return_direct (AgentTool *self)
  * @return_direct: whether the tool's result is the turn's answer
  *
  * Sets [property@Agent.Tool:return-direct].
+ *
+ * Since: 0.1
  */
 void
 agent_tool_set_return_direct (AgentTool *self,
@@ -539,7 +651,11 @@ agent_tool_set_return_direct (AgentTool *self,
  * agent_tool_get_timeout:
  * @self: a #AgentTool
  *
+ * Gets the most seconds a call may run, or 0 for the session's limit.
+ *
  * Returns: the most seconds a call may run, or 0 for the session's limit
+ *
+ * Since: 0.1
  */
 double
 agent_tool_get_timeout (AgentTool *self)
@@ -554,6 +670,8 @@ agent_tool_get_timeout (AgentTool *self)
  * @timeout: the most seconds a call may run, or 0 for the session's limit
  *
  * Sets [property@Agent.Tool:timeout].
+ *
+ * Since: 0.1
  */
 void
 agent_tool_set_timeout (AgentTool *self,
@@ -575,7 +693,11 @@ agent_tool_set_timeout (AgentTool *self,
  * agent_tool_get_name:
  * @self: a #AgentTool
  *
+ * Gets the tool's name.
+ *
  * Returns: the tool's name
+ *
+ * Since: 0.1
  */
 const char *
 agent_tool_get_name (AgentTool *self)
@@ -588,7 +710,11 @@ agent_tool_get_name (AgentTool *self)
  * agent_tool_get_description:
  * @self: a #AgentTool
  *
+ * Gets what the tool does.
+ *
  * Returns: what the tool does
+ *
+ * Since: 0.1
  */
 const char *
 agent_tool_get_description (AgentTool *self)
@@ -601,7 +727,11 @@ agent_tool_get_description (AgentTool *self)
  * agent_tool_get_parameters:
  * @self: a #AgentTool
  *
+ * Gets the JSON Schema of the tool's arguments.
+ *
  * Returns: (transfer none): the JSON Schema of the tool's arguments
+ *
+ * Since: 0.1
  */
 JsonNode *
 agent_tool_get_parameters (AgentTool *self)

@@ -159,7 +159,11 @@ _agent_usage_new_full (gint64    prompt_tokens,
  * agent_usage_ref:
  * @self: a #AgentUsage
  *
+ * Acquires a reference on @self.
+ *
  * Returns: (transfer full): @self
+ *
+ * Since: 0.1
  */
 AgentUsage *
 agent_usage_ref (AgentUsage *self)
@@ -179,6 +183,10 @@ agent_usage_clear (gpointer data)
 /**
  * agent_usage_unref:
  * @self: (transfer full): a #AgentUsage
+ *
+ * Releases a reference on @self; the last one frees it.
+ *
+ * Since: 0.1
  */
 void
 agent_usage_unref (AgentUsage *self)
@@ -191,7 +199,11 @@ agent_usage_unref (AgentUsage *self)
  * agent_usage_get_prompt_tokens:
  * @self: a #AgentUsage
  *
+ * Gets the number of tokens in the request.
+ *
  * Returns: the number of tokens in the request
+ *
+ * Since: 0.1
  */
 gint64
 agent_usage_get_prompt_tokens (const AgentUsage *self)
@@ -204,7 +216,11 @@ agent_usage_get_prompt_tokens (const AgentUsage *self)
  * agent_usage_get_completion_tokens:
  * @self: a #AgentUsage
  *
+ * Gets the number of tokens the model generated.
+ *
  * Returns: the number of tokens the model generated
+ *
+ * Since: 0.1
  */
 gint64
 agent_usage_get_completion_tokens (const AgentUsage *self)
@@ -217,7 +233,11 @@ agent_usage_get_completion_tokens (const AgentUsage *self)
  * agent_usage_get_total_tokens:
  * @self: a #AgentUsage
  *
+ * Gets the total number of tokens.
+ *
  * Returns: the total number of tokens
+ *
+ * Since: 0.1
  */
 gint64
 agent_usage_get_total_tokens (const AgentUsage *self)
@@ -230,7 +250,11 @@ agent_usage_get_total_tokens (const AgentUsage *self)
  * agent_usage_get_reasoning_tokens:
  * @self: a #AgentUsage
  *
+ * Gets how many of the completion tokens were reasoning, or 0 if unknown.
+ *
  * Returns: how many of the completion tokens were reasoning, or 0 if unknown
+ *
+ * Since: 0.1
  */
 gint64
 agent_usage_get_reasoning_tokens (const AgentUsage *self)
@@ -243,7 +267,11 @@ agent_usage_get_reasoning_tokens (const AgentUsage *self)
  * agent_usage_get_cached_tokens:
  * @self: a #AgentUsage
  *
+ * Gets how many of the prompt tokens came from the provider's cache, or 0.
+ *
  * Returns: how many of the prompt tokens came from the provider's cache, or 0
+ *
+ * Since: 0.1
  */
 gint64
 agent_usage_get_cached_tokens (const AgentUsage *self)
@@ -260,6 +288,8 @@ agent_usage_get_cached_tokens (const AgentUsage *self)
  *
  * Returns: (transfer none) (nullable): the provider's usage object, or %NULL
  *   for usage built by [ctor@Agent.Usage.new] or [method@Agent.Usage.add]
+ *
+ * Since: 0.1
  */
 JsonNode *
 agent_usage_get_raw (const AgentUsage *self)
@@ -277,6 +307,8 @@ agent_usage_get_raw (const AgentUsage *self)
  *
  * Returns: (transfer full): a new #AgentUsage with the sums (all zero when
  *   both are %NULL)
+ *
+ * Since: 0.1
  */
 AgentUsage *
 agent_usage_add (const AgentUsage *self,

@@ -19,6 +19,27 @@
 
 #define AGENT_VERSION_CUR_STABLE (G_ENCODE_VERSION (AGENT_MAJOR_VERSION, AGENT_MINOR_VERSION))
 
+/**
+ * AGENT_DEPRECATED:
+ *
+ * Marks a public symbol as deprecated. Define
+ * `AGENT_DISABLE_DEPRECATION_WARNINGS` to silence the warnings.
+ */
+
+/**
+ * AGENT_DEPRECATED_FOR:
+ * @f: the symbol to use instead
+ *
+ * Marks a public symbol as deprecated in favour of @f.
+ */
+
+/**
+ * AGENT_UNAVAILABLE:
+ * @maj: the major version that introduced the symbol
+ * @min: the minor version that introduced the symbol
+ *
+ * Marks a public symbol that is newer than `AGENT_VERSION_MAX_ALLOWED`.
+ */
 #ifdef AGENT_DISABLE_DEPRECATION_WARNINGS
 # define AGENT_DEPRECATED _AGENT_EXTERN
 # define AGENT_DEPRECATED_FOR(f) _AGENT_EXTERN

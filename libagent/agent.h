@@ -11,9 +11,13 @@
 #define AGENT_INSIDE
 # include "agent-version.h"
 # include "agent-version-macros.h"
+# include "agent-features.h"
 # include "agent-enums.h"
 # include "agent-builtin-tools.h"
 # include "agent-error.h"
+# include "agent-mcp-client.h"
+# include "agent-mcp-server-list.h"
+# include "agent-mcp-tool.h"
 # include "agent-memory.h"
 # include "agent-message.h"
 # include "agent-metrics.h"
@@ -25,4 +29,12 @@
 # include "agent-tool-call.h"
 # include "agent-tool-invocation.h"
 # include "agent-usage.h"
+# if AGENT_HAS_STORE
+#  include "agent-conversation.h"
+#  include "agent-store.h"
+#  include "agent-store-result.h"
+# endif
+# if AGENT_HAS_KEYRING
+#  include "agent-secret.h"
+# endif
 #undef AGENT_INSIDE

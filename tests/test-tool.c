@@ -225,6 +225,104 @@ test_invocation_twice (void)
   g_assert_cmpstr (result, ==, "first");
 }
 
+static void
+return_later_cb (gpointer data)
+{
+  g_autoptr(AgentToolInvocation) invocation = data;
+
+  agent_tool_invocation_return_result (invocation, "done later");
+}
+
+/* agent_tool_new_with_handler(): what the handler of the "weather" tool
+ * does depends on the city it is asked about. */
+static gboolean
+weather_handler (AgentTool            *tool,
+                 AgentToolInvocation  *invocation,
+                 gpointer              user_data,
+                 GError              **error)
+{
+  JsonObject *arguments = json_node_get_object (agent_tool_invocation_get_arguments (invocation));
+  const char *city = json_object_get_string_member (arguments, "city");
+  g_autofree char *forecast = g_strdup_printf ("Sunny, 21 °C in %s", city);
+
+  (*(guint *)user_data)++;
+
+  if (g_str_equal (city, "Atlantis"))  /* fails with an error */
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_TOOL, "No weather under the sea");
+      return FALSE;
+    }
+  if (g_str_equal (city, "Nowhere"))  /* fails without saying why */
+    return FALSE;
+  if (g_str_equal (city, "Later"))  /* answers after returning */
+    {
+      g_timeout_add_once (1, return_later_cb, g_object_ref (invocation));
+      return TRUE;
+    }
+  if (g_str_equal (city, "Done"))  /* answered, then says it failed: the answer counts */
+    {
+      agent_tool_invocation_return_result (invocation, forecast);
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_TOOL, "Ignored");
+      return FALSE;
+    }
+
+  agent_tool_invocation_return_result (invocation, forecast);
+  return TRUE;
+}
+
+static char *
+run_weather (AgentTool  *tool,
+             const char *city,
+             gboolean   *is_error)
+{
+  g_autofree char *arguments = g_strdup_printf ("{\"city\": \"%s\"}", city);
+  g_autoptr(AgentToolCall) call = agent_tool_call_new ("c", "get_weather", arguments);
+  g_autoptr(AgentToolInvocation) invocation = agent_tool_invocation_new (tool, call, NULL);
+
+  agent_tool_invoke (tool, invocation);
+  while (!agent_tool_invocation_is_completed (invocation))
+    g_main_context_iteration (NULL, TRUE);
+
+  return agent_tool_invocation_dup_result (invocation, is_error);
+}
+
+static void
+test_tool_new_with_handler (void)
+{
+  g_autoptr(JsonNode) schema = agent_test_parse_json ("{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}");
+  static const struct {
+    const char *city;
+    const char *result;
+    gboolean    is_error;
+  } cases[] = {
+    { "Seoul", "Sunny, 21 °C in Seoul", FALSE },
+    { "Atlantis", "No weather under the sea", TRUE },
+    { "Nowhere", "The tool “get_weather” failed", TRUE },
+    { "Later", "done later", FALSE },
+    { "Done", "Sunny, 21 °C in Done", FALSE },
+  };
+  AgentTool *tool;
+  guint count = 0;
+
+  tool = agent_tool_new_with_handler ("get_weather", "Tells the weather", schema,
+                                      weather_handler, &count, count_destroy);
+  g_assert_cmpstr (agent_tool_get_name (tool), ==, "get_weather");
+  g_assert_true (agent_test_json_equal (agent_tool_get_parameters (tool), schema));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gboolean is_error = !cases[i].is_error;
+      g_autofree char *result = run_weather (tool, cases[i].city, &is_error);
+
+      g_assert_cmpstr (result, ==, cases[i].result);
+      g_assert_cmpint (is_error, ==, cases[i].is_error);
+    }
+  g_assert_cmpuint (count, ==, G_N_ELEMENTS (cases));
+
+  g_assert_finalize_object (tool);
+  g_assert_cmpuint (count, ==, G_N_ELEMENTS (cases) + 100);  /* the destroy notify ran */
+}
+
 /* A subclass that overrides the vfunc */
 typedef struct { AgentTool parent_instance; } UpperTool;
 typedef struct { AgentToolClass parent_class; } UpperToolClass;
@@ -440,6 +538,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/tool/new", test_tool_new);
+  g_test_add_func ("/tool/new-with-handler", test_tool_new_with_handler);
   g_test_add_func ("/tool/default-schema", test_tool_default_schema);
   g_test_add_func ("/tool/subclass", test_tool_subclass);
   g_test_add_func ("/tool/builtin", test_builtin_tools);

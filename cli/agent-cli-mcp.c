@@ -1,0 +1,303 @@
+/* agent-cli-mcp.c — agent-cli's MCP servers
+ *
+ * --mcp-config FILE reads the mcpServers JSON that desktop MCP clients
+ * share, starts every enabled server before the first prompt and offers
+ * their tools to the model. A server that fails is reported (an
+ * "mcp-server" line with --json) and left out; the others work. Their
+ * tools ask for approval like read_file does, unless the configuration
+ * says "trusted": true or --yes is given. The servers are closed on exit.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <glib/gi18n.h>
+
+#include "agent-cli-mcp.h"
+
+/* At most this long to close the servers on exit: a server gets SIGTERM
+ * after 2 s and SIGKILL 2 s later. */
+#define CLOSE_WAIT_SECONDS 6
+
+struct _CliMcp
+{
+  AgentMcpServerList *list;
+  AgentSession       *session;
+};
+
+static char *opt_mcp_config;
+
+const GOptionEntry cli_mcp_entries[] = {
+  { "mcp-config", 0, 0, G_OPTION_ARG_FILENAME, &opt_mcp_config,
+    N_("Offer the tools of the MCP servers FILE configures (the “mcpServers” JSON of desktop "
+       "MCP clients)"), N_("FILE") },
+  { NULL }
+};
+
+/* Waiting for a callback; one that comes after the wait gave up frees
+ * the waiter. */
+typedef struct
+{
+  GAsyncResult *result;
+  gboolean      abandoned;
+} Waiter;
+
+static void
+done_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Waiter *waiter = user_data;
+
+  if (waiter->abandoned)
+    g_free (waiter);
+  else
+    waiter->result = g_object_ref (result);
+}
+
+static gboolean
+timed_out_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main context until @waiter has its result, or @seconds passed
+ * (0: no limit); the result, or NULL */
+static GAsyncResult *
+wait_for (Waiter *waiter,
+          guint   seconds)
+{
+  gboolean timed_out = FALSE;
+  guint id = seconds ? g_timeout_add_seconds (seconds, timed_out_cb, &timed_out) : 0;
+  GAsyncResult *result;
+
+  while (waiter->result == NULL && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (id != 0 && !timed_out)
+    g_source_remove (id);
+
+  if ((result = waiter->result) == NULL)
+    waiter->abandoned = TRUE;
+  else
+    g_free (waiter);
+  return result;
+}
+
+static AgentMcpServerList *
+load_and_connect (GError **error)
+{
+  g_autoptr(AgentMcpServerList) list = agent_mcp_server_list_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  Waiter *waiter = g_new0 (Waiter, 1);
+
+  if (!agent_mcp_server_list_load_file (list, opt_mcp_config, error))
+    {
+      g_free (waiter);
+      return NULL;
+    }
+
+  /* Each server's failure is in its state */
+  agent_mcp_server_list_connect_async (list, NULL, done_cb, waiter);
+  result = wait_for (waiter, 0);
+  agent_mcp_server_list_connect_finish (list, result, NULL);
+
+  return g_steal_pointer (&list);
+}
+
+static const char *
+state_name (AgentMcpClient *client)
+{
+  if (!agent_mcp_client_get_enabled (client))
+    return "disabled";
+
+  switch (agent_mcp_client_get_state (client))
+    {
+    case AGENT_MCP_CLIENT_STATE_READY:
+      return "ready";
+    case AGENT_MCP_CLIENT_STATE_FAILED:
+      return "failed";
+    case AGENT_MCP_CLIENT_STATE_CONNECTING:
+    case AGENT_MCP_CLIENT_STATE_DISCONNECTED:
+    default:
+      return "disconnected";
+    }
+}
+
+/* --json: {"type":"mcp-server","name":…,"state":"ready","tools":[…]} or
+ * {…,"state":"failed","code":…,"message":…} */
+static void
+print_json (AgentMcpClient *client)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *line = NULL;
+  const GError *error = agent_mcp_client_get_error (client);
+  GListModel *tools = agent_mcp_client_get_tools (client);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "mcp-server");
+  json_builder_set_member_name (builder, "name");
+  json_builder_add_string_value (builder, agent_mcp_client_get_name (client));
+  json_builder_set_member_name (builder, "state");
+  json_builder_add_string_value (builder, state_name (client));
+  if (agent_mcp_client_get_state (client) == AGENT_MCP_CLIENT_STATE_READY)
+    {
+      json_builder_set_member_name (builder, "tools");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < g_list_model_get_n_items (tools); i++)
+        {
+          g_autoptr(AgentTool) tool = g_list_model_get_item (tools, i);
+
+          json_builder_add_string_value (builder, agent_tool_get_name (tool));
+        }
+      json_builder_end_array (builder);
+    }
+  if (error != NULL && agent_mcp_client_get_enabled (client))
+    {
+      json_builder_set_member_name (builder, "code");
+      json_builder_add_string_value (builder, agent_error_get_code (error));
+      json_builder_set_member_name (builder, "message");
+      json_builder_add_string_value (builder, error->message);
+    }
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  line = json_to_string (root, FALSE);
+  printf ("%s\n", line);
+  fflush (stdout);
+}
+
+static void
+report (AgentMcpServerList *list,
+        CliOutput          *output,
+        gboolean            json)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (list)); i++)
+    {
+      g_autoptr(AgentMcpClient) client = g_list_model_get_item (G_LIST_MODEL (list), i);
+      const char *name = agent_mcp_client_get_name (client);
+      g_autofree char *text = NULL;
+      guint n;
+
+      if (json)
+        {
+          print_json (client);
+          continue;
+        }
+
+      if (!agent_mcp_client_get_enabled (client))
+        continue;
+
+      n = g_list_model_get_n_items (agent_mcp_client_get_tools (client));
+      if (agent_mcp_client_get_state (client) == AGENT_MCP_CLIENT_STATE_READY)
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "MCP server “%s”: %u tool",
+                                             "MCP server “%s”: %u tools", n), name, n);
+      else
+        text = g_strdup_printf (_("MCP server “%s” is left out: %s"), name,
+                                agent_mcp_client_get_error (client)->message);
+      cli_output_notice (output, text);
+    }
+}
+
+/* --list-tools with --mcp-config: the servers' tools, after the built-in
+ * ones. -1 without --mcp-config, else the exit status. */
+int
+cli_mcp_list_tools (void)
+{
+  g_autoptr(AgentMcpServerList) list = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) closed = NULL;
+  int status = EXIT_SUCCESS;
+  Waiter *waiter;
+
+  if (opt_mcp_config == NULL)
+    return -1;
+
+  if (!(list = load_and_connect (&error)))
+    {
+      g_printerr ("agent-cli: %s\n", error->message);
+      return EXIT_FAILURE;
+    }
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (list)); i++)
+    {
+      g_autoptr(AgentMcpClient) client = g_list_model_get_item (G_LIST_MODEL (list), i);
+      GListModel *tools = agent_mcp_client_get_tools (client);
+
+      if (!agent_mcp_client_get_enabled (client))
+        continue;
+      if (agent_mcp_client_get_state (client) != AGENT_MCP_CLIENT_STATE_READY)
+        {
+          g_printerr ("agent-cli: %s\n", agent_mcp_client_get_error (client)->message);
+          status = EXIT_FAILURE;
+          continue;
+        }
+      for (guint j = 0; j < g_list_model_get_n_items (tools); j++)
+        {
+          g_autoptr(AgentTool) tool = g_list_model_get_item (tools, j);
+
+          g_print ("%s\n", agent_tool_get_name (tool));
+        }
+    }
+
+  waiter = g_new0 (Waiter, 1);
+  agent_mcp_server_list_close_async (list, NULL, done_cb, waiter);
+  closed = wait_for (waiter, CLOSE_WAIT_SECONDS);
+  return status;
+}
+
+/* Starts the servers and offers their tools to @session: -1 to go on, or
+ * the exit status when the configuration cannot be used. */
+int
+cli_mcp_attach (CliMcp       **mcp,
+                AgentSession  *session,
+                CliOutput     *output,
+                gboolean       json)
+{
+  g_autoptr(GError) error = NULL;
+  AgentMcpServerList *list;
+
+  if (opt_mcp_config == NULL)
+    return -1;
+
+  if (!(list = load_and_connect (&error)))
+    {
+      cli_output_error (output, error);
+      return EXIT_FAILURE;
+    }
+
+  report (list, output, json);
+  agent_mcp_server_list_attach (list, session);
+
+  *mcp = g_new0 (CliMcp, 1);
+  (*mcp)->list = list;
+  (*mcp)->session = g_object_ref (session);
+  return -1;
+}
+
+void
+cli_mcp_free (CliMcp *self)
+{
+  g_autoptr(GAsyncResult) closed = NULL;
+  Waiter *waiter;
+
+  if (self == NULL)
+    return;
+
+  /* The servers leave before agent-cli does */
+  agent_mcp_server_list_detach (self->list, self->session);
+  waiter = g_new0 (Waiter, 1);
+  agent_mcp_server_list_close_async (self->list, NULL, done_cb, waiter);
+  closed = wait_for (waiter, CLOSE_WAIT_SECONDS);
+
+  g_clear_object (&self->list);
+  g_clear_object (&self->session);
+  g_free (self);
+}

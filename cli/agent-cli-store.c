@@ -1,0 +1,483 @@
+/* agent-cli-store.c — agent-cli's stored conversations and keyring options
+ *
+ * Every conversation is kept in the store (the app's database by default)
+ * unless --no-store: --continue adds to the newest one, --conversation ID
+ * to another, and they go on with the provider, model, base URL and system
+ * prompt they were held with unless options say otherwise. An API key
+ * comes from the provider's variable, or, when that is not set at all, from
+ * the keyring (--set-api-key saves one there).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+
+#include "agent-cli-store.h"
+
+struct _CliStore
+{
+#if AGENT_HAS_STORE
+  AgentStore        *store;
+  AgentConversation *conversation;
+#endif
+  int                unused;
+};
+
+static char *opt_store G_GNUC_UNUSED;
+static gboolean opt_no_store G_GNUC_UNUSED;
+static gboolean opt_continue G_GNUC_UNUSED;
+static gint64 opt_conversation G_GNUC_UNUSED;
+static gboolean opt_list_conversations G_GNUC_UNUSED;
+static gboolean opt_set_api_key G_GNUC_UNUSED;
+static gboolean opt_forget_api_key G_GNUC_UNUSED;
+
+const GOptionEntry cli_store_entries[] = {
+#if AGENT_HAS_STORE
+  { "store", 0, 0, G_OPTION_ARG_FILENAME, &opt_store,
+    N_("Keep conversations in FILE (default: the app's, under XDG_DATA_HOME)"), N_("FILE") },
+  { "no-store", 0, 0, G_OPTION_ARG_NONE, &opt_no_store,
+    N_("Do not keep this conversation"), NULL },
+  { "continue", 'c', 0, G_OPTION_ARG_NONE, &opt_continue,
+    N_("Add to the most recent conversation"), NULL },
+  { "conversation", 0, 0, G_OPTION_ARG_INT64, &opt_conversation,
+    N_("Add to the conversation ID (see --list-conversations)"), N_("ID") },
+  { "list-conversations", 0, 0, G_OPTION_ARG_NONE, &opt_list_conversations,
+    N_("List the kept conversations, newest first, and exit"), NULL },
+#endif
+#if AGENT_HAS_KEYRING
+  { "set-api-key", 0, 0, G_OPTION_ARG_NONE, &opt_set_api_key,
+    N_("Save the API key read from standard input in the keyring, for this provider and "
+       "base URL, and exit"), NULL },
+  { "forget-api-key", 0, 0, G_OPTION_ARG_NONE, &opt_forget_api_key,
+    N_("Remove the API key of this provider and base URL from the keyring, and exit"), NULL },
+#endif
+  { NULL }
+};
+
+/* For the end of --help */
+const char *
+cli_store_description (void)
+{
+  static char *text;
+
+  if (text == NULL)
+    {
+      GString *description = g_string_new (NULL);
+#if AGENT_HAS_STORE
+      g_autofree char *path = agent_store_dup_default_path ();
+
+      g_string_append_printf (description,
+                              _("\nEach conversation is kept in %s (or in --store FILE) unless "
+                                "--no-store; --continue and --conversation go on with the "
+                                "provider, model, base URL and system prompt it was held with, "
+                                "unless given."),
+                              path);
+#endif
+#if AGENT_HAS_KEYRING
+      g_string_append (description,
+                       _("\nWhen the provider's key variable is not set at all, the key is "
+                         "looked up in the keyring (save one with: agent-cli --provider NAME "
+                         "[--base-url URL] --set-api-key)."));
+#endif
+      text = g_string_free (description, FALSE);
+    }
+  return text;
+}
+
+#if AGENT_HAS_KEYRING
+
+static void
+async_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* Runs the default main context until *@result is set */
+static void
+wait_for (GAsyncResult **result)
+{
+  while (*result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+#endif
+
+#if AGENT_HAS_STORE
+
+static int
+fail (CliOutput  *output,
+      GError     *error)
+{
+  cli_output_error (output, error);
+  g_error_free (error);
+  return EXIT_FAILURE;
+}
+
+/* --list-conversations: "ID  DATE  PROVIDER/MODEL  TITLE" lines, or one
+ * JSON line {"type":"conversations","conversations":[…]} */
+static int
+list_conversations (AgentStore *store,
+                    gboolean    json)
+{
+  g_autoptr(GListModel) list = agent_store_list_conversations (store);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  guint n = g_list_model_get_n_items (list);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "conversations");
+  json_builder_set_member_name (builder, "conversations");
+  json_builder_begin_array (builder);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AgentConversation) conversation = g_list_model_get_item (list, i);
+      GDateTime *updated = agent_conversation_get_updated (conversation);
+      g_autoptr(GDateTime) local = g_date_time_to_local (updated);
+      g_autofree char *date = g_date_time_format (local, "%Y-%m-%d %H:%M");
+      g_autofree char *iso = g_date_time_format_iso8601 (updated);
+      const char *title = agent_conversation_get_title (conversation);
+      const char *provider = agent_conversation_get_provider (conversation);
+      const char *model = agent_conversation_get_model (conversation);
+
+      if (!json)
+        {
+          g_print ("%" G_GINT64_FORMAT "\t%s\t%s%s%s\t%s\n",
+                   agent_conversation_get_id (conversation), date,
+                   provider ? provider : "", model ? "/" : "", model ? model : "",
+                   title ? title : _("(untitled)"));
+          continue;
+        }
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "id");
+      json_builder_add_int_value (builder, agent_conversation_get_id (conversation));
+      json_builder_set_member_name (builder, "title");
+      json_builder_add_string_value (builder, title);
+      json_builder_set_member_name (builder, "updated");
+      json_builder_add_string_value (builder, iso);
+      json_builder_set_member_name (builder, "provider");
+      json_builder_add_string_value (builder, provider);
+      json_builder_set_member_name (builder, "model");
+      json_builder_add_string_value (builder, model);
+      json_builder_end_object (builder);
+    }
+
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  if (json)
+    {
+      g_autoptr(JsonNode) root = json_builder_get_root (builder);
+      g_autofree char *line = json_to_string (root, FALSE);
+
+      g_print ("%s\n", line);
+    }
+  return EXIT_SUCCESS;
+}
+
+static const char *
+setting (AgentConversation *conversation,
+         const char        *name)
+{
+  JsonNode *settings = agent_conversation_get_settings (conversation);
+
+  if (settings == NULL)
+    return NULL;
+  return json_object_get_string_member_with_default (json_node_get_object (settings), name, NULL);
+}
+
+static void
+fill (char       **option,
+      const char  *value)
+{
+  if (*option == NULL && value != NULL)
+    *option = g_strdup (value);
+}
+
+#endif
+
+/* Before the session: opens the store and picks the conversation; options
+ * not given take the conversation's. Returns -1 to go on, or the exit
+ * status (after --list-conversations, or an error). */
+int
+cli_store_prepare (CliStore  **out,
+                   CliOutput  *output,
+                   gboolean    json,
+                   char      **provider,
+                   char      **model,
+                   char      **base_url,
+                   char      **system)
+{
+#if AGENT_HAS_STORE
+  g_autoptr(CliStore) self = g_new0 (CliStore, 1);
+  g_autoptr(GError) error = NULL;
+  gboolean wanted = opt_store || opt_continue || opt_conversation || opt_list_conversations;
+
+  *out = NULL;
+  if (opt_set_api_key || opt_forget_api_key)
+    return -1;
+
+  if (opt_no_store)
+    {
+      if (!wanted)
+        return -1;
+      return fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                                _("--no-store cannot go with --store, --continue, "
+                                                  "--conversation or --list-conversations")));
+    }
+
+  if (opt_continue && opt_conversation)
+    return fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                              _("--continue and --conversation cannot go "
+                                                "together")));
+
+  if (!(self->store = agent_store_new (opt_store, &error)))
+    {
+      /* Without a word about the store, a chat still works without it */
+      if (wanted)
+        return fail (output, g_steal_pointer (&error));
+      cli_output_notice (output, error->message);
+      cli_output_notice (output, _("This conversation is not kept."));
+      return -1;
+    }
+
+  if (opt_list_conversations)
+    return list_conversations (self->store, json);
+
+  if (opt_conversation)
+    {
+      self->conversation = agent_store_lookup_conversation (self->store, opt_conversation);
+      if (self->conversation == NULL)
+        return fail (output, g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                          _("There is no conversation %" G_GINT64_FORMAT
+                                            " in %s"),
+                                          opt_conversation, agent_store_get_path (self->store)));
+    }
+  else if (opt_continue)
+    {
+      g_autoptr(GListModel) list = agent_store_list_conversations (self->store);
+
+      self->conversation = g_list_model_get_item (list, 0);
+    }
+
+  if (self->conversation == NULL)
+    self->conversation = agent_store_create_conversation (self->store);
+  else if (!agent_conversation_load (self->conversation, &error))
+    return fail (output, g_steal_pointer (&error));
+  else
+    {
+      fill (provider, agent_conversation_get_provider (self->conversation));
+      fill (model, agent_conversation_get_model (self->conversation));
+      fill (base_url, setting (self->conversation, "base-url"));
+      fill (system, setting (self->conversation, "system-prompt"));
+    }
+
+  *out = g_steal_pointer (&self);
+#else
+  *out = NULL;
+#endif
+  return -1;
+}
+
+#if AGENT_HAS_KEYRING
+
+/* One line from standard input, without echo on a terminal */
+static char *
+read_secret (const char *prompt)
+{
+  struct termios saved, quiet;
+  gboolean terminal = isatty (STDIN_FILENO) && tcgetattr (STDIN_FILENO, &saved) == 0;
+  char line[4096];
+  char *read;
+
+  if (terminal)
+    {
+      fputs (prompt, stderr);
+      fflush (stderr);
+      quiet = saved;
+      quiet.c_lflag &= ~ECHO;
+      tcsetattr (STDIN_FILENO, TCSAFLUSH, &quiet);
+    }
+  read = fgets (line, sizeof line, stdin);
+  if (terminal)
+    {
+      tcsetattr (STDIN_FILENO, TCSAFLUSH, &saved);
+      fputc ('\n', stderr);
+    }
+  if (read == NULL)
+    return NULL;
+  return g_strstrip (g_strdup (line));
+}
+
+/* --set-api-key and --forget-api-key */
+static int
+keyring_action (AgentProvider *provider,
+                CliOutput     *output)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *name = agent_provider_get_name (provider);
+  const char *base_url = agent_provider_get_base_url (provider);
+
+  if (opt_set_api_key)
+    {
+      g_autofree char *prompt = g_strdup_printf (_("API key for %s at %s: "), name, base_url);
+      g_autofree char *key = read_secret (prompt);
+
+      if (key == NULL || *key == '\0')
+        {
+          g_set_error_literal (&error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("No API key was given on standard input"));
+          cli_output_error (output, error);
+          return EXIT_FAILURE;
+        }
+      agent_secret_store_api_key_async (name, base_url, key, NULL, async_done_cb, &result);
+      wait_for (&result);
+      if (!agent_secret_store_api_key_finish (result, &error))
+        {
+          cli_output_error (output, error);
+          return EXIT_FAILURE;
+        }
+      cli_output_notice (output, _("The API key is saved in the keyring."));
+      return EXIT_SUCCESS;
+    }
+
+  agent_secret_clear_api_key_async (name, base_url, NULL, async_done_cb, &result);
+  wait_for (&result);
+  if (!agent_secret_clear_api_key_finish (result, &error) && error != NULL)
+    {
+      cli_output_error (output, error);
+      return EXIT_FAILURE;
+    }
+  cli_output_notice (output, _("The keyring holds no API key for this provider and base URL."));
+  return EXIT_SUCCESS;
+}
+
+/* The key from the keyring, when the provider's variable is not set */
+static void
+lookup_api_key (AgentProvider *provider)
+{
+  const char *variable = agent_provider_get_api_key_variable (provider);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key = NULL;
+
+  if (variable == NULL || g_getenv (variable) != NULL)
+    return;
+
+  agent_secret_lookup_api_key_async (agent_provider_get_name (provider),
+                                     agent_provider_get_base_url (provider),
+                                     NULL, async_done_cb, &result);
+  wait_for (&result);
+  key = agent_secret_lookup_api_key_finish (result, &error);
+  if (error != NULL)
+    g_debug ("No key from the keyring: %s", error->message);
+  if (key != NULL)
+    agent_provider_set_api_key (provider, key);
+}
+
+#endif
+
+#if AGENT_HAS_STORE
+
+/* What the conversation is held with, written only when it changed */
+static gboolean
+record (AgentConversation  *conversation,
+        AgentSession       *session,
+        GError            **error)
+{
+  AgentProvider *provider = agent_session_get_provider (session);
+  const char *system = agent_session_get_system_prompt (session);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) settings = NULL;
+  g_autofree char *old = NULL;
+  g_autofree char *new = NULL;
+  GListModel *tools = agent_session_get_tools (session);
+
+  if ((g_strcmp0 (agent_conversation_get_provider (conversation),
+                  agent_provider_get_name (provider)) != 0 ||
+       g_strcmp0 (agent_conversation_get_model (conversation),
+                  agent_provider_get_model (provider)) != 0) &&
+      !agent_conversation_set_model (conversation, agent_provider_get_name (provider),
+                                     agent_provider_get_model (provider), error))
+    return FALSE;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "base-url");
+  json_builder_add_string_value (builder, agent_provider_get_base_url (provider));
+  if (system != NULL)
+    {
+      json_builder_set_member_name (builder, "system-prompt");
+      json_builder_add_string_value (builder, system);
+    }
+  json_builder_set_member_name (builder, "tools");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < g_list_model_get_n_items (tools); i++)
+    {
+      g_autoptr(AgentTool) tool = g_list_model_get_item (tools, i);
+
+      json_builder_add_string_value (builder, agent_tool_get_name (tool));
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  settings = json_builder_get_root (builder);
+
+  if (agent_conversation_get_settings (conversation) != NULL)
+    old = json_to_string (agent_conversation_get_settings (conversation), FALSE);
+  new = json_to_string (settings, FALSE);
+  if (g_strcmp0 (old, new) == 0)
+    return TRUE;
+  return agent_conversation_set_settings (conversation, settings, error);
+}
+
+#endif
+
+/* With the session: the keyring options, the key from the keyring, and
+ * the conversation as the session's memory. Returns -1 to go on, or the
+ * exit status. */
+int
+cli_store_attach (CliStore     *self,
+                  AgentSession *session,
+                  CliOutput    *output)
+{
+#if AGENT_HAS_KEYRING
+  if (opt_set_api_key || opt_forget_api_key)
+    return keyring_action (agent_session_get_provider (session), output);
+  lookup_api_key (agent_session_get_provider (session));
+#endif
+
+#if AGENT_HAS_STORE
+  if (self != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!record (self->conversation, session, &error))
+        return fail (output, g_steal_pointer (&error));
+      agent_session_set_memory (session, AGENT_MEMORY (self->conversation));
+    }
+#endif
+  return -1;
+}
+
+void
+cli_store_free (CliStore *self)
+{
+  if (self == NULL)
+    return;
+#if AGENT_HAS_STORE
+  g_clear_object (&self->conversation);
+  g_clear_object (&self->store);
+#endif
+  g_free (self);
+}

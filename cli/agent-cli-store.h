@@ -1,0 +1,33 @@
+/* agent-cli-store.h — agent-cli's stored conversations and keyring options
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <agent.h>
+
+#include "agent-cli-output.h"
+
+G_BEGIN_DECLS
+
+typedef struct _CliStore CliStore;
+
+extern const GOptionEntry cli_store_entries[];
+
+const char *cli_store_description (void);
+int         cli_store_prepare     (CliStore     **store,
+                                   CliOutput     *output,
+                                   gboolean       json,
+                                   char         **provider,
+                                   char         **model,
+                                   char         **base_url,
+                                   char         **system);
+int         cli_store_attach      (CliStore      *store,
+                                   AgentSession  *session,
+                                   CliOutput     *output);
+void        cli_store_free        (CliStore      *store);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliStore, cli_store_free)
+
+G_END_DECLS

@@ -1,0 +1,38 @@
+/* agent-conversation-private.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agent-conversation.h"
+#include "agent-store-private.h"
+
+G_BEGIN_DECLS
+
+struct _AgentConversation
+{
+  GObject        parent_instance;
+  AgentStoreDb  *db;
+  gint64         id;          /* 0 until the first message is written */
+  char          *title;
+  gint64         created;     /* µs since 1970, UTC */
+  gint64         updated;
+  GDateTime     *created_time;  /* made when first asked for */
+  GDateTime     *updated_time;
+  char          *provider;
+  char          *model;
+  JsonNode      *settings;
+  GPtrArray     *messages;    /* NULL until loaded */
+  guint          n_saved;     /* messages [0, n_saved) are in the database */
+  GError        *load_error;
+  AgentMessage  *watched;     /* the last answer: its turn metrics come after it */
+  guint          watched_position;
+  gulong         watched_id;
+  guint          purged : 1;  /* deleted for good: nothing more is written */
+};
+
+char *_agent_conversation_to_markdown  (AgentConversation  *self);
+char *_agent_conversation_to_json      (AgentConversation  *self);
+
+G_END_DECLS

@@ -1,0 +1,306 @@
+/* agent-conversation-update.c — what a conversation is held with
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-error.h"
+#include "agent-conversation-private.h"
+
+typedef enum
+{
+  COLUMN_TITLE,
+  COLUMN_PROVIDER,
+  COLUMN_MODEL,
+  COLUMN_SETTINGS,
+} Column;
+
+static const char * const update_sql[] = {
+  [COLUMN_TITLE] = "UPDATE conversations SET title = ?2 WHERE id = ?1",
+  [COLUMN_PROVIDER] = "UPDATE conversations SET provider = ?2 WHERE id = ?1",
+  [COLUMN_MODEL] = "UPDATE conversations SET model = ?2 WHERE id = ?1",
+  [COLUMN_SETTINGS] = "UPDATE conversations SET settings = ?2 WHERE id = ?1",
+};
+
+/* Writes the columns (each statement is atomic; several go in a
+ * transaction). A conversation not written yet keeps them for its first
+ * write. */
+static gboolean
+update_columns (AgentConversation   *self,
+                const Column        *columns,
+                const char * const  *values,
+                guint                n_columns,
+                GError             **error)
+{
+  if (self->id == 0)
+    return TRUE;
+
+  if (n_columns > 1 && !_agent_store_db_begin (self->db, error))
+    return FALSE;
+
+  for (guint i = 0; i < n_columns; i++)
+    {
+      sqlite3_stmt *statement = NULL;
+      int rc;
+
+      if (sqlite3_prepare_v2 (self->db->db, update_sql[columns[i]], -1, &statement,
+                              NULL) != SQLITE_OK)
+        {
+          _agent_store_db_set_error (self->db, error);
+          goto fail;
+        }
+      sqlite3_bind_int64 (statement, 1, self->id);
+      if (values[i] != NULL)
+        sqlite3_bind_text (statement, 2, values[i], -1, SQLITE_STATIC);
+      rc = sqlite3_step (statement);
+      sqlite3_finalize (statement);
+      if (rc != SQLITE_DONE)
+        {
+          _agent_store_db_set_error (self->db, error);
+          goto fail;
+        }
+    }
+
+  return n_columns == 1 || _agent_store_db_commit (self->db, error);
+
+fail:
+  if (n_columns > 1)
+    _agent_store_db_rollback (self->db);
+  return FALSE;
+}
+
+static void
+replace_string (AgentConversation *self,
+                char             **field,
+                const char        *value,
+                const char        *property)
+{
+  if (g_strcmp0 (*field, value) != 0)
+    {
+      g_free (*field);
+      *field = g_strdup (value);
+      g_object_notify (G_OBJECT (self), property);
+    }
+}
+
+/**
+ * agent_conversation_rename:
+ * @self: a #AgentConversation
+ * @title: (nullable): the new title
+ * @error: return location for a #GError
+ *
+ * Gives the conversation a title, and writes it.
+ *
+ * Returns: %TRUE if the title was written
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_conversation_rename (AgentConversation  *self,
+                           const char         *title,
+                           GError            **error)
+{
+  static const Column columns[] = { COLUMN_TITLE };
+  g_autofree char *clean = NULL;
+
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
+
+  if (title != NULL)
+    {
+      if (!g_utf8_validate (title, -1, NULL))
+        {
+          g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("The title is not valid UTF-8"));
+          return FALSE;
+        }
+      clean = g_strstrip (g_strdup (title));
+      if (*clean == '\0')
+        g_clear_pointer (&clean, g_free);
+    }
+
+  if (!update_columns (self, columns, (const char * const[]) { clean }, 1, error))
+    return FALSE;
+
+  replace_string (self, &self->title, clean, "title");
+  return TRUE;
+}
+
+/**
+ * agent_conversation_set_model:
+ * @self: a #AgentConversation
+ * @provider: (nullable): the provider's name
+ * @model: (nullable): the model's name
+ * @error: return location for a #GError
+ *
+ * Records the provider and the model the conversation is held with.
+ *
+ * Returns: %TRUE if they were written
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_conversation_set_model (AgentConversation  *self,
+                              const char         *provider,
+                              const char         *model,
+                              GError            **error)
+{
+  static const Column columns[] = { COLUMN_PROVIDER, COLUMN_MODEL };
+
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
+
+  if (!update_columns (self, columns, (const char * const[]) { provider, model }, 2, error))
+    return FALSE;
+
+  replace_string (self, &self->provider, provider, "provider");
+  replace_string (self, &self->model, model, "model");
+  return TRUE;
+}
+
+/* Member names that hold credentials, compared without case, '-' or '_' */
+static gboolean
+is_secret_name (const char *name)
+{
+  static const char * const secrets[] = {
+    "apikey", "xapikey", "xgoogapikey", "authorization", "token", "accesstoken",
+    "bearertoken", "secret", "clientsecret", "password", NULL
+  };
+  g_autoptr(GString) folded = g_string_new (NULL);
+
+  for (const char *p = name; *p; p++)
+    if (*p != '-' && *p != '_')
+      g_string_append_c (folded, g_ascii_tolower (*p));
+
+  return g_strv_contains (secrets, folded->str);
+}
+
+static const char *
+find_secret (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *member;
+
+      json_object_iter_init (&iter, json_node_get_object (node));
+      while (json_object_iter_next (&iter, &name, &member))
+        {
+          const char *found;
+
+          if (is_secret_name (name))
+            return name;
+          if ((found = find_secret (member)))
+            return found;
+        }
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          const char *found = find_secret (json_array_get_element (array, i));
+
+          if (found)
+            return found;
+        }
+    }
+  return NULL;
+}
+
+/**
+ * agent_conversation_set_settings:
+ * @self: a #AgentConversation
+ * @settings: (nullable): a JSON object
+ * @error: return location for a #GError
+ *
+ * Records the application's settings for the conversation (base URL,
+ * system prompt, tools…), a sealed copy of @settings. Settings that hold a
+ * credential (a member named like `api-key`, `authorization`, `token` or
+ * `password`) are refused with %AGENT_ERROR_INVALID_ARGUMENT: API keys
+ * belong in the keyring (see [func@Agent.secret_store_api_key_async]),
+ * never in the database or an export.
+ *
+ * Returns: %TRUE if they were written
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_conversation_set_settings (AgentConversation  *self,
+                                 JsonNode           *settings,
+                                 GError            **error)
+{
+  static const Column columns[] = { COLUMN_SETTINGS };
+  g_autofree char *text = NULL;
+  const char *secret;
+
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
+  g_return_val_if_fail (settings == NULL || JSON_NODE_HOLDS_OBJECT (settings), FALSE);
+
+  if (settings != NULL && (secret = find_secret (settings)) != NULL)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("Conversation settings may not hold credentials (“%s”); keep API keys "
+                     "in the keyring"),
+                   secret);
+      return FALSE;
+    }
+
+  text = _agent_store_node_to_text (settings);
+  if (!update_columns (self, columns, (const char * const[]) { text }, 1, error))
+    return FALSE;
+
+  g_clear_pointer (&self->settings, json_node_unref);
+  if (text != NULL)
+    {
+      self->settings = json_from_string (text, NULL);
+      json_node_seal (self->settings);
+    }
+  g_object_notify (G_OBJECT (self), "settings");
+  return TRUE;
+}
+
+/**
+ * agent_conversation_export:
+ * @self: a #AgentConversation
+ * @format: what to write
+ * @error: return location for a #GError
+ *
+ * Writes the conversation as Markdown (for people: the title, then each
+ * message under its author, tool calls and results in code blocks) or as
+ * JSON (everything the store keeps: the conversation's fields and, for
+ * each message, every field needed to continue it). API keys are never
+ * part of a conversation, so never of an export.
+ *
+ * Returns: (transfer full): the text, or %NULL if the messages could not
+ *   be read
+ *
+ * Since: 0.1
+ */
+char *
+agent_conversation_export (AgentConversation  *self,
+                           AgentExportFormat   format,
+                           GError            **error)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), NULL);
+
+  if (!agent_conversation_load (self, error))
+    return NULL;
+
+  switch (format)
+    {
+    case AGENT_EXPORT_FORMAT_MARKDOWN:
+      return _agent_conversation_to_markdown (self);
+
+    case AGENT_EXPORT_FORMAT_JSON:
+      return _agent_conversation_to_json (self);
+
+    default:
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("Unknown export format %d"), format);
+      return NULL;
+    }
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/python3
+# test_install.py — installs libagent into a scratch prefix and uses it
+# from there, as an application would
+#
+#   test_install.py MESON BUILD-DIR SOURCE-DIR [CFLAG…]
+#
+# `meson install --destdir` puts the library, headers, pkg-config file, GIR
+# and typelib in a temporary directory; the C example is then compiled
+# through pkg-config against that copy (its .pc file relocated there), and
+# the Python example imports that typelib, each running a tool round trip
+# against a scripted server. Only the installed copy is on the search paths.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import glob
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+from agenttest import Skip, check, check_equal, run_tests
+from test_examples import check_weather_round_trip
+
+MESON, BUILD_DIR, SOURCE_DIR = sys.argv[1:4]
+EXTRA_CFLAGS = sys.argv[4:]
+INTROSPECTION = os.environ.get('AGENT_INTROSPECTION') != 'disabled'
+PUBLIC_HEADERS = ['agent.h', 'agent-version.h', 'agent-version-macros.h', 'agent-enums.h',
+                  'agent-session.h', 'agent-tool.h', 'agent-tool-invocation.h', 'agent-memory.h']
+
+
+class Installed:
+    """Where the installed files are."""
+
+    def __init__(self, destdir):
+        def find(pattern):
+            found = glob.glob(os.path.join(destdir, '**', pattern), recursive=True)
+            check_equal(len(found), 1, 'one installed ' + pattern)
+            return found[0]
+
+        self.destdir = destdir
+        self.pc = find('libagent-1.pc')
+        self.library = find('libagent-1.so.0')
+        self.header = find('agent.h')
+        if INTROSPECTION:
+            self.gir = find('Agent-1.0.gir')
+            self.typelib = find('Agent-1.0.typelib')
+
+    def relocated_pc_dir(self):
+        """A copy of libagent-1.pc whose prefix is where the files are now,
+        as a packager relocates a DESTDIR install."""
+        directory = os.path.join(self.destdir, 'relocated-pkgconfig')
+        os.makedirs(directory, exist_ok=True)
+        with open(self.pc) as f:
+            lines = f.read().splitlines()
+        with open(os.path.join(directory, 'libagent-1.pc'), 'w') as f:
+            for line in lines:
+                if line.startswith('prefix='):
+                    line = 'prefix=' + self.destdir + line[len('prefix='):]
+                print(line, file=f)
+        return directory
+
+    def environment(self):
+        """The environment of a program that should see the installed copy
+        and nothing of the build tree."""
+        env = {k: v for k, v in os.environ.items()
+               if k not in ('GI_TYPELIB_PATH', 'LD_LIBRARY_PATH', 'PKG_CONFIG_PATH')}
+        env['PKG_CONFIG_PATH'] = self.relocated_pc_dir()
+        env['LD_LIBRARY_PATH'] = os.path.dirname(self.library)
+        if INTROSPECTION:
+            env['GI_TYPELIB_PATH'] = os.path.dirname(self.typelib)
+        return env
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix='libagent-install-') as destdir:
+        # It builds what is out of date, as `meson install` does.
+        subprocess.run([MESON, 'install', '-C', BUILD_DIR, '--quiet',
+                        '--destdir', destdir, '--tags', 'runtime,devel,typelib'],
+                       check=True, stdout=subprocess.DEVNULL)
+        installed = []
+
+        def test_files_are_installed():
+            installed.append(Installed(destdir))
+            headers = os.path.dirname(installed[0].header)
+            for header in PUBLIC_HEADERS:
+                check(os.path.exists(os.path.join(headers, header)), header + ' is installed')
+
+        def test_c_program_through_pkg_config():
+            env = installed[0].environment()
+            flags = subprocess.run(['pkg-config', '--cflags', '--libs',
+                                    'libagent-1'], env=env, check=True,
+                                   stdout=subprocess.PIPE, text=True).stdout
+            check(destdir in flags, 'pkg-config points into the installed copy: ' + flags)
+            program = os.path.join(destdir, 'weather')
+            compiler = shlex.split(os.environ.get('CC', 'cc'))
+            subprocess.run(compiler + EXTRA_CFLAGS + [
+                os.path.join(SOURCE_DIR, 'examples', 'c', 'weather.c'), '-o', program]
+                + shlex.split(flags), check=True)
+            linked = subprocess.run(['ldd', program], env=env, check=True,
+                                    stdout=subprocess.PIPE, text=True).stdout
+            check(os.path.join(destdir, '') in linked.split('libagent-1.so.0 => ')[1].split()[0],
+                  'the program runs with the installed library: ' + linked)
+            check_weather_round_trip('c', program, env)
+
+        def test_python_imports_the_installed_typelib():
+            if not INTROSPECTION:
+                raise Skip('introspection is disabled in this build')
+            env = installed[0].environment()
+            where = subprocess.run([sys.executable, '-c', (
+                "import gi; gi.require_version('Agent', '1.0');"
+                "from gi.repository import Agent; print(*Agent.__path__);"
+                "print(*[l.split()[-1] for l in open('/proc/self/maps') if 'libagent' in l])")],
+                env=env, check=True, stdout=subprocess.PIPE, text=True).stdout.split()
+            check_equal(where[0], installed[0].typelib, 'the typelib Python loads')
+            check(all(path.startswith(destdir) for path in where[1:]) and len(where) > 1,
+                  'the library Python loads: %r' % where[1:])
+            check_weather_round_trip('python',
+                                     os.path.join(SOURCE_DIR, 'examples', 'python', 'weather.py'),
+                                     env)
+
+        return run_tests([test_files_are_installed, test_c_program_through_pkg_config,
+                          test_python_imports_the_installed_typelib])
+
+
+if __name__ == '__main__':
+    sys.exit(main())

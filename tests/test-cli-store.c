@@ -1,0 +1,347 @@
+/* test-cli-store.c — agent-cli --store, --continue, --conversation,
+ * --list-conversations, and what a kill -9 in the middle of an answer
+ * leaves in the file
+ *
+ * Each case runs $AGENT_CLI against an AgentTestServer served from this
+ * process's main loop, then reads the database with AgentStore and with
+ * SQLite alone.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
+
+#include <agent.h>
+
+#include "agent-test-cli.h"
+#include "agent-test-openai.h"
+#include "agent-test-server.h"
+#include "agent-test-util.h"
+#include "test-store-util.h"
+
+typedef struct
+{
+  TestStore        db;
+  AgentTestServer *server;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  test_store_open (&f->db);
+  g_clear_object (&f->db.store);  /* agent-cli has the file to itself */
+  f->server = agent_test_server_new ();
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  agent_test_server_free (f->server);
+  test_store_assert_sound (f->db.path);
+  test_store_close (&f->db);
+}
+
+/* agent-cli --json --store FILE …ARGS */
+static AgentTestProcess *
+spawn (Fixture            *f,
+       const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  g_ptr_array_add (argv, (gpointer) "--json");
+  g_ptr_array_add (argv, (gpointer) "--store");
+  g_ptr_array_add (argv, f->db.path);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  return agent_test_cli_spawn (NULL, NULL, (const char * const *) argv->pdata);
+}
+
+static AgentTestProcess *
+run (Fixture            *f,
+     const char * const *args)
+{
+  AgentTestProcess *cli = spawn (f, args);
+
+  agent_test_process_wait (cli);
+  agent_test_process_parse_json (cli);
+  return cli;
+}
+
+/* The first turn: tools, with the server's URL, model and a system prompt */
+static void
+first_turn (Fixture *f)
+{
+  g_autoptr(AgentTestProcess) cli = NULL;
+
+  test_store_add_tool_turn (f->server, "4 and 42.");
+  cli = run (f, AGENT_TEST_ARGS ("--base-url", agent_test_server_get_base_url (f->server),
+                                 "--model", "test-model", "--system", "Be exact.",
+                                 "--tool", "calculator", "First question"));
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "4 and 42.");
+}
+
+/* The only conversation, as a new store reads it */
+static AgentConversation *
+read_only_conversation (Fixture     *f,
+                        AgentStore **store)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GListModel) list = NULL;
+  AgentConversation *conversation;
+
+  *store = test_store_open_again (&f->db);
+  agent_store_check (*store, &error);
+  g_assert_no_error (error);
+  list = agent_store_list_conversations (*store);
+  g_assert_cmpuint (g_list_model_get_n_items (list), ==, 1);
+  conversation = g_list_model_get_item (list, 0);
+  agent_conversation_load (conversation, &error);
+  g_assert_no_error (error);
+  return conversation;
+}
+
+static AgentMessage *
+message_at (AgentConversation *conversation,
+            guint              position)
+{
+  AgentMessage *message = g_list_model_get_item (G_LIST_MODEL (conversation), position);
+
+  g_assert_nonnull (message);
+  g_object_unref (message);  /* the conversation keeps it */
+  return message;
+}
+
+static void
+assert_first_turn (AgentConversation *conversation)
+{
+  AgentMessage *assistant = message_at (conversation, 1);
+
+  g_assert_cmpstr (agent_message_get_content (message_at (conversation, 0)), ==, "First question");
+  g_assert_cmpuint (agent_message_get_n_tool_calls (assistant), ==, 2);
+  g_assert_cmpstr (agent_tool_call_get_result (agent_message_get_tool_call (assistant, 1)), ==,
+                   "42");
+  g_assert_cmpstr (agent_message_get_content (message_at (conversation, 2)), ==, "4");
+  g_assert_cmpstr (agent_message_get_content (message_at (conversation, 3)), ==, "42");
+  g_assert_cmpstr (agent_message_get_content (message_at (conversation, 4)), ==, "4 and 42.");
+  g_assert_cmpint (agent_message_get_state (message_at (conversation, 4)), ==,
+                   AGENT_MESSAGE_STATE_COMPLETE);
+}
+
+/* kill -9 while the second answer streams: the file is sound, the first
+ * turn whole, the second prompt kept; the next run goes on from there */
+static void
+test_killed_mid_stream (Fixture       *f,
+                        gconstpointer  data)
+{
+  static const char * const after[] = { "Answered after all.", NULL };
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) again = NULL;
+  g_autoptr(AgentStore) store = NULL;
+  g_autoptr(AgentConversation) conversation = NULL;
+  g_autofree char *settings = NULL;
+  AgentTestResponse *response;
+
+  first_turn (f);
+
+  /* No --base-url, --model or --system: the conversation's own */
+  response = agent_test_openai_begin (f->server, "");
+  agent_test_openai_add_text (response, "Half an ans");
+  agent_test_response_add_wait (response);
+  cli = spawn (f, AGENT_TEST_ARGS ("--continue", "Second question"));
+  agent_test_cli_wait_for_text_deltas (cli, 1);
+  g_subprocess_send_signal (cli->process, SIGKILL);
+  agent_test_process_wait (cli);
+  g_assert_cmpint (cli->status, ==, -1);
+  agent_test_server_release (f->server);
+
+  g_assert_cmpuint (json_array_get_length (agent_test_openai_get_messages (f->server, 2)), ==, 7);
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 2, 0, "content"), ==,
+                   "Be exact.");
+
+  test_store_assert_sound (f->db.path);
+  conversation = read_only_conversation (f, &store);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (conversation)), ==, 6);
+  assert_first_turn (conversation);
+  g_assert_cmpstr (agent_message_get_content (message_at (conversation, 5)), ==, "Second question");
+  g_assert_cmpstr (agent_conversation_get_model (conversation), ==, "test-model");
+  settings = json_to_string (agent_conversation_get_settings (conversation), FALSE);
+  agent_test_assert_contains (settings, "\"system-prompt\":\"Be exact.\"");
+  g_clear_object (&conversation);
+  g_clear_object (&store);
+
+  /* Going on */
+  agent_test_openai_add_text_response (f->server, after, 10, 3);
+  again = run (f, AGENT_TEST_ARGS ("--continue", "Third question"));
+  agent_test_process_assert_exit (again, 0);
+  g_assert_cmpstr (agent_test_cli_done_content (again), ==, "Answered after all.");
+  conversation = read_only_conversation (f, &store);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (conversation)), ==, 8);
+}
+
+/* Ctrl-C: the part that streamed is kept, marked interrupted, and sent
+ * back when the conversation goes on */
+static void
+test_interrupted (Fixture       *f,
+                  gconstpointer  data)
+{
+  static const char * const after[] = { "Go on, then.", NULL };
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) again = NULL;
+  g_autoptr(AgentStore) store = NULL;
+  g_autoptr(AgentConversation) conversation = NULL;
+  AgentTestResponse *response;
+  AgentMessage *partial;
+
+  response = agent_test_openai_begin (f->server, "");
+  agent_test_openai_add_text (response, "Once upon");
+  agent_test_response_add_wait (response);
+  cli = spawn (f, AGENT_TEST_ARGS ("--base-url", agent_test_server_get_base_url (f->server),
+                                   "A story"));
+  agent_test_cli_wait_for_text_deltas (cli, 1);
+  g_subprocess_send_signal (cli->process, SIGINT);
+  agent_test_process_wait (cli);
+  agent_test_process_assert_exit (cli, 130);
+  agent_test_server_release (f->server);
+
+  conversation = read_only_conversation (f, &store);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (conversation)), ==, 2);
+  partial = message_at (conversation, 1);
+  g_assert_cmpint (agent_message_get_state (partial), ==, AGENT_MESSAGE_STATE_INTERRUPTED);
+  g_assert_cmpstr (agent_message_get_content (partial), ==, "Once upon");
+  g_clear_object (&conversation);
+  g_clear_object (&store);
+
+  agent_test_openai_add_text_response (f->server, after, 10, 3);
+  again = run (f, AGENT_TEST_ARGS ("--continue", "Go on"));
+  agent_test_process_assert_exit (again, 0);
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 1, 1, "content"), ==,
+                   "Once upon");
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 1, 2, "content"), ==, "Go on");
+}
+
+static void
+test_list_and_pick (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const char * const one[] = { "One.", NULL };
+  static const char * const two[] = { "Two.", NULL };
+  static const char * const three[] = { "Three.", NULL };
+  static const char * const forgotten[] = { "Forgotten.", NULL };
+  const char *url = agent_test_server_get_base_url (f->server);
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) list = NULL;
+  g_autoptr(AgentTestProcess) text = NULL;
+  g_autoptr(AgentTestProcess) missing = NULL;
+  g_autoptr(AgentTestProcess) both = NULL;
+  g_autoptr(AgentTestProcess) unkept = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *count = NULL;
+  JsonArray *conversations;
+  JsonObject *newest;
+
+  agent_test_openai_add_text_response (f->server, one, 1, 1);
+  agent_test_openai_add_text_response (f->server, two, 1, 1);
+  agent_test_openai_add_text_response (f->server, three, 1, 1);
+  cli = run (f, AGENT_TEST_ARGS ("--base-url", url, "--model", "m1", "Alpha"));
+  agent_test_process_assert_exit (cli, 0);
+  g_clear_pointer (&cli, agent_test_process_free);
+  cli = run (f, AGENT_TEST_ARGS ("--base-url", url, "--model", "m2", "Beta"));
+  agent_test_process_assert_exit (cli, 0);
+  g_clear_pointer (&cli, agent_test_process_free);
+
+  /* --conversation: the older one, which becomes the newest */
+  id = test_store_query (f->db.path, "SELECT id FROM conversations WHERE title = 'Alpha'");
+  cli = run (f, AGENT_TEST_ARGS ("--conversation", id, "Alpha again"));
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpstr (json_object_get_string_member (agent_test_openai_get_request (f->server, 2),
+                                                  "model"), ==, "m1");
+
+  list = run (f, AGENT_TEST_ARGS ("--list-conversations"));
+  agent_test_process_assert_exit (list, 0);
+  g_assert_cmpuint (list->events->len, ==, 1);
+  conversations = json_object_get_array_member (g_ptr_array_index (list->events, 0),
+                                                "conversations");
+  g_assert_cmpuint (json_array_get_length (conversations), ==, 2);
+  newest = json_array_get_object_element (conversations, 0);
+  g_assert_cmpstr (json_object_get_string_member (newest, "title"), ==, "Alpha");
+  g_assert_cmpstr (json_object_get_string_member (newest, "model"), ==, "m1");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (conversations, 1),
+                                                  "title"), ==, "Beta");
+
+  text = agent_test_cli_run (AGENT_TEST_ARGS ("--store", f->db.path, "--list-conversations"));
+  agent_test_process_assert_exit (text, 0);
+  agent_test_assert_contains (text->out->str, "\topenai/m1\tAlpha\n");
+  g_assert_true (g_str_has_prefix (text->out->str, id));
+
+  missing = run (f, AGENT_TEST_ARGS ("--conversation", "4242", "Hello"));
+  agent_test_process_assert_exit (missing, 1);
+  agent_test_cli_assert_error (missing, "invalid-argument");
+  both = run (f, AGENT_TEST_ARGS ("--no-store", "--continue", "Hello"));
+  agent_test_process_assert_exit (both, 1);
+
+  /* --no-store: nothing is written */
+  agent_test_openai_add_text_response (f->server, forgotten, 1, 1);
+  unkept = agent_test_cli_run (AGENT_TEST_ARGS ("--json", "--no-store", "--base-url", url,
+                                                "Forget me"));
+  agent_test_process_assert_exit (unkept, 0);
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 4);
+  count = test_store_query (f->db.path, "SELECT count(*) FROM messages");
+  g_assert_cmpstr (count, ==, "6");
+}
+
+/* Without --store: the app's file under XDG_DATA_HOME, the owner's only */
+static void
+test_default_path (Fixture       *f,
+                   gconstpointer  data)
+{
+  static const char * const hello[] = { "Hello.", NULL };
+  g_autofree char *home = g_build_filename (f->db.dir, "data-home", NULL);
+  g_autofree char *env = g_strconcat ("XDG_DATA_HOME=", home, NULL);
+  g_autofree char *folder = g_build_filename (home, "agent-chat", NULL);
+  g_autofree char *path = g_build_filename (folder, "conversations.db", NULL);
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *content = NULL;
+  GStatBuf info;
+
+  agent_test_openai_add_text_response (f->server, hello, 1, 1);
+  cli = agent_test_cli_run_full (AGENT_TEST_ARGS (env), NULL,
+                                 AGENT_TEST_ARGS ("--base-url",
+                                                  agent_test_server_get_base_url (f->server),
+                                                  "Hi there"));
+  agent_test_process_assert_exit (cli, 0);
+
+  g_assert_cmpint (g_stat (path, &info), ==, 0);
+  g_assert_cmpint (info.st_mode & 0777, ==, 0600);
+  content = test_store_query (path, "SELECT content FROM messages WHERE position = 1");
+  g_assert_cmpstr (content, ==, "Hello.");
+  test_store_assert_sound (path);
+
+  agent_test_remove_dir (folder);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("/cli-store/killed-mid-stream", test_killed_mid_stream);
+  ADD ("/cli-store/interrupted", test_interrupted);
+  ADD ("/cli-store/list-and-pick", test_list_and_pick);
+  ADD ("/cli-store/default-path", test_default_path);
+
+  return g_test_run ();
+}

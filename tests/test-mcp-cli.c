@@ -1,0 +1,252 @@
+/* test-mcp-cli.c — agent-cli --mcp-config, as a black box
+ *
+ * agent-cli reads an mcpServers file, starts server-everything, reports
+ * each server, offers its tools to the model (the in-process OpenAI test
+ * server) and runs the one the model calls, with approval as for any tool.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <agent.h>
+
+#include "agent-test-cli.h"
+#include "agent-test-mcp.h"
+#include "agent-test-openai.h"
+#include "agent-test-server.h"
+#include "agent-test-util.h"
+
+#define NOT_APPROVED "Not run: this tool needs the user's approval"
+
+typedef struct
+{
+  char *dir;
+  char *path;
+} Config;
+
+/* A configuration of server-everything (with @extra members), and, if
+ * @broken, a server that cannot start */
+static void
+config_init (Config     *self,
+             const char *extra,
+             gboolean    broken)
+{
+  g_autofree char *server = agent_test_mcp_server_path ("server-everything");
+  g_autofree char *text = NULL;
+
+  text = g_strdup_printf ("{\"mcpServers\":{"
+                          "%s"
+                          "\"everything\":{\"command\":\"node\",\"args\":[\"%s\",\"stdio\"]%s},"
+                          "\"off\":{\"command\":\"off\",\"disabled\":true}}}",
+                          broken ? "\"broken\":{\"command\":\"false\"}," : "", server,
+                          extra ? extra : "");
+  self->dir = agent_test_make_dir ("agent-mcp-cli");
+  self->path = agent_test_write_file (self->dir, "mcp.json", text, -1);
+}
+
+static void
+config_clear (Config *self)
+{
+  g_assert_no_errno (g_unlink (self->path));
+  agent_test_remove_dir (self->dir);
+  g_free (self->path);
+  g_free (self->dir);
+}
+
+/* The model calls echo, then answers "Echoed." */
+static void
+script_echo (AgentTestServer *server)
+{
+  static const char * const answer[] = { "Echoed.", NULL };
+  AgentTestToolChunk chunk = { 0, "call_e", "echo", "{\"message\":\"hi from the cli\"}" };
+
+  agent_test_openai_add_tool_response (server, &chunk, 1, 5, 5);
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+}
+
+/* No controlling terminal, so no one to ask (setsid) */
+static AgentTestProcess *
+run_without_terminal (const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  AgentTestProcess *cli;
+
+  g_ptr_array_add (argv, (char *) agent_test_find_program ("AGENT_CLI", "cli", "agent-cli"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  cli = agent_test_process_spawn ("setsid", NULL, NULL, AGENT_TEST_PROCESS_DEFAULT,
+                                  (const char * const *) argv->pdata);
+  agent_test_process_wait (cli);
+  agent_test_process_parse_json (cli);
+  return cli;
+}
+
+static void
+test_turn (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  JsonObject *event;
+  JsonArray *tools;
+  gboolean has_echo = FALSE;
+  Config config;
+
+  config_init (&config, NULL, FALSE);
+  script_echo (server);
+
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--yes", "--mcp-config", config.path,
+                                                  "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "Echo it"));
+  agent_test_process_assert_exit (cli, 0);
+
+  /* Each server first: the disabled one says so */
+  event = agent_test_process_nth_event (cli, "mcp-server", 0);
+  g_assert_cmpstr (agent_test_get_string (event, "name"), ==, "everything");
+  g_assert_cmpstr (agent_test_get_string (event, "state"), ==, "ready");
+  tools = json_object_get_array_member (event, "tools");
+  for (guint i = 0; i < json_array_get_length (tools); i++)
+    has_echo |= g_str_equal (json_array_get_string_element (tools, i), "echo");
+  g_assert_true (has_echo);
+  event = agent_test_process_nth_event (cli, "mcp-server", 1);
+  g_assert_cmpstr (agent_test_get_string (event, "name"), ==, "off");
+  g_assert_cmpstr (agent_test_get_string (event, "state"), ==, "disabled");
+
+  g_assert_cmpstr (agent_test_cli_call_result (cli, "call_e"), ==, "Echo: hi from the cli");
+  g_assert_cmpstr (agent_test_openai_tool_message_content (server, 1, "call_e"), ==,
+                   "Echo: hi from the cli");
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "Echoed.");
+
+  config_clear (&config);
+}
+
+/* Without a terminal nor --yes, an MCP tool is not run; unless its server
+ * is trusted. */
+static void
+test_approval (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) denied = NULL;
+  g_autoptr(AgentTestProcess) trusted = NULL;
+  Config config;
+
+  config_init (&config, NULL, FALSE);
+  script_echo (server);
+  denied = run_without_terminal (AGENT_TEST_ARGS ("--json", "--mcp-config", config.path,
+                                                  "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "Echo it"));
+  agent_test_process_assert_exit (denied, 0);
+  g_assert_true (g_str_has_prefix (agent_test_cli_call_error (denied, "call_e"), NOT_APPROVED));
+  config_clear (&config);
+
+  config_init (&config, ",\"trusted\":true", FALSE);
+  script_echo (server);
+  trusted = run_without_terminal (AGENT_TEST_ARGS ("--json", "--mcp-config", config.path,
+                                                   "--base-url",
+                                                   agent_test_server_get_base_url (server),
+                                                   "Echo it"));
+  agent_test_process_assert_exit (trusted, 0);
+  g_assert_cmpstr (agent_test_cli_call_result (trusted, "call_e"), ==, "Echo: hi from the cli");
+  config_clear (&config);
+}
+
+/* A server that fails is reported and left out; the others work */
+static void
+test_failed_server (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) plain = NULL;
+  JsonObject *event;
+  Config config;
+
+  config_init (&config, NULL, TRUE);
+  script_echo (server);
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--yes", "--mcp-config", config.path,
+                                                  "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "Echo it"));
+  agent_test_process_assert_exit (cli, 0);
+  event = agent_test_process_nth_event (cli, "mcp-server", 0);
+  g_assert_cmpstr (agent_test_get_string (event, "name"), ==, "broken");
+  g_assert_cmpstr (agent_test_get_string (event, "state"), ==, "failed");
+  g_assert_cmpstr (agent_test_get_string (event, "code"), ==, "network");
+  g_assert_cmpstr (agent_test_get_string (event, "message"), ==,
+                   "The MCP server “broken” exited with status 1");
+  g_assert_cmpstr (agent_test_cli_call_result (cli, "call_e"), ==, "Echo: hi from the cli");
+
+  /* Plain output says so on stderr */
+  script_echo (server);
+  plain = agent_test_cli_run (AGENT_TEST_ARGS ("--yes", "--mcp-config", config.path,
+                                               "--base-url",
+                                               agent_test_server_get_base_url (server),
+                                               "Echo it"));
+  agent_test_process_assert_exit (plain, 0);
+  agent_test_assert_contains (plain->err->str, "MCP server “broken” is left out: The MCP server "
+                                               "“broken” exited with status 1");
+  agent_test_assert_contains (plain->err->str, "MCP server “everything”: ");
+  g_assert_cmpstr (plain->out->str, ==, "Echoed.\n");
+
+  config_clear (&config);
+}
+
+static void
+test_bad_config (void)
+{
+  g_autoptr(AgentTestProcess) missing = NULL;
+  g_autoptr(AgentTestProcess) invalid = NULL;
+  g_autofree char *dir = agent_test_make_dir ("agent-mcp-cli");
+  g_autofree char *path = agent_test_write_file (dir, "mcp.json", "{\"mcpServers\":{\"a\":{}}}",
+                                                 -1);
+
+  missing = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--mcp-config",
+                                                      "/nonexistent/mcp.json", "Hi"));
+  agent_test_process_assert_exit (missing, 1);
+  agent_test_assert_contains (agent_test_cli_assert_error (missing, "invalid-argument"),
+                              "The MCP configuration could not be read");
+
+  invalid = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--mcp-config", path, "Hi"));
+  agent_test_process_assert_exit (invalid, 1);
+  g_assert_cmpstr (agent_test_cli_assert_error (invalid, "invalid-argument"), ==,
+                   "MCP server “a” needs either a “command” or a “url”");
+
+  g_assert_no_errno (g_unlink (path));
+  agent_test_remove_dir (dir);
+}
+
+static void
+test_list_tools (void)
+{
+  g_autoptr(AgentTestProcess) cli = NULL;
+  Config config;
+
+  config_init (&config, NULL, FALSE);
+  cli = agent_test_cli_run (AGENT_TEST_ARGS ("--list-tools", "--mcp-config", config.path));
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_true (g_str_has_prefix (cli->out->str, "calculator\nread_file\necho\n"));
+  agent_test_assert_contains (cli->out->str, "\ntrigger-long-running-operation\n");
+  config_clear (&config);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (!agent_test_mcp_init (&argc, &argv))
+    return 0;
+
+  g_test_add_func ("/mcp/cli/turn", test_turn);
+  g_test_add_func ("/mcp/cli/approval", test_approval);
+  g_test_add_func ("/mcp/cli/failed-server", test_failed_server);
+  g_test_add_func ("/mcp/cli/bad-config", test_bad_config);
+  g_test_add_func ("/mcp/cli/list-tools", test_list_tools);
+
+  return g_test_run ();
+}

@@ -1,0 +1,443 @@
+/* test-store.c — AgentConversation as a session's memory, in a real SQLite file
+ *
+ * Every case writes through the public API and reads back through another
+ * AgentStore on the same file (another connection, as another process
+ * would), comparing every field of every message.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <agent.h>
+
+#include "agent-test-openai.h"
+#include "agent-test-server.h"
+#include "agent-test-turn.h"
+#include "agent-test-util.h"
+#include "test-store-util.h"
+
+#define API_KEY "sk-test-NEVER-STORED-4242"
+
+typedef struct
+{
+  TestStore          db;
+  AgentTestServer   *server;
+  AgentProvider     *provider;
+  AgentSession      *session;
+  AgentConversation *conversation;
+  AgentTestTurn      turn;
+  guint              n_seen_at_tool_start;
+  guint              n_seen_at_second_step;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(AgentTool) calculator = agent_calculator_tool_new ();
+
+  test_store_open (&f->db);
+  f->server = agent_test_server_new ();
+  f->provider = agent_test_openai_provider_new (f->server);
+  agent_provider_set_api_key (f->provider, API_KEY);
+  f->session = agent_session_new (f->provider);
+  agent_session_add_tool (f->session, calculator);
+  f->conversation = agent_store_create_conversation (f->db.store);
+  agent_session_set_memory (f->session, AGENT_MEMORY (f->conversation));
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  agent_test_turn_clear (&f->turn);
+  g_assert_finalize_object (f->session);
+  g_assert_finalize_object (f->provider);
+  g_clear_object (&f->db.store);  /* its list holds the conversation */
+  g_assert_finalize_object (f->conversation);
+  agent_test_server_free (f->server);
+  test_store_assert_sound (f->db.path);
+  test_store_close (&f->db);
+}
+
+/* Conversation @f->conversation as another connection reads it */
+static AgentConversation *
+read_back (Fixture     *f,
+           AgentStore **store)
+{
+  return test_store_read_back (&f->db, agent_conversation_get_id (f->conversation), store);
+}
+
+static void
+assert_read_back_equal (Fixture *f)
+{
+  g_autoptr(AgentStore) store = NULL;
+  g_autoptr(AgentConversation) copy = read_back (f, &store);
+
+  test_store_assert_same_messages (G_LIST_MODEL (f->conversation), G_LIST_MODEL (copy));
+}
+
+static void
+append (Fixture      *f,
+        AgentMessage *message)
+{
+  g_autoptr(GError) error = NULL;
+
+  agent_memory_append (AGENT_MEMORY (f->conversation), message, &error);
+  g_assert_no_error (error);
+  g_object_unref (message);
+}
+
+/* Every kind of message, and every field a message can hold */
+static void
+test_round_trip (Fixture       *f,
+                 gconstpointer  data)
+{
+  static const char provider_data[] =
+    "{\"anthropic\":{\"thinking\":[{\"type\":\"thinking\",\"thinking\":\"Hm…\","
+    "\"signature\":\"EqQBCkYIARgCIkB/+=\\u0000\\\"\\n✓\"}]},"
+    "\"openai-responses\":{\"reasoning\":{\"id\":\"rs_1\",\"encrypted_content\":\"gAAAAB==\"}},"
+    "\"numbers\":[0.1,1e300,-2,9007199254740993,true,null,{}]}";
+  g_autoptr(JsonNode) data_node = agent_test_parse_json (provider_data);
+  g_autoptr(JsonNode) raw_usage = agent_test_parse_json (
+    "{\"prompt_tokens\":11,\"completion_tokens\":7,\"total_tokens\":18,"
+    "\"completion_tokens_details\":{\"reasoning_tokens\":3},"
+    "\"prompt_tokens_details\":{\"cached_tokens\":5},\"cost\":0.25}");
+  g_autoptr(AgentUsage) usage = agent_usage_new_from_json (raw_usage);
+  g_autoptr(AgentToolCall) call = agent_tool_call_new ("toolu_1", "calculator",
+                                                       "{\"expression\": \"1 + 1\" }");
+  g_autoptr(GDateTime) when = g_date_time_new_utc (2024, 2, 29, 23, 59, 59.123456);
+  AgentMessage *assistant;
+  guint n;
+
+  g_assert_cmpint (agent_conversation_get_id (f->conversation), ==, 0);
+
+  append (f, agent_message_new (AGENT_MESSAGE_ROLE_SYSTEM, "Answer briefly."));
+  g_assert_cmpint (agent_conversation_get_id (f->conversation), >, 0);
+  append (f, g_object_new (AGENT_TYPE_MESSAGE, "role", AGENT_MESSAGE_ROLE_USER,
+                           "content", "Ünïcödé ✓ \"quotes\" 'and' <tags>\n\ttabs",
+                           "created", when, NULL));
+  append (f, agent_message_new (AGENT_MESSAGE_ROLE_USER, ""));
+
+  /* Content NULL (only calls), reasoning, refusal, everything else */
+  agent_tool_call_set_provider_data (call, data_node);
+  assistant = g_object_new (AGENT_TYPE_MESSAGE,
+                            "role", AGENT_MESSAGE_ROLE_ASSISTANT,
+                            "reasoning", "Thinking, with a signature.",
+                            "refusal", "Not that part.",
+                            "finish-reason", "tool_use",
+                            "usage", usage,
+                            "response-id", "msg_01",
+                            "model", "claude-test",
+                            "provider-data", data_node,
+                            NULL);
+  agent_message_add_tool_call (assistant, call);
+  append (f, assistant);
+  append (f, agent_message_new_tool_result ("toolu_1", "calculator", "2", FALSE));
+
+  /* A failed call, and a result with no tool name */
+  append (f, agent_message_new_tool_result ("toolu_x", NULL, "No such tool", TRUE));
+
+  g_assert_cmpstr (agent_conversation_get_title (f->conversation), ==,
+                   "Ünïcödé ✓ \"quotes\" 'and' <tags>");
+
+  /* A real turn: streamed reasoning, calls run by the session (states,
+   * results, durations), usage, metrics and the turn's metrics */
+  test_store_add_tool_turn (f->server, "4 and 42.");
+  agent_test_turn_run (&f->turn, f->session, "What is 2+2 and 6*7?", NULL);
+  g_assert_no_error (f->turn.error);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (f->conversation));
+  g_assert_cmpuint (n, ==, 11);
+  g_assert_nonnull (agent_message_get_turn_metrics (f->turn.result));
+  assert_read_back_equal (f);
+
+  /* The provider's data, byte for byte as json-glib writes it */
+  {
+    g_autoptr(AgentStore) store = NULL;
+    g_autoptr(AgentConversation) copy = read_back (f, &store);
+    g_autoptr(AgentMessage) message = g_list_model_get_item (G_LIST_MODEL (copy), 3);
+    g_autofree char *expected = json_to_string (data_node, FALSE);
+    g_autofree char *actual = json_to_string (agent_message_get_provider_data (message), FALSE);
+    g_autofree char *call_data = NULL;
+
+    g_assert_cmpstr (actual, ==, expected);
+    call_data = json_to_string (agent_tool_call_get_provider_data (agent_message_get_tool_call (message, 0)), FALSE);
+    g_assert_cmpstr (call_data, ==, expected);
+    g_assert_null (agent_message_get_content (message));
+    g_assert_cmpint (agent_usage_get_cached_tokens (agent_message_get_usage (message)), ==, 5);
+  }
+
+  /* The key the provider sent is nowhere in the files */
+  g_assert_false (test_store_file_contains (f->db.path, API_KEY));
+  g_assert_true (test_store_file_contains (f->db.path, "6*7"));
+}
+
+static void
+count_at_tool_start_cb (AgentSession  *session,
+                        AgentToolCall *call,
+                        Fixture       *f)
+{
+  g_autoptr(AgentStore) store = NULL;
+  g_autoptr(AgentConversation) copy = read_back (f, &store);
+
+  f->n_seen_at_tool_start = g_list_model_get_n_items (G_LIST_MODEL (copy));
+}
+
+static void
+count_at_prepare_step_cb (AgentSession     *session,
+                          AgentStepRequest *request,
+                          Fixture          *f)
+{
+  g_autoptr(AgentStore) store = NULL;
+  g_autoptr(AgentConversation) copy = NULL;
+
+  if (agent_step_request_get_step (request) != 2)
+    return;
+  copy = read_back (f, &store);
+  f->n_seen_at_second_step = g_list_model_get_n_items (G_LIST_MODEL (copy));
+}
+
+/* The user's message is written at once; the assistant's message with its
+ * calls only with all the results, before the next request. */
+static void
+test_commit_points (Fixture       *f,
+                    gconstpointer  data)
+{
+  test_store_add_tool_turn (f->server, "Done.");
+  g_signal_connect (f->session, "tool-started", G_CALLBACK (count_at_tool_start_cb), f);
+  g_signal_connect (f->session, "prepare-step", G_CALLBACK (count_at_prepare_step_cb), f);
+
+  agent_test_turn_run (&f->turn, f->session, "Compute.", NULL);
+  g_assert_no_error (f->turn.error);
+
+  g_assert_cmpuint (f->n_seen_at_tool_start, ==, 1);
+  g_assert_cmpuint (f->n_seen_at_second_step, ==, 4);
+  assert_read_back_equal (f);
+}
+
+static gboolean
+partial_arrived (gpointer data)
+{
+  Fixture *f = data;
+  AgentMessage *current = agent_session_get_current_message (f->session);
+
+  return current != NULL && g_strcmp0 (agent_message_get_content (current), "The first half") == 0;
+}
+
+/* A cancelled answer is kept, marked interrupted; a new session on the
+ * conversation read back sends it, and goes on. */
+static void
+test_interrupted_then_continued (Fixture       *f,
+                                 gconstpointer  data)
+{
+  static const char * const first[] = { "Hello.", NULL };
+  static const char * const after[] = { "The second half.", NULL };
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(AgentStore) store = NULL;
+  g_autoptr(AgentConversation) copy = NULL;
+  g_autoptr(AgentMessage) last = NULL;
+  g_autoptr(AgentSession) session = NULL;
+  AgentTestResponse *response;
+  AgentTestTurn turn = { 0 };
+  JsonObject *message;
+
+  agent_test_openai_add_text_response (f->server, first, 5, 2);
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+  g_assert_no_error (f->turn.error);
+
+  response = agent_test_openai_begin (f->server, "");
+  agent_test_openai_add_text (response, "The first half");
+  agent_test_response_add_wait (response);
+  agent_test_turn_send (&f->turn, f->session, "Tell me a story", cancellable);
+  agent_test_wait_until (partial_arrived, f);
+  g_cancellable_cancel (cancellable);
+  agent_test_turn_wait (&f->turn);
+  g_assert_error (f->turn.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  agent_test_server_release (f->server);
+
+  copy = read_back (f, &store);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (copy)), ==, 4);
+  last = g_list_model_get_item (G_LIST_MODEL (copy), 3);
+  g_assert_cmpint (agent_message_get_state (last), ==, AGENT_MESSAGE_STATE_INTERRUPTED);
+  g_assert_cmpstr (agent_message_get_content (last), ==, "The first half");
+  test_store_assert_same_messages (G_LIST_MODEL (f->conversation), G_LIST_MODEL (copy));
+
+  /* Continue from what was read back */
+  agent_test_openai_add_text_response (f->server, after, 20, 4);
+  session = agent_session_new (f->provider);
+  agent_session_set_memory (session, AGENT_MEMORY (copy));
+  agent_test_turn_run (&turn, session, "Go on", NULL);
+  g_assert_no_error (turn.error);
+  agent_test_turn_clear (&turn);
+
+  g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 2, 3, "content"), ==,
+                   "The first half");
+  message = agent_test_openai_get_message (f->server, 2, 4);
+  g_assert_cmpstr (json_object_get_string_member (message, "content"), ==, "Go on");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (copy)), ==, 6);
+
+  g_clear_object (&session);
+  g_clear_object (&store);
+  g_clear_object (&copy);
+  copy = read_back (f, &store);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (copy)), ==, 6);
+}
+
+static void
+continue_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  AgentTestTurn *turn = user_data;
+
+  agent_test_turn_clear (turn);
+  turn->result = agent_session_continue_finish (AGENT_SESSION (object), result, &turn->error);
+  turn->finished = TRUE;
+}
+
+/* Regenerating: the answer is cut from the file too, in one transaction */
+static void
+test_truncate (Fixture       *f,
+               gconstpointer  data)
+{
+  static const char * const one[] = { "One.", NULL };
+  static const char * const two[] = { "Two.", NULL };
+  static const char * const again[] = { "Two, again.", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *count = NULL;
+
+  agent_test_openai_add_text_response (f->server, one, 5, 2);
+  agent_test_openai_add_text_response (f->server, two, 5, 2);
+  agent_test_openai_add_text_response (f->server, again, 5, 2);
+  agent_test_turn_run (&f->turn, f->session, "First", NULL);
+  agent_test_turn_run (&f->turn, f->session, "Second", NULL);
+  g_assert_no_error (f->turn.error);
+
+  agent_test_turn_clear (&f->turn);
+  agent_memory_truncate (AGENT_MEMORY (f->conversation), 3, &error);
+  g_assert_no_error (error);
+  count = test_store_query (f->db.path, "SELECT count(*) FROM messages");
+  g_assert_cmpstr (count, ==, "3");
+  assert_read_back_equal (f);
+
+  agent_session_continue_async (f->session, NULL, continue_cb, &f->turn);
+  agent_test_turn_wait (&f->turn);
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpstr (agent_message_get_content (f->turn.result), ==, "Two, again.");
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 4);
+  assert_read_back_equal (f);
+}
+
+static void
+break_the_file_cb (AgentSession  *session,
+                   AgentToolCall *call,
+                   Fixture       *f)
+{
+  /* Another process deletes the conversation under the session */
+  test_store_exec (f->db.path, "PRAGMA foreign_keys = ON; DELETE FROM conversations");
+}
+
+/* A write that fails fails the turn, and the memory holds no message that
+ * did not reach the file. */
+static void
+test_write_failure (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const char * const never[] = { "Never sent.", NULL };
+
+  test_store_add_tool_turn (f->server, "Unreached.");
+  g_signal_connect (f->session, "tool-started", G_CALLBACK (break_the_file_cb), f);
+  agent_test_turn_run (&f->turn, f->session, "Compute.", NULL);
+
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 1);
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
+
+  /* The next user message cannot be written either: nothing is sent */
+  g_signal_handlers_disconnect_by_data (f->session, f);
+  agent_test_openai_add_text_response (f->server, never, 1, 1);
+  agent_test_turn_run (&f->turn, f->session, "Again", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 1);
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
+}
+
+/* Markdown for people, JSON with every field; no key in either */
+static void
+test_export (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *markdown = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  JsonArray *messages;
+  JsonObject *assistant;
+
+  test_store_add_tool_turn (f->server, "4 and 42, in ```code```.");
+  agent_test_turn_run (&f->turn, f->session, "What is 2+2 and 6*7?\nThanks.", NULL);
+  g_assert_no_error (f->turn.error);
+  agent_conversation_set_model (f->conversation, "openai", "test-model", &error);
+  g_assert_no_error (error);
+
+  markdown = agent_conversation_export (f->conversation, AGENT_EXPORT_FORMAT_MARKDOWN, &error);
+  g_assert_no_error (error);
+  agent_test_assert_contains (markdown, "# What is 2+2 and 6*7?\n");
+  agent_test_assert_contains (markdown, " · openai · test-model*\n");
+  agent_test_assert_contains (markdown, "## You\n\nWhat is 2+2 and 6*7?\nThanks.\n\n## Assistant\n");
+  agent_test_assert_contains (markdown, "> **Reasoning**\n>\n> Two sums: use the tool.\n");
+  agent_test_assert_contains (markdown, "**Tool call** `calculator`\n\n```json\n{\"expression\":\"6*7\"}\n```");
+  agent_test_assert_contains (markdown, "## Tool result: `calculator`\n\n```\n42\n```");
+  agent_test_assert_contains (markdown, "4 and 42, in ```code```.");
+  g_assert_null (strstr (markdown, API_KEY));
+
+  json = agent_conversation_export (f->conversation, AGENT_EXPORT_FORMAT_JSON, &error);
+  g_assert_no_error (error);
+  g_assert_null (strstr (json, API_KEY));
+  root = agent_test_parse_json (json);
+  object = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (object, "format"), ==, "libagent-conversation");
+  g_assert_cmpint (json_object_get_int_member (object, "id"), ==,
+                   agent_conversation_get_id (f->conversation));
+  g_assert_cmpstr (json_object_get_string_member (object, "model"), ==, "test-model");
+  messages = json_object_get_array_member (object, "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 5);
+  assistant = json_array_get_object_element (messages, 1);
+  g_assert_cmpstr (json_object_get_string_member (assistant, "role"), ==, "assistant");
+  g_assert_cmpstr (json_object_get_string_member (assistant, "reasoning"), ==,
+                   "Two sums: use the tool.");
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_array_get_object_element (
+                       json_object_get_array_member (assistant, "tool-calls"), 1), "result"),
+                   ==, "42");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (assistant, "usage"),
+                                               "prompt-tokens"), ==, 30);
+  g_assert_true (json_object_has_member (assistant, "metrics"));
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 2),
+                                                  "tool-call-id"), ==, "call_a");
+  g_assert_true (json_object_has_member (json_array_get_object_element (messages, 4),
+                                         "turn-metrics"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("/store/round-trip", test_round_trip);
+  ADD ("/store/commit-points", test_commit_points);
+  ADD ("/store/interrupted-then-continued", test_interrupted_then_continued);
+  ADD ("/store/truncate", test_truncate);
+  ADD ("/store/write-failure", test_write_failure);
+  ADD ("/store/export", test_export);
+
+  return g_test_run ();
+}
