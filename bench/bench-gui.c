@@ -8,7 +8,12 @@
  * and the intervals between frames (GdkFrameTimings). Then it opens a
  * conversation of 10,000 messages and prints how long until it is drawn.
  *
- *   xvfb-run -a meson devenv -C _build bench/bench-gui [--deltas N]
+ *   xvfb-run -a meson devenv -C _build bench/bench-gui [--deltas N] [--renderer R]
+ *
+ * The renderer is GTK's cairo renderer unless --renderer (or GSK_RENDERER)
+ * says otherwise: under Xvfb there is no GPU, and GTK's GL renderer runs on
+ * Mesa's llvmpipe, which rasterizes every frame in software on the same two
+ * cores — that measures Mesa, not the app. `--renderer gl` shows it.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -25,6 +30,7 @@
 #include "bench-util.h"
 
 static int n_deltas = 5000;
+static char *renderer = NULL;
 
 /* The server: one answer, a delta every millisecond */
 
@@ -157,6 +163,8 @@ main (int   argc,
   const GOptionEntry entries[] = {
     { "serve", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &serve_only, NULL, NULL },
     { "deltas", 0, 0, G_OPTION_ARG_INT, &n_deltas, "Deltas to stream (1,000 a second)", "N" },
+    { "renderer", 0, 0, G_OPTION_ARG_STRING, &renderer,
+      "GTK's renderer, as GSK_RENDERER (default: cairo, or GSK_RENDERER)", "R" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("- agent-chat frame times");
@@ -205,6 +213,10 @@ main (int   argc,
   if (g_getenv ("GSETTINGS_SCHEMA_DIR") == NULL)
     g_setenv ("GSETTINGS_SCHEMA_DIR", BENCH_SCHEMA_DIR, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  if (renderer != NULL)
+    g_setenv ("GSK_RENDERER", renderer, TRUE);
+  else if (g_getenv ("GSK_RENDERER") == NULL)
+    g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_init ();
   adw_init ();
 
@@ -234,9 +246,10 @@ main (int   argc,
   agent_chat_window_send (window, "Stream, please");
   iterate_until (&stats.done);
   stats.recording = FALSE;
-  printf ("bench-gui: %d deltas in %.2f s (%.0f deltas/s), %s\n", n_deltas,
+  printf ("bench-gui: %d deltas in %.2f s (%.0f deltas/s), %s build, %s renderer\n", n_deltas,
           (g_get_monotonic_time () - start) / 1e6,
-          n_deltas / ((g_get_monotonic_time () - start) / 1e6), BENCH_BUILDTYPE);
+          n_deltas / ((g_get_monotonic_time () - start) / 1e6), BENCH_BUILDTYPE,
+          G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
   print_times ("frame work (update→paint)", stats.work);
   print_times ("frame interval (timings)", stats.intervals);
 

@@ -260,9 +260,8 @@ cli_store_prepare (CliStore  **out,
       self->conversation = agent_store_lookup_conversation (self->store, opt_conversation);
       if (self->conversation == NULL)
         return fail (output, g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                                          _("There is no conversation %" G_GINT64_FORMAT
-                                            " in %s"),
-                                          opt_conversation, agent_store_get_path (self->store)));
+                                          _("There is no conversation %lld in %s"),
+                                          (long long) opt_conversation, agent_store_get_path (self->store)));
     }
   else if (opt_continue)
     {

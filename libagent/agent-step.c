@@ -514,9 +514,9 @@ feed (AgentStep   *self,
   if (self->body_size > agent_provider_get_max_response_size (self->provider))
     {
       step_return_error (self, g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                                            _("The answer is larger than %" G_GUINT64_FORMAT
-                                              " bytes (max-response-size)"),
-                                            agent_provider_get_max_response_size (self->provider)));
+                                            _("The answer is larger than %llu bytes "
+                                              "(max-response-size)"),
+                                            (unsigned long long) agent_provider_get_max_response_size (self->provider)));
       return FALSE;
     }
 

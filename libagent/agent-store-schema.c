@@ -194,9 +194,8 @@ check_database (sqlite3  *db,
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
                    _("The conversation database was written by a newer version of libagent "
-                     "(schema %" G_GINT64_FORMAT ", this one knows up to %u); it was left "
-                     "unchanged"),
-                   *version, (guint) G_N_ELEMENTS (migrations));
+                     "(schema %lld, this one knows up to %u); it was left unchanged"),
+                   (long long) *version, (guint) G_N_ELEMENTS (migrations));
       return FALSE;
     }
 

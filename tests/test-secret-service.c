@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 
 #include <glib/gstdio.h>
 #include <libsecret/secret.h>
@@ -40,6 +41,14 @@ keyring_ready (GDBusConnection *bus)
   return path != NULL && g_strcmp0 (path, "/") != 0;
 }
 
+/* The bus and the daemon die with the test, even when it aborts: left
+ * behind, they would hold its output open and the runner would wait. */
+static void
+die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
+
 static char *
 make_subdir (const char *dir,
              const char *name)
@@ -56,13 +65,14 @@ make_subdir (const char *dir,
 static void
 start_bus (TestSecretService *self)
 {
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_autoptr(GDataInputStream) output = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *address = NULL;
 
-  self->bus = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
-                                "dbus-daemon", "--session", "--nofork", "--print-address=1",
-                                NULL);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  self->bus = g_subprocess_launcher_spawn (launcher, &error, "dbus-daemon", "--session",
+                                           "--nofork", "--print-address=1", NULL);
   g_assert_no_error (error);
 
   output = g_data_input_stream_new (g_subprocess_get_stdout_pipe (self->bus));
@@ -98,6 +108,7 @@ test_secret_service_start (TestSecretService *self)
   start_bus (self);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
   g_subprocess_launcher_setenv (launcher, "HOME", home, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", data, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", config, TRUE);

@@ -116,9 +116,9 @@ read_file (AgentTool     *tool,
     }
 
   if (size > MAX_BYTES)
-    return g_strdup_printf (_("%s\n[The file has %" G_GOFFSET_FORMAT " bytes; only the first "
-                              "%" G_GSIZE_FORMAT " are shown.]"),
-                            buffer, size, n_read);
+    return g_strdup_printf (_("%s\n[The file has %lld bytes; only the first %zu are "
+                              "shown.]"),
+                            buffer, (long long) size, (size_t) n_read);
 
   return g_steal_pointer (&buffer);
 }
