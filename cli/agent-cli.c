@@ -575,9 +575,8 @@ main (int   argc,
   Cli cli = { 0 };
   int status;
 
+  /* agent-cli's messages are in libagent's domain, which the library binds */
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
   context = g_option_context_new (_("[PROMPT] — chat with a language model that can use tools"));

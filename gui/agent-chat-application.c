@@ -21,6 +21,10 @@ struct _AgentChatApplication
 
   GSettings            *settings;
   AgentChatSecretStore *secrets;
+#if AGENT_HAS_STORE
+  AgentStore           *store;      /* the conversations; NULL if it could not be opened */
+#endif
+  AgentChatMcpServers  *mcp_servers;
   GHashTable           *overrides;  /* settings key → value for this run */
 };
 
@@ -78,6 +82,35 @@ agent_chat_application_get_secret_store (AgentChatApplication *self)
   return self->secrets;
 }
 
+/**
+ * agent_chat_application_get_mcp_servers:
+ * @self: a #AgentChatApplication
+ *
+ * Returns: (transfer none) (nullable): the MCP servers, once started up
+ */
+AgentChatMcpServers *
+agent_chat_application_get_mcp_servers (AgentChatApplication *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_APPLICATION (self), NULL);
+  return self->mcp_servers;
+}
+
+#if AGENT_HAS_STORE
+/**
+ * agent_chat_application_get_store:
+ * @self: a #AgentChatApplication
+ *
+ * Returns: (transfer none) (nullable): the stored conversations (the
+ *   database agent-cli uses too), or %NULL if it could not be opened
+ */
+AgentStore *
+agent_chat_application_get_store (AgentChatApplication *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_APPLICATION (self), NULL);
+  return self->store;
+}
+#endif
+
 /* Changing a setting in the preferences ends its command-line override. */
 static void
 on_setting_changed (GSettings            *settings,
@@ -129,7 +162,8 @@ preferences_action (GSimpleAction *action,
 {
   AgentChatApplication *self = user_data;
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  GtkWidget *preferences = agent_chat_preferences_new (parent, self->settings, self->secrets);
+  GtkWidget *preferences = agent_chat_preferences_new (parent, self->settings, self->secrets,
+                                                        self->mcp_servers);
 
   gtk_window_present (GTK_WINDOW (preferences));
 }
@@ -173,11 +207,36 @@ agent_chat_application_startup (GApplication *app)
   self->settings = g_settings_new (AGENT_CHAT_APP_ID);
   self->secrets = agent_chat_memory_secret_store_new ();
   g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_setting_changed), self, 0);
+#if AGENT_HAS_STORE
+  {
+    g_autoptr(GError) error = NULL;
+
+    if (!(self->store = agent_store_new (NULL, &error)))
+      g_warning ("The conversations could not be opened: %s", error->message);
+  }
+#endif
+  {
+    g_autofree char *mcp_path = agent_chat_mcp_servers_dup_default_path ();
+
+    self->mcp_servers = agent_chat_mcp_servers_new (mcp_path);
+    agent_chat_mcp_servers_start (self->mcp_servers);
+  }
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), actions, G_N_ELEMENTS (actions), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action,
                                            accels[i].accels);
+}
+
+/* The MCP servers leave with the app. */
+static void
+agent_chat_application_shutdown (GApplication *app)
+{
+  AgentChatApplication *self = AGENT_CHAT_APPLICATION (app);
+
+  if (self->mcp_servers != NULL)
+    agent_chat_mcp_servers_shutdown (self->mcp_servers);
+  G_APPLICATION_CLASS (agent_chat_application_parent_class)->shutdown (app);
 }
 
 static void
@@ -197,6 +256,10 @@ agent_chat_application_finalize (GObject *object)
 
   g_clear_object (&self->settings);
   g_clear_object (&self->secrets);
+#if AGENT_HAS_STORE
+  g_clear_object (&self->store);
+#endif
+  g_clear_object (&self->mcp_servers);
   g_clear_pointer (&self->overrides, g_hash_table_unref);
 
   G_OBJECT_CLASS (agent_chat_application_parent_class)->finalize (object);
@@ -212,6 +275,7 @@ agent_chat_application_class_init (AgentChatApplicationClass *klass)
   app_class->handle_local_options = agent_chat_application_handle_local_options;
   app_class->startup = agent_chat_application_startup;
   app_class->activate = agent_chat_application_activate;
+  app_class->shutdown = agent_chat_application_shutdown;
 }
 
 static void

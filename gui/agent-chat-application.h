@@ -6,7 +6,9 @@
 #pragma once
 
 #include <adwaita.h>
+#include <agent.h>
 
+#include "agent-chat-mcp-servers.h"
 #include "agent-chat-secret-store.h"
 
 G_BEGIN_DECLS
@@ -21,5 +23,9 @@ GSettings            *agent_chat_application_get_settings     (AgentChatApplicat
 AgentChatSecretStore *agent_chat_application_get_secret_store (AgentChatApplication *self);
 char                 *agent_chat_application_dup_setting      (AgentChatApplication *self,
                                                                const char           *key);
+AgentChatMcpServers  *agent_chat_application_get_mcp_servers  (AgentChatApplication *self);
+#if AGENT_HAS_STORE
+AgentStore           *agent_chat_application_get_store        (AgentChatApplication *self);
+#endif
 
 G_END_DECLS

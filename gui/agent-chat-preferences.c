@@ -2,7 +2,8 @@
  *
  * The preferences: the model server (provider, base URL, model — picked from
  * the server's list or typed — and API key), the system prompt, the tools
- * the model may call and the Show Tool-Call Chunks toggle.
+ * the model may call and the Show Tool-Call Chunks toggle; and, on a page
+ * of their own, the MCP servers (AgentChatMcpPage).
  *
  * The API key goes to the secret store, never to GSettings.
  *
@@ -14,6 +15,7 @@
 #include <agent.h>
 #include <glib/gi18n.h>
 
+#include "agent-chat-mcp-page.h"
 #include "agent-chat-preferences.h"
 
 struct _AgentChatPreferences
@@ -298,13 +300,15 @@ agent_chat_preferences_init (AgentChatPreferences *self)
  * @parent: (nullable): the main window
  * @settings: the app's settings
  * @secrets: where API keys are kept
+ * @mcp_servers: (nullable): the MCP servers, for the Tool Servers page
  *
  * Returns: (transfer floating): the preferences window
  */
 GtkWidget *
 agent_chat_preferences_new (GtkWindow            *parent,
                             GSettings            *settings,
-                            AgentChatSecretStore *secrets)
+                            AgentChatSecretStore *secrets,
+                            AgentChatMcpServers  *mcp_servers)
 {
   AgentChatPreferences *self = g_object_new (AGENT_CHAT_TYPE_PREFERENCES,
                                              "transient-for", parent,
@@ -328,6 +332,9 @@ agent_chat_preferences_new (GtkWindow            *parent,
   g_signal_connect_object (settings, "changed::base-url", G_CALLBACK (schedule_refresh_models),
                            self, G_CONNECT_SWAPPED);
   refresh_models (self);
+  if (mcp_servers != NULL)
+    adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self),
+                                ADW_PREFERENCES_PAGE (agent_chat_mcp_page_new (mcp_servers)));
 
   /* Straight to the key when there is none. */
   if (*gtk_editable_get_text (GTK_EDITABLE (self->api_key_row)) == '\0')

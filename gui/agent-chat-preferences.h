@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "agent-chat-mcp-servers.h"
 #include "agent-chat-secret-store.h"
 
 G_BEGIN_DECLS
@@ -18,6 +19,7 @@ G_DECLARE_FINAL_TYPE (AgentChatPreferences, agent_chat_preferences,
 
 GtkWidget *agent_chat_preferences_new (GtkWindow            *parent,
                                        GSettings            *settings,
-                                       AgentChatSecretStore *secrets);
+                                       AgentChatSecretStore *secrets,
+                                       AgentChatMcpServers  *mcp_servers);
 
 G_END_DECLS

@@ -4,6 +4,9 @@
  * session's transcript, tool results filtered out since their calls show
  * them, followed by the error of a failed turn, if any) and the composer.
  *
+ * The conversations kept in the store, and the sidebar that lists them,
+ * are in agent-chat-window-conversations.c.
+ *
  * The window owns the AgentSession. Its provider, model, key, system prompt
  * and tools come from the settings (or the command line) and are applied
  * before each turn; the Show Tool-Call Chunks setting is bound to the
@@ -18,48 +21,35 @@
 
 #include "agent-chat-approval-dialog.h"
 #include "agent-chat-error-item.h"
+#include "agent-chat-mcp-servers.h"
 #include "agent-chat-message-row.h"
-#include "agent-chat-window.h"
-
-struct _AgentChatWindow
-{
-  AdwApplicationWindow  parent_instance;
-
-  AdwToastOverlay      *toast_overlay;
-  AdwWindowTitle       *window_title;
-  GtkStack             *stack;
-  GtkScrolledWindow    *scroller;
-  GtkListView          *list_view;
-  GtkSignalListItemFactory *factory;
-  GtkRevealer          *jump_revealer;
-  AgentChatComposer    *composer;
-
-  GSettings            *settings;
-  AgentChatSecretStore *secrets;
-  AgentSession         *session;
-  GtkFilterListModel   *messages;   /* the transcript without tool results */
-  GListStore           *extras;     /* the error of the last turn, if any */
-  GtkFlattenListModel  *items;
-  GCancellable         *cancellable;
-  char                 *last_prompt;
-
-  double                last_value;
-  guint                 sticky : 1;
-  guint                 scrolling : 1;
-};
+#include "agent-chat-window-private.h"
 
 G_DEFINE_FINAL_TYPE (AgentChatWindow, agent_chat_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void update_title (AgentChatWindow *self);
 
+/* The application; NULL for a window of its own (in the tests). GObject
+ * sets the window's "application" only after constructed(): until then,
+ * the process's application stands for it. */
+AgentChatApplication *
+_agent_chat_window_get_application (AgentChatWindow *self)
+{
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+
+  if (app == NULL)
+    app = g_application_get_default ();
+  return AGENT_CHAT_IS_APPLICATION (app) ? AGENT_CHAT_APPLICATION (app) : NULL;
+}
+
 static char *
 dup_setting (AgentChatWindow *self,
              const char      *key)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  AgentChatApplication *app = _agent_chat_window_get_application (self);
 
-  if (AGENT_CHAT_IS_APPLICATION (app))
-    return agent_chat_application_dup_setting (AGENT_CHAT_APPLICATION (app), key);
+  if (app != NULL)
+    return agent_chat_application_dup_setting (app, key);
   return g_settings_get_string (self->settings, key);
 }
 
@@ -187,15 +177,24 @@ keep_message (gpointer item,
 }
 
 static void
-set_session (AgentChatWindow *self,
-             AgentSession    *session)
+detach_session (AgentChatWindow *self)
 {
   if (self->session != NULL)
     {
       g_settings_unbind (self->session, "stream-tool-call-chunks");
       g_signal_handlers_disconnect_by_data (self->session, self);
+      agent_chat_mcp_servers_move_session (GTK_WINDOW (self), self->session, NULL);
+      g_clear_object (&self->session);
     }
-  g_set_object (&self->session, session);
+}
+
+static void
+set_session (AgentChatWindow *self,
+             AgentSession    *session)
+{
+  g_object_ref (session);
+  detach_session (self);
+  self->session = session;
   g_settings_bind (self->settings, "show-tool-call-chunks",
                    session, "stream-tool-call-chunks", G_SETTINGS_BIND_GET);
   g_signal_connect (session, "approve-tool-call", G_CALLBACK (on_approve_tool_call), self);
@@ -210,12 +209,15 @@ configure_tools (AgentChatWindow *self)
   GListModel *tools = agent_session_get_tools (self->session);
   g_auto(GStrv) enabled = g_settings_get_strv (self->settings, "enabled-tools");
 
-  while (g_list_model_get_n_items (tools) > 0)
+  /* The MCP servers' tools stay: they follow their servers */
+  for (guint i = g_list_model_get_n_items (tools); i > 0; i--)
     {
-      g_autoptr(AgentTool) tool = g_list_model_get_item (tools, 0);
+      g_autoptr(AgentTool) tool = g_list_model_get_item (tools, i - 1);
 
-      agent_session_remove_tool (self->session, tool);
+      if (!AGENT_IS_MCP_TOOL (tool))
+        agent_session_remove_tool (self->session, tool);
     }
+  agent_chat_mcp_servers_move_session (GTK_WINDOW (self), NULL, self->session);
   for (guint i = 0; enabled[i] != NULL; i++)
     {
       g_autoptr(AgentTool) tool = agent_builtin_tool_new (enabled[i], NULL);
@@ -265,9 +267,14 @@ configure_session (AgentChatWindow  *self,
 
 static void
 turn_done (AgentChatWindow *self,
+           AgentSession    *session,
            AgentMessage    *message,
            GError          *error)
 {
+  /* The turn of a session left for another conversation ended: its
+   * conversation has what streamed; this window has moved on. */
+  if (session != self->session)
+    return;
   g_clear_object (&self->cancellable);
   if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     show_error (self, error);
@@ -283,7 +290,7 @@ on_send_done (GObject      *object,
   g_autoptr(AgentMessage) message = agent_session_send_finish (AGENT_SESSION (object), result,
                                                                &error);
 
-  turn_done (self, message, error);
+  turn_done (self, AGENT_SESSION (object), message, error);
 }
 
 static void
@@ -296,7 +303,7 @@ on_continue_done (GObject      *object,
   g_autoptr(AgentMessage) message = agent_session_continue_finish (AGENT_SESSION (object), result,
                                                                    &error);
 
-  turn_done (self, message, error);
+  turn_done (self, AGENT_SESSION (object), message, error);
 }
 
 static gboolean
@@ -315,6 +322,7 @@ begin_turn (AgentChatWindow *self)
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   self->sticky = TRUE;
+  _agent_chat_window_turn_started (self);
   return TRUE;
 }
 
@@ -556,6 +564,13 @@ agent_chat_window_set_memory (AgentChatWindow *self,
 
   agent_chat_window_stop (self);
   clear_error (self);
+  /* A cancelled turn ends on a later main loop iteration, in its own
+   * conversation: leave its session to it. */
+  if (self->session != NULL && agent_session_get_busy (self->session))
+    {
+      detach_session (self);
+      g_clear_object (&self->cancellable);
+    }
   if (self->session == NULL && !configure_session (self, &error))
     {
       show_error (self, error);
@@ -563,6 +578,8 @@ agent_chat_window_set_memory (AgentChatWindow *self,
     }
   self->sticky = TRUE;
   agent_session_set_memory (self->session, memory);
+  on_busy_changed (self);
+  _agent_chat_window_memory_changed (self);
   jump_to_bottom (GTK_WIDGET (self), NULL, NULL);
 }
 
@@ -572,7 +589,7 @@ new_chat_action (GtkWidget  *widget,
                  GVariant   *parameter)
 {
   AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
-  g_autoptr(AgentMemory) memory = agent_simple_memory_new ();
+  g_autoptr(AgentMemory) memory = _agent_chat_window_new_memory (self);
 
   agent_chat_window_set_memory (self, memory);
   agent_chat_composer_focus (self->composer);
@@ -607,16 +624,16 @@ static void
 agent_chat_window_constructed (GObject *object)
 {
   AgentChatWindow *self = AGENT_CHAT_WINDOW (object);
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  AgentChatApplication *app = _agent_chat_window_get_application (self);
   g_autoptr(GAction) chunks = NULL;
   g_autoptr(GError) error = NULL;
 
   G_OBJECT_CLASS (agent_chat_window_parent_class)->constructed (object);
 
-  if (AGENT_CHAT_IS_APPLICATION (app))
+  if (app != NULL)
     {
-      self->settings = g_object_ref (agent_chat_application_get_settings (AGENT_CHAT_APPLICATION (app)));
-      self->secrets = g_object_ref (agent_chat_application_get_secret_store (AGENT_CHAT_APPLICATION (app)));
+      self->settings = g_object_ref (agent_chat_application_get_settings (app));
+      self->secrets = g_object_ref (agent_chat_application_get_secret_store (app));
     }
   else
     {
@@ -627,7 +644,8 @@ agent_chat_window_constructed (GObject *object)
   chunks = g_settings_create_action (self->settings, "show-tool-call-chunks");
   g_action_map_add_action (G_ACTION_MAP (self), chunks);
   g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-height", self, "default-height",
+                   G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (self->settings, "changed::model", G_CALLBACK (update_title), self,
                            G_CONNECT_SWAPPED);
@@ -638,6 +656,7 @@ agent_chat_window_constructed (GObject *object)
 
   if (!configure_session (self, &error))
     show_error (self, error);
+  _agent_chat_window_init_conversations (self);
   agent_chat_composer_focus (self->composer);
 }
 
@@ -647,16 +666,12 @@ agent_chat_window_dispose (GObject *object)
   AgentChatWindow *self = AGENT_CHAT_WINDOW (object);
 
   agent_chat_window_stop (self);
-  if (self->session != NULL)
-    {
-      g_settings_unbind (self->session, "stream-tool-call-chunks");
-      g_signal_handlers_disconnect_by_data (self->session, self);
-    }
+  detach_session (self);
+  _agent_chat_window_dispose_conversations (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_WINDOW);
   g_clear_object (&self->items);
   g_clear_object (&self->messages);
   g_clear_object (&self->extras);
-  g_clear_object (&self->session);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->secrets);
   g_clear_object (&self->settings);
@@ -678,6 +693,10 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Chat/agent-chat-window.ui");
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, sidebar_pane);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, sidebar_separator);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, content_pane);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, scroller);
@@ -691,6 +710,7 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.jump-to-bottom", NULL, jump_to_bottom);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
+  _agent_chat_window_class_init_conversations (widget_class);
 }
 
 static void

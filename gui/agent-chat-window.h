@@ -28,5 +28,8 @@ void               agent_chat_window_stop         (AgentChatWindow      *self);
 void               agent_chat_window_set_memory   (AgentChatWindow      *self,
                                                    AgentMemory          *memory);
 void               agent_chat_window_scroll_to_bottom (AgentChatWindow  *self);
+#if AGENT_HAS_STORE
+GtkWidget         *agent_chat_window_get_sidebar  (AgentChatWindow      *self);
+#endif
 
 G_END_DECLS

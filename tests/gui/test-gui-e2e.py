@@ -6,49 +6,15 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
-import pyatspi
 
-results = []
-
-
-def tap(ok, name):
-    results.append(ok)
-    print(("ok" if ok else "not ok") + " %d %s" % (len(results), name), flush=True)
-
-
-def wait_for(predicate, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    return None
-
-
-def find_app():
-    desktop = pyatspi.Registry.getDesktop(0)
-    for i in range(desktop.childCount):
-        app = desktop.getChildAtIndex(i)
-        if app is not None and app.name == "agent-chat":
-            return app
-    return None
-
-
-def all_nodes(node, depth=0):
-    if node is None or depth > 60:
-        return
-    yield node
-    for i in range(node.childCount):
-        try:
-            child = node.getChildAtIndex(i)
-        except Exception:
-            continue
-        yield from all_nodes(child, depth + 1)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from agenttestgui import all_nodes, find_app, results, tap, wait_for  # noqa: E402
 
 
 def names(app):
@@ -63,11 +29,13 @@ def xdotool(*args):
     subprocess.run(["xdotool"] + list(args), check=True)
 
 
-def main():
+def main(data_home):
     print("1..6", flush=True)
     env = dict(os.environ)
     env.pop("NO_AT_BRIDGE", None)
     env["GTK_A11Y"] = "atspi"
+    # The conversations it keeps go to a directory of its own
+    env["XDG_DATA_HOME"] = data_home
 
     demo = subprocess.Popen([os.environ["AGENT_DEMO_SERVER"], "--quiet", "--delay-ms", "150",
                              "--exit-on-stdin-eof"],
@@ -120,7 +88,11 @@ def main():
         demo.wait(10)
 
 
-main()
+data_home = tempfile.mkdtemp(prefix="test-gui-e2e-")
+try:
+    main(data_home)
+finally:
+    shutil.rmtree(data_home, ignore_errors=True)
 passed = sum(1 for r in results if r)
 print("# %d passed, %d failed" % (passed, len(results) - passed))
 sys.exit(0 if passed == len(results) == 6 else 1)

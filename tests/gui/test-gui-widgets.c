@@ -17,43 +17,11 @@
 #include "agent-chat-message-row.h"
 #include "agent-chat-tool-card.h"
 #include "agent-chat-window.h"
+#include "agent-test-gui.h"
 #include "agent-test-openai.h"
-#include "agent-test-server.h"
 #include "agent-test-util.h"
 
 /* Helpers */
-
-static void
-iterate (void)
-{
-  for (guint i = 0; i < 5; i++)
-    while (g_main_context_iteration (NULL, FALSE))
-      ;
-}
-
-static void
-collect (GtkWidget *widget,
-         GType      type,
-         GPtrArray *found)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
-        g_ptr_array_add (found, child);
-      collect (child, type, found);
-    }
-}
-
-static GPtrArray *
-find_all (GtkWidget *widget,
-          GType      type)
-{
-  GPtrArray *found = g_ptr_array_new ();
-
-  collect (widget, type, found);
-  return found;
-}
 
 /* The label markup of a Markdown view, all its labels joined. */
 static char *
@@ -65,18 +33,6 @@ markdown_labels (GtkWidget *markdown)
   for (guint i = 0; i < labels->len; i++)
     g_string_append_printf (text, "%s\n", gtk_label_get_label (g_ptr_array_index (labels, i)));
   return g_string_free (text, FALSE);
-}
-
-static GtkWidget *
-show_in_window (GtkWidget *child)
-{
-  GtkWidget *window = gtk_window_new ();
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 400, 600);
-  gtk_window_set_child (GTK_WINDOW (window), child);
-  gtk_window_present (GTK_WINDOW (window));
-  iterate ();
-  return window;
 }
 
 /* Markdown */
@@ -252,46 +208,6 @@ test_pretty_json (void)
 
 /* The window and the toggle */
 
-typedef struct
-{
-  AgentTestServer *server;
-  AgentChatWindow *window;
-  GSettings       *settings;
-} Fixture;
-
-static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  data)
-{
-  fixture->server = agent_test_server_new ();
-  fixture->settings = g_settings_new ("io.github.libagent.Chat");
-  g_settings_set_string (fixture->settings, "provider", "openai");
-  g_settings_set_string (fixture->settings, "base-url",
-                         agent_test_server_get_base_url (fixture->server));
-  g_settings_set_string (fixture->settings, "model", "test-model");
-  g_settings_set_boolean (fixture->settings, "show-tool-call-chunks", FALSE);
-  fixture->window = g_object_ref_sink (agent_chat_window_new (NULL));
-  gtk_window_present (GTK_WINDOW (fixture->window));
-  iterate ();
-}
-
-static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  data)
-{
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  iterate ();
-  g_clear_object (&fixture->window);
-  g_clear_object (&fixture->settings);
-  g_clear_pointer (&fixture->server, agent_test_server_free);
-}
-
-static gboolean
-session_idle (gpointer data)
-{
-  return !agent_session_get_busy (data);
-}
-
 static void
 test_toggle_action (Fixture       *fixture,
                     gconstpointer  data)
@@ -448,8 +364,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  char *data_home = agent_test_gui_init (&argc, &argv);
 
   g_test_add_func ("/gui/markdown/render", test_markdown_render);
   g_test_add_func ("/gui/markdown/no-injection", test_markdown_no_injection);
@@ -465,5 +380,5 @@ main (int   argc,
   g_test_add ("/gui/window/error-and-retry", Fixture, NULL,
               fixture_set_up, test_error_and_retry, fixture_tear_down);
 
-  return g_test_run ();
+  return agent_test_gui_run (data_home);
 }

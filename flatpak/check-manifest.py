@@ -1,0 +1,190 @@
+#!/usr/bin/python3
+# check-manifest.py — the Flatpak manifests match this tree
+#
+#   check-manifest.py SOURCE-DIR MANIFEST…
+#
+# No GNOME runtime can be downloaded here, so flatpak-builder cannot run; this
+# checks what it would trip over, against the tree: the JSON and its required
+# keys, the runtime, the sandbox permissions the app needs, the app id (the
+# desktop file's, the metainfo's; a .Devel variant renames the stable files),
+# the command (an executable the tree installs), every -Dname=value given to
+# meson (an option of meson_options.txt with a valid value, or a built-in
+# one), every local source path, every download (https with a sha256), and
+# that each dependency the GNOME runtime lacks is built by a module, and each
+# module builds something the tree depends on.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import json
+import os
+import re
+import sys
+import xml.etree.ElementTree as ElementTree
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests',
+                                'python'))
+from agenttest import check, check_equal, run_tests  # noqa: E402
+
+SOURCE_DIR = sys.argv[1]
+MANIFESTS = sys.argv[2:]
+
+RUNTIME = 'org.gnome.Platform'
+SDK = 'org.gnome.Sdk'
+FINISH_ARGS = ['--share=network', '--share=ipc', '--socket=wayland', '--socket=fallback-x11',
+               '--device=dri', '--talk-name=org.freedesktop.secrets']
+# What org.gnome.Platform (and its SDK) has, by pkg-config name
+RUNTIME_PROVIDES = {'gio-2.0', 'gio-unix-2.0', 'gobject-introspection-1.0', 'gtk4',
+                    'json-glib-1.0', 'libadwaita-1', 'libsecret-1', 'libsoup-3.0', 'sqlite3'}
+# A module's name, when it is not the pkg-config name of what it builds
+MODULE_PROVIDES = {'cjson': 'libcjson'}
+# meson's own options that a manifest may set
+MESON_BUILTINS = {'buildtype', 'optimization', 'debug', 'default_library', 'prefix', 'libdir',
+                  'werror', 'warning_level', 'strip', 'wrap_mode', 'auto_features'}
+APP_MODULE = 'libagent'
+
+
+def read(*path):
+    with open(os.path.join(SOURCE_DIR, *path), encoding='utf-8') as f:
+        return f.read()
+
+
+def meson_files():
+    for directory, subdirs, files in os.walk(SOURCE_DIR):
+        subdirs[:] = [d for d in subdirs if not d.startswith(('.', '_build', 'node_modules'))]
+        if 'meson.build' in files:
+            yield os.path.join(directory, 'meson.build')
+
+
+def meson_options():
+    """{name: (type, choices)} of meson_options.txt"""
+    options = {}
+    for match in re.finditer(r"option\s*\(\s*'([^']+)'\s*,\s*type\s*:\s*'(\w+)'(.*?)\)\s*$",
+                             read('meson_options.txt'), re.S | re.M):
+        choices = re.search(r"choices\s*:\s*\[([^\]]*)\]", match.group(3))
+        options[match.group(1)] = (match.group(2),
+                                   re.findall(r"'([^']*)'", choices.group(1)) if choices else [])
+    return options
+
+
+def tree_dependencies():
+    """The pkg-config names the tree's meson.build files ask for."""
+    names = set()
+    for path in meson_files():
+        with open(path, encoding='utf-8') as f:
+            names.update(re.findall(r"dependency\(\s*'([^'@]+)'", f.read()))
+    return names
+
+
+def installed_executables():
+    names = set()
+    for path in meson_files():
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+        for match in re.finditer(r"executable\(\s*'([^']+)'(.*?)\n\)", text, re.S):
+            if re.search(r'install\s*:\s*true', match.group(2)):
+                names.add(match.group(1))
+    return names
+
+
+def app_id():
+    """The id of the metainfo, which must also name the desktop file."""
+    metainfo = [name for name in os.listdir(os.path.join(SOURCE_DIR, 'data'))
+                if name.endswith('.metainfo.xml.in')]
+    check_equal(len(metainfo), 1, 'one metainfo file in data/')
+    root = ElementTree.parse(os.path.join(SOURCE_DIR, 'data', metainfo[0])).getroot()
+    identifier = root.findtext('id')
+    check_equal(metainfo[0], identifier + '.metainfo.xml.in',
+                'the metainfo file is named by its id')
+    check_equal(root.findtext('launchable'), identifier + '.desktop', 'the launchable')
+    check(os.path.exists(os.path.join(SOURCE_DIR, 'data', identifier + '.desktop.in')),
+          'data/%s.desktop.in exists' % identifier)
+    return identifier
+
+
+def check_value(name, value, options):
+    if name in MESON_BUILTINS or name.startswith('b_'):
+        return
+    check(name in options, '-D%s is an option of meson_options.txt' % name)
+    kind, choices = options[name]
+    valid = {'feature': ['enabled', 'disabled', 'auto'], 'boolean': ['true', 'false'],
+             'combo': choices}.get(kind)
+    if valid is not None:
+        check(value in valid, '-D%s=%s is one of %s' % (name, value, valid))
+    elif kind == 'integer':
+        check(re.fullmatch(r'-?\d+', value) is not None, '-D%s=%s is a number' % (name, value))
+
+
+def check_manifest(path, options, dependencies, executables, stable_id):
+    with open(path, encoding='utf-8') as f:
+        manifest = json.load(f)
+    for key in ('id', 'runtime', 'runtime-version', 'sdk', 'command', 'finish-args', 'modules'):
+        check(key in manifest, '%s has “%s”' % (path, key))
+    check_equal(manifest['runtime'], RUNTIME, 'the runtime')
+    check_equal(manifest['sdk'], SDK, 'the SDK')
+    check(re.fullmatch(r'\d+', manifest['runtime-version']) is not None,
+          'a GNOME release as runtime version: ' + manifest['runtime-version'])
+    for arg in FINISH_ARGS:
+        check(arg in manifest['finish-args'], '%s in finish-args' % arg)
+    check(manifest['command'] in executables,
+          'the command %s is an installed executable (%s)' % (manifest['command'], executables))
+
+    identifier = manifest['id']
+    check_equal(os.path.basename(path), identifier + '.json', 'the manifest is named by its id')
+    if identifier != stable_id:
+        check_equal(identifier, stable_id + '.Devel', 'the only other id is the .Devel one')
+        check_equal(manifest.get('rename-desktop-file'), stable_id + '.desktop', 'desktop file')
+        check_equal(manifest.get('rename-appdata-file'), stable_id + '.metainfo.xml', 'metainfo')
+        check_equal(manifest.get('rename-icon'), stable_id, 'icon')
+
+    modules = manifest['modules']
+    check_equal(modules[-1].get('name'), APP_MODULE, 'the last module is the project')
+    for module in modules:
+        for source in module.get('sources', []):
+            if source.get('type') in ('dir', 'file', 'patch') and 'path' in source:
+                local = os.path.normpath(os.path.join(os.path.dirname(path), source['path']))
+                check(os.path.exists(local), '%s: the source %s exists' % (module['name'], local))
+            if 'url' in source:
+                check(source['url'].startswith('https://'), 'https: ' + source['url'])
+                check(re.fullmatch(r'[0-9a-f]{64}', source.get('sha256', '')) is not None,
+                      '%s has a sha256' % source['url'])
+        if module.get('buildsystem') == 'meson':
+            for opt in module.get('config-opts', []):
+                match = re.fullmatch(r'(?:-D|--)([\w-]+)=(.*)', opt)
+                check(match is not None, 'a meson option: ' + opt)
+                check_value(match.group(1).replace('-', '_') if opt.startswith('--')
+                            else match.group(1), match.group(2), options)
+
+    built = {MODULE_PROVIDES.get(m['name'], m['name']) for m in modules[:-1]}
+    for name in sorted(built):
+        check(name in dependencies, 'the module %s builds a dependency of the tree' % name)
+    for name in sorted(dependencies - RUNTIME_PROVIDES):
+        check(name in built, '%s, which the runtime lacks, is built by a module' % name)
+
+
+def main():
+    options = meson_options()
+    dependencies = tree_dependencies()
+    executables = installed_executables()
+    ids = []
+
+    def test_the_tree_is_understood():
+        check('gui' in options and options['tests'][0] == 'boolean', 'meson_options.txt is read')
+        check({'md4c', 'gtk4', 'libsoup-3.0'} <= dependencies, 'dependencies: %s' % dependencies)
+        check({'agent-chat', 'agent-cli'} <= executables, 'executables: %s' % executables)
+        ids.append(app_id())
+
+    def test_both_variants_exist():
+        names = sorted(os.path.basename(m) for m in MANIFESTS)
+        check_equal(names, [ids[0] + '.Devel.json', ids[0] + '.json'], 'the manifests')
+
+    tests = [test_the_tree_is_understood, test_both_variants_exist]
+    for manifest in MANIFESTS:
+        def test_manifest(manifest=manifest):
+            check_manifest(manifest, options, dependencies, executables, ids[0])
+        test_manifest.__name__ = 'test_' + os.path.basename(manifest)
+        tests.append(test_manifest)
+    return run_tests(tests)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,21 @@
+/* agent-chat-mcp-row.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+#include <agent.h>
+
+G_BEGIN_DECLS
+
+#define AGENT_CHAT_TYPE_MCP_ROW (agent_chat_mcp_row_get_type ())
+
+G_DECLARE_FINAL_TYPE (AgentChatMcpRow, agent_chat_mcp_row, AGENT_CHAT, MCP_ROW, AdwExpanderRow)
+
+GtkWidget      *agent_chat_mcp_row_new        (AgentMcpClient  *client);
+AgentMcpClient *agent_chat_mcp_row_get_client (AgentChatMcpRow *self);
+GPtrArray      *agent_chat_mcp_row_list_tools (AgentChatMcpRow *self);
+
+G_END_DECLS

@@ -1,0 +1,333 @@
+/* agent-chat-window-conversations.c
+ *
+ * The window's stored conversations: every chat is an AgentConversation of
+ * the application's AgentStore (the database agent-cli uses too), given to
+ * the session as its memory, so that each turn is written as it goes. The
+ * sidebar lists them; the one shown last is remembered in the settings
+ * (by id: nothing of its content goes there) and opened again at start.
+ *
+ * A window of its own (no application: in the tests and benchmarks) keeps
+ * conversations only when given a store (its "store" property).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "agent-chat-sidebar.h"
+#include "agent-chat-window-private.h"
+
+enum {
+  PROP_0,
+  PROP_STORE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+update_title (AgentChatWindow *self)
+{
+  const char *title = self->conversation ? agent_conversation_get_title (self->conversation) : NULL;
+
+  adw_window_title_set_title (self->window_title,
+                              title != NULL && *title != '\0' ? title : _("Agent Chat"));
+}
+
+/* The conversation got its id (with its first message), or is opened */
+static void
+remember (AgentChatWindow *self)
+{
+  gint64 id = self->conversation ? agent_conversation_get_id (self->conversation) : 0;
+
+  if (id != 0)
+    g_settings_set_int64 (self->settings, "last-conversation", id);
+  agent_chat_sidebar_set_conversation (AGENT_CHAT_SIDEBAR (self->sidebar), self->conversation);
+}
+
+static void
+unwatch (AgentChatWindow *self)
+{
+  if (self->conversation != NULL)
+    g_signal_handlers_disconnect_by_data (self->conversation, self);
+  g_clear_object (&self->conversation);
+}
+
+/**
+ * _agent_chat_window_memory_changed:
+ * @self: a #AgentChatWindow
+ *
+ * The session was given another memory: follow it, when it is a stored
+ * conversation.
+ */
+void
+_agent_chat_window_memory_changed (AgentChatWindow *self)
+{
+  AgentMemory *memory = agent_session_get_memory (self->session);
+
+  unwatch (self);
+  if (AGENT_IS_CONVERSATION (memory))
+    {
+      self->conversation = g_object_ref (AGENT_CONVERSATION (memory));
+      g_signal_connect_object (self->conversation, "notify::id", G_CALLBACK (remember), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->conversation, "notify::title", G_CALLBACK (update_title),
+                               self, G_CONNECT_SWAPPED);
+    }
+  if (self->sidebar != NULL)
+    remember (self);
+  update_title (self);
+}
+
+/**
+ * _agent_chat_window_new_memory:
+ * @self: a #AgentChatWindow
+ *
+ * Returns: (transfer full): the memory of a new chat: a conversation of the
+ *   store, written with its first message, or one in memory without a store
+ */
+AgentMemory *
+_agent_chat_window_new_memory (AgentChatWindow *self)
+{
+  if (self->store != NULL)
+    return AGENT_MEMORY (agent_store_create_conversation (self->store));
+  return agent_simple_memory_new ();
+}
+
+/* What the conversation is held with, as agent-cli records it (and reads
+ * it back for --continue): the provider and the model, and in its settings
+ * the base URL, the system prompt and the tools. Written when it changed. */
+static gboolean
+record_session (AgentConversation  *conversation,
+                AgentSession       *session,
+                GError            **error)
+{
+  AgentProvider *provider = agent_session_get_provider (session);
+  const char *name = agent_provider_get_name (provider);
+  const char *model = agent_provider_get_model (provider);
+  const char *system_prompt = agent_session_get_system_prompt (session);
+  GListModel *tools = agent_session_get_tools (session);
+  JsonNode *old = agent_conversation_get_settings (conversation);
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonArray) names = json_array_new ();
+  g_autoptr(JsonNode) settings = json_node_new (JSON_NODE_OBJECT);
+
+  if ((g_strcmp0 (agent_conversation_get_provider (conversation), name) != 0 ||
+       g_strcmp0 (agent_conversation_get_model (conversation), model) != 0) &&
+      !agent_conversation_set_model (conversation, name, model, error))
+    return FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (tools); i++)
+    {
+      g_autoptr(AgentTool) tool = g_list_model_get_item (tools, i);
+
+      json_array_add_string_element (names, agent_tool_get_name (tool));
+    }
+  json_object_set_string_member (object, "base-url", agent_provider_get_base_url (provider));
+  if (system_prompt != NULL)
+    json_object_set_string_member (object, "system-prompt", system_prompt);
+  json_object_set_array_member (object, "tools", g_steal_pointer (&names));
+  json_node_set_object (settings, object);
+
+  if (old != NULL && json_node_equal (old, settings))
+    return TRUE;
+  return agent_conversation_set_settings (conversation, settings, error);
+}
+
+/**
+ * _agent_chat_window_turn_started:
+ * @self: a #AgentChatWindow
+ *
+ * Records what the conversation is held with, before its turn.
+ */
+void
+_agent_chat_window_turn_started (AgentChatWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->conversation != NULL &&
+      !record_session (self->conversation, self->session, &error))
+    g_warning ("What the conversation is held with could not be recorded: %s", error->message);
+}
+
+static void
+on_conversation_activated (AgentChatWindow   *self,
+                           AgentConversation *conversation)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!agent_conversation_load (conversation, &error))
+    {
+      g_autofree char *text = g_markup_printf_escaped (_("Could not open the conversation: %s"),
+                                                       error->message);
+
+      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
+      return;
+    }
+  if (AGENT_MEMORY (conversation) != agent_session_get_memory (self->session))
+    agent_chat_window_set_memory (self, AGENT_MEMORY (conversation));
+  adw_leaflet_set_visible_child (self->leaflet, self->content_pane);
+  agent_chat_composer_focus (self->composer);
+}
+
+/* The conversation shown is being deleted: a new chat takes its place */
+static void
+on_conversation_deleted (AgentChatWindow   *self,
+                         AgentConversation *conversation)
+{
+  if (conversation == self->conversation)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.new-chat", NULL);
+}
+
+static void
+show_sidebar_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
+
+  adw_leaflet_set_visible_child (self->leaflet, self->sidebar_pane);
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
+
+  if (self->sidebar == NULL)
+    return;
+  adw_leaflet_set_visible_child (self->leaflet, self->sidebar_pane);
+  agent_chat_sidebar_focus_search (AGENT_CHAT_SIDEBAR (self->sidebar));
+}
+
+static void
+agent_chat_window_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  AgentChatWindow *self = AGENT_CHAT_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      g_value_set_object (value, self->store);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agent_chat_window_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  AgentChatWindow *self = AGENT_CHAT_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      g_set_object (&self->store, g_value_get_object (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+void
+_agent_chat_window_class_init_conversations (GtkWidgetClass *widget_class)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (widget_class);
+
+  object_class->get_property = agent_chat_window_get_property;
+  object_class->set_property = agent_chat_window_set_property;
+
+  /**
+   * AgentChatWindow:store:
+   *
+   * Where the window keeps its conversations; %NULL for the application's
+   * (none without an application).
+   */
+  properties[PROP_STORE] =
+    g_param_spec_object ("store", NULL, NULL, AGENT_TYPE_STORE,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_action (widget_class, "win.show-sidebar", NULL, show_sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search",
+                                       NULL);
+}
+
+/**
+ * _agent_chat_window_init_conversations:
+ * @self: a #AgentChatWindow
+ *
+ * Shows the store's conversations in the sidebar and opens the last one, or
+ * a new one; without a store (none given, or the application's could not be
+ * opened), hides the sidebar.
+ */
+void
+_agent_chat_window_init_conversations (AgentChatWindow *self)
+{
+  AgentChatApplication *app = _agent_chat_window_get_application (self);
+  g_autoptr(AgentConversation) last = NULL;
+  g_autoptr(AgentMemory) memory = NULL;
+
+  if (self->store == NULL && app != NULL)
+    g_set_object (&self->store, agent_chat_application_get_store (app));
+  if (self->store == NULL)
+    {
+      gtk_widget_set_visible (self->sidebar_pane, FALSE);
+      gtk_widget_set_visible (self->sidebar_separator, FALSE);
+      return;
+    }
+
+  self->sidebar = agent_chat_sidebar_new (self->store);
+  gtk_widget_set_vexpand (self->sidebar, TRUE);
+  gtk_box_append (GTK_BOX (self->sidebar_pane), self->sidebar);
+  g_signal_connect_object (self->sidebar, "conversation-activated",
+                           G_CALLBACK (on_conversation_activated), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sidebar, "conversation-deleted",
+                           G_CALLBACK (on_conversation_deleted), self, G_CONNECT_SWAPPED);
+  adw_leaflet_set_visible_child (self->leaflet, self->content_pane);
+
+  last = agent_store_lookup_conversation (self->store,
+                                          g_settings_get_int64 (self->settings,
+                                                                "last-conversation"));
+  if (last != NULL && agent_conversation_load (last, NULL))
+    memory = AGENT_MEMORY (g_steal_pointer (&last));
+  else
+    memory = _agent_chat_window_new_memory (self);
+  agent_chat_window_set_memory (self, memory);
+}
+
+void
+_agent_chat_window_dispose_conversations (AgentChatWindow *self)
+{
+  unwatch (self);
+  self->sidebar = NULL;  /* a child of the template's sidebar pane */
+  g_clear_object (&self->store);
+}
+
+/**
+ * agent_chat_window_get_sidebar:
+ * @self: a #AgentChatWindow
+ *
+ * Returns: (transfer none) (nullable): the sidebar of stored conversations,
+ *   or %NULL without a store
+ */
+GtkWidget *
+agent_chat_window_get_sidebar (AgentChatWindow *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), NULL);
+  return self->sidebar;
+}

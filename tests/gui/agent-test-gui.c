@@ -1,0 +1,119 @@
+/* agent-test-gui.c — helpers of agent-chat's widget tests
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agent-test-gui.h"
+#include "agent-test-util.h"
+
+void
+iterate (void)
+{
+  for (guint i = 0; i < 5; i++)
+    while (g_main_context_iteration (NULL, FALSE))
+      ;
+}
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *found)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        g_ptr_array_add (found, child);
+      collect (child, type, found);
+    }
+}
+
+GPtrArray *
+find_all (GtkWidget *widget,
+          GType      type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect (widget, type, found);
+  return found;
+}
+
+GtkWidget *
+show_in_window (GtkWidget *child)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 600);
+  gtk_window_set_child (GTK_WINDOW (window), child);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+  return window;
+}
+
+void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  fixture->server = agent_test_server_new ();
+  fixture->settings = g_settings_new ("io.github.libagent.Chat");
+  g_settings_set_string (fixture->settings, "provider", "openai");
+  g_settings_set_string (fixture->settings, "base-url",
+                         agent_test_server_get_base_url (fixture->server));
+  g_settings_set_string (fixture->settings, "model", "test-model");
+  g_settings_set_boolean (fixture->settings, "show-tool-call-chunks", FALSE);
+  /* Each test in a new conversation */
+  g_settings_set_int64 (fixture->settings, "last-conversation", 0);
+  fixture->window = g_object_ref_sink (agent_chat_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  iterate ();
+}
+
+void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  iterate ();
+  g_clear_object (&fixture->window);
+  g_clear_object (&fixture->settings);
+  g_clear_pointer (&fixture->server, agent_test_server_free);
+}
+
+gboolean
+session_idle (gpointer data)
+{
+  return !agent_session_get_busy (data);
+}
+
+
+/* Sets up GTK and libadwaita under the test display, with the windows'
+ * conversations in a new data directory of their own; returns it. */
+char *
+agent_test_gui_init (int    *argc,
+                     char ***argv)
+{
+  char *data_home = agent_test_make_dir ("test-gui");
+
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  gtk_test_init (argc, argv, NULL);
+  adw_init ();
+  /* Toasts come and go at once */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  return data_home;
+}
+
+/* Runs the tests, then removes @data_home (freed) and its database */
+int
+agent_test_gui_run (char *data_home)
+{
+  g_autofree char *store_dir = g_build_filename (data_home, "agent-chat", NULL);
+  int status = g_test_run ();
+
+  if (g_file_test (store_dir, G_FILE_TEST_IS_DIR))
+    agent_test_remove_dir (store_dir);
+  agent_test_remove_dir (data_home);
+  g_free (data_home);
+  return status;
+}

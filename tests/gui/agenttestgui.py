@@ -1,0 +1,78 @@
+# agenttestgui.py: helpers of agent-chat's end-to-end tests, which drive the
+# real app through the keyboard (xdotool) and read the screen through the
+# accessibility tree (AT-SPI), under dbus-run-session and xvfb-run.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import os
+import subprocess
+import time
+
+import pyatspi
+
+results = []
+
+
+def tap(ok, name):
+    """One TAP line."""
+    results.append(bool(ok))
+    print(("ok" if ok else "not ok") + " %d %s" % (len(results), name), flush=True)
+
+
+def finish(plan):
+    """The summary; the exit status."""
+    passed = sum(1 for r in results if r)
+    print("# %d passed, %d failed" % (passed, len(results) - passed))
+    return 0 if passed == len(results) == plan else 1
+
+
+def wait_for(predicate, timeout=20.0):
+    """predicate()'s first true value within @timeout seconds, or None."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    return None
+
+
+def app_env():
+    """The environment for the app: with the accessibility bridge."""
+    env = dict(os.environ)
+    env.pop("NO_AT_BRIDGE", None)
+    env["GTK_A11Y"] = "atspi"
+    return env
+
+
+def find_app(name="agent-chat"):
+    desktop = pyatspi.Registry.getDesktop(0)
+    for i in range(desktop.childCount):
+        app = desktop.getChildAtIndex(i)
+        if app is not None and app.name == name:
+            return app
+    return None
+
+
+def all_nodes(node, depth=0):
+    if node is None or depth > 60:
+        return
+    yield node
+    for i in range(node.childCount):
+        try:
+            child = node.getChildAtIndex(i)
+        except Exception:
+            continue
+        yield from all_nodes(child, depth + 1)
+
+
+def xdotool(*args):
+    subprocess.run(["xdotool"] + list(args), check=True)
+
+
+def focus_window(title="Agent Chat"):
+    """Gives the keyboard to the window called @title."""
+    window = wait_for(lambda: subprocess.run(["xdotool", "search", "--name", title],
+                                             capture_output=True, text=True).stdout.split())
+    xdotool("windowfocus", "--sync", window[0])
+    time.sleep(0.5)
