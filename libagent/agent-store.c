@@ -55,13 +55,24 @@ static void initable_iface_init (GInitableIface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (AgentStore, agent_store, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, initable_iface_init))
 
-/* Deletes for good what was deleted, and then its traces: the full-text
- * index is rewritten without it, and the log is emptied into the file. */
+/* How long a deleted conversation stays in the trash when a store is
+ * opened: longer than any Undo lasts, so that opening the same file
+ * elsewhere (agent-cli, while the app shows its Undo toast) does not take
+ * the conversation away from under the Undo. */
+#define TRASH_GRACE_USEC (10 * 60 * G_USEC_PER_SEC)
+
+/* Deletes for good what was deleted before @deleted_before (µs since the
+ * epoch), and then its traces: the full-text index is rewritten without
+ * it, and the log is emptied into the file. */
 static gboolean
 purge (AgentStoreDb  *db,
+       gint64         deleted_before,
        GError       **error)
 {
-  if (!_agent_store_db_exec (db, "DELETE FROM conversations WHERE deleted IS NOT NULL", error))
+  g_autofree char *sql = g_strdup_printf ("DELETE FROM conversations WHERE deleted IS NOT NULL "
+                                          "AND deleted < %" G_GINT64_FORMAT, deleted_before);
+
+  if (!_agent_store_db_exec (db, sql, error))
     return FALSE;
 
   if (sqlite3_changes (db->db) > 0 &&
@@ -112,6 +123,7 @@ agent_store_initable_init (GInitable     *initable,
 {
   AgentStore *self = AGENT_STORE (initable);
   gint64 n_deleted = 0;
+  gint64 deleted_before = g_get_real_time () - TRASH_GRACE_USEC;
   sqlite3_stmt *statement = NULL;
 
   if (self->db != NULL)
@@ -124,15 +136,17 @@ agent_store_initable_init (GInitable     *initable,
     return FALSE;
   g_weak_ref_set (&self->db->store, self);
 
-  /* What was deleted and not restored before the last close */
+  /* What was deleted a while ago and not restored */
   if (sqlite3_prepare_v2 (self->db->db,
-                          "SELECT count(*) FROM conversations WHERE deleted IS NOT NULL",
+                          "SELECT count(*) FROM conversations WHERE deleted IS NOT NULL "
+                          "AND deleted < ?",
                           -1, &statement, NULL) == SQLITE_OK &&
+      sqlite3_bind_int64 (statement, 1, deleted_before) == SQLITE_OK &&
       sqlite3_step (statement) == SQLITE_ROW)
     n_deleted = sqlite3_column_int64 (statement, 0);
   sqlite3_finalize (statement);
 
-  if ((n_deleted > 0 && !purge (self->db, error)) || !load_list (self, error))
+  if ((n_deleted > 0 && !purge (self->db, deleted_before, error)) || !load_list (self, error))
     {
       g_clear_pointer (&self->db, _agent_store_db_unref);
       return FALSE;
@@ -441,7 +455,8 @@ set_deleted (AgentStore         *self,
  * Deletes a conversation: it leaves the list (and searches) at once, and
  * can be brought back with [method@Agent.Store.restore_conversation] —
  * an "Undo" — until [method@Agent.Store.purge_deleted] deletes it for
- * good, or the store is next opened.
+ * good, or a store is opened on the same file more than ten minutes
+ * later.
  *
  * Returns: %TRUE if the conversation was deleted
  *
@@ -549,7 +564,7 @@ agent_store_purge_deleted (AgentStore  *self,
 
   g_return_val_if_fail (AGENT_IS_STORE (self), FALSE);
 
-  if (!purge (self->db, error))
+  if (!purge (self->db, G_MAXINT64, error))
     return FALSE;
 
   g_hash_table_iter_init (&iter, self->trash);

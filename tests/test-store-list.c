@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <agent.h>
+#include <sqlite3.h>
 
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
@@ -165,6 +166,21 @@ test_list (void)
   test_store_close (&db);
 }
 
+/* As if every deletion in @path had happened @seconds earlier */
+static void
+backdate_deletions (const char *path,
+                    int         seconds)
+{
+  g_autofree char *sql = g_strdup_printf ("UPDATE conversations SET deleted = deleted - %d "
+                                          "WHERE deleted IS NOT NULL", seconds * 1000000);
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_changes (db), ==, 1);
+  sqlite3_close (db);
+}
+
 static void
 test_delete_undo_purge (void)
 {
@@ -223,13 +239,38 @@ test_delete_undo_purge (void)
   g_assert_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE);
   g_clear_error (&error);
 
-  /* Deleted and not purged: purged when the store is next opened */
+  /* Deleted, and the same file opened elsewhere (agent-cli while the app
+   * shows its Undo): the Undo still works */
+  agent_store_delete_conversation (db.store, one, &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr(AgentStore) elsewhere = test_store_open_again (&db);
+    g_autoptr(GListModel) other_list = agent_store_list_conversations (elsewhere);
+
+    assert_titles (other_list, "Three");
+  }
+  g_assert_true (agent_store_restore_conversation (db.store, one, &error));
+  g_assert_no_error (error);
+  assert_titles (list, "Three|One");
+
+  /* Deleted and not purged: kept while an Undo could still come, purged
+   * when a store is opened once that time has passed */
   never = agent_store_create_conversation (db.store);
   g_assert_true (agent_store_delete_conversation (db.store, never, &error));
   agent_store_delete_conversation (db.store, one, &error);
   g_assert_no_error (error);
   g_clear_object (&list);
   g_assert_finalize_object (g_steal_pointer (&db.store));
+  db.store = test_store_open_again (&db);
+  list = agent_store_list_conversations (db.store);
+  assert_titles (list, "Three");
+  g_clear_pointer (&count, g_free);
+  count = test_store_query (db.path, "SELECT count(*) FROM conversations");
+  g_assert_cmpstr (count, ==, "2");
+
+  g_clear_object (&list);
+  g_assert_finalize_object (g_steal_pointer (&db.store));
+  backdate_deletions (db.path, 11 * 60);
   db.store = test_store_open_again (&db);
   list = agent_store_list_conversations (db.store);
   assert_titles (list, "Three");
