@@ -114,6 +114,7 @@ agent_chat_approval_dialog_new (GtkWindow         *parent,
 {
   AgentChatApprovalDialog *self;
   AgentToolCall *call;
+  AgentTool *tool;
   g_autofree char *body = NULL;
   g_autofree char *arguments = NULL;
 
@@ -125,8 +126,20 @@ agent_chat_approval_dialog_new (GtkWindow         *parent,
   self->approval = g_object_ref (approval);
   call = agent_tool_approval_get_tool_call (approval);
 
-  body = g_strdup_printf (_("The model wants to run the tool “%s” with these arguments."),
-                          agent_tool_call_get_name (call));
+  tool = agent_tool_approval_get_tool (approval);
+  if (AGENT_IS_MCP_TOOL (tool))
+    {
+      g_autoptr(AgentMcpClient) client = agent_mcp_tool_dup_client (AGENT_MCP_TOOL (tool));
+
+      /* Translators: the second %s is the name of a tool server (MCP) */
+      body = g_strdup_printf (_("The model wants to run the tool “%s” of the tool server “%s” "
+                                "with these arguments."),
+                              agent_tool_call_get_name (call),
+                              client != NULL ? agent_mcp_client_get_name (client) : "?");
+    }
+  else
+    body = g_strdup_printf (_("The model wants to run the tool “%s” with these arguments."),
+                            agent_tool_call_get_name (call));
   adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (self), body);
   arguments = agent_chat_pretty_json (agent_tool_call_get_arguments (call));
   gtk_label_set_text (GTK_LABEL (self->arguments_label), arguments);

@@ -547,6 +547,9 @@ test_app (void)
   agent_test_wait_until (approval_dialog_shows, &approval);
   agent_test_assert_contains (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (approval)),
                               "“echo”");
+  /* and the server it comes from */
+  agent_test_assert_contains (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (approval)),
+                              "tool server “main”");
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (approval), "allow");
   agent_test_wait_until (session_idle, session);
   g_assert_cmpstr (agent_test_openai_tool_message_content (server, 1, "call_1"), ==,
