@@ -2,7 +2,7 @@
 # test-installed-app.py — `meson install` gives everything, and the installed
 # agent-chat starts from there, in German
 #
-#   test-installed-app.py MESON BUILD-DIR APP-ID INTROSPECTION(enabled|disabled)
+#   test-installed-app.py MESON BUILD-DIR APP-ID SCHEMA-ID INTROSPECTION(enabled|disabled)
 #
 # Installs the whole project with `meson install --destdir` into a scratch
 # directory, checks that the library, its headers, pkg-config file, GIR and
@@ -27,7 +27,7 @@ sys.path[:0] = [os.path.join(TESTS, 'python'), os.path.join(TESTS, 'gui')]
 from agenttest import check, check_equal, run_tests  # noqa: E402
 from agenttestgui import all_nodes, find_app, wait_for  # noqa: E402
 
-MESON, BUILD_DIR, APP_ID, INTROSPECTION = sys.argv[1:5]
+MESON, BUILD_DIR, APP_ID, SCHEMA_ID, INTROSPECTION = sys.argv[1:6]
 DOMAINS = ('libagent-1', 'agent-chat')
 # A session bus whose only services are those of one directory (not the
 # XDG_DATA_DIRS ones, which would find the installed file, whose Exec names
@@ -90,7 +90,7 @@ def main():
         def test_everything_is_installed():
             patterns = ['libagent-1.so.0', 'agent.h', 'libagent-1.pc', 'agent-chat', 'agent-cli',
                         APP_ID + '.desktop', APP_ID + '.metainfo.xml', APP_ID + '.service',
-                        APP_ID + '.svg', APP_ID + '-symbolic.svg', APP_ID + '.gschema.xml']
+                        APP_ID + '.svg', APP_ID + '-symbolic.svg', SCHEMA_ID + '.gschema.xml']
             patterns += [domain + '.mo' for domain in DOMAINS]
             if INTROSPECTION == 'enabled':
                 patterns += ['Agent-1.0.gir', 'Agent-1.0.typelib']
@@ -118,7 +118,7 @@ def main():
         def installed_environment():
             """The environment of a program that sees the installed copy (its
             library, schemas, catalogues, icons) and nothing of the build tree."""
-            schemas = os.path.dirname(where[APP_ID + '.gschema.xml'])
+            schemas = os.path.dirname(where[SCHEMA_ID + '.gschema.xml'])
             if not os.path.exists(os.path.join(schemas, 'gschemas.compiled')):
                 subprocess.run(['glib-compile-schemas', '--strict', schemas], check=True)
             env = {k: v for k, v in os.environ.items()

@@ -5,13 +5,14 @@
 #
 # No GNOME runtime can be downloaded here, so flatpak-builder cannot run; this
 # checks what it would trip over, against the tree: the JSON and its required
-# keys, the runtime, the sandbox permissions the app needs, the app id (the
-# desktop file's, the metainfo's; a .Devel variant renames the stable files),
-# the command (an executable the tree installs), every -Dname=value given to
-# meson (an option of meson_options.txt with a valid value, or a built-in
-# one), every local source path, every download (https with a sha256), and
-# that each dependency the GNOME runtime lacks is built by a module, and each
-# module builds something the tree depends on.
+# keys, the runtime, the sandbox permissions the app needs, the app id (that
+# of the -Dprofile the manifest builds with, as data/meson.build makes it: the
+# data files are named by it, so nothing is renamed and the D-Bus service
+# ships), the command (an executable the tree installs), every -Dname=value
+# given to meson (an option of meson_options.txt with a valid value, or a
+# built-in one), every local source path, every download (https with a
+# sha256), and that each dependency the GNOME runtime lacks is built by a
+# module, and each module builds something the tree depends on.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -56,13 +57,15 @@ def meson_files():
 
 
 def meson_options():
-    """{name: (type, choices)} of meson_options.txt"""
+    """{name: (type, choices, default as a string)} of meson_options.txt"""
     options = {}
     for match in re.finditer(r"option\s*\(\s*'([^']+)'\s*,\s*type\s*:\s*'(\w+)'(.*?)\)\s*$",
                              read('meson_options.txt'), re.S | re.M):
         choices = re.search(r"choices\s*:\s*\[([^\]]*)\]", match.group(3))
+        value = re.search(r"value\s*:\s*'?([\w-]+)", match.group(3))
         options[match.group(1)] = (match.group(2),
-                                   re.findall(r"'([^']*)'", choices.group(1)) if choices else [])
+                                   re.findall(r"'([^']*)'", choices.group(1)) if choices else [],
+                                   value.group(1) if value else None)
     return options
 
 
@@ -86,26 +89,32 @@ def installed_executables():
     return names
 
 
-def app_id():
-    """The id of the metainfo, which must also name the desktop file."""
-    metainfo = [name for name in os.listdir(os.path.join(SOURCE_DIR, 'data'))
-                if name.endswith('.metainfo.xml.in')]
-    check_equal(len(metainfo), 1, 'one metainfo file in data/')
-    root = ElementTree.parse(os.path.join(SOURCE_DIR, 'data', metainfo[0])).getroot()
-    identifier = root.findtext('id')
-    check_equal(metainfo[0], identifier + '.metainfo.xml.in',
-                'the metainfo file is named by its id')
-    check_equal(root.findtext('launchable'), identifier + '.desktop', 'the launchable')
-    check(os.path.exists(os.path.join(SOURCE_DIR, 'data', identifier + '.desktop.in')),
-          'data/%s.desktop.in exists' % identifier)
-    return identifier
+def app_ids(options):
+    """{profile: app id}, as data/meson.build makes them from the stable id
+    and a suffix per -Dprofile; its templates put the id in (@APP_ID@)."""
+    text = read('data', 'meson.build')
+    base = re.search(r"^base_app_id = '([\w.]+)'$", text, re.M)
+    suffixes = re.search(r"^app_id_suffixes = \{([^}]*)\}$", text, re.M)
+    check(base and suffixes, 'data/meson.build sets base_app_id and app_id_suffixes')
+    suffixes = dict(re.findall(r"'([\w-]+)'\s*:\s*'([\w.]*)'", suffixes.group(1)))
+    check_equal(sorted(suffixes), sorted(options['profile'][1]), 'a suffix for each -Dprofile')
+    check_equal(suffixes[options['profile'][2]], '', 'the default profile has the stable id')
+    base = base.group(1)
+
+    template = os.path.join(SOURCE_DIR, 'data', base + '.metainfo.xml.in')
+    root = ElementTree.parse(template).getroot()
+    check_equal(root.findtext('id'), '@APP_ID@', 'the metainfo template\'s id')
+    check_equal(root.findtext('launchable'), '@APP_ID@.desktop', 'the launchable')
+    check('Icon=@APP_ID@\n' in read('data', base + '.desktop.in'), 'the desktop file\'s icon')
+    check('Name=@APP_ID@\n' in read('data', base + '.service.in'), 'the D-Bus service\'s name')
+    return {profile: base + suffix for profile, suffix in suffixes.items()}
 
 
 def check_value(name, value, options):
     if name in MESON_BUILTINS or name.startswith('b_'):
         return
     check(name in options, '-D%s is an option of meson_options.txt' % name)
-    kind, choices = options[name]
+    kind, choices, _ = options[name]
     valid = {'feature': ['enabled', 'disabled', 'auto'], 'boolean': ['true', 'false'],
              'combo': choices}.get(kind)
     if valid is not None:
@@ -114,7 +123,7 @@ def check_value(name, value, options):
         check(re.fullmatch(r'-?\d+', value) is not None, '-D%s=%s is a number' % (name, value))
 
 
-def check_manifest(path, options, dependencies, executables, stable_id):
+def check_manifest(path, options, dependencies, executables, ids):
     with open(path, encoding='utf-8') as f:
         manifest = json.load(f)
     for key in ('id', 'runtime', 'runtime-version', 'sdk', 'command', 'finish-args', 'modules'):
@@ -128,13 +137,21 @@ def check_manifest(path, options, dependencies, executables, stable_id):
     check(manifest['command'] in executables,
           'the command %s is an installed executable (%s)' % (manifest['command'], executables))
 
+    # The app id is that of the profile the project is built with
+    app_opts = manifest['modules'][-1].get('config-opts', [])
+    profiles = [opt.split('=', 1)[1] for opt in app_opts if opt.startswith('-Dprofile=')]
+    profile = profiles[-1] if profiles else options['profile'][2]
+    check(profile in ids, 'the profile %s is one of %s' % (profile, sorted(ids)))
     identifier = manifest['id']
+    check_equal(identifier, ids[profile], 'the app id of the %s profile' % profile)
     check_equal(os.path.basename(path), identifier + '.json', 'the manifest is named by its id')
-    if identifier != stable_id:
-        check_equal(identifier, stable_id + '.Devel', 'the only other id is the .Devel one')
-        check_equal(manifest.get('rename-desktop-file'), stable_id + '.desktop', 'desktop file')
-        check_equal(manifest.get('rename-appdata-file'), stable_id + '.metainfo.xml', 'metainfo')
-        check_equal(manifest.get('rename-icon'), stable_id, 'icon')
+    # The files are named by that id: nothing to rename, the D-Bus service ships
+    for key in ('rename-desktop-file', 'rename-appdata-file', 'rename-icon'):
+        check(key not in manifest, '%s: no %s, the files are named by the app id' % (path, key))
+    cleanup = manifest.get('cleanup', []) + [pattern for module in manifest['modules']
+                                             for pattern in module.get('cleanup', [])]
+    check(not any(pattern.startswith('/share/dbus-1') for pattern in cleanup),
+          'the D-Bus service is kept: %s' % cleanup)
 
     modules = manifest['modules']
     check_equal(modules[-1].get('name'), APP_MODULE, 'the last module is the project')
@@ -165,22 +182,22 @@ def main():
     options = meson_options()
     dependencies = tree_dependencies()
     executables = installed_executables()
-    ids = []
+    ids = {}
 
     def test_the_tree_is_understood():
         check('gui' in options and options['tests'][0] == 'boolean', 'meson_options.txt is read')
         check({'md4c', 'gtk4', 'libsoup-3.0'} <= dependencies, 'dependencies: %s' % dependencies)
         check({'agent-chat', 'agent-cli'} <= executables, 'executables: %s' % executables)
-        ids.append(app_id())
+        ids.update(app_ids(options))
 
-    def test_both_variants_exist():
+    def test_each_profile_has_a_manifest():
         names = sorted(os.path.basename(m) for m in MANIFESTS)
-        check_equal(names, [ids[0] + '.Devel.json', ids[0] + '.json'], 'the manifests')
+        check_equal(names, sorted(i + '.json' for i in ids.values()), 'the manifests')
 
-    tests = [test_the_tree_is_understood, test_both_variants_exist]
+    tests = [test_the_tree_is_understood, test_each_profile_has_a_manifest]
     for manifest in MANIFESTS:
         def test_manifest(manifest=manifest):
-            check_manifest(manifest, options, dependencies, executables, ids[0])
+            check_manifest(manifest, options, dependencies, executables, ids)
         test_manifest.__name__ = 'test_' + os.path.basename(manifest)
         tests.append(test_manifest)
     return run_tests(tests)

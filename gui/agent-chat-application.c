@@ -204,7 +204,7 @@ agent_chat_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (agent_chat_application_parent_class)->startup (app);
 
-  self->settings = g_settings_new (AGENT_CHAT_APP_ID);
+  self->settings = g_settings_new (AGENT_CHAT_SCHEMA_ID);
   self->secrets = agent_chat_memory_secret_store_new ();
   g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_setting_changed), self, 0);
 #if AGENT_HAS_STORE

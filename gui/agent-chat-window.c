@@ -637,7 +637,7 @@ agent_chat_window_constructed (GObject *object)
     }
   else
     {
-      self->settings = g_settings_new (AGENT_CHAT_APP_ID);
+      self->settings = g_settings_new (AGENT_CHAT_SCHEMA_ID);
       self->secrets = agent_chat_memory_secret_store_new ();
     }
 
@@ -722,6 +722,9 @@ agent_chat_window_init (AgentChatWindow *self)
   g_autoptr(GtkNoSelection) selection = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The development build's header bars are striped (libadwaita's style) */
+  if (g_str_equal (AGENT_CHAT_PROFILE, "development"))
+    gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
 
   self->sticky = TRUE;
   filter = gtk_custom_filter_new (keep_message, NULL, NULL);
