@@ -29,6 +29,15 @@ gboolean bench_run_floor   (const char  *base_url,
                             BenchRun    *run,
                             GError     **error);
 
+/* The floor of the floor (bench-socket.c): the request written on a plain
+ * blocking socket and the whole response read and discarded, headers and
+ * chunk framing included (run->body_bytes). With @latencies_us (a
+ * latency-mode URL), the time from each stamp to the read that got it. */
+gboolean bench_run_socket  (const char  *base_url,
+                            BenchRun    *run,
+                            GArray      *latencies_us,
+                            GError     **error);
+
 /* A session against a latency-mode URL: appends to @latencies_us the
  * time from the server's stamp in each delta to the text-delta handler. */
 gboolean bench_run_latency (const char  *base_url,

@@ -19,6 +19,7 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
+#include "bench-child.h"
 #include "bench-client.h"
 #include "bench-history.h"
 #include "bench-pipeline.h"
@@ -209,78 +210,6 @@ run_child (const char * const  *args,
     }
 
   return json_object_ref (json_node_get_object (root));
-}
-
-static void
-print_child_result (const BenchRun *run,
-                    gint64          base_rss_kib)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "peak_rss_kib");
-  json_builder_add_int_value (builder, bench_peak_rss_kib ());
-  json_builder_set_member_name (builder, "base_rss_kib");
-  json_builder_add_int_value (builder, base_rss_kib);
-  json_builder_set_member_name (builder, "cpu_s");
-  json_builder_add_double_value (builder, run->cpu);
-  json_builder_set_member_name (builder, "wall_s");
-  json_builder_add_double_value (builder, run->wall);
-  json_builder_set_member_name (builder, "bytes");
-  json_builder_add_int_value (builder, run->body_bytes);
-  json_builder_set_member_name (builder, "deltas");
-  json_builder_add_int_value (builder,
-                              run->n_text_deltas + run->n_reasoning_deltas + run->n_tool_deltas);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
-  printf ("%s\n", text);
-}
-
-/* --child pipeline WORKLOAD N pieces|events
- * --child session URL
- * --child floor URL */
-static int
-child_main (char **args)
-{
-  g_autoptr(GError) error = NULL;
-  guint n_args = args ? g_strv_length (args) : 0;
-  gint64 base_rss_kib = bench_current_rss_kib ();
-  BenchWorkload workload;
-  BenchRun run = { 0 };
-  guint64 n;
-  gboolean ok;
-
-  if (n_args == 4 && g_str_equal (args[0], "pipeline") &&
-      bench_workload_from_string (args[1], &workload) &&
-      g_ascii_string_to_unsigned (args[2], 10, 1, G_MAXUINT, &n, NULL))
-    ok = bench_pipeline_run_generated (workload, n,
-                                       g_str_equal (args[3], "events") ? BENCH_FEED_EVENTS
-                                                                       : BENCH_FEED_PIECES,
-                                       &run, &error);
-  else if (n_args == 2 && g_str_equal (args[0], "session"))
-    ok = bench_run_session (args[1], &run, &error);
-  else if (n_args == 2 && g_str_equal (args[0], "floor"))
-    ok = bench_run_floor (args[1], &run, &error);
-  else
-    {
-      g_printerr ("bench-stream: bad --child arguments\n");
-      return 2;
-    }
-
-  if (!ok)
-    {
-      g_printerr ("bench-stream child: %s\n", error->message);
-      return 1;
-    }
-
-  print_child_result (&run, base_rss_kib);
-  return 0;
 }
 
 /* Measurements */
@@ -768,7 +697,7 @@ main (int   argc,
   if (serve)
     return bench_server_main ();
   if (child)
-    return child_main (child_args);
+    return bench_child_main (child_args);
 
   if (runs < 0 || runs > BENCH_MAX_RUNS)
     {
