@@ -4,7 +4,8 @@
  * answer that arrives as 1,000 deltas a second (Markdown with paragraphs,
  * lists and code), from a model server in another process (this program,
  * started again with --serve). It prints the frame times: how long each
- * frame's work took (from the GdkFrameClock's update to its after-paint)
+ * frame's work took (from the GdkFrameClock's before-paint to its
+ * after-paint: the tick callbacks that render Markdown, layout, paint)
  * and the intervals between frames (GdkFrameTimings). Then it opens a
  * conversation of 10,000 messages and prints how long until it is drawn.
  *
@@ -64,7 +65,9 @@ serve (void)
 
 typedef struct
 {
-  GArray  *work;       /* ms per frame, update → after-paint */
+  GArray  *work;       /* ms per frame, before-paint → after-paint */
+  GArray  *phases[3];  /* the same, per phase: update, layout, paint */
+  gint64   phase_start[3];
   GArray  *intervals;  /* ms between frames, from GdkFrameTimings */
   gint64   frame_start;
   gint64   last_frame_time;
@@ -78,6 +81,22 @@ on_update (GdkFrameClock *clock,
            Stats         *stats)
 {
   stats->frame_start = g_get_monotonic_time ();
+  stats->phase_start[0] = stats->frame_start;
+  stats->phase_start[1] = stats->phase_start[2] = 0;
+}
+
+static void
+on_layout (GdkFrameClock *clock,
+           Stats         *stats)
+{
+  stats->phase_start[1] = g_get_monotonic_time ();
+}
+
+static void
+on_paint (GdkFrameClock *clock,
+          Stats         *stats)
+{
+  stats->phase_start[2] = g_get_monotonic_time ();
 }
 
 static void
@@ -91,6 +110,21 @@ on_after_paint (GdkFrameClock *clock,
   if (!stats->recording || stats->frame_start == 0)
     return;
   g_array_append_val (stats->work, (double) { (now - stats->frame_start) / 1000.0 });
+  /* A frame may skip phases (no layout, say): each lasts until the next that ran */
+  for (int i = 0; i < 3; i++)
+    {
+      gint64 end = now;
+
+      if (stats->phase_start[i] == 0)
+        continue;
+      for (int j = i + 1; j < 3; j++)
+        if (stats->phase_start[j] != 0)
+          {
+            end = stats->phase_start[j];
+            break;
+          }
+      g_array_append_val (stats->phases[i], (double) { (end - stats->phase_start[i]) / 1000.0 });
+    }
   if (timings != NULL)
     {
       gint64 frame_time = gdk_frame_timings_get_frame_time (timings);
@@ -233,9 +267,16 @@ main (int   argc,
   iterate_until (&waited);
 
   stats.work = g_array_new (FALSE, FALSE, sizeof (double));
+  for (int i = 0; i < 3; i++)
+    stats.phases[i] = g_array_new (FALSE, FALSE, sizeof (double));
   stats.intervals = g_array_new (FALSE, FALSE, sizeof (double));
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
-  g_signal_connect (clock, "update", G_CALLBACK (on_update), &stats);
+  /* GTK's own handlers of each phase were connected first: a phase starts
+   * at before-paint (for update: the tick callbacks) or when GTK's handler
+   * of the phase before it returned */
+  g_signal_connect (clock, "before-paint", G_CALLBACK (on_update), &stats);
+  g_signal_connect_after (clock, "update", G_CALLBACK (on_layout), &stats);
+  g_signal_connect_after (clock, "layout", G_CALLBACK (on_paint), &stats);
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &stats);
   g_signal_connect (agent_chat_window_get_session (window), "turn-finished",
                     G_CALLBACK (on_turn_finished), &stats);
@@ -250,7 +291,10 @@ main (int   argc,
           (g_get_monotonic_time () - start) / 1e6,
           n_deltas / ((g_get_monotonic_time () - start) / 1e6), BENCH_BUILDTYPE,
           G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
-  print_times ("frame work (update→paint)", stats.work);
+  print_times ("frame work (whole frame)", stats.work);
+  print_times ("  update (ticks: Markdown)", stats.phases[0]);
+  print_times ("  layout", stats.phases[1]);
+  print_times ("  paint (snapshot, render)", stats.phases[2]);
   print_times ("frame interval (timings)", stats.intervals);
 
   /* 2. Opening 10,000 messages */
@@ -268,6 +312,8 @@ main (int   argc,
   g_spawn_close_pid (server_pid);
   fclose (server_stdout);
   g_array_unref (stats.work);
+  for (int i = 0; i < 3; i++)
+    g_array_unref (stats.phases[i]);
   g_array_unref (stats.intervals);
   return 0;
 }

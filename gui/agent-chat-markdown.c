@@ -8,6 +8,10 @@
  * chunks that changed — while streaming, the last one — are parsed again:
  * the rest of the message is neither re-rendered nor re-laid out.
  *
+ * A long answer is taller than the view: only the chunks that can be seen
+ * (those within the scrolled window that shows the message, with a margin)
+ * are drawn, so that a frame costs what is on screen, not the whole answer.
+ *
  * Links ask before they open.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -30,11 +34,17 @@ typedef struct
 
 struct _AgentChatMarkdown
 {
-  GtkWidget  parent_instance;
-  char      *text;
-  GPtrArray *chunks;     /* of Chunk */
-  guint      n_renders;  /* chunks parsed so far, for tests and benchmarks */
+  GtkWidget      parent_instance;
+  char          *text;
+  GPtrArray     *chunks;      /* of Chunk */
+  guint          n_renders;   /* chunks parsed so far, for tests and benchmarks */
+  guint          n_drawn;     /* chunks drawn by the last snapshot, likewise */
+  guint          last_drawn;  /* the position of the last of them */
+  GtkAdjustment *scrolled;    /* the vertical adjustment of the view showing us */
 };
+
+/* How far beyond the view chunks are still drawn, in pixels */
+#define DRAW_MARGIN 256
 
 G_DEFINE_FINAL_TYPE (AgentChatMarkdown, agent_chat_markdown, GTK_TYPE_WIDGET)
 
@@ -252,6 +262,71 @@ chunk_free (gpointer data)
   g_free (chunk);
 }
 
+/* Drawing what can be seen */
+
+static void
+agent_chat_markdown_snapshot (GtkWidget   *widget,
+                              GtkSnapshot *snapshot)
+{
+  AgentChatMarkdown *self = AGENT_CHAT_MARKDOWN (widget);
+  GtkWidget *view = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t visible;
+  gboolean cull = view != NULL && gtk_widget_compute_bounds (view, widget, &visible);
+  guint position = 0;
+
+  if (cull)
+    graphene_rect_inset (&visible, 0, -DRAW_MARGIN);
+
+  self->n_drawn = 0;
+  self->last_drawn = 0;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child), position++)
+    {
+      graphene_rect_t bounds;
+
+      if (cull && gtk_widget_compute_bounds (child, widget, &bounds) &&
+          !graphene_rect_intersection (&bounds, &visible, NULL))
+        continue;
+      gtk_widget_snapshot_child (widget, child, snapshot);
+      self->n_drawn++;
+      self->last_drawn = position;
+    }
+}
+
+/* Scrolling moves us without changing our size, which GTK draws from what
+ * we drew before: what was out of sight then must be drawn now. */
+static void
+agent_chat_markdown_root (GtkWidget *widget)
+{
+  AgentChatMarkdown *self = AGENT_CHAT_MARKDOWN (widget);
+  GtkWidget *view;
+
+  GTK_WIDGET_CLASS (agent_chat_markdown_parent_class)->root (widget);
+
+  view = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  if (view == NULL)
+    return;
+  self->scrolled = g_object_ref (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (view)));
+  g_signal_connect_object (self->scrolled, "value-changed", G_CALLBACK (gtk_widget_queue_draw),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->scrolled, "changed", G_CALLBACK (gtk_widget_queue_draw),
+                           self, G_CONNECT_SWAPPED);
+}
+
+static void
+agent_chat_markdown_unroot (GtkWidget *widget)
+{
+  AgentChatMarkdown *self = AGENT_CHAT_MARKDOWN (widget);
+
+  if (self->scrolled != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->scrolled, self);
+      g_clear_object (&self->scrolled);
+    }
+
+  GTK_WIDGET_CLASS (agent_chat_markdown_parent_class)->unroot (widget);
+}
+
 static void
 agent_chat_markdown_dispose (GObject *object)
 {
@@ -280,6 +355,10 @@ agent_chat_markdown_class_init (AgentChatMarkdownClass *klass)
 
   object_class->dispose = agent_chat_markdown_dispose;
   object_class->finalize = agent_chat_markdown_finalize;
+
+  widget_class->snapshot = agent_chat_markdown_snapshot;
+  widget_class->root = agent_chat_markdown_root;
+  widget_class->unroot = agent_chat_markdown_unroot;
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "markdown");
@@ -383,6 +462,36 @@ agent_chat_markdown_get_n_renders (AgentChatMarkdown *self)
 {
   g_return_val_if_fail (AGENT_CHAT_IS_MARKDOWN (self), 0);
   return self->n_renders;
+}
+
+/**
+ * agent_chat_markdown_get_n_drawn:
+ * @self: a #AgentChatMarkdown
+ * @last: (out) (optional): the position of the last chunk drawn
+ *
+ * Returns: how many chunks the last snapshot drew (those near the view)
+ */
+guint
+agent_chat_markdown_get_n_drawn (AgentChatMarkdown *self,
+                                 guint             *last)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_MARKDOWN (self), 0);
+  if (last != NULL)
+    *last = self->last_drawn;
+  return self->n_drawn;
+}
+
+/**
+ * agent_chat_markdown_get_n_chunks:
+ * @self: a #AgentChatMarkdown
+ *
+ * Returns: how many chunks the text is cut into
+ */
+guint
+agent_chat_markdown_get_n_chunks (AgentChatMarkdown *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_MARKDOWN (self), 0);
+  return self->chunks->len;
 }
 
 /**

@@ -18,6 +18,9 @@ const char *agent_chat_markdown_get_text         (AgentChatMarkdown *self);
 void        agent_chat_markdown_set_text         (AgentChatMarkdown *self,
                                                   const char        *text);
 guint       agent_chat_markdown_get_n_renders    (AgentChatMarkdown *self);
+guint       agent_chat_markdown_get_n_drawn      (AgentChatMarkdown *self,
+                                                  guint             *last);
+guint       agent_chat_markdown_get_n_chunks     (AgentChatMarkdown *self);
 char       *agent_chat_markdown_to_pango_markup  (const char        *text);
 
 G_END_DECLS

@@ -216,8 +216,11 @@ reset (AgentChatMessageRow *self)
   gtk_widget_set_visible (self->user_bubble, FALSE);
   gtk_widget_set_visible (self->thinking_expander, FALSE);
   gtk_expander_set_expanded (GTK_EXPANDER (self->thinking_expander), FALSE);
+  /* The Markdown keeps its text, hidden: the next message shown sets its
+   * own, and keeps the chunks they share. GTK 4.8 unbinds and binds again
+   * the row of an item replaced by itself, as the answer is when it goes
+   * into memory: that costs nothing then, instead of rebuilding it all. */
   gtk_widget_set_visible (self->markdown, FALSE);
-  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (self->markdown), NULL);
   gtk_widget_set_visible (self->stopped_label, FALSE);
   gtk_widget_set_visible (self->error_box, FALSE);
   gtk_widget_set_visible (self->actions_box, FALSE);

@@ -143,6 +143,81 @@ test_markdown_incremental (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+typedef struct
+{
+  guint painted;   /* frames painted */
+  guint until;
+} Frames;
+
+static void
+count_frame (GdkFrameClock *clock,
+             Frames        *frames)
+{
+  frames->painted++;
+}
+
+static gboolean
+painted (gpointer data)
+{
+  Frames *frames = data;
+
+  return frames->painted >= frames->until;
+}
+
+/* Until the window painted a frame after this call */
+static void
+wait_for_frame (Frames *frames)
+{
+  frames->until = frames->painted + 1;
+  g_assert_true (agent_test_wait_until_timeout (painted, frames, 10));
+}
+
+/* A long answer in a scrolled view: a frame draws the chunks near the view,
+ * not all of them, and scrolling (nothing else) draws those that come into
+ * view. */
+static void
+test_markdown_draws_what_is_seen (void)
+{
+  GtkWidget *markdown = agent_chat_markdown_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *window;
+  AgentChatMarkdown *view = AGENT_CHAT_MARKDOWN (markdown);
+  GtkAdjustment *adjustment;
+  GString *text = g_string_new (NULL);
+  Frames frames = { 0, };
+  guint n_chunks;
+  guint last = 0;
+
+  for (guint i = 0; i < 300; i++)
+    g_string_append_printf (text, "Paragraph %u of a long answer.\n\n", i);
+  agent_chat_markdown_set_text (view, text->str);
+  n_chunks = agent_chat_markdown_get_n_chunks (view);
+  g_assert_cmpuint (n_chunks, ==, 300);
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), markdown);
+  window = show_in_window (scroller);
+  g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint", G_CALLBACK (count_frame),
+                    &frames);
+  gtk_widget_queue_draw (window);
+  wait_for_frame (&frames);
+  g_assert_cmpuint (agent_chat_markdown_get_n_drawn (view, &last), >, 0);
+  g_assert_cmpuint (agent_chat_markdown_get_n_drawn (view, NULL), <, n_chunks / 4);
+  g_assert_cmpuint (last, <, n_chunks / 4);
+
+  /* To the end: drawn again, still only what is near the view */
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, 4 * gtk_adjustment_get_page_size (adjustment));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  wait_for_frame (&frames);
+  g_assert_cmpuint (agent_chat_markdown_get_n_drawn (view, &last), >, 0);
+  g_assert_cmpuint (agent_chat_markdown_get_n_drawn (view, NULL), <, n_chunks / 4);
+  g_assert_cmpuint (last, ==, n_chunks - 1);
+
+  g_signal_handlers_disconnect_by_data (gtk_widget_get_frame_clock (window), &frames);
+  g_string_free (text, TRUE);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Rows */
 
 static void
@@ -179,6 +254,21 @@ test_row_recycle (void)
   g_assert_true (agent_chat_tool_card_get_tool_call (g_ptr_array_index (cards, 0)) == call);
   /* A ready call shows even with the toggle off */
   g_assert_true (gtk_widget_get_visible (g_ptr_array_index (cards, 0)));
+
+  /* Unbound and bound again to the same answer (GTK does that when the
+   * streamed answer goes into memory): nothing is rendered again */
+  {
+    guint renders = agent_chat_markdown_get_n_renders (markdown);
+    g_autofree char *again = NULL;
+
+    agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), NULL);
+    agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), G_OBJECT (answer));
+    iterate ();
+    g_assert_cmpuint (agent_chat_markdown_get_n_renders (markdown), ==, renders);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (markdown)));
+    again = markdown_labels (GTK_WIDGET (markdown));
+    agent_test_assert_contains (again, "An <b>answer</b>");
+  }
 
   /* Back to the question: the answer's handlers and cards are gone */
   agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), G_OBJECT (question));
@@ -369,6 +459,7 @@ main (int   argc,
   g_test_add_func ("/gui/markdown/render", test_markdown_render);
   g_test_add_func ("/gui/markdown/no-injection", test_markdown_no_injection);
   g_test_add_func ("/gui/markdown/incremental", test_markdown_incremental);
+  g_test_add_func ("/gui/markdown/draws-what-is-seen", test_markdown_draws_what_is_seen);
   g_test_add_func ("/gui/row/recycle", test_row_recycle);
   g_test_add_func ("/gui/tool-card/pretty-json", test_pretty_json);
   g_test_add ("/gui/window/toggle-action", Fixture, NULL,
