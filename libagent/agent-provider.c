@@ -363,7 +363,7 @@ agent_provider_class_init (AgentProviderClass *klass)
    * The most requests the provider's sessions may have open at once, or 0
    * for no limit. The requests beyond it wait their turn (cancellably), in
    * the order they came; the time they waited is in their
-   * [class@Agent.Metrics].
+   * [struct@Agent.Metrics].
    */
   properties[PROP_MAX_CONCURRENT_REQUESTS] =
     g_param_spec_uint ("max-concurrent-requests", NULL, NULL,

@@ -69,4 +69,6 @@ void _agent_session_set_usage           (AgentSession *self,
 void _agent_session_set_turn_metrics    (AgentSession *self,
                                          AgentMetrics *metrics);
 
+void _agent_session_class_add_signals   (AgentSessionClass *klass);
+
 G_END_DECLS

@@ -10,64 +10,7 @@
 #include "agent-debug-private.h"
 #include "agent-error.h"
 #include "agent-retry-private.h"
-#include "agent-step.h"
-#include "agent-stream-decoder.h"
-
-#define READ_BUFFER_SIZE   (64 * 1024)
-#define MAX_ERROR_BODY     (64 * 1024)
-#define MAX_SNIFF          (4 * 1024)
-/* Bytes read in one main-loop dispatch before yielding to other sources. */
-#define MAX_BYTES_PER_DISPATCH (1024 * 1024)
-
-/* What a timer is waiting for */
-typedef enum
-{
-  PHASE_NONE,
-  PHASE_CONNECT,       /* until the request is written */
-  PHASE_FIRST_BYTE,    /* until the answer's headers */
-  PHASE_IDLE,          /* between two reads of the body */
-} Phase;
-
-struct _AgentStep
-{
-  AgentProvider       *provider;
-  AgentAccumulator    *accumulator;
-  AgentStreamDecoder  *decoder;
-  AgentStepRetryFunc   retry_func;
-  gpointer             retry_data;
-
-  /* The request, kept for retries */
-  GUri                *uri;
-  SoupMessageHeaders  *request_headers;
-  GBytes              *body;
-
-  SoupMessage         *message;      /* this attempt's */
-  GInputStream        *stream;
-  GSource             *source;       /* readable body */
-  GTask               *task;
-
-  /* Our own cancellable: cancelled by the turn's, or by a time limit */
-  GCancellable        *cancellable;
-  GCancellable        *turn_cancellable;
-  gulong               turn_cancelled_id;
-
-  GSource             *timer;        /* the limit of the current phase */
-  GSource             *step_timer;
-  GSource             *retry_timer;
-  GSource             *retry_cancel;
-  Phase                phase;
-  double               step_timeout;
-  GError              *timeout_error; /* set when a limit was hit */
-
-  GByteArray          *error_body;
-  GByteArray          *sniff;        /* the start of the body, for diagnostics */
-  guint8              *buffer;
-  guint64              body_size;
-  gint64               queued_at;    /* monotonic µs: when the step asked for a slot */
-  gint64               sent_at;      /* when the request went out */
-  guint                attempt;
-  guint                holds_slot : 1;
-};
+#include "agent-step-private.h"
 
 static void send_attempt (AgentStep *self);
 
@@ -208,9 +151,9 @@ stop_everything (AgentStep *self)
 /* Every error leaving a step passes here: a time limit that was hit wins
  * over the cancellation it caused, and the API key never leaves in an
  * error message, even when a server echoes it. */
-static void
-step_return_error (AgentStep *self,
-                   GError    *error)
+void
+_agent_step_return_error (AgentStep *self,
+                          GError    *error)
 {
   g_autoptr(GTask) task = g_steal_pointer (&self->task);
 
@@ -236,8 +179,8 @@ step_return_error (AgentStep *self,
   g_task_return_error (task, error);
 }
 
-static void
-step_return_success (AgentStep *self)
+void
+_agent_step_return_success (AgentStep *self)
 {
   g_autoptr(GTask) task = g_steal_pointer (&self->task);
 
@@ -351,16 +294,6 @@ enter_phase (AgentStep *self,
     self->timer = add_timer (self, seconds, limit_reached_cb);
 }
 
-/* A byte came: the idle limit starts again. */
-static inline void
-touch (AgentStep *self)
-{
-  if (self->timer != NULL)
-    g_source_set_ready_time (self->timer,
-                             g_get_monotonic_time () +
-                             (gint64) (agent_provider_get_idle_timeout (self->provider) * G_USEC_PER_SEC));
-}
-
 /* Retrying */
 
 static gboolean
@@ -383,25 +316,25 @@ retry_cancelled_cb (GCancellable *cancellable,
   AgentStep *self = data;
 
   g_clear_pointer (&self->retry_cancel, g_source_unref);
-  step_return_error (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                                _("The request was cancelled")));
+  _agent_step_return_error (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                       _("The request was cancelled")));
   return G_SOURCE_REMOVE;
 }
 
 /* Tries the request again after @retry_after µs (-1: the backoff), if
  * attempts are left and nothing of the answer reached the application;
  * otherwise fails with @error. */
-static void
-retry_or_fail (AgentStep *self,
-               GError    *error,
-               gint64     retry_after)
+void
+_agent_step_retry_or_fail (AgentStep *self,
+                           GError    *error,
+                           gint64     retry_after)
 {
   gint64 delay;
 
   if (self->attempt >= agent_provider_get_max_retries (self->provider) ||
       retry_after > AGENT_RETRY_MAX_WAIT_US)
     {
-      step_return_error (self, error);
+      _agent_step_return_error (self, error);
       return;
     }
 
@@ -436,298 +369,6 @@ retry_or_fail (AgentStep *self,
   g_source_attach (self->retry_cancel, g_task_get_context (self->task));
 }
 
-/* Reading the answer */
-
-static GError *
-network_error (AgentStep    *self,
-               const GError *error,
-               gboolean      streaming)
-{
-  const char *host = g_uri_get_host (self->uri);
-
-  if (streaming)
-    return g_error_new (AGENT_ERROR, AGENT_ERROR_NETWORK,
-                        _("The connection to %s broke while the answer was streaming: %s"),
-                        host, error->message);
-
-  return g_error_new (AGENT_ERROR, AGENT_ERROR_NETWORK,
-                      _("Could not reach %s: %s"), host, error->message);
-}
-
-/* The body ended without an answer; say what it was instead. */
-static GError *
-describe_non_stream (AgentStep *self)
-{
-  const char *content_type;
-  GError *error;
-
-  content_type = soup_message_headers_get_content_type (soup_message_get_response_headers (self->message),
-                                                        NULL);
-
-  if (self->sniff != NULL && self->sniff->len > 0 &&
-      (error = _agent_provider_error_from_json (self->provider, AGENT_ERROR_PROVIDER,
-                                                _("The provider reported an error"),
-                                                (const char *)self->sniff->data,
-                                                self->sniff->len)))
-    return error;
-
-  if (self->sniff == NULL || self->sniff->len == 0)
-    return g_error_new_literal (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                                _("The server sent an empty answer"));
-
-  return g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                      _("The server's answer is not an event stream (Content-Type: %s)"),
-                      content_type ? content_type : _("none"));
-}
-
-static void
-finish_body (AgentStep *self)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (agent_stream_decoder_finish (self->decoder, &error))
-    {
-      step_return_success (self);
-      return;
-    }
-
-  if (agent_stream_decoder_get_n_events (self->decoder) == 0)
-    {
-      g_clear_error (&error);
-      error = describe_non_stream (self);
-    }
-
-  step_return_error (self, g_steal_pointer (&error));
-}
-
-static gboolean
-feed (AgentStep   *self,
-      const char  *data,
-      gsize        len)
-{
-  g_autoptr(GError) error = NULL;
-
-  touch (self);
-  _agent_debug_data (self->provider, data, len);
-
-  self->body_size += len;
-  if (self->body_size > agent_provider_get_max_response_size (self->provider))
-    {
-      step_return_error (self, g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                                            _("The answer is larger than %llu bytes "
-                                              "(max-response-size)"),
-                                            (unsigned long long) agent_provider_get_max_response_size (self->provider)));
-      return FALSE;
-    }
-
-  if (self->sniff != NULL && self->sniff->len < MAX_SNIFF)
-    g_byte_array_append (self->sniff, (const guint8 *)data,
-                         MIN (len, MAX_SNIFF - self->sniff->len));
-
-  if (!agent_stream_decoder_feed (self->decoder, data, len, &error))
-    {
-      step_return_error (self, g_steal_pointer (&error));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static void read_body (AgentStep *self);
-
-/* What one read of the body gave (@error is taken). Returns TRUE to go on
- * reading, FALSE once the step is over. */
-static gboolean
-take_read (AgentStep *self,
-           gssize     n,
-           GError    *error)
-{
-  if (n < 0)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        step_return_error (self, error);
-      else
-        {
-          step_return_error (self, network_error (self, error, TRUE));
-          g_error_free (error);
-        }
-      return FALSE;
-    }
-
-  if (n == 0)
-    {
-      finish_body (self);
-      return FALSE;
-    }
-
-  if (!feed (self, (const char *)self->buffer, n))
-    return FALSE;
-
-  if (agent_stream_decoder_is_done (self->decoder))
-    {
-      finish_body (self);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static void
-read_async_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(AgentStep) self = user_data;
-  GError *error = NULL;
-  gssize n;
-
-  n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
-
-  if (take_read (self, n, error))
-    read_body (self);
-}
-
-/* Reads what the body stream has without blocking. Returns TRUE to wait
- * until it is readable again, FALSE once the step is over. */
-static gboolean
-drain (AgentStep *self)
-{
-  GPollableInputStream *pollable = G_POLLABLE_INPUT_STREAM (self->stream);
-  gsize total = 0;
-
-  while (total < MAX_BYTES_PER_DISPATCH)
-    {
-      GError *error = NULL;
-      gssize n;
-
-      n = g_pollable_input_stream_read_nonblocking (pollable, self->buffer, READ_BUFFER_SIZE,
-                                                    self->cancellable, &error);
-
-      if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
-        {
-          g_error_free (error);
-          return TRUE;
-        }
-
-      if (!take_read (self, n, error))
-        return FALSE;
-
-      total += n;
-    }
-
-  /* A fast stream: let the rest of the application breathe. The source
-   * fires again at once, since there is more to read. */
-  return TRUE;
-}
-
-static gboolean
-readable_cb (GObject  *stream,
-             gpointer  user_data)
-{
-  /* Finishing may drop the last other reference to the step. */
-  g_autoptr(AgentStep) self = agent_step_ref (user_data);
-
-  if (drain (self))
-    return G_SOURCE_CONTINUE;
-
-  g_clear_pointer (&self->source, g_source_unref);
-  return G_SOURCE_REMOVE;
-}
-
-/* Reads the body: with a pollable stream, drain it without blocking until
- * it would block (cheaper than one async read round trip per chunk), then
- * wait on one source, kept for the whole body, until it is readable again. */
-static void
-read_body (AgentStep *self)
-{
-  if (!G_IS_POLLABLE_INPUT_STREAM (self->stream) ||
-      !g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (self->stream)))
-    {
-      g_input_stream_read_async (self->stream, self->buffer, READ_BUFFER_SIZE,
-                                 G_PRIORITY_DEFAULT, self->cancellable,
-                                 read_async_cb, agent_step_ref (self));
-      return;
-    }
-
-  if (!drain (self))
-    return;
-
-  self->source = g_pollable_input_stream_create_source (G_POLLABLE_INPUT_STREAM (self->stream),
-                                                        self->cancellable);
-  g_source_set_callback (self->source, G_SOURCE_FUNC (readable_cb), self, NULL);
-  g_source_set_static_name (self->source, "[agent-step-read]");
-  g_source_attach (self->source, g_task_get_context (self->task));
-}
-
-/* An HTTP error status: read its body for the provider's message */
-
-static void read_error_body (AgentStep *self);
-
-static void
-error_body_read (AgentStep *self)
-{
-  guint status = soup_message_get_status (self->message);
-  GError *error;
-
-  g_clear_object (&self->stream);
-
-  error = _agent_provider_error_from_http (self->provider, status,
-                                           soup_message_get_reason_phrase (self->message),
-                                           (const char *)self->error_body->data,
-                                           self->error_body->len);
-
-  if (_agent_retry_status_is_retryable (status))
-    {
-      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-
-      retry_or_fail (self, error,
-                     _agent_retry_after (soup_message_get_response_headers (self->message), now));
-    }
-  else
-    step_return_error (self, error);
-}
-
-static void
-read_error_body_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(AgentStep) self = user_data;
-  g_autoptr(GError) error = NULL;
-  gssize n;
-
-  n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
-
-  if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      step_return_error (self, g_steal_pointer (&error));
-      return;
-    }
-
-  if (n > 0)
-    {
-      touch (self);
-      g_byte_array_append (self->error_body, self->buffer, n);
-      if (self->error_body->len < MAX_ERROR_BODY)
-        {
-          read_error_body (self);
-          return;
-        }
-    }
-
-  /* End of body, a broken connection, or enough of it. */
-  error_body_read (self);
-}
-
-static void
-read_error_body (AgentStep *self)
-{
-  g_input_stream_read_async (self->stream, self->buffer,
-                             MIN (READ_BUFFER_SIZE, MAX_ERROR_BODY - self->error_body->len),
-                             G_PRIORITY_DEFAULT, self->cancellable,
-                             read_error_body_cb, agent_step_ref (self));
-}
-
 /* Sending */
 
 static void
@@ -749,12 +390,12 @@ send_cb (GObject      *object,
            * (first-byte timeout) is not: it would cost twice. */
           if (self->timeout_error != NULL && self->phase == PHASE_CONNECT &&
               !g_cancellable_is_cancelled (self->turn_cancellable))
-            retry_or_fail (self, g_steal_pointer (&self->timeout_error), -1);
+            _agent_step_retry_or_fail (self, g_steal_pointer (&self->timeout_error), -1);
           else
-            step_return_error (self, g_steal_pointer (&error));
+            _agent_step_return_error (self, g_steal_pointer (&error));
         }
       else
-        retry_or_fail (self, network_error (self, error, FALSE), -1);
+        _agent_step_retry_or_fail (self, _agent_step_network_error (self, error, FALSE), -1);
       return;
     }
 
@@ -765,13 +406,13 @@ send_cb (GObject      *object,
     {
       enter_phase (self, PHASE_IDLE);
       self->error_body = g_byte_array_new ();
-      read_error_body (self);
+      _agent_step_read_error_body (self);
       return;
     }
 
   enter_phase (self, PHASE_IDLE);
   self->sniff = g_byte_array_sized_new (MAX_SNIFF);
-  read_body (self);
+  _agent_step_read_body (self);
 }
 
 static void
@@ -808,7 +449,7 @@ send_attempt (AgentStep *self)
 
   if (!(session = _agent_provider_get_soup_session (self->provider, &error)))
     {
-      step_return_error (self, g_steal_pointer (&error));
+      _agent_step_return_error (self, g_steal_pointer (&error));
       return;
     }
 
@@ -834,7 +475,7 @@ acquire_cb (GObject      *object,
 
   if (!_agent_provider_acquire_finish (AGENT_PROVIDER (object), result, &error))
     {
-      step_return_error (self, g_steal_pointer (&error));
+      _agent_step_return_error (self, g_steal_pointer (&error));
       return;
     }
 
@@ -843,8 +484,8 @@ acquire_cb (GObject      *object,
   /* Granted, but the turn was cancelled (or the step timed out) meanwhile */
   if (g_cancellable_is_cancelled (self->cancellable))
     {
-      step_return_error (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                                    _("The request was cancelled")));
+      _agent_step_return_error (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                           _("The request was cancelled")));
       return;
     }
 
@@ -889,7 +530,7 @@ agent_step_run_async (AgentStep           *self,
   message = _agent_provider_build_message (self->provider, request, &error);
   if (message == NULL)
     {
-      step_return_error (self, g_steal_pointer (&error));
+      _agent_step_return_error (self, g_steal_pointer (&error));
       return;
     }
   self->uri = g_uri_ref (soup_message_get_uri (message));

@@ -1,0 +1,112 @@
+/* agent-session-tools.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agent-session-private.h"
+
+/* The tools the model may call */
+
+/**
+ * agent_session_get_tools:
+ * @self: a #AgentSession
+ *
+ * Gets the tools the model may call, a list of [class@Agent.Tool].
+ *
+ * Returns: (transfer none): the tools the model may call, a list of
+ *   [class@Agent.Tool]
+ *
+ * Since: 0.1
+ */
+GListModel *
+agent_session_get_tools (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  return G_LIST_MODEL (self->tools);
+}
+
+/**
+ * agent_session_lookup_tool:
+ * @self: a #AgentSession
+ * @name: the name of a tool
+ *
+ * Finds the tool the model calls @name among the session's tools.
+ *
+ * Returns: (transfer none) (nullable): the tool called @name, or %NULL
+ *
+ * Since: 0.1
+ */
+AgentTool *
+agent_session_lookup_tool (AgentSession *self,
+                           const char   *name)
+{
+  guint n;
+
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->tools));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AgentTool) tool = g_list_model_get_item (G_LIST_MODEL (self->tools), i);
+
+      if (g_strcmp0 (agent_tool_get_name (tool), name) == 0)
+        return tool;  /* the list keeps its reference */
+    }
+
+  return NULL;
+}
+
+/**
+ * agent_session_add_tool:
+ * @self: a #AgentSession
+ * @tool: a tool the model may call
+ *
+ * Offers @tool to the model from the next request on. A tool of the same
+ * name is replaced.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_add_tool (AgentSession *self,
+                        AgentTool    *tool)
+{
+  AgentTool *existing;
+
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (AGENT_IS_TOOL (tool));
+
+  if ((existing = agent_session_lookup_tool (self, agent_tool_get_name (tool))))
+    agent_session_remove_tool (self, existing);
+
+  g_list_store_append (self->tools, tool);
+}
+
+/**
+ * agent_session_remove_tool:
+ * @self: a #AgentSession
+ * @tool: a tool
+ *
+ * Stops offering @tool to the model.
+ *
+ * Returns: whether @tool was offered
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_session_remove_tool (AgentSession *self,
+                           AgentTool    *tool)
+{
+  guint position;
+
+  g_return_val_if_fail (AGENT_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (AGENT_IS_TOOL (tool), FALSE);
+
+  if (!g_list_store_find (self->tools, tool, &position))
+    return FALSE;
+
+  g_list_store_remove (self->tools, position);
+  return TRUE;
+}
