@@ -50,6 +50,7 @@ struct _AgentStep
   gulong               turn_cancelled_id;
 
   GSource             *timer;        /* the limit of the current phase */
+  gint64               last_byte;    /* monotonic µs: when a byte last came (idle phase) */
   GSource             *step_timer;
   GSource             *retry_timer;
   GSource             *retry_cancel;

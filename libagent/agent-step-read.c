@@ -19,14 +19,13 @@
 /* Bytes read in one main-loop dispatch before yielding to other sources. */
 #define MAX_BYTES_PER_DISPATCH (1024 * 1024)
 
-/* A byte came: the idle limit starts again. */
+/* A byte came: the idle limit starts again. Only the time is noted —
+ * moving the timer on every read would wake the main context (an eventfd
+ * write) each time; the timer looks at it when it fires. */
 static inline void
 touch (AgentStep *self)
 {
-  if (self->timer != NULL)
-    g_source_set_ready_time (self->timer,
-                             g_get_monotonic_time () +
-                             (gint64) (agent_provider_get_idle_timeout (self->provider) * G_USEC_PER_SEC));
+  self->last_byte = g_get_monotonic_time ();
 }
 
 GError *

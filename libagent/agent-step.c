@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "agent-debug-private.h"
@@ -190,12 +192,44 @@ _agent_step_return_success (AgentStep *self)
 
 /* Time limits */
 
+static gboolean limit_reached_cb (gpointer data);
+
+static GSource *
+add_timer (AgentStep   *self,
+           double       seconds,
+           GSourceFunc  func)
+{
+  GSource *source = g_timeout_source_new ((guint) MIN (ceil (seconds * 1000), G_MAXUINT));
+
+  g_source_set_callback (source, func, self, NULL);
+  g_source_set_static_name (source, "[agent-step-timer]");
+  g_source_attach (source, g_task_get_context (self->task));
+  return source;
+}
+
 static gboolean
 limit_reached_cb (gpointer data)
 {
   AgentStep *self = data;
   double seconds = 0;
   const char *host = g_uri_get_host (self->uri);
+
+  if (self->phase == PHASE_IDLE)
+    {
+      /* Bytes came since the timer started: wait for the rest of the limit
+       * after the last of them */
+      gint64 deadline = self->last_byte +
+                        (gint64) (agent_provider_get_idle_timeout (self->provider) * G_USEC_PER_SEC);
+      gint64 now = g_get_monotonic_time ();
+
+      if (deadline > now)
+        {
+          g_clear_pointer (&self->timer, g_source_unref);
+          self->timer = add_timer (self, (deadline - now) / (double) G_USEC_PER_SEC,
+                                   limit_reached_cb);
+          return G_SOURCE_REMOVE;
+        }
+    }
 
   g_clear_error (&self->timeout_error);
 
@@ -251,19 +285,6 @@ step_limit_reached_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static GSource *
-add_timer (AgentStep   *self,
-           double       seconds,
-           GSourceFunc  func)
-{
-  GSource *source = g_timeout_source_new ((guint) MIN (seconds * 1000, G_MAXUINT));
-
-  g_source_set_callback (source, func, self, NULL);
-  g_source_set_static_name (source, "[agent-step-timer]");
-  g_source_attach (source, g_task_get_context (self->task));
-  return source;
-}
-
 /* Starts the limit of @phase (none if its timeout is 0). */
 static void
 enter_phase (AgentStep *self,
@@ -273,6 +294,7 @@ enter_phase (AgentStep *self,
 
   destroy_source (&self->timer);
   self->phase = phase;
+  self->last_byte = g_get_monotonic_time ();
 
   switch (phase)
     {
