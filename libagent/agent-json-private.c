@@ -5,7 +5,11 @@
 
 #include "config.h"
 
+#include <string.h>
 
+#include <glib/gi18n-lib.h>
+
+#include "agent-error.h"
 #include "agent-json-private.h"
 
 cJSON *
@@ -105,4 +109,21 @@ _agent_provider_data_with (JsonNode   *provider_data,
   json_object_set_member (object, provider, value);
   json_node_take_object (node, object);
   return node;
+}
+
+/* A request body: @root, printed without spaces */
+GBytes *
+_agent_json_print_body (cJSON   *root,
+                        GError **error)
+{
+  char *text = cJSON_PrintUnformatted (root);
+
+  if (text == NULL)
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_FAILED,
+                           _("Could not write the request"));
+      return NULL;
+    }
+
+  return g_bytes_new_with_free_func (text, strlen (text), cJSON_free, text);
 }

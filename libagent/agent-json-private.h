@@ -17,6 +17,8 @@ G_BEGIN_DECLS
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
 
 cJSON    *agent_node_to_cjson           (JsonNode   *node);
+GBytes   *_agent_json_print_body        (cJSON      *root,
+                                         GError    **error);
 JsonNode *_agent_json_node_sealed_copy  (JsonNode   *node);
 JsonNode *_agent_provider_data_get      (JsonNode   *provider_data,
                                          const char *provider);

@@ -244,7 +244,6 @@ anthropic_build_body (const AgentRequest  *request,
   guint budget = effort < G_N_ELEMENTS (budgets) ? budgets[effort] : 0;
   g_autoptr(GString) system = g_string_new (request->system_prompt);
   g_autoptr(cJSON) root = cJSON_CreateObject ();
-  char *text;
 
   if (max_tokens == 0)
     max_tokens = DEFAULT_MAX_TOKENS;
@@ -270,14 +269,7 @@ anthropic_build_body (const AgentRequest  *request,
 
   cJSON_AddTrueToObject (root, "stream");
 
-  if ((text = cJSON_PrintUnformatted (root)) == NULL)
-    {
-      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_FAILED,
-                           _("Could not write the request"));
-      return NULL;
-    }
-
-  return g_bytes_new_with_free_func (text, strlen (text), cJSON_free, text);
+  return _agent_json_print_body (root, error);
 }
 
 static char *

@@ -260,7 +260,6 @@ gemini_build_body (const AgentRequest  *request,
   guint n_tools = request->tools ? g_list_model_get_n_items (request->tools) : 0;
   guint effort = agent_provider_get_reasoning_effort (request->provider);
   guint max_tokens = agent_provider_get_max_tokens (request->provider);
-  char *text;
 
   if (request->system_prompt != NULL && request->system_prompt[0] != '\0')
     cJSON_AddItemToArray (system, text_part (request->system_prompt));
@@ -329,14 +328,7 @@ gemini_build_body (const AgentRequest  *request,
   else
     cJSON_Delete (config);
 
-  if ((text = cJSON_PrintUnformatted (root)) == NULL)
-    {
-      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_FAILED,
-                           _("Could not write the request"));
-      return NULL;
-    }
-
-  return g_bytes_new_with_free_func (text, strlen (text), cJSON_free, text);
+  return _agent_json_print_body (root, error);
 }
 
 static char *

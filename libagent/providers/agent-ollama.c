@@ -24,6 +24,7 @@
 #include "agent-error.h"
 #include "agent-json-private.h"
 #include "agent-json.h"
+#include "agent-openai-chat-private.h"
 #include "agent-provider-private.h"
 #include "agent-usage-private.h"
 #include "agent-tool.h"
@@ -197,46 +198,11 @@ ollama_build_body (const AgentRequest  *request,
                    GError             **error)
 {
   g_autoptr(cJSON) root = cJSON_CreateObject ();
-  cJSON *messages;
-  guint n_messages;
-  guint n_tools;
   guint max_tokens;
-  char *text;
 
   if (request->model != NULL)
     cJSON_AddStringToObject (root, "model", request->model);
-
-  messages = cJSON_AddArrayToObject (root, "messages");
-
-  if (request->system_prompt != NULL && request->system_prompt[0] != '\0')
-    {
-      cJSON *system = cJSON_CreateObject ();
-
-      cJSON_AddStringToObject (system, "role", "system");
-      cJSON_AddStringToObject (system, "content", request->system_prompt);
-      cJSON_AddItemToArray (messages, system);
-    }
-
-  n_messages = g_list_model_get_n_items (request->messages);
-  for (guint i = 0; i < n_messages; i++)
-    {
-      g_autoptr(AgentMessage) message = g_list_model_get_item (request->messages, i);
-
-      cJSON_AddItemToArray (messages, message_to_json (message));
-    }
-
-  n_tools = request->tools ? g_list_model_get_n_items (request->tools) : 0;
-  if (n_tools > 0)
-    {
-      cJSON *tools = cJSON_AddArrayToObject (root, "tools");
-
-      for (guint i = 0; i < n_tools; i++)
-        {
-          g_autoptr(AgentTool) tool = g_list_model_get_item (request->tools, i);
-
-          cJSON_AddItemToArray (tools, tool_to_json (tool));
-        }
-    }
+  _agent_openai_add_messages (root, request, message_to_json, tool_to_json);
 
   cJSON_AddTrueToObject (root, "stream");
 
@@ -245,15 +211,7 @@ ollama_build_body (const AgentRequest  *request,
 
   add_think (root, request);
 
-  text = cJSON_PrintUnformatted (root);
-  if (text == NULL)
-    {
-      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_FAILED,
-                           _("Could not write the request"));
-      return NULL;
-    }
-
-  return g_bytes_new_with_free_func (text, strlen (text), cJSON_free, text);
+  return _agent_json_print_body (root, error);
 }
 
 static char *

@@ -7,6 +7,9 @@
 
 #include "agent-accumulator.h"
 #include "agent-json.h"
+#include "agent-json-private.h"
+#include "agent-provider-private.h"
+#include "agent-tool.h"
 
 G_BEGIN_DECLS
 
@@ -19,5 +22,13 @@ guint             _agent_openai_chat_decoder_get_n_choices (AgentOpenaiChatDecod
 
 /* Shared with the Responses API, which lists models the same way */
 char            **_agent_openai_parse_models (const AgentJson *root);
+
+/* Shared with Ollama, whose /api/chat takes the same "messages" (the system
+ * prompt first) and "tools" arrays: @root gets them, each item written by
+ * the API's own writers. */
+void              _agent_openai_add_messages (cJSON              *root,
+                                              const AgentRequest *request,
+                                              cJSON            *(*write_message) (AgentMessage *),
+                                              cJSON            *(*write_tool) (AgentTool *));
 
 G_END_DECLS

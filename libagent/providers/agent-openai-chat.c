@@ -110,20 +110,16 @@ tool_to_json (AgentTool *tool)
   return item;
 }
 
-static GBytes *
-openai_chat_build_body (const AgentRequest  *request,
-                        GError             **error)
+/* Documented in agent-openai-chat-private.h */
+void
+_agent_openai_add_messages (cJSON              *root,
+                            const AgentRequest *request,
+                            cJSON            *(*write_message) (AgentMessage *),
+                            cJSON            *(*write_tool) (AgentTool *))
 {
-  g_autoptr(cJSON) root = cJSON_CreateObject ();
-  cJSON *messages;
-  guint n_messages;
-  guint n_tools;
-  char *text;
-
-  if (request->model != NULL)
-    cJSON_AddStringToObject (root, "model", request->model);
-
-  messages = cJSON_AddArrayToObject (root, "messages");
+  cJSON *messages = cJSON_AddArrayToObject (root, "messages");
+  guint n_messages = g_list_model_get_n_items (request->messages);
+  guint n_tools = request->tools ? g_list_model_get_n_items (request->tools) : 0;
 
   if (request->system_prompt != NULL && request->system_prompt[0] != '\0')
     {
@@ -134,15 +130,13 @@ openai_chat_build_body (const AgentRequest  *request,
       cJSON_AddItemToArray (messages, system);
     }
 
-  n_messages = g_list_model_get_n_items (request->messages);
   for (guint i = 0; i < n_messages; i++)
     {
       g_autoptr(AgentMessage) message = g_list_model_get_item (request->messages, i);
 
-      cJSON_AddItemToArray (messages, message_to_json (message));
+      cJSON_AddItemToArray (messages, write_message (message));
     }
 
-  n_tools = request->tools ? g_list_model_get_n_items (request->tools) : 0;
   if (n_tools > 0)
     {
       cJSON *tools = cJSON_AddArrayToObject (root, "tools");
@@ -151,9 +145,20 @@ openai_chat_build_body (const AgentRequest  *request,
         {
           g_autoptr(AgentTool) tool = g_list_model_get_item (request->tools, i);
 
-          cJSON_AddItemToArray (tools, tool_to_json (tool));
+          cJSON_AddItemToArray (tools, write_tool (tool));
         }
     }
+}
+
+static GBytes *
+openai_chat_build_body (const AgentRequest  *request,
+                        GError             **error)
+{
+  g_autoptr(cJSON) root = cJSON_CreateObject ();
+
+  if (request->model != NULL)
+    cJSON_AddStringToObject (root, "model", request->model);
+  _agent_openai_add_messages (root, request, message_to_json, tool_to_json);
 
   if (agent_provider_get_max_tokens (request->provider) > 0)
     cJSON_AddNumberToObject (root, "max_tokens", agent_provider_get_max_tokens (request->provider));
@@ -180,15 +185,7 @@ openai_chat_build_body (const AgentRequest  *request,
   cJSON_AddTrueToObject (root, "stream");
   cJSON_AddTrueToObject (cJSON_AddObjectToObject (root, "stream_options"), "include_usage");
 
-  text = cJSON_PrintUnformatted (root);
-  if (text == NULL)
-    {
-      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_FAILED,
-                           _("Could not write the request"));
-      return NULL;
-    }
-
-  return g_bytes_new_with_free_func (text, strlen (text), cJSON_free, text);
+  return _agent_json_print_body (root, error);
 }
 
 static char *

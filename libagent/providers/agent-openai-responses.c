@@ -195,7 +195,6 @@ openai_responses_build_body (const AgentRequest  *request,
   gboolean reasoning = effort_name != NULL;
   guint n_tools = request->tools ? g_list_model_get_n_items (request->tools) : 0;
   cJSON *input;
-  char *text;
 
   if (request->model != NULL)
     cJSON_AddStringToObject (root, "model", request->model);
@@ -277,14 +276,7 @@ openai_responses_build_body (const AgentRequest  *request,
   cJSON_AddFalseToObject (root, "store");
   cJSON_AddTrueToObject (root, "stream");
 
-  if ((text = cJSON_PrintUnformatted (root)) == NULL)
-    {
-      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_FAILED,
-                           _("Could not write the request"));
-      return NULL;
-    }
-
-  return g_bytes_new_with_free_func (text, strlen (text), cJSON_free, text);
+  return _agent_json_print_body (root, error);
 }
 
 static char *
