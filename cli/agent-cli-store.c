@@ -388,60 +388,6 @@ lookup_api_key (AgentProvider *provider)
 
 #endif
 
-#if AGENT_HAS_STORE
-
-/* What the conversation is held with, written only when it changed */
-static gboolean
-record (AgentConversation  *conversation,
-        AgentSession       *session,
-        GError            **error)
-{
-  AgentProvider *provider = agent_session_get_provider (session);
-  const char *system = agent_session_get_system_prompt (session);
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) settings = NULL;
-  g_autofree char *old = NULL;
-  g_autofree char *new = NULL;
-  GListModel *tools = agent_session_get_tools (session);
-
-  if ((g_strcmp0 (agent_conversation_get_provider (conversation),
-                  agent_provider_get_name (provider)) != 0 ||
-       g_strcmp0 (agent_conversation_get_model (conversation),
-                  agent_provider_get_model (provider)) != 0) &&
-      !agent_conversation_set_model (conversation, agent_provider_get_name (provider),
-                                     agent_provider_get_model (provider), error))
-    return FALSE;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "base-url");
-  json_builder_add_string_value (builder, agent_provider_get_base_url (provider));
-  if (system != NULL)
-    {
-      json_builder_set_member_name (builder, "system-prompt");
-      json_builder_add_string_value (builder, system);
-    }
-  json_builder_set_member_name (builder, "tools");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < g_list_model_get_n_items (tools); i++)
-    {
-      g_autoptr(AgentTool) tool = g_list_model_get_item (tools, i);
-
-      json_builder_add_string_value (builder, agent_tool_get_name (tool));
-    }
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-  settings = json_builder_get_root (builder);
-
-  if (agent_conversation_get_settings (conversation) != NULL)
-    old = json_to_string (agent_conversation_get_settings (conversation), FALSE);
-  new = json_to_string (settings, FALSE);
-  if (g_strcmp0 (old, new) == 0)
-    return TRUE;
-  return agent_conversation_set_settings (conversation, settings, error);
-}
-
-#endif
-
 /* With the session: the keyring options, the key from the keyring, and
  * the conversation as the session's memory. Returns -1 to go on, or the
  * exit status. */
@@ -461,7 +407,7 @@ cli_store_attach (CliStore     *self,
     {
       g_autoptr(GError) error = NULL;
 
-      if (!record (self->conversation, session, &error))
+      if (!agent_conversation_record_session (self->conversation, session, &error))
         return fail (output, g_steal_pointer (&error));
       agent_session_set_memory (session, AGENT_MEMORY (self->conversation));
     }

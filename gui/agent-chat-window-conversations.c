@@ -96,46 +96,6 @@ _agent_chat_window_new_memory (AgentChatWindow *self)
   return agent_simple_memory_new ();
 }
 
-/* What the conversation is held with, as agent-cli records it (and reads
- * it back for --continue): the provider and the model, and in its settings
- * the base URL, the system prompt and the tools. Written when it changed. */
-static gboolean
-record_session (AgentConversation  *conversation,
-                AgentSession       *session,
-                GError            **error)
-{
-  AgentProvider *provider = agent_session_get_provider (session);
-  const char *name = agent_provider_get_name (provider);
-  const char *model = agent_provider_get_model (provider);
-  const char *system_prompt = agent_session_get_system_prompt (session);
-  GListModel *tools = agent_session_get_tools (session);
-  JsonNode *old = agent_conversation_get_settings (conversation);
-  g_autoptr(JsonObject) object = json_object_new ();
-  g_autoptr(JsonArray) names = json_array_new ();
-  g_autoptr(JsonNode) settings = json_node_new (JSON_NODE_OBJECT);
-
-  if ((g_strcmp0 (agent_conversation_get_provider (conversation), name) != 0 ||
-       g_strcmp0 (agent_conversation_get_model (conversation), model) != 0) &&
-      !agent_conversation_set_model (conversation, name, model, error))
-    return FALSE;
-
-  for (guint i = 0; i < g_list_model_get_n_items (tools); i++)
-    {
-      g_autoptr(AgentTool) tool = g_list_model_get_item (tools, i);
-
-      json_array_add_string_element (names, agent_tool_get_name (tool));
-    }
-  json_object_set_string_member (object, "base-url", agent_provider_get_base_url (provider));
-  if (system_prompt != NULL)
-    json_object_set_string_member (object, "system-prompt", system_prompt);
-  json_object_set_array_member (object, "tools", g_steal_pointer (&names));
-  json_node_set_object (settings, object);
-
-  if (old != NULL && json_node_equal (old, settings))
-    return TRUE;
-  return agent_conversation_set_settings (conversation, settings, error);
-}
-
 /**
  * _agent_chat_window_turn_started:
  * @self: a #AgentChatWindow
@@ -148,7 +108,7 @@ _agent_chat_window_turn_started (AgentChatWindow *self)
   g_autoptr(GError) error = NULL;
 
   if (self->conversation != NULL &&
-      !record_session (self->conversation, self->session, &error))
+      !agent_conversation_record_session (self->conversation, self->session, &error))
     g_warning ("What the conversation is held with could not be recorded: %s", error->message);
 }
 

@@ -7,8 +7,10 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "agent-error.h"
 #include "agent-conversation-private.h"
+#include "agent-error.h"
+#include "agent-provider.h"
+#include "agent-tool.h"
 
 typedef enum
 {
@@ -261,6 +263,66 @@ agent_conversation_set_settings (AgentConversation  *self,
     }
   g_object_notify (G_OBJECT (self), "settings");
   return TRUE;
+}
+
+/**
+ * agent_conversation_record_session:
+ * @self: a #AgentConversation
+ * @session: the session that holds the conversation
+ * @error: return location for a #GError
+ *
+ * Records what @session holds the conversation with, so that it can be
+ * continued the same way later (agent-cli's `--continue` reads it back):
+ * its provider's name and model ([method@Agent.Conversation.set_model]),
+ * and in its settings the `base-url`, the `system-prompt` and the names of
+ * its `tools`. Nothing is written when nothing changed.
+ *
+ * Returns: %TRUE on success, also when nothing had to be written
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_conversation_record_session (AgentConversation  *self,
+                                   AgentSession       *session,
+                                   GError            **error)
+{
+  AgentProvider *provider;
+  const char *name;
+  const char *model;
+  const char *system_prompt;
+  GListModel *tools;
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonArray) names = json_array_new ();
+  g_autoptr(JsonNode) settings = json_node_new (JSON_NODE_OBJECT);
+
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
+  g_return_val_if_fail (AGENT_IS_SESSION (session), FALSE);
+
+  provider = agent_session_get_provider (session);
+  name = agent_provider_get_name (provider);
+  model = agent_provider_get_model (provider);
+  system_prompt = agent_session_get_system_prompt (session);
+  tools = agent_session_get_tools (session);
+
+  if ((g_strcmp0 (self->provider, name) != 0 || g_strcmp0 (self->model, model) != 0) &&
+      !agent_conversation_set_model (self, name, model, error))
+    return FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (tools); i++)
+    {
+      g_autoptr(AgentTool) tool = g_list_model_get_item (tools, i);
+
+      json_array_add_string_element (names, agent_tool_get_name (tool));
+    }
+  json_object_set_string_member (object, "base-url", agent_provider_get_base_url (provider));
+  if (system_prompt != NULL)
+    json_object_set_string_member (object, "system-prompt", system_prompt);
+  json_object_set_array_member (object, "tools", g_steal_pointer (&names));
+  json_node_set_object (settings, object);
+
+  if (self->settings != NULL && json_node_equal (self->settings, settings))
+    return TRUE;
+  return agent_conversation_set_settings (self, settings, error);
 }
 
 /**

@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "agent-memory.h"
+#include "agent-session.h"
 #include "agent-version-macros.h"
 
 G_BEGIN_DECLS
@@ -65,6 +66,10 @@ AGENT_AVAILABLE_IN_ALL
 gboolean    agent_conversation_set_settings (AgentConversation  *self,
                                              JsonNode           *settings,
                                              GError            **error);
+AGENT_AVAILABLE_IN_ALL
+gboolean    agent_conversation_record_session (AgentConversation *self,
+                                               AgentSession      *session,
+                                               GError           **error);
 AGENT_AVAILABLE_IN_ALL
 gboolean    agent_conversation_load         (AgentConversation  *self,
                                              GError            **error);

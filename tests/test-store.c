@@ -366,6 +366,53 @@ test_write_failure (Fixture       *f,
 }
 
 /* Markdown for people, JSON with every field; no key in either */
+/* What the session holds the conversation with is recorded, read back
+ * from the file, and written again only when it changed; never the key. */
+static void
+test_record_session (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AgentStore) other = NULL;
+  g_autoptr(AgentConversation) again = NULL;
+  g_autofree char *settings = NULL;
+  g_autofree char *expected = NULL;
+  guint n_notified = 0;
+
+  agent_provider_set_model (f->provider, "test-model");
+  agent_session_set_system_prompt (f->session, "Be brief.");
+  g_signal_connect (f->conversation, "notify::settings", G_CALLBACK (agent_test_count_notify),
+                    &n_notified);
+
+  g_assert_true (agent_conversation_record_session (f->conversation, f->session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_notified, ==, 1);
+  g_assert_true (agent_conversation_record_session (f->conversation, f->session, &error));
+  g_assert_cmpuint (n_notified, ==, 1);
+
+  /* A message gives the conversation its row; then read it back */
+  agent_test_openai_add_text_response (f->server, (const char *[]) { "Hello.", NULL }, 1, 1);
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+  g_assert_no_error (f->turn.error);
+  again = read_back (f, &other);
+  g_assert_cmpstr (agent_conversation_get_provider (again), ==, "openai");
+  g_assert_cmpstr (agent_conversation_get_model (again), ==, "test-model");
+  settings = json_to_string (agent_conversation_get_settings (again), FALSE);
+  expected = g_strdup_printf ("{\"base-url\":\"%s\",\"system-prompt\":\"Be brief.\","
+                              "\"tools\":[\"calculator\"]}",
+                              agent_provider_get_base_url (f->provider));
+  g_assert_cmpstr (settings, ==, expected);
+  g_assert_null (strstr (settings, API_KEY));
+
+  /* Changed: written again */
+  agent_session_set_system_prompt (f->session, NULL);
+  g_assert_true (agent_conversation_record_session (f->conversation, f->session, &error));
+  g_assert_cmpuint (n_notified, ==, 2);
+  g_assert_false (json_object_has_member (json_node_get_object (agent_conversation_get_settings (f->conversation)),
+                                          "system-prompt"));
+  g_signal_handlers_disconnect_by_data (f->conversation, &n_notified);
+}
+
 static void
 test_export (Fixture       *f,
              gconstpointer  data)
@@ -438,6 +485,7 @@ main (int   argc,
   ADD ("/store/truncate", test_truncate);
   ADD ("/store/write-failure", test_write_failure);
   ADD ("/store/export", test_export);
+  ADD ("/store/record-session", test_record_session);
 
   return g_test_run ();
 }
