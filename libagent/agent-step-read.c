@@ -189,8 +189,15 @@ drain (AgentStep *self)
       GError *error = NULL;
       gssize n;
 
-      n = g_pollable_input_stream_read_nonblocking (pollable, self->buffer, READ_BUFFER_SIZE,
-                                                    self->cancellable, &error);
+      /* The cancellable is checked here, not given to the read: a read
+       * that cannot block needs it only for that check, and GIO would
+       * push it as the thread's current one (an allocation) on every
+       * read. Cancelling also wakes the source, which is made with it. */
+      if (g_cancellable_set_error_if_cancelled (self->cancellable, &error))
+        n = -1;
+      else
+        n = g_pollable_input_stream_read_nonblocking (pollable, self->buffer, READ_BUFFER_SIZE,
+                                                      NULL, &error);
 
       if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
         {
