@@ -286,7 +286,12 @@ agent_chat_markdown_snapshot (GtkWidget   *widget,
 
       if (cull && gtk_widget_compute_bounds (child, widget, &bounds) &&
           !graphene_rect_intersection (&bounds, &visible, NULL))
-        continue;
+        {
+          /* The chunks go down the page: past the view, none is left to draw */
+          if (bounds.origin.y >= visible.origin.y + visible.size.height)
+            break;
+          continue;
+        }
       gtk_widget_snapshot_child (widget, child, snapshot);
       self->n_drawn++;
       self->last_drawn = position;
