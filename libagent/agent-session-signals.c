@@ -10,6 +10,7 @@
 #include "agent-session-private.h"
 #include "agent-step-request.h"
 #include "agent-tool-approval.h"
+#include "agent-tool-decision.h"
 
 /* The signals of AgentSession, with their documentation. The turn (agent-turn.c)
  * emits them through _agent_session_emit(). */
@@ -28,6 +29,27 @@ first_reason_accumulator (GSignalInvocationHint *hint,
 
   g_value_set_string (return_accu, reason);
   return reason == NULL;
+}
+
+/* For check-tool-call: a gate that fails closed. Every handler must allow
+ * the call; the first that blocks it, or gives no decision (returns NULL:
+ * in Python or JavaScript, raised or returned something else), decides. */
+static gboolean
+all_allow_accumulator (GSignalInvocationHint *hint,
+                       GValue                *return_accu,
+                       const GValue          *handler_return,
+                       gpointer               data)
+{
+  AgentToolDecision *decision = g_value_get_object (handler_return);
+
+  if (decision == NULL)
+    {
+      g_value_take_object (return_accu, NULL);
+      return FALSE;
+    }
+
+  g_value_set_object (return_accu, decision);
+  return agent_tool_decision_get_allowed (decision);
 }
 
 void
@@ -94,19 +116,25 @@ _agent_session_class_add_signals (AgentSessionClass *klass)
    * @self: the session
    * @tool_call: a call about to run (or to be asked about)
    *
-   * A hook that runs before each tool call and may block it: a handler
-   * that returns a reason stops the call, whose result becomes "blocked:"
-   * and that reason, so the model can adapt; the turn goes on. It runs
-   * before the user is asked for approval.
+   * A hook that runs before each tool call and decides whether it may run:
+   * a handler returns [ctor@Agent.ToolDecision.new_allow] or
+   * [ctor@Agent.ToolDecision.new_block] with a reason. A blocked call's
+   * result becomes "Blocked:" and that reason, so the model can adapt; the
+   * turn goes on. It runs before the user is asked for approval.
    *
-   * Returns: (transfer full) (nullable): a reason to block, or %NULL
+   * The hook fails closed: a handler that returns %NULL blocks the call,
+   * and so, in Python and JavaScript, does one that raises an exception or
+   * returns a value of another type. Every handler must allow the call; the
+   * first that does not decides. Without a handler, calls run.
+   *
+   * Returns: (transfer full) (nullable): the decision; %NULL blocks the call
    */
   _agent_session_signals[AGENT_SESSION_CHECK_TOOL_CALL] =
     g_signal_new ("check-tool-call",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
-                  0, first_reason_accumulator, NULL, NULL,
-                  G_TYPE_STRING, 1, AGENT_TYPE_TOOL_CALL);
+                  0, all_allow_accumulator, NULL, NULL,
+                  AGENT_TYPE_TOOL_DECISION, 1, AGENT_TYPE_TOOL_CALL);
 
   /**
    * AgentSession::approve-tool-call:

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "agent-session-private.h"
+#include "agent-turn-private.h"
 #include "agent-util-private.h"
 
 /**
@@ -64,6 +65,21 @@ G_DEFINE_FINAL_TYPE (AgentSession, agent_session, G_TYPE_OBJECT)
 
 static GParamSpec *properties[N_PROPS];
 
+/* Busy goes false last: after turn-finished, completed and the callback of
+ * the turn (GTask:completed is notified after the callback), so that a
+ * handler of notify::busy that starts the next turn sees the last one
+ * over. A callback that started another turn already made it busy again. */
+static void
+turn_task_completed_cb (GTask        *task,
+                        GParamSpec   *pspec,
+                        AgentSession *self)
+{
+  g_signal_handlers_disconnect_by_func (task, turn_task_completed_cb, self);
+  if (self->turn == NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+  g_object_unref (self);
+}
+
 void
 _agent_session_set_turn (AgentSession *self,
                          AgentTurn    *turn)
@@ -71,7 +87,12 @@ _agent_session_set_turn (AgentSession *self,
   g_assert (self->turn == NULL || turn == NULL);
 
   self->turn = turn;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+  if (turn != NULL)
+    {
+      g_signal_connect (turn->task, "notify::completed",
+                        G_CALLBACK (turn_task_completed_cb), g_object_ref (self));
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+    }
 }
 
 void
@@ -107,8 +128,17 @@ agent_session_dispose (GObject *object)
 {
   AgentSession *self = (AgentSession *)object;
 
-  /* A running turn holds a reference; we cannot get here while busy. */
-  g_assert (self->turn == NULL);
+  /* A running turn holds a reference, so only g_object_run_dispose() (a
+   * binding's, or a destroy) gets here while busy: the turn is cancelled,
+   * and ends as cancelled turns do, its callback called with
+   * G_IO_ERROR_CANCELLED and the memory consistent. What it uses is let go
+   * on the last unref, which disposes again. */
+  if (self->turn != NULL)
+    {
+      _agent_turn_cancel (self->turn);
+      G_OBJECT_CLASS (agent_session_parent_class)->dispose (object);
+      return;
+    }
 
   g_clear_object (&self->transcript);
   g_clear_object (&self->provider);

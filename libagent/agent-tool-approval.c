@@ -7,7 +7,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "agent-tool-approval.h"
+#include "agent-tool-approval-private.h"
 #include "agent-util-private.h"
 
 /**
@@ -25,7 +25,13 @@
  *
  * If the turn is cancelled before the answer, the approval's
  * [method@Agent.ToolApproval.get_cancellable] is cancelled (a dialog can
- * close itself) and a late answer is ignored.
+ * close itself) and a late answer is ignored; a late
+ * [method@Agent.ToolApproval.allow] says so once with a warning.
+ *
+ * The session does not keep the approval alive for the handler: one that
+ * answers later keeps a reference until it does. An approval finalized
+ * without an answer denies the call, so that the turn never waits forever
+ * and the tool never runs unapproved.
  *
  * Since: 0.1
  */
@@ -41,6 +47,8 @@ struct _AgentToolApproval
   GThread       *owner;
   char          *reason;
   guint          answered : 1;
+  guint          dropped : 1;
+  guint          over : 1;
   guint          allowed : 1;
 };
 
@@ -57,10 +65,32 @@ G_DEFINE_FINAL_TYPE (AgentToolApproval, agent_tool_approval, G_TYPE_OBJECT)
 
 static GParamSpec *properties[N_PROPS];
 
+static gboolean notify_answered_cb (gpointer data);
+
 static void
 agent_tool_approval_dispose (GObject *object)
 {
   AgentToolApproval *self = (AgentToolApproval *)object;
+  gboolean answered;
+
+  /* Dropped without an answer: the call is denied. Notifications are not
+   * delivered during a dispose: the answer is, from the owner's main
+   * context, which holds a new reference until then; the approval is
+   * disposed again after it. */
+  g_mutex_lock (&self->mutex);
+  answered = self->answered || self->over || self->tool_call == NULL;
+  if (!answered)
+    {
+      self->answered = TRUE;
+      self->dropped = TRUE;
+    }
+  g_mutex_unlock (&self->mutex);
+
+  if (!answered)
+    {
+      _agent_run_later (object, self->context, notify_answered_cb);
+      return;
+    }
 
   g_clear_object (&self->tool);
   g_clear_object (&self->tool_call);
@@ -216,20 +246,66 @@ answer (AgentToolApproval *self,
         gboolean           allowed,
         const char        *reason)
 {
+  const char *name = agent_tool_call_get_name (self->tool_call);
+  gboolean over;
+
   g_mutex_lock (&self->mutex);
   if (self->answered)
     {
       g_mutex_unlock (&self->mutex);
       g_critical ("The approval of tool “%s” was answered twice; only the first answer counts",
-                  agent_tool_call_get_name (self->tool_call));
+                  name);
       return;
     }
   self->answered = TRUE;
   self->allowed = !!allowed;
   self->reason = g_strdup (reason);
+  over = self->over;
   g_mutex_unlock (&self->mutex);
 
+  if (over)
+    {
+      if (allowed)
+        g_warning ("The call of tool “%s” was allowed after it was over (the turn was "
+                   "cancelled); the tool did not run", name);
+      return;
+    }
+
   _agent_run_on_owner (G_OBJECT (self), self->owner, self->context, notify_answered_cb);
+}
+
+/*
+ * _agent_tool_approval_set_over:
+ * @self: an approval
+ *
+ * Marks the question as no longer mattering: a later answer is ignored, an
+ * allow with a warning.
+ */
+void
+_agent_tool_approval_set_over (AgentToolApproval *self)
+{
+  g_mutex_lock (&self->mutex);
+  if (!self->answered)
+    self->over = TRUE;
+  g_mutex_unlock (&self->mutex);
+}
+
+/*
+ * _agent_tool_approval_was_dropped:
+ * @self: an approval
+ *
+ * Returns: whether the approval was finalized without an answer
+ */
+gboolean
+_agent_tool_approval_was_dropped (AgentToolApproval *self)
+{
+  gboolean dropped;
+
+  g_mutex_lock (&self->mutex);
+  dropped = self->dropped;
+  g_mutex_unlock (&self->mutex);
+
+  return dropped;
 }
 
 /**

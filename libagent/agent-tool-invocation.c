@@ -8,7 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-tool-call.h"
-#include "agent-tool-invocation.h"
+#include "agent-tool-invocation-private.h"
 #include "agent-util-private.h"
 
 /**
@@ -24,8 +24,17 @@
  * invocation was created.
  *
  * The invocation's [method@Agent.ToolInvocation.get_cancellable] is
- * cancelled when the turn is; a long-running tool should watch it. Once a
- * turn is cancelled, a late result is accepted and ignored.
+ * cancelled when the turn is; a long-running tool should watch it.
+ *
+ * A session does not keep the invocation alive for the tool: a tool that
+ * answers later keeps a reference until it does. An invocation finalized
+ * without an answer completes with an error result that says the tool gave
+ * no answer, so that a forgotten invocation never hangs the turn.
+ *
+ * Once the call is over — the turn was cancelled, or the tool timed out —
+ * a late answer is ignored; a late result says so once with a warning,
+ * since what the tool did is lost (a late error is expected from a tool
+ * that saw its cancellable and is ignored quietly).
  *
  * Since: 0.1
  */
@@ -43,6 +52,7 @@ struct _AgentToolInvocation
   char          *result;
   char          *progress_text;    /* the last report, until delivered */
   double         progress;
+  char          *over;             /* why the call ended without the tool's answer */
   guint          is_error : 1;
   guint          completed : 1;
   guint          progress_pending : 1;
@@ -67,10 +77,35 @@ G_DEFINE_FINAL_TYPE (AgentToolInvocation, agent_tool_invocation, G_TYPE_OBJECT)
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
+static gboolean notify_completed_cb (gpointer data);
+
 static void
 agent_tool_invocation_dispose (GObject *object)
 {
   AgentToolInvocation *self = (AgentToolInvocation *)object;
+  gboolean answered;
+
+  /* Dropped without an answer: the call is answered with an error, so that
+   * the turn does not wait for it forever. Notifications are not delivered
+   * during a dispose: the answer is, from the owner's main context, which
+   * holds a new reference until then; the invocation is disposed again
+   * after it. */
+  g_mutex_lock (&self->mutex);
+  answered = self->completed || self->over != NULL || self->tool_call == NULL;
+  if (!answered)
+    {
+      self->completed = TRUE;
+      self->is_error = TRUE;
+      self->result = g_strdup_printf (_("The tool “%s” gave no answer"),
+                                      agent_tool_call_get_name (self->tool_call));
+    }
+  g_mutex_unlock (&self->mutex);
+
+  if (!answered)
+    {
+      _agent_run_later (object, self->context, notify_completed_cb);
+      return;
+    }
 
   g_clear_object (&self->tool);
   g_clear_object (&self->tool_call);
@@ -88,6 +123,7 @@ agent_tool_invocation_finalize (GObject *object)
   g_clear_pointer (&self->arguments, json_node_unref);
   g_clear_pointer (&self->result, g_free);
   g_clear_pointer (&self->progress_text, g_free);
+  g_clear_pointer (&self->over, g_free);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (agent_tool_invocation_parent_class)->finalize (object);
@@ -239,21 +275,71 @@ complete (AgentToolInvocation *self,
           const char          *result,
           gboolean             is_error)
 {
+  const char *name = agent_tool_call_get_name (self->tool_call);
+  g_autofree char *over = NULL;
+
   g_mutex_lock (&self->mutex);
   if (self->completed)
     {
       g_mutex_unlock (&self->mutex);
       g_critical ("The invocation of tool “%s” was completed twice; "
-                  "only the first result counts",
-                  agent_tool_call_get_name (self->tool_call));
+                  "only the first result counts", name);
       return;
     }
   self->completed = TRUE;
   self->is_error = !!is_error;
   self->result = g_strdup (result ? result : "");
+  over = g_strdup (self->over);
   g_mutex_unlock (&self->mutex);
 
+  /* The call ended without this answer: nobody waits for it. */
+  if (over != NULL)
+    {
+      if (!is_error)
+        g_warning ("The tool “%s” answered after its call was over (%s); its result was dropped",
+                   name, over);
+      return;
+    }
+
   run_on_owner (self, notify_completed_cb);
+}
+
+/*
+ * _agent_tool_invocation_set_over:
+ * @self: an invocation
+ * @why: why the call ended without the tool's answer, for a warning
+ *
+ * Marks the call as over (cancelled, timed out): an answer that comes
+ * later is dropped, a result with a warning.
+ */
+void
+_agent_tool_invocation_set_over (AgentToolInvocation *self,
+                                 const char          *why)
+{
+  g_return_if_fail (AGENT_IS_TOOL_INVOCATION (self));
+
+  g_mutex_lock (&self->mutex);
+  if (self->over == NULL && !self->completed)
+    self->over = g_strdup (why);
+  g_mutex_unlock (&self->mutex);
+}
+
+/*
+ * _agent_tool_invocation_is_over:
+ * @self: an invocation
+ *
+ * Returns: whether the call ended without the tool's answer
+ */
+gboolean
+_agent_tool_invocation_is_over (AgentToolInvocation *self)
+{
+  gboolean over;
+
+  g_mutex_lock (&self->mutex);
+  over = self->over != NULL;
+  g_mutex_unlock (&self->mutex);
+
+  return over;
 }
 
 /**
@@ -420,6 +506,35 @@ agent_tool_invocation_return_result (AgentToolInvocation *self,
   g_return_if_fail (result != NULL);
 
   complete (self, result, FALSE);
+}
+
+/**
+ * agent_tool_invocation_return_json:
+ * @self: a #AgentToolInvocation
+ * @value: the tool's result, any JSON value
+ *
+ * Completes the invocation with a JSON value, which the model reads as its
+ * JSON text: an object, an array, a number, a boolean or null. A string is
+ * the text itself, as [method@Agent.ToolInvocation.return_result] sends it.
+ * May be called from any thread.
+ *
+ * Since: 0.1
+ */
+void
+agent_tool_invocation_return_json (AgentToolInvocation *self,
+                                   JsonNode            *value)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (AGENT_IS_TOOL_INVOCATION (self));
+  g_return_if_fail (value != NULL);
+
+  if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
+    text = g_strdup (json_node_get_string (value));
+  else
+    text = json_to_string (value, FALSE);
+
+  complete (self, text, FALSE);
 }
 
 /**

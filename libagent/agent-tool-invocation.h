@@ -41,6 +41,9 @@ AGENT_AVAILABLE_IN_ALL
 void                 agent_tool_invocation_return_result      (AgentToolInvocation *self,
                                                                const char          *result);
 AGENT_AVAILABLE_IN_ALL
+void                 agent_tool_invocation_return_json        (AgentToolInvocation *self,
+                                                               JsonNode            *value);
+AGENT_AVAILABLE_IN_ALL
 void                 agent_tool_invocation_return_error       (AgentToolInvocation *self,
                                                                const GError        *error);
 AGENT_AVAILABLE_IN_ALL

@@ -40,17 +40,15 @@
  *                        schema, get_time, NULL, NULL);
  * ```
  *
- * In Python and JavaScript, `Agent.Tool.new()` takes a handler that returns
- * %TRUE (see [ctor@Agent.Tool.new_with_handler]); an exception it raises
- * becomes the call's error result:
+ * In Python and JavaScript, the overrides that ship with libagent let a
+ * handler simply return its result (a string as it is, other values as
+ * JSON), raise an exception for an error result, or be an `async`
+ * function; see the Python and JavaScript recipes in the overview:
  *
  * ```js
  * const tool = Agent.Tool.new('get_time', 'Tells the current local time',
- *     Json.from_string('{"type": "object", "properties": {}}'),
- *     (_tool, invocation) => {
- *         invocation.return_result(GLib.DateTime.new_now_local().format_iso8601());
- *         return true;
- *     });
+ *     {type: 'object', properties: {}},
+ *     () => GLib.DateTime.new_now_local().format_iso8601());
  * ```
  *
  * A tool can also be a subclass that overrides [vfunc@Agent.Tool.invoke].
@@ -765,4 +763,63 @@ agent_tool_invoke (AgentTool           *self,
   g_object_ref (invocation);
   AGENT_TOOL_GET_CLASS (self)->invoke (self, invocation);
   g_object_unref (invocation);
+}
+
+/**
+ * agent_tool_parse_parameters:
+ * @schema: a JSON Schema, as JSON text
+ * @error: return location for a #GError
+ *
+ * Parses the JSON Schema of a tool's parameters, for
+ * [ctor@Agent.Tool.new] and the like. It must be a JSON object whose
+ * `type`, if given, is `"object"`.
+ *
+ * Returns: (transfer full): the schema, sealed, or %NULL with @error set
+ *   (%AGENT_ERROR_INVALID_ARGUMENT, saying what is wrong)
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_tool_parse_parameters (const char  *schema,
+                             GError     **error)
+{
+  g_autoptr(GError) parse_error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *object;
+
+  g_return_val_if_fail (schema != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  node = json_from_string (schema, &parse_error);
+  if (node == NULL && parse_error == NULL)
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                           _("The parameters schema is empty"));
+      return NULL;
+    }
+  if (node == NULL)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("The parameters schema is not valid JSON: %s"), parse_error->message);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                           _("The parameters schema is not a JSON object"));
+      return NULL;
+    }
+
+  object = json_node_get_object (node);
+  if (json_object_has_member (object, "type") &&
+      g_strcmp0 (json_object_get_string_member_with_default (object, "type", NULL),
+                 "object") != 0)
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                           _("The parameters schema must have \"type\": \"object\""));
+      return NULL;
+    }
+
+  json_node_seal (node);
+  return g_steal_pointer (&node);
 }

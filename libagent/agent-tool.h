@@ -99,6 +99,9 @@ AgentTool  *agent_tool_new_with_handler (const char          *name,
                                          gpointer             user_data,
                                          GDestroyNotify       destroy);
 AGENT_AVAILABLE_IN_ALL
+JsonNode   *agent_tool_parse_parameters (const char         *schema,
+                                         GError            **error);
+AGENT_AVAILABLE_IN_ALL
 const char *agent_tool_get_name        (AgentTool           *self);
 AGENT_AVAILABLE_IN_ALL
 const char *agent_tool_get_description (AgentTool           *self);

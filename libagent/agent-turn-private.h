@@ -53,6 +53,7 @@ AgentTurn *_agent_turn_new           (AgentSession *session,
 void       _agent_turn_free          (AgentTurn    *turn);
 void       _agent_turn_start         (AgentTurn    *turn,
                                       const char   *text);
+void       _agent_turn_cancel        (AgentTurn    *turn);
 
 /* Shared by the two halves of the loop */
 gboolean   _agent_turn_append        (AgentTurn    *turn,

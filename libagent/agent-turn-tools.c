@@ -12,6 +12,10 @@
  * call's error result; a cancelled turn answers the calls still pending
  * with "cancelled", so that no call is left unanswered.
  *
+ * The turn holds the approval and the invocation it hands out only
+ * weakly: a handler that drops one without answering has answered (the
+ * call is denied, or fails with "no answer") instead of hanging the turn.
+  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -21,9 +25,10 @@
 
 #include "agent-error.h"
 #include "agent-message-private.h"
-#include "agent-tool-approval.h"
+#include "agent-tool-approval-private.h"
 #include "agent-tool-call-private.h"
-#include "agent-tool-invocation.h"
+#include "agent-tool-decision.h"
+#include "agent-tool-invocation-private.h"
 #include "agent-turn-private.h"
 
 /* One call being handled */
@@ -32,13 +37,36 @@ typedef struct
   AgentTurn           *turn;
   AgentToolCall       *call;
   AgentTool           *tool;
-  AgentToolApproval   *approval;
-  AgentToolInvocation *invocation;
+  GWeakRef             approval;    /* AgentToolApproval, while the handler keeps it */
+  GWeakRef             invocation;  /* AgentToolInvocation, while the tool keeps it */
   GCancellable        *cancellable;   /* this call's: cancelled by the turn, or a timeout */
   GSource             *timeout_source;
   double               timeout;
   guint                pending : 1;   /* its result is still to come */
 } CallRun;
+
+/* Stops listening to what @ref points to, if it is still alive, and tells
+ * it, with @why, that the call is over. */
+static void
+forget (GWeakRef   *ref,
+        CallRun    *run,
+        const char *why)
+{
+  g_autoptr(GObject) object = g_weak_ref_get (ref);
+
+  if (object == NULL)
+    return;
+
+  g_signal_handlers_disconnect_by_data (object, run);
+  g_weak_ref_set (ref, NULL);
+
+  if (why == NULL)
+    return;
+  if (AGENT_IS_TOOL_INVOCATION (object))
+    _agent_tool_invocation_set_over (AGENT_TOOL_INVOCATION (object), why);
+  else
+    _agent_tool_approval_set_over (AGENT_TOOL_APPROVAL (object));
+}
 
 static void
 call_run_free (gpointer data)
@@ -50,13 +78,10 @@ call_run_free (gpointer data)
       g_source_destroy (run->timeout_source);
       g_source_unref (run->timeout_source);
     }
-  if (run->approval != NULL)
-    g_signal_handlers_disconnect_by_data (run->approval, run);
-  if (run->invocation != NULL)
-    g_signal_handlers_disconnect_by_data (run->invocation, run);
-
-  g_clear_object (&run->approval);
-  g_clear_object (&run->invocation);
+  forget (&run->approval, run, NULL);
+  forget (&run->invocation, run, NULL);
+  g_weak_ref_clear (&run->approval);
+  g_weak_ref_clear (&run->invocation);
   g_clear_object (&run->cancellable);
   g_clear_object (&run->tool);
   g_clear_object (&run->call);
@@ -81,6 +106,10 @@ finish_call (CallRun            *run,
       g_source_destroy (run->timeout_source);
       g_clear_pointer (&run->timeout_source, g_source_unref);
     }
+
+  /* A tool or a handler that answers after this is too late. */
+  forget (&run->invocation, run, result);
+  forget (&run->approval, run, result);
 
   _agent_tool_call_set_result (run->call, result, state != AGENT_TOOL_CALL_STATE_SUCCEEDED);
   _agent_tool_call_set_state (run->call, state);
@@ -115,9 +144,8 @@ deny_call (CallRun *run,
 static void
 cancel_call (CallRun *run)
 {
+  /* The approval's and the invocation's cancellable */
   g_cancellable_cancel (run->cancellable);
-  if (run->approval != NULL)
-    g_cancellable_cancel (agent_tool_approval_get_cancellable (run->approval));
 
   finish_call (run, AGENT_TOOL_CALL_STATE_CANCELLED,
                _("The tool was cancelled before it finished"));
@@ -195,14 +223,15 @@ run_tool (CallRun *run)
 {
   AgentTurn *turn = run->turn;
   guint max_tool_calls = turn->session->max_tool_calls;
+  g_autoptr(AgentToolInvocation) invocation = NULL;
 
-  run->invocation = agent_tool_invocation_new (run->tool, run->call, run->cancellable);
+  invocation = agent_tool_invocation_new (run->tool, run->call, run->cancellable);
 
-  if (agent_tool_invocation_is_completed (run->invocation))
+  if (agent_tool_invocation_is_completed (invocation))
     {
       /* The arguments were not a JSON object: the tool does not run, and
        * does not count against max-tool-calls. */
-      g_autofree char *message = agent_tool_invocation_dup_result (run->invocation, NULL);
+      g_autofree char *message = agent_tool_invocation_dup_result (invocation, NULL);
 
       finish_call (run, AGENT_TOOL_CALL_STATE_FAILED, message);
       return;
@@ -212,7 +241,7 @@ run_tool (CallRun *run)
   if (max_tool_calls > 0 && turn->n_runs >= max_tool_calls)
     {
       turn->limit_reached = TRUE;
-      g_clear_object (&run->invocation);
+      _agent_tool_invocation_set_over (invocation, "max-tool-calls");
       deny_call (run, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                     "Not run: the turn reached its limit of %u tool call",
                                                     "Not run: the turn reached its limit of %u tool calls",
@@ -235,11 +264,15 @@ run_tool (CallRun *run)
       g_source_attach (run->timeout_source, g_task_get_context (turn->task));
     }
 
-  g_signal_connect (run->invocation, "notify::completed",
+  g_weak_ref_set (&run->invocation, invocation);
+  g_signal_connect (invocation, "notify::completed",
                     G_CALLBACK (invocation_completed_cb), run);
-  g_signal_connect (run->invocation, "progress",
+  g_signal_connect (invocation, "progress",
                     G_CALLBACK (invocation_progress_cb), run);
-  agent_tool_invoke (run->tool, run->invocation);
+  agent_tool_invoke (run->tool, invocation);
+
+  /* The reference dropped here may be the last: then the invocation
+   * answers "no answer" as it goes, unless the tool answered. */
 }
 
 /* Approval */
@@ -252,6 +285,7 @@ approval_answered_cb (AgentToolApproval *approval,
   g_autofree char *reason = NULL;
 
   g_signal_handlers_disconnect_by_data (approval, run);
+  g_weak_ref_set (&run->approval, NULL);
 
   if (!run->pending)
     return;  /* the turn was cancelled meanwhile */
@@ -259,6 +293,12 @@ approval_answered_cb (AgentToolApproval *approval,
   if (agent_tool_approval_get_allowed (approval))
     {
       run_tool (run);
+      return;
+    }
+
+  if (_agent_tool_approval_was_dropped (approval))
+    {
+      deny_call (run, g_strdup (_("Not run: the approval was dropped without an answer")));
       return;
     }
 
@@ -273,21 +313,28 @@ static void
 ask_approval (CallRun *run)
 {
   AgentSession *session = run->turn->session;
+  g_autoptr(AgentToolApproval) approval = NULL;
   gboolean handled = FALSE;
 
-  run->approval = agent_tool_approval_new (run->tool, run->call, run->cancellable);
+  approval = agent_tool_approval_new (run->tool, run->call, run->cancellable);
   _agent_tool_call_set_state (run->call, AGENT_TOOL_CALL_STATE_AWAITING_APPROVAL);
 
   /* Connected first: a handler may answer before the emission returns. */
-  g_signal_connect (run->approval, "notify::answered", G_CALLBACK (approval_answered_cb), run);
-  _agent_session_emit (session, APPROVE_TOOL_CALL, run->call, run->approval, &handled);
+  g_weak_ref_set (&run->approval, approval);
+  g_signal_connect (approval, "notify::answered", G_CALLBACK (approval_answered_cb), run);
+  _agent_session_emit (session, APPROVE_TOOL_CALL, run->call, approval, &handled);
 
-  if (!handled && run->pending && !agent_tool_approval_is_answered (run->approval))
+  if (!handled && run->pending && !agent_tool_approval_is_answered (approval))
     {
-      g_signal_handlers_disconnect_by_data (run->approval, run);
+      g_signal_handlers_disconnect_by_data (approval, run);
+      g_weak_ref_set (&run->approval, NULL);
+      _agent_tool_approval_set_over (approval);
       deny_call (run, g_strdup (_("Not run: this tool needs the user's approval and no one "
                                   "could be asked")));
     }
+
+  /* The reference dropped here may be the last: then the approval denies
+   * the call as it goes, unless the handler answered. */
 }
 
 /* Starting a call */
@@ -331,7 +378,6 @@ start_call (CallRun *run)
   AgentTurn *turn = run->turn;
   AgentSession *session = turn->session;
   const char *name = agent_tool_call_get_name (run->call);
-  g_autofree char *blocked = NULL;
   AgentTool *tool = name ? agent_session_lookup_tool (session, name) : NULL;
 
   _agent_session_emit (session, TOOL_STARTED, run->call);
@@ -353,11 +399,23 @@ start_call (CallRun *run)
 
   run->tool = g_object_ref (tool);
 
-  _agent_session_emit (session, CHECK_TOOL_CALL, run->call, &blocked);
-  if (blocked != NULL)
+  /* The check-tool-call hook fails closed: no decision blocks the call. */
+  if (_agent_session_has_handler (session, CHECK_TOOL_CALL))
     {
-      deny_call (run, g_strdup_printf (_("Blocked: %s"), blocked));
-      return;
+      g_autoptr(AgentToolDecision) decision = NULL;
+
+      _agent_session_emit (session, CHECK_TOOL_CALL, run->call, &decision);
+      if (decision == NULL)
+        {
+          deny_call (run, g_strdup (_("Blocked: the check-tool-call hook gave no decision")));
+          return;
+        }
+      if (!agent_tool_decision_get_allowed (decision))
+        {
+          deny_call (run, g_strdup_printf (_("Blocked: %s"),
+                                           agent_tool_decision_get_reason (decision)));
+          return;
+        }
     }
 
   if (agent_tool_get_requires_approval (run->tool))
@@ -504,6 +562,8 @@ _agent_turn_run_tools (AgentTurn    *turn,
       run->call = g_object_ref (agent_message_get_tool_call (assistant, i));
       run->cancellable = g_cancellable_new ();
       run->pending = TRUE;
+      g_weak_ref_init (&run->approval, NULL);
+      g_weak_ref_init (&run->invocation, NULL);
       g_ptr_array_add (turn->calls, run);
     }
 

@@ -66,6 +66,13 @@ _agent_turn_new (AgentSession *session,
   return turn;
 }
 
+/* Cancels the turn as the caller's cancellable would. */
+void
+_agent_turn_cancel (AgentTurn *turn)
+{
+  g_cancellable_cancel (turn->cancellable);
+}
+
 void
 _agent_turn_free (AgentTurn *turn)
 {

@@ -21,15 +21,25 @@ _agent_run_on_owner (GObject      *object,
                      GMainContext *context,
                      GSourceFunc   func)
 {
-  GSource *source;
-
   if (g_thread_self () == owner)
     {
       func (object);
       return;
     }
 
-  source = g_idle_source_new ();
+  _agent_run_later (object, context, func);
+}
+
+/* Calls func (object) from @context's next iteration, holding a reference
+ * until then. From a dispose, this brings the object back to life: it is
+ * disposed again after func ran. */
+void
+_agent_run_later (GObject      *object,
+                  GMainContext *context,
+                  GSourceFunc   func)
+{
+  GSource *source = g_idle_source_new ();
+
   g_source_set_priority (source, G_PRIORITY_DEFAULT);
   g_source_set_callback (source, func, g_object_ref (object), g_object_unref);
   g_source_set_static_name (source, "[agent-run-on-owner]");

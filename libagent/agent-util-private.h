@@ -18,5 +18,8 @@ void _agent_run_on_owner (GObject      *object,
                           GThread      *owner,
                           GMainContext *context,
                           GSourceFunc   func);
+void _agent_run_later    (GObject      *object,
+                          GMainContext *context,
+                          GSourceFunc   func);
 
 G_END_DECLS

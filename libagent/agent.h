@@ -27,6 +27,7 @@
 # include "agent-tool.h"
 # include "agent-tool-approval.h"
 # include "agent-tool-call.h"
+# include "agent-tool-decision.h"
 # include "agent-tool-invocation.h"
 # include "agent-usage.h"
 # if AGENT_HAS_STORE

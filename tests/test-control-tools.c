@@ -162,7 +162,11 @@ test_tool_timeout (Fixture       *f,
   /* The slow tool was told to stop; its late answer changes nothing */
   invocation = g_ptr_array_index (held.invocations, 0);
   g_assert_true (g_cancellable_is_cancelled (agent_tool_invocation_get_cancellable (invocation)));
+  g_test_expect_message ("Agent", G_LOG_LEVEL_WARNING,
+                         "The tool “slow” answered after its call was over (The tool timed out "
+                         "after 0.2 s); its result was dropped");
   agent_tool_invocation_return_result (invocation, "too late");
+  g_test_assert_expected_messages ();
   while (g_main_context_iteration (NULL, FALSE))
     ;
   call = agent_message_get_tool_call (memory_message (f, 1), 0);
@@ -535,6 +539,144 @@ test_metrics (Fixture       *f,
   g_assert_null (agent_message_get_turn_metrics (first));
 }
 
+/* A tool that lets its invocation go without answering */
+
+static void
+dropping_handler (AgentTool           *tool,
+                  AgentToolInvocation *invocation,
+                  gpointer             user_data)
+{
+}
+
+static gpointer
+drop_in_thread (gpointer data)
+{
+  /* Holds it a while, then lets it go: the last reference goes here */
+  g_usleep (20000);
+  g_object_unref (data);
+  return NULL;
+}
+
+static void
+thread_dropping_handler (AgentTool           *tool,
+                         AgentToolInvocation *invocation,
+                         gpointer             user_data)
+{
+  GPtrArray *threads = user_data;
+
+  g_ptr_array_add (threads, g_thread_new ("drop", drop_in_thread, g_object_ref (invocation)));
+}
+
+/* No tool-timeout: the turn would wait forever for an invocation nobody
+ * holds; it answers "no answer" instead, and the turn goes on. */
+static void
+test_tool_dropped (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GPtrArray) threads = g_ptr_array_new_with_free_func ((GDestroyNotify) g_thread_join);
+  g_autoptr(AgentTool) lost = agent_tool_new ("lost", "Forgets to answer", NULL,
+                                              dropping_handler, NULL, NULL);
+  g_autoptr(AgentTool) far = agent_tool_new ("far", "Forgets to answer, in a thread", NULL,
+                                             thread_dropping_handler, threads, NULL);
+  const AgentTestToolChunk chunks[] = {
+    { 0, "c0", "lost", "{}" },
+    { 1, "c1", "far", "{}" },
+  };
+  AgentToolCall *call;
+
+  g_assert_cmpfloat (agent_session_get_tool_timeout (f->session), ==, 0);
+  agent_session_add_tool (f->session, lost);
+  agent_session_add_tool (f->session, far);
+  agent_test_openai_add_tool_response (f->server, chunks, G_N_ELEMENTS (chunks), 1, 1);
+  add_answer (f, "Nothing came back.");
+
+  agent_test_turn_run (&f->turn, f->session, "go", NULL);
+
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpstr (agent_message_get_content (f->turn.result), ==, "Nothing came back.");
+  g_assert_cmpstr (tool_message (f, 1, "c0"), ==, "The tool “lost” gave no answer");
+  g_assert_cmpstr (tool_message (f, 1, "c1"), ==, "The tool “far” gave no answer");
+  call = agent_message_get_tool_call (memory_message (f, 1), 0);
+  g_assert_cmpint (agent_tool_call_get_state (call), ==, AGENT_TOOL_CALL_STATE_FAILED);
+  g_assert_true (agent_tool_call_is_error (call));
+  assert_memory_consistent (f);
+}
+
+/* A JSON result, and a result after a completed one */
+static void
+json_handler (AgentTool           *tool,
+              AgentToolInvocation *invocation,
+              gpointer             user_data)
+{
+  g_autoptr(JsonNode) value = json_from_string ("{\"temperature\": 21, \"sky\": [\"sunny\"]}",
+                                                NULL);
+  g_autoptr(JsonNode) text = json_node_init_string (json_node_alloc (), "plain text");
+
+  if (g_str_equal (agent_tool_get_name (tool), "text"))
+    agent_tool_invocation_return_json (invocation, text);
+  else
+    agent_tool_invocation_return_json (invocation, value);
+}
+
+static void
+test_tool_json_result (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AgentTool) weather = agent_tool_new ("weather", "Weather", NULL, json_handler,
+                                                 NULL, NULL);
+  g_autoptr(AgentTool) text = agent_tool_new ("text", "Text", NULL, json_handler, NULL, NULL);
+  const AgentTestToolChunk chunks[] = {
+    { 0, "c0", "weather", "{}" },
+    { 1, "c1", "text", "{}" },
+  };
+
+  agent_session_add_tool (f->session, weather);
+  agent_session_add_tool (f->session, text);
+  agent_test_openai_add_tool_response (f->server, chunks, G_N_ELEMENTS (chunks), 1, 1);
+  add_answer (f, "ok");
+
+  agent_test_turn_run (&f->turn, f->session, "go", NULL);
+
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpstr (tool_message (f, 1, "c0"), ==, "{\"temperature\":21,\"sky\":[\"sunny\"]}");
+  g_assert_cmpstr (tool_message (f, 1, "c1"), ==, "plain text");
+}
+
+static void
+test_tool_parse_parameters (void)
+{
+  static const struct {
+    const char *schema;
+    const char *error;
+  } cases[] = {
+    { "{\"type\": \"object\", \"properties\": {}}", NULL },
+    { "{\"properties\": {}}", NULL },
+    { "", "The parameters schema is empty" },
+    { "{\"type\": ", "The parameters schema is not valid JSON: " },
+    { "[1, 2]", "The parameters schema is not a JSON object" },
+    { "{\"type\": \"string\"}", "The parameters schema must have \"type\": \"object\"" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = agent_tool_parse_parameters (cases[i].schema, &error);
+
+      if (cases[i].error == NULL)
+        {
+          g_assert_no_error (error);
+          g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+          g_assert_true (json_node_is_immutable (node));
+        }
+      else
+        {
+          g_assert_null (node);
+          g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+          g_assert_true (g_str_has_prefix (error->message, cases[i].error));
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -545,6 +687,9 @@ main (int   argc,
   ADD ("/control/tools/timeout", test_tool_timeout);
   ADD ("/control/tools/timeout-per-tool", test_tool_timeout_per_tool);
   ADD ("/control/tools/blocking", test_blocking_tool);
+  ADD ("/control/tools/dropped", test_tool_dropped);
+  ADD ("/control/tools/json-result", test_tool_json_result);
+  g_test_add_func ("/control/tools/parse-parameters", test_tool_parse_parameters);
   ADD ("/control/tools/return-direct", test_return_direct);
   ADD ("/control/tools/return-direct-mixed", test_return_direct_mixed);
   ADD ("/control/tools/progress", test_progress);

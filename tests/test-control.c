@@ -201,12 +201,50 @@ test_approval_cancelled (Fixture       *f,
   g_assert_cmpuint (memory_length (f), ==, 3);
   assert_memory_consistent (f);
 
-  /* A late answer is ignored */
+  /* A late answer is ignored, and an allow says so */
+  g_test_expect_message ("Agent", G_LOG_LEVEL_WARNING,
+                         "The call of tool “delete_all” was allowed after it was over*");
   agent_tool_approval_allow (approval);
+  g_test_assert_expected_messages ();
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_assert_cmpuint (runs, ==, 0);
   g_ptr_array_unref (approver.approvals);
+}
+
+/* A handler that says it will answer, and lets the approval go */
+static gboolean
+forgetful_approve_cb (AgentSession      *session,
+                      AgentToolCall     *call,
+                      AgentToolApproval *approval,
+                      gpointer           data)
+{
+  return TRUE;
+}
+
+static void
+test_approval_dropped (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(AgentTool) tool = guarded_tool_new ();
+  AgentToolCall *call;
+
+  runs = 0;
+  agent_session_add_tool (f->session, tool);
+  g_signal_connect (f->session, "approve-tool-call", G_CALLBACK (forgetful_approve_cb), NULL);
+  add_calls (f, "delete_all", "{}", 1);
+  add_answer (f, "OK.");
+
+  agent_test_turn_run (&f->turn, f->session, "Clean up", NULL);
+
+  /* Denied, not hung, and the tool did not run */
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpuint (runs, ==, 0);
+  g_assert_cmpstr (tool_message (f, 1, "c0"), ==,
+                   "Not run: the approval was dropped without an answer");
+  call = agent_message_get_tool_call (memory_message (f, 1), 0);
+  g_assert_cmpint (agent_tool_call_get_state (call), ==, AGENT_TOOL_CALL_STATE_DENIED);
+  assert_memory_consistent (f);
 }
 
 /* Hooks */
@@ -290,14 +328,25 @@ test_hook_prepare_step (Fixture       *f,
   g_assert_cmpstr (agent_message_get_content (memory_message (f, 0)), ==, "1+1?");
 }
 
-static char *
+static AgentToolDecision *
 block_cb (AgentSession  *session,
           AgentToolCall *call,
           gpointer       data)
 {
   if (strstr (agent_tool_call_get_arguments (call), "rm -rf") != NULL)
-    return g_strdup ("destructive commands are not allowed");
-  return NULL;
+    return agent_tool_decision_new_block ("destructive commands are not allowed");
+  return agent_tool_decision_new_allow ();
+}
+
+/* A guard that gives no decision for "ls" */
+static AgentToolDecision *
+silent_cb (AgentSession  *session,
+           AgentToolCall *call,
+           gpointer       data)
+{
+  if (strstr (agent_tool_call_get_arguments (call), "ls") != NULL)
+    return NULL;
+  return agent_tool_decision_new_allow ();
 }
 
 static void
@@ -327,6 +376,56 @@ test_hook_check_tool_call (Fixture       *f,
   blocked = agent_message_get_tool_call (memory_message (f, 1), 0);
   g_assert_cmpint (agent_tool_call_get_state (blocked), ==, AGENT_TOOL_CALL_STATE_DENIED);
   g_assert_cmpint (agent_tool_call_get_duration (blocked), ==, -1);
+}
+
+/* The hook fails closed: a guard that gives no decision blocks the call,
+ * even after another guard allowed it. */
+static void
+test_hook_check_tool_call_fails_closed (Fixture       *f,
+                                        gconstpointer  data)
+{
+  g_autoptr(AgentTool) shell = agent_tool_new ("shell", "Runs a command", NULL,
+                                               counting_handler, NULL, NULL);
+  const AgentTestToolChunk chunks[] = {
+    { 0, "c0", "shell", "{\"command\":\"ls\"}" },
+    { 1, "c1", "shell", "{\"command\":\"pwd\"}" },
+  };
+  AgentToolCall *blocked;
+
+  runs = 0;
+  agent_session_add_tool (f->session, shell);
+  g_signal_connect (f->session, "check-tool-call", G_CALLBACK (block_cb), NULL);
+  g_signal_connect (f->session, "check-tool-call", G_CALLBACK (silent_cb), NULL);
+
+  agent_test_openai_add_tool_response (f->server, chunks, G_N_ELEMENTS (chunks), 1, 1);
+  add_answer (f, "Only pwd.");
+  agent_test_turn_run (&f->turn, f->session, "where", NULL);
+
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpuint (runs, ==, 1);
+  g_assert_cmpstr (tool_message (f, 1, "c0"), ==,
+                   "Blocked: the check-tool-call hook gave no decision");
+  g_assert_cmpstr (tool_message (f, 1, "c1"), ==, "ran");
+  blocked = agent_message_get_tool_call (memory_message (f, 1), 0);
+  g_assert_cmpint (agent_tool_call_get_state (blocked), ==, AGENT_TOOL_CALL_STATE_DENIED);
+  assert_memory_consistent (f);
+}
+
+static void
+test_decision (void)
+{
+  g_autoptr(AgentToolDecision) allow = agent_tool_decision_new_allow ();
+  g_autoptr(AgentToolDecision) block = agent_tool_decision_new_block ("no");
+  g_autofree char *reason = NULL;
+  gboolean allowed = TRUE;
+
+  g_assert_true (agent_tool_decision_get_allowed (allow));
+  g_assert_null (agent_tool_decision_get_reason (allow));
+  g_assert_false (agent_tool_decision_get_allowed (block));
+  g_assert_cmpstr (agent_tool_decision_get_reason (block), ==, "no");
+  g_object_get (block, "allowed", &allowed, "reason", &reason, NULL);
+  g_assert_false (allowed);
+  g_assert_cmpstr (reason, ==, "no");
 }
 
 static char *
@@ -547,9 +646,12 @@ main (int   argc,
   ADD ("/control/approval/no-handler", test_approval_no_handler);
   ADD ("/control/approval/later-from-thread", test_approval_later_from_thread);
   ADD ("/control/approval/cancelled", test_approval_cancelled);
+  ADD ("/control/approval/dropped", test_approval_dropped);
   ADD ("/control/hook/check-input", test_hook_check_input);
   ADD ("/control/hook/prepare-step", test_hook_prepare_step);
   ADD ("/control/hook/check-tool-call", test_hook_check_tool_call);
+  ADD ("/control/hook/check-tool-call-fails-closed", test_hook_check_tool_call_fails_closed);
+  g_test_add_func ("/control/hook/decision", test_decision);
   ADD ("/control/hook/filter-tool-result", test_hook_filter_tool_result);
   ADD ("/control/hook/turn-finished", test_hook_turn_finished);
   ADD ("/control/limit/steps", test_limit_steps);
