@@ -414,12 +414,135 @@ test_cancel_during_tool (Fixture       *f,
                    AGENT_TOOL_CALL_STATE_CANCELLED);
   g_assert_cmpstr (agent_message_get_content (memory_message (f, 3)), ==, "2");
 
-  /* A late answer from the tool is accepted and ignored */
+  /* A late answer from the tool is ignored, and says so */
+  g_test_expect_message ("Agent", G_LOG_LEVEL_WARNING,
+                         "The tool “slow” answered after its call was over (The tool was "
+                         "cancelled before it finished); its result was dropped");
   agent_tool_invocation_return_result (invocation, "too late");
+  g_test_assert_expected_messages ();
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_assert_cmpuint (memory_length (f), ==, 4);
   g_ptr_array_unref (pending.invocations);
+}
+
+/* g_object_run_dispose() — what a binding or a destroy does — during a
+ * turn cancels it: the callback gets G_IO_ERROR_CANCELLED, the memory is
+ * consistent, nothing aborts. */
+static void
+test_dispose_mid_stream (Fixture       *f,
+                         gconstpointer  data)
+{
+  AgentTestResponse *r;
+  AgentMemory *memory;
+
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_text (r, "Once upon");
+  agent_test_response_add_wait (r);
+  agent_test_openai_add_end (r, "stop", 1, 1);
+
+  agent_test_turn_send (&f->turn, f->session, "Tell a story", NULL);
+  agent_test_wait_until (text_arrived, f);
+  agent_test_server_wait_until_waiting (f->server);
+  memory = g_object_ref (agent_session_get_memory (f->session));
+
+  g_object_run_dispose (G_OBJECT (f->session));
+  agent_test_turn_wait (&f->turn);
+
+  g_assert_error (f->turn.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_false (agent_session_get_busy (f->session));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (memory)), ==, 2);
+  g_assert_true (agent_session_get_memory (f->session) == memory);
+  assert_memory_consistent (f);
+  agent_test_server_release (f->server);
+  g_object_unref (memory);
+}
+
+static void
+test_dispose_during_tool (Fixture       *f,
+                          gconstpointer  data)
+{
+  Pending pending = { 0 };
+  g_autoptr(AgentTool) tool = pending_tool_new ("slow", &pending);
+  AgentTestResponse *r;
+
+  agent_session_add_tool (f->session, tool);
+  r = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_tool_call (r, 0, "call_slow", "slow", "{}");
+  agent_test_openai_add_end (r, "tool_calls", 1, 1);
+
+  agent_test_turn_send (&f->turn, f->session, "Go", NULL);
+  agent_test_wait_until (has_started, &pending);
+
+  g_object_run_dispose (G_OBJECT (f->session));
+  agent_test_turn_wait (&f->turn);
+
+  g_assert_error (f->turn.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (g_cancellable_is_cancelled (agent_tool_invocation_get_cancellable (
+                   g_ptr_array_index (pending.invocations, 0))));
+  g_assert_cmpuint (memory_length (f), ==, 3);
+  assert_memory_consistent (f);
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
+  g_ptr_array_unref (pending.invocations);
+}
+
+/* busy goes false after completed and after the callback, so that a
+ * notify::busy handler starting the next turn sees this one over. */
+static void
+log_busy (AgentSession *session,
+          GParamSpec   *pspec,
+          GPtrArray    *log)
+{
+  g_ptr_array_add (log, g_strdup (agent_session_get_busy (session) ? "busy" : "idle"));
+}
+
+static void
+log_completed (AgentSession *session,
+               AgentMessage *message,
+               GPtrArray    *log)
+{
+  g_ptr_array_add (log, g_strdup ("completed"));
+}
+
+static void
+log_callback (GObject      *object,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  GPtrArray *log = data;
+  g_autoptr(AgentMessage) message = agent_session_send_finish (AGENT_SESSION (object), result,
+                                                               NULL);
+
+  g_assert_nonnull (message);
+  g_ptr_array_add (log, g_strdup ("callback"));
+}
+
+static gboolean
+log_ends_idle (gpointer data)
+{
+  GPtrArray *log = data;
+
+  return log->len > 0 && g_str_equal (g_ptr_array_index (log, log->len - 1), "idle");
+}
+
+static void
+test_busy_goes_false_last (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(GPtrArray) log = g_ptr_array_new_with_free_func (g_free);
+
+  add_answer (f, "Hi.");
+  g_signal_connect (f->session, "notify::busy", G_CALLBACK (log_busy), log);
+  g_signal_connect (f->session, "completed", G_CALLBACK (log_completed), log);
+  agent_session_send_async (f->session, "Hello", NULL, log_callback, log);
+  agent_test_wait_until (log_ends_idle, log);
+
+  g_assert_cmpuint (log->len, ==, 4);
+  g_assert_cmpstr (g_ptr_array_index (log, 0), ==, "busy");
+  g_assert_cmpstr (g_ptr_array_index (log, 1), ==, "completed");
+  g_assert_cmpstr (g_ptr_array_index (log, 2), ==, "callback");
+  g_assert_cmpstr (g_ptr_array_index (log, 3), ==, "idle");
+  g_signal_handlers_disconnect_by_data (f->session, log);
 }
 
 static void
@@ -509,6 +632,9 @@ main (int   argc,
   ADD ("/session/cancel/before-text", test_cancel_before_text);
   ADD ("/session/cancel/already-cancelled", test_cancel_already_cancelled);
   ADD ("/session/cancel/during-tool", test_cancel_during_tool);
+  ADD ("/session/dispose/mid-stream", test_dispose_mid_stream);
+  ADD ("/session/dispose/during-tool", test_dispose_during_tool);
+  ADD ("/session/busy-goes-false-last", test_busy_goes_false_last);
   ADD ("/session/toggle/off", test_toggle_off);
   ADD ("/session/toggle/on", test_toggle_on);
   ADD ("/session/toggle/flip-midway", test_toggle_flip_midway);
