@@ -1,0 +1,374 @@
+// Agent.js — GJS overrides for libagent
+//
+// Loaded by `import Agent from 'gi://Agent'` (or imports.gi.Agent), with no
+// extra import. They make libagent behave as a JavaScript developer
+// expects:
+//
+// - a tool handler returns its result (a string as it is, other values as
+//   JSON), throws for an error result, or returns a Promise (an async
+//   function); a handler written for the C protocol (complete the
+//   invocation, return true) keeps working, and true without an answer
+//   still means "later";
+// - approval handlers and the check-tool-call / filter-tool-result hooks take
+//   plain values too, and fail closed: a throw, a wrong type or no answer
+//   denies or blocks;
+// - Agent.tool({name, description, parameters, execute}) declares a tool
+//   from an object, and session.add_tool() takes such an object;
+// - session.stream(text) is an async generator of the turn's events.
+//
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
+/* exported _init */
+
+const {GLib, Gio} = imports.gi;
+
+const NUL_ERROR = 'The result contains a NUL character, which cannot be sent';
+
+function _message(error) {
+    if (error instanceof GLib.Error)
+        return error.message;
+    if (error instanceof Error)
+        return error.message || error.name;
+    return String(error);
+}
+
+function _isThenable(value) {
+    return value !== null && (typeof value === 'object' || typeof value === 'function') &&
+        typeof value.then === 'function';
+}
+
+// [text, error message]: a result as the model reads it
+function _text(value) {
+    if (typeof value === 'string')
+        return value.includes('\0') ? [null, NUL_ERROR] : [value, null];
+    if (value === undefined)
+        value = null;
+    if (typeof value === 'number' && !Number.isFinite(value))
+        return [null, `The result is not a JSON value: ${value}`];
+    try {
+        const text = JSON.stringify(value);
+        if (text === undefined)
+            return [null, `The result is not a JSON value: ${typeof value}`];
+        return [text, null];
+    } catch (error) {
+        return [null, `The result is not a JSON value: ${error.message}`];
+    }
+}
+
+function _init() {
+    const Agent = this;
+
+    const rawReturnResult = Agent.ToolInvocation.prototype.return_result;
+    const rawReturnError = Agent.ToolInvocation.prototype.return_error_literal;
+
+    function parameters(schema) {
+        if (schema === null || schema === undefined || schema instanceof imports.gi.Json.Node)
+            return schema ?? null;
+        return Agent.Tool.parse_parameters(typeof schema === 'string' ? schema : JSON.stringify(schema));
+    }
+
+    function fail(invocation, error) {
+        if (!invocation.is_completed())
+            rawReturnError.call(invocation, _message(error));
+    }
+
+    // Completes `invocation` with what a handler returned.
+    function settle(invocation, value, awaited = false) {
+        if (invocation.is_completed())
+            return;
+        if (_isThenable(value)) {
+            Promise.resolve(value).then(result => {
+                if (!invocation.is_completed() && !invocation.get_cancellable().is_cancelled())
+                    settle(invocation, result, true);
+            }, error => {
+                if (!invocation.get_cancellable().is_cancelled())
+                    fail(invocation, error);
+            });
+            return;
+        }
+        if (value === true && !awaited)
+            return;  // the C protocol: true without an answer means "later"
+        const [text, error] = _text(value);
+        if (error !== null)
+            rawReturnError.call(invocation, error);
+        else
+            rawReturnResult.call(invocation, text);
+    }
+
+    function wrapHandler(handler) {
+        return (tool, invocation) => {
+            try {
+                settle(invocation, handler(tool, invocation));
+            } catch (error) {  // the exception is the call's error result
+                fail(invocation, error);
+            }
+            return true;
+        };
+    }
+
+    const rawToolNew = Agent.Tool.new;
+    Agent.Tool.new = function (name, description, schema, handler) {
+        return rawToolNew.call(this, name, description, parameters(schema), wrapHandler(handler));
+    };
+
+    Agent.ToolInvocation.prototype.return_result = function (result) {
+        if (typeof result === 'string' && result.includes('\0'))
+            rawReturnError.call(this, NUL_ERROR);
+        else
+            rawReturnResult.call(this, result);
+    };
+
+    /** Completes the invocation with `value`: a string as it is, other values as JSON. */
+    Agent.ToolInvocation.prototype.return_value = function (value) {
+        settle(this, value, true);
+    };
+
+    Object.defineProperty(Agent.ToolInvocation.prototype, 'args', {
+        get() {
+            return JSON.parse(imports.gi.Json.to_string(this.get_arguments(), false));
+        },
+        configurable: true,
+    });
+
+    /** The call's arguments, parsed (throws when they are not a JSON object). */
+    Agent.ToolCall.prototype.parse_arguments_object = function () {
+        return JSON.parse(imports.gi.Json.to_string(this.parse_arguments(), false));
+    };
+
+    /**
+     * A tool from an object: {name, description, parameters (a JSON Schema
+     * object), execute(args, invocation), requiresApproval, returnDirect,
+     * timeout}. execute returns the result, throws, or returns a Promise.
+     */
+    Agent.tool = function (spec) {
+        if (typeof spec?.name !== 'string' || typeof spec.execute !== 'function')
+            throw new TypeError('Agent.tool() needs an object with a name and an execute function');
+        const tool = Agent.Tool.new(spec.name, spec.description ?? '',
+            spec.parameters ?? {type: 'object', properties: {}},
+            (_tool, invocation) => spec.execute(invocation.args, invocation));
+        if (spec.requiresApproval)
+            tool.requires_approval = true;
+        if (spec.returnDirect)
+            tool.return_direct = true;
+        if (spec.timeout)
+            tool.timeout = spec.timeout;
+        return tool;
+    };
+
+    const rawAddTool = Agent.Session.prototype.add_tool;
+    Agent.Session.prototype.add_tool = function (tool) {
+        rawAddTool.call(this, tool instanceof Agent.Tool ? tool : Agent.tool(tool));
+    };
+
+    // --- hooks ---
+
+    function decision(value) {
+        if (value instanceof Agent.ToolDecision)
+            return value;
+        if (value === true)
+            return Agent.ToolDecision.new_allow();
+        if (value === false)
+            return Agent.ToolDecision.new_block('a check-tool-call hook refused it');
+        if (typeof value === 'string' && value !== '')
+            return Agent.ToolDecision.new_block(value);
+        if (value === null || value === undefined)
+            return Agent.ToolDecision.new_block('the check-tool-call hook gave no decision');
+        if (_isThenable(value)) {
+            return Agent.ToolDecision.new_block(
+                'the check-tool-call hook must decide at once, not in a Promise');
+        }
+        return Agent.ToolDecision.new_block(
+            `the check-tool-call hook returned ${typeof value}, not a decision`);
+    }
+
+    function answer(approval, value, awaited) {
+        if (approval.is_answered())
+            return;
+        if (value instanceof Agent.ToolDecision) {
+            if (value.allowed)
+                approval.allow();
+            else
+                approval.deny(value.reason);
+        } else if (value === true) {
+            if (awaited)
+                approval.allow();
+        } else if (typeof value === 'string' && value !== '') {
+            approval.deny(value);
+        } else if (value === false || value === null || value === undefined) {
+            approval.deny(null);
+        } else {
+            approval.deny(`the approve-tool-call handler returned ${typeof value}, not an answer`);
+        }
+    }
+
+    const hooks = {
+        'check-tool-call': handler => (session, call, ...rest) => {
+            try {
+                return decision(handler(session, call, ...rest));
+            } catch (error) {  // fail closed
+                return Agent.ToolDecision.new_block(_message(error));
+            }
+        },
+        'filter-tool-result': handler => (session, call, ...rest) => {
+            let value;
+            try {
+                value = handler(session, call, ...rest);
+            } catch (error) {  // withheld rather than unfiltered
+                return `The result was withheld: the filter-tool-result hook failed: ${_message(error)}`;
+            }
+            if (value === null || value === undefined)
+                return null;
+            const [text, error] = _text(value);
+            return error !== null ? `The result was withheld: ${error}` : text;
+        },
+        'approve-tool-call': handler => (session, call, approval, ...rest) => {
+            let value;
+            try {
+                value = handler(session, call, approval, ...rest);
+            } catch (error) {  // fail closed
+                if (!approval.is_answered())
+                    approval.deny(_message(error));
+                return true;
+            }
+            if (_isThenable(value)) {
+                Promise.resolve(value).then(result => {
+                    if (!approval.get_cancellable().is_cancelled())
+                        answer(approval, result, true);
+                }, error => {
+                    if (!approval.is_answered() && !approval.get_cancellable().is_cancelled())
+                        approval.deny(_message(error));
+                });
+                return true;
+            }
+            answer(approval, value, false);
+            return true;
+        },
+    };
+
+    const rawConnect = Agent.Session.prototype.connect;
+    const rawConnectAfter = Agent.Session.prototype.connect_after;
+    Agent.Session.prototype.connect = function (signal, handler) {
+        const wrap = hooks[signal.split('::')[0]];
+        return rawConnect.call(this, signal, wrap ? wrap(handler) : handler);
+    };
+    Agent.Session.prototype.connect_after = function (signal, handler) {
+        const wrap = hooks[signal.split('::')[0]];
+        return rawConnectAfter.call(this, signal, wrap ? wrap(handler) : handler);
+    };
+
+    // --- events ---
+
+    function usageFields(usage) {
+        if (!usage)
+            return null;
+        const fields = {
+            'prompt-tokens': usage.get_prompt_tokens(),
+            'completion-tokens': usage.get_completion_tokens(),
+            'total-tokens': usage.get_total_tokens(),
+        };
+        if (usage.get_reasoning_tokens() > 0)
+            fields['reasoning-tokens'] = usage.get_reasoning_tokens();
+        return fields;
+    }
+
+    function metricsFields(metrics) {
+        if (!metrics)
+            return null;
+        const us = value => value < 0 ? null : value;
+        const speed = metrics.get_tokens_per_second();
+        return {
+            'steps': metrics.get_steps(),
+            'time-to-first-token-us': us(metrics.get_time_to_first_token()),
+            'duration-us': us(metrics.get_duration()),
+            'wait-us': us(metrics.get_wait_time()),
+            'tokens-per-second': speed < 0 ? null : Math.round(speed),
+            'tool-calls': metrics.get_tool_calls(),
+            'tool-time-us': us(metrics.get_tool_time()),
+        };
+    }
+
+    /**
+     * Runs a turn and yields its events, objects with the fields of
+     * agent-cli's --json lines. The last is 'done'; or 'error', after which
+     * the GLib.Error is thrown. Leaving the loop early cancels the turn.
+     * The GLib main loop must run (it does in `gjs -m` while a top-level
+     * await is pending, and in an application).
+     */
+    Agent.Session.prototype.stream = async function* (text, cancellable = null) {
+        const queue = [];
+        let wake = null;
+        let done = false;
+        let failure = null;
+        const add = (type, fields = {}) => {
+            queue.push({type, ...fields});
+            wake?.();
+        };
+        const call = c => ({id: c.get_id(), name: c.get_name()});
+        const ids = [
+            rawConnect.call(this, 'text-delta', (_s, _m, t) => add('text-delta', {text: t})),
+            rawConnect.call(this, 'reasoning-delta', (_s, _m, t) => add('reasoning-delta', {text: t})),
+            rawConnect.call(this, 'tool-call-delta', (_s, c, delta) => add('tool-call-delta',
+                {index: c.get_index(), ...call(c), 'arguments-delta': delta})),
+            rawConnect.call(this, 'tool-call', (_s, c) => add('tool-call',
+                {...call(c), arguments: c.get_arguments()})),
+            rawConnect.call(this, 'tool-started', (_s, c) => add('tool-started',
+                {...call(c), arguments: c.get_arguments()})),
+            rawConnect.call(this, 'tool-finished', (_s, c) => add('tool-finished',
+                {...call(c), [c.is_error() ? 'error' : 'result']: c.get_result()})),
+            rawConnect.call(this, 'tool-progress', (_s, c, fraction, t) => add('tool-progress',
+                {...call(c), fraction: fraction < 0 ? null : fraction, text: t})),
+            rawConnect.call(this, 'retry', (_s, attempt, delay, error) => add('retry', {
+                attempt, 'delay-ms': Math.round(delay * 1000), code: Agent.error_get_code(error),
+                message: error.message,
+            })),
+            rawConnect.call(this, 'step-finished', (_s, m) => add('step-finished', {
+                'finish-reason': m.get_finish_reason(), usage: usageFields(m.get_usage()),
+                metrics: metricsFields(m.get_metrics()),
+            })),
+        ];
+        const own = new Gio.Cancellable();
+        const relay = cancellable ? cancellable.connect(() => own.cancel()) : 0;
+
+        this.send_async(text, own, (session, result) => {
+            try {
+                const message = session.send_finish(result);
+                const content = {role: 'assistant', content: message.get_content()};
+                if (message.get_reasoning() !== null)
+                    content.reasoning = message.get_reasoning();
+                if (message.get_refusal() !== null)
+                    content.refusal = message.get_refusal();
+                add('done', {
+                    message: content, usage: usageFields(session.get_usage()),
+                    metrics: metricsFields(message.get_turn_metrics()),
+                });
+            } catch (error) {
+                failure = error;
+                add('error', {code: Agent.error_get_code(error), message: error.message});
+            }
+            done = true;
+            wake?.();
+        });
+
+        try {
+            for (;;) {
+                while (queue.length > 0)
+                    yield queue.shift();
+                if (done)
+                    break;
+                // eslint-disable-next-line no-await-in-loop
+                await new Promise(resolve => {
+                    wake = resolve;
+                });
+                wake = null;
+            }
+        } finally {
+            ids.forEach(id => this.disconnect(id));
+            if (relay)
+                cancellable.disconnect(relay);
+            if (!done)
+                own.cancel();
+        }
+        if (failure !== null)
+            throw failure;
+    };
+}

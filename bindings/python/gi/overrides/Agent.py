@@ -1,0 +1,663 @@
+# Agent.py — PyGObject overrides for libagent
+#
+# Loaded by `from gi.repository import Agent`, with no extra import. They
+# make libagent behave as a Python developer expects:
+#
+# - a tool handler returns its result (str as it is; dict, list, numbers,
+#   bool and None as JSON), raises for an error result, or is `async def`;
+#   a handler written for the C protocol (complete the invocation, return
+#   True) keeps working, and True without an answer still means "later";
+# - approval handlers and the check-tool-call / filter-tool-result hooks take
+#   plain values too, and fail closed: an exception, a wrong type or no
+#   answer denies or blocks;
+# - `@Agent.tool` declares a tool from a function, its JSON Schema built
+#   from type hints and docstring;
+# - `session.stream(text)` iterates the events of a turn, and
+#   `session.stream_async(text)` does so for asyncio.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import asyncio
+import collections
+import inspect
+import json
+import re
+import typing
+
+from gi.repository import GLib
+
+from ..module import get_introspection_module
+from ..overrides import override
+
+Agent = get_introspection_module('Agent')
+
+__all__ = []
+
+NUL_ERROR = 'The result contains a NUL character, which cannot be sent'
+
+
+# --- values ----------------------------------------------------------------
+
+def _message(error):
+    """The words of an exception, for the model or a reason."""
+    if isinstance(error, GLib.Error):
+        return error.message
+    text = str(error)
+    return text if text else type(error).__name__
+
+
+def _text(value):
+    """(text, error message): a result as the model reads it."""
+    if isinstance(value, str):
+        if '\0' in value:
+            return None, NUL_ERROR
+        return value, None
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False), None
+    except (TypeError, ValueError) as error:
+        return None, 'The result is not a JSON value: %s' % error
+
+
+def _python(node):
+    """A Json.Node as Python values."""
+    if node is None:
+        return None
+    from gi.repository import Json
+    return json.loads(Json.to_string(node, False))
+
+
+def _parameters(parameters):
+    """A tool's parameters schema as a Json.Node, from a dict, JSON text
+    or a Json.Node."""
+    if parameters is None or not isinstance(parameters, (str, dict)):
+        return parameters
+    if isinstance(parameters, dict):
+        parameters = json.dumps(parameters)
+    return Agent.Tool.parse_parameters(parameters)
+
+
+# --- awaiting ---------------------------------------------------------------
+
+class _GLibStepper:
+    """Runs coroutines on a private asyncio loop, stepped from the GLib
+    main loop, for handlers called while no asyncio loop runs (PyGObject
+    before 3.50 has no asyncio integration)."""
+
+    INTERVAL_MS = 5
+
+    def __init__(self):
+        self.loop = None
+        self.tasks = set()
+        self.source = 0
+
+    def start(self, awaitable):
+        if self.loop is None:
+            self.loop = asyncio.new_event_loop()
+        task = asyncio.ensure_future(awaitable, loop=self.loop)
+        self.tasks.add(task)
+        if not self.source:
+            self.source = GLib.timeout_add(self.INTERVAL_MS, self.step)
+        return task
+
+    def step(self):
+        self.loop.call_soon(self.loop.stop)
+        self.loop.run_forever()
+        self.tasks = {task for task in self.tasks if not task.done()}
+        if self.tasks:
+            return GLib.SOURCE_CONTINUE
+        self.source = 0
+        return GLib.SOURCE_REMOVE
+
+
+_stepper = _GLibStepper()
+
+
+def _await(awaitable, done, cancellable=None):
+    """Runs @awaitable, then calls done(value, error) on this thread: on the
+    running asyncio loop if there is one, else on a loop GLib steps."""
+    async def run():
+        try:
+            value = await awaitable
+        except BaseException as error:  # cancelled too: done() says so
+            done(None, error)
+        else:
+            done(value, None)
+
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = None
+    task = loop.create_task(run()) if loop is not None else _stepper.start(run())
+    if cancellable is not None:
+        cancellable.connect(lambda *args: task.cancel())
+    return task
+
+
+# --- tools -----------------------------------------------------------------
+
+def _fail(invocation, error):
+    if not invocation.is_completed():
+        Agent.ToolInvocation.return_error_literal(invocation, _message(error))
+
+
+def _settle(invocation, value, awaited=False):
+    """Completes @invocation with what a handler returned."""
+    if invocation.is_completed():
+        return
+    if inspect.isawaitable(value):
+        def done(result, error):
+            if invocation.is_completed() or invocation.get_cancellable().is_cancelled():
+                return
+            if error is not None:
+                _fail(invocation, error)
+            else:
+                _settle(invocation, result, awaited=True)
+        _await(value, done, invocation.get_cancellable())
+        return
+    if value is True and not awaited:
+        return  # the C protocol: True without an answer means "later"
+    text, error = _text(value)
+    if error is not None:
+        Agent.ToolInvocation.return_error_literal(invocation, error)
+    else:
+        Agent.ToolInvocation.return_result(invocation, text)
+
+
+def _handler(function, user_data=()):
+    def invoke(tool, invocation, *ignored):
+        try:
+            value = function(tool, invocation, *user_data)
+        except Exception as error:  # the exception is the call's error result
+            _fail(invocation, error)
+            return True
+        _settle(invocation, value)
+        return True
+    return invoke
+
+
+def _blocking(function, user_data=()):
+    def body(tool, arguments, cancellable, *ignored):
+        try:
+            value = function(tool, arguments, cancellable, *user_data)
+        except GLib.Error:
+            raise
+        except Exception as error:
+            raise GLib.Error(_message(error))
+        text, error = _text(value)
+        if error is not None:
+            raise GLib.Error(error)
+        return text
+    return body
+
+
+@override
+class Tool(Agent.Tool):
+    @classmethod
+    def new(cls, name, description, parameters, handler, *user_data):
+        """A tool that runs @handler(tool, invocation) for each call. The
+        handler returns the result (str as it is, other values as JSON),
+        raises for an error result, or is a coroutine function; or, as in C,
+        completes the invocation (now, or later after returning True)."""
+        return Agent.Tool.new(name, description, _parameters(parameters),
+                              _handler(handler, user_data))
+
+    @classmethod
+    def new_blocking(cls, name, description, parameters, func, *user_data):
+        """A tool whose body, func(tool, arguments, cancellable), runs in a
+        worker thread and returns its result or raises."""
+        return Agent.Tool.new_blocking(name, description, _parameters(parameters),
+                                       _blocking(func, user_data))
+
+
+__all__.append('Tool')
+
+
+@override
+class ToolInvocation(Agent.ToolInvocation):
+    @property
+    def arguments(self):
+        """The call's arguments, as a dict."""
+        return _python(self.get_arguments())
+
+    def return_result(self, result):
+        if '\0' in result:
+            Agent.ToolInvocation.return_error_literal(self, NUL_ERROR)
+        else:
+            Agent.ToolInvocation.return_result(self, result)
+
+    def return_value(self, value):
+        """Completes the invocation with @value: str as it is, other values
+        as JSON."""
+        _settle(self, value, awaited=True)
+
+
+__all__.append('ToolInvocation')
+
+
+@override
+class ToolCall(Agent.ToolCall):
+    def arguments_dict(self):
+        """The call's arguments, parsed, as a dict (raises GLib.Error when
+        they are not a JSON object)."""
+        return _python(self.parse_arguments())
+
+
+__all__.append('ToolCall')
+
+
+# --- tools from functions --------------------------------------------------
+
+_JSON_TYPES = {str: 'string', int: 'integer', float: 'number', bool: 'boolean',
+               dict: 'object', list: 'array', tuple: 'array'}
+
+
+def _schema_of(hint):
+    """The JSON Schema of a type hint."""
+    origin = typing.get_origin(hint)
+    arguments = typing.get_args(hint)
+    if origin is typing.Union:
+        others = [a for a in arguments if a is not type(None)]
+        return _schema_of(others[0]) if len(others) == 1 else {}
+    if origin is typing.Literal:
+        return {'enum': list(arguments)}
+    if origin in (list, tuple, collections.abc.Sequence):
+        schema = {'type': 'array'}
+        if arguments and arguments[0] is not Ellipsis:
+            schema['items'] = _schema_of(arguments[0])
+        return schema
+    if origin is dict:
+        return {'type': 'object'}
+    if hint in _JSON_TYPES:
+        return {'type': _JSON_TYPES[hint]}
+    return {}
+
+
+def _docstring(function):
+    """(description, {parameter: description}) from a Google- or
+    Sphinx-style docstring."""
+    doc = inspect.getdoc(function) or ''
+    parts = re.split(r'\n\s*\n', doc, maxsplit=1)
+    description = ' '.join(parts[0].split())
+    described = {}
+    for line in doc.splitlines():
+        match = (re.match(r'\s*:param\s+(\w+):\s*(.+)', line) or
+                 re.match(r'\s+(\w+)\s*(?:\([^)]*\))?:\s*(.+)', line))
+        if match:
+            described[match.group(1)] = match.group(2).strip()
+    return description, described
+
+
+def _wants_invocation(parameter):
+    return parameter.name == 'invocation' or parameter.annotation is Agent.ToolInvocation
+
+
+def tool(function=None, *, name=None, description=None, requires_approval=False,
+         return_direct=False, timeout=0):
+    """Makes an Agent.Tool of a function: its name, its docstring's first
+    paragraph as the description, and a JSON Schema of its parameters from
+    their type hints (a default makes one optional; the docstring's Args:
+    describe them). The function is called with the arguments as keywords
+    (and the invocation, if it has a parameter named `invocation`), and
+    returns its result, raises, or is `async def`.
+
+        @Agent.tool
+        def get_weather(city: str, unit: Literal['C', 'F'] = 'C') -> str:
+            '''Tells the weather in a city.
+
+            Args:
+                city: the city, e.g. Seoul
+            '''
+            return f'Sunny, 21 °{unit} in {city}'
+    """
+    def make(function):
+        signature = inspect.signature(function)
+        try:
+            hints = typing.get_type_hints(function)
+        except Exception:
+            hints = {}
+        summary, described = _docstring(function)
+        properties, required, accepted = {}, [], []
+        wants_invocation = False
+        for parameter in signature.parameters.values():
+            if _wants_invocation(parameter):
+                wants_invocation = True
+                continue
+            if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+                continue
+            schema = dict(_schema_of(hints.get(parameter.name)))
+            if parameter.name in described:
+                schema['description'] = described[parameter.name]
+            properties[parameter.name] = schema
+            accepted.append(parameter.name)
+            if parameter.default is parameter.empty:
+                required.append(parameter.name)
+        schema = {'type': 'object', 'properties': properties}
+        if required:
+            schema['required'] = required
+
+        def handler(tool, invocation):
+            arguments = _python(invocation.get_arguments()) or {}
+            unknown = sorted(set(arguments) - set(accepted))
+            if unknown:
+                raise ValueError('Unknown argument: %s' % ', '.join(unknown))
+            missing = [n for n in required if n not in arguments]
+            if missing:
+                raise ValueError('Missing argument: %s' % ', '.join(missing))
+            if wants_invocation:
+                arguments['invocation'] = invocation
+            return function(**arguments)
+
+        made = Tool.new(name or function.__name__, description or summary, schema, handler)
+        made.set_requires_approval(requires_approval)
+        made.set_return_direct(return_direct)
+        made.set_timeout(timeout)
+        return made
+
+    return make(function) if function is not None else make
+
+
+__all__.append('tool')
+
+
+# --- hooks -----------------------------------------------------------------
+
+def _decision(value):
+    """An Agent.ToolDecision from what a check-tool-call handler returned:
+    True allows; False, a reason, None or anything else blocks."""
+    if isinstance(value, Agent.ToolDecision):
+        return value
+    if value is True:
+        return Agent.ToolDecision.new_allow()
+    if value is False:
+        return Agent.ToolDecision.new_block('a check-tool-call hook refused it')
+    if isinstance(value, str) and value:
+        return Agent.ToolDecision.new_block(value)
+    if value is None:
+        return Agent.ToolDecision.new_block('the check-tool-call hook gave no decision')
+    if inspect.isawaitable(value):
+        if inspect.iscoroutine(value):
+            value.close()
+        return Agent.ToolDecision.new_block('the check-tool-call hook must decide at once, '
+                                            'not in a coroutine')
+    return Agent.ToolDecision.new_block('the check-tool-call hook returned %s, not a decision'
+                                        % type(value).__name__)
+
+
+def _check_tool_call(handler, user_data):
+    def check(session, call, *ignored):
+        try:
+            value = handler(session, call, *user_data)
+        except Exception as error:  # fail closed
+            return Agent.ToolDecision.new_block(_message(error))
+        return _decision(value)
+    return check
+
+
+def _filter_tool_result(handler, user_data):
+    def filter_result(session, call, *ignored):
+        try:
+            value = handler(session, call, *user_data)
+        except Exception as error:  # withheld rather than unfiltered
+            return 'The result was withheld: the filter-tool-result hook failed: %s' % (
+                _message(error))
+        if value is None:
+            return None
+        text, error = _text(value)
+        if error is not None:
+            return 'The result was withheld: %s' % error
+        return text
+    return filter_result
+
+
+def _answer(approval, value, awaited):
+    """Answers @approval with what a handler returned: True allows (from a
+    plain handler, True without an answer means "later", as in C), False,
+    None or a reason deny."""
+    if approval.is_answered():
+        return
+    if isinstance(value, Agent.ToolDecision):
+        if value.get_allowed():
+            approval.allow()
+        else:
+            approval.deny(value.get_reason())
+    elif value is True:
+        if awaited:
+            approval.allow()
+    elif isinstance(value, str) and value:
+        approval.deny(value)
+    elif value is None or value is False:
+        approval.deny(None)
+    else:
+        approval.deny('the approve-tool-call handler returned %s, not an answer'
+                      % type(value).__name__)
+
+
+def _approve_tool_call(handler, user_data):
+    def approve(session, call, approval, *ignored):
+        try:
+            value = handler(session, call, approval, *user_data)
+        except Exception as error:  # fail closed
+            if not approval.is_answered():
+                approval.deny(_message(error))
+            return True
+        if inspect.isawaitable(value):
+            def done(result, error):
+                if approval.is_answered() or approval.get_cancellable().is_cancelled():
+                    return
+                if error is not None:
+                    approval.deny(_message(error))
+                else:
+                    _answer(approval, result, True)
+            _await(value, done, approval.get_cancellable())
+            return True
+        _answer(approval, value, False)
+        return True
+    return approve
+
+
+_HOOKS = {
+    'check-tool-call': _check_tool_call,
+    'filter-tool-result': _filter_tool_result,
+    'approve-tool-call': _approve_tool_call,
+}
+
+
+# --- events ----------------------------------------------------------------
+
+def _usage(usage):
+    if usage is None:
+        return None
+    fields = {'prompt-tokens': usage.get_prompt_tokens(),
+              'completion-tokens': usage.get_completion_tokens(),
+              'total-tokens': usage.get_total_tokens()}
+    if usage.get_reasoning_tokens() > 0:
+        fields['reasoning-tokens'] = usage.get_reasoning_tokens()
+    return fields
+
+
+def _metrics(metrics):
+    if metrics is None:
+        return None
+
+    def microseconds(value):
+        return None if value < 0 else value
+    speed = metrics.get_tokens_per_second()
+    return {'steps': metrics.get_steps(),
+            'time-to-first-token-us': microseconds(metrics.get_time_to_first_token()),
+            'duration-us': microseconds(metrics.get_duration()),
+            'wait-us': microseconds(metrics.get_wait_time()),
+            'tokens-per-second': None if speed < 0 else int(speed + 0.5),
+            'tool-calls': metrics.get_tool_calls(),
+            'tool-time-us': microseconds(metrics.get_tool_time())}
+
+
+class _Events:
+    """Listens to a session for one turn and keeps its events as dicts with
+    the fields of agent-cli's --json lines."""
+
+    def __init__(self, session, wake=None):
+        self.session = session
+        self.queue = collections.deque()
+        self.wake = wake
+        self.done = False
+        self.error = None
+        raw = Agent.Session.connect
+        self.handlers = [
+            raw(session, 'text-delta', lambda s, m, text: self.add('text-delta', text=text)),
+            raw(session, 'reasoning-delta',
+                lambda s, m, text: self.add('reasoning-delta', text=text)),
+            raw(session, 'tool-call-delta', lambda s, call, delta: self.add(
+                'tool-call-delta', index=call.get_index(), id=call.get_id(),
+                name=call.get_name(), **{'arguments-delta': delta})),
+            raw(session, 'tool-call', lambda s, call: self.add(
+                'tool-call', id=call.get_id(), name=call.get_name(),
+                arguments=call.get_arguments())),
+            raw(session, 'tool-started', lambda s, call: self.add(
+                'tool-started', id=call.get_id(), name=call.get_name(),
+                arguments=call.get_arguments())),
+            raw(session, 'tool-finished', lambda s, call: self.add(
+                'tool-finished', id=call.get_id(), name=call.get_name(),
+                **{'error' if call.is_error() else 'result': call.get_result()})),
+            raw(session, 'tool-progress', lambda s, call, fraction, text: self.add(
+                'tool-progress', id=call.get_id(), name=call.get_name(),
+                fraction=None if fraction < 0 else fraction, text=text)),
+            raw(session, 'retry', lambda s, attempt, delay, error: self.add(
+                'retry', attempt=attempt, code=Agent.error_get_code(error),
+                message=error.message, **{'delay-ms': int(delay * 1000 + 0.5)})),
+            raw(session, 'step-finished', lambda s, message: self.add(
+                'step-finished', usage=_usage(message.get_usage()),
+                metrics=_metrics(message.get_metrics()),
+                **{'finish-reason': message.get_finish_reason()})),
+        ]
+
+    def add(self, kind, **fields):
+        event = {'type': kind}
+        event.update(fields)
+        self.queue.append(event)
+        if self.wake is not None:
+            self.wake()
+
+    def finish(self, session, result):
+        try:
+            message = session.send_finish(result)
+        except GLib.Error as error:
+            self.error = error
+            self.add('error', code=Agent.error_get_code(error), message=error.message)
+        else:
+            answer = {'role': 'assistant', 'content': message.get_content()}
+            if message.get_reasoning() is not None:
+                answer['reasoning'] = message.get_reasoning()
+            if message.get_refusal() is not None:
+                answer['refusal'] = message.get_refusal()
+            self.add('done', message=answer, usage=_usage(session.get_usage()),
+                     metrics=_metrics(message.get_turn_metrics()))
+        self.done = True
+        self.disconnect()
+        if self.wake is not None:
+            self.wake()
+
+    def disconnect(self):
+        for handler in self.handlers:
+            self.session.disconnect(handler)
+        self.handlers = []
+
+
+def _native_asyncio(loop):
+    """Whether @loop runs on GLib's main loop (PyGObject 3.50's gi.events)."""
+    return type(loop).__module__.startswith('gi.')
+
+
+@override
+class Session(Agent.Session):
+    def connect(self, detailed_signal, handler, *user_data):
+        wrap = _HOOKS.get(detailed_signal.split('::')[0])
+        if wrap is None:
+            return Agent.Session.connect(self, detailed_signal, handler, *user_data)
+        return Agent.Session.connect(self, detailed_signal, wrap(handler, user_data))
+
+    def connect_after(self, detailed_signal, handler, *user_data):
+        wrap = _HOOKS.get(detailed_signal.split('::')[0])
+        if wrap is None:
+            return Agent.Session.connect_after(self, detailed_signal, handler, *user_data)
+        return Agent.Session.connect_after(self, detailed_signal, wrap(handler, user_data))
+
+    def add_tool(self, tool):
+        """Adds a tool: an Agent.Tool, or a function made one with
+        Agent.tool."""
+        if not isinstance(tool, Agent.Tool) and callable(tool):
+            tool = globals()['tool'](tool)
+        Agent.Session.add_tool(self, tool)
+
+    def stream(self, text, cancellable=None):
+        """Runs a turn and yields its events as dicts, the fields of
+        agent-cli's --json lines, running the thread-default main context
+        meanwhile. The last is 'done'; or 'error', after which the
+        GLib.Error is raised. Leaving the loop early cancels the turn."""
+        from gi.repository import Gio
+        own = Gio.Cancellable()
+        if cancellable is not None:
+            cancellable.connect(lambda *args: own.cancel())
+        events = _Events(self)
+        Agent.Session.send_async(self, text, own, events.finish)
+        context = GLib.MainContext.ref_thread_default()
+        try:
+            while True:
+                while events.queue:
+                    yield events.queue.popleft()
+                if events.done:
+                    break
+                context.iteration(True)
+        finally:
+            if not events.done:
+                own.cancel()
+                while not events.done:
+                    context.iteration(True)
+            events.disconnect()
+        if events.error is not None:
+            raise events.error
+
+    async def stream_async(self, text, cancellable=None):
+        """Like stream(), as an async iterator for asyncio. With PyGObject
+        3.50's GLib event loop policy the GLib main loop runs asyncio; on
+        older PyGObject this iterator runs the default GLib main context
+        itself, a few milliseconds at a time, while it waits."""
+        from gi.repository import Gio
+        loop = asyncio.get_running_loop()
+        native = _native_asyncio(loop)
+        waiter = [None]
+
+        def wake():
+            if waiter[0] is not None and not waiter[0].done():
+                waiter[0].set_result(None)
+
+        own = Gio.Cancellable()
+        if cancellable is not None:
+            cancellable.connect(lambda *args: own.cancel())
+        events = _Events(self, wake)
+        Agent.Session.send_async(self, text, own, events.finish)
+        context = GLib.MainContext.default()
+        try:
+            while True:
+                while events.queue:
+                    yield events.queue.popleft()
+                if events.done:
+                    break
+                if native:
+                    waiter[0] = loop.create_future()
+                    await waiter[0]
+                else:
+                    while not events.queue and context.iteration(False):
+                        pass
+                    if not events.queue and not events.done:
+                        await asyncio.sleep(0.002)
+        finally:
+            if not events.done:
+                own.cancel()
+                while not events.done:
+                    context.iteration(True)
+            events.disconnect()
+        if events.error is not None:
+            raise events.error
+
+
+__all__.append('Session')
