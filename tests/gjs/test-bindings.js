@@ -227,8 +227,11 @@ async function testCancelWhileStreaming() {
 async function testCancelWhileAToolRuns() {
     const cancellable = new Gio.Cancellable();
     const seen = [];
+    const held = [];
     const getWeather = (_tool, invocation) => {
-        // Never answers by itself: it waits for the turn to be cancelled.
+        // Never answers by itself: it keeps the invocation, as a tool that
+        // answers later does, and waits for the turn to be cancelled.
+        held.push(invocation);
         invocation.get_cancellable().connect(() => seen.push('cancelled'));
         GLib.idle_add(GLib.PRIORITY_DEFAULT, () => cancellable.cancel());
         return true;

@@ -314,7 +314,7 @@ function _init() {
             rawConnect.call(this, 'tool-started', (_s, c) => add('tool-started',
                 {...call(c), arguments: c.get_arguments()})),
             rawConnect.call(this, 'tool-finished', (_s, c) => add('tool-finished',
-                {...call(c), [c.is_error() ? 'error' : 'result']: c.get_result()})),
+                {...call(c), [c.is_error ? 'error' : 'result']: c.get_result()})),
             rawConnect.call(this, 'tool-progress', (_s, c, fraction, t) => add('tool-progress',
                 {...call(c), fraction: fraction < 0 ? null : fraction, text: t})),
             rawConnect.call(this, 'retry', (_s, attempt, delay, error) => add('retry', {
