@@ -45,6 +45,8 @@ class Installed:
         if INTROSPECTION:
             self.gir = find('Agent-1.0.gir')
             self.typelib = find('Agent-1.0.typelib')
+            self.python_overrides = find(os.path.join('gi', 'overrides', 'Agent.py'))
+            self.gjs_overrides = find(os.path.join('gjs-1.0', 'overrides', 'Agent.js'))
 
     def relocated_pc_dir(self):
         """A copy of libagent-1.pc whose prefix is where the files are now,
@@ -64,11 +66,17 @@ class Installed:
         """The environment of a program that should see the installed copy
         and nothing of the build tree."""
         env = {k: v for k, v in os.environ.items()
-               if k not in ('GI_TYPELIB_PATH', 'LD_LIBRARY_PATH', 'PKG_CONFIG_PATH')}
+               if k not in ('GI_TYPELIB_PATH', 'LD_LIBRARY_PATH', 'PKG_CONFIG_PATH',
+                            'PYTHONPATH', 'GJS_PATH')}
         env['PKG_CONFIG_PATH'] = self.relocated_pc_dir()
         env['LD_LIBRARY_PATH'] = os.path.dirname(self.library)
         if INTROSPECTION:
             env['GI_TYPELIB_PATH'] = os.path.dirname(self.typelib)
+            # The site directory the prefix installs into, as it is on
+            # sys.path for a system install; GJS's data directory likewise.
+            env['PYTHONPATH'] = os.path.dirname(os.path.dirname(
+                os.path.dirname(self.python_overrides)))
+            env['GJS_PATH'] = os.path.dirname(os.path.dirname(self.gjs_overrides))
         return env
 
 
@@ -119,8 +127,40 @@ def main():
                                      os.path.join(SOURCE_DIR, 'examples', 'python', 'weather.py'),
                                      env)
 
+        def test_installed_overrides_work():
+            if not INTROSPECTION:
+                raise Skip('introspection is disabled in this build')
+            env = installed[0].environment()
+            # Python: a handler returns a dict; the override encodes it
+            where = subprocess.run([sys.executable, '-c', (
+                "import gi, json; gi.require_version('Agent', '1.0');"
+                "from gi.repository import Agent;"
+                "import gi.overrides.Agent as o; print(o.__file__);"
+                "t = Agent.Tool.new('t', 'd', {'type': 'object'}, lambda tool, inv: {'a': 1});"
+                "call = Agent.ToolCall.new('c1', 't', '{}');"
+                "inv = Agent.ToolInvocation.new(t, call, None); t.invoke(inv);"
+                "print(inv.dup_result()[0])")],
+                env=env, check=True, stdout=subprocess.PIPE, text=True).stdout.split()
+            check_equal(where, [installed[0].python_overrides, '{"a":', '1}'],
+                        'the installed Python overrides')
+            # GJS: the same through its overrides directory
+            script = os.path.join(destdir, 'overrides-test.js')
+            with open(script, 'w') as f:
+                f.write("import Agent from 'gi://Agent';\n"
+                        "const t = Agent.Tool.new('t', 'd', {type: 'object'}, () => ({a: 1}));\n"
+                        "const inv = Agent.ToolInvocation.new(t, "
+                        "Agent.ToolCall.new('c1', 't', '{}'), null);\n"
+                        "t.invoke(inv);\nprint(inv.dup_result()[0]);\n")
+            gjs = os.environ.get('AGENT_GJS', 'gjs')
+            if not os.path.exists(gjs) and gjs == 'gjs':
+                raise Skip('gjs is not installed')
+            out = subprocess.run([gjs, '-m', script], env=env, check=True,
+                                 stdout=subprocess.PIPE, text=True).stdout.strip()
+            check_equal(out, '{"a":1}', 'the installed GJS overrides')
+
         return run_tests([test_files_are_installed, test_c_program_through_pkg_config,
-                          test_python_imports_the_installed_typelib])
+                          test_python_imports_the_installed_typelib,
+                          test_installed_overrides_work])
 
 
 if __name__ == '__main__':
