@@ -16,27 +16,27 @@
 import Agent from 'gi://Agent?version=1.0';
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
-import Json from 'gi://Json';
 import System from 'system';
 
 // send_async()/send_finish() as a method that returns a Promise
 Gio._promisify(Agent.Session.prototype, 'send_async', 'send_finish');
 
-const WEATHER_SCHEMA = {
-    type: 'object',
-    properties: {city: {type: 'string', description: 'The city, e.g. Seoul'}},
-    required: ['city'],
+// The tool: a name, a description for the model, a JSON Schema of its
+// arguments, and execute(). A real one would ask a weather service (an
+// async function: its Promise is awaited); this one makes the forecast up.
+// It returns its result (a string as it is, other values as JSON); an
+// exception thrown here becomes the call's error result, which the model
+// sees.
+const getWeather = {
+    name: 'get_weather',
+    description: 'Tells the weather in a city',
+    parameters: {
+        type: 'object',
+        properties: {city: {type: 'string', description: 'The city, e.g. Seoul'}},
+        required: ['city'],
+    },
+    execute: ({city}) => `Sunny, 21 °C in ${city} (a made-up forecast)`,
 };
-
-// The tool. A real one would ask a weather service, with an async call,
-// and complete the invocation later (returning true now). This one makes
-// the forecast up and answers at once. An exception thrown here becomes
-// the call's error result, which the model sees.
-function getWeather(_tool, invocation) {
-    const city = invocation.get_arguments().get_object().get_string_member('city');
-    invocation.return_result(`Sunny, 21 °C in ${city} (a made-up forecast)`);
-    return true;
-}
 
 const USAGE = 'Usage: weather.js [--provider NAME] [--base-url URL] [--model NAME] [PROMPT]';
 
@@ -73,8 +73,7 @@ async function main(argv) {
         provider.set_api_key(key);
 
     const session = Agent.Session.new(provider);
-    session.add_tool(Agent.Tool.new('get_weather', 'Tells the weather in a city',
-        Json.from_string(JSON.stringify(WEATHER_SCHEMA)), getWeather));
+    session.add_tool(getWeather);
     session.add_tool(Agent.calculator_tool_new());
     session.connect('text-delta', (_session, _message, delta) => {
         // print() would add a newline: write the delta as it is

@@ -14,7 +14,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import argparse
-import json
 import os
 import signal
 import sys
@@ -22,24 +21,22 @@ import sys
 import gi
 
 gi.require_version('Agent', '1.0')
-gi.require_version('Json', '1.0')
-from gi.repository import Agent, Gio, GLib, Json  # noqa: E402
+from gi.repository import Agent, Gio, GLib  # noqa: E402
 
-WEATHER_SCHEMA = {
-    'type': 'object',
-    'properties': {'city': {'type': 'string', 'description': 'The city, e.g. Seoul'}},
-    'required': ['city'],
-}
+@Agent.tool
+def get_weather(city: str) -> str:
+    """Tells the weather in a city
 
+    A real tool would ask a weather service (an `async def` is awaited);
+    this one makes the forecast up. It returns its result (a str as it is,
+    other values as JSON); an exception raised here becomes the call's
+    error result, which the model sees. The JSON Schema of its arguments
+    comes from the type hints and these lines:
 
-def get_weather(tool, invocation):
-    """The tool. A real one would ask a weather service, with an async call,
-    and complete the invocation later (returning True now). This one makes
-    the forecast up and answers at once. An exception raised here becomes
-    the call's error result, which the model sees."""
-    city = invocation.get_arguments().get_object().get_string_member('city')
-    invocation.return_result(f'Sunny, 21 °C in {city} (a made-up forecast)')
-    return True
+    Args:
+        city: The city, e.g. Seoul
+    """
+    return f'Sunny, 21 °C in {city} (a made-up forecast)'
 
 
 def main():
@@ -64,8 +61,7 @@ def main():
         provider.set_api_key(key)
 
     session = Agent.Session.new(provider)
-    session.add_tool(Agent.Tool.new('get_weather', 'Tells the weather in a city',
-                                    Json.from_string(json.dumps(WEATHER_SCHEMA)), get_weather))
+    session.add_tool(get_weather)
     session.add_tool(Agent.calculator_tool_new())
     session.connect('text-delta',
                     lambda _session, _message, delta: print(delta, end='', flush=True))
