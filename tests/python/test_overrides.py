@@ -252,14 +252,24 @@ def test_approval_values():
             approval.allow()
             return True
         if city == 'Suwon':
-            return True  # "later", but keeps nothing: denied, not hung
+            return True  # keeps nothing: True is the answer
+        if city == 'Gimhae':
+            # the C protocol: keeps the approval, answers later, returns True
+            GLib.timeout_add(20, lambda: approval.deny('Asked the user: no') and False)
+            return True
+        if city == 'Mokpo':
+            kept.append(approval)  # kept, never answered, then dropped
+            GLib.timeout_add(20, lambda: kept.clear() and False)
+            return True
         return answers[city]
 
-    cities = ['Seoul', 'Busan', 'Incheon', 'Ulsan', 'Jeju', 'Daegu', 'Gwangju', 'Suwon']
+    kept = []
+    cities = ['Seoul', 'Busan', 'Incheon', 'Ulsan', 'Jeju', 'Daegu', 'Gwangju', 'Suwon',
+              'Gimhae', 'Mokpo']
     got = results_for(handler, *cities,
                       tool_setup=lambda tool: tool.set_requires_approval(True),
                       session_setup=lambda s: s.connect('approve-tool-call', approve))
-    check_equal(sorted(ran), ['Gwangju', 'Jeju'], 'the allowed calls ran')
+    check_equal(sorted(ran), ['Gwangju', 'Jeju', 'Suwon'], 'the allowed calls ran')
     check_equal(got['Seoul'][0], 'Denied by the user', 'False')
     check_equal(got['Busan'][0], 'Denied by the user: Not on Sundays', 'a reason')
     check_equal(got['Incheon'][0], 'Denied by the user: Not from here', 'an exception')
@@ -267,7 +277,9 @@ def test_approval_values():
                 'Denied by the user: the approve-tool-call handler returned int, not an answer',
                 'a wrong type')
     check_equal(got['Daegu'][0], 'Denied by the user', 'an awaited False')
-    check_equal(got['Suwon'][0], 'Not run: the approval was dropped without an answer', 'dropped')
+    check_equal(got['Gimhae'][0], 'Denied by the user: Asked the user: no', 'kept, answered later')
+    check_equal(got['Mokpo'][0], 'Not run: the approval was dropped without an answer',
+                'kept, then dropped unanswered')
 
 
 def test_check_tool_call_is_typed_and_fails_closed():

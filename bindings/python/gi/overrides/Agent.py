@@ -8,8 +8,9 @@
 #   a handler written for the C protocol (complete the invocation, return
 #   True) keeps working, and True without an answer still means "later";
 # - approval handlers and the check-tool-call / filter-tool-result hooks take
-#   plain values too, and fail closed: an exception, a wrong type or no
-#   answer denies or blocks;
+#   plain values too (an approval handler that keeps the approval to answer
+#   it later returns True, as in C), and fail closed: an exception, a wrong
+#   type or no answer denies or blocks;
 # - `@Agent.tool` declares a tool from a function, its JSON Schema built
 #   from type hints and docstring;
 # - `session.stream(text)` iterates the events of a turn, and
@@ -22,6 +23,7 @@ import collections
 import inspect
 import json
 import re
+import sys
 import typing
 
 from gi.repository import GLib
@@ -409,10 +411,10 @@ def _filter_tool_result(handler, user_data):
     return filter_result
 
 
-def _answer(approval, value, awaited):
-    """Answers @approval with what a handler returned: True allows (from a
-    plain handler, True without an answer means "later", as in C), False,
-    None or a reason deny."""
+def _answer(approval, value, later=False):
+    """Answers @approval with what a handler returned: True allows, False,
+    None or a reason deny. @later: the handler kept the approval to answer
+    it itself, as in C (True then means "later")."""
     if approval.is_answered():
         return
     if isinstance(value, Agent.ToolDecision):
@@ -421,7 +423,7 @@ def _answer(approval, value, awaited):
         else:
             approval.deny(value.get_reason())
     elif value is True:
-        if awaited:
+        if not later:
             approval.allow()
     elif isinstance(value, str) and value:
         approval.deny(value)
@@ -434,6 +436,9 @@ def _answer(approval, value, awaited):
 
 def _approve_tool_call(handler, user_data):
     def approve(session, call, approval, *ignored):
+        # A handler that keeps the approval (in a closure, a dialog, a list)
+        # to answer it later holds a reference to it when it returns.
+        references = sys.getrefcount(approval)
         try:
             value = handler(session, call, approval, *user_data)
         except Exception as error:  # fail closed
@@ -447,10 +452,11 @@ def _approve_tool_call(handler, user_data):
                 if error is not None:
                     approval.deny(_message(error))
                 else:
-                    _answer(approval, result, True)
+                    _answer(approval, result)
             _await(value, done, approval.get_cancellable())
             return True
-        _answer(approval, value, False)
+        kept = sys.getrefcount(approval) > references
+        _answer(approval, value, later=kept)
         return True
     return approve
 
