@@ -67,6 +67,9 @@ static double opt_first_byte_timeout = UNSET_TIMEOUT;
 static double opt_idle_timeout = UNSET_TIMEOUT;
 static double opt_step_timeout = UNSET_TIMEOUT;
 static double opt_turn_timeout = UNSET_TIMEOUT;
+static double opt_stall_timeout = UNSET_TIMEOUT;
+static char *opt_max_turn_size;
+static char *opt_max_request_size;
 static char *opt_tls_ca_file;
 static char *opt_reasoning_effort;
 static gboolean opt_version;
@@ -105,6 +108,14 @@ static const GOptionEntry entries[] = {
     N_("Give up on one model request after SECONDS (default: no limit)"), N_("SECONDS") },
   { "turn-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_turn_timeout,
     N_("Give up on the prompt after SECONDS (default: no limit)"), N_("SECONDS") },
+  { "stall-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_stall_timeout,
+    N_("Give up when a request brings no new content for SECONDS (default: 600)"),
+    N_("SECONDS") },
+  { "max-turn-size", 0, 0, G_OPTION_ARG_STRING, &opt_max_turn_size,
+    N_("Stop a prompt whose answers and tool results pass SIZE bytes (K, M, G: KiB, MiB, GiB; "
+       "default: 32M; 0: no limit)"), N_("SIZE") },
+  { "max-request-size", 0, 0, G_OPTION_ARG_STRING, &opt_max_request_size,
+    N_("Send no request larger than SIZE bytes (default: 32M; 0: no limit)"), N_("SIZE") },
   { "tls-ca-file", 0, 0, G_OPTION_ARG_FILENAME, &opt_tls_ca_file,
     N_("Trust the certificate authorities in FILE (PEM) instead of the system's"), N_("FILE") },
   { "json", 'j', 0, G_OPTION_ARG_NONE, &opt_json,
@@ -375,6 +386,7 @@ check_timeouts (GError **error)
     { "--idle-timeout", &opt_idle_timeout },
     { "--step-timeout", &opt_step_timeout },
     { "--turn-timeout", &opt_turn_timeout },
+    { "--stall-timeout", &opt_stall_timeout },
     { "--tool-timeout", &opt_tool_timeout },
   };
 
@@ -394,12 +406,52 @@ check_timeouts (GError **error)
   return TRUE;
 }
 
+/* A size: bytes, or with K, M or G (KiB, MiB, GiB) after the number */
+static gboolean
+parse_size (const char  *option,
+            const char  *text,
+            guint64     *size,
+            GError     **error)
+{
+  guint64 value = 0;
+  guint64 unit = 1;
+  char *end = NULL;
+
+  if (text != NULL && g_ascii_isdigit (text[0]))
+    value = g_ascii_strtoull (text, &end, 10);
+
+  if (end != NULL && end[0] != '\0' && end[1] == '\0')
+    {
+      switch (g_ascii_toupper (end[0]))
+        {
+        case 'K': unit = 1024; end++; break;
+        case 'M': unit = 1024 * 1024; end++; break;
+        case 'G': unit = 1024 * 1024 * 1024; end++; break;
+        default: break;
+        }
+    }
+
+  if (end == NULL || end[0] != '\0' || value > G_MAXUINT64 / unit)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("%s must be a number of bytes, with K, M or G after it for KiB, MiB or "
+                     "GiB (0: no limit), not “%s”"),
+                   option, text);
+      return FALSE;
+    }
+
+  *size = value * unit;
+  return TRUE;
+}
+
 static AgentSession *
 create_session (GError **error)
 {
   g_autoptr(AgentProvider) provider = NULL;
   g_autoptr(AgentSession) session = NULL;
   const char *key_variable;
+  guint64 max_turn_size = 0;
+  guint64 max_request_size = 0;
 
   provider = agent_provider_new (opt_provider ? opt_provider : "openai", error);
   if (provider == NULL)
@@ -500,6 +552,12 @@ create_session (GError **error)
       return NULL;
     }
 
+  if ((opt_max_turn_size != NULL &&
+       !parse_size ("--max-turn-size", opt_max_turn_size, &max_turn_size, error)) ||
+      (opt_max_request_size != NULL &&
+       !parse_size ("--max-request-size", opt_max_request_size, &max_request_size, error)))
+    return NULL;
+
   session = agent_session_new (provider);
   agent_session_set_max_steps (session, opt_max_steps);
   agent_session_set_max_tool_calls (session, opt_max_tool_calls);
@@ -509,6 +567,12 @@ create_session (GError **error)
     agent_session_set_step_timeout (session, opt_step_timeout);
   if (opt_turn_timeout != UNSET_TIMEOUT)
     agent_session_set_turn_timeout (session, opt_turn_timeout);
+  if (opt_stall_timeout != UNSET_TIMEOUT)
+    agent_session_set_stall_timeout (session, opt_stall_timeout);
+  if (opt_max_turn_size != NULL)
+    agent_session_set_max_turn_size (session, max_turn_size);
+  if (opt_max_request_size != NULL)
+    agent_session_set_max_request_size (session, max_request_size);
   agent_session_set_system_prompt (session, opt_system);
   agent_session_set_stream_tool_call_chunks (session, opt_show_chunks);
 

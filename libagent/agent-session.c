@@ -211,7 +211,8 @@ agent_session_get_property (GObject    *object,
       break;
 
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_agent_session_get_limit_property (self, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -265,7 +266,8 @@ agent_session_set_property (GObject      *object,
       break;
 
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_agent_session_set_limit_property (self, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -437,6 +439,7 @@ agent_session_class_init (AgentSessionClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  _agent_session_class_add_limits (object_class, N_PROPS);
 
   _agent_session_class_add_signals (klass);
 }
@@ -446,6 +449,7 @@ agent_session_init (AgentSession *self)
 {
   self->tools = g_list_store_new (AGENT_TYPE_TOOL);
   self->max_steps = 10;
+  _agent_session_init_limits (self);
 }
 
 /**
