@@ -8,6 +8,9 @@
  *                                           (SECONDS: --stall-timeout)
  *   bench-bounds mcp-tools N…               an MCP server with N tools: agent-cli
  *                                           starts it and sends one prompt
+ *   bench-bounds mcp-register N…            in this process: connecting to an MCP
+ *                                           server with N tools (max-tools 0) and
+ *                                           offering them to a session
  *   bench-bounds mcp-result TOOL AMOUNT     the model calls an MCP tool whose
  *                                           answer is huge: huge_text BYTES or
  *                                           many_blocks COUNT
@@ -32,6 +35,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
+
+#include <agent.h>
 
 #define CHUNK_TEXT (64 * 1024)
 
@@ -303,6 +308,51 @@ write_mcp_config (const char *dir,
   return g_steal_pointer (&path);
 }
 
+static void
+done_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Connecting to a server with @n tools, and attaching them to a session */
+static void
+register_tools (guint n)
+{
+  g_autofree char *server = g_build_filename (BENCH_BUILD_ROOT, "tests", "agent-test-mcp-server",
+                                              NULL);
+  g_autofree char *count = g_strdup_printf ("%u", n);
+  const char *args[] = { "--tools", count, NULL };
+  g_autoptr(AgentMcpServerList) list = agent_mcp_server_list_new ();
+  g_autoptr(AgentMcpClient) client = agent_mcp_client_new_stdio ("hostile", server, args);
+  g_autoptr(AgentProvider) provider = agent_provider_new ("openai", NULL);
+  g_autoptr(AgentSession) session = agent_session_new (provider);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) closed = NULL;
+  gint64 start, connected, attached;
+
+  agent_mcp_client_set_max_tools (client, 0);
+  agent_mcp_server_list_add (list, client);
+
+  start = g_get_monotonic_time ();
+  agent_mcp_server_list_connect_async (list, NULL, done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  connected = g_get_monotonic_time ();
+  agent_mcp_server_list_attach (list, session);
+  attached = g_get_monotonic_time ();
+
+  g_print ("%-28s connect and list %7.3f s  attach %7.3f s  session tools %u\n",
+           count, (connected - start) / 1e6, (attached - connected) / 1e6,
+           g_list_model_get_n_items (agent_session_get_tools (session)));
+
+  agent_mcp_server_list_detach (list, session);
+  agent_mcp_server_list_close_async (list, NULL, done_cb, &closed);
+  while (closed == NULL)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -374,6 +424,11 @@ main (int   argc,
                                             NULL });
         }
     }
+  else if (g_str_equal (mode, "mcp-register"))
+    {
+      for (int i = 2; i < MAX (argc, 3); i++)
+        register_tools (argc > 2 ? atoi (argv[i]) : 8000);
+    }
   else if (g_str_equal (mode, "mcp-result"))
     {
       const char *tool = argc > 2 ? argv[2] : "huge_text";
@@ -393,7 +448,7 @@ main (int   argc,
     }
   else
     {
-      g_printerr ("usage: bench-bounds steps [MB] | stall [SECONDS] | mcp-tools N… | "
+      g_printerr ("usage: bench-bounds steps [MB] | stall [SECONDS] | mcp-tools N… | mcp-register N… | "
                   "mcp-result huge_text|many_blocks AMOUNT\n");
       return 2;
     }

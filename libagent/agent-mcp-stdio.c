@@ -25,7 +25,7 @@
 #include "agent-ndjson.h"
 
 #define READ_SIZE        (64 * 1024)
-#define MAX_LINE         (64 * 1024 * 1024)
+#define MAX_LINE         AGENT_MCP_MAX_MESSAGE
 #define STDERR_TAIL      1024
 #define GONE_GRACE_MS    2000
 #define CLOSE_GRACE_MS   2000
@@ -60,6 +60,7 @@ struct _AgentMcpStdioTransport
   guint                exited : 1;
   guint                closing : 1;
   guint                term_sent : 1;
+  guint                stopped : 1;     /* killed by us, for self->error */
 };
 
 #define AGENT_TYPE_MCP_STDIO_TRANSPORT (agent_mcp_stdio_transport_get_type ())
@@ -120,7 +121,11 @@ gone_error (AgentMcpStdioTransport *self)
   g_autofree char *redacted = NULL;
   GError *error;
 
-  if (self->exited && g_subprocess_get_if_exited (self->process))
+  /* Our own kill says nothing: what made us kill it does */
+  if (self->stopped && self->error != NULL)
+    why = g_strdup_printf (_("The MCP server “%s” was stopped: %s"),
+                           name, self->error->message);
+  else if (self->exited && g_subprocess_get_if_exited (self->process))
     why = g_strdup_printf (_("The MCP server “%s” exited with status %d"),
                            name, g_subprocess_get_exit_status (self->process));
   else if (self->exited && g_subprocess_get_if_signaled (self->process))
@@ -132,8 +137,8 @@ gone_error (AgentMcpStdioTransport *self)
   else
     why = g_strdup_printf (_("The MCP server “%s” closed its output"), name);
 
-  /* The last line it printed on stderr usually says why. */
-  if (self->stderr_tail->len > 0)
+  /* The last line it printed on stderr usually says why it died. */
+  if (self->stderr_tail->len > 0 && !self->stopped)
     {
       g_auto(GStrv) lines = g_strsplit (g_strstrip (self->stderr_tail->str), "\n", -1);
       guint n = g_strv_length (lines);
@@ -151,7 +156,10 @@ gone_error (AgentMcpStdioTransport *self)
   else
     redacted = g_steal_pointer (&why);
 
-  error = g_error_new_literal (AGENT_ERROR, AGENT_ERROR_NETWORK, redacted);
+  if (self->stopped && self->error != NULL)
+    error = g_error_new_literal (self->error->domain, self->error->code, redacted);
+  else
+    error = g_error_new_literal (AGENT_ERROR, AGENT_ERROR_NETWORK, redacted);
   return error;
 }
 
@@ -300,7 +308,10 @@ read_output_cb (GObject      *object,
       /* A line beyond any reason: the server is broken. */
       output_ended (self, error);
       if (!self->exited)
-        g_subprocess_force_exit (self->process);
+        {
+          self->stopped = TRUE;
+          g_subprocess_force_exit (self->process);
+        }
       return;
     }
 

@@ -18,6 +18,7 @@ struct _AgentSession
   AgentProvider *provider;
   AgentMemory   *memory;
   GListStore    *tools;
+  GHashTable    *tool_names;  /* name → tool of tools, made with the first */
   char          *system_prompt;
   AgentUsage    *usage;
   AgentMetrics  *turn_metrics;

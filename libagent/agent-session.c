@@ -113,6 +113,7 @@ agent_session_dispose (GObject *object)
   g_clear_object (&self->transcript);
   g_clear_object (&self->provider);
   g_clear_object (&self->memory);
+  g_clear_pointer (&self->tool_names, g_hash_table_unref);
   g_clear_object (&self->tools);
   g_clear_object (&self->current_message);
 

@@ -9,6 +9,7 @@
  *   huge_text   {"bytes": N}           one text block of N bytes ("x"…)
  *   many_blocks {"count": N}           N text blocks of one character each
  *   silent      {}                     never answered
+ *   progress    {"steps": N, "ms": M}  N progress reports M ms apart, then "done"
  *   echo        {"text": "…"}          the text back
  *
  * --pid-file writes its process id there once it runs; --linger keeps it
@@ -57,6 +58,9 @@ list_tools (JsonNode *id,
     "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\"}}}}",
     "{\"name\":\"silent\",\"description\":\"Never answers\","
     "\"inputSchema\":{\"type\":\"object\",\"properties\":{}}}",
+    "{\"name\":\"progress\",\"description\":\"Progress reports, then done\","
+    "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"steps\":{\"type\":\"integer\"},"
+    "\"ms\":{\"type\":\"integer\"}}}}",
     "{\"name\":\"echo\",\"description\":\"The text back\","
     "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}}",
   };
@@ -99,6 +103,27 @@ call_tool (JsonNode   *id,
 
   if (g_str_equal (name, "silent"))
     return;
+  else if (g_str_equal (name, "progress"))
+    {
+      JsonObject *meta = json_object_has_member (params, "_meta") ?
+                         json_object_get_object_member (params, "_meta") : NULL;
+      g_autofree char *token = meta && json_object_has_member (meta, "progressToken") ?
+        json_to_string (json_object_get_member (meta, "progressToken"), FALSE) : g_strdup ("0");
+      gint64 steps = int_argument (arguments, "steps");
+
+      for (gint64 i = 0; i < steps; i++)
+        {
+          g_autoptr(GString) note = g_string_new (NULL);
+
+          g_usleep (int_argument (arguments, "ms") * 1000);
+          g_string_printf (note, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+                                 "\"params\":{\"progressToken\":%s,\"progress\":%" G_GINT64_FORMAT
+                                 ",\"total\":%" G_GINT64_FORMAT "}}",
+                           token, i + 1, steps);
+          write_line (note);
+        }
+      g_string_append (line, "{\"type\":\"text\",\"text\":\"done\"}");
+    }
   else if (g_str_equal (name, "huge_text"))
     {
       gint64 bytes = int_argument (arguments, "bytes");
