@@ -7,7 +7,13 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include <agent.h>
 
@@ -407,6 +413,100 @@ test_cli_bad_sizes (void)
     }
 }
 
+/* read_file: a path that is a symlink flipped between a text file and a
+ * FIFO. A check of the path, then an open(), can be answered by the file
+ * and then block on the FIFO for good; every call must end. */
+typedef struct
+{
+  char          *dir;
+  char          *link;
+  gint           stop;
+} Flipper;
+
+static gpointer
+flip_thread (gpointer data)
+{
+  Flipper *flipper = data;
+  g_autofree char *file = g_build_filename (flipper->dir, "notes.txt", NULL);
+  g_autofree char *fifo = g_build_filename (flipper->dir, "fifo", NULL);
+  g_autofree char *tmp = g_build_filename (flipper->dir, "link.tmp", NULL);
+
+  for (guint i = 0; !g_atomic_int_get (&flipper->stop); i++)
+    {
+      if (symlink (i % 2 ? fifo : file, tmp) != 0 || rename (tmp, flipper->link) != 0)
+        g_error ("flipping the link: %s", g_strerror (errno));
+    }
+  return NULL;
+}
+
+static gboolean
+invocation_completed (gpointer data)
+{
+  return agent_tool_invocation_is_completed (data);
+}
+
+static void
+test_read_file_fifo_race (void)
+{
+  g_autoptr(AgentTool) tool = agent_read_file_tool_new ();
+  g_autofree char *fifo = NULL;
+  g_autofree char *file = NULL;
+  g_autofree char *arguments = NULL;
+  Flipper flipper = { 0 };
+  GThread *thread;
+  guint n_text = 0, n_refused = 0;
+
+  flipper.dir = agent_test_make_dir ("agent-read-file-race");
+  flipper.link = g_build_filename (flipper.dir, "link", NULL);
+  fifo = g_build_filename (flipper.dir, "fifo", NULL);
+  file = agent_test_write_file (flipper.dir, "notes.txt", "hello", -1);
+  g_assert_no_errno (mkfifo (fifo, 0600));
+  g_assert_no_errno (symlink (file, flipper.link));
+  arguments = agent_test_path_arguments (flipper.link);
+
+  thread = g_thread_new ("flipper", flip_thread, &flipper);
+
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autoptr(AgentToolCall) call = agent_tool_call_new ("call_r", "read_file", arguments);
+      g_autoptr(AgentToolInvocation) invocation = agent_tool_invocation_new (tool, call, NULL);
+      g_autofree char *result = NULL;
+      gboolean is_error = FALSE;
+
+      agent_tool_invoke (tool, invocation);
+      if (!agent_test_wait_until_timeout (invocation_completed, invocation, 10))
+        {
+          int writer;
+
+          /* Unblock the open() that hangs, so the test can end */
+          g_atomic_int_set (&flipper.stop, TRUE);
+          writer = g_open (fifo, O_WRONLY | O_NONBLOCK, 0);
+          g_error ("read_file call %u did not end: blocked on the FIFO (%d)", i, writer);
+        }
+
+      result = agent_tool_invocation_dup_result (invocation, &is_error);
+      if (!is_error)
+        {
+          g_assert_cmpstr (result, ==, "hello");
+          n_text++;
+        }
+      else
+        {
+          agent_test_assert_contains (result, "is not a regular file");
+          n_refused++;
+        }
+    }
+
+  g_atomic_int_set (&flipper.stop, TRUE);
+  g_thread_join (thread);
+  g_test_message ("%u reads, %u refused", n_text, n_refused);
+  g_assert_cmpuint (n_text + n_refused, ==, 300);
+
+  agent_test_remove_dir (flipper.dir);
+  g_free (flipper.link);
+  g_free (flipper.dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -428,6 +528,7 @@ main (int   argc,
   ADD ("/bounds/cli-request-size", test_cli_request_size);
   ADD ("/bounds/cli-stall", test_cli_stall);
   g_test_add_func ("/bounds/cli-bad-sizes", test_cli_bad_sizes);
+  g_test_add_func ("/bounds/read-file-fifo-race", test_read_file_fifo_race);
 
 #undef ADD
 
