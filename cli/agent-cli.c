@@ -37,6 +37,7 @@ typedef struct
   CliOutput        *output;
   CliApprover      *approver;
   GCancellable     *cancellable;
+  GCancellable     *starting;    /* until the first prompt: Ctrl-C stops starting */
   GDataInputStream *input;
   int               exit_status;
   guint             interactive : 1;
@@ -285,6 +286,14 @@ interrupt_cb (gpointer user_data)
 {
   Cli *cli = user_data;
 
+  /* Still starting (the MCP servers): stop, and let them go */
+  if (cli->starting != NULL)
+    {
+      cli->interrupted = TRUE;
+      g_cancellable_cancel (cli->starting);
+      return G_SOURCE_CONTINUE;
+    }
+
   if (cli->turn_running && !cli->interrupted)
     {
       /* The first Ctrl-C cancels the turn; what streamed is printed and
@@ -347,14 +356,29 @@ read_next_prompt (Cli *cli)
   g_data_input_stream_read_line_async (cli->input, G_PRIORITY_DEFAULT, NULL, read_line_cb, cli);
 }
 
+static void
+splice_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* The prompt from standard input; Ctrl-C (@cancellable) stops the wait */
 static char *
-read_all_stdin (GError **error)
+read_all_stdin (GCancellable  *cancellable,
+                GError       **error)
 {
   g_autoptr(GInputStream) stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
+  g_autoptr(GAsyncResult) result = NULL;
   g_autofree char *text = NULL;
 
-  if (g_output_stream_splice (memory, stream, G_OUTPUT_STREAM_SPLICE_NONE, NULL, error) < 0)
+  g_output_stream_splice_async (memory, stream, G_OUTPUT_STREAM_SPLICE_NONE, G_PRIORITY_DEFAULT,
+                                cancellable, splice_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  if (g_output_stream_splice_finish (memory, result, error) < 0)
     return NULL;
 
   /* NUL-terminate */
@@ -634,6 +658,7 @@ main (int   argc,
   g_autoptr(CliApprover) approver = NULL;
   g_autoptr(CliMcp) mcp = NULL;
   g_autoptr(CliStore) store = NULL;
+  g_autoptr(GCancellable) starting = NULL;
   g_autofree char *prompt = NULL;
   g_autofree char *description = NULL;
   Cli cli = { 0 };
@@ -684,14 +709,22 @@ main (int   argc,
       return EXIT_SUCCESS;
     }
 
+  /* Ctrl-C and SIGTERM are ours from here on: while the MCP servers start
+   * (up to a minute), they stop the start and the servers leave with us. */
+  loop = g_main_loop_new (NULL, FALSE);
+  cli.loop = loop;
+  cli.starting = starting = g_cancellable_new ();
+  g_unix_signal_add (SIGINT, interrupt_cb, &cli);
+  g_unix_signal_add (SIGTERM, interrupt_cb, &cli);
+
   if (opt_list_tools)
     {
       const char * const *names = agent_builtin_tool_list_names ();
 
       for (guint i = 0; names[i] != NULL; i++)
         g_print ("%s\n", names[i]);
-      if ((status = cli_mcp_list_tools ()) >= 0)
-        return status;
+      if ((status = cli_mcp_list_tools (starting)) >= 0)
+        return cli.interrupted ? EXIT_INTERRUPTED : status;
       return EXIT_SUCCESS;
     }
 
@@ -711,24 +744,25 @@ main (int   argc,
 
   if ((status = cli_store_attach (store, session, output)) >= 0)
     return status;
+  if (cli.interrupted)
+    return EXIT_INTERRUPTED;
 
   if (opt_list_models)
     return list_models (session, output);
 
-  if ((status = cli_mcp_attach (&mcp, session, output, opt_json)) >= 0)
-    return status;
+  if ((status = cli_mcp_attach (&mcp, session, output, opt_json, starting)) >= 0)
+    return cli.interrupted ? EXIT_INTERRUPTED : status;
 
   if (argc > 1)
     prompt = g_strjoinv (" ", argv + 1);
-  else if (!isatty (STDIN_FILENO) && !(prompt = read_all_stdin (&error)))
+  else if (!isatty (STDIN_FILENO) && !(prompt = read_all_stdin (starting, &error)))
     {
       cli_output_error (output, error);
-      return EXIT_FAILURE;
+      return cli.interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE;
     }
+  cli.starting = NULL;
 
-  loop = g_main_loop_new (NULL, FALSE);
   approver = cli_approver_new (opt_yes);
-  cli.loop = loop;
   cli.session = session;
   cli.output = output;
   cli.approver = approver;
@@ -743,9 +777,6 @@ main (int   argc,
   g_signal_connect (session, "approve-tool-call", G_CALLBACK (approve_tool_call_cb), &cli);
   g_signal_connect (session, "retry", G_CALLBACK (retry_cb), &cli);
   g_signal_connect (session, "step-finished", G_CALLBACK (step_finished_cb), &cli);
-
-  g_unix_signal_add (SIGINT, interrupt_cb, &cli);
-  g_unix_signal_add (SIGTERM, interrupt_cb, &cli);
 
   if (prompt != NULL)
     {

@@ -7,7 +7,8 @@
  *
  * The server is gone when its output and its stderr ended and it exited
  * (or two seconds after the first of these). Closing follows the specification:
- * close its input, wait, then SIGTERM, then SIGKILL.
+ * close its input, wait, then SIGTERM, then SIGKILL. Should the application
+ * die without closing it, the kernel kills it (PR_SET_PDEATHSIG).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,6 +18,9 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include <glib/gi18n-lib.h>
 
@@ -92,6 +96,15 @@ child_setup (gpointer user_data)
   /* Its own process group: Ctrl-C in a terminal interrupts the app's
    * turn, not its servers. */
   setpgid (0, 0);
+
+#ifdef __linux__
+  /* And it dies with us, however we die (kill -9 included): the kernel
+   * sends it SIGKILL when the thread that started it ends. Had we died
+   * already, it would belong to another parent now. */
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid () != (pid_t) GPOINTER_TO_INT (user_data))
+    _exit (127);
+#endif
 }
 
 /* Ending */
@@ -530,7 +543,7 @@ agent_mcp_stdio_transport_start (AgentMcpTransport  *transport,
   g_subprocess_launcher_set_environ (launcher, environment);
   if (self->cwd != NULL)
     g_subprocess_launcher_set_cwd (launcher, self->cwd);
-  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, GINT_TO_POINTER (getpid ()), NULL);
 
   self->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata,
                                                 &spawn_error);
