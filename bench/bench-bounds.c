@@ -11,6 +11,8 @@
  *   bench-bounds mcp-register N…            in this process: connecting to an MCP
  *                                           server with N tools (max-tools 0) and
  *                                           offering them to a session
+ *   bench-bounds writers N MB               N agent-cli at once, each keeping an
+ *                                           answer of MB in the same store
  *   bench-bounds mcp-result TOOL AMOUNT     the model calls an MCP tool whose
  *                                           answer is huge: huge_text BYTES or
  *                                           many_blocks COUNT
@@ -19,8 +21,9 @@
  * a scratch store) as a child of bench-rusage, against a model server in
  * this process, and prints agent-cli's peak RSS (wait4()), its wall time,
  * its exit status, the requests the model server got and the largest
- * body, and agent-cli's last line on stderr. Numbers only: nothing is
- * compared with a limit (bench/README.md).
+ * body, and agent-cli's last line on stderr. $BENCH_AGENT_CLI runs another
+ * build's agent-cli instead, to compare. Numbers only: nothing is compared
+ * with a limit (bench/README.md).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -46,6 +49,7 @@ typedef enum
   MODEL_STALL,        /* comments only */
   MODEL_ANSWER,       /* a short answer */
   MODEL_CALL_MCP,     /* a call of an MCP tool, then a short answer */
+  MODEL_BIG_ANSWER,   /* text_bytes of text, no tool call */
 } ModelKind;
 
 typedef struct
@@ -184,6 +188,14 @@ handle_cb (SoupServer        *server,
         add_answer (body, "done");
       break;
 
+    case MODEL_BIG_ANSWER:
+      body = steps_body (model);
+      /* The text only: cut the tool call */
+      g_string_truncate (body, body->len - strlen (strstr (body->str, "data: {\"choices\":[{\"index\":0,"
+                                                               "\"delta\":{\"tool_calls\"")));
+      add_event (body, "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}");
+      break;
+
     case MODEL_ANSWER:
     default:
       body = g_string_new (NULL);
@@ -225,6 +237,17 @@ last_line (const char *text)
   return g_strdup ("");
 }
 
+/* This build's agent-cli, or $BENCH_AGENT_CLI (another build's, to compare) */
+static char *
+cli_path (void)
+{
+  const char *other = g_getenv ("BENCH_AGENT_CLI");
+
+  if (other != NULL && other[0] != '\0')
+    return g_strdup (other);
+  return g_build_filename (BENCH_BUILD_ROOT, "cli", "agent-cli", NULL);
+}
+
 /* Runs agent-cli through bench-rusage; stdout goes to /dev/null, stderr
  * is kept for its last line. */
 static void
@@ -234,7 +257,7 @@ run_cli (const char         *label,
          const char * const *extra)
 {
   g_autofree char *rusage = g_build_filename (BENCH_BUILD_ROOT, "bench", "bench-rusage", NULL);
-  g_autofree char *cli = g_build_filename (BENCH_BUILD_ROOT, "cli", "agent-cli", NULL);
+  g_autofree char *cli = cli_path ();
   g_autofree char *result_file = g_build_filename (dir, "rusage.json", NULL);
   g_autofree char *err_file = g_build_filename (dir, "stderr.txt", NULL);
   g_autofree char *store = g_build_filename (dir, "store.db", NULL);
@@ -289,6 +312,81 @@ run_cli (const char         *label,
            json_object_get_double_member (usage, "sys_s"),
            (int) json_object_get_int_member (usage, "status"),
            model->n_requests, model->max_request / 1e6, line);
+}
+
+/* @n agent-cli at once, each with a conversation of its own in one store */
+static void
+run_writers (Model      *model,
+             const char *dir,
+             const char *base_url,
+             guint       n)
+{
+  g_autofree char *cli = cli_path ();
+  g_autofree char *store = g_build_filename (dir, "store.db", NULL);
+  g_autoptr(GPtrArray) processes = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GString) errors = g_string_new (NULL);
+  guint n_failed = 0;
+  gint64 start = g_get_monotonic_time ();
+  Child *children = g_new0 (Child, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GSubprocessLauncher) launcher = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *err_file = g_strdup_printf ("%s/stderr-%u.txt", dir, i);
+      GSubprocess *process;
+
+      launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+      g_subprocess_launcher_set_stdout_file_path (launcher, "/dev/null");
+      g_subprocess_launcher_set_stderr_file_path (launcher, err_file);
+      g_subprocess_launcher_setenv (launcher, "OPENAI_API_KEY", "bench", TRUE);
+      g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+      process = g_subprocess_launcher_spawn (launcher, &error, cli, "--store", store, "-u",
+                                             base_url, "Write a lot", NULL);
+      if (process == NULL)
+        g_error ("%s", error->message);
+      g_subprocess_wait_async (process, NULL, wait_cb, &children[i]);
+      g_ptr_array_add (processes, process);
+    }
+
+  for (guint i = 0; i < n; i++)
+    while (!children[i].done)
+      g_main_context_iteration (NULL, TRUE);
+
+  for (guint i = 0; i < n; i++)
+    {
+      GSubprocess *process = g_ptr_array_index (processes, i);
+
+      if (!g_subprocess_get_if_exited (process) || g_subprocess_get_exit_status (process) != 0)
+        {
+          g_autofree char *err_file = g_strdup_printf ("%s/stderr-%u.txt", dir, i);
+          g_autofree char *err = NULL;
+          g_autofree char *line = NULL;
+
+          g_file_get_contents (err_file, &err, NULL, NULL);
+          line = last_line (err ? err : "");
+          if (n_failed++ == 0)
+            g_string_append (errors, line);
+        }
+    }
+
+  g_print ("%u writers of %.1f MB        failed %u  wall %7.2f s  requests %u\n    first error: %s\n",
+           n, model->text_bytes / 1e6, n_failed, (g_get_monotonic_time () - start) / 1e6,
+           model->n_requests, errors->str);
+  g_free (children);
+
+  {
+    g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+    const char *name;
+
+    while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+      if (g_str_has_prefix (name, "stderr-"))
+        {
+          g_autofree char *path = g_build_filename (dir, name, NULL);
+
+          g_unlink (path);
+        }
+  }
 }
 
 static char *
@@ -424,6 +522,12 @@ main (int   argc,
                                             NULL });
         }
     }
+  else if (g_str_equal (mode, "writers"))
+    {
+      model.kind = MODEL_BIG_ANSWER;
+      model.text_bytes = (gsize) (argc > 3 ? atof (argv[3]) : 11) * 1000 * 1000;
+      run_writers (&model, dir, base_url, argc > 2 ? atoi (argv[2]) : 100);
+    }
   else if (g_str_equal (mode, "mcp-register"))
     {
       for (int i = 2; i < MAX (argc, 3); i++)
@@ -449,6 +553,7 @@ main (int   argc,
   else
     {
       g_printerr ("usage: bench-bounds steps [MB] | stall [SECONDS] | mcp-tools N… | mcp-register N… | "
+                  "writers N MB | "
                   "mcp-result huge_text|many_blocks AMOUNT\n");
       return 2;
     }

@@ -29,6 +29,10 @@
 #include "agent-cli-store.h"
 
 #define EXIT_INTERRUPTED 130
+/* How long a turn waits for another program's turn in the same
+ * conversation, and how often it looks */
+#define CLAIM_WAIT_SECONDS 600
+#define CLAIM_RETRY_MS     50
 
 typedef struct
 {
@@ -36,6 +40,9 @@ typedef struct
   AgentSession     *session;
   CliOutput        *output;
   CliApprover      *approver;
+  CliStore         *store;
+  char             *prompt;       /* the turn's, while it waits for the conversation */
+  gint64            claim_since;
   GCancellable     *cancellable;
   GCancellable     *starting;    /* until the first prompt: Ctrl-C stops starting */
   GDataInputStream *input;
@@ -43,6 +50,7 @@ typedef struct
   guint             interactive : 1;
   guint             interrupted : 1;
   guint             turn_running : 1;
+  guint             claim_waiting : 1;
 } Cli;
 
 static char *opt_provider;
@@ -236,19 +244,16 @@ quit (Cli *cli,
   g_main_loop_quit (cli->loop);
 }
 
+/* The turn is over: @message, or @error */
 static void
-send_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
+turn_done (Cli          *cli,
+           AgentMessage *message,
+           const GError *error)
 {
-  Cli *cli = user_data;
-  g_autoptr(AgentMessage) message = NULL;
-  g_autoptr(GError) error = NULL;
-
   cli->turn_running = FALSE;
   g_clear_object (&cli->cancellable);
-
-  message = agent_session_send_finish (AGENT_SESSION (object), result, &error);
+  g_clear_pointer (&cli->prompt, g_free);
+  cli_store_release (cli->store);
 
   if (message != NULL)
     cli_output_done (cli->output, message, agent_session_get_usage (cli->session),
@@ -273,12 +278,76 @@ send_cb (GObject      *object,
 }
 
 static void
+send_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(AgentMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
+
+  message = agent_session_send_finish (AGENT_SESSION (object), result, &error);
+  turn_done (cli, message, error);
+}
+
+static gboolean claim_retry_cb (gpointer data);
+
+/* The turn starts once the conversation is ours: another program may be
+ * in the middle of its turn in it (agent-cli -c twice); we wait for it,
+ * bounded. */
+static void
+try_send (Cli *cli)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean busy = FALSE;
+
+  if (g_cancellable_set_error_if_cancelled (cli->cancellable, &error))
+    {
+      turn_done (cli, NULL, error);
+      return;
+    }
+
+  if (!cli_store_claim (cli->store, &busy, &error))
+    {
+      gint64 waited = g_get_monotonic_time () - cli->claim_since;
+
+      if (busy && waited < CLAIM_WAIT_SECONDS * G_USEC_PER_SEC)
+        {
+          if (!cli->claim_waiting)
+            cli_output_notice (cli->output, _("Another program is adding to this conversation; "
+                                              "waiting for it to finish…"));
+          cli->claim_waiting = TRUE;
+          g_timeout_add (CLAIM_RETRY_MS, claim_retry_cb, cli);
+          return;
+        }
+      if (busy)
+        g_prefix_error (&error, _("Waited %d s: "), CLAIM_WAIT_SECONDS);
+      turn_done (cli, NULL, error);
+      return;
+    }
+
+  agent_session_send_async (cli->session, cli->prompt, cli->cancellable, send_cb, cli);
+}
+
+static gboolean
+claim_retry_cb (gpointer data)
+{
+  Cli *cli = data;
+
+  try_send (cli);
+  return G_SOURCE_REMOVE;
+}
+
+static void
 send_prompt (Cli        *cli,
              const char *prompt)
 {
   cli->cancellable = g_cancellable_new ();
   cli->turn_running = TRUE;
-  agent_session_send_async (cli->session, prompt, cli->cancellable, send_cb, cli);
+  cli->prompt = g_strdup (prompt);
+  cli->claim_since = g_get_monotonic_time ();
+  cli->claim_waiting = FALSE;
+  try_send (cli);
 }
 
 static gboolean
@@ -764,6 +833,7 @@ main (int   argc,
 
   approver = cli_approver_new (opt_yes);
   cli.session = session;
+  cli.store = store;
   cli.output = output;
   cli.approver = approver;
 

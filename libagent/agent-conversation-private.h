@@ -30,7 +30,18 @@ struct _AgentConversation
   guint          watched_position;
   gulong         watched_id;
   guint          purged : 1;  /* deleted for good: nothing more is written */
+  guint          claimed : 1; /* this program adds to it (agent-conversation-claim.c) */
 };
+
+void  _agent_conversation_unwatch       (AgentConversation  *self);
+
+/* agent-conversation-claim.c */
+gboolean _agent_conversation_claim         (AgentConversation  *self,
+                                            gboolean           *changed,
+                                            GError            **error);
+void     _agent_conversation_claim_new     (AgentConversation  *self,
+                                            gint64              id);
+void     _agent_conversation_release_claim (AgentConversation  *self);
 
 char *_agent_conversation_to_markdown  (AgentConversation  *self);
 char *_agent_conversation_to_json      (AgentConversation  *self);
