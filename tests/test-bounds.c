@@ -282,18 +282,19 @@ test_stall_reset_by_content (Fixture       *f,
 {
   AgentTestResponse *r = agent_test_openai_begin (f->server, "");
 
-  for (guint i = 0; i < 8; i++)
+  /* Each gap below the limit, the whole well above it */
+  for (guint i = 0; i < 12; i++)
     {
-      agent_test_response_add_delay (r, 100);
+      agent_test_response_add_delay (r, 150);
       agent_test_openai_add_text (r, "tick ");
     }
   agent_test_openai_add_end (r, "stop", 1, 1);
-  agent_session_set_stall_timeout (f->session, 0.4);
+  agent_session_set_stall_timeout (f->session, 0.6);
 
   agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
 
   g_assert_no_error (f->turn.error);
-  g_assert_cmpuint (f->text->len, ==, 8 * 5);
+  g_assert_cmpuint (f->text->len, ==, 12 * 5);
 }
 
 /* A stall while the request waits for a slot of the provider's queue is

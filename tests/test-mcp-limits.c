@@ -214,20 +214,20 @@ test_call_timeout (void)
 }
 
 /* Progress reports start the time limit again: a call that reports
- * progress every 0.2 s for 1.2 s is not stopped by a 0.5 s limit */
+ * progress every 0.15 s for 1.8 s is not stopped by a 0.6 s limit */
 static void
 test_call_timeout_progress (void)
 {
   g_autoptr(AgentMcpClient) client = hostile_new (0);
   AgentTestMcpResult result;
 
-  agent_mcp_client_set_call_timeout (client, 0.5);
+  agent_mcp_client_set_call_timeout (client, 0.6);
   agent_test_mcp_connect (client);
 
-  agent_test_mcp_call (client, "progress", "{\"steps\":6,\"ms\":200}", &result);
+  agent_test_mcp_call (client, "progress", "{\"steps\":12,\"ms\":150}", &result);
   g_assert_false (result.is_error);
   g_assert_cmpstr (result.text, ==, "done");
-  g_assert_cmpuint (result.progress->len, ==, 6);
+  g_assert_cmpuint (result.progress->len, ==, 12);
   agent_test_mcp_result_clear (&result);
 
   agent_test_mcp_close (client);
