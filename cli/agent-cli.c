@@ -379,6 +379,13 @@ interrupt_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static void
+handle_signals (Cli *cli)
+{
+  g_unix_signal_add (SIGINT, interrupt_cb, cli);
+  g_unix_signal_add (SIGTERM, interrupt_cb, cli);
+}
+
 /* Interactive mode: one turn per line, in one conversation. */
 
 static void
@@ -778,18 +785,15 @@ main (int   argc,
       return EXIT_SUCCESS;
     }
 
-  /* Ctrl-C and SIGTERM are ours from here on: while the MCP servers start
-   * (up to a minute), they stop the start and the servers leave with us. */
   loop = g_main_loop_new (NULL, FALSE);
   cli.loop = loop;
   cli.starting = starting = g_cancellable_new ();
-  g_unix_signal_add (SIGINT, interrupt_cb, &cli);
-  g_unix_signal_add (SIGTERM, interrupt_cb, &cli);
 
   if (opt_list_tools)
     {
       const char * const *names = agent_builtin_tool_list_names ();
 
+      handle_signals (&cli);
       for (guint i = 0; names[i] != NULL; i++)
         g_print ("%s\n", names[i]);
       if ((status = cli_mcp_list_tools (starting)) >= 0)
@@ -813,11 +817,15 @@ main (int   argc,
 
   if ((status = cli_store_attach (store, session, output)) >= 0)
     return status;
-  if (cli.interrupted)
-    return EXIT_INTERRUPTED;
 
   if (opt_list_models)
     return list_models (session, output);
+
+  /* Ctrl-C and SIGTERM are ours from here on, before any MCP server
+   * starts: until the first prompt they stop agent-cli, and the servers
+   * leave with it; then Ctrl-C stops the turn. (Until here, nothing needs
+   * cleaning up: they end agent-cli at once.) */
+  handle_signals (&cli);
 
   if ((status = cli_mcp_attach (&mcp, session, output, opt_json, starting)) >= 0)
     return cli.interrupted ? EXIT_INTERRUPTED : status;
