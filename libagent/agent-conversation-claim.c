@@ -7,7 +7,8 @@
  * claims the conversation before it writes (a lock the kernel drops when
  * the program dies, see _agent_store_db_claim()), takes in what others
  * wrote meanwhile, and lets go when its turn is at rest: an answer without
- * tool calls is written, agent_conversation_release() is called, or the
+ * tool calls is written, a turn of the session it was recorded with ends
+ * (however it ends), agent_conversation_release() is called, or the
  * conversation is dropped.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -138,6 +139,32 @@ _agent_conversation_release_claim (AgentConversation *self)
   self->claimed = FALSE;
 }
 
+static void
+turn_finished_cb (AgentSession      *session,
+                  AgentMessage      *message,
+                  const GError      *error,
+                  AgentMetrics      *metrics,
+                  AgentConversation *self)
+{
+  if (agent_session_get_memory (session) == AGENT_MEMORY (self))
+    agent_conversation_release (self);
+}
+
+/* The turns of @session end our claims, also those that failed before
+ * the model answered (the question is then the last message). */
+void
+_agent_conversation_follow_turns (AgentConversation *self,
+                                  AgentSession      *session)
+{
+  if (self->turn_session == session)
+    return;
+
+  if (self->turn_session != NULL)
+    g_signal_handlers_disconnect_by_func (self->turn_session, turn_finished_cb, self);
+  g_set_weak_pointer (&self->turn_session, session);
+  g_signal_connect_object (session, "turn-finished", G_CALLBACK (turn_finished_cb), self, 0);
+}
+
 /**
  * agent_conversation_claim:
  * @self: a #AgentConversation
@@ -149,8 +176,10 @@ _agent_conversation_release_claim (AgentConversation *self)
  * again later (agent-cli tries every 50 ms, for up to 10 minutes). Once
  * claimed, the conversation holds what the other programs wrote before,
  * and is this program's until its turn is at rest (an answer without tool
- * calls is written), [method@Agent.Conversation.release] is called, or it
- * is finalized; the kernel releases it too when the program dies.
+ * calls is written, or a turn of the session given to
+ * [method@Agent.Conversation.record_session] ends), until
+ * [method@Agent.Conversation.release] is called, or until it is finalized;
+ * the kernel releases it too when the program dies.
  *
  * Writing claims the conversation too, without waiting: a session whose
  * conversation another program holds fails its turn with

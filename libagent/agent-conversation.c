@@ -508,6 +508,7 @@ agent_conversation_dispose (GObject *object)
 
   _agent_conversation_release_claim (self);
   _agent_conversation_unwatch (self);
+  g_clear_weak_pointer (&self->turn_session);
   g_clear_pointer (&self->messages, g_ptr_array_unref);
 
   G_OBJECT_CLASS (agent_conversation_parent_class)->dispose (object);

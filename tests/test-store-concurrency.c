@@ -22,6 +22,7 @@
 #include "agent-test-cli.h"
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
+#include "agent-test-turn.h"
 #include "agent-test-util.h"
 #include "test-store-util.h"
 
@@ -148,6 +149,50 @@ test_claim (void)
   g_clear_object (&theirs);
   g_assert_finalize_object (g_steal_pointer (&other_store));
   test_store_assert_sound (db.path);
+  test_store_close (&db);
+}
+
+/* A turn that fails before the model answers leaves the question last:
+ * no answer puts the turn at rest, but its end, in the session the
+ * conversation was recorded with, lets other programs go on. */
+static void
+test_failed_turn_releases (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentProvider) provider = agent_test_openai_provider_new (server);
+  g_autoptr(AgentSession) session = agent_session_new (provider);
+  g_autoptr(AgentConversation) conversation = NULL;
+  g_autoptr(AgentConversation) theirs = NULL;
+  g_autoptr(AgentStore) other_store = NULL;
+  g_autoptr(GError) error = NULL;
+  AgentTestResponse *r;
+  AgentTestTurn turn = { 0 };
+  TestStore db;
+
+  test_store_open (&db);
+  conversation = agent_store_create_conversation (db.store);
+  g_assert_true (agent_conversation_record_session (conversation, session, &error));
+  g_assert_no_error (error);
+  agent_session_set_memory (session, AGENT_MEMORY (conversation));
+  agent_provider_set_max_retries (provider, 0);
+  r = agent_test_server_add_response (server, 500);
+  agent_test_response_set_body (r, "application/json", "{\"error\":{\"message\":\"down\"}}");
+
+  agent_test_turn_run (&turn, session, "Anyone there?", NULL);
+  g_assert_error (turn.error, AGENT_ERROR, AGENT_ERROR_HTTP);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (conversation)), ==, 1);
+
+  other_store = test_store_open_again (&db);
+  theirs = agent_store_lookup_conversation (other_store,
+                                            agent_conversation_get_id (conversation));
+  g_assert_true (agent_conversation_claim (theirs, &error));
+  g_assert_no_error (error);
+
+  agent_test_turn_clear (&turn);
+  g_clear_object (&theirs);
+  g_assert_finalize_object (g_steal_pointer (&other_store));
+  g_clear_object (&conversation);
+  g_assert_finalize_object (g_steal_pointer (&session));
   test_store_close (&db);
 }
 
@@ -424,6 +469,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/store/concurrency/claim", test_claim);
+  g_test_add_func ("/store/concurrency/failed-turn-releases", test_failed_turn_releases);
   g_test_add_func ("/store/concurrency/continue-two-processes", test_continue_two_processes);
   g_test_add_func ("/store/concurrency/busy-writer", test_busy_writer);
   g_test_add_func ("/store/concurrency/errors-name-file", test_errors_name_file);
