@@ -5,7 +5,10 @@
  * their tools to the model. A server that fails is reported (an
  * "mcp-server" line with --json) and left out; the others work. Their
  * tools ask for approval like read_file does, unless the configuration
- * says "trusted": true or --yes is given. The servers are closed on exit.
+ * says "trusted": true or --yes is given. The servers are closed on exit,
+ * and when Ctrl-C or SIGTERM stops agent-cli while they start; should
+ * agent-cli die without closing them, the kernel ends them
+ * (PR_SET_PDEATHSIG, see agent-mcp-stdio.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -89,8 +92,21 @@ wait_for (Waiter *waiter,
   return result;
 }
 
+static void
+close_list (AgentMcpServerList *list)
+{
+  g_autoptr(GAsyncResult) closed = NULL;
+  Waiter *waiter = g_new0 (Waiter, 1);
+
+  agent_mcp_server_list_close_async (list, NULL, done_cb, waiter);
+  closed = wait_for (waiter, CLOSE_WAIT_SECONDS);
+}
+
+/* Starts the servers; @cancellable (Ctrl-C) stops the wait, and the
+ * servers that started leave again. */
 static AgentMcpServerList *
-load_and_connect (GError **error)
+load_and_connect (GCancellable  *cancellable,
+                  GError       **error)
 {
   g_autoptr(AgentMcpServerList) list = agent_mcp_server_list_new ();
   g_autoptr(GAsyncResult) result = NULL;
@@ -103,9 +119,16 @@ load_and_connect (GError **error)
     }
 
   /* Each server's failure is in its state */
-  agent_mcp_server_list_connect_async (list, NULL, done_cb, waiter);
+  agent_mcp_server_list_connect_async (list, cancellable, done_cb, waiter);
   result = wait_for (waiter, 0);
-  agent_mcp_server_list_connect_finish (list, result, NULL);
+  if (!agent_mcp_server_list_connect_finish (list, result, NULL) ||
+      g_cancellable_is_cancelled (cancellable))
+    {
+      close_list (list);
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                           _("Interrupted while the MCP servers started"));
+      return NULL;
+    }
 
   return g_steal_pointer (&list);
 }
@@ -209,18 +232,16 @@ report (AgentMcpServerList *list,
 /* --list-tools with --mcp-config: the servers' tools, after the built-in
  * ones. -1 without --mcp-config, else the exit status. */
 int
-cli_mcp_list_tools (void)
+cli_mcp_list_tools (GCancellable *cancellable)
 {
   g_autoptr(AgentMcpServerList) list = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GAsyncResult) closed = NULL;
   int status = EXIT_SUCCESS;
-  Waiter *waiter;
 
   if (opt_mcp_config == NULL)
     return -1;
 
-  if (!(list = load_and_connect (&error)))
+  if (!(list = load_and_connect (cancellable, &error)))
     {
       g_printerr ("agent-cli: %s\n", error->message);
       return EXIT_FAILURE;
@@ -247,9 +268,7 @@ cli_mcp_list_tools (void)
         }
     }
 
-  waiter = g_new0 (Waiter, 1);
-  agent_mcp_server_list_close_async (list, NULL, done_cb, waiter);
-  closed = wait_for (waiter, CLOSE_WAIT_SECONDS);
+  close_list (list);
   return status;
 }
 
@@ -259,7 +278,8 @@ int
 cli_mcp_attach (CliMcp       **mcp,
                 AgentSession  *session,
                 CliOutput     *output,
-                gboolean       json)
+                gboolean       json,
+                GCancellable  *cancellable)
 {
   g_autoptr(GError) error = NULL;
   AgentMcpServerList *list;
@@ -267,7 +287,7 @@ cli_mcp_attach (CliMcp       **mcp,
   if (opt_mcp_config == NULL)
     return -1;
 
-  if (!(list = load_and_connect (&error)))
+  if (!(list = load_and_connect (cancellable, &error)))
     {
       cli_output_error (output, error);
       return EXIT_FAILURE;
@@ -285,17 +305,12 @@ cli_mcp_attach (CliMcp       **mcp,
 void
 cli_mcp_free (CliMcp *self)
 {
-  g_autoptr(GAsyncResult) closed = NULL;
-  Waiter *waiter;
-
   if (self == NULL)
     return;
 
   /* The servers leave before agent-cli does */
   agent_mcp_server_list_detach (self->list, self->session);
-  waiter = g_new0 (Waiter, 1);
-  agent_mcp_server_list_close_async (self->list, NULL, done_cb, waiter);
-  closed = wait_for (waiter, CLOSE_WAIT_SECONDS);
+  close_list (self->list);
 
   g_clear_object (&self->list);
   g_clear_object (&self->session);

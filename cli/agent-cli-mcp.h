@@ -15,11 +15,12 @@ typedef struct _CliMcp CliMcp;
 
 extern const GOptionEntry cli_mcp_entries[];
 
-int   cli_mcp_list_tools (void);
+int   cli_mcp_list_tools (GCancellable  *cancellable);
 int   cli_mcp_attach     (CliMcp       **mcp,
                           AgentSession  *session,
                           CliOutput     *output,
-                          gboolean       json);
+                          gboolean       json,
+                          GCancellable  *cancellable);
 void  cli_mcp_free       (CliMcp        *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliMcp, cli_mcp_free)

@@ -415,6 +415,40 @@ cli_store_attach (CliStore     *self,
   return -1;
 }
 
+/* Before a turn: the conversation is ours, with what other programs wrote
+ * before. FALSE with *@busy set while another program adds to it (try
+ * again), FALSE with @error when the store failed. */
+gboolean
+cli_store_claim (CliStore  *self,
+                 gboolean  *busy,
+                 GError   **error)
+{
+  *busy = FALSE;
+#if AGENT_HAS_STORE
+  if (self != NULL)
+    {
+      g_autoptr(GError) claim_error = NULL;
+
+      if (agent_conversation_claim (self->conversation, &claim_error))
+        return TRUE;
+      *busy = g_error_matches (claim_error, AGENT_ERROR, AGENT_ERROR_BUSY);
+      g_propagate_error (error, g_steal_pointer (&claim_error));
+      return FALSE;
+    }
+#endif
+  return TRUE;
+}
+
+/* After a turn, however it ended */
+void
+cli_store_release (CliStore *self)
+{
+#if AGENT_HAS_STORE
+  if (self != NULL)
+    agent_conversation_release (self->conversation);
+#endif
+}
+
 void
 cli_store_free (CliStore *self)
 {

@@ -26,6 +26,10 @@ int         cli_store_prepare     (CliStore     **store,
 int         cli_store_attach      (CliStore      *store,
                                    AgentSession  *session,
                                    CliOutput     *output);
+gboolean    cli_store_claim       (CliStore      *store,
+                                   gboolean      *busy,
+                                   GError       **error);
+void        cli_store_release     (CliStore      *store);
 void        cli_store_free        (CliStore      *store);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliStore, cli_store_free)

@@ -29,6 +29,10 @@
 #include "agent-cli-store.h"
 
 #define EXIT_INTERRUPTED 130
+/* How long a turn waits for another program's turn in the same
+ * conversation, and how often it looks */
+#define CLAIM_WAIT_SECONDS 600
+#define CLAIM_RETRY_MS     50
 
 typedef struct
 {
@@ -36,12 +40,17 @@ typedef struct
   AgentSession     *session;
   CliOutput        *output;
   CliApprover      *approver;
+  CliStore         *store;
+  char             *prompt;       /* the turn's, while it waits for the conversation */
+  gint64            claim_since;
   GCancellable     *cancellable;
+  GCancellable     *starting;    /* until the first prompt: Ctrl-C stops starting */
   GDataInputStream *input;
   int               exit_status;
   guint             interactive : 1;
   guint             interrupted : 1;
   guint             turn_running : 1;
+  guint             claim_waiting : 1;
 } Cli;
 
 static char *opt_provider;
@@ -67,6 +76,9 @@ static double opt_first_byte_timeout = UNSET_TIMEOUT;
 static double opt_idle_timeout = UNSET_TIMEOUT;
 static double opt_step_timeout = UNSET_TIMEOUT;
 static double opt_turn_timeout = UNSET_TIMEOUT;
+static double opt_stall_timeout = UNSET_TIMEOUT;
+static char *opt_max_turn_size;
+static char *opt_max_request_size;
 static char *opt_tls_ca_file;
 static char *opt_reasoning_effort;
 static gboolean opt_version;
@@ -105,6 +117,14 @@ static const GOptionEntry entries[] = {
     N_("Give up on one model request after SECONDS (default: no limit)"), N_("SECONDS") },
   { "turn-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_turn_timeout,
     N_("Give up on the prompt after SECONDS (default: no limit)"), N_("SECONDS") },
+  { "stall-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_stall_timeout,
+    N_("Give up when a request brings no new content for SECONDS (default: 600)"),
+    N_("SECONDS") },
+  { "max-turn-size", 0, 0, G_OPTION_ARG_STRING, &opt_max_turn_size,
+    N_("Stop a prompt whose answers and tool results pass SIZE bytes (K, M, G: KiB, MiB, GiB; "
+       "default: 32M; 0: no limit)"), N_("SIZE") },
+  { "max-request-size", 0, 0, G_OPTION_ARG_STRING, &opt_max_request_size,
+    N_("Send no request larger than SIZE bytes (default: 32M; 0: no limit)"), N_("SIZE") },
   { "tls-ca-file", 0, 0, G_OPTION_ARG_FILENAME, &opt_tls_ca_file,
     N_("Trust the certificate authorities in FILE (PEM) instead of the system's"), N_("FILE") },
   { "json", 'j', 0, G_OPTION_ARG_NONE, &opt_json,
@@ -224,19 +244,16 @@ quit (Cli *cli,
   g_main_loop_quit (cli->loop);
 }
 
+/* The turn is over: @message, or @error */
 static void
-send_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
+turn_done (Cli          *cli,
+           AgentMessage *message,
+           const GError *error)
 {
-  Cli *cli = user_data;
-  g_autoptr(AgentMessage) message = NULL;
-  g_autoptr(GError) error = NULL;
-
   cli->turn_running = FALSE;
   g_clear_object (&cli->cancellable);
-
-  message = agent_session_send_finish (AGENT_SESSION (object), result, &error);
+  g_clear_pointer (&cli->prompt, g_free);
+  cli_store_release (cli->store);
 
   if (message != NULL)
     cli_output_done (cli->output, message, agent_session_get_usage (cli->session),
@@ -261,18 +278,90 @@ send_cb (GObject      *object,
 }
 
 static void
+send_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(AgentMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
+
+  message = agent_session_send_finish (AGENT_SESSION (object), result, &error);
+  turn_done (cli, message, error);
+}
+
+static gboolean claim_retry_cb (gpointer data);
+
+/* The turn starts once the conversation is ours: another program may be
+ * in the middle of its turn in it (agent-cli -c twice); we wait for it,
+ * bounded. */
+static void
+try_send (Cli *cli)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean busy = FALSE;
+
+  if (g_cancellable_set_error_if_cancelled (cli->cancellable, &error))
+    {
+      turn_done (cli, NULL, error);
+      return;
+    }
+
+  if (!cli_store_claim (cli->store, &busy, &error))
+    {
+      gint64 waited = g_get_monotonic_time () - cli->claim_since;
+
+      if (busy && waited < CLAIM_WAIT_SECONDS * G_USEC_PER_SEC)
+        {
+          if (!cli->claim_waiting)
+            cli_output_notice (cli->output, _("Another program is adding to this conversation; "
+                                              "waiting for it to finish…"));
+          cli->claim_waiting = TRUE;
+          g_timeout_add (CLAIM_RETRY_MS, claim_retry_cb, cli);
+          return;
+        }
+      if (busy)
+        g_prefix_error (&error, _("Waited %d s: "), CLAIM_WAIT_SECONDS);
+      turn_done (cli, NULL, error);
+      return;
+    }
+
+  agent_session_send_async (cli->session, cli->prompt, cli->cancellable, send_cb, cli);
+}
+
+static gboolean
+claim_retry_cb (gpointer data)
+{
+  Cli *cli = data;
+
+  try_send (cli);
+  return G_SOURCE_REMOVE;
+}
+
+static void
 send_prompt (Cli        *cli,
              const char *prompt)
 {
   cli->cancellable = g_cancellable_new ();
   cli->turn_running = TRUE;
-  agent_session_send_async (cli->session, prompt, cli->cancellable, send_cb, cli);
+  cli->prompt = g_strdup (prompt);
+  cli->claim_since = g_get_monotonic_time ();
+  cli->claim_waiting = FALSE;
+  try_send (cli);
 }
 
 static gboolean
 interrupt_cb (gpointer user_data)
 {
   Cli *cli = user_data;
+
+  /* Still starting (the MCP servers): stop, and let them go */
+  if (cli->starting != NULL)
+    {
+      cli->interrupted = TRUE;
+      g_cancellable_cancel (cli->starting);
+      return G_SOURCE_CONTINUE;
+    }
 
   if (cli->turn_running && !cli->interrupted)
     {
@@ -288,6 +377,13 @@ interrupt_cb (gpointer user_data)
     fputc ('\n', stderr);
   quit (cli, EXIT_INTERRUPTED);
   return G_SOURCE_CONTINUE;
+}
+
+static void
+handle_signals (Cli *cli)
+{
+  g_unix_signal_add (SIGINT, interrupt_cb, cli);
+  g_unix_signal_add (SIGTERM, interrupt_cb, cli);
 }
 
 /* Interactive mode: one turn per line, in one conversation. */
@@ -336,14 +432,29 @@ read_next_prompt (Cli *cli)
   g_data_input_stream_read_line_async (cli->input, G_PRIORITY_DEFAULT, NULL, read_line_cb, cli);
 }
 
+static void
+splice_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* The prompt from standard input; Ctrl-C (@cancellable) stops the wait */
 static char *
-read_all_stdin (GError **error)
+read_all_stdin (GCancellable  *cancellable,
+                GError       **error)
 {
   g_autoptr(GInputStream) stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
+  g_autoptr(GAsyncResult) result = NULL;
   g_autofree char *text = NULL;
 
-  if (g_output_stream_splice (memory, stream, G_OUTPUT_STREAM_SPLICE_NONE, NULL, error) < 0)
+  g_output_stream_splice_async (memory, stream, G_OUTPUT_STREAM_SPLICE_NONE, G_PRIORITY_DEFAULT,
+                                cancellable, splice_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  if (g_output_stream_splice_finish (memory, result, error) < 0)
     return NULL;
 
   /* NUL-terminate */
@@ -375,6 +486,7 @@ check_timeouts (GError **error)
     { "--idle-timeout", &opt_idle_timeout },
     { "--step-timeout", &opt_step_timeout },
     { "--turn-timeout", &opt_turn_timeout },
+    { "--stall-timeout", &opt_stall_timeout },
     { "--tool-timeout", &opt_tool_timeout },
   };
 
@@ -394,12 +506,52 @@ check_timeouts (GError **error)
   return TRUE;
 }
 
+/* A size: bytes, or with K, M or G (KiB, MiB, GiB) after the number */
+static gboolean
+parse_size (const char  *option,
+            const char  *text,
+            guint64     *size,
+            GError     **error)
+{
+  guint64 value = 0;
+  guint64 unit = 1;
+  char *end = NULL;
+
+  if (text != NULL && g_ascii_isdigit (text[0]))
+    value = g_ascii_strtoull (text, &end, 10);
+
+  if (end != NULL && end[0] != '\0' && end[1] == '\0')
+    {
+      switch (g_ascii_toupper (end[0]))
+        {
+        case 'K': unit = 1024; end++; break;
+        case 'M': unit = 1024 * 1024; end++; break;
+        case 'G': unit = 1024 * 1024 * 1024; end++; break;
+        default: break;
+        }
+    }
+
+  if (end == NULL || end[0] != '\0' || value > G_MAXUINT64 / unit)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("%s must be a number of bytes, with K, M or G after it for KiB, MiB or "
+                     "GiB (0: no limit), not “%s”"),
+                   option, text);
+      return FALSE;
+    }
+
+  *size = value * unit;
+  return TRUE;
+}
+
 static AgentSession *
 create_session (GError **error)
 {
   g_autoptr(AgentProvider) provider = NULL;
   g_autoptr(AgentSession) session = NULL;
   const char *key_variable;
+  guint64 max_turn_size = 0;
+  guint64 max_request_size = 0;
 
   provider = agent_provider_new (opt_provider ? opt_provider : "openai", error);
   if (provider == NULL)
@@ -500,6 +652,12 @@ create_session (GError **error)
       return NULL;
     }
 
+  if ((opt_max_turn_size != NULL &&
+       !parse_size ("--max-turn-size", opt_max_turn_size, &max_turn_size, error)) ||
+      (opt_max_request_size != NULL &&
+       !parse_size ("--max-request-size", opt_max_request_size, &max_request_size, error)))
+    return NULL;
+
   session = agent_session_new (provider);
   agent_session_set_max_steps (session, opt_max_steps);
   agent_session_set_max_tool_calls (session, opt_max_tool_calls);
@@ -509,6 +667,12 @@ create_session (GError **error)
     agent_session_set_step_timeout (session, opt_step_timeout);
   if (opt_turn_timeout != UNSET_TIMEOUT)
     agent_session_set_turn_timeout (session, opt_turn_timeout);
+  if (opt_stall_timeout != UNSET_TIMEOUT)
+    agent_session_set_stall_timeout (session, opt_stall_timeout);
+  if (opt_max_turn_size != NULL)
+    agent_session_set_max_turn_size (session, max_turn_size);
+  if (opt_max_request_size != NULL)
+    agent_session_set_max_request_size (session, max_request_size);
   agent_session_set_system_prompt (session, opt_system);
   agent_session_set_stream_tool_call_chunks (session, opt_show_chunks);
 
@@ -570,6 +734,7 @@ main (int   argc,
   g_autoptr(CliApprover) approver = NULL;
   g_autoptr(CliMcp) mcp = NULL;
   g_autoptr(CliStore) store = NULL;
+  g_autoptr(GCancellable) starting = NULL;
   g_autofree char *prompt = NULL;
   g_autofree char *description = NULL;
   Cli cli = { 0 };
@@ -620,14 +785,19 @@ main (int   argc,
       return EXIT_SUCCESS;
     }
 
+  loop = g_main_loop_new (NULL, FALSE);
+  cli.loop = loop;
+  cli.starting = starting = g_cancellable_new ();
+
   if (opt_list_tools)
     {
       const char * const *names = agent_builtin_tool_list_names ();
 
+      handle_signals (&cli);
       for (guint i = 0; names[i] != NULL; i++)
         g_print ("%s\n", names[i]);
-      if ((status = cli_mcp_list_tools ()) >= 0)
-        return status;
+      if ((status = cli_mcp_list_tools (starting)) >= 0)
+        return cli.interrupted ? EXIT_INTERRUPTED : status;
       return EXIT_SUCCESS;
     }
 
@@ -651,21 +821,27 @@ main (int   argc,
   if (opt_list_models)
     return list_models (session, output);
 
-  if ((status = cli_mcp_attach (&mcp, session, output, opt_json)) >= 0)
-    return status;
+  /* Ctrl-C and SIGTERM are ours from here on, before any MCP server
+   * starts: until the first prompt they stop agent-cli, and the servers
+   * leave with it; then Ctrl-C stops the turn. (Until here, nothing needs
+   * cleaning up: they end agent-cli at once.) */
+  handle_signals (&cli);
+
+  if ((status = cli_mcp_attach (&mcp, session, output, opt_json, starting)) >= 0)
+    return cli.interrupted ? EXIT_INTERRUPTED : status;
 
   if (argc > 1)
     prompt = g_strjoinv (" ", argv + 1);
-  else if (!isatty (STDIN_FILENO) && !(prompt = read_all_stdin (&error)))
+  else if (!isatty (STDIN_FILENO) && !(prompt = read_all_stdin (starting, &error)))
     {
       cli_output_error (output, error);
-      return EXIT_FAILURE;
+      return cli.interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE;
     }
+  cli.starting = NULL;
 
-  loop = g_main_loop_new (NULL, FALSE);
   approver = cli_approver_new (opt_yes);
-  cli.loop = loop;
   cli.session = session;
+  cli.store = store;
   cli.output = output;
   cli.approver = approver;
 
@@ -679,9 +855,6 @@ main (int   argc,
   g_signal_connect (session, "approve-tool-call", G_CALLBACK (approve_tool_call_cb), &cli);
   g_signal_connect (session, "retry", G_CALLBACK (retry_cb), &cli);
   g_signal_connect (session, "step-finished", G_CALLBACK (step_finished_cb), &cli);
-
-  g_unix_signal_add (SIGINT, interrupt_cb, &cli);
-  g_unix_signal_add (SIGTERM, interrupt_cb, &cli);
 
   if (prompt != NULL)
     {

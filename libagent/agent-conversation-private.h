@@ -29,8 +29,22 @@ struct _AgentConversation
   AgentMessage  *watched;     /* the last answer: its turn metrics come after it */
   guint          watched_position;
   gulong         watched_id;
+  AgentSession  *turn_session; /* weak: its turns end our claims (record_session) */
   guint          purged : 1;  /* deleted for good: nothing more is written */
+  guint          claimed : 1; /* this program adds to it (agent-conversation-claim.c) */
 };
+
+void  _agent_conversation_unwatch       (AgentConversation  *self);
+
+/* agent-conversation-claim.c */
+gboolean _agent_conversation_claim         (AgentConversation  *self,
+                                            gboolean           *changed,
+                                            GError            **error);
+void     _agent_conversation_claim_new     (AgentConversation  *self,
+                                            gint64              id);
+void     _agent_conversation_release_claim (AgentConversation  *self);
+void     _agent_conversation_follow_turns  (AgentConversation  *self,
+                                            AgentSession       *session);
 
 char *_agent_conversation_to_markdown  (AgentConversation  *self);
 char *_agent_conversation_to_json      (AgentConversation  *self);

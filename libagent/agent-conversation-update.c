@@ -275,7 +275,9 @@ agent_conversation_set_settings (AgentConversation  *self,
  * continued the same way later (agent-cli's `--continue` reads it back):
  * its provider's name and model ([method@Agent.Conversation.set_model]),
  * and in its settings the `base-url`, the `system-prompt` and the names of
- * its `tools`. Nothing is written when nothing changed.
+ * its `tools`. Nothing is written when nothing changed. From then on, each
+ * turn of @session, once over, releases the conversation for other
+ * programs (see [method@Agent.Conversation.claim]).
  *
  * Returns: %TRUE on success, also when nothing had to be written
  *
@@ -297,6 +299,9 @@ agent_conversation_record_session (AgentConversation  *self,
 
   g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
   g_return_val_if_fail (AGENT_IS_SESSION (session), FALSE);
+
+  /* Each turn of the session, once over, lets other programs go on */
+  _agent_conversation_follow_turns (self, session);
 
   provider = agent_session_get_provider (session);
   name = agent_provider_get_name (provider);

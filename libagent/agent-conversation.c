@@ -64,8 +64,8 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (AgentConversation, agent_conversation, G_TYPE_OBJ
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init)
                                G_IMPLEMENT_INTERFACE (AGENT_TYPE_MEMORY, memory_iface_init))
 
-static void
-unwatch (AgentConversation *self)
+void
+_agent_conversation_unwatch (AgentConversation *self)
 {
   if (self->watched != NULL)
     {
@@ -299,6 +299,8 @@ save_pending (AgentConversation  *self,
   self->n_saved = self->messages->len;
   if (self->id != id)
     {
+      /* Ours from its first message on: another program may see it now */
+      _agent_conversation_claim_new (self, id);
       self->id = id;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ID]);
     }
@@ -362,7 +364,7 @@ watch (AgentConversation *self,
        AgentMessage      *message,
        guint              position)
 {
-  unwatch (self);
+  _agent_conversation_unwatch (self);
   self->watched = g_object_ref (message);
   self->watched_position = position;
   self->watched_id = g_signal_connect (message, "notify::turn-metrics",
@@ -376,6 +378,7 @@ agent_conversation_append (AgentMemory   *memory,
 {
   AgentConversation *self = AGENT_CONVERSATION (memory);
   AgentMessageRole role = agent_message_get_role (message);
+  gboolean changed;
   guint position;
 
   if (!agent_conversation_load (self, error))
@@ -387,6 +390,10 @@ agent_conversation_append (AgentMemory   *memory,
                            _("The conversation was deleted"));
       return FALSE;
     }
+
+  /* Ours, with what other programs wrote before it */
+  if (!_agent_conversation_claim (self, &changed, error))
+    return FALSE;
 
   position = self->messages->len;
   g_ptr_array_add (self->messages, g_object_ref (message));
@@ -406,6 +413,12 @@ agent_conversation_append (AgentMemory   *memory,
 
   if (role == AGENT_MESSAGE_ROLE_ASSISTANT)
     watch (self, message, position);
+
+  /* An answer without calls: the turn is at rest, others may go on */
+  if (role == AGENT_MESSAGE_ROLE_ASSISTANT && agent_message_get_n_tool_calls (message) == 0 &&
+      self->n_saved == self->messages->len)
+    _agent_conversation_release_claim (self);
+
   g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
   return TRUE;
 }
@@ -450,6 +463,23 @@ agent_conversation_truncate (AgentMemory  *memory,
   if (!agent_conversation_load (self, error))
     return FALSE;
 
+  /* What to cut was chosen on what we had: not on what others wrote */
+  if (n_items < self->n_saved)
+    {
+      gboolean changed;
+
+      if (!_agent_conversation_claim (self, &changed, error))
+        return FALSE;
+      if (changed)
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_BUSY,
+                       _("Another program added to conversation %lld; it was read again, "
+                         "and nothing was removed"),
+                       (long long) self->id);
+          return FALSE;
+        }
+    }
+
   if (n_items < self->n_saved && !delete_from (self, n_items, error))
     return FALSE;
 
@@ -457,7 +487,7 @@ agent_conversation_truncate (AgentMemory  *memory,
   g_ptr_array_set_size (self->messages, n_items);
   self->n_saved = MIN (self->n_saved, n_items);
   if (self->watched != NULL && self->watched_position >= n_items)
-    unwatch (self);
+    _agent_conversation_unwatch (self);
   g_list_model_items_changed (G_LIST_MODEL (self), n_items, removed, 0);
   return TRUE;
 }
@@ -476,7 +506,9 @@ agent_conversation_dispose (GObject *object)
 {
   AgentConversation *self = (AgentConversation *)object;
 
-  unwatch (self);
+  _agent_conversation_release_claim (self);
+  _agent_conversation_unwatch (self);
+  g_clear_weak_pointer (&self->turn_session);
   g_clear_pointer (&self->messages, g_ptr_array_unref);
 
   G_OBJECT_CLASS (agent_conversation_parent_class)->dispose (object);

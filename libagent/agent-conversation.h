@@ -74,6 +74,11 @@ AGENT_AVAILABLE_IN_ALL
 gboolean    agent_conversation_load         (AgentConversation  *self,
                                              GError            **error);
 AGENT_AVAILABLE_IN_ALL
+gboolean    agent_conversation_claim        (AgentConversation  *self,
+                                             GError            **error);
+AGENT_AVAILABLE_IN_ALL
+void        agent_conversation_release      (AgentConversation  *self);
+AGENT_AVAILABLE_IN_ALL
 char       *agent_conversation_export       (AgentConversation  *self,
                                              AgentExportFormat   format,
                                              GError            **error);

@@ -3,7 +3,8 @@
  * A call on a client that is not connected connects first (a server that
  * died is started again); one that is connecting waits for it. The call's
  * cancellable, cancelled, ends the call at once and tells the server with
- * notifications/cancelled.
+ * notifications/cancelled; so does the client's call-timeout. A result
+ * beyond the client's limits (agent-mcp-limits.c) is an error.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -118,12 +119,15 @@ send_call (Call *call)
   cJSON_AddStringToObject (params, "name", call->name);
   cJSON_AddItemToObject (params, "arguments", agent_node_to_cjson (call->arguments));
 
+  /* The call holds the client the check reads */
   if (call->invocation != NULL)
-    _agent_mcp_rpc_request_async (self->rpc, "tools/call", params, 0,
+    _agent_mcp_rpc_request_async (self->rpc, "tools/call", params, self->call_timeout,
                                   call_progress_cb, g_object_ref (call->invocation), g_object_unref,
+                                  _agent_mcp_check_call_result, self,
                                   call_cancellable (call), call_done_cb, call);
   else
-    _agent_mcp_rpc_request_async (self->rpc, "tools/call", params, 0, NULL, NULL, NULL,
+    _agent_mcp_rpc_request_async (self->rpc, "tools/call", params, self->call_timeout,
+                                  NULL, NULL, NULL, _agent_mcp_check_call_result, self,
                                   call_cancellable (call), call_done_cb, call);
 }
 
@@ -298,7 +302,7 @@ agent_mcp_client_ping_async (AgentMcpClient      *self,
     }
 
   _agent_mcp_rpc_request_async (self->rpc, "ping", NULL, self->timeout, NULL, NULL, NULL,
-                                cancellable, ping_cb, g_steal_pointer (&task));
+                                NULL, NULL, cancellable, ping_cb, g_steal_pointer (&task));
 }
 
 /**

@@ -147,6 +147,7 @@ agent_mcp_client_finalize (GObject *object)
   g_clear_pointer (&self->waiters, g_ptr_array_unref);
   g_clear_pointer (&self->close_waiters, g_ptr_array_unref);
   g_clear_pointer (&self->listing, g_ptr_array_unref);
+  g_clear_pointer (&self->listed_names, g_hash_table_unref);
   g_clear_error (&self->error);
   g_clear_pointer (&self->extra, json_object_unref);
   g_free (self->name);
@@ -195,7 +196,8 @@ agent_mcp_client_get_property (GObject    *object,
     case PROP_INSTRUCTIONS:     g_value_set_string (value, self->instructions); break;
     case PROP_TOOLS:            g_value_set_object (value, self->tools); break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_agent_mcp_client_get_limit_property (self, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -225,7 +227,8 @@ agent_mcp_client_set_property (GObject      *object,
     case PROP_TRUSTED:     agent_mcp_client_set_trusted (self, g_value_get_boolean (value)); break;
     case PROP_TIMEOUT:     agent_mcp_client_set_timeout (self, g_value_get_double (value)); break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_agent_mcp_client_set_limit_property (self, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -339,8 +342,7 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
    *
    * The most seconds the server may take to start and answer the
    * handshake, a listing of tools or a ping, or 0 for no limit. Tool calls
-   * are limited by [property@Agent.Session:tool-timeout] and
-   * [property@Agent.Tool:timeout] instead.
+   * are limited by [property@Agent.McpClient:call-timeout] instead.
    */
   properties[PROP_TIMEOUT] =
     g_param_spec_double ("timeout", NULL, NULL, 0, AGENT_MAX_TIMEOUT_SECONDS, 60, CONFIG_FLAGS);
@@ -404,6 +406,7 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
     g_param_spec_object ("tools", NULL, NULL, G_TYPE_LIST_MODEL, STATUS_FLAGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  _agent_mcp_client_class_add_limits (object_class, N_PROPS);
 }
 
 static void
@@ -411,6 +414,7 @@ agent_mcp_client_init (AgentMcpClient *self)
 {
   self->enabled = TRUE;
   self->timeout = 60;
+  _agent_mcp_client_init_limits (self);
   self->tools = g_list_store_new (AGENT_TYPE_MCP_TOOL);
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->closing = g_ptr_array_new_with_free_func (g_object_unref);

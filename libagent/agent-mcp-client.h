@@ -109,6 +109,21 @@ double               agent_mcp_client_get_timeout         (AgentMcpClient      *
 AGENT_AVAILABLE_IN_ALL
 void                 agent_mcp_client_set_timeout         (AgentMcpClient      *self,
                                                            double               timeout);
+AGENT_AVAILABLE_IN_ALL
+double               agent_mcp_client_get_call_timeout    (AgentMcpClient      *self);
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_set_call_timeout    (AgentMcpClient      *self,
+                                                           double               call_timeout);
+AGENT_AVAILABLE_IN_ALL
+guint                agent_mcp_client_get_max_tools       (AgentMcpClient      *self);
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_set_max_tools       (AgentMcpClient      *self,
+                                                           guint                max_tools);
+AGENT_AVAILABLE_IN_ALL
+guint                agent_mcp_client_get_max_result_size (AgentMcpClient      *self);
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_set_max_result_size (AgentMcpClient      *self,
+                                                           guint                max_result_size);
 
 AGENT_AVAILABLE_IN_ALL
 AgentMcpClientState  agent_mcp_client_get_state           (AgentMcpClient      *self);

@@ -109,6 +109,7 @@ _agent_mcp_client_disconnect (AgentMcpClient *self,
   self->refreshing = FALSE;
   self->refresh_again = FALSE;
   g_clear_pointer (&self->listing, g_ptr_array_unref);
+  g_clear_pointer (&self->listed_names, g_hash_table_unref);
   g_clear_pointer (&self->cursor, g_free);
 
   if (self->rpc == NULL)
@@ -218,23 +219,32 @@ replace_tools (AgentMcpClient *self,
   GListModel *model = G_LIST_MODEL (self->tools);
   guint n_old = g_list_model_get_n_items (model);
   g_autoptr(GPtrArray) tools = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GHashTable) old_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   gboolean changed = n_old != listed->len;
+
+  /* Names are unique in both lists: a tool is found by its name */
+  for (guint j = 0; j < n_old; j++)
+    {
+      AgentMcpTool *old = g_list_model_get_item (model, j);
+
+      g_hash_table_insert (old_by_name, (gpointer) agent_tool_get_name (AGENT_TOOL (old)),
+                           GUINT_TO_POINTER (j + 1));
+      g_object_unref (old);  /* the store keeps it */
+    }
 
   /* Tools whose definition did not change stay the same objects. */
   for (guint i = 0; i < listed->len; i++)
     {
       AgentMcpTool *tool = g_ptr_array_index (listed, i);
+      guint j = GPOINTER_TO_UINT (g_hash_table_lookup (old_by_name,
+                                                       agent_tool_get_name (AGENT_TOOL (tool))));
+      g_autoptr(AgentMcpTool) old = j > 0 ? g_list_model_get_item (model, j - 1) : NULL;
       AgentMcpTool *kept = NULL;
 
-      for (guint j = 0; j < n_old && kept == NULL; j++)
+      if (old != NULL && _agent_mcp_tool_same (old, tool))
         {
-          g_autoptr(AgentMcpTool) old = g_list_model_get_item (model, j);
-
-          if (_agent_mcp_tool_same (old, tool))
-            {
-              kept = g_steal_pointer (&old);
-              changed |= (i != j);
-            }
+          kept = g_steal_pointer (&old);
+          changed |= (i != j - 1);
         }
 
       changed |= (kept == NULL);
@@ -250,6 +260,7 @@ finish_listing (AgentMcpClient *self)
 {
   g_autoptr(GPtrArray) listed = g_steal_pointer (&self->listing);
 
+  g_clear_pointer (&self->listed_names, g_hash_table_unref);
   g_clear_pointer (&self->cursor, g_free);
   self->refreshing = FALSE;
   replace_tools (self, listed);
@@ -279,7 +290,7 @@ add_listed_tools (AgentMcpClient *self,
     {
       JsonNode *definition = json_array_get_element (definitions, i);
       g_autoptr(AgentMcpTool) tool = NULL;
-      gboolean taken = FALSE;
+      const char *name;
 
       if (!JSON_NODE_HOLDS_OBJECT (definition))
         continue;
@@ -287,11 +298,12 @@ add_listed_tools (AgentMcpClient *self,
       if (tool == NULL)
         continue;
 
-      for (guint j = 0; j < self->listing->len && !taken; j++)
-        taken = g_str_equal (agent_tool_get_name (g_ptr_array_index (self->listing, j)),
-                             agent_tool_get_name (AGENT_TOOL (tool)));
-      if (!taken)
-        g_ptr_array_add (self->listing, g_steal_pointer (&tool));
+      /* The first of two tools of the same name wins */
+      name = agent_tool_get_name (AGENT_TOOL (tool));
+      if (g_hash_table_contains (self->listed_names, name))
+        continue;
+      g_hash_table_add (self->listed_names, (gpointer) name);
+      g_ptr_array_add (self->listing, g_steal_pointer (&tool));
     }
 }
 
@@ -327,6 +339,7 @@ tools_list_cb (GObject      *object,
       /* A refresh that failed: the tools stay as they were. */
       _agent_mcp_log (self->name, "listing tools failed: %s", error->message);
       g_clear_pointer (&self->listing, g_ptr_array_unref);
+  g_clear_pointer (&self->listed_names, g_hash_table_unref);
       self->refreshing = FALSE;
       return;
     }
@@ -361,7 +374,8 @@ request_page (AgentMcpClient *self)
     }
 
   _agent_mcp_rpc_request_async (self->rpc, "tools/list", params, self->timeout,
-                                NULL, NULL, NULL, NULL, tools_list_cb, op_new (self));
+                                NULL, NULL, NULL, _agent_mcp_check_tools_page, self,
+                                NULL, tools_list_cb, op_new (self));
 }
 
 static void
@@ -372,7 +386,9 @@ list_tools (AgentMcpClient *self)
   self->n_pages = 0;
   g_clear_pointer (&self->cursor, g_free);
   g_clear_pointer (&self->listing, g_ptr_array_unref);
+  g_clear_pointer (&self->listed_names, g_hash_table_unref);
   self->listing = g_ptr_array_new_with_free_func (g_object_unref);
+  self->listed_names = g_hash_table_new (g_str_hash, g_str_equal);
 
   request_page (self);
 }
@@ -471,6 +487,7 @@ initialize_cb (GObject      *object,
   else
     {
       self->listing = g_ptr_array_new_with_free_func (g_object_unref);
+  self->listed_names = g_hash_table_new (g_str_hash, g_str_equal);
       finish_listing (self);
     }
 }
@@ -521,7 +538,7 @@ start_connection (AgentMcpClient *self)
   cJSON_AddStringToObject (client_info, "version", AGENT_VERSION_S);
 
   _agent_mcp_rpc_request_async (self->rpc, "initialize", params, self->timeout,
-                                NULL, NULL, NULL, NULL, initialize_cb, op_new (self));
+                                NULL, NULL, NULL, NULL, NULL, NULL, initialize_cb, op_new (self));
 }
 
 /* Connecting */

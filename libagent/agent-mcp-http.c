@@ -26,7 +26,7 @@
 #include "agent-version.h"
 
 #define READ_SIZE       (64 * 1024)
-#define MAX_BODY        (64 * 1024 * 1024)
+#define MAX_BODY        AGENT_MCP_MAX_MESSAGE
 #define MAX_ERROR_BODY  (64 * 1024)
 #define DELETE_TIMEOUT  5
 
@@ -264,10 +264,14 @@ read_body_cb (GObject      *object,
           if (exchange->is_error)
             body_done (exchange);
           else
-            exchange_failed (exchange, g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                                                    _("The answer of the MCP server “%s” is "
-                                                      "too large"),
-                                                    server_name (exchange->self)));
+            {
+              g_autofree char *max = g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
+
+              exchange_failed (exchange, g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                                                      _("The answer of the MCP server “%s” is "
+                                                        "larger than %s"),
+                                                      server_name (exchange->self), max));
+            }
           return;
         }
       g_byte_array_append (exchange->body, (const guint8 *) data, len);

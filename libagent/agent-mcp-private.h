@@ -33,6 +33,16 @@ extern const char * const agent_mcp_protocol_versions[];
 
 #define AGENT_MCP_LOG_DOMAIN "Agent-MCP"
 
+/* The longest message a server may send (a line on stdio, a body or an
+ * event over HTTP): beyond any tool result a model can read. */
+#define AGENT_MCP_MAX_MESSAGE        (16 * 1024 * 1024)
+/* The most content blocks in one tool result */
+#define AGENT_MCP_MAX_CONTENT_BLOCKS 10000
+/* The defaults of AgentMcpClient:max-tools, :max-result-size, :call-timeout */
+#define AGENT_MCP_DEFAULT_MAX_TOOLS       1000
+#define AGENT_MCP_DEFAULT_MAX_RESULT_SIZE (1024 * 1024)
+#define AGENT_MCP_DEFAULT_CALL_TIMEOUT    300.0
+
 gboolean _agent_mcp_debug   (void);
 void     _agent_mcp_log     (const char          *server,
                              const char          *format,
@@ -144,6 +154,10 @@ typedef struct
                         const GError    *error);
 } AgentMcpRpcCallbacks;
 
+/* A check of a request's result, on the parsed text: an error refuses it. */
+typedef GError *(*AgentMcpCheckFunc) (const AgentJson *result,
+                                      gpointer         user_data);
+
 /* Progress of a request: @total < 0 when the server gave none. */
 typedef void (*AgentMcpProgressFunc) (double      progress,
                                       double      total,
@@ -156,7 +170,9 @@ AgentMcpRpc *_agent_mcp_rpc_new             (AgentMcpTransport          *transpo
                                              gpointer                    user_data);
 void         _agent_mcp_rpc_free            (AgentMcpRpc                *self);
 AgentMcpTransport *_agent_mcp_rpc_get_transport (AgentMcpRpc            *self);
-/* Takes @params (may be NULL). Completes with a JsonNode of the result. */
+/* Takes @params (may be NULL). Completes with a JsonNode of the result,
+ * or the error of @check. @timeout starts again with each progress
+ * report. */
 void         _agent_mcp_rpc_request_async   (AgentMcpRpc                *self,
                                              const char                 *method,
                                              cJSON                      *params,
@@ -164,6 +180,8 @@ void         _agent_mcp_rpc_request_async   (AgentMcpRpc                *self,
                                              AgentMcpProgressFunc        progress,
                                              gpointer                    progress_data,
                                              GDestroyNotify              progress_destroy,
+                                             AgentMcpCheckFunc           check,
+                                             gpointer                    check_data,
                                              GCancellable               *cancellable,
                                              GAsyncReadyCallback         callback,
                                              gpointer                    user_data);
@@ -194,6 +212,9 @@ struct _AgentMcpClient
   char                *tool_prefix;
   JsonObject          *extra;         /* members of the configuration not ours */
   double               timeout;
+  double               call_timeout;
+  guint                max_tools;
+  guint                max_result_size;
   guint                enabled : 1;
   guint                trusted : 1;
 
@@ -210,6 +231,7 @@ struct _AgentMcpClient
   GPtrArray           *closing;       /* of AgentMcpTransport: being closed */
   GPtrArray           *close_waiters; /* of GTask: close_async() callers */
   GPtrArray           *listing;       /* the tools of the listing in progress */
+  GHashTable          *listed_names;  /* and their names */
   char                *cursor;        /* its next page */
   guint                n_pages;
   guint                generation;    /* a new connection: older callbacks are stale */
@@ -236,6 +258,21 @@ void     _agent_mcp_client_disconnect         (AgentMcpClient             *self,
                                                gboolean                    force);
 void     _agent_mcp_client_stop               (AgentMcpClient             *self);
 void     _agent_mcp_client_clear_tools        (AgentMcpClient             *self);
+
+/* agent-mcp-limits.c: what a server may send */
+void     _agent_mcp_client_init_limits        (AgentMcpClient             *self);
+void     _agent_mcp_client_class_add_limits   (GObjectClass               *object_class,
+                                               guint                       first_prop_id);
+gboolean _agent_mcp_client_get_limit_property (AgentMcpClient             *self,
+                                               guint                       prop_id,
+                                               GValue                     *value);
+gboolean _agent_mcp_client_set_limit_property (AgentMcpClient             *self,
+                                               guint                       prop_id,
+                                               const GValue               *value);
+GError  *_agent_mcp_check_tools_page          (const AgentJson            *result,
+                                               gpointer                    client);
+GError  *_agent_mcp_check_call_result         (const AgentJson            *result,
+                                               gpointer                    client);
 
 /* Between the client and its tools */
 

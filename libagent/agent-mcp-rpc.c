@@ -9,7 +9,11 @@
  *
  * The server's own requests get an answer: ping an empty result, anything
  * else "method not found" (this client offers no roots, sampling or
- * elicitation). Lines that are not JSON-RPC are skipped and remembered:
+ * elicitation). A request may come with a check of its result, made on the
+ * parsed text before it becomes a JsonNode: what a hostile server sends in
+ * bulk (a million content blocks, 100,000 tools) is refused before it
+ * takes memory. A request that reports progress starts its time limit
+ * again with each report. Lines that are not JSON-RPC are skipped and remembered:
  * a server that prints its banner on stdout still works, and one that
  * prints only garbage times out with an error that shows it.
  *
@@ -55,6 +59,8 @@ typedef struct
   AgentMcpProgressFunc  progress;
   gpointer              progress_data;
   GDestroyNotify        progress_destroy;
+  AgentMcpCheckFunc     check;
+  gpointer              check_data;
 } Pending;
 
 static void
@@ -200,6 +206,17 @@ cancelled_cb (GCancellable *cancellable,
   return G_SOURCE_REMOVE;
 }
 
+static void
+start_timeout (Pending *pending)
+{
+  destroy_source (&pending->timeout_source);
+  pending->timeout_source = g_timeout_source_new ((guint) MIN (pending->timeout * 1000,
+                                                               G_MAXUINT));
+  g_source_set_callback (pending->timeout_source, timeout_cb, pending, NULL);
+  g_source_set_static_name (pending->timeout_source, "[agent-mcp-timeout]");
+  g_source_attach (pending->timeout_source, g_main_context_get_thread_default ());
+}
+
 void
 _agent_mcp_rpc_request_async (AgentMcpRpc          *self,
                               const char           *method,
@@ -208,6 +225,8 @@ _agent_mcp_rpc_request_async (AgentMcpRpc          *self,
                               AgentMcpProgressFunc  progress,
                               gpointer              progress_data,
                               GDestroyNotify        progress_destroy,
+                              AgentMcpCheckFunc     check,
+                              gpointer              check_data,
                               GCancellable         *cancellable,
                               GAsyncReadyCallback   callback,
                               gpointer              user_data)
@@ -251,18 +270,15 @@ _agent_mcp_rpc_request_async (AgentMcpRpc          *self,
   pending->progress = progress;
   pending->progress_data = progress_data;
   pending->progress_destroy = progress_destroy;
+  pending->check = check;
+  pending->check_data = check_data;
 
   key = g_new (gint64, 1);
   *key = pending->id;
   g_hash_table_insert (self->pending, key, pending);
 
   if (timeout > 0)
-    {
-      pending->timeout_source = g_timeout_source_new ((guint) MIN (timeout * 1000, G_MAXUINT));
-      g_source_set_callback (pending->timeout_source, timeout_cb, pending, NULL);
-      g_source_set_static_name (pending->timeout_source, "[agent-mcp-timeout]");
-      g_source_attach (pending->timeout_source, g_main_context_get_thread_default ());
-    }
+    start_timeout (pending);
 
   if (cancellable != NULL)
     {
@@ -360,6 +376,10 @@ handle_progress (AgentMcpRpc     *self,
       pending->progress == NULL)
     return;
 
+  /* Progress is not silence: the time limit starts again */
+  if (pending->timeout_source != NULL)
+    start_timeout (pending);
+
   value = agent_json_member (params, "progress");
   agent_json_double (&value, &progress);
   value = agent_json_member (params, "total");
@@ -377,10 +397,21 @@ handle_answer (AgentMcpRpc     *self,
 {
   AgentJson error = agent_json_member (message, "error");
   AgentJson result = agent_json_member (message, "result");
+  Pending *pending = g_hash_table_lookup (self->pending, &id);
+  AgentMcpCheckFunc check = pending ? pending->check : NULL;
+  gpointer check_data = pending ? pending->check_data : NULL;
   g_autoptr(GTask) task = take_pending (self, id);
+  GError *refused;
 
   if (task == NULL)
     return;  /* cancelled or timed out meanwhile, or not ours */
+
+  if (agent_json_is (&result, AGENT_JSON_OBJECT) && check != NULL &&
+      (refused = check (&result, check_data)) != NULL)
+    {
+      g_task_return_error (task, refused);
+      return;
+    }
 
   if (agent_json_exists (&error))
     {

@@ -141,19 +141,40 @@ sync_attachment (AgentMcpServerList *self,
                  GPtrArray          *tools)
 {
   g_autoptr(AgentSession) session = g_weak_ref_get (&attachment->session);
+  g_autoptr(GHashTable) offered = NULL;
+  g_autoptr(GHashTable) names = NULL;
+  GListModel *session_tools;
   GHashTableIter iter;
   gpointer tool;
+  guint n;
 
   if (session == NULL)
     return;
 
+  /* Sets, not searches: a server may offer thousands of tools */
+  offered = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < tools->len; i++)
+    g_hash_table_add (offered, g_ptr_array_index (tools, i));
+
   g_hash_table_iter_init (&iter, attachment->added);
   while (g_hash_table_iter_next (&iter, &tool, NULL))
-    if (!g_ptr_array_find (tools, tool, NULL))
+    if (!g_hash_table_contains (offered, tool))
       {
         agent_session_remove_tool (session, tool);
         g_hash_table_iter_remove (&iter);
       }
+
+  /* The names the session has, each with the tool that has it (kept alive
+   * by the session's list) */
+  names = g_hash_table_new (g_str_hash, g_str_equal);
+  session_tools = agent_session_get_tools (session);
+  n = g_list_model_get_n_items (session_tools);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AgentTool) other = g_list_model_get_item (session_tools, i);
+
+      g_hash_table_insert (names, (gpointer) agent_tool_get_name (other), other);
+    }
 
   for (guint i = 0; i < tools->len; i++)
     {
@@ -161,7 +182,7 @@ sync_attachment (AgentMcpServerList *self,
 
       if (g_hash_table_contains (attachment->added, candidate))
         continue;
-      if (agent_session_lookup_tool (session, agent_tool_get_name (candidate)) != NULL)
+      if (g_hash_table_contains (names, agent_tool_get_name (candidate)))
         {
           g_debug ("MCP tool “%s” left out: the session has a tool of that name",
                    agent_tool_get_name (candidate));
@@ -170,6 +191,7 @@ sync_attachment (AgentMcpServerList *self,
 
       agent_session_add_tool (session, candidate);
       g_hash_table_add (attachment->added, g_object_ref (candidate));
+      g_hash_table_insert (names, (gpointer) agent_tool_get_name (candidate), candidate);
     }
 }
 

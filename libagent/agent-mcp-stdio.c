@@ -7,7 +7,8 @@
  *
  * The server is gone when its output and its stderr ended and it exited
  * (or two seconds after the first of these). Closing follows the specification:
- * close its input, wait, then SIGTERM, then SIGKILL.
+ * close its input, wait, then SIGTERM, then SIGKILL. Should the application
+ * die without closing it, the kernel kills it (PR_SET_PDEATHSIG).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,6 +18,9 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include <glib/gi18n-lib.h>
 
@@ -25,7 +29,7 @@
 #include "agent-ndjson.h"
 
 #define READ_SIZE        (64 * 1024)
-#define MAX_LINE         (64 * 1024 * 1024)
+#define MAX_LINE         AGENT_MCP_MAX_MESSAGE
 #define STDERR_TAIL      1024
 #define GONE_GRACE_MS    2000
 #define CLOSE_GRACE_MS   2000
@@ -60,6 +64,7 @@ struct _AgentMcpStdioTransport
   guint                exited : 1;
   guint                closing : 1;
   guint                term_sent : 1;
+  guint                stopped : 1;     /* killed by us, for self->error */
 };
 
 #define AGENT_TYPE_MCP_STDIO_TRANSPORT (agent_mcp_stdio_transport_get_type ())
@@ -91,6 +96,15 @@ child_setup (gpointer user_data)
   /* Its own process group: Ctrl-C in a terminal interrupts the app's
    * turn, not its servers. */
   setpgid (0, 0);
+
+#ifdef __linux__
+  /* And it dies with us, however we die (kill -9 included): the kernel
+   * sends it SIGKILL when the thread that started it ends. Had we died
+   * already, it would belong to another parent now. */
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid () != (pid_t) GPOINTER_TO_INT (user_data))
+    _exit (127);
+#endif
 }
 
 /* Ending */
@@ -120,7 +134,11 @@ gone_error (AgentMcpStdioTransport *self)
   g_autofree char *redacted = NULL;
   GError *error;
 
-  if (self->exited && g_subprocess_get_if_exited (self->process))
+  /* Our own kill says nothing: what made us kill it does */
+  if (self->stopped && self->error != NULL)
+    why = g_strdup_printf (_("The MCP server “%s” was stopped: %s"),
+                           name, self->error->message);
+  else if (self->exited && g_subprocess_get_if_exited (self->process))
     why = g_strdup_printf (_("The MCP server “%s” exited with status %d"),
                            name, g_subprocess_get_exit_status (self->process));
   else if (self->exited && g_subprocess_get_if_signaled (self->process))
@@ -132,8 +150,8 @@ gone_error (AgentMcpStdioTransport *self)
   else
     why = g_strdup_printf (_("The MCP server “%s” closed its output"), name);
 
-  /* The last line it printed on stderr usually says why. */
-  if (self->stderr_tail->len > 0)
+  /* The last line it printed on stderr usually says why it died. */
+  if (self->stderr_tail->len > 0 && !self->stopped)
     {
       g_auto(GStrv) lines = g_strsplit (g_strstrip (self->stderr_tail->str), "\n", -1);
       guint n = g_strv_length (lines);
@@ -151,7 +169,10 @@ gone_error (AgentMcpStdioTransport *self)
   else
     redacted = g_steal_pointer (&why);
 
-  error = g_error_new_literal (AGENT_ERROR, AGENT_ERROR_NETWORK, redacted);
+  if (self->stopped && self->error != NULL)
+    error = g_error_new_literal (self->error->domain, self->error->code, redacted);
+  else
+    error = g_error_new_literal (AGENT_ERROR, AGENT_ERROR_NETWORK, redacted);
   return error;
 }
 
@@ -300,7 +321,10 @@ read_output_cb (GObject      *object,
       /* A line beyond any reason: the server is broken. */
       output_ended (self, error);
       if (!self->exited)
-        g_subprocess_force_exit (self->process);
+        {
+          self->stopped = TRUE;
+          g_subprocess_force_exit (self->process);
+        }
       return;
     }
 
@@ -519,7 +543,7 @@ agent_mcp_stdio_transport_start (AgentMcpTransport  *transport,
   g_subprocess_launcher_set_environ (launcher, environment);
   if (self->cwd != NULL)
     g_subprocess_launcher_set_cwd (launcher, self->cwd);
-  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, GINT_TO_POINTER (getpid ()), NULL);
 
   self->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata,
                                                 &spawn_error);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "agent-session.h"
+#include "agent-util-private.h"
 
 G_BEGIN_DECLS
 
@@ -17,6 +18,7 @@ struct _AgentSession
   AgentProvider *provider;
   AgentMemory   *memory;
   GListStore    *tools;
+  GHashTable    *tool_names;  /* name → tool of tools, made with the first */
   char          *system_prompt;
   AgentUsage    *usage;
   AgentMetrics  *turn_metrics;
@@ -26,6 +28,9 @@ struct _AgentSession
   double         tool_timeout;
   double         step_timeout;
   double         turn_timeout;
+  double         stall_timeout;
+  guint64        max_request_size;
+  guint64        max_turn_size;
   guint          max_steps;
   guint          max_tool_calls;
   guint          stream_tool_call_chunks : 1;
@@ -70,5 +75,20 @@ void _agent_session_set_turn_metrics    (AgentSession *self,
                                          AgentMetrics *metrics);
 
 void _agent_session_class_add_signals   (AgentSessionClass *klass);
+
+/* agent-session-limits.c: max-request-size, max-turn-size, stall-timeout */
+#define AGENT_SESSION_DEFAULT_MAX_REQUEST_SIZE (G_GUINT64_CONSTANT (32) * 1024 * 1024)
+#define AGENT_SESSION_DEFAULT_MAX_TURN_SIZE    (G_GUINT64_CONSTANT (32) * 1024 * 1024)
+#define AGENT_SESSION_DEFAULT_STALL_TIMEOUT    600.0
+
+void     _agent_session_init_limits          (AgentSession *self);
+void     _agent_session_class_add_limits     (GObjectClass *object_class,
+                                              guint         first_prop_id);
+gboolean _agent_session_get_limit_property   (AgentSession *self,
+                                              guint         prop_id,
+                                              GValue       *value);
+gboolean _agent_session_set_limit_property   (AgentSession *self,
+                                              guint         prop_id,
+                                              const GValue *value);
 
 G_END_DECLS

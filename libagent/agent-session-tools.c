@@ -42,21 +42,13 @@ AgentTool *
 agent_session_lookup_tool (AgentSession *self,
                            const char   *name)
 {
-  guint n;
-
   g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->tools));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(AgentTool) tool = g_list_model_get_item (G_LIST_MODEL (self->tools), i);
-
-      if (g_strcmp0 (agent_tool_get_name (tool), name) == 0)
-        return tool;  /* the list keeps its reference */
-    }
-
-  return NULL;
+  /* An index of the list: an MCP server may bring thousands of tools */
+  if (self->tool_names == NULL)
+    return NULL;
+  return g_hash_table_lookup (self->tool_names, name);
 }
 
 /**
@@ -81,6 +73,10 @@ agent_session_add_tool (AgentSession *self,
   if ((existing = agent_session_lookup_tool (self, agent_tool_get_name (tool))))
     agent_session_remove_tool (self, existing);
 
+  if (self->tool_names == NULL)
+    self->tool_names = g_hash_table_new (g_str_hash, g_str_equal);
+  /* The name belongs to the tool, which the list keeps */
+  g_hash_table_insert (self->tool_names, (gpointer) agent_tool_get_name (tool), tool);
   g_list_store_append (self->tools, tool);
 }
 
@@ -107,6 +103,8 @@ agent_session_remove_tool (AgentSession *self,
   if (!g_list_store_find (self->tools, tool, &position))
     return FALSE;
 
+  if (g_hash_table_lookup (self->tool_names, agent_tool_get_name (tool)) == tool)
+    g_hash_table_remove (self->tool_names, agent_tool_get_name (tool));
   g_list_store_remove (self->tools, position);
   return TRUE;
 }

@@ -143,6 +143,7 @@ agent_session_dispose (GObject *object)
   g_clear_object (&self->transcript);
   g_clear_object (&self->provider);
   g_clear_object (&self->memory);
+  g_clear_pointer (&self->tool_names, g_hash_table_unref);
   g_clear_object (&self->tools);
   g_clear_object (&self->current_message);
 
@@ -241,7 +242,8 @@ agent_session_get_property (GObject    *object,
       break;
 
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_agent_session_get_limit_property (self, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -295,7 +297,8 @@ agent_session_set_property (GObject      *object,
       break;
 
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_agent_session_set_limit_property (self, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -467,6 +470,7 @@ agent_session_class_init (AgentSessionClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  _agent_session_class_add_limits (object_class, N_PROPS);
 
   _agent_session_class_add_signals (klass);
 }
@@ -476,6 +480,7 @@ agent_session_init (AgentSession *self)
 {
   self->tools = g_list_store_new (AGENT_TYPE_TOOL);
   self->max_steps = 10;
+  _agent_session_init_limits (self);
 }
 
 /**

@@ -71,6 +71,21 @@ AGENT_AVAILABLE_IN_ALL
 void           agent_session_set_turn_timeout              (AgentSession         *self,
                                                             double                turn_timeout);
 AGENT_AVAILABLE_IN_ALL
+double         agent_session_get_stall_timeout             (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_stall_timeout             (AgentSession         *self,
+                                                            double                stall_timeout);
+AGENT_AVAILABLE_IN_ALL
+guint64        agent_session_get_max_request_size          (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_max_request_size          (AgentSession         *self,
+                                                            guint64               max_request_size);
+AGENT_AVAILABLE_IN_ALL
+guint64        agent_session_get_max_turn_size             (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_max_turn_size             (AgentSession         *self,
+                                                            guint64               max_turn_size);
+AGENT_AVAILABLE_IN_ALL
 AgentMetrics  *agent_session_get_turn_metrics              (AgentSession         *self);
 AGENT_AVAILABLE_IN_ALL
 gboolean       agent_session_get_busy                      (AgentSession         *self);

@@ -56,6 +56,7 @@ struct _AgentStep
   GSource             *retry_cancel;
   Phase                phase;
   double               step_timeout;
+  guint64              max_request_size;
   GError              *timeout_error; /* set when a limit was hit */
 
   GByteArray          *error_body;

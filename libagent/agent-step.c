@@ -92,6 +92,14 @@ agent_step_set_timeout (AgentStep *self,
   self->step_timeout = seconds;
 }
 
+/* The most bytes the request body may have, 0 for no limit. */
+void
+agent_step_set_max_request_size (AgentStep *self,
+                                 guint64    max_size)
+{
+  self->max_request_size = max_size;
+}
+
 void
 agent_step_set_retry_func (AgentStep          *self,
                            AgentStepRetryFunc  func,
@@ -558,6 +566,20 @@ agent_step_run_async (AgentStep           *self,
   self->uri = g_uri_ref (soup_message_get_uri (message));
   self->request_headers = soup_message_headers_ref (soup_message_get_request_headers (message));
   self->body = _agent_provider_get_request_body (message);
+
+  if (self->max_request_size > 0 && g_bytes_get_size (self->body) > self->max_request_size)
+    {
+      g_autofree char *size = g_format_size_full (g_bytes_get_size (self->body),
+                                                  G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *limit = g_format_size_full (self->max_request_size,
+                                                   G_FORMAT_SIZE_IEC_UNITS);
+
+      _agent_step_return_error (self, g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
+                                                   _("The request is %s, more than %s "
+                                                     "(max-request-size)"),
+                                                   size, limit));
+      return;
+    }
 
   if (self->step_timeout > 0)
     self->step_timer = add_timer (self, self->step_timeout, step_limit_reached_cb);

@@ -32,6 +32,8 @@ void          agent_step_unref        (AgentStep                      *self);
 AgentMessage *agent_step_get_message  (AgentStep                      *self);
 void          agent_step_set_timeout  (AgentStep                      *self,
                                        double                          seconds);
+void          agent_step_set_max_request_size (AgentStep              *self,
+                                               guint64                 max_size);
 void          agent_step_set_retry_func (AgentStep                    *self,
                                          AgentStepRetryFunc            func,
                                          gpointer                      user_data);

@@ -475,6 +475,7 @@ _agent_store_load_messages (AgentStoreDb  *db,
 
       if (message == NULL)
         {
+          g_prefix_error (error, _("In the conversation database %s: "), db->path);
           rc = SQLITE_ERROR;
           break;
         }
@@ -499,8 +500,10 @@ _agent_store_load_messages (AgentStoreDb  *db,
       if (next == ids->len)
         {
           rc = SQLITE_CORRUPT;
-          g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                               _("A stored tool call belongs to no message"));
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                       _("In the conversation database %s: a stored tool call belongs to no "
+                         "message"),
+                       db->path);
           break;
         }
 

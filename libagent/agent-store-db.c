@@ -15,8 +15,13 @@
 #include "agent-error.h"
 #include "agent-store-private.h"
 
-/* How long a writer waits for another process's transaction to end */
-#define BUSY_TIMEOUT_MS 10000
+/* How long a writer waits for other processes' transactions: as long as
+ * they make progress (the database changes), up to BUSY_MAX_US, but at
+ * most BUSY_STILL_US while nothing changes (a process that holds the lock
+ * and does nothing). A hundred writers of large answers queue for minutes,
+ * and each gets its turn. */
+#define BUSY_STILL_US  (30 * G_USEC_PER_SEC)
+#define BUSY_MAX_US    (10 * 60 * G_USEC_PER_SEC)
 
 static const char * const statement_sql[N_STATEMENTS] = {
   [STMT_INSERT_CONVERSATION] =
@@ -52,8 +57,56 @@ void
 _agent_store_db_set_error (AgentStoreDb  *self,
                            GError       **error)
 {
-  g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-               _("The conversation database failed: %s"), sqlite3_errmsg (self->db));
+  if ((sqlite3_extended_errcode (self->db) & 0xff) == SQLITE_BUSY)
+    g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                 _("The conversation database %s stayed locked by another program (%s)"),
+                 self->path, sqlite3_errmsg (self->db));
+  else
+    g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                 _("The conversation database %s failed: %s"),
+                 self->path, sqlite3_errmsg (self->db));
+}
+
+/* What changes when another process commits: the write-ahead log (and
+ * the database, when it is checkpointed) */
+static guint64
+progress_mark (AgentStoreDb *self)
+{
+  GStatBuf wal, main_file;
+  guint64 mark = 0;
+
+  if (g_stat (self->wal_path, &wal) == 0)
+    mark ^= (guint64) wal.st_size * 1000003 ^ (guint64) wal.st_mtim.tv_nsec ^
+            (guint64) wal.st_mtim.tv_sec << 20;
+  if (g_stat (self->path, &main_file) == 0)
+    mark ^= (guint64) main_file.st_size * 7 ^ (guint64) main_file.st_mtim.tv_nsec << 7;
+  return mark;
+}
+
+/* SQLite asks whether to try again for the lock (@count: how often it
+ * asked already) */
+static int
+busy_cb (void *data,
+         int   count)
+{
+  AgentStoreDb *self = data;
+  gint64 now = g_get_monotonic_time ();
+  guint64 mark = progress_mark (self);
+
+  if (count == 0 || mark != self->busy_mark)
+    {
+      if (count == 0)
+        self->busy_since = now;
+      self->busy_mark = mark;
+      self->busy_progress_at = now;
+    }
+
+  if (now - self->busy_progress_at > BUSY_STILL_US || now - self->busy_since > BUSY_MAX_US)
+    return 0;
+
+  /* Quick at first, for short transactions; then every 20 ms */
+  g_usleep (count < 20 ? 1000 : 20000);
+  return 1;
 }
 
 static void
@@ -64,8 +117,11 @@ free_db (AgentStoreDb *self)
 
   /* Closing the last connection checkpoints the WAL into the database */
   sqlite3_close_v2 (self->db);
+  if (self->claims_fd >= 0)
+    close (self->claims_fd);
   g_weak_ref_clear (&self->store);
   g_free (self->path);
+  g_free (self->wal_path);
   g_free (self);
 }
 
@@ -97,6 +153,8 @@ _agent_store_db_open (const char  *path,
   g_atomic_ref_count_init (&self->ref_count);
   g_weak_ref_init (&self->store, NULL);
   self->path = g_strdup (path);
+  self->wal_path = g_strconcat (path, "-wal", NULL);
+  self->claims_fd = -1;
 
   /* Conversations are private: the folder and the files are the user's only */
   if (g_mkdir_with_parents (dir, 0700) != 0)
@@ -104,8 +162,8 @@ _agent_store_db_open (const char  *path,
       int saved_errno = errno;
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                   _("The folder of the conversation database could not be created: %s"),
-                   g_strerror (saved_errno));
+                   _("The folder of the conversation database %s could not be created: %s"),
+                   path, g_strerror (saved_errno));
       return NULL;
     }
 
@@ -117,13 +175,13 @@ _agent_store_db_open (const char  *path,
   if (rc != SQLITE_OK)
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                   _("The conversation database could not be opened: %s"),
-                   self->db ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
+                   _("The conversation database %s could not be opened: %s"),
+                   path, self->db ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
       return NULL;
     }
 
   sqlite3_extended_result_codes (self->db, TRUE);
-  sqlite3_busy_timeout (self->db, BUSY_TIMEOUT_MS);
+  sqlite3_busy_handler (self->db, busy_cb, self);
 
   /* WAL: readers never wait for a writer and see only whole transactions.
    * synchronous=FULL: a committed turn survives a power cut, not only a
@@ -150,8 +208,8 @@ _agent_store_db_exec (AgentStoreDb  *self,
     return TRUE;
 
   g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-               _("The conversation database failed: %s"),
-               message ? message : sqlite3_errmsg (self->db));
+               _("The conversation database %s failed: %s"),
+               self->path, message ? message : sqlite3_errmsg (self->db));
   sqlite3_free (message);
   return FALSE;
 }
@@ -196,8 +254,8 @@ _agent_store_db_step_done (AgentStoreDb  *self,
   return rc == SQLITE_DONE;
 }
 
-/* IMMEDIATE: the write lock is taken now (waiting up to BUSY_TIMEOUT_MS
- * for another process), never half way through the transaction. */
+/* IMMEDIATE: the write lock is taken now (waiting while other processes
+ * make progress, see busy_cb()), never half way through the transaction. */
 gboolean
 _agent_store_db_begin (AgentStoreDb  *self,
                        GError       **error)
@@ -221,4 +279,73 @@ _agent_store_db_rollback (AgentStoreDb *self)
 {
   if (!sqlite3_get_autocommit (self->db))
     sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* Claims: which program adds to a conversation. A write lock on byte @id
+ * of <database>-claims, on our own open file description (F_OFD_SETLK):
+ * the kernel lets it go when the process dies, however it dies, and it is
+ * ours apart from SQLite's own locks on the database. */
+static gboolean
+lock_byte (AgentStoreDb  *self,
+           gint64         id,
+           short          type,
+           gboolean      *busy,
+           GError       **error)
+{
+  struct flock lock = { 0 };
+
+  if (self->claims_fd < 0)
+    {
+      g_autofree char *claims_path = g_strconcat (self->path, "-claims", NULL);
+
+      self->claims_fd = g_open (claims_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+      if (self->claims_fd < 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                       _("The conversation database %s could not be shared: %s: %s"),
+                       self->path, claims_path, g_strerror (saved_errno));
+          return FALSE;
+        }
+    }
+
+  lock.l_type = type;
+  lock.l_whence = SEEK_SET;
+  lock.l_start = id;
+  lock.l_len = 1;
+  if (fcntl (self->claims_fd, F_OFD_SETLK, &lock) == 0)
+    return TRUE;
+
+  if (busy != NULL && (errno == EAGAIN || errno == EACCES))
+    *busy = TRUE;
+  else
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                   _("The conversation database %s could not be shared: %s"),
+                   self->path, g_strerror (saved_errno));
+    }
+  return FALSE;
+}
+
+/* Claims conversation @id for this connection, without waiting: FALSE
+ * with *@busy set when another holds it, FALSE with @error on failure. */
+gboolean
+_agent_store_db_claim (AgentStoreDb  *self,
+                       gint64         id,
+                       gboolean      *busy,
+                       GError       **error)
+{
+  *busy = FALSE;
+  return lock_byte (self, id, F_WRLCK, busy, error);
+}
+
+void
+_agent_store_db_release (AgentStoreDb *self,
+                         gint64        id)
+{
+  if (self->claims_fd >= 0)
+    lock_byte (self, id, F_UNLCK, NULL, NULL);
 }

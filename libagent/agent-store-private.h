@@ -36,8 +36,14 @@ typedef struct
   gatomicrefcount  ref_count;
   sqlite3         *db;
   char            *path;
+  char            *wal_path;
   GWeakRef         store;
   sqlite3_stmt    *statements[N_STATEMENTS];
+  int              claims_fd;        /* <path>-claims, opened with the first claim */
+  /* While SQLite waits for another process's lock (busy_cb()) */
+  gint64           busy_since;
+  gint64           busy_progress_at;
+  guint64          busy_mark;
 } AgentStoreDb;
 
 AgentStoreDb  *_agent_store_db_open            (const char          *path,
@@ -62,6 +68,12 @@ void           _agent_store_db_set_error       (AgentStoreDb        *self,
                                                 GError             **error);
 void           _agent_store_db_changed         (AgentStoreDb        *self,
                                                 AgentConversation   *conversation);
+gboolean       _agent_store_db_claim           (AgentStoreDb        *self,
+                                                gint64               id,
+                                                gboolean            *busy,
+                                                GError             **error);
+void           _agent_store_db_release         (AgentStoreDb        *self,
+                                                gint64               id);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentStoreDb, _agent_store_db_unref)
 

@@ -121,6 +121,15 @@ _agent_store_schema_version (void)
   return G_N_ELEMENTS (migrations);
 }
 
+/* The file's name, for the errors: sqlite3_db_filename() */
+static const char *
+file_name (sqlite3 *db)
+{
+  const char *name = sqlite3_db_filename (db, "main");
+
+  return name != NULL && name[0] != '\0' ? name : _("(in memory)");
+}
+
 static gboolean
 exec (sqlite3     *db,
       const char  *sql,
@@ -132,8 +141,8 @@ exec (sqlite3     *db,
     return TRUE;
 
   g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-               _("The conversation database could not be updated: %s"),
-               message ? message : sqlite3_errmsg (db));
+               _("The conversation database %s could not be updated: %s"),
+               file_name (db), message ? message : sqlite3_errmsg (db));
   sqlite3_free (message);
   return FALSE;
 }
@@ -150,7 +159,8 @@ query_int (sqlite3     *db,
   if (sqlite3_prepare_v2 (db, sql, -1, &statement, NULL) != SQLITE_OK)
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                   _("The conversation database could not be read: %s"), sqlite3_errmsg (db));
+                   _("The conversation database %s could not be read: %s"),
+                   file_name (db), sqlite3_errmsg (db));
       return FALSE;
     }
 
@@ -161,7 +171,8 @@ query_int (sqlite3     *db,
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                   _("The conversation database could not be read: %s"), sqlite3_errstr (rc));
+                   _("The conversation database %s could not be read: %s"),
+                   file_name (db), sqlite3_errstr (rc));
       return FALSE;
     }
   return TRUE;
@@ -184,18 +195,18 @@ check_database (sqlite3  *db,
 
   if (application_id != APPLICATION_ID && (application_id != 0 || n_tables > 0))
     {
-      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                           _("The file is a database of another program, not one of "
-                             "conversations"));
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                   _("%s is a database of another program, not one of conversations"),
+                   file_name (db));
       return FALSE;
     }
 
   if (*version > (gint64) G_N_ELEMENTS (migrations))
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                   _("The conversation database was written by a newer version of libagent "
+                   _("The conversation database %s was written by a newer version of libagent "
                      "(schema %lld, this one knows up to %u); it was left unchanged"),
-                   (long long) *version, (guint) G_N_ELEMENTS (migrations));
+                   file_name (db), (long long) *version, (guint) G_N_ELEMENTS (migrations));
       return FALSE;
     }
 
@@ -245,9 +256,10 @@ _agent_store_schema_migrate (sqlite3  *db,
         goto fail;
       if (version != 0)
         {
-          g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                               _("The conversation database has messages without a "
-                                 "conversation; it was left unchanged"));
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                       _("The conversation database %s has messages without a "
+                         "conversation; it was left unchanged"),
+                       file_name (db));
           goto fail;
         }
 

@@ -439,8 +439,8 @@ set_deleted (AgentStore         *self,
     }
   if (sqlite3_changes (self->db->db) == 0)
     {
-      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                           _("The conversation is no longer in the database"));
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                   _("The conversation is no longer in the database %s"), self->db->path);
       return FALSE;
     }
   return TRUE;
@@ -602,8 +602,8 @@ check_pragma (AgentStoreDb  *db,
   if (g_strcmp0 (result, expected) != 0)
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                   _("The conversation database is damaged: %s"),
-                   result ? result : _("a check failed"));
+                   _("The conversation database %s is damaged: %s"),
+                   db->path, result ? result : _("a check failed"));
       return FALSE;
     }
   return TRUE;

@@ -26,13 +26,21 @@ struct _AgentTurn
   GCancellable  *caller_cancellable;
   gulong         caller_cancelled_id;
   GSource       *timer;            /* turn-timeout */
-  gboolean       timed_out;
+  GError        *stop_error;       /* the limit that stopped the turn (cancelling it) */
   AgentStep     *step;
   gint64         started_at;       /* monotonic µs */
 
   /* The step running: when its first and last deltas came */
   gint64         first_delta_at;
   gint64         last_delta_at;
+  gint64         step_started_at;
+  GSource       *stall_timer;      /* stall-timeout */
+  guint64        step_size;        /* the bytes of its deltas */
+
+  /* max-turn-size: the messages from first_new on are the turn's, and
+   * were size bytes before the step running */
+  guint          first_new;
+  guint64        size;
 
   /* Summed over the steps so far */
   AgentMetrics   totals;           /* usage NULL until a step reports it */

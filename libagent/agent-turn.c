@@ -5,6 +5,9 @@
 
 #include "config.h"
 
+#include <math.h>
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
@@ -20,15 +23,187 @@ caller_cancelled_cb (GCancellable *caller,
   g_cancellable_cancel (cancellable);
 }
 
+/* A limit stops the turn as a cancellation would; the error that ends it
+ * is @error instead of the cancellation. The first reason wins. */
+static void
+stop_turn (AgentTurn *turn,
+           GError    *error)
+{
+  if (turn->stop_error != NULL || g_cancellable_is_cancelled (turn->cancellable))
+    {
+      g_error_free (error);
+      return;
+    }
+
+  g_debug ("Turn stopped: %s", error->message);
+  turn->stop_error = error;
+  g_cancellable_cancel (turn->cancellable);
+}
+
+/* The cancellation @error (taken) becomes the limit that caused it */
+static GError *
+stop_reason (AgentTurn *turn,
+             GError    *error)
+{
+  if (turn->stop_error == NULL || !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return error;
+
+  g_error_free (error);
+  return g_error_copy (turn->stop_error);
+}
+
 static gboolean
 turn_timed_out_cb (gpointer data)
 {
   AgentTurn *turn = data;
 
   g_clear_pointer (&turn->timer, g_source_unref);
-  turn->timed_out = TRUE;
-  g_cancellable_cancel (turn->cancellable);
+  stop_turn (turn, g_error_new (AGENT_ERROR, AGENT_ERROR_TIMEOUT,
+                                _("The turn took longer than %g s (turn-timeout)"),
+                                turn->session->turn_timeout));
 
+  return G_SOURCE_REMOVE;
+}
+
+/* Bounds: max-turn-size and max-request-size */
+
+static inline gsize
+text_size (const char *text)
+{
+  return text != NULL ? strlen (text) : 0;
+}
+
+/* The bytes of @message that a request carries */
+static guint64
+message_size (AgentMessage *message)
+{
+  guint64 size = text_size (agent_message_get_content (message)) +
+                 text_size (agent_message_get_reasoning (message)) +
+                 text_size (agent_message_get_refusal (message)) +
+                 text_size (agent_message_get_tool_call_id (message)) +
+                 text_size (agent_message_get_tool_name (message));
+  guint n_calls = agent_message_get_n_tool_calls (message);
+
+  for (guint i = 0; i < n_calls; i++)
+    {
+      AgentToolCall *call = agent_message_get_tool_call (message, i);
+
+      size += text_size (agent_tool_call_get_id (call)) +
+              text_size (agent_tool_call_get_name (call)) +
+              text_size (agent_tool_call_get_arguments (call));
+    }
+
+  return size;
+}
+
+static guint64
+messages_size (GListModel *messages,
+               guint       from)
+{
+  guint n = g_list_model_get_n_items (messages);
+  guint64 size = 0;
+
+  for (guint i = from; i < n; i++)
+    {
+      g_autoptr(AgentMessage) message = g_list_model_get_item (messages, i);
+
+      size += message_size (message);
+    }
+
+  return size;
+}
+
+static GError *
+turn_size_error (AgentTurn *turn)
+{
+  g_autofree char *limit = g_format_size_full (turn->session->max_turn_size,
+                                               G_FORMAT_SIZE_IEC_UNITS);
+
+  return g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
+                      _("The answers and tool results of this turn grew past %s "
+                        "(max-turn-size)"),
+                      limit);
+}
+
+static GError *
+request_size_error (guint64 size,
+                    guint64 max)
+{
+  g_autofree char *size_text = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *limit = g_format_size_full (max, G_FORMAT_SIZE_IEC_UNITS);
+
+  return g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
+                      _("The conversation is too large to send: the next request would carry "
+                        "%s, more than %s (max-request-size)"),
+                      size_text, limit);
+}
+
+static gboolean
+turn_too_large (AgentTurn *turn)
+{
+  guint64 limit = turn->session->max_turn_size;
+
+  return limit > 0 && turn->size + turn->step_size > limit;
+}
+
+/* Stall-timeout: the step brought no new content for too long */
+
+static void
+stop_stall_timer (AgentTurn *turn)
+{
+  if (turn->stall_timer != NULL)
+    {
+      g_source_destroy (turn->stall_timer);
+      g_clear_pointer (&turn->stall_timer, g_source_unref);
+    }
+}
+
+static gboolean stall_cb (gpointer data);
+
+static void
+start_stall_timer (AgentTurn *turn,
+                   double     seconds)
+{
+  stop_stall_timer (turn);
+  turn->stall_timer = g_timeout_source_new ((guint) MIN (ceil (seconds * 1000), G_MAXUINT));
+  g_source_set_callback (turn->stall_timer, stall_cb, turn, NULL);
+  g_source_set_static_name (turn->stall_timer, "[agent-turn-stall]");
+  g_source_attach (turn->stall_timer, g_task_get_context (turn->task));
+}
+
+static gboolean
+stall_cb (gpointer data)
+{
+  AgentTurn *turn = data;
+  double limit = turn->session->stall_timeout;
+  g_autoptr(GUri) uri = NULL;
+  gint64 sent_at = 0;
+  gint64 since;
+  gint64 now = g_get_monotonic_time ();
+
+  g_clear_pointer (&turn->stall_timer, g_source_unref);
+
+  if (turn->step == NULL || limit <= 0)
+    return G_SOURCE_REMOVE;
+
+  /* Waiting for a request slot is nobody's stall: the clock starts when
+   * the request goes out, and starts again with each delta. */
+  agent_step_get_timing (turn->step, NULL, &sent_at);
+  since = MAX (MAX (sent_at, turn->last_delta_at), turn->step_started_at);
+  if (sent_at == 0 || now - since < (gint64) (limit * G_USEC_PER_SEC))
+    {
+      start_stall_timer (turn, sent_at == 0 ? limit
+                                            : (since - now) / (double) G_USEC_PER_SEC + limit);
+      return G_SOURCE_REMOVE;
+    }
+
+  uri = g_uri_parse (agent_provider_get_base_url (turn->session->provider), G_URI_FLAGS_NONE,
+                     NULL);
+  stop_turn (turn, g_error_new (AGENT_ERROR, AGENT_ERROR_TIMEOUT,
+                                _("%s sent no new content for %g s (stall-timeout)"),
+                                uri && g_uri_get_host (uri) ? g_uri_get_host (uri)
+                                                            : _("The server"),
+                                limit));
   return G_SOURCE_REMOVE;
 }
 
@@ -78,6 +253,7 @@ _agent_turn_free (AgentTurn *turn)
 {
   g_assert (turn->cancel_source == NULL);
   g_assert (turn->timer == NULL);
+  g_assert (turn->stall_timer == NULL);
   g_assert (turn->caller_cancelled_id == 0);
 
   g_clear_pointer (&turn->step, agent_step_unref);
@@ -87,6 +263,7 @@ _agent_turn_free (AgentTurn *turn)
   g_clear_object (&turn->cancellable);
   g_clear_object (&turn->caller_cancellable);
   g_clear_object (&turn->session);
+  g_clear_error (&turn->stop_error);
   g_free (turn);
 }
 
@@ -114,6 +291,7 @@ end_turn (AgentTurn    *turn,
       g_source_destroy (turn->timer);
       g_clear_pointer (&turn->timer, g_source_unref);
     }
+  stop_stall_timer (turn);
   if (turn->caller_cancelled_id != 0)
     {
       g_cancellable_disconnect (turn->caller_cancellable, turn->caller_cancelled_id);
@@ -141,14 +319,9 @@ _agent_turn_fail (AgentTurn *turn,
 {
   g_autoptr(GTask) task = NULL;
 
-  /* The turn-timeout stopped the turn as a cancellation would */
-  if (turn->timed_out && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_error_free (error);
-      error = g_error_new (AGENT_ERROR, AGENT_ERROR_TIMEOUT,
-                           _("The turn took longer than %g s (turn-timeout)"),
-                           turn->session->turn_timeout);
-    }
+  /* A limit (turn-timeout, stall-timeout, max-turn-size) stopped the turn
+   * as a cancellation would */
+  error = stop_reason (turn, error);
 
   g_debug ("Turn failed: %s", error->message);
 
@@ -201,13 +374,24 @@ _agent_turn_append (AgentTurn    *turn,
 /* Deltas, as the stream brings them */
 
 static inline void
-note_delta (AgentTurn *turn)
+note_delta (AgentTurn *turn,
+            gsize      len)
 {
   gint64 now = g_get_monotonic_time ();
 
   if (turn->first_delta_at == 0)
     turn->first_delta_at = now;
   turn->last_delta_at = now;
+
+  turn->step_size += len;
+}
+
+/* After the delta was shown: it is in the message, and kept */
+static inline void
+check_turn_size (AgentTurn *turn)
+{
+  if (G_UNLIKELY (turn_too_large (turn)))
+    stop_turn (turn, turn_size_error (turn));
 }
 
 static void
@@ -218,9 +402,10 @@ on_text_delta (gpointer    user_data,
   AgentTurn *turn = user_data;
   AgentMessage *message = agent_step_get_message (turn->step);
 
-  note_delta (turn);
+  note_delta (turn, len);
   _agent_message_notify_content (message);
   _agent_session_emit (turn->session, TEXT_DELTA, message, text);
+  check_turn_size (turn);
 }
 
 static void
@@ -231,9 +416,10 @@ on_reasoning_delta (gpointer    user_data,
   AgentTurn *turn = user_data;
   AgentMessage *message = agent_step_get_message (turn->step);
 
-  note_delta (turn);
+  note_delta (turn, len);
   _agent_message_notify_reasoning (message);
   _agent_session_emit (turn->session, REASONING_DELTA, message, text);
+  check_turn_size (turn);
 }
 
 static void
@@ -243,8 +429,9 @@ on_refusal_delta (gpointer    user_data,
 {
   AgentTurn *turn = user_data;
 
-  note_delta (turn);
+  note_delta (turn, len);
   _agent_message_notify_refusal (agent_step_get_message (turn->step));
+  check_turn_size (turn);
 }
 
 static void
@@ -255,7 +442,8 @@ on_tool_call_delta (gpointer       user_data,
 {
   AgentTurn *turn = user_data;
 
-  note_delta (turn);
+  note_delta (turn, len);
+  check_turn_size (turn);
 
   /* The toggle changes what is emitted, never what is stored. */
   if (!turn->session->stream_tool_call_chunks)
@@ -424,12 +612,23 @@ step_cb (GObject      *object,
 
   success = agent_step_run_finish (step, result, &error);
   account_step (turn, step, message);
+  stop_stall_timer (turn);
+  turn->size += turn->step_size;
+  turn->step_size = 0;
 
   /* The message stays the current one until it is in memory (see
    * _agent_turn_append()) or the turn ends without it. */
+  /* A limit may have stopped the turn after the last bytes of a whole
+   * answer came: it still holds */
+  if (success && turn->stop_error != NULL)
+    {
+      success = FALSE;
+      error = g_error_copy (turn->stop_error);
+    }
+
   if (!success)
     {
-      step_failed (turn, message, error);
+      step_failed (turn, message, stop_reason (turn, error));
       return;
     }
 
@@ -492,6 +691,15 @@ _agent_turn_next_step (AgentTurn *turn)
       return;
     }
 
+  /* What the turn added so far: its answers and the tools' results */
+  turn->size = messages_size (G_LIST_MODEL (session->memory), turn->first_new);
+  turn->step_size = 0;
+  if (turn_too_large (turn))
+    {
+      _agent_turn_fail (turn, turn_size_error (turn));
+      return;
+    }
+
   request.provider = session->provider;
   request.model = agent_provider_get_model (session->provider);
   request.system_prompt = session->system_prompt;
@@ -512,8 +720,25 @@ _agent_turn_next_step (AgentTurn *turn)
       request.tools = G_LIST_MODEL (agent_step_request_get_tools (prepared));
     }
 
+  /* Refused before the request is built: building it would take as much
+   * memory again */
+  if (session->max_request_size > 0)
+    {
+      guint64 size = text_size (request.system_prompt) + messages_size (request.messages, 0);
+
+      if (size > session->max_request_size)
+        {
+          _agent_turn_fail (turn, request_size_error (size, session->max_request_size));
+          return;
+        }
+    }
+
   turn->step = agent_step_new (session->provider, &listener, turn);
+  turn->step_started_at = g_get_monotonic_time ();
   agent_step_set_timeout (turn->step, session->step_timeout);
+  agent_step_set_max_request_size (turn->step, session->max_request_size);
+  if (session->stall_timeout > 0)
+    start_stall_timer (turn, session->stall_timeout);
   agent_step_set_retry_func (turn->step, on_retry, turn);
   _agent_session_set_current_message (session, agent_step_get_message (turn->step));
   agent_step_run_async (turn->step, &request, turn->cancellable, step_cb, turn);
@@ -529,6 +754,7 @@ _agent_turn_start (AgentTurn  *turn,
   /* Continuing from the memory as it is */
   if (text == NULL)
     {
+      turn->first_new = g_list_model_get_n_items (G_LIST_MODEL (turn->session->memory));
       _agent_turn_next_step (turn);
       return;
     }
@@ -544,5 +770,8 @@ _agent_turn_start (AgentTurn  *turn,
 
   user_message = agent_message_new (AGENT_MESSAGE_ROLE_USER, text);
   if (_agent_turn_append (turn, user_message))
-    _agent_turn_next_step (turn);
+    {
+      turn->first_new = g_list_model_get_n_items (G_LIST_MODEL (turn->session->memory));
+      _agent_turn_next_step (turn);
+    }
 }

@@ -9,8 +9,8 @@
  * A tool call is made to hang with a file lease: while this process holds
  * a write lease on a file, another process's open() of it blocks until the
  * lease is released (or the kernel's lease-break-time, 45 s by default,
- * runs out). A FIFO would not do: read_file refuses what is not a regular
- * file before it opens it.
+ * runs out; read_file opens without blocking, and asks again until then). A
+ * FIFO would not do: read_file opens it without blocking, and refuses it.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -5,14 +5,20 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <gio/gunixinputstream.h>
 
 #include "agent-builtin-tools.h"
 #include "agent-error.h"
 
 #define MAX_BYTES (64 * 1024)
+#define LEASE_POLL_USEC (20 * 1000)
 
 static JsonNode *
 read_file_parameters (void)
@@ -51,9 +57,11 @@ read_file (AgentTool     *tool,
            GError       **error)
 {
   JsonObject *object = json_node_get_object (arguments);
-  g_autoptr(GFileInputStream) stream = NULL;
-  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GInputStream) stream = NULL;
   g_autoptr(GFile) file = NULL;
+  g_autofree char *local_path = NULL;
+  struct stat st;
+  int fd;
   g_autofree char *buffer = NULL;
   const char *path;
   goffset size;
@@ -71,23 +79,49 @@ read_file (AgentTool     *tool,
   path = json_node_get_string (node);
 
   file = g_file_new_for_commandline_arg (path);
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
-                            G_FILE_QUERY_INFO_NONE, cancellable, error);
-  if (info == NULL)
-    return NULL;
+  local_path = g_file_get_path (file);
+  if (local_path == NULL)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_TOOL, _("“%s” is not a local file"), path);
+      return NULL;
+    }
 
-  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+  /* Opened without waiting (a FIFO would block open() until a writer
+   * comes), and its type checked on what was opened: a check of the path
+   * first could be answered by a regular file that is a FIFO by the time
+   * it is opened. A file under another process's lease answers
+   * EWOULDBLOCK until the lease is given up: we ask again, until then or
+   * until the call is cancelled. */
+  while ((fd = g_open (local_path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0)) < 0 &&
+         errno == EWOULDBLOCK)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      g_usleep (LEASE_POLL_USEC);
+    }
+
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not open “%s”: %s"), path, g_strerror (saved_errno));
+      return NULL;
+    }
+  stream = g_unix_input_stream_new (fd, TRUE);
+
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_TOOL, _("“%s” is not a regular file"), path);
       return NULL;
     }
 
-  if (!(stream = g_file_read (file, cancellable, error)))
-    return NULL;
+  /* A regular file never blocks; reads need no O_NONBLOCK */
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
 
-  size = g_file_info_get_size (info);
+  size = st.st_size;
   buffer = g_malloc (MAX_BYTES + 1);
-  if (!g_input_stream_read_all (G_INPUT_STREAM (stream), buffer, MAX_BYTES, &n_read,
+  if (!g_input_stream_read_all (stream, buffer, MAX_BYTES, &n_read,
                                 cancellable, error))
     return NULL;
   buffer[n_read] = '\0';
