@@ -108,11 +108,25 @@ body_read (GTask *task)
   AgentJson root;
   char **names;
 
+  if (SOUP_STATUS_IS_REDIRECTION (status))
+    {
+      char **secrets = _agent_provider_dup_secrets (self);
+
+      g_task_return_error (task, _agent_provider_error_from_redirect ((const char * const *) secrets,
+                                                                       list->message));
+      _agent_secrets_free (secrets);
+      return;
+    }
+
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
-      g_task_return_error (task, _agent_provider_error_from_http (self, status,
+      char **secrets = _agent_provider_dup_secrets (self);
+
+      g_task_return_error (task, _agent_provider_error_from_http ((const char * const *) secrets,
+                                                                   status,
                                                                    soup_message_get_reason_phrase (list->message),
                                                                    data, len));
+      _agent_secrets_free (secrets);
       return;
     }
 
@@ -232,6 +246,8 @@ agent_provider_list_models_async (AgentProvider       *self,
 
   list = g_new0 (ListModels, 1);
   list->message = soup_message_new (SOUP_METHOD_GET, url);
+  /* The key goes to the base URL's origin only */
+  soup_message_add_flags (list->message, SOUP_MESSAGE_NO_REDIRECT);
   list->cancellable = g_cancellable_new ();
   g_task_set_task_data (task, list, list_models_free);
   soup_message_headers_replace (soup_message_get_request_headers (list->message),

@@ -33,6 +33,10 @@ struct _AgentStep
   AgentStreamDecoder  *decoder;
   AgentStepRetryFunc   retry_func;
   gpointer             retry_data;
+  /* What the request carries that nobody else may see (the API key, …),
+   * as it was when the step began: redacted from errors and logs */
+  char               **secrets;
+  GString             *debug_held;   /* AGENT_DEBUG=http: see _agent_debug_data() */
 
   /* The request, kept for retries */
   GUri                *uri;

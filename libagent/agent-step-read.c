@@ -55,7 +55,8 @@ describe_non_stream (AgentStep *self)
                                                         NULL);
 
   if (self->sniff != NULL && self->sniff->len > 0 &&
-      (error = _agent_provider_error_from_json (self->provider, AGENT_ERROR_PROVIDER,
+      (error = _agent_provider_error_from_json ((const char * const *) self->secrets,
+                                                AGENT_ERROR_PROVIDER,
                                                 _("The provider reported an error"),
                                                 (const char *)self->sniff->data,
                                                 self->sniff->len)))
@@ -98,7 +99,7 @@ feed (AgentStep   *self,
   g_autoptr(GError) error = NULL;
 
   touch (self);
-  _agent_debug_data (self->provider, data, len);
+  _agent_debug_data ((const char * const *) self->secrets, &self->debug_held, data, len);
 
   self->body_size += len;
   if (self->body_size > agent_provider_get_max_response_size (self->provider))
@@ -266,7 +267,7 @@ error_body_read (AgentStep *self)
 
   g_clear_object (&self->stream);
 
-  error = _agent_provider_error_from_http (self->provider, status,
+  error = _agent_provider_error_from_http ((const char * const *) self->secrets, status,
                                            soup_message_get_reason_phrase (self->message),
                                            (const char *)self->error_body->data,
                                            self->error_body->len);

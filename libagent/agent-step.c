@@ -13,6 +13,7 @@
 #include "agent-error.h"
 #include "agent-retry-private.h"
 #include "agent-step-private.h"
+#include "agent-wire-util.h"
 
 static void send_attempt (AgentStep *self);
 
@@ -49,6 +50,9 @@ agent_step_clear (gpointer data)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->turn_cancellable);
   g_clear_object (&self->provider);
+  g_clear_pointer (&self->secrets, _agent_secrets_free);
+  if (self->debug_held != NULL)
+    g_string_free (self->debug_held, TRUE);
 }
 
 AgentStep *
@@ -59,9 +63,11 @@ agent_step_new (AgentProvider                  *provider,
   AgentStep *self = g_rc_box_new0 (AgentStep);
 
   self->provider = g_object_ref (provider);
+  self->secrets = _agent_provider_dup_secrets (provider);
   self->accumulator = agent_accumulator_new (listener, user_data);
   self->decoder = agent_stream_decoder_new (_agent_provider_get_backend (provider),
-                                            self->accumulator);
+                                            self->accumulator,
+                                            (const char * const *) self->secrets);
   self->cancellable = g_cancellable_new ();
   return self;
 }
@@ -141,6 +147,8 @@ stop_everything (AgentStep *self)
       self->turn_cancelled_id = 0;
     }
 
+  _agent_debug_data_end ((const char * const *) self->secrets, &self->debug_held);
+
   if (self->stream != NULL)
     {
       g_input_stream_close_async (self->stream, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
@@ -151,8 +159,8 @@ stop_everything (AgentStep *self)
 }
 
 /* Every error leaving a step passes here: a time limit that was hit wins
- * over the cancellation it caused, and the API key never leaves in an
- * error message, even when a server echoes it. */
+ * over the cancellation it caused, and the secrets (the API key, …) never
+ * leave in an error message, even when a server echoes them. */
 void
 _agent_step_return_error (AgentStep *self,
                           GError    *error)
@@ -171,7 +179,7 @@ _agent_step_return_error (AgentStep *self,
 
   if (error->domain != G_IO_ERROR || error->code != G_IO_ERROR_CANCELLED)
     {
-      char *redacted = _agent_provider_redact (self->provider, error->message);
+      char *redacted = agent_redact (error->message, (const char * const *) self->secrets);
 
       g_free (error->message);
       error->message = redacted;
@@ -421,8 +429,16 @@ send_cb (GObject      *object,
       return;
     }
 
-  _agent_debug_response (self->provider, self->message);
+  _agent_debug_response ((const char * const *) self->secrets, self->message);
   status = soup_message_get_status (self->message);
+
+  if (SOUP_STATUS_IS_REDIRECTION (status))
+    {
+      /* Never followed (see new_message()): an error, not retried */
+      _agent_step_return_error (self, _agent_provider_error_from_redirect ((const char * const *) self->secrets,
+                                                                           self->message));
+      return;
+    }
 
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
@@ -455,6 +471,8 @@ new_message (AgentStep *self)
   const char *name;
   const char *value;
 
+  /* The key goes to the base URL's origin only */
+  soup_message_add_flags (message, SOUP_MESSAGE_NO_REDIRECT);
   soup_message_headers_iter_init (&iter, self->request_headers);
   while (soup_message_headers_iter_next (&iter, &name, &value))
     soup_message_headers_replace (headers, name, value);
@@ -477,7 +495,8 @@ send_attempt (AgentStep *self)
 
   self->message = new_message (self);
   g_signal_connect (self->message, "wrote-body", G_CALLBACK (wrote_body_cb), self);
-  _agent_debug_request (self->provider, self->message, self->body, self->attempt);
+  _agent_debug_request ((const char * const *) self->secrets, self->message, self->body,
+                        self->attempt);
 
   if (self->buffer == NULL)
     self->buffer = g_malloc (READ_BUFFER_SIZE);

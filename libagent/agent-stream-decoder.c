@@ -74,13 +74,14 @@ ndjson_line_cb (const char  *line,
 
 AgentStreamDecoder *
 agent_stream_decoder_new (const AgentProviderBackend *backend,
-                          AgentAccumulator           *accumulator)
+                          AgentAccumulator           *accumulator,
+                          const char * const         *secrets)
 {
   AgentStreamDecoder *self = g_new0 (AgentStreamDecoder, 1);
 
   self->backend = backend;
   self->accumulator = accumulator;
-  self->decoder = backend->decoder_new (accumulator);
+  self->decoder = backend->decoder_new (accumulator, secrets);
 
   if (backend->framing == AGENT_FRAMING_SSE)
     self->sse = agent_sse_parser_new (sse_event_cb, self);

@@ -17,7 +17,8 @@ G_BEGIN_DECLS
 typedef struct _AgentStreamDecoder AgentStreamDecoder;
 
 AgentStreamDecoder *agent_stream_decoder_new             (const AgentProviderBackend *backend,
-                                                          AgentAccumulator           *accumulator);
+                                                          AgentAccumulator           *accumulator,
+                                                          const char * const         *secrets);
 void                agent_stream_decoder_free            (AgentStreamDecoder         *self);
 gboolean            agent_stream_decoder_feed            (AgentStreamDecoder         *self,
                                                           const char                 *data,

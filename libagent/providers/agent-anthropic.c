@@ -29,6 +29,7 @@
 #include "agent-provider-private.h"
 #include "agent-usage-private.h"
 #include "agent-tool.h"
+#include "agent-wire-util.h"
 
 #define PROVIDER_NAME      "anthropic"
 #define API_VERSION        "2023-06-01"
@@ -312,6 +313,7 @@ typedef struct
 {
   AgentAccumulator *accumulator;
   AgentJsonParser  *parser;
+  const char * const *secrets;   /* redacted from what errors quote */
   JsonArray        *kept;     /* what goes in the provider data */
   JsonObject       *usage;    /* message_start's, merged with message_delta's */
   Block             block;    /* the API streams one block after the other */
@@ -329,11 +331,13 @@ block_clear (Block *block)
 }
 
 static gpointer
-anthropic_decoder_new (AgentAccumulator *accumulator)
+anthropic_decoder_new (AgentAccumulator   *accumulator,
+                       const char * const *secrets)
 {
   AnthropicDecoder *self = g_new0 (AnthropicDecoder, 1);
 
   self->accumulator = accumulator;
+  self->secrets = secrets;
   self->parser = agent_json_parser_new ();
   self->kept = json_array_new ();
   return self;
@@ -584,7 +588,7 @@ anthropic_decode (gpointer     data,
   if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 80));
+      g_autofree char *excerpt = agent_excerpt (text, len, 80, self->secrets);
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent an event that is not a JSON object: “%s”"), excerpt);
@@ -638,7 +642,7 @@ anthropic_decode (gpointer     data,
     {
       /* {"type": "error", "error": {"type": "overloaded_error", "message": …}} */
       g_propagate_error (error,
-                         _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+                         _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                 _("The provider reported an error"),
                                                                 &root));
       return FALSE;

@@ -33,6 +33,7 @@
 #include "agent-json.h"
 #include "agent-provider-private.h"
 #include "agent-usage-private.h"
+#include "agent-wire-util.h"
 #include "agent-tool.h"
 #include "agent-tool-call-private.h"
 
@@ -359,6 +360,7 @@ typedef struct
 {
   AgentAccumulator *accumulator;
   AgentJsonParser  *parser;
+  const char * const *secrets;   /* redacted from what errors quote */
   gint64            n_calls;      /* the key of the next call */
   gint64            open_key;     /* the call whose partialArgs are arriving */
   cJSON            *open_args;    /* its arguments so far, or NULL */
@@ -366,11 +368,13 @@ typedef struct
 } GeminiDecoder;
 
 static gpointer
-gemini_decoder_new (AgentAccumulator *accumulator)
+gemini_decoder_new (AgentAccumulator   *accumulator,
+                    const char * const *secrets)
 {
   GeminiDecoder *self = g_new0 (GeminiDecoder, 1);
 
   self->accumulator = accumulator;
+  self->secrets = secrets;
   self->parser = agent_json_parser_new ();
   return self;
 }
@@ -682,7 +686,7 @@ gemini_decode (gpointer     data,
   if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 80));
+      g_autofree char *excerpt = agent_excerpt (text, len, 80, self->secrets);
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent an event that is not a JSON object: “%s”"), excerpt);
@@ -694,7 +698,7 @@ gemini_decode (gpointer     data,
   if (agent_json_exists (&member))
     {
       g_propagate_error (error,
-                         _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+                         _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                 _("The provider reported an error"),
                                                                 &root));
       return FALSE;

@@ -29,6 +29,7 @@
 #include "agent-usage-private.h"
 #include "agent-tool.h"
 #include "agent-tool-call-private.h"
+#include "agent-wire-util.h"
 
 /* Request */
 
@@ -233,16 +234,19 @@ typedef struct
 {
   AgentAccumulator *accumulator;
   AgentJsonParser  *parser;
+  const char * const *secrets;   /* redacted from what errors quote */
   /* Tool calls seen so far, over every line */
   gint64            n_calls;
 } OllamaDecoder;
 
 static gpointer
-ollama_decoder_new (AgentAccumulator *accumulator)
+ollama_decoder_new (AgentAccumulator   *accumulator,
+                    const char * const *secrets)
 {
   OllamaDecoder *self = g_new0 (OllamaDecoder, 1);
 
   self->accumulator = accumulator;
+  self->secrets = secrets;
   self->parser = agent_json_parser_new ();
   return self;
 }
@@ -374,8 +378,7 @@ ollama_decode (gpointer     data,
   if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 320));
-      g_autofree char *cut = g_utf8_substring (excerpt, 0, MIN (g_utf8_strlen (excerpt, -1), 80));
+      g_autofree char *cut = agent_excerpt (text, len, 80, self->secrets);
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent a line that is not a JSON object: “%s”"), cut);
@@ -387,7 +390,7 @@ ollama_decode (gpointer     data,
   if (agent_json_exists (&member))
     {
       g_propagate_error (error,
-                         _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+                         _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                 _("The provider reported an error"),
                                                                 &root));
       return FALSE;

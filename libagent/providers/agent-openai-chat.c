@@ -24,6 +24,7 @@
 #include "agent-provider-private.h"
 #include "agent-tool.h"
 #include "agent-tool-call-private.h"
+#include "agent-wire-util.h"
 
 /* Request */
 
@@ -207,6 +208,7 @@ struct _AgentOpenaiChatDecoder
 {
   AgentAccumulator *accumulator;
   AgentJsonParser  *parser;
+  const char * const *secrets;   /* redacted from what errors quote */
   /* Choices other than 0 (n > 1): accumulated silently. */
   GPtrArray        *other_choices;
   AgentUsage       *provider_usage;
@@ -214,11 +216,13 @@ struct _AgentOpenaiChatDecoder
 };
 
 static gpointer
-openai_chat_decoder_new (AgentAccumulator *accumulator)
+openai_chat_decoder_new (AgentAccumulator   *accumulator,
+                         const char * const *secrets)
 {
   AgentOpenaiChatDecoder *self = g_new0 (AgentOpenaiChatDecoder, 1);
 
   self->accumulator = accumulator;
+  self->secrets = secrets;
   self->parser = agent_json_parser_new ();
   return self;
 }
@@ -396,17 +400,18 @@ openai_chat_decode (gpointer     data,
   if (!agent_json_parser_parse (self->parser, text, len, &root, &json_error) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 500));
+      g_autofree char *excerpt = NULL;
 
       if (event_type != NULL && strcmp (event_type, "error") == 0)
         {
           /* An error event whose data is plain text */
+          excerpt = agent_excerpt (text, len, 500, self->secrets);
           g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROVIDER,
                        _("The provider reported an error: %s"), excerpt);
           return FALSE;
         }
 
-      excerpt[g_utf8_offset_to_pointer (excerpt, MIN (g_utf8_strlen (excerpt, -1), 80)) - excerpt] = '\0';
+      excerpt = agent_excerpt (text, len, 80, self->secrets);
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent an event that is not a JSON object: “%s”"), excerpt);
       return FALSE;
@@ -416,7 +421,7 @@ openai_chat_decode (gpointer     data,
    * provider gave up. */
   if (event_type != NULL && strcmp (event_type, "error") == 0)
     {
-      g_propagate_error (error, _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+      g_propagate_error (error, _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                       _("The provider reported an error"),
                                                                       &root));
       return FALSE;
@@ -462,7 +467,7 @@ openai_chat_decode (gpointer     data,
         }
       else if (strcmp (name, "error") == 0 && agent_json_exists (&member))
         {
-          g_propagate_error (error, _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+          g_propagate_error (error, _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                           _("The provider reported an error"),
                                                                           &root));
           return FALSE;

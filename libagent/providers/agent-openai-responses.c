@@ -34,6 +34,7 @@
 #include "agent-openai-chat-private.h"
 #include "agent-provider-private.h"
 #include "agent-tool.h"
+#include "agent-wire-util.h"
 
 #define PROVIDER_NAME "openai-responses"
 /* Between two message items, or two parts of the reasoning */
@@ -310,6 +311,7 @@ typedef struct
 {
   AgentAccumulator *accumulator;
   AgentJsonParser  *parser;
+  const char * const *secrets;   /* redacted from what errors quote */
   /* The message's provider data: the output items, which come one after
    * the other */
   GPtrArray        *output;
@@ -321,11 +323,13 @@ typedef struct
 } AgentOpenaiResponsesDecoder;
 
 static gpointer
-openai_responses_decoder_new (AgentAccumulator *accumulator)
+openai_responses_decoder_new (AgentAccumulator   *accumulator,
+                              const char * const *secrets)
 {
   AgentOpenaiResponsesDecoder *self = g_new0 (AgentOpenaiResponsesDecoder, 1);
 
   self->accumulator = accumulator;
+  self->secrets = secrets;
   self->parser = agent_json_parser_new ();
   self->output = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   self->item_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -625,7 +629,7 @@ openai_responses_decode (gpointer     data,
   if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 200));
+      g_autofree char *excerpt = agent_excerpt (text, len, 200, self->secrets);
 
       if (g_strcmp0 (event_type, "error") == 0)
         g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROVIDER,
@@ -696,7 +700,7 @@ openai_responses_decode (gpointer     data,
       const char *prefix = _("The provider reported an error");
 
       if (type[0] == 'e' || agent_json_exists (&inner))
-        g_propagate_error (error, _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+        g_propagate_error (error, _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                         prefix, &failure));
       else
         g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_PROVIDER, _("The response failed"));
