@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -42,6 +43,7 @@ typedef struct
   guint             interactive : 1;
   guint             interrupted : 1;
   guint             turn_running : 1;
+  guint             output_failed : 1;  /* standard output could not be written to */
 } Cli;
 
 static char *opt_provider;
@@ -224,6 +226,20 @@ quit (Cli *cli,
   g_main_loop_quit (cli->loop);
 }
 
+/* Nobody reads what follows (a full disk, a closed pipe): the turn stops
+ * rather than spend tokens on it, and the run ends with an error. */
+static void
+output_failed_cb (gpointer user_data)
+{
+  Cli *cli = user_data;
+
+  cli->output_failed = TRUE;
+  if (cli->turn_running)
+    g_cancellable_cancel (cli->cancellable);
+  else if (cli->loop != NULL)
+    quit (cli, EXIT_FAILURE);
+}
+
 static void
 send_cb (GObject      *object,
          GAsyncResult *result,
@@ -238,11 +254,25 @@ send_cb (GObject      *object,
 
   message = agent_session_send_finish (AGENT_SESSION (object), result, &error);
 
+  if (cli->output_failed)
+    {
+      cli_output_report_failure (cli->output);
+      quit (cli, EXIT_FAILURE);
+      return;
+    }
+
   if (message != NULL)
     cli_output_done (cli->output, message, agent_session_get_usage (cli->session),
                      agent_message_get_turn_metrics (message));
   else
     cli_output_error (cli->output, error);
+
+  /* The last lines may be what failed */
+  if (cli_output_report_failure (cli->output))
+    {
+      quit (cli, EXIT_FAILURE);
+      return;
+    }
 
   if (cli->interactive)
     {
@@ -555,12 +585,14 @@ list_models (AgentSession *session,
     }
 
   cli_output_models (output, (const char * const *) names);
+  if (cli_output_report_failure (output))
+    return EXIT_FAILURE;
   return EXIT_SUCCESS;
 }
 
-int
-main (int   argc,
-      char *argv[])
+static int
+run (int   argc,
+     char *argv[])
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
@@ -575,9 +607,6 @@ main (int   argc,
   Cli cli = { 0 };
   int status;
 
-  /* agent-cli's messages are in libagent's domain, which the library binds */
-  setlocale (LC_ALL, "");
-  textdomain (GETTEXT_PACKAGE);
 
   context = g_option_context_new (_("[PROMPT] — chat with a language model that can use tools"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -632,6 +661,7 @@ main (int   argc,
     }
 
   output = cli_output_new (opt_json);
+  cli_output_set_failed_func (output, output_failed_cb, &cli);
 
   /* The stored conversation, whose provider, model… are the defaults */
   if (!opt_list_models &&
@@ -719,4 +749,19 @@ main (int   argc,
   /* The session goes before the approver it calls. */
   g_signal_handlers_disconnect_by_data (session, &cli);
   return cli.exit_status;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* agent-cli's messages are in libagent's domain, which the library binds */
+  setlocale (LC_ALL, "");
+  textdomain (GETTEXT_PACKAGE);
+
+  /* A reader that went away (`| head`) is a failed write, reported and
+   * ending the turn, not a signal that kills the process mid-sentence */
+  signal (SIGPIPE, SIG_IGN);
+
+  return cli_output_finish (run (argc, argv));
 }
