@@ -380,6 +380,18 @@ cli_output_text_delta (CliOutput  *self,
     self->in_text = text[strlen (text) - 1] != '\n';
 }
 
+/* Another piece of the answer follows: a blank line before it, on a
+ * terminal (--json carries the text as it came) */
+void
+cli_output_text_break (CliOutput *self)
+{
+  if (self->json)
+    return;
+
+  put (self, self->in_text ? "\n\n" : "\n", self->in_text ? 2 : 1);
+  self->in_text = FALSE;
+}
+
 void
 cli_output_reasoning_delta (CliOutput  *self,
                             const char *text)

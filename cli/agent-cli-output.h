@@ -29,6 +29,7 @@ int        cli_output_finish            (int             status);
 void       cli_output_free              (CliOutput      *self);
 void       cli_output_text_delta        (CliOutput      *self,
                                          const char     *text);
+void       cli_output_text_break        (CliOutput      *self);
 void       cli_output_reasoning_delta   (CliOutput      *self,
                                          const char     *text);
 void       cli_output_tool_call_delta   (CliOutput      *self,

@@ -44,6 +44,8 @@ typedef struct
   guint             interrupted : 1;
   guint             turn_running : 1;
   guint             output_failed : 1;  /* standard output could not be written to */
+  AgentMessage     *streaming;          /* the message whose text is streaming… */
+  guint             n_breaks_shown;     /* …and how many of its content breaks were shown */
 } Cli;
 
 static char *opt_provider;
@@ -134,6 +136,22 @@ text_delta_cb (AgentSession *session,
                const char   *delta,
                Cli          *cli)
 {
+  guint n_breaks = 0;
+
+  /* A new piece of the answer (a Responses message item, say) begins
+   * with this delta: shown apart */
+  agent_message_get_content_breaks (message, &n_breaks);
+  if (message != cli->streaming)
+    {
+      g_set_object (&cli->streaming, message);
+      cli->n_breaks_shown = 0;
+    }
+  if (n_breaks > cli->n_breaks_shown)
+    {
+      cli->n_breaks_shown = n_breaks;
+      cli_output_text_break (cli->output);
+    }
+
   cli_output_text_delta (cli->output, delta);
 }
 
@@ -746,6 +764,7 @@ run (int   argc,
     }
 
   g_clear_object (&cli.input);
+  g_clear_object (&cli.streaming);
   /* The session goes before the approver it calls. */
   g_signal_handlers_disconnect_by_data (session, &cli);
   return cli.exit_status;

@@ -67,6 +67,9 @@ struct _AgentProviderBackend
                               GError             **error);
   /* At the end of the body without an end marker: is the answer whole? */
   gboolean  (*is_complete)   (gpointer             decoder);
+  /* Whether an event of this API came (an end marker alone is none): a
+   * stream without one is another API's, or no answer at all. */
+  gboolean  (*saw_event)     (gpointer             decoder);
 
   /* Listing models: GET {base}{models_path}; the names in the answer. */
   const char *models_path;

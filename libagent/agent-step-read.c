@@ -71,6 +71,15 @@ describe_non_stream (AgentStep *self)
                       content_type ? content_type : _("none"));
 }
 
+static gboolean
+is_event_stream (AgentStep *self)
+{
+  const char *content_type =
+    soup_message_headers_get_content_type (soup_message_get_response_headers (self->message), NULL);
+
+  return content_type != NULL && g_ascii_strcasecmp (content_type, "text/event-stream") == 0;
+}
+
 static void
 finish_body (AgentStep *self)
 {
@@ -82,7 +91,10 @@ finish_body (AgentStep *self)
       return;
     }
 
-  if (agent_stream_decoder_get_n_events (self->decoder) == 0)
+  /* Nothing came that looks like the API's stream; but an event stream
+   * cut in its first event is one, and is said to be cut */
+  if (agent_stream_decoder_get_n_events (self->decoder) == 0 &&
+      !(agent_stream_decoder_was_cut_off (self->decoder) && is_event_stream (self)))
     {
       g_clear_error (&error);
       error = describe_non_stream (self);

@@ -132,6 +132,49 @@ test_escapes_json_untouched (void)
   g_assert_cmpstr (text, ==, HOSTILE_TEXT);
 }
 
+/* The message items of a Responses answer: apart on a terminal, as they
+ * came with --json */
+static void
+test_item_breaks (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  static const char * const modes[] = { NULL, "--json" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_autoptr(AgentTestProcess) cli = NULL;
+      AgentTestResponse *r = agent_test_server_add_response (server, 200);
+
+      for (guint item = 0; item < 2; item++)
+        {
+          agent_test_response_add_sse_printf (r, "{\"type\":\"response.output_item.added\","
+                                              "\"output_index\":%u,\"item\":{\"id\":\"msg_%u\","
+                                              "\"type\":\"message\",\"content\":[]}}", item, item);
+          agent_test_response_add_sse_printf (r, "{\"type\":\"response.output_text.delta\","
+                                              "\"output_index\":%u,\"content_index\":0,"
+                                              "\"delta\":\"%s\"}", item,
+                                              item == 0 ? "First." : "Second.");
+        }
+      agent_test_response_add_sse (r, "{\"type\":\"response.completed\",\"response\":"
+                                      "{\"id\":\"resp_1\",\"status\":\"completed\"}}");
+
+      cli = agent_test_cli_run (AGENT_TEST_ARGS ("--provider", "openai-responses", "--base-url",
+                                                 agent_test_server_get_base_url (server), "Hi",
+                                                 modes[i]));
+      agent_test_process_assert_exit (cli, 0);
+      if (modes[i] == NULL)
+        g_assert_cmpstr (cli->out->str, ==, "First.\n\nSecond.\n");
+      else
+        {
+          g_autofree char *text = NULL;
+
+          agent_test_process_parse_json (cli);
+          text = agent_test_cli_streamed_text (cli);
+          g_assert_cmpstr (text, ==, "First.Second.");
+        }
+    }
+}
+
 /* Standard output to a file or pipe the test controls */
 
 typedef struct
@@ -340,6 +383,7 @@ main (int   argc,
   g_test_add_func ("/cli-terminal/escapes/plain", test_escapes_plain);
   g_test_add_func ("/cli-terminal/escapes/error", test_escapes_error);
   g_test_add_func ("/cli-terminal/escapes/json-untouched", test_escapes_json_untouched);
+  g_test_add_func ("/cli-terminal/item-breaks", test_item_breaks);
   g_test_add_func ("/cli-terminal/stdout/full", test_stdout_full);
   g_test_add_func ("/cli-terminal/stdout/full-listing", test_stdout_full_listing);
   g_test_add_func ("/cli-terminal/stdout/closed", test_stdout_closed);

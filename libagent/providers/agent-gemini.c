@@ -365,6 +365,7 @@ typedef struct
   gint64            open_key;     /* the call whose partialArgs are arriving */
   cJSON            *open_args;    /* its arguments so far, or NULL */
   guint             finished : 1;
+  guint             saw_event : 1; /* a chunk with candidates or usage */
 } GeminiDecoder;
 
 static gpointer
@@ -723,6 +724,7 @@ gemini_decode (gpointer     data,
 
   /* The first candidate: libagent never asks for more. */
   member = agent_json_member (&root, "candidates");
+  self->saw_event |= agent_json_is (&member, AGENT_JSON_ARRAY);
   agent_json_iter_init (&iter, &member);
   if (agent_json_iter_next (&iter, NULL, NULL, &candidate))
     {
@@ -742,6 +744,7 @@ gemini_decode (gpointer     data,
 
   /* Every chunk has the usage so far: it is read once the answer is whole. */
   member = agent_json_member (&root, "usageMetadata");
+  self->saw_event |= agent_json_is (&member, AGENT_JSON_OBJECT);
   if (self->finished && agent_json_is (&member, AGENT_JSON_OBJECT))
     decode_usage (self, &member);
 
@@ -757,6 +760,12 @@ gemini_is_complete (gpointer data)
   finish_open_call (self);
 
   return self->finished;
+}
+
+static gboolean
+gemini_saw_event (gpointer data)
+{
+  return ((GeminiDecoder *) data)->saw_event;
 }
 
 /* {"models": [{"name": "models/gemini-2.5-flash", "supportedGenerationMethods": […]}, …]}
@@ -812,6 +821,7 @@ const AgentProviderBackend agent_gemini_backend = {
   .decoder_free = gemini_decoder_free,
   .decode = gemini_decode,
   .is_complete = gemini_is_complete,
+  .saw_event = gemini_saw_event,
   .models_path = "/v1beta/models?pageSize=1000",
   .parse_models = gemini_parse_models,
 };

@@ -237,6 +237,7 @@ typedef struct
   const char * const *secrets;   /* redacted from what errors quote */
   /* Tool calls seen so far, over every line */
   gint64            n_calls;
+  gboolean          saw_event;   /* a line with a message */
 } OllamaDecoder;
 
 static gpointer
@@ -400,7 +401,10 @@ ollama_decode (gpointer     data,
 
   member = agent_json_member (&root, "message");
   if (agent_json_is (&member, AGENT_JSON_OBJECT))
-    decode_message (self, &member);
+    {
+      self->saw_event = TRUE;
+      decode_message (self, &member);
+    }
 
   /* The last line: why the model stopped, and what it cost. A "stop" with
    * tool calls stays "stop"; the calls run all the same. */
@@ -416,6 +420,12 @@ ollama_decode (gpointer     data,
     }
 
   return TRUE;
+}
+
+static gboolean
+ollama_saw_event (gpointer data)
+{
+  return ((OllamaDecoder *) data)->saw_event;
 }
 
 /* {"models": [{"name": "llama3.2:latest", "model": "llama3.2:latest", …}, …]} */
@@ -457,6 +467,7 @@ const AgentProviderBackend agent_ollama_backend = {
   .decoder_new = ollama_decoder_new,
   .decoder_free = ollama_decoder_free,
   .decode = ollama_decode,
+  .saw_event = ollama_saw_event,
   .models_path = "/api/tags",
   .parse_models = ollama_parse_models,
 };

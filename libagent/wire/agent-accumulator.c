@@ -102,6 +102,14 @@ agent_accumulator_append_text (AgentAccumulator *self,
   append_valid (self, &self->message->content, self->listener->text_delta, text, len);
 }
 
+/* The text that follows is another piece of the answer (a message item,
+ * a text block): see agent_message_get_content_breaks(). */
+void
+agent_accumulator_break_text (AgentAccumulator *self)
+{
+  _agent_message_add_content_break (self->message);
+}
+
 void
 agent_accumulator_append_reasoning (AgentAccumulator *self,
                                     const char       *text,
