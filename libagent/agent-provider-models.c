@@ -132,7 +132,7 @@ body_read (GTask *task)
 
   if (list->body->len > MAX_MODELS_BODY)
     {
-      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_LIMIT,
                                _("The server's list of models is larger than %d MiB"),
                                MAX_MODELS_BODY / (1024 * 1024));
       return;
@@ -214,7 +214,7 @@ send_cb (GObject      *object,
  * The answer may take [property@Agent.Provider:connect-timeout] plus
  * [property@Agent.Provider:first-byte-timeout] and be at most 8 MiB; beyond
  * either, the listing fails with %AGENT_ERROR_TIMEOUT or
- * %AGENT_ERROR_PROTOCOL.
+ * %AGENT_ERROR_LIMIT.
  *
  * Since: 0.1
  */

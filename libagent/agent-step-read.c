@@ -116,7 +116,7 @@ feed (AgentStep   *self,
   self->body_size += len;
   if (self->body_size > agent_provider_get_max_response_size (self->provider))
     {
-      _agent_step_return_error (self, g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+      _agent_step_return_error (self, g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
                                                    _("The answer is larger than %llu bytes "
                                                      "(max-response-size)"),
                                                    (unsigned long long) agent_provider_get_max_response_size (self->provider)));

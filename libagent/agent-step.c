@@ -361,8 +361,23 @@ _agent_step_retry_or_fail (AgentStep *self,
 {
   gint64 delay;
 
-  if (self->attempt >= agent_provider_get_max_retries (self->provider) ||
-      retry_after > AGENT_RETRY_MAX_WAIT_US)
+  if (retry_after > AGENT_RETRY_MAX_WAIT_US &&
+      self->attempt < agent_provider_get_max_retries (self->provider))
+    {
+      /* Not waited for: the error says what the server asked */
+      g_autofree char *message = g_strdup (error->message);
+
+      g_free (error->message);
+      /* Translators: the first %s is an error message, the %.0f numbers are seconds */
+      error->message = g_strdup_printf (_("%s; the server asked to try again in %.0f s, longer "
+                                          "than the %.0f s libagent waits"),
+                                        message, retry_after / (double) G_USEC_PER_SEC,
+                                        AGENT_RETRY_MAX_WAIT_US / (double) G_USEC_PER_SEC);
+      _agent_step_return_error (self, error);
+      return;
+    }
+
+  if (self->attempt >= agent_provider_get_max_retries (self->provider))
     {
       _agent_step_return_error (self, error);
       return;

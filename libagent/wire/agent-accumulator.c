@@ -210,7 +210,7 @@ agent_accumulator_tool_call_delta (AgentAccumulator *self,
     {
       if (self->slots->len >= AGENT_ACCUMULATOR_MAX_TOOL_CALLS)
         {
-          g_set_error (&self->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+          g_set_error (&self->error, AGENT_ERROR, AGENT_ERROR_LIMIT,
                        _("The answer has more than %u tool calls"),
                        AGENT_ACCUMULATOR_MAX_TOOL_CALLS);
           return NULL;
@@ -240,7 +240,7 @@ agent_accumulator_tool_call_delta (AgentAccumulator *self,
     {
       if G_UNLIKELY (call->arguments->len + len > AGENT_ACCUMULATOR_MAX_ARGUMENTS_SIZE)
         {
-          g_set_error (&self->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+          g_set_error (&self->error, AGENT_ERROR, AGENT_ERROR_LIMIT,
                        _("The arguments of the tool call “%s” are larger than %u MiB"),
                        call->name ? call->name : "", AGENT_ACCUMULATOR_MAX_ARGUMENTS_SIZE >> 20);
           return NULL;
