@@ -222,10 +222,10 @@ limit_reached_cb (gpointer data)
   double seconds = 0;
   const char *host = g_uri_get_host (self->uri);
 
-  if (self->phase == PHASE_IDLE)
+  if (self->phase == PHASE_IDLE || self->phase == PHASE_UPLOAD)
     {
-      /* Bytes came since the timer started: wait for the rest of the limit
-       * after the last of them */
+      /* Bytes came (or went) since the timer started: wait for the rest
+       * of the limit after the last of them */
       gint64 deadline = self->last_byte +
                         (gint64) (agent_provider_get_idle_timeout (self->provider) * G_USEC_PER_SEC);
       gint64 now = g_get_monotonic_time ();
@@ -247,6 +247,14 @@ limit_reached_cb (gpointer data)
       seconds = agent_provider_get_connect_timeout (self->provider);
       self->timeout_error = g_error_new (AGENT_ERROR, AGENT_ERROR_TIMEOUT,
                                          _("No connection to %s within %g s (connect-timeout)"),
+                                         host, seconds);
+      break;
+
+    case PHASE_UPLOAD:
+      seconds = agent_provider_get_idle_timeout (self->provider);
+      self->timeout_error = g_error_new (AGENT_ERROR, AGENT_ERROR_TIMEOUT,
+                                         _("%s took in nothing of the request for %g s while it "
+                                           "was being sent (idle-timeout)"),
                                          host, seconds);
       break;
 
@@ -312,6 +320,7 @@ enter_phase (AgentStep *self,
     case PHASE_FIRST_BYTE:
       seconds = agent_provider_get_first_byte_timeout (self->provider);
       break;
+    case PHASE_UPLOAD:
     case PHASE_IDLE:
       seconds = agent_provider_get_idle_timeout (self->provider);
       break;
@@ -469,11 +478,32 @@ send_cb (GObject      *object,
 }
 
 static void
+wrote_headers_cb (SoupMessage *message,
+                  AgentStep   *self)
+{
+  /* Connected: the connect-timeout is met. Sending a long history may
+   * take long on a slow link; only a stall is a failure. */
+  if (self->message == message && self->phase == PHASE_CONNECT)
+    enter_phase (self, PHASE_UPLOAD);
+}
+
+static void
+wrote_body_data_cb (SoupMessage *message,
+                    GBytes      *chunk,
+                    AgentStep   *self)
+{
+  /* A piece of the request went: the server takes it in */
+  if (self->message == message && self->phase == PHASE_UPLOAD)
+    self->last_byte = g_get_monotonic_time ();
+}
+
+static void
 wrote_body_cb (SoupMessage *message,
                AgentStep   *self)
 {
-  /* Connected and the request is out: now the server thinks */
-  if (self->message == message && self->phase == PHASE_CONNECT)
+  /* The request is out: now the server thinks */
+  if (self->message == message &&
+      (self->phase == PHASE_CONNECT || self->phase == PHASE_UPLOAD))
     enter_phase (self, PHASE_FIRST_BYTE);
 }
 
@@ -509,6 +539,8 @@ send_attempt (AgentStep *self)
     }
 
   self->message = new_message (self);
+  g_signal_connect (self->message, "wrote-headers", G_CALLBACK (wrote_headers_cb), self);
+  g_signal_connect (self->message, "wrote-body-data", G_CALLBACK (wrote_body_data_cb), self);
   g_signal_connect (self->message, "wrote-body", G_CALLBACK (wrote_body_cb), self);
   _agent_debug_request ((const char * const *) self->secrets, self->message, self->body,
                         self->attempt);

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/socket.h>
 
 #include <agent.h>
 
@@ -406,6 +407,147 @@ test_numbers_out_of_range (void)
   agent_test_session_clear (&f);
 }
 
+/* A server that is slow to take in a request: it connects at once, then
+ * reads nothing for a while (its receive buffer small, so that the
+ * client's upload of a long history stalls), then the whole request, and
+ * answers. One connection, in a thread of its own. */
+typedef struct
+{
+  GSocket *listener;
+  guint16  port;
+  GThread *thread;
+  gulong   pause_us;
+  gsize    received;   /* bytes of the request body */
+} SlowReader;
+
+static gboolean
+read_fully (GSocket *socket,
+            char    *buffer,
+            gsize    len)
+{
+  gsize done = 0;
+
+  while (done < len)
+    {
+      gssize n = g_socket_receive (socket, buffer + done, len - done, NULL, NULL);
+
+      if (n <= 0)
+        return FALSE;
+      done += n;
+    }
+  return TRUE;
+}
+
+static gpointer
+slow_reader_thread (gpointer data)
+{
+  static const char answer_body[] =
+    "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Read it all.\"},"
+    "\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+  SlowReader *reader = data;
+  g_autoptr(GSocket) socket = g_socket_accept (reader->listener, NULL, NULL);
+  g_autoptr(GString) headers = g_string_new (NULL);
+  g_autofree char *answer = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *lower = NULL;
+  const char *length;
+  gsize sent = 0;
+  char c;
+
+  if (socket == NULL)
+    return NULL;
+
+  g_usleep (reader->pause_us);
+
+  /* The headers, a byte at a time, then the body they announce */
+  while (!g_str_has_suffix (headers->str, "\r\n\r\n"))
+    {
+      if (!read_fully (socket, &c, 1))
+        return NULL;
+      g_string_append_c (headers, c);
+    }
+  lower = g_ascii_strdown (headers->str, -1);
+  if ((length = strstr (lower, "content-length:")) == NULL)
+    return NULL;
+  reader->received = g_ascii_strtoull (length + strlen ("content-length:"), NULL, 10);
+  body = g_malloc (reader->received);
+  if (!read_fully (socket, body, reader->received))
+    return NULL;
+
+  answer = g_strdup_printf ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                            "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+                            strlen (answer_body), answer_body);
+  while (sent < strlen (answer))
+    {
+      gssize n = g_socket_send (socket, answer + sent, strlen (answer) - sent, NULL, NULL);
+
+      if (n <= 0)
+        return NULL;
+      sent += n;
+    }
+  /* All of the request was read: closing sends the answer's end */
+  g_socket_close (socket, NULL);
+  return NULL;
+}
+
+static void
+slow_reader_start (SlowReader *reader,
+                   gulong      pause_us)
+{
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+
+  reader->listener = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                   G_SOCKET_PROTOCOL_TCP, NULL);
+  /* Inherited by the connection: a small window, so the upload stalls */
+  g_assert_true (g_socket_set_option (reader->listener, SOL_SOCKET, SO_RCVBUF, 4096, NULL));
+  g_assert_true (g_socket_bind (reader->listener, any, TRUE, NULL));
+  g_assert_true (g_socket_listen (reader->listener, NULL));
+  bound = g_socket_get_local_address (reader->listener, NULL);
+  reader->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  reader->pause_us = pause_us;
+  reader->thread = g_thread_new ("slow-reader", slow_reader_thread, reader);
+}
+
+static void
+slow_reader_stop (SlowReader *reader)
+{
+  g_socket_close (reader->listener, NULL);
+  g_thread_join (reader->thread);
+  g_clear_object (&reader->listener);
+}
+
+/* The connection is made at once, but sending a long history takes
+ * longer than the connect-timeout: that is no connection timing out, and
+ * the request is not sent again */
+static void
+test_slow_upload (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AgentProvider) provider = agent_provider_new ("openai", &error);
+  g_autoptr(AgentSession) session = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *history = g_strnfill (8 * 1024 * 1024, 'h');
+  AgentTestTurn turn = { 0 };
+  SlowReader reader = { 0 };
+
+  slow_reader_start (&reader, 2 * G_USEC_PER_SEC);
+  url = g_strdup_printf ("http://127.0.0.1:%u/v1", reader.port);
+  agent_provider_set_base_url (provider, url);
+  agent_provider_set_connect_timeout (provider, 0.5);
+  agent_provider_set_max_retries (provider, 0);
+  session = agent_session_new (provider);
+
+  agent_test_turn_run (&turn, session, history, NULL);
+
+  g_assert_no_error (turn.error);
+  g_assert_cmpstr (agent_message_get_content (turn.result), ==, "Read it all.");
+  g_assert_cmpuint (reader.received, >, 8 * 1024 * 1024);
+  agent_test_turn_clear (&turn);
+  slow_reader_stop (&reader);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -422,6 +564,7 @@ main (int   argc,
   g_test_add_func ("/hostile-streams/responses/items", test_responses_items);
   g_test_add_func ("/hostile-streams/errors/cut-in-first-event", test_cut_in_first_event);
   g_test_add_func ("/hostile-streams/errors/numbers-out-of-range", test_numbers_out_of_range);
+  g_test_add_func ("/hostile-streams/errors/slow-upload", test_slow_upload);
 
   return g_test_run ();
 }
