@@ -334,9 +334,9 @@ decode_tool_calls (AgentAccumulator *accumulator,
 
 /* Text as an array of parts, as some servers send content (Mistral's
  * reasoning models: {"type": "text", "text": …} and {"type": "thinking",
- * "thinking": [parts]}). Text goes to @append; thinking to the reasoning
- * when @in_content. A part of another kind is an error: dropping it would
- * leave an answer silently short. */
+ * "thinking": [parts]}). Text parts go to the text @in_content, to the
+ * reasoning inside a thinking part. A part of another kind is an error:
+ * dropping it would leave the answer silently short. */
 static gboolean
 decode_parts (AgentAccumulator  *accumulator,
               const AgentJson   *parts,
