@@ -21,6 +21,9 @@
 #include "agent-version.h"
 #include "agent-wire-util.h"
 
+/* A user without a password in the base URL this long is a token */
+#define MIN_USER_TOKEN 16
+
 /* Connections libsoup may open at once, to one host or in all */
 #define SOUP_MAX_CONNECTIONS 1024
 
@@ -568,8 +571,12 @@ _agent_provider_dup_secrets (AgentProvider *self)
                              G_URI_FLAGS_ENCODED | G_URI_FLAGS_HAS_PASSWORD,
                              NULL, &user, &password, NULL, NULL, NULL, NULL, NULL, NULL, NULL))
     {
-      /* The password; or the user alone, which then is a token */
-      add_secret (secrets, password != NULL ? password : user);
+      /* The password; or the user alone when it is long enough to be a
+       * token (https://TOKEN@host) rather than a name */
+      if (password != NULL)
+        add_secret (secrets, password);
+      else if (user != NULL && strlen (user) >= MIN_USER_TOKEN)
+        add_secret (secrets, user);
       if (password != NULL)
         explicit_bzero (password, strlen (password));
     }
