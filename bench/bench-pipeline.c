@@ -92,7 +92,7 @@ bench_pipeline_run (BenchStream  *stream,
   wall = bench_wall_now ();
 
   accumulator = agent_accumulator_new (&counting_listener, run);
-  decoder = agent_stream_decoder_new (&agent_openai_chat_backend, accumulator);
+  decoder = agent_stream_decoder_new (&agent_openai_chat_backend, accumulator, NULL);
 
   if (feed == BENCH_FEED_PIECES)
     {
@@ -169,7 +169,7 @@ bench_pipeline_run_generated (BenchWorkload   workload,
 
   start = bench_process_cputime ();
   accumulator = agent_accumulator_new (&counting_listener, run);
-  timed.decoder = agent_stream_decoder_new (&agent_openai_chat_backend, accumulator);
+  timed.decoder = agent_stream_decoder_new (&agent_openai_chat_backend, accumulator, NULL);
   timed.cpu = bench_process_cputime () - start;
   timed.run = run;
 

@@ -19,6 +19,7 @@
 #include <gio/gunixinputstream.h>
 
 #include "agent-cli-approval.h"
+#include "agent-cli-output.h"
 
 struct _CliApprover
 {
@@ -32,53 +33,6 @@ struct _CliApprover
 };
 
 static void ask_next (CliApprover *self);
-
-/* Whether @c, shown raw, could move the cursor, clear the line or reorder
- * the text: C0 and C1 controls, DEL, and the bidirectional overrides and
- * isolates. */
-static gboolean
-is_dangerous_char (gunichar c)
-{
-  return c < 0x20 || (c >= 0x7f && c <= 0x9f) ||
-         (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
-}
-
-/* @text (model-written: the arguments of a call) made safe to show on a
- * terminal: the characters above escaped as \n, \t, \r or \u{…}, and
- * invalid UTF-8 as \x… bytes, so that what the user approves is what
- * they read. */
-static char *
-escape_for_terminal (const char *text)
-{
-  GString *out = g_string_new (NULL);
-  const char *p = text != NULL ? text : "";
-
-  while (*p != '\0')
-    {
-      gunichar c = g_utf8_get_char_validated (p, -1);
-
-      if (c == (gunichar) -1 || c == (gunichar) -2)
-        {
-          g_string_append_printf (out, "\\x%02x", (guchar) *p);
-          p++;
-          continue;
-        }
-
-      if (c == '\n')
-        g_string_append (out, "\\n");
-      else if (c == '\r')
-        g_string_append (out, "\\r");
-      else if (c == '\t')
-        g_string_append (out, "\\t");
-      else if (is_dangerous_char (c))
-        g_string_append_printf (out, "\\u{%x}", c);
-      else
-        g_string_append_len (out, p, g_utf8_next_char (p) - p);
-      p = g_utf8_next_char (p);
-    }
-
-  return g_string_free (out, FALSE);
-}
 
 CliApprover *
 cli_approver_new (gboolean approve_all)
@@ -221,8 +175,8 @@ ask_next (CliApprover *self)
     return;
 
   call = agent_tool_approval_get_tool_call (approval);
-  name = escape_for_terminal (agent_tool_call_get_name (call));
-  arguments = escape_for_terminal (agent_tool_call_get_arguments (call));
+  name = cli_escape_for_terminal (agent_tool_call_get_name (call), FALSE);
+  arguments = cli_escape_for_terminal (agent_tool_call_get_arguments (call), FALSE);
   /* Translators: asked on the terminal before a tool runs; %s are the tool
    * and its arguments. Answering y or yes allows it. */
   question = g_strdup_printf (_("Run %s %s? [y/N] "), name, arguments);

@@ -5,7 +5,9 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,12 +25,71 @@ struct _CliOutput
   guint          in_reasoning : 1;
   guint          chunks_started : 1;
   guint          chunk_index;       /* the call whose fragments are being shown */
+  CliOutputFailedFunc failed_func;
+  gpointer       failed_data;
+  int            write_errno;
+  guint          write_failed : 1;  /* standard output could not be written to */
 };
+
+/* Standard output failed and it was said */
+static gboolean failure_reported;
 
 #define DIM   "\033[2m"
 #define BOLD  "\033[1m"
 #define RED   "\033[31m"
 #define RESET "\033[0m"
+
+/* Whether @c, shown raw, could move the cursor, clear the line or reorder
+ * the text: C0 and C1 controls, DEL, and the bidirectional overrides and
+ * isolates. */
+static gboolean
+is_dangerous_char (gunichar c)
+{
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f) ||
+         (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+/* @text (written by a model, a tool or a server) made safe to show on a
+ * terminal: the characters above escaped as \n, \t, \r or \u{…}, and
+ * invalid UTF-8 as \x… bytes, so that it cannot set the window title,
+ * clear the screen or reorder what the user reads. With @keep_lines,
+ * line breaks and tabs stay as they are (the lines of an answer), and so
+ * does the \r of a \r\n. */
+char *
+cli_escape_for_terminal (const char *text,
+                         gboolean    keep_lines)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = text != NULL ? text : "";
+
+  while (*p != '\0')
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+          continue;
+        }
+
+      if (keep_lines && (c == '\n' || c == '\t' || (c == '\r' && p[1] == '\n')))
+        g_string_append_c (out, (char) c);
+      else if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (is_dangerous_char (c))
+        g_string_append_printf (out, "\\u{%x}", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+
+  return g_string_free (out, FALSE);
+}
 
 CliOutput *
 cli_output_new (gboolean json)
@@ -54,6 +115,78 @@ cli_output_free (CliOutput *self)
   g_free (self);
 }
 
+void
+cli_output_set_failed_func (CliOutput           *self,
+                            CliOutputFailedFunc  func,
+                            gpointer             user_data)
+{
+  self->failed_func = func;
+  self->failed_data = user_data;
+}
+
+/* Writes to standard output, at once. After a failure nothing more is
+ * written: the run is ending. */
+static void
+put (CliOutput  *self,
+     const char *text,
+     gsize       len)
+{
+  if (self->write_failed)
+    return;
+
+  errno = 0;
+  if ((len > 0 && fwrite (text, 1, len, stdout) != len) || fflush (stdout) != 0)
+    {
+      self->write_failed = TRUE;
+      self->write_errno = errno != 0 ? errno : EIO;
+      if (self->failed_func != NULL)
+        self->failed_func (self->failed_data);
+    }
+}
+
+/* @error_number: errno, or 0 when it is not known */
+static void
+say_write_failed (int error_number)
+{
+  g_autofree char *message = error_number != 0
+    ? g_strdup_printf (_("Could not write to standard output: %s"), g_strerror (error_number))
+    : g_strdup (_("Could not write to standard output"));
+
+  /* On standard error, also with --json: standard output is gone */
+  g_printerr ("agent-cli: %s\n", message);
+  failure_reported = TRUE;
+}
+
+/* If standard output failed, says so (once) and returns TRUE: the run
+ * ends with an error. */
+gboolean
+cli_output_report_failure (CliOutput *self)
+{
+  if (!self->write_failed)
+    return FALSE;
+
+  if (!failure_reported)
+    say_write_failed (self->write_errno);
+  return TRUE;
+}
+
+/* The exit status of a run that would end with @status, once what is left
+ * in standard output is written: a failure there is one of the run. */
+int
+cli_output_finish (int status)
+{
+  errno = 0;
+  if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      if (!failure_reported)
+        say_write_failed (errno);
+      if (status == EXIT_SUCCESS)
+        status = EXIT_FAILURE;
+    }
+
+  return status;
+}
+
 /* --json: one object per line, flushed at once */
 static void
 emit (CliOutput   *self,
@@ -65,8 +198,7 @@ emit (CliOutput   *self,
   json_generator_set_root (self->generator, root);
   json_generator_to_gstring (self->generator, self->line);
   g_string_append_c (self->line, '\n');
-  fwrite (self->line->str, 1, self->line->len, stdout);
-  fflush (stdout);
+  put (self, self->line->str, self->line->len);
 }
 
 static JsonBuilder *
@@ -186,8 +318,7 @@ end_text_line (CliOutput *self)
 {
   if (self->in_text)
     {
-      fputc ('\n', stdout);
-      fflush (stdout);
+      put (self, "\n", 1);
       self->in_text = FALSE;
     }
   if (self->in_reasoning)
@@ -209,15 +340,17 @@ say (CliOutput  *self,
      const char *format,
      ...)
 {
+  g_autofree char *formatted = NULL;
   g_autofree char *text = NULL;
   va_list args;
 
   va_start (args, format);
-  text = g_strdup_vprintf (format, args);
+  formatted = g_strdup_vprintf (format, args);
   va_end (args);
+  /* It quotes what models, tools and servers wrote */
+  text = cli_escape_for_terminal (formatted, TRUE);
 
   end_text_line (self);
-  fflush (stdout);
   if (self->color && style != NULL)
     fprintf (stderr, "%s%s%s\n", style, text, RESET);
   else
@@ -228,6 +361,8 @@ void
 cli_output_text_delta (CliOutput  *self,
                        const char *text)
 {
+  g_autofree char *shown = NULL;
+
   if (self->json)
     {
       JsonBuilder *builder = begin ("text-delta");
@@ -239,16 +374,30 @@ cli_output_text_delta (CliOutput  *self,
 
   if (self->in_reasoning)
     end_text_line (self);
-  fputs (text, stdout);
-  fflush (stdout);
+  shown = cli_escape_for_terminal (text, TRUE);
+  put (self, shown, strlen (shown));
   if (text[0] != '\0')
     self->in_text = text[strlen (text) - 1] != '\n';
+}
+
+/* Another piece of the answer follows: a blank line before it, on a
+ * terminal (--json carries the text as it came) */
+void
+cli_output_text_break (CliOutput *self)
+{
+  if (self->json)
+    return;
+
+  put (self, self->in_text ? "\n\n" : "\n", self->in_text ? 2 : 1);
+  self->in_text = FALSE;
 }
 
 void
 cli_output_reasoning_delta (CliOutput  *self,
                             const char *text)
 {
+  g_autofree char *shown = NULL;
+
   if (self->json)
     {
       JsonBuilder *builder = begin ("reasoning-delta");
@@ -264,7 +413,8 @@ cli_output_reasoning_delta (CliOutput  *self,
       fprintf (stderr, "%s", self->color ? DIM : "");
       self->in_reasoning = TRUE;
     }
-  fputs (text, stderr);
+  shown = cli_escape_for_terminal (text, TRUE);
+  fputs (shown, stderr);
 }
 
 void
@@ -272,6 +422,8 @@ cli_output_tool_call_delta (CliOutput     *self,
                             AgentToolCall *call,
                             const char    *arguments_delta)
 {
+  g_autofree char *shown = NULL;
+
   if (self->json)
     {
       JsonBuilder *builder = begin ("tool-call-delta");
@@ -288,17 +440,20 @@ cli_output_tool_call_delta (CliOutput     *self,
    * fragments goes on its own line, headed by the call. */
   if (!self->chunks_started || self->chunk_index != agent_tool_call_get_index (call))
     {
+      g_autofree char *name = cli_escape_for_terminal (agent_tool_call_get_name (call), FALSE);
+
       if (self->chunks_started)
         fputc ('\n', stderr);
       else
         end_text_line (self);
       fprintf (stderr, "%s", self->color ? DIM : "");
       fprintf (stderr, _("[tool call %u: %s] "), agent_tool_call_get_index (call),
-               agent_tool_call_get_name (call) ? agent_tool_call_get_name (call) : "…");
+               name[0] != '\0' ? name : "…");
       self->chunks_started = TRUE;
       self->chunk_index = agent_tool_call_get_index (call);
     }
-  fputs (arguments_delta, stderr);
+  shown = cli_escape_for_terminal (arguments_delta, FALSE);
+  fputs (shown, stderr);
 }
 
 void
@@ -513,6 +668,10 @@ cli_output_models (CliOutput          *self,
     }
 
   for (guint i = 0; names[i] != NULL; i++)
-    printf ("%s\n", names[i]);
-  fflush (stdout);
+    {
+      g_autofree char *line = cli_escape_for_terminal (names[i], FALSE);
+
+      put (self, line, strlen (line));
+      put (self, "\n", 1);
+    }
 }

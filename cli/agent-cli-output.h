@@ -14,10 +14,22 @@ G_BEGIN_DECLS
 
 typedef struct _CliOutput CliOutput;
 
+/* Called once, when writing to standard output failed */
+typedef void (*CliOutputFailedFunc) (gpointer user_data);
+
+char      *cli_escape_for_terminal      (const char     *text,
+                                         gboolean        keep_lines);
+
 CliOutput *cli_output_new               (gboolean        json);
+void       cli_output_set_failed_func   (CliOutput      *self,
+                                         CliOutputFailedFunc func,
+                                         gpointer        user_data);
+gboolean   cli_output_report_failure    (CliOutput      *self);
+int        cli_output_finish            (int             status);
 void       cli_output_free              (CliOutput      *self);
 void       cli_output_text_delta        (CliOutput      *self,
                                          const char     *text);
+void       cli_output_text_break        (CliOutput      *self);
 void       cli_output_reasoning_delta   (CliOutput      *self,
                                          const char     *text);
 void       cli_output_tool_call_delta   (CliOutput      *self,

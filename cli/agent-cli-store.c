@@ -331,7 +331,11 @@ keyring_action (AgentProvider *provider,
 
   if (opt_set_api_key)
     {
-      g_autofree char *prompt = g_strdup_printf (_("API key for %s at %s: "), name, base_url);
+      /* Without a password the base URL may hold */
+      g_autoptr(GUri) uri = g_uri_parse (base_url, G_URI_FLAGS_ENCODED, NULL);
+      g_autofree char *shown = uri != NULL ? g_uri_to_string_partial (uri, G_URI_HIDE_USERINFO)
+                                           : g_strdup (base_url);
+      g_autofree char *prompt = g_strdup_printf (_("API key for %s at %s: "), name, shown);
       g_autofree char *key = read_secret (prompt);
 
       if (key == NULL || *key == '\0')

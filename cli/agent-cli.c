@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -51,6 +52,9 @@ typedef struct
   guint             interrupted : 1;
   guint             turn_running : 1;
   guint             claim_waiting : 1;
+  guint             output_failed : 1;  /* standard output could not be written to */
+  AgentMessage     *streaming;          /* the message whose text is streaming… */
+  guint             n_breaks_shown;     /* …and how many of its content breaks were shown */
 } Cli;
 
 static char *opt_provider;
@@ -152,6 +156,22 @@ text_delta_cb (AgentSession *session,
                const char   *delta,
                Cli          *cli)
 {
+  guint n_breaks = 0;
+
+  /* A new piece of the answer (a Responses message item, say) begins
+   * with this delta: shown apart */
+  agent_message_get_content_breaks (message, &n_breaks);
+  if (message != cli->streaming)
+    {
+      g_set_object (&cli->streaming, message);
+      cli->n_breaks_shown = 0;
+    }
+  if (n_breaks > cli->n_breaks_shown)
+    {
+      cli->n_breaks_shown = n_breaks;
+      cli_output_text_break (cli->output);
+    }
+
   cli_output_text_delta (cli->output, delta);
 }
 
@@ -244,6 +264,20 @@ quit (Cli *cli,
   g_main_loop_quit (cli->loop);
 }
 
+/* Nobody reads what follows (a full disk, a closed pipe): the turn stops
+ * rather than spend tokens on it, and the run ends with an error. */
+static void
+output_failed_cb (gpointer user_data)
+{
+  Cli *cli = user_data;
+
+  cli->output_failed = TRUE;
+  if (cli->turn_running)
+    g_cancellable_cancel (cli->cancellable);
+  else if (cli->loop != NULL)
+    quit (cli, EXIT_FAILURE);
+}
+
 /* The turn is over: @message, or @error */
 static void
 turn_done (Cli          *cli,
@@ -255,11 +289,25 @@ turn_done (Cli          *cli,
   g_clear_pointer (&cli->prompt, g_free);
   cli_store_release (cli->store);
 
+  if (cli->output_failed)
+    {
+      cli_output_report_failure (cli->output);
+      quit (cli, EXIT_FAILURE);
+      return;
+    }
+
   if (message != NULL)
     cli_output_done (cli->output, message, agent_session_get_usage (cli->session),
                      agent_message_get_turn_metrics (message));
   else
     cli_output_error (cli->output, error);
+
+  /* The last lines may be what failed */
+  if (cli_output_report_failure (cli->output))
+    {
+      quit (cli, EXIT_FAILURE);
+      return;
+    }
 
   if (cli->interactive)
     {
@@ -719,12 +767,14 @@ list_models (AgentSession *session,
     }
 
   cli_output_models (output, (const char * const *) names);
+  if (cli_output_report_failure (output))
+    return EXIT_FAILURE;
   return EXIT_SUCCESS;
 }
 
-int
-main (int   argc,
-      char *argv[])
+static int
+run (int   argc,
+     char *argv[])
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
@@ -740,9 +790,6 @@ main (int   argc,
   Cli cli = { 0 };
   int status;
 
-  /* agent-cli's messages are in libagent's domain, which the library binds */
-  setlocale (LC_ALL, "");
-  textdomain (GETTEXT_PACKAGE);
 
   context = g_option_context_new (_("[PROMPT] — chat with a language model that can use tools"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -802,6 +849,7 @@ main (int   argc,
     }
 
   output = cli_output_new (opt_json);
+  cli_output_set_failed_func (output, output_failed_cb, &cli);
 
   /* The stored conversation, whose provider, model… are the defaults */
   if (!opt_list_models &&
@@ -889,7 +937,23 @@ main (int   argc,
     }
 
   g_clear_object (&cli.input);
+  g_clear_object (&cli.streaming);
   /* The session goes before the approver it calls. */
   g_signal_handlers_disconnect_by_data (session, &cli);
   return cli.exit_status;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* agent-cli's messages are in libagent's domain, which the library binds */
+  setlocale (LC_ALL, "");
+  textdomain (GETTEXT_PACKAGE);
+
+  /* A reader that went away (`| head`) is a failed write, reported and
+   * ending the turn, not a signal that kills the process mid-sentence */
+  signal (SIGPIPE, SIG_IGN);
+
+  return cli_output_finish (run (argc, argv));
 }

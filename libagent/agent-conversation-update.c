@@ -11,6 +11,7 @@
 #include "agent-error.h"
 #include "agent-provider.h"
 #include "agent-tool.h"
+#include "agent-util-private.h"
 
 typedef enum
 {
@@ -274,8 +275,9 @@ agent_conversation_set_settings (AgentConversation  *self,
  * Records what @session holds the conversation with, so that it can be
  * continued the same way later (agent-cli's `--continue` reads it back):
  * its provider's name and model ([method@Agent.Conversation.set_model]),
- * and in its settings the `base-url`, the `system-prompt` and the names of
- * its `tools`. Nothing is written when nothing changed. From then on, each
+ * and in its settings the `base-url` (without user information: a
+ * password in it is a secret), the `system-prompt` and the names of its
+ * `tools`. Nothing is written when nothing changed. From then on, each
  * turn of @session, once over, releases the conversation for other
  * programs (see [method@Agent.Conversation.claim]).
  *
@@ -293,6 +295,7 @@ agent_conversation_record_session (AgentConversation  *self,
   const char *model;
   const char *system_prompt;
   GListModel *tools;
+  g_autofree char *base_url = NULL;
   g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(JsonArray) names = json_array_new ();
   g_autoptr(JsonNode) settings = json_node_new (JSON_NODE_OBJECT);
@@ -319,7 +322,9 @@ agent_conversation_record_session (AgentConversation  *self,
 
       json_array_add_string_element (names, agent_tool_get_name (tool));
     }
-  json_object_set_string_member (object, "base-url", agent_provider_get_base_url (provider));
+  /* A password in the base URL is a secret: it is not kept */
+  base_url = _agent_url_hide_userinfo (agent_provider_get_base_url (provider));
+  json_object_set_string_member (object, "base-url", base_url);
   if (system_prompt != NULL)
     json_object_set_string_member (object, "system-prompt", system_prompt);
   json_object_set_array_member (object, "tools", g_steal_pointer (&names));

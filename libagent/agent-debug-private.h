@@ -2,8 +2,10 @@
  *
  * AGENT_DEBUG=http shows each request (headers, body), each answer's status
  * and headers and the bytes of its body, through g_log_structured() in the
- * "Agent-HTTP" domain. Secrets are redacted: the authorization headers, and
- * the API key wherever it appears.
+ * "Agent-HTTP" domain. Secrets are redacted: the authorization headers,
+ * the user information of URLs, and the secrets of the request (the API
+ * key, a password in the base URL) wherever they appear, also when one is
+ * split between two reads of the body.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -12,21 +14,22 @@
 
 #include <libsoup/soup.h>
 
-#include "agent-provider.h"
-
 G_BEGIN_DECLS
 
 gboolean _agent_debug_http     (void);
-void     _agent_debug_request  (AgentProvider *provider,
-                                SoupMessage   *message,
-                                GBytes        *body,
-                                guint          attempt);
-void     _agent_debug_response (AgentProvider *provider,
-                                SoupMessage   *message);
-void     _agent_debug_data     (AgentProvider *provider,
-                                const char    *data,
-                                gsize          len);
-void     _agent_debug_note     (const char    *format,
+void     _agent_debug_request  (const char * const  *secrets,
+                                SoupMessage         *message,
+                                GBytes              *body,
+                                guint                attempt);
+void     _agent_debug_response (const char * const  *secrets,
+                                SoupMessage         *message);
+void     _agent_debug_data     (const char * const  *secrets,
+                                GString            **held,
+                                const char          *data,
+                                gsize                len);
+void     _agent_debug_data_end (const char * const  *secrets,
+                                GString            **held);
+void     _agent_debug_note     (const char          *format,
                                 ...) G_GNUC_PRINTF (1, 2);
 
 G_END_DECLS

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "agent-debug-private.h"
-#include "agent-provider-private.h"
+#include "agent-wire-util.h"
 
 #define DEBUG_DOMAIN "Agent-HTTP"
 #define MAX_SHOWN    (64 * 1024)
@@ -60,6 +60,7 @@ is_secret_header (const char *name)
 {
   static const char * const secret[] = {
     "Authorization", "Proxy-Authorization", "x-api-key", "x-goog-api-key", "api-key", "Cookie",
+    "Set-Cookie",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (secret); i++)
@@ -69,8 +70,9 @@ is_secret_header (const char *name)
 }
 
 static void
-append_headers (GString            *text,
-                SoupMessageHeaders *headers)
+append_headers (GString             *text,
+                SoupMessageHeaders  *headers,
+                const char * const  *secrets)
 {
   SoupMessageHeadersIter iter;
   const char *name;
@@ -78,30 +80,44 @@ append_headers (GString            *text,
 
   soup_message_headers_iter_init (&iter, headers);
   while (soup_message_headers_iter_next (&iter, &name, &value))
-    g_string_append_printf (text, "\n  %s: %s", name,
-                            is_secret_header (name) ? "[redacted]" : value);
+    {
+      g_autofree char *shown = is_secret_header (name) ? g_strdup (AGENT_REDACTED)
+                                                       : agent_redact (value, secrets);
+
+      g_string_append_printf (text, "\n  %s: %s", name, shown);
+    }
 }
 
-/* Text from the wire, shown: valid UTF-8, cut, with the key removed */
+/* Text from the wire, shown: valid UTF-8, cut, with the secrets removed */
 static void
-append_data (GString       *text,
-             AgentProvider *provider,
-             const char    *data,
-             gsize          len)
+append_data (GString            *text,
+             const char * const *secrets,
+             const char         *data,
+             gsize               len)
 {
   g_autofree char *valid = g_utf8_make_valid (data, MIN (len, MAX_SHOWN));
-  g_autofree char *redacted = _agent_provider_redact (provider, valid);
+  g_autofree char *redacted = agent_redact (valid, secrets);
 
   g_string_append (text, redacted);
   if (len > MAX_SHOWN)
     g_string_append_printf (text, "… (%" G_GSIZE_FORMAT " bytes in all)", len);
 }
 
+/* A URL as shown: without user information */
+static char *
+show_uri (GUri               *uri,
+          const char * const *secrets)
+{
+  g_autofree char *shown = g_uri_to_string_partial (uri, G_URI_HIDE_USERINFO);
+
+  return agent_redact (shown, secrets);
+}
+
 void
-_agent_debug_request (AgentProvider *provider,
-                      SoupMessage   *message,
-                      GBytes        *body,
-                      guint          attempt)
+_agent_debug_request (const char * const *secrets,
+                      SoupMessage        *message,
+                      GBytes             *body,
+                      guint               attempt)
 {
   g_autoptr(GString) text = NULL;
   g_autofree char *uri = NULL;
@@ -111,48 +127,115 @@ _agent_debug_request (AgentProvider *provider,
   if (!_agent_debug_http ())
     return;
 
-  uri = g_uri_to_string (soup_message_get_uri (message));
+  uri = show_uri (soup_message_get_uri (message), secrets);
   text = g_string_new (NULL);
   g_string_append_printf (text, "→ %s %s", soup_message_get_method (message), uri);
   if (attempt > 0)
     g_string_append_printf (text, " (attempt %u)", attempt + 1);
-  append_headers (text, soup_message_get_request_headers (message));
+  append_headers (text, soup_message_get_request_headers (message), secrets);
   data = g_bytes_get_data (body, &len);
   g_string_append (text, "\n  ");
-  append_data (text, provider, data, len);
+  append_data (text, secrets, data, len);
 
   emit (text->str);
 }
 
 void
-_agent_debug_response (AgentProvider *provider,
-                       SoupMessage   *message)
+_agent_debug_response (const char * const *secrets,
+                       SoupMessage        *message)
 {
   g_autoptr(GString) text = NULL;
+  g_autofree char *reason = NULL;
 
   if (!_agent_debug_http ())
     return;
 
+  reason = agent_redact (soup_message_get_reason_phrase (message), secrets);
   text = g_string_new (NULL);
   g_string_append_printf (text, "← %u %s", soup_message_get_status (message),
-                          soup_message_get_reason_phrase (message));
-  append_headers (text, soup_message_get_response_headers (message));
+                          reason ? reason : "");
+  append_headers (text, soup_message_get_response_headers (message), secrets);
 
   emit (text->str);
 }
 
+/* The longest of @secrets, in bytes */
+static gsize
+longest_secret (const char * const *secrets)
+{
+  gsize most = 0;
+
+  for (guint i = 0; secrets != NULL && secrets[i] != NULL; i++)
+    most = MAX (most, strlen (secrets[i]));
+  return most;
+}
+
+/* The bytes of a body, as they were read. A secret may be split between
+ * two reads: the last bytes of a read that could begin one are held in
+ * *@held (the caller's, NULL at first) and shown with the next read, or
+ * by _agent_debug_data_end(). */
 void
-_agent_debug_data (AgentProvider *provider,
-                   const char    *data,
-                   gsize          len)
+_agent_debug_data (const char * const  *secrets,
+                   GString            **held,
+                   const char          *data,
+                   gsize                len)
 {
   g_autoptr(GString) text = NULL;
+  gsize keep = longest_secret (secrets);
+  gsize shown;
 
   if (!_agent_debug_http ())
     return;
 
-  text = g_string_new ("← ");
-  append_data (text, provider, data, len);
+  if (keep == 0)
+    {
+      text = g_string_new ("← ");
+      append_data (text, secrets, data, len);
+      emit (text->str);
+      return;
+    }
+
+  if (*held == NULL)
+    *held = g_string_new (NULL);
+  g_string_append_len (*held, data, len);
+
+  {
+    /* The whole secrets go now; what is left at the end may be the start
+     * of one, and waits, cut at a character */
+    g_autofree char *valid = g_utf8_make_valid ((*held)->str, (*held)->len);
+    g_autofree char *redacted = agent_redact (valid, secrets);
+    gsize redacted_len = strlen (redacted);
+
+    shown = redacted_len > keep - 1 ? redacted_len - (keep - 1) : 0;
+    while (shown > 0 && (redacted[shown] & 0xc0) == 0x80)
+      shown--;
+    if (shown == 0)
+      return;
+
+    text = g_string_new ("← ");
+    append_data (text, NULL, redacted, shown);
+    g_string_assign (*held, redacted + shown);
+  }
 
   emit (text->str);
+}
+
+/* The end of a body: what is held is shown. */
+void
+_agent_debug_data_end (const char * const  *secrets,
+                       GString            **held)
+{
+  g_autoptr(GString) text = NULL;
+
+  if (*held == NULL)
+    return;
+
+  if ((*held)->len > 0 && _agent_debug_http ())
+    {
+      text = g_string_new ("← ");
+      append_data (text, secrets, (*held)->str, (*held)->len);
+      emit (text->str);
+    }
+
+  g_string_free (g_steal_pointer (held), TRUE);
 }

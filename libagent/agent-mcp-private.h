@@ -49,6 +49,10 @@ void     _agent_mcp_log     (const char          *server,
                              ...) G_GNUC_PRINTF (2, 3);
 char    *_agent_mcp_redact  (const char * const  *secrets,
                              const char          *text);
+char    *_agent_mcp_excerpt (const char * const  *secrets,
+                             const char          *text,
+                             gsize                len,
+                             guint                max_chars);
 
 /* Transports */
 
@@ -107,6 +111,10 @@ void      _agent_mcp_transport_set_secrets        (AgentMcpTransport            
                                                    const char * const               *secrets);
 char     *_agent_mcp_transport_redact             (AgentMcpTransport                *self,
                                                    const char                       *text);
+char     *_agent_mcp_transport_excerpt           (AgentMcpTransport                *self,
+                                                   const char                       *text,
+                                                   gsize                             len,
+                                                   guint                             max_chars);
 gboolean  _agent_mcp_transport_start              (AgentMcpTransport                *self,
                                                    GError                          **error);
 void      _agent_mcp_transport_send               (AgentMcpTransport                *self,

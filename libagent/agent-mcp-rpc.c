@@ -467,9 +467,7 @@ remember_garbage (AgentMcpRpc *self,
   self->n_garbage++;
   if (self->first_garbage == NULL)
     {
-      g_autofree char *line = g_utf8_make_valid (text, MIN (len, 80));
-
-      self->first_garbage = _agent_mcp_transport_redact (self->transport, line);
+      self->first_garbage = _agent_mcp_transport_excerpt (self->transport, text, len, 80);
     }
 }
 

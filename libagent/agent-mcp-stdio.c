@@ -162,9 +162,10 @@ gone_error (AgentMcpStdioTransport *self)
 
   if (last_line != NULL)
     {
-      g_autofree char *text = g_strdup_printf ("%s: %.200s", why, last_line);
+      g_autofree char *excerpt = _agent_mcp_transport_excerpt (AGENT_MCP_TRANSPORT (self),
+                                                               last_line, strlen (last_line), 200);
 
-      redacted = _agent_mcp_transport_redact (AGENT_MCP_TRANSPORT (self), text);
+      redacted = g_strdup_printf ("%s: %s", why, excerpt);
     }
   else
     redacted = g_steal_pointer (&why);

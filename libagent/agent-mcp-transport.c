@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "agent-mcp-private.h"
+#include "agent-wire-util.h"
 
 const char * const agent_mcp_protocol_versions[] = {
   "2025-11-25",
@@ -77,24 +78,40 @@ _agent_mcp_log (const char *server,
  * and HTTP headers, which often hold keys) that appears in @text. A server
  * may echo them in what it prints.
  */
+static GPtrArray *
+long_enough (const char * const *secrets)
+{
+  GPtrArray *kept = g_ptr_array_new ();
+
+  /* Short values ("1", "true") are no secrets and would mangle text. */
+  for (guint i = 0; secrets != NULL && secrets[i] != NULL; i++)
+    if (strlen (secrets[i]) >= 6)
+      g_ptr_array_add (kept, (gpointer) secrets[i]);
+  g_ptr_array_add (kept, NULL);
+
+  return kept;
+}
+
 char *
 _agent_mcp_redact (const char * const *secrets,
                    const char         *text)
 {
-  GString *result;
+  g_autoptr(GPtrArray) kept = long_enough (secrets);
 
-  if (text == NULL)
-    return NULL;
+  return agent_redact (text, (const char * const *) kept->pdata);
+}
 
-  result = g_string_new (text);
-  for (guint i = 0; secrets != NULL && secrets[i] != NULL; i++)
-    {
-      /* Short values ("1", "true") are no secrets and would mangle text. */
-      if (strlen (secrets[i]) >= 6)
-        g_string_replace (result, secrets[i], "[REDACTED]", 0);
-    }
+/* The same for an excerpt of @len bytes cut to @max_chars characters:
+ * redacted before it is cut (see agent_excerpt()) */
+char *
+_agent_mcp_excerpt (const char * const *secrets,
+                    const char         *text,
+                    gsize               len,
+                    guint               max_chars)
+{
+  g_autoptr(GPtrArray) kept = long_enough (secrets);
 
-  return g_string_free (result, FALSE);
+  return agent_excerpt (text, len, max_chars, (const char * const *) kept->pdata);
 }
 
 static void
@@ -168,6 +185,17 @@ _agent_mcp_transport_redact (AgentMcpTransport *self,
   AgentMcpTransportPrivate *priv = agent_mcp_transport_get_instance_private (self);
 
   return _agent_mcp_redact ((const char * const *) priv->secrets, text);
+}
+
+char *
+_agent_mcp_transport_excerpt (AgentMcpTransport *self,
+                              const char        *text,
+                              gsize              len,
+                              guint              max_chars)
+{
+  AgentMcpTransportPrivate *priv = agent_mcp_transport_get_instance_private (self);
+
+  return _agent_mcp_excerpt ((const char * const *) priv->secrets, text, len, max_chars);
 }
 
 gboolean
@@ -252,7 +280,11 @@ _agent_mcp_transport_emit_message (AgentMcpTransport *self,
     return;
 
   if (_agent_mcp_debug ())
-    _agent_mcp_log (priv->name, "← %.*s", (int) MIN (len, 4096), text);
+    {
+      g_autofree char *shown = _agent_mcp_transport_excerpt (self, text, len, 4096);
+
+      _agent_mcp_log (priv->name, "← %s", shown);
+    }
 
   priv->callbacks.message (priv->user_data, text, len);
 }

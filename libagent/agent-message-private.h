@@ -13,6 +13,7 @@ struct _AgentMessage
 {
   GObject            parent_instance;
   GString           *content;       /* NULL until any content arrived */
+  GArray            *content_breaks; /* of gsize: see agent-message-breaks.c */
   GString           *reasoning;
   GString           *refusal;
   GListStore        *tool_calls;
@@ -47,6 +48,7 @@ void          _agent_message_set_metrics       (AgentMessage      *self,
                                                 AgentMetrics      *metrics);
 void          _agent_message_set_turn_metrics  (AgentMessage      *self,
                                                 AgentMetrics      *metrics);
+void          _agent_message_add_content_break (AgentMessage      *self);
 void          _agent_message_notify_content    (AgentMessage      *self);
 void          _agent_message_notify_reasoning  (AgentMessage      *self);
 void          _agent_message_notify_refusal    (AgentMessage      *self);

@@ -75,6 +75,11 @@ AgentMessageState  agent_message_get_state          (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL
 const char        *agent_message_get_content        (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL
+const gsize       *agent_message_get_content_breaks (AgentMessage     *self,
+                                                     guint            *n_breaks);
+AGENT_AVAILABLE_IN_ALL
+char             **agent_message_dup_content_items  (AgentMessage     *self);
+AGENT_AVAILABLE_IN_ALL
 const char        *agent_message_get_reasoning      (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL
 const char        *agent_message_get_refusal        (AgentMessage     *self);

@@ -19,6 +19,10 @@
 #include "agent-provider-private.h"
 #include "agent-util-private.h"
 #include "agent-version.h"
+#include "agent-wire-util.h"
+
+/* A user without a password in the base URL this long is a token */
+#define MIN_USER_TOKEN 16
 
 /* Connections libsoup may open at once, to one host or in all */
 #define SOUP_MAX_CONNECTIONS 1024
@@ -505,6 +509,9 @@ _agent_provider_build_message (AgentProvider       *self,
     return NULL;
 
   message = soup_message_new (SOUP_METHOD_POST, url);
+  /* The key goes to the base URL's origin only (libsoup would forward
+   * x-api-key and the like to wherever a redirect points) */
+  soup_message_add_flags (message, SOUP_MESSAGE_NO_REDIRECT);
   headers = soup_message_get_request_headers (message);
   soup_message_headers_replace (headers, "Accept",
                                 backend->framing == AGENT_FRAMING_SSE
@@ -528,28 +535,81 @@ _agent_provider_get_request_body (SoupMessage *message)
   return g_bytes_ref (g_object_get_data (G_OBJECT (message), "agent-request-body"));
 }
 
+/* Adds @value, and its decoded form if it differs, to @secrets */
+static void
+add_secret (GPtrArray  *secrets,
+            const char *value)
+{
+  g_autofree char *decoded = NULL;
+
+  if (value == NULL || value[0] == '\0')
+    return;
+
+  g_ptr_array_add (secrets, g_strdup (value));
+  decoded = g_uri_unescape_string (value, NULL);
+  if (decoded != NULL && decoded[0] != '\0' && strcmp (decoded, value) != 0)
+    g_ptr_array_add (secrets, g_steal_pointer (&decoded));
+}
+
+/* What a request of @self carries that nobody else may see: the API key
+ * and the user information of the base URL (as written and decoded: a
+ * server may echo either). A new NULL-terminated list, for
+ * _agent_secrets_free(). */
+char **
+_agent_provider_dup_secrets (AgentProvider *self)
+{
+  GPtrArray *secrets = g_ptr_array_new ();
+  g_autofree char *user = NULL;
+  g_autofree char *password = NULL;
+  const char *api_key = self != NULL ? _agent_provider_get_http (self)->api_key : NULL;
+
+  if (api_key != NULL)
+    g_ptr_array_add (secrets, g_strdup (api_key));
+
+  if (self != NULL &&
+      g_uri_split_with_user (agent_provider_get_base_url (self),
+                             G_URI_FLAGS_ENCODED | G_URI_FLAGS_HAS_PASSWORD,
+                             NULL, &user, &password, NULL, NULL, NULL, NULL, NULL, NULL, NULL))
+    {
+      /* The password; or the user alone when it is long enough to be a
+       * token (https://TOKEN@host) rather than a name */
+      if (password != NULL)
+        add_secret (secrets, password);
+      else if (user != NULL && strlen (user) >= MIN_USER_TOKEN)
+        add_secret (secrets, user);
+      if (password != NULL)
+        explicit_bzero (password, strlen (password));
+    }
+
+  g_ptr_array_add (secrets, NULL);
+  return (char **) g_ptr_array_free (secrets, FALSE);
+}
+
+/* Frees a list from _agent_provider_dup_secrets(), wiping it first */
+void
+_agent_secrets_free (char **secrets)
+{
+  for (guint i = 0; secrets != NULL && secrets[i] != NULL; i++)
+    explicit_bzero (secrets[i], strlen (secrets[i]));
+  g_strfreev (secrets);
+}
+
 /**
  * _agent_provider_redact:
  *
- * Removes the API key from text that came from a server (some echo it back
- * in error messages). Returns a new string.
+ * Removes the secrets of @self (its API key, a password in its base URL)
+ * from text that came from a server (some echo them back in error
+ * messages). Returns a new string.
  */
 char *
 _agent_provider_redact (AgentProvider *self,
                         const char    *text)
 {
-  g_autoptr(GString) string = NULL;
-  const char *api_key;
+  char **secrets = _agent_provider_dup_secrets (self);
+  char *redacted = agent_redact (text, (const char * const *) secrets);
 
-  if (text == NULL)
-    return NULL;
-  api_key = self != NULL ? _agent_provider_get_http (self)->api_key : NULL;
-  if (api_key == NULL || strstr (text, api_key) == NULL)
-    return g_strdup (text);
-
-  string = g_string_new (text);
-  g_string_replace (string, api_key, "[redacted]", 0);
-  return g_string_free (g_steal_pointer (&string), FALSE);
+  _agent_secrets_free (secrets);
+  return redacted;
 }
 
 /* Finds the human-readable message in the error shapes providers use:
@@ -587,12 +647,12 @@ describe_error_json (const AgentJson *root)
 }
 
 /* An error from a provider's error object; NULL if there is none in it.
- * @self may be NULL (the step redacts what leaves it). */
+ * @secrets (which may be NULL) are redacted before anything is cut. */
 GError *
-_agent_provider_error_from_json_value (AgentProvider   *self,
-                                       int              code,
-                                       const char      *prefix,
-                                       const AgentJson *root)
+_agent_provider_error_from_json_value (const char * const *secrets,
+                                       int                 code,
+                                       const char         *prefix,
+                                       const AgentJson    *root)
 {
   g_autofree char *described = describe_error_json (root);
   g_autofree char *redacted = NULL;
@@ -601,22 +661,22 @@ _agent_provider_error_from_json_value (AgentProvider   *self,
     {
       /* No message in it: show the object itself, cut at a character. */
       g_autofree char *text = agent_json_serialize (root);
-      g_autofree char *excerpt = g_utf8_substring (text, 0, MIN (g_utf8_strlen (text, -1), 200));
+      g_autofree char *excerpt = agent_excerpt (text, strlen (text), 200, secrets);
 
       return g_error_new (AGENT_ERROR, code, "%s: %s", prefix, excerpt);
     }
 
-  redacted = _agent_provider_redact (self, described);
+  redacted = agent_redact (described, secrets);
   return g_error_new (AGENT_ERROR, code, "%s: %s", prefix, redacted);
 }
 
 /* The same from text; NULL if the text is not JSON with an error message. */
 GError *
-_agent_provider_error_from_json (AgentProvider *self,
-                                 int            code,
-                                 const char    *prefix,
-                                 const char    *json,
-                                 gsize          len)
+_agent_provider_error_from_json (const char * const *secrets,
+                                 int                 code,
+                                 const char         *prefix,
+                                 const char         *json,
+                                 gsize               len)
 {
   g_autoptr(AgentJsonParser) parser = agent_json_parser_new ();
   g_autofree char *described = NULL;
@@ -626,17 +686,18 @@ _agent_provider_error_from_json (AgentProvider *self,
       !(described = describe_error_json (&root)))
     return NULL;
 
-  return _agent_provider_error_from_json_value (self, code, prefix, &root);
+  return _agent_provider_error_from_json_value (secrets, code, prefix, &root);
 }
 
 GError *
-_agent_provider_error_from_http (AgentProvider *self,
-                                 guint          status,
-                                 const char    *reason,
-                                 const char    *body,
-                                 gsize          len)
+_agent_provider_error_from_http (const char * const *secrets,
+                                 guint               status,
+                                 const char         *reason,
+                                 const char         *body,
+                                 gsize               len)
 {
   g_autofree char *prefix = NULL;
+  g_autofree char *shown_reason = NULL;
   int code;
   GError *error;
 
@@ -645,13 +706,50 @@ _agent_provider_error_from_http (AgentProvider *self,
 
   if (reason == NULL || reason[0] == '\0')
     reason = soup_status_get_phrase (status);
+  shown_reason = agent_redact (reason ? reason : "", secrets);
 
   /* Translators: the first %u is an HTTP status code, %s its phrase */
-  prefix = g_strdup_printf (_("The server answered %u %s"), status, reason ? reason : "");
+  prefix = g_strdup_printf (_("The server answered %u %s"), status, shown_reason);
 
   if (body != NULL && len > 0 &&
-      (error = _agent_provider_error_from_json (self, code, prefix, body, len)))
+      (error = _agent_provider_error_from_json (secrets, code, prefix, body, len)))
     return error;
 
   return g_error_new_literal (AGENT_ERROR, code, prefix);
+}
+
+/* A redirect, which is never followed: the key goes to the base URL's
+ * origin only, and a 301, 302 or 303 would turn the request into a GET
+ * without its body. The error says where the server pointed, for the user
+ * to make it the base URL if they trust it. */
+GError *
+_agent_provider_error_from_redirect (const char * const *secrets,
+                                     SoupMessage        *message)
+{
+  const char *location = soup_message_headers_get_one (soup_message_get_response_headers (message),
+                                                       "Location");
+  g_autoptr(GUri) target = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *redacted = NULL;
+  g_autofree char *reason = NULL;
+  guint status = soup_message_get_status (message);
+
+  reason = agent_redact (soup_message_get_reason_phrase (message), secrets);
+  if (location == NULL)
+    return g_error_new (AGENT_ERROR, AGENT_ERROR_HTTP,
+                        _("The server answered %u %s, a redirect without a Location"),
+                        status, reason ? reason : "");
+
+  /* Relative to the request; without user information */
+  target = g_uri_parse_relative (soup_message_get_uri (message), location, SOUP_HTTP_URI_FLAGS,
+                                 NULL);
+  shown = target != NULL ? g_uri_to_string_partial (target, G_URI_HIDE_USERINFO)
+                         : g_utf8_make_valid (location, -1);
+  redacted = agent_redact (shown, secrets);
+
+  return g_error_new (AGENT_ERROR, AGENT_ERROR_HTTP,
+                      _("The server answered %u %s, a redirect to %s, which is not followed: "
+                        "the API key goes to the base URL's host only. If the new address is "
+                        "right, make it the base URL"),
+                      status, reason ? reason : "", redacted);
 }

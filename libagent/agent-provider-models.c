@@ -108,17 +108,31 @@ body_read (GTask *task)
   AgentJson root;
   char **names;
 
+  if (SOUP_STATUS_IS_REDIRECTION (status))
+    {
+      char **secrets = _agent_provider_dup_secrets (self);
+
+      g_task_return_error (task, _agent_provider_error_from_redirect ((const char * const *) secrets,
+                                                                       list->message));
+      _agent_secrets_free (secrets);
+      return;
+    }
+
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
-      g_task_return_error (task, _agent_provider_error_from_http (self, status,
+      char **secrets = _agent_provider_dup_secrets (self);
+
+      g_task_return_error (task, _agent_provider_error_from_http ((const char * const *) secrets,
+                                                                   status,
                                                                    soup_message_get_reason_phrase (list->message),
                                                                    data, len));
+      _agent_secrets_free (secrets);
       return;
     }
 
   if (list->body->len > MAX_MODELS_BODY)
     {
-      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_LIMIT,
                                _("The server's list of models is larger than %d MiB"),
                                MAX_MODELS_BODY / (1024 * 1024));
       return;
@@ -200,7 +214,7 @@ send_cb (GObject      *object,
  * The answer may take [property@Agent.Provider:connect-timeout] plus
  * [property@Agent.Provider:first-byte-timeout] and be at most 8 MiB; beyond
  * either, the listing fails with %AGENT_ERROR_TIMEOUT or
- * %AGENT_ERROR_PROTOCOL.
+ * %AGENT_ERROR_LIMIT.
  *
  * Since: 0.1
  */
@@ -232,6 +246,8 @@ agent_provider_list_models_async (AgentProvider       *self,
 
   list = g_new0 (ListModels, 1);
   list->message = soup_message_new (SOUP_METHOD_GET, url);
+  /* The key goes to the base URL's origin only */
+  soup_message_add_flags (list->message, SOUP_MESSAGE_NO_REDIRECT);
   list->cancellable = g_cancellable_new ();
   g_task_set_task_data (task, list, list_models_free);
   soup_message_headers_replace (soup_message_get_request_headers (list->message),

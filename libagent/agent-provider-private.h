@@ -52,7 +52,10 @@ struct _AgentProviderBackend
   void      (*add_headers)   (AgentProvider       *provider,
                               SoupMessageHeaders  *headers);
 
-  gpointer  (*decoder_new)   (AgentAccumulator    *accumulator);
+  /* @secrets (NULL-terminated, or NULL) outlive the decoder: they are
+   * redacted from what its errors quote, before any cut. */
+  gpointer  (*decoder_new)   (AgentAccumulator    *accumulator,
+                              const char * const  *secrets);
   void      (*decoder_free)  (gpointer             decoder);
   /* One framed event (an SSE event, or an NDJSON line; @event_type is
    * NULL for NDJSON). Sets *done when the provider's end marker arrived. */
@@ -64,6 +67,9 @@ struct _AgentProviderBackend
                               GError             **error);
   /* At the end of the body without an end marker: is the answer whole? */
   gboolean  (*is_complete)   (gpointer             decoder);
+  /* Whether an event of this API came (an end marker alone is none): a
+   * stream without one is another API's, or no answer at all. */
+  gboolean  (*saw_event)     (gpointer             decoder);
 
   /* Listing models: GET {base}{models_path}; the names in the answer. */
   const char *models_path;
@@ -89,13 +95,17 @@ SoupSession                *_agent_provider_get_soup_session  (AgentProvider    
 SoupMessage                *_agent_provider_build_message     (AgentProvider       *self,
                                                                const AgentRequest  *request,
                                                                GError             **error);
-GError                     *_agent_provider_error_from_http   (AgentProvider       *self,
+GError                     *_agent_provider_error_from_http   (const char * const  *secrets,
                                                                guint                status,
                                                                const char          *reason,
                                                                const char          *body,
                                                                gsize                len);
+GError                     *_agent_provider_error_from_redirect (const char * const *secrets,
+                                                                 SoupMessage        *message);
 char                       *_agent_provider_redact            (AgentProvider       *self,
                                                                const char          *text);
+char                      **_agent_provider_dup_secrets       (AgentProvider       *self);
+void                        _agent_secrets_free               (char               **secrets);
 void                        _agent_provider_add_bearer_auth   (AgentProvider       *self,
                                                                SoupMessageHeaders  *headers);
 gboolean                    _agent_provider_add_headers       (AgentProvider       *self,
@@ -108,11 +118,11 @@ GBytes                     *_agent_provider_get_request_body  (SoupMessage      
 char                       *_agent_provider_build_url         (AgentProvider       *self,
                                                                const char          *path,
                                                                GError             **error);
-GError                     *_agent_provider_error_from_json_value (AgentProvider   *self,
-                                                                   int              code,
-                                                                   const char      *prefix,
-                                                                   const AgentJson *root);
-GError                     *_agent_provider_error_from_json   (AgentProvider       *self,
+GError                     *_agent_provider_error_from_json_value (const char * const *secrets,
+                                                                   int                 code,
+                                                                   const char         *prefix,
+                                                                   const AgentJson    *root);
+GError                     *_agent_provider_error_from_json   (const char * const  *secrets,
                                                                int                  code,
                                                                const char          *prefix,
                                                                const char          *json,

@@ -446,7 +446,7 @@ agent_provider_class_init (AgentProviderClass *klass)
    * AgentProvider:max-response-size:
    *
    * The most bytes one answer's body may have; beyond it the answer fails
-   * with %AGENT_ERROR_PROTOCOL (what streamed is kept).
+   * with %AGENT_ERROR_LIMIT (what streamed is kept).
    */
   properties[PROP_MAX_RESPONSE_SIZE] =
     g_param_spec_uint64 ("max-response-size", NULL, NULL,

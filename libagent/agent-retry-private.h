@@ -11,7 +11,8 @@
 
 G_BEGIN_DECLS
 
-/* The longest Retry-After honoured; a server asking for more is not retried. */
+/* The longest Retry-After honoured; a server asking for more is not
+ * retried, and the error says what it asked. */
 #define AGENT_RETRY_MAX_WAIT_US (60 * G_USEC_PER_SEC)
 
 gboolean _agent_retry_status_is_retryable (guint               status);

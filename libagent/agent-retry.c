@@ -23,10 +23,13 @@ _agent_retry_status_is_retryable (guint status)
          (status >= 500 && status <= 599);
 }
 
+/* Waits are kept below this (about 31 years), so that they add up */
+#define MAX_REPORTED_US (G_GINT64_CONSTANT (1000000000) * G_USEC_PER_SEC)
+
 /* How long the server asked to wait, in µs: `retry-after-ms`, or
  * `Retry-After` as seconds or as an HTTP date. -1 when it did not say (or
- * said something unreadable), or more than AGENT_RETRY_MAX_WAIT_US + 1
- * when it asked for longer than is honoured. */
+ * said something unreadable). It may be more than AGENT_RETRY_MAX_WAIT_US,
+ * which is not waited for: the error then says what was asked. */
 gint64
 _agent_retry_after (SoupMessageHeaders *headers,
                     GDateTime          *now)
@@ -39,7 +42,7 @@ _agent_retry_after (SoupMessageHeaders *headers,
       double ms = g_ascii_strtod (value, &end);
 
       if (end != value && *end == '\0' && ms >= 0)
-        return MIN ((gint64) (ms * 1000), AGENT_RETRY_MAX_WAIT_US + 1);
+        return ms * 1000 < MAX_REPORTED_US ? (gint64) (ms * 1000) : MAX_REPORTED_US;
     }
 
   if ((value = soup_message_headers_get_one (headers, "Retry-After")) != NULL)
@@ -48,13 +51,13 @@ _agent_retry_after (SoupMessageHeaders *headers,
       guint64 seconds;
 
       if (g_ascii_string_to_unsigned (value, 10, 0, G_MAXUINT32, &seconds, NULL))
-        return MIN ((gint64) seconds * G_USEC_PER_SEC, AGENT_RETRY_MAX_WAIT_US + 1);
+        return (gint64) seconds * G_USEC_PER_SEC;
 
       if ((date = soup_date_time_new_from_http_string (value)) != NULL)
         {
           gint64 wait = g_date_time_difference (date, now);
 
-          return CLAMP (wait, 0, AGENT_RETRY_MAX_WAIT_US + 1);
+          return CLAMP (wait, 0, MAX_REPORTED_US);
         }
     }
 

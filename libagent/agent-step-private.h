@@ -21,7 +21,8 @@ G_BEGIN_DECLS
 typedef enum
 {
   PHASE_NONE,
-  PHASE_CONNECT,       /* until the request is written */
+  PHASE_CONNECT,       /* until the request's headers are written */
+  PHASE_UPLOAD,        /* between two writes of the request's body */
   PHASE_FIRST_BYTE,    /* until the answer's headers */
   PHASE_IDLE,          /* between two reads of the body */
 } Phase;
@@ -33,6 +34,10 @@ struct _AgentStep
   AgentStreamDecoder  *decoder;
   AgentStepRetryFunc   retry_func;
   gpointer             retry_data;
+  /* What the request carries that nobody else may see (the API key, …),
+   * as it was when the step began: redacted from errors and logs */
+  char               **secrets;
+  GString             *debug_held;   /* AGENT_DEBUG=http: see _agent_debug_data() */
 
   /* The request, kept for retries */
   GUri                *uri;
@@ -50,7 +55,8 @@ struct _AgentStep
   gulong               turn_cancelled_id;
 
   GSource             *timer;        /* the limit of the current phase */
-  gint64               last_byte;    /* monotonic µs: when a byte last came (idle phase) */
+  gint64               last_byte;    /* monotonic µs: when a byte last came or went
+                                      * (idle and upload phases) */
   GSource             *step_timer;
   GSource             *retry_timer;
   GSource             *retry_cancel;

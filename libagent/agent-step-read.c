@@ -55,7 +55,8 @@ describe_non_stream (AgentStep *self)
                                                         NULL);
 
   if (self->sniff != NULL && self->sniff->len > 0 &&
-      (error = _agent_provider_error_from_json (self->provider, AGENT_ERROR_PROVIDER,
+      (error = _agent_provider_error_from_json ((const char * const *) self->secrets,
+                                                AGENT_ERROR_PROVIDER,
                                                 _("The provider reported an error"),
                                                 (const char *)self->sniff->data,
                                                 self->sniff->len)))
@@ -70,6 +71,15 @@ describe_non_stream (AgentStep *self)
                       content_type ? content_type : _("none"));
 }
 
+static gboolean
+is_event_stream (AgentStep *self)
+{
+  const char *content_type =
+    soup_message_headers_get_content_type (soup_message_get_response_headers (self->message), NULL);
+
+  return content_type != NULL && g_ascii_strcasecmp (content_type, "text/event-stream") == 0;
+}
+
 static void
 finish_body (AgentStep *self)
 {
@@ -81,7 +91,10 @@ finish_body (AgentStep *self)
       return;
     }
 
-  if (agent_stream_decoder_get_n_events (self->decoder) == 0)
+  /* Nothing came that looks like the API's stream; but an event stream
+   * cut in its first event is one, and is said to be cut */
+  if (agent_stream_decoder_get_n_events (self->decoder) == 0 &&
+      !(agent_stream_decoder_was_cut_off (self->decoder) && is_event_stream (self)))
     {
       g_clear_error (&error);
       error = describe_non_stream (self);
@@ -98,12 +111,12 @@ feed (AgentStep   *self,
   g_autoptr(GError) error = NULL;
 
   touch (self);
-  _agent_debug_data (self->provider, data, len);
+  _agent_debug_data ((const char * const *) self->secrets, &self->debug_held, data, len);
 
   self->body_size += len;
   if (self->body_size > agent_provider_get_max_response_size (self->provider))
     {
-      _agent_step_return_error (self, g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+      _agent_step_return_error (self, g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
                                                    _("The answer is larger than %llu bytes "
                                                      "(max-response-size)"),
                                                    (unsigned long long) agent_provider_get_max_response_size (self->provider)));
@@ -266,7 +279,7 @@ error_body_read (AgentStep *self)
 
   g_clear_object (&self->stream);
 
-  error = _agent_provider_error_from_http (self->provider, status,
+  error = _agent_provider_error_from_http ((const char * const *) self->secrets, status,
                                            soup_message_get_reason_phrase (self->message),
                                            (const char *)self->error_body->data,
                                            self->error_body->len);

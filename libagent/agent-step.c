@@ -13,6 +13,7 @@
 #include "agent-error.h"
 #include "agent-retry-private.h"
 #include "agent-step-private.h"
+#include "agent-wire-util.h"
 
 static void send_attempt (AgentStep *self);
 
@@ -49,6 +50,9 @@ agent_step_clear (gpointer data)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->turn_cancellable);
   g_clear_object (&self->provider);
+  g_clear_pointer (&self->secrets, _agent_secrets_free);
+  if (self->debug_held != NULL)
+    g_string_free (self->debug_held, TRUE);
 }
 
 AgentStep *
@@ -59,9 +63,11 @@ agent_step_new (AgentProvider                  *provider,
   AgentStep *self = g_rc_box_new0 (AgentStep);
 
   self->provider = g_object_ref (provider);
+  self->secrets = _agent_provider_dup_secrets (provider);
   self->accumulator = agent_accumulator_new (listener, user_data);
   self->decoder = agent_stream_decoder_new (_agent_provider_get_backend (provider),
-                                            self->accumulator);
+                                            self->accumulator,
+                                            (const char * const *) self->secrets);
   self->cancellable = g_cancellable_new ();
   return self;
 }
@@ -149,6 +155,8 @@ stop_everything (AgentStep *self)
       self->turn_cancelled_id = 0;
     }
 
+  _agent_debug_data_end ((const char * const *) self->secrets, &self->debug_held);
+
   if (self->stream != NULL)
     {
       g_input_stream_close_async (self->stream, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
@@ -159,8 +167,8 @@ stop_everything (AgentStep *self)
 }
 
 /* Every error leaving a step passes here: a time limit that was hit wins
- * over the cancellation it caused, and the API key never leaves in an
- * error message, even when a server echoes it. */
+ * over the cancellation it caused, and the secrets (the API key, …) never
+ * leave in an error message, even when a server echoes them. */
 void
 _agent_step_return_error (AgentStep *self,
                           GError    *error)
@@ -179,7 +187,7 @@ _agent_step_return_error (AgentStep *self,
 
   if (error->domain != G_IO_ERROR || error->code != G_IO_ERROR_CANCELLED)
     {
-      char *redacted = _agent_provider_redact (self->provider, error->message);
+      char *redacted = agent_redact (error->message, (const char * const *) self->secrets);
 
       g_free (error->message);
       error->message = redacted;
@@ -222,10 +230,10 @@ limit_reached_cb (gpointer data)
   double seconds = 0;
   const char *host = g_uri_get_host (self->uri);
 
-  if (self->phase == PHASE_IDLE)
+  if (self->phase == PHASE_IDLE || self->phase == PHASE_UPLOAD)
     {
-      /* Bytes came since the timer started: wait for the rest of the limit
-       * after the last of them */
+      /* Bytes came (or went) since the timer started: wait for the rest
+       * of the limit after the last of them */
       gint64 deadline = self->last_byte +
                         (gint64) (agent_provider_get_idle_timeout (self->provider) * G_USEC_PER_SEC);
       gint64 now = g_get_monotonic_time ();
@@ -247,6 +255,14 @@ limit_reached_cb (gpointer data)
       seconds = agent_provider_get_connect_timeout (self->provider);
       self->timeout_error = g_error_new (AGENT_ERROR, AGENT_ERROR_TIMEOUT,
                                          _("No connection to %s within %g s (connect-timeout)"),
+                                         host, seconds);
+      break;
+
+    case PHASE_UPLOAD:
+      seconds = agent_provider_get_idle_timeout (self->provider);
+      self->timeout_error = g_error_new (AGENT_ERROR, AGENT_ERROR_TIMEOUT,
+                                         _("%s took in nothing of the request for %g s while it "
+                                           "was being sent (idle-timeout)"),
                                          host, seconds);
       break;
 
@@ -312,6 +328,7 @@ enter_phase (AgentStep *self,
     case PHASE_FIRST_BYTE:
       seconds = agent_provider_get_first_byte_timeout (self->provider);
       break;
+    case PHASE_UPLOAD:
     case PHASE_IDLE:
       seconds = agent_provider_get_idle_timeout (self->provider);
       break;
@@ -361,8 +378,23 @@ _agent_step_retry_or_fail (AgentStep *self,
 {
   gint64 delay;
 
-  if (self->attempt >= agent_provider_get_max_retries (self->provider) ||
-      retry_after > AGENT_RETRY_MAX_WAIT_US)
+  if (retry_after > AGENT_RETRY_MAX_WAIT_US &&
+      self->attempt < agent_provider_get_max_retries (self->provider))
+    {
+      /* Not waited for: the error says what the server asked */
+      g_autofree char *message = g_strdup (error->message);
+
+      g_free (error->message);
+      /* Translators: the first %s is an error message, the %.0f numbers are seconds */
+      error->message = g_strdup_printf (_("%s; the server asked to try again in %.0f s, longer "
+                                          "than the %.0f s libagent waits"),
+                                        message, retry_after / (double) G_USEC_PER_SEC,
+                                        AGENT_RETRY_MAX_WAIT_US / (double) G_USEC_PER_SEC);
+      _agent_step_return_error (self, error);
+      return;
+    }
+
+  if (self->attempt >= agent_provider_get_max_retries (self->provider))
     {
       _agent_step_return_error (self, error);
       return;
@@ -429,8 +461,16 @@ send_cb (GObject      *object,
       return;
     }
 
-  _agent_debug_response (self->provider, self->message);
+  _agent_debug_response ((const char * const *) self->secrets, self->message);
   status = soup_message_get_status (self->message);
+
+  if (SOUP_STATUS_IS_REDIRECTION (status))
+    {
+      /* Never followed (see new_message()): an error, not retried */
+      _agent_step_return_error (self, _agent_provider_error_from_redirect ((const char * const *) self->secrets,
+                                                                           self->message));
+      return;
+    }
 
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
@@ -446,11 +486,32 @@ send_cb (GObject      *object,
 }
 
 static void
+wrote_headers_cb (SoupMessage *message,
+                  AgentStep   *self)
+{
+  /* Connected: the connect-timeout is met. Sending a long history may
+   * take long on a slow link; only a stall is a failure. */
+  if (self->message == message && self->phase == PHASE_CONNECT)
+    enter_phase (self, PHASE_UPLOAD);
+}
+
+static void
+wrote_body_data_cb (SoupMessage *message,
+                    GBytes      *chunk,
+                    AgentStep   *self)
+{
+  /* A piece of the request went: the server takes it in */
+  if (self->message == message && self->phase == PHASE_UPLOAD)
+    self->last_byte = g_get_monotonic_time ();
+}
+
+static void
 wrote_body_cb (SoupMessage *message,
                AgentStep   *self)
 {
-  /* Connected and the request is out: now the server thinks */
-  if (self->message == message && self->phase == PHASE_CONNECT)
+  /* The request is out: now the server thinks */
+  if (self->message == message &&
+      (self->phase == PHASE_CONNECT || self->phase == PHASE_UPLOAD))
     enter_phase (self, PHASE_FIRST_BYTE);
 }
 
@@ -463,6 +524,8 @@ new_message (AgentStep *self)
   const char *name;
   const char *value;
 
+  /* The key goes to the base URL's origin only */
+  soup_message_add_flags (message, SOUP_MESSAGE_NO_REDIRECT);
   soup_message_headers_iter_init (&iter, self->request_headers);
   while (soup_message_headers_iter_next (&iter, &name, &value))
     soup_message_headers_replace (headers, name, value);
@@ -484,8 +547,11 @@ send_attempt (AgentStep *self)
     }
 
   self->message = new_message (self);
+  g_signal_connect (self->message, "wrote-headers", G_CALLBACK (wrote_headers_cb), self);
+  g_signal_connect (self->message, "wrote-body-data", G_CALLBACK (wrote_body_data_cb), self);
   g_signal_connect (self->message, "wrote-body", G_CALLBACK (wrote_body_cb), self);
-  _agent_debug_request (self->provider, self->message, self->body, self->attempt);
+  _agent_debug_request ((const char * const *) self->secrets, self->message, self->body,
+                        self->attempt);
 
   if (self->buffer == NULL)
     self->buffer = g_malloc (READ_BUFFER_SIZE);

@@ -22,7 +22,24 @@ struct _AgentStreamDecoder
   guint64                     n_events;
   guint                       done : 1;
   guint                       failed : 1;
+  guint                       cut_off : 1;   /* the body ended inside an event */
 };
+
+/* A stream that ended without one event of the API: however it ended
+ * (an end marker alone, another API's events), it holds no answer. */
+static gboolean
+check_saw_event (AgentStreamDecoder  *self,
+                 GError             **error)
+{
+  if (self->backend->saw_event (self->decoder))
+    return TRUE;
+
+  g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+               _("The stream ended without any event of the %s API: the server may speak "
+                 "another one"),
+               _(self->backend->display_name));
+  return FALSE;
+}
 
 static gboolean
 decode (AgentStreamDecoder  *self,
@@ -50,7 +67,11 @@ decode (AgentStreamDecoder  *self,
     }
 
   if (done)
-    self->done = TRUE;
+    {
+      if (!check_saw_event (self, error))
+        return FALSE;
+      self->done = TRUE;
+    }
 
   return TRUE;
 }
@@ -74,13 +95,14 @@ ndjson_line_cb (const char  *line,
 
 AgentStreamDecoder *
 agent_stream_decoder_new (const AgentProviderBackend *backend,
-                          AgentAccumulator           *accumulator)
+                          AgentAccumulator           *accumulator,
+                          const char * const         *secrets)
 {
   AgentStreamDecoder *self = g_new0 (AgentStreamDecoder, 1);
 
   self->backend = backend;
   self->accumulator = accumulator;
-  self->decoder = backend->decoder_new (accumulator);
+  self->decoder = backend->decoder_new (accumulator, secrets);
 
   if (backend->framing == AGENT_FRAMING_SSE)
     self->sse = agent_sse_parser_new (sse_event_cb, self);
@@ -137,6 +159,7 @@ agent_stream_decoder_finish (AgentStreamDecoder  *self,
                              GError             **error)
 {
   gboolean cut_off = FALSE;
+  gboolean complete;
 
   if (self->failed)
     {
@@ -152,6 +175,7 @@ agent_stream_decoder_finish (AgentStreamDecoder  *self,
           if (!agent_sse_parser_finish (self->sse, error))
             return FALSE;
           cut_off = agent_sse_parser_had_partial_event (self->sse);
+          self->cut_off = cut_off;
         }
       else if (!agent_ndjson_splitter_finish (self->ndjson, error))
         return FALSE;
@@ -159,11 +183,10 @@ agent_stream_decoder_finish (AgentStreamDecoder  *self,
 
   agent_accumulator_finish (self->accumulator);
 
-  if (self->backend->is_complete != NULL && self->backend->is_complete (self->decoder))
-    return TRUE;
-
-  if (self->done)
-    return TRUE;
+  /* Asked even when done: it may complete the message (usage, …) */
+  complete = self->backend->is_complete != NULL && self->backend->is_complete (self->decoder);
+  if (complete || self->done)
+    return check_saw_event (self, error);
 
   if (cut_off)
     g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
@@ -178,6 +201,14 @@ gboolean
 agent_stream_decoder_is_done (AgentStreamDecoder *self)
 {
   return self->done;
+}
+
+/* After agent_stream_decoder_finish(): whether the body ended inside an
+ * event (one of the API's framing, if not of its content). */
+gboolean
+agent_stream_decoder_was_cut_off (AgentStreamDecoder *self)
+{
+  return self->cut_off;
 }
 
 guint64

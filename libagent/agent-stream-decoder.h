@@ -17,7 +17,8 @@ G_BEGIN_DECLS
 typedef struct _AgentStreamDecoder AgentStreamDecoder;
 
 AgentStreamDecoder *agent_stream_decoder_new             (const AgentProviderBackend *backend,
-                                                          AgentAccumulator           *accumulator);
+                                                          AgentAccumulator           *accumulator,
+                                                          const char * const         *secrets);
 void                agent_stream_decoder_free            (AgentStreamDecoder         *self);
 gboolean            agent_stream_decoder_feed            (AgentStreamDecoder         *self,
                                                           const char                 *data,
@@ -27,6 +28,7 @@ gboolean            agent_stream_decoder_finish          (AgentStreamDecoder    
                                                           GError                    **error);
 gboolean            agent_stream_decoder_is_done         (AgentStreamDecoder         *self);
 guint64             agent_stream_decoder_get_n_events    (AgentStreamDecoder         *self);
+gboolean            agent_stream_decoder_was_cut_off     (AgentStreamDecoder         *self);
 gpointer            agent_stream_decoder_get_provider_decoder (AgentStreamDecoder    *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentStreamDecoder, agent_stream_decoder_free)

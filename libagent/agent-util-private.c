@@ -46,3 +46,21 @@ _agent_run_later (GObject      *object,
   g_source_attach (source, context);
   g_source_unref (source);
 }
+
+/* @url without its user information ("user:password@"), which is a
+ * secret: to show, log or store. @url itself (a copy) when it has none or
+ * is no URL. */
+char *
+_agent_url_hide_userinfo (const char *url)
+{
+  g_autoptr(GUri) uri = NULL;
+
+  if (url == NULL)
+    return NULL;
+
+  uri = g_uri_parse (url, G_URI_FLAGS_ENCODED | G_URI_FLAGS_HAS_PASSWORD, NULL);
+  if (uri == NULL || g_uri_get_userinfo (uri) == NULL)
+    return g_strdup (url);
+
+  return g_uri_to_string_partial (uri, G_URI_HIDE_USERINFO);
+}

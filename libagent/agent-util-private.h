@@ -14,12 +14,13 @@ G_BEGIN_DECLS
 #define AGENT_MAX_TIMEOUT_SECONDS 1e9
 #define AGENT_IS_VALID_TIMEOUT(s) ((s) >= 0 && (s) <= AGENT_MAX_TIMEOUT_SECONDS)
 
-void _agent_run_on_owner (GObject      *object,
-                          GThread      *owner,
-                          GMainContext *context,
-                          GSourceFunc   func);
-void _agent_run_later    (GObject      *object,
-                          GMainContext *context,
-                          GSourceFunc   func);
+void  _agent_run_on_owner      (GObject      *object,
+                                GThread      *owner,
+                                GMainContext *context,
+                                GSourceFunc   func);
+void  _agent_run_later         (GObject      *object,
+                                GMainContext *context,
+                                GSourceFunc   func);
+char *_agent_url_hide_userinfo (const char   *url);
 
 G_END_DECLS

@@ -34,6 +34,7 @@ typedef struct
 struct _AgentTestResponse
 {
   guint   status;
+  char   *reason;     /* the reason phrase, NULL for the usual one */
   char   *content_type;
   GPtrArray *headers;   /* name, value, name, value, … */
   GArray *actions;
@@ -91,6 +92,7 @@ response_free (AgentTestResponse *self)
   g_array_unref (self->actions);
   g_ptr_array_unref (self->headers);
   g_free (self->content_type);
+  g_free (self->reason);
   g_free (self->body);
   g_free (self);
 }
@@ -265,7 +267,7 @@ server_cb (SoupServer        *server,
       return;
     }
 
-  soup_server_message_set_status (message, response->status, NULL);
+  soup_server_message_set_status (message, response->status, response->reason);
   for (guint i = 0; i + 1 < response->headers->len; i += 2)
     soup_message_headers_replace (soup_server_message_get_response_headers (message),
                                   g_ptr_array_index (response->headers, i),
@@ -578,6 +580,16 @@ agent_test_response_set_content_type (AgentTestResponse *self,
 {
   g_free (self->content_type);
   self->content_type = g_strdup (content_type);
+}
+
+/* The reason phrase of the status line ("200 Whatever"), for servers
+ * that put more than "OK" there. */
+void
+agent_test_response_set_reason (AgentTestResponse *self,
+                                const char        *reason)
+{
+  g_free (self->reason);
+  self->reason = g_strdup (reason);
 }
 
 void

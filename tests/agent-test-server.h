@@ -51,6 +51,8 @@ void               agent_test_server_set_responder      (AgentTestServer   *self
 
 void               agent_test_response_set_content_type (AgentTestResponse *self,
                                                          const char        *content_type);
+void               agent_test_response_set_reason       (AgentTestResponse *self,
+                                                         const char        *reason);
 void               agent_test_response_add_header       (AgentTestResponse *self,
                                                          const char        *name,
                                                          const char        *value);

@@ -129,7 +129,7 @@ test_exits_at_once (void)
                          "echo \"Error: bad token $MCP_TEST_TOKEN\" >&2; exit 3");
   agent_mcp_client_set_env (client, env);
   assert_fails (client, AGENT_ERROR, AGENT_ERROR_NETWORK,
-                "The MCP server “broken” exited with status 3: Error: bad token [REDACTED]");
+                "The MCP server “broken” exited with status 3: Error: bad token [redacted]");
 }
 
 static void

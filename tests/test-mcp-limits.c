@@ -185,7 +185,7 @@ test_over_long_line (void)
   g_assert_null (strstr (result.text, "signal"));
   g_assert_cmpint (agent_mcp_client_get_state (client), ==, AGENT_MCP_CLIENT_STATE_FAILED);
   error = agent_mcp_client_get_error (client);
-  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
   agent_test_mcp_result_clear (&result);
 
   assert_still_works (client);

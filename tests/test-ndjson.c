@@ -370,7 +370,7 @@ assert_too_long (const char *stream,
       c.max_line = max_line;
 
       g_assert_false (split_stream (stream, strlen (stream), mode, NULL, &c, NULL, &error));
-      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
       g_assert_nonnull (strstr (error->message, "line"));
       g_assert_nonnull (strstr (error->message, "8 bytes"));
       g_assert_cmpstr (c.log->str, ==, expected);
@@ -430,7 +430,7 @@ test_limit_default (void)
       fed += 64 * 1024;
     }
 
-  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
   g_assert_cmpstr (error->message, ==, "A line of the JSON stream is longer than 16 MiB");
   g_assert_cmpuint (fed, ==, AGENT_NDJSON_DEFAULT_MAX_LINE);
   g_assert_cmpuint (c.n_lines, ==, 0);
@@ -450,7 +450,7 @@ test_refuse_after_error (void)
   agent_ndjson_splitter_set_max_line (splitter, 4);
 
   g_assert_false (feed_literal (splitter, "123456\n", &error));
-  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
   g_clear_error (&error);
 
   g_assert_false (feed_literal (splitter, "{}\n", &error));

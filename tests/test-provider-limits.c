@@ -81,7 +81,7 @@ test_models_too_large (Fixture       *f,
     }
   g_string_append (body, "]}");
   agent_test_assert_models_error (f->provider, f->server, 200, body->str,
-                                  AGENT_ERROR_PROTOCOL, "8 MiB");
+                                  AGENT_ERROR_LIMIT, "8 MiB");
 }
 
 /* A server that takes the request and says nothing: the listing fails

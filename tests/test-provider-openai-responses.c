@@ -192,7 +192,8 @@ compare_output (GString      *problems,
   agent_test_expect_int (problems, "number of calls", n_calls,
                          agent_message_get_n_tool_calls (message));
   g_ptr_array_add (texts, NULL);
-  text = texts->len > 1 ? g_strjoinv ("\n\n", (char **) texts->pdata) : NULL;
+  /* Joined with nothing, as the SDKs' output_text */
+  text = texts->len > 1 ? g_strjoinv ("", (char **) texts->pdata) : NULL;
   agent_test_expect_str (problems, "content", text, agent_message_get_content (message));
   agent_test_expect_str (problems, "reasoning", reasoning, agent_message_get_reasoning (message));
 }
@@ -352,8 +353,9 @@ test_items_only_done (void)
   g_assert_cmpuint (json_array_get_length (message_output (message)), ==, 4);
 }
 
-/* Two message items and two summary parts are paragraphs apart; argument
- * deltas keyed by item_id alone; a refusal. */
+/* Two summary parts are paragraphs apart, two message items joined with
+ * nothing but a content break; argument deltas keyed by item_id alone; a
+ * refusal. */
 static void
 test_separators_and_item_ids (void)
 {
@@ -390,13 +392,17 @@ test_separators_and_item_ids (void)
       g_autoptr(AgentTestReplay) r = replay_events (events, mode);
       AgentMessage *message = agent_test_replay_get_message (r);
       AgentToolCall *call;
+      guint n_breaks = 0;
 
       g_assert_no_error (r->error);
       g_assert_cmpstr (r->problems->str, ==, "");
       g_assert_cmpstr (agent_message_get_reasoning (message), ==, "One\n\nTwo");
-      g_assert_cmpstr (agent_message_get_content (message), ==, "A\n\nB");
+      /* The text of the two message items as it came; where B begins */
+      g_assert_cmpstr (agent_message_get_content (message), ==, "AB");
+      g_assert_cmpuint (agent_message_get_content_breaks (message, &n_breaks)[0], ==, 1);
+      g_assert_cmpuint (n_breaks, ==, 1);
       g_assert_cmpstr (agent_message_get_refusal (message), ==, "No.");
-      g_assert_cmpstr (r->text->str, ==, "A\n\nB");
+      g_assert_cmpstr (r->text->str, ==, "AB");
       g_assert_cmpuint (agent_message_get_n_tool_calls (message), ==, 1);
       call = agent_message_get_tool_call (message, 0);
       g_assert_cmpstr (agent_tool_call_get_arguments (call), ==, "{\"x\":2}");

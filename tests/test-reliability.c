@@ -234,6 +234,9 @@ test_retry_after_too_long (Fixture       *f,
 
   g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_HTTP);
   assert_message_contains (f->turn.error, "Come back tomorrow");
+  /* What it asked for, and why that is not done */
+  assert_message_contains (f->turn.error, "86400 s");
+  assert_message_contains (f->turn.error, "60 s");
   g_assert_cmpuint (f->retries->len, ==, 0);
 }
 
@@ -575,7 +578,7 @@ test_oversized_line (Fixture       *f,
 
   agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
 
-  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_LIMIT);
   assert_message_contains (f->turn.error, "16 MiB");
 }
 
@@ -592,7 +595,7 @@ test_response_cap (Fixture       *f,
 
   agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
 
-  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_LIMIT);
   assert_message_contains (f->turn.error, "max-response-size");
   g_assert_cmpuint (f->text->len, >, 0);
 }
@@ -614,9 +617,30 @@ test_too_many_tool_calls (Fixture       *f,
 
   agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
 
-  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_LIMIT);
   assert_message_contains (f->turn.error, "256");
   /* None ran, none is stored */
+  g_assert_cmpuint (memory_length (f), ==, 1);
+}
+
+static void
+test_tool_arguments_too_large (Fixture       *f,
+                               gconstpointer  data)
+{
+  AgentTestResponse *r = agent_test_openai_begin (f->server, "");
+  g_autofree char *piece = g_strnfill (1024 * 1024, 'x');
+  const AgentTestToolChunk first = { 0, "c0", "calculator", "{\"expression\":\"" };
+  const AgentTestToolChunk more = { 0, NULL, NULL, piece };
+
+  agent_test_openai_add_tool_chunk (r, &first);
+  for (guint i = 0; i < 9; i++)
+    agent_test_openai_add_tool_chunk (r, &more);
+  agent_test_openai_add_end (r, "tool_calls", 1, 1);
+
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_LIMIT);
+  assert_message_contains (f->turn.error, "8 MiB");
   g_assert_cmpuint (memory_length (f), ==, 1);
 }
 
@@ -776,6 +800,7 @@ main (int   argc,
   ADD ("/reliability/bounds/oversized-line", test_oversized_line);
   ADD ("/reliability/bounds/response-size", test_response_cap);
   ADD ("/reliability/bounds/tool-calls", test_too_many_tool_calls);
+  ADD ("/reliability/bounds/tool-arguments", test_tool_arguments_too_large);
   ADD ("/reliability/cancel/during-connect", test_cancel_during_connect);
   ADD ("/reliability/cancel/closes-connection", test_cancel_closes_connection);
   ADD ("/reliability/tls/custom-ca", test_tls_custom_ca);

@@ -268,7 +268,7 @@ test_limit_line (void)
 
           g_assert_false (parse_stream (streams[i], strlen (streams[i]), mode, NULL,
                                         &c, NULL, &error));
-          g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+          g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
           g_assert_nonnull (strstr (error->message, "line"));
           g_assert_nonnull (strstr (error->message, "16 bytes"));
           g_assert_cmpstr (c.log->str, ==, "message||a\n");
@@ -305,7 +305,7 @@ assert_too_large (const char *stream,
       c.max_size = max_size;
 
       g_assert_false (parse_stream (stream, strlen (stream), mode, NULL, &c, NULL, &error));
-      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
       g_assert_nonnull (strstr (error->message, what));
       g_assert_cmpstr (c.log->str, ==, expected);
 
@@ -384,7 +384,7 @@ test_limit_default (void)
       fed += 64 * 1024;
     }
 
-  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
   g_assert_cmpstr (error->message, ==, "A line of the event stream is longer than 16 MiB");
   g_assert_cmpuint (fed, ==, AGENT_SSE_DEFAULT_MAX_SIZE);
   g_assert_cmpuint (c.n_events, ==, 0);
@@ -404,7 +404,7 @@ test_refuse_after_error (void)
   agent_sse_parser_set_max_size (parser, 8);
 
   g_assert_false (agent_sse_parser_feed (parser, "data: 0123456789\n\n", 18, &error));
-  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
   g_clear_error (&error);
 
   g_assert_false (agent_sse_parser_feed (parser, "data: a\n\n", 9, &error));

@@ -29,6 +29,7 @@
 #include "agent-provider-private.h"
 #include "agent-usage-private.h"
 #include "agent-tool.h"
+#include "agent-wire-util.h"
 
 #define PROVIDER_NAME      "anthropic"
 #define API_VERSION        "2023-06-01"
@@ -312,9 +313,11 @@ typedef struct
 {
   AgentAccumulator *accumulator;
   AgentJsonParser  *parser;
+  const char * const *secrets;   /* redacted from what errors quote */
   JsonArray        *kept;     /* what goes in the provider data */
   JsonObject       *usage;    /* message_start's, merged with message_delta's */
   Block             block;    /* the API streams one block after the other */
+  gboolean          started;  /* message_start came */
 } AnthropicDecoder;
 
 static void
@@ -329,11 +332,13 @@ block_clear (Block *block)
 }
 
 static gpointer
-anthropic_decoder_new (AgentAccumulator *accumulator)
+anthropic_decoder_new (AgentAccumulator   *accumulator,
+                       const char * const *secrets)
 {
   AnthropicDecoder *self = g_new0 (AnthropicDecoder, 1);
 
   self->accumulator = accumulator;
+  self->secrets = secrets;
   self->parser = agent_json_parser_new ();
   self->kept = json_array_new ();
   return self;
@@ -436,6 +441,28 @@ close_block (AnthropicDecoder *self)
   block_clear (block);
 }
 
+/* A tool call whose input streamed gets its arguments whole only with
+ * its content_block_stop: a stream that goes on to another block, or to
+ * the message's end, without it may have cut them (a proxy that joined
+ * two streams), and such a call must never run. */
+static gboolean
+check_call_finished (AnthropicDecoder  *self,
+                     GError           **error)
+{
+  AgentToolCall *call;
+
+  if (!self->block.open || self->block.kind != BLOCK_TOOL_USE || !self->block.has_input)
+    return TRUE;
+
+  call = agent_accumulator_lookup_tool_call (self->accumulator, self->block.index);
+  g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+               _("The stream went on before the arguments of the call to “%s” were complete "
+                 "(no content_block_stop)"),
+               call != NULL && agent_tool_call_get_name (call) != NULL
+                 ? agent_tool_call_get_name (call) : "?");
+  return FALSE;
+}
+
 static void
 block_start (AnthropicDecoder *self,
              const AgentJson  *root)
@@ -454,6 +481,9 @@ block_start (AnthropicDecoder *self,
 
   if (g_strcmp0 (type, "text") == 0)
     {
+      /* Another piece of text (the model called a server tool, cited a
+       * source…): it follows as it came, with a break */
+      agent_accumulator_break_text (self->accumulator);
       block->kind = BLOCK_TEXT;
       if ((text = agent_json_member_string (&content_block, "text", &len)) != NULL && len > 0)
         agent_accumulator_append_text (self->accumulator, text, len);
@@ -584,7 +614,7 @@ anthropic_decode (gpointer     data,
   if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 80));
+      g_autofree char *excerpt = agent_excerpt (text, len, 80, self->secrets);
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent an event that is not a JSON object: “%s”"), excerpt);
@@ -598,7 +628,11 @@ anthropic_decode (gpointer     data,
   if (strcmp (type, "content_block_delta") == 0)
     block_delta (self, &root);
   else if (strcmp (type, "content_block_start") == 0)
-    block_start (self, &root);
+    {
+      if (!check_call_finished (self, error))
+        return FALSE;
+      block_start (self, &root);
+    }
   else if (strcmp (type, "content_block_stop") == 0)
     {
       if (find_block (self, &root) != NULL)
@@ -606,6 +640,18 @@ anthropic_decode (gpointer     data,
     }
   else if (strcmp (type, "message_start") == 0)
     {
+      /* One message per stream: a second one is another stream joined to
+       * this one (a proxy splicing in a retry), whose blocks would merge
+       * with the first's */
+      if (self->started)
+        {
+          g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                               _("The stream started a second message (message_start) before "
+                                 "the first one ended"));
+          return FALSE;
+        }
+      self->started = TRUE;
+
       part = agent_json_member (&root, "message");
       agent_accumulator_set_response_id (self->accumulator,
                                          agent_json_member_string (&part, "id", NULL));
@@ -619,13 +665,20 @@ anthropic_decode (gpointer     data,
     {
       const char *stop_reason;
 
-      /* A tool_use block left open has the input it started with. */
+      part = agent_json_member (&root, "delta");
+      stop_reason = agent_json_member_string (&part, "stop_reason", NULL);
+
+      /* A tool_use block left open without streamed input has the input
+       * it started with. With some, its arguments may be cut: only an
+       * answer cut off (max_tokens) or refused ends so, and the turn never
+       * runs the calls of those. */
+      if (g_strcmp0 (stop_reason, "max_tokens") != 0 && g_strcmp0 (stop_reason, "refusal") != 0 &&
+          !check_call_finished (self, error))
+        return FALSE;
       if (self->block.kind == BLOCK_TOOL_USE)
         close_block (self);
 
-      part = agent_json_member (&root, "delta");
-      if ((stop_reason = agent_json_member_string (&part, "stop_reason", NULL)) != NULL &&
-          stop_reason[0] != '\0')
+      if (stop_reason != NULL && stop_reason[0] != '\0')
         agent_accumulator_set_finish_reason (self->accumulator, stop_reason);
 
       member = agent_json_member (&root, "usage");
@@ -633,12 +686,16 @@ anthropic_decode (gpointer     data,
         merge_usage (self, &member, TRUE);
     }
   else if (strcmp (type, "message_stop") == 0)
-    *done = TRUE;
+    {
+      if (!check_call_finished (self, error))
+        return FALSE;
+      *done = TRUE;
+    }
   else if (strcmp (type, "error") == 0 || g_strcmp0 (event_type, "error") == 0)
     {
       /* {"type": "error", "error": {"type": "overloaded_error", "message": …}} */
       g_propagate_error (error,
-                         _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+                         _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                 _("The provider reported an error"),
                                                                 &root));
       return FALSE;
@@ -646,6 +703,12 @@ anthropic_decode (gpointer     data,
   /* ping, and events this file does not know, are ignored. */
 
   return TRUE;
+}
+
+static gboolean
+anthropic_saw_event (gpointer data)
+{
+  return ((AnthropicDecoder *) data)->started;
 }
 
 static gboolean
@@ -672,6 +735,7 @@ const AgentProviderBackend agent_anthropic_backend = {
   .decoder_free = anthropic_decoder_free,
   .decode = anthropic_decode,
   .is_complete = anthropic_is_complete,
+  .saw_event = anthropic_saw_event,
   /* {"data": [{"id": "claude-…", "display_name": …}, …], "has_more": …};
    * 1000 is the largest page, 20 the default. */
   .models_path = "/v1/models?limit=1000",

@@ -33,6 +33,7 @@
 #include "agent-json.h"
 #include "agent-provider-private.h"
 #include "agent-usage-private.h"
+#include "agent-wire-util.h"
 #include "agent-tool.h"
 #include "agent-tool-call-private.h"
 
@@ -359,18 +360,22 @@ typedef struct
 {
   AgentAccumulator *accumulator;
   AgentJsonParser  *parser;
+  const char * const *secrets;   /* redacted from what errors quote */
   gint64            n_calls;      /* the key of the next call */
   gint64            open_key;     /* the call whose partialArgs are arriving */
   cJSON            *open_args;    /* its arguments so far, or NULL */
   guint             finished : 1;
+  guint             saw_event : 1; /* a chunk with candidates or usage */
 } GeminiDecoder;
 
 static gpointer
-gemini_decoder_new (AgentAccumulator *accumulator)
+gemini_decoder_new (AgentAccumulator   *accumulator,
+                    const char * const *secrets)
 {
   GeminiDecoder *self = g_new0 (GeminiDecoder, 1);
 
   self->accumulator = accumulator;
+  self->secrets = secrets;
   self->parser = agent_json_parser_new ();
   return self;
 }
@@ -682,7 +687,7 @@ gemini_decode (gpointer     data,
   if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 80));
+      g_autofree char *excerpt = agent_excerpt (text, len, 80, self->secrets);
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent an event that is not a JSON object: “%s”"), excerpt);
@@ -694,7 +699,7 @@ gemini_decode (gpointer     data,
   if (agent_json_exists (&member))
     {
       g_propagate_error (error,
-                         _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+                         _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                 _("The provider reported an error"),
                                                                 &root));
       return FALSE;
@@ -719,6 +724,7 @@ gemini_decode (gpointer     data,
 
   /* The first candidate: libagent never asks for more. */
   member = agent_json_member (&root, "candidates");
+  self->saw_event |= agent_json_is (&member, AGENT_JSON_ARRAY);
   agent_json_iter_init (&iter, &member);
   if (agent_json_iter_next (&iter, NULL, NULL, &candidate))
     {
@@ -738,6 +744,7 @@ gemini_decode (gpointer     data,
 
   /* Every chunk has the usage so far: it is read once the answer is whole. */
   member = agent_json_member (&root, "usageMetadata");
+  self->saw_event |= agent_json_is (&member, AGENT_JSON_OBJECT);
   if (self->finished && agent_json_is (&member, AGENT_JSON_OBJECT))
     decode_usage (self, &member);
 
@@ -753,6 +760,12 @@ gemini_is_complete (gpointer data)
   finish_open_call (self);
 
   return self->finished;
+}
+
+static gboolean
+gemini_saw_event (gpointer data)
+{
+  return ((GeminiDecoder *) data)->saw_event;
 }
 
 /* {"models": [{"name": "models/gemini-2.5-flash", "supportedGenerationMethods": […]}, …]}
@@ -808,6 +821,7 @@ const AgentProviderBackend agent_gemini_backend = {
   .decoder_free = gemini_decoder_free,
   .decode = gemini_decode,
   .is_complete = gemini_is_complete,
+  .saw_event = gemini_saw_event,
   .models_path = "/v1beta/models?pageSize=1000",
   .parse_models = gemini_parse_models,
 };

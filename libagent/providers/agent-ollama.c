@@ -29,6 +29,7 @@
 #include "agent-usage-private.h"
 #include "agent-tool.h"
 #include "agent-tool-call-private.h"
+#include "agent-wire-util.h"
 
 /* Request */
 
@@ -233,16 +234,20 @@ typedef struct
 {
   AgentAccumulator *accumulator;
   AgentJsonParser  *parser;
+  const char * const *secrets;   /* redacted from what errors quote */
   /* Tool calls seen so far, over every line */
   gint64            n_calls;
+  gboolean          saw_event;   /* a line with a message */
 } OllamaDecoder;
 
 static gpointer
-ollama_decoder_new (AgentAccumulator *accumulator)
+ollama_decoder_new (AgentAccumulator   *accumulator,
+                    const char * const *secrets)
 {
   OllamaDecoder *self = g_new0 (OllamaDecoder, 1);
 
   self->accumulator = accumulator;
+  self->secrets = secrets;
   self->parser = agent_json_parser_new ();
   return self;
 }
@@ -374,8 +379,7 @@ ollama_decode (gpointer     data,
   if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 320));
-      g_autofree char *cut = g_utf8_substring (excerpt, 0, MIN (g_utf8_strlen (excerpt, -1), 80));
+      g_autofree char *cut = agent_excerpt (text, len, 80, self->secrets);
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent a line that is not a JSON object: “%s”"), cut);
@@ -387,7 +391,7 @@ ollama_decode (gpointer     data,
   if (agent_json_exists (&member))
     {
       g_propagate_error (error,
-                         _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+                         _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                 _("The provider reported an error"),
                                                                 &root));
       return FALSE;
@@ -397,7 +401,10 @@ ollama_decode (gpointer     data,
 
   member = agent_json_member (&root, "message");
   if (agent_json_is (&member, AGENT_JSON_OBJECT))
-    decode_message (self, &member);
+    {
+      self->saw_event = TRUE;
+      decode_message (self, &member);
+    }
 
   /* The last line: why the model stopped, and what it cost. A "stop" with
    * tool calls stays "stop"; the calls run all the same. */
@@ -413,6 +420,12 @@ ollama_decode (gpointer     data,
     }
 
   return TRUE;
+}
+
+static gboolean
+ollama_saw_event (gpointer data)
+{
+  return ((OllamaDecoder *) data)->saw_event;
 }
 
 /* {"models": [{"name": "llama3.2:latest", "model": "llama3.2:latest", …}, …]} */
@@ -454,6 +467,7 @@ const AgentProviderBackend agent_ollama_backend = {
   .decoder_new = ollama_decoder_new,
   .decoder_free = ollama_decoder_free,
   .decode = ollama_decode,
+  .saw_event = ollama_saw_event,
   .models_path = "/api/tags",
   .parse_models = ollama_parse_models,
 };

@@ -24,6 +24,7 @@
 #include "agent-provider-private.h"
 #include "agent-tool.h"
 #include "agent-tool-call-private.h"
+#include "agent-wire-util.h"
 
 /* Request */
 
@@ -207,18 +208,22 @@ struct _AgentOpenaiChatDecoder
 {
   AgentAccumulator *accumulator;
   AgentJsonParser  *parser;
+  const char * const *secrets;   /* redacted from what errors quote */
   /* Choices other than 0 (n > 1): accumulated silently. */
   GPtrArray        *other_choices;
   AgentUsage       *provider_usage;
   guint             saw_usage : 1;
+  guint             saw_event : 1;  /* a chunk with choices or usage */
 };
 
 static gpointer
-openai_chat_decoder_new (AgentAccumulator *accumulator)
+openai_chat_decoder_new (AgentAccumulator   *accumulator,
+                         const char * const *secrets)
 {
   AgentOpenaiChatDecoder *self = g_new0 (AgentOpenaiChatDecoder, 1);
 
   self->accumulator = accumulator;
+  self->secrets = secrets;
   self->parser = agent_json_parser_new ();
   return self;
 }
@@ -327,9 +332,68 @@ decode_tool_calls (AgentAccumulator *accumulator,
     }
 }
 
-static void
-decode_choice (AgentOpenaiChatDecoder *self,
-               const AgentJson        *choice)
+/* Text as an array of parts, as some servers send content (Mistral's
+ * reasoning models: {"type": "text", "text": …} and {"type": "thinking",
+ * "thinking": [parts]}). Text parts go to the text @in_content, to the
+ * reasoning inside a thinking part. A part of another kind is an error:
+ * dropping it would leave the answer silently short. */
+static gboolean
+decode_parts (AgentAccumulator  *accumulator,
+              const AgentJson   *parts,
+              gboolean           in_content,
+              GError           **error)
+{
+  AgentJsonIter iter;
+  AgentJson part;
+
+  agent_json_iter_init (&iter, parts);
+  while (agent_json_iter_next (&iter, NULL, NULL, &part))
+    {
+      const char *type = agent_json_member_string (&part, "type", NULL);
+      AgentJson thinking;
+      const char *text;
+      gsize len;
+
+      if (g_strcmp0 (type, "text") == 0 &&
+          (text = agent_json_member_string (&part, "text", &len)) != NULL)
+        {
+          if (in_content)
+            agent_accumulator_append_text (accumulator, text, len);
+          else
+            agent_accumulator_append_reasoning (accumulator, text, len);
+          continue;
+        }
+
+      if (g_strcmp0 (type, "thinking") == 0 && in_content)
+        {
+          thinking = agent_json_member (&part, "thinking");
+          if ((text = agent_json_string (&thinking, &len)) != NULL)
+            {
+              agent_accumulator_append_reasoning (accumulator, text, len);
+              continue;
+            }
+          if (agent_json_is (&thinking, AGENT_JSON_ARRAY))
+            {
+              if (!decode_parts (accumulator, &thinking, FALSE, error))
+                return FALSE;
+              continue;
+            }
+        }
+
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                   _("The server sent a part of the answer of a kind libagent does not know "
+                     "(“%s”)"),
+                   type != NULL ? type : "?");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+decode_choice (AgentOpenaiChatDecoder  *self,
+               const AgentJson         *choice,
+               GError                 **error)
 {
   AgentAccumulator *accumulator;
   AgentJsonIter iter;
@@ -340,11 +404,16 @@ decode_choice (AgentOpenaiChatDecoder *self,
   const char *finish_reason;
   gsize finish_reason_len;
   gint64 n = 0;
+  /* The reasoning, under either name; a server that sends both sends
+   * the same text twice */
+  const char *reasoning = NULL;
+  gsize reasoning_len = 0;
+  gboolean reasoning_content = FALSE;
 
   index = agent_json_member (choice, "index");
   agent_json_int (&index, &n);
   if (!(accumulator = choice_accumulator (self, n)))
-    return;
+    return TRUE;
 
   /* One pass over the delta's members rather than a lookup per name. */
   delta = agent_json_member (choice, "delta");
@@ -358,18 +427,31 @@ decode_choice (AgentOpenaiChatDecoder *self,
         {
           if (strcmp (name, "content") == 0)
             agent_accumulator_append_text (accumulator, text, len);
-          else if (strcmp (name, "reasoning_content") == 0 || strcmp (name, "reasoning") == 0)
-            agent_accumulator_append_reasoning (accumulator, text, len);
+          else if (strcmp (name, "reasoning_content") == 0 ||
+                   (strcmp (name, "reasoning") == 0 && !reasoning_content))
+            {
+              reasoning_content = name[strlen ("reasoning")] == '_';
+              reasoning = text;
+              reasoning_len = len;
+            }
           else if (strcmp (name, "refusal") == 0)
             agent_accumulator_append_refusal (accumulator, text, len);
         }
       else if (strcmp (name, "tool_calls") == 0)
         decode_tool_calls (accumulator, &member);
+      else if (strcmp (name, "content") == 0 && agent_json_is (&member, AGENT_JSON_ARRAY) &&
+               !decode_parts (accumulator, &member, TRUE, error))
+        return FALSE;
     }
+
+  if (reasoning != NULL)
+    agent_accumulator_append_reasoning (accumulator, reasoning, reasoning_len);
 
   finish_reason = agent_json_member_string (choice, "finish_reason", &finish_reason_len);
   if (finish_reason != NULL && finish_reason_len > 0)
     agent_accumulator_set_finish_reason (accumulator, finish_reason);
+
+  return TRUE;
 }
 
 static gboolean
@@ -396,17 +478,18 @@ openai_chat_decode (gpointer     data,
   if (!agent_json_parser_parse (self->parser, text, len, &root, &json_error) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 500));
+      g_autofree char *excerpt = NULL;
 
       if (event_type != NULL && strcmp (event_type, "error") == 0)
         {
           /* An error event whose data is plain text */
+          excerpt = agent_excerpt (text, len, 500, self->secrets);
           g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROVIDER,
                        _("The provider reported an error: %s"), excerpt);
           return FALSE;
         }
 
-      excerpt[g_utf8_offset_to_pointer (excerpt, MIN (g_utf8_strlen (excerpt, -1), 80)) - excerpt] = '\0';
+      excerpt = agent_excerpt (text, len, 80, self->secrets);
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent an event that is not a JSON object: “%s”"), excerpt);
       return FALSE;
@@ -416,7 +499,7 @@ openai_chat_decode (gpointer     data,
    * provider gave up. */
   if (event_type != NULL && strcmp (event_type, "error") == 0)
     {
-      g_propagate_error (error, _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+      g_propagate_error (error, _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                       _("The provider reported an error"),
                                                                       &root));
       return FALSE;
@@ -430,9 +513,11 @@ openai_chat_decode (gpointer     data,
           AgentJsonIter choices;
           AgentJson choice;
 
+          self->saw_event |= agent_json_is (&member, AGENT_JSON_ARRAY);
           agent_json_iter_init (&choices, &member);
           while (agent_json_iter_next (&choices, NULL, NULL, &choice))
-            decode_choice (self, &choice);
+            if (!decode_choice (self, &choice, error))
+              return FALSE;
         }
       else if (strcmp (name, "id") == 0)
         agent_accumulator_set_response_id (self->accumulator, agent_json_string (&member, NULL));
@@ -445,6 +530,7 @@ openai_chat_decode (gpointer     data,
 
           agent_accumulator_set_usage (self->accumulator, usage);
           self->saw_usage = TRUE;
+          self->saw_event = TRUE;
         }
       else if (strcmp (name, "x_groq") == 0 && !self->saw_usage)
         {
@@ -462,7 +548,7 @@ openai_chat_decode (gpointer     data,
         }
       else if (strcmp (name, "error") == 0 && agent_json_exists (&member))
         {
-          g_propagate_error (error, _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+          g_propagate_error (error, _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                           _("The provider reported an error"),
                                                                           &root));
           return FALSE;
@@ -486,6 +572,12 @@ openai_chat_is_complete (gpointer data)
   /* Some servers omit [DONE]: once the finish reason came, the end of the
    * body ends the answer (even if a last, useless event was cut off). */
   return agent_accumulator_has_finish_reason (self->accumulator);
+}
+
+static gboolean
+openai_chat_saw_event (gpointer data)
+{
+  return ((AgentOpenaiChatDecoder *) data)->saw_event;
 }
 
 /* {"object": "list", "data": [{"id": "gpt-4o", …}, …]} */
@@ -526,6 +618,7 @@ const AgentProviderBackend agent_openai_chat_backend = {
   .decoder_free = openai_chat_decoder_free,
   .decode = openai_chat_decode,
   .is_complete = openai_chat_is_complete,
+  .saw_event = openai_chat_saw_event,
   .models_path = "/models",
   .parse_models = _agent_openai_parse_models,
 };

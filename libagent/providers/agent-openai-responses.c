@@ -15,7 +15,8 @@
  *
  *  - on the message, {"output": [item, …]}: the response's output items in
  *    order, reasoning items whole, the others as their place among them,
- *    {"type": "message"} or {"type": "function_call", "call_id": …};
+ *    {"type": "message", "content-start": N} (N: where its text begins in
+ *    the content, in bytes) or {"type": "function_call", "call_id": …};
  *  - on each tool call, {"id": "fc_…"}: its item id. The call's id in
  *    libagent is the call_id.
  *
@@ -34,9 +35,12 @@
 #include "agent-openai-chat-private.h"
 #include "agent-provider-private.h"
 #include "agent-tool.h"
+#include "agent-wire-util.h"
 
 #define PROVIDER_NAME "openai-responses"
-/* Between two message items, or two parts of the reasoning */
+/* Between two parts of the reasoning or the refusal. The text of several
+ * message items is joined with nothing, as the SDKs' output_text is: the
+ * message's content breaks say where each begins. */
 #define SEPARATOR "\n\n"
 
 /* Request */
@@ -109,6 +113,61 @@ call_to_json (AgentToolCall *call,
   return item;
 }
 
+/* Where the text of each output item begins in @content ("content-start"
+ * of its message items), or -1; NULL when no item says, or when what they
+ * say does not fit @content (a message changed since, or data from before
+ * libagent recorded it): the content then goes whole in one place. */
+static gint64 *
+content_starts (JsonArray  *output,
+                guint       n_items,
+                const char *content)
+{
+  g_autofree gint64 *starts = g_new (gint64, n_items + 1);
+  gsize len = content != NULL ? strlen (content) : 0;
+  gint64 last = -1;
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      JsonNode *element = json_array_get_element (output, i);
+      JsonObject *item = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+      JsonNode *start = item ? json_object_get_member (item, "content-start") : NULL;
+
+      starts[i] = -1;
+      if (start == NULL || !JSON_NODE_HOLDS_VALUE (start) ||
+          json_node_get_value_type (start) != G_TYPE_INT64)
+        continue;
+
+      starts[i] = json_node_get_int (start);
+      if (starts[i] < last || starts[i] > (gint64) len ||
+          !g_utf8_validate_len (content + (last < 0 ? 0 : last),
+                                starts[i] - (last < 0 ? 0 : last), NULL))
+        return NULL;
+      /* The first one takes whatever came before it */
+      if (last < 0)
+        starts[i] = 0;
+      last = starts[i];
+    }
+
+  if (last < 0)
+    return NULL;
+  starts[n_items] = len;
+  return g_steal_pointer (&starts);
+}
+
+/* The text of output item @i, from @starts: up to where the next begins */
+static char *
+item_text (const gint64 *starts,
+           guint         n_items,
+           guint         i,
+           const char   *content)
+{
+  guint next = i + 1;
+
+  while (next < n_items && starts[next] < 0)
+    next++;
+  return g_strndup (content + starts[i], starts[next] - starts[i]);
+}
+
 /* The items of an assistant message, in the order the model wrote them
  * (its output items: reasoning whole, the places of its text and calls).
  * Reasoning that cannot be replayed is left out, and then so are the item
@@ -124,6 +183,7 @@ add_assistant (cJSON        *input,
   guint n_calls = agent_message_get_n_tool_calls (message);
   const char *content = agent_message_get_content (message);
   g_autofree gboolean *sent = g_new0 (gboolean, n_calls + 1);
+  g_autofree gint64 *starts = n_items > 0 ? content_starts (output, n_items, content) : NULL;
   gboolean content_pending = content != NULL && content[0] != '\0';
   gboolean has_reasoning = FALSE;
   gboolean with_ids = TRUE;
@@ -145,7 +205,16 @@ add_assistant (cJSON        *input,
             else if (reasoning_is_replayable (item))
               cJSON_AddItemToArray (input, agent_node_to_cjson (element));
           }
-        else if (pass == 1 && content_pending &&
+        else if (pass == 1 && starts != NULL && starts[i] >= 0)
+          {
+            /* Each message item with its own text, as it came */
+            g_autofree char *text = item_text (starts, n_items, i, content);
+
+            if (text[0] != '\0')
+              cJSON_AddItemToArray (input, text_message ("assistant", text));
+            content_pending = FALSE;
+          }
+        else if (pass == 1 && starts == NULL && content_pending &&
                  (g_strcmp0 (type, "message") == 0 || g_strcmp0 (type, "function_call") == 0))
           {
             cJSON_AddItemToArray (input, text_message ("assistant", content));
@@ -310,6 +379,7 @@ typedef struct
 {
   AgentAccumulator *accumulator;
   AgentJsonParser  *parser;
+  const char * const *secrets;   /* redacted from what errors quote */
   /* The message's provider data: the output items, which come one after
    * the other */
   GPtrArray        *output;
@@ -318,14 +388,18 @@ typedef struct
    * comes from another item or part is separated from it. */
   gint64            last_index[N_KINDS];
   gint64            last_part[N_KINDS];
+  gsize             text_start;  /* where the text of the item last_index[TEXT] begins */
+  gboolean          saw_event;   /* a response.* event */
 } AgentOpenaiResponsesDecoder;
 
 static gpointer
-openai_responses_decoder_new (AgentAccumulator *accumulator)
+openai_responses_decoder_new (AgentAccumulator   *accumulator,
+                              const char * const *secrets)
 {
   AgentOpenaiResponsesDecoder *self = g_new0 (AgentOpenaiResponsesDecoder, 1);
 
   self->accumulator = accumulator;
+  self->secrets = secrets;
   self->parser = agent_json_parser_new ();
   self->output = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   self->item_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -385,8 +459,18 @@ append (AgentOpenaiResponsesDecoder *self,
                      : kind == REFUSAL ? agent_message_get_refusal (message)
                                        : agent_message_get_reasoning (message);
 
-  if ((index != self->last_index[kind] || part != self->last_part[kind]) &&
-      before != NULL && before[0] != '\0')
+  if (kind == TEXT)
+    {
+      /* Another message item: its text follows as it came (parts of one
+       * item are joined with nothing either) */
+      if (index != self->last_index[kind])
+        {
+          agent_accumulator_break_text (self->accumulator);
+          self->text_start = before != NULL ? strlen (before) : 0;
+        }
+    }
+  else if ((index != self->last_index[kind] || part != self->last_part[kind]) &&
+           before != NULL && before[0] != '\0')
     append_funcs[kind] (self->accumulator, SEPARATOR, strlen (SEPARATOR));
   self->last_index[kind] = index;
   self->last_part[kind] = part;
@@ -520,11 +604,19 @@ output_item (AgentOpenaiResponsesDecoder *self,
       member = agent_json_member (item, "content");
       append_parts (self, index, &member);
 
-      /* A reasoning item whole for the next request; a message's place */
+      /* A reasoning item whole for the next request; a message's place,
+       * and where its text begins */
       if (type[0] == 'r')
         g_ptr_array_add (self->output, agent_json_to_node (item));
       else
-        g_ptr_array_add (self->output, string_object ("type", "message", NULL, NULL));
+        {
+          JsonNode *place = string_object ("type", "message", NULL, NULL);
+
+          if (self->last_index[TEXT] == index)
+            json_object_set_int_member (json_node_get_object (place), "content-start",
+                                        self->text_start);
+          g_ptr_array_add (self->output, place);
+        }
     }
 }
 
@@ -625,7 +717,7 @@ openai_responses_decode (gpointer     data,
   if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = g_utf8_make_valid (text, MIN (len, 200));
+      g_autofree char *excerpt = agent_excerpt (text, len, 200, self->secrets);
 
       if (g_strcmp0 (event_type, "error") == 0)
         g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROVIDER,
@@ -638,6 +730,9 @@ openai_responses_decode (gpointer     data,
 
   if (!(type = agent_json_member_string (&root, "type", NULL)) && !(type = event_type))
     return TRUE;
+
+  if (g_str_has_prefix (type, "response."))
+    self->saw_event = TRUE;
 
   delta = agent_json_member_string (&root, "delta", &delta_len);
 
@@ -696,7 +791,7 @@ openai_responses_decode (gpointer     data,
       const char *prefix = _("The provider reported an error");
 
       if (type[0] == 'e' || agent_json_exists (&inner))
-        g_propagate_error (error, _agent_provider_error_from_json_value (NULL, AGENT_ERROR_PROVIDER,
+        g_propagate_error (error, _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                         prefix, &failure));
       else
         g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_PROVIDER, _("The response failed"));
@@ -715,6 +810,12 @@ openai_responses_is_complete (gpointer data)
   return agent_accumulator_has_finish_reason (self->accumulator);
 }
 
+static gboolean
+openai_responses_saw_event (gpointer data)
+{
+  return ((AgentOpenaiResponsesDecoder *) data)->saw_event;
+}
+
 const AgentProviderBackend agent_openai_responses_backend = {
   .name = "openai-responses",
   .display_name = N_("OpenAI Responses"),
@@ -729,6 +830,7 @@ const AgentProviderBackend agent_openai_responses_backend = {
   .decoder_free = openai_responses_decoder_free,
   .decode = openai_responses_decode,
   .is_complete = openai_responses_is_complete,
+  .saw_event = openai_responses_saw_event,
   .models_path = "/models",
   .parse_models = _agent_openai_parse_models,
 };

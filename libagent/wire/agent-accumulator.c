@@ -102,6 +102,14 @@ agent_accumulator_append_text (AgentAccumulator *self,
   append_valid (self, &self->message->content, self->listener->text_delta, text, len);
 }
 
+/* The text that follows is another piece of the answer (a message item,
+ * a text block): see agent_message_get_content_breaks(). */
+void
+agent_accumulator_break_text (AgentAccumulator *self)
+{
+  _agent_message_add_content_break (self->message);
+}
+
 void
 agent_accumulator_append_reasoning (AgentAccumulator *self,
                                     const char       *text,
@@ -202,7 +210,7 @@ agent_accumulator_tool_call_delta (AgentAccumulator *self,
     {
       if (self->slots->len >= AGENT_ACCUMULATOR_MAX_TOOL_CALLS)
         {
-          g_set_error (&self->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+          g_set_error (&self->error, AGENT_ERROR, AGENT_ERROR_LIMIT,
                        _("The answer has more than %u tool calls"),
                        AGENT_ACCUMULATOR_MAX_TOOL_CALLS);
           return NULL;
@@ -232,7 +240,7 @@ agent_accumulator_tool_call_delta (AgentAccumulator *self,
     {
       if G_UNLIKELY (call->arguments->len + len > AGENT_ACCUMULATOR_MAX_ARGUMENTS_SIZE)
         {
-          g_set_error (&self->error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+          g_set_error (&self->error, AGENT_ERROR, AGENT_ERROR_LIMIT,
                        _("The arguments of the tool call “%s” are larger than %u MiB"),
                        call->name ? call->name : "", AGENT_ACCUMULATOR_MAX_ARGUMENTS_SIZE >> 20);
           return NULL;

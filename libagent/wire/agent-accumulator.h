@@ -56,6 +56,7 @@ AgentMessage     *agent_accumulator_get_message       (AgentAccumulator *self);
 void              agent_accumulator_append_text       (AgentAccumulator *self,
                                                        const char       *text,
                                                        gsize             len);
+void              agent_accumulator_break_text        (AgentAccumulator *self);
 void              agent_accumulator_append_reasoning  (AgentAccumulator *self,
                                                        const char       *text,
                                                        gsize             len);

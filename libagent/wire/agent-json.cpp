@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <cmath>
 #include <cstring>
 #include <new>
 
@@ -152,6 +153,86 @@ replace_unrepresentable_escapes (char   *text,
     }
 }
 
+/* A number token of @len bytes at @token that simdjson cannot hold, as
+ * it is put instead: beyond a double's range (1e999) it becomes null
+ * (what a browser's JSON.stringify writes for the Infinity JSON.parse
+ * makes of it), an integer beyond 64 bits the nearest double. NULL when
+ * the number is fine, or no number. */
+static char *
+representable_number (const char *token,
+                      size_t      len)
+{
+  g_autofree char *copy = g_strndup (token, len);
+  char *end = NULL;
+  double value = g_ascii_strtod (copy, &end);
+  bool is_integer = strspn (copy + (copy[0] == '-'), "0123456789") == len - (copy[0] == '-');
+
+  if (end != copy + len)
+    return NULL;
+
+  if (std::isinf (value))
+    return g_strdup ("null");
+
+  if (is_integer &&
+      !g_ascii_string_to_signed (copy, 10, G_MININT64, G_MAXINT64, NULL, NULL) &&
+      !g_ascii_string_to_unsigned (copy, 10, 0, G_MAXUINT64, NULL, NULL))
+    {
+      char shown[G_ASCII_DTOSTR_BUF_SIZE];
+
+      /* Beyond 2^64, so written with an exponent: a double to simdjson */
+      return g_strdup (g_ascii_formatd (shown, sizeof shown, "%.17g", value));
+    }
+
+  return NULL;
+}
+
+/* @text with the numbers simdjson cannot hold replaced (see
+ * representable_number()); strings are left as they are. */
+static char *
+replace_unrepresentable_numbers (const char *text,
+                                 size_t      len)
+{
+  GString *out = g_string_sized_new (len + 16);
+  bool in_string = false;
+  size_t i = 0;
+
+  while (i < len)
+    {
+      char c = text[i];
+
+      if (in_string || c == '"')
+        {
+          g_string_append_c (out, c);
+          if (in_string && c == '\\' && i + 1 < len)
+            g_string_append_c (out, text[++i]);
+          else if (c == '"')
+            in_string = !in_string;
+          i++;
+          continue;
+        }
+
+      if (c == '-' || g_ascii_isdigit (c))
+        {
+          size_t start = i++;
+          g_autofree char *replacement = NULL;
+
+          while (i < len && (g_ascii_isdigit (text[i]) || strchr (".eE+-", text[i]) != nullptr))
+            i++;
+          replacement = representable_number (text + start, i - start);
+          if (replacement != nullptr)
+            g_string_append (out, replacement);
+          else
+            g_string_append_len (out, text + start, i - start);
+          continue;
+        }
+
+      g_string_append_c (out, c);
+      i++;
+    }
+
+  return g_string_free (out, FALSE);
+}
+
 extern "C" gboolean
 agent_json_parser_parse (AgentJsonParser  *self,
                          const char       *text,
@@ -159,6 +240,8 @@ agent_json_parser_parse (AgentJsonParser  *self,
                          AgentJson        *root,
                          GError          **error)
 {
+  g_autofree char *valid = NULL;
+  g_autofree char *numbers = NULL;
   simdjson::error_code code;
   element e;
 
@@ -182,11 +265,20 @@ agent_json_parser_parse (AgentJsonParser  *self,
     {
       /* Valid JSON that simdjson refuses, or text that is nearly JSON but
        * for its encoding: repair it as a browser would, and try again. */
-      g_autofree char *valid = g_utf8_make_valid (text, len);
-      size_t valid_len = strlen (valid);
+      valid = g_utf8_make_valid (text, len);
+      len = strlen (valid);
+      text = valid;
 
-      replace_unrepresentable_escapes (valid, valid_len);
-      parse_copy (self, valid, valid_len, &e, &code);
+      replace_unrepresentable_escapes (valid, len);
+      parse_copy (self, text, len, &e, &code);
+    }
+
+  if (code == simdjson::NUMBER_ERROR)
+    {
+      /* Valid JSON with a number simdjson cannot hold, in any field (one
+       * nobody reads, often): the same, for numbers */
+      numbers = replace_unrepresentable_numbers (text, len);
+      parse_copy (self, numbers, strlen (numbers), &e, &code);
     }
 
   if (code != simdjson::SUCCESS)

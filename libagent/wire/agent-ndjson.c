@@ -43,7 +43,7 @@ set_too_long_error (AgentNdjsonSplitter  *self,
 
   g_set_error (error,
                AGENT_ERROR,
-               AGENT_ERROR_PROTOCOL,
+               AGENT_ERROR_LIMIT,
                _("A line of the JSON stream is longer than %s"),
                limit);
 
@@ -135,7 +135,7 @@ agent_ndjson_splitter_free (AgentNdjsonSplitter *self)
  * @self: a splitter
  * @max_line: the longest line accepted, in bytes, without its line ending
  *
- * Sets the length beyond which a line is refused with %AGENT_ERROR_PROTOCOL.
+ * Sets the length beyond which a line is refused with %AGENT_ERROR_LIMIT.
  * The default is %AGENT_NDJSON_DEFAULT_MAX_LINE.
  */
 void
@@ -158,7 +158,7 @@ agent_ndjson_splitter_set_max_line (AgentNdjsonSplitter *self,
  * Splits the next bytes of the stream, calling the line function for each
  * non-empty line they complete.
  *
- * Fails with %AGENT_ERROR_PROTOCOL when a line is too long, or with the error
+ * Fails with %AGENT_ERROR_LIMIT when a line is too long, or with the error
  * of the line function when it fails. After a failure the splitter refuses
  * any further input.
  *

@@ -89,13 +89,13 @@ set_too_large_error (AgentSseParser  *self,
   if (is_line)
     g_set_error (error,
                  AGENT_ERROR,
-                 AGENT_ERROR_PROTOCOL,
+                 AGENT_ERROR_LIMIT,
                  _("A line of the event stream is longer than %s"),
                  limit);
   else
     g_set_error (error,
                  AGENT_ERROR,
-                 AGENT_ERROR_PROTOCOL,
+                 AGENT_ERROR_LIMIT,
                  _("An event of the event stream is larger than %s"),
                  limit);
 
@@ -305,7 +305,7 @@ agent_sse_parser_free (AgentSseParser *self)
  * @max_size: the longest line, and the largest event, in bytes
  *
  * Sets the limit beyond which the stream is refused with
- * %AGENT_ERROR_PROTOCOL: a line (without its line ending) longer than
+ * %AGENT_ERROR_LIMIT: a line (without its line ending) longer than
  * @max_size, or an event whose data lines and event type, together, take
  * more than @max_size bytes (each data line counting one byte for its LF).
  *
@@ -331,7 +331,7 @@ agent_sse_parser_set_max_size (AgentSseParser *self,
  * Parses the next bytes of the stream, calling the event function for each
  * event they complete.
  *
- * Fails with %AGENT_ERROR_PROTOCOL when a limit is exceeded, or with the
+ * Fails with %AGENT_ERROR_LIMIT when a limit is exceeded, or with the
  * error of the event function when it fails. After a failure the parser
  * refuses any further input until it is reset.
  *

@@ -9,6 +9,15 @@
 
 G_BEGIN_DECLS
 
-char *agent_wire_format_limit (gsize limit);
+/* What replaces a secret in text that is shown */
+#define AGENT_REDACTED "[redacted]"
+
+char *agent_wire_format_limit (gsize               limit);
+char *agent_redact            (const char         *text,
+                               const char * const *secrets);
+char *agent_excerpt           (const char         *text,
+                               gsize               len,
+                               guint               max_chars,
+                               const char * const *secrets);
 
 G_END_DECLS

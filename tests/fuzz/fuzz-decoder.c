@@ -32,7 +32,7 @@ describe_run (const uint8_t *data,
               guint32        seed)
 {
   AgentAccumulator *accumulator = agent_accumulator_new (NULL, NULL);
-  AgentStreamDecoder *decoder = agent_stream_decoder_new (&FUZZ_BACKEND, accumulator);
+  AgentStreamDecoder *decoder = agent_stream_decoder_new (&FUZZ_BACKEND, accumulator, NULL);
   GString *out = g_string_new (NULL);
   GError *error = NULL;
   gboolean ok = TRUE;

@@ -22,7 +22,7 @@
 typedef enum
 {
   OUTCOME_OK,
-  OUTCOME_PROTOCOL_ERROR,
+  OUTCOME_LIMIT_ERROR,
   OUTCOME_CALLBACK_ERROR,
 } OutcomeKind;
 
@@ -157,8 +157,9 @@ split (Run          *run,
     }
   else
     {
-      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
-      run->outcome->kind = OUTCOME_PROTOCOL_ERROR;
+      /* The one error of its own: a size limit */
+      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
+      run->outcome->kind = OUTCOME_LIMIT_ERROR;
     }
 
   g_clear_error (&error);
@@ -194,7 +195,7 @@ reference_split (Run          *run,
 
       if (len > run->max_line)
         {
-          run->outcome->kind = OUTCOME_PROTOCOL_ERROR;
+          run->outcome->kind = OUTCOME_LIMIT_ERROR;
           return;
         }
 

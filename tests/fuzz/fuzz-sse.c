@@ -23,7 +23,7 @@
 typedef enum
 {
   OUTCOME_OK,
-  OUTCOME_PROTOCOL_ERROR,
+  OUTCOME_LIMIT_ERROR,
   OUTCOME_CALLBACK_ERROR,
 } OutcomeKind;
 
@@ -202,8 +202,9 @@ parse (AgentSseParser *parser,
     }
   else
     {
-      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
-      run->outcome->kind = OUTCOME_PROTOCOL_ERROR;
+      /* The one error of its own: a size limit */
+      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
+      run->outcome->kind = OUTCOME_LIMIT_ERROR;
     }
 
   g_clear_error (&error);
@@ -236,7 +237,7 @@ reference_line (Run          *run,
 
   if (len > run->max_size)
     {
-      run->outcome->kind = OUTCOME_PROTOCOL_ERROR;
+      run->outcome->kind = OUTCOME_LIMIT_ERROR;
       return FALSE;
     }
 
@@ -283,7 +284,7 @@ reference_line (Run          *run,
     {
       if (buffers->data->len + buffers->type->len + (len - value_start) + 1 > run->max_size)
         {
-          run->outcome->kind = OUTCOME_PROTOCOL_ERROR;
+          run->outcome->kind = OUTCOME_LIMIT_ERROR;
           return FALSE;
         }
 
@@ -294,7 +295,7 @@ reference_line (Run          *run,
     {
       if (buffers->data->len + (len - value_start) > run->max_size)
         {
-          run->outcome->kind = OUTCOME_PROTOCOL_ERROR;
+          run->outcome->kind = OUTCOME_LIMIT_ERROR;
           return FALSE;
         }
 
@@ -366,7 +367,7 @@ reference_parse (Run          *run,
         {
           /* The last line has no line ending: it is dropped. */
           if (pos - start > run->max_size)
-            run->outcome->kind = OUTCOME_PROTOCOL_ERROR;
+            run->outcome->kind = OUTCOME_LIMIT_ERROR;
           run->outcome->partial = TRUE;
           break;
         }
