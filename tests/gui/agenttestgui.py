@@ -105,7 +105,9 @@ def find_node(node, name, role=None):
 def text_of(node):
     """The text of an entry, read through the accessible Text interface."""
     try:
-        return node.queryText().getText(0, -1)
+        text = node.queryText()
+        # GTK 4.8 answers nothing for the end offset -1
+        return text.getText(0, text.characterCount)
     except Exception:
         return None
 

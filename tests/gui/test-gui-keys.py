@@ -51,7 +51,8 @@ def dead_url():
 
 
 def window_ids():
-    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "."],
+    """The app's windows on the screen."""
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--classname", "agent-chat"],
                            capture_output=True, text=True).stdout.split()
     return set(found)
 
@@ -59,6 +60,11 @@ def window_ids():
 def focus(window_id):
     return subprocess.run(["xdotool", "windowfocus", "--sync", window_id],
                           capture_output=True).returncode == 0
+
+
+def focus_new(before):
+    """Gives the keyboard to a window of the app that was not there @before."""
+    return wait_for(lambda: any(focus(w) for w in sorted(window_ids() - before)), 30)
 
 
 def preferences(app):
@@ -72,14 +78,28 @@ def entry_text(window, title):
 
 
 def provider_shown(window):
+    """The labels of the Provider row but its title: the provider selected."""
     combo = find_node(window, "Provider", pyatspi.ROLE_COMBO_BOX)
     if combo is None:
         return None
-    return [n for n in names(combo) if n != "Provider"]
+    return walking(lambda: [n.name for n in all_nodes(combo)
+                            if n.getRole() == pyatspi.ROLE_LABEL and n.name != "Provider"])
 
 
-def focused(node):
-    return node is not None and walking(lambda: node.getState().contains(pyatspi.STATE_FOCUSED))
+def length_of(node):
+    """How many characters an entry holds (a password's too, never its text)."""
+    try:
+        return node.queryText().characterCount
+    except Exception:
+        return None
+
+
+def retry_button(app):
+    """The error's Retry button (GTK 4.8 names a button from its label,
+    mnemonic and all, and its accessible label)."""
+    return walking(lambda: next((n for n in all_nodes(app)
+                                 if n.getRole() == pyatspi.ROLE_PUSH_BUTTON and
+                                 "Retry" in n.name.replace("_", "").split()), None))
 
 
 def turn_over(app):
@@ -117,8 +137,7 @@ class App:
         before = window_ids()
         self.process = subprocess.Popen([os.environ["AGENT_CHAT"]] + list(args), env=self.env)
         app = wait_for(find_app, 60)
-        new = wait_for(lambda: window_ids() - before, 30)
-        if app is None or not new or not focus(sorted(new)[0]):
+        if app is None or not focus_new(before):
             return None
         return app
 
@@ -193,11 +212,13 @@ def key_typed(chat, b):
         return False
     xdotool("key", "ctrl+comma")
     prefs = wait_for(lambda: preferences(app), 20)
-    # Without a key, the key's field has the keyboard
+    # Without a key, the key's field has the keyboard, once the keyring said so
     field = prefs and wait_for(lambda: find_node(prefs, "API Key", pyatspi.ROLE_TEXT), 10)
-    tap(wait_for(lambda: focused(field), 10), "Preferences open on the empty API key field")
-    xdotool("type", "--delay", "20", TYPED_KEY)
+    wait_for(lambda: any("keyring" in n for n in names(prefs)), 10)
     time.sleep(0.5)
+    xdotool("type", "--delay", "20", TYPED_KEY)
+    tap(field and wait_for(lambda: length_of(field) == len(TYPED_KEY), 10),
+        "Preferences open on the empty API key field, which takes the key typed")
     xdotool("key", "Escape")
     tap(chat.quit() == 0, "Ctrl+Q quits once the key is typed")
 
@@ -222,6 +243,7 @@ def dead_server(chat, a, b):
     """A dead --base-url: shown, used by Retry; then a second agent-chat."""
     dead = dead_url()
     before_dead = len(a.requests)
+    before_chats = len(a.seen("/v1/chat/completions"))
     chat.settings(provider="openai", base_url=a.url, model="keys-model")
     app = chat.start("--base-url", dead)
     if app is None:
@@ -230,7 +252,7 @@ def dead_server(chat, a, b):
     tap(wait_for(lambda: ("keys-model · " + host(dead)) in names(app), 10),
         "the subtitle names the dead server's host")
     type_prompt("Anyone there?")
-    retry = wait_for(lambda: find_node(app, "Retry", pyatspi.ROLE_PUSH_BUTTON), 60)
+    retry = wait_for(lambda: retry_button(app), 60)
     tap(retry is not None and len(a.requests) == before_dead,
         "the turn fails, and nothing went to the server of the settings")
 
@@ -241,13 +263,13 @@ def dead_server(chat, a, b):
     xdotool("key", "Escape")
     wait_for(lambda: preferences(app) is None, 10)
 
-    before = len(a.requests)
-    retry = find_node(app, "Retry", pyatspi.ROLE_PUSH_BUTTON)
+    retry = retry_button(app)
     if retry is not None:
         click(retry)
-    time.sleep(1.0)
-    retry = wait_for(lambda: find_node(app, "Retry", pyatspi.ROLE_PUSH_BUTTON), 60)
-    tap(retry is not None and len(a.requests) == before,
+    # The error goes while the turn runs, and comes back
+    gone = wait_for(lambda: retry_button(app) is None, 10)
+    retry = wait_for(lambda: retry_button(app), 60)
+    tap(gone and retry is not None and len(a.requests) == before_dead,
         "Retry goes to the same dead URL, as shown")
 
     # Edited in Preferences, the URL is what the next Retry uses
@@ -256,29 +278,28 @@ def dead_server(chat, a, b):
     field = prefs and find_node(prefs, "Base URL", pyatspi.ROLE_TEXT)
     if field:
         click_at(field)
-        wait_for(lambda: focused(field), 5)
+        time.sleep(0.5)
         xdotool("key", "ctrl+a")
         xdotool("type", "--delay", "20", a.url)
-    time.sleep(0.5)
+    edited = field and wait_for(lambda: entry_text(prefs, "Base URL") == a.url, 10)
     xdotool("key", "Escape")
     wait_for(lambda: preferences(app) is None, 10)
-    retry = find_node(app, "Retry", pyatspi.ROLE_PUSH_BUTTON)
+    retry = retry_button(app)
     if retry is not None:
         click(retry)
-    tap(wait_for(lambda: len(a.seen("/v1/chat/completions")) > 0, 30),
+    tap(edited and wait_for(lambda: len(a.seen("/v1/chat/completions")) > before_chats, 30),
         "edited in Preferences, the URL is the one Retry uses")
     wait_for(lambda: turn_over(app), 30)
 
     # A second agent-chat with options: a new window that uses them
     before = window_ids()
     status, err = chat.run("--base-url", b.url, "--model", "other-model")
-    new = wait_for(lambda: window_ids() - before, 20)
+    new = focus_new(before)
     subtitle = "other-model · " + host(b.url)
     frames = walking(lambda: [app.getChildAtIndex(i) for i in range(app.childCount)]) or []
-    tap(status == 0 and new and any(subtitle in names(f) for f in frames),
+    tap(status == 0 and new and len(frames) == 2 and any(subtitle in names(f) for f in frames),
         "a second agent-chat with options opens a window that shows them")
     if new:
-        focus(sorted(new)[0])
         type_prompt("Hello from the second window")
     tap(wait_for(lambda: b.seen("/v1/chat/completions", model="other-model"), 30),
         "the new window's turn goes to the server and model given")
