@@ -196,7 +196,7 @@ def key_from_cli(chat, a):
         "Preferences show the provider, base URL and model in use")
     tap(wait_for(lambda: a.seen("/v1/models", authorization="expected"), 20),
         "the model list is asked of the server in use, with its key")
-    tap(prefs is not None and wait_for(lambda: any("keyring" in n for n in names(prefs)), 10),
+    tap(prefs is not None and wait_for(lambda: any("stored in your keyring" in n for n in names(prefs)), 10),
         "Preferences say the key is kept in the keyring")
     xdotool("key", "Escape")
     tap(chat.quit() == 0, "Ctrl+Q quits")
@@ -214,7 +214,7 @@ def key_typed(chat, b):
     prefs = wait_for(lambda: preferences(app), 20)
     # Without a key, the key's field has the keyboard, once the keyring said so
     field = prefs and wait_for(lambda: find_node(prefs, "API Key", pyatspi.ROLE_TEXT), 10)
-    wait_for(lambda: any("keyring" in n for n in names(prefs)), 10)
+    wait_for(lambda: any("stored in your keyring" in n for n in names(prefs)), 10)
     time.sleep(0.5)
     xdotool("type", "--delay", "20", TYPED_KEY)
     tap(field and wait_for(lambda: length_of(field) == len(TYPED_KEY), 10),
