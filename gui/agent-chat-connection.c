@@ -356,7 +356,7 @@ agent_chat_connection_dup_subtitle (AgentChatConnection *self)
     return g_strdup_printf (_("Demo server · %s"), host);
   /* Translators: the window's subtitle: the model, then the host of the
    * server, as in "gpt-4o-mini · api.openai.com" */
-  return g_strdup_printf (_("%s · %s"), self->values[KEY_MODEL], host);
+  return g_strdup_printf (C_("window subtitle", "%s · %s"), self->values[KEY_MODEL], host);
 }
 
 static char *
