@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from agenttestgui import GuiServer, all_nodes, app_env, click, click_at, find_app, find_node, \
     finish, names, start_keyring, tap, text_of, wait_for, walking, xdotool  # noqa: E402
 
-N_TESTS = 19
+N_TESTS = 20
 CLI_KEY = "sk-cli-3c1f0a9e"
 TYPED_KEY = "sk-typed-58b2d7"
 
@@ -126,6 +126,10 @@ class App:
         os.makedirs(settings, exist_ok=True)
         self.keyfile = os.path.join(settings, "keyfile")
         self.process = None
+        # What the app prints, every run (with G_MESSAGES_DEBUG=all: its
+        # debug messages too)
+        self.output = open(os.path.join(home, "app-output.txt"), "a+")
+        self.env["G_MESSAGES_DEBUG"] = "all"
 
     def settings(self, **values):
         with open(self.keyfile, "w") as keyfile:
@@ -135,11 +139,25 @@ class App:
 
     def start(self, *args):
         before = window_ids()
-        self.process = subprocess.Popen([os.environ["AGENT_CHAT"]] + list(args), env=self.env)
-        app = wait_for(find_app, 60)
-        if app is None or not focus_new(before):
-            return None
-        return app
+        for attempt in range(2):
+            self.output.seek(0, os.SEEK_END)
+            start = self.output.tell()
+            self.process = subprocess.Popen([os.environ["AGENT_CHAT"]] + list(args), env=self.env,
+                                            stdout=self.output, stderr=self.output)
+            app = wait_for(lambda: "exited" if self.process.poll() is not None else find_app(),
+                           60)
+            if app not in (None, "exited") and focus_new(before):
+                return app
+            self.output.seek(start)
+            said = self.output.read()
+            print("# the app did not show (exit status %s):" % self.process.poll(), flush=True)
+            for line in said.splitlines()[-5:]:
+                print("#   " + line, flush=True)
+            # Xvfb on this shared machine has refused a connection now and
+            # then ("cannot open display"): that, and only that, is tried again
+            if "cannot open display" not in said:
+                break
+        return None
 
     def run(self, *args):
         """Another agent-chat, while this one runs: its exit status and stderr."""
@@ -159,6 +177,22 @@ class App:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(10)
+
+    def leaked(self, *keys):
+        """The keys found in what the app printed, or in its settings or
+        data files."""
+        found = []
+        self.output.seek(0)
+        texts = [self.output.read()]
+        for top in (self.env["XDG_CONFIG_HOME"], self.env["XDG_DATA_HOME"]):
+            for directory, _, files in os.walk(top):
+                for name in files:
+                    with open(os.path.join(directory, name), "rb") as f:
+                        texts.append(f.read().decode("utf-8", "replace"))
+        for key in keys:
+            if any(key in text for text in texts):
+                found.append(key)
+        return found
 
     def cli(self, *args, stdin=None):
         return subprocess.run([os.environ["AGENT_CLI"], "--no-store"] + list(args), env=self.env,
@@ -310,8 +344,15 @@ def dead_server(chat, a, b):
     chat.quit()
 
 
+def display_ready():
+    return subprocess.run(["xdotool", "getdisplaygeometry"], capture_output=True).returncode == 0
+
+
 def main(home):
     print("1..%d" % N_TESTS, flush=True)
+    if not display_ready():
+        print("# the display is not ready yet", flush=True)
+        wait_for(display_ready, 30)
     keyring = start_keyring(os.path.join(home, "keyring"))
     a = GuiServer(CLI_KEY)
     b = GuiServer(TYPED_KEY)
@@ -319,6 +360,9 @@ def main(home):
     try:
         if key_from_cli(chat, a) and key_typed(chat, b):
             dead_server(chat, a, b)
+        chat.kill()
+        tap(not chat.leaked(CLI_KEY, TYPED_KEY),
+            "no key in what the app printed, nor in its settings and data files")
     finally:
         chat.kill()
         a.stop()
