@@ -213,7 +213,7 @@ def key_from_cli(chat, a):
         tap(False, "the app starts")
         return False
     subtitle = "keys-model · " + host(a.url)
-    tap(wait_for(lambda: subtitle in names(app), 10),
+    tap(wait_for(lambda: subtitle in names(app), 30),
         "the subtitle shows the model and host given on the command line")
 
     type_prompt("Hello")
@@ -223,14 +223,15 @@ def key_from_cli(chat, a):
     wait_for(lambda: turn_over(app), 30)
 
     xdotool("key", "ctrl+comma")
-    prefs = wait_for(lambda: preferences(app), 20)
-    shown = prefs is not None and wait_for(lambda: entry_text(prefs, "Base URL") == a.url, 10)
+    prefs = wait_for(lambda: preferences(app), 30)
+    shown = prefs is not None and wait_for(lambda: entry_text(prefs, "Base URL") == a.url, 30)
     tap(shown and entry_text(prefs, "Model") == "keys-model" and
         provider_shown(prefs) == ["openai"],
         "Preferences show the provider, base URL and model in use")
-    tap(wait_for(lambda: a.seen("/v1/models", authorization="expected"), 20),
+    tap(wait_for(lambda: a.seen("/v1/models", authorization="expected"), 30),
         "the model list is asked of the server in use, with its key")
-    tap(prefs is not None and wait_for(lambda: any("stored in your keyring" in n for n in names(prefs)), 10),
+    tap(prefs is not None and
+        wait_for(lambda: any("stored in your keyring" in n for n in names(prefs)), 30),
         "Preferences say the key is kept in the keyring")
     xdotool("key", "Escape")
     tap(chat.quit() == 0, "Ctrl+Q quits")
@@ -245,13 +246,13 @@ def key_typed(chat, b):
         tap(False, "the app starts again")
         return False
     xdotool("key", "ctrl+comma")
-    prefs = wait_for(lambda: preferences(app), 20)
-    # Without a key, the key's field has the keyboard, once the keyring said so
-    field = prefs and wait_for(lambda: find_node(prefs, "API Key", pyatspi.ROLE_TEXT), 10)
-    wait_for(lambda: any("stored in your keyring" in n for n in names(prefs)), 10)
-    time.sleep(0.5)
+    prefs = wait_for(lambda: preferences(app), 30)
+    # Without a key, the key's field has the keyboard once the keyring said
+    # so, which is before the server is asked for its models
+    field = prefs and wait_for(lambda: find_node(prefs, "API Key", pyatspi.ROLE_TEXT), 30)
+    wait_for(lambda: b.seen("/v1/models"), 30)
     xdotool("type", "--delay", "20", TYPED_KEY)
-    tap(field and wait_for(lambda: length_of(field) == len(TYPED_KEY), 10),
+    tap(field and wait_for(lambda: length_of(field) == len(TYPED_KEY), 30),
         "Preferences open on the empty API key field, which takes the key typed")
     xdotool("key", "Escape")
     tap(chat.quit() == 0, "Ctrl+Q quits once the key is typed")
@@ -283,7 +284,7 @@ def dead_server(chat, a, b):
     if app is None:
         tap(False, "the app starts with a dead URL")
         return
-    tap(wait_for(lambda: ("keys-model · " + host(dead)) in names(app), 10),
+    tap(wait_for(lambda: ("keys-model · " + host(dead)) in names(app), 30),
         "the subtitle names the dead server's host")
     type_prompt("Anyone there?")
     retry = wait_for(lambda: retry_button(app), 60)
@@ -291,33 +292,33 @@ def dead_server(chat, a, b):
         "the turn fails, and nothing went to the server of the settings")
 
     xdotool("key", "ctrl+comma")
-    prefs = wait_for(lambda: preferences(app), 20)
-    tap(prefs is not None and wait_for(lambda: entry_text(prefs, "Base URL") == dead, 10),
+    prefs = wait_for(lambda: preferences(app), 30)
+    tap(prefs is not None and wait_for(lambda: entry_text(prefs, "Base URL") == dead, 30),
         "Preferences show the dead URL the window uses")
     xdotool("key", "Escape")
-    wait_for(lambda: preferences(app) is None, 10)
+    wait_for(lambda: preferences(app) is None, 30)
 
     retry = retry_button(app)
     if retry is not None:
         click(retry)
     # The error goes while the turn runs, and comes back
-    gone = wait_for(lambda: retry_button(app) is None, 10)
+    gone = wait_for(lambda: retry_button(app) is None, 30)
     retry = wait_for(lambda: retry_button(app), 60)
     tap(gone and retry is not None and len(a.requests) == before_dead,
         "Retry goes to the same dead URL, as shown")
 
     # Edited in Preferences, the URL is what the next Retry uses
     xdotool("key", "ctrl+comma")
-    prefs = wait_for(lambda: preferences(app), 20)
+    prefs = wait_for(lambda: preferences(app), 30)
     field = prefs and find_node(prefs, "Base URL", pyatspi.ROLE_TEXT)
     if field:
         click_at(field)
         time.sleep(0.5)
         xdotool("key", "ctrl+a")
         xdotool("type", "--delay", "20", a.url)
-    edited = field and wait_for(lambda: entry_text(prefs, "Base URL") == a.url, 10)
+    edited = field and wait_for(lambda: entry_text(prefs, "Base URL") == a.url, 30)
     xdotool("key", "Escape")
-    wait_for(lambda: preferences(app) is None, 10)
+    wait_for(lambda: preferences(app) is None, 30)
     retry = retry_button(app)
     if retry is not None:
         click(retry)
