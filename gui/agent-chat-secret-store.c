@@ -445,7 +445,8 @@ agent_chat_secret_store_lookup_async (AgentChatSecretStore *self,
   if (!entry->looking_up)
     {
       entry->looking_up = TRUE;
-      agent_secret_lookup_api_key_async (entry->provider, entry->base_url, NULL, lookup_cb, call_new (self, entry));
+      agent_secret_lookup_api_key_async (entry->provider, entry->base_url, NULL, lookup_cb,
+                                         call_new (self, entry));
     }
 #endif
 }

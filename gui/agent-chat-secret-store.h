@@ -33,7 +33,7 @@ typedef enum
 G_DECLARE_FINAL_TYPE (AgentChatSecretStore, agent_chat_secret_store, AGENT_CHAT, SECRET_STORE,
                       GObject)
 
-AgentChatSecretStore *agent_chat_secret_store_new               (gboolean               use_keyring);
+AgentChatSecretStore *agent_chat_secret_store_new               (gboolean              use_keyring);
 gboolean              agent_chat_secret_store_get_busy          (AgentChatSecretStore  *self);
 const char           *agent_chat_secret_store_get_keyring_error (AgentChatSecretStore  *self);
 gboolean              agent_chat_secret_store_peek              (AgentChatSecretStore  *self,

@@ -64,9 +64,12 @@ respond (AgentTestServer *server,
     agent_test_openai_add_text_response (server, hello, 5, 4);
 
   if (body != NULL && JSON_NODE_HOLDS_OBJECT (body))
-    model = g_strdup_printf (" model=%s",
-                             json_object_get_string_member_with_default (json_node_get_object (body),
-                                                                         "model", ""));
+    {
+      JsonObject *object = json_node_get_object (body);
+
+      model = g_strdup_printf (" model=%s",
+                               json_object_get_string_member_with_default (object, "model", ""));
+    }
   g_print ("%s%s authorization=%s\n", path, model ? model : "", authorization (server, index));
   fflush (stdout);
 }
