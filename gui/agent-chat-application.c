@@ -1,8 +1,16 @@
 /* agent-chat-application.c
  *
  * The application: its settings, where its API keys live, its app-wide
- * actions and shortcuts, and the command-line options that override the
- * settings for one run (--provider, --base-url, --model).
+ * actions and shortcuts, and the command line.
+ *
+ * The options --provider, --base-url and --model stand in for the settings
+ * in the window they open (its AgentChatConnection). The first agent-chat
+ * opens its window with them; another one started while the app runs hands
+ * them over and exits: a window already talking to that server with that
+ * model comes forward, or a new window opens with them, as GNOME apps open
+ * what they are asked to in a window of its own. Options that cannot be
+ * used (an unknown provider, a URL that is not http or https) are said on
+ * that agent-chat's standard error, and it exits with status 1.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -25,42 +33,21 @@ struct _AgentChatApplication
   AgentStore           *store;      /* the conversations; NULL if it could not be opened */
 #endif
   AgentChatMcpServers  *mcp_servers;
-  GHashTable           *overrides;  /* settings key → value for this run */
+  guint                 holding : 1;     /* while keys are being written to the keyring */
+  guint                 quit_when_saved : 1;
 };
 
 G_DEFINE_FINAL_TYPE (AgentChatApplication, agent_chat_application, ADW_TYPE_APPLICATION)
 
 static const GOptionEntry options[] = {
   { "provider", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("The kind of model server for this run: openai, openai-responses, anthropic, ollama or gemini"),
+    N_("The kind of model server for the window: openai, openai-responses, anthropic, ollama or gemini"),
     N_("NAME") },
   { "base-url", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("The model server's address for this run"), N_("URL") },
-  { "model", 0, 0, G_OPTION_ARG_STRING, NULL, N_("The model for this run"), N_("MODEL") },
+    N_("The model server's address for the window"), N_("URL") },
+  { "model", 0, 0, G_OPTION_ARG_STRING, NULL, N_("The model for the window"), N_("MODEL") },
   { NULL }
 };
-
-/**
- * agent_chat_application_dup_setting:
- * @self: a #AgentChatApplication
- * @key: a string key of the settings
- *
- * Returns: (transfer full): the value given on the command line for this run,
- *   or else the setting's
- */
-char *
-agent_chat_application_dup_setting (AgentChatApplication *self,
-                                    const char           *key)
-{
-  const char *value;
-
-  g_return_val_if_fail (AGENT_CHAT_IS_APPLICATION (self), NULL);
-
-  value = g_hash_table_lookup (self->overrides, key);
-  if (value != NULL)
-    return g_strdup (value);
-  return g_settings_get_string (self->settings, key);
-}
 
 GSettings *
 agent_chat_application_get_settings (AgentChatApplication *self)
@@ -111,30 +98,93 @@ agent_chat_application_get_store (AgentChatApplication *self)
 }
 #endif
 
-/* Changing a setting in the preferences ends its command-line override. */
-static void
-on_setting_changed (GSettings            *settings,
-                    const char           *key,
-                    AgentChatApplication *self)
+/**
+ * agent_chat_application_open_window:
+ * @self: a #AgentChatApplication
+ * @connection: the server the window talks to
+ *
+ * Opens a window on @connection: the app's first with its last
+ * conversation, any other with a new chat.
+ *
+ * Returns: (transfer none): the window
+ */
+GtkWindow *
+agent_chat_application_open_window (AgentChatApplication *self,
+                                    AgentChatConnection  *connection)
 {
-  g_hash_table_remove (self->overrides, key);
+  gboolean first;
+  AgentChatWindow *window;
+
+  g_return_val_if_fail (AGENT_CHAT_IS_APPLICATION (self), NULL);
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (connection), NULL);
+
+  first = gtk_application_get_windows (GTK_APPLICATION (self)) == NULL;
+  window = agent_chat_window_new (self);
+  agent_chat_window_set_connection (window, connection);
+  /* Two windows on one conversation would write it both */
+  if (!first)
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat", NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  return GTK_WINDOW (window);
 }
 
 static int
-agent_chat_application_handle_local_options (GApplication *app,
-                                             GVariantDict *dict)
+agent_chat_application_command_line (GApplication            *app,
+                                     GApplicationCommandLine *command_line)
 {
   AgentChatApplication *self = AGENT_CHAT_APPLICATION (app);
-  static const char * const keys[] = { "provider", "base-url", "model" };
+  GVariantDict *given = g_application_command_line_get_options_dict (command_line);
+  g_autoptr(AgentChatConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *provider = NULL;
+  const char *base_url = NULL;
+  const char *model = NULL;
 
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+  g_variant_dict_lookup (given, "provider", "&s", &provider);
+  g_variant_dict_lookup (given, "base-url", "&s", &base_url);
+  g_variant_dict_lookup (given, "model", "&s", &model);
+  if (provider == NULL && base_url == NULL && model == NULL)
     {
-      const char *value = NULL;
-
-      if (g_variant_dict_lookup (dict, keys[i], "&s", &value))
-        g_hash_table_replace (self->overrides, g_strdup (keys[i]), g_strdup (value));
+      g_application_activate (app);
+      return EXIT_SUCCESS;
     }
-  return -1;
+
+  if (!agent_chat_connection_check_options (provider, base_url, &error))
+    {
+      g_application_command_line_printerr (command_line, "%s: %s\n", g_get_prgname (),
+                                           error->message);
+      return EXIT_FAILURE;
+    }
+
+  connection = agent_chat_connection_new (self->settings, provider, base_url, model);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (AGENT_CHAT_IS_WINDOW (l->data) &&
+        agent_chat_connection_equal (agent_chat_window_get_connection (l->data), connection))
+      {
+        gtk_window_present (l->data);
+        return EXIT_SUCCESS;
+      }
+  agent_chat_application_open_window (self, connection);
+  return EXIT_SUCCESS;
+}
+
+/* Keys being written keep the app running, and Quit waits for them */
+static void
+on_secrets_busy (AgentChatApplication *self)
+{
+  gboolean busy = agent_chat_secret_store_get_busy (self->secrets);
+
+  if (busy == self->holding)
+    return;
+  self->holding = busy;
+  if (busy)
+    {
+      g_application_hold (G_APPLICATION (self));
+      return;
+    }
+  g_application_release (G_APPLICATION (self));
+  if (self->quit_when_saved)
+    g_application_quit (G_APPLICATION (self));
 }
 
 static void
@@ -142,7 +192,8 @@ quit_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
 {
-  GList *windows = gtk_application_get_windows (GTK_APPLICATION (user_data));
+  AgentChatApplication *self = user_data;
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
 
   /* Closing the windows first stops their turns. */
   while (windows != NULL)
@@ -152,7 +203,11 @@ quit_action (GSimpleAction *action,
       gtk_window_destroy (windows->data);
       windows = next;
     }
-  g_application_quit (G_APPLICATION (user_data));
+  agent_chat_secret_store_flush (self->secrets);
+  if (self->holding)
+    self->quit_when_saved = TRUE;
+  else
+    g_application_quit (G_APPLICATION (self));
 }
 
 static void
@@ -162,9 +217,16 @@ preferences_action (GSimpleAction *action,
 {
   AgentChatApplication *self = user_data;
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  GtkWidget *preferences = agent_chat_preferences_new (parent, self->settings, self->secrets,
-                                                        self->mcp_servers);
+  g_autoptr(AgentChatConnection) connection = NULL;
+  GtkWidget *preferences;
 
+  /* The server of the window they are opened from */
+  if (AGENT_CHAT_IS_WINDOW (parent))
+    connection = g_object_ref (agent_chat_window_get_connection (AGENT_CHAT_WINDOW (parent)));
+  else
+    connection = agent_chat_connection_new (self->settings, NULL, NULL, NULL);
+  preferences = agent_chat_preferences_new (parent, self->settings, self->secrets, connection,
+                                            self->mcp_servers);
   gtk_window_present (GTK_WINDOW (preferences));
 }
 
@@ -205,8 +267,9 @@ agent_chat_application_startup (GApplication *app)
   G_APPLICATION_CLASS (agent_chat_application_parent_class)->startup (app);
 
   self->settings = g_settings_new (AGENT_CHAT_SCHEMA_ID);
-  self->secrets = agent_chat_memory_secret_store_new ();
-  g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_setting_changed), self, 0);
+  self->secrets = agent_chat_secret_store_new (TRUE);
+  g_signal_connect_object (self->secrets, "notify::busy", G_CALLBACK (on_secrets_busy), self,
+                           G_CONNECT_SWAPPED);
 #if AGENT_HAS_STORE
   {
     g_autoptr(GError) error = NULL;
@@ -242,11 +305,18 @@ agent_chat_application_shutdown (GApplication *app)
 static void
 agent_chat_application_activate (GApplication *app)
 {
+  AgentChatApplication *self = AGENT_CHAT_APPLICATION (app);
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
-  if (window == NULL)
-    window = GTK_WINDOW (agent_chat_window_new (AGENT_CHAT_APPLICATION (app)));
-  gtk_window_present (window);
+  if (window != NULL)
+    gtk_window_present (window);
+  else
+    {
+      g_autoptr(AgentChatConnection) connection = agent_chat_connection_new (self->settings, NULL,
+                                                                            NULL, NULL);
+
+      agent_chat_application_open_window (self, connection);
+    }
 }
 
 static void
@@ -260,7 +330,6 @@ agent_chat_application_finalize (GObject *object)
   g_clear_object (&self->store);
 #endif
   g_clear_object (&self->mcp_servers);
-  g_clear_pointer (&self->overrides, g_hash_table_unref);
 
   G_OBJECT_CLASS (agent_chat_application_parent_class)->finalize (object);
 }
@@ -272,7 +341,7 @@ agent_chat_application_class_init (AgentChatApplicationClass *klass)
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   object_class->finalize = agent_chat_application_finalize;
-  app_class->handle_local_options = agent_chat_application_handle_local_options;
+  app_class->command_line = agent_chat_application_command_line;
   app_class->startup = agent_chat_application_startup;
   app_class->activate = agent_chat_application_activate;
   app_class->shutdown = agent_chat_application_shutdown;
@@ -281,7 +350,6 @@ agent_chat_application_class_init (AgentChatApplicationClass *klass)
 static void
 agent_chat_application_init (AgentChatApplication *self)
 {
-  self->overrides = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_application_add_main_option_entries (G_APPLICATION (self), options);
 }
 
@@ -290,7 +358,7 @@ agent_chat_application_new (void)
 {
   return g_object_new (AGENT_CHAT_TYPE_APPLICATION,
                        "application-id", AGENT_CHAT_APP_ID,
-                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE,
                        "resource-base-path", "/io/github/libagent/Chat",
                        NULL);
 }

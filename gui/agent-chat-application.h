@@ -8,6 +8,7 @@
 #include <adwaita.h>
 #include <agent.h>
 
+#include "agent-chat-connection.h"
 #include "agent-chat-mcp-servers.h"
 #include "agent-chat-secret-store.h"
 
@@ -21,8 +22,8 @@ G_DECLARE_FINAL_TYPE (AgentChatApplication, agent_chat_application,
 AgentChatApplication *agent_chat_application_new              (void);
 GSettings            *agent_chat_application_get_settings     (AgentChatApplication *self);
 AgentChatSecretStore *agent_chat_application_get_secret_store (AgentChatApplication *self);
-char                 *agent_chat_application_dup_setting      (AgentChatApplication *self,
-                                                               const char           *key);
+GtkWindow            *agent_chat_application_open_window      (AgentChatApplication *self,
+                                                               AgentChatConnection  *connection);
 AgentChatMcpServers  *agent_chat_application_get_mcp_servers  (AgentChatApplication *self);
 #if AGENT_HAS_STORE
 AgentStore           *agent_chat_application_get_store        (AgentChatApplication *self);

@@ -1,11 +1,19 @@
 /* agent-chat-preferences.c
  *
- * The preferences: the model server (provider, base URL, model — picked from
- * the server's list or typed — and API key), the system prompt, the tools
- * the model may call and the Show Tool-Call Chunks toggle; and, on a page
- * of their own, the MCP servers (AgentChatMcpPage).
+ * The preferences: the model server of the window they were opened from
+ * (provider, base URL, model — picked from the server's list or typed — and
+ * API key), the system prompt, the tools the model may call and the Show
+ * Tool-Call Chunks toggle; and, on a page of their own, the MCP servers
+ * (AgentChatMcpPage).
  *
- * The API key goes to the secret store, never to GSettings.
+ * The server's fields show what the window uses, its AgentChatConnection:
+ * the options of the command line when it was opened with some, the
+ * provider's own URL and model when none are set. Editing one saves it in
+ * the settings and ends its command-line option for the window.
+ *
+ * The API key is the server's (per provider and base URL), in the keyring
+ * through the secret store, never in GSettings; a line under the fields
+ * says where it is kept.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -22,6 +30,7 @@ struct _AgentChatPreferences
 {
   AdwPreferencesWindow  parent_instance;
 
+  AdwPreferencesGroup  *server_group;
   AdwComboRow          *provider_row;
   GtkStringList        *provider_list;
   AdwEntryRow          *base_url_row;
@@ -30,23 +39,65 @@ struct _AgentChatPreferences
   GtkPopover           *models_popover;
   GtkListBox           *models_list;
   AdwEntryRow          *api_key_row;
+  GtkLabel             *key_hint;
   AdwEntryRow          *system_prompt_row;
   GtkSwitch            *chunks_switch;
   AdwPreferencesGroup  *tools_group;
 
   GSettings            *settings;
   AgentChatSecretStore *secrets;
-  GCancellable         *models_cancellable;
-  guint                 models_timeout_id;
+  AgentChatConnection  *connection;
+  GCancellable         *refresh_cancellable;
+  guint                 refresh_timeout_id;
+  AgentChatKeySource    key_source;
+  guint                 syncing : 1;     /* the fields are set from the connection */
   guint                 loading_key : 1;
+  guint                 key_loaded : 1;  /* once, at opening */
 };
 
 G_DEFINE_FINAL_TYPE (AgentChatPreferences, agent_chat_preferences, ADW_TYPE_PREFERENCES_WINDOW)
 
-static char *
-dup_provider (AgentChatPreferences *self)
+/* Where the key is kept */
+
+static void
+update_key_hint (AgentChatPreferences *self)
 {
-  return g_settings_get_string (self->settings, "provider");
+  g_autoptr(AgentProvider) probe = agent_provider_new (
+    agent_chat_connection_get_provider (self->connection), NULL);
+  const char *variable = probe != NULL ? agent_provider_get_api_key_variable (probe) : NULL;
+  const char *where;
+  g_autofree char *text = NULL;
+
+  if (agent_chat_secret_store_get_keyring_error (self->secrets) != NULL ||
+      self->key_source == AGENT_CHAT_KEY_SOURCE_SESSION)
+    where = _("No keyring is available: a key typed here is kept only until Agent Chat "
+              "quits.");
+  else
+    where = _("API keys are stored in your keyring, one for each provider and server.");
+
+  if (self->key_source == AGENT_CHAT_KEY_SOURCE_ENVIRONMENT && variable != NULL)
+    {
+      /* Translators: %s is an environment variable, such as OPENAI_API_KEY */
+      g_autofree char *environment = g_strdup_printf (_("The key in %s is used while this "
+                                                        "field is empty."), variable);
+
+      text = g_strconcat (where, " ", environment, NULL);
+      where = text;
+    }
+  gtk_label_set_label (self->key_hint, where);
+}
+
+/* The command line */
+
+static void
+update_server_description (AgentChatPreferences *self)
+{
+  adw_preferences_group_set_description (
+    self->server_group,
+    agent_chat_connection_get_from_command_line (self->connection)
+      ? _("This window uses the server given on the command line. A change here is saved in "
+          "your preferences.")
+      : NULL);
 }
 
 /* The model picker */
@@ -103,36 +154,21 @@ on_models_listed (GObject      *object,
     add_model_row (self, _("The server lists no models"), FALSE);
 }
 
-static gboolean
-refresh_models (gpointer user_data)
+/* Asks the server in use for its models, with its key */
+static void
+list_models (AgentChatPreferences *self,
+             const char           *key)
 {
-  AgentChatPreferences *self = user_data;
-  g_autofree char *name = dup_provider (self);
-  g_autofree char *base_url = g_settings_get_string (self->settings, "base-url");
-  g_autofree char *key = agent_chat_secret_store_lookup (self->secrets, name);
-  g_autoptr(AgentProvider) provider = agent_provider_new (name, NULL);
+  g_autoptr(AgentProvider) provider = agent_chat_connection_create_provider (self->connection,
+                                                                             NULL);
 
-  self->models_timeout_id = 0;
-  g_cancellable_cancel (self->models_cancellable);
-  g_clear_object (&self->models_cancellable);
   clear_models (self);
   if (provider == NULL)
-    return G_SOURCE_REMOVE;
-
+    return;
   add_model_row (self, _("Loading…"), FALSE);
-  self->models_cancellable = g_cancellable_new ();
-  agent_provider_set_base_url (provider, base_url);
   agent_provider_set_api_key (provider, key);
-  agent_provider_list_models_async (provider, self->models_cancellable, on_models_listed,
+  agent_provider_list_models_async (provider, self->refresh_cancellable, on_models_listed,
                                     g_object_ref (self));
-  return G_SOURCE_REMOVE;
-}
-
-static void
-schedule_refresh_models (AgentChatPreferences *self)
-{
-  g_clear_handle_id (&self->models_timeout_id, g_source_remove);
-  self->models_timeout_id = g_timeout_add (400, refresh_models, self);
 }
 
 static void
@@ -145,60 +181,175 @@ on_model_activated (AgentChatPreferences *self,
   gtk_popover_popdown (self->models_popover);
 }
 
-/* Provider and key */
+/* The key, then the models: each time the server changes */
 
 static void
-load_key (AgentChatPreferences *self)
+on_key_looked_up (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
 {
-  g_autofree char *name = dup_provider (self);
-  g_autofree char *key = agent_chat_secret_store_lookup (self->secrets, name);
+  g_autoptr(AgentChatPreferences) self = user_data;
+  g_autoptr(GError) error = NULL;
+  AgentChatKeySource source = AGENT_CHAT_KEY_SOURCE_NONE;
+  g_autofree char *key = agent_chat_secret_store_lookup_finish (AGENT_CHAT_SECRET_STORE (object),
+                                                                result, &source, &error);
+  gboolean own = source == AGENT_CHAT_KEY_SOURCE_KEYRING ||
+                 source == AGENT_CHAT_KEY_SOURCE_SESSION;
 
-  self->loading_key = TRUE;
-  gtk_editable_set_text (GTK_EDITABLE (self->api_key_row), key ? key : "");
-  self->loading_key = FALSE;
+  if (error != NULL)
+    return;  /* cancelled: another server's key is on its way */
+
+  self->key_source = source;
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->api_key_row)), own ? key : "") != 0)
+    {
+      self->loading_key = TRUE;
+      gtk_editable_set_text (GTK_EDITABLE (self->api_key_row), own ? key : "");
+      self->loading_key = FALSE;
+    }
+  update_key_hint (self);
+
+  /* Straight to the key when there is none, once, at opening */
+  if (!self->key_loaded && !own)
+    gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->api_key_row));
+  self->key_loaded = TRUE;
+
+  list_models (self, key);
+}
+
+static gboolean
+refresh (gpointer user_data)
+{
+  AgentChatPreferences *self = user_data;
+
+  self->refresh_timeout_id = 0;
+  g_cancellable_cancel (self->refresh_cancellable);
+  g_clear_object (&self->refresh_cancellable);
+  self->refresh_cancellable = g_cancellable_new ();
+  agent_chat_secret_store_lookup_async (self->secrets,
+                                        agent_chat_connection_get_provider (self->connection),
+                                        agent_chat_connection_get_base_url (self->connection),
+                                        self->refresh_cancellable, on_key_looked_up,
+                                        g_object_ref (self));
+  return G_SOURCE_REMOVE;
+}
+
+/* While a URL is being typed, the keyring and the server are asked once it
+ * rests */
+static void
+schedule_refresh (AgentChatPreferences *self)
+{
+  g_clear_handle_id (&self->refresh_timeout_id, g_source_remove);
+  self->refresh_timeout_id = g_timeout_add (400, refresh, self);
 }
 
 static void
 on_key_changed (AgentChatPreferences *self)
 {
-  g_autofree char *name = NULL;
+  const char *key = gtk_editable_get_text (GTK_EDITABLE (self->api_key_row));
 
   if (self->loading_key)
     return;
-  name = dup_provider (self);
-  agent_chat_secret_store_store (self->secrets, name,
-                                 gtk_editable_get_text (GTK_EDITABLE (self->api_key_row)));
-  schedule_refresh_models (self);
+  agent_chat_secret_store_set_key (self->secrets,
+                                   agent_chat_connection_get_provider (self->connection),
+                                   agent_chat_connection_get_base_url (self->connection),
+                                   key);
+  /* A key typed meanwhile beats the one being looked up */
+  g_cancellable_cancel (self->refresh_cancellable);
+  schedule_refresh (self);
+}
+
+static void
+on_keyring_changed (AgentChatPreferences *self,
+                    const char           *provider,
+                    const char           *base_url)
+{
+  g_autofree char *key = NULL;
+
+  /* A write to the keyring ended: the key stays, where it is kept may not */
+  if (agent_chat_secret_store_peek (self->secrets,
+                                    agent_chat_connection_get_provider (self->connection),
+                                    agent_chat_connection_get_base_url (self->connection),
+                                    &key, &self->key_source))
+    update_key_hint (self);
+}
+
+/* The server's fields and the connection */
+
+static void
+sync_fields (AgentChatPreferences *self)
+{
+  const char *provider = agent_chat_connection_get_provider (self->connection);
+  const char *base_url = agent_chat_connection_get_base_url (self->connection);
+  const char *model = agent_chat_connection_get_model (self->connection);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->provider_list));
+
+  if (self->syncing)
+    return;
+  self->syncing = TRUE;
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (self->provider_list, i), provider) == 0)
+      adw_combo_row_set_selected (self->provider_row, i);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->base_url_row)), base_url) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->base_url_row), base_url);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->model_row)), model) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->model_row), model);
+  self->syncing = FALSE;
+  update_server_description (self);
+}
+
+static void
+on_server_changed (AgentChatPreferences *self)
+{
+  sync_fields (self);
+  update_key_hint (self);
+  schedule_refresh (self);
 }
 
 static void
 on_provider_selected (AgentChatPreferences *self)
 {
-  guint selected = adw_combo_row_get_selected (self->provider_row);
-  const char *name = gtk_string_list_get_string (self->provider_list, selected);
-  g_autofree char *current = dup_provider (self);
+  const char *name = gtk_string_list_get_string (self->provider_list,
+                                                 adw_combo_row_get_selected (self->provider_row));
 
-  if (name == NULL || g_strcmp0 (name, current) == 0)
+  if (self->syncing || name == NULL ||
+      g_strcmp0 (name, agent_chat_connection_get_provider (self->connection)) == 0)
     return;
-  g_settings_set_string (self->settings, "provider", name);
-  load_key (self);
-  schedule_refresh_models (self);
+  self->syncing = TRUE;
+  agent_chat_connection_set_provider (self->connection, name);
+  self->syncing = FALSE;
+  /* Its URL and model, when they are the provider's own */
+  sync_fields (self);
+}
+
+static void
+on_base_url_edited (AgentChatPreferences *self)
+{
+  if (self->syncing)
+    return;
+  self->syncing = TRUE;
+  agent_chat_connection_set_base_url (self->connection,
+                                      gtk_editable_get_text (GTK_EDITABLE (self->base_url_row)));
+  self->syncing = FALSE;
+}
+
+static void
+on_model_edited (AgentChatPreferences *self)
+{
+  if (self->syncing)
+    return;
+  self->syncing = TRUE;
+  agent_chat_connection_set_model (self->connection,
+                                   gtk_editable_get_text (GTK_EDITABLE (self->model_row)));
+  self->syncing = FALSE;
 }
 
 static void
 fill_providers (AgentChatPreferences *self)
 {
   const char * const *names = agent_provider_list_names ();
-  g_autofree char *current = dup_provider (self);
 
   for (guint i = 0; names[i] != NULL; i++)
-    {
-      gtk_string_list_append (self->provider_list, names[i]);
-      if (g_strcmp0 (names[i], current) == 0)
-        adw_combo_row_set_selected (self->provider_row, i);
-    }
-  g_signal_connect_object (self->provider_row, "notify::selected",
-                           G_CALLBACK (on_provider_selected), self, G_CONNECT_SWAPPED);
+    gtk_string_list_append (self->provider_list, names[i]);
 }
 
 /* Tools */
@@ -255,12 +406,13 @@ agent_chat_preferences_dispose (GObject *object)
 {
   AgentChatPreferences *self = AGENT_CHAT_PREFERENCES (object);
 
-  g_clear_handle_id (&self->models_timeout_id, g_source_remove);
-  g_cancellable_cancel (self->models_cancellable);
-  g_clear_object (&self->models_cancellable);
+  g_clear_handle_id (&self->refresh_timeout_id, g_source_remove);
+  g_cancellable_cancel (self->refresh_cancellable);
+  g_clear_object (&self->refresh_cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_PREFERENCES);
   g_clear_object (&self->settings);
   g_clear_object (&self->secrets);
+  g_clear_object (&self->connection);
 
   G_OBJECT_CLASS (agent_chat_preferences_parent_class)->dispose (object);
 }
@@ -275,6 +427,7 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Chat/agent-chat-preferences.ui");
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, server_group);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, provider_row);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, provider_list);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, base_url_row);
@@ -283,6 +436,7 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, models_popover);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, models_list);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, api_key_row);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, key_hint);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, system_prompt_row);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, chunks_switch);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, tools_group);
@@ -297,9 +451,10 @@ agent_chat_preferences_init (AgentChatPreferences *self)
 
 /**
  * agent_chat_preferences_new:
- * @parent: (nullable): the main window
+ * @parent: (nullable): the window whose server to show
  * @settings: the app's settings
  * @secrets: where API keys are kept
+ * @connection: the server @parent talks to
  * @mcp_servers: (nullable): the MCP servers, for the Tool Servers page
  *
  * Returns: (transfer floating): the preferences window
@@ -308,6 +463,7 @@ GtkWidget *
 agent_chat_preferences_new (GtkWindow            *parent,
                             GSettings            *settings,
                             AgentChatSecretStore *secrets,
+                            AgentChatConnection  *connection,
                             AgentChatMcpServers  *mcp_servers)
 {
   AgentChatPreferences *self = g_object_new (AGENT_CHAT_TYPE_PREFERENCES,
@@ -317,28 +473,40 @@ agent_chat_preferences_new (GtkWindow            *parent,
 
   self->settings = g_object_ref (settings);
   self->secrets = g_object_ref (secrets);
+  self->connection = g_object_ref (connection);
 
   fill_providers (self);
   fill_tools (self);
-  load_key (self);
-  g_settings_bind (settings, "base-url", self->base_url_row, "text", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "model", self->model_row, "text", G_SETTINGS_BIND_DEFAULT);
+  sync_fields (self);
+  update_key_hint (self);
+  g_signal_connect_object (self->provider_row, "notify::selected",
+                           G_CALLBACK (on_provider_selected), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->base_url_row, "changed", G_CALLBACK (on_base_url_edited), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->model_row, "changed", G_CALLBACK (on_model_edited), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->api_key_row, "changed", G_CALLBACK (on_key_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (connection, "notify::provider", G_CALLBACK (on_server_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (connection, "notify::base-url", G_CALLBACK (on_server_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (connection, "notify::model", G_CALLBACK (sync_fields), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (connection, "notify::from-command-line",
+                           G_CALLBACK (update_server_description), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (secrets, "changed", G_CALLBACK (on_keyring_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (secrets, "notify::keyring-error", G_CALLBACK (update_key_hint), self,
+                           G_CONNECT_SWAPPED);
   g_settings_bind (settings, "system-prompt", self->system_prompt_row, "text",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "show-tool-call-chunks", self->chunks_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
-  g_signal_connect_object (self->api_key_row, "changed", G_CALLBACK (on_key_changed), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (settings, "changed::base-url", G_CALLBACK (schedule_refresh_models),
-                           self, G_CONNECT_SWAPPED);
-  refresh_models (self);
+  refresh (self);
   if (mcp_servers != NULL)
     adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self),
                                 ADW_PREFERENCES_PAGE (agent_chat_mcp_page_new (mcp_servers)));
-
-  /* Straight to the key when there is none. */
-  if (*gtk_editable_get_text (GTK_EDITABLE (self->api_key_row)) == '\0')
-    gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->api_key_row));
 
   return GTK_WIDGET (self);
 }

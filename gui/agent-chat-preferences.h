@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "agent-chat-connection.h"
 #include "agent-chat-mcp-servers.h"
 #include "agent-chat-secret-store.h"
 
@@ -20,6 +21,7 @@ G_DECLARE_FINAL_TYPE (AgentChatPreferences, agent_chat_preferences,
 GtkWidget *agent_chat_preferences_new (GtkWindow            *parent,
                                        GSettings            *settings,
                                        AgentChatSecretStore *secrets,
+                                       AgentChatConnection  *connection,
                                        AgentChatMcpServers  *mcp_servers);
 
 G_END_DECLS

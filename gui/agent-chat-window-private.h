@@ -32,12 +32,14 @@ struct _AgentChatWindow
 
   GSettings            *settings;
   AgentChatSecretStore *secrets;
+  AgentChatConnection  *connection;  /* the server in use */
   AgentSession         *session;
   GtkFilterListModel   *messages;   /* the transcript without tool results */
   GListStore           *extras;     /* the error of the last turn, if any */
   GtkFlattenListModel  *items;
   GCancellable         *cancellable;
   char                 *last_prompt;
+  char                 *pending_prompt;  /* sent once the server's key is looked up */
 
 #if AGENT_HAS_STORE
   AgentStore           *store;
@@ -48,6 +50,8 @@ struct _AgentChatWindow
   double                last_value;
   guint                 sticky : 1;
   guint                 scrolling : 1;
+  guint                 pending_continue : 1;  /* likewise, a turn to go on with */
+  guint                 looking_up_key : 1;
 };
 
 AgentChatApplication *_agent_chat_window_get_application (AgentChatWindow *self);

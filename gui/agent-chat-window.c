@@ -7,10 +7,13 @@
  * The conversations kept in the store, and the sidebar that lists them,
  * are in agent-chat-window-conversations.c.
  *
- * The window owns the AgentSession. Its provider, model, key, system prompt
- * and tools come from the settings (or the command line) and are applied
- * before each turn; the Show Tool-Call Chunks setting is bound to the
- * session's property, so flipping it acts at once, even mid-stream.
+ * The window owns the AgentSession. Its provider, base URL and model come
+ * from the window's AgentChatConnection (the settings, or the command line
+ * that opened the window), its key from the secret store (looked up before
+ * the first turn to a server), its system prompt and tools from the
+ * settings; all are applied before each turn. The Show Tool-Call Chunks
+ * setting is bound to the session's property, so flipping it acts at once,
+ * even mid-stream. The subtitle says the model and the server's host.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -27,7 +30,7 @@
 
 G_DEFINE_FINAL_TYPE (AgentChatWindow, agent_chat_window, ADW_TYPE_APPLICATION_WINDOW)
 
-static void update_title (AgentChatWindow *self);
+static void update_subtitle (AgentChatWindow *self);
 
 /* The application; NULL for a window of its own (in the tests). GObject
  * sets the window's "application" only after constructed(): until then,
@@ -40,17 +43,6 @@ _agent_chat_window_get_application (AgentChatWindow *self)
   if (app == NULL)
     app = g_application_get_default ();
   return AGENT_CHAT_IS_APPLICATION (app) ? AGENT_CHAT_APPLICATION (app) : NULL;
-}
-
-static char *
-dup_setting (AgentChatWindow *self,
-             const char      *key)
-{
-  AgentChatApplication *app = _agent_chat_window_get_application (self);
-
-  if (app != NULL)
-    return agent_chat_application_dup_setting (app, key);
-  return g_settings_get_string (self->settings, key);
 }
 
 /* Scrolling: follow the stream unless the user scrolled up. */
@@ -233,17 +225,17 @@ static gboolean
 configure_session (AgentChatWindow  *self,
                    GError          **error)
 {
-  g_autofree char *name = dup_setting (self, "provider");
-  g_autofree char *base_url = dup_setting (self, "base-url");
-  g_autofree char *model = dup_setting (self, "model");
+  const char *name = agent_chat_connection_get_provider (self->connection);
   g_autofree char *prompt = g_settings_get_string (self->settings, "system-prompt");
   g_autofree char *key = NULL;
+  AgentChatKeySource source;
   AgentProvider *provider;
 
   if (self->session == NULL ||
       g_strcmp0 (agent_provider_get_name (agent_session_get_provider (self->session)), name) != 0)
     {
-      g_autoptr(AgentProvider) new_provider = agent_provider_new (name, error);
+      g_autoptr(AgentProvider) new_provider = agent_chat_connection_create_provider (
+        self->connection, error);
       g_autoptr(AgentSession) session = NULL;
 
       if (new_provider == NULL)
@@ -255,13 +247,62 @@ configure_session (AgentChatWindow  *self,
     }
 
   provider = agent_session_get_provider (self->session);
-  key = agent_chat_secret_store_lookup (self->secrets, name);
-  agent_provider_set_base_url (provider, base_url);
-  agent_provider_set_model (provider, model);
+  agent_chat_connection_apply (self->connection, provider);
+  /* Unknown until looked up: wait_for_key() does before a turn */
+  agent_chat_secret_store_peek (self->secrets, name,
+                                agent_chat_connection_get_base_url (self->connection),
+                                &key, &source);
   agent_provider_set_api_key (provider, key);
   agent_session_set_system_prompt (self->session, *prompt ? prompt : NULL);
   configure_tools (self);
-  update_title (self);
+  return TRUE;
+}
+
+static void continue_turn (AgentChatWindow *self);
+
+static void
+on_key_looked_up (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(AgentChatWindow) self = user_data;
+  g_autofree char *key = NULL;
+  g_autofree char *prompt = NULL;
+  AgentChatKeySource source;
+  gboolean again = self->pending_continue;
+
+  key = agent_chat_secret_store_lookup_finish (AGENT_CHAT_SECRET_STORE (object), result, &source,
+                                               NULL);
+  self->looking_up_key = FALSE;
+  if (self->connection == NULL)  /* closed meanwhile */
+    return;
+  prompt = g_steal_pointer (&self->pending_prompt);
+  self->pending_continue = FALSE;
+  if (prompt != NULL)
+    agent_chat_window_send (self, prompt);
+  else if (again)
+    continue_turn (self);
+}
+
+/* Whether the turn must wait for the key of the server in use: the first
+ * time, the keyring is asked (it may want to be unlocked); then the turn
+ * goes on from on_key_looked_up(). */
+static gboolean
+wait_for_key (AgentChatWindow *self)
+{
+  g_autofree char *key = NULL;
+  AgentChatKeySource source;
+  const char *provider = agent_chat_connection_get_provider (self->connection);
+  const char *base_url = agent_chat_connection_get_base_url (self->connection);
+
+  if (agent_chat_secret_store_peek (self->secrets, provider, base_url, &key, &source))
+    return FALSE;
+  if (!self->looking_up_key)
+    {
+      self->looking_up_key = TRUE;
+      agent_chat_secret_store_lookup_async (self->secrets, provider, base_url, NULL,
+                                            on_key_looked_up, g_object_ref (self));
+    }
   return TRUE;
 }
 
@@ -339,6 +380,15 @@ agent_chat_window_send (AgentChatWindow *self,
 {
   g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
 
+  if (self->session != NULL && agent_session_get_busy (self->session))
+    return;
+  if (wait_for_key (self))
+    {
+      g_free (self->pending_prompt);
+      self->pending_prompt = g_strdup (text);
+      self->pending_continue = FALSE;
+      return;
+    }
   if (!begin_turn (self))
     return;
   g_free (self->last_prompt);
@@ -351,6 +401,14 @@ agent_chat_window_send (AgentChatWindow *self,
 static void
 continue_turn (AgentChatWindow *self)
 {
+  if (self->session != NULL && agent_session_get_busy (self->session))
+    return;
+  if (wait_for_key (self))
+    {
+      g_clear_pointer (&self->pending_prompt, g_free);
+      self->pending_continue = TRUE;
+      return;
+    }
   if (!begin_turn (self))
     return;
   agent_session_continue_async (self->session, self->cancellable, on_continue_done,
@@ -607,15 +665,58 @@ toast_action (GtkWidget  *widget,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
+/* The header: the model and the server's host (or that it is the demo
+ * server); the whole base URL in the tooltip */
 static void
-update_title (AgentChatWindow *self)
+update_subtitle (AgentChatWindow *self)
 {
-  g_autofree char *model = dup_setting (self, "model");
-  const char *subtitle = model;
+  g_autofree char *subtitle = agent_chat_connection_dup_subtitle (self->connection);
 
-  if ((subtitle == NULL || *subtitle == '\0') && self->session != NULL)
-    subtitle = agent_provider_get_model (agent_session_get_provider (self->session));
-  adw_window_title_set_subtitle (self->window_title, subtitle ? subtitle : "");
+  adw_window_title_set_subtitle (self->window_title, subtitle);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title),
+                               agent_chat_connection_get_base_url (self->connection));
+}
+
+/**
+ * agent_chat_window_get_connection:
+ * @self: a #AgentChatWindow
+ *
+ * Returns: (transfer none): the server the window talks to
+ */
+AgentChatConnection *
+agent_chat_window_get_connection (AgentChatWindow *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), NULL);
+  return self->connection;
+}
+
+/**
+ * agent_chat_window_set_connection:
+ * @self: a #AgentChatWindow
+ * @connection: the server to talk to
+ *
+ * Talks to @connection's server from the next turn on.
+ */
+void
+agent_chat_window_set_connection (AgentChatWindow     *self,
+                                  AgentChatConnection *connection)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
+  g_return_if_fail (AGENT_CHAT_IS_CONNECTION (connection));
+
+  if (self->connection == connection)
+    return;
+  if (self->connection != NULL)
+    g_signal_handlers_disconnect_by_data (self->connection, self);
+  g_set_object (&self->connection, connection);
+  g_signal_connect_object (connection, "notify", G_CALLBACK (update_subtitle), self,
+                           G_CONNECT_SWAPPED);
+  update_subtitle (self);
+  if (self->session != NULL && !agent_session_get_busy (self->session) &&
+      !configure_session (self, &error))
+    show_error (self, error);
 }
 
 /* GObject */
@@ -638,7 +739,8 @@ agent_chat_window_constructed (GObject *object)
   else
     {
       self->settings = g_settings_new (AGENT_CHAT_SCHEMA_ID);
-      self->secrets = agent_chat_memory_secret_store_new ();
+      /* A window of its own (in the tests): keys for the run only */
+      self->secrets = agent_chat_secret_store_new (FALSE);
     }
 
   chunks = g_settings_create_action (self->settings, "show-tool-call-chunks");
@@ -647,8 +749,12 @@ agent_chat_window_constructed (GObject *object)
   g_settings_bind (self->settings, "window-height", self, "default-height",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
-  g_signal_connect_object (self->settings, "changed::model", G_CALLBACK (update_title), self,
-                           G_CONNECT_SWAPPED);
+  {
+    g_autoptr(AgentChatConnection) connection = agent_chat_connection_new (self->settings, NULL,
+                                                                          NULL, NULL);
+
+    agent_chat_window_set_connection (self, connection);
+  }
 
   g_signal_connect_object (self->factory, "setup", G_CALLBACK (on_setup_item), self, 0);
   g_signal_connect_object (self->factory, "bind", G_CALLBACK (on_bind_item), self, 0);
@@ -674,8 +780,12 @@ agent_chat_window_dispose (GObject *object)
   g_clear_object (&self->extras);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->secrets);
+  if (self->connection != NULL)
+    g_signal_handlers_disconnect_by_data (self->connection, self);
+  g_clear_object (&self->connection);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->last_prompt, g_free);
+  g_clear_pointer (&self->pending_prompt, g_free);
 
   G_OBJECT_CLASS (agent_chat_window_parent_class)->dispose (object);
 }

@@ -18,6 +18,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (AgentChatWindow, agent_chat_window, AGENT_CHAT, WINDOW, AdwApplicationWindow)
 
 AgentChatWindow   *agent_chat_window_new          (AgentChatApplication *application);
+AgentChatConnection *agent_chat_window_get_connection (AgentChatWindow    *self);
+void               agent_chat_window_set_connection (AgentChatWindow      *self,
+                                                     AgentChatConnection  *connection);
 AgentSession      *agent_chat_window_get_session  (AgentChatWindow      *self);
 AgentChatComposer *agent_chat_window_get_composer (AgentChatWindow      *self);
 GtkListView       *agent_chat_window_get_list_view (AgentChatWindow     *self);

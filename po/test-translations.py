@@ -106,7 +106,7 @@ def main():
                 raise Skip('agent-chat is not built')
             status, output = run(AGENT_CHAT, ['--help'], environment(localedir, 'de'))
             check(status == 0, 'agent-chat --help succeeds: ' + output)
-            for msgid in ('The model for this run', "The model server's address for this run"):
+            for msgid in ('The model for the window', "The model server's address for the window"):
                 expected = german(localedir, APP_DOMAIN, msgid)
                 check(expected in output,
                       'agent-chat --help shows “%s”: %s' % (expected, output))

@@ -6,6 +6,7 @@
 
 import os
 import subprocess
+import threading
 import time
 
 import pyatspi
@@ -76,3 +77,121 @@ def focus_window(title="Agent Chat"):
                                              capture_output=True, text=True).stdout.split())
     xdotool("windowfocus", "--sync", window[0])
     time.sleep(0.5)
+
+
+def walking(walk):
+    """walk()'s value; the tree can change under a walk (a row recycled, a
+    window gone): then it is walked again."""
+    for attempt in range(5):
+        try:
+            return walk()
+        except Exception:
+            time.sleep(0.1)
+    return None
+
+
+def names(node):
+    """The names of @node and everything under it."""
+    return walking(lambda: [n.name for n in all_nodes(node) if n.name]) or []
+
+
+def find_node(node, name, role=None):
+    """The first node under @node called @name (with @role, if given)."""
+    return walking(lambda: next((n for n in all_nodes(node)
+                                 if n.name == name and (role is None or n.getRole() == role)),
+                                None))
+
+
+def text_of(node):
+    """The text of an entry, read through the accessible Text interface."""
+    try:
+        text = node.queryText()
+        # GTK 4.8 answers nothing for the end offset -1
+        return text.getText(0, text.characterCount)
+    except Exception:
+        return None
+
+
+def click(node):
+    """Runs @node's click (or activate, or press) action."""
+    action = node.queryAction()
+    for i in range(action.nActions):
+        if action.getName(i) in ("click", "activate", "press"):
+            action.doAction(i)
+            return
+    action.doAction(0)
+
+
+def click_at(node):
+    """A mouse click in the middle of @node, where it shows on the screen."""
+    box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    xdotool("mousemove", str(box.x + box.width // 2), str(box.y + box.height // 2), "click", "1")
+
+
+def start_keyring(directory):
+    """gnome-keyring-daemon on the session bus, with a login keyring of its
+    own in @directory, unlocked; returns the process once it serves."""
+    from gi.repository import Gio, GLib
+
+    env = dict(os.environ)
+    for name in ("home", "data", "config", "runtime"):
+        os.makedirs(os.path.join(directory, name), mode=0o700, exist_ok=True)
+    env.update(HOME=os.path.join(directory, "home"),
+               XDG_DATA_HOME=os.path.join(directory, "data"),
+               XDG_CONFIG_HOME=os.path.join(directory, "config"),
+               XDG_RUNTIME_DIR=os.path.join(directory, "runtime"))
+    env.pop("DISPLAY", None)
+    daemon = subprocess.Popen(["gnome-keyring-daemon", "--foreground", "--unlock",
+                               "--components=secrets"],
+                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env)
+    daemon.stdin.write(b"test-password")
+    daemon.stdin.close()
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+
+    def ready():
+        try:
+            reply = bus.call_sync("org.freedesktop.secrets", "/org/freedesktop/secrets",
+                                  "org.freedesktop.Secret.Service", "ReadAlias",
+                                  GLib.Variant("(s)", ("default",)), GLib.VariantType("(o)"),
+                                  Gio.DBusCallFlags.NO_AUTO_START, 1000, None)
+            return reply.unpack()[0] != "/"
+        except GLib.Error:
+            return False
+
+    if not wait_for(ready, 30):
+        daemon.kill()
+        raise RuntimeError("gnome-keyring-daemon did not offer an unlocked keyring")
+    return daemon
+
+
+class GuiServer:
+    """agent-test-gui-server: the in-process test server as a program, which
+    says what reached it (path, model, whether the Authorization header
+    carried @key) and never the key."""
+
+    def __init__(self, key):
+        env = dict(os.environ)
+        env["AGENT_TEST_EXPECTED_KEY"] = key
+        self.process = subprocess.Popen([os.environ["AGENT_TEST_GUI_SERVER"]], env=env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.url = self.process.stdout.readline().strip()
+        self.requests = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.requests.append(line.strip())
+
+    def seen(self, path, **fields):
+        """The requests for @path whose fields (model=…, authorization=…) match."""
+        found = []
+        for line in list(self.requests):
+            words = line.split()
+            values = dict(w.split("=", 1) for w in words[1:] if "=" in w)
+            if words and words[0] == path and all(values.get(k) == v for k, v in fields.items()):
+                found.append(line)
+        return found
+
+    def stop(self):
+        self.process.stdin.close()
+        self.process.wait(10)

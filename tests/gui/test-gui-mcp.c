@@ -467,6 +467,12 @@ session_idle (gpointer data)
   return !agent_session_get_busy (data);
 }
 
+static gboolean
+session_busy (gpointer data)
+{
+  return agent_session_get_busy (data);
+}
+
 /* The app reads the file at start; a window's session gets the tools of
  * the connected servers, which ask before they run; a server that dies
  * fails alone; the servers leave with the app. */
@@ -541,6 +547,8 @@ test_app (void)
   agent_test_openai_add_text_response (server, deltas, 1, 1);
   agent_chat_window_send (window, "Echo hi");
   session = agent_chat_window_get_session (window);
+  /* The turn starts once the keyring was asked for the server's key */
+  agent_test_wait_until (session_busy, session);
   echo = agent_session_lookup_tool (session, "echo");
   g_assert_true (AGENT_IS_MCP_TOOL (echo));
   g_assert_true (agent_tool_get_requires_approval (echo));

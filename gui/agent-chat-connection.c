@@ -1,0 +1,563 @@
+/* agent-chat-connection.c
+ *
+ * The model server a window talks to: provider, base URL and model. One
+ * source of truth for the window's session, its subtitle, Preferences and
+ * the model list: the app's settings, with the options of the command line
+ * that opened the window (--provider, --base-url, --model) in their place.
+ *
+ * What it gives is what is used: an empty base URL or model setting stands
+ * for the provider's own, and the connection says which that is. A value
+ * set here (from Preferences) is saved in the settings and ends that
+ * option's override for this window; other windows keep theirs, and follow
+ * the settings where they have none.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "agent-chat-connection.h"
+
+struct _AgentChatConnection
+{
+  GObject    parent_instance;
+
+  GSettings *settings;
+  char      *overrides[3];  /* by Key; NULL for none */
+  char      *values[3];     /* by Key: what is in use */
+};
+
+G_DEFINE_FINAL_TYPE (AgentChatConnection, agent_chat_connection, G_TYPE_OBJECT)
+
+typedef enum
+{
+  KEY_PROVIDER,
+  KEY_BASE_URL,
+  KEY_MODEL,
+  N_KEYS
+} Key;
+
+static const char * const key_names[N_KEYS] = { "provider", "base-url", "model" };
+
+enum {
+  PROP_0,
+  PROP_PROVIDER,
+  PROP_BASE_URL,
+  PROP_MODEL,
+  PROP_FROM_COMMAND_LINE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+replace (char       **value,
+         const char  *with)
+{
+  g_free (*value);
+  *value = g_strdup (with);
+}
+
+/* The setting, or its override */
+static char *
+dup_given (AgentChatConnection *self,
+           Key                  key)
+{
+  if (self->overrides[key] != NULL)
+    return g_strdup (self->overrides[key]);
+  return g_settings_get_string (self->settings, key_names[key]);
+}
+
+/* Works out what is in use, and says what changed */
+static void
+update (AgentChatConnection *self)
+{
+  g_autoptr(AgentProvider) probe = NULL;
+  char *values[N_KEYS];
+
+  values[KEY_PROVIDER] = dup_given (self, KEY_PROVIDER);
+  values[KEY_BASE_URL] = dup_given (self, KEY_BASE_URL);
+  values[KEY_MODEL] = dup_given (self, KEY_MODEL);
+
+  /* Empty: the provider's own */
+  probe = agent_provider_new (values[KEY_PROVIDER], NULL);
+  if (probe != NULL && *values[KEY_BASE_URL] == '\0')
+    replace (&values[KEY_BASE_URL], agent_provider_get_default_base_url (probe));
+  if (probe != NULL && *values[KEY_MODEL] == '\0')
+    replace (&values[KEY_MODEL], agent_provider_get_model (probe));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  for (Key key = 0; key < N_KEYS; key++)
+    {
+      if (g_strcmp0 (self->values[key], values[key]) != 0)
+        {
+          g_free (self->values[key]);
+          self->values[key] = values[key];
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROVIDER + key]);
+        }
+      else
+        g_free (values[key]);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+static void
+on_setting_changed (AgentChatConnection *self,
+                    const char          *name)
+{
+  update (self);
+}
+
+/* Saves @value in the settings and ends the override of @key */
+static void
+set_value (AgentChatConnection *self,
+           Key                  key,
+           const char          *value)
+{
+  gboolean was_overridden = agent_chat_connection_get_from_command_line (self);
+
+  g_clear_pointer (&self->overrides[key], g_free);
+  /* The settings' "changed" updates the values, when the setting changed */
+  g_settings_set_string (self->settings, key_names[key], value != NULL ? value : "");
+  update (self);
+  if (was_overridden != agent_chat_connection_get_from_command_line (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FROM_COMMAND_LINE]);
+}
+
+/**
+ * agent_chat_connection_get_provider:
+ * @self: a #AgentChatConnection
+ *
+ * Returns: the name of the provider in use
+ */
+const char *
+agent_chat_connection_get_provider (AgentChatConnection *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
+  return self->values[KEY_PROVIDER];
+}
+
+/**
+ * agent_chat_connection_get_base_url:
+ * @self: a #AgentChatConnection
+ *
+ * Returns: the base URL requests go to: the provider's own when no other
+ *   is set
+ */
+const char *
+agent_chat_connection_get_base_url (AgentChatConnection *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
+  return self->values[KEY_BASE_URL];
+}
+
+/**
+ * agent_chat_connection_get_model:
+ * @self: a #AgentChatConnection
+ *
+ * Returns: the model asked: the provider's default when no other is set
+ */
+const char *
+agent_chat_connection_get_model (AgentChatConnection *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
+  return self->values[KEY_MODEL];
+}
+
+/**
+ * agent_chat_connection_get_from_command_line:
+ * @self: a #AgentChatConnection
+ *
+ * Returns: whether an option of the command line stands in for a setting
+ */
+gboolean
+agent_chat_connection_get_from_command_line (AgentChatConnection *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), FALSE);
+
+  for (Key key = 0; key < N_KEYS; key++)
+    if (self->overrides[key] != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/**
+ * agent_chat_connection_set_provider:
+ * @self: a #AgentChatConnection
+ * @provider: a provider name
+ *
+ * Uses @provider, and saves it in the settings.
+ */
+void
+agent_chat_connection_set_provider (AgentChatConnection *self,
+                                    const char          *provider)
+{
+  g_return_if_fail (AGENT_CHAT_IS_CONNECTION (self));
+  g_return_if_fail (provider != NULL);
+
+  set_value (self, KEY_PROVIDER, provider);
+}
+
+/**
+ * agent_chat_connection_set_base_url:
+ * @self: a #AgentChatConnection
+ * @base_url: (nullable): the server's base URL; %NULL, "" or the
+ *   provider's own for the provider's own
+ *
+ * Uses @base_url, and saves it in the settings: the provider's own URL is
+ * saved as "", so that it follows the provider.
+ */
+void
+agent_chat_connection_set_base_url (AgentChatConnection *self,
+                                    const char          *base_url)
+{
+  g_autoptr(AgentProvider) probe = NULL;
+
+  g_return_if_fail (AGENT_CHAT_IS_CONNECTION (self));
+
+  probe = agent_provider_new (self->values[KEY_PROVIDER], NULL);
+  if (base_url != NULL && probe != NULL &&
+      g_str_equal (base_url, agent_provider_get_default_base_url (probe)))
+    base_url = NULL;
+  set_value (self, KEY_BASE_URL, base_url);
+}
+
+/**
+ * agent_chat_connection_set_model:
+ * @self: a #AgentChatConnection
+ * @model: (nullable): the model; %NULL or "" for the provider's default
+ *
+ * Uses @model, and saves it in the settings.
+ */
+void
+agent_chat_connection_set_model (AgentChatConnection *self,
+                                 const char          *model)
+{
+  g_return_if_fail (AGENT_CHAT_IS_CONNECTION (self));
+
+  set_value (self, KEY_MODEL, model);
+}
+
+/**
+ * agent_chat_connection_apply:
+ * @self: a #AgentChatConnection
+ * @provider: a provider of the connection's kind
+ *
+ * Points @provider at the connection's server and model.
+ */
+void
+agent_chat_connection_apply (AgentChatConnection *self,
+                             AgentProvider       *provider)
+{
+  g_return_if_fail (AGENT_CHAT_IS_CONNECTION (self));
+  g_return_if_fail (AGENT_IS_PROVIDER (provider));
+
+  agent_provider_set_base_url (provider, self->values[KEY_BASE_URL]);
+  agent_provider_set_model (provider, self->values[KEY_MODEL]);
+}
+
+/**
+ * agent_chat_connection_create_provider:
+ * @self: a #AgentChatConnection
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): a provider for the connection, or
+ *   %NULL if its provider name is unknown
+ */
+AgentProvider *
+agent_chat_connection_create_provider (AgentChatConnection  *self,
+                                       GError              **error)
+{
+  AgentProvider *provider;
+
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
+
+  provider = agent_provider_new (self->values[KEY_PROVIDER], error);
+  if (provider != NULL)
+    agent_chat_connection_apply (self, provider);
+  return provider;
+}
+
+/**
+ * agent_chat_connection_dup_host:
+ * @self: a #AgentChatConnection
+ *
+ * Returns: (transfer full): the server's host, with its port when the URL
+ *   names one (or the base URL itself, when it is no URL)
+ */
+char *
+agent_chat_connection_dup_host (AgentChatConnection *self)
+{
+  g_autoptr(GUri) uri = NULL;
+  const char *host;
+
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
+
+  uri = g_uri_parse (self->values[KEY_BASE_URL], G_URI_FLAGS_NONE, NULL);
+  host = uri != NULL ? g_uri_get_host (uri) : NULL;
+  if (host == NULL || *host == '\0')
+    return g_strdup (self->values[KEY_BASE_URL]);
+  if (strchr (host, ':') != NULL)  /* IPv6 */
+    return g_uri_get_port (uri) != -1 ? g_strdup_printf ("[%s]:%d", host, g_uri_get_port (uri))
+                                      : g_strdup_printf ("[%s]", host);
+  return g_uri_get_port (uri) != -1 ? g_strdup_printf ("%s:%d", host, g_uri_get_port (uri))
+                                    : g_strdup (host);
+}
+
+/**
+ * agent_chat_connection_is_demo:
+ * @self: a #AgentChatConnection
+ *
+ * libagent's demo server (agent-demo-server) listens on the loopback
+ * address only, speaks the openai API and serves one model, "demo": that
+ * is what ./run starts the app with when no other server is set up.
+ *
+ * Returns: whether the connection is to the demo server
+ */
+gboolean
+agent_chat_connection_is_demo (AgentChatConnection *self)
+{
+  g_autoptr(GUri) uri = NULL;
+  const char *host;
+
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), FALSE);
+
+  if (g_strcmp0 (self->values[KEY_PROVIDER], "openai") != 0 ||
+      g_strcmp0 (self->values[KEY_MODEL], "demo") != 0)
+    return FALSE;
+  uri = g_uri_parse (self->values[KEY_BASE_URL], G_URI_FLAGS_NONE, NULL);
+  host = uri != NULL ? g_uri_get_host (uri) : NULL;
+  return g_strcmp0 (host, "127.0.0.1") == 0 || g_strcmp0 (host, "localhost") == 0 ||
+         g_strcmp0 (host, "::1") == 0;
+}
+
+/**
+ * agent_chat_connection_dup_subtitle:
+ * @self: a #AgentChatConnection
+ *
+ * Returns: (transfer full): the model and the server's host, for a window's
+ *   subtitle; the demo server says so
+ */
+char *
+agent_chat_connection_dup_subtitle (AgentChatConnection *self)
+{
+  g_autofree char *host = NULL;
+
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
+
+  host = agent_chat_connection_dup_host (self);
+  if (agent_chat_connection_is_demo (self))
+    /* Translators: the window's subtitle when it talks to libagent's demo
+     * server, which gives canned answers; %s is its host and port */
+    return g_strdup_printf (_("Demo server · %s"), host);
+  /* Translators: the window's subtitle: the model, then the host of the
+   * server, as in "gpt-4o-mini · api.openai.com" */
+  return g_strdup_printf (C_("window subtitle", "%s · %s"), self->values[KEY_MODEL], host);
+}
+
+static char *
+normalize (const char *base_url)
+{
+  gsize len = strlen (base_url);
+
+  while (len > 0 && base_url[len - 1] == '/')
+    len--;
+  return g_strndup (base_url, len);
+}
+
+/**
+ * agent_chat_connection_equal:
+ * @self: a #AgentChatConnection
+ * @other: another #AgentChatConnection
+ *
+ * Returns: whether both talk to the same server, with the same model
+ */
+gboolean
+agent_chat_connection_equal (AgentChatConnection *self,
+                             AgentChatConnection *other)
+{
+  g_autofree char *url = NULL;
+  g_autofree char *other_url = NULL;
+
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), FALSE);
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (other), FALSE);
+
+  url = normalize (self->values[KEY_BASE_URL]);
+  other_url = normalize (other->values[KEY_BASE_URL]);
+  return g_str_equal (self->values[KEY_PROVIDER], other->values[KEY_PROVIDER]) &&
+         g_str_equal (url, other_url) &&
+         g_str_equal (self->values[KEY_MODEL], other->values[KEY_MODEL]);
+}
+
+/**
+ * agent_chat_connection_check_options:
+ * @provider: (nullable): the --provider option
+ * @base_url: (nullable): the --base-url option
+ * @error: return location for a #GError
+ *
+ * Returns: whether the options of the command line can be used: a known
+ *   provider, an http or https URL
+ */
+gboolean
+agent_chat_connection_check_options (const char  *provider,
+                                     const char  *base_url,
+                                     GError     **error)
+{
+  if (provider != NULL &&
+      !g_strv_contains ((const char * const *) agent_provider_list_names (), provider))
+    {
+      g_autofree char *names = g_strjoinv (", ", (char **) agent_provider_list_names ());
+
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   /* Translators: the second %s lists the provider names */
+                   _("--provider: “%s” is not one of %s"), provider, names);
+      return FALSE;
+    }
+  if (base_url != NULL)
+    {
+      g_autoptr(GUri) uri = g_uri_parse (base_url, G_URI_FLAGS_NONE, NULL);
+      const char *scheme = uri != NULL ? g_uri_get_scheme (uri) : NULL;
+
+      if (uri == NULL || g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0' ||
+          (g_strcmp0 (scheme, "http") != 0 && g_strcmp0 (scheme, "https") != 0))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("--base-url: “%s” is not an http or https URL"), base_url);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static void
+agent_chat_connection_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  AgentChatConnection *self = AGENT_CHAT_CONNECTION (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROVIDER:
+    case PROP_BASE_URL:
+    case PROP_MODEL:
+      g_value_set_string (value, self->values[prop_id - PROP_PROVIDER]);
+      break;
+
+    case PROP_FROM_COMMAND_LINE:
+      g_value_set_boolean (value, agent_chat_connection_get_from_command_line (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agent_chat_connection_finalize (GObject *object)
+{
+  AgentChatConnection *self = AGENT_CHAT_CONNECTION (object);
+
+  g_clear_object (&self->settings);
+  for (Key key = 0; key < N_KEYS; key++)
+    {
+      g_clear_pointer (&self->overrides[key], g_free);
+      g_clear_pointer (&self->values[key], g_free);
+    }
+
+  G_OBJECT_CLASS (agent_chat_connection_parent_class)->finalize (object);
+}
+
+static void
+agent_chat_connection_class_init (AgentChatConnectionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = agent_chat_connection_get_property;
+  object_class->finalize = agent_chat_connection_finalize;
+
+  /**
+   * AgentChatConnection:provider:
+   *
+   * The name of the provider in use.
+   */
+  properties[PROP_PROVIDER] =
+    g_param_spec_string ("provider", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentChatConnection:base-url:
+   *
+   * The base URL requests go to.
+   */
+  properties[PROP_BASE_URL] =
+    g_param_spec_string ("base-url", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentChatConnection:model:
+   *
+   * The model asked.
+   */
+  properties[PROP_MODEL] =
+    g_param_spec_string ("model", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentChatConnection:from-command-line:
+   *
+   * Whether an option of the command line stands in for a setting.
+   */
+  properties[PROP_FROM_COMMAND_LINE] =
+    g_param_spec_boolean ("from-command-line", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agent_chat_connection_init (AgentChatConnection *self)
+{
+}
+
+/**
+ * agent_chat_connection_new:
+ * @settings: the app's settings
+ * @provider: (nullable): the --provider option, if given
+ * @base_url: (nullable): the --base-url option, if given
+ * @model: (nullable): the --model option, if given
+ *
+ * Returns: (transfer full): the connection of a window
+ */
+AgentChatConnection *
+agent_chat_connection_new (GSettings  *settings,
+                           const char *provider,
+                           const char *base_url,
+                           const char *model)
+{
+  AgentChatConnection *self;
+
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+
+  self = g_object_new (AGENT_CHAT_TYPE_CONNECTION, NULL);
+  self->settings = g_object_ref (settings);
+  self->overrides[KEY_PROVIDER] = g_strdup (provider);
+  self->overrides[KEY_BASE_URL] = g_strdup (base_url);
+  self->overrides[KEY_MODEL] = g_strdup (model);
+  for (Key key = 0; key < N_KEYS; key++)
+    {
+      g_autofree char *signal = g_strconcat ("changed::", key_names[key], NULL);
+
+      g_signal_connect_object (settings, signal, G_CALLBACK (on_setting_changed), self,
+                               G_CONNECT_SWAPPED);
+      /* GSettings emits "changed" only for keys that were read */
+      g_free (g_settings_get_string (settings, key_names[key]));
+    }
+  update (self);
+  return self;
+}

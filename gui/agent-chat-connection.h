@@ -1,0 +1,43 @@
+/* agent-chat-connection.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <agent.h>
+
+G_BEGIN_DECLS
+
+#define AGENT_CHAT_TYPE_CONNECTION (agent_chat_connection_get_type ())
+
+G_DECLARE_FINAL_TYPE (AgentChatConnection, agent_chat_connection, AGENT_CHAT, CONNECTION, GObject)
+
+AgentChatConnection *agent_chat_connection_new                 (GSettings            *settings,
+                                                                const char           *provider,
+                                                                const char           *base_url,
+                                                                const char           *model);
+const char          *agent_chat_connection_get_provider        (AgentChatConnection  *self);
+const char          *agent_chat_connection_get_base_url        (AgentChatConnection  *self);
+const char          *agent_chat_connection_get_model           (AgentChatConnection  *self);
+gboolean             agent_chat_connection_get_from_command_line (AgentChatConnection *self);
+void                 agent_chat_connection_set_provider        (AgentChatConnection  *self,
+                                                                const char           *provider);
+void                 agent_chat_connection_set_base_url        (AgentChatConnection  *self,
+                                                                const char           *base_url);
+void                 agent_chat_connection_set_model           (AgentChatConnection  *self,
+                                                                const char           *model);
+AgentProvider       *agent_chat_connection_create_provider     (AgentChatConnection  *self,
+                                                                GError              **error);
+void                 agent_chat_connection_apply               (AgentChatConnection  *self,
+                                                                AgentProvider        *provider);
+char                *agent_chat_connection_dup_host            (AgentChatConnection  *self);
+gboolean             agent_chat_connection_is_demo             (AgentChatConnection  *self);
+char                *agent_chat_connection_dup_subtitle        (AgentChatConnection  *self);
+gboolean             agent_chat_connection_equal               (AgentChatConnection  *self,
+                                                                AgentChatConnection  *other);
+gboolean             agent_chat_connection_check_options       (const char           *provider,
+                                                                const char           *base_url,
+                                                                GError              **error);
+
+G_END_DECLS
