@@ -44,40 +44,42 @@ held_tool_new (const char *name,
 
 /* Tools side by side */
 
-typedef struct
-{
-  AgentToolInvocation *invocation;
-  guint                order;
-} Delayed;
+static guint started_together;
+static AgentToolInvocation *waiting[8];
 
+/* Answers the waiting calls one per main loop iteration, the last first:
+ * an order no timer could promise on a loaded machine. */
 static gboolean
-complete_delayed (gpointer data)
+complete_last_first (gpointer data)
 {
-  Delayed *delayed = data;
-  g_autofree char *result = g_strdup_printf ("result %u", delayed->order);
+  for (int n = 7; n >= 0; n--)
+    {
+      g_autofree char *result = NULL;
 
-  agent_tool_invocation_return_result (delayed->invocation, result);
-  g_object_unref (delayed->invocation);
-  g_free (delayed);
+      if (waiting[n] == NULL)
+        continue;
+      result = g_strdup_printf ("result %d", n);
+      agent_tool_invocation_return_result (waiting[n], result);
+      g_clear_object (&waiting[n]);
+      return G_SOURCE_CONTINUE;
+    }
   return G_SOURCE_REMOVE;
 }
 
-static guint started_together;
-
-/* The later the call, the sooner it finishes */
+/* Holds every call until all eight have started: they run side by side */
 static void
 reverse_handler (AgentTool           *tool,
                  AgentToolInvocation *invocation,
                  gpointer             user_data)
 {
-  Delayed *delayed = g_new0 (Delayed, 1);
   JsonObject *arguments = json_node_get_object (agent_tool_invocation_get_arguments (invocation));
   guint n = json_object_get_int_member (arguments, "n");
 
-  started_together++;
-  delayed->invocation = g_object_ref (invocation);
-  delayed->order = n;
-  g_timeout_add (10 + 10 * (8 - n), complete_delayed, delayed);
+  g_assert_cmpuint (n, <, 8);
+  g_assert_null (waiting[n]);
+  waiting[n] = g_object_ref (invocation);
+  if (++started_together == 8)
+    g_idle_add (complete_last_first, NULL);
 }
 
 static void
