@@ -32,6 +32,10 @@ struct _AgentChatMessageRow
   GtkWidget    *thinking_title;
   GtkWidget    *thinking_spinner;
   GtkWidget    *reasoning_label;
+  GtkWidget    *waiting_box;
+  GtkWidget    *waiting_spinner;
+  GtkWidget    *waiting_label;
+  GtkWidget    *waiting_detail;
   GtkWidget    *markdown;
   GtkWidget    *cards_box;
   GtkWidget    *stopped_label;
@@ -48,6 +52,9 @@ struct _AgentChatMessageRow
   AgentMessage *message;   /* item, when it is a message */
   GSignalGroup *signals;
   GSignalGroup *tool_signals;
+  char         *progress_title;   /* while the answer is awaited: NULL for "Waiting…" */
+  char         *progress_detail;
+  GError       *turn_error;       /* what cut the answer short, if not the user */
   guint         tick_id;
   guint         show_tool_call_chunks : 1;
 };
@@ -72,6 +79,29 @@ G_DEFINE_FINAL_TYPE (AgentChatMessageRow, agent_chat_message_row, GTK_TYPE_WIDGE
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
+/* From the moment of Send until something of the answer shows: that it is
+ * awaited, or tried again and why. */
+static void
+update_waiting (AgentChatMessageRow *self)
+{
+  AgentMessage *message = self->message;
+  const char *content = agent_message_get_content (message);
+  const char *reasoning = agent_message_get_reasoning (message);
+  gboolean waiting = agent_message_get_role (message) == AGENT_MESSAGE_ROLE_ASSISTANT &&
+                     agent_message_get_state (message) == AGENT_MESSAGE_STATE_STREAMING &&
+                     (content == NULL || *content == '\0') &&
+                     (reasoning == NULL || *reasoning == '\0') &&
+                     agent_message_get_n_tool_calls (message) == 0;
+
+  gtk_widget_set_visible (self->waiting_box, waiting);
+  gtk_spinner_set_spinning (GTK_SPINNER (self->waiting_spinner), waiting);
+  gtk_label_set_text (GTK_LABEL (self->waiting_label),
+                      self->progress_title ? self->progress_title : _("Waiting for the model…"));
+  gtk_label_set_text (GTK_LABEL (self->waiting_detail),
+                      self->progress_detail ? self->progress_detail : "");
+  gtk_widget_set_visible (self->waiting_detail, self->progress_detail != NULL);
+}
+
 static void
 update_text (AgentChatMessageRow *self)
 {
@@ -92,6 +122,7 @@ update_text (AgentChatMessageRow *self)
     gtk_label_set_text (GTK_LABEL (self->reasoning_label), reasoning);
   gtk_widget_set_visible (self->thinking_spinner, streaming && !has_content);
   gtk_spinner_set_spinning (GTK_SPINNER (self->thinking_spinner), streaming && !has_content);
+  update_waiting (self);
 
   agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (self->markdown), content);
   gtk_widget_set_visible (self->markdown, has_content);
@@ -107,6 +138,8 @@ update_state (AgentChatMessageRow *self)
   gboolean has_content = content != NULL && *content != '\0';
 
   gtk_widget_set_visible (self->stopped_label, state == AGENT_MESSAGE_STATE_INTERRUPTED);
+  gtk_label_set_text (GTK_LABEL (self->stopped_label),
+                      agent_chat_error_describe_interruption (self->turn_error));
   gtk_widget_set_visible (self->actions_box,
                           role == AGENT_MESSAGE_ROLE_USER ||
                           (state != AGENT_MESSAGE_STATE_STREAMING && has_content));
@@ -196,6 +229,8 @@ on_tool_calls_changed (AgentChatMessageRow *self,
       agent_chat_tool_card_set_tool_call (AGENT_CHAT_TOOL_CARD (card), call);
       gtk_box_append (GTK_BOX (self->cards_box), card);
     }
+  if (self->message != NULL)
+    update_waiting (self);
 }
 
 static void
@@ -221,6 +256,11 @@ reset (AgentChatMessageRow *self)
    * the row of an item replaced by itself, as the answer is when it goes
    * into memory: that costs nothing then, instead of rebuilding it all. */
   gtk_widget_set_visible (self->markdown, FALSE);
+  gtk_widget_set_visible (self->waiting_box, FALSE);
+  gtk_spinner_set_spinning (GTK_SPINNER (self->waiting_spinner), FALSE);
+  g_clear_pointer (&self->progress_title, g_free);
+  g_clear_pointer (&self->progress_detail, g_free);
+  g_clear_error (&self->turn_error);
   gtk_widget_set_visible (self->stopped_label, FALSE);
   gtk_widget_set_visible (self->error_box, FALSE);
   gtk_widget_set_visible (self->actions_box, FALSE);
@@ -285,6 +325,54 @@ agent_chat_message_row_get_markdown (AgentChatMessageRow *self)
 }
 
 /**
+ * agent_chat_message_row_set_progress:
+ * @self: a #AgentChatMessageRow
+ * @title: (nullable): what happens while the answer is awaited, or %NULL
+ *   for "Waiting for the model…"
+ * @detail: (nullable): more about it (why a request is tried again)
+ *
+ * What the row says while its answer is awaited.
+ */
+void
+agent_chat_message_row_set_progress (AgentChatMessageRow *self,
+                                     const char          *title,
+                                     const char          *detail)
+{
+  g_return_if_fail (AGENT_CHAT_IS_MESSAGE_ROW (self));
+
+  if (g_strcmp0 (self->progress_title, title) == 0 &&
+      g_strcmp0 (self->progress_detail, detail) == 0)
+    return;
+  g_free (self->progress_title);
+  g_free (self->progress_detail);
+  self->progress_title = g_strdup (title);
+  self->progress_detail = g_strdup (detail);
+  if (self->message != NULL)
+    update_waiting (self);
+}
+
+/**
+ * agent_chat_message_row_set_turn_error:
+ * @self: a #AgentChatMessageRow
+ * @error: (nullable): the error the message's turn failed with
+ *
+ * Says why an answer was cut short: with no error, the user stopped it.
+ */
+void
+agent_chat_message_row_set_turn_error (AgentChatMessageRow *self,
+                                       const GError        *error)
+{
+  g_return_if_fail (AGENT_CHAT_IS_MESSAGE_ROW (self));
+
+  if (self->turn_error == error)
+    return;
+  g_clear_error (&self->turn_error);
+  self->turn_error = error ? g_error_copy (error) : NULL;
+  if (self->message != NULL)
+    update_state (self);
+}
+
+/**
  * agent_chat_message_row_get_cards:
  * @self: a #AgentChatMessageRow
  *
@@ -344,6 +432,9 @@ agent_chat_message_row_dispose (GObject *object)
     agent_chat_message_row_set_item (self, NULL);
   g_clear_object (&self->signals);
   g_clear_object (&self->tool_signals);
+  g_clear_pointer (&self->progress_title, g_free);
+  g_clear_pointer (&self->progress_detail, g_free);
+  g_clear_error (&self->turn_error);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_MESSAGE_ROW);
 
   G_OBJECT_CLASS (agent_chat_message_row_parent_class)->dispose (object);
@@ -434,6 +525,10 @@ agent_chat_message_row_class_init (AgentChatMessageRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, thinking_title);
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, thinking_spinner);
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, reasoning_label);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, waiting_box);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, waiting_spinner);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, waiting_label);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, waiting_detail);
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, markdown);
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, cards_box);
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, stopped_label);

@@ -5,9 +5,10 @@
  * elapsed time while it runs, its progress when the tool reports some, and
  * its result or error in a collapsible section — or "Denied".
  *
- * A call still streaming shows only when show-chunks is set (the Show
- * Tool-Call Chunks toggle); otherwise the card appears when the call is
- * ready.
+ * The card shows as soon as the call starts streaming, with the tool's
+ * name and "Writing arguments…"; the arguments themselves show while they
+ * stream only when show-chunks is set (the Show Tool-Call Chunks toggle),
+ * otherwise once they are whole.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -79,11 +80,7 @@ agent_chat_pretty_json (const char *json)
 static void
 update_visibility (AgentChatToolCard *self)
 {
-  gboolean visible = self->tool_call != NULL &&
-                     (self->show_chunks ||
-                      agent_tool_call_get_state (self->tool_call) != AGENT_TOOL_CALL_STATE_STREAMING);
-
-  gtk_widget_set_visible (GTK_WIDGET (self), visible);
+  gtk_widget_set_visible (GTK_WIDGET (self), self->tool_call != NULL);
 }
 
 static void
@@ -94,7 +91,7 @@ update_arguments (AgentChatToolCard *self)
   if (self->tool_call == NULL)
     return;
   if (agent_tool_call_get_state (self->tool_call) == AGENT_TOOL_CALL_STATE_STREAMING)
-    text = g_strdup (agent_tool_call_get_arguments (self->tool_call));
+    text = self->show_chunks ? g_strdup (agent_tool_call_get_arguments (self->tool_call)) : NULL;
   else
     text = agent_chat_pretty_json (agent_tool_call_get_arguments (self->tool_call));
   gtk_label_set_text (GTK_LABEL (self->arguments_label), text ? text : "");
@@ -427,6 +424,6 @@ agent_chat_tool_card_set_show_chunks (AgentChatToolCard *self,
   if (self->show_chunks == show_chunks)
     return;
   self->show_chunks = show_chunks;
-  update_visibility (self);
+  update_arguments (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_CHUNKS]);
 }

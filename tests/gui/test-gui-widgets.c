@@ -337,9 +337,17 @@ card_shows (gpointer data)
   return card != NULL && gtk_widget_get_visible (GTK_WIDGET (card));
 }
 
+static gboolean
+card_shows_arguments (gpointer data)
+{
+  g_autofree char *shown = shown_text (data);
+
+  return strstr (shown, "{\"expr") != NULL;
+}
+
 /* The toggle flips the running session at once: a call streaming while
  * it is on shows as a card growing chunk by chunk; turned off, the card
- * hides until the call is whole. */
+ * stays but hides its arguments until the call is whole. */
 static void
 test_toggle_mid_stream (Fixture       *fixture,
                         gconstpointer  data)
@@ -350,6 +358,7 @@ test_toggle_mid_stream (Fixture       *fixture,
   const char *deltas[] = { "It is 42.", NULL };
   AgentSession *session = agent_chat_window_get_session (fixture->window);
   AgentChatToolCard *card;
+  g_autofree char *shown = NULL;
 
   agent_test_openai_add_tool_chunk (response, &first);
   agent_test_response_add_wait (response);
@@ -364,12 +373,18 @@ test_toggle_mid_stream (Fixture       *fixture,
   card = find_card (fixture);
   g_assert_cmpint (agent_tool_call_get_state (agent_chat_tool_card_get_tool_call (card)), ==,
                    AGENT_TOOL_CALL_STATE_STREAMING);
+  /* Its arguments are laid out at the next frame */
+  agent_test_wait_until (card_shows_arguments, card);
 
-  /* Off mid-stream: the session stops emitting chunks, the card hides */
+  /* Off mid-stream: the session stops emitting chunks, the card shows the
+   * call being written without its arguments */
   g_settings_set_boolean (fixture->settings, "show-tool-call-chunks", FALSE);
   g_assert_false (agent_session_get_stream_tool_call_chunks (session));
   iterate ();
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (find_card (fixture))));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (find_card (fixture))));
+  shown = shown_text (GTK_WIDGET (card));
+  agent_test_assert_contains (shown, "Writing arguments…");
+  g_assert_null (strstr (shown, "{\"expr"));
 
   agent_test_server_release (fixture->server);
   agent_test_wait_until (session_idle, session);
