@@ -22,6 +22,7 @@ struct _AgentChatComposer
   GtkWidget  parent_instance;
 
   GtkWidget *clamp;
+  GtkWidget *box;
   GtkWidget *editing_bar;
   GtkWidget *scroller;
   GtkWidget *text_view;
@@ -227,6 +228,16 @@ agent_chat_composer_grab_focus (GtkWidget *widget)
   return gtk_widget_grab_focus (AGENT_CHAT_COMPOSER (widget)->text_view);
 }
 
+/* Tab moves through the composer's children. GtkWidget's own would, on
+ * Shift+Tab out of them, give the focus back to the composer itself: to
+ * its text, by grab_focus() above, and the focus would not leave. */
+static gboolean
+agent_chat_composer_focus_vfunc (GtkWidget        *widget,
+                                 GtkDirectionType  direction)
+{
+  return gtk_widget_child_focus (AGENT_CHAT_COMPOSER (widget)->box, direction);
+}
+
 static void
 agent_chat_composer_dispose (GObject *object)
 {
@@ -287,6 +298,7 @@ agent_chat_composer_class_init (AgentChatComposerClass *klass)
   object_class->get_property = agent_chat_composer_get_property;
   object_class->set_property = agent_chat_composer_set_property;
   widget_class->grab_focus = agent_chat_composer_grab_focus;
+  widget_class->focus = agent_chat_composer_focus_vfunc;
 
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
@@ -317,6 +329,7 @@ agent_chat_composer_class_init (AgentChatComposerClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Chat/agent-chat-composer.ui");
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, clamp);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, box);
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, editing_bar);
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, scroller);
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, text_view);

@@ -164,6 +164,7 @@ update_state (AgentChatToolCard *self)
   const char *result;
   gint64 duration;
   g_autofree char *done = NULL;
+  const char *expander_label;
   gboolean finished;
 
   if (self->tool_call == NULL)
@@ -221,10 +222,18 @@ update_state (AgentChatToolCard *self)
   finished = state >= AGENT_TOOL_CALL_STATE_SUCCEEDED && result != NULL;
   gtk_widget_set_visible (self->result_expander, finished);
   gtk_label_set_text (GTK_LABEL (self->result_label), result ? result : "");
-  gtk_expander_set_label (GTK_EXPANDER (self->result_expander),
-                          state == AGENT_TOOL_CALL_STATE_SUCCEEDED ? _("Result")
-                          : state == AGENT_TOOL_CALL_STATE_DENIED ? _("Reason")
-                          : _("Error"));
+  expander_label = state == AGENT_TOOL_CALL_STATE_SUCCEEDED ? _("Result")
+                   : state == AGENT_TOOL_CALL_STATE_DENIED ? _("Reason")
+                   : _("Error");
+  gtk_expander_set_label (GTK_EXPANDER (self->result_expander), expander_label);
+  /* GTK 4.8 names an expander after its type: name it after its label,
+   * and let it say what it hides */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->result_expander),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, expander_label,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, result ? result : "",
+                                  -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, status ? status : "", -1);
 
   if (state == AGENT_TOOL_CALL_STATE_FAILED)
     gtk_widget_add_css_class (self->box, "error");
@@ -244,8 +253,11 @@ static void
 on_name_changed (AgentChatToolCard *self)
 {
   const char *name = self->tool_call ? agent_tool_call_get_name (self->tool_call) : NULL;
+  /* Translators: how a screen reader names a tool call's card */
+  g_autofree char *label = g_strdup_printf (_("Tool call: %s"), name ? name : "");
 
   gtk_label_set_text (GTK_LABEL (self->name_label), name ? name : _("Tool"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
 static void
@@ -393,11 +405,6 @@ agent_chat_tool_card_set_tool_call (AgentChatToolCard *self,
 
   if (tool_call != NULL)
     {
-      g_autofree char *label = g_strdup_printf (_("Tool call: %s"),
-                                                agent_tool_call_get_name (tool_call) ?: "");
-
-      gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
       on_name_changed (self);
       update_state (self);
     }

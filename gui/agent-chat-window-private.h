@@ -24,6 +24,8 @@ struct _AgentChatWindow
   GtkWidget            *sidebar_separator;
   GtkWidget            *content_pane;
   AdwWindowTitle       *window_title;
+  GtkMenuButton        *menu_button;
+  AdwStatusPage        *empty_page;
   GtkStack             *stack;
   GtkScrolledWindow    *scroller;
   GtkListView          *list_view;

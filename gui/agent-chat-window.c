@@ -24,6 +24,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-chat-a11y.h"
 #include "agent-chat-approval-dialog.h"
 #include "agent-chat-error-item.h"
 #include "agent-chat-mcp-servers.h"
@@ -808,6 +809,8 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, sidebar_separator);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, content_pane);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, scroller);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, list_view);
@@ -832,6 +835,10 @@ agent_chat_window_init (AgentChatWindow *self)
   g_autoptr(GtkNoSelection) selection = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* GTK 4.8 names a popover menu after its type */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->menu_button)),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
+  agent_chat_a11y_name_status_page (self->empty_page);
   /* The development build's header bars are striped (libadwaita's style) */
   if (g_str_equal (AGENT_CHAT_PROFILE, "development"))
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");

@@ -67,7 +67,8 @@ shown_text (GtkWidget *widget)
   return g_string_free (text, FALSE);
 }
 
-/* A button shown in @widget whose label (or tooltip, for an icon) is @label */
+/* A button shown in @widget whose label (its own, or its label child's;
+ * or its tooltip, for an icon) is @label */
 GtkWidget *
 find_button (GtkWidget  *widget,
              const char *label)
@@ -77,9 +78,13 @@ find_button (GtkWidget  *widget,
   for (guint i = 0; i < buttons->len; i++)
     {
       GtkWidget *button = g_ptr_array_index (buttons, i);
+      GtkWidget *child = gtk_button_get_child (GTK_BUTTON (button));
+      const char *child_label = child && GTK_IS_LABEL (child) ? gtk_label_get_label (GTK_LABEL (child))
+                                                              : NULL;
 
       if (gtk_widget_is_visible (button) && gtk_widget_get_child_visible (button) &&
           (g_strcmp0 (gtk_button_get_label (GTK_BUTTON (button)), label) == 0 ||
+           g_strcmp0 (child_label, label) == 0 ||
            g_strcmp0 (gtk_widget_get_tooltip_text (button), label) == 0))
         return button;
     }

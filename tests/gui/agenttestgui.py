@@ -76,3 +76,72 @@ def focus_window(title="Agent Chat"):
                                              capture_output=True, text=True).stdout.split())
     xdotool("windowfocus", "--sync", window[0])
     time.sleep(0.5)
+
+
+class FocusTracker:
+    """Where the keyboard focus is, as the accessibility tree reports it
+    (object:state-changed:focused events, read from GLib's main context)."""
+
+    def __init__(self):
+        from gi.repository import GLib
+        self.context = GLib.MainContext.default()
+        self.node = None
+        self.moves = []
+        pyatspi.Registry.registerEventListener(self.on_focus, "object:state-changed:focused")
+
+    def on_focus(self, event):
+        if event.detail1:
+            self.node = event.source
+            try:
+                self.moves.append((event.source.getRoleName(), event.source.name))
+            except Exception:
+                self.moves.append(("", ""))
+
+    def pump(self, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            while self.context.iteration(False):
+                pass
+            time.sleep(0.02)
+
+    def press(self, *keys, settle=0.3):
+        """Presses @keys; returns (role, name) of where the focus went, or
+        None if it did not move."""
+        self.moves.clear()
+        xdotool("key", *keys)
+        deadline = time.monotonic() + 2
+        while not self.moves and time.monotonic() < deadline:
+            self.pump(0.05)
+        self.pump(settle)
+        return self.moves[-1] if self.moves else None
+
+    def wait(self, predicate, timeout=20.0):
+        """predicate()'s first true value, pumping events meanwhile."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = predicate()
+            if value:
+                return value
+            self.pump(0.1)
+        return None
+
+
+def walking(walk):
+    """walk()'s value; the tree can change under a walk (a toast going, a
+    row recycled): then it is walked again."""
+    for attempt in range(5):
+        try:
+            return walk()
+        except Exception:
+            time.sleep(0.1)
+    return None
+
+
+def names(node):
+    return walking(lambda: [n.name for n in all_nodes(node) if n.name]) or []
+
+
+def find_node(node, name, role=None):
+    return walking(lambda: next((n for n in all_nodes(node)
+                                 if n.name == name and (role is None or n.getRole() == role)),
+                                None))
