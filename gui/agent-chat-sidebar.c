@@ -4,7 +4,10 @@
  * follows every write), or the results of a full-text search while the
  * search entry holds text. Picking one emits ::conversation-activated; the
  * window tells the sidebar which conversation it shows, and that one stays
- * selected as the list moves.
+ * selected as the list moves. Moving through the list with the keys (the
+ * arrows, Home, End, the pages) emits ::conversation-selected instead: the
+ * window shows the conversation and leaves the keyboard in the list, until
+ * Enter.
  *
  * Each row's menu renames (a dialog), exports (Markdown or JSON, through a
  * file chooser) or deletes; with the keyboard on a row, the Menu key (or
@@ -40,6 +43,7 @@ struct _AgentChatSidebar
   AgentConversation  *conversation;   /* the one the window shows */
   guint               n_pending;      /* delete toasts not yet dismissed */
   guint               syncing : 1;
+  guint               moving : 1;     /* the keys move the selection */
 };
 
 enum {
@@ -51,6 +55,7 @@ enum {
 
 enum {
   CONVERSATION_ACTIVATED,
+  CONVERSATION_SELECTED,
   CONVERSATION_DELETED,
   N_SIGNALS
 };
@@ -160,7 +165,43 @@ on_selection_changed (AgentChatSidebar *self)
     return;
 
   agent_chat_sidebar_set_conversation (self, conversation);
-  g_signal_emit (self, signals[CONVERSATION_ACTIVATED], 0, conversation);
+  g_signal_emit (self, signals[self->moving ? CONVERSATION_SELECTED : CONVERSATION_ACTIVATED], 0,
+                 conversation);
+}
+
+static gboolean
+on_list_key_pressed (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     AgentChatSidebar      *self)
+{
+  switch (keyval)
+    {
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+    case GDK_KEY_Home:
+    case GDK_KEY_KP_Home:
+    case GDK_KEY_End:
+    case GDK_KEY_KP_End:
+    case GDK_KEY_Page_Up:
+    case GDK_KEY_KP_Page_Up:
+    case GDK_KEY_Page_Down:
+    case GDK_KEY_KP_Page_Down:
+      self->moving = TRUE;
+      break;
+    default:
+      self->moving = FALSE;
+    }
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+on_list_key_released (AgentChatSidebar *self)
+{
+  self->moving = FALSE;
 }
 
 static void
@@ -764,6 +805,16 @@ agent_chat_sidebar_class_init (AgentChatSidebarClass *klass)
     g_signal_new ("conversation-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, AGENT_TYPE_CONVERSATION);
   /**
+   * AgentChatSidebar::conversation-selected:
+   * @self: a #AgentChatSidebar
+   * @conversation: the conversation the keys moved the selection to
+   *
+   * To show, leaving the keyboard in the list.
+   */
+  signals[CONVERSATION_SELECTED] =
+    g_signal_new ("conversation-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, AGENT_TYPE_CONVERSATION);
+  /**
    * AgentChatSidebar::conversation-deleted:
    * @self: a #AgentChatSidebar
    * @conversation: the conversation about to be deleted
@@ -803,6 +854,8 @@ agent_chat_sidebar_class_init (AgentChatSidebarClass *klass)
 static void
 agent_chat_sidebar_init (AgentChatSidebar *self)
 {
+  GtkEventController *keys;
+
   gtk_widget_init_template (GTK_WIDGET (self));
   agent_chat_a11y_name_status_page (self->empty_page);
 
@@ -821,6 +874,11 @@ agent_chat_sidebar_init (AgentChatSidebar *self)
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->list_view, "activate", G_CALLBACK (on_activate), self,
                            G_CONNECT_SWAPPED);
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_list_key_pressed), self);
+  g_signal_connect_swapped (keys, "key-released", G_CALLBACK (on_list_key_released), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->list_view), keys);
   g_signal_connect_object (self->search_entry, "search-changed", G_CALLBACK (search), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->search_entry, "stop-search", G_CALLBACK (on_stop_search), self,

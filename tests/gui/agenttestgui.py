@@ -70,6 +70,14 @@ def xdotool(*args):
     subprocess.run(["xdotool"] + list(args), check=True)
 
 
+def focus_mapped():
+    """Gives the keyboard to the app's window, once it is mapped."""
+    windows = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "Agent Chat"],
+                             capture_output=True, text=True).stdout.split()
+    return windows and subprocess.run(["xdotool", "windowfocus", "--sync", windows[0]],
+                                      capture_output=True).returncode == 0
+
+
 def focus_window(title="Agent Chat"):
     """Gives the keyboard to the window called @title."""
     window = wait_for(lambda: subprocess.run(["xdotool", "search", "--name", title],
@@ -145,3 +153,48 @@ def find_node(node, name, role=None):
     return walking(lambda: next((n for n in all_nodes(node)
                                  if n.name == name and (role is None or n.getRole() == role)),
                                 None))
+
+
+class App:
+    """agent-chat with its own data and settings (kept from one run to the
+    next), talking to the server at @url."""
+
+    def __init__(self, home, url, model="demo"):
+        self.env = app_env()
+        self.env["XDG_DATA_HOME"] = os.path.join(home, "data")
+        self.env["XDG_CONFIG_HOME"] = os.path.join(home, "config")
+        # Settings that last from one run to the next, as with dconf
+        self.env["GSETTINGS_BACKEND"] = "keyfile"
+        settings = os.path.join(home, "config", "glib-2.0", "settings")
+        os.makedirs(settings, exist_ok=True)
+        with open(os.path.join(settings, "keyfile"), "w") as keyfile:
+            keyfile.write("[io/github/libagent/Chat]\nprovider='openai'\n"
+                          "base-url='%s'\nmodel='%s'\n" % (url, model))
+        self.keyfile = os.path.join(settings, "keyfile")
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen([os.environ["AGENT_CHAT"]], env=self.env)
+        app = wait_for(find_app, 60)
+        # The window can be in the accessibility tree before it is mapped
+        if app is not None and not wait_for(focus_mapped, 30):
+            return None
+        return app
+
+    def quit(self):
+        xdotool("key", "ctrl+q")
+        try:
+            return self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return None
+
+    def kill(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def cli(self, *args):
+        """agent-cli's output, on the same database."""
+        return subprocess.run([os.environ["AGENT_CLI"]] + list(args), env=self.env,
+                              capture_output=True, text=True, timeout=60).stdout

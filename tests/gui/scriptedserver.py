@@ -3,7 +3,8 @@
 # /v1/chat/completions with the next scripted response: streamed text (as
 # Server-Sent Events, chunked, one event a chunk), a tool call, an HTTP
 # error, or a stream whose connection drops half-way. A response can hold
-# before its first byte until the test releases it.
+# before its first byte, or after its first events, until the test releases
+# it.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -14,8 +15,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class Response:
-    def __init__(self, status=200, events=(), body=None, headers=None, drop=False, hold=False):
+    def __init__(self, status=200, events=(), body=None, headers=None, drop=False, hold=False,
+                 pause_after=None):
         self.status = status
+        self.pause_after = pause_after
         self.events = list(events)
         self.body = body
         self.headers = headers or {}
@@ -86,7 +89,8 @@ class ScriptedServer:
                     response = server.responses.get_nowait()
                 except queue.Empty:
                     response = Response(500, body={"error": {"message": "No response scripted"}})
-                response.released.wait(120)
+                if response.pause_after is None:
+                    response.released.wait(120)
                 if response.body is not None:
                     body = json.dumps(response.body).encode()
                     self.send_response(response.status)
@@ -106,7 +110,9 @@ class ScriptedServer:
                 events = response.events
                 if response.drop:
                     events = events[:max(1, len(events) // 2)]
-                for event in events:
+                for i, event in enumerate(events):
+                    if i == response.pause_after:
+                        response.released.wait(120)
                     self.chunk(b"data: " + json.dumps(event).encode() + b"\n\n")
                 if response.drop:
                     # Half a chunk, then the connection goes
@@ -135,8 +141,11 @@ class ScriptedServer:
     def add_text(self, text, hold=False, words=True):
         return self.add(Response(events=text_events(text, words), hold=hold))
 
-    def add_tool_call(self, name, arguments, hold=False):
-        return self.add(Response(events=tool_events(name, arguments), hold=hold))
+    def add_tool_call(self, name, arguments, hold=False, pause_after=None):
+        """With @pause_after, the stream stops after that many events (the
+        call started) until released."""
+        return self.add(Response(events=tool_events(name, arguments), hold=hold or
+                                 pause_after is not None, pause_after=pause_after))
 
     def add_error(self, status, message, headers=None, hold=False):
         return self.add(Response(status, body={"error": {"message": message}}, headers=headers,
