@@ -244,7 +244,6 @@ def main(home):
         tap(dialog is not None and focus.wait(lambda: "Renamed" in names(app), 5),
             "F2 renames it")
         focus.wait(lambda: find_node(app, "Rename Conversation") is None, 5)
-        focus_window()
         focus.press("ctrl+f")
         focus.press("Tab")
         focus.press("Delete")
