@@ -433,6 +433,25 @@ agent_chat_message_row_set_turn_error (AgentChatMessageRow *self,
 }
 
 /**
+ * agent_chat_message_row_set_editing:
+ * @self: a #AgentChatMessageRow
+ * @editing: whether the message shown is being edited
+ *
+ * Marks the message being edited (Edit and Resend).
+ */
+void
+agent_chat_message_row_set_editing (AgentChatMessageRow *self,
+                                    gboolean             editing)
+{
+  g_return_if_fail (AGENT_CHAT_IS_MESSAGE_ROW (self));
+
+  if (editing)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "editing");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "editing");
+}
+
+/**
  * agent_chat_message_row_get_cards:
  * @self: a #AgentChatMessageRow
  *
@@ -813,11 +832,25 @@ agent_chat_message_row_class_init (AgentChatMessageRowClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
+/* The ring of the focus goes around the row when the row itself has the
+ * focus, not one of its buttons (GTK 4.8 says :focus-visible of both) */
+static void
+on_is_focus_changed (AgentChatMessageRow *self,
+                     GParamSpec          *pspec,
+                     GtkEventController  *controller)
+{
+  if (gtk_event_controller_focus_is_focus (GTK_EVENT_CONTROLLER_FOCUS (controller)))
+    gtk_widget_add_css_class (GTK_WIDGET (self), "focused");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "focused");
+}
+
 static void
 agent_chat_message_row_init (AgentChatMessageRow *self)
 {
   GtkGesture *click;
   GtkGesture *long_press;
+  GtkEventController *focus;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -829,6 +862,9 @@ agent_chat_message_row_init (AgentChatMessageRow *self)
   gtk_gesture_single_set_touch_only (GTK_GESTURE_SINGLE (long_press), TRUE);
   g_signal_connect (long_press, "pressed", G_CALLBACK (on_long_press), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (long_press));
+  focus = gtk_event_controller_focus_new ();
+  g_signal_connect_swapped (focus, "notify::is-focus", G_CALLBACK (on_is_focus_changed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), focus);
 
   self->signals = g_signal_group_new (AGENT_TYPE_MESSAGE);
   g_signal_group_connect_swapped (self->signals, "notify::content",

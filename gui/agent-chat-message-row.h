@@ -28,5 +28,7 @@ void               agent_chat_message_row_set_progress (AgentChatMessageRow *sel
                                                         const char          *detail);
 void               agent_chat_message_row_set_turn_error (AgentChatMessageRow *self,
                                                           const GError        *error);
+void               agent_chat_message_row_set_editing  (AgentChatMessageRow *self,
+                                                        gboolean             editing);
 
 G_END_DECLS

@@ -185,6 +185,8 @@ apply_row_state (AgentChatWindow     *self,
                      message == agent_session_get_current_message (self->session);
 
   agent_chat_message_row_set_turn_error (row, _agent_chat_window_lookup_error (self, message));
+  agent_chat_message_row_set_editing (row, message != NULL &&
+                                           message == _agent_chat_window_get_editing (self));
   agent_chat_message_row_set_progress (row, current ? self->progress_title : NULL,
                                        current ? self->progress_detail : NULL);
 }
