@@ -555,8 +555,13 @@ _agent_chat_window_apply_edit (AgentChatWindow *self,
 
   if (!agent_memory_truncate (memory, position, &error))
     {
+      /* Nothing was cut: the edit goes on, as it was */
       show_toast (self, _("Could not send the edited message"), error);
       edit_undo_free (undo);
+      state->editing = g_steal_pointer (&editing);
+      state->before_edit = g_steal_pointer (&before);
+      agent_chat_composer_set_text (self->composer, text);
+      agent_chat_composer_set_editing (self->composer, TRUE);
       return FALSE;
     }
   offer_undo (self, undo);
