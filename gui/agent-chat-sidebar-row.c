@@ -63,6 +63,9 @@ update_accessible (AgentChatSidebarRow *self)
 {
   const char *title = gtk_label_get_label (GTK_LABEL (self->title_label));
 
+  /* Unbound (the row is recycled, or its item goes): nothing to say */
+  if (self->item == NULL)
+    return;
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
   agent_chat_a11y_label_list_item (GTK_WIDGET (self), title);
 }

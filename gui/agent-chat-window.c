@@ -841,6 +841,7 @@ agent_chat_window_init (AgentChatWindow *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->menu_button)),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
   agent_chat_a11y_name_status_page (self->empty_page);
+  agent_chat_a11y_name_toasts (self->toast_overlay);
   /* The development build's header bars are striped (libadwaita's style) */
   if (g_str_equal (AGENT_CHAT_PROFILE, "development"))
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
