@@ -22,7 +22,7 @@ from agenttestgui import (App, FocusTracker, all_nodes, finish, names, tap,  # n
                           walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
-N_TESTS = 13
+N_TESTS = 12
 
 
 def shows(app, text):
