@@ -4,6 +4,9 @@
  * line. While a turn runs the Send button becomes Stop, and Escape stops.
  * The text stays until it was sent, so nothing typed is ever lost.
  *
+ * While a message is edited (Edit and Resend), a bar above the text says
+ * so; its Cancel button, or Escape, emits ::cancel-edit.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -19,22 +22,27 @@ struct _AgentChatComposer
   GtkWidget  parent_instance;
 
   GtkWidget *clamp;
+  GtkWidget *box;
+  GtkWidget *editing_bar;
   GtkWidget *scroller;
   GtkWidget *text_view;
   GtkWidget *send_button;
 
   guint      busy : 1;
+  guint      editing : 1;
 };
 
 enum {
   PROP_0,
   PROP_BUSY,
+  PROP_EDITING,
   N_PROPS
 };
 
 enum {
   SEND,
   STOP,
+  CANCEL_EDIT,
   N_SIGNALS
 };
 
@@ -122,6 +130,11 @@ on_key_pressed (GtkEventControllerKey *controller,
       g_signal_emit (self, signals[STOP], 0);
       return GDK_EVENT_STOP;
     }
+  if (keyval == GDK_KEY_Escape && self->editing)
+    {
+      g_signal_emit (self, signals[CANCEL_EDIT], 0);
+      return GDK_EVENT_STOP;
+    }
   return GDK_EVENT_PROPAGATE;
 }
 
@@ -171,10 +184,58 @@ agent_chat_composer_set_busy (AgentChatComposer *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
+static void
+on_cancel_edit_clicked (AgentChatComposer *self)
+{
+  g_signal_emit (self, signals[CANCEL_EDIT], 0);
+  agent_chat_composer_focus (self);
+}
+
+gboolean
+agent_chat_composer_get_editing (AgentChatComposer *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_COMPOSER (self), FALSE);
+  return self->editing;
+}
+
+/**
+ * agent_chat_composer_set_editing:
+ * @self: a #AgentChatComposer
+ * @editing: whether the text is a message being edited
+ *
+ * Shows or hides the bar that says a message is being edited.
+ */
+void
+agent_chat_composer_set_editing (AgentChatComposer *self,
+                                 gboolean           editing)
+{
+  g_return_if_fail (AGENT_CHAT_IS_COMPOSER (self));
+
+  editing = !!editing;
+  if (self->editing == editing)
+    return;
+  self->editing = editing;
+  gtk_widget_set_visible (self->editing_bar, editing);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  editing ? _("Edited Message") : _("Message"), -1);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITING]);
+}
+
 static gboolean
 agent_chat_composer_grab_focus (GtkWidget *widget)
 {
   return gtk_widget_grab_focus (AGENT_CHAT_COMPOSER (widget)->text_view);
+}
+
+/* Tab moves through the composer's children. GtkWidget's own would, on
+ * Shift+Tab out of them, give the focus back to the composer itself: to
+ * its text, by grab_focus() above, and the focus would not leave. */
+static gboolean
+agent_chat_composer_focus_vfunc (GtkWidget        *widget,
+                                 GtkDirectionType  direction)
+{
+  return gtk_widget_child_focus (AGENT_CHAT_COMPOSER (widget)->box, direction);
 }
 
 static void
@@ -198,6 +259,9 @@ agent_chat_composer_get_property (GObject    *object,
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
       break;
+    case PROP_EDITING:
+      g_value_set_boolean (value, self->editing);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -216,6 +280,9 @@ agent_chat_composer_set_property (GObject      *object,
     case PROP_BUSY:
       agent_chat_composer_set_busy (self, g_value_get_boolean (value));
       break;
+    case PROP_EDITING:
+      agent_chat_composer_set_editing (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -231,9 +298,13 @@ agent_chat_composer_class_init (AgentChatComposerClass *klass)
   object_class->get_property = agent_chat_composer_get_property;
   object_class->set_property = agent_chat_composer_set_property;
   widget_class->grab_focus = agent_chat_composer_grab_focus;
+  widget_class->focus = agent_chat_composer_focus_vfunc;
 
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_EDITING] =
+    g_param_spec_boolean ("editing", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -246,14 +317,25 @@ agent_chat_composer_class_init (AgentChatComposerClass *klass)
                                 NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   signals[STOP] = g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                 NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * AgentChatComposer::cancel-edit:
+   * @self: the composer
+   *
+   * The user gave up editing a message (Cancel, or Escape).
+   */
+  signals[CANCEL_EDIT] = g_signal_new ("cancel-edit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                       0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Chat/agent-chat-composer.ui");
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, clamp);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, box);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, editing_bar);
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, scroller);
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, text_view);
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, send_button);
   gtk_widget_class_bind_template_callback (widget_class, on_send_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_cancel_edit_clicked);
   gtk_widget_class_set_css_name (widget_class, "composer");
 }
 

@@ -21,5 +21,8 @@ gboolean   agent_chat_composer_get_busy (AgentChatComposer *self);
 void       agent_chat_composer_set_busy (AgentChatComposer *self,
                                          gboolean           busy);
 void       agent_chat_composer_focus    (AgentChatComposer *self);
+gboolean   agent_chat_composer_get_editing (AgentChatComposer *self);
+void       agent_chat_composer_set_editing (AgentChatComposer *self,
+                                            gboolean           editing);
 
 G_END_DECLS

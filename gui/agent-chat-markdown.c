@@ -128,6 +128,8 @@ text_block_new (Block *block)
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_widget_set_focusable (label, FALSE);
+  /* Out of the Tab chain: GTK 4.8's selectable labels take Tab otherwise */
+  gtk_widget_set_can_focus (label, FALSE);
   set_text_block (label, block);
   g_signal_connect (label, "activate-link", G_CALLBACK (on_activate_link), NULL);
   return label;
@@ -165,6 +167,7 @@ code_block_new (Block *block)
   gtk_label_set_xalign (GTK_LABEL (code), 0);
   gtk_label_set_selectable (GTK_LABEL (code), TRUE);
   gtk_widget_set_focusable (code, FALSE);
+  gtk_widget_set_can_focus (code, FALSE);
   gtk_widget_set_margin_start (code, 12);
   gtk_widget_set_margin_end (code, 12);
   gtk_widget_set_margin_bottom (code, 12);
@@ -172,6 +175,9 @@ code_block_new (Block *block)
                                   GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), code);
+  /* Tab stops there (to scroll long lines): a screen reader names it */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (scroller), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Code"), -1);
 
   gtk_box_append (GTK_BOX (box), header);
   gtk_box_append (GTK_BOX (box), scroller);

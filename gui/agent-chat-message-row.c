@@ -8,6 +8,11 @@
  * Streaming text is shown once per frame: a delta only marks the row dirty,
  * and the frame clock's tick renders what changed.
  *
+ * The row takes the keyboard focus (Tab, the arrows of the list), and is
+ * named for screen readers ("Your message", "Answer", "Error") with its
+ * text as description. Its actions are buttons, reached by Tab, and a
+ * context menu: the Menu key, Shift+F10, a right click or a long press.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -16,6 +21,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "agent-chat-a11y.h"
 #include "agent-chat-error-item.h"
 #include "agent-chat-message-row.h"
 #include "agent-chat-tool-card.h"
@@ -32,6 +38,10 @@ struct _AgentChatMessageRow
   GtkWidget    *thinking_title;
   GtkWidget    *thinking_spinner;
   GtkWidget    *reasoning_label;
+  GtkWidget    *waiting_box;
+  GtkWidget    *waiting_spinner;
+  GtkWidget    *waiting_label;
+  GtkWidget    *waiting_detail;
   GtkWidget    *markdown;
   GtkWidget    *cards_box;
   GtkWidget    *stopped_label;
@@ -43,11 +53,18 @@ struct _AgentChatMessageRow
   GtkWidget    *copy_button;
   GtkWidget    *edit_button;
   GtkWidget    *regenerate_button;
+  GMenuModel   *user_menu;
+  GMenuModel   *answer_menu;
+  GMenuModel   *error_menu;
+  GtkWidget    *menu;         /* the context menu, once opened */
 
   GObject      *item;
   AgentMessage *message;   /* item, when it is a message */
   GSignalGroup *signals;
   GSignalGroup *tool_signals;
+  char         *progress_title;   /* while the answer is awaited: NULL for "Waiting…" */
+  char         *progress_detail;
+  GError       *turn_error;       /* what cut the answer short, if not the user */
   guint         tick_id;
   guint         show_tool_call_chunks : 1;
 };
@@ -72,6 +89,29 @@ G_DEFINE_FINAL_TYPE (AgentChatMessageRow, agent_chat_message_row, GTK_TYPE_WIDGE
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
+/* From the moment of Send until something of the answer shows: that it is
+ * awaited, or tried again and why. */
+static void
+update_waiting (AgentChatMessageRow *self)
+{
+  AgentMessage *message = self->message;
+  const char *content = agent_message_get_content (message);
+  const char *reasoning = agent_message_get_reasoning (message);
+  gboolean waiting = agent_message_get_role (message) == AGENT_MESSAGE_ROLE_ASSISTANT &&
+                     agent_message_get_state (message) == AGENT_MESSAGE_STATE_STREAMING &&
+                     (content == NULL || *content == '\0') &&
+                     (reasoning == NULL || *reasoning == '\0') &&
+                     agent_message_get_n_tool_calls (message) == 0;
+
+  gtk_widget_set_visible (self->waiting_box, waiting);
+  gtk_spinner_set_spinning (GTK_SPINNER (self->waiting_spinner), waiting);
+  gtk_label_set_text (GTK_LABEL (self->waiting_label),
+                      self->progress_title ? self->progress_title : _("Waiting for the model…"));
+  gtk_label_set_text (GTK_LABEL (self->waiting_detail),
+                      self->progress_detail ? self->progress_detail : "");
+  gtk_widget_set_visible (self->waiting_detail, self->progress_detail != NULL);
+}
+
 static void
 update_text (AgentChatMessageRow *self)
 {
@@ -92,9 +132,46 @@ update_text (AgentChatMessageRow *self)
     gtk_label_set_text (GTK_LABEL (self->reasoning_label), reasoning);
   gtk_widget_set_visible (self->thinking_spinner, streaming && !has_content);
   gtk_spinner_set_spinning (GTK_SPINNER (self->thinking_spinner), streaming && !has_content);
+  update_waiting (self);
 
   agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (self->markdown), content);
   gtk_widget_set_visible (self->markdown, has_content);
+}
+
+/* What a screen reader says of the row: who wrote it, and the text */
+static void
+update_accessible (AgentChatMessageRow *self)
+{
+  g_autofree char *description = NULL;
+  const char *label = NULL;
+
+  if (self->message != NULL)
+    {
+      gboolean user = agent_message_get_role (self->message) == AGENT_MESSAGE_ROLE_USER;
+      const char *content = agent_message_get_content (self->message);
+
+      label = user ? _("Your message") : _("Answer");
+      if (agent_message_get_state (self->message) == AGENT_MESSAGE_STATE_INTERRUPTED)
+        description = g_strdup_printf ("%s (%s)", content ? content : "",
+                                       agent_chat_error_describe_interruption (self->turn_error));
+      else
+        description = g_strdup (content ? content : "");
+    }
+  else if (AGENT_CHAT_IS_ERROR_ITEM (self->item))
+    {
+      AgentChatErrorItem *error = AGENT_CHAT_ERROR_ITEM (self->item);
+
+      label = _("Error");
+      description = g_strdup_printf ("%s. %s", agent_chat_error_item_get_title (error),
+                                     agent_chat_error_item_get_message (error));
+    }
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label ? label : "",
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  description ? description : "",
+                                  -1);
+  agent_chat_a11y_label_list_item (GTK_WIDGET (self), label);
 }
 
 static void
@@ -107,6 +184,8 @@ update_state (AgentChatMessageRow *self)
   gboolean has_content = content != NULL && *content != '\0';
 
   gtk_widget_set_visible (self->stopped_label, state == AGENT_MESSAGE_STATE_INTERRUPTED);
+  gtk_label_set_text (GTK_LABEL (self->stopped_label),
+                      agent_chat_error_describe_interruption (self->turn_error));
   gtk_widget_set_visible (self->actions_box,
                           role == AGENT_MESSAGE_ROLE_USER ||
                           (state != AGENT_MESSAGE_STATE_STREAMING && has_content));
@@ -114,6 +193,9 @@ update_state (AgentChatMessageRow *self)
   gtk_widget_set_visible (self->regenerate_button, role == AGENT_MESSAGE_ROLE_ASSISTANT);
   gtk_widget_set_halign (self->actions_box,
                          role == AGENT_MESSAGE_ROLE_USER ? GTK_ALIGN_END : GTK_ALIGN_START);
+  /* Said once the text is whole, not at every delta */
+  if (state != AGENT_MESSAGE_STATE_STREAMING)
+    update_accessible (self);
 }
 
 static gboolean
@@ -196,6 +278,8 @@ on_tool_calls_changed (AgentChatMessageRow *self,
       agent_chat_tool_card_set_tool_call (AGENT_CHAT_TOOL_CARD (card), call);
       gtk_box_append (GTK_BOX (self->cards_box), card);
     }
+  if (self->message != NULL)
+    update_waiting (self);
 }
 
 static void
@@ -206,6 +290,17 @@ show_error (AgentChatMessageRow *self,
   gtk_label_set_text (GTK_LABEL (self->error_message), agent_chat_error_item_get_message (error));
   gtk_widget_set_visible (self->settings_button, agent_chat_error_item_get_needs_settings (error));
   gtk_widget_set_visible (self->error_box, TRUE);
+  update_accessible (self);
+}
+
+/* The menu's Preferences, only where the fix is there */
+static void
+update_actions (AgentChatMessageRow *self)
+{
+  gboolean settings = AGENT_CHAT_IS_ERROR_ITEM (self->item) &&
+                      agent_chat_error_item_get_needs_settings (AGENT_CHAT_ERROR_ITEM (self->item));
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.preferences", settings);
 }
 
 static void
@@ -221,6 +316,11 @@ reset (AgentChatMessageRow *self)
    * the row of an item replaced by itself, as the answer is when it goes
    * into memory: that costs nothing then, instead of rebuilding it all. */
   gtk_widget_set_visible (self->markdown, FALSE);
+  gtk_widget_set_visible (self->waiting_box, FALSE);
+  gtk_spinner_set_spinning (GTK_SPINNER (self->waiting_spinner), FALSE);
+  g_clear_pointer (&self->progress_title, g_free);
+  g_clear_pointer (&self->progress_detail, g_free);
+  g_clear_error (&self->turn_error);
   gtk_widget_set_visible (self->stopped_label, FALSE);
   gtk_widget_set_visible (self->error_box, FALSE);
   gtk_widget_set_visible (self->actions_box, FALSE);
@@ -250,6 +350,7 @@ agent_chat_message_row_set_item (AgentChatMessageRow *self,
   g_set_object (&self->item, item);
   self->message = AGENT_IS_MESSAGE (item) ? AGENT_MESSAGE (item) : NULL;
 
+  update_actions (self);
   if (AGENT_CHAT_IS_ERROR_ITEM (item))
     show_error (self, AGENT_CHAT_ERROR_ITEM (item));
   else if (self->message != NULL)
@@ -258,8 +359,7 @@ agent_chat_message_row_set_item (AgentChatMessageRow *self,
 
       gtk_widget_add_css_class (GTK_WIDGET (self), user ? "user" : "assistant");
       gtk_widget_set_visible (self->user_bubble, user);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      user ? _("Your message") : _("Answer"), -1);
+      update_accessible (self);
       g_signal_group_set_target (self->signals, self->message);
       g_signal_group_set_target (self->tool_signals, agent_message_get_tool_calls (self->message));
       update_text (self);
@@ -285,6 +385,73 @@ agent_chat_message_row_get_markdown (AgentChatMessageRow *self)
 }
 
 /**
+ * agent_chat_message_row_set_progress:
+ * @self: a #AgentChatMessageRow
+ * @title: (nullable): what happens while the answer is awaited, or %NULL
+ *   for "Waiting for the model…"
+ * @detail: (nullable): more about it (why a request is tried again)
+ *
+ * What the row says while its answer is awaited.
+ */
+void
+agent_chat_message_row_set_progress (AgentChatMessageRow *self,
+                                     const char          *title,
+                                     const char          *detail)
+{
+  g_return_if_fail (AGENT_CHAT_IS_MESSAGE_ROW (self));
+
+  if (g_strcmp0 (self->progress_title, title) == 0 &&
+      g_strcmp0 (self->progress_detail, detail) == 0)
+    return;
+  g_free (self->progress_title);
+  g_free (self->progress_detail);
+  self->progress_title = g_strdup (title);
+  self->progress_detail = g_strdup (detail);
+  if (self->message != NULL)
+    update_waiting (self);
+}
+
+/**
+ * agent_chat_message_row_set_turn_error:
+ * @self: a #AgentChatMessageRow
+ * @error: (nullable): the error the message's turn failed with
+ *
+ * Says why an answer was cut short: with no error, the user stopped it.
+ */
+void
+agent_chat_message_row_set_turn_error (AgentChatMessageRow *self,
+                                       const GError        *error)
+{
+  g_return_if_fail (AGENT_CHAT_IS_MESSAGE_ROW (self));
+
+  if (self->turn_error == error)
+    return;
+  g_clear_error (&self->turn_error);
+  self->turn_error = error ? g_error_copy (error) : NULL;
+  if (self->message != NULL)
+    update_state (self);
+}
+
+/**
+ * agent_chat_message_row_set_editing:
+ * @self: a #AgentChatMessageRow
+ * @editing: whether the message shown is being edited
+ *
+ * Marks the message being edited (Edit and Resend).
+ */
+void
+agent_chat_message_row_set_editing (AgentChatMessageRow *self,
+                                    gboolean             editing)
+{
+  g_return_if_fail (AGENT_CHAT_IS_MESSAGE_ROW (self));
+
+  if (editing)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "editing");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "editing");
+}
+
+/**
  * agent_chat_message_row_get_cards:
  * @self: a #AgentChatMessageRow
  *
@@ -300,12 +467,17 @@ agent_chat_message_row_get_cards (AgentChatMessageRow *self)
 static void
 on_copy_clicked (AgentChatMessageRow *self)
 {
-  const char *content;
+  g_autofree char *text = NULL;
 
-  if (self->message == NULL)
+  if (self->message != NULL)
+    text = g_strdup (agent_message_get_content (self->message));
+  else if (AGENT_CHAT_IS_ERROR_ITEM (self->item))
+    text = g_strdup_printf ("%s\n%s",
+                            agent_chat_error_item_get_title (AGENT_CHAT_ERROR_ITEM (self->item)),
+                            agent_chat_error_item_get_message (AGENT_CHAT_ERROR_ITEM (self->item)));
+  else
     return;
-  content = agent_message_get_content (self->message);
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), content ? content : "");
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text ? text : "");
   gtk_widget_activate_action (GTK_WIDGET (self), "win.toast", "s", _("Message copied"));
 }
 
@@ -335,15 +507,200 @@ on_settings_clicked (AgentChatMessageRow *self)
   g_signal_emit (self, signals[OPEN_PREFERENCES], 0);
 }
 
+/* The context menu */
+
+/* Shows the menu at (@x, @y), or under the row's start for the keyboard
+ * (@x < 0) */
+static void
+show_menu (AgentChatMessageRow *self,
+           double               x,
+           double               y)
+{
+  GMenuModel *model;
+  GdkRectangle rect = { 0, 0, 1, 1 };
+
+  if (self->message != NULL)
+    model = agent_message_get_role (self->message) == AGENT_MESSAGE_ROLE_USER ? self->user_menu
+                                                                              : self->answer_menu;
+  else if (AGENT_CHAT_IS_ERROR_ITEM (self->item))
+    model = self->error_menu;
+  else
+    return;
+
+  if (self->menu == NULL)
+    {
+      self->menu = gtk_popover_menu_new_from_model (model);
+      gtk_widget_set_parent (self->menu, GTK_WIDGET (self));
+      gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
+      gtk_popover_set_position (GTK_POPOVER (self->menu), GTK_POS_BOTTOM);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->menu), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Message Menu"), -1);
+      gtk_widget_set_halign (self->menu, GTK_ALIGN_START);
+    }
+  else
+    gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->menu), model);
+
+  if (x < 0)
+    {
+      /* Under the user's bubble, or the answer's first line */
+      GtkWidget *anchor = self->message != NULL && gtk_widget_get_visible (self->user_bubble)
+                          ? self->user_bubble : self->box;
+      graphene_rect_t bounds;
+
+      if (gtk_widget_compute_bounds (anchor, GTK_WIDGET (self), &bounds))
+        {
+          rect.x = (int) bounds.origin.x;
+          rect.y = (int) bounds.origin.y;
+          rect.width = MAX (1, (int) MIN (bounds.size.width, 48));
+          rect.height = MAX (1, (int) MIN (bounds.size.height, 48));
+        }
+    }
+  else
+    {
+      rect.x = (int) x;
+      rect.y = (int) y;
+    }
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), &rect);
+  gtk_popover_popup (GTK_POPOVER (self->menu));
+}
+
+static void
+show_menu_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  show_menu (AGENT_CHAT_MESSAGE_ROW (widget), -1, -1);
+}
+
+static void
+on_right_click (GtkGestureClick     *gesture,
+                int                  n_press,
+                double               x,
+                double               y,
+                AgentChatMessageRow *self)
+{
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  show_menu (self, x, y);
+}
+
+static void
+on_long_press (GtkGestureLongPress *gesture,
+               double               x,
+               double               y,
+               AgentChatMessageRow *self)
+{
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  show_menu (self, x, y);
+}
+
+static void
+row_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  AgentChatMessageRow *self = AGENT_CHAT_MESSAGE_ROW (widget);
+
+  if (g_str_equal (action_name, "message.copy"))
+    on_copy_clicked (self);
+  else if (g_str_equal (action_name, "message.edit"))
+    on_edit_clicked (self);
+  else if (g_str_equal (action_name, "message.regenerate"))
+    on_regenerate_clicked (self);
+  else if (g_str_equal (action_name, "message.retry"))
+    on_retry_clicked (self);
+  else if (g_str_equal (action_name, "message.preferences"))
+    on_settings_clicked (self);
+}
+
+/* GtkWidget: the row's one child, and its menu */
+
+static void
+agent_chat_message_row_measure (GtkWidget      *widget,
+                                GtkOrientation  orientation,
+                                int             for_size,
+                                int            *minimum,
+                                int            *natural,
+                                int            *minimum_baseline,
+                                int            *natural_baseline)
+{
+  gtk_widget_measure (AGENT_CHAT_MESSAGE_ROW (widget)->clamp, orientation, for_size,
+                      minimum, natural, minimum_baseline, natural_baseline);
+}
+
+static void
+agent_chat_message_row_size_allocate (GtkWidget *widget,
+                                      int        width,
+                                      int        height,
+                                      int        baseline)
+{
+  AgentChatMessageRow *self = AGENT_CHAT_MESSAGE_ROW (widget);
+
+  gtk_widget_allocate (self->clamp, width, height, baseline, NULL);
+  if (self->menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->menu));
+}
+
+/* The row takes the focus before its actions (Tab), after them going
+ * backwards (Shift+Tab); the arrows are the list's, from row to row. */
+/* The row takes the focus before its actions (Tab), after them going
+ * backwards (Shift+Tab); the arrows are the list's, from row to row.
+ * (Through the box: AdwClamp 1.2 does not pass the focus on.) */
+static gboolean
+agent_chat_message_row_focus (GtkWidget        *widget,
+                              GtkDirectionType  direction)
+{
+  AgentChatMessageRow *self = AGENT_CHAT_MESSAGE_ROW (widget);
+  GtkWidget *focus_child = gtk_widget_get_focus_child (widget);
+  gboolean tab = direction == GTK_DIR_TAB_FORWARD || direction == GTK_DIR_TAB_BACKWARD;
+
+
+  if (gtk_widget_is_focus (widget))
+    return direction == GTK_DIR_TAB_FORWARD && gtk_widget_child_focus (self->box, direction);
+
+  if (focus_child != NULL)
+    {
+      if (gtk_widget_child_focus (focus_child, direction))
+        return TRUE;
+      return direction == GTK_DIR_TAB_BACKWARD && gtk_widget_grab_focus (widget);
+    }
+
+  if (direction == GTK_DIR_TAB_BACKWARD && gtk_widget_child_focus (self->box, direction))
+    return TRUE;
+  return (tab || gtk_widget_get_focusable (widget)) && gtk_widget_grab_focus (widget);
+}
+
+/* The row itself (GtkWidget's would give the focus to a child) */
+static gboolean
+agent_chat_message_row_grab_focus (GtkWidget *widget)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+
+  if (root == NULL || !gtk_widget_get_focusable (widget))
+    return FALSE;
+  gtk_root_set_focus (root, widget);
+  return gtk_widget_is_focus (widget);
+}
+
+static GtkSizeRequestMode
+agent_chat_message_row_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
 static void
 agent_chat_message_row_dispose (GObject *object)
 {
   AgentChatMessageRow *self = AGENT_CHAT_MESSAGE_ROW (object);
 
+  g_clear_pointer (&self->menu, gtk_widget_unparent);
+
   if (self->signals != NULL)
     agent_chat_message_row_set_item (self, NULL);
   g_clear_object (&self->signals);
   g_clear_object (&self->tool_signals);
+  g_clear_pointer (&self->progress_title, g_free);
+  g_clear_pointer (&self->progress_detail, g_free);
+  g_clear_error (&self->turn_error);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_MESSAGE_ROW);
 
   G_OBJECT_CLASS (agent_chat_message_row_parent_class)->dispose (object);
@@ -404,6 +761,11 @@ agent_chat_message_row_class_init (AgentChatMessageRowClass *klass)
   object_class->dispose = agent_chat_message_row_dispose;
   object_class->get_property = agent_chat_message_row_get_property;
   object_class->set_property = agent_chat_message_row_set_property;
+  widget_class->measure = agent_chat_message_row_measure;
+  widget_class->size_allocate = agent_chat_message_row_size_allocate;
+  widget_class->get_request_mode = agent_chat_message_row_get_request_mode;
+  widget_class->focus = agent_chat_message_row_focus;
+  widget_class->grab_focus = agent_chat_message_row_grab_focus;
 
   properties[PROP_ITEM] =
     g_param_spec_object ("item", NULL, NULL, G_TYPE_OBJECT,
@@ -434,6 +796,10 @@ agent_chat_message_row_class_init (AgentChatMessageRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, thinking_title);
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, thinking_spinner);
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, reasoning_label);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, waiting_box);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, waiting_spinner);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, waiting_label);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, waiting_detail);
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, markdown);
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, cards_box);
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, stopped_label);
@@ -445,19 +811,60 @@ agent_chat_message_row_class_init (AgentChatMessageRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, copy_button);
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, edit_button);
   gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, regenerate_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, user_menu);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, answer_menu);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatMessageRow, error_menu);
   gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_edit_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_regenerate_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_retry_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_settings_clicked);
+  gtk_widget_class_install_action (widget_class, "message.copy", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "message.edit", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "message.regenerate", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "message.retry", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "message.preferences", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "message.show-menu", NULL, show_menu_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "message.show-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
+                                       "message.show-menu", NULL);
   gtk_widget_class_set_css_name (widget_class, "messagerow");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+/* The ring of the focus goes around the row when the row itself has the
+ * focus, not one of its buttons (GTK 4.8 says :focus-visible of both) */
+static void
+on_is_focus_changed (AgentChatMessageRow *self,
+                     GParamSpec          *pspec,
+                     GtkEventController  *controller)
+{
+  if (gtk_event_controller_focus_is_focus (GTK_EVENT_CONTROLLER_FOCUS (controller)))
+    gtk_widget_add_css_class (GTK_WIDGET (self), "focused");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "focused");
 }
 
 static void
 agent_chat_message_row_init (AgentChatMessageRow *self)
 {
+  GtkGesture *click;
+  GtkGesture *long_press;
+  GtkEventController *focus;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_right_click), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  long_press = gtk_gesture_long_press_new ();
+  gtk_gesture_single_set_touch_only (GTK_GESTURE_SINGLE (long_press), TRUE);
+  g_signal_connect (long_press, "pressed", G_CALLBACK (on_long_press), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (long_press));
+  focus = gtk_event_controller_focus_new ();
+  g_signal_connect_swapped (focus, "notify::is-focus", G_CALLBACK (on_is_focus_changed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), focus);
 
   self->signals = g_signal_group_new (AGENT_TYPE_MESSAGE);
   g_signal_group_connect_swapped (self->signals, "notify::content",

@@ -23,5 +23,12 @@ void               agent_chat_message_row_set_item     (AgentChatMessageRow *sel
 AgentChatMarkdown *agent_chat_message_row_get_markdown (AgentChatMessageRow *self);
 GtkWidget         *agent_chat_message_row_get_cards    (AgentChatMessageRow *self);
 void               agent_chat_message_row_flush        (AgentChatMessageRow *self);
+void               agent_chat_message_row_set_progress (AgentChatMessageRow *self,
+                                                        const char          *title,
+                                                        const char          *detail);
+void               agent_chat_message_row_set_turn_error (AgentChatMessageRow *self,
+                                                          const GError        *error);
+void               agent_chat_message_row_set_editing  (AgentChatMessageRow *self,
+                                                        gboolean             editing);
 
 G_END_DECLS

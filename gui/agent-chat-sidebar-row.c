@@ -2,8 +2,11 @@
  *
  * One stored conversation in the sidebar: its title (kept up to date while
  * the row shows it), the words that matched when it is a search result,
- * and a menu to rename, export or delete it. Rows are recycled: setting a
- * new item drops the binding to the old one.
+ * and a menu to rename, export or delete it: its button, and the row's
+ * context menu (a right click, a long press, or the keys the sidebar
+ * handles: Menu, Shift+F10). The list item holding the row takes the
+ * focus, named after the title. Rows are recycled: setting a new item
+ * drops the binding to the old one.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -12,6 +15,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-chat-a11y.h"
 #include "agent-chat-sidebar-row.h"
 
 struct _AgentChatSidebarRow
@@ -51,6 +55,55 @@ agent_chat_sidebar_item_get_conversation (GObject *item)
   if (AGENT_IS_SEARCH_RESULT (item))
     return agent_search_result_get_conversation (AGENT_SEARCH_RESULT (item));
   return NULL;
+}
+
+/* The list item holding the row takes the focus: named after the title */
+static void
+update_accessible (AgentChatSidebarRow *self)
+{
+  const char *title = gtk_label_get_label (GTK_LABEL (self->title_label));
+
+  /* Unbound (the row is recycled, or its item goes): nothing to say */
+  if (self->item == NULL)
+    return;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  agent_chat_a11y_label_list_item (GTK_WIDGET (self), title);
+}
+
+/**
+ * agent_chat_sidebar_row_popup_menu:
+ * @self: a #AgentChatSidebarRow
+ *
+ * Opens the row's menu: rename, export, delete.
+ */
+void
+agent_chat_sidebar_row_popup_menu (AgentChatSidebarRow *self)
+{
+  g_return_if_fail (AGENT_CHAT_IS_SIDEBAR_ROW (self));
+
+  if (self->item != NULL)
+    gtk_menu_button_popup (GTK_MENU_BUTTON (self->menu_button));
+}
+
+static void
+on_context_click (GtkGesture          *gesture,
+                  int                  n_press,
+                  double               x,
+                  double               y,
+                  AgentChatSidebarRow *self)
+{
+  gtk_gesture_set_state (gesture, GTK_EVENT_SEQUENCE_CLAIMED);
+  agent_chat_sidebar_row_popup_menu (self);
+}
+
+static void
+on_long_press (GtkGesture          *gesture,
+               double               x,
+               double               y,
+               AgentChatSidebarRow *self)
+{
+  gtk_gesture_set_state (gesture, GTK_EVENT_SEQUENCE_CLAIMED);
+  agent_chat_sidebar_row_popup_menu (self);
 }
 
 static gboolean
@@ -97,6 +150,8 @@ create_menu (GtkMenuButton *button,
   g_menu_append_section (menu, NULL, G_MENU_MODEL (first));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (last));
   gtk_menu_button_set_menu_model (button, G_MENU_MODEL (menu));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (button)),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation Menu"), -1);
 }
 
 /**
@@ -137,6 +192,7 @@ agent_chat_sidebar_row_set_item (AgentChatSidebarRow *self,
     snippet = agent_search_result_get_snippet (AGENT_SEARCH_RESULT (item));
   gtk_label_set_markup (GTK_LABEL (self->snippet_label), snippet ? snippet : "");
   gtk_widget_set_visible (self->snippet_label, snippet != NULL && *snippet != '\0');
+  update_accessible (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ITEM]);
 }
@@ -252,9 +308,23 @@ agent_chat_sidebar_row_class_init (AgentChatSidebarRowClass *klass)
 static void
 agent_chat_sidebar_row_init (AgentChatSidebarRow *self)
 {
+  GtkGesture *click;
+  GtkGesture *long_press;
+
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (self->menu_button), create_menu, self,
                                          NULL);
+  g_signal_connect_object (self->title_label, "notify::label", G_CALLBACK (update_accessible),
+                           self, G_CONNECT_SWAPPED);
+
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_context_click), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  long_press = gtk_gesture_long_press_new ();
+  gtk_gesture_single_set_touch_only (GTK_GESTURE_SINGLE (long_press), TRUE);
+  g_signal_connect (long_press, "pressed", G_CALLBACK (on_long_press), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (long_press));
 }
 
 GtkWidget *

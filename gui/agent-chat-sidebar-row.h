@@ -21,6 +21,7 @@ void               agent_chat_sidebar_row_set_item         (AgentChatSidebarRow 
                                                             GObject             *item);
 AgentConversation *agent_chat_sidebar_row_get_conversation (AgentChatSidebarRow *self);
 const char        *agent_chat_sidebar_row_get_title        (AgentChatSidebarRow *self);
+void               agent_chat_sidebar_row_popup_menu       (AgentChatSidebarRow *self);
 
 AgentConversation *agent_chat_sidebar_item_get_conversation (GObject            *item);
 

@@ -4,10 +4,14 @@
  * follows every write), or the results of a full-text search while the
  * search entry holds text. Picking one emits ::conversation-activated; the
  * window tells the sidebar which conversation it shows, and that one stays
- * selected as the list moves.
+ * selected as the list moves. Moving through the list with the keys (the
+ * arrows, Home, End, the pages) emits ::conversation-selected instead: the
+ * window shows the conversation and leaves the keyboard in the list, until
+ * Enter.
  *
  * Each row's menu renames (a dialog), exports (Markdown or JSON, through a
- * file chooser) or deletes. A deleted conversation leaves at once, with an
+ * file chooser) or deletes; with the keyboard on a row, the Menu key (or
+ * Shift+F10) opens that menu, F2 renames and Delete deletes. A deleted conversation leaves at once, with an
  * "Undo" toast; it is deleted for good when the last such toast goes (or,
  * if the app quits first, when the store is next opened).
  *
@@ -18,6 +22,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-chat-a11y.h"
 #include "agent-chat-sidebar.h"
 #include "agent-chat-sidebar-row.h"
 
@@ -38,6 +43,7 @@ struct _AgentChatSidebar
   AgentConversation  *conversation;   /* the one the window shows */
   guint               n_pending;      /* delete toasts not yet dismissed */
   guint               syncing : 1;
+  guint               moving : 1;     /* the keys move the selection */
 };
 
 enum {
@@ -49,6 +55,7 @@ enum {
 
 enum {
   CONVERSATION_ACTIVATED,
+  CONVERSATION_SELECTED,
   CONVERSATION_DELETED,
   N_SIGNALS
 };
@@ -158,7 +165,43 @@ on_selection_changed (AgentChatSidebar *self)
     return;
 
   agent_chat_sidebar_set_conversation (self, conversation);
-  g_signal_emit (self, signals[CONVERSATION_ACTIVATED], 0, conversation);
+  g_signal_emit (self, signals[self->moving ? CONVERSATION_SELECTED : CONVERSATION_ACTIVATED], 0,
+                 conversation);
+}
+
+static gboolean
+on_list_key_pressed (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     AgentChatSidebar      *self)
+{
+  switch (keyval)
+    {
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+    case GDK_KEY_Home:
+    case GDK_KEY_KP_Home:
+    case GDK_KEY_End:
+    case GDK_KEY_KP_End:
+    case GDK_KEY_Page_Up:
+    case GDK_KEY_KP_Page_Up:
+    case GDK_KEY_Page_Down:
+    case GDK_KEY_KP_Page_Down:
+      self->moving = TRUE;
+      break;
+    default:
+      self->moving = FALSE;
+    }
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+on_list_key_released (AgentChatSidebar *self)
+{
+  self->moving = FALSE;
 }
 
 static void
@@ -473,6 +516,98 @@ conversation_action (GtkWidget  *widget,
     export_conversation (self, conversation, AGENT_EXPORT_FORMAT_JSON);
 }
 
+/* The keys of the focused row */
+
+/* The row whose list item has the keyboard focus, if any */
+static AgentChatSidebarRow *
+focused_row (AgentChatSidebar *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+
+  for (GtkWidget *widget = focus; widget != NULL; widget = gtk_widget_get_parent (widget))
+    if (gtk_widget_get_parent (widget) == GTK_WIDGET (self->list_view))
+      {
+        GtkWidget *child = gtk_widget_get_first_child (widget);
+
+        return child != NULL && AGENT_CHAT_IS_SIDEBAR_ROW (child) ? AGENT_CHAT_SIDEBAR_ROW (child)
+                                                                  : NULL;
+      }
+  return NULL;
+}
+
+/* The focus on the row at @position (or the last), as after a deletion */
+static void
+focus_position (AgentChatSidebar *self,
+                guint             position)
+{
+  GListModel *model = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (model);
+  g_autoptr(GObject) item = NULL;
+
+  if (n == 0)
+    {
+      gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+      return;
+    }
+  item = g_list_model_get_item (model, MIN (position, n - 1));
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->list_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *row = gtk_widget_get_first_child (child);
+
+      if (row != NULL && AGENT_CHAT_IS_SIDEBAR_ROW (row) &&
+          agent_chat_sidebar_row_get_item (AGENT_CHAT_SIDEBAR_ROW (row)) == item)
+        {
+          gtk_widget_grab_focus (child);
+          return;
+        }
+    }
+}
+
+static guint
+position_of (AgentChatSidebar  *self,
+             AgentConversation *conversation)
+{
+  GListModel *model = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if (agent_chat_sidebar_item_get_conversation (item) == conversation)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static void
+row_key_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  AgentChatSidebar *self = AGENT_CHAT_SIDEBAR (widget);
+  AgentChatSidebarRow *row = focused_row (self);
+  AgentConversation *conversation = row ? agent_chat_sidebar_row_get_conversation (row) : NULL;
+
+  if (conversation == NULL)
+    return;
+
+  if (g_str_equal (action_name, "sidebar.row-menu"))
+    agent_chat_sidebar_row_popup_menu (row);
+  else if (g_str_equal (action_name, "sidebar.row-rename"))
+    agent_chat_sidebar_rename (self, conversation);
+  else if (g_str_equal (action_name, "sidebar.row-delete"))
+    {
+      guint position = position_of (self, conversation);
+
+      if (agent_chat_sidebar_delete (self, conversation) && position != GTK_INVALID_LIST_POSITION)
+        focus_position (self, position);
+    }
+}
+
 /* List items */
 
 static void
@@ -670,6 +805,16 @@ agent_chat_sidebar_class_init (AgentChatSidebarClass *klass)
     g_signal_new ("conversation-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, AGENT_TYPE_CONVERSATION);
   /**
+   * AgentChatSidebar::conversation-selected:
+   * @self: a #AgentChatSidebar
+   * @conversation: the conversation the keys moved the selection to
+   *
+   * To show, leaving the keyboard in the list.
+   */
+  signals[CONVERSATION_SELECTED] =
+    g_signal_new ("conversation-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, AGENT_TYPE_CONVERSATION);
+  /**
    * AgentChatSidebar::conversation-deleted:
    * @self: a #AgentChatSidebar
    * @conversation: the conversation about to be deleted
@@ -691,12 +836,28 @@ agent_chat_sidebar_class_init (AgentChatSidebarClass *klass)
 
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
     gtk_widget_class_install_action (widget_class, actions[i], "x", conversation_action);
+
+  /* On the focused row (in the search entry, Delete deletes text) */
+  gtk_widget_class_install_action (widget_class, "sidebar.row-menu", NULL, row_key_action);
+  gtk_widget_class_install_action (widget_class, "sidebar.row-rename", NULL, row_key_action);
+  gtk_widget_class_install_action (widget_class, "sidebar.row-delete", NULL, row_key_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "sidebar.row-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
+                                       "sidebar.row-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F2, 0, "sidebar.row-rename", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "sidebar.row-delete",
+                                       NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "sidebar.row-delete",
+                                       NULL);
 }
 
 static void
 agent_chat_sidebar_init (AgentChatSidebar *self)
 {
+  GtkEventController *keys;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  agent_chat_a11y_name_status_page (self->empty_page);
 
   self->conversations = G_LIST_MODEL (g_list_store_new (AGENT_TYPE_CONVERSATION));
   self->selection = gtk_single_selection_new (g_object_ref (self->conversations));
@@ -713,6 +874,11 @@ agent_chat_sidebar_init (AgentChatSidebar *self)
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->list_view, "activate", G_CALLBACK (on_activate), self,
                            G_CONNECT_SWAPPED);
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_list_key_pressed), self);
+  g_signal_connect_swapped (keys, "key-released", G_CALLBACK (on_list_key_released), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->list_view), keys);
   g_signal_connect_object (self->search_entry, "search-changed", G_CALLBACK (search), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->search_entry, "stop-search", G_CALLBACK (on_stop_search), self,

@@ -5,9 +5,10 @@
  * elapsed time while it runs, its progress when the tool reports some, and
  * its result or error in a collapsible section — or "Denied".
  *
- * A call still streaming shows only when show-chunks is set (the Show
- * Tool-Call Chunks toggle); otherwise the card appears when the call is
- * ready.
+ * The card shows as soon as the call starts streaming, with the tool's
+ * name and "Writing arguments…"; the arguments themselves show while they
+ * stream only when show-chunks is set (the Show Tool-Call Chunks toggle),
+ * otherwise once they are whole.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -79,11 +80,7 @@ agent_chat_pretty_json (const char *json)
 static void
 update_visibility (AgentChatToolCard *self)
 {
-  gboolean visible = self->tool_call != NULL &&
-                     (self->show_chunks ||
-                      agent_tool_call_get_state (self->tool_call) != AGENT_TOOL_CALL_STATE_STREAMING);
-
-  gtk_widget_set_visible (GTK_WIDGET (self), visible);
+  gtk_widget_set_visible (GTK_WIDGET (self), self->tool_call != NULL);
 }
 
 static void
@@ -94,7 +91,7 @@ update_arguments (AgentChatToolCard *self)
   if (self->tool_call == NULL)
     return;
   if (agent_tool_call_get_state (self->tool_call) == AGENT_TOOL_CALL_STATE_STREAMING)
-    text = g_strdup (agent_tool_call_get_arguments (self->tool_call));
+    text = self->show_chunks ? g_strdup (agent_tool_call_get_arguments (self->tool_call)) : NULL;
   else
     text = agent_chat_pretty_json (agent_tool_call_get_arguments (self->tool_call));
   gtk_label_set_text (GTK_LABEL (self->arguments_label), text ? text : "");
@@ -167,6 +164,7 @@ update_state (AgentChatToolCard *self)
   const char *result;
   gint64 duration;
   g_autofree char *done = NULL;
+  const char *expander_label;
   gboolean finished;
 
   if (self->tool_call == NULL)
@@ -224,10 +222,18 @@ update_state (AgentChatToolCard *self)
   finished = state >= AGENT_TOOL_CALL_STATE_SUCCEEDED && result != NULL;
   gtk_widget_set_visible (self->result_expander, finished);
   gtk_label_set_text (GTK_LABEL (self->result_label), result ? result : "");
-  gtk_expander_set_label (GTK_EXPANDER (self->result_expander),
-                          state == AGENT_TOOL_CALL_STATE_SUCCEEDED ? _("Result")
-                          : state == AGENT_TOOL_CALL_STATE_DENIED ? _("Reason")
-                          : _("Error"));
+  expander_label = state == AGENT_TOOL_CALL_STATE_SUCCEEDED ? _("Result")
+                   : state == AGENT_TOOL_CALL_STATE_DENIED ? _("Reason")
+                   : _("Error");
+  gtk_expander_set_label (GTK_EXPANDER (self->result_expander), expander_label);
+  /* GTK 4.8 names an expander after its type: name it after its label,
+   * and let it say what it hides */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->result_expander),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, expander_label,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, result ? result : "",
+                                  -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, status ? status : "", -1);
 
   if (state == AGENT_TOOL_CALL_STATE_FAILED)
     gtk_widget_add_css_class (self->box, "error");
@@ -247,8 +253,11 @@ static void
 on_name_changed (AgentChatToolCard *self)
 {
   const char *name = self->tool_call ? agent_tool_call_get_name (self->tool_call) : NULL;
+  /* Translators: how a screen reader names a tool call's card */
+  g_autofree char *label = g_strdup_printf (_("Tool call: %s"), name ? name : "");
 
   gtk_label_set_text (GTK_LABEL (self->name_label), name ? name : _("Tool"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
 static void
@@ -396,11 +405,6 @@ agent_chat_tool_card_set_tool_call (AgentChatToolCard *self,
 
   if (tool_call != NULL)
     {
-      g_autofree char *label = g_strdup_printf (_("Tool call: %s"),
-                                                agent_tool_call_get_name (tool_call) ?: "");
-
-      gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
       on_name_changed (self);
       update_state (self);
     }
@@ -427,6 +431,6 @@ agent_chat_tool_card_set_show_chunks (AgentChatToolCard *self,
   if (self->show_chunks == show_chunks)
     return;
   self->show_chunks = show_chunks;
-  update_visibility (self);
+  update_arguments (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_CHUNKS]);
 }

@@ -112,9 +112,9 @@ _agent_chat_window_turn_started (AgentChatWindow *self)
     g_warning ("What the conversation is held with could not be recorded: %s", error->message);
 }
 
-static void
-on_conversation_activated (AgentChatWindow   *self,
-                           AgentConversation *conversation)
+static gboolean
+show_conversation (AgentChatWindow   *self,
+                   AgentConversation *conversation)
 {
   g_autoptr(GError) error = NULL;
 
@@ -124,12 +124,30 @@ on_conversation_activated (AgentChatWindow   *self,
                                                        error->message);
 
       adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
-      return;
+      return FALSE;
     }
   if (AGENT_MEMORY (conversation) != agent_session_get_memory (self->session))
     agent_chat_window_set_memory (self, AGENT_MEMORY (conversation));
+  return TRUE;
+}
+
+static void
+on_conversation_activated (AgentChatWindow   *self,
+                           AgentConversation *conversation)
+{
+  if (!show_conversation (self, conversation))
+    return;
   adw_leaflet_set_visible_child (self->leaflet, self->content_pane);
   agent_chat_composer_focus (self->composer);
+}
+
+/* The keys moved through the sidebar: the keyboard stays there (and,
+ * folded, so does the sidebar, until Enter) */
+static void
+on_conversation_selected (AgentChatWindow   *self,
+                          AgentConversation *conversation)
+{
+  show_conversation (self, conversation);
 }
 
 /* The conversation shown is being deleted: a new chat takes its place */
@@ -256,6 +274,8 @@ _agent_chat_window_init_conversations (AgentChatWindow *self)
   gtk_box_append (GTK_BOX (self->sidebar_pane), self->sidebar);
   g_signal_connect_object (self->sidebar, "conversation-activated",
                            G_CALLBACK (on_conversation_activated), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sidebar, "conversation-selected",
+                           G_CALLBACK (on_conversation_selected), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sidebar, "conversation-deleted",
                            G_CALLBACK (on_conversation_deleted), self, G_CONNECT_SWAPPED);
   adw_leaflet_set_visible_child (self->leaflet, self->content_pane);

@@ -1,8 +1,9 @@
 /* agent-chat-window-private.h
  *
- * The window's insides, shared by agent-chat-window.c (the chat) and
- * agent-chat-window-conversations.c (the stored conversations and the
- * sidebar).
+ * The window's insides, shared by agent-chat-window.c (the chat),
+ * agent-chat-window-chats.c (what belongs to each chat: its draft, its
+ * edit, its errors) and agent-chat-window-conversations.c (the stored
+ * conversations and the sidebar).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -23,6 +24,8 @@ struct _AgentChatWindow
   GtkWidget            *sidebar_separator;
   GtkWidget            *content_pane;
   AdwWindowTitle       *window_title;
+  GtkMenuButton        *menu_button;
+  AdwStatusPage        *empty_page;
   GtkStack             *stack;
   GtkScrolledWindow    *scroller;
   GtkListView          *list_view;
@@ -40,6 +43,10 @@ struct _AgentChatWindow
   GCancellable         *cancellable;
   char                 *last_prompt;
   char                 *pending_prompt;  /* sent once the server's key is looked up */
+  char                 *progress_title;   /* while the answer is awaited: retrying, and why */
+  char                 *progress_detail;
+  gpointer              pending_undo;     /* an Undo of an edit, waiting for its turn to end */
+  AdwToast             *undo_toast;       /* the Undo of the last edit, while it shows */
 
 #if AGENT_HAS_STORE
   AgentStore           *store;
@@ -55,6 +62,32 @@ struct _AgentChatWindow
 };
 
 AgentChatApplication *_agent_chat_window_get_application (AgentChatWindow *self);
+void                  _agent_chat_window_show_error       (AgentChatWindow *self,
+                                                           const GError    *error,
+                                                           AgentMessage    *last);
+void                  _agent_chat_window_update_rows      (AgentChatWindow *self);
+
+/* agent-chat-window-chats.c */
+guint         _agent_chat_window_memory_position (AgentMemory     *memory,
+                                                  AgentMessage    *message);
+const GError *_agent_chat_window_lookup_error    (AgentChatWindow *self,
+                                                  AgentMessage    *message);
+gboolean      _agent_chat_window_record_error    (AgentChatWindow *self,
+                                                  AgentMemory     *memory,
+                                                  const GError    *error);
+void          _agent_chat_window_forget_error    (AgentChatWindow *self);
+void          _agent_chat_window_show_last_error (AgentChatWindow *self);
+void          _agent_chat_window_leave_chat      (AgentChatWindow *self);
+void          _agent_chat_window_enter_chat      (AgentChatWindow *self);
+AgentMessage *_agent_chat_window_get_editing     (AgentChatWindow *self);
+void          _agent_chat_window_edit            (AgentChatWindow *self,
+                                                  AgentMessage    *message);
+void          _agent_chat_window_cancel_edit     (AgentChatWindow *self);
+gboolean      _agent_chat_window_apply_edit      (AgentChatWindow *self,
+                                                  const char      *text);
+void          _agent_chat_window_turn_ended      (AgentChatWindow *self,
+                                                  AgentMemory     *memory);
+void          _agent_chat_window_dispose_chats   (AgentChatWindow *self);
 
 #if AGENT_HAS_STORE
 void         _agent_chat_window_class_init_conversations (GtkWidgetClass  *widget_class);

@@ -15,6 +15,11 @@
  * setting is bound to the session's property, so flipping it acts at once,
  * even mid-stream. The subtitle says the model and the server's host.
  *
+ * From Send until something of the answer shows, its row says that it is
+ * awaited, or that the request is tried again and why (the session's
+ * ::retry). What belongs to each chat (draft, edit, errors) is in
+ * agent-chat-window-chats.c.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -22,6 +27,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-chat-a11y.h"
 #include "agent-chat-approval-dialog.h"
 #include "agent-chat-error-item.h"
 #include "agent-chat-mcp-servers.h"
@@ -123,19 +129,113 @@ clear_error (AgentChatWindow *self)
   g_list_store_remove_all (self->extras);
 }
 
+/**
+ * _agent_chat_window_show_error:
+ * @self: a #AgentChatWindow
+ * @error: why a turn failed
+ * @last: (nullable): the message the turn ended with
+ *
+ * Shows @error as a card after the conversation, with Retry (and
+ * Preferences, when the fix is there).
+ */
+void
+_agent_chat_window_show_error (AgentChatWindow *self,
+                               const GError    *error,
+                               AgentMessage    *last)
+{
+  g_autoptr(AgentChatErrorItem) item = NULL;
+  AgentChatErrorFlags flags = AGENT_CHAT_ERROR_NONE;
+
+  if (last != NULL && agent_message_get_state (last) == AGENT_MESSAGE_STATE_INTERRUPTED)
+    flags |= AGENT_CHAT_ERROR_PARTIAL;
+  if (self->session != NULL &&
+      !agent_provider_get_has_api_key (agent_session_get_provider (self->session)))
+    flags |= AGENT_CHAT_ERROR_NO_KEY;
+
+  item = agent_chat_error_item_new (error, flags);
+  clear_error (self);
+  g_list_store_append (self->extras, item);
+  agent_chat_window_scroll_to_bottom (self);
+}
+
 static void
 show_error (AgentChatWindow *self,
             const GError    *error)
 {
-  g_autoptr(AgentChatErrorItem) item = agent_chat_error_item_new (error);
+  _agent_chat_window_show_error (self, error, NULL);
+}
 
-  clear_error (self);
-  g_list_store_append (self->extras, item);
-  agent_chat_window_scroll_to_bottom (self);
+/* Rows: what a row shows that its item does not say */
 
-  /* A missing or refused key is fixed in the preferences: go there. */
-  if (g_error_matches (error, AGENT_ERROR, AGENT_ERROR_AUTHENTICATION))
-    gtk_widget_activate_action (GTK_WIDGET (self), "app.preferences", NULL);
+static void
+apply_row_state (AgentChatWindow     *self,
+                 AgentChatMessageRow *row)
+{
+  GObject *item = agent_chat_message_row_get_item (row);
+  AgentMessage *message = AGENT_IS_MESSAGE (item) ? AGENT_MESSAGE (item) : NULL;
+  gboolean current = message != NULL && self->session != NULL &&
+                     message == agent_session_get_current_message (self->session);
+
+  agent_chat_message_row_set_turn_error (row, _agent_chat_window_lookup_error (self, message));
+  agent_chat_message_row_set_editing (row, message != NULL &&
+                                           message == _agent_chat_window_get_editing (self));
+  agent_chat_message_row_set_progress (row, current ? self->progress_title : NULL,
+                                       current ? self->progress_detail : NULL);
+}
+
+/**
+ * _agent_chat_window_update_rows:
+ * @self: a #AgentChatWindow
+ *
+ * Tells the rows shown what changed outside their items: the errors, the
+ * progress of the answer awaited.
+ */
+void
+_agent_chat_window_update_rows (AgentChatWindow *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->list_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *row = gtk_widget_get_first_child (child);
+
+      if (row != NULL && AGENT_CHAT_IS_MESSAGE_ROW (row))
+        apply_row_state (self, AGENT_CHAT_MESSAGE_ROW (row));
+    }
+}
+
+static void
+set_progress (AgentChatWindow *self,
+              const char      *title,
+              const char      *detail)
+{
+  g_free (self->progress_title);
+  g_free (self->progress_detail);
+  self->progress_title = g_strdup (title);
+  self->progress_detail = g_strdup (detail);
+  _agent_chat_window_update_rows (self);
+}
+
+static void
+on_retry (AgentSession    *session,
+          guint            attempt,
+          double           delay,
+          const GError    *error,
+          AgentChatWindow *self)
+{
+  guint max_retries = agent_provider_get_max_retries (agent_session_get_provider (session));
+  /* Translators: the attempt about to be made, of how many at most */
+  g_autofree char *title = g_strdup_printf (_("Retrying (%u of %u)…"), attempt + 1,
+                                            max_retries + 1);
+
+  set_progress (self, title, error ? error->message : NULL);
+}
+
+/* A new answer is awaited (or none): nothing was tried again for it yet */
+static void
+on_current_message_changed (AgentChatWindow *self)
+{
+  set_progress (self, NULL, NULL);
 }
 
 static gboolean
@@ -190,6 +290,9 @@ set_session (AgentChatWindow *self,
   g_settings_bind (self->settings, "show-tool-call-chunks",
                    session, "stream-tool-call-chunks", G_SETTINGS_BIND_GET);
   g_signal_connect (session, "approve-tool-call", G_CALLBACK (on_approve_tool_call), self);
+  g_signal_connect (session, "retry", G_CALLBACK (on_retry), self);
+  g_signal_connect_swapped (session, "notify::current-message",
+                            G_CALLBACK (on_current_message_changed), self);
   g_signal_connect_swapped (session, "notify::busy", G_CALLBACK (on_busy_changed), self);
   gtk_filter_list_model_set_model (self->messages, agent_session_get_transcript (session));
   on_busy_changed (self);
@@ -312,12 +415,23 @@ turn_done (AgentChatWindow *self,
            AgentMessage    *message,
            GError          *error)
 {
+  AgentMemory *memory = agent_session_get_memory (session);
+  gboolean failed = error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  gboolean recorded = failed && _agent_chat_window_record_error (self, memory, error);
+
+  /* An Undo of an edit waited for the turn to stop */
+  _agent_chat_window_turn_ended (self, memory);
+
   /* The turn of a session left for another conversation ended: its
-   * conversation has what streamed; this window has moved on. */
+   * conversation has what streamed, and the error; this window has moved
+   * on. */
   if (session != self->session)
     return;
   g_clear_object (&self->cancellable);
-  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  set_progress (self, NULL, NULL);
+  if (recorded)
+    _agent_chat_window_show_last_error (self);
+  else if (failed)
     show_error (self, error);
 }
 
@@ -355,6 +469,8 @@ begin_turn (AgentChatWindow *self)
   if (self->session != NULL && agent_session_get_busy (self->session))
     return FALSE;
   clear_error (self);
+  _agent_chat_window_forget_error (self);
+  set_progress (self, NULL, NULL);
   if (!configure_session (self, &error))
     {
       show_error (self, error);
@@ -391,9 +507,15 @@ agent_chat_window_send (AgentChatWindow *self,
     }
   if (!begin_turn (self))
     return;
+  /* The composer is emptied; an edit gives it back what it held before */
+  agent_chat_composer_set_text (self->composer, NULL);
+  if (!_agent_chat_window_apply_edit (self, text))
+    {
+      g_clear_object (&self->cancellable);
+      return;
+    }
   g_free (self->last_prompt);
   self->last_prompt = g_strdup (text);
-  agent_chat_composer_set_text (self->composer, NULL);
   agent_session_send_async (self->session, text, self->cancellable, on_send_done,
                             g_object_ref (self));
 }
@@ -431,22 +553,6 @@ agent_chat_window_stop (AgentChatWindow *self)
     g_cancellable_cancel (self->cancellable);
 }
 
-static guint
-memory_position (AgentMemory  *memory,
-                 AgentMessage *message)
-{
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (memory));
-
-  for (guint i = n; i > 0; i--)
-    {
-      g_autoptr(AgentMessage) item = g_list_model_get_item (G_LIST_MODEL (memory), i - 1);
-
-      if (item == message)
-        return i - 1;
-    }
-  return G_MAXUINT;
-}
-
 static gboolean
 cut_memory (AgentChatWindow *self,
             guint            n_items)
@@ -471,7 +577,7 @@ on_row_regenerate (AgentChatWindow *self,
   if (self->session == NULL || agent_session_get_busy (self->session))
     return;
   memory = agent_session_get_memory (self->session);
-  position = memory_position (memory, message);
+  position = _agent_chat_window_memory_position (memory, message);
   if (position == G_MAXUINT)
     return;
   /* Back to the user's message this answer answers. */
@@ -487,20 +593,13 @@ on_row_regenerate (AgentChatWindow *self,
     continue_turn (self);
 }
 
+/* Nothing is cut until the edited message is sent */
 static void
 on_row_edit (AgentChatWindow *self,
              AgentMessage    *message)
 {
-  guint position;
-
-  if (self->session == NULL || agent_session_get_busy (self->session))
-    return;
-  position = memory_position (agent_session_get_memory (self->session), message);
-  if (position == G_MAXUINT || !cut_memory (self, position))
-    return;
-  clear_error (self);
-  agent_chat_composer_set_text (self->composer, agent_message_get_content (message));
-  agent_chat_composer_focus (self->composer);
+  if (self->session != NULL)
+    _agent_chat_window_edit (self, message);
 }
 
 static void
@@ -576,8 +675,10 @@ on_bind_item (GtkSignalListItemFactory *factory,
               GtkListItem              *item,
               AgentChatWindow          *self)
 {
-  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (gtk_list_item_get_child (item)),
-                                   gtk_list_item_get_item (item));
+  AgentChatMessageRow *row = AGENT_CHAT_MESSAGE_ROW (gtk_list_item_get_child (item));
+
+  agent_chat_message_row_set_item (row, gtk_list_item_get_item (item));
+  apply_row_state (self, row);
 }
 
 static void
@@ -622,6 +723,7 @@ agent_chat_window_set_memory (AgentChatWindow *self,
 
   agent_chat_window_stop (self);
   clear_error (self);
+  _agent_chat_window_leave_chat (self);
   /* A cancelled turn ends on a later main loop iteration, in its own
    * conversation: leave its session to it. */
   if (self->session != NULL && agent_session_get_busy (self->session))
@@ -636,6 +738,8 @@ agent_chat_window_set_memory (AgentChatWindow *self,
     }
   self->sticky = TRUE;
   agent_session_set_memory (self->session, memory);
+  set_progress (self, NULL, NULL);
+  _agent_chat_window_enter_chat (self);
   on_busy_changed (self);
   _agent_chat_window_memory_changed (self);
   jump_to_bottom (GTK_WIDGET (self), NULL, NULL);
@@ -647,9 +751,15 @@ new_chat_action (GtkWidget  *widget,
                  GVariant   *parameter)
 {
   AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
-  g_autoptr(AgentMemory) memory = _agent_chat_window_new_memory (self);
+  g_autoptr(AgentMemory) memory = NULL;
 
-  agent_chat_window_set_memory (self, memory);
+  /* The chat shown is a new one already: it stays, with its draft */
+  if (self->session == NULL || agent_session_get_busy (self->session) ||
+      g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (self->session))) > 0)
+    {
+      memory = _agent_chat_window_new_memory (self);
+      agent_chat_window_set_memory (self, memory);
+    }
   agent_chat_composer_focus (self->composer);
 }
 
@@ -773,6 +883,7 @@ agent_chat_window_dispose (GObject *object)
 
   agent_chat_window_stop (self);
   detach_session (self);
+  _agent_chat_window_dispose_chats (self);
   _agent_chat_window_dispose_conversations (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_WINDOW);
   g_clear_object (&self->items);
@@ -786,6 +897,8 @@ agent_chat_window_dispose (GObject *object)
   g_clear_object (&self->settings);
   g_clear_pointer (&self->last_prompt, g_free);
   g_clear_pointer (&self->pending_prompt, g_free);
+  g_clear_pointer (&self->progress_title, g_free);
+  g_clear_pointer (&self->progress_detail, g_free);
 
   G_OBJECT_CLASS (agent_chat_window_parent_class)->dispose (object);
 }
@@ -808,6 +921,8 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, sidebar_separator);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, content_pane);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, scroller);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, list_view);
@@ -832,6 +947,11 @@ agent_chat_window_init (AgentChatWindow *self)
   g_autoptr(GtkNoSelection) selection = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* GTK 4.8 names a popover menu after its type */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->menu_button)),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
+  agent_chat_a11y_name_status_page (self->empty_page);
+  agent_chat_a11y_name_toasts (self->toast_overlay);
   /* The development build's header bars are striped (libadwaita's style) */
   if (g_str_equal (AGENT_CHAT_PROFILE, "development"))
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
@@ -860,6 +980,8 @@ agent_chat_window_init (AgentChatWindow *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->composer, "stop", G_CALLBACK (agent_chat_window_stop), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->composer, "cancel-edit",
+                           G_CALLBACK (_agent_chat_window_cancel_edit), self, G_CONNECT_SWAPPED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", FALSE);
 }
 

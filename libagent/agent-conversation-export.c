@@ -70,7 +70,8 @@ add_tool_call (JsonBuilder   *builder,
 
 static void
 add_message (JsonBuilder  *builder,
-             AgentMessage *message)
+             AgentMessage *message,
+             const GError *error)
 {
   guint n_calls = agent_message_get_n_tool_calls (message);
 
@@ -104,6 +105,7 @@ add_message (JsonBuilder  *builder,
   add_node (builder, "turn-metrics", _agent_store_metrics_to_node (message->turn_metrics));
   add_node (builder, "provider-data", message->provider_data ? json_node_copy (message->provider_data)
                                                              : NULL);
+  add_node (builder, "error", _agent_conversation_error_to_node (error));
   json_builder_end_object (builder);
 }
 
@@ -130,7 +132,8 @@ _agent_conversation_to_json (AgentConversation *self)
   json_builder_set_member_name (builder, "messages");
   json_builder_begin_array (builder);
   for (guint i = 0; i < self->messages->len; i++)
-    add_message (builder, g_ptr_array_index (self->messages, i));
+    add_message (builder, g_ptr_array_index (self->messages, i),
+                 agent_conversation_get_error (self, i));
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
@@ -195,7 +198,8 @@ author (AgentMessage *message)
 
 static void
 append_message (GString      *out,
-                AgentMessage *message)
+                AgentMessage *message,
+                const GError *error)
 {
   const char *content = agent_message_get_content (message);
   const char *reasoning = agent_message_get_reasoning (message);
@@ -232,6 +236,8 @@ append_message (GString      *out,
 
   if (message->state == AGENT_MESSAGE_STATE_INTERRUPTED)
     g_string_append_printf (out, "*%s*\n\n", _("This answer was interrupted."));
+  if (error != NULL)
+    append_quoted (out, _("The turn failed"), error->message);
 }
 
 char *
@@ -250,7 +256,8 @@ _agent_conversation_to_markdown (AgentConversation *self)
   g_string_append (out, "*\n\n");
 
   for (guint i = 0; i < self->messages->len; i++)
-    append_message (out, g_ptr_array_index (self->messages, i));
+    append_message (out, g_ptr_array_index (self->messages, i),
+                    agent_conversation_get_error (self, i));
 
   /* One newline at the end */
   while (out->len > 1 && out->str[out->len - 1] == '\n' && out->str[out->len - 2] == '\n')

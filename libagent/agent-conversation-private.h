@@ -24,6 +24,7 @@ struct _AgentConversation
   char          *model;
   JsonNode      *settings;
   GPtrArray     *messages;    /* NULL until loaded */
+  GHashTable    *errors;      /* position → GError of the turn that ended there; or NULL */
   guint          n_saved;     /* messages [0, n_saved) are in the database */
   GError        *load_error;
   AgentMessage  *watched;     /* the last answer: its turn metrics come after it */
@@ -48,5 +49,17 @@ void     _agent_conversation_follow_turns  (AgentConversation  *self,
 
 char *_agent_conversation_to_markdown  (AgentConversation  *self);
 char *_agent_conversation_to_json      (AgentConversation  *self);
+
+/* agent-conversation-errors.c */
+JsonNode *_agent_conversation_error_to_node (const GError       *error);
+void      _agent_conversation_load_errors   (AgentConversation  *self);
+gboolean  _agent_conversation_write_errors  (AgentConversation  *self,
+                                             gint64              id,
+                                             guint               from,
+                                             GError            **error);
+void      _agent_conversation_went_on       (AgentConversation  *self,
+                                             guint               position);
+void      _agent_conversation_cut_errors    (AgentConversation  *self,
+                                             guint               n_items);
 
 G_END_DECLS

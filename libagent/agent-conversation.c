@@ -31,6 +31,9 @@
  *   the turn was cancelled or failed, marked
  *   %AGENT_MESSAGE_STATE_INTERRUPTED) at once.
  *
+ * When a turn fails, the application may keep its error with the message
+ * the turn ended with ([method@Agent.Conversation.set_error]).
+ *
  * The answer being streamed is not in the memory until it ends, so a crash
  * loses at most that answer, never an earlier turn. A failed write fails
  * the append (and the turn, with %AGENT_ERROR_STORAGE); the conversation
@@ -94,6 +97,7 @@ ensure_loaded (AgentConversation *self)
       self->messages = g_ptr_array_new_with_free_func (g_object_unref);
     }
   self->n_saved = self->messages->len;
+  _agent_conversation_load_errors (self);
 }
 
 /**
@@ -293,7 +297,8 @@ save_pending (AgentConversation  *self,
                                       error))
       goto fail;
 
-  if (!touch_row (self, id, title, now, error) || !_agent_store_db_commit (self->db, error))
+  if (!_agent_conversation_write_errors (self, id, self->n_saved, error) ||
+      !touch_row (self, id, title, now, error) || !_agent_store_db_commit (self->db, error))
     goto fail;
 
   self->n_saved = self->messages->len;
@@ -411,6 +416,7 @@ agent_conversation_append (AgentMemory   *memory,
       return FALSE;
     }
 
+  _agent_conversation_went_on (self, position);
   if (role == AGENT_MESSAGE_ROLE_ASSISTANT)
     watch (self, message, position);
 
@@ -486,6 +492,7 @@ agent_conversation_truncate (AgentMemory  *memory,
   removed = self->messages->len - n_items;
   g_ptr_array_set_size (self->messages, n_items);
   self->n_saved = MIN (self->n_saved, n_items);
+  _agent_conversation_cut_errors (self, n_items);
   if (self->watched != NULL && self->watched_position >= n_items)
     _agent_conversation_unwatch (self);
   g_list_model_items_changed (G_LIST_MODEL (self), n_items, removed, 0);
@@ -510,6 +517,7 @@ agent_conversation_dispose (GObject *object)
   _agent_conversation_unwatch (self);
   g_clear_weak_pointer (&self->turn_session);
   g_clear_pointer (&self->messages, g_ptr_array_unref);
+  g_clear_pointer (&self->errors, g_hash_table_unref);
 
   G_OBJECT_CLASS (agent_conversation_parent_class)->dispose (object);
 }

@@ -71,6 +71,14 @@ gboolean    agent_conversation_record_session (AgentConversation *self,
                                                AgentSession      *session,
                                                GError           **error);
 AGENT_AVAILABLE_IN_ALL
+const GError *agent_conversation_get_error  (AgentConversation  *self,
+                                             guint               position);
+AGENT_AVAILABLE_IN_ALL
+gboolean    agent_conversation_set_error    (AgentConversation  *self,
+                                             guint               position,
+                                             const GError       *turn_error,
+                                             GError            **error);
+AGENT_AVAILABLE_IN_ALL
 gboolean    agent_conversation_load         (AgentConversation  *self,
                                              GError            **error);
 AGENT_AVAILABLE_IN_ALL

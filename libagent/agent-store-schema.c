@@ -109,10 +109,16 @@ static const char migration_2[] =
 static const char migration_3[] =
   "ALTER TABLE conversations ADD COLUMN deleted INTEGER;";
 
+/* 4: a failed turn's error, kept with the message the turn ended with
+ *    (a JSON object: domain, code, message). */
+static const char migration_4[] =
+  "ALTER TABLE messages ADD COLUMN error TEXT;";
+
 static const char * const migrations[] = {
   migration_1,
   migration_2,
   migration_3,
+  migration_4,
 };
 
 guint

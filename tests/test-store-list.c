@@ -412,7 +412,7 @@ test_migrate_from_v1 (void)
   store = agent_store_new (path, &error);
   g_assert_no_error (error);
   version = test_store_query (path, "PRAGMA user_version");
-  g_assert_cmpstr (version, ==, "3");
+  g_assert_cmpstr (version, ==, "4");
 
   list = agent_store_list_conversations (store);
   g_assert_cmpuint (g_list_model_get_n_items (list), ==, 2);
@@ -431,6 +431,18 @@ test_migrate_from_v1 (void)
   g_assert_cmpint (agent_tool_call_get_duration (call), ==, 1500);
   last = g_list_model_get_item (G_LIST_MODEL (sums), 3);
   g_assert_cmpint (agent_message_get_state (last), ==, AGENT_MESSAGE_STATE_INTERRUPTED);
+  /* Version 4: errors kept with their turns; the old ones had none kept */
+  g_assert_null (agent_conversation_get_error (sums, 3));
+  {
+    g_autoptr(GError) cut = g_error_new_literal (AGENT_ERROR, AGENT_ERROR_NETWORK, "Cut off");
+    g_autofree char *kept = NULL;
+
+    g_assert_true (agent_conversation_set_error (sums, 3, cut, &error));
+    g_assert_no_error (error);
+    kept = test_store_query (path, "SELECT error IS NOT NULL FROM messages "
+                                   "WHERE conversation_id = 1 AND position = 3");
+    g_assert_cmpstr (kept, ==, "1");
+  }
 
   /* What version 1 stored is in the search index of version 2 */
   result = search_one (store, "pythagoras");

@@ -470,6 +470,140 @@ test_export (Fixture       *f,
                                          "turn-metrics"));
 }
 
+static const GError *
+error_at (AgentConversation *conversation,
+          guint              position)
+{
+  return agent_conversation_get_error (conversation, position);
+}
+
+/* What the errors of @f->conversation are, as another connection reads
+ * them: "position:code:message" joined by '|' */
+static char *
+read_back_errors (Fixture *f)
+{
+  g_autoptr(AgentStore) store = NULL;
+  g_autoptr(AgentConversation) copy = read_back (f, &store);
+  GString *errors = g_string_new (NULL);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (copy));
+
+  for (guint i = 0; i < n; i++)
+    {
+      const GError *error = error_at (copy, i);
+
+      if (error != NULL)
+        g_string_append_printf (errors, "%s%u:%s:%s", errors->len ? "|" : "", i,
+                                error->domain == AGENT_ERROR ? agent_error_get_code (error)
+                                                             : g_quark_to_string (error->domain),
+                                error->message);
+    }
+  return g_string_free (errors, FALSE);
+}
+
+/* A failed turn's error is kept with the message its turn ended with, read
+ * back by another connection; it goes when the turn is taken up again, and
+ * stays with an answer it cut short. */
+static void
+test_turn_errors (Fixture       *f,
+                  gconstpointer  data)
+{
+  static const char * const one[] = { "One.", NULL };
+  static const char * const three[] = { "Three.", NULL };
+  AgentTestResponse *response;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) refused = NULL;
+  g_autoptr(GError) other = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_TIMED_OUT, "Too slow");
+  g_autofree char *errors = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *expected = NULL;
+  const GError *kept;
+
+  agent_test_openai_add_text_response (f->server, one, 5, 2);
+  agent_test_turn_run (&f->turn, f->session, "First", NULL);
+  g_assert_no_error (f->turn.error);
+
+  /* A turn that fails before any answer ends with the user's message */
+  response = agent_test_server_add_response (f->server, 401);
+  agent_test_response_set_body (response, "application/json",
+                                "{\"error\":{\"message\":\"Incorrect API key provided\"}}");
+  agent_test_turn_run (&f->turn, f->session, "Second", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_AUTHENTICATION);
+  refused = g_error_copy (f->turn.error);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 3);
+  g_assert_null (error_at (f->conversation, 2));
+  g_assert_true (agent_conversation_set_error (f->conversation, 2, refused, &error));
+  g_assert_no_error (error);
+  kept = error_at (f->conversation, 2);
+  g_assert_error (kept, AGENT_ERROR, AGENT_ERROR_AUTHENTICATION);
+  g_assert_cmpstr (kept->message, ==, refused->message);
+  g_assert_null (error_at (f->conversation, 1));
+  g_assert_null (error_at (f->conversation, 3));
+  errors = read_back_errors (f);
+  expected = g_strdup_printf ("2:authentication:%s", refused->message);
+  g_assert_cmpstr (errors, ==, expected);
+  g_clear_pointer (&errors, g_free);
+  g_clear_pointer (&expected, g_free);
+  /* Nothing of the key goes with it */
+  g_assert_false (test_store_file_contains (f->db.path, API_KEY));
+
+  /* Taken up again, the turn is cut short: the user's message loses its
+   * error, the interrupted answer has its own */
+  response = agent_test_openai_begin (f->server, NULL);
+  agent_test_openai_add_text (response, "Half an ");
+  agent_test_openai_add_text (response, "answer");
+  agent_test_response_set_drop (response);
+  agent_test_turn_clear (&f->turn);
+  agent_session_continue_async (f->session, NULL, continue_cb, &f->turn);
+  agent_test_turn_wait (&f->turn);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_NETWORK);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 4);
+  g_assert_null (error_at (f->conversation, 2));
+  g_assert_true (agent_conversation_set_error (f->conversation, 3, f->turn.error, &error));
+  g_assert_no_error (error);
+  errors = read_back_errors (f);
+  expected = g_strdup_printf ("3:network:%s", f->turn.error->message);
+  g_assert_cmpstr (errors, ==, expected);
+  g_clear_pointer (&errors, g_free);
+
+  /* The conversation goes on: the cut answer keeps saying why */
+  agent_test_openai_add_text_response (f->server, three, 5, 2);
+  agent_test_turn_run (&f->turn, f->session, "Third", NULL);
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 6);
+  g_assert_error (error_at (f->conversation, 3), AGENT_ERROR, AGENT_ERROR_NETWORK);
+  errors = read_back_errors (f);
+  g_assert_true (g_str_has_prefix (errors, "3:network:"));
+  g_clear_pointer (&errors, g_free);
+
+  /* Errors of any domain; none clears one */
+  g_assert_true (agent_conversation_set_error (f->conversation, 5, other, &error));
+  g_assert_no_error (error);
+  errors = read_back_errors (f);
+  g_assert_true (strstr (errors, "|5:g-io-error-quark:Too slow") != NULL);
+  g_clear_pointer (&errors, g_free);
+  g_assert_true (agent_conversation_set_error (f->conversation, 5, NULL, &error));
+  g_assert_null (error_at (f->conversation, 5));
+
+  /* The JSON export carries it */
+  json = agent_conversation_export (f->conversation, AGENT_EXPORT_FORMAT_JSON, &error);
+  g_assert_no_error (error);
+  agent_test_assert_contains (json, "\"error\" : {");
+  agent_test_assert_contains (json, "\"name\" : \"network\"");
+
+  /* No message there: refused */
+  g_assert_false (agent_conversation_set_error (f->conversation, 6, other, &error));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* Cut away with its message */
+  agent_memory_truncate (AGENT_MEMORY (f->conversation), 3, &error);
+  g_assert_no_error (error);
+  g_assert_null (error_at (f->conversation, 3));
+  errors = read_back_errors (f);
+  g_assert_cmpstr (errors, ==, "");
+  assert_read_back_equal (f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -486,6 +620,7 @@ main (int   argc,
   ADD ("/store/write-failure", test_write_failure);
   ADD ("/store/export", test_export);
   ADD ("/store/record-session", test_record_session);
+  ADD ("/store/turn-errors", test_turn_errors);
 
   return g_test_run ();
 }

@@ -40,6 +40,57 @@ find_all (GtkWidget *widget,
   return found;
 }
 
+static void
+collect_text (GtkWidget *widget,
+              GString   *text)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (!gtk_widget_get_visible (child) || !gtk_widget_get_child_visible (child))
+        continue;
+      if (GTK_IS_LABEL (child))
+        g_string_append_printf (text, "%s\n", gtk_label_get_text (GTK_LABEL (child)));
+      collect_text (child, text);
+    }
+}
+
+/* The text of every label shown in @widget, one a line (a GtkStack's
+ * pages not shown, and hidden widgets, left out) */
+char *
+shown_text (GtkWidget *widget)
+{
+  GString *text = g_string_new (NULL);
+
+  iterate ();
+  collect_text (widget, text);
+  return g_string_free (text, FALSE);
+}
+
+/* A button shown in @widget whose label (its own, or its label child's;
+ * or its tooltip, for an icon) is @label */
+GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  g_autoptr(GPtrArray) buttons = find_all (widget, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      GtkWidget *button = g_ptr_array_index (buttons, i);
+      GtkWidget *child = gtk_button_get_child (GTK_BUTTON (button));
+      const char *child_label = child && GTK_IS_LABEL (child) ? gtk_label_get_label (GTK_LABEL (child))
+                                                              : NULL;
+
+      if (gtk_widget_is_visible (button) && gtk_widget_get_child_visible (button) &&
+          (g_strcmp0 (gtk_button_get_label (GTK_BUTTON (button)), label) == 0 ||
+           g_strcmp0 (child_label, label) == 0 ||
+           g_strcmp0 (gtk_widget_get_tooltip_text (button), label) == 0))
+        return button;
+    }
+  return NULL;
+}
+
 GtkWidget *
 show_in_window (GtkWidget *child)
 {
@@ -86,6 +137,41 @@ session_idle (gpointer data)
 {
   return !agent_session_get_busy (data);
 }
+
+#if AGENT_HAS_STORE
+/* A window keeping its conversations in the default database (under the
+ * tests' own XDG_DATA_HOME), as the app's */
+void
+open_window (Fixture *fixture)
+{
+  g_autoptr(AgentStore) store = agent_store_new (NULL, NULL);
+
+  g_assert_nonnull (store);
+  fixture->window = g_object_ref_sink (g_object_new (AGENT_CHAT_TYPE_WINDOW, "store", store, NULL));
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  iterate ();
+}
+
+/* Quit, and start again: a new window on a new store */
+void
+restart (Fixture *fixture)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  iterate ();
+  g_assert_finalize_object (g_steal_pointer (&fixture->window));
+  open_window (fixture);
+}
+
+void
+store_fixture_set_up (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  fixture_set_up (fixture, data);
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  g_clear_object (&fixture->window);
+  open_window (fixture);
+}
+#endif
 
 
 /* Sets up GTK and libadwaita under the test display, with the windows'

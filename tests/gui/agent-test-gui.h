@@ -24,12 +24,21 @@ typedef struct
 void       iterate           (void);
 GPtrArray *find_all          (GtkWidget     *widget,
                               GType          type);
+char      *shown_text        (GtkWidget     *widget);
+GtkWidget *find_button       (GtkWidget     *widget,
+                              const char    *label);
 GtkWidget *show_in_window    (GtkWidget     *child);
 void       fixture_set_up    (Fixture       *fixture,
                               gconstpointer  data);
 void       fixture_tear_down (Fixture       *fixture,
                               gconstpointer  data);
 gboolean   session_idle      (gpointer       data);
+#if AGENT_HAS_STORE
+void       open_window       (Fixture       *fixture);
+void       restart           (Fixture       *fixture);
+void       store_fixture_set_up (Fixture    *fixture,
+                                 gconstpointer data);
+#endif
 char      *agent_test_gui_init (int         *argc,
                                 char      ***argv);
 int        agent_test_gui_run  (char        *data_home);

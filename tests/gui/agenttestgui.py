@@ -71,12 +71,68 @@ def xdotool(*args):
     subprocess.run(["xdotool"] + list(args), check=True)
 
 
+def focus_mapped():
+    """Gives the keyboard to the app's window, once it is mapped."""
+    windows = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "Agent Chat"],
+                             capture_output=True, text=True).stdout.split()
+    return windows and subprocess.run(["xdotool", "windowfocus", "--sync", windows[0]],
+                                      capture_output=True).returncode == 0
+
+
 def focus_window(title="Agent Chat"):
     """Gives the keyboard to the window called @title."""
     window = wait_for(lambda: subprocess.run(["xdotool", "search", "--name", title],
                                              capture_output=True, text=True).stdout.split())
     xdotool("windowfocus", "--sync", window[0])
     time.sleep(0.5)
+
+
+class FocusTracker:
+    """Where the keyboard focus is, as the accessibility tree reports it
+    (object:state-changed:focused events, read from GLib's main context)."""
+
+    def __init__(self):
+        from gi.repository import GLib
+        self.context = GLib.MainContext.default()
+        self.node = None
+        self.moves = []
+        pyatspi.Registry.registerEventListener(self.on_focus, "object:state-changed:focused")
+
+    def on_focus(self, event):
+        if event.detail1:
+            self.node = event.source
+            try:
+                self.moves.append((event.source.getRoleName(), event.source.name))
+            except Exception:
+                self.moves.append(("", ""))
+
+    def pump(self, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            while self.context.iteration(False):
+                pass
+            time.sleep(0.02)
+
+    def press(self, *keys, settle=0.3):
+        """Presses @keys; returns (role, name) of where the focus went, or
+        None if it did not move."""
+        self.moves.clear()
+        xdotool("key", *keys)
+        deadline = time.monotonic() + 2
+        while not self.moves and time.monotonic() < deadline:
+            self.pump(0.05)
+        self.pump(settle)
+        return self.moves[-1] if self.moves else None
+
+    def wait(self, predicate, timeout=20.0):
+        """predicate()'s first true value, pumping events meanwhile."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = predicate()
+            if value:
+                return value
+            self.pump(0.1)
+        return None
 
 
 def walking(walk):
@@ -195,3 +251,46 @@ class GuiServer:
     def stop(self):
         self.process.stdin.close()
         self.process.wait(10)
+class App:
+    """agent-chat with its own data and settings (kept from one run to the
+    next), talking to the server at @url."""
+
+    def __init__(self, home, url, model="demo"):
+        self.env = app_env()
+        self.env["XDG_DATA_HOME"] = os.path.join(home, "data")
+        self.env["XDG_CONFIG_HOME"] = os.path.join(home, "config")
+        # Settings that last from one run to the next, as with dconf
+        self.env["GSETTINGS_BACKEND"] = "keyfile"
+        settings = os.path.join(home, "config", "glib-2.0", "settings")
+        os.makedirs(settings, exist_ok=True)
+        with open(os.path.join(settings, "keyfile"), "w") as keyfile:
+            keyfile.write("[io/github/libagent/Chat]\nprovider='openai'\n"
+                          "base-url='%s'\nmodel='%s'\n" % (url, model))
+        self.keyfile = os.path.join(settings, "keyfile")
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen([os.environ["AGENT_CHAT"]], env=self.env)
+        app = wait_for(find_app, 60)
+        # The window can be in the accessibility tree before it is mapped
+        if app is not None and not wait_for(focus_mapped, 30):
+            return None
+        return app
+
+    def quit(self):
+        xdotool("key", "ctrl+q")
+        try:
+            return self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return None
+
+    def kill(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def cli(self, *args):
+        """agent-cli's output, on the same database."""
+        return subprocess.run([os.environ["AGENT_CLI"]] + list(args), env=self.env,
+                              capture_output=True, text=True, timeout=60).stdout

@@ -364,39 +364,6 @@ window_conversation (AgentChatWindow *window)
   return AGENT_CONVERSATION (memory);
 }
 
-/* A window keeping its conversations in the default database (under the
- * tests' own XDG_DATA_HOME), as the app's */
-static void
-open_window (Fixture *fixture)
-{
-  g_autoptr(AgentStore) store = agent_store_new (NULL, NULL);
-
-  g_assert_nonnull (store);
-  fixture->window = g_object_ref_sink (g_object_new (AGENT_CHAT_TYPE_WINDOW, "store", store, NULL));
-  gtk_window_present (GTK_WINDOW (fixture->window));
-  iterate ();
-}
-
-static void
-store_fixture_set_up (Fixture       *fixture,
-                      gconstpointer  data)
-{
-  fixture_set_up (fixture, data);
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  g_clear_object (&fixture->window);
-  open_window (fixture);
-}
-
-/* Quit, and start again: a new window on a new store */
-static void
-restart (Fixture *fixture)
-{
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  iterate ();
-  g_assert_finalize_object (g_steal_pointer (&fixture->window));
-  open_window (fixture);
-}
-
 static void
 test_window_reopen_last (Fixture       *fixture,
                          gconstpointer  data)

@@ -15,35 +15,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from agenttestgui import all_nodes, app_env, find_app, finish, tap, wait_for, xdotool
+from agenttestgui import (App, all_nodes, find_node, finish, names, tap, wait_for,  # noqa: E402
+                          walking, xdotool)
 
 N_TESTS = 13
-
-
-def walking(walk):
-    """walk()'s value; the tree can change under a walk (a toast going, a
-    row recycled): then it is walked again."""
-    for attempt in range(5):
-        try:
-            return walk()
-        except Exception:
-            time.sleep(0.1)
-    return None
-
-
-def names(node):
-    return walking(lambda: [n.name for n in all_nodes(node) if n.name]) or []
-
-
-def find_node(node, name, role=None):
-    return walking(lambda: next((n for n in all_nodes(node)
-                                 if n.name == name and (role is None or n.getRole() == role)),
-                                None))
 
 
 def sidebar(app):
@@ -68,14 +47,6 @@ def click(node):
     action.doAction(0)
 
 
-def focus():
-    """Gives the keyboard to the app's window, once it is mapped."""
-    windows = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "Agent Chat"],
-                             capture_output=True, text=True).stdout.split()
-    return windows and subprocess.run(["xdotool", "windowfocus", "--sync", windows[0]],
-                                      capture_output=True).returncode == 0
-
-
 def delete_last(app):
     """Delete, from the menu of the sidebar's last row."""
     menus = [n for n in all_nodes(sidebar(app)) if n.name == "Conversation Menu"]
@@ -87,50 +58,6 @@ def delete_last(app):
 
 def turn_over(app):
     return "Send" in names(app) and "Stop" not in names(app)
-
-
-class App:
-    """agent-chat with its own data and settings, talking to the demo server."""
-
-    def __init__(self, home, url):
-        self.env = app_env()
-        self.env["XDG_DATA_HOME"] = os.path.join(home, "data")
-        self.env["XDG_CONFIG_HOME"] = os.path.join(home, "config")
-        # Settings that last from one run to the next, as with dconf
-        self.env["GSETTINGS_BACKEND"] = "keyfile"
-        settings = os.path.join(home, "config", "glib-2.0", "settings")
-        os.makedirs(settings, exist_ok=True)
-        with open(os.path.join(settings, "keyfile"), "w") as keyfile:
-            keyfile.write("[io/github/libagent/Chat]\nprovider='openai'\n"
-                          "base-url='%s'\nmodel='demo'\n" % url)
-        self.keyfile = os.path.join(settings, "keyfile")
-        self.process = None
-
-    def start(self):
-        self.process = subprocess.Popen([os.environ["AGENT_CHAT"]], env=self.env)
-        app = wait_for(find_app, 60)
-        # The window can be in the accessibility tree before it is mapped
-        if app is not None and not wait_for(focus, 30):
-            return None
-        return app
-
-    def quit(self):
-        xdotool("key", "ctrl+q")
-        try:
-            return self.process.wait(15)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            return None
-
-    def kill(self):
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
-
-    def cli(self, *args):
-        """agent-cli's output, on the same database."""
-        return subprocess.run([os.environ["AGENT_CLI"]] + list(args), env=self.env,
-                              capture_output=True, text=True, timeout=60).stdout
 
 
 def type_prompt(text):

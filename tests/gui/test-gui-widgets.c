@@ -286,6 +286,66 @@ test_row_recycle (void)
   g_assert_finalize_object (g_steal_pointer (&call));
 }
 
+/* Where the focus is: a widget's tooltip, or its type */
+static const char *
+focus_name (GtkWidget *window)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  if (focus == NULL)
+    return "(none)";
+  if (gtk_widget_get_tooltip_text (focus) != NULL)
+    return gtk_widget_get_tooltip_text (focus);
+  return G_OBJECT_TYPE_NAME (focus);
+}
+
+static void
+press_tab (GtkWidget        *window,
+           GtkDirectionType  direction)
+{
+  gtk_widget_child_focus (window, direction);
+  iterate ();
+}
+
+/* The row takes the focus, then Tab goes to its actions; its context menu
+ * holds them too */
+static void
+test_row_keyboard (void)
+{
+  GtkWidget *row = agent_chat_message_row_new ();
+  GtkWidget *window = show_in_window (row);
+  g_autoptr(AgentMessage) question = agent_message_new (AGENT_MESSAGE_ROLE_USER, "Question?");
+  g_autoptr(GPtrArray) popovers = NULL;
+  GMenuModel *menu;
+
+  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), G_OBJECT (question));
+  iterate ();
+  g_assert_true (gtk_widget_grab_focus (row));
+  g_assert_cmpstr (focus_name (window), ==, "AgentChatMessageRow");
+  press_tab (window, GTK_DIR_TAB_FORWARD);
+  g_assert_cmpstr (focus_name (window), ==, "Copy Message");
+  press_tab (window, GTK_DIR_TAB_FORWARD);
+  g_assert_cmpstr (focus_name (window), ==, "Edit and Resend");
+  press_tab (window, GTK_DIR_TAB_BACKWARD);
+  press_tab (window, GTK_DIR_TAB_BACKWARD);
+  g_assert_cmpstr (focus_name (window), ==, "AgentChatMessageRow");
+
+  g_assert_true (gtk_widget_activate_action (row, "message.show-menu", NULL));
+  iterate ();
+  popovers = find_all (row, GTK_TYPE_POPOVER_MENU);
+  g_assert_cmpuint (popovers->len, ==, 1);
+  g_assert_true (gtk_widget_get_visible (g_ptr_array_index (popovers, 0)));
+  menu = gtk_popover_menu_get_menu_model (g_ptr_array_index (popovers, 0));
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 1);  /* one section */
+  menu = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);
+  g_object_unref (menu);
+  gtk_popover_popdown (g_ptr_array_index (popovers, 0));
+
+  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_pretty_json (void)
 {
@@ -337,9 +397,17 @@ card_shows (gpointer data)
   return card != NULL && gtk_widget_get_visible (GTK_WIDGET (card));
 }
 
+static gboolean
+card_shows_arguments (gpointer data)
+{
+  g_autofree char *shown = shown_text (data);
+
+  return strstr (shown, "{\"expr") != NULL;
+}
+
 /* The toggle flips the running session at once: a call streaming while
  * it is on shows as a card growing chunk by chunk; turned off, the card
- * hides until the call is whole. */
+ * stays but hides its arguments until the call is whole. */
 static void
 test_toggle_mid_stream (Fixture       *fixture,
                         gconstpointer  data)
@@ -350,6 +418,7 @@ test_toggle_mid_stream (Fixture       *fixture,
   const char *deltas[] = { "It is 42.", NULL };
   AgentSession *session = agent_chat_window_get_session (fixture->window);
   AgentChatToolCard *card;
+  g_autofree char *shown = NULL;
 
   agent_test_openai_add_tool_chunk (response, &first);
   agent_test_response_add_wait (response);
@@ -364,12 +433,18 @@ test_toggle_mid_stream (Fixture       *fixture,
   card = find_card (fixture);
   g_assert_cmpint (agent_tool_call_get_state (agent_chat_tool_card_get_tool_call (card)), ==,
                    AGENT_TOOL_CALL_STATE_STREAMING);
+  /* Its arguments are laid out at the next frame */
+  agent_test_wait_until (card_shows_arguments, card);
 
-  /* Off mid-stream: the session stops emitting chunks, the card hides */
+  /* Off mid-stream: the session stops emitting chunks, the card shows the
+   * call being written without its arguments */
   g_settings_set_boolean (fixture->settings, "show-tool-call-chunks", FALSE);
   g_assert_false (agent_session_get_stream_tool_call_chunks (session));
   iterate ();
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (find_card (fixture))));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (find_card (fixture))));
+  shown = shown_text (GTK_WIDGET (card));
+  agent_test_assert_contains (shown, "Writing arguments…");
+  g_assert_null (strstr (shown, "{\"expr"));
 
   agent_test_server_release (fixture->server);
   agent_test_wait_until (session_idle, session);
@@ -379,6 +454,59 @@ test_toggle_mid_stream (Fixture       *fixture,
                    AGENT_TOOL_CALL_STATE_SUCCEEDED);
   g_assert_cmpstr (agent_tool_call_get_result (agent_chat_tool_card_get_tool_call (card)), ==,
                    "42");
+}
+
+/* Where the focus goes, Tab after Tab from the composer (@direction), until
+ * it is back there: tooltips (or types) joined by '|' */
+static char *
+focus_cycle (AgentChatWindow  *window,
+             GtkDirectionType  direction)
+{
+  GString *stops = g_string_new (NULL);
+
+  agent_chat_composer_focus (agent_chat_window_get_composer (window));
+  iterate ();
+  for (guint i = 0; i < 60; i++)
+    {
+      GtkWidget *before = gtk_root_get_focus (GTK_ROOT (window));
+      const char *name;
+
+      press_tab (GTK_WIDGET (window), direction);
+      if (gtk_root_get_focus (GTK_ROOT (window)) == before)
+        {
+          g_string_append (stops, "|(stuck)");
+          break;
+        }
+      name = focus_name (GTK_WIDGET (window));
+      if (g_str_equal (name, "GtkTextView"))
+        break;
+      g_string_append_printf (stops, "|%s", name);
+    }
+  return g_string_free (stops, FALSE);
+}
+
+/* Tab and Shift+Tab go through the conversation: each message, then its
+ * actions */
+static void
+test_window_keyboard (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  const char *deltas[] = { "Hi.", NULL };
+  AgentSession *session = agent_chat_window_get_session (fixture->window);
+  g_autofree char *forward = NULL;
+  g_autofree char *backward = NULL;
+
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  agent_chat_window_send (fixture->window, "Hello");
+  agent_test_wait_until (session_idle, session);
+  iterate ();
+
+  forward = focus_cycle (fixture->window, GTK_DIR_TAB_FORWARD);
+  agent_test_assert_contains (forward, "|AgentChatMessageRow|Copy Message|Edit and Resend|"
+                                       "AgentChatMessageRow|Copy Message|Regenerate Answer");
+  backward = focus_cycle (fixture->window, GTK_DIR_TAB_BACKWARD);
+  agent_test_assert_contains (backward, "|Regenerate Answer|Copy Message|AgentChatMessageRow|"
+                                        "Edit and Resend|Copy Message|AgentChatMessageRow|");
 }
 
 /* Stopping keeps the partial answer, marked as stopped */
@@ -461,11 +589,14 @@ main (int   argc,
   g_test_add_func ("/gui/markdown/incremental", test_markdown_incremental);
   g_test_add_func ("/gui/markdown/draws-what-is-seen", test_markdown_draws_what_is_seen);
   g_test_add_func ("/gui/row/recycle", test_row_recycle);
+  g_test_add_func ("/gui/row/keyboard", test_row_keyboard);
   g_test_add_func ("/gui/tool-card/pretty-json", test_pretty_json);
   g_test_add ("/gui/window/toggle-action", Fixture, NULL,
               fixture_set_up, test_toggle_action, fixture_tear_down);
   g_test_add ("/gui/window/toggle-mid-stream", Fixture, NULL,
               fixture_set_up, test_toggle_mid_stream, fixture_tear_down);
+  g_test_add ("/gui/window/keyboard", Fixture, NULL,
+              fixture_set_up, test_window_keyboard, fixture_tear_down);
   g_test_add ("/gui/window/stop-keeps-partial", Fixture, NULL,
               fixture_set_up, test_stop_keeps_partial, fixture_tear_down);
   g_test_add ("/gui/window/error-and-retry", Fixture, NULL,

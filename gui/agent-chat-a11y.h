@@ -1,0 +1,17 @@
+/* agent-chat-a11y.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+void agent_chat_a11y_label_list_item   (GtkWidget     *child,
+                                        const char    *label);
+void agent_chat_a11y_name_status_page  (AdwStatusPage *page);
+void agent_chat_a11y_name_toasts       (AdwToastOverlay *overlay);
+
+G_END_DECLS
