@@ -11,12 +11,16 @@
 # metainfo's or schema's strings…) must be in its domain's POTFILES.in.
 # Each POTFILES.in must also be sorted (as by LC_ALL=C sort), without
 # duplicates, and name only files that exist in its own domain's trees.
+# Every language in a domain's LINGUAS translates every message the sources
+# have now: none missing, none fuzzy (what `ninja -C _build
+# <domain>-update-po` would leave to do).
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import os
 import subprocess
 import sys
+import tempfile
 
 DOMAINS = {
     'po': ('libagent', 'cli', 'demo'),
@@ -41,13 +45,18 @@ def sources(source_dir, roots):
     return sorted(found)
 
 
+def template(source_dir, files):
+    """The .pot of @files, as text."""
+    return subprocess.run(['xgettext', '--from-code=UTF-8', '--add-location=file',
+                           '--output=-', '--force-po'] + KEYWORDS + files,
+                          cwd=source_dir, check=True, stdout=subprocess.PIPE, text=True).stdout
+
+
 def files_with_messages(source_dir, files):
     """The subset of @files in which xgettext finds a message."""
     if not files:
         return set()
-    pot = subprocess.run(['xgettext', '--from-code=UTF-8', '--add-location=file',
-                          '--output=-', '--force-po'] + KEYWORDS + files,
-                         cwd=source_dir, check=True, stdout=subprocess.PIPE, text=True).stdout
+    pot = template(source_dir, files)
     found = set()
     for line in pot.splitlines():
         if line.startswith('#: '):
@@ -86,7 +95,34 @@ def check_domain(source_dir, po_dir, roots):
     for name in sorted(with_messages - set(listed)):
         problems.append('%s has translatable strings but is missing from %s' %
                         (name, potfiles_in))
+
+    existing = [name for name in listed if os.path.isfile(os.path.join(source_dir, name))]
+    problems += check_translations(source_dir, po_dir, template(source_dir, existing))
     return problems, len(with_messages)
+
+
+def check_translations(source_dir, po_dir, pot):
+    """Every language of @po_dir translates every message of @pot."""
+    problems = []
+    with tempfile.TemporaryDirectory() as scratch:
+        pot_path = os.path.join(scratch, 'domain.pot')
+        with open(pot_path, 'w', encoding='utf-8') as f:
+            f.write(pot)
+        for language in read_potfiles(os.path.join(source_dir, po_dir, 'LINGUAS')):
+            po = os.path.join(source_dir, po_dir, language + '.po')
+            merged = os.path.join(scratch, language + '.po')
+            subprocess.run(['msgmerge', '--quiet', '--no-wrap', '--output-file=' + merged, po,
+                            pot_path], check=True)
+            for kind, option in (('untranslated', '--untranslated'), ('fuzzy', '--only-fuzzy')):
+                left = subprocess.run(['msgattrib', option, '--no-obsolete', merged],
+                                      check=True, stdout=subprocess.PIPE, text=True).stdout
+                ids = [line[len('msgid '):] for line in left.splitlines()
+                       if line.startswith('msgid ') and line != 'msgid ""']
+                if ids:
+                    problems.append('%s/%s.po: %d %s messages (run ninja -C _build '
+                                    '<domain>-update-po and translate them), first %s' %
+                                    (po_dir, language, len(ids), kind, ids[0]))
+    return problems
 
 
 def main():
