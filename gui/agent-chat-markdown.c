@@ -454,6 +454,11 @@ agent_chat_markdown_set_text (AgentChatMarkdown *self,
     }
   if (self->chunks->len > i)
     g_ptr_array_set_size (self->chunks, i);
+
+  /* Adding or removing a child resizes its parent only while the parent is
+   * visible: hidden (a row being bound again), we would keep the size of
+   * the old text once shown. */
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 /**
