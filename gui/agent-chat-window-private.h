@@ -9,6 +9,7 @@
 
 #pragma once
 
+#include "agent-chat-autoscroll.h"
 #include "agent-chat-window.h"
 
 G_BEGIN_DECLS
@@ -45,9 +46,7 @@ struct _AgentChatWindow
   AgentConversation    *conversation;  /* the memory, when it is a stored one */
 #endif
 
-  double                last_value;
-  guint                 sticky : 1;
-  guint                 scrolling : 1;
+  AgentChatAutoscroll  *autoscroll;
 };
 
 AgentChatApplication *_agent_chat_window_get_application (AgentChatWindow *self);
