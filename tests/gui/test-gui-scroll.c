@@ -189,7 +189,8 @@ assert_end_shown (AgentChatWindow *window,
 
   markdown = GTK_WIDGET (agent_chat_message_row_get_markdown (AGENT_CHAT_MESSAGE_ROW (row)));
   g_assert_true (gtk_widget_get_visible (markdown));
-  chunk = gtk_widget_get_last_child (markdown);
+  n_chunks = agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (markdown));
+  chunk = agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (markdown), n_chunks - 1);
   text = chunk_text (chunk);
   agent_test_assert_contains (text, last_line);
   line = bounds_in_view (window, chunk);
@@ -197,7 +198,6 @@ assert_end_shown (AgentChatWindow *window,
   g_assert_true (gtk_widget_compute_bounds (chunk, markdown, &in_markdown));
   g_assert_cmpfloat (in_markdown.origin.y + in_markdown.size.height, <=,
                      gtk_widget_get_height (markdown));
-  n_chunks = agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (markdown));
   g_assert_cmpuint (agent_chat_markdown_get_n_drawn (AGENT_CHAT_MARKDOWN (markdown), &last_drawn),
                     >, 0);
   g_assert_cmpuint (last_drawn, ==, n_chunks - 1);
@@ -237,6 +237,81 @@ long_answer (guint n_lines)
   for (guint i = 1; i <= n_lines; i++)
     g_string_append_printf (text, "Line %u of the answer.\n\n", i);
   return g_string_free (text, FALSE);
+}
+
+/* A long answer streamed a few bytes at a time is cut and rendered as the
+ * same text set at once; a delta at its end renders its last chunk only;
+ * a text that does not extend the one shown replaces it, pages and all */
+static void
+test_markdown_long_stream (void)
+{
+  GtkWidget *streamed = agent_chat_markdown_new ();
+  GtkWidget *whole = agent_chat_markdown_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *window;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *long_text = long_answer (10000);
+  g_autofree char *appended = NULL;
+  guint n, renders, n_pages = 0;
+
+  for (guint i = 0; i < 300; i++)
+    {
+      if (i % 7 == 3)
+        g_string_append_printf (text, "```\ncode %u\n\n  indented\n\n```\n\n", i);
+      else if (i % 7 == 5)
+        g_string_append_printf (text, "- item %u\n- another\n\n  more of it\n\n", i);
+      else
+        g_string_append_printf (text, "Paragraph %u with *some* words.\n\n", i);
+    }
+  gtk_box_append (GTK_BOX (box), streamed);
+  gtk_box_append (GTK_BOX (box), whole);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
+  window = show_in_window (scroller);
+
+  for (gsize end = 7; end < text->len + 7; end += 7)
+    {
+      g_autofree char *prefix = g_strndup (text->str, MIN (end, text->len));
+
+      agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (streamed), prefix);
+    }
+  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (whole), text->str);
+  n = agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (whole));
+  g_assert_cmpuint (n, >, 250);
+  g_assert_cmpuint (agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (streamed)), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *a = chunk_text (agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (streamed), i));
+      g_autofree char *b = chunk_text (agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (whole), i));
+
+      g_assert_cmpstr (a, ==, b);
+    }
+
+  /* At the end of 10,000 chunks */
+  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (whole), long_text);
+  g_assert_cmpuint (agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (whole)), ==, 10000);
+  renders = agent_chat_markdown_get_n_renders (AGENT_CHAT_MARKDOWN (whole));
+  appended = g_strconcat (long_text, "And one more", NULL);
+  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (whole), appended);
+  g_assert_cmpuint (agent_chat_markdown_get_n_renders (AGENT_CHAT_MARKDOWN (whole)), ==, renders + 1);
+  g_assert_cmpuint (agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (whole)), ==, 10001);
+  iterate ();
+
+  /* Replaced by a short text: what is left is that text */
+  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (whole), "Short.\n\nText.");
+  g_assert_cmpuint (agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (whole)), ==, 2);
+  for (GtkWidget *page = gtk_widget_get_first_child (whole); page != NULL;
+       page = gtk_widget_get_next_sibling (page))
+    n_pages++;
+  g_assert_cmpuint (n_pages, ==, 1);
+  {
+    g_autofree char *last = chunk_text (agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (whole), 1));
+
+    g_assert_cmpstr (last, ==, "Text.");
+  }
+  iterate ();
+
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 typedef struct
@@ -357,9 +432,9 @@ chunk_in_view (AgentChatWindow *window,
 {
   double height = gtk_widget_get_height (scroller_of (window));
 
-  for (GtkWidget *chunk = gtk_widget_get_last_child (markdown); chunk != NULL;
-       chunk = gtk_widget_get_prev_sibling (chunk))
+  for (guint i = agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (markdown)); i > 0; i--)
     {
+      GtkWidget *chunk = agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (markdown), i - 1);
       graphene_rect_t bounds = bounds_in_view (window, chunk);
 
       if (bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= height)
@@ -545,14 +620,14 @@ test_markdown_hidden_change (void)
   iterate ();
 
   gtk_widget_measure (markdown, GTK_ORIENTATION_VERTICAL, 300, &after, NULL, NULL, NULL);
-  for (GtkWidget *child = gtk_widget_get_first_child (markdown); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
+  for (guint i = 0; i < agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (markdown)); i++)
     {
       int height;
 
-      gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, 300, &height, NULL, NULL, NULL);
+      gtk_widget_measure (agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (markdown), i),
+                          GTK_ORIENTATION_VERTICAL, 300, &height, NULL, NULL, NULL);
       sum += height + spacing;
-      spacing = gtk_box_layout_get_spacing (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (markdown)));
+      spacing = 12;  /* between paragraphs */
     }
   g_assert_cmpuint (agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (markdown)), ==, 40);
   g_assert_cmpint (after, >, before);
@@ -627,9 +702,9 @@ line_in_view (AgentChatWindow *window,
 
       if (!gtk_widget_get_mapped (markdown))
         continue;
-      for (GtkWidget *chunk = gtk_widget_get_first_child (markdown); chunk != NULL;
-           chunk = gtk_widget_get_next_sibling (chunk))
+      for (guint j = 0; j < agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (markdown)); j++)
         {
+          GtkWidget *chunk = agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (markdown), j);
           graphene_rect_t bounds = bounds_in_view (window, chunk);
 
           if (bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height + distance <= height)
@@ -715,6 +790,7 @@ main (int   argc,
   char *data_home = agent_test_gui_init (&argc, &argv);
 
   g_test_add_func ("/gui/markdown/hidden-change", test_markdown_hidden_change);
+  g_test_add_func ("/gui/markdown/long-stream", test_markdown_long_stream);
   g_test_add ("/gui/scroll/stream-2000", Fixture, NULL,
               fixture_set_up, test_stream_2000, fixture_tear_down);
   g_test_add ("/gui/scroll/stream-3000", Fixture, NULL,
