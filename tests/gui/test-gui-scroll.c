@@ -25,6 +25,33 @@
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
 
+/* Waiting: laying out 10,000 lines takes a few seconds, much longer under
+ * the sanitizers or valgrind, so the waits here fail only after ten minutes
+ * (they guard against a hang; nothing here is timed) */
+
+#define WAIT_LIMIT_SECONDS 600
+
+static void
+wait_until (gboolean (*predicate) (gpointer),
+            gpointer   data)
+{
+  if (!agent_test_wait_until_timeout (predicate, data, WAIT_LIMIT_SECONDS))
+    g_error ("Waited more than %d seconds for the condition", WAIT_LIMIT_SECONDS);
+}
+
+static gboolean
+server_waiting (gpointer data)
+{
+  return agent_test_server_is_waiting (data);
+}
+
+/* Until the server's response pauses at its next wait */
+static void
+wait_for_pause (AgentTestServer *server)
+{
+  wait_until (server_waiting, server);
+}
+
 /* Frames */
 
 typedef struct
@@ -62,7 +89,7 @@ wait_frames (GtkWidget *window,
     {
       frames.until = i + 1;
       gtk_widget_queue_draw (window);
-      agent_test_wait_until (frames_painted, &frames);
+      wait_until (frames_painted, &frames);
     }
   g_signal_handler_disconnect (clock, id);
 }
@@ -346,7 +373,7 @@ wait_until_shown (AgentChatWindow *window,
 {
   ContentWait wait = { window, end };
 
-  agent_test_wait_until (content_shown, &wait);
+  wait_until (content_shown, &wait);
   wait_frames (GTK_WIDGET (window), 2);
 }
 
@@ -393,12 +420,12 @@ stream_and_follow (Fixture *fixture,
       g_autofree char *line = line_of (i * part);
       g_autofree char *end = g_strdup_printf ("%s\n\n", line);
 
-      agent_test_server_wait_until_waiting (fixture->server);
+      wait_for_pause (fixture->server);
       wait_until_shown (fixture->window, end);
       assert_end_shown (fixture->window, line, FALSE);
       agent_test_server_release (fixture->server);
     }
-  agent_test_wait_until (session_idle, session);
+  wait_until (session_idle, session);
   wait_frames (GTK_WIDGET (fixture->window), 2);
   assert_end_shown (fixture->window, last, TRUE);
   g_assert_false (gtk_revealer_get_reveal_child (jump_revealer_of (fixture->window)));
@@ -460,7 +487,7 @@ test_stop_following (Fixture       *fixture,
 
   add_long_answer (fixture->server, 2000, 4);
   agent_chat_window_send (window, "Write a long answer");
-  agent_test_server_wait_until_waiting (fixture->server);
+  wait_for_pause (fixture->server);
   wait_until_shown (window, "Line 400 of the answer.\n\n");
   assert_end_shown (window, "Line 400 of the answer.", FALSE);
 
@@ -481,7 +508,7 @@ test_stop_following (Fixture       *fixture,
 
   /* The stream goes on below; what the user reads stays put */
   agent_test_server_release (fixture->server);
-  agent_test_server_wait_until_waiting (fixture->server);
+  wait_for_pause (fixture->server);
   wait_until_shown (window, "Line 800 of the answer.\n\n");
   after = bounds_in_view (window, seen);
   g_assert_cmpfloat (fabs (after.origin.y - before.origin.y), <=, 1);
@@ -494,7 +521,7 @@ test_stop_following (Fixture       *fixture,
   assert_end_shown (window, "Line 800 of the answer.", FALSE);
   g_assert_false (gtk_revealer_get_reveal_child (jump));
   agent_test_server_release (fixture->server);
-  agent_test_server_wait_until_waiting (fixture->server);
+  wait_for_pause (fixture->server);
   wait_until_shown (window, "Line 1200 of the answer.\n\n");
   assert_end_shown (window, "Line 1200 of the answer.", FALSE);
 
@@ -505,7 +532,7 @@ test_stop_following (Fixture       *fixture,
   seen = chunk_in_view (window, markdown);
   before = bounds_in_view (window, seen);
   agent_test_server_release (fixture->server);
-  agent_test_server_wait_until_waiting (fixture->server);
+  wait_for_pause (fixture->server);
   wait_until_shown (window, "Line 1600 of the answer.\n\n");
   after = bounds_in_view (window, seen);
   g_assert_cmpfloat (fabs (after.origin.y - before.origin.y), <=, 1);
@@ -516,7 +543,7 @@ test_stop_following (Fixture       *fixture,
   gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
   wait_frames (GTK_WIDGET (window), 2);
   agent_test_server_release (fixture->server);
-  agent_test_wait_until (session_idle, session);
+  wait_until (session_idle, session);
   wait_frames (GTK_WIDGET (window), 2);
   assert_end_shown (window, "Line 2000 of the answer.", TRUE);
   g_assert_false (gtk_revealer_get_reveal_child (jump));
@@ -577,7 +604,7 @@ test_new_turn_followed (Fixture       *fixture,
       agent_test_openai_add_end (response, "stop", 1, 1);
 
       agent_chat_window_send (window, question);
-      agent_test_server_wait_until_waiting (fixture->server);
+      wait_for_pause (fixture->server);
       wait_until_shown (window, first);
       assert_end_shown (window, "The start of answer", FALSE);
       {
@@ -591,7 +618,7 @@ test_new_turn_followed (Fixture       *fixture,
         assert_in_view (window, &bounds);
       }
       agent_test_server_release (fixture->server);
-      agent_test_wait_until (session_idle, agent_chat_window_get_session (window));
+      wait_until (session_idle, agent_chat_window_get_session (window));
       wait_frames (GTK_WIDGET (window), 2);
       assert_end_shown (window, end, TRUE);
     }
@@ -754,7 +781,7 @@ test_reopen_long_answer (Fixture       *fixture,
 
     agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
     agent_chat_window_send (fixture->window, "And now, briefly?");
-    agent_test_wait_until (session_idle, agent_chat_window_get_session (fixture->window));
+    wait_until (session_idle, agent_chat_window_get_session (fixture->window));
     wait_frames (GTK_WIDGET (fixture->window), 2);
     assert_end_shown (fixture->window, "A short answer at last.", TRUE);
   }
