@@ -622,6 +622,18 @@ test_new_turn_followed (Fixture       *fixture,
       wait_frames (GTK_WIDGET (window), 2);
       assert_end_shown (window, end, TRUE);
     }
+
+  /* The composer grows with a long draft: the end stays above it */
+  {
+    GtkWidget *composer = GTK_WIDGET (agent_chat_window_get_composer (window));
+    int height = gtk_widget_get_height (composer);
+
+    agent_chat_composer_set_text (AGENT_CHAT_COMPOSER (composer),
+                                  "A draft\nof\nfive\nlines\nor so");
+    wait_frames (GTK_WIDGET (window), 2);
+    g_assert_cmpint (gtk_widget_get_height (composer), >, height + 40);
+    assert_end_shown (window, "The end of answer 9.", TRUE);
+  }
 }
 
 /* A markdown hidden while its text changes (a recycled row, the answer
