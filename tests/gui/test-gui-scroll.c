@@ -574,6 +574,21 @@ fill_conversation (AgentMemory *memory,
     }
 }
 
+typedef struct
+{
+  GtkWidget *widget;
+  int        height;
+} GrowWait;
+
+/* @widget is laid out taller than @height */
+static gboolean
+grown (gpointer data)
+{
+  GrowWait *grow = data;
+
+  return gtk_widget_get_height (grow->widget) > grow->height;
+}
+
 /* In a chat taller than the window, each new turn is followed: the question
  * and the answer as it streams, then its action row */
 static void
@@ -623,15 +638,16 @@ test_new_turn_followed (Fixture       *fixture,
       assert_end_shown (window, end, TRUE);
     }
 
-  /* The composer grows with a long draft: the end stays above it */
+  /* The composer grows with a long draft (its text view lays the lines out
+   * when idle, then grows): the end stays above it */
   {
-    GtkWidget *composer = GTK_WIDGET (agent_chat_window_get_composer (window));
-    int height = gtk_widget_get_height (composer);
+    GrowWait grow = { GTK_WIDGET (agent_chat_window_get_composer (window)), 0 };
 
-    agent_chat_composer_set_text (AGENT_CHAT_COMPOSER (composer),
+    grow.height = gtk_widget_get_height (grow.widget) + 40;
+    agent_chat_composer_set_text (AGENT_CHAT_COMPOSER (grow.widget),
                                   "A draft\nof\nfive\nlines\nor so");
+    wait_until (grown, &grow);
     wait_frames (GTK_WIDGET (window), 2);
-    g_assert_cmpint (gtk_widget_get_height (composer), >, height + 40);
     assert_end_shown (window, "The end of answer 9.", TRUE);
   }
 }
