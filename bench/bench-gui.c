@@ -6,10 +6,12 @@
  * started again with --serve). It prints the frame times: how long each
  * frame's work took (from the GdkFrameClock's before-paint to its
  * after-paint: the tick callbacks that render Markdown, layout, paint)
- * and the intervals between frames (GdkFrameTimings). Then it opens a
- * conversation of 10,000 messages and prints how long until it is drawn.
+ * and the intervals between frames (GdkFrameTimings). Then it streams the
+ * same deltas at the end of a long answer (10,000 lines in its first delta),
+ * which the view follows, and prints the same; and it opens a conversation
+ * of 10,000 messages and prints how long until its end is drawn.
  *
- *   xvfb-run -a meson devenv -C _build bench/bench-gui [--deltas N] [--renderer R]
+ *   xvfb-run -a meson devenv -C _build bench/bench-gui [--deltas N] [--lines N] [--renderer R]
  *
  * The renderer is GTK's cairo renderer unless --renderer (or GSK_RENDERER)
  * says otherwise: under Xvfb there is no GPU, and GTK's GL renderer runs on
@@ -25,12 +27,15 @@
 #include <agent.h>
 #include <stdio.h>
 
+#include "agent-chat-markdown.h"
+#include "agent-chat-message-row.h"
 #include "agent-chat-window.h"
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
 #include "bench-util.h"
 
 static int n_deltas = 5000;
+static int n_lines = 10000;
 static char *renderer = NULL;
 
 /* The server: one answer, a delta every millisecond */
@@ -55,6 +60,25 @@ serve (void)
       agent_test_response_add_delay (response, 1);
     }
   agent_test_openai_add_end (response, "stop", 1, n_deltas);
+
+  /* The long answer: its lines at once, then words at the same pace as above */
+  if (n_lines > 0)
+    {
+      g_autoptr(GString) lines = g_string_new (NULL);
+
+      response = agent_test_openai_begin (server, "");
+      for (int i = 1; i <= n_lines; i++)
+        g_string_append_printf (lines, "Line %d of a long answer.\n\n", i);
+      agent_test_openai_add_text (response, lines->str);
+      /* Time to lay the long answer out: the frames are timed from then */
+      agent_test_response_add_delay (response, 8000);
+      for (int i = 0; i < n_deltas; i++)
+        {
+          agent_test_openai_add_text (response, words[i % G_N_ELEMENTS (words)]);
+          agent_test_response_add_delay (response, 1);
+        }
+      agent_test_openai_add_end (response, "stop", 1, n_lines + n_deltas);
+    }
   printf ("%s\n", agent_test_server_get_base_url (server));
   fflush (stdout);
   g_main_loop_run (loop);
@@ -72,9 +96,56 @@ typedef struct
   gint64   frame_start;
   gint64   last_frame_time;
   gint64   drawn_at;
+  AgentChatWindow *window;
+  int      wait_for_lines;  /* record once the last answer has more lines (the deltas after them) */
+  gint64   lines_drawn_at;
   gboolean recording;
   gboolean done;
 } Stats;
+
+/* The Markdown of the last message, if its row is made */
+static AgentChatMarkdown *
+last_markdown (AgentChatWindow *window,
+               GtkWidget      **list_item)
+{
+  GtkWidget *list = GTK_WIDGET (agent_chat_window_get_list_view (window));
+  GListModel *items = agent_chat_window_get_items (window);
+  guint n = g_list_model_get_n_items (items);
+  g_autoptr(GObject) last = n > 0 ? g_list_model_get_item (items, n - 1) : NULL;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (list); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *row = gtk_widget_get_first_child (child);
+
+      if (last != NULL && AGENT_CHAT_IS_MESSAGE_ROW (row) &&
+          agent_chat_message_row_get_item (AGENT_CHAT_MESSAGE_ROW (row)) == last)
+        {
+          if (list_item != NULL)
+            *list_item = child;
+          return agent_chat_message_row_get_markdown (AGENT_CHAT_MESSAGE_ROW (row));
+        }
+    }
+  return NULL;
+}
+
+/* Whether the last line of the conversation is inside the chat view */
+static gboolean
+end_in_view (AgentChatWindow *window)
+{
+  GtkWidget *list_item = NULL;
+  AgentChatMarkdown *markdown = last_markdown (window, &list_item);
+  GtkWidget *view = gtk_widget_get_parent (GTK_WIDGET (agent_chat_window_get_list_view (window)));
+  GtkWidget *line;
+  graphene_rect_t bounds;
+
+  if (markdown == NULL)
+    return FALSE;
+  line = agent_chat_markdown_get_chunk (markdown, agent_chat_markdown_get_n_chunks (markdown) - 1);
+  return gtk_widget_get_child_visible (list_item) && line != NULL &&
+         gtk_widget_compute_bounds (line, view, &bounds) && bounds.origin.y >= 0 &&
+         bounds.origin.y + bounds.size.height <= gtk_widget_get_height (view);
+}
 
 static void
 on_update (GdkFrameClock *clock,
@@ -107,6 +178,19 @@ on_after_paint (GdkFrameClock *clock,
   gint64 now = g_get_monotonic_time ();
 
   stats->drawn_at = now;
+  if (stats->wait_for_lines > 0)
+    {
+      AgentChatMarkdown *markdown = last_markdown (stats->window, NULL);
+
+      if (markdown == NULL || agent_chat_markdown_get_n_chunks (markdown) < (guint) stats->wait_for_lines)
+        return;
+      if (stats->lines_drawn_at == 0)
+        stats->lines_drawn_at = now;
+      if (agent_chat_markdown_get_n_chunks (markdown) == (guint) stats->wait_for_lines)
+        return;
+      stats->wait_for_lines = 0;
+      stats->recording = TRUE;
+    }
   if (!stats->recording || stats->frame_start == 0)
     return;
   g_array_append_val (stats->work, (double) { (now - stats->frame_start) / 1000.0 });
@@ -145,6 +229,29 @@ print_times (const char *what,
   printf ("%-28s frames %5u  p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  max %6.2f ms\n", what,
           values->len, bench_percentile (v, values->len, 50), bench_percentile (v, values->len, 90),
           bench_percentile (v, values->len, 99), bench_max (v, values->len));
+}
+
+static void
+print_stats (Stats *stats)
+{
+  print_times ("frame work (whole frame)", stats->work);
+  print_times ("  update (ticks: Markdown)", stats->phases[0]);
+  print_times ("  layout", stats->phases[1]);
+  print_times ("  paint (snapshot, render)", stats->phases[2]);
+  print_times ("frame interval (timings)", stats->intervals);
+}
+
+static void
+clear_stats (Stats *stats)
+{
+  g_array_set_size (stats->work, 0);
+  for (int i = 0; i < 3; i++)
+    g_array_set_size (stats->phases[i], 0);
+  g_array_set_size (stats->intervals, 0);
+  stats->last_frame_time = 0;
+  stats->frame_start = 0;
+  stats->lines_drawn_at = 0;
+  stats->done = FALSE;
 }
 
 static void
@@ -197,6 +304,7 @@ main (int   argc,
   const GOptionEntry entries[] = {
     { "serve", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &serve_only, NULL, NULL },
     { "deltas", 0, 0, G_OPTION_ARG_INT, &n_deltas, "Deltas to stream (1,000 a second)", "N" },
+    { "lines", 0, 0, G_OPTION_ARG_INT, &n_lines, "Lines of the long answer (0: none)", "N" },
     { "renderer", 0, 0, G_OPTION_ARG_STRING, &renderer,
       "GTK's renderer, as GSK_RENDERER (default: cairo, or GSK_RENDERER)", "R" },
     { NULL }
@@ -204,6 +312,7 @@ main (int   argc,
   g_autoptr(GOptionContext) context = g_option_context_new ("- agent-chat frame times");
   g_autoptr(GError) error = NULL;
   g_autofree char *n_arg = NULL;
+  g_autofree char *lines_arg = NULL;
   g_autofree char *url = NULL;
   g_autoptr(GSettings) settings = NULL;
   g_autoptr(AgentMemory) history = NULL;
@@ -229,10 +338,12 @@ main (int   argc,
 
   /* The model server, in its own process so that its work does not count */
   n_arg = g_strdup_printf ("--deltas=%d", n_deltas);
+  lines_arg = g_strdup_printf ("--lines=%d", n_lines);
   server_argv[0] = "/proc/self/exe";
   server_argv[1] = "--serve";
   server_argv[2] = n_arg;
-  server_argv[3] = NULL;
+  server_argv[3] = lines_arg;
+  server_argv[4] = NULL;
   if (!g_spawn_async_with_pipes (NULL, (char **) server_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
                                  &server_pid, NULL, &server_out, NULL, &error))
     {
@@ -291,13 +402,32 @@ main (int   argc,
           (g_get_monotonic_time () - start) / 1e6,
           n_deltas / ((g_get_monotonic_time () - start) / 1e6), BENCH_BUILDTYPE,
           G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
-  print_times ("frame work (whole frame)", stats.work);
-  print_times ("  update (ticks: Markdown)", stats.phases[0]);
-  print_times ("  layout", stats.phases[1]);
-  print_times ("  paint (snapshot, render)", stats.phases[2]);
-  print_times ("frame interval (timings)", stats.intervals);
+  print_stats (&stats);
 
-  /* 2. Opening 10,000 messages */
+  /* 2. A long answer, followed to its end */
+  if (n_lines > 0)
+    {
+      clear_stats (&stats);
+      stats.window = window;
+      stats.wait_for_lines = n_lines;
+      start = g_get_monotonic_time ();
+      agent_chat_window_send (window, "A long one, please");
+      iterate_until (&stats.done);
+      stats.recording = FALSE;
+      printf ("bench-gui: an answer of %d lines drawn in %.0f ms, then %d deltas\n", n_lines,
+              (stats.lines_drawn_at - start) / 1000.0, n_deltas);
+      print_stats (&stats);
+      for (int i = 0; i < 3; i++)
+        {
+          gtk_widget_queue_draw (GTK_WIDGET (window));
+          stats.drawn_at = 0;
+          while (stats.drawn_at == 0)
+            g_main_context_iteration (NULL, TRUE);
+        }
+      printf ("its last line in view: %s\n", end_in_view (window) ? "yes" : "NO");
+    }
+
+  /* 3. Opening 10,000 messages */
   history = make_history (10000);
   stats.drawn_at = 0;
   start = g_get_monotonic_time ();
@@ -305,7 +435,8 @@ main (int   argc,
   gtk_widget_queue_draw (GTK_WIDGET (window));
   while (stats.drawn_at <= start)
     g_main_context_iteration (NULL, TRUE);
-  printf ("open 10,000 messages: %.1f ms until drawn\n", (stats.drawn_at - start) / 1000.0);
+  printf ("open 10,000 messages: %.1f ms until drawn, its end in view: %s\n",
+          (stats.drawn_at - start) / 1000.0, end_in_view (window) ? "yes" : "NO");
 
   gtk_window_destroy (GTK_WINDOW (window));
   kill (server_pid, SIGTERM);

@@ -11,6 +11,10 @@
  * A long answer is taller than the view: only the chunks that can be seen
  * (those within the scrolled window that shows the message, with a margin)
  * are drawn, so that a frame costs what is on screen, not the whole answer.
+ * And the chunks are kept in pages of CHUNKS_PER_PAGE: a change at the end of
+ * an answer of 10,000 chunks makes GTK measure, allocate and restyle the last
+ * page and the list of pages, not every chunk; new text that only extends the
+ * old is cut into chunks from the start of its last chunk, not from the top.
  *
  * Links ask before they open.
  *
@@ -29,22 +33,44 @@
 typedef struct
 {
   char      *source;
+  gsize      offset;  /* of the source in the text */
   GtkWidget *widget;
 } Chunk;
+
+/* A page: CHUNKS_PER_PAGE chunks in a vertical box, drawing only those near
+ * the view */
+#define AGENT_CHAT_TYPE_MARKDOWN_PAGE (agent_chat_markdown_page_get_type ())
+G_DECLARE_FINAL_TYPE (AgentChatMarkdownPage, agent_chat_markdown_page, AGENT_CHAT, MARKDOWN_PAGE,
+                      GtkWidget)
+
+struct _AgentChatMarkdownPage
+{
+  GtkWidget parent_instance;
+  guint     first;       /* the position of its first chunk */
+  guint     n_drawn;     /* chunks drawn by its last snapshot */
+  guint     last_drawn;  /* the position of the last of them */
+};
+
+G_DEFINE_FINAL_TYPE (AgentChatMarkdownPage, agent_chat_markdown_page, GTK_TYPE_WIDGET)
 
 struct _AgentChatMarkdown
 {
   GtkWidget      parent_instance;
   char          *text;
   GPtrArray     *chunks;      /* of Chunk */
+  GPtrArray     *pages;       /* of AgentChatMarkdownPage, our children */
+  GPtrArray     *drawn;       /* the pages the last snapshot drew */
   guint          n_renders;   /* chunks parsed so far, for tests and benchmarks */
-  guint          n_drawn;     /* chunks drawn by the last snapshot, likewise */
-  guint          last_drawn;  /* the position of the last of them */
   GtkAdjustment *scrolled;    /* the vertical adjustment of the view showing us */
 };
 
 /* How far beyond the view chunks are still drawn, in pixels */
 #define DRAW_MARGIN 256
+
+/* Enough to keep a page's work small, few enough pages for a long answer:
+ * 10,000 chunks make 157 pages */
+#define CHUNKS_PER_PAGE 64
+#define SPACING 12
 
 G_DEFINE_FINAL_TYPE (AgentChatMarkdown, agent_chat_markdown, GTK_TYPE_WIDGET)
 
@@ -270,11 +296,15 @@ chunk_free (gpointer data)
 
 /* Drawing what can be seen */
 
+/* Draws the children of @widget (our pages, or a page's chunks) that are
+ * near the view; counts them, and tells the position of the last */
 static void
-agent_chat_markdown_snapshot (GtkWidget   *widget,
-                              GtkSnapshot *snapshot)
+snapshot_near_view (GtkWidget   *widget,
+                    GtkSnapshot *snapshot,
+                    GPtrArray   *drawn,
+                    guint       *n_drawn,
+                    guint       *last_drawn)
 {
-  AgentChatMarkdown *self = AGENT_CHAT_MARKDOWN (widget);
   GtkWidget *view = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
   graphene_rect_t visible;
   gboolean cull = view != NULL && gtk_widget_compute_bounds (view, widget, &visible);
@@ -283,8 +313,8 @@ agent_chat_markdown_snapshot (GtkWidget   *widget,
   if (cull)
     graphene_rect_inset (&visible, 0, -DRAW_MARGIN);
 
-  self->n_drawn = 0;
-  self->last_drawn = 0;
+  *n_drawn = 0;
+  *last_drawn = 0;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child), position++)
     {
@@ -293,15 +323,66 @@ agent_chat_markdown_snapshot (GtkWidget   *widget,
       if (cull && gtk_widget_compute_bounds (child, widget, &bounds) &&
           !graphene_rect_intersection (&bounds, &visible, NULL))
         {
-          /* The chunks go down the page: past the view, none is left to draw */
+          /* They go down the page: past the view, none is left to draw */
           if (bounds.origin.y >= visible.origin.y + visible.size.height)
             break;
           continue;
         }
       gtk_widget_snapshot_child (widget, child, snapshot);
-      self->n_drawn++;
-      self->last_drawn = position;
+      if (drawn != NULL)
+        g_ptr_array_add (drawn, child);
+      (*n_drawn)++;
+      *last_drawn = position;
     }
+}
+
+static void
+agent_chat_markdown_page_snapshot (GtkWidget   *widget,
+                                   GtkSnapshot *snapshot)
+{
+  AgentChatMarkdownPage *self = AGENT_CHAT_MARKDOWN_PAGE (widget);
+
+  snapshot_near_view (widget, snapshot, NULL, &self->n_drawn, &self->last_drawn);
+  self->last_drawn += self->first;
+}
+
+static void
+agent_chat_markdown_page_class_init (AgentChatMarkdownPageClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  widget_class->snapshot = agent_chat_markdown_page_snapshot;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+}
+
+static void
+agent_chat_markdown_page_init (AgentChatMarkdownPage *self)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), SPACING);
+}
+
+static void
+agent_chat_markdown_snapshot (GtkWidget   *widget,
+                              GtkSnapshot *snapshot)
+{
+  AgentChatMarkdown *self = AGENT_CHAT_MARKDOWN (widget);
+  guint n_drawn, last_drawn;
+
+  g_ptr_array_set_size (self->drawn, 0);
+  snapshot_near_view (widget, snapshot, self->drawn, &n_drawn, &last_drawn);
+}
+
+/* What was drawn depends on where the view is: the pages draw again when it
+ * moves (GTK would reuse what they drew before) */
+static void
+redraw (AgentChatMarkdown *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  for (guint i = 0; i < self->pages->len; i++)
+    gtk_widget_queue_draw (g_ptr_array_index (self->pages, i));
 }
 
 /* Scrolling moves us without changing our size, which GTK draws from what
@@ -318,9 +399,9 @@ agent_chat_markdown_root (GtkWidget *widget)
   if (view == NULL)
     return;
   self->scrolled = g_object_ref (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (view)));
-  g_signal_connect_object (self->scrolled, "value-changed", G_CALLBACK (gtk_widget_queue_draw),
+  g_signal_connect_object (self->scrolled, "value-changed", G_CALLBACK (redraw),
                            self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->scrolled, "changed", G_CALLBACK (gtk_widget_queue_draw),
+  g_signal_connect_object (self->scrolled, "changed", G_CALLBACK (redraw),
                            self, G_CONNECT_SWAPPED);
 }
 
@@ -344,6 +425,13 @@ agent_chat_markdown_dispose (GObject *object)
   AgentChatMarkdown *self = AGENT_CHAT_MARKDOWN (object);
 
   g_clear_pointer (&self->chunks, g_ptr_array_unref);
+  g_clear_pointer (&self->drawn, g_ptr_array_unref);
+  if (self->pages != NULL)
+    {
+      for (guint i = 0; i < self->pages->len; i++)
+        gtk_widget_unparent (g_ptr_array_index (self->pages, i));
+      g_clear_pointer (&self->pages, g_ptr_array_unref);
+    }
 
   G_OBJECT_CLASS (agent_chat_markdown_parent_class)->dispose (object);
 }
@@ -381,8 +469,10 @@ agent_chat_markdown_init (AgentChatMarkdown *self)
   GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
-  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 12);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), SPACING);
   self->chunks = g_ptr_array_new_with_free_func (chunk_free);
+  self->pages = g_ptr_array_new ();
+  self->drawn = g_ptr_array_new ();
 }
 
 GtkWidget *
@@ -398,6 +488,43 @@ agent_chat_markdown_get_text (AgentChatMarkdown *self)
   return self->text ? self->text : "";
 }
 
+/* Chunks are only ever added at the end */
+static void
+append_chunk (AgentChatMarkdown *self,
+              Chunk             *chunk)
+{
+  guint n = self->chunks->len / CHUNKS_PER_PAGE;
+  AgentChatMarkdownPage *page;
+
+  if (n == self->pages->len)
+    {
+      page = g_object_new (AGENT_CHAT_TYPE_MARKDOWN_PAGE, NULL);
+      page->first = n * CHUNKS_PER_PAGE;
+      gtk_widget_insert_before (GTK_WIDGET (page), GTK_WIDGET (self), NULL);
+      g_ptr_array_add (self->pages, page);
+    }
+  page = g_ptr_array_index (self->pages, n);
+  gtk_widget_insert_before (chunk->widget, GTK_WIDGET (page), NULL);
+  g_ptr_array_add (self->chunks, chunk);
+}
+
+static void
+truncate_chunks (AgentChatMarkdown *self,
+                 guint              n_chunks)
+{
+  guint n_pages = (n_chunks + CHUNKS_PER_PAGE - 1) / CHUNKS_PER_PAGE;
+
+  if (self->chunks->len > n_chunks)
+    g_ptr_array_set_size (self->chunks, n_chunks);
+  while (self->pages->len > n_pages)
+    {
+      GtkWidget *page = g_ptr_array_steal_index (self->pages, self->pages->len - 1);
+
+      g_ptr_array_remove (self->drawn, page);
+      gtk_widget_unparent (page);
+    }
+}
+
 /**
  * agent_chat_markdown_set_text:
  * @self: a #AgentChatMarkdown
@@ -410,7 +537,10 @@ agent_chat_markdown_set_text (AgentChatMarkdown *self,
                               const char        *text)
 {
   g_autoptr(GArray) cuts = NULL;
-  gsize start = 0;
+  gsize base = 0;
+  gsize start;
+  gsize length;
+  guint first = 0;
   guint i;
 
   g_return_if_fail (AGENT_CHAT_IS_MARKDOWN (self));
@@ -419,23 +549,36 @@ agent_chat_markdown_set_text (AgentChatMarkdown *self,
     text = "";
   if (g_strcmp0 (self->text, text) == 0)
     return;
+
+  /* Text that extends the old one (a stream) changes nothing before the
+   * old one's last chunk: a cut is decided by the lines before it */
+  if (self->text != NULL && self->chunks->len > 0 && g_str_has_prefix (text, self->text))
+    {
+      first = self->chunks->len - 1;
+      base = ((Chunk *) g_ptr_array_index (self->chunks, first))->offset;
+    }
   g_free (self->text);
   self->text = g_strdup (text);
+  length = strlen (text);
 
-  cuts = agent_chat_markdown_split_chunks (text);
+  cuts = agent_chat_markdown_split_chunks (text + base);
+  start = base;
   for (i = 0; i <= cuts->len; i++)
     {
-      gsize end = i < cuts->len ? g_array_index (cuts, gsize, i) : strlen (text);
+      guint index = first + i;
+      gsize end = i < cuts->len ? base + g_array_index (cuts, gsize, i) : length;
       g_autofree char *source = g_strndup (text + start, end - start);
       Chunk *chunk;
 
-      start = end;
-      if (i < self->chunks->len)
+      if (index < self->chunks->len)
         {
-          chunk = g_ptr_array_index (self->chunks, i);
+          chunk = g_ptr_array_index (self->chunks, index);
           if (strcmp (chunk->source, source) == 0)
-            continue;
-          if (i == cuts->len && i + 1 == self->chunks->len)
+            {
+              start = end;
+              continue;
+            }
+          if (i == cuts->len && index + 1 == self->chunks->len)
             {
               g_autoptr(GPtrArray) blocks = agent_chat_markdown_parse_blocks (source, strlen (source));
 
@@ -443,23 +586,29 @@ agent_chat_markdown_set_text (AgentChatMarkdown *self,
                 {
                   g_free (chunk->source);
                   chunk->source = g_steal_pointer (&source);
+                  chunk->offset = start;
                   self->n_renders++;
                   i++;
                   break;
                 }
             }
-          g_ptr_array_set_size (self->chunks, i);
+          truncate_chunks (self, index);
         }
 
       chunk = g_new0 (Chunk, 1);
       chunk->source = g_steal_pointer (&source);
+      chunk->offset = start;
       chunk->widget = chunk_widget_new (chunk->source);
-      gtk_widget_insert_before (chunk->widget, GTK_WIDGET (self), NULL);
-      g_ptr_array_add (self->chunks, chunk);
+      append_chunk (self, chunk);
       self->n_renders++;
+      start = end;
     }
-  if (self->chunks->len > i)
-    g_ptr_array_set_size (self->chunks, i);
+  truncate_chunks (self, first + i);
+
+  /* Adding or removing a child resizes its parent only while the parent is
+   * visible: hidden (a row being bound again), we would keep the size of
+   * the old text once shown. */
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 /**
@@ -480,16 +629,29 @@ agent_chat_markdown_get_n_renders (AgentChatMarkdown *self)
  * @self: a #AgentChatMarkdown
  * @last: (out) (optional): the position of the last chunk drawn
  *
- * Returns: how many chunks the last snapshot drew (those near the view)
+ * Returns: how many chunks are drawn on screen (those near the view), as
+ *   the last snapshot drew them
  */
 guint
 agent_chat_markdown_get_n_drawn (AgentChatMarkdown *self,
                                  guint             *last)
 {
+  guint n_drawn = 0;
+  guint last_drawn = 0;
+
   g_return_val_if_fail (AGENT_CHAT_IS_MARKDOWN (self), 0);
+
+  for (guint i = 0; i < self->drawn->len; i++)
+    {
+      AgentChatMarkdownPage *page = g_ptr_array_index (self->drawn, i);
+
+      n_drawn += page->n_drawn;
+      if (page->n_drawn > 0)
+        last_drawn = page->last_drawn;
+    }
   if (last != NULL)
-    *last = self->last_drawn;
-  return self->n_drawn;
+    *last = last_drawn;
+  return n_drawn;
 }
 
 /**
@@ -503,6 +665,25 @@ agent_chat_markdown_get_n_chunks (AgentChatMarkdown *self)
 {
   g_return_val_if_fail (AGENT_CHAT_IS_MARKDOWN (self), 0);
   return self->chunks->len;
+}
+
+/**
+ * agent_chat_markdown_get_chunk:
+ * @self: a #AgentChatMarkdown
+ * @position: a chunk's position
+ *
+ * Returns: (transfer none) (nullable): the widget showing the chunk at
+ *   @position, or %NULL past the last
+ */
+GtkWidget *
+agent_chat_markdown_get_chunk (AgentChatMarkdown *self,
+                               guint              position)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_MARKDOWN (self), NULL);
+
+  if (position >= self->chunks->len)
+    return NULL;
+  return ((Chunk *) g_ptr_array_index (self->chunks, position))->widget;
 }
 
 /**

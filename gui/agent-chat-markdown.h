@@ -21,6 +21,8 @@ guint       agent_chat_markdown_get_n_renders    (AgentChatMarkdown *self);
 guint       agent_chat_markdown_get_n_drawn      (AgentChatMarkdown *self,
                                                   guint             *last);
 guint       agent_chat_markdown_get_n_chunks     (AgentChatMarkdown *self);
+GtkWidget  *agent_chat_markdown_get_chunk        (AgentChatMarkdown *self,
+                                                  guint              position);
 char       *agent_chat_markdown_to_pango_markup  (const char        *text);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #pragma once
 
+#include "agent-chat-autoscroll.h"
 #include "agent-chat-window.h"
 
 G_BEGIN_DECLS
@@ -54,11 +55,9 @@ struct _AgentChatWindow
   AgentConversation    *conversation;  /* the memory, when it is a stored one */
 #endif
 
-  double                last_value;
-  guint                 sticky : 1;
-  guint                 scrolling : 1;
   guint                 pending_continue : 1;  /* likewise, a turn to go on with */
   guint                 looking_up_key : 1;
+  AgentChatAutoscroll  *autoscroll;
 };
 
 AgentChatApplication *_agent_chat_window_get_application (AgentChatWindow *self);

@@ -51,51 +51,21 @@ _agent_chat_window_get_application (AgentChatWindow *self)
   return AGENT_CHAT_IS_APPLICATION (app) ? AGENT_CHAT_APPLICATION (app) : NULL;
 }
 
-/* Scrolling: follow the stream unless the user scrolled up. */
+/* Scrolling: the view follows the end of the conversation (a streaming
+ * answer, a new turn) until the user scrolls up; see agent-chat-autoscroll.c */
 
-static gboolean
-at_bottom (GtkAdjustment *adjustment)
-{
-  return gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment) >=
-         gtk_adjustment_get_upper (adjustment) - 32;
-}
-
+/**
+ * agent_chat_window_scroll_to_bottom:
+ * @self: a #AgentChatWindow
+ *
+ * Brings the end of the conversation into view, and follows it from there.
+ */
 void
 agent_chat_window_scroll_to_bottom (AgentChatWindow *self)
 {
-  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
+  g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
 
-  self->sticky = TRUE;
-  self->scrolling = TRUE;
-  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) -
-                                        gtk_adjustment_get_page_size (adjustment));
-  self->last_value = gtk_adjustment_get_value (adjustment);
-  self->scrolling = FALSE;
-  gtk_revealer_set_reveal_child (self->jump_revealer, FALSE);
-}
-
-static void
-on_scroll_value_changed (AgentChatWindow *self,
-                         GtkAdjustment   *adjustment)
-{
-  double value = gtk_adjustment_get_value (adjustment);
-
-  if (!self->scrolling)
-    {
-      if (at_bottom (adjustment))
-        self->sticky = TRUE;
-      else if (value < self->last_value - 1)
-        self->sticky = FALSE;
-    }
-  self->last_value = value;
-  gtk_revealer_set_reveal_child (self->jump_revealer, !self->sticky && !at_bottom (adjustment));
-}
-
-static void
-on_scroll_size_changed (AgentChatWindow *self)
-{
-  if (self->sticky)
-    agent_chat_window_scroll_to_bottom (self);
+  agent_chat_autoscroll_set_following (self->autoscroll, TRUE);
 }
 
 static void
@@ -103,12 +73,7 @@ jump_to_bottom (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *parameter)
 {
-  AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->items));
-
-  if (n > 0)
-    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
-  agent_chat_window_scroll_to_bottom (self);
+  agent_chat_window_scroll_to_bottom (AGENT_CHAT_WINDOW (widget));
 }
 
 static void
@@ -117,8 +82,6 @@ on_items_changed (AgentChatWindow *self)
   gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->items)) == 0;
 
   gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "chat");
-  if (self->sticky)
-    agent_chat_window_scroll_to_bottom (self);
 }
 
 /* Session */
@@ -478,7 +441,7 @@ begin_turn (AgentChatWindow *self)
     }
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
-  self->sticky = TRUE;
+  agent_chat_window_scroll_to_bottom (self);
   _agent_chat_window_turn_started (self);
   return TRUE;
 }
@@ -736,13 +699,12 @@ agent_chat_window_set_memory (AgentChatWindow *self,
       show_error (self, error);
       return;
     }
-  self->sticky = TRUE;
   agent_session_set_memory (self->session, memory);
   set_progress (self, NULL, NULL);
   _agent_chat_window_enter_chat (self);
   on_busy_changed (self);
   _agent_chat_window_memory_changed (self);
-  jump_to_bottom (GTK_WIDGET (self), NULL, NULL);
+  agent_chat_window_scroll_to_bottom (self);
 }
 
 static void
@@ -885,6 +847,7 @@ agent_chat_window_dispose (GObject *object)
   detach_session (self);
   _agent_chat_window_dispose_chats (self);
   _agent_chat_window_dispose_conversations (self);
+  g_clear_object (&self->autoscroll);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_WINDOW);
   g_clear_object (&self->items);
   g_clear_object (&self->messages);
@@ -941,7 +904,6 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
 static void
 agent_chat_window_init (AgentChatWindow *self)
 {
-  GtkAdjustment *adjustment;
   GtkCustomFilter *filter;
   GListStore *models;
   g_autoptr(GtkNoSelection) selection = NULL;
@@ -956,7 +918,6 @@ agent_chat_window_init (AgentChatWindow *self)
   if (g_str_equal (AGENT_CHAT_PROFILE, "development"))
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
 
-  self->sticky = TRUE;
   filter = gtk_custom_filter_new (keep_message, NULL, NULL);
   self->messages = gtk_filter_list_model_new (NULL, GTK_FILTER (filter));
   self->extras = g_list_store_new (G_TYPE_OBJECT);
@@ -969,13 +930,9 @@ agent_chat_window_init (AgentChatWindow *self)
   g_signal_connect_object (self->items, "items-changed", G_CALLBACK (on_items_changed), self,
                            G_CONNECT_SWAPPED);
 
-  adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
-  g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (on_scroll_value_changed),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (adjustment, "notify::upper", G_CALLBACK (on_scroll_size_changed),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (adjustment, "notify::page-size", G_CALLBACK (on_scroll_size_changed),
-                           self, G_CONNECT_SWAPPED);
+  self->autoscroll = agent_chat_autoscroll_new (self->list_view);
+  g_object_bind_property (self->autoscroll, "following", self->jump_revealer, "reveal-child",
+                          G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
   g_signal_connect_object (self->composer, "send", G_CALLBACK (on_composer_send), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->composer, "stop", G_CALLBACK (agent_chat_window_stop), self,
