@@ -726,30 +726,19 @@ GError *
 _agent_provider_error_from_redirect (const char * const *secrets,
                                      SoupMessage        *message)
 {
-  const char *location = soup_message_headers_get_one (soup_message_get_response_headers (message),
-                                                       "Location");
-  g_autoptr(GUri) target = NULL;
-  g_autofree char *shown = NULL;
-  g_autofree char *redacted = NULL;
+  g_autofree char *target = _agent_redirect_target (message, secrets);
   g_autofree char *reason = NULL;
   guint status = soup_message_get_status (message);
 
   reason = agent_redact (soup_message_get_reason_phrase (message), secrets);
-  if (location == NULL)
+  if (target == NULL)
     return g_error_new (AGENT_ERROR, AGENT_ERROR_HTTP,
                         _("The server answered %u %s, a redirect without a Location"),
                         status, reason ? reason : "");
-
-  /* Relative to the request; without user information */
-  target = g_uri_parse_relative (soup_message_get_uri (message), location, SOUP_HTTP_URI_FLAGS,
-                                 NULL);
-  shown = target != NULL ? g_uri_to_string_partial (target, G_URI_HIDE_USERINFO)
-                         : g_utf8_make_valid (location, -1);
-  redacted = agent_redact (shown, secrets);
 
   return g_error_new (AGENT_ERROR, AGENT_ERROR_HTTP,
                       _("The server answered %u %s, a redirect to %s, which is not followed: "
                         "the API key goes to the base URL's host only. If the new address is "
                         "right, make it the base URL"),
-                      status, reason ? reason : "", redacted);
+                      status, reason ? reason : "", target);
 }
