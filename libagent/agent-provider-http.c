@@ -37,6 +37,7 @@ struct _AgentProviderHttp
   guint        max_retries;
   guint64      max_response_size;
   char        *tls_ca_file;
+  GCancellable *cancellable;  /* cancelled by a dispose: see _agent_provider_get_cancellable() */
 };
 
 AgentProviderHttp *
@@ -53,11 +54,31 @@ _agent_provider_http_new (void)
   return http;
 }
 
-/* Drops the session (from the provider's dispose) */
+/* From the provider's dispose: ends what is in flight (only
+ * g_object_run_dispose() finds any: each request and listing holds the
+ * provider), and drops the session. */
 void
 _agent_provider_http_dispose (AgentProviderHttp *http)
 {
+  if (http->cancellable != NULL)
+    {
+      g_cancellable_cancel (http->cancellable);
+      g_clear_object (&http->cancellable);
+    }
   g_clear_object (&http->soup_session);
+}
+
+/* What every request and listing of the provider links its own
+ * cancellable to: disposing the provider cancels it, and the next request
+ * gets a new one. Like the session, used from one thread at a time. */
+GCancellable *
+_agent_provider_get_cancellable (AgentProvider *self)
+{
+  AgentProviderHttp *http = _agent_provider_get_http (self);
+
+  if (http->cancellable == NULL)
+    http->cancellable = g_cancellable_new ();
+  return http->cancellable;
 }
 
 static void
@@ -74,6 +95,7 @@ void
 _agent_provider_http_free (AgentProviderHttp *http)
 {
   g_clear_object (&http->soup_session);
+  g_clear_object (&http->cancellable);
   g_clear_pointer (&http->tls_ca_file, g_free);
   forget_api_key (http);
   g_free (http);

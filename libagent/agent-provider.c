@@ -39,6 +39,13 @@
  * per streaming answer; [property@Provider:max-concurrent-requests] sets a
  * lower limit, queuing the requests beyond it in order.
  *
+ * Every request and listing holds the provider until it ends. Disposing
+ * the provider while they run (`g_object_run_dispose()`, what a binding's
+ * explicit dispose does) ends them all — model listings, turns streaming
+ * an answer, turns waiting for a request slot — each with
+ * %G_IO_ERROR_CANCELLED, as a cancelled turn ends. The provider keeps its
+ * settings: a request made later starts afresh.
+ *
  * Since: 0.1
  */
 
