@@ -62,6 +62,14 @@
  * A client is used from the thread whose thread-default main context was
  * current when it was created.
  *
+ * Connecting, calling and closing hold the client until they end. When the
+ * last reference goes, the server is asked to leave (a process has its
+ * input closed, then SIGTERM, then SIGKILL) and goes on its own. Disposing
+ * the client while it works (`g_object_run_dispose()`, what a binding's
+ * explicit dispose does) ends its connection the same way: a connection
+ * under way ends with %G_IO_ERROR_CANCELLED, pending calls fail as for a
+ * disconnected server, and a close still answers once the server is gone.
+ *
  * Since: 0.1
  */
 
@@ -130,10 +138,15 @@ static void
 agent_mcp_client_dispose (GObject *object)
 {
   AgentMcpClient *self = (AgentMcpClient *)object;
+  g_autoptr(GPtrArray) closing = g_steal_pointer (&self->closing);
 
-  /* Nobody waits for the servers to leave any more */
-  g_clear_pointer (&self->closing, g_ptr_array_unref);
-  _agent_mcp_client_disconnect (self, FALSE);
+  /* The connection ends: its server is asked to leave and goes on its own,
+   * nobody waits for it. Only g_object_run_dispose() (a binding's) finds
+   * callers waiting, since each holds the client: a connection's are told
+   * it was cancelled, calls fail as the server is disconnected, and a
+   * close_async() still answers once its servers are gone. */
+  _agent_mcp_client_stop (self);
+  self->closing = g_steal_pointer (&closing);
 
   G_OBJECT_CLASS (agent_mcp_client_parent_class)->dispose (object);
 }
@@ -144,6 +157,7 @@ agent_mcp_client_finalize (GObject *object)
   AgentMcpClient *self = (AgentMcpClient *)object;
 
   g_clear_object (&self->tools);
+  g_clear_pointer (&self->closing, g_ptr_array_unref);
   g_clear_pointer (&self->waiters, g_ptr_array_unref);
   g_clear_pointer (&self->close_waiters, g_ptr_array_unref);
   g_clear_pointer (&self->listing, g_ptr_array_unref);
