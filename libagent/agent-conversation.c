@@ -40,6 +40,12 @@
  * with its first message. Its messages are read on first use (or with
  * [method@Agent.Conversation.load]). Use a conversation from one thread.
  *
+ * A conversation outlives its store. Disposing it while a session writes
+ * to it (`g_object_run_dispose()`, what a binding's explicit dispose does)
+ * lets other programs go on at once and writes nothing more: the turn
+ * fails at its next write with %AGENT_ERROR_STORAGE, and the database
+ * keeps what it held (never a tool call without its result).
+ *
  * Since: 0.1
  */
 
@@ -72,6 +78,22 @@ _agent_conversation_unwatch (AgentConversation *self)
       g_clear_signal_handler (&self->watched_id, self->watched);
       g_clear_object (&self->watched);
     }
+}
+
+/* Disposed (g_object_run_dispose(), a binding's explicit dispose) while a
+ * session still writes its turn to it: the turn fails at its next write,
+ * which could otherwise put a tool result in without its call, whose
+ * message the dispose let go. */
+static gboolean
+check_open (AgentConversation  *self,
+            GError            **error)
+{
+  if (!self->closed)
+    return TRUE;
+
+  g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                       _("The conversation was closed: nothing more is written to it"));
+  return FALSE;
 }
 
 /* Loading */
@@ -381,6 +403,9 @@ agent_conversation_append (AgentMemory   *memory,
   gboolean changed;
   guint position;
 
+  if (!check_open (self, error))
+    return FALSE;
+
   if (!agent_conversation_load (self, error))
     return FALSE;
 
@@ -460,6 +485,9 @@ agent_conversation_truncate (AgentMemory  *memory,
   AgentConversation *self = AGENT_CONVERSATION (memory);
   guint removed;
 
+  if (!check_open (self, error))
+    return FALSE;
+
   if (!agent_conversation_load (self, error))
     return FALSE;
 
@@ -506,6 +534,9 @@ agent_conversation_dispose (GObject *object)
 {
   AgentConversation *self = (AgentConversation *)object;
 
+  /* Others may go on at once; what waited to be written (a call without
+   * its results yet) is let go, and nothing more is written */
+  self->closed = TRUE;
   _agent_conversation_release_claim (self);
   _agent_conversation_unwatch (self);
   g_clear_weak_pointer (&self->turn_session);
