@@ -725,8 +725,12 @@ _agent_conversation_get_updated_usec (AgentConversation *self)
  * agent_conversation_get_id:
  * @self: a #AgentConversation
  *
- * Returns: the identifier in the store, or 0 until the first message is
- *   written
+ * Gets the conversation's identifier in its store, which
+ * [method@Agent.Store.lookup_conversation] finds it by (agent-cli's
+ * `--conversation` takes it too). A new conversation gets one when its
+ * first message is written. [property@Agent.Conversation:id].
+ *
+ * Returns: the identifier, or 0 until the first message is written
  *
  * Since: 0.1
  */
@@ -741,7 +745,12 @@ agent_conversation_get_id (AgentConversation *self)
  * agent_conversation_get_title:
  * @self: a #AgentConversation
  *
- * Returns: (nullable): the title, or %NULL before the first message
+ * Gets the title: the one given with [method@Agent.Conversation.rename], or
+ * else the first line of the first message the user wrote, cut at about 60
+ * characters. [property@Agent.Conversation:title].
+ *
+ * Returns: (nullable) (transfer none): the title, owned by the conversation
+ *   and valid until it changes, or %NULL before the first message is written
  *
  * Since: 0.1
  */
@@ -756,7 +765,10 @@ agent_conversation_get_title (AgentConversation *self)
  * agent_conversation_get_created:
  * @self: a #AgentConversation
  *
- * Returns: (transfer none): when the conversation was started
+ * Gets when the conversation was started (for a new one, when it was
+ * created). [property@Agent.Conversation:created].
+ *
+ * Returns: (transfer none): the time, in UTC, owned by the conversation
  *
  * Since: 0.1
  */
@@ -774,7 +786,12 @@ agent_conversation_get_created (AgentConversation *self)
  * agent_conversation_get_updated:
  * @self: a #AgentConversation
  *
- * Returns: (transfer none): when the conversation last changed
+ * Gets when a message was last written to the conversation, or it was
+ * otherwise changed (renamed, cut); conversations are listed newest first by
+ * it. [property@Agent.Conversation:updated].
+ *
+ * Returns: (transfer none): the time, in UTC, owned by the conversation and
+ *   valid until it changes
  *
  * Since: 0.1
  */
@@ -792,7 +809,14 @@ agent_conversation_get_updated (AgentConversation *self)
  * agent_conversation_get_provider:
  * @self: a #AgentConversation
  *
- * Returns: (nullable): the provider's name
+ * Gets the name of the provider the conversation is held with, as
+ * [ctor@Agent.Provider.new] takes it, for continuing it the same way.
+ * [method@Agent.Conversation.set_model] and
+ * [method@Agent.Conversation.record_session] set it.
+ * [property@Agent.Conversation:provider].
+ *
+ * Returns: (nullable) (transfer none): the provider's name, owned by the
+ *   conversation, or %NULL when none was recorded
  *
  * Since: 0.1
  */
@@ -807,7 +831,11 @@ agent_conversation_get_provider (AgentConversation *self)
  * agent_conversation_get_model:
  * @self: a #AgentConversation
  *
- * Returns: (nullable): the model's name
+ * Gets the model the conversation is held with, as the provider names it.
+ * [property@Agent.Conversation:model].
+ *
+ * Returns: (nullable) (transfer none): the model's name, owned by the
+ *   conversation, or %NULL when none was recorded
  *
  * Since: 0.1
  */
@@ -822,7 +850,14 @@ agent_conversation_get_model (AgentConversation *self)
  * agent_conversation_get_settings:
  * @self: a #AgentConversation
  *
- * Returns: (transfer none) (nullable): the settings, a JSON object
+ * Gets the application's settings for the conversation (the base URL, the
+ * system prompt, the tools, … as [method@Agent.Conversation.record_session]
+ * or [method@Agent.Conversation.set_settings] wrote them). They never hold
+ * an API key. [property@Agent.Conversation:settings].
+ *
+ * Returns: (transfer none) (nullable): the settings, a sealed JSON object
+ *   owned by the conversation and valid until they change, or %NULL when
+ *   none were recorded
  *
  * Since: 0.1
  */

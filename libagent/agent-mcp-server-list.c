@@ -466,10 +466,13 @@ agent_mcp_server_list_remove (AgentMcpServerList *self,
 /**
  * agent_mcp_server_list_lookup:
  * @self: a #AgentMcpServerList
- * @name: the name of a server
+ * @name: the name of a server, its key in `mcpServers`
  *
- * Returns: (transfer none) (nullable): the client of the server called
- *   @name, or %NULL
+ * Finds the client of the server called @name.
+ *
+ * Returns: (transfer none) (nullable): the client, owned by the list and
+ *   valid while it is in the list, or %NULL if the list has no server called
+ *   @name
  *
  * Since: 0.1
  */
@@ -791,8 +794,12 @@ agent_mcp_server_list_connect_async (AgentMcpServerList  *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Returns: %TRUE once every server is settled, or %FALSE with @error set
- *   if the wait was cancelled
+ * Finishes [method@Agent.McpServerList.connect_async]. Servers that failed do
+ * not fail it: each one's [property@Agent.McpClient:state] and
+ * [property@Agent.McpClient:error] say what happened.
+ *
+ * Returns: %TRUE once every server is connected or failed, or %FALSE with
+ *   %G_IO_ERROR_CANCELLED when the wait was cancelled or the list disposed
  *
  * Since: 0.1
  */
@@ -836,7 +843,12 @@ agent_mcp_server_list_close_async (AgentMcpServerList  *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Returns: %TRUE
+ * Finishes [method@Agent.McpServerList.close_async]: every server of the list
+ * is gone.
+ *
+ * Returns: %TRUE, or %FALSE with %G_IO_ERROR_CANCELLED when the
+ *   close_async()'s cancellable was cancelled (the servers leave all the
+ *   same)
  *
  * Since: 0.1
  */

@@ -106,10 +106,16 @@ _agent_provider_http_free (AgentProviderHttp *http)
  * @self: a #AgentProvider
  * @api_key: (nullable): the key, or %NULL for none
  *
- * Sets the API key. Without one, no key header is sent (as local servers
- * expect). Spaces and line breaks around the key (as a file or a copy
- * leaves them) are dropped; a key with a control character inside makes
- * requests fail with %AGENT_ERROR_INVALID_ARGUMENT.
+ * Sets the API key, sent the way the API wants it (see
+ * [property@Agent.Provider:api-key]) to the base URL's host only, and removed
+ * from every error message and log. Without one, no key header is sent (as
+ * local servers expect). Spaces and line breaks around the key (as a file or
+ * a copy leaves them) are dropped; a key with a control character inside
+ * makes requests fail with %AGENT_ERROR_INVALID_ARGUMENT. The key cannot be
+ * read back: [method@Agent.Provider.get_has_api_key] says whether there is
+ * one. Keep keys in the keyring: see [func@Agent.secret_lookup_api_key_async].
+ *
+ * Since: 0.1
  */
 void
 agent_provider_set_api_key (AgentProvider *self,
@@ -136,7 +142,12 @@ agent_provider_set_api_key (AgentProvider *self,
  * agent_provider_get_has_api_key:
  * @self: a #AgentProvider
  *
- * Returns: whether an API key is set
+ * Gets whether an API key is set ([property@Agent.Provider:has-api-key]); the
+ * key itself cannot be read back.
+ *
+ * Returns: %TRUE if requests carry a key
+ *
+ * Since: 0.1
  */
 gboolean
 agent_provider_get_has_api_key (AgentProvider *self)
@@ -149,7 +160,10 @@ agent_provider_get_has_api_key (AgentProvider *self)
  * agent_provider_get_connect_timeout:
  * @self: a #AgentProvider
  *
- * Returns: the most seconds to connect, or 0 for no limit
+ * Gets [property@Agent.Provider:connect-timeout]: the most seconds a request
+ * may take to connect to the server (TLS included) and send its headers.
+ *
+ * Returns: the limit in seconds, or 0 for none
  *
  * Since: 0.1
  */
@@ -190,7 +204,10 @@ agent_provider_set_connect_timeout (AgentProvider *self,
  * agent_provider_get_first_byte_timeout:
  * @self: a #AgentProvider
  *
- * Returns: the most seconds to the first byte, or 0 for no limit
+ * Gets [property@Agent.Provider:first-byte-timeout]: the most seconds between
+ * sending a request and the first byte of the answer.
+ *
+ * Returns: the limit in seconds, or 0 for none
  *
  * Since: 0.1
  */
@@ -231,7 +248,10 @@ agent_provider_set_first_byte_timeout (AgentProvider *self,
  * agent_provider_get_idle_timeout:
  * @self: a #AgentProvider
  *
- * Returns: the most seconds without a byte mid-answer, or 0 for no limit
+ * Gets [property@Agent.Provider:idle-timeout]: the most seconds an answer may
+ * go without a byte once it started.
+ *
+ * Returns: the limit in seconds, or 0 for none
  *
  * Since: 0.1
  */
@@ -272,7 +292,10 @@ agent_provider_set_idle_timeout (AgentProvider *self,
  * agent_provider_get_max_retries:
  * @self: a #AgentProvider
  *
- * Returns: how many times a failed request is tried again
+ * Gets [property@Agent.Provider:max-retries]: how many times a request that
+ * failed before any of its answer arrived is tried again.
+ *
+ * Returns: the number of retries; 0 tries once
  *
  * Since: 0.1
  */
@@ -312,7 +335,10 @@ agent_provider_set_max_retries (AgentProvider *self,
  * agent_provider_get_max_response_size:
  * @self: a #AgentProvider
  *
- * Returns: the most bytes one answer may have
+ * Gets [property@Agent.Provider:max-response-size]: the most bytes the body
+ * of one answer may have.
+ *
+ * Returns: the limit in bytes
  *
  * Since: 0.1
  */
@@ -353,8 +379,11 @@ agent_provider_set_max_response_size (AgentProvider *self,
  * agent_provider_get_tls_ca_file:
  * @self: a #AgentProvider
  *
- * Returns: (nullable): the file of certificate authorities trusted instead
- *   of the system's
+ * Gets [property@Agent.Provider:tls-ca-file]: the PEM file of certificate
+ * authorities trusted instead of the system's.
+ *
+ * Returns: (nullable) (type filename) (transfer none): the file, owned by the
+ *   provider, or %NULL when the system's authorities are trusted
  *
  * Since: 0.1
  */

@@ -299,9 +299,17 @@ agent_provider_list_models_async (AgentProvider       *self,
  * @result: the #GAsyncResult given to the callback
  * @error: return location for a #GError
  *
+ * Finishes [method@Agent.Provider.list_models_async]: the models the server
+ * offers, in the order it gave them. The listing fails with
+ * %AGENT_ERROR_AUTHENTICATION when the key was refused, %AGENT_ERROR_NETWORK
+ * when the server could not be reached, %AGENT_ERROR_TIMEOUT or
+ * %AGENT_ERROR_LIMIT beyond its limits, and %G_IO_ERROR_CANCELLED when it was
+ * cancelled or the provider disposed.
+ *
  * Returns: (transfer full) (array zero-terminated=1): the names of the
- *   models, as the API wants them in [property@Agent.Provider:model], or
- *   %NULL with @error set
+ *   models, as the API wants them in [property@Agent.Provider:model] (an
+ *   empty array when it offers none), or %NULL with @error set. Free with
+ *   g_strfreev().
  *
  * Since: 0.1
  */
