@@ -33,6 +33,7 @@ struct _AgentConversation
   AgentSession  *turn_session; /* weak: its turns end our claims (record_session) */
   guint          purged : 1;  /* deleted for good: nothing more is written */
   guint          claimed : 1; /* this program adds to it (agent-conversation-claim.c) */
+  guint          closed : 1;  /* disposed: nothing more is written */
 };
 
 void  _agent_conversation_unwatch       (AgentConversation  *self);

@@ -43,6 +43,12 @@
  * with its first message. Its messages are read on first use (or with
  * [method@Agent.Conversation.load]). Use a conversation from one thread.
  *
+ * A conversation outlives its store. Disposing it while a session writes
+ * to it (`g_object_run_dispose()`, what a binding's explicit dispose does)
+ * lets other programs go on at once and writes nothing more: the turn
+ * fails at its next write with %AGENT_ERROR_STORAGE, and the database
+ * keeps what it held (never a tool call without its result).
+ *
  * Since: 0.1
  */
 
@@ -75,6 +81,22 @@ _agent_conversation_unwatch (AgentConversation *self)
       g_clear_signal_handler (&self->watched_id, self->watched);
       g_clear_object (&self->watched);
     }
+}
+
+/* Disposed (g_object_run_dispose(), a binding's explicit dispose) while a
+ * session still writes its turn to it: the turn fails at its next write,
+ * which could otherwise put a tool result in without its call, whose
+ * message the dispose let go. */
+static gboolean
+check_open (AgentConversation  *self,
+            GError            **error)
+{
+  if (!self->closed)
+    return TRUE;
+
+  g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                       _("The conversation was closed: nothing more is written to it"));
+  return FALSE;
 }
 
 /* Loading */
@@ -386,6 +408,9 @@ agent_conversation_append (AgentMemory   *memory,
   gboolean changed;
   guint position;
 
+  if (!check_open (self, error))
+    return FALSE;
+
   if (!agent_conversation_load (self, error))
     return FALSE;
 
@@ -466,6 +491,9 @@ agent_conversation_truncate (AgentMemory  *memory,
   AgentConversation *self = AGENT_CONVERSATION (memory);
   guint removed;
 
+  if (!check_open (self, error))
+    return FALSE;
+
   if (!agent_conversation_load (self, error))
     return FALSE;
 
@@ -513,6 +541,9 @@ agent_conversation_dispose (GObject *object)
 {
   AgentConversation *self = (AgentConversation *)object;
 
+  /* Others may go on at once; what waited to be written (a call without
+   * its results yet) is let go, and nothing more is written */
+  self->closed = TRUE;
   _agent_conversation_release_claim (self);
   _agent_conversation_unwatch (self);
   g_clear_weak_pointer (&self->turn_session);
@@ -702,8 +733,12 @@ _agent_conversation_get_updated_usec (AgentConversation *self)
  * agent_conversation_get_id:
  * @self: a #AgentConversation
  *
- * Returns: the identifier in the store, or 0 until the first message is
- *   written
+ * Gets the conversation's identifier in its store, which
+ * [method@Agent.Store.lookup_conversation] finds it by (agent-cli's
+ * `--conversation` takes it too). A new conversation gets one when its
+ * first message is written. [property@Agent.Conversation:id].
+ *
+ * Returns: the identifier, or 0 until the first message is written
  *
  * Since: 0.1
  */
@@ -718,7 +753,12 @@ agent_conversation_get_id (AgentConversation *self)
  * agent_conversation_get_title:
  * @self: a #AgentConversation
  *
- * Returns: (nullable): the title, or %NULL before the first message
+ * Gets the title: the one given with [method@Agent.Conversation.rename], or
+ * else the first line of the first message the user wrote, cut at about 60
+ * characters. [property@Agent.Conversation:title].
+ *
+ * Returns: (nullable) (transfer none): the title, owned by the conversation
+ *   and valid until it changes, or %NULL before the first message is written
  *
  * Since: 0.1
  */
@@ -733,7 +773,10 @@ agent_conversation_get_title (AgentConversation *self)
  * agent_conversation_get_created:
  * @self: a #AgentConversation
  *
- * Returns: (transfer none): when the conversation was started
+ * Gets when the conversation was started (for a new one, when it was
+ * created). [property@Agent.Conversation:created].
+ *
+ * Returns: (transfer none): the time, in UTC, owned by the conversation
  *
  * Since: 0.1
  */
@@ -751,7 +794,12 @@ agent_conversation_get_created (AgentConversation *self)
  * agent_conversation_get_updated:
  * @self: a #AgentConversation
  *
- * Returns: (transfer none): when the conversation last changed
+ * Gets when a message was last written to the conversation, or it was
+ * otherwise changed (renamed, cut); conversations are listed newest first by
+ * it. [property@Agent.Conversation:updated].
+ *
+ * Returns: (transfer none): the time, in UTC, owned by the conversation and
+ *   valid until it changes
  *
  * Since: 0.1
  */
@@ -769,7 +817,14 @@ agent_conversation_get_updated (AgentConversation *self)
  * agent_conversation_get_provider:
  * @self: a #AgentConversation
  *
- * Returns: (nullable): the provider's name
+ * Gets the name of the provider the conversation is held with, as
+ * [ctor@Agent.Provider.new] takes it, for continuing it the same way.
+ * [method@Agent.Conversation.set_model] and
+ * [method@Agent.Conversation.record_session] set it.
+ * [property@Agent.Conversation:provider].
+ *
+ * Returns: (nullable) (transfer none): the provider's name, owned by the
+ *   conversation, or %NULL when none was recorded
  *
  * Since: 0.1
  */
@@ -784,7 +839,11 @@ agent_conversation_get_provider (AgentConversation *self)
  * agent_conversation_get_model:
  * @self: a #AgentConversation
  *
- * Returns: (nullable): the model's name
+ * Gets the model the conversation is held with, as the provider names it.
+ * [property@Agent.Conversation:model].
+ *
+ * Returns: (nullable) (transfer none): the model's name, owned by the
+ *   conversation, or %NULL when none was recorded
  *
  * Since: 0.1
  */
@@ -799,7 +858,14 @@ agent_conversation_get_model (AgentConversation *self)
  * agent_conversation_get_settings:
  * @self: a #AgentConversation
  *
- * Returns: (transfer none) (nullable): the settings, a JSON object
+ * Gets the application's settings for the conversation (the base URL, the
+ * system prompt, the tools, … as [method@Agent.Conversation.record_session]
+ * or [method@Agent.Conversation.set_settings] wrote them). They never hold
+ * an API key. [property@Agent.Conversation:settings].
+ *
+ * Returns: (transfer none) (nullable): the settings, a sealed JSON object
+ *   owned by the conversation and valid until they change, or %NULL when
+ *   none were recorded
  *
  * Since: 0.1
  */

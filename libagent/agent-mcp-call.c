@@ -311,6 +311,12 @@ agent_mcp_client_ping_async (AgentMcpClient      *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
+ * Finishes [method@Agent.McpClient.ping_async]. The ping fails with
+ * %AGENT_ERROR_NETWORK when the server is not connected or went away,
+ * %AGENT_ERROR_TIMEOUT when it did not answer within
+ * [property@Agent.McpClient:timeout], and %G_IO_ERROR_CANCELLED when
+ * cancelled.
+ *
  * Returns: %TRUE if the server answered, or %FALSE with @error set
  *
  * Since: 0.1

@@ -62,6 +62,14 @@
  * A client is used from the thread whose thread-default main context was
  * current when it was created.
  *
+ * Connecting, calling and closing hold the client until they end. When the
+ * last reference goes, the server is asked to leave (a process has its
+ * input closed, then SIGTERM, then SIGKILL) and goes on its own. Disposing
+ * the client while it works (`g_object_run_dispose()`, what a binding's
+ * explicit dispose does) ends its connection the same way: a connection
+ * under way ends with %G_IO_ERROR_CANCELLED, pending calls fail as for a
+ * disconnected server, and a close still answers once the server is gone.
+ *
  * Since: 0.1
  */
 
@@ -130,10 +138,15 @@ static void
 agent_mcp_client_dispose (GObject *object)
 {
   AgentMcpClient *self = (AgentMcpClient *)object;
+  g_autoptr(GPtrArray) closing = g_steal_pointer (&self->closing);
 
-  /* Nobody waits for the servers to leave any more */
-  g_clear_pointer (&self->closing, g_ptr_array_unref);
-  _agent_mcp_client_disconnect (self, FALSE);
+  /* The connection ends: its server is asked to leave and goes on its own,
+   * nobody waits for it. Only g_object_run_dispose() (a binding's) finds
+   * callers waiting, since each holds the client: a connection's are told
+   * it was cancelled, calls fail as the server is disconnected, and a
+   * close_async() still answers once its servers are gone. */
+  _agent_mcp_client_stop (self);
+  self->closing = g_steal_pointer (&closing);
 
   G_OBJECT_CLASS (agent_mcp_client_parent_class)->dispose (object);
 }
@@ -144,6 +157,7 @@ agent_mcp_client_finalize (GObject *object)
   AgentMcpClient *self = (AgentMcpClient *)object;
 
   g_clear_object (&self->tools);
+  g_clear_pointer (&self->closing, g_ptr_array_unref);
   g_clear_pointer (&self->waiters, g_ptr_array_unref);
   g_clear_pointer (&self->close_waiters, g_ptr_array_unref);
   g_clear_pointer (&self->listing, g_ptr_array_unref);
@@ -480,7 +494,13 @@ agent_mcp_client_new_http (const char *name,
  * agent_mcp_client_get_tool_prefix:
  * @self: a #AgentMcpClient
  *
- * Returns: (nullable): the prefix of the names of the server's tools
+ * Gets the prefix put before the names of the server's tools.
+ * [property@Agent.McpClient:tool-prefix].
+ *
+ * Returns: (nullable) (transfer none): the prefix, owned by the client, or
+ *   %NULL for none
+ *
+ * Since: 0.1
  */
 const char *
 agent_mcp_client_get_tool_prefix (AgentMcpClient *self)
@@ -492,10 +512,13 @@ agent_mcp_client_get_tool_prefix (AgentMcpClient *self)
 /**
  * agent_mcp_client_set_tool_prefix:
  * @self: a #AgentMcpClient
- * @tool_prefix: (nullable): a prefix, such as `files_`
+ * @tool_prefix: (nullable): a prefix, such as `files_`, or %NULL for none
  *
- * Sets a prefix for the names of the server's tools, from the next listing
- * on.
+ * Sets a prefix for the names of the server's tools, for two servers that
+ * offer tools of the same name. It takes effect at the next listing of the
+ * tools (the next connection, or the server's next change of its tools).
+ *
+ * Since: 0.1
  */
 void
 agent_mcp_client_set_tool_prefix (AgentMcpClient *self,
@@ -515,7 +538,11 @@ agent_mcp_client_set_tool_prefix (AgentMcpClient *self,
  * agent_mcp_client_get_enabled:
  * @self: a #AgentMcpClient
  *
- * Returns: whether the server is used
+ * Gets whether the server is used. [property@Agent.McpClient:enabled].
+ *
+ * Returns: %TRUE if the server is used
+ *
+ * Since: 0.1
  */
 gboolean
 agent_mcp_client_get_enabled (AgentMcpClient *self)
@@ -532,6 +559,8 @@ agent_mcp_client_get_enabled (AgentMcpClient *self)
  * Enables or disables the server. Disabling it closes the connection, ends
  * its pending calls and empties [property@Agent.McpClient:tools]; enabling
  * it does not connect.
+ *
+ * Since: 0.1
  */
 void
 agent_mcp_client_set_enabled (AgentMcpClient *self,
@@ -556,7 +585,11 @@ agent_mcp_client_set_enabled (AgentMcpClient *self,
  * agent_mcp_client_get_trusted:
  * @self: a #AgentMcpClient
  *
- * Returns: whether the server's tools run without asking for approval
+ * Gets whether the user trusts the server. [property@Agent.McpClient:trusted].
+ *
+ * Returns: %TRUE if the server's tools run without asking for approval
+ *
+ * Since: 0.1
  */
 gboolean
 agent_mcp_client_get_trusted (AgentMcpClient *self)
@@ -570,8 +603,11 @@ agent_mcp_client_get_trusted (AgentMcpClient *self)
  * @self: a #AgentMcpClient
  * @trusted: whether the user trusts the server
  *
- * Sets whether the server's tools run without asking for approval. The
- * tools already listed change with it.
+ * Sets whether the server's tools run without asking for approval of each
+ * call ([property@Agent.Tool:requires-approval]). The tools already listed
+ * change with it.
+ *
+ * Since: 0.1
  */
 void
 agent_mcp_client_set_trusted (AgentMcpClient *self,
@@ -600,8 +636,13 @@ agent_mcp_client_set_trusted (AgentMcpClient *self,
  * agent_mcp_client_get_timeout:
  * @self: a #AgentMcpClient
  *
- * Returns: the most seconds the server may take to answer what is not a
- *   tool call, or 0 for no limit
+ * Gets [property@Agent.McpClient:timeout]: the most seconds the server may
+ * take to start and answer what is not a tool call (the handshake, a listing
+ * of tools, a ping).
+ *
+ * Returns: the limit in seconds, or 0 for none
+ *
+ * Since: 0.1
  */
 double
 agent_mcp_client_get_timeout (AgentMcpClient *self)
@@ -616,7 +657,10 @@ agent_mcp_client_get_timeout (AgentMcpClient *self)
  * @timeout: seconds, or 0 for no limit
  *
  * Sets the most seconds the server may take to start and answer the
- * handshake, a listing of tools or a ping.
+ * handshake, a listing of tools or a ping. Tool calls are limited by
+ * [property@Agent.McpClient:call-timeout] instead.
+ *
+ * Since: 0.1
  */
 void
 agent_mcp_client_set_timeout (AgentMcpClient *self,
@@ -638,7 +682,11 @@ agent_mcp_client_set_timeout (AgentMcpClient *self,
  * agent_mcp_client_get_state:
  * @self: a #AgentMcpClient
  *
- * Returns: where the connection stands
+ * Gets where the connection stands. [property@Agent.McpClient:state].
+ *
+ * Returns: the state of the connection
+ *
+ * Since: 0.1
  */
 AgentMcpClientState
 agent_mcp_client_get_state (AgentMcpClient *self)
@@ -651,7 +699,15 @@ agent_mcp_client_get_state (AgentMcpClient *self)
  * agent_mcp_client_get_error:
  * @self: a #AgentMcpClient
  *
- * Returns: (nullable) (transfer none): why the client failed, or %NULL
+ * Gets why the server could not be used: it could not be started or
+ * reached, did not answer, spoke something else, or went away.
+ * [property@Agent.McpClient:error].
+ *
+ * Returns: (nullable) (transfer none): the error, owned by the client and
+ *   valid until the state changes, or %NULL unless the state is
+ *   [enum@Agent.McpClientState.FAILED]
+ *
+ * Since: 0.1
  */
 const GError *
 agent_mcp_client_get_error (AgentMcpClient *self)
@@ -664,7 +720,13 @@ agent_mcp_client_get_error (AgentMcpClient *self)
  * agent_mcp_client_get_server_name:
  * @self: a #AgentMcpClient
  *
- * Returns: (nullable): the name the server gave itself
+ * Gets the name the server gave itself in the handshake (its `serverInfo`),
+ * such as `mcp-servers/everything`. [property@Agent.McpClient:server-name].
+ *
+ * Returns: (nullable) (transfer none): the name, owned by the client, or
+ *   %NULL before the first handshake or when the server gave none
+ *
+ * Since: 0.1
  */
 const char *
 agent_mcp_client_get_server_name (AgentMcpClient *self)
@@ -677,7 +739,13 @@ agent_mcp_client_get_server_name (AgentMcpClient *self)
  * agent_mcp_client_get_server_version:
  * @self: a #AgentMcpClient
  *
- * Returns: (nullable): the version the server gave
+ * Gets the version the server gave in the handshake.
+ * [property@Agent.McpClient:server-version].
+ *
+ * Returns: (nullable) (transfer none): the version, owned by the client, or
+ *   %NULL before the first handshake or when the server gave none
+ *
+ * Since: 0.1
  */
 const char *
 agent_mcp_client_get_server_version (AgentMcpClient *self)
@@ -690,7 +758,13 @@ agent_mcp_client_get_server_version (AgentMcpClient *self)
  * agent_mcp_client_get_protocol_version:
  * @self: a #AgentMcpClient
  *
- * Returns: (nullable): the MCP version agreed on, once connected
+ * Gets the version of MCP the client and the server agreed on, such as
+ * `2025-06-18`. [property@Agent.McpClient:protocol-version].
+ *
+ * Returns: (nullable) (transfer none): the version, owned by the client, or
+ *   %NULL before the first handshake
+ *
+ * Since: 0.1
  */
 const char *
 agent_mcp_client_get_protocol_version (AgentMcpClient *self)
@@ -703,7 +777,13 @@ agent_mcp_client_get_protocol_version (AgentMcpClient *self)
  * agent_mcp_client_get_instructions:
  * @self: a #AgentMcpClient
  *
- * Returns: (nullable): what the server says about using it
+ * Gets what the server says about using it, for the model; an application
+ * may add it to the system prompt. [property@Agent.McpClient:instructions].
+ *
+ * Returns: (nullable) (transfer none): the instructions, owned by the client,
+ *   or %NULL when the server gave none
+ *
+ * Since: 0.1
  */
 const char *
 agent_mcp_client_get_instructions (AgentMcpClient *self)
@@ -716,9 +796,15 @@ agent_mcp_client_get_instructions (AgentMcpClient *self)
  * agent_mcp_client_get_tools:
  * @self: a #AgentMcpClient
  *
- * Gets the server's tools, kept up to date while connected.
+ * Gets the server's tools, kept up to date while connected: filled when the
+ * client connects, changed when the server says its tools changed, emptied
+ * when the server is disabled. The tools stay listed when the connection
+ * ends: calling one connects again. [property@Agent.McpClient:tools].
  *
- * Returns: (transfer none): a [iface@Gio.ListModel] of [class@Agent.McpTool]
+ * Returns: (transfer none): a [iface@Gio.ListModel] of [class@Agent.McpTool],
+ *   owned by the client, the same for the client's whole life
+ *
+ * Since: 0.1
  */
 GListModel *
 agent_mcp_client_get_tools (AgentMcpClient *self)

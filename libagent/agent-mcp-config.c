@@ -64,7 +64,12 @@ replace_strv (char               ***field,
  * agent_mcp_client_get_name:
  * @self: a #AgentMcpClient
  *
- * Returns: the server's name in the configuration
+ * Gets the server's name in the configuration (its key in `mcpServers`),
+ * which error messages name it by. [property@Agent.McpClient:name].
+ *
+ * Returns: (transfer none): the name, owned by the client
+ *
+ * Since: 0.1
  */
 const char *
 agent_mcp_client_get_name (AgentMcpClient *self)
@@ -77,7 +82,13 @@ agent_mcp_client_get_name (AgentMcpClient *self)
  * agent_mcp_client_get_command:
  * @self: a #AgentMcpClient
  *
- * Returns: (nullable): the program that is the server
+ * Gets the program started as the server, for a server that speaks MCP on
+ * its standard input and output. [property@Agent.McpClient:command].
+ *
+ * Returns: (nullable) (transfer none): the program, owned by the client, or
+ *   %NULL for a server reached at [property@Agent.McpClient:url]
+ *
+ * Since: 0.1
  */
 const char *
 agent_mcp_client_get_command (AgentMcpClient *self)
@@ -89,9 +100,13 @@ agent_mcp_client_get_command (AgentMcpClient *self)
 /**
  * agent_mcp_client_set_command:
  * @self: a #AgentMcpClient
- * @command: (nullable): the program to start
+ * @command: (nullable): the program to start (found in `PATH`), or %NULL for
+ *   none
  *
- * Sets the program that is the server, from the next connection on.
+ * Sets the program started as the server, from the next connection on. When
+ * there is one, it is used rather than [property@Agent.McpClient:url].
+ *
+ * Since: 0.1
  */
 void
 agent_mcp_client_set_command (AgentMcpClient *self,
@@ -107,8 +122,14 @@ agent_mcp_client_set_command (AgentMcpClient *self,
  * agent_mcp_client_get_args:
  * @self: a #AgentMcpClient
  *
+ * Gets the arguments the program is started with.
+ * [property@Agent.McpClient:args].
+ *
  * Returns: (nullable) (array zero-terminated=1) (transfer none): the
- *   program's arguments
+ *   arguments, owned by the client and valid until they change, or %NULL for
+ *   none
+ *
+ * Since: 0.1
  */
 const char * const *
 agent_mcp_client_get_args (AgentMcpClient *self)
@@ -120,9 +141,13 @@ agent_mcp_client_get_args (AgentMcpClient *self)
 /**
  * agent_mcp_client_set_args:
  * @self: a #AgentMcpClient
- * @args: (nullable) (array zero-terminated=1): the program's arguments
+ * @args: (nullable) (array zero-terminated=1): the program's arguments, or
+ *   %NULL for none
  *
- * Sets the program's arguments, from the next connection on.
+ * Sets the arguments the program is started with, from the next connection
+ * on.
+ *
+ * Since: 0.1
  */
 void
 agent_mcp_client_set_args (AgentMcpClient     *self,
@@ -138,8 +163,15 @@ agent_mcp_client_set_args (AgentMcpClient     *self,
  * agent_mcp_client_get_env:
  * @self: a #AgentMcpClient
  *
+ * Gets the variables added to the few of the application's environment the
+ * program inherits. Their values often hold keys: show them with care.
+ * [property@Agent.McpClient:env].
+ *
  * Returns: (nullable) (array zero-terminated=1) (transfer none): the
- *   variables given to the program, as `NAME=VALUE`
+ *   variables as `NAME=VALUE`, owned by the client and valid until they
+ *   change, or %NULL for none
+ *
+ * Since: 0.1
  */
 const char * const *
 agent_mcp_client_get_env (AgentMcpClient *self)
@@ -151,9 +183,13 @@ agent_mcp_client_get_env (AgentMcpClient *self)
 /**
  * agent_mcp_client_set_env:
  * @self: a #AgentMcpClient
- * @env: (nullable) (array zero-terminated=1): variables as `NAME=VALUE`
+ * @env: (nullable) (array zero-terminated=1): variables as `NAME=VALUE`, or
+ *   %NULL for none
  *
- * Sets the variables given to the program, from the next connection on.
+ * Sets the variables added to the program's environment, from the next
+ * connection on. Their values are kept out of error messages and logs.
+ *
+ * Since: 0.1
  */
 void
 agent_mcp_client_set_env (AgentMcpClient     *self,
@@ -169,7 +205,12 @@ agent_mcp_client_set_env (AgentMcpClient     *self,
  * agent_mcp_client_get_cwd:
  * @self: a #AgentMcpClient
  *
- * Returns: (nullable): the directory the program runs in
+ * Gets the directory the program runs in. [property@Agent.McpClient:cwd].
+ *
+ * Returns: (nullable) (type filename) (transfer none): the directory, owned by
+ *   the client, or %NULL for the application's
+ *
+ * Since: 0.1
  */
 const char *
 agent_mcp_client_get_cwd (AgentMcpClient *self)
@@ -181,9 +222,12 @@ agent_mcp_client_get_cwd (AgentMcpClient *self)
 /**
  * agent_mcp_client_set_cwd:
  * @self: a #AgentMcpClient
- * @cwd: (nullable): a directory
+ * @cwd: (nullable) (type filename): a directory, or %NULL for the
+ *   application's
  *
  * Sets the directory the program runs in, from the next connection on.
+ *
+ * Since: 0.1
  */
 void
 agent_mcp_client_set_cwd (AgentMcpClient *self,
@@ -199,7 +243,13 @@ agent_mcp_client_set_cwd (AgentMcpClient *self,
  * agent_mcp_client_get_url:
  * @self: a #AgentMcpClient
  *
- * Returns: (nullable): the URL of the server
+ * Gets the URL of a server that speaks MCP's Streamable HTTP transport.
+ * [property@Agent.McpClient:url].
+ *
+ * Returns: (nullable) (transfer none): the URL, owned by the client, or %NULL
+ *   for none
+ *
+ * Since: 0.1
  */
 const char *
 agent_mcp_client_get_url (AgentMcpClient *self)
@@ -211,10 +261,14 @@ agent_mcp_client_get_url (AgentMcpClient *self)
 /**
  * agent_mcp_client_set_url:
  * @self: a #AgentMcpClient
- * @url: (nullable): the server's Streamable HTTP endpoint
+ * @url: (nullable): the server's Streamable HTTP endpoint, such as
+ *   `https://example.com/mcp`, or %NULL for none
  *
- * Sets the URL of the server, from the next connection on. It is used
- * when there is no command.
+ * Sets the URL of the server, from the next connection on. It is used when
+ * there is no [property@Agent.McpClient:command]. Redirects are not
+ * followed: the headers go to this URL's host only.
+ *
+ * Since: 0.1
  */
 void
 agent_mcp_client_set_url (AgentMcpClient *self,
@@ -230,8 +284,14 @@ agent_mcp_client_set_url (AgentMcpClient *self,
  * agent_mcp_client_get_headers:
  * @self: a #AgentMcpClient
  *
- * Returns: (nullable) (array zero-terminated=1) (transfer none): the HTTP
- *   headers sent to the server, as `Name: value`
+ * Gets the HTTP headers sent with every request to the server. Their values
+ * often hold keys: show them with care. [property@Agent.McpClient:headers].
+ *
+ * Returns: (nullable) (array zero-terminated=1) (transfer none): the headers
+ *   as `Name: value`, owned by the client and valid until they change, or
+ *   %NULL for none
+ *
+ * Since: 0.1
  */
 const char * const *
 agent_mcp_client_get_headers (AgentMcpClient *self)
@@ -244,8 +304,13 @@ agent_mcp_client_get_headers (AgentMcpClient *self)
  * agent_mcp_client_set_headers:
  * @self: a #AgentMcpClient
  * @headers: (nullable) (array zero-terminated=1): headers as `Name: value`
+ *   (such as `Authorization: Bearer …`), or %NULL for none
  *
- * Sets the HTTP headers sent to the server, from the next connection on.
+ * Sets the HTTP headers sent with every request to the server, from the
+ * next connection on. Their values are kept out of error messages and logs,
+ * and go to [property@Agent.McpClient:url]'s host only.
+ *
+ * Since: 0.1
  */
 void
 agent_mcp_client_set_headers (AgentMcpClient     *self,

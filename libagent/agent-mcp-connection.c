@@ -631,7 +631,19 @@ agent_mcp_client_connect_async (AgentMcpClient      *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Returns: %TRUE once connected, or %FALSE with @error set (also
+ * Finishes [method@Agent.McpClient.connect_async]. A connection fails, among
+ * others, with %AGENT_ERROR_INVALID_ARGUMENT for a disabled server or one
+ * without a command or URL, %AGENT_ERROR_NETWORK when the server could not
+ * be started or reached or went away, %AGENT_ERROR_AUTHENTICATION or
+ * %AGENT_ERROR_HTTP when an HTTP server refused, %AGENT_ERROR_PROTOCOL when
+ * the server spoke something else, %AGENT_ERROR_LIMIT when it offers more
+ * tools than [property@Agent.McpClient:max-tools], %AGENT_ERROR_TIMEOUT
+ * beyond [property@Agent.McpClient:timeout], and %G_IO_ERROR_CANCELLED when
+ * @cancellable was cancelled, or the client was closed, disabled or disposed
+ * meanwhile.
+ *
+ * Returns: %TRUE once connected (the tools are listed), or %FALSE with
+ *   @error set (the error of a failed connection is also
  *   [property@Agent.McpClient:error])
  *
  * Since: 0.1
@@ -693,7 +705,13 @@ agent_mcp_client_close_async (AgentMcpClient      *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Returns: %TRUE
+ * Finishes [method@Agent.McpClient.close_async]: the servers this client
+ * started are gone (a process exited and was reaped, an HTTP session was
+ * deleted or its deletion refused).
+ *
+ * Returns: %TRUE, or %FALSE with %G_IO_ERROR_CANCELLED when the
+ *   close_async()'s cancellable was cancelled (the server leaves all the
+ *   same)
  *
  * Since: 0.1
  */

@@ -10,6 +10,10 @@
  * its own (tools/list_changed); a server may refuse it (405). Closing
  * deletes the session.
  *
+ * The configured headers (a bearer token, say) go to the configured URL's
+ * origin only: no redirect is followed, and a request answered with one
+ * fails with an error naming where the server pointed.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -23,6 +27,7 @@
 #include "agent-error.h"
 #include "agent-mcp-private.h"
 #include "agent-sse-parser.h"
+#include "agent-util-private.h"
 #include "agent-version.h"
 
 #define READ_SIZE       (64 * 1024)
@@ -160,6 +165,24 @@ http_error (Exchange *exchange)
   AgentMcpHttpTransport *self = exchange->self;
   guint status = soup_message_get_status (exchange->message);
   const char *reason = soup_message_get_reason_phrase (exchange->message);
+
+  /* Redacted with the rest of the message by exchange_failed() */
+  if (SOUP_STATUS_IS_REDIRECTION (status))
+    {
+      g_autofree char *target = _agent_redirect_target (exchange->message, NULL);
+
+      if (target == NULL)
+        return g_error_new (AGENT_ERROR, AGENT_ERROR_HTTP,
+                            _("The MCP server “%s” answered HTTP %u %s, a redirect without a "
+                              "Location"),
+                            server_name (self), status, reason ? reason : "");
+
+      return g_error_new (AGENT_ERROR, AGENT_ERROR_HTTP,
+                          _("The MCP server “%s” answered HTTP %u %s, a redirect to %s, which is "
+                            "not followed: its headers go to its configured URL's host only. If "
+                            "the new address is right, make it the server's URL"),
+                          server_name (self), status, reason ? reason : "", target);
+    }
 
   if (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
     return g_error_new (AGENT_ERROR, AGENT_ERROR_AUTHENTICATION,
@@ -378,6 +401,7 @@ start_exchange (AgentMcpHttpTransport *self,
   exchange->is_get = g_str_equal (method, SOUP_METHOD_GET);
   exchange->cancellable = g_cancellable_new ();
   exchange->message = soup_message_new (method, self->url);
+  soup_message_add_flags (exchange->message, SOUP_MESSAGE_NO_REDIRECT);
   headers = soup_message_get_request_headers (exchange->message);
 
   if (exchange->is_get)
@@ -499,6 +523,7 @@ agent_mcp_http_transport_close_async (AgentMcpTransport   *transport,
     }
 
   message = soup_message_new (SOUP_METHOD_DELETE, self->url);
+  soup_message_add_flags (message, SOUP_MESSAGE_NO_REDIRECT);
   add_headers (self, message);
   g_object_set (self->session, "timeout", DELETE_TIMEOUT, NULL);
   soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, NULL,

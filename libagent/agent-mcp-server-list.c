@@ -36,6 +36,11 @@
  * keeps them in step as servers are added, removed, enabled or disabled
  * and as their tools change.
  *
+ * Disposing the list (`g_object_run_dispose()`) closes its servers, takes
+ * their tools from the sessions and leaves it empty; a
+ * [method@Agent.McpServerList.connect_async] under way then ends with
+ * %G_IO_ERROR_CANCELLED.
+ *
  * Since: 0.1
  */
 
@@ -51,6 +56,7 @@ struct _AgentMcpServerList
   GObject    parent_instance;
   GPtrArray *clients;             /* of AgentMcpClient */
   GPtrArray *attachments;         /* of Attachment */
+  guint      n_disposed;          /* how often it was disposed: connecting ends then */
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -336,14 +342,31 @@ static void
 agent_mcp_server_list_dispose (GObject *object)
 {
   AgentMcpServerList *self = (AgentMcpServerList *)object;
+  g_autoptr(GPtrArray) clients = g_steal_pointer (&self->clients);
 
-  g_clear_pointer (&self->attachments, g_ptr_array_unref);
-  if (self->clients != NULL)
-    for (guint i = 0; i < self->clients->len; i++)
-      unwatch_client (self, g_ptr_array_index (self->clients, i));
-  g_clear_pointer (&self->clients, g_ptr_array_unref);
+  /* The sessions lose the tools, the servers are closed (a connection
+   * under way ends: only g_object_run_dispose() finds one, since it holds
+   * the list), and what is left is an empty list. */
+  self->n_disposed++;
+  g_ptr_array_set_size (self->attachments, 0);
+  self->clients = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < clients->len; i++)
+    unwatch_client (self, g_ptr_array_index (clients, i));
+  if (clients->len > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, clients->len, 0);
 
   G_OBJECT_CLASS (agent_mcp_server_list_parent_class)->dispose (object);
+}
+
+static void
+agent_mcp_server_list_finalize (GObject *object)
+{
+  AgentMcpServerList *self = (AgentMcpServerList *)object;
+
+  g_clear_pointer (&self->attachments, g_ptr_array_unref);
+  g_clear_pointer (&self->clients, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (agent_mcp_server_list_parent_class)->finalize (object);
 }
 
 static void
@@ -352,6 +375,7 @@ agent_mcp_server_list_class_init (AgentMcpServerListClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = agent_mcp_server_list_dispose;
+  object_class->finalize = agent_mcp_server_list_finalize;
 }
 
 static void
@@ -442,10 +466,13 @@ agent_mcp_server_list_remove (AgentMcpServerList *self,
 /**
  * agent_mcp_server_list_lookup:
  * @self: a #AgentMcpServerList
- * @name: the name of a server
+ * @name: the name of a server, its key in `mcpServers`
  *
- * Returns: (transfer none) (nullable): the client of the server called
- *   @name, or %NULL
+ * Finds the client of the server called @name.
+ *
+ * Returns: (transfer none) (nullable): the client, owned by the list and
+ *   valid while it is in the list, or %NULL if the list has no server called
+ *   @name
  *
  * Since: 0.1
  */
@@ -655,13 +682,33 @@ agent_mcp_server_list_save_file (AgentMcpServerList  *self,
 
 /* Connecting and closing all */
 
+typedef struct
+{
+  guint pending;
+  guint n_disposed;   /* the list's, when it started */
+} ForEach;
+
+static void
+for_each_done (GTask *task)
+{
+  AgentMcpServerList *self = g_task_get_source_object (task);
+  ForEach *data = g_task_get_task_data (task);
+
+  if (g_task_get_source_tag (task) == agent_mcp_server_list_connect_async &&
+      data->n_disposed != self->n_disposed)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                             _("The MCP servers were closed while they were connecting"));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
 static void
 one_done_cb (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  guint *pending = g_task_get_task_data (task);
+  ForEach *data = g_task_get_task_data (task);
 
   /* Each server's failure is in its state and error. */
   if (g_task_get_source_tag (task) == agent_mcp_server_list_connect_async)
@@ -669,8 +716,8 @@ one_done_cb (GObject      *object,
   else
     agent_mcp_client_close_finish (AGENT_MCP_CLIENT (object), result, NULL);
 
-  if (--(*pending) == 0)
-    g_task_return_boolean (task, TRUE);
+  if (--data->pending == 0)
+    for_each_done (task);
 }
 
 static void
@@ -682,14 +729,15 @@ for_each_client (AgentMcpServerList  *self,
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_autoptr(GPtrArray) clients = g_ptr_array_copy (self->clients, (GCopyFunc) g_object_ref, NULL);
-  guint *pending = g_new0 (guint, 1);
+  ForEach *data = g_new0 (ForEach, 1);
 
   g_ptr_array_set_free_func (clients, g_object_unref);
   g_task_set_source_tag (task, source_tag);
-  g_task_set_task_data (task, pending, g_free);
+  g_task_set_task_data (task, data, g_free);
+  data->n_disposed = self->n_disposed;
 
   /* One for the loop, so that no server completes the task before all started */
-  *pending = 1;
+  data->pending = 1;
   for (guint i = 0; i < clients->len; i++)
     {
       AgentMcpClient *client = g_ptr_array_index (clients, i);
@@ -699,18 +747,18 @@ for_each_client (AgentMcpServerList  *self,
           if (!agent_mcp_client_get_enabled (client) ||
               agent_mcp_client_get_state (client) == AGENT_MCP_CLIENT_STATE_READY)
             continue;
-          (*pending)++;
+          data->pending++;
           agent_mcp_client_connect_async (client, cancellable, one_done_cb, g_object_ref (task));
         }
       else
         {
-          (*pending)++;
+          data->pending++;
           agent_mcp_client_close_async (client, NULL, one_done_cb, g_object_ref (task));
         }
     }
 
-  if (--(*pending) == 0)
-    g_task_return_boolean (task, TRUE);
+  if (--data->pending == 0)
+    for_each_done (task);
 }
 
 /**
@@ -746,8 +794,12 @@ agent_mcp_server_list_connect_async (AgentMcpServerList  *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Returns: %TRUE once every server is settled, or %FALSE with @error set
- *   if the wait was cancelled
+ * Finishes [method@Agent.McpServerList.connect_async]. Servers that failed do
+ * not fail it: each one's [property@Agent.McpClient:state] and
+ * [property@Agent.McpClient:error] say what happened.
+ *
+ * Returns: %TRUE once every server is connected or failed, or %FALSE with
+ *   %G_IO_ERROR_CANCELLED when the wait was cancelled or the list disposed
  *
  * Since: 0.1
  */
@@ -791,7 +843,12 @@ agent_mcp_server_list_close_async (AgentMcpServerList  *self,
  * @result: the result given to the callback
  * @error: return location for a #GError
  *
- * Returns: %TRUE
+ * Finishes [method@Agent.McpServerList.close_async]: every server of the list
+ * is gone.
+ *
+ * Returns: %TRUE, or %FALSE with %G_IO_ERROR_CANCELLED when the
+ *   close_async()'s cancellable was cancelled (the servers leave all the
+ *   same)
  *
  * Since: 0.1
  */

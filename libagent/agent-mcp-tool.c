@@ -317,7 +317,11 @@ _agent_mcp_result_to_text (JsonNode *result,
  * agent_mcp_tool_dup_client:
  * @self: a #AgentMcpTool
  *
- * Returns: (transfer full) (nullable): the client of the tool's server, or
+ * Gets the client of the tool's server. The tool holds it weakly: a tool a
+ * session still offers outlives a client that was dropped, and running it
+ * then fails saying so.
+ *
+ * Returns: (transfer full) (nullable): a new reference to the client, or
  *   %NULL if it is gone
  *
  * Since: 0.1
@@ -333,7 +337,11 @@ agent_mcp_tool_dup_client (AgentMcpTool *self)
  * agent_mcp_tool_get_remote_name:
  * @self: a #AgentMcpTool
  *
- * Returns: the server's name for the tool
+ * Gets the server's own name for the tool, which calls use; the tool's
+ * [property@Agent.Tool:name] is this name with the client's
+ * [property@Agent.McpClient:tool-prefix] before it, made fit for model APIs.
+ *
+ * Returns: (transfer none): the server's name for the tool, owned by the tool
  *
  * Since: 0.1
  */
@@ -348,7 +356,10 @@ agent_mcp_tool_get_remote_name (AgentMcpTool *self)
  * agent_mcp_tool_get_title:
  * @self: a #AgentMcpTool
  *
- * Returns: (nullable): a name for people, if the server gave one
+ * Gets a name for people to read (the tool's `title`), for a user interface.
+ *
+ * Returns: (nullable) (transfer none): the title, owned by the tool, or %NULL
+ *   if the server gave none
  *
  * Since: 0.1
  */

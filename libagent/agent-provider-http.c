@@ -37,6 +37,7 @@ struct _AgentProviderHttp
   guint        max_retries;
   guint64      max_response_size;
   char        *tls_ca_file;
+  GCancellable *cancellable;  /* cancelled by a dispose: see _agent_provider_get_cancellable() */
 };
 
 AgentProviderHttp *
@@ -53,11 +54,31 @@ _agent_provider_http_new (void)
   return http;
 }
 
-/* Drops the session (from the provider's dispose) */
+/* From the provider's dispose: ends what is in flight (only
+ * g_object_run_dispose() finds any: each request and listing holds the
+ * provider), and drops the session. */
 void
 _agent_provider_http_dispose (AgentProviderHttp *http)
 {
+  if (http->cancellable != NULL)
+    {
+      g_cancellable_cancel (http->cancellable);
+      g_clear_object (&http->cancellable);
+    }
   g_clear_object (&http->soup_session);
+}
+
+/* What every request and listing of the provider links its own
+ * cancellable to: disposing the provider cancels it, and the next request
+ * gets a new one. Like the session, used from one thread at a time. */
+GCancellable *
+_agent_provider_get_cancellable (AgentProvider *self)
+{
+  AgentProviderHttp *http = _agent_provider_get_http (self);
+
+  if (http->cancellable == NULL)
+    http->cancellable = g_cancellable_new ();
+  return http->cancellable;
 }
 
 static void
@@ -74,6 +95,7 @@ void
 _agent_provider_http_free (AgentProviderHttp *http)
 {
   g_clear_object (&http->soup_session);
+  g_clear_object (&http->cancellable);
   g_clear_pointer (&http->tls_ca_file, g_free);
   forget_api_key (http);
   g_free (http);
@@ -84,10 +106,16 @@ _agent_provider_http_free (AgentProviderHttp *http)
  * @self: a #AgentProvider
  * @api_key: (nullable): the key, or %NULL for none
  *
- * Sets the API key. Without one, no key header is sent (as local servers
- * expect). Spaces and line breaks around the key (as a file or a copy
- * leaves them) are dropped; a key with a control character inside makes
- * requests fail with %AGENT_ERROR_INVALID_ARGUMENT.
+ * Sets the API key, sent the way the API wants it (see
+ * [property@Agent.Provider:api-key]) to the base URL's host only, and removed
+ * from every error message and log. Without one, no key header is sent (as
+ * local servers expect). Spaces and line breaks around the key (as a file or
+ * a copy leaves them) are dropped; a key with a control character inside
+ * makes requests fail with %AGENT_ERROR_INVALID_ARGUMENT. The key cannot be
+ * read back: [method@Agent.Provider.get_has_api_key] says whether there is
+ * one. Keep keys in the keyring: see [func@Agent.secret_lookup_api_key_async].
+ *
+ * Since: 0.1
  */
 void
 agent_provider_set_api_key (AgentProvider *self,
@@ -114,7 +142,12 @@ agent_provider_set_api_key (AgentProvider *self,
  * agent_provider_get_has_api_key:
  * @self: a #AgentProvider
  *
- * Returns: whether an API key is set
+ * Gets whether an API key is set ([property@Agent.Provider:has-api-key]); the
+ * key itself cannot be read back.
+ *
+ * Returns: %TRUE if requests carry a key
+ *
+ * Since: 0.1
  */
 gboolean
 agent_provider_get_has_api_key (AgentProvider *self)
@@ -127,7 +160,10 @@ agent_provider_get_has_api_key (AgentProvider *self)
  * agent_provider_get_connect_timeout:
  * @self: a #AgentProvider
  *
- * Returns: the most seconds to connect, or 0 for no limit
+ * Gets [property@Agent.Provider:connect-timeout]: the most seconds a request
+ * may take to connect to the server (TLS included) and send its headers.
+ *
+ * Returns: the limit in seconds, or 0 for none
  *
  * Since: 0.1
  */
@@ -168,7 +204,10 @@ agent_provider_set_connect_timeout (AgentProvider *self,
  * agent_provider_get_first_byte_timeout:
  * @self: a #AgentProvider
  *
- * Returns: the most seconds to the first byte, or 0 for no limit
+ * Gets [property@Agent.Provider:first-byte-timeout]: the most seconds between
+ * sending a request and the first byte of the answer.
+ *
+ * Returns: the limit in seconds, or 0 for none
  *
  * Since: 0.1
  */
@@ -209,7 +248,10 @@ agent_provider_set_first_byte_timeout (AgentProvider *self,
  * agent_provider_get_idle_timeout:
  * @self: a #AgentProvider
  *
- * Returns: the most seconds without a byte mid-answer, or 0 for no limit
+ * Gets [property@Agent.Provider:idle-timeout]: the most seconds an answer may
+ * go without a byte once it started.
+ *
+ * Returns: the limit in seconds, or 0 for none
  *
  * Since: 0.1
  */
@@ -250,7 +292,10 @@ agent_provider_set_idle_timeout (AgentProvider *self,
  * agent_provider_get_max_retries:
  * @self: a #AgentProvider
  *
- * Returns: how many times a failed request is tried again
+ * Gets [property@Agent.Provider:max-retries]: how many times a request that
+ * failed before any of its answer arrived is tried again.
+ *
+ * Returns: the number of retries; 0 tries once
  *
  * Since: 0.1
  */
@@ -290,7 +335,10 @@ agent_provider_set_max_retries (AgentProvider *self,
  * agent_provider_get_max_response_size:
  * @self: a #AgentProvider
  *
- * Returns: the most bytes one answer may have
+ * Gets [property@Agent.Provider:max-response-size]: the most bytes the body
+ * of one answer may have.
+ *
+ * Returns: the limit in bytes
  *
  * Since: 0.1
  */
@@ -331,8 +379,11 @@ agent_provider_set_max_response_size (AgentProvider *self,
  * agent_provider_get_tls_ca_file:
  * @self: a #AgentProvider
  *
- * Returns: (nullable): the file of certificate authorities trusted instead
- *   of the system's
+ * Gets [property@Agent.Provider:tls-ca-file]: the PEM file of certificate
+ * authorities trusted instead of the system's.
+ *
+ * Returns: (nullable) (type filename) (transfer none): the file, owned by the
+ *   provider, or %NULL when the system's authorities are trusted
  *
  * Since: 0.1
  */
@@ -726,30 +777,19 @@ GError *
 _agent_provider_error_from_redirect (const char * const *secrets,
                                      SoupMessage        *message)
 {
-  const char *location = soup_message_headers_get_one (soup_message_get_response_headers (message),
-                                                       "Location");
-  g_autoptr(GUri) target = NULL;
-  g_autofree char *shown = NULL;
-  g_autofree char *redacted = NULL;
+  g_autofree char *target = _agent_redirect_target (message, secrets);
   g_autofree char *reason = NULL;
   guint status = soup_message_get_status (message);
 
   reason = agent_redact (soup_message_get_reason_phrase (message), secrets);
-  if (location == NULL)
+  if (target == NULL)
     return g_error_new (AGENT_ERROR, AGENT_ERROR_HTTP,
                         _("The server answered %u %s, a redirect without a Location"),
                         status, reason ? reason : "");
-
-  /* Relative to the request; without user information */
-  target = g_uri_parse_relative (soup_message_get_uri (message), location, SOUP_HTTP_URI_FLAGS,
-                                 NULL);
-  shown = target != NULL ? g_uri_to_string_partial (target, G_URI_HIDE_USERINFO)
-                         : g_utf8_make_valid (location, -1);
-  redacted = agent_redact (shown, secrets);
 
   return g_error_new (AGENT_ERROR, AGENT_ERROR_HTTP,
                       _("The server answered %u %s, a redirect to %s, which is not followed: "
                         "the API key goes to the base URL's host only. If the new address is "
                         "right, make it the base URL"),
-                      status, reason ? reason : "", redacted);
+                      status, reason ? reason : "", target);
 }

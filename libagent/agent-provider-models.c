@@ -16,15 +16,17 @@
 #define MAX_MODELS_BODY (8 * 1024 * 1024)
 #define READ_SIZE       (64 * 1024)
 
-/* One listing: the request, its own cancellable (the caller's, chained,
- * and the time limit's), and the body read so far, at most
- * MAX_MODELS_BODY + 1 bytes. */
+/* One listing: the request, its own cancellable (the caller's and the
+ * provider's, chained, and the time limit's), and the body read so far, at
+ * most MAX_MODELS_BODY + 1 bytes. */
 typedef struct
 {
   SoupMessage  *message;
   GCancellable *cancellable;
   GCancellable *caller_cancellable;
   gulong        caller_cancelled_id;
+  GCancellable *provider_cancellable;
+  gulong        provider_cancelled_id;
   GSource      *timer;
   double        limit;       /* seconds, 0 for none */
   gboolean      timed_out;
@@ -45,6 +47,9 @@ list_models_free (gpointer data)
   if (list->caller_cancelled_id != 0)
     g_cancellable_disconnect (list->caller_cancellable, list->caller_cancelled_id);
   g_clear_object (&list->caller_cancellable);
+  if (list->provider_cancelled_id != 0)
+    g_cancellable_disconnect (list->provider_cancellable, list->provider_cancelled_id);
+  g_clear_object (&list->provider_cancellable);
   g_clear_object (&list->cancellable);
   g_clear_object (&list->stream);
   g_clear_object (&list->message);
@@ -62,9 +67,10 @@ timed_out_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The caller's cancellable, or the provider's (it was disposed) */
 static void
-caller_cancelled_cb (GCancellable *caller,
-                     ListModels   *list)
+cancelled_cb (GCancellable *cancelled,
+              ListModels   *list)
 {
   g_cancellable_cancel (list->cancellable);
 }
@@ -264,9 +270,12 @@ agent_provider_list_models_async (AgentProvider       *self,
     {
       list->caller_cancellable = g_object_ref (cancellable);
       list->caller_cancelled_id = g_cancellable_connect (cancellable,
-                                                         G_CALLBACK (caller_cancelled_cb),
+                                                         G_CALLBACK (cancelled_cb),
                                                          list, NULL);
     }
+  list->provider_cancellable = g_object_ref (_agent_provider_get_cancellable (self));
+  list->provider_cancelled_id = g_cancellable_connect (list->provider_cancellable,
+                                                       G_CALLBACK (cancelled_cb), list, NULL);
 
   /* A list is short: connecting and the answer get the limits of a
    * request's start, together */
@@ -290,9 +299,17 @@ agent_provider_list_models_async (AgentProvider       *self,
  * @result: the #GAsyncResult given to the callback
  * @error: return location for a #GError
  *
+ * Finishes [method@Agent.Provider.list_models_async]: the models the server
+ * offers, in the order it gave them. The listing fails with
+ * %AGENT_ERROR_AUTHENTICATION when the key was refused, %AGENT_ERROR_NETWORK
+ * when the server could not be reached, %AGENT_ERROR_TIMEOUT or
+ * %AGENT_ERROR_LIMIT beyond its limits, and %G_IO_ERROR_CANCELLED when it was
+ * cancelled or the provider disposed.
+ *
  * Returns: (transfer full) (array zero-terminated=1): the names of the
- *   models, as the API wants them in [property@Agent.Provider:model], or
- *   %NULL with @error set
+ *   models, as the API wants them in [property@Agent.Provider:model] (an
+ *   empty array when it offers none), or %NULL with @error set. Free with
+ *   g_strfreev().
  *
  * Since: 0.1
  */

@@ -92,6 +92,7 @@ AgentProviderHttp          *_agent_provider_get_http          (AgentProvider    
 AgentProviderSlots         *_agent_provider_get_slots         (AgentProvider       *self);
 SoupSession                *_agent_provider_get_soup_session  (AgentProvider       *self,
                                                                GError             **error);
+GCancellable               *_agent_provider_get_cancellable   (AgentProvider       *self);
 SoupMessage                *_agent_provider_build_message     (AgentProvider       *self,
                                                                const AgentRequest  *request,
                                                                GError             **error);

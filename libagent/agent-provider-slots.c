@@ -46,7 +46,10 @@ _agent_provider_slots_free (AgentProviderSlots *slots)
  * agent_provider_get_max_concurrent_requests:
  * @self: a #AgentProvider
  *
- * Returns: the most requests open at once, or 0 for no limit
+ * Gets [property@Agent.Provider:max-concurrent-requests]: the most requests
+ * the provider's sessions may have open at once; the others wait their turn.
+ *
+ * Returns: the limit, or 0 for none
  *
  * Since: 0.1
  */

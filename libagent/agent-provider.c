@@ -39,6 +39,13 @@
  * per streaming answer; [property@Provider:max-concurrent-requests] sets a
  * lower limit, queuing the requests beyond it in order.
  *
+ * Every request and listing holds the provider until it ends. Disposing
+ * the provider while they run (`g_object_run_dispose()`, what a binding's
+ * explicit dispose does) ends them all — model listings, turns streaming
+ * an answer, turns waiting for a request slot — each with
+ * %G_IO_ERROR_CANCELLED, as a cancelled turn ends. The provider keeps its
+ * settings: a request made later starts afresh.
+ *
  * Since: 0.1
  */
 
@@ -532,7 +539,14 @@ agent_provider_list_names (void)
  * agent_provider_get_name:
  * @self: a #AgentProvider
  *
- * Returns: the name of the API the provider speaks
+ * Gets the name of the API the provider speaks, one of
+ * [func@Agent.Provider.list_names] (`openai`, `anthropic`, …): the name it
+ * was created with, or the one an alias stands for (`claude` gives
+ * `anthropic`). [property@Agent.Provider:name].
+ *
+ * Returns: (transfer none): the name of the API, owned by the provider
+ *
+ * Since: 0.1
  */
 const char *
 agent_provider_get_name (AgentProvider *self)
@@ -545,7 +559,12 @@ agent_provider_get_name (AgentProvider *self)
  * agent_provider_get_display_name:
  * @self: a #AgentProvider
  *
- * Returns: a name for the API to show people
+ * Gets a name for the API to show people, such as “Anthropic Messages”,
+ * translated. [property@Agent.Provider:display-name].
+ *
+ * Returns: (transfer none): the name to show, owned by the provider
+ *
+ * Since: 0.1
  */
 const char *
 agent_provider_get_display_name (AgentProvider *self)
@@ -558,7 +577,16 @@ agent_provider_get_display_name (AgentProvider *self)
  * agent_provider_get_base_url:
  * @self: a #AgentProvider
  *
- * Returns: the base URL requests go to
+ * Gets the URL the API's paths are relative to: the one set with
+ * [method@Agent.Provider.set_base_url], without a trailing `/`, or the API's
+ * own service ([method@Agent.Provider.get_default_base_url]) when none was.
+ * It may carry user information (`http://user:password@host/`), which is a
+ * secret: do not show it as it is.
+ *
+ * Returns: (transfer none): the base URL, owned by the provider; valid until
+ *   it changes
+ *
+ * Since: 0.1
  */
 const char *
 agent_provider_get_base_url (AgentProvider *self)
@@ -570,9 +598,15 @@ agent_provider_get_base_url (AgentProvider *self)
 /**
  * agent_provider_set_base_url:
  * @self: a #AgentProvider
- * @base_url: (nullable): the base URL, or %NULL for the default
+ * @base_url: (nullable): the base URL, such as `http://127.0.0.1:8080/v1`, or
+ *   %NULL (or an empty string) for the API's own service
  *
- * Sets the URL the API's paths are relative to. A trailing `/` is ignored.
+ * Sets the URL the API's paths are relative to (`/chat/completions`, …):
+ * that of a local server or of another service speaking the same API. A
+ * trailing `/` is ignored. The API key goes to this URL's host only.
+ * [property@Agent.Provider:base-url].
+ *
+ * Since: 0.1
  */
 void
 agent_provider_set_base_url (AgentProvider *self,
@@ -603,7 +637,13 @@ agent_provider_set_base_url (AgentProvider *self,
  * agent_provider_get_default_base_url:
  * @self: a #AgentProvider
  *
- * Returns: the base URL of the API's own service
+ * Gets the base URL of the API's own service (`https://api.openai.com/v1`,
+ * `http://localhost:11434` for Ollama, …): where requests go when no base
+ * URL is set.
+ *
+ * Returns: (transfer none): the default base URL, a static string
+ *
+ * Since: 0.1
  */
 const char *
 agent_provider_get_default_base_url (AgentProvider *self)
@@ -620,7 +660,10 @@ agent_provider_get_default_base_url (AgentProvider *self)
  * this API's key (`OPENAI_API_KEY`, …). libagent never reads it by itself;
  * applications may.
  *
- * Returns: (nullable): the name of the variable
+ * Returns: (nullable) (transfer none): the name of the variable, a static
+ *   string, or %NULL for an API without one
+ *
+ * Since: 0.1
  */
 const char *
 agent_provider_get_api_key_variable (AgentProvider *self)
@@ -633,7 +676,14 @@ agent_provider_get_api_key_variable (AgentProvider *self)
  * agent_provider_get_model:
  * @self: a #AgentProvider
  *
- * Returns: (nullable): the model to ask for
+ * Gets the model requests ask for: the one set with
+ * [method@Agent.Provider.set_model], or the API's default (such as
+ * `gpt-4o-mini`) when none was. [property@Agent.Provider:model].
+ *
+ * Returns: (nullable) (transfer none): the model, owned by the provider and
+ *   valid until it changes; %NULL only for an API without a default
+ *
+ * Since: 0.1
  */
 const char *
 agent_provider_get_model (AgentProvider *self)
@@ -645,9 +695,14 @@ agent_provider_get_model (AgentProvider *self)
 /**
  * agent_provider_set_model:
  * @self: a #AgentProvider
- * @model: (nullable): the model, or %NULL for the provider's default
+ * @model: (nullable): the model, as the API names it (see
+ *   [method@Agent.Provider.list_models_async]), or %NULL (or an empty
+ *   string) for the API's default
  *
- * Sets the model to ask for.
+ * Sets the model requests ask for, from the next request on.
+ * [property@Agent.Provider:model].
+ *
+ * Since: 0.1
  */
 void
 agent_provider_set_model (AgentProvider *self,
@@ -670,7 +725,10 @@ agent_provider_set_model (AgentProvider *self,
  * agent_provider_get_max_tokens:
  * @self: a #AgentProvider
  *
- * Returns: the most tokens an answer may have, or 0 for the default
+ * Gets [property@Agent.Provider:max-tokens]: the most tokens an answer may
+ * have.
+ *
+ * Returns: the limit, or 0 for the API's default
  *
  * Since: 0.1
  */
@@ -707,7 +765,10 @@ agent_provider_set_max_tokens (AgentProvider *self,
  * agent_provider_get_reasoning_effort:
  * @self: a #AgentProvider
  *
- * Returns: how much a reasoning model should think
+ * Gets [property@Agent.Provider:reasoning-effort]: how much a reasoning model
+ * is asked to think.
+ *
+ * Returns: the effort; %AGENT_REASONING_EFFORT_DEFAULT when none is asked for
  *
  * Since: 0.1
  */

@@ -122,7 +122,12 @@ agent_secret_store_api_key_async (const char          *provider,
  * @result: the #GAsyncResult given to the callback
  * @error: return location for a #GError
  *
- * Returns: %TRUE if the key was saved
+ * Finishes [func@Agent.secret_store_api_key_async].
+ *
+ * Returns: %TRUE if the key was saved, or %FALSE with @error set:
+ *   %AGENT_ERROR_STORAGE when the keyring could not save it (no Secret
+ *   Service running, a locked keyring the user did not unlock, …), or
+ *   %G_IO_ERROR_CANCELLED
  *
  * Since: 0.1
  */
@@ -198,8 +203,14 @@ agent_secret_lookup_api_key_async (const char          *provider,
  * @result: the #GAsyncResult given to the callback
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): the key, or %NULL (without @error)
- *   if none is saved
+ * Finishes [func@Agent.secret_lookup_api_key_async]. Give the key to
+ * [method@Agent.Provider.set_api_key], and clear it from memory once done
+ * with (it is a secret).
+ *
+ * Returns: (transfer full) (nullable): the key, to free with g_free(); %NULL
+ *   without @error when none is saved for the provider and base URL, or
+ *   %NULL with @error set: %AGENT_ERROR_STORAGE when the keyring could not be
+ *   read, or %G_IO_ERROR_CANCELLED
  *
  * Since: 0.1
  */
@@ -269,8 +280,11 @@ agent_secret_clear_api_key_async (const char          *provider,
  * @result: the #GAsyncResult given to the callback
  * @error: return location for a #GError
  *
- * Returns: %TRUE if a key was removed, %FALSE (without @error) if none was
- *   saved
+ * Finishes [func@Agent.secret_clear_api_key_async].
+ *
+ * Returns: %TRUE if a key was removed; %FALSE without @error if none was
+ *   saved, or %FALSE with @error set: %AGENT_ERROR_STORAGE when the keyring
+ *   could not remove it, or %G_IO_ERROR_CANCELLED
  *
  * Since: 0.1
  */

@@ -49,10 +49,13 @@ struct _AgentStep
   GSource             *source;       /* readable body */
   GTask               *task;
 
-  /* Our own cancellable: cancelled by the turn's, or by a time limit */
+  /* Our own cancellable: cancelled by the turn's, by the provider's (when
+   * it is disposed), or by a time limit */
   GCancellable        *cancellable;
   GCancellable        *turn_cancellable;
   gulong               turn_cancelled_id;
+  GCancellable        *provider_cancellable;
+  gulong               provider_cancelled_id;
 
   GSource             *timer;        /* the limit of the current phase */
   gint64               last_byte;    /* monotonic µs: when a byte last came or went

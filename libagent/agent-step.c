@@ -49,6 +49,7 @@ agent_step_clear (gpointer data)
   g_clear_object (&self->message);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->turn_cancellable);
+  g_clear_object (&self->provider_cancellable);
   g_clear_object (&self->provider);
   g_clear_pointer (&self->secrets, _agent_secrets_free);
   if (self->debug_held != NULL)
@@ -128,6 +129,45 @@ agent_step_get_timing (AgentStep *self,
     *sent_at = self->sent_at;
 }
 
+/* Cancelling the turn, or disposing the provider, cancels the step's own
+ * cancellable: the current one (a retry after a connect timeout makes a
+ * new one, linked anew). */
+static void
+cancel_cb (GCancellable *cancelled,
+           GCancellable *cancellable)
+{
+  g_cancellable_cancel (cancellable);
+}
+
+static void
+unlink_cancellables (AgentStep *self)
+{
+  if (self->turn_cancelled_id != 0)
+    {
+      g_cancellable_disconnect (self->turn_cancellable, self->turn_cancelled_id);
+      self->turn_cancelled_id = 0;
+    }
+  if (self->provider_cancelled_id != 0)
+    {
+      g_cancellable_disconnect (self->provider_cancellable, self->provider_cancelled_id);
+      self->provider_cancelled_id = 0;
+    }
+}
+
+static void
+link_cancellables (AgentStep *self)
+{
+  unlink_cancellables (self);
+  self->turn_cancelled_id = g_cancellable_connect (self->turn_cancellable,
+                                                   G_CALLBACK (cancel_cb),
+                                                   g_object_ref (self->cancellable),
+                                                   g_object_unref);
+  self->provider_cancelled_id = g_cancellable_connect (self->provider_cancellable,
+                                                       G_CALLBACK (cancel_cb),
+                                                       g_object_ref (self->cancellable),
+                                                       g_object_unref);
+}
+
 /* Ending */
 
 static void
@@ -149,11 +189,7 @@ stop_everything (AgentStep *self)
   destroy_source (&self->retry_timer);
   destroy_source (&self->retry_cancel);
 
-  if (self->turn_cancelled_id != 0)
-    {
-      g_cancellable_disconnect (self->turn_cancellable, self->turn_cancelled_id);
-      self->turn_cancelled_id = 0;
-    }
+  unlink_cancellables (self);
 
   _agent_debug_data_end ((const char * const *) self->secrets, &self->debug_held);
 
@@ -419,6 +455,7 @@ _agent_step_retry_or_fail (AgentStep *self,
       /* A connect timeout cancelled it: a new one for the next attempt */
       g_clear_object (&self->cancellable);
       self->cancellable = g_cancellable_new ();
+      link_cancellables (self);
     }
 
   self->retry_timer = g_timeout_source_new ((guint) (delay / 1000));
@@ -589,13 +626,6 @@ acquire_cb (GObject      *object,
   send_attempt (self);
 }
 
-static void
-turn_cancelled_cb (GCancellable *turn_cancellable,
-                   GCancellable *cancellable)
-{
-  g_cancellable_cancel (cancellable);
-}
-
 void
 agent_step_run_async (AgentStep           *self,
                       const AgentRequest  *request,
@@ -615,12 +645,10 @@ agent_step_run_async (AgentStep           *self,
    * cancellation of the task. */
   g_task_set_check_cancellable (self->task, FALSE);
 
-  /* Cancelling the turn cancels the step */
+  /* Cancelling the turn, or disposing the provider, cancels the step */
   self->turn_cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
-  self->turn_cancelled_id = g_cancellable_connect (self->turn_cancellable,
-                                                   G_CALLBACK (turn_cancelled_cb),
-                                                   g_object_ref (self->cancellable),
-                                                   g_object_unref);
+  self->provider_cancellable = g_object_ref (_agent_provider_get_cancellable (self->provider));
+  link_cancellables (self);
 
   /* The request is built once and kept for the attempts */
   message = _agent_provider_build_message (self->provider, request, &error);

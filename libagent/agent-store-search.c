@@ -205,7 +205,10 @@ query_snippet (AgentSearchResult *self)
  * agent_search_result_get_conversation:
  * @self: a #AgentSearchResult
  *
- * Returns: (transfer none): the conversation that matched
+ * Gets the conversation that matched: the one in the store's list, whose
+ * messages a view can open at [method@Agent.SearchResult.get_position].
+ *
+ * Returns: (transfer none): the conversation, owned by the result
  *
  * Since: 0.1
  */
@@ -220,8 +223,11 @@ agent_search_result_get_conversation (AgentSearchResult *self)
  * agent_search_result_get_position:
  * @self: a #AgentSearchResult
  *
- * Returns: the position of the first message that matched, or -1 when only
- *   the title matched
+ * Gets where the conversation matched: the position, in the conversation's
+ * list of messages, of the first message that holds every word searched
+ * for.
+ *
+ * Returns: the position of the message, or -1 when only the title matched
  *
  * Since: 0.1
  */
@@ -236,7 +242,13 @@ agent_search_result_get_position (AgentSearchResult *self)
  * agent_search_result_get_snippet:
  * @self: a #AgentSearchResult
  *
- * Returns: the words around the match, as Pango markup
+ * Gets the words around the match, for a list of results: a few words on
+ * each side, `…` where the text was cut, as Pango markup (the text escaped,
+ * each matched word in `<b>`…`</b>`), ready for gtk_label_set_markup(). It
+ * is read from the database the first time it is asked for.
+ *
+ * Returns: (transfer none): the snippet, owned by the result; an empty string
+ *   when the message is no longer there
  *
  * Since: 0.1
  */

@@ -294,7 +294,10 @@ agent_store_dup_default_path (void)
  * agent_store_get_path:
  * @self: a #AgentStore
  *
- * Returns: (type filename): the database file
+ * Gets the database file the store reads and writes: the one it was opened
+ * with, or [func@Agent.Store.dup_default_path]. [property@Agent.Store:path].
+ *
+ * Returns: (type filename) (transfer none): the path, owned by the store
  *
  * Since: 0.1
  */
@@ -365,10 +368,13 @@ _agent_store_find (AgentStore *self,
 /**
  * agent_store_lookup_conversation:
  * @self: a #AgentStore
- * @id: a conversation's identifier
+ * @id: a conversation's identifier ([property@Agent.Conversation:id])
  *
- * Returns: (transfer full) (nullable): the conversation with @id, or %NULL
- *   if there is none (or it was deleted)
+ * Finds a conversation of the store's list by its identifier, as agent-cli's
+ * `--conversation` does. Its messages are read when first used.
+ *
+ * Returns: (transfer full) (nullable): a new reference to the conversation,
+ *   or %NULL if the store has none with @id (or it was deleted)
  *
  * Since: 0.1
  */

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "agent-util-private.h"
+#include "agent-wire-util.h"
 
 /*
  * Runs @func (@object) on the thread that owns @object: at once when called
@@ -63,4 +64,28 @@ _agent_url_hide_userinfo (const char *url)
     return g_strdup (url);
 
   return g_uri_to_string_partial (uri, G_URI_HIDE_USERINFO);
+}
+
+/* Where the redirect @message received points, to show in an error:
+ * resolved against the request's URL, without user information, with
+ * @secrets (NULL-terminated, or NULL) redacted. NULL without a Location.
+ * Redirects carrying a key or configured headers are never followed: the
+ * error says where the server pointed, for the user to configure it. */
+char *
+_agent_redirect_target (SoupMessage        *message,
+                        const char * const *secrets)
+{
+  const char *location = soup_message_headers_get_one (soup_message_get_response_headers (message),
+                                                       "Location");
+  g_autoptr(GUri) target = NULL;
+  g_autofree char *shown = NULL;
+
+  if (location == NULL)
+    return NULL;
+
+  target = g_uri_parse_relative (soup_message_get_uri (message), location, SOUP_HTTP_URI_FLAGS,
+                                 NULL);
+  shown = target != NULL ? g_uri_to_string_partial (target, G_URI_HIDE_USERINFO)
+                         : g_utf8_make_valid (location, -1);
+  return agent_redact (shown, secrets);
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib-object.h>
+#include <libsoup/soup.h>
 
 G_BEGIN_DECLS
 
@@ -22,5 +23,7 @@ void  _agent_run_later         (GObject      *object,
                                 GMainContext *context,
                                 GSourceFunc   func);
 char *_agent_url_hide_userinfo (const char   *url);
+char *_agent_redirect_target   (SoupMessage        *message,
+                                const char * const *secrets);
 
 G_END_DECLS

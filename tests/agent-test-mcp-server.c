@@ -1,6 +1,6 @@
 /* agent-test-mcp-server.c — a hostile MCP server over stdio, for tests and benchmarks
  *
- *   agent-test-mcp-server [--tools N] [--pid-file FILE] [--linger]
+ *   agent-test-mcp-server [--tools N] [--pid-file FILE] [--linger] [--mute]
  *
  * Speaks just enough MCP (one JSON-RPC message a line) to be connected to,
  * then misbehaves on request. tools/list answers, in one page, the tools
@@ -13,7 +13,8 @@
  *   echo        {"text": "…"}          the text back
  *
  * --pid-file writes its process id there once it runs; --linger keeps it
- * alive after its input ends (a server that ignores the end of its input).
+ * alive after its input ends (a server that ignores the end of its input);
+ * --mute reads what comes and never answers, the handshake included.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -161,11 +162,13 @@ main (int   argc,
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autofree char *pid_file = NULL;
   gboolean linger = FALSE;
+  gboolean mute = FALSE;
   int n_tools = 0;
   const GOptionEntry entries[] = {
     { "tools", 0, 0, G_OPTION_ARG_INT, &n_tools, "Offer N more tools", "N" },
     { "pid-file", 0, 0, G_OPTION_ARG_FILENAME, &pid_file, "Write the process id to FILE", "FILE" },
     { "linger", 0, 0, G_OPTION_ARG_NONE, &linger, "Stay after the input ended", NULL },
+    { "mute", 0, 0, G_OPTION_ARG_NONE, &mute, "Never answer", NULL },
     { NULL }
   };
   char *text = NULL;
@@ -197,7 +200,7 @@ main (int   argc,
       message = json_node_get_object (json_parser_get_root (parser));
       method = json_object_get_string_member_with_default (message, "method", NULL);
       id = json_object_get_member (message, "id");
-      if (method == NULL || id == NULL)
+      if (method == NULL || id == NULL || mute)
         continue;
 
       if (g_str_equal (method, "initialize"))

@@ -46,6 +46,7 @@ struct _AgentTestResponse
 typedef struct
 {
   char               *path;
+  const char         *method;     /* interned */
   SoupMessageHeaders *headers;
   JsonNode           *body;
 } Request;
@@ -243,6 +244,7 @@ server_cb (SoupServer        *server,
 
   request = g_new0 (Request, 1);
   request->path = g_strdup (path);
+  request->method = g_intern_string (soup_server_message_get_method (message));
   request->headers = soup_message_headers_ref (soup_server_message_get_request_headers (message));
   if (g_bytes_get_size (bytes) > 0)
     {
@@ -500,6 +502,14 @@ agent_test_server_get_request_path (AgentTestServer *self,
 {
   g_assert_cmpuint (index, <, self->requests->len);
   return ((Request *)g_ptr_array_index (self->requests, index))->path;
+}
+
+const char *
+agent_test_server_get_request_method (AgentTestServer *self,
+                                      guint            index)
+{
+  g_assert_cmpuint (index, <, self->requests->len);
+  return ((Request *)g_ptr_array_index (self->requests, index))->method;
 }
 
 guint

@@ -5,7 +5,8 @@
  * SoupServer endpoint scripted request by request for what the reference
  * server does not do: answers as plain JSON, a GET stream for what the
  * server says on its own, refused credentials, a session the server
- * forgot.
+ * forgot, redirects (never followed: the headers stay with the URL's
+ * host).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -94,6 +95,11 @@ typedef struct
   gboolean         refuse;           /* answer 401 */
   gboolean         list_changed;     /* the next GET stream says the tools changed */
   guint            n_tools;
+  /* Requests of this method ("initialize", "tools/call", … or the HTTP
+   * method of those without a body) are answered with a redirect */
+  const char      *redirect_method;
+  guint            redirect_status;
+  char            *redirect_to;
 } Endpoint;
 
 static void
@@ -122,6 +128,21 @@ responder (AgentTestServer *server,
   const char *method;
   gint64 id;
 
+  method = agent_test_server_get_request_method (server,
+                                                 agent_test_server_get_n_requests (server) - 1);
+  if (body != NULL)
+    method = json_object_get_string_member_with_default (json_node_get_object (body), "method",
+                                                         "");
+  if (g_strcmp0 (method, endpoint->redirect_method) == 0)
+    {
+      AgentTestResponse *response = agent_test_server_add_response (server,
+                                                                    endpoint->redirect_status);
+
+      agent_test_response_add_header (response, "Location", endpoint->redirect_to);
+      agent_test_response_set_body (response, "text/plain", "Moved");
+      return;
+    }
+
   if (body == NULL)
     {
       AgentTestResponse *response;
@@ -148,7 +169,6 @@ responder (AgentTestServer *server,
     }
 
   message = json_node_get_object (body);
-  method = json_object_get_string_member_with_default (message, "method", "");
   id = json_object_get_int_member_with_default (message, "id", -1);
 
   if (g_str_equal (method, "initialize"))
@@ -211,7 +231,7 @@ request_method (AgentTestServer *server,
   JsonNode *body = agent_test_server_get_request_body (server, index);
 
   if (body == NULL)
-    return "GET";
+    return agent_test_server_get_request_method (server, index);
   return json_object_get_string_member_with_default (json_node_get_object (body), "method", "?");
 }
 
@@ -223,6 +243,17 @@ find_request (AgentTestServer *server,
     if (g_str_equal (request_method (server, i), method))
       return i;
   g_error ("No %s request", method);
+}
+
+static gboolean
+has_get_request (gpointer data)
+{
+  AgentTestServer *server = data;
+
+  for (guint i = 0; i < agent_test_server_get_n_requests (server); i++)
+    if (g_str_equal (request_method (server, i), "GET"))
+      return TRUE;
+  return FALSE;
 }
 
 static void
@@ -334,6 +365,154 @@ test_session_forgotten (void)
   agent_test_server_free (endpoint.server);
 }
 
+/* Redirects: the configured headers (a bearer token, say) go to the
+ * configured URL's origin only, so no redirect is followed; a 3xx fails
+ * with an error that names where the server pointed. A second endpoint,
+ * which would answer as well as the first, records whatever reaches it. */
+
+typedef struct
+{
+  Endpoint        endpoint;
+  Endpoint        elsewhere;
+  AgentMcpClient *client;
+} Redirect;
+
+static void
+redirect_init (Redirect   *r,
+               const char *method,
+               guint       status)
+{
+  r->client = endpoint_client (&r->endpoint);
+  g_object_unref (endpoint_client (&r->elsewhere));
+  r->endpoint.redirect_method = method;
+  r->endpoint.redirect_status = status;
+  r->endpoint.redirect_to = g_strdup_printf ("%s/stolen",
+                                             agent_test_server_get_base_url (r->elsewhere.server));
+}
+
+static void
+redirect_clear (Redirect *r)
+{
+  /* Nothing reached the other host, with the token or without, up to the
+   * DELETE that closing sends */
+  g_assert_cmpuint (agent_test_server_get_n_requests (r->elsewhere.server), ==, 0);
+  agent_test_mcp_close (r->client);
+  g_assert_cmpuint (agent_test_server_get_n_requests (r->elsewhere.server), ==, 0);
+  if (g_strcmp0 (r->endpoint.redirect_method, "DELETE") == 0)
+    find_request (r->endpoint.server, "DELETE");
+  g_assert_finalize_object (r->client);
+  agent_test_server_free (r->endpoint.server);
+  agent_test_server_free (r->elsewhere.server);
+  g_free (r->endpoint.redirect_to);
+}
+
+static void
+assert_redirect_error (const char *message,
+                       Redirect   *r)
+{
+  g_autofree char *status = g_strdup_printf ("%u", r->endpoint.redirect_status);
+
+  agent_test_assert_contains (message, "“scripted”");
+  agent_test_assert_contains (message, status);
+  agent_test_assert_contains (message, r->endpoint.redirect_to);
+  agent_test_assert_contains (message, "not followed");
+  g_assert_null (strstr (message, "tok-very-secret"));
+}
+
+static void
+test_redirect_handshake (void)
+{
+  static const guint statuses[] = { 301, 302, 303, 307, 308 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (statuses); i++)
+    {
+      Redirect r = { 0, };
+      g_autoptr(GError) error = NULL;
+
+      redirect_init (&r, "initialize", statuses[i]);
+      error = agent_test_mcp_connect_error (r.client);
+      g_test_message ("%u: %s", statuses[i], error ? error->message : "no error");
+      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_HTTP);
+      assert_redirect_error (error->message, &r);
+      g_assert_cmpint (agent_mcp_client_get_state (r.client), ==, AGENT_MCP_CLIENT_STATE_FAILED);
+      g_assert_cmpuint (agent_test_server_get_n_requests (r.endpoint.server), ==, 1);
+      redirect_clear (&r);
+    }
+}
+
+/* A redirect of a call fails the call; the server stays connected. (A
+ * 303 would make the POST a GET, a 307 keeps it a POST.) */
+static void
+test_redirect_call (void)
+{
+  static const guint statuses[] = { SOUP_STATUS_SEE_OTHER, SOUP_STATUS_TEMPORARY_REDIRECT };
+
+  for (guint i = 0; i < G_N_ELEMENTS (statuses); i++)
+    {
+      Redirect r = { 0, };
+      AgentTestMcpResult result;
+
+      redirect_init (&r, "tools/call", statuses[i]);
+      agent_test_mcp_connect (r.client);
+      agent_test_mcp_call (r.client, "tool_0", "{}", &result);
+      g_test_message ("%u: %s", statuses[i], result.text);
+      g_assert_true (result.is_error);
+      assert_redirect_error (result.text, &r);
+      agent_test_mcp_result_clear (&result);
+      g_assert_cmpint (agent_mcp_client_get_state (r.client), ==, AGENT_MCP_CLIENT_STATE_READY);
+
+      r.endpoint.redirect_method = NULL;
+      agent_test_mcp_call (r.client, "tool_0", "{}", &result);
+      g_assert_false (result.is_error);
+      agent_test_mcp_result_clear (&result);
+      redirect_clear (&r);
+    }
+}
+
+static gboolean
+elsewhere_reached (gpointer data)
+{
+  Redirect *r = data;
+
+  return agent_test_server_get_n_requests (r->elsewhere.server) > 0;
+}
+
+/* The GET stream carries the headers and the session id too. Nothing
+ * tells when the client gave up on it: a redirect it followed would reach
+ * the other server at once, a little while is given for it. */
+static void
+test_redirect_get (void)
+{
+  static const guint statuses[] = { SOUP_STATUS_FOUND, SOUP_STATUS_PERMANENT_REDIRECT };
+
+  for (guint i = 0; i < G_N_ELEMENTS (statuses); i++)
+    {
+      Redirect r = { 0, };
+
+      redirect_init (&r, "GET", statuses[i]);
+      agent_test_mcp_connect (r.client);
+      agent_test_wait_until (has_get_request, r.endpoint.server);
+      g_assert_false (agent_test_wait_until_timeout (elsewhere_reached, &r, 2));
+      redirect_clear (&r);
+    }
+}
+
+/* So does the DELETE that ends the session; closing waits for its answer */
+static void
+test_redirect_delete (void)
+{
+  static const guint statuses[] = { SOUP_STATUS_SEE_OTHER, SOUP_STATUS_PERMANENT_REDIRECT };
+
+  for (guint i = 0; i < G_N_ELEMENTS (statuses); i++)
+    {
+      Redirect r = { 0, };
+
+      redirect_init (&r, "DELETE", statuses[i]);
+      agent_test_mcp_connect (r.client);
+      redirect_clear (&r);
+    }
+}
+
 static void
 test_unreachable (void)
 {
@@ -366,6 +545,10 @@ main (int   argc,
   g_test_add_func ("/mcp/http/refused", test_refused);
   g_test_add_func ("/mcp/http/session-forgotten", test_session_forgotten);
   g_test_add_func ("/mcp/http/unreachable", test_unreachable);
+  g_test_add_func ("/mcp/http/redirect/handshake", test_redirect_handshake);
+  g_test_add_func ("/mcp/http/redirect/call", test_redirect_call);
+  g_test_add_func ("/mcp/http/redirect/get", test_redirect_get);
+  g_test_add_func ("/mcp/http/redirect/delete", test_redirect_delete);
 
   return g_test_run ();
 }

@@ -384,6 +384,41 @@ test_cancel_during_connect (Fixture       *f,
   g_assert_cmpuint (memory_length (f), ==, 1);
 }
 
+/* After a connect timeout, the step tries again with a new cancellable of
+ * its own: cancelling the turn must still reach it, during the wait before
+ * the attempt and during the attempt (here one without a time limit). */
+static void
+no_limit_then_cancel_cb (AgentSession *session,
+                         guint         attempt,
+                         double        delay,
+                         const GError *error,
+                         GCancellable *cancellable)
+{
+  agent_provider_set_connect_timeout (agent_session_get_provider (session), 0);
+  g_timeout_add ((guint) (delay * 1000) + 100, cancel_later_cb, cancellable);
+}
+
+static void
+test_cancel_after_connect_retry (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autoptr(GSocket) listener = NULL;
+  g_autoptr(GSocket) filler = NULL;
+  g_autofree char *url = hanging_port_url (&listener, &filler);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+
+  agent_provider_set_base_url (f->provider, url);
+  agent_provider_set_connect_timeout (f->provider, 0.2);
+  agent_provider_set_max_retries (f->provider, 1);
+  g_signal_connect (f->session, "retry", G_CALLBACK (no_limit_then_cancel_cb), cancellable);
+  agent_test_turn_run (&f->turn, f->session, "Hi", cancellable);
+
+  g_assert_error (f->turn.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (f->retries->len, ==, 1);
+  g_assert_cmpuint (memory_length (f), ==, 1);
+  g_signal_handlers_disconnect_by_data (f->session, cancellable);
+}
+
 /* Time limits */
 
 static void
@@ -789,6 +824,7 @@ main (int   argc,
   ADD ("/reliability/errors/html-page", test_html_error_page);
   ADD ("/reliability/errors/connection-refused", test_connection_refused);
   ADD ("/reliability/timeout/connect", test_connect_timeout);
+  ADD ("/reliability/timeout/cancel-after-connect-retry", test_cancel_after_connect_retry);
   ADD ("/reliability/timeout/first-byte", test_first_byte_timeout);
   ADD ("/reliability/timeout/idle", test_idle_timeout);
   ADD ("/reliability/timeout/idle-reset-by-bytes", test_idle_timeout_reset_by_bytes);

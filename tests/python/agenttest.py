@@ -68,12 +68,17 @@ class ScriptedServer:
     """Answers each POST to /v1/chat/completions with the next scripted
     response, and keeps every request body, parsed."""
 
-    def __init__(self, *responses, delay=0.0):
+    def __init__(self, *responses, delay=0.0, hold_models=False):
         self.responses = list(responses)
         self.requests = []
         self.delay = delay
         self.closing = threading.Event()
         self.lock = threading.Lock()
+        # With @hold_models, the list of models is cut in two: its end
+        # waits for models_gate, set by the test (or by close())
+        self.hold_models = hold_models
+        self.models_gate = threading.Event()
+        self.models_asked = threading.Event()
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -93,7 +98,16 @@ class ScriptedServer:
                 self.send_header('Content-Length', str(len(body)))
                 self.send_header('Connection', 'close')
                 self.end_headers()
-                self.wfile.write(body)
+                try:
+                    if server.hold_models:
+                        self.wfile.write(body[:10])
+                        self.wfile.flush()
+                        server.models_asked.set()
+                        server.models_gate.wait(WAIT_SECONDS)
+                        body = body[10:]
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
             def do_POST(self):
                 length = int(self.headers.get('Content-Length', '0'))
@@ -139,6 +153,7 @@ class ScriptedServer:
 
     def close(self):
         self.closing.set()
+        self.models_gate.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
