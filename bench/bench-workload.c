@@ -238,6 +238,36 @@ bench_format_done_event (GString *out)
   g_string_append_len (out, "data: [DONE]\n\n", 14);
 }
 
+void
+bench_format_tool_call_start_event (GString    *out,
+                                    guint       index,
+                                    const char *id,
+                                    const char *name)
+{
+  g_string_append_len (out, CHUNK_PREFIX, sizeof CHUNK_PREFIX - 1);
+  g_string_append_printf (out,
+                          "\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":%u,"
+                          "\"id\":\"%s\",\"type\":\"function\",\"function\":{\"name\":\"%s\","
+                          "\"arguments\":\"\"}}]},",
+                          index, id, name);
+  g_string_append_len (out, CHOICE_SUFFIX, sizeof CHOICE_SUFFIX - 1);
+}
+
+void
+bench_format_tool_call_arguments_event (GString    *out,
+                                        guint       index,
+                                        const char *fragment)
+{
+  g_string_append_len (out, CHUNK_PREFIX, sizeof CHUNK_PREFIX - 1);
+  g_string_append_printf (out,
+                          "\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":%u,"
+                          "\"function\":{\"arguments\":\"",
+                          index);
+  append_escaped (out, fragment, strlen (fragment));
+  g_string_append (out, "\"}}]},");
+  g_string_append_len (out, CHOICE_SUFFIX, sizeof CHOICE_SUFFIX - 1);
+}
+
 /* Tool calls */
 
 static void

@@ -75,7 +75,8 @@ void         bench_stream_free (BenchStream   *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BenchStream, bench_stream_free)
 
-/* Single events, for streams written by hand (the latency stream). */
+/* Single events, for streams written by hand (the latency stream, the
+ * tool loop of bench-loop). */
 void bench_format_role_event    (GString    *out);
 void bench_format_content_event (GString    *out,
                                  const char *text);
@@ -85,5 +86,14 @@ void bench_format_usage_event   (GString    *out,
                                  guint64     completion_tokens,
                                  guint64     reasoning_tokens);
 void bench_format_done_event    (GString    *out);
+/* A tool call's first fragment (its id and name, empty arguments), then
+ * pieces of its arguments, as OpenAI streams them. */
+void bench_format_tool_call_start_event     (GString    *out,
+                                             guint       index,
+                                             const char *id,
+                                             const char *name);
+void bench_format_tool_call_arguments_event (GString    *out,
+                                             guint       index,
+                                             const char *fragment);
 
 G_END_DECLS
