@@ -254,7 +254,9 @@ def summarize_plain(samples):
 
 
 def fmt(value, spec):
-    return '-' if value is None else format(value, spec)
+    if value is None:
+        return '-'.rjust(int(re.match(r'\d*', spec).group() or 0))
+    return format(value, spec)
 
 
 def print_report(loop):
