@@ -284,11 +284,13 @@ def print_report(loop):
     print(f'\nThe same over plain HTTP, Content-Length answers, keep-alive: 2 prompts of '
           f'{loop["steps"]} steps in one process (agent-cli: typed on a terminal)')
     print(f'  {"contender":12} {"requests":>8} {"connections":>11} {"req/conn":>8} '
-          f'{"added ms/step":>13} {"p50":>5}')
+          f'{"added ms/step":>13} {"p50":>5} {"CPU ms":>6} {"proc CPU":>8}')
     for name, row in loop['plain'].items():
         print(f'  {name:12} {fmt(row["requests"], "8.0f")} {fmt(row["connections"], "11.0f")} '
               f'{fmt(row["requests_per_connection"], "8.1f")} '
-              f'{fmt(row["added_ms_per_step"], "13.1f")} {fmt(row["median_gap_ms"], "5.1f")}')
+              f'{fmt(row["added_ms_per_step"], "13.1f")} {fmt(row["median_gap_ms"], "5.1f")} '
+              f'{fmt(row["cpu_s"] * 1e3 if row["cpu_s"] is not None else None, "6.1f")} '
+              f'{fmt(row["process_cpu_s"], "8.3f")}')
 
 
 def check(loop, expected):
