@@ -14,11 +14,10 @@
  *            one `calculator` call, the last one answers text
  *   STEP_MS  the server's own time per step (milliseconds)
  *
- * Answers are OpenAI chat-completion chunks. Which step a request is comes
- * from the request: the number of tool results after its last user
- * message, so one conversation can hold several prompts. Each tool result
- * is checked (the calculator's answer to the expression the server asked
- * for). Connections are kept alive, as an API's servers do.
+ * What the answers hold and what is checked in the requests:
+ * bench-loop-answers.h. Which step a request is comes from the request,
+ * so one conversation can hold several prompts. Connections are kept
+ * alive, as an API's servers do.
  *
  * On stdin, one command per line:
  *
@@ -45,10 +44,6 @@
 #include <glib.h>
 
 G_BEGIN_DECLS
-
-/* The tool the loop asks for, and the expression of step @step (0-based),
- * whose value the tool result must hold: (step + 1) * 7 + 1. */
-#define BENCH_LOOP_TOOL "calculator"
 
 int bench_loop_server_main (const char *certificate_file,
                             const char *key_file);

@@ -306,7 +306,7 @@ def check(loop, expected):
             runs = [(sample, STEPS) for sample in row['samples']]
             runs += [(sample, 1) for sample in row.get('one_step_samples', [])]
             for sample, steps in runs:
-                problems += check_run(f'tool loop {variant}, {steps} steps: {name}', sample,
+                problems += check_run(f'tool loop {variant}, {steps}-step: {name}', sample,
                                       prompts, steps)
     return problems
 
