@@ -163,8 +163,8 @@ class ToolLoop:
         self.server = LoopServer(self.program, certificate, key)
         samples = {name: {'tls': [], 'tls_one': [], 'plain': []} for name in self.contenders}
         try:
-            # Untimed: the first TLS run of a process pays for loading
-            # GnuTLS's and node's caches from the disk.
+            # Untimed: the first TLS run after a while reads GnuTLS, node
+            # and the peers' modules from the disk.
             for name in self.contenders:
                 self.run_one(name, 'https', 'sse', 1)
             for _ in range(runs):
