@@ -40,6 +40,7 @@ struct _AgentChatPreferences
   GtkListBox           *models_list;
   AdwEntryRow          *api_key_row;
   GtkLabel             *key_hint;
+  GtkLabel             *base_url_error;
   AdwEntryRow          *system_prompt_row;
   GtkSwitch            *chunks_switch;
   AdwPreferencesGroup  *tools_group;
@@ -279,7 +280,8 @@ static void
 sync_fields (AgentChatPreferences *self)
 {
   const char *provider = agent_chat_connection_get_provider (self->connection);
-  const char *base_url = agent_chat_connection_get_base_url (self->connection);
+  /* Without a password it may hold (from the command line) */
+  g_autofree char *base_url = agent_chat_connection_dup_shown_base_url (self->connection);
   const char *model = agent_chat_connection_get_model (self->connection);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->provider_list));
 
@@ -321,15 +323,43 @@ on_provider_selected (AgentChatPreferences *self)
   sync_fields (self);
 }
 
+/* A URL that cannot be saved stays in the field, marked, with the reason
+ * under the fields */
+static void
+show_base_url_error (AgentChatPreferences *self,
+                     const GError         *error)
+{
+  if (error != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->base_url_row), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->base_url_row), "error");
+  gtk_label_set_text (self->base_url_error, error ? error->message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->base_url_error), error != NULL);
+}
+
 static void
 on_base_url_edited (AgentChatPreferences *self)
 {
+  g_autoptr(GError) error = NULL;
+
   if (self->syncing)
     return;
   self->syncing = TRUE;
   agent_chat_connection_set_base_url (self->connection,
-                                      gtk_editable_get_text (GTK_EDITABLE (self->base_url_row)));
+                                      gtk_editable_get_text (GTK_EDITABLE (self->base_url_row)),
+                                      &error);
   self->syncing = FALSE;
+  show_base_url_error (self, error);
+}
+
+static gboolean
+on_close_request (AgentChatPreferences *self)
+{
+  g_autofree char *shown = agent_chat_connection_dup_shown_base_url (self->connection);
+
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->base_url_row)), shown) != 0)
+    on_base_url_edited (self);
+  return GDK_EVENT_PROPAGATE;
 }
 
 static void
@@ -437,6 +467,7 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, models_list);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, api_key_row);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, key_hint);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, base_url_error);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, system_prompt_row);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, chunks_switch);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, tools_group);
@@ -481,7 +512,12 @@ agent_chat_preferences_new (GtkWindow            *parent,
   update_key_hint (self);
   g_signal_connect_object (self->provider_row, "notify::selected",
                            G_CALLBACK (on_provider_selected), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->base_url_row, "changed", G_CALLBACK (on_base_url_edited), self,
+  /* Saved when applied (its button, Enter) or as the window closes, never
+   * while typed: a user name and password would be on their way to the
+   * settings before their "@" */
+  g_signal_connect_object (self->base_url_row, "apply", G_CALLBACK (on_base_url_edited), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self, "close-request", G_CALLBACK (on_close_request), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->model_row, "changed", G_CALLBACK (on_model_edited), self,
                            G_CONNECT_SWAPPED);

@@ -112,6 +112,77 @@ _agent_chat_window_turn_started (AgentChatWindow *self)
     g_warning ("What the conversation is held with could not be recorded: %s", error->message);
 }
 
+/* Waiting for the conversation: agent-cli (or another store of the same
+ * file) adds to it. The turn starts once it is done; the claim is asked
+ * for again every CLAIM_INTERVAL ms, without blocking the main loop. */
+#define CLAIM_INTERVAL 100
+
+static gboolean
+retry_claim (gpointer user_data)
+{
+  AgentChatWindow *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (self->conversation != NULL && !agent_conversation_claim (self->conversation, &error) &&
+      g_error_matches (error, AGENT_ERROR, AGENT_ERROR_BUSY))
+    return G_SOURCE_CONTINUE;
+
+  /* Claimed (or failed otherwise: the turn says why) */
+  self->claim_source = 0;
+  agent_chat_composer_set_status (self->composer, NULL);
+  _agent_chat_window_busy_changed (self);
+  _agent_chat_window_resume (self);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * _agent_chat_window_wait_for_claim:
+ * @self: a #AgentChatWindow
+ *
+ * Claims the conversation shown for the turn about to start. While another
+ * program adds to it, says so and tries again later: the turn goes on
+ * from _agent_chat_window_resume() once it is this program's.
+ *
+ * Returns: whether the turn must wait
+ */
+gboolean
+_agent_chat_window_wait_for_claim (AgentChatWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->claim_source != 0)
+    return TRUE;
+  if (self->conversation == NULL ||
+      agent_conversation_claim (self->conversation, &error) ||
+      !g_error_matches (error, AGENT_ERROR, AGENT_ERROR_BUSY))
+    return FALSE;
+
+  self->claim_source = g_timeout_add (CLAIM_INTERVAL, retry_claim, self);
+  agent_chat_composer_set_status (self->composer,
+                                  _("Waiting for another program using this conversation…"));
+  _agent_chat_window_busy_changed (self);
+  return TRUE;
+}
+
+/**
+ * _agent_chat_window_stop_waiting:
+ * @self: a #AgentChatWindow
+ *
+ * Gives up waiting for the conversation (Stop, or another chat shown).
+ *
+ * Returns: whether a turn was waiting
+ */
+gboolean
+_agent_chat_window_stop_waiting (AgentChatWindow *self)
+{
+  if (self->claim_source == 0)
+    return FALSE;
+  g_clear_handle_id (&self->claim_source, g_source_remove);
+  agent_chat_composer_set_status (self->composer, NULL);
+  _agent_chat_window_busy_changed (self);
+  return TRUE;
+}
+
 static gboolean
 show_conversation (AgentChatWindow   *self,
                    AgentConversation *conversation)
@@ -293,6 +364,7 @@ _agent_chat_window_init_conversations (AgentChatWindow *self)
 void
 _agent_chat_window_dispose_conversations (AgentChatWindow *self)
 {
+  g_clear_handle_id (&self->claim_source, g_source_remove);
   unwatch (self);
   self->sidebar = NULL;  /* a child of the template's sidebar pane */
   g_clear_object (&self->store);

@@ -55,6 +55,7 @@ struct _AgentChatWindow
   AgentConversation    *conversation;  /* the memory, when it is a stored one */
 #endif
 
+  guint                 claim_source;  /* while another program holds the conversation */
   guint                 pending_continue : 1;  /* likewise, a turn to go on with */
   guint                 looking_up_key : 1;
   AgentChatAutoscroll  *autoscroll;
@@ -65,6 +66,8 @@ void                  _agent_chat_window_show_error       (AgentChatWindow *self
                                                            const GError    *error,
                                                            AgentMessage    *last);
 void                  _agent_chat_window_update_rows      (AgentChatWindow *self);
+void                  _agent_chat_window_resume           (AgentChatWindow *self);
+void                  _agent_chat_window_busy_changed     (AgentChatWindow *self);
 
 /* agent-chat-window-chats.c */
 guint         _agent_chat_window_memory_position (AgentMemory     *memory,
@@ -95,6 +98,8 @@ void         _agent_chat_window_dispose_conversations    (AgentChatWindow *self)
 AgentMemory *_agent_chat_window_new_memory               (AgentChatWindow *self);
 void         _agent_chat_window_memory_changed           (AgentChatWindow *self);
 void         _agent_chat_window_turn_started             (AgentChatWindow *self);
+gboolean     _agent_chat_window_wait_for_claim           (AgentChatWindow *self);
+gboolean     _agent_chat_window_stop_waiting             (AgentChatWindow *self);
 #else
 /* Without the store: no sidebar, and conversations in memory only */
 static inline void
@@ -128,6 +133,18 @@ _agent_chat_window_memory_changed (AgentChatWindow *self)
 static inline void
 _agent_chat_window_turn_started (AgentChatWindow *self)
 {
+}
+
+static inline gboolean
+_agent_chat_window_wait_for_claim (AgentChatWindow *self)
+{
+  return FALSE;
+}
+
+static inline gboolean
+_agent_chat_window_stop_waiting (AgentChatWindow *self)
+{
+  return FALSE;
 }
 #endif
 

@@ -213,10 +213,17 @@ on_approve_tool_call (AgentSession      *session,
   return TRUE;
 }
 
-static void
-on_busy_changed (AgentChatWindow *self)
+/**
+ * _agent_chat_window_busy_changed:
+ * @self: a #AgentChatWindow
+ *
+ * A turn runs or waits to start, or no longer: Send becomes Stop, and back.
+ */
+void
+_agent_chat_window_busy_changed (AgentChatWindow *self)
 {
-  gboolean busy = self->session != NULL && agent_session_get_busy (self->session);
+  gboolean busy = (self->session != NULL && agent_session_get_busy (self->session)) ||
+                  self->claim_source != 0;
 
   agent_chat_composer_set_busy (self->composer, busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", busy);
@@ -256,9 +263,9 @@ set_session (AgentChatWindow *self,
   g_signal_connect (session, "retry", G_CALLBACK (on_retry), self);
   g_signal_connect_swapped (session, "notify::current-message",
                             G_CALLBACK (on_current_message_changed), self);
-  g_signal_connect_swapped (session, "notify::busy", G_CALLBACK (on_busy_changed), self);
+  g_signal_connect_swapped (session, "notify::busy", G_CALLBACK (_agent_chat_window_busy_changed), self);
   gtk_filter_list_model_set_model (self->messages, agent_session_get_transcript (session));
-  on_busy_changed (self);
+  _agent_chat_window_busy_changed (self);
 }
 
 static void
@@ -333,16 +340,29 @@ on_key_looked_up (GObject      *object,
 {
   g_autoptr(AgentChatWindow) self = user_data;
   g_autofree char *key = NULL;
-  g_autofree char *prompt = NULL;
   AgentChatKeySource source;
-  gboolean again = self->pending_continue;
 
   key = agent_chat_secret_store_lookup_finish (AGENT_CHAT_SECRET_STORE (object), result, &source,
                                                NULL);
   self->looking_up_key = FALSE;
   if (self->connection == NULL)  /* closed meanwhile */
     return;
-  prompt = g_steal_pointer (&self->pending_prompt);
+  _agent_chat_window_resume (self);
+}
+
+/**
+ * _agent_chat_window_resume:
+ * @self: a #AgentChatWindow
+ *
+ * Goes on with the turn that waited (for the key, or for the conversation):
+ * sends the prompt that waited, or continues the conversation.
+ */
+void
+_agent_chat_window_resume (AgentChatWindow *self)
+{
+  g_autofree char *prompt = g_steal_pointer (&self->pending_prompt);
+  gboolean again = self->pending_continue;
+
   self->pending_continue = FALSE;
   if (prompt != NULL)
     agent_chat_window_send (self, prompt);
@@ -461,10 +481,13 @@ agent_chat_window_send (AgentChatWindow *self,
 
   if (self->session != NULL && agent_session_get_busy (self->session))
     return;
-  if (wait_for_key (self))
+  if (wait_for_key (self) || _agent_chat_window_wait_for_claim (self))
     {
-      g_free (self->pending_prompt);
-      self->pending_prompt = g_strdup (text);
+      if (text != self->pending_prompt)
+        {
+          g_free (self->pending_prompt);
+          self->pending_prompt = g_strdup (text);
+        }
       self->pending_continue = FALSE;
       return;
     }
@@ -488,7 +511,7 @@ continue_turn (AgentChatWindow *self)
 {
   if (self->session != NULL && agent_session_get_busy (self->session))
     return;
-  if (wait_for_key (self))
+  if (wait_for_key (self) || _agent_chat_window_wait_for_claim (self))
     {
       g_clear_pointer (&self->pending_prompt, g_free);
       self->pending_continue = TRUE;
@@ -512,6 +535,13 @@ agent_chat_window_stop (AgentChatWindow *self)
 {
   g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
 
+  /* A turn that waits for the conversation never starts; its text stays
+   * in the composer */
+  if (_agent_chat_window_stop_waiting (self))
+    {
+      g_clear_pointer (&self->pending_prompt, g_free);
+      self->pending_continue = FALSE;
+    }
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
 }
@@ -702,7 +732,7 @@ agent_chat_window_set_memory (AgentChatWindow *self,
   agent_session_set_memory (self->session, memory);
   set_progress (self, NULL, NULL);
   _agent_chat_window_enter_chat (self);
-  on_busy_changed (self);
+  _agent_chat_window_busy_changed (self);
   _agent_chat_window_memory_changed (self);
   agent_chat_window_scroll_to_bottom (self);
 }
@@ -743,10 +773,10 @@ static void
 update_subtitle (AgentChatWindow *self)
 {
   g_autofree char *subtitle = agent_chat_connection_dup_subtitle (self->connection);
+  g_autofree char *url = agent_chat_connection_dup_shown_base_url (self->connection);
 
   adw_window_title_set_subtitle (self->window_title, subtitle);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title),
-                               agent_chat_connection_get_base_url (self->connection));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title), url);
 }
 
 /**

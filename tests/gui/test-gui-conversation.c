@@ -1,0 +1,230 @@
+/* test-gui-conversation.c
+ *
+ * What agent-chat keeps with each stored conversation, under a real display
+ * (Xvfb), the window keeping its conversations in a real SQLite store and
+ * its session talking to the in-process test server:
+ *
+ * - a turn waits, saying so, while another program (agent-cli, or another
+ *   store of the same file) adds to the conversation, and Stop gives up
+ *   waiting with the text left in the composer;
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agent-chat-composer.h"
+#include "agent-test-gui.h"
+#include "agent-test-openai.h"
+#include "agent-test-util.h"
+
+#define WAITING_TEXT "Waiting for another program using this conversation…"
+
+static AgentSession *
+session_of (Fixture *fixture)
+{
+  return agent_chat_window_get_session (fixture->window);
+}
+
+static AgentChatComposer *
+composer_of (Fixture *fixture)
+{
+  return agent_chat_window_get_composer (fixture->window);
+}
+
+static void
+wait_idle (Fixture *fixture)
+{
+  agent_test_wait_until (session_idle, session_of (fixture));
+  iterate ();
+}
+
+static void
+chat (Fixture    *fixture,
+      const char *prompt,
+      const char *answer)
+{
+  const char *deltas[] = { answer, NULL };
+
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  agent_chat_window_send (fixture->window, prompt);
+  wait_idle (fixture);
+}
+
+/* Types @text in the composer and sends it, as Return does */
+static void
+type_and_send (Fixture    *fixture,
+               const char *text)
+{
+  agent_chat_composer_set_text (composer_of (fixture), text);
+  g_signal_emit_by_name (composer_of (fixture), "send", text);
+  iterate ();
+}
+
+static char *
+composer_text (Fixture *fixture)
+{
+  return agent_chat_composer_dup_text (composer_of (fixture));
+}
+
+/* Lets the main loop run for @msec, as the app would while it waits */
+static void
+run_for (guint msec)
+{
+  gint64 end = g_get_monotonic_time () + msec * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (5000);
+    }
+}
+
+static AgentStore *
+store_of (Fixture *fixture)
+{
+  AgentStore *store = NULL;
+
+  g_object_get (fixture->window, "store", &store, NULL);
+  g_assert_nonnull (store);
+  return store;
+}
+
+/* The conversation shown, as another program of the same file sees it */
+static AgentConversation *
+open_elsewhere (Fixture     *fixture,
+                AgentStore **other_store)
+{
+  g_autoptr(AgentStore) store = store_of (fixture);
+  AgentMemory *memory = agent_session_get_memory (session_of (fixture));
+  g_autoptr(GError) error = NULL;
+  AgentConversation *conversation;
+
+  g_assert_true (AGENT_IS_CONVERSATION (memory));
+  *other_store = agent_store_new (agent_store_get_path (store), &error);
+  g_assert_no_error (error);
+  conversation = agent_store_lookup_conversation (*other_store,
+                                                  agent_conversation_get_id (AGENT_CONVERSATION (memory)));
+  g_assert_nonnull (conversation);
+  return conversation;
+}
+
+static gboolean
+status_gone (gpointer data)
+{
+  return agent_chat_composer_get_status (data) == NULL;
+}
+
+/* Another program holds the conversation: the turn waits, sends nothing
+ * meanwhile, and starts once the other is done, with what it wrote */
+static void
+test_waits_for_claim (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(AgentStore) other_store = NULL;
+  g_autoptr(AgentConversation) other = NULL;
+  g_autoptr(AgentMessage) theirs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *left = NULL;
+  const char *deltas[] = { "After them.", NULL };
+  guint n_requests;
+  AgentMemory *memory;
+
+  chat (fixture, "Hello", "Hi.");
+  other = open_elsewhere (fixture, &other_store);
+  g_assert_true (agent_conversation_claim (other, &error));
+  g_assert_no_error (error);
+
+  n_requests = agent_test_server_get_n_requests (fixture->server);
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  type_and_send (fixture, "Again");
+  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  g_assert_true (agent_chat_composer_get_busy (composer_of (fixture)));
+
+  /* It keeps waiting (and the main loop runs), sending nothing */
+  run_for (500);
+  g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests);
+  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  left = composer_text (fixture);
+  g_assert_cmpstr (left, ==, "Again");
+
+  /* The other program adds its turn, and is done */
+  theirs = agent_message_new (AGENT_MESSAGE_ROLE_USER, "Theirs");
+  g_assert_true (agent_memory_append (AGENT_MEMORY (other), theirs, &error));
+  g_assert_no_error (error);
+  g_clear_object (&theirs);
+  theirs = agent_message_new (AGENT_MESSAGE_ROLE_ASSISTANT, "Their answer.");
+  g_assert_true (agent_memory_append (AGENT_MEMORY (other), theirs, &error));
+  agent_conversation_release (other);
+
+  agent_test_wait_until (status_gone, composer_of (fixture));
+  agent_test_wait_until (session_idle, session_of (fixture));
+  wait_idle (fixture);
+  g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests + 1);
+
+  /* Our turn came after theirs */
+  memory = agent_session_get_memory (session_of (fixture));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (memory)), ==, 6);
+  {
+    g_autoptr(AgentMessage) third = g_list_model_get_item (G_LIST_MODEL (memory), 2);
+    g_autoptr(AgentMessage) fifth = g_list_model_get_item (G_LIST_MODEL (memory), 4);
+    g_autoptr(AgentMessage) last = g_list_model_get_item (G_LIST_MODEL (memory), 5);
+
+    g_assert_cmpstr (agent_message_get_content (third), ==, "Theirs");
+    g_assert_cmpstr (agent_message_get_content (fifth), ==, "Again");
+    g_assert_cmpstr (agent_message_get_content (last), ==, "After them.");
+  }
+  g_clear_pointer (&left, g_free);
+  left = composer_text (fixture);
+  g_assert_cmpstr (left, ==, "");
+  g_assert_false (agent_chat_composer_get_busy (composer_of (fixture)));
+}
+
+/* Stop while waiting: nothing is sent, not even later, and the text stays */
+static void
+test_stop_waiting (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(AgentStore) other_store = NULL;
+  g_autoptr(AgentConversation) other = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *left = NULL;
+  guint n_requests;
+
+  chat (fixture, "Hello", "Hi.");
+  other = open_elsewhere (fixture, &other_store);
+  g_assert_true (agent_conversation_claim (other, &error));
+
+  n_requests = agent_test_server_get_n_requests (fixture->server);
+  type_and_send (fixture, "Never mind");
+  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+
+  /* Escape, as the composer's Stop */
+  g_signal_emit_by_name (composer_of (fixture), "stop");
+  iterate ();
+  g_assert_null (agent_chat_composer_get_status (composer_of (fixture)));
+  g_assert_false (agent_chat_composer_get_busy (composer_of (fixture)));
+  left = composer_text (fixture);
+  g_assert_cmpstr (left, ==, "Never mind");
+
+  agent_conversation_release (other);
+  run_for (400);
+  g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests);
+  g_assert_cmpuint (g_list_model_get_n_items (
+    G_LIST_MODEL (agent_session_get_memory (session_of (fixture)))), ==, 2);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  char *data_home = agent_test_gui_init (&argc, &argv);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, store_fixture_set_up, func, fixture_tear_down)
+
+  ADD ("/gui/conversation/waits-for-claim", test_waits_for_claim);
+  ADD ("/gui/conversation/stop-waiting", test_stop_waiting);
+
+  return agent_test_gui_run (data_home);
+}
