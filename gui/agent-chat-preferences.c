@@ -24,6 +24,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-mcp-page.h"
+#include "agent-chat-names.h"
 #include "agent-chat-preferences.h"
 
 struct _AgentChatPreferences
@@ -41,7 +42,7 @@ struct _AgentChatPreferences
   AdwEntryRow          *api_key_row;
   GtkLabel             *key_hint;
   GtkLabel             *base_url_error;
-  AdwEntryRow          *system_prompt_row;
+  GtkTextView          *system_prompt_view;
   GtkSwitch            *chunks_switch;
   AdwPreferencesGroup  *tools_group;
 
@@ -289,7 +290,7 @@ sync_fields (AgentChatPreferences *self)
     return;
   self->syncing = TRUE;
   for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (gtk_string_list_get_string (self->provider_list, i), provider) == 0)
+    if (g_strcmp0 (agent_provider_list_names ()[i], provider) == 0)
       adw_combo_row_set_selected (self->provider_row, i);
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->base_url_row)), base_url) != 0)
     gtk_editable_set_text (GTK_EDITABLE (self->base_url_row), base_url);
@@ -310,8 +311,9 @@ on_server_changed (AgentChatPreferences *self)
 static void
 on_provider_selected (AgentChatPreferences *self)
 {
-  const char *name = gtk_string_list_get_string (self->provider_list,
-                                                 adw_combo_row_get_selected (self->provider_row));
+  guint selected = adw_combo_row_get_selected (self->provider_row);
+  const char *name = selected < g_strv_length ((char **) agent_provider_list_names ())
+                     ? agent_provider_list_names ()[selected] : NULL;
 
   if (self->syncing || name == NULL ||
       g_strcmp0 (name, agent_chat_connection_get_provider (self->connection)) == 0)
@@ -378,8 +380,39 @@ fill_providers (AgentChatPreferences *self)
 {
   const char * const *names = agent_provider_list_names ();
 
+  /* In the order of agent_provider_list_names(): the position is the name */
   for (guint i = 0; names[i] != NULL; i++)
-    gtk_string_list_append (self->provider_list, names[i]);
+    gtk_string_list_append (self->provider_list, agent_chat_provider_title (names[i]));
+}
+
+/* The system prompt: several lines, saved as typed */
+
+static void
+on_system_prompt_setting (AgentChatPreferences *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->system_prompt_view);
+  g_autofree char *prompt = g_settings_get_string (self->settings, "system-prompt");
+  g_autofree char *shown = NULL;
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  shown = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  if (g_strcmp0 (shown, prompt) != 0)
+    gtk_text_buffer_set_text (buffer, prompt, -1);
+}
+
+static void
+on_system_prompt_edited (AgentChatPreferences *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->system_prompt_view);
+  g_autofree char *prompt = g_settings_get_string (self->settings, "system-prompt");
+  g_autofree char *shown = NULL;
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  shown = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  if (g_strcmp0 (shown, prompt) != 0)
+    g_settings_set_string (self->settings, "system-prompt", shown);
 }
 
 /* Tools */
@@ -411,18 +444,19 @@ fill_tools (AgentChatPreferences *self)
 
   for (guint i = 0; names[i] != NULL; i++)
     {
-      g_autoptr(AgentTool) tool = agent_builtin_tool_new (names[i], NULL);
       GtkWidget *row = adw_action_row_new ();
       GtkWidget *toggle = gtk_switch_new ();
+      const char *summary = agent_chat_tool_summary (names[i]);
 
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), names[i]);
-      if (tool != NULL)
-        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), agent_tool_get_description (tool));
+      /* For people: not the name and description the model is given */
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), agent_chat_tool_title (names[i]));
+      if (summary != NULL)
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), summary);
       gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
       gtk_switch_set_active (GTK_SWITCH (toggle), g_strv_contains ((const char * const *) enabled,
                                                                    names[i]));
       gtk_accessible_update_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      names[i], -1);
+                                      agent_chat_tool_title (names[i]), -1);
       g_object_set_data_full (G_OBJECT (toggle), "tool", g_strdup (names[i]), g_free);
       g_signal_connect_object (toggle, "notify::active", G_CALLBACK (on_tool_toggled), self, 0);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
@@ -468,7 +502,7 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, api_key_row);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, key_hint);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, base_url_error);
-  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, system_prompt_row);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, system_prompt_view);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, chunks_switch);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, tools_group);
   gtk_widget_class_bind_template_callback (widget_class, on_model_activated);
@@ -535,8 +569,11 @@ agent_chat_preferences_new (GtkWindow            *parent,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (secrets, "notify::keyring-error", G_CALLBACK (update_key_hint), self,
                            G_CONNECT_SWAPPED);
-  g_settings_bind (settings, "system-prompt", self->system_prompt_row, "text",
-                   G_SETTINGS_BIND_DEFAULT);
+  on_system_prompt_setting (self);
+  g_signal_connect_object (settings, "changed::system-prompt",
+                           G_CALLBACK (on_system_prompt_setting), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_text_view_get_buffer (self->system_prompt_view), "changed",
+                           G_CALLBACK (on_system_prompt_edited), self, G_CONNECT_SWAPPED);
   g_settings_bind (settings, "show-tool-call-chunks", self->chunks_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
   refresh (self);

@@ -17,6 +17,7 @@
 
 #include "agent-chat-a11y.h"
 #include "agent-chat-sidebar-row.h"
+#include "agent-chat-snippet.h"
 
 struct _AgentChatSidebarRow
 {
@@ -40,6 +41,9 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (AgentChatSidebarRow, agent_chat_sidebar_row, GTK_TYPE_WIDGET)
+
+/* Characters shown before a search's first match, at most */
+#define SNIPPET_CONTEXT 24
 
 /**
  * agent_chat_sidebar_item_get_conversation:
@@ -166,7 +170,7 @@ agent_chat_sidebar_row_set_item (AgentChatSidebarRow *self,
                                  GObject             *item)
 {
   AgentConversation *conversation;
-  const char *snippet = NULL;
+  g_autofree char *snippet = NULL;
 
   g_return_if_fail (AGENT_CHAT_IS_SIDEBAR_ROW (self));
   g_return_if_fail (item == NULL || agent_chat_sidebar_item_get_conversation (item) != NULL);
@@ -188,8 +192,10 @@ agent_chat_sidebar_row_set_item (AgentChatSidebarRow *self,
   /* The menu is made again, for this item, when it next opens */
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->menu_button), NULL);
 
+  /* Plain text from the match on, not the message's Markdown */
   if (item != NULL && AGENT_IS_SEARCH_RESULT (item))
-    snippet = agent_search_result_get_snippet (AGENT_SEARCH_RESULT (item));
+    snippet = agent_chat_snippet_to_markup (
+      agent_search_result_get_snippet (AGENT_SEARCH_RESULT (item)), SNIPPET_CONTEXT);
   gtk_label_set_markup (GTK_LABEL (self->snippet_label), snippet ? snippet : "");
   gtk_widget_set_visible (self->snippet_label, snippet != NULL && *snippet != '\0');
   update_accessible (self);

@@ -11,9 +11,10 @@
  *
  * Each row's menu renames (a dialog), exports (Markdown or JSON, through a
  * file chooser) or deletes; with the keyboard on a row, the Menu key (or
- * Shift+F10) opens that menu, F2 renames and Delete deletes. A deleted conversation leaves at once, with an
- * "Undo" toast; it is deleted for good when the last such toast goes (or,
- * if the app quits first, when the store is next opened).
+ * Shift+F10) opens that menu, F2 renames and Delete deletes. A deleted
+ * conversation leaves at once, with an "Undo" toast (Undo opens it again
+ * if it was the one shown); it is deleted for good when the last such
+ * toast goes (or, if the app quits first, when the store is next opened).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -327,9 +328,18 @@ on_undo_clicked (AdwToast         *toast,
   g_autoptr(GError) error = NULL;
 
   if (!agent_store_restore_conversation (self->store, conversation, &error))
-    show_error (self, _("Could not restore the conversation"), error);
-  else if (gtk_single_selection_get_model (self->selection) != self->conversations)
+    {
+      show_error (self, _("Could not restore the conversation"), error);
+      return;
+    }
+  if (gtk_single_selection_get_model (self->selection) != self->conversations)
     search (self);
+  /* The conversation that was open opens again */
+  if (g_object_get_data (G_OBJECT (toast), "was-shown") != NULL)
+    {
+      agent_chat_sidebar_set_conversation (self, conversation);
+      g_signal_emit (self, signals[CONVERSATION_ACTIVATED], 0, conversation);
+    }
 }
 
 static void
@@ -362,12 +372,14 @@ agent_chat_sidebar_delete (AgentChatSidebar  *self,
   g_autoptr(AgentConversation) hold = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *title = NULL;
+  gboolean shown;
   AdwToast *toast;
 
   g_return_val_if_fail (AGENT_CHAT_IS_SIDEBAR (self), FALSE);
   g_return_val_if_fail (AGENT_IS_CONVERSATION (conversation), FALSE);
 
   hold = g_object_ref (conversation);
+  shown = conversation == self->conversation;
   g_signal_emit (self, signals[CONVERSATION_DELETED], 0, conversation);
   if (!agent_store_delete_conversation (self->store, conversation, &error))
     {
@@ -386,6 +398,8 @@ agent_chat_sidebar_delete (AgentChatSidebar  *self,
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   g_object_set_data_full (G_OBJECT (toast), "conversation", g_steal_pointer (&hold),
                           g_object_unref);
+  if (shown)
+    g_object_set_data (G_OBJECT (toast), "was-shown", GINT_TO_POINTER (TRUE));
   g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_undo_clicked), self, 0);
   g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_delete_dismissed), self, 0);
   self->n_pending++;
