@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-a11y.h"
+#include "agent-chat-approvals.h"
 #include "agent-chat-sidebar-row.h"
 #include "agent-chat-snippet.h"
 
@@ -150,6 +151,14 @@ create_menu (GtkMenuButton *button,
   append_item (first, _("_Rename…"), "sidebar.rename", id);
   append_item (first, _("Export as _Markdown…"), "sidebar.export-markdown", id);
   append_item (first, _("Export as _JSON…"), "sidebar.export-json", id);
+  if (conversation != NULL)
+    {
+      g_auto(GStrv) allowed = agent_chat_approvals_list (AGENT_MEMORY (conversation));
+
+      /* Tools it may run without asking, given back */
+      if (allowed[0] != NULL)
+        append_item (first, _("Ask Again Before Every _Tool"), "sidebar.revoke-approvals", id);
+    }
   append_item (last, _("_Delete"), "sidebar.delete", id);
   g_menu_append_section (menu, NULL, G_MENU_MODEL (first));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (last));

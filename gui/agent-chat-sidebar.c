@@ -24,6 +24,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-a11y.h"
+#include "agent-chat-approvals.h"
 #include "agent-chat-sidebar.h"
 #include "agent-chat-sidebar-row.h"
 
@@ -528,6 +529,13 @@ conversation_action (GtkWidget  *widget,
     export_conversation (self, conversation, AGENT_EXPORT_FORMAT_MARKDOWN);
   else if (g_str_equal (action_name, "sidebar.export-json"))
     export_conversation (self, conversation, AGENT_EXPORT_FORMAT_JSON);
+  else if (g_str_equal (action_name, "sidebar.revoke-approvals"))
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!agent_chat_approvals_revoke (AGENT_MEMORY (conversation), NULL, &error))
+        show_error (self, _("Could not change the conversation"), error);
+    }
 }
 
 /* The keys of the focused row */
@@ -796,6 +804,7 @@ agent_chat_sidebar_class_init (AgentChatSidebarClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   static const char * const actions[] = {
     "sidebar.rename", "sidebar.delete", "sidebar.export-markdown", "sidebar.export-json",
+    "sidebar.revoke-approvals",
   };
 
   object_class->dispose = agent_chat_sidebar_dispose;

@@ -16,6 +16,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-chat-approvals.h"
 #include "agent-chat-sidebar.h"
 #include "agent-chat-window-private.h"
 
@@ -75,6 +76,10 @@ _agent_chat_window_memory_changed (AgentChatWindow *self)
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (self->conversation, "notify::title", G_CALLBACK (update_title),
                                self, G_CONNECT_SWAPPED);
+      /* What it may run without asking, given back elsewhere (the sidebar) */
+      g_signal_connect_object (self->conversation, "notify::settings",
+                               G_CALLBACK (_agent_chat_window_update_approvals), self,
+                               G_CONNECT_SWAPPED);
     }
   if (self->sidebar != NULL)
     remember (self);
@@ -106,10 +111,22 @@ void
 _agent_chat_window_turn_started (AgentChatWindow *self)
 {
   g_autoptr(GError) error = NULL;
+  g_auto(GStrv) allowed = NULL;
+  g_auto(GStrv) kept = NULL;
 
-  if (self->conversation != NULL &&
-      !agent_conversation_record_session (self->conversation, self->session, &error))
-    g_warning ("What the conversation is held with could not be recorded: %s", error->message);
+  if (self->conversation == NULL)
+    return;
+  /* Recording replaces the settings: what is allowed goes back in */
+  allowed = agent_chat_approvals_list (AGENT_MEMORY (self->conversation));
+  if (!agent_conversation_record_session (self->conversation, self->session, &error))
+    {
+      g_warning ("What the conversation is held with could not be recorded: %s", error->message);
+      return;
+    }
+  kept = agent_chat_approvals_list (AGENT_MEMORY (self->conversation));
+  if (!g_strv_equal ((const char * const *) allowed, (const char * const *) kept) &&
+      !agent_chat_approvals_keep (AGENT_MEMORY (self->conversation), allowed, &error))
+    g_warning ("The tools allowed in the conversation could not be kept: %s", error->message);
 }
 
 /* Waiting for the conversation: agent-cli (or another store of the same

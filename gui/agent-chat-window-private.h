@@ -26,6 +26,7 @@ struct _AgentChatWindow
   GtkWidget            *content_pane;
   AdwWindowTitle       *window_title;
   GtkMenuButton        *menu_button;
+  GMenu                *approvals_section;
   AdwStatusPage        *empty_page;
   GtkStack             *stack;
   GtkScrolledWindow    *scroller;
@@ -68,6 +69,7 @@ void                  _agent_chat_window_show_error       (AgentChatWindow *self
 void                  _agent_chat_window_update_rows      (AgentChatWindow *self);
 void                  _agent_chat_window_resume           (AgentChatWindow *self);
 void                  _agent_chat_window_busy_changed     (AgentChatWindow *self);
+void                  _agent_chat_window_update_approvals (AgentChatWindow *self);
 
 /* agent-chat-window-chats.c */
 guint         _agent_chat_window_memory_position (AgentMemory     *memory,

@@ -29,6 +29,7 @@
 
 #include "agent-chat-a11y.h"
 #include "agent-chat-approval-dialog.h"
+#include "agent-chat-approvals.h"
 #include "agent-chat-error-item.h"
 #include "agent-chat-mcp-servers.h"
 #include "agent-chat-message-row.h"
@@ -201,14 +202,111 @@ on_current_message_changed (AgentChatWindow *self)
   set_progress (self, NULL, NULL);
 }
 
+/* Tools allowed for the conversation: asked once, kept with it, given
+ * back from the main menu (see agent-chat-approvals.c) */
+
+/**
+ * _agent_chat_window_update_approvals:
+ * @self: a #AgentChatWindow
+ *
+ * The main menu lists what the conversation shown may run without asking,
+ * each to give back, and all at once.
+ */
+void
+_agent_chat_window_update_approvals (AgentChatWindow *self)
+{
+  AgentMemory *memory = self->session ? agent_session_get_memory (self->session) : NULL;
+  g_auto(GStrv) keys = memory ? agent_chat_approvals_list (memory) : g_new0 (char *, 1);
+  g_autoptr(GMenu) submenu = NULL;
+  g_autoptr(GMenu) each = NULL;
+  g_autoptr(GMenu) all = NULL;
+
+  g_menu_remove_all (self->approvals_section);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.revoke-approvals", keys[0] != NULL);
+  if (keys[0] == NULL)
+    return;
+
+  submenu = g_menu_new ();
+  each = g_menu_new ();
+  all = g_menu_new ();
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autofree char *label = agent_chat_approvals_describe (keys[i]);
+      g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+      g_menu_item_set_action_and_target_value (item, "win.revoke-approval",
+                                               g_variant_new_string (keys[i]));
+      g_menu_append_item (each, item);
+    }
+  g_menu_append (all, _("Ask Again Before _Every Tool"), "win.revoke-approvals");
+  g_menu_append_section (submenu, NULL, G_MENU_MODEL (each));
+  g_menu_append_section (submenu, NULL, G_MENU_MODEL (all));
+  g_menu_append_submenu (self->approvals_section, _("_Allowed Tools"), G_MENU_MODEL (submenu));
+}
+
+static void
+revoke_approvals_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
+  AgentMemory *memory = self->session ? agent_session_get_memory (self->session) : NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (memory != NULL &&
+      !agent_chat_approvals_revoke (memory, parameter ? g_variant_get_string (parameter, NULL)
+                                                      : NULL,
+                                    &error))
+    show_error (self, error);
+  _agent_chat_window_update_approvals (self);
+}
+
+static void
+on_approval_response (AdwMessageDialog *dialog,
+                      const char       *response,
+                      AgentChatWindow  *self)
+{
+  AgentMemory *memory = g_object_get_data (G_OBJECT (dialog), "memory");
+  AgentToolApproval *approval = agent_chat_approval_dialog_get_approval (
+    AGENT_CHAT_APPROVAL_DIALOG (dialog));
+  AgentTool *tool = approval ? agent_tool_approval_get_tool (approval) : NULL;
+  g_autoptr(GError) error = NULL;
+  AgentChatAllowScope scope;
+
+  if (g_strcmp0 (response, "allow-conversation") == 0)
+    scope = AGENT_CHAT_ALLOW_TOOL;
+  else if (g_strcmp0 (response, "allow-server") == 0)
+    scope = AGENT_CHAT_ALLOW_SERVER;
+  else
+    return;
+  if (memory == NULL || tool == NULL)
+    return;
+  if (!agent_chat_approvals_add (memory, tool, scope, &error))
+    show_error (self, error);
+  _agent_chat_window_update_approvals (self);
+}
+
 static gboolean
 on_approve_tool_call (AgentSession      *session,
                       AgentToolCall     *call,
                       AgentToolApproval *approval,
                       AgentChatWindow   *self)
 {
-  GtkWidget *dialog = agent_chat_approval_dialog_new (GTK_WINDOW (self), approval);
+  AgentMemory *memory = agent_session_get_memory (session);
+  AgentTool *tool = agent_tool_approval_get_tool (approval);
+  GtkWidget *dialog;
 
+  /* Allowed for this conversation: no question */
+  if (memory != NULL && tool != NULL && agent_chat_approvals_allows (memory, tool))
+    {
+      agent_tool_approval_allow (approval);
+      return TRUE;
+    }
+
+  dialog = agent_chat_approval_dialog_new (GTK_WINDOW (self), approval);
+  if (memory != NULL)
+    g_object_set_data_full (G_OBJECT (dialog), "memory", g_object_ref (memory), g_object_unref);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_approval_response), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
   return TRUE;
 }
@@ -734,6 +832,7 @@ agent_chat_window_set_memory (AgentChatWindow *self,
   _agent_chat_window_enter_chat (self);
   _agent_chat_window_busy_changed (self);
   _agent_chat_window_memory_changed (self);
+  _agent_chat_window_update_approvals (self);
   agent_chat_window_scroll_to_bottom (self);
 }
 
@@ -915,6 +1014,7 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, content_pane);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, approvals_section);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, scroller);
@@ -927,6 +1027,10 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "win.jump-to-bottom", NULL, jump_to_bottom);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
+  gtk_widget_class_install_action (widget_class, "win.revoke-approval", "s",
+                                   revoke_approvals_action);
+  gtk_widget_class_install_action (widget_class, "win.revoke-approvals", NULL,
+                                   revoke_approvals_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
   _agent_chat_window_class_init_conversations (widget_class);
 }

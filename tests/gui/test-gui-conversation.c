@@ -7,12 +7,16 @@
  * - a turn waits, saying so, while another program (agent-cli, or another
  *   store of the same file) adds to the conversation, and Stop gives up
  *   waiting with the text left in the composer;
+ * - "Allow in This Conversation": the tool runs without asking in that
+ *   conversation only, after a restart too, until given back from the menu;
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include "config.h"
 
+#include "agent-chat-approval-dialog.h"
+#include "agent-chat-approvals.h"
 #include "agent-chat-composer.h"
 #include "agent-test-gui.h"
 #include "agent-test-openai.h"
@@ -214,6 +218,184 @@ test_stop_waiting (Fixture       *fixture,
     G_LIST_MODEL (agent_session_get_memory (session_of (fixture)))), ==, 2);
 }
 
+/* Tools allowed for the conversation */
+
+static AgentChatApprovalDialog *
+shown_approval (void)
+{
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (AGENT_CHAT_IS_APPROVAL_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      return l->data;
+  return NULL;
+}
+
+/* As a click on a response does: answered, and closed */
+static void
+respond (const char *response)
+{
+  AgentChatApprovalDialog *dialog = shown_approval ();
+
+  g_assert_nonnull (dialog);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), response);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static gboolean
+approval_shown (gpointer data)
+{
+  return shown_approval () != NULL;
+}
+
+/* The model reads @path, then answers; @answer must show */
+static void
+add_read_file (Fixture    *fixture,
+               const char *path,
+               const char *answer)
+{
+  g_autofree char *arguments = g_strdup_printf ("{\"path\":\"%s\"}", path);
+  AgentTestToolChunk call = { 0, "call_1", "read_file", arguments };
+  const char *deltas[] = { answer, NULL };
+
+  agent_test_openai_add_tool_response (fixture->server, &call, 1, 1, 1);
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+}
+
+/* The result the tool gave, last in the conversation's memory */
+static char *
+last_tool_result (Fixture *fixture)
+{
+  GListModel *memory = G_LIST_MODEL (agent_session_get_memory (session_of (fixture)));
+
+  for (guint i = g_list_model_get_n_items (memory); i > 0; i--)
+    {
+      g_autoptr(AgentMessage) message = g_list_model_get_item (memory, i - 1);
+
+      if (agent_message_get_role (message) == AGENT_MESSAGE_ROLE_TOOL)
+        return g_strdup (agent_message_get_content (message));
+    }
+  return NULL;
+}
+
+static gboolean
+menu_has_label (GMenuModel *menu,
+                const char *wanted)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *label = NULL;
+      g_autoptr(GMenuLinkIter) links = g_menu_model_iterate_item_links (menu, i);
+
+      if (g_menu_model_get_item_attribute (menu, i, "label", "s", &label) &&
+          g_str_equal (label, wanted))
+        return TRUE;
+      while (g_menu_link_iter_next (links))
+        {
+          g_autoptr(GMenuModel) link = g_menu_link_iter_get_value (links);
+
+          if (menu_has_label (link, wanted))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static GMenuModel *
+main_menu (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) buttons = find_all (GTK_WIDGET (fixture->window), GTK_TYPE_MENU_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    if (gtk_menu_button_get_primary (g_ptr_array_index (buttons, i)))
+      return gtk_menu_button_get_menu_model (g_ptr_array_index (buttons, i));
+  g_assert_not_reached ();
+}
+
+static void
+test_allow_for_conversation (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autofree char *dir = agent_test_make_dir ("test-gui-allow");
+  g_autofree char *path = agent_test_write_file (dir, "notes.txt", "secret plans", -1);
+  g_autofree char *result = NULL;
+  g_auto(GStrv) allowed = NULL;
+  g_autoptr(AgentMemory) first = NULL;
+  gint64 id;
+
+  g_settings_set_strv (fixture->settings, "enabled-tools",
+                       (const char * const[]) { "read_file", NULL });
+
+  /* Asked, the first time: Allow in This Conversation */
+  add_read_file (fixture, path, "Read it.");
+  agent_chat_window_send (fixture->window, "Read my notes");
+  agent_test_wait_until (approval_shown, NULL);
+  g_assert_false (menu_has_label (main_menu (fixture), "Ask Again Before “Read Files”"));
+  respond ("allow-conversation");
+  wait_idle (fixture);
+  result = last_tool_result (fixture);
+  g_assert_cmpstr (result, ==, "secret plans");
+  first = g_object_ref (agent_session_get_memory (session_of (fixture)));
+  id = agent_conversation_get_id (AGENT_CONVERSATION (first));
+  allowed = agent_chat_approvals_list (first);
+  g_assert_cmpstrv (allowed, ((const char * const[]) { "tool:read_file", NULL }));
+  g_assert_true (menu_has_label (main_menu (fixture), "Ask Again Before “Read Files”"));
+
+  /* Not asked again, the next turn (which records the session anew) */
+  add_read_file (fixture, path, "Read it again.");
+  agent_chat_window_send (fixture->window, "Again");
+  wait_idle (fixture);
+  g_assert_null (shown_approval ());
+  g_clear_pointer (&result, g_free);
+  result = last_tool_result (fixture);
+  g_assert_cmpstr (result, ==, "secret plans");
+
+  /* Another conversation asks: Deny */
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.new-chat", NULL);
+  iterate ();
+  g_assert_false (menu_has_label (main_menu (fixture), "Ask Again Before “Read Files”"));
+  add_read_file (fixture, path, "Denied.");
+  agent_chat_window_send (fixture->window, "Read my notes here");
+  agent_test_wait_until (approval_shown, NULL);
+  respond ("deny");
+  wait_idle (fixture);
+  g_clear_pointer (&result, g_free);
+  result = last_tool_result (fixture);
+  g_assert_cmpstr (result, !=, "secret plans");
+
+  /* After a restart, the first one still does not ask */
+  g_clear_object (&first);
+  g_settings_set_int64 (fixture->settings, "last-conversation", id);
+  restart (fixture);
+  g_assert_cmpint (agent_conversation_get_id (AGENT_CONVERSATION (
+    agent_session_get_memory (session_of (fixture)))), ==, id);
+  add_read_file (fixture, path, "Still allowed.");
+  agent_chat_window_send (fixture->window, "Once more");
+  wait_idle (fixture);
+  g_assert_null (shown_approval ());
+  g_clear_pointer (&result, g_free);
+  result = last_tool_result (fixture);
+  g_assert_cmpstr (result, ==, "secret plans");
+
+  /* Given back from the menu: asked again */
+  g_assert_true (menu_has_label (main_menu (fixture), "Ask Again Before “Read Files”"));
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.revoke-approval", "s",
+                              "tool:read_file");
+  iterate ();
+  g_assert_false (menu_has_label (main_menu (fixture), "Ask Again Before “Read Files”"));
+  add_read_file (fixture, path, "Asked.");
+  agent_chat_window_send (fixture->window, "And again");
+  agent_test_wait_until (approval_shown, NULL);
+  respond ("allow");
+  wait_idle (fixture);
+  g_clear_pointer (&allowed, g_strfreev);
+  allowed = agent_chat_approvals_list (agent_session_get_memory (session_of (fixture)));
+  g_assert_cmpuint (g_strv_length (allowed), ==, 0);
+
+  g_settings_reset (fixture->settings, "enabled-tools");
+  agent_test_remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -225,6 +407,7 @@ main (int   argc,
 
   ADD ("/gui/conversation/waits-for-claim", test_waits_for_claim);
   ADD ("/gui/conversation/stop-waiting", test_stop_waiting);
+  ADD ("/gui/conversation/allow-for-conversation", test_allow_for_conversation);
 
   return agent_test_gui_run (data_home);
 }
