@@ -6,14 +6,19 @@
  * people and take a system prompt of several lines; search snippets as
  * plain text from the match on; Undo of the deletion of the open chat that
  * opens it again; the tool-call chunk toggle that says what it does, in a
- * header of 360 px.
+ * header of 360 px; and answers rendered whole: tables, highlighted code
+ * that follows the dark style, block quotes, task lists, readable math,
+ * none widening the window.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include "config.h"
 
+#include "agent-chat-code.h"
 #include "agent-chat-composer.h"
+#include "agent-chat-markdown.h"
+#include "agent-chat-markdown-private.h"
 #include "agent-chat-message-row.h"
 #include "agent-chat-preferences.h"
 #include "agent-chat-secret-store.h"
@@ -296,6 +301,180 @@ test_undo_reopens (Fixture       *fixture,
 }
 #endif
 
+/* Answers rendered whole */
+
+static const char rich[] =
+  "| Name | Value |\n"
+  "|:-----|------:|\n"
+  "| a | 1 |\n"
+  "| **b** | 2 |\n"
+  "\n"
+  "> quoted text\n"
+  "\n"
+  "- [ ] todo\n"
+  "- [x] done\n"
+  "\n"
+  "Inline $x^2 + \\alpha$ and\n"
+  "\n"
+  "$$\\frac{a+b}{2} \\leq \\sqrt{y_i}$$\n"
+  "\n"
+  "```python\n"
+  "def f():\n"
+  "    return 1\n"
+  "```\n";
+
+static GtkLabel *
+label_with_class (GtkWidget  *widget,
+                  const char *css_class)
+{
+  g_autoptr(GPtrArray) labels = find_all (widget, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_widget_has_css_class (g_ptr_array_index (labels, i), css_class))
+      return g_ptr_array_index (labels, i);
+  return NULL;
+}
+
+static char *
+attributes_text (GtkLabel *label)
+{
+  PangoAttrList *attributes = gtk_label_get_attributes (label);
+
+  return attributes ? pango_attr_list_to_string (attributes) : g_strdup ("");
+}
+
+static void
+test_markdown_rich (void)
+{
+  GtkWidget *markdown = agent_chat_markdown_new ();
+  GtkWidget *window = show_in_window (markdown);
+  g_autoptr(GPtrArray) grids = NULL;
+  g_autoptr(GPtrArray) cells = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *light = NULL;
+  g_autofree char *dark = NULL;
+  GtkLabel *quote;
+  GtkLabel *code;
+
+  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (markdown), rich);
+  iterate ();
+  text = shown_text (markdown);
+
+  /* A table: a grid, its header apart, scrolled sideways if need be */
+  grids = find_all (markdown, GTK_TYPE_GRID);
+  g_assert_cmpuint (grids->len, ==, 1);
+  cells = find_all (g_ptr_array_index (grids, 0), GTK_TYPE_LABEL);
+  g_assert_cmpuint (cells->len, ==, 6);
+  g_assert_true (gtk_widget_has_css_class (g_ptr_array_index (cells, 0), "heading"));
+  g_assert_cmpstr (gtk_label_get_text (gtk_grid_get_child_at (g_ptr_array_index (grids, 0), 0, 2)
+                                       ? GTK_LABEL (gtk_grid_get_child_at (g_ptr_array_index (grids, 0), 0, 2))
+                                       : NULL), ==, "b");
+  g_assert_cmpfloat (gtk_label_get_xalign (GTK_LABEL (gtk_grid_get_child_at (
+                       g_ptr_array_index (grids, 0), 1, 1))), ==, 1.0);
+  g_assert_true (GTK_IS_SCROLLED_WINDOW (gtk_widget_get_ancestor (g_ptr_array_index (grids, 0),
+                                                                  GTK_TYPE_SCROLLED_WINDOW)));
+
+  /* A quote, with its bar */
+  quote = label_with_class (markdown, "blockquote");
+  g_assert_nonnull (quote);
+  g_assert_cmpstr (gtk_label_get_text (quote), ==, "quoted text");
+
+  /* Tasks with their boxes; math as text */
+  agent_test_assert_contains (text, "☐  todo");
+  agent_test_assert_contains (text, "☑  done");
+  agent_test_assert_contains (text, "x² + α");
+  agent_test_assert_contains (text, "(a+b)/2 ≤ √yᵢ");
+  g_assert_null (strstr (text, "\\frac"));
+
+  /* Code, highlighted as Python, in the colours of the style */
+  code = NULL;
+  {
+    g_autoptr(GPtrArray) labels = find_all (markdown, GTK_TYPE_LABEL);
+
+    for (guint i = 0; i < labels->len; i++)
+      if (gtk_widget_has_css_class (g_ptr_array_index (labels, i), "monospace"))
+        code = g_ptr_array_index (labels, i);
+  }
+  g_assert_nonnull (code);
+  g_assert_cmpstr (agent_chat_code_get_language (code), ==, "python3");
+  light = attributes_text (code);
+  agent_test_assert_contains (light, "foreground");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_FORCE_DARK);
+  iterate ();
+  dark = attributes_text (code);
+  agent_test_assert_contains (dark, "foreground");
+  g_assert_cmpstr (light, !=, dark);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_DEFAULT);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A wide table and a long line of code scroll: they never widen the window;
+ * a long code block keeps its Copy, with all its lines */
+static void
+test_markdown_wide (void)
+{
+  GtkWidget *markdown = agent_chat_markdown_new ();
+  GtkWidget *window = show_in_window (markdown);
+  g_autoptr(GString) source = g_string_new ("| ");
+  g_autoptr(GString) code = g_string_new (NULL);
+  g_autoptr(GPtrArray) buttons = NULL;
+  int minimum, natural;
+
+  for (guint i = 0; i < 30; i++)
+    g_string_append_printf (source, "Column%u | ", i);
+  g_string_append (source, "\n|");
+  for (guint i = 0; i < 30; i++)
+    g_string_append (source, "---|");
+  g_string_append (source, "\n\n```c\n");
+  for (guint i = 0; i < 200; i++)
+    g_string_append_printf (code, "int line_%u = %u; /* a comment that goes on and on and on */\n",
+                            i, i);
+  g_string_append (source, code->str);
+  g_string_append (source, "```\n");
+  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (markdown), source->str);
+  iterate ();
+
+  gtk_widget_measure (markdown, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
+  g_assert_cmpint (minimum, <=, 300);
+  g_assert_cmpint (gtk_widget_get_width (window), <=, 400);
+
+  buttons = find_all (markdown, GTK_TYPE_BUTTON);
+  g_assert_cmpuint (buttons->len, ==, 1);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (g_ptr_array_index (buttons, 0)), ==, "Copy Code");
+  g_string_truncate (code, code->len - 1);
+  g_assert_cmpstr (g_object_get_data (g_ptr_array_index (buttons, 0), "code"), ==, code->str);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* What the math becomes */
+static void
+test_latex (void)
+{
+  static const struct { const char *latex; const char *text; } cases[] = {
+    { "x^2", "x²" },
+    { "a_{n+1}", "aₙ₊₁" },
+    { "e^{i\\pi} + 1 = 0", "e^iπ + 1 = 0" },
+    { "\\frac{1}{2}", "1/2" },
+    { "\\sum_{k=1}^{n} k", "∑ₖ₌₁ⁿ k" },
+    { "\\text{speed} = \\frac{d}{t}", "speed = d/t" },
+    { "\\vec{v}", "v\xe2\x83\x97" },
+    { "x^{\\alpha}", "x^α" },
+    { "\\unknown", "unknown" },
+    { "", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = agent_chat_latex_to_text (cases[i].latex);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -305,6 +484,9 @@ main (int   argc,
   g_test_add ("/gui/polish/placeholder", Fixture, NULL,
               fixture_set_up, test_placeholder, fixture_tear_down);
   g_test_add_func ("/gui/polish/actions-on-focus", test_actions_on_focus);
+  g_test_add_func ("/gui/markdown/rich", test_markdown_rich);
+  g_test_add_func ("/gui/markdown/wide", test_markdown_wide);
+  g_test_add_func ("/gui/markdown/latex", test_latex);
   g_test_add ("/gui/polish/preferences-names", Fixture, NULL,
               fixture_set_up, test_preferences_names, fixture_tear_down);
   g_test_add ("/gui/polish/chunk-toggle", Fixture, NULL,
