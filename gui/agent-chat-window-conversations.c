@@ -400,3 +400,46 @@ agent_chat_window_get_sidebar (AgentChatWindow *self)
   g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), NULL);
   return self->sidebar;
 }
+
+/**
+ * agent_chat_window_open_conversation:
+ * @self: a #AgentChatWindow
+ * @id: a stored conversation's id
+ *
+ * Shows the conversation @id (as picked in the sidebar).
+ *
+ * Returns: whether there is one
+ */
+gboolean
+agent_chat_window_open_conversation (AgentChatWindow *self,
+                                     gint64           id)
+{
+  g_autoptr(AgentConversation) conversation = NULL;
+
+  g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), FALSE);
+
+  if (self->store == NULL || !(conversation = agent_store_lookup_conversation (self->store, id)))
+    return FALSE;
+  on_conversation_activated (self, conversation);
+  return agent_session_get_memory (self->session) == AGENT_MEMORY (conversation);
+}
+
+/**
+ * agent_chat_window_search:
+ * @self: a #AgentChatWindow
+ * @text: what to look for
+ *
+ * Shows the sidebar with the conversations that hold @text.
+ */
+void
+agent_chat_window_search (AgentChatWindow *self,
+                          const char      *text)
+{
+  g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
+
+  if (self->sidebar == NULL)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.search", NULL);
+  gtk_editable_set_text (GTK_EDITABLE (agent_chat_sidebar_get_search_entry (
+                           AGENT_CHAT_SIDEBAR (self->sidebar))), text);
+}

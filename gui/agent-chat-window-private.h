@@ -57,7 +57,8 @@ struct _AgentChatWindow
 #endif
 
   guint                 claim_source;  /* while another program holds the conversation */
-  guint                 pending_continue : 1;  /* likewise, a turn to go on with */
+  guint                 pending_continue : 1;
+  guint                 notified : 1;      /* a notification waits for the window */  /* likewise, a turn to go on with */
   guint                 looking_up_key : 1;
   AgentChatAutoscroll  *autoscroll;
 };

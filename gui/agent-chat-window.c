@@ -20,6 +20,11 @@
  * ::retry). What belongs to each chat (draft, edit, errors) is in
  * agent-chat-window-chats.c.
  *
+ * An answer, or a question about a tool, that comes while the window is
+ * not the active one is told in a desktop notification (GNotification);
+ * clicking it brings the window forward (app.present-window), and it goes
+ * once the window is active again.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -202,6 +207,59 @@ on_current_message_changed (AgentChatWindow *self)
   set_progress (self, NULL, NULL);
 }
 
+/* Notifications, while the window is not the one in use */
+
+static void
+notify_away (AgentChatWindow *self,
+             const char      *title,
+             const char      *body)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_autoptr(GNotification) notification = NULL;
+  g_autofree char *id = NULL;
+  guint window_id;
+
+  if (app == NULL || gtk_window_is_active (GTK_WINDOW (self)))
+    return;
+  window_id = gtk_application_window_get_id (GTK_APPLICATION_WINDOW (self));
+  notification = g_notification_new (title);
+  if (body != NULL)
+    g_notification_set_body (notification, body);
+  g_notification_set_default_action_and_target (notification, "app.present-window", "u",
+                                                window_id);
+  id = g_strdup_printf ("window-%u", window_id);
+  g_application_send_notification (G_APPLICATION (app), id, notification);
+  self->notified = TRUE;
+}
+
+static void
+on_is_active_changed (AgentChatWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_autofree char *id = NULL;
+
+  if (!self->notified || app == NULL || !gtk_window_is_active (GTK_WINDOW (self)))
+    return;
+  id = g_strdup_printf ("window-%u", gtk_application_window_get_id (GTK_APPLICATION_WINDOW (self)));
+  g_application_withdraw_notification (G_APPLICATION (app), id);
+  self->notified = FALSE;
+}
+
+/* The start of an answer, on one line */
+static char *
+excerpt (const char *text)
+{
+  g_autofree char *line = g_strdup (text ? text : "");
+  const char *end;
+
+  g_strdelimit (line, "\n\t", ' ');
+  g_strstrip (line);
+  if (g_utf8_strlen (line, -1) <= 140)
+    return g_steal_pointer (&line);
+  end = g_utf8_offset_to_pointer (line, 140);
+  return g_strdup_printf ("%.*s…", (int) (end - line), line);
+}
+
 /* Tools allowed for the conversation: asked once, kept with it, given
  * back from the main menu (see agent-chat-approvals.c) */
 
@@ -308,6 +366,13 @@ on_approve_tool_call (AgentSession      *session,
     g_object_set_data_full (G_OBJECT (dialog), "memory", g_object_ref (memory), g_object_unref);
   g_signal_connect_object (dialog, "response", G_CALLBACK (on_approval_response), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
+  {
+    /* Translators: a notification's text; %s is a tool */
+    g_autofree char *body = g_strdup_printf (_("The model wants to run “%s”."),
+                                             agent_tool_call_get_name (call));
+
+    notify_away (self, _("A Tool Waits for Your Approval"), body);
+  }
   return TRUE;
 }
 
@@ -514,6 +579,12 @@ turn_done (AgentChatWindow *self,
     _agent_chat_window_show_last_error (self);
   else if (failed)
     show_error (self, error);
+  else if (error == NULL && message != NULL)
+    {
+      g_autofree char *body = excerpt (agent_message_get_content (message));
+
+      notify_away (self, adw_window_title_get_title (self->window_title), body);
+    }
 }
 
 static void
@@ -1063,6 +1134,7 @@ agent_chat_window_init (AgentChatWindow *self)
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
   g_signal_connect_object (self->items, "items-changed", G_CALLBACK (on_items_changed), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (on_is_active_changed), NULL);
 
   self->autoscroll = agent_chat_autoscroll_new (self->list_view);
   g_object_bind_property (self->autoscroll, "following", self->jump_revealer, "reveal-child",
