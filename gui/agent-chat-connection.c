@@ -410,6 +410,23 @@ agent_chat_connection_is_demo (AgentChatConnection *self)
 char *
 agent_chat_connection_dup_subtitle (AgentChatConnection *self)
 {
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
+
+  return agent_chat_connection_dup_subtitle_for (self, self->values[KEY_MODEL]);
+}
+
+/**
+ * agent_chat_connection_dup_subtitle_for:
+ * @self: a #AgentChatConnection
+ * @model: the model a chat uses (picked for it, or the connection's)
+ *
+ * Returns: (transfer full): @model and the server's host, for a window's
+ *   subtitle; the demo server says so
+ */
+char *
+agent_chat_connection_dup_subtitle_for (AgentChatConnection *self,
+                                        const char          *model)
+{
   g_autofree char *host = NULL;
 
   g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
@@ -421,7 +438,7 @@ agent_chat_connection_dup_subtitle (AgentChatConnection *self)
     return g_strdup_printf (_("Demo server · %s"), host);
   /* Translators: the window's subtitle: the model, then the host of the
    * server, as in "gpt-4o-mini · api.openai.com" */
-  return g_strdup_printf (C_("window subtitle", "%s · %s"), self->values[KEY_MODEL], host);
+  return g_strdup_printf (C_("window subtitle", "%s · %s"), model, host);
 }
 
 static char *

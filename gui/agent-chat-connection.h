@@ -37,6 +37,8 @@ void                 agent_chat_connection_apply               (AgentChatConnect
 char                *agent_chat_connection_dup_host            (AgentChatConnection  *self);
 gboolean             agent_chat_connection_is_demo             (AgentChatConnection  *self);
 char                *agent_chat_connection_dup_subtitle        (AgentChatConnection  *self);
+char                *agent_chat_connection_dup_subtitle_for    (AgentChatConnection  *self,
+                                                                const char           *model);
 gboolean             agent_chat_connection_equal               (AgentChatConnection  *self,
                                                                 AgentChatConnection  *other);
 gboolean             agent_chat_connection_check_options       (const char           *provider,

@@ -110,23 +110,44 @@ _agent_chat_window_new_memory (AgentChatWindow *self)
 void
 _agent_chat_window_turn_started (AgentChatWindow *self)
 {
+  /* The app's own members of the settings */
+  static const char * const members[] = { AGENT_CHAT_APPROVALS_MEMBER, "picked-model" };
   g_autoptr(GError) error = NULL;
-  g_auto(GStrv) allowed = NULL;
-  g_auto(GStrv) kept = NULL;
+  g_autoptr(JsonNode) before = NULL;
+  g_autoptr(JsonNode) after = NULL;
+  JsonNode *recorded;
+  gboolean lost = FALSE;
 
   if (self->conversation == NULL)
     return;
-  /* Recording replaces the settings: what is allowed goes back in */
-  allowed = agent_chat_approvals_list (AGENT_MEMORY (self->conversation));
+  if (agent_conversation_get_settings (self->conversation) != NULL)
+    before = json_node_copy (agent_conversation_get_settings (self->conversation));
   if (!agent_conversation_record_session (self->conversation, self->session, &error))
     {
       g_warning ("What the conversation is held with could not be recorded: %s", error->message);
       return;
     }
-  kept = agent_chat_approvals_list (AGENT_MEMORY (self->conversation));
-  if (!g_strv_equal ((const char * const *) allowed, (const char * const *) kept) &&
-      !agent_chat_approvals_keep (AGENT_MEMORY (self->conversation), allowed, &error))
-    g_warning ("The tools allowed in the conversation could not be kept: %s", error->message);
+
+  /* Recording replaces the settings: what is allowed, the model picked, go
+   * back in */
+  recorded = agent_conversation_get_settings (self->conversation);
+  if (before == NULL || !JSON_NODE_HOLDS_OBJECT (before) || recorded == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (recorded))
+    return;
+  after = json_node_copy (recorded);
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    {
+      JsonNode *member = json_object_get_member (json_node_get_object (before), members[i]);
+
+      if (member != NULL && !json_object_has_member (json_node_get_object (after), members[i]))
+        {
+          json_object_set_member (json_node_get_object (after), members[i],
+                                  json_node_copy (member));
+          lost = TRUE;
+        }
+    }
+  if (lost && !agent_conversation_set_settings (self->conversation, after, &error))
+    g_warning ("The conversation's settings could not be kept: %s", error->message);
 }
 
 /* Waiting for the conversation: agent-cli (or another store of the same

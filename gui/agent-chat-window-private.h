@@ -26,6 +26,12 @@ struct _AgentChatWindow
   GtkWidget            *content_pane;
   AdwWindowTitle       *window_title;
   GtkMenuButton        *menu_button;
+  GtkMenuButton        *model_button;
+  GtkPopover           *models_popover;
+  GtkSearchEntry       *model_search;
+  GtkListBox           *model_list;
+  GtkLabel             *models_status;
+  GCancellable         *models_cancellable;
   GMenu                *approvals_section;
   AdwStatusPage        *empty_page;
   GtkStack             *stack;
@@ -71,6 +77,12 @@ void                  _agent_chat_window_update_rows      (AgentChatWindow *self
 void                  _agent_chat_window_resume           (AgentChatWindow *self);
 void                  _agent_chat_window_busy_changed     (AgentChatWindow *self);
 void                  _agent_chat_window_update_approvals (AgentChatWindow *self);
+void                  _agent_chat_window_model_changed    (AgentChatWindow *self);
+
+/* agent-chat-window-models.c */
+const char *_agent_chat_window_chat_model    (AgentChatWindow *self);
+void        _agent_chat_window_init_models   (AgentChatWindow *self);
+void        _agent_chat_window_dispose_models (AgentChatWindow *self);
 
 /* agent-chat-window-chats.c */
 guint         _agent_chat_window_memory_position (AgentMemory     *memory,

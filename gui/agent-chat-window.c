@@ -484,6 +484,8 @@ configure_session (AgentChatWindow  *self,
 
   provider = agent_session_get_provider (self->session);
   agent_chat_connection_apply (self->connection, provider);
+  /* The chat's own model, when one was picked for it */
+  agent_provider_set_model (provider, _agent_chat_window_chat_model (self));
   /* Unknown until looked up: wait_for_key() does before a turn */
   agent_chat_secret_store_peek (self->secrets, name,
                                 agent_chat_connection_get_base_url (self->connection),
@@ -904,6 +906,7 @@ agent_chat_window_set_memory (AgentChatWindow *self,
   _agent_chat_window_busy_changed (self);
   _agent_chat_window_memory_changed (self);
   _agent_chat_window_update_approvals (self);
+  _agent_chat_window_model_changed (self);
   agent_chat_window_scroll_to_bottom (self);
 }
 
@@ -942,11 +945,30 @@ toast_action (GtkWidget  *widget,
 static void
 update_subtitle (AgentChatWindow *self)
 {
-  g_autofree char *subtitle = agent_chat_connection_dup_subtitle (self->connection);
+  g_autofree char *subtitle = agent_chat_connection_dup_subtitle_for (
+    self->connection, _agent_chat_window_chat_model (self));
   g_autofree char *url = agent_chat_connection_dup_shown_base_url (self->connection);
+  /* Translators: the tooltip of the title: the model, then the server's URL */
+  g_autofree char *tooltip = g_strdup_printf (_("Choose a model · %s"), url);
 
   adw_window_title_set_subtitle (self->window_title, subtitle);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title), url);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->model_button), tooltip);
+}
+
+/**
+ * _agent_chat_window_model_changed:
+ * @self: a #AgentChatWindow
+ *
+ * The chat shown, or the model picked for it, changed: the subtitle says
+ * which model, and the next turn uses it.
+ */
+void
+_agent_chat_window_model_changed (AgentChatWindow *self)
+{
+  update_subtitle (self);
+  if (self->session != NULL && !agent_session_get_busy (self->session))
+    agent_provider_set_model (agent_session_get_provider (self->session),
+                              _agent_chat_window_chat_model (self));
 }
 
 /**
@@ -1047,6 +1069,7 @@ agent_chat_window_dispose (GObject *object)
   detach_session (self);
   _agent_chat_window_dispose_chats (self);
   _agent_chat_window_dispose_conversations (self);
+  _agent_chat_window_dispose_models (self);
   g_clear_object (&self->autoscroll);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_WINDOW);
   g_clear_object (&self->items);
@@ -1086,6 +1109,11 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, approvals_section);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, model_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, models_popover);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, model_search);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, model_list);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, models_status);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, scroller);
@@ -1118,6 +1146,7 @@ agent_chat_window_init (AgentChatWindow *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->menu_button)),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
   agent_chat_a11y_name_status_page (self->empty_page);
+  _agent_chat_window_init_models (self);
   agent_chat_a11y_name_toasts (self->toast_overlay);
   /* The development build's header bars are striped (libadwaita's style) */
   if (g_str_equal (AGENT_CHAT_PROFILE, "development"))

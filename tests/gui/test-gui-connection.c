@@ -327,7 +327,7 @@ test_preferences_connection (void)
     AdwComboRow *provider = g_ptr_array_index (combos, 0);
     GtkStringObject *item = adw_combo_row_get_selected_item (provider);
 
-    g_assert_cmpstr (gtk_string_object_get_string (item), ==, "openai");
+    g_assert_cmpstr (gtk_string_object_get_string (item), ==, "OpenAI or Compatible");
   }
   group = ADW_PREFERENCES_GROUP (gtk_widget_get_ancestor (
     GTK_WIDGET (entry_row (preferences, "Base URL")), ADW_TYPE_PREFERENCES_GROUP));

@@ -9,6 +9,8 @@
  *   waiting with the text left in the composer;
  * - "Allow in This Conversation": the tool runs without asking in that
  *   conversation only, after a restart too, until given back from the menu;
+ * - the model picked in the header, from the server's list (searchable,
+ *   the chat's own checked), is the conversation's, after a restart too;
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -396,6 +398,150 @@ test_allow_for_conversation (Fixture       *fixture,
   agent_test_remove_dir (dir);
 }
 
+/* The model picked in the header */
+
+#define MODELS "{\"object\":\"list\",\"data\":[{\"id\":\"alpha-model\",\"object\":\"model\"}," \
+               "{\"id\":\"beta-model\",\"object\":\"model\"}]}"
+
+static void
+respond_models (AgentTestServer *server,
+                const char      *path,
+                JsonNode        *body,
+                gpointer         user_data)
+{
+  if (g_str_has_suffix (path, "/models"))
+    agent_test_response_set_body (agent_test_server_add_response (server, 200),
+                                  "application/json", MODELS);
+}
+
+static GtkWidget *
+title_button (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) buttons = find_all (GTK_WIDGET (fixture->window), GTK_TYPE_MENU_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    if (gtk_widget_has_css_class (g_ptr_array_index (buttons, i), "title-button"))
+      return g_ptr_array_index (buttons, i);
+  g_assert_not_reached ();
+}
+
+static GtkListBox *
+model_list (Fixture *fixture)
+{
+  GtkPopover *popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (title_button (fixture)));
+  g_autoptr(GPtrArray) lists = find_all (GTK_WIDGET (popover), GTK_TYPE_LIST_BOX);
+
+  return g_ptr_array_index (lists, 0);
+}
+
+static guint
+count_rows (GtkListBox *list,
+            gboolean    shown_only)
+{
+  guint n = 0;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (list)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    if (GTK_IS_LIST_BOX_ROW (row) && (!shown_only || gtk_widget_get_child_visible (row)))
+      n++;
+  return n;
+}
+
+static gboolean
+models_shown (gpointer data)
+{
+  return count_rows (data, FALSE) == 3;
+}
+
+static const char *
+subtitle (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) titles = find_all (title_button (fixture), ADW_TYPE_WINDOW_TITLE);
+
+  return adw_window_title_get_subtitle (g_ptr_array_index (titles, 0));
+}
+
+static const char *
+last_model_asked (Fixture *fixture)
+{
+  guint n = agent_test_server_get_n_requests (fixture->server);
+
+  for (guint i = n; i > 0; i--)
+    if (g_str_has_suffix (agent_test_server_get_request_path (fixture->server, i - 1),
+                          "/chat/completions"))
+      return json_object_get_string_member (agent_test_openai_get_request (fixture->server,
+                                                                           i - 1), "model");
+  return NULL;
+}
+
+static void
+test_pick_model (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  GtkListBox *list;
+  GtkWidget *beta = NULL;
+  GtkWidget *search;
+  gint64 id;
+
+  agent_test_server_set_responder (fixture->server, respond_models, NULL);
+  chat (fixture, "Hello", "Hi.");
+  g_assert_cmpstr (last_model_asked (fixture), ==, "test-model");
+  id = agent_conversation_get_id (AGENT_CONVERSATION (agent_session_get_memory (
+                                    session_of (fixture))));
+  agent_test_assert_contains (subtitle (fixture), "test-model");
+
+  /* The server's models, and the chat's own (checked) */
+  gtk_menu_button_popup (GTK_MENU_BUTTON (title_button (fixture)));
+  list = model_list (fixture);
+  agent_test_wait_until (models_shown, list);
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (list)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      const char *model = g_object_get_data (G_OBJECT (row), "model");
+      g_autoptr(GPtrArray) images = find_all (row, GTK_TYPE_IMAGE);
+      gboolean checked = gtk_widget_get_visible (g_ptr_array_index (images, 0));
+
+      g_assert_cmpint (checked, ==, g_str_equal (model, "test-model"));
+      if (g_str_equal (model, "beta-model"))
+        beta = row;
+    }
+  g_assert_nonnull (beta);
+
+  /* Searched */
+  {
+    g_autoptr(GPtrArray) entries = find_all (GTK_WIDGET (gtk_menu_button_get_popover (
+      GTK_MENU_BUTTON (title_button (fixture)))), GTK_TYPE_SEARCH_ENTRY);
+
+    search = g_ptr_array_index (entries, 0);
+  }
+  gtk_editable_set_text (GTK_EDITABLE (search), "BET");
+  gtk_list_box_invalidate_filter (list);
+  iterate ();
+  g_assert_cmpuint (count_rows (list, TRUE), ==, 1);
+  g_assert_true (gtk_widget_get_child_visible (beta));
+
+  /* Picked: the chat's, from the next turn */
+  g_signal_emit_by_name (list, "row-activated", beta);
+  iterate ();
+  agent_test_assert_contains (subtitle (fixture), "beta-model");
+  chat (fixture, "Again", "Again.");
+  g_assert_cmpstr (last_model_asked (fixture), ==, "beta-model");
+
+  /* Not another chat's */
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.new-chat", NULL);
+  iterate ();
+  agent_test_assert_contains (subtitle (fixture), "test-model");
+  chat (fixture, "Other", "Other.");
+  g_assert_cmpstr (last_model_asked (fixture), ==, "test-model");
+
+  /* Still the conversation's after a restart */
+  g_settings_set_int64 (fixture->settings, "last-conversation", id);
+  restart (fixture);
+  agent_test_assert_contains (subtitle (fixture), "beta-model");
+  chat (fixture, "Later", "Later.");
+  g_assert_cmpstr (last_model_asked (fixture), ==, "beta-model");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -408,6 +554,7 @@ main (int   argc,
   ADD ("/gui/conversation/waits-for-claim", test_waits_for_claim);
   ADD ("/gui/conversation/stop-waiting", test_stop_waiting);
   ADD ("/gui/conversation/allow-for-conversation", test_allow_for_conversation);
+  ADD ("/gui/conversation/pick-model", test_pick_model);
 
   return agent_test_gui_run (data_home);
 }
