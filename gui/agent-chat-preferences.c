@@ -44,6 +44,7 @@ struct _AgentChatPreferences
   GtkLabel             *base_url_error;
   GtkTextView          *system_prompt_view;
   GtkSwitch            *chunks_switch;
+  GtkSwitch            *titles_switch;
   AdwPreferencesGroup  *tools_group;
 
   GSettings            *settings;
@@ -504,6 +505,7 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, base_url_error);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, system_prompt_view);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, chunks_switch);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, titles_switch);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, tools_group);
   gtk_widget_class_bind_template_callback (widget_class, on_model_activated);
 }
@@ -575,6 +577,8 @@ agent_chat_preferences_new (GtkWindow            *parent,
   g_signal_connect_object (gtk_text_view_get_buffer (self->system_prompt_view), "changed",
                            G_CALLBACK (on_system_prompt_edited), self, G_CONNECT_SWAPPED);
   g_settings_bind (settings, "show-tool-call-chunks", self->chunks_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "generate-titles", self->titles_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
   refresh (self);
   if (mcp_servers != NULL)

@@ -18,6 +18,7 @@
 
 #include "agent-chat-approvals.h"
 #include "agent-chat-sidebar.h"
+#include "agent-chat-title.h"
 #include "agent-chat-window-private.h"
 
 enum {
@@ -111,7 +112,8 @@ void
 _agent_chat_window_turn_started (AgentChatWindow *self)
 {
   /* The app's own members of the settings */
-  static const char * const members[] = { AGENT_CHAT_APPROVALS_MEMBER, "picked-model" };
+  static const char * const members[] = { AGENT_CHAT_APPROVALS_MEMBER, "picked-model",
+                                          "title-asked" };
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) before = NULL;
   g_autoptr(JsonNode) after = NULL;
@@ -219,6 +221,111 @@ _agent_chat_window_stop_waiting (AgentChatWindow *self)
   agent_chat_composer_set_status (self->composer, NULL);
   _agent_chat_window_busy_changed (self);
   return TRUE;
+}
+
+/* A title from the model, after the first answer */
+
+typedef struct
+{
+  AgentConversation *conversation;
+  char              *title;  /* the title when asked: a new one given meanwhile stays */
+} TitleRequest;
+
+static void
+title_request_free (TitleRequest *request)
+{
+  g_object_unref (request->conversation);
+  g_free (request->title);
+  g_free (request);
+}
+
+static void
+on_title_generated (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  TitleRequest *request = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = agent_chat_title_generate_finish (result, &error);
+
+  if (title == NULL)
+    g_debug ("No title: %s", error->message);
+  else if (g_strcmp0 (agent_conversation_get_title (request->conversation), request->title) == 0 &&
+           !agent_conversation_rename (request->conversation, title, &error))
+    g_warning ("The title could not be written: %s", error->message);
+  title_request_free (request);
+}
+
+/* Whether the conversation's title was asked for already: it is asked once */
+static gboolean
+mark_title_asked (AgentConversation *conversation)
+{
+  JsonNode *settings = agent_conversation_get_settings (conversation);
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (settings != NULL && JSON_NODE_HOLDS_OBJECT (settings) &&
+      json_object_has_member (json_node_get_object (settings), "title-asked"))
+    return TRUE;
+  node = settings && JSON_NODE_HOLDS_OBJECT (settings) ? json_node_copy (settings)
+                                                       : json_node_new (JSON_NODE_OBJECT);
+  if (json_node_get_object (node) == NULL)
+    json_node_take_object (node, json_object_new ());
+  json_object_set_boolean_member (json_node_get_object (node), "title-asked", TRUE);
+  if (!agent_conversation_set_settings (conversation, node, &error))
+    g_warning ("The conversation's settings could not be written: %s", error->message);
+  return FALSE;
+}
+
+/**
+ * _agent_chat_window_turn_answered:
+ * @self: a #AgentChatWindow
+ * @answer: the answer the turn ended with
+ *
+ * After the first answer of a conversation, asks the model for a short
+ * title (unless the settings say not to).
+ */
+void
+_agent_chat_window_turn_answered (AgentChatWindow *self,
+                                  AgentMessage    *answer)
+{
+  GListModel *messages;
+  g_autoptr(AgentMessage) first = NULL;
+  g_autoptr(AgentProvider) provider = NULL;
+  g_autofree char *key = NULL;
+  AgentChatKeySource source;
+  TitleRequest *request;
+  guint n_questions = 0;
+
+  if (self->conversation == NULL || !g_settings_get_boolean (self->settings, "generate-titles"))
+    return;
+  messages = G_LIST_MODEL (self->conversation);
+  for (guint i = 0; i < g_list_model_get_n_items (messages); i++)
+    {
+      g_autoptr(AgentMessage) message = g_list_model_get_item (messages, i);
+
+      if (agent_message_get_role (message) == AGENT_MESSAGE_ROLE_USER)
+        {
+          if (first == NULL)
+            first = g_object_ref (message);
+          n_questions++;
+        }
+    }
+  if (n_questions != 1 || mark_title_asked (self->conversation) ||
+      !(provider = agent_chat_connection_create_provider (self->connection, NULL)))
+    return;
+
+  agent_provider_set_model (provider, _agent_chat_window_chat_model (self));
+  agent_chat_secret_store_peek (self->secrets, agent_chat_connection_get_provider (self->connection),
+                                agent_chat_connection_get_base_url (self->connection), &key,
+                                &source);
+  agent_provider_set_api_key (provider, key);
+  request = g_new0 (TitleRequest, 1);
+  request->conversation = g_object_ref (self->conversation);
+  request->title = g_strdup (agent_conversation_get_title (self->conversation));
+  agent_chat_title_generate_async (provider, agent_message_get_content (first),
+                                   agent_message_get_content (answer), NULL, on_title_generated,
+                                   request);
 }
 
 static gboolean

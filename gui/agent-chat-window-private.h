@@ -114,6 +114,8 @@ AgentMemory *_agent_chat_window_new_memory               (AgentChatWindow *self)
 void         _agent_chat_window_memory_changed           (AgentChatWindow *self);
 void         _agent_chat_window_turn_started             (AgentChatWindow *self);
 gboolean     _agent_chat_window_wait_for_claim           (AgentChatWindow *self);
+void         _agent_chat_window_turn_answered            (AgentChatWindow *self,
+                                                          AgentMessage    *answer);
 gboolean     _agent_chat_window_stop_waiting             (AgentChatWindow *self);
 #else
 /* Without the store: no sidebar, and conversations in memory only */
@@ -147,6 +149,12 @@ _agent_chat_window_memory_changed (AgentChatWindow *self)
 
 static inline void
 _agent_chat_window_turn_started (AgentChatWindow *self)
+{
+}
+
+static inline void
+_agent_chat_window_turn_answered (AgentChatWindow *self,
+                                  AgentMessage    *answer)
 {
 }
 

@@ -586,6 +586,7 @@ turn_done (AgentChatWindow *self,
       g_autofree char *body = excerpt (agent_message_get_content (message));
 
       notify_away (self, adw_window_title_get_title (self->window_title), body);
+      _agent_chat_window_turn_answered (self, message);
     }
 }
 

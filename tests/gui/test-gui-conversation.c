@@ -11,6 +11,8 @@
  *   conversation only, after a restart too, until given back from the menu;
  * - the model picked in the header, from the server's list (searchable,
  *   the chat's own checked), is the conversation's, after a restart too;
+ * - a short title written by the model after the first answer, in one
+ *   small request, unless turned off.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -542,6 +544,74 @@ test_pick_model (Fixture       *fixture,
   g_assert_cmpstr (last_model_asked (fixture), ==, "beta-model");
 }
 
+/* Titles */
+
+typedef struct
+{
+  AgentConversation *conversation;
+  const char        *title;
+} TitleWait;
+
+static gboolean
+title_is (gpointer data)
+{
+  TitleWait *wait = data;
+
+  return g_strcmp0 (agent_conversation_get_title (wait->conversation), wait->title) == 0;
+}
+
+static void
+test_title (Fixture       *fixture,
+            gconstpointer  data)
+{
+  const char *title[] = { "**\"Spring Trip to Paris.\"**", NULL };
+  AgentConversation *conversation;
+  JsonObject *request;
+  TitleWait wait;
+  guint n;
+
+  g_settings_set_boolean (fixture->settings, "generate-titles", TRUE);
+  agent_test_openai_add_text_response (fixture->server, (const char *[]) { "Go to Paris.", NULL },
+                                       1, 1);
+  agent_test_openai_add_text_response (fixture->server, title, 1, 1);
+  agent_chat_window_send (fixture->window, "Where should I go in April?");
+  wait_idle (fixture);
+  conversation = AGENT_CONVERSATION (agent_session_get_memory (session_of (fixture)));
+  wait.conversation = conversation;
+  wait.title = "Spring Trip to Paris";
+  agent_test_wait_until (title_is, &wait);
+
+  /* One small request: the question and the answer, no tools */
+  g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, 2);
+  request = agent_test_openai_get_request (fixture->server, 1);
+  g_assert_false (json_object_has_member (request, "tools"));
+  agent_test_assert_contains (json_to_string (json_object_get_member (request, "messages"), FALSE),
+                              "Where should I go in April?");
+  g_assert_cmpint (json_object_get_int_member_with_default (
+                     request, "max_tokens",
+                     json_object_get_int_member_with_default (request, "max_completion_tokens",
+                                                              0)), ==, 32);
+
+  /* Once: not after the next answer */
+  n = agent_test_server_get_n_requests (fixture->server);
+  chat (fixture, "And in May?", "Also Paris.");
+  run_for (300);
+  g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n + 1);
+  g_assert_cmpstr (agent_conversation_get_title (conversation), ==, "Spring Trip to Paris");
+
+  /* Turned off: the first words stay the title */
+  g_settings_set_boolean (fixture->settings, "generate-titles", FALSE);
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.new-chat", NULL);
+  iterate ();
+  n = agent_test_server_get_n_requests (fixture->server);
+  chat (fixture, "Untitled question", "An answer.");
+  run_for (300);
+  g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n + 1);
+  g_assert_cmpstr (agent_conversation_get_title (AGENT_CONVERSATION (
+                     agent_session_get_memory (session_of (fixture)))), ==, "Untitled question");
+  g_settings_reset (fixture->settings, "generate-titles");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -555,6 +625,7 @@ main (int   argc,
   ADD ("/gui/conversation/stop-waiting", test_stop_waiting);
   ADD ("/gui/conversation/allow-for-conversation", test_allow_for_conversation);
   ADD ("/gui/conversation/pick-model", test_pick_model);
+  ADD ("/gui/conversation/title", test_title);
 
   return agent_test_gui_run (data_home);
 }
