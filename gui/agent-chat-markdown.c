@@ -30,6 +30,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "agent-chat-alert.h"
 #include "agent-chat-code.h"
 #include "agent-chat-markdown.h"
 #include "agent-chat-markdown-private.h"
@@ -81,14 +82,16 @@ G_DEFINE_FINAL_TYPE (AgentChatMarkdown, agent_chat_markdown, GTK_TYPE_WIDGET)
 /* Widgets */
 
 static void
-on_open_link_response (AdwMessageDialog *dialog,
-                       const char       *response,
-                       gpointer          user_data)
+on_open_link_response (AgentChatAlert *dialog,
+                       const char     *response,
+                       gpointer        user_data)
 {
   const char *uri = g_object_get_data (G_OBJECT (dialog), "uri");
+  GtkWidget *parent = agent_chat_alert_get_parent (dialog);
+  GtkRoot *root = parent ? gtk_widget_get_root (parent) : NULL;
 
   if (g_strcmp0 (response, "open") == 0)
-    gtk_show_uri (gtk_window_get_transient_for (GTK_WINDOW (dialog)), uri, GDK_CURRENT_TIME);
+    gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, uri, GDK_CURRENT_TIME);
 }
 
 static gboolean
@@ -96,21 +99,14 @@ on_activate_link (GtkLabel   *label,
                   const char *uri,
                   gpointer    user_data)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (label));
-  AdwMessageDialog *dialog;
+  AgentChatAlert *dialog = agent_chat_alert_new (GTK_WIDGET (label), _("Open Link?"), uri);
 
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                       _("Open Link?"), uri));
-  adw_message_dialog_add_responses (dialog,
-                                    "cancel", _("_Cancel"),
-                                    "open", _("_Open Link"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, "open", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (dialog, "cancel");
-  adw_message_dialog_set_close_response (dialog, "cancel");
+  agent_chat_alert_add_response (dialog, "cancel", _("_Cancel"), ADW_RESPONSE_DEFAULT);
+  agent_chat_alert_add_response (dialog, "open", _("_Open Link"), ADW_RESPONSE_SUGGESTED);
+  agent_chat_alert_set_responses (dialog, "cancel", "cancel");
   g_object_set_data_full (G_OBJECT (dialog), "uri", g_strdup (uri), g_free);
   g_signal_connect (dialog, "response", G_CALLBACK (on_open_link_response), NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
+  agent_chat_alert_present (dialog);
 
   return TRUE;
 }

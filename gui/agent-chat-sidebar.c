@@ -24,6 +24,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-a11y.h"
+#include "agent-chat-alert.h"
 #include "agent-chat-approvals.h"
 #include "agent-chat-sidebar.h"
 #include "agent-chat-sidebar-row.h"
@@ -264,12 +265,12 @@ agent_chat_sidebar_focus_search (AgentChatSidebar *self)
 /* Rename */
 
 static void
-on_rename_response (AdwMessageDialog *dialog,
+on_rename_response (AgentChatAlert   *dialog,
                     const char       *response,
                     AgentChatSidebar *self)
 {
   AgentConversation *conversation = g_object_get_data (G_OBJECT (dialog), "conversation");
-  GtkEditable *entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+  GtkEditable *entry = GTK_EDITABLE (agent_chat_alert_get_extra_child (dialog));
   g_autoptr(GError) error = NULL;
 
   if (g_strcmp0 (response, "rename") == 0 &&
@@ -288,7 +289,7 @@ void
 agent_chat_sidebar_rename (AgentChatSidebar  *self,
                            AgentConversation *conversation)
 {
-  GtkWidget *dialog;
+  AgentChatAlert *dialog;
   GtkWidget *entry;
   const char *title;
 
@@ -296,26 +297,20 @@ agent_chat_sidebar_rename (AgentChatSidebar  *self,
   g_return_if_fail (AGENT_IS_CONVERSATION (conversation));
 
   title = agent_conversation_get_title (conversation);
-  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
-                                   _("Rename Conversation"), NULL);
+  dialog = agent_chat_alert_new (GTK_WIDGET (self), _("Rename Conversation"), NULL);
   entry = gtk_entry_new ();
   gtk_editable_set_text (GTK_EDITABLE (entry), title ? title : "");
   gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Title"), -1);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "rename", _("_Rename"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename",
-                                              ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  agent_chat_alert_set_extra_child (dialog, entry);
+  agent_chat_alert_add_response (dialog, "cancel", _("_Cancel"), ADW_RESPONSE_DEFAULT);
+  agent_chat_alert_add_response (dialog, "rename", _("_Rename"), ADW_RESPONSE_SUGGESTED);
+  agent_chat_alert_set_responses (dialog, "rename", "cancel");
   g_object_set_data_full (G_OBJECT (dialog), "conversation", g_object_ref (conversation),
                           g_object_unref);
   g_signal_connect_object (dialog, "response", G_CALLBACK (on_rename_response), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  agent_chat_alert_present (dialog);
   gtk_widget_grab_focus (entry);
 }
 
