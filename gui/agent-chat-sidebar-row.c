@@ -157,7 +157,7 @@ create_menu (GtkMenuButton *button,
 
       /* Tools it may run without asking, given back */
       if (allowed[0] != NULL)
-        append_item (first, _("Ask Again Before Every _Tool"), "sidebar.revoke-approvals", id);
+        append_item (first, _("Ask Again Before _Every Tool"), "sidebar.revoke-approvals", id);
     }
   append_item (last, _("_Delete"), "sidebar.delete", id);
   g_menu_append_section (menu, NULL, G_MENU_MODEL (first));
