@@ -96,6 +96,22 @@ def test_metainfo():
     check_equal(root.findtext('launchable'), APP_ID + '.desktop', 'the launchable')
 
 
+def test_screenshots():
+    """The screenshots the metainfo shows are those of docs/screenshots/."""
+    root = ElementTree.parse(METAINFO).getroot()
+    shots = root.findall('screenshots/screenshot')
+    check(len(shots) >= 1, 'the metainfo shows screenshots')
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'docs', 'screenshots')
+    for shot in shots:
+        url = shot.findtext('image')
+        check(shot.findtext('caption'), 'a caption for %s' % url)
+        check(url.startswith('https://') and '/docs/screenshots/' in url, 'in docs/screenshots: ' + url)
+        path = os.path.join(here, os.path.basename(url))
+        check(os.path.exists(path), '%s is in docs/screenshots/' % os.path.basename(url))
+        with open(path, 'rb') as f:
+            check(f.read(8) == b'\x89PNG\r\n\x1a\n', '%s is a PNG' % path)
+
+
 def test_dbus_service():
     check_equal(os.path.basename(SERVICE), APP_ID + '.service', 'the service file name')
     lines = read(SERVICE).splitlines()
@@ -153,6 +169,6 @@ def test_agent_chat_is_compiled_with_the_ids():
 
 if __name__ == '__main__':
     sys.exit(run_tests([test_the_app_id_is_the_profiles, test_desktop_file, test_desktop_action,
-                        test_search_provider, test_metainfo,
+                        test_search_provider, test_metainfo, test_screenshots,
                         test_dbus_service, test_installed_files_are_named_by_the_app_id,
                         test_the_schema_keeps_its_id, test_agent_chat_is_compiled_with_the_ids]))

@@ -198,9 +198,8 @@ table_block_new (Block *block)
       guint row = i / n_columns;
       int align = g_array_index (block->aligns, int, i % n_columns);
 
-      gtk_label_set_wrap (GTK_LABEL (cell), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (cell), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_max_width_chars (GTK_LABEL (cell), 40);
+      /* One line a cell: a table wider than the view scrolls (a wrapped
+       * cell would make the scrolled window as tall as at its narrowest) */
       gtk_label_set_xalign (GTK_LABEL (cell), align == 1 ? 0.5 : align == 2 ? 1.0 : 0.0);
       gtk_label_set_selectable (GTK_LABEL (cell), TRUE);
       gtk_widget_set_focusable (cell, FALSE);

@@ -44,7 +44,7 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (AgentChatSidebarRow, agent_chat_sidebar_row, GTK_TYPE_WIDGET)
 
 /* Characters shown before a search's first match, at most */
-#define SNIPPET_CONTEXT 24
+#define SNIPPET_CONTEXT 12
 
 /**
  * agent_chat_sidebar_item_get_conversation:
