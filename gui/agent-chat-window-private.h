@@ -64,7 +64,8 @@ struct _AgentChatWindow
 
   guint                 claim_source;  /* while another program holds the conversation */
   guint                 pending_continue : 1;
-  guint                 notified : 1;      /* a notification waits for the window */  /* likewise, a turn to go on with */
+  guint                 notified : 1;      /* a notification waits for the window */
+  guint                 was_active : 1;    /* it had the keyboard once */  /* likewise, a turn to go on with */
   guint                 looking_up_key : 1;
   AgentChatAutoscroll  *autoscroll;
 };
@@ -78,6 +79,20 @@ void                  _agent_chat_window_resume           (AgentChatWindow *self
 void                  _agent_chat_window_busy_changed     (AgentChatWindow *self);
 void                  _agent_chat_window_update_approvals (AgentChatWindow *self);
 void                  _agent_chat_window_model_changed    (AgentChatWindow *self);
+
+/* agent-chat-window-approvals.c */
+gboolean _agent_chat_window_approve_tool_call (AgentSession      *session,
+                                               AgentToolCall     *call,
+                                               AgentToolApproval *approval,
+                                               AgentChatWindow   *self);
+void     _agent_chat_window_revoke_approvals  (GtkWidget         *widget,
+                                               const char        *action_name,
+                                               GVariant          *parameter);
+void     _agent_chat_window_notify_away       (AgentChatWindow   *self,
+                                               const char        *title,
+                                               const char        *body);
+void     _agent_chat_window_is_active_changed (AgentChatWindow   *self);
+char    *_agent_chat_window_excerpt           (const char        *text);
 
 /* agent-chat-window-models.c */
 const char *_agent_chat_window_chat_model    (AgentChatWindow *self);

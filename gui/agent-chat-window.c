@@ -20,10 +20,9 @@
  * ::retry). What belongs to each chat (draft, edit, errors) is in
  * agent-chat-window-chats.c.
  *
- * An answer, or a question about a tool, that comes while the window is
- * not the active one is told in a desktop notification (GNotification);
- * clicking it brings the window forward (app.present-window), and it goes
- * once the window is active again.
+ * The questions about tools, what is allowed without asking, and the
+ * notifications of answers that come while the window is not in use are
+ * in agent-chat-window-approvals.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -33,8 +32,6 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-a11y.h"
-#include "agent-chat-approval-dialog.h"
-#include "agent-chat-approvals.h"
 #include "agent-chat-error-item.h"
 #include "agent-chat-mcp-servers.h"
 #include "agent-chat-message-row.h"
@@ -207,175 +204,6 @@ on_current_message_changed (AgentChatWindow *self)
   set_progress (self, NULL, NULL);
 }
 
-/* Notifications, while the window is not the one in use */
-
-static void
-notify_away (AgentChatWindow *self,
-             const char      *title,
-             const char      *body)
-{
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  g_autoptr(GNotification) notification = NULL;
-  g_autofree char *id = NULL;
-  guint window_id;
-
-  if (app == NULL || gtk_window_is_active (GTK_WINDOW (self)))
-    return;
-  window_id = gtk_application_window_get_id (GTK_APPLICATION_WINDOW (self));
-  notification = g_notification_new (title);
-  if (body != NULL)
-    g_notification_set_body (notification, body);
-  g_notification_set_default_action_and_target (notification, "app.present-window", "u",
-                                                window_id);
-  id = g_strdup_printf ("window-%u", window_id);
-  g_application_send_notification (G_APPLICATION (app), id, notification);
-  self->notified = TRUE;
-}
-
-static void
-on_is_active_changed (AgentChatWindow *self)
-{
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  g_autofree char *id = NULL;
-
-  if (!self->notified || app == NULL || !gtk_window_is_active (GTK_WINDOW (self)))
-    return;
-  id = g_strdup_printf ("window-%u", gtk_application_window_get_id (GTK_APPLICATION_WINDOW (self)));
-  g_application_withdraw_notification (G_APPLICATION (app), id);
-  self->notified = FALSE;
-}
-
-/* The start of an answer, on one line */
-static char *
-excerpt (const char *text)
-{
-  g_autofree char *line = g_strdup (text ? text : "");
-  const char *end;
-
-  g_strdelimit (line, "\n\t", ' ');
-  g_strstrip (line);
-  if (g_utf8_strlen (line, -1) <= 140)
-    return g_steal_pointer (&line);
-  end = g_utf8_offset_to_pointer (line, 140);
-  return g_strdup_printf ("%.*s…", (int) (end - line), line);
-}
-
-/* Tools allowed for the conversation: asked once, kept with it, given
- * back from the main menu (see agent-chat-approvals.c) */
-
-/**
- * _agent_chat_window_update_approvals:
- * @self: a #AgentChatWindow
- *
- * The main menu lists what the conversation shown may run without asking,
- * each to give back, and all at once.
- */
-void
-_agent_chat_window_update_approvals (AgentChatWindow *self)
-{
-  AgentMemory *memory = self->session ? agent_session_get_memory (self->session) : NULL;
-  g_auto(GStrv) keys = memory ? agent_chat_approvals_list (memory) : g_new0 (char *, 1);
-  g_autoptr(GMenu) submenu = NULL;
-  g_autoptr(GMenu) each = NULL;
-  g_autoptr(GMenu) all = NULL;
-
-  g_menu_remove_all (self->approvals_section);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.revoke-approvals", keys[0] != NULL);
-  if (keys[0] == NULL)
-    return;
-
-  submenu = g_menu_new ();
-  each = g_menu_new ();
-  all = g_menu_new ();
-  for (guint i = 0; keys[i] != NULL; i++)
-    {
-      g_autofree char *label = agent_chat_approvals_describe (keys[i]);
-      g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
-
-      g_menu_item_set_action_and_target_value (item, "win.revoke-approval",
-                                               g_variant_new_string (keys[i]));
-      g_menu_append_item (each, item);
-    }
-  g_menu_append (all, _("Ask Again Before _Every Tool"), "win.revoke-approvals");
-  g_menu_append_section (submenu, NULL, G_MENU_MODEL (each));
-  g_menu_append_section (submenu, NULL, G_MENU_MODEL (all));
-  g_menu_append_submenu (self->approvals_section, _("_Allowed Tools"), G_MENU_MODEL (submenu));
-}
-
-static void
-revoke_approvals_action (GtkWidget  *widget,
-                         const char *action_name,
-                         GVariant   *parameter)
-{
-  AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
-  AgentMemory *memory = self->session ? agent_session_get_memory (self->session) : NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (memory != NULL &&
-      !agent_chat_approvals_revoke (memory, parameter ? g_variant_get_string (parameter, NULL)
-                                                      : NULL,
-                                    &error))
-    show_error (self, error);
-  _agent_chat_window_update_approvals (self);
-}
-
-static void
-on_approval_response (AdwMessageDialog *dialog,
-                      const char       *response,
-                      AgentChatWindow  *self)
-{
-  AgentMemory *memory = g_object_get_data (G_OBJECT (dialog), "memory");
-  AgentToolApproval *approval = agent_chat_approval_dialog_get_approval (
-    AGENT_CHAT_APPROVAL_DIALOG (dialog));
-  AgentTool *tool = approval ? agent_tool_approval_get_tool (approval) : NULL;
-  g_autoptr(GError) error = NULL;
-  AgentChatAllowScope scope;
-
-  if (g_strcmp0 (response, "allow-conversation") == 0)
-    scope = AGENT_CHAT_ALLOW_TOOL;
-  else if (g_strcmp0 (response, "allow-server") == 0)
-    scope = AGENT_CHAT_ALLOW_SERVER;
-  else
-    return;
-  if (memory == NULL || tool == NULL)
-    return;
-  if (!agent_chat_approvals_add (memory, tool, scope, &error))
-    show_error (self, error);
-  _agent_chat_window_update_approvals (self);
-}
-
-static gboolean
-on_approve_tool_call (AgentSession      *session,
-                      AgentToolCall     *call,
-                      AgentToolApproval *approval,
-                      AgentChatWindow   *self)
-{
-  AgentMemory *memory = agent_session_get_memory (session);
-  AgentTool *tool = agent_tool_approval_get_tool (approval);
-  GtkWidget *dialog;
-
-  /* Allowed for this conversation: no question */
-  if (memory != NULL && tool != NULL && agent_chat_approvals_allows (memory, tool))
-    {
-      agent_tool_approval_allow (approval);
-      return TRUE;
-    }
-
-  dialog = agent_chat_approval_dialog_new (GTK_WINDOW (self), approval);
-  if (memory != NULL)
-    g_object_set_data_full (G_OBJECT (dialog), "memory", g_object_ref (memory), g_object_unref);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (on_approval_response), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-  {
-    /* Translators: a notification's text; %s is a tool */
-    g_autofree char *body = g_strdup_printf (_("The model wants to run “%s”."),
-                                             agent_tool_call_get_name (call));
-
-    notify_away (self, _("A Tool Waits for Your Approval"), body);
-  }
-  return TRUE;
-}
-
 /**
  * _agent_chat_window_busy_changed:
  * @self: a #AgentChatWindow
@@ -422,7 +250,8 @@ set_session (AgentChatWindow *self,
   self->session = session;
   g_settings_bind (self->settings, "show-tool-call-chunks",
                    session, "stream-tool-call-chunks", G_SETTINGS_BIND_GET);
-  g_signal_connect (session, "approve-tool-call", G_CALLBACK (on_approve_tool_call), self);
+  g_signal_connect (session, "approve-tool-call", G_CALLBACK (_agent_chat_window_approve_tool_call),
+                    self);
   g_signal_connect (session, "retry", G_CALLBACK (on_retry), self);
   g_signal_connect_swapped (session, "notify::current-message",
                             G_CALLBACK (on_current_message_changed), self);
@@ -583,9 +412,9 @@ turn_done (AgentChatWindow *self,
     show_error (self, error);
   else if (error == NULL && message != NULL)
     {
-      g_autofree char *body = excerpt (agent_message_get_content (message));
+      g_autofree char *body = _agent_chat_window_excerpt (agent_message_get_content (message));
 
-      notify_away (self, adw_window_title_get_title (self->window_title), body);
+      _agent_chat_window_notify_away (self, adw_window_title_get_title (self->window_title), body);
       _agent_chat_window_turn_answered (self, message);
     }
 }
@@ -1128,9 +957,9 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.jump-to-bottom", NULL, jump_to_bottom);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.revoke-approval", "s",
-                                   revoke_approvals_action);
+                                   _agent_chat_window_revoke_approvals);
   gtk_widget_class_install_action (widget_class, "win.revoke-approvals", NULL,
-                                   revoke_approvals_action);
+                                   _agent_chat_window_revoke_approvals);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
   _agent_chat_window_class_init_conversations (widget_class);
 }
@@ -1164,7 +993,8 @@ agent_chat_window_init (AgentChatWindow *self)
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
   g_signal_connect_object (self->items, "items-changed", G_CALLBACK (on_items_changed), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect (self, "notify::is-active", G_CALLBACK (on_is_active_changed), NULL);
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (_agent_chat_window_is_active_changed),
+                    NULL);
 
   self->autoscroll = agent_chat_autoscroll_new (self->list_view);
   g_object_bind_property (self->autoscroll, "following", self->jump_revealer, "reveal-child",

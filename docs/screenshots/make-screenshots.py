@@ -105,9 +105,15 @@ def shot_over(name, window, over):
     top = os.path.join(HERE, ".over.png")
     subprocess.run(["import", "-window", window, base], check=True)
     subprocess.run(["import", "-window", over, top], check=True)
-    subprocess.run(["convert", base, "(", top, "-transparent", "black", ")", "-geometry",
-                    "+%d+%d" % (ox - x, oy - y), "-composite", os.path.join(HERE, name)],
-                   check=True)
+    from gi.repository import GdkPixbuf
+    under = GdkPixbuf.Pixbuf.new_from_file(base)
+    above = GdkPixbuf.Pixbuf.new_from_file(top).add_alpha(True, 0, 0, 0)
+    left, upper = ox - x, oy - y
+    w = min(above.get_width(), under.get_width() - left)
+    h = min(above.get_height(), under.get_height() - upper)
+    above.composite(under, left, upper, w, h, left, upper, 1, 1, GdkPixbuf.InterpType.NEAREST,
+                    255)
+    under.savev(os.path.join(HERE, name), "png", [], [])
     os.unlink(base)
     os.unlink(top)
     print("wrote", name)
