@@ -12,6 +12,13 @@
  * used (an unknown provider, a URL that is not http or https) are said on
  * that agent-chat's standard error, and it exits with status 1.
  *
+ * `agent-chat --new [TEXT…]` starts a new chat, with TEXT in its composer
+ * ("Send to Agent Chat" of selected text). The app is D-Bus activatable;
+ * its actions app.new-chat and app.open-conversation (a conversation's
+ * id) are what the desktop file's action and GNOME Shell's search provider
+ * (agent-chat-search-provider.c) ask for; app.present-window (a window's
+ * id) is the default action of its notifications.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -21,6 +28,9 @@
 
 #include "agent-chat-application.h"
 #include "agent-chat-preferences.h"
+#if AGENT_HAS_STORE
+# include "agent-chat-search-provider.h"
+#endif
 #include "agent-chat-window.h"
 
 struct _AgentChatApplication
@@ -33,6 +43,7 @@ struct _AgentChatApplication
   AgentStore           *store;      /* the conversations; NULL if it could not be opened */
 #endif
   AgentChatMcpServers  *mcp_servers;
+  guint                 search_provider_id;  /* its D-Bus registration */
   guint                 holding : 1;     /* while keys are being written to the keyring */
   guint                 quit_when_saved : 1;
 };
@@ -46,6 +57,9 @@ static const GOptionEntry options[] = {
   { "base-url", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("The model server's address for the window"), N_("URL") },
   { "model", 0, 0, G_OPTION_ARG_STRING, NULL, N_("The model for the window"), N_("MODEL") },
+  { "new", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Start a new chat, with the TEXT given in its message field"), NULL },
+  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL, NULL, N_("[TEXT…]") },
   { NULL }
 };
 
@@ -128,6 +142,129 @@ agent_chat_application_open_window (AgentChatApplication *self,
   return GTK_WINDOW (window);
 }
 
+/* The active window, or a new one: presented */
+static GtkWindow *
+present_some_window (AgentChatApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window == NULL)
+    g_application_activate (G_APPLICATION (self));
+  window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  if (window != NULL)
+    gtk_window_present (window);
+  return window;
+}
+
+/* A new chat in @window, with @words (if any) in its composer */
+static void
+start_chat (GtkWindow   *window,
+            const char **words)
+{
+  if (!AGENT_CHAT_IS_WINDOW (window))
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat", NULL);
+  if (words != NULL && words[0] != NULL)
+    {
+      g_autofree char *text = g_strjoinv (" ", (char **) words);
+
+      agent_chat_composer_set_text (agent_chat_window_get_composer (AGENT_CHAT_WINDOW (window)),
+                                    text);
+    }
+  agent_chat_composer_focus (agent_chat_window_get_composer (AGENT_CHAT_WINDOW (window)));
+}
+
+static void
+new_chat_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  start_chat (present_some_window (user_data), NULL);
+}
+
+static void
+open_conversation_action (GSimpleAction *action,
+                          GVariant      *parameter,
+                          gpointer       user_data)
+{
+  GtkWindow *window = present_some_window (user_data);
+
+#if AGENT_HAS_STORE
+  if (AGENT_CHAT_IS_WINDOW (window))
+    agent_chat_window_open_conversation (AGENT_CHAT_WINDOW (window),
+                                         g_variant_get_int64 (parameter));
+#endif
+}
+
+static void
+present_window_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  GtkWindow *window = GTK_WINDOW (gtk_application_get_window_by_id (
+    GTK_APPLICATION (user_data), g_variant_get_uint32 (parameter)));
+
+  if (window != NULL)
+    gtk_window_present (window);
+  else
+    present_some_window (user_data);
+}
+
+/**
+ * agent_chat_application_search:
+ * @self: a #AgentChatApplication
+ * @text: what to look for
+ *
+ * Shows the conversations that hold @text, in the sidebar of a window.
+ */
+void
+agent_chat_application_search (AgentChatApplication *self,
+                               const char           *text)
+{
+  GtkWindow *window = present_some_window (self);
+
+#if AGENT_HAS_STORE
+  if (AGENT_CHAT_IS_WINDOW (window))
+    agent_chat_window_search (AGENT_CHAT_WINDOW (window), text);
+#endif
+}
+
+static gboolean
+agent_chat_application_dbus_register (GApplication     *app,
+                                      GDBusConnection  *connection,
+                                      const char       *object_path,
+                                      GError          **error)
+{
+  AgentChatApplication *self = AGENT_CHAT_APPLICATION (app);
+  g_autofree char *path = g_strconcat (object_path, "/SearchProvider", NULL);
+
+  if (!G_APPLICATION_CLASS (agent_chat_application_parent_class)->dbus_register (app, connection,
+                                                                                 object_path,
+                                                                                 error))
+    return FALSE;
+#if AGENT_HAS_STORE
+  /* GNOME Shell's search of the conversations */
+  self->search_provider_id = agent_chat_search_provider_register (self, connection, path, error);
+  return self->search_provider_id != 0;
+#else
+  return TRUE;
+#endif
+}
+
+static void
+agent_chat_application_dbus_unregister (GApplication    *app,
+                                        GDBusConnection *connection,
+                                        const char      *object_path)
+{
+  AgentChatApplication *self = AGENT_CHAT_APPLICATION (app);
+
+  if (self->search_provider_id != 0)
+    g_dbus_connection_unregister_object (connection, self->search_provider_id);
+  self->search_provider_id = 0;
+  G_APPLICATION_CLASS (agent_chat_application_parent_class)->dbus_unregister (app, connection,
+                                                                              object_path);
+}
+
 static int
 agent_chat_application_command_line (GApplication            *app,
                                      GApplicationCommandLine *command_line)
@@ -140,12 +277,30 @@ agent_chat_application_command_line (GApplication            *app,
   const char *base_url = NULL;
   const char *model = NULL;
 
+  gboolean new_chat = FALSE;
+  g_autofree const char **words = NULL;
+  GtkWindow *window;
+
   g_variant_dict_lookup (given, "provider", "&s", &provider);
   g_variant_dict_lookup (given, "base-url", "&s", &base_url);
   g_variant_dict_lookup (given, "model", "&s", &model);
+  g_variant_dict_lookup (given, "new", "b", &new_chat);
+  g_variant_dict_lookup (given, G_OPTION_REMAINING, "^a&s", &words);
+  if (words != NULL && !new_chat)
+    {
+      g_application_command_line_printerr (command_line, "%s: %s\n", g_get_prgname (),
+                                           _("Text to start a chat with is given after --new"));
+      return EXIT_FAILURE;
+    }
   if (provider == NULL && base_url == NULL && model == NULL)
     {
-      g_application_activate (app);
+      if (!new_chat)
+        {
+          g_application_activate (app);
+          return EXIT_SUCCESS;
+        }
+      window = present_some_window (self);
+      start_chat (window, words);
       return EXIT_SUCCESS;
     }
 
@@ -157,14 +312,19 @@ agent_chat_application_command_line (GApplication            *app,
     }
 
   connection = agent_chat_connection_new (self->settings, provider, base_url, model);
+  window = NULL;
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
     if (AGENT_CHAT_IS_WINDOW (l->data) &&
         agent_chat_connection_equal (agent_chat_window_get_connection (l->data), connection))
       {
-        gtk_window_present (l->data);
-        return EXIT_SUCCESS;
+        window = l->data;
+        gtk_window_present (window);
+        break;
       }
-  agent_chat_application_open_window (self, connection);
+  if (window == NULL)
+    window = agent_chat_application_open_window (self, connection);
+  if (new_chat)
+    start_chat (window, words);
   return EXIT_SUCCESS;
 }
 
@@ -256,6 +416,9 @@ agent_chat_application_startup (GApplication *app)
     { "quit", quit_action },
     { "preferences", preferences_action },
     { "about", about_action },
+    { "new-chat", new_chat_action },
+    { "open-conversation", open_conversation_action, "x" },
+    { "present-window", present_window_action, "u" },
   };
   static const struct { const char *action; const char *accels[2]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
@@ -345,12 +508,17 @@ agent_chat_application_class_init (AgentChatApplicationClass *klass)
   app_class->startup = agent_chat_application_startup;
   app_class->activate = agent_chat_application_activate;
   app_class->shutdown = agent_chat_application_shutdown;
+  app_class->dbus_register = agent_chat_application_dbus_register;
+  app_class->dbus_unregister = agent_chat_application_dbus_unregister;
 }
 
 static void
 agent_chat_application_init (AgentChatApplication *self)
 {
   g_application_add_main_option_entries (G_APPLICATION (self), options);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[TEXT…]"));
+  /* Started for the Shell's search alone, it leaves once idle */
+  g_application_set_inactivity_timeout (G_APPLICATION (self), 10000);
 }
 
 AgentChatApplication *

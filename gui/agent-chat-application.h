@@ -25,6 +25,8 @@ AgentChatSecretStore *agent_chat_application_get_secret_store (AgentChatApplicat
 GtkWindow            *agent_chat_application_open_window      (AgentChatApplication *self,
                                                                AgentChatConnection  *connection);
 AgentChatMcpServers  *agent_chat_application_get_mcp_servers  (AgentChatApplication *self);
+void                  agent_chat_application_search           (AgentChatApplication *self,
+                                                               const char           *text);
 #if AGENT_HAS_STORE
 AgentStore           *agent_chat_application_get_store        (AgentChatApplication *self);
 #endif

@@ -1,7 +1,10 @@
 /* agent-chat-approval-dialog.c
  *
- * Asks whether a tool may run: its name and its arguments as pretty JSON,
- * Allow or Deny. The dialog is not modal — the conversation stays usable
+ * Asks whether a tool may run: its name and its arguments as pretty JSON;
+ * Deny, Allow Once, Allow in This Conversation (the tool), and for a tool of
+ * an MCP server, Allow its server's tools in this conversation: what is
+ * allowed for the conversation is the window's to keep (it reads the
+ * response). The dialog is not modal — the conversation stays usable
  * (and Stop works) while it waits — and it closes by itself when the turn
  * is cancelled.
  *
@@ -44,7 +47,9 @@ agent_chat_approval_dialog_response (AdwMessageDialog *dialog,
 
   if (self->approval != NULL && !agent_tool_approval_is_answered (self->approval))
     {
-      if (g_strcmp0 (response, "allow") == 0)
+      if (g_strcmp0 (response, "allow") == 0 ||
+          g_strcmp0 (response, "allow-conversation") == 0 ||
+          g_strcmp0 (response, "allow-server") == 0)
         agent_tool_approval_allow (self->approval);
       else
         agent_tool_approval_deny (self->approval, _("The user denied it"));
@@ -102,6 +107,19 @@ agent_chat_approval_dialog_init (AgentChatApprovalDialog *self)
 }
 
 /**
+ * agent_chat_approval_dialog_get_approval:
+ * @self: a #AgentChatApprovalDialog
+ *
+ * Returns: (transfer none): the question the dialog answers
+ */
+AgentToolApproval *
+agent_chat_approval_dialog_get_approval (AgentChatApprovalDialog *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_APPROVAL_DIALOG (self), NULL);
+  return self->approval;
+}
+
+/**
  * agent_chat_approval_dialog_new:
  * @parent: (nullable): the window the question is about
  * @approval: the question
@@ -136,6 +154,17 @@ agent_chat_approval_dialog_new (GtkWindow         *parent,
                                 "with these arguments."),
                               agent_tool_call_get_name (call),
                               client != NULL ? agent_mcp_client_get_name (client) : "?");
+      if (client != NULL)
+        {
+          /* Underscores are mnemonics in a response's label */
+          g_auto(GStrv) parts = g_strsplit (agent_mcp_client_get_name (client), "_", -1);
+          g_autofree char *name = g_strjoinv ("__", parts);
+          /* Translators: a button; %s is the name of a tool server (MCP) */
+          g_autofree char *label = g_strdup_printf (_("Allow All Tools of “%s” in This "
+                                                      "Conversation"), name);
+
+          adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (self), "allow-server", label);
+        }
     }
   else
     body = g_strdup_printf (_("The model wants to run the tool “%s” with these arguments."),

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (AgentChatApprovalDialog, agent_chat_approval_dialog,
                       AGENT_CHAT, APPROVAL_DIALOG, AdwMessageDialog)
 
-GtkWidget *agent_chat_approval_dialog_new (GtkWindow         *parent,
-                                           AgentToolApproval *approval);
+GtkWidget         *agent_chat_approval_dialog_new          (GtkWindow               *parent,
+                                                           AgentToolApproval       *approval);
+AgentToolApproval *agent_chat_approval_dialog_get_approval (AgentChatApprovalDialog *self);
 
 G_END_DECLS

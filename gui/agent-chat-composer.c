@@ -5,7 +5,9 @@
  * The text stays until it was sent, so nothing typed is ever lost.
  *
  * While a message is edited (Edit and Resend), a bar above the text says
- * so; its Cancel button, or Escape, emits ::cancel-edit.
+ * so; its Cancel button, or Escape, emits ::cancel-edit. Another bar says
+ * what a turn waits for before it can start (agent_chat_composer_set_status()).
+ * While empty, the text says what it is for (a placeholder).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -23,7 +25,11 @@ struct _AgentChatComposer
 
   GtkWidget *clamp;
   GtkWidget *box;
+  GtkWidget *status_bar;
+  GtkWidget *status_spinner;
+  GtkWidget *status_label;
   GtkWidget *editing_bar;
+  GtkWidget *placeholder;
   GtkWidget *scroller;
   GtkWidget *text_view;
   GtkWidget *send_button;
@@ -222,6 +228,62 @@ agent_chat_composer_set_editing (AgentChatComposer *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDITING]);
 }
 
+/**
+ * agent_chat_composer_set_status:
+ * @self: a #AgentChatComposer
+ * @status: (nullable): what the turn waits for, or %NULL
+ *
+ * Shows, above the text, what a turn waits for before it can start (with
+ * a spinner); %NULL hides it.
+ */
+void
+agent_chat_composer_set_status (AgentChatComposer *self,
+                                const char        *status)
+{
+  g_return_if_fail (AGENT_CHAT_IS_COMPOSER (self));
+
+  gtk_label_set_text (GTK_LABEL (self->status_label), status ? status : "");
+  gtk_widget_set_visible (self->status_bar, status != NULL);
+  gtk_spinner_set_spinning (GTK_SPINNER (self->status_spinner), status != NULL);
+}
+
+/**
+ * agent_chat_composer_get_status:
+ * @self: a #AgentChatComposer
+ *
+ * Returns: (nullable): what the status bar says, or %NULL when hidden
+ */
+const char *
+agent_chat_composer_get_status (AgentChatComposer *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_COMPOSER (self), NULL);
+
+  if (!gtk_widget_get_visible (self->status_bar))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (self->status_label));
+}
+
+/**
+ * agent_chat_composer_get_placeholder:
+ * @self: a #AgentChatComposer
+ *
+ * Returns: (transfer none): the label shown over the text while it is empty
+ */
+GtkWidget *
+agent_chat_composer_get_placeholder (AgentChatComposer *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_COMPOSER (self), NULL);
+  return self->placeholder;
+}
+
+static void
+update_placeholder (AgentChatComposer *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text_view));
+
+  gtk_widget_set_visible (self->placeholder, gtk_text_buffer_get_char_count (buffer) == 0);
+}
+
 static gboolean
 agent_chat_composer_grab_focus (GtkWidget *widget)
 {
@@ -330,7 +392,11 @@ agent_chat_composer_class_init (AgentChatComposerClass *klass)
                                                "/io/github/libagent/Chat/agent-chat-composer.ui");
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, clamp);
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, box);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, status_bar);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, status_spinner);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, status_label);
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, editing_bar);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, placeholder);
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, scroller);
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, text_view);
   gtk_widget_class_bind_template_child (widget_class, AgentChatComposer, send_button);
@@ -350,6 +416,8 @@ agent_chat_composer_init (AgentChatComposer *self)
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
   gtk_widget_add_controller (self->text_view, keys);
+  g_signal_connect_object (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text_view)), "changed",
+                           G_CALLBACK (update_placeholder), self, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *

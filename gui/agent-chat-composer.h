@@ -24,5 +24,9 @@ void       agent_chat_composer_focus    (AgentChatComposer *self);
 gboolean   agent_chat_composer_get_editing (AgentChatComposer *self);
 void       agent_chat_composer_set_editing (AgentChatComposer *self,
                                             gboolean           editing);
+void        agent_chat_composer_set_status (AgentChatComposer *self,
+                                            const char        *status);
+const char *agent_chat_composer_get_status (AgentChatComposer *self);
+GtkWidget  *agent_chat_composer_get_placeholder (AgentChatComposer *self);
 
 G_END_DECLS

@@ -11,6 +11,12 @@
  * option's override for this window; other windows keep theirs, and follow
  * the settings where they have none.
  *
+ * A user name and password in the base URL ("http://user:password@host/")
+ * are a secret: never saved in the settings (Preferences refuse such a URL,
+ * and one saved by an older version is taken out), never shown (the URL is
+ * shown without them). A window opened with one on the command line uses
+ * it, as agent-cli does, which also keeps it out of what it stores.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -202,28 +208,87 @@ agent_chat_connection_set_provider (AgentChatConnection *self,
   set_value (self, KEY_PROVIDER, provider);
 }
 
+/* Whether @url holds user information (a user name, a password) */
+static gboolean
+has_userinfo (const char *url)
+{
+  g_autoptr(GUri) uri = url ? g_uri_parse (url, G_URI_FLAGS_ENCODED | G_URI_FLAGS_HAS_PASSWORD,
+                                           NULL)
+                            : NULL;
+
+  return uri != NULL && g_uri_get_userinfo (uri) != NULL;
+}
+
+/**
+ * agent_chat_url_hide_userinfo:
+ * @url: (nullable): a URL
+ *
+ * Returns: (transfer full) (nullable): @url without its user name and
+ *   password, to show or store; a copy of @url when it has none, or is no URL
+ */
+char *
+agent_chat_url_hide_userinfo (const char *url)
+{
+  g_autoptr(GUri) uri = NULL;
+
+  if (!has_userinfo (url))
+    return g_strdup (url);
+  uri = g_uri_parse (url, G_URI_FLAGS_ENCODED | G_URI_FLAGS_HAS_PASSWORD, NULL);
+  return g_uri_to_string_partial (uri, G_URI_HIDE_USERINFO);
+}
+
+/**
+ * agent_chat_connection_dup_shown_base_url:
+ * @self: a #AgentChatConnection
+ *
+ * Returns: (transfer full): the base URL in use, without user name and
+ *   password: to show
+ */
+char *
+agent_chat_connection_dup_shown_base_url (AgentChatConnection *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
+  return agent_chat_url_hide_userinfo (self->values[KEY_BASE_URL]);
+}
+
 /**
  * agent_chat_connection_set_base_url:
  * @self: a #AgentChatConnection
  * @base_url: (nullable): the server's base URL; %NULL, "" or the
  *   provider's own for the provider's own
+ * @error: return location for a #GError
  *
  * Uses @base_url, and saves it in the settings: the provider's own URL is
- * saved as "", so that it follows the provider.
+ * saved as "", so that it follows the provider. A URL with a user name or
+ * password is refused (%G_IO_ERROR_INVALID_ARGUMENT): the settings are no
+ * place for a secret.
+ *
+ * Returns: whether @base_url is used
  */
-void
-agent_chat_connection_set_base_url (AgentChatConnection *self,
-                                    const char          *base_url)
+gboolean
+agent_chat_connection_set_base_url (AgentChatConnection  *self,
+                                    const char           *base_url,
+                                    GError              **error)
 {
   g_autoptr(AgentProvider) probe = NULL;
 
-  g_return_if_fail (AGENT_CHAT_IS_CONNECTION (self));
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), FALSE);
+
+  if (has_userinfo (base_url))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("A user name or password in the address would be saved as plain "
+                             "text. Leave it out; to use one for a window, start Agent Chat "
+                             "with --base-url."));
+      return FALSE;
+    }
 
   probe = agent_provider_new (self->values[KEY_PROVIDER], NULL);
   if (base_url != NULL && probe != NULL &&
       g_str_equal (base_url, agent_provider_get_default_base_url (probe)))
     base_url = NULL;
   set_value (self, KEY_BASE_URL, base_url);
+  return TRUE;
 }
 
 /**
@@ -345,6 +410,23 @@ agent_chat_connection_is_demo (AgentChatConnection *self)
 char *
 agent_chat_connection_dup_subtitle (AgentChatConnection *self)
 {
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
+
+  return agent_chat_connection_dup_subtitle_for (self, self->values[KEY_MODEL]);
+}
+
+/**
+ * agent_chat_connection_dup_subtitle_for:
+ * @self: a #AgentChatConnection
+ * @model: the model a chat uses (picked for it, or the connection's)
+ *
+ * Returns: (transfer full): @model and the server's host, for a window's
+ *   subtitle; the demo server says so
+ */
+char *
+agent_chat_connection_dup_subtitle_for (AgentChatConnection *self,
+                                        const char          *model)
+{
   g_autofree char *host = NULL;
 
   g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
@@ -356,7 +438,7 @@ agent_chat_connection_dup_subtitle (AgentChatConnection *self)
     return g_strdup_printf (_("Demo server · %s"), host);
   /* Translators: the window's subtitle: the model, then the host of the
    * server, as in "gpt-4o-mini · api.openai.com" */
-  return g_strdup_printf (C_("window subtitle", "%s · %s"), self->values[KEY_MODEL], host);
+  return g_strdup_printf (C_("window subtitle", "%s · %s"), model, host);
 }
 
 static char *
@@ -549,6 +631,19 @@ agent_chat_connection_new (GSettings  *settings,
   self->overrides[KEY_PROVIDER] = g_strdup (provider);
   self->overrides[KEY_BASE_URL] = g_strdup (base_url);
   self->overrides[KEY_MODEL] = g_strdup (model);
+  {
+    /* An older version saved what was typed: a password goes */
+    g_autofree char *saved = g_settings_get_string (settings, key_names[KEY_BASE_URL]);
+
+    if (has_userinfo (saved))
+      {
+        g_autofree char *clean = agent_chat_url_hide_userinfo (saved);
+
+        g_settings_set_string (settings, key_names[KEY_BASE_URL], clean);
+        g_message ("%s", _("The user name and password of the base URL were removed from the "
+                           "settings"));
+      }
+  }
   for (Key key = 0; key < N_KEYS; key++)
     {
       g_autofree char *signal = g_strconcat ("changed::", key_names[key], NULL);

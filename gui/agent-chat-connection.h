@@ -23,8 +23,11 @@ const char          *agent_chat_connection_get_model           (AgentChatConnect
 gboolean             agent_chat_connection_get_from_command_line (AgentChatConnection *self);
 void                 agent_chat_connection_set_provider        (AgentChatConnection  *self,
                                                                 const char           *provider);
-void                 agent_chat_connection_set_base_url        (AgentChatConnection  *self,
-                                                                const char           *base_url);
+gboolean             agent_chat_connection_set_base_url        (AgentChatConnection  *self,
+                                                                const char           *base_url,
+                                                                GError              **error);
+char                *agent_chat_connection_dup_shown_base_url  (AgentChatConnection  *self);
+char                *agent_chat_url_hide_userinfo              (const char           *url);
 void                 agent_chat_connection_set_model           (AgentChatConnection  *self,
                                                                 const char           *model);
 AgentProvider       *agent_chat_connection_create_provider     (AgentChatConnection  *self,
@@ -34,6 +37,8 @@ void                 agent_chat_connection_apply               (AgentChatConnect
 char                *agent_chat_connection_dup_host            (AgentChatConnection  *self);
 gboolean             agent_chat_connection_is_demo             (AgentChatConnection  *self);
 char                *agent_chat_connection_dup_subtitle        (AgentChatConnection  *self);
+char                *agent_chat_connection_dup_subtitle_for    (AgentChatConnection  *self,
+                                                                const char           *model);
 gboolean             agent_chat_connection_equal               (AgentChatConnection  *self,
                                                                 AgentChatConnection  *other);
 gboolean             agent_chat_connection_check_options       (const char           *provider,

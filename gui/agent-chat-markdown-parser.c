@@ -1,7 +1,9 @@
 /* agent-chat-markdown-parser.c
  *
  * Markdown (md4c) to blocks: Pango markup written here, with every piece of
- * the model's text escaped, code blocks and rules; and the cutting of a text
+ * the model's text escaped (block quotes with their depth), code blocks,
+ * rules and tables (cells of markup); math ($…$, $$…$$) as readable text
+ * (agent-chat-latex.c); task lists with ballot boxes; and the cutting of a text
  * into chunks at blank lines outside code fences, which lets the view parse
  * again only the chunks that changed.
  *
@@ -34,6 +36,12 @@ typedef struct
   guint      quote_depth;
   guint      cell;
   gboolean   in_code;
+  GString   *math;          /* the LaTeX of the math span being read */
+  gboolean   in_math;
+  Block     *table;         /* the table being read */
+  gboolean   in_head;
+  gsize      cell_start;    /* where the cell's markup starts */
+  gsize      cell_plain_start;
 } Parser;
 
 static void
@@ -44,6 +52,9 @@ block_free (gpointer data)
   g_free (block->text);
   g_free (block->plain);
   g_free (block->language);
+  g_clear_pointer (&block->cells, g_ptr_array_unref);
+  g_clear_pointer (&block->plain_cells, g_ptr_array_unref);
+  g_clear_pointer (&block->aligns, g_array_unref);
   g_free (block);
 }
 
@@ -60,6 +71,7 @@ add_block (Parser     *parser,
   block->text = text;
   block->plain = plain;
   block->language = g_strdup (language);
+  block->quote = parser->quote_depth;
   g_ptr_array_add (parser->blocks, block);
 }
 
@@ -102,14 +114,7 @@ emit_text (Parser     *parser,
   g_autofree char *raw = g_strndup (text, len);
   g_autofree char *escaped = g_markup_escape_text (raw, -1);
 
-  if (parser->quote_depth > 0)
-    {
-      g_autofree char *quoted = g_strconcat ("<i>", escaped, "</i>", NULL);
-
-      emit (parser, quoted, raw);
-    }
-  else
-    emit (parser, escaped, raw);
+  emit (parser, escaped, raw);
 }
 
 static void
@@ -157,12 +162,13 @@ enter_block (MD_BLOCKTYPE type,
         owe_breaks (parser, 1);
         for (guint i = 1; i < parser->lists->len; i++)
           g_string_append (prefix, "    ");
-        if (list->ordered)
+        /* A task shows its box in place of the bullet */
+        if (li->is_task)
+          g_string_append (prefix, li->task_mark == ' ' ? "☐  " : "☑  ");
+        else if (list->ordered)
           g_string_append_printf (prefix, "%u. ", list->next++);
         else
           g_string_append (prefix, "•  ");
-        if (li->is_task)
-          g_string_append (prefix, li->task_mark == ' ' ? "☐ " : "☑ ");
         emit (parser, prefix->str, prefix->str);
         break;
       }
@@ -197,28 +203,49 @@ enter_block (MD_BLOCKTYPE type,
       break;
 
     case MD_BLOCK_QUOTE:
+      flush_text (parser);
       parser->quote_depth++;
-      owe_breaks (parser, 2);
+      break;
+
+    case MD_BLOCK_TABLE:
+      flush_text (parser);
+      parser->table = g_new0 (Block, 1);
+      parser->table->kind = BLOCK_TABLE;
+      parser->table->cells = g_ptr_array_new_with_free_func (g_free);
+      parser->table->plain_cells = g_ptr_array_new_with_free_func (g_free);
+      parser->table->aligns = g_array_new (FALSE, TRUE, sizeof (int));
+      parser->table->n_columns = ((MD_BLOCK_TABLE_DETAIL *) detail)->col_count;
+      g_array_set_size (parser->table->aligns, parser->table->n_columns);
+      break;
+
+    case MD_BLOCK_THEAD:
+      parser->in_head = TRUE;
       break;
 
     case MD_BLOCK_TR:
-      owe_breaks (parser, 1);
       parser->cell = 0;
+      if (parser->table != NULL && parser->in_head)
+        parser->table->n_header_rows++;
       break;
 
     case MD_BLOCK_TH:
     case MD_BLOCK_TD:
-      if (parser->cell++ > 0)
-        emit (parser, "  │  ", "  │  ");
-      if (type == MD_BLOCK_TH)
-        emit (parser, "<b>", "");
+      if (parser->table != NULL && parser->cell < parser->table->n_columns)
+        {
+          MD_ALIGN align = ((MD_BLOCK_TD_DETAIL *) detail)->align;
+
+          g_array_index (parser->table->aligns, int, parser->cell) =
+            align == MD_ALIGN_CENTER ? 1 : align == MD_ALIGN_RIGHT ? 2 : 0;
+        }
+      parser->cell++;
+      parser->pending_breaks = 0;
+      parser->cell_start = parser->markup->len;
+      parser->cell_plain_start = parser->plain->len;
       break;
 
     case MD_BLOCK_DOC:
     case MD_BLOCK_HTML:
     case MD_BLOCK_P:
-    case MD_BLOCK_TABLE:
-    case MD_BLOCK_THEAD:
     case MD_BLOCK_TBODY:
     default:
       break;
@@ -259,12 +286,44 @@ leave_block (MD_BLOCKTYPE type,
       break;
 
     case MD_BLOCK_QUOTE:
+      flush_text (parser);
       parser->quote_depth--;
-      owe_breaks (parser, 2);
       break;
 
     case MD_BLOCK_TH:
-      emit (parser, "</b>", "");
+    case MD_BLOCK_TD:
+      if (parser->table != NULL)
+        {
+          g_ptr_array_add (parser->table->cells,
+                           g_strdup (parser->markup->str + parser->cell_start));
+          g_ptr_array_add (parser->table->plain_cells,
+                           g_strdup (parser->plain->str + parser->cell_plain_start));
+          g_string_truncate (parser->markup, parser->cell_start);
+          g_string_truncate (parser->plain, parser->cell_plain_start);
+        }
+      parser->pending_breaks = 0;
+      break;
+
+    case MD_BLOCK_TR:
+      /* A short row gets empty cells */
+      while (parser->table != NULL && parser->cell++ < parser->table->n_columns)
+        {
+          g_ptr_array_add (parser->table->cells, g_strdup (""));
+          g_ptr_array_add (parser->table->plain_cells, g_strdup (""));
+        }
+      break;
+
+    case MD_BLOCK_THEAD:
+      parser->in_head = FALSE;
+      break;
+
+    case MD_BLOCK_TABLE:
+      if (parser->table != NULL)
+        {
+          parser->table->quote = parser->quote_depth;
+          g_ptr_array_add (parser->blocks, parser->table);
+          parser->table = NULL;
+        }
       break;
 
     case MD_BLOCK_P:
@@ -272,16 +331,9 @@ leave_block (MD_BLOCKTYPE type,
       owe_breaks (parser, in_tight_list (parser) ? 1 : 2);
       break;
 
-    case MD_BLOCK_TABLE:
-      owe_breaks (parser, 2);
-      break;
-
     case MD_BLOCK_DOC:
     case MD_BLOCK_HR:
-    case MD_BLOCK_THEAD:
     case MD_BLOCK_TBODY:
-    case MD_BLOCK_TR:
-    case MD_BLOCK_TD:
     default:
       break;
     }
@@ -300,8 +352,6 @@ span_tag (MD_SPANTYPE type)
     case MD_SPAN_STRONG:
       return "b";
     case MD_SPAN_CODE:
-    case MD_SPAN_LATEXMATH:
-    case MD_SPAN_LATEXMATH_DISPLAY:
       return "tt";
     case MD_SPAN_DEL:
       return "s";
@@ -340,8 +390,32 @@ enter_span (MD_SPANTYPE type,
     }
   else if (type == MD_SPAN_IMG)
     emit (parser, "[", "[");
+  else if (type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY)
+    {
+      parser->in_math = TRUE;
+      g_string_truncate (parser->math, 0);
+    }
 
   return 0;
+}
+
+/* Math, as text: on a line of its own when displayed */
+static void
+emit_math (Parser   *parser,
+           gboolean  display)
+{
+  g_autofree char *text = agent_chat_latex_to_text (parser->math->str);
+  g_autofree char *escaped = g_markup_escape_text (text, -1);
+  g_autofree char *markup = g_strdup_printf (display ? "<span size=\"large\">%s</span>"
+                                                     : "<span font_family=\"serif\">%s</span>",
+                                             escaped);
+
+  parser->in_math = FALSE;
+  if (display)
+    owe_breaks (parser, 1);
+  emit (parser, markup, text);
+  if (display)
+    owe_breaks (parser, 1);
 }
 
 static int
@@ -352,7 +426,9 @@ leave_span (MD_SPANTYPE type,
   Parser *parser = user_data;
   const char *tag = type == MD_SPAN_A ? "a" : span_tag (type);
 
-  if (tag != NULL)
+  if (type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY)
+    emit_math (parser, type == MD_SPAN_LATEXMATH_DISPLAY);
+  else if (tag != NULL)
     {
       g_autofree char *close = g_strdup_printf ("</%s>", tag);
 
@@ -409,6 +485,11 @@ on_text (MD_TEXTTYPE    type,
 {
   Parser *parser = user_data;
 
+  if (parser->in_math)
+    {
+      g_string_append_len (parser->math, text, size);
+      return 0;
+    }
   if (parser->in_code)
     {
       if (type == MD_TEXT_NULLCHAR)
@@ -451,7 +532,7 @@ agent_chat_markdown_parse_blocks (const char *text,
 {
   static const MD_PARSER md_parser = {
     .abi_version = 0,
-    .flags = MD_DIALECT_GITHUB | MD_FLAG_NOHTML,
+    .flags = MD_DIALECT_GITHUB | MD_FLAG_NOHTML | MD_FLAG_LATEXMATHSPANS,
     .enter_block = enter_block,
     .leave_block = leave_block,
     .enter_span = enter_span,
@@ -465,6 +546,7 @@ agent_chat_markdown_parse_blocks (const char *text,
   parser.plain = g_string_new (NULL);
   parser.code = g_string_new (NULL);
   parser.lists = g_array_new (FALSE, TRUE, sizeof (List));
+  parser.math = g_string_new (NULL);
 
   md_parse (text, (MD_SIZE) len, &md_parser, &parser);
   if (parser.in_code)
@@ -475,6 +557,8 @@ agent_chat_markdown_parse_blocks (const char *text,
   g_string_free (parser.plain, TRUE);
   g_string_free (parser.code, TRUE);
   g_array_unref (parser.lists);
+  g_string_free (parser.math, TRUE);
+  g_clear_pointer (&parser.table, block_free);
   g_free (parser.language);
 
   return parser.blocks;

@@ -9,7 +9,7 @@
 
 G_BEGIN_DECLS
 
-typedef enum { BLOCK_TEXT, BLOCK_CODE, BLOCK_RULE } BlockKind;
+typedef enum { BLOCK_TEXT, BLOCK_CODE, BLOCK_RULE, BLOCK_TABLE } BlockKind;
 
 typedef struct
 {
@@ -17,10 +17,19 @@ typedef struct
   char      *text;      /* Pango markup for BLOCK_TEXT, raw code for BLOCK_CODE */
   char      *plain;     /* BLOCK_TEXT: the same without markup, should the markup be refused */
   char      *language;  /* BLOCK_CODE */
+  guint      quote;     /* BLOCK_TEXT: how deep in block quotes */
+  /* BLOCK_TABLE: the cells row by row, as markup and plain text; the
+   * columns' alignment (0 left, 1 center, 2 right); the header's rows */
+  GPtrArray *cells;
+  GPtrArray *plain_cells;
+  GArray    *aligns;
+  guint      n_columns;
+  guint      n_header_rows;
 } Block;
 
 GPtrArray *agent_chat_markdown_parse_blocks (const char *text,
                                              gsize       len);
 GArray    *agent_chat_markdown_split_chunks (const char *text);
+char      *agent_chat_latex_to_text         (const char *latex);
 
 G_END_DECLS

@@ -3,8 +3,11 @@
  * An answer rendered from Markdown, with md4c. The text is cut into chunks at
  * blank lines outside code fences; each chunk is parsed on its own into
  * widgets: labels with Pango markup that this file writes (every piece of the
- * model's text is escaped, so the model can never inject markup), code blocks
- * in monospace with a copy button, and rules. When the text grows, only the
+ * model's text is escaped, so the model can never inject markup), block
+ * quotes (a bar at their side), code blocks in monospace, highlighted
+ * (agent-chat-code.c), with a copy button, tables as grids, and rules. Code
+ * blocks and tables scroll sideways when wider than the view: wide content
+ * never widens the window. When the text grows, only the
  * chunks that changed — while streaming, the last one — are parsed again:
  * the rest of the message is neither re-rendered nor re-laid out.
  *
@@ -27,6 +30,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "agent-chat-alert.h"
+#include "agent-chat-code.h"
 #include "agent-chat-markdown.h"
 #include "agent-chat-markdown-private.h"
 
@@ -77,14 +82,16 @@ G_DEFINE_FINAL_TYPE (AgentChatMarkdown, agent_chat_markdown, GTK_TYPE_WIDGET)
 /* Widgets */
 
 static void
-on_open_link_response (AdwMessageDialog *dialog,
-                       const char       *response,
-                       gpointer          user_data)
+on_open_link_response (AgentChatAlert *dialog,
+                       const char     *response,
+                       gpointer        user_data)
 {
   const char *uri = g_object_get_data (G_OBJECT (dialog), "uri");
+  GtkWidget *parent = agent_chat_alert_get_parent (dialog);
+  GtkRoot *root = parent ? gtk_widget_get_root (parent) : NULL;
 
   if (g_strcmp0 (response, "open") == 0)
-    gtk_show_uri (gtk_window_get_transient_for (GTK_WINDOW (dialog)), uri, GDK_CURRENT_TIME);
+    gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, uri, GDK_CURRENT_TIME);
 }
 
 static gboolean
@@ -92,21 +99,14 @@ on_activate_link (GtkLabel   *label,
                   const char *uri,
                   gpointer    user_data)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (label));
-  AdwMessageDialog *dialog;
+  AgentChatAlert *dialog = agent_chat_alert_new (GTK_WIDGET (label), _("Open Link?"), uri);
 
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                       _("Open Link?"), uri));
-  adw_message_dialog_add_responses (dialog,
-                                    "cancel", _("_Cancel"),
-                                    "open", _("_Open Link"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, "open", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (dialog, "cancel");
-  adw_message_dialog_set_close_response (dialog, "cancel");
+  agent_chat_alert_add_response (dialog, "cancel", _("_Cancel"), ADW_RESPONSE_DEFAULT);
+  agent_chat_alert_add_response (dialog, "open", _("_Open Link"), ADW_RESPONSE_SUGGESTED);
+  agent_chat_alert_set_responses (dialog, "cancel", "cancel");
   g_object_set_data_full (G_OBJECT (dialog), "uri", g_strdup (uri), g_free);
   g_signal_connect (dialog, "response", G_CALLBACK (on_open_link_response), NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
+  agent_chat_alert_present (dialog);
 
   return TRUE;
 }
@@ -158,7 +158,76 @@ text_block_new (Block *block)
   gtk_widget_set_can_focus (label, FALSE);
   set_text_block (label, block);
   g_signal_connect (label, "activate-link", G_CALLBACK (on_activate_link), NULL);
+  if (block->quote > 0)
+    {
+      gtk_widget_add_css_class (label, "blockquote");
+      gtk_widget_set_margin_start (label, 12 * (block->quote - 1));
+    }
+  g_object_set_data (G_OBJECT (label), "quote", GUINT_TO_POINTER (block->quote));
   return label;
+}
+
+/* A table: a grid of labels, scrolled sideways when wider than the view */
+static void
+set_table_cells (GtkWidget *grid,
+                 Block     *block)
+{
+  for (guint i = 0; i < block->cells->len; i++)
+    {
+      GtkWidget *cell = gtk_grid_get_child_at (GTK_GRID (grid), i % block->n_columns,
+                                               i / block->n_columns);
+      const char *markup = g_ptr_array_index (block->cells, i);
+
+      if (markup_is_valid (markup))
+        gtk_label_set_markup (GTK_LABEL (cell), markup);
+      else
+        gtk_label_set_text (GTK_LABEL (cell), g_ptr_array_index (block->plain_cells, i));
+    }
+}
+
+static GtkWidget *
+table_block_new (Block *block)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *grid = gtk_grid_new ();
+  guint n_columns = MAX (block->n_columns, 1);
+
+  for (guint i = 0; i < block->cells->len; i++)
+    {
+      GtkWidget *cell = gtk_label_new (NULL);
+      guint row = i / n_columns;
+      int align = g_array_index (block->aligns, int, i % n_columns);
+
+      /* One line a cell: a table wider than the view scrolls (a wrapped
+       * cell would make the scrolled window as tall as at its narrowest) */
+      gtk_label_set_xalign (GTK_LABEL (cell), align == 1 ? 0.5 : align == 2 ? 1.0 : 0.0);
+      gtk_label_set_selectable (GTK_LABEL (cell), TRUE);
+      gtk_widget_set_focusable (cell, FALSE);
+      gtk_widget_set_can_focus (cell, FALSE);
+      gtk_widget_set_hexpand (cell, TRUE);
+      gtk_widget_add_css_class (cell, "table-cell");
+      if (row < block->n_header_rows)
+        gtk_widget_add_css_class (cell, "heading");
+      else if ((row - block->n_header_rows) % 2 == 1)
+        gtk_widget_add_css_class (cell, "table-odd");
+      g_signal_connect (cell, "activate-link", G_CALLBACK (on_activate_link), NULL);
+      gtk_grid_attach (GTK_GRID (grid), cell, i % n_columns, row, 1, 1);
+    }
+  set_table_cells (grid, block);
+  gtk_widget_add_css_class (grid, "markdown-table");
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller),
+                                  GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), grid);
+  gtk_widget_add_css_class (scroller, "card");
+  gtk_widget_add_css_class (scroller, "table-block");
+  /* Tab stops there (to scroll a wide table): a screen reader names it */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (scroller), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Table"), -1);
+  g_object_set_data (G_OBJECT (scroller), "table-grid", grid);
+  g_object_set_data (G_OBJECT (scroller), "table-shape",
+                     GUINT_TO_POINTER (block->cells->len * 1000 + n_columns));
+  return scroller;
 }
 
 static GtkWidget *
@@ -169,7 +238,7 @@ code_block_new (Block *block)
   GtkWidget *language = gtk_label_new (block->language ? block->language : "");
   GtkWidget *copy = gtk_button_new_from_icon_name ("edit-copy-symbolic");
   GtkWidget *scroller = gtk_scrolled_window_new ();
-  GtkWidget *code = gtk_label_new (block->text);
+  GtkWidget *code = gtk_label_new (NULL);
 
   gtk_widget_add_css_class (box, "card");
   gtk_widget_add_css_class (box, "code-block");
@@ -189,6 +258,7 @@ code_block_new (Block *block)
   gtk_box_append (GTK_BOX (header), language);
   gtk_box_append (GTK_BOX (header), copy);
 
+  agent_chat_code_set_text (GTK_LABEL (code), block->text, block->language);
   gtk_widget_add_css_class (code, "monospace");
   gtk_label_set_xalign (GTK_LABEL (code), 0);
   gtk_label_set_selectable (GTK_LABEL (code), TRUE);
@@ -227,9 +297,20 @@ update_chunk_widget (GtkWidget *box,
     {
       Block *block = g_ptr_array_index (blocks, i);
       BlockKind kind = GTK_IS_LABEL (child) ? BLOCK_TEXT
-                       : GTK_IS_SEPARATOR (child) ? BLOCK_RULE : BLOCK_CODE;
+                       : GTK_IS_SEPARATOR (child) ? BLOCK_RULE
+                       : g_object_get_data (G_OBJECT (child), "table-grid") ? BLOCK_TABLE
+                       : BLOCK_CODE;
 
       if (kind != block->kind)
+        return FALSE;
+      if (kind == BLOCK_TEXT &&
+          GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (child), "quote")) != block->quote)
+        return FALSE;
+      /* A table keeps its widgets while its shape stays (a row streams in
+       * cell by cell) */
+      if (kind == BLOCK_TABLE &&
+          GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (child), "table-shape")) !=
+          block->cells->len * 1000 + MAX (block->n_columns, 1))
         return FALSE;
       if (kind == BLOCK_CODE &&
           g_strcmp0 (g_object_get_data (G_OBJECT (child), "language"), block->language) != 0)
@@ -250,9 +331,11 @@ update_chunk_widget (GtkWidget *box,
           GtkWidget *code = g_object_get_data (G_OBJECT (child), "code-label");
           GtkWidget *copy = g_object_get_data (G_OBJECT (child), "copy-button");
 
-          gtk_label_set_text (GTK_LABEL (code), block->text);
+          agent_chat_code_set_text (GTK_LABEL (code), block->text, block->language);
           g_object_set_data_full (G_OBJECT (copy), "code", g_strdup (block->text), g_free);
         }
+      else if (block->kind == BLOCK_TABLE)
+        set_table_cells (g_object_get_data (G_OBJECT (child), "table-grid"), block);
     }
   return TRUE;
 }
@@ -274,6 +357,9 @@ chunk_widget_new (const char *source)
           break;
         case BLOCK_CODE:
           gtk_box_append (GTK_BOX (box), code_block_new (block));
+          break;
+        case BLOCK_TABLE:
+          gtk_box_append (GTK_BOX (box), table_block_new (block));
           break;
         case BLOCK_RULE:
         default:
@@ -715,6 +801,11 @@ agent_chat_markdown_to_pango_markup (const char *text)
 
           g_string_append_printf (markup, "<tt>%s</tt>", escaped);
         }
+      else if (block->kind == BLOCK_TABLE)
+        for (guint j = 0; j < block->cells->len; j++)
+          g_string_append_printf (markup, "%s%s", (const char *) g_ptr_array_index (block->cells, j),
+                                  (j + 1) % MAX (block->n_columns, 1) == 0
+                                  ? (j + 1 < block->cells->len ? "\n" : "") : " │ ");
       else
         g_string_append (markup, "—");
     }

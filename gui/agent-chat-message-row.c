@@ -12,6 +12,8 @@
  * named for screen readers ("Your message", "Answer", "Error") with its
  * text as description. Its actions are buttons, reached by Tab, and a
  * context menu: the Menu key, Shift+F10, a right click or a long press.
+ * The buttons show while the pointer is over the row or the focus is in
+ * it (they keep their place otherwise, so that nothing moves).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -67,6 +69,8 @@ struct _AgentChatMessageRow
   GError       *turn_error;       /* what cut the answer short, if not the user */
   guint         tick_id;
   guint         show_tool_call_chunks : 1;
+  guint         hovered : 1;
+  guint         focused : 1;
 };
 
 enum {
@@ -832,6 +836,37 @@ agent_chat_message_row_class_init (AgentChatMessageRowClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
+/* The actions show under the pointer, or with the focus in the row */
+static void
+update_actions_shown (AgentChatMessageRow *self)
+{
+  gtk_widget_set_opacity (self->actions_box, self->hovered || self->focused ? 1.0 : 0.0);
+}
+
+static void
+on_pointer_enter (AgentChatMessageRow *self)
+{
+  self->hovered = TRUE;
+  update_actions_shown (self);
+}
+
+static void
+on_pointer_leave (AgentChatMessageRow *self)
+{
+  self->hovered = FALSE;
+  update_actions_shown (self);
+}
+
+static void
+on_contains_focus_changed (AgentChatMessageRow *self,
+                           GParamSpec          *pspec,
+                           GtkEventController  *controller)
+{
+  self->focused = gtk_event_controller_focus_contains_focus (
+    GTK_EVENT_CONTROLLER_FOCUS (controller));
+  update_actions_shown (self);
+}
+
 /* The ring of the focus goes around the row when the row itself has the
  * focus, not one of its buttons (GTK 4.8 says :focus-visible of both) */
 static void
@@ -851,6 +886,7 @@ agent_chat_message_row_init (AgentChatMessageRow *self)
   GtkGesture *click;
   GtkGesture *long_press;
   GtkEventController *focus;
+  GtkEventController *motion;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -864,7 +900,14 @@ agent_chat_message_row_init (AgentChatMessageRow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (long_press));
   focus = gtk_event_controller_focus_new ();
   g_signal_connect_swapped (focus, "notify::is-focus", G_CALLBACK (on_is_focus_changed), self);
+  g_signal_connect_swapped (focus, "notify::contains-focus",
+                            G_CALLBACK (on_contains_focus_changed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), focus);
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect_swapped (motion, "enter", G_CALLBACK (on_pointer_enter), self);
+  g_signal_connect_swapped (motion, "leave", G_CALLBACK (on_pointer_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  update_actions_shown (self);
 
   self->signals = g_signal_group_new (AGENT_TYPE_MESSAGE);
   g_signal_group_connect_swapped (self->signals, "notify::content",

@@ -24,6 +24,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-mcp-page.h"
+#include "agent-chat-names.h"
 #include "agent-chat-preferences.h"
 
 struct _AgentChatPreferences
@@ -40,8 +41,10 @@ struct _AgentChatPreferences
   GtkListBox           *models_list;
   AdwEntryRow          *api_key_row;
   GtkLabel             *key_hint;
-  AdwEntryRow          *system_prompt_row;
+  GtkLabel             *base_url_error;
+  GtkTextView          *system_prompt_view;
   GtkSwitch            *chunks_switch;
+  GtkSwitch            *titles_switch;
   AdwPreferencesGroup  *tools_group;
 
   GSettings            *settings;
@@ -279,7 +282,8 @@ static void
 sync_fields (AgentChatPreferences *self)
 {
   const char *provider = agent_chat_connection_get_provider (self->connection);
-  const char *base_url = agent_chat_connection_get_base_url (self->connection);
+  /* Without a password it may hold (from the command line) */
+  g_autofree char *base_url = agent_chat_connection_dup_shown_base_url (self->connection);
   const char *model = agent_chat_connection_get_model (self->connection);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->provider_list));
 
@@ -287,7 +291,7 @@ sync_fields (AgentChatPreferences *self)
     return;
   self->syncing = TRUE;
   for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (gtk_string_list_get_string (self->provider_list, i), provider) == 0)
+    if (g_strcmp0 (agent_provider_list_names ()[i], provider) == 0)
       adw_combo_row_set_selected (self->provider_row, i);
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->base_url_row)), base_url) != 0)
     gtk_editable_set_text (GTK_EDITABLE (self->base_url_row), base_url);
@@ -308,8 +312,9 @@ on_server_changed (AgentChatPreferences *self)
 static void
 on_provider_selected (AgentChatPreferences *self)
 {
-  const char *name = gtk_string_list_get_string (self->provider_list,
-                                                 adw_combo_row_get_selected (self->provider_row));
+  guint selected = adw_combo_row_get_selected (self->provider_row);
+  const char *name = selected < g_strv_length ((char **) agent_provider_list_names ())
+                     ? agent_provider_list_names ()[selected] : NULL;
 
   if (self->syncing || name == NULL ||
       g_strcmp0 (name, agent_chat_connection_get_provider (self->connection)) == 0)
@@ -321,15 +326,43 @@ on_provider_selected (AgentChatPreferences *self)
   sync_fields (self);
 }
 
+/* A URL that cannot be saved stays in the field, marked, with the reason
+ * under the fields */
+static void
+show_base_url_error (AgentChatPreferences *self,
+                     const GError         *error)
+{
+  if (error != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->base_url_row), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->base_url_row), "error");
+  gtk_label_set_text (self->base_url_error, error ? error->message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->base_url_error), error != NULL);
+}
+
 static void
 on_base_url_edited (AgentChatPreferences *self)
 {
+  g_autoptr(GError) error = NULL;
+
   if (self->syncing)
     return;
   self->syncing = TRUE;
   agent_chat_connection_set_base_url (self->connection,
-                                      gtk_editable_get_text (GTK_EDITABLE (self->base_url_row)));
+                                      gtk_editable_get_text (GTK_EDITABLE (self->base_url_row)),
+                                      &error);
   self->syncing = FALSE;
+  show_base_url_error (self, error);
+}
+
+static gboolean
+on_close_request (AgentChatPreferences *self)
+{
+  g_autofree char *shown = agent_chat_connection_dup_shown_base_url (self->connection);
+
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->base_url_row)), shown) != 0)
+    on_base_url_edited (self);
+  return GDK_EVENT_PROPAGATE;
 }
 
 static void
@@ -348,8 +381,39 @@ fill_providers (AgentChatPreferences *self)
 {
   const char * const *names = agent_provider_list_names ();
 
+  /* In the order of agent_provider_list_names(): the position is the name */
   for (guint i = 0; names[i] != NULL; i++)
-    gtk_string_list_append (self->provider_list, names[i]);
+    gtk_string_list_append (self->provider_list, agent_chat_provider_title (names[i]));
+}
+
+/* The system prompt: several lines, saved as typed */
+
+static void
+on_system_prompt_setting (AgentChatPreferences *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->system_prompt_view);
+  g_autofree char *prompt = g_settings_get_string (self->settings, "system-prompt");
+  g_autofree char *shown = NULL;
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  shown = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  if (g_strcmp0 (shown, prompt) != 0)
+    gtk_text_buffer_set_text (buffer, prompt, -1);
+}
+
+static void
+on_system_prompt_edited (AgentChatPreferences *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->system_prompt_view);
+  g_autofree char *prompt = g_settings_get_string (self->settings, "system-prompt");
+  g_autofree char *shown = NULL;
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  shown = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  if (g_strcmp0 (shown, prompt) != 0)
+    g_settings_set_string (self->settings, "system-prompt", shown);
 }
 
 /* Tools */
@@ -381,18 +445,19 @@ fill_tools (AgentChatPreferences *self)
 
   for (guint i = 0; names[i] != NULL; i++)
     {
-      g_autoptr(AgentTool) tool = agent_builtin_tool_new (names[i], NULL);
       GtkWidget *row = adw_action_row_new ();
       GtkWidget *toggle = gtk_switch_new ();
+      const char *summary = agent_chat_tool_summary (names[i]);
 
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), names[i]);
-      if (tool != NULL)
-        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), agent_tool_get_description (tool));
+      /* For people: not the name and description the model is given */
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), agent_chat_tool_title (names[i]));
+      if (summary != NULL)
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), summary);
       gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
       gtk_switch_set_active (GTK_SWITCH (toggle), g_strv_contains ((const char * const *) enabled,
                                                                    names[i]));
       gtk_accessible_update_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      names[i], -1);
+                                      agent_chat_tool_title (names[i]), -1);
       g_object_set_data_full (G_OBJECT (toggle), "tool", g_strdup (names[i]), g_free);
       g_signal_connect_object (toggle, "notify::active", G_CALLBACK (on_tool_toggled), self, 0);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
@@ -437,8 +502,10 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, models_list);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, api_key_row);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, key_hint);
-  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, system_prompt_row);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, base_url_error);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, system_prompt_view);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, chunks_switch);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, titles_switch);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, tools_group);
   gtk_widget_class_bind_template_callback (widget_class, on_model_activated);
 }
@@ -481,7 +548,12 @@ agent_chat_preferences_new (GtkWindow            *parent,
   update_key_hint (self);
   g_signal_connect_object (self->provider_row, "notify::selected",
                            G_CALLBACK (on_provider_selected), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->base_url_row, "changed", G_CALLBACK (on_base_url_edited), self,
+  /* Saved when applied (its button, Enter) or as the window closes, never
+   * while typed: a user name and password would be on their way to the
+   * settings before their "@" */
+  g_signal_connect_object (self->base_url_row, "apply", G_CALLBACK (on_base_url_edited), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self, "close-request", G_CALLBACK (on_close_request), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->model_row, "changed", G_CALLBACK (on_model_edited), self,
                            G_CONNECT_SWAPPED);
@@ -499,9 +571,14 @@ agent_chat_preferences_new (GtkWindow            *parent,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (secrets, "notify::keyring-error", G_CALLBACK (update_key_hint), self,
                            G_CONNECT_SWAPPED);
-  g_settings_bind (settings, "system-prompt", self->system_prompt_row, "text",
-                   G_SETTINGS_BIND_DEFAULT);
+  on_system_prompt_setting (self);
+  g_signal_connect_object (settings, "changed::system-prompt",
+                           G_CALLBACK (on_system_prompt_setting), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_text_view_get_buffer (self->system_prompt_view), "changed",
+                           G_CALLBACK (on_system_prompt_edited), self, G_CONNECT_SWAPPED);
   g_settings_bind (settings, "show-tool-call-chunks", self->chunks_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "generate-titles", self->titles_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
   refresh (self);
   if (mcp_servers != NULL)

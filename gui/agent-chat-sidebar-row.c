@@ -16,7 +16,9 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-a11y.h"
+#include "agent-chat-approvals.h"
 #include "agent-chat-sidebar-row.h"
+#include "agent-chat-snippet.h"
 
 struct _AgentChatSidebarRow
 {
@@ -40,6 +42,9 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (AgentChatSidebarRow, agent_chat_sidebar_row, GTK_TYPE_WIDGET)
+
+/* Characters shown before a search's first match, at most */
+#define SNIPPET_CONTEXT 12
 
 /**
  * agent_chat_sidebar_item_get_conversation:
@@ -146,6 +151,14 @@ create_menu (GtkMenuButton *button,
   append_item (first, _("_Rename…"), "sidebar.rename", id);
   append_item (first, _("Export as _Markdown…"), "sidebar.export-markdown", id);
   append_item (first, _("Export as _JSON…"), "sidebar.export-json", id);
+  if (conversation != NULL)
+    {
+      g_auto(GStrv) allowed = agent_chat_approvals_list (AGENT_MEMORY (conversation));
+
+      /* Tools it may run without asking, given back */
+      if (allowed[0] != NULL)
+        append_item (first, _("Ask Again Before _Every Tool"), "sidebar.revoke-approvals", id);
+    }
   append_item (last, _("_Delete"), "sidebar.delete", id);
   g_menu_append_section (menu, NULL, G_MENU_MODEL (first));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (last));
@@ -166,7 +179,7 @@ agent_chat_sidebar_row_set_item (AgentChatSidebarRow *self,
                                  GObject             *item)
 {
   AgentConversation *conversation;
-  const char *snippet = NULL;
+  g_autofree char *snippet = NULL;
 
   g_return_if_fail (AGENT_CHAT_IS_SIDEBAR_ROW (self));
   g_return_if_fail (item == NULL || agent_chat_sidebar_item_get_conversation (item) != NULL);
@@ -188,8 +201,10 @@ agent_chat_sidebar_row_set_item (AgentChatSidebarRow *self,
   /* The menu is made again, for this item, when it next opens */
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->menu_button), NULL);
 
+  /* Plain text from the match on, not the message's Markdown */
   if (item != NULL && AGENT_IS_SEARCH_RESULT (item))
-    snippet = agent_search_result_get_snippet (AGENT_SEARCH_RESULT (item));
+    snippet = agent_chat_snippet_to_markup (
+      agent_search_result_get_snippet (AGENT_SEARCH_RESULT (item)), SNIPPET_CONTEXT);
   gtk_label_set_markup (GTK_LABEL (self->snippet_label), snippet ? snippet : "");
   gtk_widget_set_visible (self->snippet_label, snippet != NULL && *snippet != '\0');
   update_accessible (self);

@@ -11,9 +11,10 @@
  *
  * Each row's menu renames (a dialog), exports (Markdown or JSON, through a
  * file chooser) or deletes; with the keyboard on a row, the Menu key (or
- * Shift+F10) opens that menu, F2 renames and Delete deletes. A deleted conversation leaves at once, with an
- * "Undo" toast; it is deleted for good when the last such toast goes (or,
- * if the app quits first, when the store is next opened).
+ * Shift+F10) opens that menu, F2 renames and Delete deletes. A deleted
+ * conversation leaves at once, with an "Undo" toast (Undo opens it again
+ * if it was the one shown); it is deleted for good when the last such
+ * toast goes (or, if the app quits first, when the store is next opened).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -23,6 +24,8 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-a11y.h"
+#include "agent-chat-alert.h"
+#include "agent-chat-approvals.h"
 #include "agent-chat-sidebar.h"
 #include "agent-chat-sidebar-row.h"
 
@@ -262,12 +265,12 @@ agent_chat_sidebar_focus_search (AgentChatSidebar *self)
 /* Rename */
 
 static void
-on_rename_response (AdwMessageDialog *dialog,
+on_rename_response (AgentChatAlert   *dialog,
                     const char       *response,
                     AgentChatSidebar *self)
 {
   AgentConversation *conversation = g_object_get_data (G_OBJECT (dialog), "conversation");
-  GtkEditable *entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+  GtkEditable *entry = GTK_EDITABLE (agent_chat_alert_get_extra_child (dialog));
   g_autoptr(GError) error = NULL;
 
   if (g_strcmp0 (response, "rename") == 0 &&
@@ -286,7 +289,7 @@ void
 agent_chat_sidebar_rename (AgentChatSidebar  *self,
                            AgentConversation *conversation)
 {
-  GtkWidget *dialog;
+  AgentChatAlert *dialog;
   GtkWidget *entry;
   const char *title;
 
@@ -294,26 +297,20 @@ agent_chat_sidebar_rename (AgentChatSidebar  *self,
   g_return_if_fail (AGENT_IS_CONVERSATION (conversation));
 
   title = agent_conversation_get_title (conversation);
-  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
-                                   _("Rename Conversation"), NULL);
+  dialog = agent_chat_alert_new (GTK_WIDGET (self), _("Rename Conversation"), NULL);
   entry = gtk_entry_new ();
   gtk_editable_set_text (GTK_EDITABLE (entry), title ? title : "");
   gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Title"), -1);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "rename", _("_Rename"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename",
-                                              ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  agent_chat_alert_set_extra_child (dialog, entry);
+  agent_chat_alert_add_response (dialog, "cancel", _("_Cancel"), ADW_RESPONSE_DEFAULT);
+  agent_chat_alert_add_response (dialog, "rename", _("_Rename"), ADW_RESPONSE_SUGGESTED);
+  agent_chat_alert_set_responses (dialog, "rename", "cancel");
   g_object_set_data_full (G_OBJECT (dialog), "conversation", g_object_ref (conversation),
                           g_object_unref);
   g_signal_connect_object (dialog, "response", G_CALLBACK (on_rename_response), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  agent_chat_alert_present (dialog);
   gtk_widget_grab_focus (entry);
 }
 
@@ -327,9 +324,18 @@ on_undo_clicked (AdwToast         *toast,
   g_autoptr(GError) error = NULL;
 
   if (!agent_store_restore_conversation (self->store, conversation, &error))
-    show_error (self, _("Could not restore the conversation"), error);
-  else if (gtk_single_selection_get_model (self->selection) != self->conversations)
+    {
+      show_error (self, _("Could not restore the conversation"), error);
+      return;
+    }
+  if (gtk_single_selection_get_model (self->selection) != self->conversations)
     search (self);
+  /* The conversation that was open opens again */
+  if (g_object_get_data (G_OBJECT (toast), "was-shown") != NULL)
+    {
+      agent_chat_sidebar_set_conversation (self, conversation);
+      g_signal_emit (self, signals[CONVERSATION_ACTIVATED], 0, conversation);
+    }
 }
 
 static void
@@ -362,12 +368,14 @@ agent_chat_sidebar_delete (AgentChatSidebar  *self,
   g_autoptr(AgentConversation) hold = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *title = NULL;
+  gboolean shown;
   AdwToast *toast;
 
   g_return_val_if_fail (AGENT_CHAT_IS_SIDEBAR (self), FALSE);
   g_return_val_if_fail (AGENT_IS_CONVERSATION (conversation), FALSE);
 
   hold = g_object_ref (conversation);
+  shown = conversation == self->conversation;
   g_signal_emit (self, signals[CONVERSATION_DELETED], 0, conversation);
   if (!agent_store_delete_conversation (self->store, conversation, &error))
     {
@@ -386,6 +394,8 @@ agent_chat_sidebar_delete (AgentChatSidebar  *self,
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   g_object_set_data_full (G_OBJECT (toast), "conversation", g_steal_pointer (&hold),
                           g_object_unref);
+  if (shown)
+    g_object_set_data (G_OBJECT (toast), "was-shown", GINT_TO_POINTER (TRUE));
   g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_undo_clicked), self, 0);
   g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_delete_dismissed), self, 0);
   self->n_pending++;
@@ -514,6 +524,13 @@ conversation_action (GtkWidget  *widget,
     export_conversation (self, conversation, AGENT_EXPORT_FORMAT_MARKDOWN);
   else if (g_str_equal (action_name, "sidebar.export-json"))
     export_conversation (self, conversation, AGENT_EXPORT_FORMAT_JSON);
+  else if (g_str_equal (action_name, "sidebar.revoke-approvals"))
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!agent_chat_approvals_revoke (AGENT_MEMORY (conversation), NULL, &error))
+        show_error (self, _("Could not change the conversation"), error);
+    }
 }
 
 /* The keys of the focused row */
@@ -782,6 +799,7 @@ agent_chat_sidebar_class_init (AgentChatSidebarClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   static const char * const actions[] = {
     "sidebar.rename", "sidebar.delete", "sidebar.export-markdown", "sidebar.export-json",
+    "sidebar.revoke-approvals",
   };
 
   object_class->dispose = agent_chat_sidebar_dispose;

@@ -16,7 +16,9 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-chat-approvals.h"
 #include "agent-chat-sidebar.h"
+#include "agent-chat-title.h"
 #include "agent-chat-window-private.h"
 
 enum {
@@ -75,6 +77,10 @@ _agent_chat_window_memory_changed (AgentChatWindow *self)
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (self->conversation, "notify::title", G_CALLBACK (update_title),
                                self, G_CONNECT_SWAPPED);
+      /* What it may run without asking, given back elsewhere (the sidebar) */
+      g_signal_connect_object (self->conversation, "notify::settings",
+                               G_CALLBACK (_agent_chat_window_update_approvals), self,
+                               G_CONNECT_SWAPPED);
     }
   if (self->sidebar != NULL)
     remember (self);
@@ -105,11 +111,221 @@ _agent_chat_window_new_memory (AgentChatWindow *self)
 void
 _agent_chat_window_turn_started (AgentChatWindow *self)
 {
+  /* The app's own members of the settings */
+  static const char * const members[] = { AGENT_CHAT_APPROVALS_MEMBER, "picked-model",
+                                          "title-asked" };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) before = NULL;
+  g_autoptr(JsonNode) after = NULL;
+  JsonNode *recorded;
+  gboolean lost = FALSE;
+
+  if (self->conversation == NULL)
+    return;
+  if (agent_conversation_get_settings (self->conversation) != NULL)
+    before = json_node_copy (agent_conversation_get_settings (self->conversation));
+  if (!agent_conversation_record_session (self->conversation, self->session, &error))
+    {
+      g_warning ("What the conversation is held with could not be recorded: %s", error->message);
+      return;
+    }
+
+  /* Recording replaces the settings: what is allowed, the model picked, go
+   * back in */
+  recorded = agent_conversation_get_settings (self->conversation);
+  if (before == NULL || !JSON_NODE_HOLDS_OBJECT (before) || recorded == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (recorded))
+    return;
+  after = json_node_copy (recorded);
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    {
+      JsonNode *member = json_object_get_member (json_node_get_object (before), members[i]);
+
+      if (member != NULL && !json_object_has_member (json_node_get_object (after), members[i]))
+        {
+          json_object_set_member (json_node_get_object (after), members[i],
+                                  json_node_copy (member));
+          lost = TRUE;
+        }
+    }
+  if (lost && !agent_conversation_set_settings (self->conversation, after, &error))
+    g_warning ("The conversation's settings could not be kept: %s", error->message);
+}
+
+/* Waiting for the conversation: agent-cli (or another store of the same
+ * file) adds to it. The turn starts once it is done; the claim is asked
+ * for again every CLAIM_INTERVAL ms, without blocking the main loop. */
+#define CLAIM_INTERVAL 100
+
+static gboolean
+retry_claim (gpointer user_data)
+{
+  AgentChatWindow *self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (self->conversation != NULL &&
-      !agent_conversation_record_session (self->conversation, self->session, &error))
-    g_warning ("What the conversation is held with could not be recorded: %s", error->message);
+  if (self->conversation != NULL && !agent_conversation_claim (self->conversation, &error) &&
+      g_error_matches (error, AGENT_ERROR, AGENT_ERROR_BUSY))
+    return G_SOURCE_CONTINUE;
+
+  /* Claimed (or failed otherwise: the turn says why) */
+  self->claim_source = 0;
+  agent_chat_composer_set_status (self->composer, NULL);
+  _agent_chat_window_busy_changed (self);
+  _agent_chat_window_resume (self);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * _agent_chat_window_wait_for_claim:
+ * @self: a #AgentChatWindow
+ *
+ * Claims the conversation shown for the turn about to start. While another
+ * program adds to it, says so and tries again later: the turn goes on
+ * from _agent_chat_window_resume() once it is this program's.
+ *
+ * Returns: whether the turn must wait
+ */
+gboolean
+_agent_chat_window_wait_for_claim (AgentChatWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->claim_source != 0)
+    return TRUE;
+  if (self->conversation == NULL ||
+      agent_conversation_claim (self->conversation, &error) ||
+      !g_error_matches (error, AGENT_ERROR, AGENT_ERROR_BUSY))
+    return FALSE;
+
+  self->claim_source = g_timeout_add (CLAIM_INTERVAL, retry_claim, self);
+  agent_chat_composer_set_status (self->composer,
+                                  _("Waiting for another program using this conversation…"));
+  _agent_chat_window_busy_changed (self);
+  return TRUE;
+}
+
+/**
+ * _agent_chat_window_stop_waiting:
+ * @self: a #AgentChatWindow
+ *
+ * Gives up waiting for the conversation (Stop, or another chat shown).
+ *
+ * Returns: whether a turn was waiting
+ */
+gboolean
+_agent_chat_window_stop_waiting (AgentChatWindow *self)
+{
+  if (self->claim_source == 0)
+    return FALSE;
+  g_clear_handle_id (&self->claim_source, g_source_remove);
+  agent_chat_composer_set_status (self->composer, NULL);
+  _agent_chat_window_busy_changed (self);
+  return TRUE;
+}
+
+/* A title from the model, after the first answer */
+
+typedef struct
+{
+  AgentConversation *conversation;
+  char              *title;  /* the title when asked: a new one given meanwhile stays */
+} TitleRequest;
+
+static void
+title_request_free (TitleRequest *request)
+{
+  g_object_unref (request->conversation);
+  g_free (request->title);
+  g_free (request);
+}
+
+static void
+on_title_generated (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  TitleRequest *request = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = agent_chat_title_generate_finish (result, &error);
+
+  if (title == NULL)
+    g_debug ("No title: %s", error->message);
+  else if (g_strcmp0 (agent_conversation_get_title (request->conversation), request->title) == 0 &&
+           !agent_conversation_rename (request->conversation, title, &error))
+    g_warning ("The title could not be written: %s", error->message);
+  title_request_free (request);
+}
+
+/* Whether the conversation's title was asked for already: it is asked once */
+static gboolean
+mark_title_asked (AgentConversation *conversation)
+{
+  JsonNode *settings = agent_conversation_get_settings (conversation);
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (settings != NULL && JSON_NODE_HOLDS_OBJECT (settings) &&
+      json_object_has_member (json_node_get_object (settings), "title-asked"))
+    return TRUE;
+  node = settings && JSON_NODE_HOLDS_OBJECT (settings) ? json_node_copy (settings)
+                                                       : json_node_new (JSON_NODE_OBJECT);
+  if (json_node_get_object (node) == NULL)
+    json_node_take_object (node, json_object_new ());
+  json_object_set_boolean_member (json_node_get_object (node), "title-asked", TRUE);
+  if (!agent_conversation_set_settings (conversation, node, &error))
+    g_warning ("The conversation's settings could not be written: %s", error->message);
+  return FALSE;
+}
+
+/**
+ * _agent_chat_window_turn_answered:
+ * @self: a #AgentChatWindow
+ * @answer: the answer the turn ended with
+ *
+ * After the first answer of a conversation, asks the model for a short
+ * title (unless the settings say not to).
+ */
+void
+_agent_chat_window_turn_answered (AgentChatWindow *self,
+                                  AgentMessage    *answer)
+{
+  GListModel *messages;
+  g_autoptr(AgentMessage) first = NULL;
+  g_autoptr(AgentProvider) provider = NULL;
+  g_autofree char *key = NULL;
+  AgentChatKeySource source;
+  TitleRequest *request;
+  guint n_questions = 0;
+
+  if (self->conversation == NULL || !g_settings_get_boolean (self->settings, "generate-titles"))
+    return;
+  messages = G_LIST_MODEL (self->conversation);
+  for (guint i = 0; i < g_list_model_get_n_items (messages); i++)
+    {
+      g_autoptr(AgentMessage) message = g_list_model_get_item (messages, i);
+
+      if (agent_message_get_role (message) == AGENT_MESSAGE_ROLE_USER)
+        {
+          if (first == NULL)
+            first = g_object_ref (message);
+          n_questions++;
+        }
+    }
+  if (n_questions != 1 || mark_title_asked (self->conversation) ||
+      !(provider = agent_chat_connection_create_provider (self->connection, NULL)))
+    return;
+
+  agent_provider_set_model (provider, _agent_chat_window_chat_model (self));
+  agent_chat_secret_store_peek (self->secrets, agent_chat_connection_get_provider (self->connection),
+                                agent_chat_connection_get_base_url (self->connection), &key,
+                                &source);
+  agent_provider_set_api_key (provider, key);
+  request = g_new0 (TitleRequest, 1);
+  request->conversation = g_object_ref (self->conversation);
+  request->title = g_strdup (agent_conversation_get_title (self->conversation));
+  agent_chat_title_generate_async (provider, agent_message_get_content (first),
+                                   agent_message_get_content (answer), NULL, on_title_generated,
+                                   request);
 }
 
 static gboolean
@@ -293,6 +509,7 @@ _agent_chat_window_init_conversations (AgentChatWindow *self)
 void
 _agent_chat_window_dispose_conversations (AgentChatWindow *self)
 {
+  g_clear_handle_id (&self->claim_source, g_source_remove);
   unwatch (self);
   self->sidebar = NULL;  /* a child of the template's sidebar pane */
   g_clear_object (&self->store);
@@ -310,4 +527,47 @@ agent_chat_window_get_sidebar (AgentChatWindow *self)
 {
   g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), NULL);
   return self->sidebar;
+}
+
+/**
+ * agent_chat_window_open_conversation:
+ * @self: a #AgentChatWindow
+ * @id: a stored conversation's id
+ *
+ * Shows the conversation @id (as picked in the sidebar).
+ *
+ * Returns: whether there is one
+ */
+gboolean
+agent_chat_window_open_conversation (AgentChatWindow *self,
+                                     gint64           id)
+{
+  g_autoptr(AgentConversation) conversation = NULL;
+
+  g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), FALSE);
+
+  if (self->store == NULL || !(conversation = agent_store_lookup_conversation (self->store, id)))
+    return FALSE;
+  on_conversation_activated (self, conversation);
+  return agent_session_get_memory (self->session) == AGENT_MEMORY (conversation);
+}
+
+/**
+ * agent_chat_window_search:
+ * @self: a #AgentChatWindow
+ * @text: what to look for
+ *
+ * Shows the sidebar with the conversations that hold @text.
+ */
+void
+agent_chat_window_search (AgentChatWindow *self,
+                          const char      *text)
+{
+  g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
+
+  if (self->sidebar == NULL)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.search", NULL);
+  gtk_editable_set_text (GTK_EDITABLE (agent_chat_sidebar_get_search_entry (
+                           AGENT_CHAT_SIDEBAR (self->sidebar))), text);
 }

@@ -26,6 +26,13 @@ struct _AgentChatWindow
   GtkWidget            *content_pane;
   AdwWindowTitle       *window_title;
   GtkMenuButton        *menu_button;
+  GtkMenuButton        *model_button;
+  GtkPopover           *models_popover;
+  GtkSearchEntry       *model_search;
+  GtkListBox           *model_list;
+  GtkLabel             *models_status;
+  GCancellable         *models_cancellable;
+  GMenu                *approvals_section;
   AdwStatusPage        *empty_page;
   GtkStack             *stack;
   GtkScrolledWindow    *scroller;
@@ -55,7 +62,10 @@ struct _AgentChatWindow
   AgentConversation    *conversation;  /* the memory, when it is a stored one */
 #endif
 
-  guint                 pending_continue : 1;  /* likewise, a turn to go on with */
+  guint                 claim_source;  /* while another program holds the conversation */
+  guint                 pending_continue : 1;
+  guint                 notified : 1;      /* a notification waits for the window */
+  guint                 was_active : 1;    /* it had the keyboard once */  /* likewise, a turn to go on with */
   guint                 looking_up_key : 1;
   AgentChatAutoscroll  *autoscroll;
 };
@@ -65,6 +75,29 @@ void                  _agent_chat_window_show_error       (AgentChatWindow *self
                                                            const GError    *error,
                                                            AgentMessage    *last);
 void                  _agent_chat_window_update_rows      (AgentChatWindow *self);
+void                  _agent_chat_window_resume           (AgentChatWindow *self);
+void                  _agent_chat_window_busy_changed     (AgentChatWindow *self);
+void                  _agent_chat_window_update_approvals (AgentChatWindow *self);
+void                  _agent_chat_window_model_changed    (AgentChatWindow *self);
+
+/* agent-chat-window-approvals.c */
+gboolean _agent_chat_window_approve_tool_call (AgentSession      *session,
+                                               AgentToolCall     *call,
+                                               AgentToolApproval *approval,
+                                               AgentChatWindow   *self);
+void     _agent_chat_window_revoke_approvals  (GtkWidget         *widget,
+                                               const char        *action_name,
+                                               GVariant          *parameter);
+void     _agent_chat_window_notify_away       (AgentChatWindow   *self,
+                                               const char        *title,
+                                               const char        *body);
+void     _agent_chat_window_is_active_changed (AgentChatWindow   *self);
+char    *_agent_chat_window_excerpt           (const char        *text);
+
+/* agent-chat-window-models.c */
+const char *_agent_chat_window_chat_model    (AgentChatWindow *self);
+void        _agent_chat_window_init_models   (AgentChatWindow *self);
+void        _agent_chat_window_dispose_models (AgentChatWindow *self);
 
 /* agent-chat-window-chats.c */
 guint         _agent_chat_window_memory_position (AgentMemory     *memory,
@@ -95,6 +128,10 @@ void         _agent_chat_window_dispose_conversations    (AgentChatWindow *self)
 AgentMemory *_agent_chat_window_new_memory               (AgentChatWindow *self);
 void         _agent_chat_window_memory_changed           (AgentChatWindow *self);
 void         _agent_chat_window_turn_started             (AgentChatWindow *self);
+gboolean     _agent_chat_window_wait_for_claim           (AgentChatWindow *self);
+void         _agent_chat_window_turn_answered            (AgentChatWindow *self,
+                                                          AgentMessage    *answer);
+gboolean     _agent_chat_window_stop_waiting             (AgentChatWindow *self);
 #else
 /* Without the store: no sidebar, and conversations in memory only */
 static inline void
@@ -128,6 +165,24 @@ _agent_chat_window_memory_changed (AgentChatWindow *self)
 static inline void
 _agent_chat_window_turn_started (AgentChatWindow *self)
 {
+}
+
+static inline void
+_agent_chat_window_turn_answered (AgentChatWindow *self,
+                                  AgentMessage    *answer)
+{
+}
+
+static inline gboolean
+_agent_chat_window_wait_for_claim (AgentChatWindow *self)
+{
+  return FALSE;
+}
+
+static inline gboolean
+_agent_chat_window_stop_waiting (AgentChatWindow *self)
+{
+  return FALSE;
 }
 #endif
 

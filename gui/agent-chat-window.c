@@ -20,6 +20,10 @@
  * ::retry). What belongs to each chat (draft, edit, errors) is in
  * agent-chat-window-chats.c.
  *
+ * The questions about tools, what is allowed without asking, and the
+ * notifications of answers that come while the window is not in use are
+ * in agent-chat-window-approvals.c.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -28,7 +32,6 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-a11y.h"
-#include "agent-chat-approval-dialog.h"
 #include "agent-chat-error-item.h"
 #include "agent-chat-mcp-servers.h"
 #include "agent-chat-message-row.h"
@@ -201,22 +204,17 @@ on_current_message_changed (AgentChatWindow *self)
   set_progress (self, NULL, NULL);
 }
 
-static gboolean
-on_approve_tool_call (AgentSession      *session,
-                      AgentToolCall     *call,
-                      AgentToolApproval *approval,
-                      AgentChatWindow   *self)
+/**
+ * _agent_chat_window_busy_changed:
+ * @self: a #AgentChatWindow
+ *
+ * A turn runs or waits to start, or no longer: Send becomes Stop, and back.
+ */
+void
+_agent_chat_window_busy_changed (AgentChatWindow *self)
 {
-  GtkWidget *dialog = agent_chat_approval_dialog_new (GTK_WINDOW (self), approval);
-
-  gtk_window_present (GTK_WINDOW (dialog));
-  return TRUE;
-}
-
-static void
-on_busy_changed (AgentChatWindow *self)
-{
-  gboolean busy = self->session != NULL && agent_session_get_busy (self->session);
+  gboolean busy = (self->session != NULL && agent_session_get_busy (self->session)) ||
+                  self->claim_source != 0;
 
   agent_chat_composer_set_busy (self->composer, busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", busy);
@@ -252,13 +250,14 @@ set_session (AgentChatWindow *self,
   self->session = session;
   g_settings_bind (self->settings, "show-tool-call-chunks",
                    session, "stream-tool-call-chunks", G_SETTINGS_BIND_GET);
-  g_signal_connect (session, "approve-tool-call", G_CALLBACK (on_approve_tool_call), self);
+  g_signal_connect (session, "approve-tool-call", G_CALLBACK (_agent_chat_window_approve_tool_call),
+                    self);
   g_signal_connect (session, "retry", G_CALLBACK (on_retry), self);
   g_signal_connect_swapped (session, "notify::current-message",
                             G_CALLBACK (on_current_message_changed), self);
-  g_signal_connect_swapped (session, "notify::busy", G_CALLBACK (on_busy_changed), self);
+  g_signal_connect_swapped (session, "notify::busy", G_CALLBACK (_agent_chat_window_busy_changed), self);
   gtk_filter_list_model_set_model (self->messages, agent_session_get_transcript (session));
-  on_busy_changed (self);
+  _agent_chat_window_busy_changed (self);
 }
 
 static void
@@ -314,6 +313,8 @@ configure_session (AgentChatWindow  *self,
 
   provider = agent_session_get_provider (self->session);
   agent_chat_connection_apply (self->connection, provider);
+  /* The chat's own model, when one was picked for it */
+  agent_provider_set_model (provider, _agent_chat_window_chat_model (self));
   /* Unknown until looked up: wait_for_key() does before a turn */
   agent_chat_secret_store_peek (self->secrets, name,
                                 agent_chat_connection_get_base_url (self->connection),
@@ -333,16 +334,29 @@ on_key_looked_up (GObject      *object,
 {
   g_autoptr(AgentChatWindow) self = user_data;
   g_autofree char *key = NULL;
-  g_autofree char *prompt = NULL;
   AgentChatKeySource source;
-  gboolean again = self->pending_continue;
 
   key = agent_chat_secret_store_lookup_finish (AGENT_CHAT_SECRET_STORE (object), result, &source,
                                                NULL);
   self->looking_up_key = FALSE;
   if (self->connection == NULL)  /* closed meanwhile */
     return;
-  prompt = g_steal_pointer (&self->pending_prompt);
+  _agent_chat_window_resume (self);
+}
+
+/**
+ * _agent_chat_window_resume:
+ * @self: a #AgentChatWindow
+ *
+ * Goes on with the turn that waited (for the key, or for the conversation):
+ * sends the prompt that waited, or continues the conversation.
+ */
+void
+_agent_chat_window_resume (AgentChatWindow *self)
+{
+  g_autofree char *prompt = g_steal_pointer (&self->pending_prompt);
+  gboolean again = self->pending_continue;
+
   self->pending_continue = FALSE;
   if (prompt != NULL)
     agent_chat_window_send (self, prompt);
@@ -396,6 +410,13 @@ turn_done (AgentChatWindow *self,
     _agent_chat_window_show_last_error (self);
   else if (failed)
     show_error (self, error);
+  else if (error == NULL && message != NULL)
+    {
+      g_autofree char *body = _agent_chat_window_excerpt (agent_message_get_content (message));
+
+      _agent_chat_window_notify_away (self, adw_window_title_get_title (self->window_title), body);
+      _agent_chat_window_turn_answered (self, message);
+    }
 }
 
 static void
@@ -461,10 +482,13 @@ agent_chat_window_send (AgentChatWindow *self,
 
   if (self->session != NULL && agent_session_get_busy (self->session))
     return;
-  if (wait_for_key (self))
+  if (wait_for_key (self) || _agent_chat_window_wait_for_claim (self))
     {
-      g_free (self->pending_prompt);
-      self->pending_prompt = g_strdup (text);
+      if (text != self->pending_prompt)
+        {
+          g_free (self->pending_prompt);
+          self->pending_prompt = g_strdup (text);
+        }
       self->pending_continue = FALSE;
       return;
     }
@@ -488,7 +512,7 @@ continue_turn (AgentChatWindow *self)
 {
   if (self->session != NULL && agent_session_get_busy (self->session))
     return;
-  if (wait_for_key (self))
+  if (wait_for_key (self) || _agent_chat_window_wait_for_claim (self))
     {
       g_clear_pointer (&self->pending_prompt, g_free);
       self->pending_continue = TRUE;
@@ -512,6 +536,13 @@ agent_chat_window_stop (AgentChatWindow *self)
 {
   g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
 
+  /* A turn that waits for the conversation never starts; its text stays
+   * in the composer */
+  if (_agent_chat_window_stop_waiting (self))
+    {
+      g_clear_pointer (&self->pending_prompt, g_free);
+      self->pending_continue = FALSE;
+    }
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
 }
@@ -702,8 +733,10 @@ agent_chat_window_set_memory (AgentChatWindow *self,
   agent_session_set_memory (self->session, memory);
   set_progress (self, NULL, NULL);
   _agent_chat_window_enter_chat (self);
-  on_busy_changed (self);
+  _agent_chat_window_busy_changed (self);
   _agent_chat_window_memory_changed (self);
+  _agent_chat_window_update_approvals (self);
+  _agent_chat_window_model_changed (self);
   agent_chat_window_scroll_to_bottom (self);
 }
 
@@ -742,11 +775,30 @@ toast_action (GtkWidget  *widget,
 static void
 update_subtitle (AgentChatWindow *self)
 {
-  g_autofree char *subtitle = agent_chat_connection_dup_subtitle (self->connection);
+  g_autofree char *subtitle = agent_chat_connection_dup_subtitle_for (
+    self->connection, _agent_chat_window_chat_model (self));
+  g_autofree char *url = agent_chat_connection_dup_shown_base_url (self->connection);
+  /* Translators: the tooltip of the title: the model, then the server's URL */
+  g_autofree char *tooltip = g_strdup_printf (_("Choose a model · %s"), url);
 
   adw_window_title_set_subtitle (self->window_title, subtitle);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title),
-                               agent_chat_connection_get_base_url (self->connection));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->model_button), tooltip);
+}
+
+/**
+ * _agent_chat_window_model_changed:
+ * @self: a #AgentChatWindow
+ *
+ * The chat shown, or the model picked for it, changed: the subtitle says
+ * which model, and the next turn uses it.
+ */
+void
+_agent_chat_window_model_changed (AgentChatWindow *self)
+{
+  update_subtitle (self);
+  if (self->session != NULL && !agent_session_get_busy (self->session))
+    agent_provider_set_model (agent_session_get_provider (self->session),
+                              _agent_chat_window_chat_model (self));
 }
 
 /**
@@ -847,6 +899,7 @@ agent_chat_window_dispose (GObject *object)
   detach_session (self);
   _agent_chat_window_dispose_chats (self);
   _agent_chat_window_dispose_conversations (self);
+  _agent_chat_window_dispose_models (self);
   g_clear_object (&self->autoscroll);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_WINDOW);
   g_clear_object (&self->items);
@@ -885,6 +938,12 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, content_pane);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, approvals_section);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, model_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, models_popover);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, model_search);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, model_list);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, models_status);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, scroller);
@@ -897,6 +956,10 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "win.jump-to-bottom", NULL, jump_to_bottom);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
+  gtk_widget_class_install_action (widget_class, "win.revoke-approval", "s",
+                                   _agent_chat_window_revoke_approvals);
+  gtk_widget_class_install_action (widget_class, "win.revoke-approvals", NULL,
+                                   _agent_chat_window_revoke_approvals);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
   _agent_chat_window_class_init_conversations (widget_class);
 }
@@ -913,6 +976,7 @@ agent_chat_window_init (AgentChatWindow *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->menu_button)),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
   agent_chat_a11y_name_status_page (self->empty_page);
+  _agent_chat_window_init_models (self);
   agent_chat_a11y_name_toasts (self->toast_overlay);
   /* The development build's header bars are striped (libadwaita's style) */
   if (g_str_equal (AGENT_CHAT_PROFILE, "development"))
@@ -929,6 +993,8 @@ agent_chat_window_init (AgentChatWindow *self)
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
   g_signal_connect_object (self->items, "items-changed", G_CALLBACK (on_items_changed), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (_agent_chat_window_is_active_changed),
+                    NULL);
 
   self->autoscroll = agent_chat_autoscroll_new (self->list_view);
   g_object_bind_property (self->autoscroll, "following", self->jump_revealer, "reveal-child",

@@ -31,8 +31,14 @@ void               agent_chat_window_stop         (AgentChatWindow      *self);
 void               agent_chat_window_set_memory   (AgentChatWindow      *self,
                                                    AgentMemory          *memory);
 void               agent_chat_window_scroll_to_bottom (AgentChatWindow  *self);
+void               agent_chat_window_pick_model   (AgentChatWindow      *self,
+                                                   const char           *model);
 #if AGENT_HAS_STORE
 GtkWidget         *agent_chat_window_get_sidebar  (AgentChatWindow      *self);
+gboolean           agent_chat_window_open_conversation (AgentChatWindow *self,
+                                                        gint64           id);
+void               agent_chat_window_search       (AgentChatWindow      *self,
+                                                   const char           *text);
 #endif
 
 G_END_DECLS

@@ -60,6 +60,8 @@ class ScriptedServer:
     def __init__(self):
         self.responses = queue.Queue()
         self.requests = []
+        # What GET /v1/models lists
+        self.models = ["scripted"]
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -69,8 +71,8 @@ class ScriptedServer:
                 pass
 
             def do_GET(self):
-                body = json.dumps({"object": "list", "data": [{"id": "scripted",
-                                                               "object": "model"}]}).encode()
+                body = json.dumps({"object": "list", "data": [{"id": model, "object": "model"}
+                                                              for model in server.models]}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))

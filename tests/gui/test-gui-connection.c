@@ -108,7 +108,7 @@ test_connection_overrides (void)
   g_assert_cmpstr (agent_chat_connection_get_model (other), ==, "new-settings-model");
 
   /* Set from Preferences: saved, and the option ends for this window */
-  agent_chat_connection_set_base_url (given, "http://127.0.0.1:12/v1");
+  g_assert_true (agent_chat_connection_set_base_url (given, "http://127.0.0.1:12/v1", NULL));
   saved = g_settings_get_string (settings, "base-url");
   g_assert_cmpstr (saved, ==, "http://127.0.0.1:12/v1");
   g_assert_cmpstr (agent_chat_connection_get_base_url (given), ==, "http://127.0.0.1:12/v1");
@@ -125,7 +125,7 @@ test_connection_overrides (void)
   g_assert_cmpstr (agent_chat_connection_get_model (other), ==, "gpt-4o-mini");
 
   /* The provider's own URL is saved as "", which follows the provider */
-  agent_chat_connection_set_base_url (given, "https://api.openai.com/v1");
+  g_assert_true (agent_chat_connection_set_base_url (given, "https://api.openai.com/v1", NULL));
   g_clear_pointer (&saved, g_free);
   saved = g_settings_get_string (settings, "base-url");
   g_assert_cmpstr (saved, ==, "");
@@ -327,7 +327,7 @@ test_preferences_connection (void)
     AdwComboRow *provider = g_ptr_array_index (combos, 0);
     GtkStringObject *item = adw_combo_row_get_selected_item (provider);
 
-    g_assert_cmpstr (gtk_string_object_get_string (item), ==, "openai");
+    g_assert_cmpstr (gtk_string_object_get_string (item), ==, "OpenAI or Compatible");
   }
   group = ADW_PREFERENCES_GROUP (gtk_widget_get_ancestor (
     GTK_WIDGET (entry_row (preferences, "Base URL")), ADW_TYPE_PREFERENCES_GROUP));
@@ -348,6 +348,10 @@ test_preferences_connection (void)
   g_assert_cmpstr (agent_chat_connection_get_model (connection), ==, "typed-model");
   gtk_editable_set_text (GTK_EDITABLE (entry_row (preferences, "Base URL")),
                          "http://127.0.0.1:11/v1");
+  /* Saved once applied (Enter, its button), not while typed */
+  g_assert_cmpstr (agent_chat_connection_get_base_url (connection), ==,
+                   agent_test_server_get_base_url (server));
+  g_signal_emit_by_name (entry_row (preferences, "Base URL"), "apply");
   g_assert_cmpstr (agent_chat_connection_get_base_url (connection), ==, "http://127.0.0.1:11/v1");
   {
     g_autoptr(GPtrArray) combos = find_all (preferences, ADW_TYPE_COMBO_ROW);
@@ -574,6 +578,125 @@ test_keyring_preferences (void)
 
 #endif
 
+/* User information in a base URL */
+
+static GString *logged;
+
+static void
+keep_log (const char     *domain,
+          GLogLevelFlags  level,
+          const char     *message,
+          gpointer        user_data)
+{
+  g_string_append_printf (logged, "%s\n", message);
+}
+
+static gboolean
+has_css_class (gpointer data)
+{
+  return gtk_widget_has_css_class (GTK_WIDGET (((gpointer *) data)[0]), ((gpointer *) data)[1]);
+}
+
+/* A password in the base URL is a secret: never in the settings (an old
+ * one is taken out), nor shown, nor logged; the command line's is used for
+ * its window; Preferences refuse one and say why */
+static void
+test_userinfo (void)
+{
+  g_autoptr(GSettings) settings = reset_settings ();
+  g_autoptr(AgentChatSecretStore) secrets = agent_chat_secret_store_new (FALSE);
+  g_autoptr(AgentChatConnection) stored = NULL;
+  g_autoptr(AgentChatConnection) given = NULL;
+  g_autofree char *setting = NULL;
+  AgentChatWindow *window;
+  GtkWidget *preferences;
+  GLogFunc old_handler;
+  g_autoptr(GError) error = NULL;
+
+  logged = g_string_new (NULL);
+  old_handler = g_log_set_default_handler (keep_log, NULL);
+
+  /* In the settings from before: taken out */
+  g_settings_set_string (settings, "base-url", "http://me:s3cret@127.0.0.1:7/v1");
+  stored = agent_chat_connection_new (settings, "openai", NULL, "m");
+  setting = g_settings_get_string (settings, "base-url");
+  g_assert_cmpstr (setting, ==, "http://127.0.0.1:7/v1");
+  g_assert_cmpstr (agent_chat_connection_get_base_url (stored), ==, "http://127.0.0.1:7/v1");
+
+  /* On the command line: used by the window, shown without it */
+  given = agent_chat_connection_new (settings, "openai", "http://me:s3cret@127.0.0.1:8/v1", "m");
+  g_assert_cmpstr (agent_chat_connection_get_base_url (given), ==,
+                   "http://me:s3cret@127.0.0.1:8/v1");
+  window = g_object_ref_sink (agent_chat_window_new (NULL));
+  agent_chat_window_set_connection (window, given);
+  g_assert_cmpstr (agent_provider_get_base_url (agent_session_get_provider (
+                     agent_chat_window_get_session (window))), ==,
+                   "http://me:s3cret@127.0.0.1:8/v1");
+  {
+    g_autoptr(GPtrArray) titles = find_all (GTK_WIDGET (window), ADW_TYPE_WINDOW_TITLE);
+
+    for (guint i = 0; i < titles->len; i++)
+      {
+        GtkWidget *title = g_ptr_array_index (titles, i);
+
+        const char *subtitle = adw_window_title_get_subtitle (ADW_WINDOW_TITLE (title));
+
+        g_assert_true (subtitle == NULL || strstr (subtitle, "s3cret") == NULL);
+        for (GtkWidget *w = title; w != NULL; w = gtk_widget_get_parent (w))
+          {
+            const char *tooltip = gtk_widget_get_tooltip_text (w);
+
+            g_assert_true (tooltip == NULL || strstr (tooltip, "s3cret") == NULL);
+          }
+      }
+  }
+  g_clear_pointer (&setting, g_free);
+  setting = g_settings_get_string (settings, "base-url");
+  g_assert_cmpstr (setting, ==, "http://127.0.0.1:7/v1");
+
+  preferences = agent_chat_preferences_new (NULL, settings, secrets, given, NULL);
+  gtk_window_present (GTK_WINDOW (preferences));
+  iterate ();
+  g_assert_cmpstr (row_text (preferences, "Base URL"), ==, "http://127.0.0.1:8/v1");
+
+  /* Typed in Preferences: refused, saying why; nothing saved */
+  gtk_editable_set_text (GTK_EDITABLE (entry_row (preferences, "Base URL")),
+                         "http://you:t0ps3cret@127.0.0.1:9/v1");
+  g_signal_emit_by_name (entry_row (preferences, "Base URL"), "apply");
+  {
+    gpointer data[] = { entry_row (preferences, "Base URL"), (gpointer) "error" };
+
+    agent_test_wait_until (has_css_class, data);
+  }
+  wait_for_label (preferences, "user name or password");
+  g_clear_pointer (&setting, g_free);
+  setting = g_settings_get_string (settings, "base-url");
+  g_assert_cmpstr (setting, ==, "http://127.0.0.1:7/v1");
+  g_assert_false (agent_chat_connection_set_base_url (given, "http://you:t0ps3cret@h/v1", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_null (strstr (error->message, "t0ps3cret"));
+
+  /* Without: saved, and the error goes */
+  gtk_editable_set_text (GTK_EDITABLE (entry_row (preferences, "Base URL")),
+                         "http://127.0.0.1:9/v1");
+  g_signal_emit_by_name (entry_row (preferences, "Base URL"), "apply");
+  iterate ();
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry_row (preferences, "Base URL")),
+                                            "error"));
+  g_clear_pointer (&setting, g_free);
+  setting = g_settings_get_string (settings, "base-url");
+  g_assert_cmpstr (setting, ==, "http://127.0.0.1:9/v1");
+
+  gtk_window_destroy (GTK_WINDOW (preferences));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (window);
+  iterate ();
+
+  g_log_set_default_handler (old_handler, NULL);
+  g_assert_null (strstr (logged->str, "s3cret"));
+  g_string_free (logged, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -609,6 +732,7 @@ main (int   argc,
       g_test_add_func ("/gui/connection/check-options", test_connection_check_options);
       g_test_add_func ("/gui/connection/window-subtitle", test_window_subtitle);
       g_test_add_func ("/gui/connection/preferences", test_preferences_connection);
+      g_test_add_func ("/gui/connection/userinfo", test_userinfo);
       g_test_add_func ("/gui/keys/no-keyring", test_no_keyring);
     }
 

@@ -226,7 +226,7 @@ def key_from_cli(chat, a):
     prefs = wait_for(lambda: preferences(app), 30)
     shown = prefs is not None and wait_for(lambda: entry_text(prefs, "Base URL") == a.url, 30)
     tap(shown and entry_text(prefs, "Model") == "keys-model" and
-        provider_shown(prefs) == ["openai"],
+        provider_shown(prefs) == ["OpenAI or Compatible"],
         "Preferences show the provider, base URL and model in use")
     tap(wait_for(lambda: a.seen("/v1/models", authorization="expected"), 30),
         "the model list is asked of the server in use, with its key")

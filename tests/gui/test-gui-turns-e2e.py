@@ -5,13 +5,14 @@
 # of Send, "Retrying (2 of 3)…" with the reason, a tool card as soon as a
 # call starts streaming (the chunk toggle off), a dropped connection that
 # is not "Stopped", a 401 without a key that says so, each chat's draft,
-# and failed turns whose errors come back after a restart, with Retry.
-# Runs under dbus-run-session and xvfb-run.
+# and failed turns whose errors come back after a restart, with Retry; and a
+# turn that waits while agent-cli adds to the same conversation. Runs under dbus-run-session and xvfb-run.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -22,7 +23,7 @@ from agenttestgui import (App, FocusTracker, all_nodes, finish, names, tap,  # n
                           walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
-N_TESTS = 12
+N_TESTS = 13
 
 
 def shows(app, text):
@@ -160,6 +161,26 @@ def main(home):
         again = app is not None and focus.wait(lambda: shows(app, "The whole story."), 20)
         tap(again and not shows(app, "Connection lost") and not shows(app, "was lost"),
             "and it stays gone after a restart")
+
+        # agent-cli adds to the conversation (its answer held): the app's turn
+        # waits for it, saying so, then comes after it
+        cli_answer = server.add_text("From the terminal.", hold=True)
+        n_requests = len(server.requests)
+        cli = subprocess.Popen([os.environ["AGENT_CLI"], "--continue", "Terminal question"],
+                               env=chat.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        focus.wait(lambda: len(server.requests) > n_requests, 30)
+        server.add_text("After the terminal.")
+        send("App question")
+        waited = focus.wait(lambda: shows(app, "Waiting for another program using this "
+                                          "conversation…"), 20)
+        sent_meanwhile = len(server.requests) - n_requests
+        cli_answer.release()
+        cli_status = cli.wait(60)
+        after = focus.wait(lambda: shows(app, "After the terminal.") and turn_over(app), 30)
+        tap(waited and sent_meanwhile == 1 and cli_status == 0 and after and
+            shows(app, "From the terminal.") and
+            not shows(app, "Waiting for another program using this conversation…"),
+            "a turn waits while agent-cli adds to the conversation, then follows it")
     finally:
         chat.kill()
         server.close()

@@ -1,0 +1,249 @@
+#!/usr/bin/python3
+# make-screenshots.py: the screenshots of agent-chat in this folder, taken
+# from the real app (a build tree's) against a scripted server, under Xvfb:
+#
+#   dbus-run-session -- xvfb-run -a -s '-screen 0 1280x900x24' \
+#     /usr/bin/python3 docs/screenshots/make-screenshots.py _build
+#
+# Each scene is a window of its own size, captured with ImageMagick's
+# import. Look at them before committing them.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "_build")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "gui"))
+os.environ.setdefault("AGENT_CHAT", os.path.join(BUILD, "gui", "agent-chat"))
+os.environ.setdefault("GSETTINGS_SCHEMA_DIR", os.path.join(BUILD, "data"))
+os.environ["GSK_RENDERER"] = "cairo"
+
+from agenttestgui import App, FocusTracker, find_node, names, wait_for, xdotool  # noqa: E402
+from scriptedserver import ScriptedServer  # noqa: E402
+
+RICH = """Here is the plan, with the numbers:
+
+| Day | City | Budget |
+|:----|:-----|-------:|
+| 1 | Paris | 120 € |
+| 2 | Lyon | 90 € |
+| 3 | Nice | 150 € |
+
+> Book the trains early: prices rise in May.
+
+- [x] Passport
+- [ ] Rail pass
+
+The total is $\\sum_{d=1}^{3} b_d = 360$ €, about $\\frac{360}{3} = 120$ € a day.
+
+```python
+budget = {"Paris": 120, "Lyon": 90, "Nice": 150}
+print(sum(budget.values()))  # 360
+```
+"""
+
+
+def shows(app, text):
+    return any(text in name for name in names(app))
+
+
+def turn_over(app):
+    shown = names(app)
+    return "Send" in shown and "Stop" not in shown
+
+
+def send(text):
+    xdotool("type", "--delay", "10", text)
+    xdotool("key", "Return")
+
+
+def window_id():
+    ids = subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "agent-chat"],
+                         capture_output=True, text=True).stdout.split()
+    return ids
+
+
+def shot(name, window=None):
+    time.sleep(1.0)
+    target = window or window_id()[-1]
+    subprocess.run(["import", "-window", target, os.path.join(HERE, name)], check=True)
+    print("wrote", name)
+
+
+def shot_root(name, window):
+    """The window with what pops over it (a popover is a window of its own)."""
+    time.sleep(1.0)
+    geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", window],
+                              capture_output=True, text=True).stdout
+    values = dict(line.split("=", 1) for line in geometry.split())
+    crop = "%sx%s+%s+%s" % (values["WIDTH"], values["HEIGHT"], values["X"], values["Y"])
+    subprocess.run(["import", "-window", "root", "-crop", crop, "+repage",
+                    os.path.join(HERE, name)], check=True)
+    print("wrote", name)
+
+
+def geometry(window):
+    text = subprocess.run(["xdotool", "getwindowgeometry", "--shell", window],
+                          capture_output=True, text=True).stdout
+    values = dict(line.split("=", 1) for line in text.split())
+    return (int(values["X"]), int(values["Y"]), int(values["WIDTH"]), int(values["HEIGHT"]))
+
+
+def shot_over(name, window, over):
+    """@window with @over (a popover: a window of its own, whose shadow Xvfb
+    draws black, having no compositor) laid on it where it shows."""
+    time.sleep(1.0)
+    x, y, width, height = geometry(window)
+    ox, oy, _, _ = geometry(over)
+    base = os.path.join(HERE, ".base.png")
+    top = os.path.join(HERE, ".over.png")
+    subprocess.run(["import", "-window", window, base], check=True)
+    subprocess.run(["import", "-window", over, top], check=True)
+    from gi.repository import GdkPixbuf
+    under = GdkPixbuf.Pixbuf.new_from_file(base)
+    above = GdkPixbuf.Pixbuf.new_from_file(top).add_alpha(True, 0, 0, 0)
+    left, upper = ox - x, oy - y
+    w = min(above.get_width(), under.get_width() - left)
+    h = min(above.get_height(), under.get_height() - upper)
+    above.composite(under, left, upper, w, h, left, upper, 1, 1, GdkPixbuf.InterpType.NEAREST,
+                    255)
+    under.savev(os.path.join(HERE, name), "png", [], [])
+    os.unlink(base)
+    os.unlink(top)
+    print("wrote", name)
+
+
+def center_over(window, over):
+    """No window manager places a dialog: over @window's middle, as GNOME's would."""
+    x, y, width, height = geometry(window)
+    _, _, w, h = geometry(over)
+    subprocess.run(["xdotool", "windowmove", over, str(x + (width - w) // 2),
+                    str(y + (height - h) // 2)])
+    time.sleep(0.5)
+
+
+def resize(width, height):
+    for window in window_id():
+        subprocess.run(["xdotool", "windowsize", window, str(width), str(height)])
+    time.sleep(1.0)
+
+
+def scene(home, server, width, height, dark=False, tools=None, extra=None):
+    chat = App(home, server.url, "scripted")
+    with open(chat.keyfile, "a") as keyfile:
+        keyfile.write("window-width=%d\nwindow-height=%d\n" % (width, height))
+        if tools is not None:
+            keyfile.write("enabled-tools=%s\n" % tools)
+        if extra:
+            keyfile.write(extra)
+    if dark:
+        chat.env["ADW_DEBUG_COLOR_SCHEME"] = "prefer-dark"
+    # GNOME's window buttons: close alone
+    gtk = os.path.join(home, "config", "gtk-4.0")
+    os.makedirs(gtk, exist_ok=True)
+    with open(os.path.join(gtk, "settings.ini"), "w") as settings:
+        settings.write("[Settings]\ngtk-decoration-layout=appmenu:close\n")
+    return chat
+
+
+def main():
+    server = ScriptedServer()
+    server.models = ["scripted", "gpt-4o-mini", "llama3.2:3b", "qwen2.5-coder:7b", "mistral-small"]
+    home = tempfile.mkdtemp(prefix="screenshots-")
+    focus = FocusTracker()
+    try:
+        # The empty chat
+        chat = scene(home, server, 900, 640)
+        app = chat.start()
+        shot("agent-chat-empty.png")
+
+        # A rich answer
+        server.add_text(RICH, words=False)
+        send("Plan three days in France for 360 euros")
+        focus.wait(lambda: shows(app, "Book the trains early") and turn_over(app), 30)
+        xdotool("mousemove", "5", "5")
+        shot("agent-chat-streaming.png")
+
+        # The model picker
+        click_title = find_node(app, "Choose Model")
+        if click_title is not None:
+            from agenttestgui import click_at
+            click_at(click_title)
+            focus.wait(lambda: shows(app, "llama3.2:3b"), 10)
+            shown = window_id()
+            shot_over("agent-chat-models.png", shown[0], shown[-1])
+            xdotool("key", "Escape")
+        chat.quit()
+
+        # Dark, and narrow
+        chat = scene(home, server, 900, 640, dark=True, extra="last-conversation=int64 1\n")
+        app = chat.start()
+        focus.wait(lambda: shows(app, "Book the trains early"), 20)
+        shot("agent-chat-dark.png")
+        chat.quit()
+        chat = scene(home, server, 360, 640, extra="last-conversation=int64 1\n")
+        app = chat.start()
+        focus.wait(lambda: shows(app, "Book the trains early"), 20)
+        resize(360, 640)
+        shot("agent-chat-narrow.png")
+        chat.quit()
+
+        # A tool that asks first
+        notes = os.path.join(home, "notes.txt")
+        with open(notes, "w") as f:
+            f.write("Trains: book by April 30.\n")
+        chat = scene(home, server, 900, 640, tools="['calculator', 'read_file']")
+        app = chat.start()
+        xdotool("key", "ctrl+n")
+        server.add_tool_call("read_file", '{"path": "%s"}' % notes)
+        server.add_text("Your notes say to book the trains by April 30.")
+        send("What do my notes say about trains?")
+        focus.wait(lambda: shows(app, "Allow in This Conversation") or
+                   any("Allow in This" in n for n in names(app)), 20)
+        time.sleep(1)
+        shown = window_id()
+        center_over(shown[0], shown[-1])
+        shot_over("agent-chat-approval.png", shown[0], shown[-1])
+        xdotool("key", "Escape")
+        focus.wait(lambda: turn_over(app), 20)
+
+        # Waiting for another program
+        held = server.add_text("From the terminal.", hold=True)
+        cli = subprocess.Popen([os.path.join(BUILD, "cli", "agent-cli"), "--continue",
+                                "Question from the terminal"], env=chat.env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for(lambda: len(server.requests) > 0 and cli.poll() is None, 10)
+        time.sleep(1)
+        server.add_text("After the terminal.")
+        send("And from the app?")
+        focus.wait(lambda: shows(app, "Waiting for another program"), 20)
+        shot("agent-chat-waiting.png")
+        held.release()
+        cli.wait(30)
+        focus.wait(lambda: turn_over(app), 20)
+
+        # The sidebar's search
+        xdotool("key", "ctrl+f")
+        xdotool("type", "--delay", "20", "trains")
+        time.sleep(1.5)
+        shot("sidebar-search.png")
+        xdotool("key", "Escape")
+
+        # Preferences
+        xdotool("key", "ctrl+comma")
+        wait_for(lambda: len(window_id()) > 1, 10)
+        time.sleep(1.5)
+        shot("preferences.png", window_id()[-1])
+        chat.quit()
+    finally:
+        server.close()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+main()

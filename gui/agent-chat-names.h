@@ -1,0 +1,16 @@
+/* agent-chat-names.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+const char *agent_chat_provider_title (const char *name);
+const char *agent_chat_tool_title     (const char *name);
+const char *agent_chat_tool_summary   (const char *name);
+
+G_END_DECLS

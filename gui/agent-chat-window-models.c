@@ -1,0 +1,299 @@
+/* agent-chat-window-models.c
+ *
+ * Choosing a model without opening Preferences: the window's title is a
+ * button whose popover lists the server's models (asked for each time it
+ * opens, with the server's key), searchable, the chat's model checked.
+ * The model picked is the chat's: kept with a stored conversation (in its
+ * settings, member "picked-model": the provider and the model), in memory
+ * for one that is not; a chat without one uses the connection's model (the
+ * settings', or the command line's).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "agent-chat-window-private.h"
+
+#define PICKED_KEY "agent-chat-picked-model"
+#define PICKED_MEMBER "picked-model"
+
+static AgentMemory *
+chat_memory (AgentChatWindow *self)
+{
+  return self->session != NULL ? agent_session_get_memory (self->session) : NULL;
+}
+
+/* The model picked for @memory with @provider, or NULL */
+static const char *
+picked_model (AgentMemory *memory,
+              const char  *provider)
+{
+  if (memory == NULL)
+    return NULL;
+#if AGENT_HAS_STORE
+  if (AGENT_IS_CONVERSATION (memory))
+    {
+      JsonNode *settings = agent_conversation_get_settings (AGENT_CONVERSATION (memory));
+      JsonObject *object = settings && JSON_NODE_HOLDS_OBJECT (settings)
+                           ? json_node_get_object (settings) : NULL;
+      JsonObject *picked = object && json_object_has_member (object, PICKED_MEMBER) &&
+                           JSON_NODE_HOLDS_OBJECT (json_object_get_member (object, PICKED_MEMBER))
+                           ? json_object_get_object_member (object, PICKED_MEMBER) : NULL;
+
+      if (picked == NULL ||
+          g_strcmp0 (json_object_get_string_member_with_default (picked, "provider", NULL),
+                     provider) != 0)
+        return NULL;
+      return json_object_get_string_member_with_default (picked, "model", NULL);
+    }
+#endif
+  if (g_strcmp0 (g_object_get_data (G_OBJECT (memory), PICKED_KEY "-provider"), provider) != 0)
+    return NULL;
+  return g_object_get_data (G_OBJECT (memory), PICKED_KEY);
+}
+
+/**
+ * _agent_chat_window_chat_model:
+ * @self: a #AgentChatWindow
+ *
+ * Returns: the model of the chat shown: the one picked for it, or the
+ *   connection's
+ */
+const char *
+_agent_chat_window_chat_model (AgentChatWindow *self)
+{
+  const char *provider = agent_chat_connection_get_provider (self->connection);
+  const char *model = picked_model (chat_memory (self), provider);
+
+  return model != NULL && *model != '\0' ? model : agent_chat_connection_get_model (self->connection);
+}
+
+static gboolean
+pick_model (AgentChatWindow  *self,
+            const char       *model,
+            GError          **error)
+{
+  AgentMemory *memory = chat_memory (self);
+  const char *provider = agent_chat_connection_get_provider (self->connection);
+
+  if (memory == NULL)
+    return TRUE;
+#if AGENT_HAS_STORE
+  if (AGENT_IS_CONVERSATION (memory))
+    {
+      JsonNode *settings = agent_conversation_get_settings (AGENT_CONVERSATION (memory));
+      g_autoptr(JsonNode) node = settings && JSON_NODE_HOLDS_OBJECT (settings)
+                                 ? json_node_copy (settings) : json_node_new (JSON_NODE_OBJECT);
+      JsonObject *picked = json_object_new ();
+
+      if (json_node_get_object (node) == NULL)
+        json_node_take_object (node, json_object_new ());
+      json_object_set_string_member (picked, "provider", provider);
+      json_object_set_string_member (picked, "model", model);
+      json_object_set_object_member (json_node_get_object (node), PICKED_MEMBER, picked);
+      return agent_conversation_set_settings (AGENT_CONVERSATION (memory), node, error);
+    }
+#endif
+  g_object_set_data_full (G_OBJECT (memory), PICKED_KEY "-provider", g_strdup (provider), g_free);
+  g_object_set_data_full (G_OBJECT (memory), PICKED_KEY, g_strdup (model), g_free);
+  return TRUE;
+}
+
+/* The list */
+
+static void
+clear_models (AgentChatWindow *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->model_list))) != NULL)
+    gtk_list_box_remove (self->model_list, child);
+}
+
+static void
+set_status (AgentChatWindow *self,
+            const char      *status)
+{
+  gtk_label_set_text (self->models_status, status ? status : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->models_status), status != NULL);
+}
+
+static void
+add_model (AgentChatWindow *self,
+           const char      *model,
+           gboolean         current)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *label = gtk_label_new (model);
+  GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_set_opacity (check, current ? 1 : 0);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Current Model"), -1);
+  gtk_widget_set_visible (check, current);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), check);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  g_object_set_data_full (G_OBJECT (row), "model", g_strdup (model), g_free);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, model, -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_SELECTED, current, -1);
+  gtk_list_box_append (self->model_list, row);
+}
+
+static void
+on_models_listed (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(AgentChatWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) models = agent_provider_list_models_finish (AGENT_PROVIDER (object), result,
+                                                           &error);
+  const char *current;
+  gboolean listed = FALSE;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->connection == NULL)
+    return;
+  clear_models (self);
+  if (models == NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("The server's models could not be listed: %s"),
+                                               error->message);
+
+      set_status (self, text);
+      return;
+    }
+  current = _agent_chat_window_chat_model (self);
+  for (guint i = 0; models[i] != NULL; i++)
+    {
+      add_model (self, models[i], g_strcmp0 (models[i], current) == 0);
+      listed |= g_strcmp0 (models[i], current) == 0;
+    }
+  /* The chat's model, even when the server does not list it */
+  if (!listed && current != NULL && *current != '\0')
+    add_model (self, current, TRUE);
+  set_status (self, models[0] == NULL ? _("The server lists no models") : NULL);
+}
+
+static void
+list_models (AgentChatWindow *self)
+{
+  g_autoptr(AgentProvider) provider = agent_chat_connection_create_provider (self->connection,
+                                                                             NULL);
+  g_autofree char *key = NULL;
+  AgentChatKeySource source;
+
+  g_cancellable_cancel (self->models_cancellable);
+  g_clear_object (&self->models_cancellable);
+  clear_models (self);
+  if (provider == NULL)
+    return;
+  self->models_cancellable = g_cancellable_new ();
+  set_status (self, _("Loading…"));
+  agent_chat_secret_store_peek (self->secrets, agent_chat_connection_get_provider (self->connection),
+                                agent_chat_connection_get_base_url (self->connection), &key,
+                                &source);
+  agent_provider_set_api_key (provider, key);
+  agent_provider_list_models_async (provider, self->models_cancellable, on_models_listed,
+                                    g_object_ref (self));
+}
+
+static void
+on_popover_shown (AgentChatWindow *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->model_search), "");
+  list_models (self);
+  gtk_widget_grab_focus (GTK_WIDGET (self->model_search));
+}
+
+static gboolean
+filter_row (GtkListBoxRow *row,
+            gpointer       user_data)
+{
+  AgentChatWindow *self = user_data;
+  const char *model = g_object_get_data (G_OBJECT (row), "model");
+  g_autofree char *wanted = g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (
+                                               self->model_search)), -1);
+  g_autofree char *folded = g_utf8_casefold (model ? model : "", -1);
+
+  return strstr (folded, wanted) != NULL;
+}
+
+static void
+on_search_changed (AgentChatWindow *self)
+{
+  gtk_list_box_invalidate_filter (self->model_list);
+}
+
+/* Enter in the search: the first model shown */
+static void
+on_search_activate (AgentChatWindow *self)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->model_list));
+       row != NULL; row = gtk_widget_get_next_sibling (row))
+    if (gtk_widget_get_child_visible (row))
+      {
+        g_signal_emit_by_name (self->model_list, "row-activated", row);
+        return;
+      }
+}
+
+/**
+ * agent_chat_window_pick_model:
+ * @self: a #AgentChatWindow
+ * @model: a model of the server
+ *
+ * Uses @model for the chat shown, from its next turn, and keeps it with it.
+ */
+void
+agent_chat_window_pick_model (AgentChatWindow *self,
+                              const char      *model)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
+
+  if (!pick_model (self, model, &error))
+    _agent_chat_window_show_error (self, error, NULL);
+  _agent_chat_window_model_changed (self);
+}
+
+static void
+on_row_activated (AgentChatWindow *self,
+                  GtkListBoxRow   *row)
+{
+  const char *model = g_object_get_data (G_OBJECT (row), "model");
+
+  gtk_popover_popdown (self->models_popover);
+  if (model != NULL)
+    agent_chat_window_pick_model (self, model);
+}
+
+void
+_agent_chat_window_init_models (AgentChatWindow *self)
+{
+  gtk_list_box_set_filter_func (self->model_list, filter_row, self, NULL);
+  g_signal_connect_object (self->models_popover, "show", G_CALLBACK (on_popover_shown), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->model_search, "search-changed", G_CALLBACK (on_search_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->model_search, "activate", G_CALLBACK (on_search_activate), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->model_list, "row-activated", G_CALLBACK (on_row_activated), self,
+                           G_CONNECT_SWAPPED);
+}
+
+void
+_agent_chat_window_dispose_models (AgentChatWindow *self)
+{
+  g_cancellable_cancel (self->models_cancellable);
+  g_clear_object (&self->models_cancellable);
+}
