@@ -565,7 +565,7 @@ _agent_provider_build_message (AgentProvider       *self,
   soup_message_add_flags (message, SOUP_MESSAGE_NO_REDIRECT);
   headers = soup_message_get_request_headers (message);
   soup_message_headers_replace (headers, "Accept",
-                                backend->framing == AGENT_FRAMING_SSE
+                                backend->stream.framing == AGENT_FRAMING_SSE
                                   ? "text/event-stream" : "application/x-ndjson");
   if (!_agent_provider_add_headers (self, headers, error))
     {

@@ -14,14 +14,9 @@
 #include "agent-accumulator.h"
 #include "agent-json.h"
 #include "agent-provider.h"
+#include "agent-stream-decoder.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  AGENT_FRAMING_SSE,
-  AGENT_FRAMING_NDJSON,
-} AgentFraming;
 
 typedef struct
 {
@@ -37,11 +32,9 @@ typedef struct _AgentProviderBackend AgentProviderBackend;
 struct _AgentProviderBackend
 {
   const char   *name;
-  const char   *display_name;
   const char   *default_base_url;
   const char   *api_key_variable;
   const char   *default_model;
-  AgentFraming  framing;
 
   /* The request body, as bytes of JSON. */
   GBytes   *(*build_body)    (const AgentRequest  *request,
@@ -52,24 +45,8 @@ struct _AgentProviderBackend
   void      (*add_headers)   (AgentProvider       *provider,
                               SoupMessageHeaders  *headers);
 
-  /* @secrets (NULL-terminated, or NULL) outlive the decoder: they are
-   * redacted from what its errors quote, before any cut. */
-  gpointer  (*decoder_new)   (AgentAccumulator    *accumulator,
-                              const char * const  *secrets);
-  void      (*decoder_free)  (gpointer             decoder);
-  /* One framed event (an SSE event, or an NDJSON line; @event_type is
-   * NULL for NDJSON). Sets *done when the provider's end marker arrived. */
-  gboolean  (*decode)        (gpointer             decoder,
-                              const char          *event_type,
-                              const char          *data,
-                              gsize                len,
-                              gboolean            *done,
-                              GError             **error);
-  /* At the end of the body without an end marker: is the answer whole? */
-  gboolean  (*is_complete)   (gpointer             decoder);
-  /* Whether an event of this API came (an end marker alone is none): a
-   * stream without one is another API's, or no answer at all. */
-  gboolean  (*saw_event)     (gpointer             decoder);
+  /* How its answer streams: the display name, framing and event decoder */
+  AgentStreamFormat stream;
 
   /* Listing models: GET {base}{models_path}; the names in the answer. */
   const char *models_path;

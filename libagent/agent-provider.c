@@ -570,7 +570,7 @@ const char *
 agent_provider_get_display_name (AgentProvider *self)
 {
   g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
-  return g_dgettext (GETTEXT_PACKAGE, self->backend->display_name);
+  return g_dgettext (GETTEXT_PACKAGE, self->backend->stream.display_name);
 }
 
 /**

@@ -66,7 +66,7 @@ agent_step_new (AgentProvider                  *provider,
   self->provider = g_object_ref (provider);
   self->secrets = _agent_provider_dup_secrets (provider);
   self->accumulator = agent_accumulator_new (listener, user_data);
-  self->decoder = agent_stream_decoder_new (_agent_provider_get_backend (provider),
+  self->decoder = agent_stream_decoder_new (&_agent_provider_get_backend (provider)->stream,
                                             self->accumulator,
                                             (const char * const *) self->secrets);
   self->cancellable = g_cancellable_new ();

@@ -14,7 +14,7 @@
 
 struct _AgentStreamDecoder
 {
-  const AgentProviderBackend *backend;
+  const AgentStreamFormat    *format;
   AgentAccumulator           *accumulator;
   gpointer                    decoder;
   AgentSseParser             *sse;
@@ -31,13 +31,13 @@ static gboolean
 check_saw_event (AgentStreamDecoder  *self,
                  GError             **error)
 {
-  if (self->backend->saw_event (self->decoder))
+  if (self->format->saw_event (self->decoder))
     return TRUE;
 
   g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                _("The stream ended without any event of the %s API: the server may speak "
                  "another one"),
-               _(self->backend->display_name));
+               _(self->format->display_name));
   return FALSE;
 }
 
@@ -57,7 +57,7 @@ decode (AgentStreamDecoder  *self,
 
   self->n_events++;
 
-  if (!self->backend->decode (self->decoder, event_type, data, len, &done, error))
+  if (!self->format->decode (self->decoder, event_type, data, len, &done, error))
     return FALSE;
 
   if G_UNLIKELY ((bound = agent_accumulator_take_error (self->accumulator)) != NULL)
@@ -94,17 +94,17 @@ ndjson_line_cb (const char  *line,
 }
 
 AgentStreamDecoder *
-agent_stream_decoder_new (const AgentProviderBackend *backend,
+agent_stream_decoder_new (const AgentStreamFormat    *format,
                           AgentAccumulator           *accumulator,
                           const char * const         *secrets)
 {
   AgentStreamDecoder *self = g_new0 (AgentStreamDecoder, 1);
 
-  self->backend = backend;
+  self->format = format;
   self->accumulator = accumulator;
-  self->decoder = backend->decoder_new (accumulator, secrets);
+  self->decoder = format->decoder_new (accumulator, secrets);
 
-  if (backend->framing == AGENT_FRAMING_SSE)
+  if (format->framing == AGENT_FRAMING_SSE)
     self->sse = agent_sse_parser_new (sse_event_cb, self);
   else
     self->ndjson = agent_ndjson_splitter_new (ndjson_line_cb, self);
@@ -120,7 +120,7 @@ agent_stream_decoder_free (AgentStreamDecoder *self)
 
   g_clear_pointer (&self->sse, agent_sse_parser_free);
   g_clear_pointer (&self->ndjson, agent_ndjson_splitter_free);
-  self->backend->decoder_free (self->decoder);
+  self->format->decoder_free (self->decoder);
   g_free (self);
 }
 
@@ -184,7 +184,7 @@ agent_stream_decoder_finish (AgentStreamDecoder  *self,
   agent_accumulator_finish (self->accumulator);
 
   /* Asked even when done: it may complete the message (usage, …) */
-  complete = self->backend->is_complete != NULL && self->backend->is_complete (self->decoder);
+  complete = self->format->is_complete != NULL && self->format->is_complete (self->decoder);
   if (complete || self->done)
     return check_saw_event (self, error);
 

@@ -14,6 +14,7 @@
 #include <agent.h>
 
 #include "agent-accumulator.h"
+#include "agent-provider-private.h"
 #include "agent-stream-decoder.h"
 
 G_BEGIN_DECLS

@@ -723,19 +723,21 @@ anthropic_is_complete (gpointer data)
 
 const AgentProviderBackend agent_anthropic_backend = {
   .name = "anthropic",
-  .display_name = N_("Anthropic Messages"),
   .default_base_url = "https://api.anthropic.com",
   .api_key_variable = "ANTHROPIC_API_KEY",
   .default_model = "claude-sonnet-4-5",
-  .framing = AGENT_FRAMING_SSE,
   .build_body = anthropic_build_body,
   .build_path = anthropic_build_path,
   .add_headers = anthropic_add_headers,
-  .decoder_new = anthropic_decoder_new,
-  .decoder_free = anthropic_decoder_free,
-  .decode = anthropic_decode,
-  .is_complete = anthropic_is_complete,
-  .saw_event = anthropic_saw_event,
+  .stream = {
+    .display_name = N_("Anthropic Messages"),
+    .framing = AGENT_FRAMING_SSE,
+    .decoder_new = anthropic_decoder_new,
+    .decoder_free = anthropic_decoder_free,
+    .decode = anthropic_decode,
+    .is_complete = anthropic_is_complete,
+    .saw_event = anthropic_saw_event,
+  },
   /* {"data": [{"id": "claude-…", "display_name": …}, …], "has_more": …};
    * 1000 is the largest page, 20 the default. */
   .models_path = "/v1/models?limit=1000",

@@ -456,18 +456,20 @@ ollama_parse_models (const AgentJson *root)
 
 const AgentProviderBackend agent_ollama_backend = {
   .name = "ollama",
-  .display_name = N_("Ollama"),
   .default_base_url = "http://localhost:11434",
   .api_key_variable = "OLLAMA_API_KEY",
   .default_model = "llama3.2",
-  .framing = AGENT_FRAMING_NDJSON,
   .build_body = ollama_build_body,
   .build_path = ollama_build_path,
   .add_headers = ollama_add_headers,
-  .decoder_new = ollama_decoder_new,
-  .decoder_free = ollama_decoder_free,
-  .decode = ollama_decode,
-  .saw_event = ollama_saw_event,
+  .stream = {
+    .display_name = N_("Ollama"),
+    .framing = AGENT_FRAMING_NDJSON,
+    .decoder_new = ollama_decoder_new,
+    .decoder_free = ollama_decoder_free,
+    .decode = ollama_decode,
+    .saw_event = ollama_saw_event,
+  },
   .models_path = "/api/tags",
   .parse_models = ollama_parse_models,
 };

@@ -818,19 +818,21 @@ openai_responses_saw_event (gpointer data)
 
 const AgentProviderBackend agent_openai_responses_backend = {
   .name = "openai-responses",
-  .display_name = N_("OpenAI Responses"),
   .default_base_url = "https://api.openai.com/v1",
   .api_key_variable = "OPENAI_API_KEY",
   .default_model = "gpt-4o-mini",
-  .framing = AGENT_FRAMING_SSE,
   .build_body = openai_responses_build_body,
   .build_path = openai_responses_build_path,
   .add_headers = openai_responses_add_headers,
-  .decoder_new = openai_responses_decoder_new,
-  .decoder_free = openai_responses_decoder_free,
-  .decode = openai_responses_decode,
-  .is_complete = openai_responses_is_complete,
-  .saw_event = openai_responses_saw_event,
+  .stream = {
+    .display_name = N_("OpenAI Responses"),
+    .framing = AGENT_FRAMING_SSE,
+    .decoder_new = openai_responses_decoder_new,
+    .decoder_free = openai_responses_decoder_free,
+    .decode = openai_responses_decode,
+    .is_complete = openai_responses_is_complete,
+    .saw_event = openai_responses_saw_event,
+  },
   .models_path = "/models",
   .parse_models = _agent_openai_parse_models,
 };
