@@ -9,13 +9,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "agent-json.h"
+#include "json/agent-json-private.h"
 
-#include "agent-message.h"
-#include "agent-sse-parser.h"
-#include "agent-provider-private.h"
-#include "agent-stream-decoder.h"
-#include "agent-tool-call.h"
+#include "messages/agent-message.h"
+#include "wire/agent-sse-parser-private.h"
+#include "core/agent-provider-private.h"
+#include "wire/agent-stream-decoder-private.h"
+#include "messages/agent-tool-call.h"
 
 #include "bench-pipeline.h"
 

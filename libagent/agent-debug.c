@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "agent-debug-private.h"
-#include "agent-wire-util.h"
+#include "wire/agent-wire-util-private.h"
 
 #define DEBUG_DOMAIN "Agent-HTTP"
 #define MAX_SHOWN    (64 * 1024)

@@ -7,7 +7,7 @@
 
 #include "agent-test-replay.h"
 
-#include "agent-provider-private.h"
+#include "core/agent-provider-private.h"
 
 static void
 free_gstring (gpointer data)

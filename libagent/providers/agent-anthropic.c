@@ -23,13 +23,13 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "agent-json-private.h"
-#include "agent-json.h"
-#include "agent-openai-chat-private.h"
-#include "agent-provider-private.h"
-#include "agent-usage-private.h"
-#include "agent-tool.h"
-#include "agent-wire-util.h"
+#include "json/agent-json-write-private.h"
+#include "json/agent-json-private.h"
+#include "providers/agent-openai-chat-private.h"
+#include "core/agent-provider-private.h"
+#include "messages/agent-usage-private.h"
+#include "tools/agent-tool.h"
+#include "wire/agent-wire-util-private.h"
 
 #define PROVIDER_NAME      "anthropic"
 #define API_VERSION        "2023-06-01"

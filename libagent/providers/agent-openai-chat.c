@@ -17,14 +17,14 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "agent-json-private.h"
-#include "agent-json.h"
-#include "agent-message-private.h"
-#include "agent-openai-chat-private.h"
-#include "agent-provider-private.h"
-#include "agent-tool.h"
-#include "agent-tool-call-private.h"
-#include "agent-wire-util.h"
+#include "json/agent-json-write-private.h"
+#include "json/agent-json-private.h"
+#include "messages/agent-message-private.h"
+#include "providers/agent-openai-chat-private.h"
+#include "core/agent-provider-private.h"
+#include "tools/agent-tool.h"
+#include "messages/agent-tool-call-private.h"
+#include "wire/agent-wire-util-private.h"
 
 /* Request */
 

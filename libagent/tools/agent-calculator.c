@@ -10,8 +10,8 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "agent-builtin-tools.h"
-#include "agent-tool-invocation.h"
+#include "tools/agent-builtin-tools.h"
+#include "tools/agent-tool-invocation.h"
 
 /* The built-in "calculator" tool: a small recursive-descent evaluator.
  *

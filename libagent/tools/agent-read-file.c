@@ -14,7 +14,7 @@
 #include <glib/gstdio.h>
 #include <gio/gunixinputstream.h>
 
-#include "agent-builtin-tools.h"
+#include "tools/agent-builtin-tools.h"
 #include "agent-error.h"
 
 #define MAX_BYTES (64 * 1024)

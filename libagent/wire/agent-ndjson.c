@@ -10,8 +10,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "agent-wire-util.h"
-#include "agent-ndjson.h"
+#include "wire/agent-wire-util-private.h"
+#include "wire/agent-ndjson-private.h"
 
 /*
  * Each line is copied into @line before it is delivered, since the callback

@@ -10,8 +10,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "agent-wire-util.h"
-#include "agent-sse-parser.h"
+#include "wire/agent-wire-util-private.h"
+#include "wire/agent-sse-parser-private.h"
 
 /*
  * The parser works on lines. A line that lies wholly inside the piece being

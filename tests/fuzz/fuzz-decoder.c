@@ -19,9 +19,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "agent-accumulator.h"
-#include "agent-provider-private.h"
-#include "agent-stream-decoder.h"
+#include "wire/agent-accumulator-private.h"
+#include "core/agent-provider-private.h"
+#include "wire/agent-stream-decoder-private.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);

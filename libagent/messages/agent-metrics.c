@@ -1,0 +1,233 @@
+/* agent-metrics.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "messages/agent-metrics-private.h"
+
+/**
+ * AgentMetrics:
+ *
+ * What one step (a model request), or a whole turn, cost and how fast it
+ * went: the time to the first token, the duration, the time spent waiting
+ * for a request slot, the generation speed, the tokens used, and the tools
+ * that ran.
+ *
+ * A step's metrics are on its message ([property@Agent.Message:metrics]);
+ * a turn's on its final message ([property@Agent.Message:turn-metrics]) and
+ * the session ([property@Agent.Session:turn-metrics]). Times are in
+ * microseconds. An `AgentMetrics` is immutable.
+ *
+ * Since: 0.1
+ */
+
+G_DEFINE_BOXED_TYPE (AgentMetrics, agent_metrics, agent_metrics_ref, agent_metrics_unref)
+
+AgentMetrics *
+_agent_metrics_new (const AgentMetrics *values)
+{
+  AgentMetrics *self = g_atomic_rc_box_new0 (AgentMetrics);
+
+  *self = *values;
+  if (self->usage != NULL)
+    agent_usage_ref (self->usage);
+
+  return self;
+}
+
+/**
+ * agent_metrics_ref:
+ * @self: a #AgentMetrics
+ *
+ * Acquires a reference on @self.
+ *
+ * Returns: (transfer full): @self
+ *
+ * Since: 0.1
+ */
+AgentMetrics *
+agent_metrics_ref (AgentMetrics *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+static void
+agent_metrics_clear (gpointer data)
+{
+  AgentMetrics *self = data;
+
+  g_clear_pointer (&self->usage, agent_usage_unref);
+}
+
+/**
+ * agent_metrics_unref:
+ * @self: (transfer full): a #AgentMetrics
+ *
+ * Releases a reference on @self; the last one frees it.
+ *
+ * Since: 0.1
+ */
+void
+agent_metrics_unref (AgentMetrics *self)
+{
+  g_return_if_fail (self != NULL);
+  g_atomic_rc_box_release_full (self, agent_metrics_clear);
+}
+
+/**
+ * agent_metrics_get_steps:
+ * @self: a #AgentMetrics
+ *
+ * Gets how many model requests were made: 1 for a step, all of them for a
+ * turn.
+ *
+ * Returns: how many model requests: 1 for a step, the turn's count for a turn
+ *
+ * Since: 0.1
+ */
+guint
+agent_metrics_get_steps (const AgentMetrics *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->steps;
+}
+
+/**
+ * agent_metrics_get_time_to_first_token:
+ * @self: a #AgentMetrics
+ *
+ * The time from sending the request to the first streamed delta (of text,
+ * reasoning or a tool call); for a turn, that of its first step.
+ *
+ * Returns: microseconds, or -1 if nothing streamed
+ *
+ * Since: 0.1
+ */
+gint64
+agent_metrics_get_time_to_first_token (const AgentMetrics *self)
+{
+  g_return_val_if_fail (self != NULL, -1);
+  return self->time_to_first_token;
+}
+
+/**
+ * agent_metrics_get_duration:
+ * @self: a #AgentMetrics
+ *
+ * Gets how long the step (from sending the request to the end of the answer)
+ * or the turn (from start to end, tools included) took, in microseconds.
+ *
+ * Returns: how long the step (from sending the request to the end of the
+ *   answer) or the turn (from start to end, tools included) took, in
+ *   microseconds
+ *
+ * Since: 0.1
+ */
+gint64
+agent_metrics_get_duration (const AgentMetrics *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->duration;
+}
+
+/**
+ * agent_metrics_get_wait_time:
+ * @self: a #AgentMetrics
+ *
+ * Gets how long requests waited for a free slot of the provider's
+ * [property@Agent.Provider:max-concurrent-requests], in microseconds.
+ *
+ * Returns: how long requests waited for a free slot of the provider's
+ *   [property@Agent.Provider:max-concurrent-requests], in microseconds
+ *
+ * Since: 0.1
+ */
+gint64
+agent_metrics_get_wait_time (const AgentMetrics *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->wait_time;
+}
+
+/**
+ * agent_metrics_get_tokens_per_second:
+ * @self: a #AgentMetrics
+ *
+ * The generation speed: completion tokens over the time from the first
+ * delta to the last.
+ *
+ * Returns: tokens per second, or -1 when the provider reported no usage
+ *   or the answer came in one piece
+ *
+ * Since: 0.1
+ */
+double
+agent_metrics_get_tokens_per_second (const AgentMetrics *self)
+{
+  g_return_val_if_fail (self != NULL, -1);
+
+  if (self->usage == NULL || self->generation_time <= 0)
+    return -1;
+
+  return agent_usage_get_completion_tokens (self->usage) / (self->generation_time / 1e6);
+}
+
+/**
+ * agent_metrics_get_usage:
+ * @self: a #AgentMetrics
+ *
+ * Gets the tokens used, summed over the turn's steps for a turn, or %NULL
+ * when the provider reported none.
+ *
+ * Returns: (transfer none) (nullable): the tokens used, summed over the
+ *   turn's steps for a turn, or %NULL when the provider reported none
+ *
+ * Since: 0.1
+ */
+AgentUsage *
+agent_metrics_get_usage (const AgentMetrics *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->usage;
+}
+
+/**
+ * agent_metrics_get_tool_calls:
+ * @self: a #AgentMetrics
+ *
+ * Gets how many tool calls there were: for a step, the calls the model made
+ * in it; for a turn, the calls that ran.
+ *
+ * Returns: for a step, the calls the model made in it; for a turn, the
+ *   calls that ran
+ *
+ * Since: 0.1
+ */
+guint
+agent_metrics_get_tool_calls (const AgentMetrics *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->tool_calls;
+}
+
+/**
+ * agent_metrics_get_tool_time:
+ * @self: a #AgentMetrics
+ *
+ * Gets the running time of the turn's tools, summed over the calls, in
+ * microseconds (0 for a step).
+ *
+ * Returns: the running time of the turn's tools, summed over the calls, in
+ *   microseconds (0 for a step)
+ *
+ * Since: 0.1
+ */
+gint64
+agent_metrics_get_tool_time (const AgentMetrics *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->tool_time;
+}
