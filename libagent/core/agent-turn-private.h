@@ -14,7 +14,7 @@
 
 #include "messages/agent-metrics-private.h"
 #include "core/agent-session-private.h"
-#include "core/agent-step.h"
+#include "core/agent-step-private.h"
 
 G_BEGIN_DECLS
 

@@ -1,6 +1,9 @@
 /* agent-json-private.h
  *
- * The JSON reader of the hot path: one parse per streamed event.
+ * JSON in libagent, read and written.
+ *
+ * Reading (agent-json-read.cpp): the JSON reader of the hot path, one parse
+ * per streamed event.
  *
  * A thin C view of simdjson's DOM (a reused parser, no allocation per
  * document once warmed up; about 0.2 µs for a typical 270-byte chunk, where
@@ -17,6 +20,7 @@
 
 #pragma once
 
+#include <cjson/cJSON.h>
 #include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
@@ -105,5 +109,20 @@ agent_json_exists (const AgentJson *value)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentJsonParser, agent_json_parser_free)
+
+/* Writing (agent-json-write.c): request bodies are built with cJSON, which
+ * prints large documents fast (a 10,000-message history in milliseconds). */
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
+
+cJSON    *agent_node_to_cjson           (JsonNode   *node);
+GBytes   *_agent_json_print_body        (cJSON      *root,
+                                         GError    **error);
+JsonNode *_agent_json_node_sealed_copy  (JsonNode   *node);
+JsonNode *_agent_provider_data_get      (JsonNode   *provider_data,
+                                         const char *provider);
+JsonNode *_agent_provider_data_with     (JsonNode   *provider_data,
+                                         const char *provider,
+                                         JsonNode   *value);
 
 G_END_DECLS

@@ -10,7 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "json/agent-json-write-private.h"
+#include "json/agent-json-private.h"
 
 cJSON *
 agent_node_to_cjson (JsonNode *node)

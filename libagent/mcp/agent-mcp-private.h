@@ -21,7 +21,6 @@
 #include <gio/gio.h>
 
 #include "json/agent-json-private.h"
-#include "json/agent-json-write-private.h"
 #include "mcp/agent-mcp-client.h"
 #include "mcp/agent-mcp-tool.h"
 #include "tools/agent-tool-invocation.h"

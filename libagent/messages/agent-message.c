@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "agent-enums.h"
-#include "json/agent-json-write-private.h"
+#include "json/agent-json-private.h"
 #include "messages/agent-message-private.h"
 
 /**

@@ -11,7 +11,7 @@
 
 #include "agent-enums.h"
 #include "agent-error.h"
-#include "json/agent-json-write-private.h"
+#include "json/agent-json-private.h"
 #include "messages/agent-tool-call-private.h"
 
 /**

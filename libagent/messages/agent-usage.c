@@ -5,7 +5,7 @@
 
 #include "config.h"
 
-#include "json/agent-json-write-private.h"
+#include "json/agent-json-private.h"
 #include "messages/agent-usage-private.h"
 
 /**

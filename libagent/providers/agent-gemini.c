@@ -29,7 +29,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "json/agent-json-write-private.h"
 #include "json/agent-json-private.h"
 #include "core/agent-provider-private.h"
 #include "messages/agent-usage-private.h"

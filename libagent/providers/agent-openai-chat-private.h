@@ -7,7 +7,6 @@
 
 #include "wire/agent-accumulator-private.h"
 #include "json/agent-json-private.h"
-#include "json/agent-json-write-private.h"
 #include "core/agent-provider-private.h"
 #include "tools/agent-tool.h"
 

@@ -17,7 +17,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "json/agent-json-write-private.h"
 #include "json/agent-json-private.h"
 #include "messages/agent-message-private.h"
 #include "providers/agent-openai-chat-private.h"

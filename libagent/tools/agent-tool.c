@@ -8,7 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "json/agent-json-write-private.h"
+#include "json/agent-json-private.h"
 #include "tools/agent-tool.h"
 #include "tools/agent-tool-invocation.h"
 #include "agent-util-private.h"
