@@ -57,13 +57,11 @@ typedef enum
   AGENT_SESSION_N_SIGNALS
 } AgentSessionSignal;
 
-extern guint _agent_session_signals[AGENT_SESSION_N_SIGNALS];
-
-#define _agent_session_emit(session, signal, ...) \
-  g_signal_emit (session, _agent_session_signals[AGENT_SESSION_##signal], 0, __VA_ARGS__)
-
-#define _agent_session_has_handler(session, signal) \
-  g_signal_has_handler_pending (session, _agent_session_signals[AGENT_SESSION_##signal], 0, FALSE)
+void     _agent_session_emit        (AgentSession       *self,
+                                     AgentSessionSignal  signal,
+                                     ...);
+gboolean _agent_session_has_handler (AgentSession       *self,
+                                     AgentSessionSignal  signal);
 
 void _agent_session_set_turn            (AgentSession *self,
                                          AgentTurn    *turn);
@@ -73,8 +71,6 @@ void _agent_session_set_usage           (AgentSession *self,
                                          AgentUsage   *usage);
 void _agent_session_set_turn_metrics    (AgentSession *self,
                                          AgentMetrics *metrics);
-
-void _agent_session_class_add_signals   (AgentSessionClass *klass);
 
 /* agent-session-limits.c: max-request-size, max-turn-size, stall-timeout */
 #define AGENT_SESSION_DEFAULT_MAX_REQUEST_SIZE (G_GUINT64_CONSTANT (32) * 1024 * 1024)

@@ -120,7 +120,7 @@ finish_call (CallRun            *run,
       turn->totals.tool_time += agent_tool_call_get_duration (run->call);
     }
 
-  _agent_session_emit (turn->session, TOOL_FINISHED, run->call);
+  _agent_session_emit (turn->session, AGENT_SESSION_TOOL_FINISHED, run->call);
 
   if (was_pending)
     {
@@ -181,7 +181,7 @@ invocation_completed_cb (AgentToolInvocation *invocation,
 
   /* The filter-tool-result hook sees the result and may rewrite it. */
   _agent_tool_call_set_result (run->call, result, is_error);
-  _agent_session_emit (run->turn->session, FILTER_TOOL_RESULT, run->call, &filtered);
+  _agent_session_emit (run->turn->session, AGENT_SESSION_FILTER_TOOL_RESULT, run->call, &filtered);
 
   finish_call (run,
                is_error ? AGENT_TOOL_CALL_STATE_FAILED : AGENT_TOOL_CALL_STATE_SUCCEEDED,
@@ -198,7 +198,7 @@ invocation_progress_cb (AgentToolInvocation *invocation,
     return;
 
   _agent_tool_call_set_progress (run->call, fraction, text);
-  _agent_session_emit (run->turn->session, TOOL_PROGRESS, run->call, fraction, text);
+  _agent_session_emit (run->turn->session, AGENT_SESSION_TOOL_PROGRESS, run->call, fraction, text);
 }
 
 static gboolean
@@ -322,7 +322,7 @@ ask_approval (CallRun *run)
   /* Connected first: a handler may answer before the emission returns. */
   g_weak_ref_set (&run->approval, approval);
   g_signal_connect (approval, "notify::answered", G_CALLBACK (approval_answered_cb), run);
-  _agent_session_emit (session, APPROVE_TOOL_CALL, run->call, approval, &handled);
+  _agent_session_emit (session, AGENT_SESSION_APPROVE_TOOL_CALL, run->call, approval, &handled);
 
   if (!handled && run->pending && !agent_tool_approval_is_answered (approval))
     {
@@ -380,7 +380,7 @@ start_call (CallRun *run)
   const char *name = agent_tool_call_get_name (run->call);
   AgentTool *tool = name ? agent_session_lookup_tool (session, name) : NULL;
 
-  _agent_session_emit (session, TOOL_STARTED, run->call);
+  _agent_session_emit (session, AGENT_SESSION_TOOL_STARTED, run->call);
 
   /* A handler may have cancelled the turn: start nothing more. */
   if (g_cancellable_is_cancelled (turn->cancellable))
@@ -400,11 +400,11 @@ start_call (CallRun *run)
   run->tool = g_object_ref (tool);
 
   /* The check-tool-call hook fails closed: no decision blocks the call. */
-  if (_agent_session_has_handler (session, CHECK_TOOL_CALL))
+  if (_agent_session_has_handler (session, AGENT_SESSION_CHECK_TOOL_CALL))
     {
       g_autoptr(AgentToolDecision) decision = NULL;
 
-      _agent_session_emit (session, CHECK_TOOL_CALL, run->call, &decision);
+      _agent_session_emit (session, AGENT_SESSION_CHECK_TOOL_CALL, run->call, &decision);
       if (decision == NULL)
         {
           deny_call (run, g_strdup (_("Blocked: the check-tool-call hook gave no decision")));

@@ -308,7 +308,7 @@ end_turn (AgentTurn    *turn,
   _agent_session_set_turn_metrics (turn->session, metrics);
   _agent_session_set_turn (turn->session, NULL);
 
-  _agent_session_emit (turn->session, TURN_FINISHED, message, error, metrics);
+  _agent_session_emit (turn->session, AGENT_SESSION_TURN_FINISHED, message, error, metrics);
 
   return task;
 }
@@ -336,7 +336,7 @@ _agent_turn_complete (AgentTurn    *turn,
   g_autoptr(GTask) task = NULL;
 
   task = end_turn (turn, message, NULL);
-  _agent_session_emit (turn->session, COMPLETED, message);
+  _agent_session_emit (turn->session, AGENT_SESSION_COMPLETED, message);
   g_task_return_pointer (task, g_object_ref (message), g_object_unref);
 }
 
@@ -404,7 +404,7 @@ on_text_delta (gpointer    user_data,
 
   note_delta (turn, len);
   _agent_message_notify_content (message);
-  _agent_session_emit (turn->session, TEXT_DELTA, message, text);
+  _agent_session_emit (turn->session, AGENT_SESSION_TEXT_DELTA, message, text);
   check_turn_size (turn);
 }
 
@@ -418,7 +418,7 @@ on_reasoning_delta (gpointer    user_data,
 
   note_delta (turn, len);
   _agent_message_notify_reasoning (message);
-  _agent_session_emit (turn->session, REASONING_DELTA, message, text);
+  _agent_session_emit (turn->session, AGENT_SESSION_REASONING_DELTA, message, text);
   check_turn_size (turn);
 }
 
@@ -451,7 +451,7 @@ on_tool_call_delta (gpointer       user_data,
 
   if (len > 0)
     _agent_tool_call_notify_arguments (call);
-  _agent_session_emit (turn->session, TOOL_CALL_DELTA, call, fragment);
+  _agent_session_emit (turn->session, AGENT_SESSION_TOOL_CALL_DELTA, call, fragment);
 }
 
 static void
@@ -462,7 +462,7 @@ on_retry (gpointer      user_data,
 {
   AgentTurn *turn = user_data;
 
-  _agent_session_emit (turn->session, RETRY, attempt, delay, error);
+  _agent_session_emit (turn->session, AGENT_SESSION_RETRY, attempt, delay, error);
 }
 
 static const AgentAccumulatorListener listener = {
@@ -638,7 +638,7 @@ step_cb (GObject      *object,
     {
       if (!_agent_turn_append (turn, message))
         return;
-      _agent_session_emit (turn->session, STEP_FINISHED, message);
+      _agent_session_emit (turn->session, AGENT_SESSION_STEP_FINISHED, message);
       _agent_turn_complete (turn, message);
       return;
     }
@@ -652,14 +652,15 @@ step_cb (GObject      *object,
   ensure_call_ids (turn, message);
 
   for (guint i = 0; i < agent_message_get_n_tool_calls (message); i++)
-    _agent_session_emit (turn->session, TOOL_CALL, agent_message_get_tool_call (message, i));
+    _agent_session_emit (turn->session, AGENT_SESSION_TOOL_CALL,
+                         agent_message_get_tool_call (message, i));
 
   /* The assistant message with its calls is in memory before any tool
    * runs, and their results before the next request. */
   if (!_agent_turn_append (turn, message))
     return;
 
-  _agent_session_emit (turn->session, STEP_FINISHED, message);
+  _agent_session_emit (turn->session, AGENT_SESSION_STEP_FINISHED, message);
 
   _agent_turn_run_tools (turn, message);
 }
@@ -708,11 +709,11 @@ _agent_turn_next_step (AgentTurn *turn)
 
   /* The prepare-step hook sees (and may change) a copy; without a handler
    * the memory is read as it is. */
-  if (_agent_session_has_handler (session, PREPARE_STEP))
+  if (_agent_session_has_handler (session, AGENT_SESSION_PREPARE_STEP))
     {
       prepared = _agent_step_request_new (turn->totals.steps + 1, request.messages, request.tools,
                                           request.system_prompt, request.model);
-      _agent_session_emit (session, PREPARE_STEP, prepared);
+      _agent_session_emit (session, AGENT_SESSION_PREPARE_STEP, prepared);
 
       request.model = agent_step_request_get_model (prepared);
       request.system_prompt = agent_step_request_get_system_prompt (prepared);
@@ -760,7 +761,7 @@ _agent_turn_start (AgentTurn  *turn,
     }
 
   /* The check-input hook may refuse: then nothing is stored or sent. */
-  _agent_session_emit (turn->session, CHECK_INPUT, text, &refusal);
+  _agent_session_emit (turn->session, AGENT_SESSION_CHECK_INPUT, text, &refusal);
   if (refusal != NULL)
     {
       _agent_turn_fail (turn, g_error_new (AGENT_ERROR, AGENT_ERROR_HOOK,
