@@ -8,6 +8,7 @@
 #include "agent-enums.h"
 #include "json/agent-json-private.h"
 #include "messages/agent-message-private.h"
+#include "messages/agent-tool-call-private.h"
 
 /**
  * AgentMessage:
@@ -687,6 +688,219 @@ agent_message_set_provider_data (AgentMessage *self,
   if (provider_data != NULL)
     self->provider_data = _agent_json_node_sealed_copy (provider_data);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROVIDER_DATA]);
+}
+
+/* When a message was made, and what the server reported about the request
+ * that produced an assistant message. The turn sets these through the
+ * _agent_message_set_*() functions below, which notify. */
+
+/**
+ * agent_message_get_finish_reason:
+ * @self: a #AgentMessage
+ *
+ * Gets why the model stopped, as the provider named it.
+ *
+ * Returns: (nullable): why the model stopped, as the provider named it
+ *
+ * Since: 0.1
+ */
+const char *
+agent_message_get_finish_reason (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
+  return self->finish_reason;
+}
+
+/**
+ * agent_message_get_usage:
+ * @self: a #AgentMessage
+ *
+ * Gets the tokens used by the request that produced this message.
+ *
+ * Returns: (transfer none) (nullable): the tokens used by the request that
+ *   produced this message
+ *
+ * Since: 0.1
+ */
+AgentUsage *
+agent_message_get_usage (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
+  return self->usage;
+}
+
+/**
+ * agent_message_get_response_id:
+ * @self: a #AgentMessage
+ *
+ * Gets the provider's identifier of the response.
+ *
+ * Returns: (nullable): the provider's identifier of the response
+ *
+ * Since: 0.1
+ */
+const char *
+agent_message_get_response_id (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
+  return self->response_id;
+}
+
+/**
+ * agent_message_get_model:
+ * @self: a #AgentMessage
+ *
+ * Gets the model that wrote the message.
+ *
+ * Returns: (nullable): the model that wrote the message
+ *
+ * Since: 0.1
+ */
+const char *
+agent_message_get_model (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
+  return self->model;
+}
+
+/**
+ * agent_message_get_created:
+ * @self: a #AgentMessage
+ *
+ * Gets when the message was created.
+ *
+ * Returns: (transfer none): when the message was created
+ *
+ * Since: 0.1
+ */
+GDateTime *
+agent_message_get_created (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
+  return self->created;
+}
+
+/**
+ * agent_message_get_metrics:
+ * @self: a #AgentMessage
+ *
+ * Gets the metrics of the request that produced an assistant message.
+ *
+ * Returns: (transfer none) (nullable): for an assistant message, the
+ *   metrics of the request that produced it
+ *
+ * Since: 0.1
+ */
+AgentMetrics *
+agent_message_get_metrics (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
+  return self->metrics;
+}
+
+/**
+ * agent_message_get_turn_metrics:
+ * @self: a #AgentMessage
+ *
+ * Gets the metrics of the whole turn, kept on its final message.
+ *
+ * Returns: (transfer none) (nullable): for the final message of a turn,
+ *   the metrics of the whole turn
+ *
+ * Since: 0.1
+ */
+AgentMetrics *
+agent_message_get_turn_metrics (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
+  return self->turn_metrics;
+}
+
+/* The tool calls of an assistant message */
+
+/**
+ * agent_message_get_tool_calls:
+ * @self: a #AgentMessage
+ *
+ * Gets a list of [class@Agent.ToolCall], in index order.
+ *
+ * Returns: (transfer none): a list of [class@Agent.ToolCall], in index order
+ *
+ * Since: 0.1
+ */
+GListModel *
+agent_message_get_tool_calls (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
+  return G_LIST_MODEL (self->tool_calls);
+}
+
+/**
+ * agent_message_get_n_tool_calls:
+ * @self: a #AgentMessage
+ *
+ * Gets the number of tool calls in the message.
+ *
+ * Returns: the number of tool calls in the message
+ *
+ * Since: 0.1
+ */
+guint
+agent_message_get_n_tool_calls (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->tool_calls));
+}
+
+/**
+ * agent_message_get_tool_call:
+ * @self: a #AgentMessage
+ * @position: the index of the call
+ *
+ * Gets the call at @position, or %NULL.
+ *
+ * Returns: (transfer none) (nullable): the call at @position, or %NULL
+ *
+ * Since: 0.1
+ */
+AgentToolCall *
+agent_message_get_tool_call (AgentMessage *self,
+                             guint         position)
+{
+  g_autoptr(AgentToolCall) call = NULL;
+
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), NULL);
+
+  /* The store keeps its own reference, so transfer none is safe. */
+  call = g_list_model_get_item (G_LIST_MODEL (self->tool_calls), position);
+  return call;
+}
+
+/**
+ * agent_message_add_tool_call:
+ * @self: a #AgentMessage
+ * @tool_call: a #AgentToolCall
+ *
+ * Appends @tool_call to an assistant message, for example to rebuild a
+ * stored conversation. Its index becomes its position.
+ *
+ * Since: 0.1
+ */
+void
+agent_message_add_tool_call (AgentMessage  *self,
+                             AgentToolCall *tool_call)
+{
+  g_return_if_fail (AGENT_IS_MESSAGE (self));
+  g_return_if_fail (AGENT_IS_TOOL_CALL (tool_call));
+
+  _agent_tool_call_set_index (tool_call, agent_message_get_n_tool_calls (self));
+  g_list_store_append (self->tool_calls, tool_call);
+}
+
+void
+_agent_message_clear_tool_calls (AgentMessage *self)
+{
+  g_list_store_remove_all (self->tool_calls);
 }
 
 static void
