@@ -193,7 +193,7 @@ rpc_notification_cb (gpointer         user_data,
         list_tools (self);
     }
   else if (g_str_equal (method, "notifications/message") && params != NULL &&
-           _agent_mcp_debug ())
+           _agent_debug_enabled (AGENT_DEBUG_MCP))
     {
       AgentJson data = agent_json_member (params, "data");
       g_autofree char *text = agent_json_serialize (&data);

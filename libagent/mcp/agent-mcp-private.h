@@ -20,6 +20,7 @@
 
 #include <gio/gio.h>
 
+#include "agent-debug-private.h"
 #include "json/agent-json-private.h"
 #include "mcp/agent-mcp-client.h"
 #include "mcp/agent-mcp-tool.h"
@@ -42,7 +43,6 @@ extern const char * const agent_mcp_protocol_versions[];
 #define AGENT_MCP_DEFAULT_MAX_RESULT_SIZE (1024 * 1024)
 #define AGENT_MCP_DEFAULT_CALL_TIMEOUT    300.0
 
-gboolean _agent_mcp_debug   (void);
 void     _agent_mcp_log     (const char          *server,
                              const char          *format,
                              ...) G_GNUC_PRINTF (2, 3);

@@ -365,7 +365,7 @@ read_stderr_cb (GObject      *object,
     }
 
   data = g_bytes_get_data (bytes, &len);
-  if (_agent_mcp_debug ())
+  if (_agent_debug_enabled (AGENT_DEBUG_MCP))
     _agent_mcp_log (_agent_mcp_transport_get_name (AGENT_MCP_TRANSPORT (self)),
                     "stderr: %.*s", (int) len, data);
 

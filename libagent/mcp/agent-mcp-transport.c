@@ -34,25 +34,6 @@ typedef struct
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (AgentMcpTransport, agent_mcp_transport, G_TYPE_OBJECT)
 
-/* AGENT_DEBUG=mcp: every message both ways, on stderr */
-gboolean
-_agent_mcp_debug (void)
-{
-  static gsize initialized;
-  static gboolean enabled;
-
-  if (g_once_init_enter (&initialized))
-    {
-      static const GDebugKey keys[] = { { "mcp", 1 } };
-      const char *value = g_getenv ("AGENT_DEBUG");
-
-      enabled = value != NULL && (g_parse_debug_string (value, keys, G_N_ELEMENTS (keys)) & 1);
-      g_once_init_leave (&initialized, 1);
-    }
-
-  return enabled;
-}
-
 void
 _agent_mcp_log (const char *server,
                 const char *format,
@@ -61,7 +42,7 @@ _agent_mcp_log (const char *server,
   g_autofree char *text = NULL;
   va_list args;
 
-  if (!_agent_mcp_debug ())
+  if (!_agent_debug_enabled (AGENT_DEBUG_MCP))
     return;
 
   va_start (args, format);
@@ -215,7 +196,7 @@ _agent_mcp_transport_send (AgentMcpTransport *self,
   if (priv->closed)
     return;
 
-  if (_agent_mcp_debug ())
+  if (_agent_debug_enabled (AGENT_DEBUG_MCP))
     _agent_mcp_log (priv->name, "→ %.*s", (int) MIN (g_bytes_get_size (message), 4096),
                     (const char *) g_bytes_get_data (message, NULL));
 
@@ -279,7 +260,7 @@ _agent_mcp_transport_emit_message (AgentMcpTransport *self,
   if (priv->closed || priv->callbacks.message == NULL)
     return;
 
-  if (_agent_mcp_debug ())
+  if (_agent_debug_enabled (AGENT_DEBUG_MCP))
     {
       g_autofree char *shown = _agent_mcp_transport_excerpt (self, text, len, 4096);
 
