@@ -474,6 +474,26 @@ test_usage (void)
   g_assert_cmpint (agent_usage_get_total_tokens (sum), ==, 25);
 }
 
+/* The one JSON form of usage (agent-cli --json, the bindings' stream()):
+ * reasoning tokens only when there were some */
+static void
+test_usage_to_json (void)
+{
+  g_autoptr(JsonNode) node = agent_test_parse_json ("{\"prompt_tokens\":10,\"completion_tokens\":5,\"total_tokens\":15,"
+                                                   "\"completion_tokens_details\":{\"reasoning_tokens\":2}}");
+  g_autoptr(AgentUsage) usage = agent_usage_new_from_json (node);
+  g_autoptr(AgentUsage) plain = agent_usage_new (1, 2, -1);
+  g_autoptr(JsonNode) written = agent_usage_to_json (usage);
+  g_autoptr(JsonNode) plain_written = agent_usage_to_json (plain);
+  g_autoptr(JsonNode) expected = agent_test_parse_json ("{\"prompt-tokens\":10,\"completion-tokens\":5,"
+                                                       "\"total-tokens\":15,\"reasoning-tokens\":2}");
+  g_autoptr(JsonNode) plain_expected = agent_test_parse_json ("{\"prompt-tokens\":1,\"completion-tokens\":2,"
+                                                             "\"total-tokens\":3}");
+
+  g_assert_true (agent_test_json_equal (written, expected));
+  g_assert_true (agent_test_json_equal (plain_written, plain_expected));
+}
+
 static void
 test_provider (void)
 {
@@ -549,6 +569,7 @@ main (int   argc,
   g_test_add_func ("/message/basics", test_message);
   g_test_add_func ("/memory/simple", test_simple_memory);
   g_test_add_func ("/usage/basics", test_usage);
+  g_test_add_func ("/usage/to-json", test_usage_to_json);
   g_test_add_func ("/provider/basics", test_provider);
   g_test_add_func ("/error/codes", test_error_codes);
 

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <json-glib/json-glib.h>
+
 #include "messages/agent-metrics-private.h"
 
 /**
@@ -230,4 +232,60 @@ agent_metrics_get_tool_time (const AgentMetrics *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->tool_time;
+}
+
+/* A time in microseconds; null when it is not known */
+static void
+add_microseconds (JsonBuilder *builder,
+                  const char  *name,
+                  gint64       microseconds)
+{
+  json_builder_set_member_name (builder, name);
+  if (microseconds < 0)
+    json_builder_add_null_value (builder);
+  else
+    json_builder_add_int_value (builder, microseconds);
+}
+
+/**
+ * agent_metrics_to_json:
+ * @self: an #AgentMetrics
+ *
+ * Writes the metrics as a JSON object: `steps`, `time-to-first-token-us`,
+ * `duration-us`, `wait-us`, `tokens-per-second` (rounded), `tool-calls`
+ * and `tool-time-us`, each time in microseconds and null when it is not
+ * known. This is the form of agent-cli's `--json` output and of the events
+ * of the Python and JavaScript `stream()`.
+ *
+ * Returns: (transfer full): a new JSON object
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_metrics_to_json (const AgentMetrics *self)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  double tokens_per_second;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "steps");
+  json_builder_add_int_value (builder, agent_metrics_get_steps (self));
+  add_microseconds (builder, "time-to-first-token-us", agent_metrics_get_time_to_first_token (self));
+  add_microseconds (builder, "duration-us", agent_metrics_get_duration (self));
+  add_microseconds (builder, "wait-us", agent_metrics_get_wait_time (self));
+  /* Rounded: json-glib would print every digit of a double */
+  json_builder_set_member_name (builder, "tokens-per-second");
+  tokens_per_second = agent_metrics_get_tokens_per_second (self);
+  if (tokens_per_second < 0)
+    json_builder_add_null_value (builder);
+  else
+    json_builder_add_int_value (builder, (gint64) (tokens_per_second + 0.5));
+  json_builder_set_member_name (builder, "tool-calls");
+  json_builder_add_int_value (builder, agent_metrics_get_tool_calls (self));
+  add_microseconds (builder, "tool-time-us", agent_metrics_get_tool_time (self));
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
 }

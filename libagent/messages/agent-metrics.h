@@ -42,6 +42,8 @@ AGENT_AVAILABLE_IN_ALL
 guint         agent_metrics_get_tool_calls          (const AgentMetrics *self);
 AGENT_AVAILABLE_IN_ALL
 gint64        agent_metrics_get_tool_time           (const AgentMetrics *self);
+AGENT_AVAILABLE_IN_ALL
+JsonNode     *agent_metrics_to_json                 (const AgentMetrics *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentMetrics, agent_metrics_unref)
 

@@ -334,3 +334,40 @@ agent_usage_add (const AgentUsage *self,
     }
   return sum;
 }
+
+/**
+ * agent_usage_to_json:
+ * @self: an #AgentUsage
+ *
+ * Writes the token counts as a JSON object: `prompt-tokens`,
+ * `completion-tokens`, `total-tokens`, and `reasoning-tokens` when there
+ * were any. This is the form of agent-cli's `--json` output and of the
+ * events of the Python and JavaScript `stream()`.
+ *
+ * Returns: (transfer full): a new JSON object
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_usage_to_json (const AgentUsage *self)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "prompt-tokens");
+  json_builder_add_int_value (builder, self->prompt_tokens);
+  json_builder_set_member_name (builder, "completion-tokens");
+  json_builder_add_int_value (builder, self->completion_tokens);
+  json_builder_set_member_name (builder, "total-tokens");
+  json_builder_add_int_value (builder, self->total_tokens);
+  if (self->reasoning_tokens > 0)
+    {
+      json_builder_set_member_name (builder, "reasoning-tokens");
+      json_builder_add_int_value (builder, self->reasoning_tokens);
+    }
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}

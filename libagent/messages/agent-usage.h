@@ -46,6 +46,8 @@ JsonNode   *agent_usage_get_raw               (const AgentUsage *self);
 AGENT_AVAILABLE_IN_ALL
 AgentUsage *agent_usage_add                   (const AgentUsage *self,
                                                const AgentUsage *other);
+AGENT_AVAILABLE_IN_ALL
+JsonNode   *agent_usage_to_json               (const AgentUsage *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentUsage, agent_usage_unref)
 

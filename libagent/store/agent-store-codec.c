@@ -85,6 +85,10 @@ _agent_store_node_to_text (JsonNode *node)
   return node != NULL ? json_to_string (node, FALSE) : NULL;
 }
 
+/* The store's record of usage and metrics is not their public JSON form
+ * (agent_usage_to_json(), agent_metrics_to_json()): it keeps everything, the
+ * raw usage, the cached tokens, the generation time and the times not known
+ * (-1), so that the functions below read back what was written. */
 JsonNode *
 _agent_store_usage_to_node (AgentUsage *usage)
 {
