@@ -12,15 +12,18 @@
 
 #include "agent-test-util.h"
 
-static void
+static gboolean
 echo_handler (AgentTool           *tool,
               AgentToolInvocation *invocation,
-              gpointer             user_data)
+              gpointer             user_data,
+              GError             **error)
 {
   g_autofree char *text = json_to_string (agent_tool_invocation_get_arguments (invocation), FALSE);
 
   (*(guint *)user_data)++;
   agent_tool_invocation_return_result (invocation, text);
+
+  return TRUE;
 }
 
 static void
@@ -233,7 +236,7 @@ return_later_cb (gpointer data)
   agent_tool_invocation_return_result (invocation, "done later");
 }
 
-/* agent_tool_new_with_handler(): what the handler of the "weather" tool
+/* A handler that can fail: what the handler of the "weather" tool
  * does depends on the city it is asked about. */
 static gboolean
 weather_handler (AgentTool            *tool,
@@ -287,7 +290,7 @@ run_weather (AgentTool  *tool,
 }
 
 static void
-test_tool_new_with_handler (void)
+test_tool_handler_fails (void)
 {
   g_autoptr(JsonNode) schema = agent_test_parse_json ("{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}");
   static const struct {
@@ -304,8 +307,8 @@ test_tool_new_with_handler (void)
   AgentTool *tool;
   guint count = 0;
 
-  tool = agent_tool_new_with_handler ("get_weather", "Tells the weather", schema,
-                                      weather_handler, &count, count_destroy);
+  tool = agent_tool_new ("get_weather", "Tells the weather", schema,
+                         weather_handler, &count, count_destroy);
   g_assert_cmpstr (agent_tool_get_name (tool), ==, "get_weather");
   g_assert_true (agent_test_json_equal (agent_tool_get_parameters (tool), schema));
 
@@ -558,7 +561,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/tool/new", test_tool_new);
-  g_test_add_func ("/tool/new-with-handler", test_tool_new_with_handler);
+  g_test_add_func ("/tool/handler-fails", test_tool_handler_fails);
   g_test_add_func ("/tool/default-schema", test_tool_default_schema);
   g_test_add_func ("/tool/subclass", test_tool_subclass);
   g_test_add_func ("/tool/builtin", test_builtin_tools);

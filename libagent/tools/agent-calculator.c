@@ -538,10 +538,11 @@ evaluate (const char  *expression,
   return format_number (value);
 }
 
-static void
+static gboolean
 agent_calculator_invoke (AgentTool           *tool,
                          AgentToolInvocation *invocation,
-                         gpointer             user_data)
+                         gpointer             user_data,
+                         GError             **error)
 {
   g_autofree char *error_message = NULL;
   g_autofree char *result = NULL;
@@ -557,7 +558,7 @@ agent_calculator_invoke (AgentTool           *tool,
                                                   _("Missing argument “expression”: pass "
                                                     "the arithmetic expression as a string, "
                                                     "for example {\"expression\": \"2+2\"}"));
-      return;
+      return TRUE;
     }
 
   if (!JSON_NODE_HOLDS_VALUE (expression) ||
@@ -566,7 +567,7 @@ agent_calculator_invoke (AgentTool           *tool,
       agent_tool_invocation_return_error_literal (invocation,
                                                   _("“expression” must be a string, for "
                                                     "example {\"expression\": \"2+2\"}"));
-      return;
+      return TRUE;
     }
 
   result = evaluate (json_node_get_string (expression), &error_message);
@@ -575,6 +576,8 @@ agent_calculator_invoke (AgentTool           *tool,
     agent_tool_invocation_return_error_literal (invocation, error_message);
   else
     agent_tool_invocation_return_result (invocation, result);
+
+  return TRUE;
 }
 
 static JsonNode *

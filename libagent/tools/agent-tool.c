@@ -25,15 +25,17 @@
  * [class@Gio.DBusMethodInvocation]:
  *
  * ```c
- * static void
+ * static gboolean
  * get_time (AgentTool           *tool,
  *           AgentToolInvocation *invocation,
- *           gpointer             user_data)
+ *           gpointer             user_data,
+ *           GError             **error)
  * {
  *   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
  *   g_autofree char *text = g_date_time_format_iso8601 (now);
  *
  *   agent_tool_invocation_return_result (invocation, text);
+ *   return TRUE;
  * }
  *
  * tool = agent_tool_new ("get_time", "Tells the current local time",
@@ -62,7 +64,6 @@ typedef struct
   char                  *description;
   JsonNode              *parameters;
   AgentToolFunc          handler;
-  AgentToolHandler       checked_handler;
   AgentToolBlockingFunc  blocking;
   gpointer               handler_data;
   GDestroyNotify         handler_destroy;
@@ -171,15 +172,9 @@ agent_tool_real_invoke (AgentTool           *self,
 
   if (priv->handler != NULL)
     {
-      priv->handler (self, invocation, priv->handler_data);
-      return;
-    }
-
-  if (priv->checked_handler != NULL)
-    {
       g_autoptr(GError) error = NULL;
 
-      if (priv->checked_handler (self, invocation, priv->handler_data, &error)
+      if (priv->handler (self, invocation, priv->handler_data, &error)
           || agent_tool_invocation_is_completed (invocation))
         return;
 
@@ -440,12 +435,24 @@ tool_new (const char     *name,
  * @user_data: data for @handler
  * @destroy: (nullable): frees @user_data when the tool is finalized
  *
- * Creates a tool that runs @handler for each call. @handler must complete
- * each invocation, at once or later.
+ * Creates a tool that runs @handler for each call. @handler completes each
+ * invocation, at once or later, and returns %TRUE; a handler that fails
+ * returns %FALSE, and its error becomes the call's error result, which the
+ * model sees. In Python and JavaScript, an exception raised by the handler
+ * does the same, instead of leaving the call unanswered:
  *
- * Python and JavaScript see [ctor@Agent.Tool.new_with_handler] under this
- * name: its handler returns whether it succeeded, so that an exception
- * becomes the call's error result.
+ * ```python
+ * def get_weather(tool, invocation):
+ *     city = invocation.get_arguments().get_object().get_string_member("city")
+ *     invocation.return_result(f"Sunny, 21 °C in {city}")
+ *     return True
+ *
+ * tool = Agent.Tool.new("get_weather", "Tells the weather in a city",
+ *                       Json.from_string(SCHEMA), get_weather)
+ * ```
+ *
+ * (The overrides that ship with libagent also let such a handler simply
+ * return its result; see [class@Agent.Tool].)
  *
  * Returns: (transfer full): a new #AgentTool
  *
@@ -466,56 +473,6 @@ agent_tool_new (const char     *name,
 
   self = tool_new (name, description, parameters, user_data, destroy);
   ((AgentToolPrivate *)agent_tool_get_instance_private (self))->handler = handler;
-
-  return self;
-}
-
-/**
- * agent_tool_new_with_handler: (rename-to agent_tool_new)
- * @name: the tool's name
- * @description: what the tool does, for the model
- * @parameters: (nullable): a JSON Schema object for the arguments
- * @handler: (scope notified) (closure user_data) (destroy destroy): the
- *   function that runs the tool
- * @user_data: data for @handler
- * @destroy: (nullable): frees @user_data when the tool is finalized
- *
- * Creates a tool that runs @handler for each call, like
- * [ctor@Agent.Tool.new], with a handler that can fail: an exception raised
- * in a Python or JavaScript handler becomes the call's error result, which
- * the model sees, instead of leaving the call unanswered.
- *
- * In Python and JavaScript this is `Agent.Tool.new()`:
- *
- * ```python
- * def get_weather(tool, invocation):
- *     city = invocation.get_arguments().get_object().get_string_member("city")
- *     invocation.return_result(f"Sunny, 21 °C in {city}")
- *     return True
- *
- * tool = Agent.Tool.new("get_weather", "Tells the weather in a city",
- *                       Json.from_string(SCHEMA), get_weather)
- * ```
- *
- * Returns: (transfer full): a new #AgentTool
- *
- * Since: 0.1
- */
-AgentTool *
-agent_tool_new_with_handler (const char       *name,
-                             const char       *description,
-                             JsonNode         *parameters,
-                             AgentToolHandler  handler,
-                             gpointer          user_data,
-                             GDestroyNotify    destroy)
-{
-  AgentTool *self;
-
-  g_return_val_if_fail (name != NULL, NULL);
-  g_return_val_if_fail (handler != NULL, NULL);
-
-  self = tool_new (name, description, parameters, user_data, destroy);
-  ((AgentToolPrivate *)agent_tool_get_instance_private (self))->checked_handler = handler;
 
   return self;
 }

@@ -48,15 +48,26 @@ struct _AgentToolClass
  * @tool: the tool being called
  * @invocation: the call to complete
  * @user_data: the data passed to [ctor@Agent.Tool.new]
+ * @error: return location for a #GError
  *
- * The handler of a tool made with [ctor@Agent.Tool.new]. It must complete
- * @invocation, at once or later (keep a reference to it until then).
+ * The handler of a tool made with [ctor@Agent.Tool.new].
+ *
+ * The handler completes @invocation at once, or keeps a reference to it,
+ * returns %TRUE and completes it later, from any thread. A handler that
+ * returns %FALSE (in Python and JavaScript: that raises an exception)
+ * before completing @invocation has failed: the call's result is @error's
+ * message, or, when the handler set no error, a message saying that the
+ * tool failed.
+ *
+ * Returns: %TRUE if @invocation is completed or will be, %FALSE if the
+ *   handler failed
  *
  * Since: 0.1
  */
-typedef void (*AgentToolFunc) (AgentTool           *tool,
-                               AgentToolInvocation *invocation,
-                               gpointer             user_data);
+typedef gboolean (*AgentToolFunc) (AgentTool           *tool,
+                                   AgentToolInvocation *invocation,
+                                   gpointer             user_data,
+                                   GError             **error);
 
 AGENT_AVAILABLE_IN_ALL
 AgentTool  *agent_tool_new             (const char          *name,
@@ -65,39 +76,6 @@ AgentTool  *agent_tool_new             (const char          *name,
                                         AgentToolFunc        handler,
                                         gpointer             user_data,
                                         GDestroyNotify       destroy);
-/**
- * AgentToolHandler:
- * @tool: the tool being called
- * @invocation: the call to complete
- * @user_data: the data passed to [ctor@Agent.Tool.new_with_handler]
- * @error: return location for a #GError
- *
- * The handler of a tool made with [ctor@Agent.Tool.new_with_handler]: the
- * shape of a tool written in Python or JavaScript.
- *
- * The handler completes @invocation at once, or keeps a reference to it,
- * returns %TRUE and completes it later. A handler that returns %FALSE (in
- * Python and JavaScript: that raises an exception) before completing
- * @invocation has failed: the call's result is @error's message, or, when
- * the handler set no error, a message saying that the tool failed.
- *
- * Returns: %TRUE if @invocation is completed or will be, %FALSE if the
- *   handler failed
- *
- * Since: 0.1
- */
-typedef gboolean (*AgentToolHandler) (AgentTool           *tool,
-                                      AgentToolInvocation *invocation,
-                                      gpointer             user_data,
-                                      GError             **error);
-
-AGENT_AVAILABLE_IN_ALL
-AgentTool  *agent_tool_new_with_handler (const char          *name,
-                                         const char          *description,
-                                         JsonNode            *parameters,
-                                         AgentToolHandler     handler,
-                                         gpointer             user_data,
-                                         GDestroyNotify       destroy);
 AGENT_AVAILABLE_IN_ALL
 JsonNode   *agent_tool_parse_parameters (const char         *schema,
                                          GError            **error);
