@@ -24,7 +24,7 @@ G_DEFINE_QUARK (agent-error-quark, agent_error)
 
 /**
  * agent_error_get_code:
- * @error: a #GError
+ * @error: a [struct@GLib.Error]
  *
  * Gets a short, stable name for @error, for scripts and logs: the nick of
  * its [error@Agent.Error] code (`"http"`, `"protocol"`, `"limit"`, …),

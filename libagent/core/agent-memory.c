@@ -60,9 +60,9 @@ agent_memory_default_init (AgentMemoryInterface *iface)
 
 /**
  * agent_memory_append:
- * @self: a #AgentMemory
+ * @self: a [iface@Agent.Memory]
  * @message: the message to store after the last one
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Appends @message to the conversation.
  *
@@ -84,9 +84,9 @@ agent_memory_append (AgentMemory   *self,
 
 /**
  * agent_memory_truncate:
- * @self: a #AgentMemory
+ * @self: a [iface@Agent.Memory]
  * @n_items: how many messages to keep, from the first
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Forgets the messages from position @n_items on: to regenerate the last
  * answer, keep everything up to its prompt and call

@@ -72,9 +72,6 @@ struct _AgentMemoryInterface
   gboolean (*truncate) (AgentMemory   *self,
                         guint          n_items,
                         GError       **error);
-
-  /*< private >*/
-  gpointer _reserved[7];
 };
 
 AGENT_AVAILABLE_IN_ALL
@@ -92,6 +89,6 @@ AGENT_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (AgentSimpleMemory, agent_simple_memory, AGENT, SIMPLE_MEMORY, GObject)
 
 AGENT_AVAILABLE_IN_ALL
-AgentMemory *agent_simple_memory_new (void);
+AgentMemory *agent_simple_memory_new (void) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

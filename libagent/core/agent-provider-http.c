@@ -103,7 +103,7 @@ _agent_provider_http_free (AgentProviderHttp *http)
 
 /**
  * agent_provider_set_api_key:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  * @api_key: (nullable): the key, or %NULL for none
  *
  * Sets the API key, sent the way the API wants it (see
@@ -140,7 +140,7 @@ agent_provider_set_api_key (AgentProvider *self,
 
 /**
  * agent_provider_get_has_api_key:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets whether an API key is set ([property@Agent.Provider:has-api-key]); the
  * key itself cannot be read back.
@@ -158,7 +158,7 @@ agent_provider_get_has_api_key (AgentProvider *self)
 
 /**
  * agent_provider_get_connect_timeout:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets [property@Agent.Provider:connect-timeout]: the most seconds a request
  * may take to connect to the server (TLS included) and send its headers.
@@ -176,7 +176,7 @@ agent_provider_get_connect_timeout (AgentProvider *self)
 
 /**
  * agent_provider_set_connect_timeout:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  * @seconds: the most seconds to connect, or 0 for no limit
  *
  * Sets [property@Agent.Provider:connect-timeout].
@@ -202,7 +202,7 @@ agent_provider_set_connect_timeout (AgentProvider *self,
 
 /**
  * agent_provider_get_first_byte_timeout:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets [property@Agent.Provider:first-byte-timeout]: the most seconds between
  * sending a request and the first byte of the answer.
@@ -220,7 +220,7 @@ agent_provider_get_first_byte_timeout (AgentProvider *self)
 
 /**
  * agent_provider_set_first_byte_timeout:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  * @seconds: the most seconds to the first byte, or 0 for no limit
  *
  * Sets [property@Agent.Provider:first-byte-timeout].
@@ -246,7 +246,7 @@ agent_provider_set_first_byte_timeout (AgentProvider *self,
 
 /**
  * agent_provider_get_idle_timeout:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets [property@Agent.Provider:idle-timeout]: the most seconds an answer may
  * go without a byte once it started.
@@ -264,7 +264,7 @@ agent_provider_get_idle_timeout (AgentProvider *self)
 
 /**
  * agent_provider_set_idle_timeout:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  * @seconds: the most seconds without a byte mid-answer, or 0 for no limit
  *
  * Sets [property@Agent.Provider:idle-timeout].
@@ -290,7 +290,7 @@ agent_provider_set_idle_timeout (AgentProvider *self,
 
 /**
  * agent_provider_get_max_retries:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets [property@Agent.Provider:max-retries]: how many times a request that
  * failed before any of its answer arrived is tried again.
@@ -308,7 +308,7 @@ agent_provider_get_max_retries (AgentProvider *self)
 
 /**
  * agent_provider_set_max_retries:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  * @max_retries: how many times a failed request is tried again
  *
  * Sets [property@Agent.Provider:max-retries].
@@ -333,7 +333,7 @@ agent_provider_set_max_retries (AgentProvider *self,
 
 /**
  * agent_provider_get_max_response_size:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets [property@Agent.Provider:max-response-size]: the most bytes the body
  * of one answer may have.
@@ -351,7 +351,7 @@ agent_provider_get_max_response_size (AgentProvider *self)
 
 /**
  * agent_provider_set_max_response_size:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  * @max_response_size: the most bytes one answer may have
  *
  * Sets [property@Agent.Provider:max-response-size].
@@ -377,7 +377,7 @@ agent_provider_set_max_response_size (AgentProvider *self,
 
 /**
  * agent_provider_get_tls_ca_file:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets [property@Agent.Provider:tls-ca-file]: the PEM file of certificate
  * authorities trusted instead of the system's.
@@ -396,7 +396,7 @@ agent_provider_get_tls_ca_file (AgentProvider *self)
 
 /**
  * agent_provider_set_tls_ca_file:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  * @path: (nullable) (type filename): a PEM file of certificate authorities,
  *   or %NULL for the system's
  *

@@ -208,8 +208,8 @@ send_cb (GObject      *object,
 
 /**
  * agent_provider_list_models_async:
- * @self: a #AgentProvider
- * @cancellable: (nullable): a #GCancellable
+ * @self: a [class@Agent.Provider]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called with the list
  * @user_data: data for @callback
  *
@@ -295,9 +295,9 @@ agent_provider_list_models_async (AgentProvider       *self,
 
 /**
  * agent_provider_list_models_finish:
- * @self: a #AgentProvider
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #GError
+ * @self: a [class@Agent.Provider]
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
  *
  * Finishes [method@Agent.Provider.list_models_async]: the models the server
  * offers, in the order it gave them. The listing fails with

@@ -44,7 +44,7 @@ _agent_provider_slots_free (AgentProviderSlots *slots)
 
 /**
  * agent_provider_get_max_concurrent_requests:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets [property@Agent.Provider:max-concurrent-requests]: the most requests
  * the provider's sessions may have open at once; the others wait their turn.
@@ -129,7 +129,7 @@ complete_waiting (GList *ready)
 
 /**
  * agent_provider_set_max_concurrent_requests:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  * @max_concurrent_requests: the most requests open at once, or 0 for no limit
  *
  * Sets [property@Agent.Provider:max-concurrent-requests]. Raising it lets

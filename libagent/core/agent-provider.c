@@ -486,12 +486,12 @@ agent_provider_init (AgentProvider *self)
 /**
  * agent_provider_new:
  * @name: the API to speak, one of [func@Agent.Provider.list_names]
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates a provider for the API called @name, with its default base URL
  * and model.
  *
- * Returns: (transfer full): a new #AgentProvider, or %NULL with
+ * Returns: (transfer full): a new [class@Agent.Provider], or %NULL with
  *   %AGENT_ERROR_INVALID_ARGUMENT if no API has that name
  *
  * Since: 0.1
@@ -537,7 +537,7 @@ agent_provider_list_names (void)
 
 /**
  * agent_provider_get_name:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets the name of the API the provider speaks, one of
  * [func@Agent.Provider.list_names] (`openai`, `anthropic`, …): the name it
@@ -557,7 +557,7 @@ agent_provider_get_name (AgentProvider *self)
 
 /**
  * agent_provider_get_display_name:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets a name for the API to show people, such as “Anthropic Messages”,
  * translated. [property@Agent.Provider:display-name].
@@ -575,7 +575,7 @@ agent_provider_get_display_name (AgentProvider *self)
 
 /**
  * agent_provider_get_base_url:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets the URL the API's paths are relative to: the one set with
  * [method@Agent.Provider.set_base_url], without a trailing `/`, or the API's
@@ -597,7 +597,7 @@ agent_provider_get_base_url (AgentProvider *self)
 
 /**
  * agent_provider_set_base_url:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  * @base_url: (nullable): the base URL, such as `http://127.0.0.1:8080/v1`, or
  *   %NULL (or an empty string) for the API's own service
  *
@@ -635,7 +635,7 @@ agent_provider_set_base_url (AgentProvider *self,
 
 /**
  * agent_provider_get_default_base_url:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets the base URL of the API's own service (`https://api.openai.com/v1`,
  * `http://localhost:11434` for Ollama, …): where requests go when no base
@@ -654,7 +654,7 @@ agent_provider_get_default_base_url (AgentProvider *self)
 
 /**
  * agent_provider_get_api_key_variable:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets the name of the environment variable that, by convention, holds
  * this API's key (`OPENAI_API_KEY`, …). libagent never reads it by itself;
@@ -674,7 +674,7 @@ agent_provider_get_api_key_variable (AgentProvider *self)
 
 /**
  * agent_provider_get_model:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets the model requests ask for: the one set with
  * [method@Agent.Provider.set_model], or the API's default (such as
@@ -694,7 +694,7 @@ agent_provider_get_model (AgentProvider *self)
 
 /**
  * agent_provider_set_model:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  * @model: (nullable): the model, as the API names it (see
  *   [method@Agent.Provider.list_models_async]), or %NULL (or an empty
  *   string) for the API's default
@@ -723,7 +723,7 @@ agent_provider_set_model (AgentProvider *self,
 
 /**
  * agent_provider_get_max_tokens:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets [property@Agent.Provider:max-tokens]: the most tokens an answer may
  * have.
@@ -741,7 +741,7 @@ agent_provider_get_max_tokens (AgentProvider *self)
 
 /**
  * agent_provider_set_max_tokens:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  * @max_tokens: the most tokens an answer may have, or 0 for the default
  *
  * Sets [property@Agent.Provider:max-tokens].
@@ -763,7 +763,7 @@ agent_provider_set_max_tokens (AgentProvider *self,
 
 /**
  * agent_provider_get_reasoning_effort:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  *
  * Gets [property@Agent.Provider:reasoning-effort]: how much a reasoning model
  * is asked to think.
@@ -781,7 +781,7 @@ agent_provider_get_reasoning_effort (AgentProvider *self)
 
 /**
  * agent_provider_set_reasoning_effort:
- * @self: a #AgentProvider
+ * @self: a [class@Agent.Provider]
  * @effort: how much a reasoning model should think
  *
  * Sets [property@Agent.Provider:reasoning-effort].

@@ -46,7 +46,7 @@ G_DECLARE_FINAL_TYPE (AgentProvider, agent_provider, AGENT, PROVIDER, GObject)
 
 AGENT_AVAILABLE_IN_ALL
 AgentProvider      *agent_provider_new                  (const char     *name,
-                                                         GError        **error);
+                                                         GError        **error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 const char * const *agent_provider_list_names           (void);
 AGENT_AVAILABLE_IN_ALL
@@ -120,7 +120,7 @@ void                agent_provider_list_models_async    (AgentProvider        *s
 AGENT_AVAILABLE_IN_ALL
 char              **agent_provider_list_models_finish   (AgentProvider        *self,
                                                          GAsyncResult         *result,
-                                                         GError              **error);
+                                                         GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 guint               agent_provider_get_max_concurrent_requests (AgentProvider *self);
 AGENT_AVAILABLE_IN_ALL

@@ -143,7 +143,7 @@ _agent_session_set_limit_property (AgentSession *self,
 
 /**
  * agent_session_get_max_request_size:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets [property@Agent.Session:max-request-size].
  *
@@ -160,7 +160,7 @@ agent_session_get_max_request_size (AgentSession *self)
 
 /**
  * agent_session_set_max_request_size:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @max_request_size: the most bytes one request may carry, or 0 for no limit
  *
  * Sets [property@Agent.Session:max-request-size].
@@ -182,7 +182,7 @@ agent_session_set_max_request_size (AgentSession *self,
 
 /**
  * agent_session_get_max_turn_size:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets [property@Agent.Session:max-turn-size].
  *
@@ -199,7 +199,7 @@ agent_session_get_max_turn_size (AgentSession *self)
 
 /**
  * agent_session_set_max_turn_size:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @max_turn_size: the most bytes one turn may add, or 0 for no limit
  *
  * Sets [property@Agent.Session:max-turn-size].
@@ -221,7 +221,7 @@ agent_session_set_max_turn_size (AgentSession *self,
 
 /**
  * agent_session_get_stall_timeout:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets [property@Agent.Session:stall-timeout].
  *
@@ -238,7 +238,7 @@ agent_session_get_stall_timeout (AgentSession *self)
 
 /**
  * agent_session_set_stall_timeout:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @stall_timeout: seconds, or 0 for no limit
  *
  * Sets [property@Agent.Session:stall-timeout].

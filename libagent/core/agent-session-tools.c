@@ -11,7 +11,7 @@
 
 /**
  * agent_session_get_tools:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets the tools the model may call, a list of [class@Agent.Tool].
  *
@@ -29,7 +29,7 @@ agent_session_get_tools (AgentSession *self)
 
 /**
  * agent_session_lookup_tool:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @name: the name of a tool
  *
  * Finds the tool the model calls @name among the session's tools.
@@ -53,7 +53,7 @@ agent_session_lookup_tool (AgentSession *self,
 
 /**
  * agent_session_add_tool:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @tool: a tool the model may call
  *
  * Offers @tool to the model from the next request on. A tool of the same
@@ -82,7 +82,7 @@ agent_session_add_tool (AgentSession *self,
 
 /**
  * agent_session_remove_tool:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @tool: a tool
  *
  * Stops offering @tool to the model.

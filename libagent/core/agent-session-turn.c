@@ -17,7 +17,7 @@
 
 /**
  * agent_session_get_turn_metrics:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets the metrics of the last turn that ended.
  *
@@ -34,7 +34,7 @@ agent_session_get_turn_metrics (AgentSession *self)
 
 /**
  * agent_session_get_busy:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Checks whether a turn is running.
  *
@@ -51,7 +51,7 @@ agent_session_get_busy (AgentSession *self)
 
 /**
  * agent_session_get_current_message:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets the assistant message being streamed.
  *
@@ -68,7 +68,7 @@ agent_session_get_current_message (AgentSession *self)
 
 /**
  * agent_session_get_transcript:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * The conversation as a view shows it: the messages of
  * [property@Session:memory] followed, while a step streams, by
@@ -97,7 +97,7 @@ agent_session_get_transcript (AgentSession *self)
 
 /**
  * agent_session_get_usage:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets the tokens the last completed turn used, or %NULL when the provider
  * reported none.
@@ -170,9 +170,9 @@ start_turn (AgentSession        *self,
 
 /**
  * agent_session_send_async:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @text: what the user writes
- * @cancellable: (nullable): a #GCancellable to stop the turn
+ * @cancellable: (nullable): a [class@Gio.Cancellable] to stop the turn
  * @callback: (scope async): called when the turn is over
  * @user_data: data for @callback
  *
@@ -201,9 +201,9 @@ agent_session_send_async (AgentSession        *self,
 
 /**
  * agent_session_send_finish:
- * @self: a #AgentSession
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #GError
+ * @self: a [class@Agent.Session]
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
  *
  * Finishes a turn started with [method@Agent.Session.send_async].
  *
@@ -227,8 +227,8 @@ agent_session_send_finish (AgentSession  *self,
 
 /**
  * agent_session_continue_async:
- * @self: a #AgentSession
- * @cancellable: (nullable): a #GCancellable to stop the turn
+ * @self: a [class@Agent.Session]
+ * @cancellable: (nullable): a [class@Gio.Cancellable] to stop the turn
  * @callback: (scope async): called when the turn is over
  * @user_data: data for @callback
  *
@@ -254,9 +254,9 @@ agent_session_continue_async (AgentSession        *self,
 
 /**
  * agent_session_continue_finish:
- * @self: a #AgentSession
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #GError
+ * @self: a [class@Agent.Session]
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
  *
  * Finishes a turn started with [method@Agent.Session.continue_async].
  *

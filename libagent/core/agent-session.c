@@ -36,7 +36,7 @@
  *   call in call order, are in memory before the next request starts.
  * - An unknown tool, or arguments that are not valid JSON, become that
  *   call's error result, sent back so the model can recover.
- * - Cancelling (the #GCancellable of the turn) stops the connection, the
+ * - Cancelling (the [class@Gio.Cancellable] of the turn) stops the connection, the
  *   read or the tools at once, and leaves the memory consistent: no
  *   assistant message with unanswered tool calls. Text that already
  *   streamed is kept, in a message marked
@@ -848,7 +848,7 @@ agent_session_init (AgentSession *self)
  *
  * Creates a session with an empty [class@Agent.SimpleMemory].
  *
- * Returns: (transfer full): a new #AgentSession
+ * Returns: (transfer full): a new [class@Agent.Session]
  *
  * Since: 0.1
  */
@@ -862,7 +862,7 @@ agent_session_new (AgentProvider *provider)
 
 /**
  * agent_session_get_provider:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets the session's provider.
  *
@@ -879,7 +879,7 @@ agent_session_get_provider (AgentSession *self)
 
 /**
  * agent_session_get_memory:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets the conversation's memory.
  *
@@ -896,7 +896,7 @@ agent_session_get_memory (AgentSession *self)
 
 /**
  * agent_session_set_memory:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @memory: (nullable): a memory, or %NULL for a new empty one
  *
  * Replaces the conversation's memory, for example to continue a stored
@@ -922,7 +922,7 @@ agent_session_set_memory (AgentSession *self,
 
 /**
  * agent_session_get_system_prompt:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets the system prompt.
  *
@@ -939,7 +939,7 @@ agent_session_get_system_prompt (AgentSession *self)
 
 /**
  * agent_session_set_system_prompt:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @system_prompt: (nullable): instructions for the model
  *
  * Sets the instructions sent before the conversation in every request.
@@ -962,7 +962,7 @@ agent_session_set_system_prompt (AgentSession *self,
 
 /**
  * agent_session_get_stream_tool_call_chunks:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Checks whether tool-call fragments are emitted as they stream.
  *
@@ -979,7 +979,7 @@ agent_session_get_stream_tool_call_chunks (AgentSession *self)
 
 /**
  * agent_session_set_stream_tool_call_chunks:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @stream_tool_call_chunks: whether to emit tool-call fragments
  *
  * Sets [property@Agent.Session:stream-tool-call-chunks]. It takes effect
@@ -1004,7 +1004,7 @@ agent_session_set_stream_tool_call_chunks (AgentSession *self,
 
 /**
  * agent_session_get_max_steps:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets the most requests one turn may make.
  *
@@ -1021,7 +1021,7 @@ agent_session_get_max_steps (AgentSession *self)
 
 /**
  * agent_session_set_max_steps:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @max_steps: the most requests one turn may make, at least 1
  *
  * Sets [property@Agent.Session:max-steps].
@@ -1044,7 +1044,7 @@ agent_session_set_max_steps (AgentSession *self,
 
 /**
  * agent_session_get_max_tool_calls:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets the most tool runs one turn may make, or 0 for no limit.
  *
@@ -1061,7 +1061,7 @@ agent_session_get_max_tool_calls (AgentSession *self)
 
 /**
  * agent_session_set_max_tool_calls:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @max_tool_calls: the most tool runs per turn, or 0 for no limit
  *
  * Sets [property@Agent.Session:max-tool-calls].
@@ -1083,7 +1083,7 @@ agent_session_set_max_tool_calls (AgentSession *self,
 
 /**
  * agent_session_get_tool_timeout:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets the most seconds a tool call may run, or 0 for no limit.
  *
@@ -1100,7 +1100,7 @@ agent_session_get_tool_timeout (AgentSession *self)
 
 /**
  * agent_session_set_tool_timeout:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @tool_timeout: the most seconds a tool call may run, or 0 for no limit
  *
  * Sets [property@Agent.Session:tool-timeout].
@@ -1123,7 +1123,7 @@ agent_session_set_tool_timeout (AgentSession *self,
 
 /**
  * agent_session_get_step_timeout:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets the seconds of [property@Agent.Session:step-timeout], 0 for no limit.
  *
@@ -1140,7 +1140,7 @@ agent_session_get_step_timeout (AgentSession *self)
 
 /**
  * agent_session_set_step_timeout:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @step_timeout: seconds, or 0 for no limit
  *
  * Sets [property@Agent.Session:step-timeout].
@@ -1163,7 +1163,7 @@ agent_session_set_step_timeout (AgentSession *self,
 
 /**
  * agent_session_get_turn_timeout:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  *
  * Gets the seconds of [property@Agent.Session:turn-timeout], 0 for no limit.
  *
@@ -1180,7 +1180,7 @@ agent_session_get_turn_timeout (AgentSession *self)
 
 /**
  * agent_session_set_turn_timeout:
- * @self: a #AgentSession
+ * @self: a [class@Agent.Session]
  * @turn_timeout: seconds, or 0 for no limit
  *
  * Sets [property@Agent.Session:turn-timeout].

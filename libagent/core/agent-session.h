@@ -27,7 +27,7 @@ AGENT_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (AgentSession, agent_session, AGENT, SESSION, GObject)
 
 AGENT_AVAILABLE_IN_ALL
-AgentSession  *agent_session_new                           (AgentProvider        *provider);
+AgentSession  *agent_session_new                           (AgentProvider        *provider) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 AgentProvider *agent_session_get_provider                  (AgentSession         *self);
 AGENT_AVAILABLE_IN_ALL
@@ -115,7 +115,7 @@ void           agent_session_send_async                    (AgentSession        
 AGENT_AVAILABLE_IN_ALL
 AgentMessage  *agent_session_send_finish                   (AgentSession         *self,
                                                             GAsyncResult         *result,
-                                                            GError              **error);
+                                                            GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 void           agent_session_continue_async                (AgentSession         *self,
                                                             GCancellable         *cancellable,
@@ -124,6 +124,6 @@ void           agent_session_continue_async                (AgentSession        
 AGENT_AVAILABLE_IN_ALL
 AgentMessage  *agent_session_continue_finish               (AgentSession         *self,
                                                             GAsyncResult         *result,
-                                                            GError              **error);
+                                                            GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

@@ -129,7 +129,7 @@ agent_simple_memory_init (AgentSimpleMemory *self)
  *
  * Creates an empty in-memory conversation.
  *
- * Returns: (transfer full) (type AgentSimpleMemory): a new #AgentSimpleMemory
+ * Returns: (transfer full) (type AgentSimpleMemory): a new `AgentSimpleMemory`
  *
  * Since: 0.1
  */

@@ -137,7 +137,7 @@ agent_step_request_class_init (AgentStepRequestClass *klass)
   /**
    * AgentStepRequest:messages:
    *
-   * The messages sent, a #GListStore of [class@Agent.Message].
+   * The messages sent, a [class@Gio.ListStore] of [class@Agent.Message].
    */
   properties[PROP_MESSAGES] =
     g_param_spec_object ("messages", NULL, NULL,
@@ -147,7 +147,7 @@ agent_step_request_class_init (AgentStepRequestClass *klass)
   /**
    * AgentStepRequest:tools:
    *
-   * The tools offered, a #GListStore of [class@Agent.Tool].
+   * The tools offered, a [class@Gio.ListStore] of [class@Agent.Tool].
    */
   properties[PROP_TOOLS] =
     g_param_spec_object ("tools", NULL, NULL,
@@ -217,7 +217,7 @@ _agent_step_request_new (guint       step,
 
 /**
  * agent_step_request_get_step:
- * @self: a #AgentStepRequest
+ * @self: a [class@Agent.StepRequest]
  *
  * Gets the step's number in its turn, from 1.
  *
@@ -234,13 +234,13 @@ agent_step_request_get_step (AgentStepRequest *self)
 
 /**
  * agent_step_request_get_messages:
- * @self: a #AgentStepRequest
+ * @self: a [class@Agent.StepRequest]
  *
  * Gets the messages the request sends: a copy of the conversation that
  * may be changed (messages added, removed or replaced) for this request
  * only.
  *
- * Returns: (transfer none): a #GListStore of [class@Agent.Message]
+ * Returns: (transfer none): a [class@Gio.ListStore] of [class@Agent.Message]
  *
  * Since: 0.1
  */
@@ -253,12 +253,12 @@ agent_step_request_get_messages (AgentStepRequest *self)
 
 /**
  * agent_step_request_get_tools:
- * @self: a #AgentStepRequest
+ * @self: a [class@Agent.StepRequest]
  *
  * Gets the tools the request offers, which may be changed for this
  * request only (for example, to offer none in the last step).
  *
- * Returns: (transfer none): a #GListStore of [class@Agent.Tool]
+ * Returns: (transfer none): a [class@Gio.ListStore] of [class@Agent.Tool]
  *
  * Since: 0.1
  */
@@ -271,7 +271,7 @@ agent_step_request_get_tools (AgentStepRequest *self)
 
 /**
  * agent_step_request_get_system_prompt:
- * @self: a #AgentStepRequest
+ * @self: a [class@Agent.StepRequest]
  *
  * Gets the system prompt.
  *
@@ -288,7 +288,7 @@ agent_step_request_get_system_prompt (AgentStepRequest *self)
 
 /**
  * agent_step_request_set_system_prompt:
- * @self: a #AgentStepRequest
+ * @self: a [class@Agent.StepRequest]
  * @system_prompt: (nullable): the system prompt for this request
  *
  * Sets the system prompt of this request only.
@@ -311,7 +311,7 @@ agent_step_request_set_system_prompt (AgentStepRequest *self,
 
 /**
  * agent_step_request_get_model:
- * @self: a #AgentStepRequest
+ * @self: a [class@Agent.StepRequest]
  *
  * Gets the model asked.
  *
@@ -328,7 +328,7 @@ agent_step_request_get_model (AgentStepRequest *self)
 
 /**
  * agent_step_request_set_model:
- * @self: a #AgentStepRequest
+ * @self: a [class@Agent.StepRequest]
  * @model: (nullable): the model to ask in this request
  *
  * Sets the model of this request only.

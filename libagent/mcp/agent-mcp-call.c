@@ -176,10 +176,10 @@ _agent_mcp_client_invoke (AgentMcpClient      *self,
 
 /**
  * agent_mcp_client_call_tool_async:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @name: the server's name for the tool
  * @arguments: (nullable): the arguments, a JSON object
- * @cancellable: (nullable): a #GCancellable: cancelling it tells the server
+ * @cancellable: (nullable): a [class@Gio.Cancellable]: cancelling it tells the server
  * @callback: (scope async): called with the result
  * @user_data: data for @callback
  *
@@ -223,9 +223,9 @@ agent_mcp_client_call_tool_async (AgentMcpClient      *self,
 
 /**
  * agent_mcp_client_call_tool_finish:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @result: the result given to the callback
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Gets what the tool returned: the MCP `CallToolResult` object, with its
  * `content` blocks, its `structuredContent` if any, and `isError` when the
@@ -269,8 +269,8 @@ ping_cb (GObject      *object,
 
 /**
  * agent_mcp_client_ping_async:
- * @self: a #AgentMcpClient
- * @cancellable: (nullable): a #GCancellable
+ * @self: a [class@Agent.McpClient]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called with the answer
  * @user_data: data for @callback
  *
@@ -307,9 +307,9 @@ agent_mcp_client_ping_async (AgentMcpClient      *self,
 
 /**
  * agent_mcp_client_ping_finish:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @result: the result given to the callback
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Finishes [method@Agent.McpClient.ping_async]. The ping fails with
  * %AGENT_ERROR_NETWORK when the server is not connected or went away,

@@ -444,7 +444,7 @@ agent_mcp_client_init (AgentMcpClient *self)
  * Creates a client of a server that runs as a child process and speaks
  * MCP on its standard input and output.
  *
- * Returns: (transfer full): a new #AgentMcpClient
+ * Returns: (transfer full): a new [class@Agent.McpClient]
  *
  * Since: 0.1
  */
@@ -471,7 +471,7 @@ agent_mcp_client_new_stdio (const char         *name,
  * Creates a client of a server that speaks MCP's Streamable HTTP
  * transport.
  *
- * Returns: (transfer full): a new #AgentMcpClient
+ * Returns: (transfer full): a new [class@Agent.McpClient]
  *
  * Since: 0.1
  */
@@ -492,7 +492,7 @@ agent_mcp_client_new_http (const char *name,
 
 /**
  * agent_mcp_client_get_tool_prefix:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the prefix put before the names of the server's tools.
  * [property@Agent.McpClient:tool-prefix].
@@ -511,7 +511,7 @@ agent_mcp_client_get_tool_prefix (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_tool_prefix:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @tool_prefix: (nullable): a prefix, such as `files_`, or %NULL for none
  *
  * Sets a prefix for the names of the server's tools, for two servers that
@@ -536,7 +536,7 @@ agent_mcp_client_set_tool_prefix (AgentMcpClient *self,
 
 /**
  * agent_mcp_client_get_enabled:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets whether the server is used. [property@Agent.McpClient:enabled].
  *
@@ -553,7 +553,7 @@ agent_mcp_client_get_enabled (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_enabled:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @enabled: whether to use the server
  *
  * Enables or disables the server. Disabling it closes the connection, ends
@@ -583,7 +583,7 @@ agent_mcp_client_set_enabled (AgentMcpClient *self,
 
 /**
  * agent_mcp_client_get_trusted:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets whether the user trusts the server. [property@Agent.McpClient:trusted].
  *
@@ -600,7 +600,7 @@ agent_mcp_client_get_trusted (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_trusted:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @trusted: whether the user trusts the server
  *
  * Sets whether the server's tools run without asking for approval of each
@@ -634,7 +634,7 @@ agent_mcp_client_set_trusted (AgentMcpClient *self,
 
 /**
  * agent_mcp_client_get_timeout:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets [property@Agent.McpClient:timeout]: the most seconds the server may
  * take to start and answer what is not a tool call (the handshake, a listing
@@ -653,7 +653,7 @@ agent_mcp_client_get_timeout (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_timeout:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @timeout: seconds, or 0 for no limit
  *
  * Sets the most seconds the server may take to start and answer the
@@ -680,7 +680,7 @@ agent_mcp_client_set_timeout (AgentMcpClient *self,
 
 /**
  * agent_mcp_client_get_state:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets where the connection stands. [property@Agent.McpClient:state].
  *
@@ -697,7 +697,7 @@ agent_mcp_client_get_state (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_get_error:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets why the server could not be used: it could not be started or
  * reached, did not answer, spoke something else, or went away.
@@ -718,7 +718,7 @@ agent_mcp_client_get_error (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_get_server_name:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the name the server gave itself in the handshake (its `serverInfo`),
  * such as `mcp-servers/everything`. [property@Agent.McpClient:server-name].
@@ -737,7 +737,7 @@ agent_mcp_client_get_server_name (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_get_server_version:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the version the server gave in the handshake.
  * [property@Agent.McpClient:server-version].
@@ -756,7 +756,7 @@ agent_mcp_client_get_server_version (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_get_protocol_version:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the version of MCP the client and the server agreed on, such as
  * `2025-06-18`. [property@Agent.McpClient:protocol-version].
@@ -775,7 +775,7 @@ agent_mcp_client_get_protocol_version (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_get_instructions:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets what the server says about using it, for the model; an application
  * may add it to the system prompt. [property@Agent.McpClient:instructions].
@@ -794,7 +794,7 @@ agent_mcp_client_get_instructions (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_get_tools:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the server's tools, kept up to date while connected: filled when the
  * client connects, changed when the server says its tools changed, emptied

@@ -46,16 +46,16 @@ G_DECLARE_FINAL_TYPE (AgentMcpClient, agent_mcp_client, AGENT, MCP_CLIENT, GObje
 AGENT_AVAILABLE_IN_ALL
 AgentMcpClient      *agent_mcp_client_new_stdio           (const char          *name,
                                                            const char          *command,
-                                                           const char * const  *args);
+                                                           const char * const  *args) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 AgentMcpClient      *agent_mcp_client_new_http            (const char          *name,
-                                                           const char          *url);
+                                                           const char          *url) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 AgentMcpClient      *agent_mcp_client_new_from_json       (const char          *name,
                                                            JsonNode            *config,
-                                                           GError             **error);
+                                                           GError             **error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
-JsonNode            *agent_mcp_client_to_json             (AgentMcpClient      *self);
+JsonNode            *agent_mcp_client_to_json             (AgentMcpClient      *self) G_GNUC_WARN_UNUSED_RESULT;
 
 AGENT_AVAILABLE_IN_ALL
 const char          *agent_mcp_client_get_name            (AgentMcpClient      *self);
@@ -177,6 +177,6 @@ void                 agent_mcp_client_call_tool_async     (AgentMcpClient      *
 AGENT_AVAILABLE_IN_ALL
 JsonNode            *agent_mcp_client_call_tool_finish    (AgentMcpClient      *self,
                                                            GAsyncResult        *result,
-                                                           GError             **error);
+                                                           GError             **error) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

@@ -62,7 +62,7 @@ replace_strv (char               ***field,
 
 /**
  * agent_mcp_client_get_name:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the server's name in the configuration (its key in `mcpServers`),
  * which error messages name it by. [property@Agent.McpClient:name].
@@ -80,7 +80,7 @@ agent_mcp_client_get_name (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_get_command:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the program started as the server, for a server that speaks MCP on
  * its standard input and output. [property@Agent.McpClient:command].
@@ -99,7 +99,7 @@ agent_mcp_client_get_command (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_command:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @command: (nullable): the program to start (found in `PATH`), or %NULL for
  *   none
  *
@@ -120,7 +120,7 @@ agent_mcp_client_set_command (AgentMcpClient *self,
 
 /**
  * agent_mcp_client_get_args:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the arguments the program is started with.
  * [property@Agent.McpClient:args].
@@ -140,7 +140,7 @@ agent_mcp_client_get_args (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_args:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @args: (nullable) (array zero-terminated=1): the program's arguments, or
  *   %NULL for none
  *
@@ -161,7 +161,7 @@ agent_mcp_client_set_args (AgentMcpClient     *self,
 
 /**
  * agent_mcp_client_get_env:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the variables added to the few of the application's environment the
  * program inherits. Their values often hold keys: show them with care.
@@ -182,7 +182,7 @@ agent_mcp_client_get_env (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_env:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @env: (nullable) (array zero-terminated=1): variables as `NAME=VALUE`, or
  *   %NULL for none
  *
@@ -203,7 +203,7 @@ agent_mcp_client_set_env (AgentMcpClient     *self,
 
 /**
  * agent_mcp_client_get_cwd:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the directory the program runs in. [property@Agent.McpClient:cwd].
  *
@@ -221,7 +221,7 @@ agent_mcp_client_get_cwd (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_cwd:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @cwd: (nullable) (type filename): a directory, or %NULL for the
  *   application's
  *
@@ -241,7 +241,7 @@ agent_mcp_client_set_cwd (AgentMcpClient *self,
 
 /**
  * agent_mcp_client_get_url:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the URL of a server that speaks MCP's Streamable HTTP transport.
  * [property@Agent.McpClient:url].
@@ -260,7 +260,7 @@ agent_mcp_client_get_url (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_url:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @url: (nullable): the server's Streamable HTTP endpoint, such as
  *   `https://example.com/mcp`, or %NULL for none
  *
@@ -282,7 +282,7 @@ agent_mcp_client_set_url (AgentMcpClient *self,
 
 /**
  * agent_mcp_client_get_headers:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the HTTP headers sent with every request to the server. Their values
  * often hold keys: show them with care. [property@Agent.McpClient:headers].
@@ -302,7 +302,7 @@ agent_mcp_client_get_headers (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_headers:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @headers: (nullable) (array zero-terminated=1): headers as `Name: value`
  *   (such as `Authorization: Bearer …`), or %NULL for none
  *
@@ -454,7 +454,7 @@ invalid:
  * @config: one entry of the `mcpServers` object that desktop MCP clients
  *   share: `{"command": …, "args": […], "env": {…}}` or
  *   `{"url": …, "headers": {…}}`
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates a client from a server's configuration. Besides `command`,
  * `args`, `env`, `cwd`, `url`, `headers` and `type` (`stdio`, `http` or
@@ -462,7 +462,7 @@ invalid:
  * `trusted` and `toolPrefix`. Other members are kept, and written back by
  * [method@Agent.McpClient.to_json].
  *
- * Returns: (transfer full) (nullable): a new #AgentMcpClient, or %NULL with
+ * Returns: (transfer full) (nullable): a new [class@Agent.McpClient], or %NULL with
  *   @error set (%AGENT_ERROR_INVALID_ARGUMENT) if @config is not usable
  *
  * Since: 0.1
@@ -576,7 +576,7 @@ add_map (JsonBuilder        *builder,
 
 /**
  * agent_mcp_client_to_json:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets the server's configuration, as an entry of `mcpServers`.
  *

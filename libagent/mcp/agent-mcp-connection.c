@@ -567,8 +567,8 @@ destroy_source (gpointer data)
 
 /**
  * agent_mcp_client_connect_async:
- * @self: a #AgentMcpClient
- * @cancellable: (nullable): a #GCancellable: stops waiting (the connection
+ * @self: a [class@Agent.McpClient]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]: stops waiting (the connection
  *   goes on)
  * @callback: (scope async): called when connected, or when it failed
  * @user_data: data for @callback
@@ -627,9 +627,9 @@ agent_mcp_client_connect_async (AgentMcpClient      *self,
 
 /**
  * agent_mcp_client_connect_finish:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @result: the result given to the callback
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Finishes [method@Agent.McpClient.connect_async]. A connection fails, among
  * others, with %AGENT_ERROR_INVALID_ARGUMENT for a disabled server or one
@@ -663,8 +663,8 @@ agent_mcp_client_connect_finish (AgentMcpClient  *self,
 
 /**
  * agent_mcp_client_close_async:
- * @self: a #AgentMcpClient
- * @cancellable: (nullable): a #GCancellable
+ * @self: a [class@Agent.McpClient]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when the server is gone
  * @user_data: data for @callback
  *
@@ -701,9 +701,9 @@ agent_mcp_client_close_async (AgentMcpClient      *self,
 
 /**
  * agent_mcp_client_close_finish:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @result: the result given to the callback
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Finishes [method@Agent.McpClient.close_async]: the servers this client
  * started are gone (a process exited and was reaped, an HTTP session was

@@ -237,7 +237,7 @@ _agent_mcp_check_call_result (const AgentJson *result,
 
 /**
  * agent_mcp_client_get_max_tools:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets [property@Agent.McpClient:max-tools].
  *
@@ -254,7 +254,7 @@ agent_mcp_client_get_max_tools (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_max_tools:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @max_tools: the most tools the server may offer, or 0 for no limit
  *
  * Sets [property@Agent.McpClient:max-tools], for the next listing.
@@ -276,7 +276,7 @@ agent_mcp_client_set_max_tools (AgentMcpClient *self,
 
 /**
  * agent_mcp_client_get_max_result_size:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets [property@Agent.McpClient:max-result-size].
  *
@@ -293,7 +293,7 @@ agent_mcp_client_get_max_result_size (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_max_result_size:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @max_result_size: the most bytes of text a tool result may hold, or 0 for
  *   no limit
  *
@@ -316,7 +316,7 @@ agent_mcp_client_set_max_result_size (AgentMcpClient *self,
 
 /**
  * agent_mcp_client_get_call_timeout:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  *
  * Gets [property@Agent.McpClient:call-timeout].
  *
@@ -333,7 +333,7 @@ agent_mcp_client_get_call_timeout (AgentMcpClient *self)
 
 /**
  * agent_mcp_client_set_call_timeout:
- * @self: a #AgentMcpClient
+ * @self: a [class@Agent.McpClient]
  * @call_timeout: seconds, or 0 for no limit
  *
  * Sets [property@Agent.McpClient:call-timeout], for the calls made from

@@ -234,7 +234,7 @@ enabled_changed_cb (AgentMcpClient     *client,
 
 /**
  * agent_mcp_server_list_attach:
- * @self: a #AgentMcpServerList
+ * @self: a [class@Agent.McpServerList]
  * @session: a session
  *
  * Offers the tools of the enabled servers to @session, and keeps them in
@@ -276,7 +276,7 @@ agent_mcp_server_list_attach (AgentMcpServerList *self,
 
 /**
  * agent_mcp_server_list_detach:
- * @self: a #AgentMcpServerList
+ * @self: a [class@Agent.McpServerList]
  * @session: a session given to [method@Agent.McpServerList.attach]
  *
  * Takes the servers' tools back from @session.
@@ -390,7 +390,7 @@ agent_mcp_server_list_init (AgentMcpServerList *self)
  *
  * Creates an empty list of servers.
  *
- * Returns: (transfer full): a new #AgentMcpServerList
+ * Returns: (transfer full): a new [class@Agent.McpServerList]
  *
  * Since: 0.1
  */
@@ -402,7 +402,7 @@ agent_mcp_server_list_new (void)
 
 /**
  * agent_mcp_server_list_add:
- * @self: a #AgentMcpServerList
+ * @self: a [class@Agent.McpServerList]
  * @client: the client of a server
  *
  * Adds a server at the end of the list.
@@ -432,7 +432,7 @@ agent_mcp_server_list_add (AgentMcpServerList *self,
 
 /**
  * agent_mcp_server_list_remove:
- * @self: a #AgentMcpServerList
+ * @self: a [class@Agent.McpServerList]
  * @name: the name of a server
  *
  * Removes a server from the list and disconnects it; its tools leave the
@@ -465,7 +465,7 @@ agent_mcp_server_list_remove (AgentMcpServerList *self,
 
 /**
  * agent_mcp_server_list_lookup:
- * @self: a #AgentMcpServerList
+ * @self: a [class@Agent.McpServerList]
  * @name: the name of a server, its key in `mcpServers`
  *
  * Finds the client of the server called @name.
@@ -494,10 +494,10 @@ agent_mcp_server_list_lookup (AgentMcpServerList *self,
 
 /**
  * agent_mcp_server_list_load_data:
- * @self: a #AgentMcpServerList
+ * @self: a [class@Agent.McpServerList]
  * @data: JSON with an `mcpServers` object (or `servers`, as VS Code writes)
  * @length: the length of @data, or -1 if it is NUL-terminated
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Adds the servers @data configures; a server of a name already in the
  * list replaces it. Nothing changes if any server's configuration is
@@ -584,9 +584,9 @@ no_servers:
 
 /**
  * agent_mcp_server_list_load_file:
- * @self: a #AgentMcpServerList
+ * @self: a [class@Agent.McpServerList]
  * @path: (type filename): a JSON file with an `mcpServers` object
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Adds the servers a configuration file configures, as
  * [method@Agent.McpServerList.load_data] does.
@@ -619,7 +619,7 @@ agent_mcp_server_list_load_file (AgentMcpServerList  *self,
 
 /**
  * agent_mcp_server_list_to_data:
- * @self: a #AgentMcpServerList
+ * @self: a [class@Agent.McpServerList]
  *
  * Writes the list as an `mcpServers` configuration.
  *
@@ -655,9 +655,9 @@ agent_mcp_server_list_to_data (AgentMcpServerList *self)
 
 /**
  * agent_mcp_server_list_save_file:
- * @self: a #AgentMcpServerList
+ * @self: a [class@Agent.McpServerList]
  * @path: (type filename): where to write
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Writes the list as an `mcpServers` configuration file, readable by its
  * owner only (it may hold keys).
@@ -763,8 +763,8 @@ for_each_client (AgentMcpServerList  *self,
 
 /**
  * agent_mcp_server_list_connect_async:
- * @self: a #AgentMcpServerList
- * @cancellable: (nullable): a #GCancellable: stops waiting
+ * @self: a [class@Agent.McpServerList]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]: stops waiting
  * @callback: (scope async): called when every enabled server is connected
  *   or failed
  * @user_data: data for @callback
@@ -790,9 +790,9 @@ agent_mcp_server_list_connect_async (AgentMcpServerList  *self,
 
 /**
  * agent_mcp_server_list_connect_finish:
- * @self: a #AgentMcpServerList
+ * @self: a [class@Agent.McpServerList]
  * @result: the result given to the callback
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Finishes [method@Agent.McpServerList.connect_async]. Servers that failed do
  * not fail it: each one's [property@Agent.McpClient:state] and
@@ -816,8 +816,8 @@ agent_mcp_server_list_connect_finish (AgentMcpServerList  *self,
 
 /**
  * agent_mcp_server_list_close_async:
- * @self: a #AgentMcpServerList
- * @cancellable: (nullable): a #GCancellable
+ * @self: a [class@Agent.McpServerList]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when every server is gone
  * @user_data: data for @callback
  *
@@ -839,9 +839,9 @@ agent_mcp_server_list_close_async (AgentMcpServerList  *self,
 
 /**
  * agent_mcp_server_list_close_finish:
- * @self: a #AgentMcpServerList
+ * @self: a [class@Agent.McpServerList]
  * @result: the result given to the callback
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Finishes [method@Agent.McpServerList.close_async]: every server of the list
  * is gone.

@@ -23,7 +23,7 @@ AGENT_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (AgentMcpServerList, agent_mcp_server_list, AGENT, MCP_SERVER_LIST, GObject)
 
 AGENT_AVAILABLE_IN_ALL
-AgentMcpServerList *agent_mcp_server_list_new            (void);
+AgentMcpServerList *agent_mcp_server_list_new            (void) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 gboolean            agent_mcp_server_list_load_file      (AgentMcpServerList   *self,
                                                           const char           *path,

@@ -315,7 +315,7 @@ _agent_mcp_result_to_text (JsonNode *result,
 
 /**
  * agent_mcp_tool_dup_client:
- * @self: a #AgentMcpTool
+ * @self: a [class@Agent.McpTool]
  *
  * Gets the client of the tool's server. The tool holds it weakly: a tool a
  * session still offers outlives a client that was dropped, and running it
@@ -335,7 +335,7 @@ agent_mcp_tool_dup_client (AgentMcpTool *self)
 
 /**
  * agent_mcp_tool_get_remote_name:
- * @self: a #AgentMcpTool
+ * @self: a [class@Agent.McpTool]
  *
  * Gets the server's own name for the tool, which calls use; the tool's
  * [property@Agent.Tool:name] is this name with the client's
@@ -354,7 +354,7 @@ agent_mcp_tool_get_remote_name (AgentMcpTool *self)
 
 /**
  * agent_mcp_tool_get_title:
- * @self: a #AgentMcpTool
+ * @self: a [class@Agent.McpTool]
  *
  * Gets a name for people to read (the tool's `title`), for a user interface.
  *
@@ -372,7 +372,7 @@ agent_mcp_tool_get_title (AgentMcpTool *self)
 
 /**
  * agent_mcp_tool_get_annotations:
- * @self: a #AgentMcpTool
+ * @self: a [class@Agent.McpTool]
  *
  * Gets the hints the server gave about the tool (`readOnlyHint`,
  * `destructiveHint`, `idempotentHint`, `openWorldHint`). They are the

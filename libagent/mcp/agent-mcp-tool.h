@@ -21,7 +21,7 @@ AGENT_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (AgentMcpTool, agent_mcp_tool, AGENT, MCP_TOOL, AgentTool)
 
 AGENT_AVAILABLE_IN_ALL
-AgentMcpClient *agent_mcp_tool_dup_client       (AgentMcpTool *self);
+AgentMcpClient *agent_mcp_tool_dup_client       (AgentMcpTool *self) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 const char     *agent_mcp_tool_get_remote_name  (AgentMcpTool *self);
 AGENT_AVAILABLE_IN_ALL

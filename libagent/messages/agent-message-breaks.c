@@ -37,7 +37,7 @@ _agent_message_add_content_break (AgentMessage *self)
 
 /**
  * agent_message_get_content_breaks:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  * @n_breaks: (out): return location for the number of breaks
  *
  * Gets where the pieces of the message's text after the first begin, as
@@ -68,7 +68,7 @@ agent_message_get_content_breaks (AgentMessage *self,
 
 /**
  * agent_message_dup_content_items:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the pieces of the message's text, split at its
  * [method@Agent.Message.get_content_breaks]: one string for an answer

@@ -455,7 +455,7 @@ agent_message_init (AgentMessage *self)
  *
  * Creates a complete message.
  *
- * Returns: (transfer full): a new #AgentMessage
+ * Returns: (transfer full): a new [class@Agent.Message]
  *
  * Since: 0.1
  */
@@ -478,7 +478,7 @@ agent_message_new (AgentMessageRole  role,
  *
  * Creates the message that gives a tool call's result back to the model.
  *
- * Returns: (transfer full): a new #AgentMessage with the role
+ * Returns: (transfer full): a new [class@Agent.Message] with the role
  *   %AGENT_MESSAGE_ROLE_TOOL
  *
  * Since: 0.1
@@ -512,7 +512,7 @@ _agent_message_new_streaming (void)
 
 /**
  * agent_message_get_role:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the role of the message's author.
  *
@@ -529,7 +529,7 @@ agent_message_get_role (AgentMessage *self)
 
 /**
  * agent_message_get_state:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Checks whether the message is complete.
  *
@@ -546,7 +546,7 @@ agent_message_get_state (AgentMessage *self)
 
 /**
  * agent_message_get_content:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the text of the message. While the message streams, the returned
  * pointer is valid only until the next delta.
@@ -564,7 +564,7 @@ agent_message_get_content (AgentMessage *self)
 
 /**
  * agent_message_get_reasoning:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the model's reasoning text, or %NULL.
  *
@@ -581,7 +581,7 @@ agent_message_get_reasoning (AgentMessage *self)
 
 /**
  * agent_message_get_refusal:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the model's refusal, or %NULL.
  *
@@ -598,7 +598,7 @@ agent_message_get_refusal (AgentMessage *self)
 
 /**
  * agent_message_get_tool_call_id:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the identifier of the call that a tool result answers.
  *
@@ -615,7 +615,7 @@ agent_message_get_tool_call_id (AgentMessage *self)
 
 /**
  * agent_message_get_tool_name:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the name of the tool whose result the message holds.
  *
@@ -632,7 +632,7 @@ agent_message_get_tool_name (AgentMessage *self)
 
 /**
  * agent_message_is_error:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Checks whether a tool result is an error.
  *
@@ -649,7 +649,7 @@ agent_message_is_error (AgentMessage *self)
 
 /**
  * agent_message_get_provider_data:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the provider's own data for this message, a JSON object with one
  * member per provider name.
@@ -668,7 +668,7 @@ agent_message_get_provider_data (AgentMessage *self)
 
 /**
  * agent_message_set_provider_data:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  * @provider_data: (nullable): a JSON object, as
  *   [method@Agent.Message.get_provider_data] gave it
  *
@@ -696,7 +696,7 @@ agent_message_set_provider_data (AgentMessage *self,
 
 /**
  * agent_message_get_finish_reason:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets why the model stopped, as the provider named it.
  *
@@ -713,7 +713,7 @@ agent_message_get_finish_reason (AgentMessage *self)
 
 /**
  * agent_message_get_usage:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the tokens used by the request that produced this message.
  *
@@ -731,7 +731,7 @@ agent_message_get_usage (AgentMessage *self)
 
 /**
  * agent_message_get_response_id:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the provider's identifier of the response.
  *
@@ -748,7 +748,7 @@ agent_message_get_response_id (AgentMessage *self)
 
 /**
  * agent_message_get_model:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the model that wrote the message.
  *
@@ -765,7 +765,7 @@ agent_message_get_model (AgentMessage *self)
 
 /**
  * agent_message_get_created:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets when the message was created.
  *
@@ -782,7 +782,7 @@ agent_message_get_created (AgentMessage *self)
 
 /**
  * agent_message_get_metrics:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the metrics of the request that produced an assistant message.
  *
@@ -800,7 +800,7 @@ agent_message_get_metrics (AgentMessage *self)
 
 /**
  * agent_message_get_turn_metrics:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the metrics of the whole turn, kept on its final message.
  *
@@ -820,7 +820,7 @@ agent_message_get_turn_metrics (AgentMessage *self)
 
 /**
  * agent_message_get_tool_calls:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets a list of [class@Agent.ToolCall], in index order.
  *
@@ -837,7 +837,7 @@ agent_message_get_tool_calls (AgentMessage *self)
 
 /**
  * agent_message_get_n_tool_calls:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  *
  * Gets the number of tool calls in the message.
  *
@@ -854,7 +854,7 @@ agent_message_get_n_tool_calls (AgentMessage *self)
 
 /**
  * agent_message_get_tool_call:
- * @self: a #AgentMessage
+ * @self: a [class@Agent.Message]
  * @position: the index of the call
  *
  * Gets the call at @position, or %NULL.
@@ -878,8 +878,8 @@ agent_message_get_tool_call (AgentMessage *self,
 
 /**
  * agent_message_add_tool_call:
- * @self: a #AgentMessage
- * @tool_call: a #AgentToolCall
+ * @self: a [class@Agent.Message]
+ * @tool_call: a [class@Agent.ToolCall]
  *
  * Appends @tool_call to an assistant message, for example to rebuild a
  * stored conversation. Its index becomes its position.

@@ -62,12 +62,12 @@ G_DECLARE_FINAL_TYPE (AgentMessage, agent_message, AGENT, MESSAGE, GObject)
 
 AGENT_AVAILABLE_IN_ALL
 AgentMessage      *agent_message_new                (AgentMessageRole  role,
-                                                     const char       *content);
+                                                     const char       *content) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 AgentMessage      *agent_message_new_tool_result    (const char       *tool_call_id,
                                                      const char       *tool_name,
                                                      const char       *content,
-                                                     gboolean          is_error);
+                                                     gboolean          is_error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 AgentMessageRole   agent_message_get_role           (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL
@@ -78,7 +78,7 @@ AGENT_AVAILABLE_IN_ALL
 const gsize       *agent_message_get_content_breaks (AgentMessage     *self,
                                                      guint            *n_breaks);
 AGENT_AVAILABLE_IN_ALL
-char             **agent_message_dup_content_items  (AgentMessage     *self);
+char             **agent_message_dup_content_items  (AgentMessage     *self) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 const char        *agent_message_get_reasoning      (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL

@@ -41,7 +41,7 @@ _agent_metrics_new (const AgentMetrics *values)
 
 /**
  * agent_metrics_ref:
- * @self: a #AgentMetrics
+ * @self: a [struct@Agent.Metrics]
  *
  * Acquires a reference on @self.
  *
@@ -66,7 +66,7 @@ agent_metrics_clear (gpointer data)
 
 /**
  * agent_metrics_unref:
- * @self: (transfer full): a #AgentMetrics
+ * @self: (transfer full): a [struct@Agent.Metrics]
  *
  * Releases a reference on @self; the last one frees it.
  *
@@ -81,7 +81,7 @@ agent_metrics_unref (AgentMetrics *self)
 
 /**
  * agent_metrics_get_steps:
- * @self: a #AgentMetrics
+ * @self: a [struct@Agent.Metrics]
  *
  * Gets how many model requests were made: 1 for a step, all of them for a
  * turn.
@@ -99,7 +99,7 @@ agent_metrics_get_steps (const AgentMetrics *self)
 
 /**
  * agent_metrics_get_time_to_first_token:
- * @self: a #AgentMetrics
+ * @self: a [struct@Agent.Metrics]
  *
  * The time from sending the request to the first streamed delta (of text,
  * reasoning or a tool call); for a turn, that of its first step.
@@ -117,7 +117,7 @@ agent_metrics_get_time_to_first_token (const AgentMetrics *self)
 
 /**
  * agent_metrics_get_duration:
- * @self: a #AgentMetrics
+ * @self: a [struct@Agent.Metrics]
  *
  * Gets how long the step (from sending the request to the end of the answer)
  * or the turn (from start to end, tools included) took, in microseconds.
@@ -137,7 +137,7 @@ agent_metrics_get_duration (const AgentMetrics *self)
 
 /**
  * agent_metrics_get_wait_time:
- * @self: a #AgentMetrics
+ * @self: a [struct@Agent.Metrics]
  *
  * Gets how long requests waited for a free slot of the provider's
  * [property@Agent.Provider:max-concurrent-requests], in microseconds.
@@ -156,7 +156,7 @@ agent_metrics_get_wait_time (const AgentMetrics *self)
 
 /**
  * agent_metrics_get_tokens_per_second:
- * @self: a #AgentMetrics
+ * @self: a [struct@Agent.Metrics]
  *
  * The generation speed: completion tokens over the time from the first
  * delta to the last.
@@ -179,7 +179,7 @@ agent_metrics_get_tokens_per_second (const AgentMetrics *self)
 
 /**
  * agent_metrics_get_usage:
- * @self: a #AgentMetrics
+ * @self: a [struct@Agent.Metrics]
  *
  * Gets the tokens used, summed over the turn's steps for a turn, or %NULL
  * when the provider reported none.
@@ -198,7 +198,7 @@ agent_metrics_get_usage (const AgentMetrics *self)
 
 /**
  * agent_metrics_get_tool_calls:
- * @self: a #AgentMetrics
+ * @self: a [struct@Agent.Metrics]
  *
  * Gets how many tool calls there were: for a step, the calls the model made
  * in it; for a turn, the calls that ran.
@@ -217,7 +217,7 @@ agent_metrics_get_tool_calls (const AgentMetrics *self)
 
 /**
  * agent_metrics_get_tool_time:
- * @self: a #AgentMetrics
+ * @self: a [struct@Agent.Metrics]
  *
  * Gets the running time of the turn's tools, summed over the calls, in
  * microseconds (0 for a step).
@@ -249,7 +249,7 @@ add_microseconds (JsonBuilder *builder,
 
 /**
  * agent_metrics_to_json:
- * @self: an #AgentMetrics
+ * @self: an [struct@Agent.Metrics]
  *
  * Writes the metrics as a JSON object: `steps`, `time-to-first-token-us`,
  * `duration-us`, `wait-us`, `tokens-per-second` (rounded), `tool-calls`

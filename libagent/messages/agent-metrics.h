@@ -43,7 +43,7 @@ guint         agent_metrics_get_tool_calls          (const AgentMetrics *self);
 AGENT_AVAILABLE_IN_ALL
 gint64        agent_metrics_get_tool_time           (const AgentMetrics *self);
 AGENT_AVAILABLE_IN_ALL
-JsonNode     *agent_metrics_to_json                 (const AgentMetrics *self);
+JsonNode     *agent_metrics_to_json                 (const AgentMetrics *self) G_GNUC_WARN_UNUSED_RESULT;
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentMetrics, agent_metrics_unref)
 

@@ -310,7 +310,7 @@ agent_tool_call_init (AgentToolCall *self)
  * Creates a complete tool call, for example to rebuild a stored
  * conversation.
  *
- * Returns: (transfer full): a new #AgentToolCall
+ * Returns: (transfer full): a new [class@Agent.ToolCall]
  *
  * Since: 0.1
  */
@@ -340,7 +340,7 @@ _agent_tool_call_new_streaming (guint index)
 
 /**
  * agent_tool_call_get_index:
- * @self: a #AgentToolCall
+ * @self: a [class@Agent.ToolCall]
  *
  * Gets the call's position in its message.
  *
@@ -357,7 +357,7 @@ agent_tool_call_get_index (AgentToolCall *self)
 
 /**
  * agent_tool_call_get_id:
- * @self: a #AgentToolCall
+ * @self: a [class@Agent.ToolCall]
  *
  * Gets the call's identifier, or %NULL if not known (yet).
  *
@@ -374,7 +374,7 @@ agent_tool_call_get_id (AgentToolCall *self)
 
 /**
  * agent_tool_call_get_name:
- * @self: a #AgentToolCall
+ * @self: a [class@Agent.ToolCall]
  *
  * Gets the name of the tool, or %NULL if not known yet.
  *
@@ -391,7 +391,7 @@ agent_tool_call_get_name (AgentToolCall *self)
 
 /**
  * agent_tool_call_get_arguments:
- * @self: a #AgentToolCall
+ * @self: a [class@Agent.ToolCall]
  *
  * Gets the arguments exactly as the model wrote them. While the call
  * streams the string grows; the pointer is valid until the next fragment.
@@ -409,8 +409,8 @@ agent_tool_call_get_arguments (AgentToolCall *self)
 
 /**
  * agent_tool_call_parse_arguments:
- * @self: a #AgentToolCall
- * @error: return location for a #GError
+ * @self: a [class@Agent.ToolCall]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Parses the arguments. Empty arguments (which some servers send for a tool
  * without parameters) mean an empty object.
@@ -471,7 +471,7 @@ agent_tool_call_parse_arguments (AgentToolCall  *self,
 
 /**
  * agent_tool_call_get_state:
- * @self: a #AgentToolCall
+ * @self: a [class@Agent.ToolCall]
  *
  * Gets where the call is in its life cycle.
  *
@@ -488,7 +488,7 @@ agent_tool_call_get_state (AgentToolCall *self)
 
 /**
  * agent_tool_call_get_result:
- * @self: a #AgentToolCall
+ * @self: a [class@Agent.ToolCall]
  *
  * Gets the tool's result or error text, or %NULL until the tool finished.
  *
@@ -506,7 +506,7 @@ agent_tool_call_get_result (AgentToolCall *self)
 
 /**
  * agent_tool_call_is_error:
- * @self: a #AgentToolCall
+ * @self: a [class@Agent.ToolCall]
  *
  * Checks whether the result is an error.
  *
@@ -617,7 +617,7 @@ _agent_tool_call_set_progress (AgentToolCall *self,
 
 /**
  * agent_tool_call_get_provider_data:
- * @self: a #AgentToolCall
+ * @self: a [class@Agent.ToolCall]
  *
  * Gets the provider's own data for this call, a JSON object with one member
  * per provider name.
@@ -636,7 +636,7 @@ agent_tool_call_get_provider_data (AgentToolCall *self)
 
 /**
  * agent_tool_call_set_provider_data:
- * @self: a #AgentToolCall
+ * @self: a [class@Agent.ToolCall]
  * @provider_data: (nullable): a JSON object, as
  *   [method@Agent.ToolCall.get_provider_data] gave it
  *
@@ -660,7 +660,7 @@ agent_tool_call_set_provider_data (AgentToolCall *self,
 
 /**
  * agent_tool_call_get_progress:
- * @self: a #AgentToolCall
+ * @self: a [class@Agent.ToolCall]
  *
  * Gets how far the running tool says it is, from 0 to 1, or -1.
  *
@@ -677,7 +677,7 @@ agent_tool_call_get_progress (AgentToolCall *self)
 
 /**
  * agent_tool_call_get_progress_text:
- * @self: a #AgentToolCall
+ * @self: a [class@Agent.ToolCall]
  *
  * Gets the running tool's last line of progress.
  *
@@ -694,7 +694,7 @@ agent_tool_call_get_progress_text (AgentToolCall *self)
 
 /**
  * agent_tool_call_get_duration:
- * @self: a #AgentToolCall
+ * @self: a [class@Agent.ToolCall]
  *
  * Gets how long the tool ran, in microseconds, or -1 if it has not run.
  *

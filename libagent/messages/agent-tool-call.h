@@ -53,7 +53,7 @@ G_DECLARE_FINAL_TYPE (AgentToolCall, agent_tool_call, AGENT, TOOL_CALL, GObject)
 AGENT_AVAILABLE_IN_ALL
 AgentToolCall      *agent_tool_call_new             (const char     *id,
                                                      const char     *name,
-                                                     const char     *arguments);
+                                                     const char     *arguments) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 guint               agent_tool_call_get_index       (AgentToolCall  *self);
 AGENT_AVAILABLE_IN_ALL

@@ -40,7 +40,7 @@ G_DEFINE_BOXED_TYPE (AgentUsage, agent_usage, agent_usage_ref, agent_usage_unref
  *
  * Creates a usage record.
  *
- * Returns: (transfer full): a new #AgentUsage
+ * Returns: (transfer full): a new [struct@Agent.Usage]
  *
  * Since: 0.1
  */
@@ -100,7 +100,7 @@ member_object (JsonObject *object,
  * APIs (`input_tokens`, `output_tokens`) are understood. @node is kept as
  * the raw usage.
  *
- * Returns: (transfer full) (nullable): a new #AgentUsage, or %NULL if @node
+ * Returns: (transfer full) (nullable): a new [struct@Agent.Usage], or %NULL if @node
  *   is not an object
  *
  * Since: 0.1
@@ -157,7 +157,7 @@ _agent_usage_new_full (gint64    prompt_tokens,
 
 /**
  * agent_usage_ref:
- * @self: a #AgentUsage
+ * @self: a [struct@Agent.Usage]
  *
  * Acquires a reference on @self.
  *
@@ -182,7 +182,7 @@ agent_usage_clear (gpointer data)
 
 /**
  * agent_usage_unref:
- * @self: (transfer full): a #AgentUsage
+ * @self: (transfer full): a [struct@Agent.Usage]
  *
  * Releases a reference on @self; the last one frees it.
  *
@@ -197,7 +197,7 @@ agent_usage_unref (AgentUsage *self)
 
 /**
  * agent_usage_get_prompt_tokens:
- * @self: a #AgentUsage
+ * @self: a [struct@Agent.Usage]
  *
  * Gets the number of tokens in the request.
  *
@@ -214,7 +214,7 @@ agent_usage_get_prompt_tokens (const AgentUsage *self)
 
 /**
  * agent_usage_get_completion_tokens:
- * @self: a #AgentUsage
+ * @self: a [struct@Agent.Usage]
  *
  * Gets the number of tokens the model generated.
  *
@@ -231,7 +231,7 @@ agent_usage_get_completion_tokens (const AgentUsage *self)
 
 /**
  * agent_usage_get_total_tokens:
- * @self: a #AgentUsage
+ * @self: a [struct@Agent.Usage]
  *
  * Gets the total number of tokens.
  *
@@ -248,7 +248,7 @@ agent_usage_get_total_tokens (const AgentUsage *self)
 
 /**
  * agent_usage_get_reasoning_tokens:
- * @self: a #AgentUsage
+ * @self: a [struct@Agent.Usage]
  *
  * Gets how many of the completion tokens were reasoning, or 0 if unknown.
  *
@@ -265,7 +265,7 @@ agent_usage_get_reasoning_tokens (const AgentUsage *self)
 
 /**
  * agent_usage_get_cached_tokens:
- * @self: a #AgentUsage
+ * @self: a [struct@Agent.Usage]
  *
  * Gets how many of the prompt tokens came from the provider's cache, or 0.
  *
@@ -282,7 +282,7 @@ agent_usage_get_cached_tokens (const AgentUsage *self)
 
 /**
  * agent_usage_get_raw:
- * @self: a #AgentUsage
+ * @self: a [struct@Agent.Usage]
  *
  * Gets the usage object exactly as the provider sent it.
  *
@@ -300,12 +300,12 @@ agent_usage_get_raw (const AgentUsage *self)
 
 /**
  * agent_usage_add:
- * @self: (nullable): a #AgentUsage
- * @other: (nullable): another #AgentUsage
+ * @self: (nullable): a [struct@Agent.Usage]
+ * @other: (nullable): another [struct@Agent.Usage]
  *
  * Adds two usage records, for example the steps of one turn.
  *
- * Returns: (transfer full): a new #AgentUsage with the sums (all zero when
+ * Returns: (transfer full): a new [struct@Agent.Usage] with the sums (all zero when
  *   both are %NULL)
  *
  * Since: 0.1
@@ -337,7 +337,7 @@ agent_usage_add (const AgentUsage *self,
 
 /**
  * agent_usage_to_json:
- * @self: an #AgentUsage
+ * @self: an [struct@Agent.Usage]
  *
  * Writes the token counts as a JSON object: `prompt-tokens`,
  * `completion-tokens`, `total-tokens`, and `reasoning-tokens` when there

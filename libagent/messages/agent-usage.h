@@ -24,9 +24,9 @@ GType       agent_usage_get_type              (void) G_GNUC_CONST;
 AGENT_AVAILABLE_IN_ALL
 AgentUsage *agent_usage_new                   (gint64            prompt_tokens,
                                                gint64            completion_tokens,
-                                               gint64            total_tokens);
+                                               gint64            total_tokens) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
-AgentUsage *agent_usage_new_from_json         (JsonNode         *node);
+AgentUsage *agent_usage_new_from_json         (JsonNode         *node) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 AgentUsage *agent_usage_ref                   (AgentUsage       *self);
 AGENT_AVAILABLE_IN_ALL
@@ -47,7 +47,7 @@ AGENT_AVAILABLE_IN_ALL
 AgentUsage *agent_usage_add                   (const AgentUsage *self,
                                                const AgentUsage *other);
 AGENT_AVAILABLE_IN_ALL
-JsonNode   *agent_usage_to_json               (const AgentUsage *self);
+JsonNode   *agent_usage_to_json               (const AgentUsage *self) G_GNUC_WARN_UNUSED_RESULT;
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentUsage, agent_usage_unref)
 

@@ -167,8 +167,8 @@ _agent_conversation_follow_turns (AgentConversation *self,
 
 /**
  * agent_conversation_claim:
- * @self: a #AgentConversation
- * @error: return location for a #GError
+ * @self: a [class@Agent.Conversation]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Claims the conversation for this program's next turn, without waiting:
  * while another program (or another [class@Agent.Store] of the same
@@ -205,7 +205,7 @@ agent_conversation_claim (AgentConversation  *self,
 
 /**
  * agent_conversation_release:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  *
  * Lets other programs add to the conversation (see
  * [method@Agent.Conversation.claim]), for instance after a turn that

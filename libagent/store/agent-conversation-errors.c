@@ -116,7 +116,7 @@ write_error (AgentConversation  *self,
 
 /**
  * _agent_conversation_load_errors:
- * @self: a #AgentConversation whose messages were just read
+ * @self: a [class@Agent.Conversation] whose messages were just read
  *
  * Reads the errors kept with the messages.
  */
@@ -158,10 +158,10 @@ _agent_conversation_load_errors (AgentConversation *self)
 
 /**
  * _agent_conversation_write_errors:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  * @id: its id (it may be getting it in this transaction)
  * @from: the first message just written
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Inside the transaction that writes the messages from @from on: writes
  * the errors recorded with them before they were written.
@@ -189,7 +189,7 @@ _agent_conversation_write_errors (AgentConversation  *self,
 
 /**
  * _agent_conversation_went_on:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  * @position: where a message was just appended
  *
  * The conversation went on after the message before @position: its error,
@@ -217,7 +217,7 @@ _agent_conversation_went_on (AgentConversation *self,
 
 /**
  * _agent_conversation_cut_errors:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  * @n_items: how many messages are left
  *
  * The errors of the messages cut away go with them.
@@ -240,7 +240,7 @@ _agent_conversation_cut_errors (AgentConversation *self,
 
 /**
  * agent_conversation_get_error:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  * @position: the position of a message
  *
  * Gets the error the turn that ended with the message at @position failed
@@ -267,10 +267,10 @@ agent_conversation_get_error (AgentConversation *self,
 
 /**
  * agent_conversation_set_error:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  * @position: the position of the message the failed turn ended with
  * @turn_error: (nullable): why the turn failed, or %NULL to forget it
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Records why a turn failed, with the message it ended with: the user's
  * message when no answer came, or the answer the failure cut short. An

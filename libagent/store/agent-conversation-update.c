@@ -91,9 +91,9 @@ replace_string (AgentConversation *self,
 
 /**
  * agent_conversation_rename:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  * @title: (nullable): the new title
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Gives the conversation a title, and writes it.
  *
@@ -133,10 +133,10 @@ agent_conversation_rename (AgentConversation  *self,
 
 /**
  * agent_conversation_set_model:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  * @provider: (nullable): the provider's name
  * @model: (nullable): the model's name
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Records the provider and the model the conversation is held with.
  *
@@ -216,9 +216,9 @@ find_secret (JsonNode *node)
 
 /**
  * agent_conversation_set_settings:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  * @settings: (nullable): a JSON object
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Records the application's settings for the conversation (base URL,
  * system prompt, tools…), a sealed copy of @settings. Settings that hold a
@@ -268,9 +268,9 @@ agent_conversation_set_settings (AgentConversation  *self,
 
 /**
  * agent_conversation_record_session:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  * @session: the session that holds the conversation
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Records what @session holds the conversation with, so that it can be
  * continued the same way later (agent-cli's `--continue` reads it back):
@@ -337,9 +337,9 @@ agent_conversation_record_session (AgentConversation  *self,
 
 /**
  * agent_conversation_export:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  * @format: what to write
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Writes the conversation as Markdown (for people: the title, then each
  * message under its author, tool calls and results in code blocks) or as

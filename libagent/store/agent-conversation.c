@@ -124,8 +124,8 @@ ensure_loaded (AgentConversation *self)
 
 /**
  * agent_conversation_load:
- * @self: a #AgentConversation
- * @error: return location for a #GError
+ * @self: a [class@Agent.Conversation]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Reads the conversation's messages, if not done yet. The list model does
  * it on first use; call this to hear of a failure.
@@ -731,7 +731,7 @@ _agent_conversation_get_updated_usec (AgentConversation *self)
 
 /**
  * agent_conversation_get_id:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  *
  * Gets the conversation's identifier in its store, which
  * [method@Agent.Store.lookup_conversation] finds it by (agent-cli's
@@ -751,7 +751,7 @@ agent_conversation_get_id (AgentConversation *self)
 
 /**
  * agent_conversation_get_title:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  *
  * Gets the title: the one given with [method@Agent.Conversation.rename], or
  * else the first line of the first message the user wrote, cut at about 60
@@ -771,7 +771,7 @@ agent_conversation_get_title (AgentConversation *self)
 
 /**
  * agent_conversation_get_created:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  *
  * Gets when the conversation was started (for a new one, when it was
  * created). [property@Agent.Conversation:created].
@@ -792,7 +792,7 @@ agent_conversation_get_created (AgentConversation *self)
 
 /**
  * agent_conversation_get_updated:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  *
  * Gets when a message was last written to the conversation, or it was
  * otherwise changed (renamed, cut); conversations are listed newest first by
@@ -815,7 +815,7 @@ agent_conversation_get_updated (AgentConversation *self)
 
 /**
  * agent_conversation_get_provider:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  *
  * Gets the name of the provider the conversation is held with, as
  * [ctor@Agent.Provider.new] takes it, for continuing it the same way.
@@ -837,7 +837,7 @@ agent_conversation_get_provider (AgentConversation *self)
 
 /**
  * agent_conversation_get_model:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  *
  * Gets the model the conversation is held with, as the provider names it.
  * [property@Agent.Conversation:model].
@@ -856,7 +856,7 @@ agent_conversation_get_model (AgentConversation *self)
 
 /**
  * agent_conversation_get_settings:
- * @self: a #AgentConversation
+ * @self: a [class@Agent.Conversation]
  *
  * Gets the application's settings for the conversation (the base URL, the
  * system prompt, the tools, … as [method@Agent.Conversation.record_session]

@@ -80,7 +80,7 @@ store_cb (GObject      *object,
  * @provider: the provider's name, as [ctor@Agent.Provider.new] takes it
  * @base_url: the server's base URL
  * @api_key: the key
- * @cancellable: (nullable): a #GCancellable
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when the key is saved
  * @user_data: data for @callback
  *
@@ -119,8 +119,8 @@ agent_secret_store_api_key_async (const char          *provider,
 
 /**
  * agent_secret_store_api_key_finish:
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #GError
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
  *
  * Finishes [func@Agent.secret_store_api_key_async].
  *
@@ -167,7 +167,7 @@ lookup_cb (GObject      *object,
  * agent_secret_lookup_api_key_async:
  * @provider: the provider's name
  * @base_url: the server's base URL
- * @cancellable: (nullable): a #GCancellable
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called with the key
  * @user_data: data for @callback
  *
@@ -200,8 +200,8 @@ agent_secret_lookup_api_key_async (const char          *provider,
 
 /**
  * agent_secret_lookup_api_key_finish:
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #GError
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
  *
  * Finishes [func@Agent.secret_lookup_api_key_async]. Give the key to
  * [method@Agent.Provider.set_api_key], and clear it from memory once done
@@ -246,7 +246,7 @@ clear_cb (GObject      *object,
  * agent_secret_clear_api_key_async:
  * @provider: the provider's name
  * @base_url: the server's base URL
- * @cancellable: (nullable): a #GCancellable
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @callback: (scope async): called when the key is removed
  * @user_data: data for @callback
  *
@@ -277,8 +277,8 @@ agent_secret_clear_api_key_async (const char          *provider,
 
 /**
  * agent_secret_clear_api_key_finish:
- * @result: the #GAsyncResult given to the callback
- * @error: return location for a #GError
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
  *
  * Finishes [func@Agent.secret_clear_api_key_async].
  *

@@ -43,7 +43,7 @@ void     agent_secret_lookup_api_key_async  (const char           *provider,
                                              gpointer              user_data);
 AGENT_AVAILABLE_IN_ALL
 char    *agent_secret_lookup_api_key_finish (GAsyncResult         *result,
-                                             GError              **error);
+                                             GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 void     agent_secret_clear_api_key_async   (const char           *provider,
                                              const char           *base_url,

@@ -203,7 +203,7 @@ query_snippet (AgentSearchResult *self)
 
 /**
  * agent_search_result_get_conversation:
- * @self: a #AgentSearchResult
+ * @self: a [class@Agent.SearchResult]
  *
  * Gets the conversation that matched: the one in the store's list, whose
  * messages a view can open at [method@Agent.SearchResult.get_position].
@@ -221,7 +221,7 @@ agent_search_result_get_conversation (AgentSearchResult *self)
 
 /**
  * agent_search_result_get_position:
- * @self: a #AgentSearchResult
+ * @self: a [class@Agent.SearchResult]
  *
  * Gets where the conversation matched: the position, in the conversation's
  * list of messages, of the first message that holds every word searched
@@ -240,7 +240,7 @@ agent_search_result_get_position (AgentSearchResult *self)
 
 /**
  * agent_search_result_get_snippet:
- * @self: a #AgentSearchResult
+ * @self: a [class@Agent.SearchResult]
  *
  * Gets the words around the match, for a list of results: a few words on
  * each side, `…` where the text was cut, as Pango markup (the text escaped,
@@ -348,9 +348,9 @@ collect_hits (AgentStoreDb  *db,
 
 /**
  * agent_store_search:
- * @self: a #AgentStore
+ * @self: a [class@Agent.Store]
  * @text: what the user typed
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Finds the conversations whose messages (or title) hold every word of
  * @text, the last word as a prefix while it is being typed (no space after

@@ -257,7 +257,7 @@ agent_store_init (AgentStore *self)
  * agent_store_new:
  * @path: (nullable) (type filename): the database file, created if needed;
  *   %NULL for [func@Agent.Store.dup_default_path]
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Opens a store of conversations, creating the file (readable by its owner
  * only) or bringing its schema up to date as needed.
@@ -292,7 +292,7 @@ agent_store_dup_default_path (void)
 
 /**
  * agent_store_get_path:
- * @self: a #AgentStore
+ * @self: a [class@Agent.Store]
  *
  * Gets the database file the store reads and writes: the one it was opened
  * with, or [func@Agent.Store.dup_default_path]. [property@Agent.Store:path].
@@ -310,7 +310,7 @@ agent_store_get_path (AgentStore *self)
 
 /**
  * agent_store_list_conversations:
- * @self: a #AgentStore
+ * @self: a [class@Agent.Store]
  *
  * Gets the conversations, newest first (by the time of their last
  * change). The list follows the store: a conversation moves to the top
@@ -330,13 +330,13 @@ agent_store_list_conversations (AgentStore *self)
 
 /**
  * agent_store_create_conversation:
- * @self: a #AgentStore
+ * @self: a [class@Agent.Store]
  *
  * Creates an empty conversation. Nothing is written until its first
  * message: then it gets an id and appears in
  * [method@Agent.Store.list_conversations].
  *
- * Returns: (transfer full): a new #AgentConversation
+ * Returns: (transfer full): a new [class@Agent.Conversation]
  *
  * Since: 0.1
  */
@@ -367,7 +367,7 @@ _agent_store_find (AgentStore *self,
 
 /**
  * agent_store_lookup_conversation:
- * @self: a #AgentStore
+ * @self: a [class@Agent.Store]
  * @id: a conversation's identifier ([property@Agent.Conversation:id])
  *
  * Finds a conversation of the store's list by its identifier, as agent-cli's
@@ -454,9 +454,9 @@ set_deleted (AgentStore         *self,
 
 /**
  * agent_store_delete_conversation:
- * @self: a #AgentStore
+ * @self: a [class@Agent.Store]
  * @conversation: one of its conversations
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Deletes a conversation: it leaves the list (and searches) at once, and
  * can be brought back with [method@Agent.Store.restore_conversation] —
@@ -498,10 +498,10 @@ agent_store_delete_conversation (AgentStore         *self,
 
 /**
  * agent_store_restore_conversation:
- * @self: a #AgentStore
+ * @self: a [class@Agent.Store]
  * @conversation: a conversation deleted with
  *   [method@Agent.Store.delete_conversation]
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Brings a deleted conversation back to the list, in its place.
  *
@@ -549,8 +549,8 @@ agent_store_restore_conversation (AgentStore         *self,
 
 /**
  * agent_store_purge_deleted:
- * @self: a #AgentStore
- * @error: return location for a #GError
+ * @self: a [class@Agent.Store]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Deletes for good the conversations deleted with
  * [method@Agent.Store.delete_conversation], with their messages and their
@@ -617,8 +617,8 @@ check_pragma (AgentStoreDb  *db,
 
 /**
  * agent_store_check:
- * @self: a #AgentStore
- * @error: return location for a #GError
+ * @self: a [class@Agent.Store]
+ * @error: return location for a [struct@GLib.Error]
  *
  * Checks the database: SQLite's `integrity_check`, the foreign keys (no
  * message without its conversation, no tool call without its message) and

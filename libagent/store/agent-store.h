@@ -23,9 +23,9 @@ G_DECLARE_FINAL_TYPE (AgentStore, agent_store, AGENT, STORE, GObject)
 
 AGENT_AVAILABLE_IN_ALL
 AgentStore        *agent_store_new                     (const char         *path,
-                                                        GError            **error);
+                                                        GError            **error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
-char              *agent_store_dup_default_path        (void);
+char              *agent_store_dup_default_path        (void) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 const char        *agent_store_get_path                (AgentStore         *self);
 AGENT_AVAILABLE_IN_ALL

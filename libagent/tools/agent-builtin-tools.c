@@ -40,11 +40,11 @@ agent_builtin_tool_list_names (void)
 /**
  * agent_builtin_tool_new:
  * @name: the name of a built-in tool, such as `"calculator"`
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Creates one of the tools that come with libagent.
  *
- * Returns: (transfer full): a new #AgentTool, or %NULL with
+ * Returns: (transfer full): a new [class@Agent.Tool], or %NULL with
  *   %AGENT_ERROR_INVALID_ARGUMENT if there is no such tool
  *
  * Since: 0.1

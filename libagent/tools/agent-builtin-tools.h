@@ -18,10 +18,10 @@ AGENT_AVAILABLE_IN_ALL
 const char * const *agent_builtin_tool_list_names (void);
 AGENT_AVAILABLE_IN_ALL
 AgentTool          *agent_builtin_tool_new        (const char  *name,
-                                                   GError     **error);
+                                                   GError     **error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
-AgentTool          *agent_calculator_tool_new     (void);
+AgentTool          *agent_calculator_tool_new     (void) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
-AgentTool          *agent_read_file_tool_new      (void);
+AgentTool          *agent_read_file_tool_new      (void) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

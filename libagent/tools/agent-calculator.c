@@ -630,7 +630,7 @@ build_parameters (void)
  * The tool completes its invocation before [method@Agent.Tool.invoke]
  * returns.
  *
- * Returns: (transfer full): a new #AgentTool
+ * Returns: (transfer full): a new [class@Agent.Tool]
  *
  * Since: 0.1
  */

@@ -209,7 +209,7 @@ agent_tool_approval_init (AgentToolApproval *self)
  * Creates a question for the user. Sessions create them; it is public so
  * that other front ends and tests can.
  *
- * Returns: (transfer full): a new #AgentToolApproval
+ * Returns: (transfer full): a new [class@Agent.ToolApproval]
  *
  * Since: 0.1
  */
@@ -310,7 +310,7 @@ _agent_tool_approval_was_dropped (AgentToolApproval *self)
 
 /**
  * agent_tool_approval_get_tool:
- * @self: a #AgentToolApproval
+ * @self: a [class@Agent.ToolApproval]
  *
  * Gets the tool that wants to run.
  *
@@ -327,7 +327,7 @@ agent_tool_approval_get_tool (AgentToolApproval *self)
 
 /**
  * agent_tool_approval_get_tool_call:
- * @self: a #AgentToolApproval
+ * @self: a [class@Agent.ToolApproval]
  *
  * Gets the call the model made.
  *
@@ -344,9 +344,9 @@ agent_tool_approval_get_tool_call (AgentToolApproval *self)
 
 /**
  * agent_tool_approval_get_cancellable:
- * @self: a #AgentToolApproval
+ * @self: a [class@Agent.ToolApproval]
  *
- * Gets a #GCancellable, cancelled when the question no longer matters.
+ * Gets a [class@Gio.Cancellable], cancelled when the question no longer matters.
  *
  * Returns: (transfer none): cancelled when the question no longer matters
  *
@@ -361,7 +361,7 @@ agent_tool_approval_get_cancellable (AgentToolApproval *self)
 
 /**
  * agent_tool_approval_allow:
- * @self: a #AgentToolApproval
+ * @self: a [class@Agent.ToolApproval]
  *
  * Lets the tool run. May be called from any thread.
  *
@@ -377,7 +377,7 @@ agent_tool_approval_allow (AgentToolApproval *self)
 
 /**
  * agent_tool_approval_deny:
- * @self: a #AgentToolApproval
+ * @self: a [class@Agent.ToolApproval]
  * @reason: (nullable): why, in words for the model
  *
  * Refuses the call. The model is told "denied by the user", with @reason,
@@ -396,7 +396,7 @@ agent_tool_approval_deny (AgentToolApproval *self,
 
 /**
  * agent_tool_approval_is_answered:
- * @self: a #AgentToolApproval
+ * @self: a [class@Agent.ToolApproval]
  *
  * Checks whether the user answered.
  *
@@ -420,7 +420,7 @@ agent_tool_approval_is_answered (AgentToolApproval *self)
 
 /**
  * agent_tool_approval_get_allowed:
- * @self: a #AgentToolApproval
+ * @self: a [class@Agent.ToolApproval]
  *
  * Checks whether the user allowed the call (%FALSE until answered).
  *
@@ -444,7 +444,7 @@ agent_tool_approval_get_allowed (AgentToolApproval *self)
 
 /**
  * agent_tool_approval_dup_reason:
- * @self: a #AgentToolApproval
+ * @self: a [class@Agent.ToolApproval]
  *
  * Gets the reason given with a denial.
  *

@@ -25,7 +25,7 @@ G_DECLARE_FINAL_TYPE (AgentToolApproval, agent_tool_approval, AGENT, TOOL_APPROV
 AGENT_AVAILABLE_IN_ALL
 AgentToolApproval *agent_tool_approval_new             (AgentTool         *tool,
                                                         AgentToolCall     *tool_call,
-                                                        GCancellable      *cancellable);
+                                                        GCancellable      *cancellable) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 AgentTool         *agent_tool_approval_get_tool        (AgentToolApproval *self);
 AGENT_AVAILABLE_IN_ALL
@@ -42,6 +42,6 @@ gboolean           agent_tool_approval_is_answered     (AgentToolApproval *self)
 AGENT_AVAILABLE_IN_ALL
 gboolean           agent_tool_approval_get_allowed     (AgentToolApproval *self);
 AGENT_AVAILABLE_IN_ALL
-char              *agent_tool_approval_dup_reason      (AgentToolApproval *self);
+char              *agent_tool_approval_dup_reason      (AgentToolApproval *self) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

@@ -125,7 +125,7 @@ agent_tool_decision_init (AgentToolDecision *self)
  *
  * Creates a decision that lets the call run.
  *
- * Returns: (transfer full): a new #AgentToolDecision
+ * Returns: (transfer full): a new [class@Agent.ToolDecision]
  *
  * Since: 0.1
  */
@@ -145,7 +145,7 @@ agent_tool_decision_new_allow (void)
  * Creates a decision that blocks the call. Its result becomes
  * "Blocked: " and @reason, so that the model can adapt; the turn goes on.
  *
- * Returns: (transfer full): a new #AgentToolDecision
+ * Returns: (transfer full): a new [class@Agent.ToolDecision]
  *
  * Since: 0.1
  */
@@ -163,7 +163,7 @@ agent_tool_decision_new_block (const char *reason)
 
 /**
  * agent_tool_decision_get_allowed:
- * @self: a #AgentToolDecision
+ * @self: a [class@Agent.ToolDecision]
  *
  * Checks whether the call may run.
  *
@@ -180,7 +180,7 @@ agent_tool_decision_get_allowed (AgentToolDecision *self)
 
 /**
  * agent_tool_decision_get_reason:
- * @self: a #AgentToolDecision
+ * @self: a [class@Agent.ToolDecision]
  *
  * Gets why the call is blocked.
  *

@@ -21,9 +21,9 @@ AGENT_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (AgentToolDecision, agent_tool_decision, AGENT, TOOL_DECISION, GObject)
 
 AGENT_AVAILABLE_IN_ALL
-AgentToolDecision *agent_tool_decision_new_allow   (void);
+AgentToolDecision *agent_tool_decision_new_allow   (void) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
-AgentToolDecision *agent_tool_decision_new_block   (const char        *reason);
+AgentToolDecision *agent_tool_decision_new_block   (const char        *reason) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 gboolean           agent_tool_decision_get_allowed (AgentToolDecision *self);
 AGENT_AVAILABLE_IN_ALL

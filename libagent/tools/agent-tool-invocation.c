@@ -346,7 +346,7 @@ _agent_tool_invocation_is_over (AgentToolInvocation *self)
  * agent_tool_invocation_new:
  * @tool: the tool to run
  * @tool_call: the call the model made
- * @cancellable: (nullable): a #GCancellable
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
  *
  * Creates an invocation of @tool for @tool_call. Sessions create them; an
  * application may create one to run a tool by hand with
@@ -357,7 +357,7 @@ _agent_tool_invocation_is_over (AgentToolInvocation *self)
  * [property@Agent.ToolInvocation:completed] is not notified, since it never
  * changes), and the tool will not run.
  *
- * Returns: (transfer full): a new #AgentToolInvocation
+ * Returns: (transfer full): a new [class@Agent.ToolInvocation]
  *
  * Since: 0.1
  */
@@ -399,7 +399,7 @@ agent_tool_invocation_new (AgentTool     *tool,
 
 /**
  * agent_tool_invocation_get_tool:
- * @self: a #AgentToolInvocation
+ * @self: a [class@Agent.ToolInvocation]
  *
  * Gets the tool being run.
  *
@@ -416,7 +416,7 @@ agent_tool_invocation_get_tool (AgentToolInvocation *self)
 
 /**
  * agent_tool_invocation_get_tool_call:
- * @self: a #AgentToolInvocation
+ * @self: a [class@Agent.ToolInvocation]
  *
  * Gets the call the model made.
  *
@@ -433,7 +433,7 @@ agent_tool_invocation_get_tool_call (AgentToolInvocation *self)
 
 /**
  * agent_tool_invocation_get_arguments:
- * @self: a #AgentToolInvocation
+ * @self: a [class@Agent.ToolInvocation]
  *
  * Gets the call's arguments, parsed. Empty arguments are an empty object.
  *
@@ -450,11 +450,11 @@ agent_tool_invocation_get_arguments (AgentToolInvocation *self)
 
 /**
  * agent_tool_invocation_get_cancellable:
- * @self: a #AgentToolInvocation
+ * @self: a [class@Agent.ToolInvocation]
  *
- * Gets a #GCancellable, cancelled when the turn is.
+ * Gets a [class@Gio.Cancellable], cancelled when the turn is.
  *
- * Returns: (transfer none): a #GCancellable, cancelled when the turn is
+ * Returns: (transfer none): a [class@Gio.Cancellable], cancelled when the turn is
  *
  * Since: 0.1
  */
@@ -467,7 +467,7 @@ agent_tool_invocation_get_cancellable (AgentToolInvocation *self)
 
 /**
  * agent_tool_invocation_is_completed:
- * @self: a #AgentToolInvocation
+ * @self: a [class@Agent.ToolInvocation]
  *
  * Checks whether a result or an error was returned.
  *
@@ -491,7 +491,7 @@ agent_tool_invocation_is_completed (AgentToolInvocation *self)
 
 /**
  * agent_tool_invocation_return_result:
- * @self: a #AgentToolInvocation
+ * @self: a [class@Agent.ToolInvocation]
  * @result: the tool's result, as text for the model (often JSON)
  *
  * Completes the invocation with a result. May be called from any thread.
@@ -510,7 +510,7 @@ agent_tool_invocation_return_result (AgentToolInvocation *self,
 
 /**
  * agent_tool_invocation_return_json:
- * @self: a #AgentToolInvocation
+ * @self: a [class@Agent.ToolInvocation]
  * @value: the tool's result, any JSON value
  *
  * Completes the invocation with a JSON value, which the model reads as its
@@ -539,7 +539,7 @@ agent_tool_invocation_return_json (AgentToolInvocation *self,
 
 /**
  * agent_tool_invocation_return_error:
- * @self: a #AgentToolInvocation
+ * @self: a [class@Agent.ToolInvocation]
  * @error: the error
  *
  * Completes the invocation with an error. Its message is what the model
@@ -559,7 +559,7 @@ agent_tool_invocation_return_error (AgentToolInvocation *self,
 
 /**
  * agent_tool_invocation_return_error_literal:
- * @self: a #AgentToolInvocation
+ * @self: a [class@Agent.ToolInvocation]
  * @message: the error text for the model
  *
  * Completes the invocation with an error message. May be called from any
@@ -579,7 +579,7 @@ agent_tool_invocation_return_error_literal (AgentToolInvocation *self,
 
 /**
  * agent_tool_invocation_report_progress:
- * @self: a #AgentToolInvocation
+ * @self: a [class@Agent.ToolInvocation]
  * @fraction: how far the tool is, from 0 to 1, or a negative number if it
  *   cannot say
  * @text: (nullable): a short line about what it is doing
@@ -622,7 +622,7 @@ agent_tool_invocation_report_progress (AgentToolInvocation *self,
 
 /**
  * agent_tool_invocation_dup_result:
- * @self: a #AgentToolInvocation
+ * @self: a [class@Agent.ToolInvocation]
  * @is_error: (out) (optional): whether the result is an error
  *
  * Gets what the tool returned.

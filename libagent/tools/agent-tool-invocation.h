@@ -26,7 +26,7 @@ G_DECLARE_FINAL_TYPE (AgentToolInvocation, agent_tool_invocation, AGENT, TOOL_IN
 AGENT_AVAILABLE_IN_ALL
 AgentToolInvocation *agent_tool_invocation_new                (AgentTool           *tool,
                                                                AgentToolCall       *tool_call,
-                                                               GCancellable        *cancellable);
+                                                               GCancellable        *cancellable) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 AgentTool           *agent_tool_invocation_get_tool           (AgentToolInvocation *self);
 AGENT_AVAILABLE_IN_ALL
@@ -51,7 +51,7 @@ void                 agent_tool_invocation_return_error_literal (AgentToolInvoca
                                                                  const char          *message);
 AGENT_AVAILABLE_IN_ALL
 char                *agent_tool_invocation_dup_result         (AgentToolInvocation *self,
-                                                               gboolean            *is_error);
+                                                               gboolean            *is_error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 void                 agent_tool_invocation_report_progress    (AgentToolInvocation *self,
                                                                double               fraction,

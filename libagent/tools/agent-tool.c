@@ -454,7 +454,7 @@ tool_new (const char     *name,
  * (The overrides that ship with libagent also let such a handler simply
  * return its result; see [class@Agent.Tool].)
  *
- * Returns: (transfer full): a new #AgentTool
+ * Returns: (transfer full): a new [class@Agent.Tool]
  *
  * Since: 0.1
  */
@@ -497,7 +497,7 @@ agent_tool_new (const char     *name,
  * thread); JavaScript functions do not, since GJS runs JavaScript on the
  * main thread only: use [ctor@Agent.Tool.new] there.
  *
- * Returns: (transfer full): a new #AgentTool
+ * Returns: (transfer full): a new [class@Agent.Tool]
  *
  * Since: 0.1
  */
@@ -522,7 +522,7 @@ agent_tool_new_blocking (const char            *name,
 
 /**
  * agent_tool_get_requires_approval:
- * @self: a #AgentTool
+ * @self: a [class@Agent.Tool]
  *
  * Checks whether each call needs the user's approval.
  *
@@ -539,7 +539,7 @@ agent_tool_get_requires_approval (AgentTool *self)
 
 /**
  * agent_tool_set_requires_approval:
- * @self: a #AgentTool
+ * @self: a [class@Agent.Tool]
  * @requires_approval: whether each call needs the user's approval
  *
  * Sets [property@Agent.Tool:requires-approval].
@@ -563,7 +563,7 @@ agent_tool_set_requires_approval (AgentTool *self,
 
 /**
  * agent_tool_get_return_direct:
- * @self: a #AgentTool
+ * @self: a [class@Agent.Tool]
  *
  * Checks whether the tool's result is the turn's answer.
  *
@@ -580,7 +580,7 @@ agent_tool_get_return_direct (AgentTool *self)
 
 /**
  * agent_tool_set_return_direct:
- * @self: a #AgentTool
+ * @self: a [class@Agent.Tool]
  * @return_direct: whether the tool's result is the turn's answer
  *
  * Sets [property@Agent.Tool:return-direct].
@@ -604,7 +604,7 @@ agent_tool_set_return_direct (AgentTool *self,
 
 /**
  * agent_tool_get_timeout:
- * @self: a #AgentTool
+ * @self: a [class@Agent.Tool]
  *
  * Gets the most seconds a call may run, or 0 for the session's limit.
  *
@@ -621,7 +621,7 @@ agent_tool_get_timeout (AgentTool *self)
 
 /**
  * agent_tool_set_timeout:
- * @self: a #AgentTool
+ * @self: a [class@Agent.Tool]
  * @timeout: the most seconds a call may run, or 0 for the session's limit
  *
  * Sets [property@Agent.Tool:timeout].
@@ -646,7 +646,7 @@ agent_tool_set_timeout (AgentTool *self,
 
 /**
  * agent_tool_get_name:
- * @self: a #AgentTool
+ * @self: a [class@Agent.Tool]
  *
  * Gets the tool's name.
  *
@@ -663,7 +663,7 @@ agent_tool_get_name (AgentTool *self)
 
 /**
  * agent_tool_get_description:
- * @self: a #AgentTool
+ * @self: a [class@Agent.Tool]
  *
  * Gets what the tool does.
  *
@@ -680,7 +680,7 @@ agent_tool_get_description (AgentTool *self)
 
 /**
  * agent_tool_get_parameters:
- * @self: a #AgentTool
+ * @self: a [class@Agent.Tool]
  *
  * Gets the JSON Schema of the tool's arguments.
  *
@@ -697,7 +697,7 @@ agent_tool_get_parameters (AgentTool *self)
 
 /**
  * agent_tool_invoke:
- * @self: a #AgentTool
+ * @self: a [class@Agent.Tool]
  * @invocation: the call to run
  *
  * Runs the tool for @invocation. Sessions call this; applications may too,
@@ -725,7 +725,7 @@ agent_tool_invoke (AgentTool           *self,
 /**
  * agent_tool_parse_parameters:
  * @schema: a JSON Schema, as JSON text
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Parses the JSON Schema of a tool's parameters, for
  * [ctor@Agent.Tool.new] and the like. It must be a JSON object whose

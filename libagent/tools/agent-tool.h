@@ -48,7 +48,7 @@ struct _AgentToolClass
  * @tool: the tool being called
  * @invocation: the call to complete
  * @user_data: the data passed to [ctor@Agent.Tool.new]
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The handler of a tool made with [ctor@Agent.Tool.new].
  *
@@ -75,7 +75,7 @@ AgentTool  *agent_tool_new             (const char          *name,
                                         JsonNode            *parameters,
                                         AgentToolFunc        handler,
                                         gpointer             user_data,
-                                        GDestroyNotify       destroy);
+                                        GDestroyNotify       destroy) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 JsonNode   *agent_tool_parse_parameters (const char         *schema,
                                          GError            **error);
@@ -111,7 +111,7 @@ void        agent_tool_invoke          (AgentTool           *self,
  * @cancellable: cancelled when the call is (the turn was cancelled, or
  *   the tool timed out)
  * @user_data: the data passed to [ctor@Agent.Tool.new_blocking]
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * The body of a tool that blocks (file or network I/O, a computation). It
  * runs in a worker thread.
@@ -132,6 +132,6 @@ AgentTool  *agent_tool_new_blocking    (const char             *name,
                                         JsonNode               *parameters,
                                         AgentToolBlockingFunc   func,
                                         gpointer                user_data,
-                                        GDestroyNotify          destroy);
+                                        GDestroyNotify          destroy) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

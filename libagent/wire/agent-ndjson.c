@@ -153,7 +153,7 @@ agent_ndjson_splitter_set_max_line (AgentNdjsonSplitter *self,
  * @self: a splitter
  * @data: (array length=len): the next bytes of the stream
  * @len: the length of @data
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Splits the next bytes of the stream, calling the line function for each
  * non-empty line they complete.
@@ -211,7 +211,7 @@ agent_ndjson_splitter_feed (AgentNdjsonSplitter  *self,
 /**
  * agent_ndjson_splitter_finish:
  * @self: a splitter
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Ends the stream, delivering its last line if it lacked a newline.
  *
