@@ -30,7 +30,7 @@ _agent_debug_enabled (AgentDebugFlags flag)
       gsize parsed = value != NULL ? g_parse_debug_string (value, keys, G_N_ELEMENTS (keys)) : 0;
 
       /* g_once_init_leave() wants a value other than 0 */
-      g_once_init_leave (&flags, parsed | (1 << 31));
+      g_once_init_leave (&flags, parsed | ((gsize) 1 << 31));
     }
 
   return (flags & flag) != 0;
