@@ -113,7 +113,8 @@ _agent_provider_http_free (AgentProviderHttp *http)
  * a copy leaves them) are dropped; a key with a control character inside
  * makes requests fail with %AGENT_ERROR_INVALID_ARGUMENT. The key cannot be
  * read back: [method@Agent.Provider.get_has_api_key] says whether there is
- * one. Keep keys in the keyring: see [func@Agent.secret_lookup_api_key_async].
+ * one. Keep keys in the keyring: see `agent_secret_lookup_api_key_async()`
+ * (in builds with the keyring, `AGENT_HAS_KEYRING`).
  *
  * Since: 0.1
  */
