@@ -46,7 +46,7 @@ G_BEGIN_DECLS
  * @AGENT_ERROR_STORAGE: the conversation memory could not store a message
  * @AGENT_ERROR_CONTEXT_LENGTH: the request does not fit the model's context
  *   window (the conversation is too long); see
- *   [func@Agent.error_get_context_tokens] for the numbers the server gave
+ *   [func@Agent.Error.get_context_tokens] for the numbers the server gave
  *
  * Error codes in the %AGENT_ERROR domain.
  *
