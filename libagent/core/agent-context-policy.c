@@ -12,7 +12,6 @@
 
 #include <string.h>
 
-#include <glib/gi18n-lib.h>
 
 #include "agent-enums.h"
 #include "core/agent-context-policy-private.h"
