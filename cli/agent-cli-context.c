@@ -91,6 +91,46 @@ summary_delta_cb (AgentSession *session,
   cli_output_notice (output, _("Summarizing the earlier conversation to make room…"));
 }
 
+static void
+fetched_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GTask **answer = user_data;
+
+  *answer = g_object_ref (G_TASK (result));
+}
+
+/* --context-window auto: as the server's model list says, if it does; a
+ * failure leaves it unknown (a refusal that names the limit sets it) */
+static guint64
+fetch_context_window (AgentSession *session,
+                      CliOutput    *output)
+{
+  AgentProvider *provider = agent_session_get_provider (session);
+  g_autoptr(GTask) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 tokens;
+
+  agent_provider_fetch_context_window_async (provider, NULL, NULL, fetched_cb, &answer);
+  while (answer == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  tokens = agent_provider_fetch_context_window_finish (provider, G_ASYNC_RESULT (answer), &error);
+  if (tokens <= 0)
+    {
+      g_autofree char *text = NULL;
+
+      text = g_strdup_printf (_("The server does not say how large the model's context window "
+                                "is%s%s"),
+                              error ? ": " : "", error ? error->message : "");
+      cli_output_notice (output, text);
+      return 0;
+    }
+
+  return tokens;
+}
+
 gboolean
 cli_context_setup (AgentSession  *session,
                    CliOutput     *output,
@@ -105,11 +145,11 @@ cli_context_setup (AgentSession  *session,
                                   AGENT_CONTEXT_STRATEGY_SUMMARIZE;
   guint64 tokens = 0;
 
-  if (window != NULL &&
+  if (window != NULL && !g_str_equal (window, "auto") &&
       !g_ascii_string_to_unsigned (window, 10, 1, G_MAXINT64, &tokens, NULL))
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                   _("--context-window takes a number of tokens, not “%s”"), window);
+                   _("--context-window takes a number of tokens or auto, not “%s”"), window);
       return FALSE;
     }
 
@@ -130,6 +170,8 @@ cli_context_setup (AgentSession  *session,
       return FALSE;
     }
 
+  if (window != NULL && g_str_equal (window, "auto"))
+    tokens = fetch_context_window (session, output);
   if (tokens > 0)
     agent_session_set_context_window (session, tokens);
 

@@ -135,7 +135,8 @@ static const GOptionEntry entries[] = {
   { "max-request-size", 0, 0, G_OPTION_ARG_STRING, &opt_max_request_size,
     N_("Send no request larger than SIZE bytes (default: 32M; 0: no limit)"), N_("SIZE") },
   { "context-window", 0, 0, G_OPTION_ARG_STRING, &opt_context_window,
-    N_("The model's context window is TOKENS (default: as the server says)"), N_("TOKENS") },
+    N_("The model's context window is TOKENS, or auto: as the server's model list says "
+       "(default: unknown until a request is refused as too long)"), N_("TOKENS|auto") },
   { "compact", 0, 0, G_OPTION_ARG_STRING, &opt_compact,
     N_("auto: compact a conversation that no longer fits the context window; off (default)"),
     N_("auto|off") },

@@ -188,6 +188,32 @@ test_summary_plain (Fixture       *f,
   g_assert_false (request_mentions (f, 2, "An old answer."));
 }
 
+/* --context-window auto: the model list says 40 tokens */
+static void
+test_window_auto (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(AgentTestProcess) cli = NULL;
+  const char *summary[] = { "They talked.", NULL };
+  JsonObject *event;
+
+  first_turn (f);
+
+  agent_test_response_set_body (agent_test_server_add_response (f->server, 200),
+                                "application/json",
+                                "{\"data\": [{\"id\": \"test-model\", \"context_length\": 40}]}");
+  agent_test_openai_add_text_response (f->server, summary, 30, 5);
+  add_answer (f, "Fresh answer.");
+  cli = run (f, TRUE, AGENT_TEST_ARGS ("--continue", "--compact", "auto", "--context-window", "auto",
+                                       "--keep-turns", "1", "Fresh question"));
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_true (g_str_has_suffix (agent_test_server_get_request_path (f->server, 1), "/models"));
+  event = agent_test_process_nth_event (cli, "compacted", 0);
+  g_assert_cmpstr (json_object_get_string_member (event, "strategy"), ==, "summarize");
+  g_assert_cmpstr (json_object_get_string_member (event, "summary"), ==, "They talked.");
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "Fresh answer.");
+}
+
 static void
 test_bad_options (Fixture       *f,
                   gconstpointer  data)
@@ -223,6 +249,7 @@ main (int   argc,
   ADD ("/cli/context/error-kind", test_error_kind);
   ADD ("/cli/context/compact-auto", test_compact_auto);
   ADD ("/cli/context/summary", test_summary_plain);
+  ADD ("/cli/context/window-auto", test_window_auto);
   ADD ("/cli/context/bad-options", test_bad_options);
 
   return g_test_run ();

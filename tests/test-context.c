@@ -512,6 +512,109 @@ test_policy_properties (void)
   agent_test_assert_contains (agent_context_policy_get_summary_prompt (policy), "Summarize");
 }
 
+/* Context windows from the model lists */
+
+typedef struct
+{
+  const char *provider;
+  const char *model;
+  const char *body;
+  const char *method;
+  const char *path;
+  gint64      tokens;
+} WindowCase;
+
+static const WindowCase window_cases[] = {
+  /* Ollama's /api/show (trimmed: license, modelfile and tensors left out) */
+  { "ollama", "llama3.2:3b",
+    "{\"details\": {\"parent_model\": \"\", \"format\": \"gguf\", \"family\": \"llama\", "
+    "\"parameter_size\": \"3.2B\", \"quantization_level\": \"Q4_K_M\"}, \"model_info\": "
+    "{\"general.architecture\": \"llama\", \"general.parameter_count\": 3212749888, "
+    "\"llama.attention.head_count\": 24, \"llama.block_count\": 28, "
+    "\"llama.context_length\": 131072, \"llama.embedding_length\": 3072}, "
+    "\"capabilities\": [\"completion\", \"tools\"]}",
+    "POST", "/api/show", 131072 },
+  { "gemini", "gemini-2.5-flash",
+    "{\"name\": \"models/gemini-2.5-flash\", \"version\": \"001\", \"displayName\": "
+    "\"Gemini 2.5 Flash\", \"inputTokenLimit\": 1048576, \"outputTokenLimit\": 65536, "
+    "\"supportedGenerationMethods\": [\"generateContent\", \"countTokens\"], "
+    "\"temperature\": 1, \"thinking\": true}",
+    "GET", "/v1beta/models/gemini-2.5-flash", 1048576 },
+  /* OpenRouter's list */
+  { "openai", "meta-llama/llama-3.1-8b-instruct",
+    "{\"data\": [{\"id\": \"openai/gpt-4o\", \"context_length\": 128000}, "
+    "{\"id\": \"meta-llama/llama-3.1-8b-instruct\", \"name\": \"Meta: Llama 3.1 8B "
+    "Instruct\", \"context_length\": 16384, \"top_provider\": {\"context_length\": 16384, "
+    "\"max_completion_tokens\": 16384}}]}",
+    "GET", "/models", 16384 },
+  /* OpenAI's own list says nothing */
+  { "openai", "gpt-4o",
+    "{\"object\": \"list\", \"data\": [{\"id\": \"gpt-4o\", \"object\": \"model\", "
+    "\"created\": 1715367049, \"owned_by\": \"system\"}]}",
+    "GET", "/models", 0 },
+};
+
+static void
+fetched_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GAsyncResult **answer = user_data;
+
+  *answer = g_object_ref (result);
+}
+
+static void
+test_window_case (gconstpointer data)
+{
+  const WindowCase *c = data;
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentProvider) provider = agent_provider_new (c->provider, NULL);
+  g_autoptr(GAsyncResult) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 tokens;
+
+  agent_provider_set_base_url (provider, agent_test_server_get_base_url (server));
+  agent_provider_set_model (provider, c->model);
+  agent_test_response_set_body (agent_test_server_add_response (server, 200), "application/json",
+                                c->body);
+
+  agent_provider_fetch_context_window_async (provider, NULL, NULL, fetched_cb, &answer);
+  while (answer == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  tokens = agent_provider_fetch_context_window_finish (provider, answer, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (tokens, ==, c->tokens);
+  g_assert_cmpstr (agent_test_server_get_request_method (server, 0), ==, c->method);
+  /* (below the test server's base path) */
+  g_assert_true (g_str_has_suffix (agent_test_server_get_request_path (server, 0), c->path));
+  if (g_str_equal (c->method, "POST"))
+    g_assert_cmpstr (json_object_get_string_member (json_node_get_object (agent_test_server_get_request_body (server, 0)),
+                                                    "model"), ==, c->model);
+}
+
+static void
+test_window_error (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentProvider) provider = agent_provider_new ("ollama", NULL);
+  g_autoptr(GAsyncResult) answer = NULL;
+  g_autoptr(GError) error = NULL;
+
+  agent_provider_set_base_url (provider, agent_test_server_get_base_url (server));
+  agent_provider_set_model (provider, "missing");
+  agent_test_response_set_body (agent_test_server_add_response (server, 404), "application/json",
+                                "{\"error\":\"model 'missing' not found\"}");
+
+  agent_provider_fetch_context_window_async (provider, NULL, NULL, fetched_cb, &answer);
+  while (answer == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (agent_provider_fetch_context_window_finish (provider, answer, &error), ==, -1);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_HTTP);
+  agent_test_assert_contains (error->message, "not found");
+}
+
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
@@ -529,6 +632,13 @@ main (int   argc,
   ADD ("/context/summarize/fails", test_summary_fails);
   ADD ("/context/pressure", test_pressure);
   g_test_add_func ("/context/policy/properties", test_policy_properties);
+  for (guint i = 0; i < G_N_ELEMENTS (window_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/context/window/%s/%u", window_cases[i].provider, i);
+
+      g_test_add_data_func (path, &window_cases[i], test_window_case);
+    }
+  g_test_add_func ("/context/window/error", test_window_error);
 
   return g_test_run ();
 }

@@ -27,7 +27,7 @@
 
 #include <string.h>
 
-#include "providers/agent-context-length-private.h"
+#include "core/agent-context-length-private.h"
 
 typedef enum
 {
