@@ -337,8 +337,11 @@ start_request (AgentProvider *self,
   soup_message_headers_replace (soup_message_get_request_headers (list->message),
                                 "Accept", "application/json");
   if (body != NULL)
-    soup_message_set_request_body_from_bytes (list->message, "application/json",
-                                              g_bytes_new_take (g_strdup (body), strlen (body)));
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+
+      soup_message_set_request_body_from_bytes (list->message, "application/json", bytes);
+    }
   if (!_agent_provider_add_headers (self, soup_message_get_request_headers (list->message),
                                     &error) ||
       !(session = _agent_provider_get_soup_session (self, &error)))
