@@ -111,6 +111,16 @@ test_reload (void)
   g_assert_false (request_mentions (server, 3, "A long answer about ducks."));
   g_assert_true (request_mentions (server, 3, "Geese too."));
   g_assert_true (request_mentions (server, 3, "And swans?"));
+
+  /* Without a policy too: the summary stands for what it replaced */
+  agent_session_set_context_policy (session, NULL);
+  add_answer (server, "Ducks again.", 130);
+  agent_test_turn_run (&turn, session, "And ducks?", NULL);
+  g_assert_no_error (turn.error);
+  agent_test_turn_clear (&turn);
+  g_assert_true (request_mentions (server, 4, "Ducks were discussed."));
+  g_assert_false (request_mentions (server, 4, "A long answer about ducks."));
+  g_assert_true (request_mentions (server, 4, "Swans also."));
   g_assert_finalize_object (session);
 
   g_clear_object (&again);

@@ -255,10 +255,13 @@ _agent_turn_prepare_view (AgentTurn *turn)
   if (session->context_boundary > memory_length (session))
     session->context_boundary = 0;
 
-  /* Without a policy, everything is sent: only the estimate is kept */
+  /* Without a policy, everything is sent but what a summary replaced (a
+   * conversation compacted earlier, loaded again) */
   if (policy == NULL)
     {
       _agent_session_set_context_used (session, view_estimate (session, &base));
+      if (base.summary_position != G_MAXUINT)
+        turn->view = view_to_store (&base);
       return TRUE;
     }
 
