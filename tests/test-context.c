@@ -403,7 +403,7 @@ test_summarize (Fixture       *f,
   g_assert_cmpint (agent_session_get_context_used (f->session), >=, 605);
 
   agent_test_openai_add_text_response (f->server, deltas, 610, 8);
-  add_answer (f, "It is 4.", 60);
+  add_answer (f, "It is 4.", 700);
   agent_test_turn_run (&f->turn, f->session, "What is 2+2?", NULL);
 
   g_assert_no_error (f->turn.error);
@@ -442,6 +442,34 @@ test_summarize (Fixture       *f,
   g_assert_cmpuint (agent_message_get_summary_end (summary), ==, 2);
   g_assert_cmpstr (agent_message_get_content (summary), ==, "The user said hello.");
   g_assert_cmpint (agent_message_get_state (summary), ==, AGENT_MESSAGE_STATE_COMPLETE);
+
+  /* Past the threshold again: the next summary takes in the first one */
+  {
+    const char *again[] = { "Hello, then 2+2.", NULL };
+    g_autoptr(AgentMessage) second = NULL;
+
+    agent_test_turn_clear (&f->turn);
+    agent_test_openai_add_text_response (f->server, again, 700, 8);
+    add_answer (f, "Bye.", 60);
+    agent_test_turn_run (&f->turn, f->session, "Bye", NULL);
+    g_assert_no_error (f->turn.error);
+
+    g_assert_cmpuint (json_array_get_length (agent_test_openai_get_messages (f->server, 3)), ==, 5);
+    agent_test_assert_contains (agent_test_openai_get_message_string (f->server, 3, 1, "content"),
+                                "The user said hello.");
+    g_assert_cmpstr (agent_test_openai_get_message_string (f->server, 3, 3, "content"), ==,
+                     "It is 4.");
+    g_assert_cmpuint (json_array_get_length (agent_test_openai_get_messages (f->server, 4)), ==, 3);
+    agent_test_assert_contains (agent_test_openai_get_message_string (f->server, 4, 1, "content"),
+                                "Hello, then 2+2.");
+    g_assert_false (request_mentions (f, 4, "The user said hello."));
+
+    second = g_list_model_get_item (G_LIST_MODEL (agent_session_get_memory (f->session)), 6);
+    g_assert_true (agent_message_is_summary (second));
+    g_assert_cmpuint (agent_message_get_summary_start (second), ==, 0);
+    g_assert_cmpuint (agent_message_get_summary_end (second), ==, 5);
+    g_assert_cmpuint (f->compactions->len, ==, 2);
+  }
 }
 
 /* A failed summary fails the turn and leaves the memory as it was */

@@ -100,6 +100,20 @@ view_first_replaced (const View *view)
   return 0;
 }
 
+/* The memory position after what the view's summary replaces, or 0 */
+static guint
+view_summary_end (const View *view)
+{
+  for (guint i = 0; i < view->messages->len; i++)
+    {
+      AgentMessage *message = g_ptr_array_index (view->messages, i);
+
+      if (agent_message_is_summary (message))
+        return agent_message_get_summary_end (message);
+    }
+  return 0;
+}
+
 static GListStore *
 view_to_store (const View *view)
 {
@@ -281,9 +295,9 @@ _agent_turn_prepare_view (AgentTurn *turn)
     {
       boundary = _agent_context_policy_boundary (policy, base.messages, base.positions);
 
+      /* A new summary only if it would replace more than the last one */
       if ((strategy & AGENT_CONTEXT_STRATEGY_SUMMARIZE) && !turn->summarized &&
-          boundary > 0 &&
-          (base.summary_position == G_MAXUINT || boundary > view_first_replaced (&base)))
+          boundary > 0 && boundary > view_summary_end (&base))
         {
           g_clear_error (&turn->context_error);
           start_summary (turn, &base, boundary);
