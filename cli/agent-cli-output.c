@@ -588,6 +588,11 @@ cli_output_error (CliOutput    *self,
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     say (self, NULL, _("Interrupted."));
+  else if (g_error_matches (error, AGENT_ERROR, AGENT_ERROR_CONTEXT_LENGTH))
+    /* The kind, as --json names it, and what the user can do */
+    say (self, RED, _("Error (%s): %s\nStart a new conversation, or let agent-cli compact this "
+                      "one (--compact auto)."),
+         agent_error_get_code (error), error->message);
   else
     say (self, RED, _("Error: %s"), error->message);
 }
@@ -626,4 +631,52 @@ cli_output_models (CliOutput          *self,
       put (self, line, strlen (line));
       put (self, "\n", 1);
     }
+}
+
+/* The context policy compacted the conversation (agent-cli-context.c) */
+void
+cli_output_compacted (CliOutput    *self,
+                      const char   *strategy,
+                      guint         start,
+                      guint         stop,
+                      gint64        tokens_before,
+                      gint64        tokens_after,
+                      AgentMessage *summary)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("compacted");
+
+      add_string (builder, "strategy", strategy);
+      json_builder_set_member_name (builder, "start");
+      json_builder_add_int_value (builder, start);
+      json_builder_set_member_name (builder, "end");
+      json_builder_add_int_value (builder, stop);
+      json_builder_set_member_name (builder, "tokens-before");
+      json_builder_add_int_value (builder, tokens_before);
+      json_builder_set_member_name (builder, "tokens-after");
+      json_builder_add_int_value (builder, tokens_after);
+      if (summary != NULL)
+        add_string (builder, "summary", agent_message_get_content (summary));
+      end (self, builder);
+      return;
+    }
+
+  {
+    g_autofree char *before = g_strdup_printf ("%" G_GINT64_FORMAT, tokens_before);
+    g_autofree char *after = g_strdup_printf ("%" G_GINT64_FORMAT, tokens_after);
+    g_autofree char *text = NULL;
+
+    /* Translators: the first %s is a strategy (summarize, keep-last,
+     * trim-tool-results), the last two numbers of tokens */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Compacted the conversation (%s): %u message replaced, "
+                                         "about %s tokens down to %s",
+                                         "Compacted the conversation (%s): %u messages replaced, "
+                                         "about %s tokens down to %s",
+                                         stop - start),
+                            strategy, stop - start, before, after);
+    end_text_line (self);
+    say (self, DIM, "%s", text);
+  }
 }

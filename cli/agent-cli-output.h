@@ -62,6 +62,14 @@ void       cli_output_notice            (CliOutput      *self,
 void       cli_output_models            (CliOutput      *self,
                                          const char * const *names);
 
+void       cli_output_compacted         (CliOutput      *self,
+                                         const char     *strategy,
+                                         guint           start,
+                                         guint           stop,
+                                         gint64          tokens_before,
+                                         gint64          tokens_after,
+                                         AgentMessage   *summary);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliOutput, cli_output_free)
 
 G_END_DECLS

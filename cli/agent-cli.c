@@ -25,6 +25,7 @@
 #include <agent.h>
 
 #include "agent-cli-approval.h"
+#include "agent-cli-context.h"
 #include "agent-cli-mcp.h"
 #include "agent-cli-output.h"
 #include "agent-cli-store.h"
@@ -83,6 +84,10 @@ static double opt_turn_timeout = UNSET_TIMEOUT;
 static double opt_stall_timeout = UNSET_TIMEOUT;
 static char *opt_max_turn_size;
 static char *opt_max_request_size;
+static char *opt_context_window;
+static char *opt_compact;
+static char *opt_compact_strategy;
+static int opt_keep_turns;
 static char *opt_tls_ca_file;
 static char *opt_reasoning_effort;
 static gboolean opt_version;
@@ -129,6 +134,17 @@ static const GOptionEntry entries[] = {
        "default: 32M; 0: no limit)"), N_("SIZE") },
   { "max-request-size", 0, 0, G_OPTION_ARG_STRING, &opt_max_request_size,
     N_("Send no request larger than SIZE bytes (default: 32M; 0: no limit)"), N_("SIZE") },
+  { "context-window", 0, 0, G_OPTION_ARG_STRING, &opt_context_window,
+    N_("The model's context window is TOKENS, or auto: as the server's model list says "
+       "(default: unknown until a request is refused as too long)"), N_("TOKENS|auto") },
+  { "compact", 0, 0, G_OPTION_ARG_STRING, &opt_compact,
+    N_("auto: compact a conversation that no longer fits the context window; off (default)"),
+    N_("auto|off") },
+  { "compact-strategy", 0, 0, G_OPTION_ARG_STRING, &opt_compact_strategy,
+    N_("How to compact: summarize, keep-last, trim-tool-results, separated by commas (default: "
+       "trim-tool-results,summarize)"), N_("LIST") },
+  { "keep-turns", 0, 0, G_OPTION_ARG_INT, &opt_keep_turns,
+    N_("Compacting leaves the last N turns as they are (default: 4)"), N_("N") },
   { "tls-ca-file", 0, 0, G_OPTION_ARG_FILENAME, &opt_tls_ca_file,
     N_("Trust the certificate authorities in FILE (PEM) instead of the system's"), N_("FILE") },
   { "json", 'j', 0, G_OPTION_ARG_NONE, &opt_json,
@@ -157,6 +173,10 @@ text_delta_cb (AgentSession *session,
                Cli          *cli)
 {
   guint n_breaks = 0;
+
+  /* A summary of the conversation is not the answer (agent-cli-context.c) */
+  if (agent_message_is_summary (message))
+    return;
 
   /* A new piece of the answer (a Responses message item, say) begins
    * with this delta: shown apart */
@@ -857,7 +877,9 @@ run (int   argc,
                                    &opt_base_url, &opt_system)) >= 0)
     return status;
 
-  if (!(session = create_session (&error)))
+  if (!(session = create_session (&error)) ||
+      !cli_context_setup (session, output, opt_context_window, opt_compact, opt_compact_strategy,
+                          opt_keep_turns, &error))
     {
       cli_output_error (output, error);
       return EXIT_FAILURE;

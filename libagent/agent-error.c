@@ -8,7 +8,50 @@
 #include <gio/gio.h>
 
 #include "agent-enums.h"
-#include "agent-error.h"
+#include "agent-error-private.h"
+
+/* An extended error domain (GLib 2.68): an error of %AGENT_ERROR_CONTEXT_LENGTH
+ * carries the token counts the server named, which the message also shows
+ * (for bindings, which keep only the domain, code and message). The
+ * domain's name stays "agent-error-quark". */
+typedef struct
+{
+  gint64 requested;
+  gint64 limit;
+} AgentErrorPrivate;
+
+/* The private data sits before the GError, aligned as GLib aligns it
+ * (G_DEFINE_EXTENDED_ERROR does the same, but names the domain after the
+ * type) */
+static AgentErrorPrivate *
+get_private (const GError *error)
+{
+  const gsize align = 2 * sizeof (gsize);
+
+  return (AgentErrorPrivate *) ((guint8 *) error -
+                                ((sizeof (AgentErrorPrivate) + align - 1) & -align));
+}
+
+static void
+agent_error_private_init (GError *error)
+{
+  AgentErrorPrivate *priv = get_private (error);
+
+  priv->requested = -1;
+  priv->limit = -1;
+}
+
+static void
+agent_error_private_copy (const GError *src,
+                          GError       *dest)
+{
+  *get_private (dest) = *get_private (src);
+}
+
+static void
+agent_error_private_clear (GError *error)
+{
+}
 
 /**
  * agent_error_quark:
@@ -20,7 +63,85 @@
  *
  * Since: 0.1
  */
-G_DEFINE_QUARK (agent-error-quark, agent_error)
+GQuark
+agent_error_quark (void)
+{
+  static gsize quark;
+
+  if (g_once_init_enter (&quark))
+    {
+      GQuark domain = g_error_domain_register_static ("agent-error-quark",
+                                                      sizeof (AgentErrorPrivate),
+                                                      agent_error_private_init,
+                                                      agent_error_private_copy,
+                                                      agent_error_private_clear);
+
+      g_once_init_leave (&quark, domain);
+    }
+
+  return (GQuark) quark;
+}
+
+/* Records the token counts (-1 for unknown) on an %AGENT_ERROR error. */
+void
+_agent_error_set_context_tokens (GError *error,
+                                 gint64  requested,
+                                 gint64  limit)
+{
+  AgentErrorPrivate *priv;
+
+  g_return_if_fail (error != NULL && error->domain == AGENT_ERROR);
+
+  priv = get_private (error);
+  priv->requested = requested;
+  priv->limit = limit;
+}
+
+/**
+ * agent_error_get_context_tokens:
+ * @error: a [struct@GLib.Error]
+ * @requested: (out) (optional): where to store how many tokens the request
+ *   needed, or -1 if the server did not say
+ * @limit: (out) (optional): where to store the model's context window in
+ *   tokens, or -1 if the server did not say
+ *
+ * Gets the numbers of a %AGENT_ERROR_CONTEXT_LENGTH error, as the server
+ * gave them: OpenAI, Anthropic, Gemini and llama.cpp name both, Ollama
+ * neither. The error's message shows the same numbers, in words.
+ *
+ * The numbers travel with the [struct@GLib.Error] itself (an extended
+ * error domain), so they survive g_error_copy() and GJS; PyGObject keeps
+ * only the domain, code and message of an error.
+ *
+ * Returns: %TRUE if @error is a %AGENT_ERROR_CONTEXT_LENGTH error
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_error_get_context_tokens (const GError *error,
+                                gint64       *requested,
+                                gint64       *limit)
+{
+  AgentErrorPrivate *priv;
+
+  if (requested != NULL)
+    *requested = -1;
+  if (limit != NULL)
+    *limit = -1;
+
+  g_return_val_if_fail (error != NULL, FALSE);
+
+  if (!g_error_matches (error, AGENT_ERROR, AGENT_ERROR_CONTEXT_LENGTH))
+    return FALSE;
+
+  priv = get_private (error);
+  if (requested != NULL)
+    *requested = priv->requested;
+  if (limit != NULL)
+    *limit = priv->limit;
+
+  return TRUE;
+}
 
 /**
  * agent_error_get_code:

@@ -44,6 +44,9 @@ G_BEGIN_DECLS
  * @AGENT_ERROR_TOOL: a tool failed
  * @AGENT_ERROR_HOOK: a hook rejected the operation
  * @AGENT_ERROR_STORAGE: the conversation memory could not store a message
+ * @AGENT_ERROR_CONTEXT_LENGTH: the request does not fit the model's context
+ *   window (the conversation is too long); see
+ *   [func@Agent.Error.get_context_tokens] for the numbers the server gave
  *
  * Error codes in the %AGENT_ERROR domain.
  *
@@ -64,11 +67,16 @@ typedef enum
   AGENT_ERROR_TOOL,
   AGENT_ERROR_HOOK,
   AGENT_ERROR_STORAGE,
+  AGENT_ERROR_CONTEXT_LENGTH,
 } AgentError;
 
 AGENT_AVAILABLE_IN_ALL
 GQuark      agent_error_quark    (void);
 AGENT_AVAILABLE_IN_ALL
 const char *agent_error_get_code (const GError *error);
+AGENT_AVAILABLE_IN_ALL
+gboolean    agent_error_get_context_tokens (const GError *error,
+                                            gint64       *requested,
+                                            gint64       *limit);
 
 G_END_DECLS

@@ -14,9 +14,10 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "agent-error.h"
+#include "agent-error-private.h"
 #include "json/agent-json-private.h"
 #include "core/agent-provider-private.h"
+#include "core/agent-context-length-private.h"
 #include "agent-util-private.h"
 #include "agent-version.h"
 #include "wire/agent-wire-util-private.h"
@@ -698,6 +699,41 @@ describe_error_json (const AgentJson *root)
   return g_strdup (message);
 }
 
+static GError *
+context_length_error (const char * const *secrets,
+                      const char         *prefix,
+                      const char         *described,
+                      gint64              requested,
+                      gint64              limit)
+{
+  g_autofree char *redacted = agent_redact (described ? described : "", secrets);
+  g_autofree char *numbers = NULL;
+  char requested_text[24], limit_text[24];
+  GError *error;
+
+  g_snprintf (requested_text, sizeof requested_text, "%" G_GINT64_FORMAT, requested);
+  g_snprintf (limit_text, sizeof limit_text, "%" G_GINT64_FORMAT, limit);
+  if (requested >= 0 && limit >= 0)
+    /* Translators: the tokens a request needed, and the model's context window */
+    numbers = g_strdup_printf (_("%s tokens, the limit is %s"), requested_text, limit_text);
+  else if (limit >= 0)
+    numbers = g_strdup_printf (_("the limit is %s tokens"), limit_text);
+
+  if (numbers != NULL)
+    error = g_error_new (AGENT_ERROR, AGENT_ERROR_CONTEXT_LENGTH,
+                         _("The conversation is too long for the model's context window (%s). "
+                           "%s: %s"),
+                         numbers, prefix, redacted);
+  else
+    error = g_error_new (AGENT_ERROR, AGENT_ERROR_CONTEXT_LENGTH,
+                         _("The conversation is too long for the model's context window. "
+                           "%s: %s"),
+                         prefix, redacted);
+
+  _agent_error_set_context_tokens (error, requested, limit);
+  return error;
+}
+
 /* An error from a provider's error object; NULL if there is none in it.
  * @secrets (which may be NULL) are redacted before anything is cut. */
 GError *
@@ -708,6 +744,11 @@ _agent_provider_error_from_json_value (const char * const *secrets,
 {
   g_autofree char *described = describe_error_json (root);
   g_autofree char *redacted = NULL;
+  gint64 requested, limit;
+
+  /* Every API's "too long" is one code, with the numbers it gave */
+  if (code != AGENT_ERROR_AUTHENTICATION && _agent_context_length_check (root, &requested, &limit))
+    return context_length_error (secrets, prefix, described, requested, limit);
 
   if (described == NULL)
     {

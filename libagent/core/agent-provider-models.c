@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
@@ -32,6 +34,7 @@ typedef struct
   gboolean      timed_out;
   GInputStream *stream;
   GByteArray   *body;
+  char         *model;       /* fetching this model's context window */
 } ListModels;
 
 static void
@@ -54,6 +57,7 @@ list_models_free (gpointer data)
   g_clear_object (&list->stream);
   g_clear_object (&list->message);
   g_clear_pointer (&list->body, g_byte_array_unref);
+  g_free (list->model);
   g_free (list);
 }
 
@@ -102,6 +106,89 @@ return_transfer_error (GTask  *task,
     }
 }
 
+/* Context windows, where the model lists state them */
+
+static gint64
+member_tokens (const AgentJson *object,
+               const char      *name)
+{
+  AgentJson member = agent_json_member (object, name);
+  gint64 value;
+
+  return agent_json_int (&member, &value) && value > 0 ? value : 0;
+}
+
+/* Ollama's /api/show: "model_info": {"<architecture>.context_length": N} */
+static gint64
+ollama_context_window (const AgentJson *root)
+{
+  AgentJson info = agent_json_member (root, "model_info");
+  AgentJsonIter iter;
+  const char *name;
+  gsize name_len;
+  AgentJson value;
+  gint64 tokens;
+
+  if (!agent_json_is (&info, AGENT_JSON_OBJECT))
+    return 0;
+
+  agent_json_iter_init (&iter, &info);
+  while (agent_json_iter_next (&iter, &name, &name_len, &value))
+    if (g_str_has_suffix (name, ".context_length") && agent_json_int (&value, &tokens) && tokens > 0)
+      return tokens;
+
+  return 0;
+}
+
+/* An OpenAI-style list, {"data": [{"id", …}]}: OpenRouter and LM Studio
+ * say "context_length", Groq "context_window", vLLM "max_model_len" */
+static gint64
+listed_context_window (const AgentJson *root,
+                       const char      *model)
+{
+  static const char * const names[] = { "context_length", "context_window", "max_model_len",
+                                        "max_context_length", "max_input_tokens" };
+  AgentJson data = agent_json_member (root, "data");
+  AgentJsonIter iter;
+  AgentJson item;
+
+  if (!agent_json_is (&data, AGENT_JSON_ARRAY))
+    data = agent_json_member (root, "models");
+  if (!agent_json_is (&data, AGENT_JSON_ARRAY))
+    return 0;
+
+  agent_json_iter_init (&iter, &data);
+  while (agent_json_iter_next (&iter, NULL, NULL, &item))
+    {
+      const char *id = agent_json_member_string (&item, "id", NULL);
+
+      if (id == NULL || strcmp (id, model) != 0)
+        continue;
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          gint64 tokens = member_tokens (&item, names[i]);
+
+          if (tokens > 0)
+            return tokens;
+        }
+      return 0;
+    }
+
+  return 0;
+}
+
+static gint64
+parse_context_window (const AgentProviderBackend *backend,
+                      const char                 *model,
+                      const AgentJson            *root)
+{
+  if (g_str_equal (backend->name, "ollama"))
+    return ollama_context_window (root);
+  if (g_str_equal (backend->name, "gemini"))
+    return member_tokens (root, "inputTokenLimit");
+  return listed_context_window (root, model);
+}
+
 static void
 body_read (GTask *task)
 {
@@ -145,6 +232,17 @@ body_read (GTask *task)
     }
 
   parser = agent_json_parser_new ();
+  if (list->model != NULL)
+    {
+      if (!agent_json_parser_parse (parser, data, len, &root, NULL))
+        g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                                 _("The server's description of the model could not be read"));
+      else
+        g_task_return_int (task, parse_context_window (_agent_provider_get_backend (self),
+                                                       list->model, &root));
+      return;
+    }
+
   if (!agent_json_parser_parse (parser, data, len, &root, NULL) ||
       !(names = _agent_provider_get_backend (self)->parse_models (&root)))
     {
@@ -206,58 +304,44 @@ send_cb (GObject      *object,
                                    list->cancellable, read_cb, g_steal_pointer (&task));
 }
 
-/**
- * agent_provider_list_models_async:
- * @self: a [class@Agent.Provider]
- * @cancellable: (nullable): a [class@Gio.Cancellable]
- * @callback: (scope async): called with the list
- * @user_data: data for @callback
- *
- * Asks the server which models it offers (`GET /models`, `/api/tags`, …),
- * for a model picker. Call [method@Agent.Provider.list_models_finish] from
- * @callback.
- *
- * The answer may take [property@Agent.Provider:connect-timeout] plus
- * [property@Agent.Provider:first-byte-timeout] and be at most 8 MiB; beyond
- * either, the listing fails with %AGENT_ERROR_TIMEOUT or
- * %AGENT_ERROR_LIMIT.
- *
- * Since: 0.1
- */
-void
-agent_provider_list_models_async (AgentProvider       *self,
-                                  GCancellable        *cancellable,
-                                  GAsyncReadyCallback  callback,
-                                  gpointer             user_data)
+/* Sends @method @path (with a JSON @body, or none) and reads the answer
+ * into @task, whose data it sets */
+static void
+start_request (AgentProvider *self,
+               GTask         *task,
+               const char    *method,
+               const char    *path,
+               const char    *body,
+               char          *model,
+               GCancellable  *cancellable)
 {
-  g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *url = NULL;
-  const AgentProviderBackend *backend;
   SoupSession *session;
   ListModels *list;
 
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  backend = _agent_provider_get_backend (self);
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, agent_provider_list_models_async);
-
-  if (!(url = _agent_provider_build_url (self, backend->models_path, &error)))
+  if (!(url = _agent_provider_build_url (self, path, &error)))
     {
+      g_free (model);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
   list = g_new0 (ListModels, 1);
-  list->message = soup_message_new (SOUP_METHOD_GET, url);
+  list->model = model;
+  list->message = soup_message_new (method, url);
   /* The key goes to the base URL's origin only */
   soup_message_add_flags (list->message, SOUP_MESSAGE_NO_REDIRECT);
   list->cancellable = g_cancellable_new ();
   g_task_set_task_data (task, list, list_models_free);
   soup_message_headers_replace (soup_message_get_request_headers (list->message),
                                 "Accept", "application/json");
+  if (body != NULL)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+
+      soup_message_set_request_body_from_bytes (list->message, "application/json", bytes);
+    }
   if (!_agent_provider_add_headers (self, soup_message_get_request_headers (list->message),
                                     &error) ||
       !(session = _agent_provider_get_soup_session (self, &error)))
@@ -290,7 +374,144 @@ agent_provider_list_models_async (AgentProvider       *self,
     }
 
   soup_session_send_async (session, list->message, G_PRIORITY_DEFAULT, list->cancellable,
-                           send_cb, g_steal_pointer (&task));
+                           send_cb, g_object_ref (task));
+}
+
+/**
+ * agent_provider_list_models_async:
+ * @self: a [class@Agent.Provider]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
+ * @callback: (scope async): called with the list
+ * @user_data: data for @callback
+ *
+ * Asks the server which models it offers (`GET /models`, `/api/tags`, …),
+ * for a model picker. Call [method@Agent.Provider.list_models_finish] from
+ * @callback.
+ *
+ * The answer may take [property@Agent.Provider:connect-timeout] plus
+ * [property@Agent.Provider:first-byte-timeout] and be at most 8 MiB; beyond
+ * either, the listing fails with %AGENT_ERROR_TIMEOUT or
+ * %AGENT_ERROR_LIMIT.
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_list_models_async (AgentProvider       *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agent_provider_list_models_async);
+  start_request (self, task, SOUP_METHOD_GET, _agent_provider_get_backend (self)->models_path,
+                 NULL, NULL, cancellable);
+}
+
+/**
+ * agent_provider_fetch_context_window_async:
+ * @self: a [class@Agent.Provider]
+ * @model: (nullable): a model, or %NULL for [property@Agent.Provider:model]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
+ * @callback: (scope async): called with the answer
+ * @user_data: data for @callback
+ *
+ * Asks the server how many tokens @model reads at once, where its API
+ * says: Ollama's `POST /api/show` (`model_info`, `*.context_length`),
+ * Gemini's `GET models/MODEL` (`inputTokenLimit`), or the model's entry
+ * in an OpenAI-style list (`context_length` as OpenRouter and LM Studio
+ * write it, `context_window`, `max_model_len`). Set the answer as
+ * [property@Agent.Session:context-window]. Call
+ * [method@Agent.Provider.fetch_context_window_finish] from @callback.
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_fetch_context_window_async (AgentProvider       *self,
+                                           const char          *model,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data)
+{
+  const AgentProviderBackend *backend;
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *body = NULL;
+  const char *method = SOUP_METHOD_GET;
+
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  backend = _agent_provider_get_backend (self);
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, agent_provider_fetch_context_window_async);
+
+  if (model == NULL)
+    model = agent_provider_get_model (self);
+  if (model == NULL || *model == '\0')
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("No model was given"));
+      return;
+    }
+
+  if (g_str_equal (backend->name, "ollama"))
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "model");
+      json_builder_add_string_value (builder, model);
+      json_builder_end_object (builder);
+      root = json_builder_get_root (builder);
+      body = json_to_string (root, FALSE);
+      method = SOUP_METHOD_POST;
+      path = g_strdup ("/api/show");
+    }
+  else if (g_str_equal (backend->name, "gemini"))
+    {
+      g_autofree char *escaped = g_uri_escape_string (g_str_has_prefix (model, "models/")
+                                                        ? model + strlen ("models/") : model,
+                                                      NULL, FALSE);
+
+      path = g_strdup_printf ("/v1beta/models/%s", escaped);
+    }
+  else
+    path = g_strdup (backend->models_path);
+
+  start_request (self, task, method, path, body, g_strdup (model), cancellable);
+}
+
+/**
+ * agent_provider_fetch_context_window_finish:
+ * @self: a [class@Agent.Provider]
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Finishes [method@Agent.Provider.fetch_context_window_async]; it fails as
+ * [method@Agent.Provider.list_models_finish] does.
+ *
+ * Returns: the model's context window in tokens, 0 if the server does not
+ *   say, or -1 with @error set
+ *
+ * Since: 0.1
+ */
+gint64
+agent_provider_fetch_context_window_finish (AgentProvider  *self,
+                                            GAsyncResult   *result,
+                                            GError        **error)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), -1);
+  g_return_val_if_fail (g_task_is_valid (result, self), -1);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        agent_provider_fetch_context_window_async, -1);
+
+  return g_task_propagate_int (G_TASK (result), error);
 }
 
 /**

@@ -126,5 +126,15 @@ guint               agent_provider_get_max_concurrent_requests (AgentProvider *s
 AGENT_AVAILABLE_IN_ALL
 void                agent_provider_set_max_concurrent_requests (AgentProvider *self,
                                                                 guint          max_concurrent_requests);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_fetch_context_window_async  (AgentProvider        *self,
+                                                                const char           *model,
+                                                                GCancellable         *cancellable,
+                                                                GAsyncReadyCallback   callback,
+                                                                gpointer              user_data);
+AGENT_AVAILABLE_IN_ALL
+gint64              agent_provider_fetch_context_window_finish (AgentProvider        *self,
+                                                                GAsyncResult         *result,
+                                                                GError              **error);
 
 G_END_DECLS

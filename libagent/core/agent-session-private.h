@@ -34,6 +34,15 @@ struct _AgentSession
   guint          max_steps;
   guint          max_tool_calls;
   guint          stream_tool_call_chunks : 1;
+
+  /* agent-session-context.c */
+  AgentContextPolicy *context_policy;
+  guint64        context_window;     /* tokens, 0 if unknown */
+  gint64         context_used;       /* estimate of the next request, -1 if none yet */
+  double         context_pressure_threshold;
+  guint          context_boundary;   /* memory position: a policy cut what is before */
+  guint          context_since;      /* memory position of the last compaction */
+  guint          context_pressure : 1;
 };
 
 typedef enum
@@ -54,6 +63,8 @@ typedef enum
   AGENT_SESSION_TOOL_PROGRESS,
   AGENT_SESSION_TURN_FINISHED,
   AGENT_SESSION_RETRY,
+  AGENT_SESSION_CONTEXT_PRESSURE,
+  AGENT_SESSION_COMPACTED,
   AGENT_SESSION_N_SIGNALS
 } AgentSessionSignal;
 
@@ -86,5 +97,24 @@ gboolean _agent_session_get_limit_property   (AgentSession *self,
 gboolean _agent_session_set_limit_property   (AgentSession *self,
                                               guint         prop_id,
                                               const GValue *value);
+
+/* agent-session-limits.c adds this many properties */
+#define AGENT_SESSION_N_LIMIT_PROPS 3
+
+/* agent-session-context.c: context-policy, context-window, context-used,
+ * context-pressure-threshold; context-pressure and compacted */
+void     _agent_session_init_context          (AgentSession *self);
+void     _agent_session_dispose_context       (AgentSession *self);
+void     _agent_session_class_add_context     (GObjectClass *object_class,
+                                               guint         first_prop_id,
+                                               guint        *signal_ids);
+gboolean _agent_session_get_context_property  (AgentSession *self,
+                                               guint         prop_id,
+                                               GValue       *value);
+gboolean _agent_session_set_context_property  (AgentSession *self,
+                                               guint         prop_id,
+                                               const GValue *value);
+void     _agent_session_set_context_used      (AgentSession *self,
+                                               gint64        tokens);
 
 G_END_DECLS

@@ -152,6 +152,7 @@ agent_session_dispose (GObject *object)
   g_clear_pointer (&self->tool_names, g_hash_table_unref);
   g_clear_object (&self->tools);
   g_clear_object (&self->current_message);
+  _agent_session_dispose_context (self);
 
   G_OBJECT_CLASS (agent_session_parent_class)->dispose (object);
 }
@@ -248,7 +249,8 @@ agent_session_get_property (GObject    *object,
       break;
 
     default:
-      if (!_agent_session_get_limit_property (self, prop_id, value))
+      if (!_agent_session_get_limit_property (self, prop_id, value) &&
+          !_agent_session_get_context_property (self, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -303,7 +305,8 @@ agent_session_set_property (GObject      *object,
       break;
 
     default:
-      if (!_agent_session_set_limit_property (self, prop_id, value))
+      if (!_agent_session_set_limit_property (self, prop_id, value) &&
+          !_agent_session_set_context_property (self, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -512,6 +515,7 @@ agent_session_class_init (AgentSessionClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
   _agent_session_class_add_limits (object_class, N_PROPS);
+  _agent_session_class_add_context (object_class, N_PROPS + AGENT_SESSION_N_LIMIT_PROPS, signals);
 
   /**
    * AgentSession::retry:
@@ -840,6 +844,7 @@ agent_session_init (AgentSession *self)
   self->tools = g_list_store_new (AGENT_TYPE_TOOL);
   self->max_steps = 10;
   _agent_session_init_limits (self);
+  _agent_session_init_context (self);
 }
 
 /**
@@ -917,7 +922,11 @@ agent_session_set_memory (AgentSession *self,
   new_memory = memory ? g_object_ref (memory) : agent_simple_memory_new ();
 
   if (g_set_object (&self->memory, new_memory))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY]);
+    {
+      self->context_boundary = 0;
+      self->context_since = 0;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY]);
+    }
 }
 
 /**

@@ -11,6 +11,7 @@
 
 #include <gio/gio.h>
 
+#include "agent-context-policy.h"
 #include "agent-memory.h"
 #include "agent-message.h"
 #include "agent-metrics.h"
@@ -125,5 +126,22 @@ AGENT_AVAILABLE_IN_ALL
 AgentMessage  *agent_session_continue_finish               (AgentSession         *self,
                                                             GAsyncResult         *result,
                                                             GError              **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+AgentContextPolicy *agent_session_get_context_policy             (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_session_set_context_policy             (AgentSession         *self,
+                                                                  AgentContextPolicy   *policy);
+AGENT_AVAILABLE_IN_ALL
+guint64             agent_session_get_context_window             (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_session_set_context_window             (AgentSession         *self,
+                                                                  guint64               tokens);
+AGENT_AVAILABLE_IN_ALL
+gint64              agent_session_get_context_used               (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+double              agent_session_get_context_pressure_threshold (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_session_set_context_pressure_threshold (AgentSession         *self,
+                                                                  double                fraction);
 
 G_END_DECLS

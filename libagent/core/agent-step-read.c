@@ -284,7 +284,9 @@ error_body_read (AgentStep *self)
                                            (const char *)self->error_body->data,
                                            self->error_body->len);
 
-  if (_agent_retry_status_is_retryable (status))
+  /* A request too long for the model is as long the next time */
+  if (_agent_retry_status_is_retryable (status) &&
+      !g_error_matches (error, AGENT_ERROR, AGENT_ERROR_CONTEXT_LENGTH))
     {
       g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
 

@@ -14,8 +14,9 @@
  *
  * The request a step is about to send, given to
  * [signal@Agent.Session::prepare-step] to inspect or change: the messages
- * (a copy of the memory: changing it changes this request only), the
- * tools offered, the system prompt and the model.
+ * (a copy of the memory, or of the view of it that the session's
+ * [class@Agent.ContextPolicy] made: changing it changes this request
+ * only), the tools offered, the system prompt and the model.
  *
  * Since: 0.1
  */

@@ -53,6 +53,12 @@ struct _AgentTurn
   guint          n_runs;           /* tools that ran (or run) in this turn */
   guint          starting_tools : 1;
   guint          limit_reached : 1;
+
+  /* agent-turn-context.c: the view sent when a context policy is set */
+  GListStore    *view;
+  GError        *context_error;    /* the refusal being answered by compacting */
+  guint          context_retried : 1;  /* once per turn */
+  guint          summarized : 1;       /* once per step */
 };
 
 AgentTurn *_agent_turn_new           (AgentSession *session,
@@ -74,5 +80,14 @@ void       _agent_turn_next_step     (AgentTurn    *turn);
 void       _agent_turn_run_tools     (AgentTurn    *turn,
                                       AgentMessage *assistant);
 void       _agent_turn_stop_tools    (AgentTurn    *turn);
+
+extern const AgentAccumulatorListener _agent_turn_listener;
+
+/* agent-turn-context.c */
+gboolean   _agent_turn_prepare_view  (AgentTurn    *turn);
+void       _agent_turn_update_context_used (AgentTurn *turn);
+gboolean   _agent_turn_context_retry (AgentTurn    *turn,
+                                      AgentMessage *message,
+                                      GError       *error);
 
 G_END_DECLS

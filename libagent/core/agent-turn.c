@@ -260,6 +260,8 @@ _agent_turn_free (AgentTurn *turn)
   g_clear_pointer (&turn->totals.usage, agent_usage_unref);
   g_clear_pointer (&turn->calls, g_ptr_array_unref);
   g_clear_object (&turn->assistant);
+  g_clear_object (&turn->view);
+  g_clear_error (&turn->context_error);
   g_clear_object (&turn->cancellable);
   g_clear_object (&turn->caller_cancellable);
   g_clear_object (&turn->session);
@@ -306,6 +308,7 @@ end_turn (AgentTurn    *turn,
       _agent_session_set_usage (turn->session, turn->totals.usage);
     }
   _agent_session_set_turn_metrics (turn->session, metrics);
+  _agent_turn_update_context_used (turn);
   _agent_session_set_turn (turn->session, NULL);
 
   _agent_session_emit (turn->session, AGENT_SESSION_TURN_FINISHED, message, error, metrics);
@@ -465,7 +468,7 @@ on_retry (gpointer      user_data,
   _agent_session_emit (turn->session, AGENT_SESSION_RETRY, attempt, delay, error);
 }
 
-static const AgentAccumulatorListener listener = {
+const AgentAccumulatorListener _agent_turn_listener = {
   .text_delta = on_text_delta,
   .reasoning_delta = on_reasoning_delta,
   .refusal_delta = on_refusal_delta,
@@ -628,7 +631,11 @@ step_cb (GObject      *object,
 
   if (!success)
     {
-      step_failed (turn, message, stop_reason (turn, error));
+      error = stop_reason (turn, error);
+      /* Too long for the model: compacted and sent again, once */
+      if (_agent_turn_context_retry (turn, message, error))
+        return;
+      step_failed (turn, message, error);
       return;
     }
 
@@ -701,10 +708,16 @@ _agent_turn_next_step (AgentTurn *turn)
       return;
     }
 
+  /* A context policy's view of the memory; it may first have the model
+   * write a summary, which comes back here */
+  if (!_agent_turn_prepare_view (turn))
+    return;
+  turn->summarized = FALSE;
+
   request.provider = session->provider;
   request.model = agent_provider_get_model (session->provider);
   request.system_prompt = session->system_prompt;
-  request.messages = G_LIST_MODEL (session->memory);
+  request.messages = turn->view ? G_LIST_MODEL (turn->view) : G_LIST_MODEL (session->memory);
   request.tools = G_LIST_MODEL (session->tools);
 
   /* The prepare-step hook sees (and may change) a copy; without a handler
@@ -734,7 +747,7 @@ _agent_turn_next_step (AgentTurn *turn)
         }
     }
 
-  turn->step = agent_step_new (session->provider, &listener, turn);
+  turn->step = agent_step_new (session->provider, &_agent_turn_listener, turn);
   turn->step_started_at = g_get_monotonic_time ();
   agent_step_set_timeout (turn->step, session->step_timeout);
   agent_step_set_max_request_size (turn->step, session->max_request_size);

@@ -27,9 +27,12 @@ struct _AgentMessage
   AgentMetrics      *metrics;
   AgentMetrics      *turn_metrics;
   GDateTime         *created;
+  guint              summary_start;  /* a summary: the messages it replaces */
+  guint              summary_end;
   AgentMessageRole   role : 3;
   AgentMessageState  state : 3;
   guint              is_error : 1;
+  guint              is_summary : 1;
 };
 
 AgentMessage *_agent_message_new_streaming     (void);
@@ -52,6 +55,9 @@ void          _agent_message_add_content_break (AgentMessage      *self);
 void          _agent_message_notify_content    (AgentMessage      *self);
 void          _agent_message_notify_reasoning  (AgentMessage      *self);
 void          _agent_message_notify_refusal    (AgentMessage      *self);
+void          _agent_message_set_summary       (AgentMessage      *self,
+                                                guint              start,
+                                                guint              end);
 
 /* Hot path: the accumulator appends without notifying; the session
  * notifies once per delta. A zero-length append still makes the field

@@ -501,6 +501,101 @@ agent_message_new_tool_result (const char *tool_call_id,
                        NULL);
 }
 
+/**
+ * agent_message_new_summary:
+ * @content: the summary
+ * @start: the position in the memory of the first message it replaces
+ * @end: the position after the last message it replaces
+ *
+ * Creates a summary of the messages from @start to @end (not included) of
+ * a conversation's memory, as an [class@Agent.ContextPolicy] writes them
+ * when it compacts a conversation: an assistant message, appended to the
+ * memory after the messages it replaces (which stay there), and sent in
+ * their place from then on.
+ *
+ * Returns: (transfer full): a new [class@Agent.Message]
+ *
+ * Since: 0.1
+ */
+AgentMessage *
+agent_message_new_summary (const char *content,
+                           guint       start,
+                           guint       end)
+{
+  AgentMessage *self;
+
+  g_return_val_if_fail (content != NULL, NULL);
+  g_return_val_if_fail (start <= end, NULL);
+
+  self = agent_message_new (AGENT_MESSAGE_ROLE_ASSISTANT, content);
+  _agent_message_set_summary (self, start, end);
+  return self;
+}
+
+void
+_agent_message_set_summary (AgentMessage *self,
+                            guint         start,
+                            guint         end)
+{
+  self->is_summary = TRUE;
+  self->summary_start = start;
+  self->summary_end = end;
+}
+
+/**
+ * agent_message_is_summary:
+ * @self: a [class@Agent.Message]
+ *
+ * Checks whether the message is a summary of earlier messages (see
+ * [ctor@Agent.Message.new_summary]), which a view may show apart.
+ *
+ * Returns: whether the message is a summary
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_message_is_summary (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), FALSE);
+  return self->is_summary;
+}
+
+/**
+ * agent_message_get_summary_start:
+ * @self: a [class@Agent.Message]
+ *
+ * Gets the position in the memory of the first message a summary
+ * replaces.
+ *
+ * Returns: the position, or 0 if @self is not a summary
+ *
+ * Since: 0.1
+ */
+guint
+agent_message_get_summary_start (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), 0);
+  return self->summary_start;
+}
+
+/**
+ * agent_message_get_summary_end:
+ * @self: a [class@Agent.Message]
+ *
+ * Gets the position in the memory after the last message a summary
+ * replaces.
+ *
+ * Returns: the position, or 0 if @self is not a summary
+ *
+ * Since: 0.1
+ */
+guint
+agent_message_get_summary_end (AgentMessage *self)
+{
+  g_return_val_if_fail (AGENT_IS_MESSAGE (self), 0);
+  return self->summary_end;
+}
+
 AgentMessage *
 _agent_message_new_streaming (void)
 {

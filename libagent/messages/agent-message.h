@@ -69,6 +69,16 @@ AgentMessage      *agent_message_new_tool_result    (const char       *tool_call
                                                      const char       *content,
                                                      gboolean          is_error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
+AgentMessage      *agent_message_new_summary        (const char       *content,
+                                                     guint             start,
+                                                     guint             end) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+gboolean           agent_message_is_summary         (AgentMessage     *self);
+AGENT_AVAILABLE_IN_ALL
+guint              agent_message_get_summary_start  (AgentMessage     *self);
+AGENT_AVAILABLE_IN_ALL
+guint              agent_message_get_summary_end    (AgentMessage     *self);
+AGENT_AVAILABLE_IN_ALL
 AgentMessageRole   agent_message_get_role           (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL
 AgentMessageState  agent_message_get_state          (AgentMessage     *self);

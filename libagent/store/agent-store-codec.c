@@ -12,6 +12,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "agent-enums.h"
@@ -261,6 +263,92 @@ insert_tool_call (AgentStoreDb   *db,
   return _agent_store_db_step_done (db, statement, error);
 }
 
+/* A summary (agent_message_new_summary()) keeps the range it replaces in
+ * the provider data's column, as a member of its own ("agent-summary":
+ * {"start", "end"}) that reading takes out again: no column for it, so the
+ * schema stays as it is. */
+#define SUMMARY_MEMBER "agent-summary"
+
+static JsonNode *
+provider_data_to_node (AgentMessage *message)
+{
+  g_autoptr(JsonBuilder) builder = NULL;
+
+  if (!message->is_summary)
+    return message->provider_data ? json_node_ref (message->provider_data) : NULL;
+
+  builder = json_builder_new ();
+  json_builder_begin_object (builder);
+  if (message->provider_data != NULL && JSON_NODE_HOLDS_OBJECT (message->provider_data))
+    {
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+
+      json_object_iter_init (&iter, json_node_get_object (message->provider_data));
+      while (json_object_iter_next (&iter, &name, &value))
+        {
+          json_builder_set_member_name (builder, name);
+          json_builder_add_value (builder, json_node_copy (value));
+        }
+    }
+  json_builder_set_member_name (builder, SUMMARY_MEMBER);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "start");
+  json_builder_add_int_value (builder, message->summary_start);
+  json_builder_set_member_name (builder, "end");
+  json_builder_add_int_value (builder, message->summary_end);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+/* Takes the summary's range out of the provider data read back */
+static void
+read_summary (AgentMessage *message)
+{
+  JsonObject *object;
+  JsonObject *summary;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+  g_autoptr(JsonBuilder) builder = NULL;
+  guint n_others = 0;
+  gint64 start, end;
+
+  if (message->provider_data == NULL)
+    return;
+  object = json_node_get_object (message->provider_data);
+  if (!json_object_has_member (object, SUMMARY_MEMBER) ||
+      !(summary = json_object_get_object_member (object, SUMMARY_MEMBER)))
+    return;
+
+  start = json_object_get_int_member_with_default (summary, "start", 0);
+  end = json_object_get_int_member_with_default (summary, "end", 0);
+  if (start >= 0 && end >= start && end <= G_MAXUINT)
+    _agent_message_set_summary (message, start, end);
+
+  builder = json_builder_new ();
+  json_builder_begin_object (builder);
+  json_object_iter_init (&iter, object);
+  while (json_object_iter_next (&iter, &name, &value))
+    if (strcmp (name, SUMMARY_MEMBER) != 0)
+      {
+        json_builder_set_member_name (builder, name);
+        json_builder_add_value (builder, json_node_copy (value));
+        n_others++;
+      }
+  json_builder_end_object (builder);
+
+  g_clear_pointer (&message->provider_data, json_node_unref);
+  if (n_others > 0)
+    {
+      message->provider_data = json_builder_get_root (builder);
+      json_node_seal (message->provider_data);
+    }
+}
+
 /* Inserts @message, with its tool calls, at @position. The caller holds
  * the transaction. */
 gboolean
@@ -294,7 +382,7 @@ _agent_store_insert_message (AgentStoreDb  *db,
   bind_owned_json (statement, 15, _agent_store_usage_to_node (message->usage));
   bind_owned_json (statement, 16, _agent_store_metrics_to_node (message->metrics));
   bind_owned_json (statement, 17, _agent_store_metrics_to_node (message->turn_metrics));
-  bind_json (statement, 18, message->provider_data);
+  bind_owned_json (statement, 18, provider_data_to_node (message));
 
   if (!_agent_store_db_step_done (db, statement, error))
     return FALSE;
@@ -401,6 +489,7 @@ message_from_row (sqlite3_stmt  *row,
   g_date_time_unref (message->created);
   message->created = _agent_store_date_time_new (sqlite3_column_int64 (row, MSG_CREATED));
   message->provider_data = column_json (row, MSG_PROVIDER_DATA);
+  read_summary (message);
 
   if ((usage = column_json (row, MSG_USAGE)))
     message->usage = usage_from_object (json_node_get_object (usage));

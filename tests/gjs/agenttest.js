@@ -55,6 +55,11 @@ export function stall(events) {
     return {stall: true, events};
 }
 
+/** A response that is an HTTP error @status with the JSON @body. */
+export function httpError(status, body) {
+    return {status, body};
+}
+
 // --- the server ------------------------------------------------------------
 
 /** Answers each POST to /v1/chat/completions with the next scripted response. */
@@ -84,6 +89,12 @@ export class ScriptedServer {
         const response = this.responses.shift();
         if (!response) {
             message.set_status(500, 'No scripted response left');
+            return;
+        }
+        if (response.status) {
+            message.set_status(response.status, null);
+            message.set_response('application/json', Soup.MemoryUse.COPY,
+                encoder.encode(JSON.stringify(response.body)));
             return;
         }
         const events = response.stall ? response.events : response;

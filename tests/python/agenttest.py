@@ -54,6 +54,14 @@ def tool_call_stream(*calls, fragment=4):
     return events
 
 
+class HttpError:
+    """A response that is an HTTP error status with a JSON @body."""
+
+    def __init__(self, status, body):
+        self.status = status
+        self.body = body
+
+
 class Stall:
     """A response that sends @events, then neither ends nor sends more until
     the client goes away or the server is closed."""
@@ -118,6 +126,15 @@ class ScriptedServer:
                     response = server.responses.pop(0) if server.responses else None
                 if self.path != '/v1/chat/completions' or response is None:
                     self.send_error(500, 'No scripted response left')
+                    return
+                if isinstance(response, HttpError):
+                    data = json.dumps(response.body).encode()
+                    self.send_response(response.status)
+                    self.send_header('Content-Type', 'application/json')
+                    self.send_header('Content-Length', str(len(data)))
+                    self.send_header('Connection', 'close')
+                    self.end_headers()
+                    self.wfile.write(data)
                     return
                 self.send_response(200)
                 self.send_header('Content-Type', 'text/event-stream')

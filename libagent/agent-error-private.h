@@ -1,0 +1,16 @@
+/* agent-error-private.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agent-error.h"
+
+G_BEGIN_DECLS
+
+void _agent_error_set_context_tokens (GError *error,
+                                      gint64  requested,
+                                      gint64  limit);
+
+G_END_DECLS

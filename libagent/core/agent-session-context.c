@@ -1,0 +1,374 @@
+/* agent-session-context.c — how much of the model's context window the
+ * conversation takes, and what the session sends when it no longer fits
+ *
+ * Properties and signals of AgentSession, kept apart from the others in
+ * agent-session.c: agent-turn-context.c does the work.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agent-enums.h"
+#include "core/agent-session-private.h"
+
+#define DEFAULT_PRESSURE_THRESHOLD 0.8
+
+enum {
+  PROP_CONTEXT_POLICY,
+  PROP_CONTEXT_WINDOW,
+  PROP_CONTEXT_USED,
+  PROP_CONTEXT_PRESSURE_THRESHOLD,
+  N_CONTEXT_PROPS
+};
+
+static GParamSpec *properties[N_CONTEXT_PROPS];
+static guint first_prop_id;
+
+void
+_agent_session_init_context (AgentSession *self)
+{
+  self->context_used = -1;
+  self->context_pressure_threshold = DEFAULT_PRESSURE_THRESHOLD;
+}
+
+void
+_agent_session_dispose_context (AgentSession *self)
+{
+  g_clear_object (&self->context_policy);
+}
+
+void
+_agent_session_class_add_context (GObjectClass *object_class,
+                                  guint         first_id,
+                                  guint        *signal_ids)
+{
+  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  GType type = G_TYPE_FROM_CLASS (object_class);
+
+  first_prop_id = first_id;
+
+  /**
+   * AgentSession:context-policy:
+   *
+   * What the session sends of a conversation that outgrew the model's
+   * context window, or %NULL (the default) to send it all, and fail with
+   * %AGENT_ERROR_CONTEXT_LENGTH when the server refuses it.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CONTEXT_POLICY] =
+    g_param_spec_object ("context-policy", NULL, NULL,
+                         AGENT_TYPE_CONTEXT_POLICY, flags);
+
+  /**
+   * AgentSession:context-window:
+   *
+   * The model's context window in tokens, or 0 if it is not known. An
+   * application sets it from a setting, or from the provider's model list
+   * ([method@Agent.Provider.fetch_context_window_async]); a server that
+   * refuses a request as too long and names its limit sets it too.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CONTEXT_WINDOW] =
+    g_param_spec_uint64 ("context-window", NULL, NULL,
+                         0, G_MAXUINT64, 0, flags);
+
+  /**
+   * AgentSession:context-used:
+   *
+   * An estimate of the tokens of the next request, or -1 before the
+   * first: the tokens the server reported for the last answer (its prompt
+   * and completion), plus the messages added since at 4 bytes a token
+   * (a rough rule for English text and code; without any usage, the whole
+   * conversation is counted that way). It is updated before each request
+   * and when a turn ends.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CONTEXT_USED] =
+    g_param_spec_int64 ("context-used", NULL, NULL,
+                        -1, G_MAXINT64, -1,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AgentSession:context-pressure-threshold:
+   *
+   * The fraction of [property@Agent.Session:context-window] at which
+   * [signal@Agent.Session::context-pressure] is emitted, and at which a
+   * [class@Agent.ContextPolicy] that compacts on its own compacts.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CONTEXT_PRESSURE_THRESHOLD] =
+    g_param_spec_double ("context-pressure-threshold", NULL, NULL,
+                         0.0, 1.0, DEFAULT_PRESSURE_THRESHOLD, flags);
+
+  for (guint i = 0; i < N_CONTEXT_PROPS; i++)
+    g_object_class_install_property (object_class, first_prop_id + i, properties[i]);
+
+  /**
+   * AgentSession::context-pressure:
+   * @self: the session
+   * @used: the estimate of the next request, in tokens
+   * @window: the model's context window, in tokens
+   *
+   * Emitted when [property@Agent.Session:context-used] crosses
+   * [property@Agent.Session:context-pressure-threshold] of a known
+   * [property@Agent.Session:context-window] upwards (again only after it
+   * went below), before the request: the time to tell the user, or to
+   * compact.
+   *
+   * Since: 0.1
+   */
+  signal_ids[AGENT_SESSION_CONTEXT_PRESSURE] =
+    g_signal_new ("context-pressure",
+                  type,
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_UINT64);
+
+  /**
+   * AgentSession::compacted:
+   * @self: the session
+   * @strategy: what was done
+   * @start: the memory position of the first message replaced
+   * @end: the memory position after the last message replaced
+   * @tokens_before: the estimate of the request before, in tokens
+   * @tokens_after: the estimate after, in tokens
+   * @summary: (nullable): the summary written, now in memory
+   *
+   * Emitted when the [class@Agent.ContextPolicy] compacted the
+   * conversation: from now on, the messages from @start to @end (not
+   * included) are sent shortened (tool results), left out, or replaced by
+   * @summary. The memory keeps all of them.
+   *
+   * A summary streams before: the model writes it as any answer, with
+   * [signal@Agent.Session::text-delta] for a message that
+   * [method@Agent.Message.is_summary], which is the session's
+   * [property@Agent.Session:current-message] meanwhile.
+   *
+   * Since: 0.1
+   */
+  signal_ids[AGENT_SESSION_COMPACTED] =
+    g_signal_new ("compacted",
+                  type,
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 6,
+                  AGENT_TYPE_CONTEXT_STRATEGY, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_INT64,
+                  G_TYPE_INT64, AGENT_TYPE_MESSAGE);
+}
+
+gboolean
+_agent_session_get_context_property (AgentSession *self,
+                                     guint         prop_id,
+                                     GValue       *value)
+{
+  switch (prop_id - first_prop_id)
+    {
+    case PROP_CONTEXT_POLICY:
+      g_value_set_object (value, self->context_policy);
+      return TRUE;
+
+    case PROP_CONTEXT_WINDOW:
+      g_value_set_uint64 (value, self->context_window);
+      return TRUE;
+
+    case PROP_CONTEXT_USED:
+      g_value_set_int64 (value, self->context_used);
+      return TRUE;
+
+    case PROP_CONTEXT_PRESSURE_THRESHOLD:
+      g_value_set_double (value, self->context_pressure_threshold);
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+_agent_session_set_context_property (AgentSession *self,
+                                     guint         prop_id,
+                                     const GValue *value)
+{
+  switch (prop_id - first_prop_id)
+    {
+    case PROP_CONTEXT_POLICY:
+      agent_session_set_context_policy (self, g_value_get_object (value));
+      return TRUE;
+
+    case PROP_CONTEXT_WINDOW:
+      agent_session_set_context_window (self, g_value_get_uint64 (value));
+      return TRUE;
+
+    case PROP_CONTEXT_PRESSURE_THRESHOLD:
+      agent_session_set_context_pressure_threshold (self, g_value_get_double (value));
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
+void
+_agent_session_set_context_used (AgentSession *self,
+                                 gint64        tokens)
+{
+  gboolean pressure;
+
+  if (self->context_used != tokens)
+    {
+      self->context_used = tokens;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_USED]);
+    }
+
+  pressure = self->context_window > 0 && tokens >= 0 &&
+             (double) tokens >= self->context_pressure_threshold * (double) self->context_window;
+  if (pressure && !self->context_pressure)
+    {
+      self->context_pressure = TRUE;
+      _agent_session_emit (self, AGENT_SESSION_CONTEXT_PRESSURE, tokens, self->context_window);
+    }
+  else if (!pressure)
+    self->context_pressure = FALSE;
+}
+
+/**
+ * agent_session_get_context_policy:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets what the session sends of a conversation that outgrew the
+ * model's context window.
+ *
+ * Returns: (transfer none) (nullable): the policy, or %NULL
+ *
+ * Since: 0.1
+ */
+AgentContextPolicy *
+agent_session_get_context_policy (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  return self->context_policy;
+}
+
+/**
+ * agent_session_set_context_policy:
+ * @self: a [class@Agent.Session]
+ * @policy: (nullable): a policy, or %NULL to send everything
+ *
+ * Sets [property@Agent.Session:context-policy]. It takes effect with the
+ * next request.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_context_policy (AgentSession       *self,
+                                  AgentContextPolicy *policy)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (!policy || AGENT_IS_CONTEXT_POLICY (policy));
+
+  if (g_set_object (&self->context_policy, policy))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_POLICY]);
+}
+
+/**
+ * agent_session_get_context_window:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the model's context window.
+ *
+ * Returns: the context window in tokens, or 0 if it is not known
+ *
+ * Since: 0.1
+ */
+guint64
+agent_session_get_context_window (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), 0);
+  return self->context_window;
+}
+
+/**
+ * agent_session_set_context_window:
+ * @self: a [class@Agent.Session]
+ * @tokens: the context window in tokens, or 0 if it is not known
+ *
+ * Sets [property@Agent.Session:context-window].
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_context_window (AgentSession *self,
+                                  guint64       tokens)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+
+  if (self->context_window != tokens)
+    {
+      self->context_window = tokens;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_WINDOW]);
+    }
+}
+
+/**
+ * agent_session_get_context_used:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the estimate of the next request's tokens (see
+ * [property@Agent.Session:context-used]).
+ *
+ * Returns: the estimate in tokens, or -1 before the first request
+ *
+ * Since: 0.1
+ */
+gint64
+agent_session_get_context_used (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), -1);
+  return self->context_used;
+}
+
+/**
+ * agent_session_get_context_pressure_threshold:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the fraction of the context window at which the session reports
+ * pressure and compacts.
+ *
+ * Returns: a fraction between 0 and 1
+ *
+ * Since: 0.1
+ */
+double
+agent_session_get_context_pressure_threshold (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), DEFAULT_PRESSURE_THRESHOLD);
+  return self->context_pressure_threshold;
+}
+
+/**
+ * agent_session_set_context_pressure_threshold:
+ * @self: a [class@Agent.Session]
+ * @fraction: a fraction between 0 and 1
+ *
+ * Sets [property@Agent.Session:context-pressure-threshold].
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_context_pressure_threshold (AgentSession *self,
+                                              double        fraction)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (fraction >= 0.0 && fraction <= 1.0);
+
+  if (self->context_pressure_threshold != fraction)
+    {
+      self->context_pressure_threshold = fraction;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_PRESSURE_THRESHOLD]);
+    }
+}
