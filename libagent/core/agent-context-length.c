@@ -70,11 +70,14 @@ match_message (const char *message,
                gint64     *requested,
                gint64     *limit)
 {
+  /* Not G_REGEX_OPTIMIZE: a JIT compile for one match costs more than it
+   * saves, and PCRE2's JIT code reads whole words past the end of the
+   * text, which memcheck reports */
   for (guint i = 0; i < G_N_ELEMENTS (patterns); i++)
     {
       g_autoptr(GRegex) regex = g_regex_new (patterns[i].pattern,
-                                             G_REGEX_CASELESS | G_REGEX_DOTALL |
-                                             G_REGEX_OPTIMIZE, 0, NULL);
+                                             G_REGEX_CASELESS | G_REGEX_DOTALL,
+                                             0, NULL);
       g_autoptr(GMatchInfo) match = NULL;
 
       g_assert (regex != NULL);
