@@ -119,6 +119,9 @@ struct _AgentStep
   gint64               sent_at;      /* when the request went out */
   guint                attempt;
   guint                holds_slot : 1;
+  guint                new_connection : 1;   /* this attempt opened one */
+  guint                force_new_connection : 1;
+  guint                body_complete : 1;    /* read to its end: the connection can be kept */
 };
 
 /* agent-step.c */
@@ -135,5 +138,6 @@ GError *_agent_step_network_error   (AgentStep    *self,
                                      gboolean      streaming);
 void    _agent_step_read_body       (AgentStep    *self);
 void    _agent_step_read_error_body (AgentStep    *self);
+void    _agent_step_release_stream  (AgentStep    *self);
 
 G_END_DECLS

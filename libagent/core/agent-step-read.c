@@ -158,6 +158,7 @@ take_read (AgentStep *self,
 
   if (n == 0)
     {
+      self->body_complete = TRUE;
       finish_body (self);
       return FALSE;
     }
@@ -268,6 +269,62 @@ _agent_step_read_body (AgentStep *self)
   g_source_attach (self->source, g_task_get_context (self->task));
 }
 
+/* Reads what is left of a body whose answer is whole (an HTTP chunked
+ * body's last chunk, usually in the same packet as the end of the stream)
+ * without waiting, so that the connection goes back to the pool before the
+ * next request is made. Whatever comes after the end is not the answer's. */
+static void
+read_to_end (AgentStep *self)
+{
+  GPollableInputStream *pollable;
+
+  if (!G_IS_POLLABLE_INPUT_STREAM (self->stream) ||
+      !g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (self->stream)))
+    return;
+
+  pollable = G_POLLABLE_INPUT_STREAM (self->stream);
+  for (guint i = 0; i < 4 && !self->body_complete; i++)
+    {
+      gssize n = g_pollable_input_stream_read_nonblocking (pollable, self->buffer,
+                                                           READ_BUFFER_SIZE, NULL, NULL);
+
+      if (n == 0)
+        self->body_complete = TRUE;
+      else if (n < 0)
+        return;
+    }
+}
+
+/* Done with the body stream. A whole answer lets libsoup keep the
+ * connection: it is closed with no cancellable, and libsoup reads what is
+ * left of the body (nothing, or the last chunk) before it puts the
+ * connection back in its pool. Anything else (an error, a cancellation,
+ * a time limit) is closed with a cancelled cancellable: libsoup then drops
+ * the connection instead of reading the rest of an answer nobody wants
+ * (the server stops generating it). */
+void
+_agent_step_release_stream (AgentStep *self)
+{
+  g_autoptr(GCancellable) drop = NULL;
+
+  if (self->stream == NULL)
+    return;
+
+  if (self->decoder != NULL && !self->body_complete &&
+      agent_stream_decoder_is_done (self->decoder))
+    read_to_end (self);
+
+  if (!self->body_complete && !(self->decoder != NULL &&
+                                agent_stream_decoder_is_done (self->decoder)))
+    {
+      drop = g_cancellable_new ();
+      g_cancellable_cancel (drop);
+    }
+
+  g_input_stream_close_async (self->stream, G_PRIORITY_DEFAULT, drop, NULL, NULL);
+  g_clear_object (&self->stream);
+}
+
 /* An HTTP error status: read its body for the provider's message */
 
 
@@ -277,7 +334,7 @@ error_body_read (AgentStep *self)
   guint status = soup_message_get_status (self->message);
   GError *error;
 
-  g_clear_object (&self->stream);
+  _agent_step_release_stream (self);
 
   error = _agent_provider_error_from_http ((const char * const *) self->secrets, status,
                                            soup_message_get_reason_phrase (self->message),
@@ -312,7 +369,9 @@ read_error_body_cb (GObject      *object,
       return;
     }
 
-  if (n > 0)
+  if (n == 0)
+    self->body_complete = TRUE;
+  else if (n > 0)
     {
       touch (self);
       g_byte_array_append (self->error_body, self->buffer, n);
