@@ -207,6 +207,7 @@ serve (AgentTestConnServer *self,
   g_autoptr(GString) out = g_string_new (NULL);
   AgentTestConnAction action = AGENT_TEST_CONN_ANSWER;
   gboolean partial;
+  gboolean late_end;
   guint number;
 
   if (!(request_body = read_request (g_io_stream_get_input_stream (stream), buffer)))
@@ -224,15 +225,24 @@ serve (AgentTestConnServer *self,
 
   events = build_events (number, request_body);
   partial = action == AGENT_TEST_CONN_CUT || action == AGENT_TEST_CONN_HANG;
+  late_end = action == AGENT_TEST_CONN_ANSWER_LATE_END;
 
   g_string_append (out, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n");
   if (action == AGENT_TEST_CONN_ANSWER_CLOSE)
     g_string_append (out, "Connection: close\r\n");
-  if (self->chunked || partial)
+  if (self->chunked || partial || late_end)
     {
       g_string_append (out, "Transfer-Encoding: chunked\r\n\r\n");
       /* The role and the first text delta */
       append_body (out, events, partial ? 2 : events->len, TRUE);
+      if (late_end)
+        {
+          if (!write_string (output, out))
+            return FALSE;
+          g_output_stream_flush (output, NULL, NULL);
+          g_usleep (5 * G_TIME_SPAN_MILLISECOND);
+          g_string_truncate (out, 0);
+        }
       if (!partial)
         g_string_append (out, "0\r\n\r\n");
     }
@@ -262,7 +272,7 @@ serve (AgentTestConnServer *self,
       return FALSE;
     }
 
-  return action == AGENT_TEST_CONN_ANSWER;
+  return action == AGENT_TEST_CONN_ANSWER || action == AGENT_TEST_CONN_ANSWER_LATE_END;
 }
 
 static gboolean

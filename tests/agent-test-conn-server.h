@@ -28,6 +28,9 @@ typedef enum
   /* The answer without a word of closing, then the server closes: a
    * connection an idle timeout of the server ended */
   AGENT_TEST_CONN_ANSWER_THEN_CLOSE,
+  /* The answer, chunked, its last chunk written 5 ms after the rest (as
+   * a write, or a TLS record, of its own); the connection stays open */
+  AGENT_TEST_CONN_ANSWER_LATE_END,
   /* The request is read, then the connection closed without a byte: the
    * server closed the idle connection while the request was on its way */
   AGENT_TEST_CONN_DROP,

@@ -115,6 +115,21 @@ test_tool_loop (Fixture       *f,
   g_assert_cmpuint (f->n_retries, ==, 0);
 }
 
+/* The last chunk of each answer comes a little after its end marker: the
+ * step waits for it, and the next request finds the connection free */
+static void
+test_late_end (Fixture       *f,
+               gconstpointer  data)
+{
+  for (guint i = 0; i < 4; i++)
+    agent_test_conn_server_push (f->server, AGENT_TEST_CONN_ANSWER_LATE_END);
+
+  g_assert_cmpstr (run_turn (f, "What is 6 * 7?"), ==, "Answer 2.");
+  g_assert_cmpstr (run_turn (f, "And 7 * 6?"), ==, "Answer 4.");
+  g_assert_cmpuint (agent_test_conn_server_get_n_requests (f->server), ==, 4);
+  g_assert_cmpuint (agent_test_conn_server_get_n_connections (f->server), ==, 1);
+}
+
 /* Two sessions of one provider, one after the other, on one connection */
 static void
 test_two_sessions (Fixture       *f,
@@ -274,6 +289,7 @@ main (int   argc,
         void (*func) (Fixture *, gconstpointer);
       } tests[] = {
         { "tool-loop", test_tool_loop },
+        { "late-end", test_late_end },
         { "two-sessions", test_two_sessions },
         { "server-says-close", test_server_says_close },
         { "idle-closed", test_idle_closed },

@@ -106,6 +106,7 @@ struct _AgentStep
   GSource             *step_timer;
   GSource             *retry_timer;
   GSource             *retry_cancel;
+  GSource             *tail_timer;   /* the end of a whole answer's body */
   Phase                phase;
   double               step_timeout;
   guint64              max_request_size;

@@ -18,6 +18,9 @@
 #define MAX_ERROR_BODY     (64 * 1024)
 /* Bytes read in one main-loop dispatch before yielding to other sources. */
 #define MAX_BYTES_PER_DISPATCH (1024 * 1024)
+/* How long a whole answer waits for the end of its body: see
+ * wait_for_end_of_body() */
+#define TAIL_WAIT_MS 50
 
 /* A byte came: the idle limit starts again. Only the time is noted —
  * moving the timer on every read would wake the main context (an eventfd
@@ -137,6 +140,36 @@ feed (AgentStep   *self,
 }
 
 
+static gboolean
+tail_waited_cb (gpointer data)
+{
+  g_autoptr(AgentStep) self = agent_step_ref (data);
+
+  g_clear_pointer (&self->tail_timer, g_source_unref);
+  finish_body (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The answer is whole (its end marker came), but the body may not have
+ * ended yet: an HTTP chunked body's last chunk often comes in a write (a
+ * TLS record) of its own, just after. Waiting a little for it lets the
+ * connection go back to the pool before the next step's request asks for
+ * one: otherwise that request finds it busy and opens another (a TCP and
+ * TLS handshake). A server that keeps the body open longer costs the step
+ * TAIL_WAIT_MS, and then a new connection. Returns TRUE to go on reading. */
+static gboolean
+wait_for_end_of_body (AgentStep *self)
+{
+  if (self->tail_timer != NULL)
+    return TRUE;
+
+  self->tail_timer = g_timeout_source_new (TAIL_WAIT_MS);
+  g_source_set_callback (self->tail_timer, tail_waited_cb, self, NULL);
+  g_source_set_static_name (self->tail_timer, "[agent-step-tail]");
+  g_source_attach (self->tail_timer, g_task_get_context (self->task));
+  return TRUE;
+}
+
 /* What one read of the body gave (@error is taken). Returns TRUE to go on
  * reading, FALSE once the step is over. */
 static gboolean
@@ -167,10 +200,7 @@ take_read (AgentStep *self,
     return FALSE;
 
   if (agent_stream_decoder_is_done (self->decoder))
-    {
-      finish_body (self);
-      return FALSE;
-    }
+    return wait_for_end_of_body (self);
 
   return TRUE;
 }
@@ -185,6 +215,13 @@ read_async_cb (GObject      *object,
   gssize n;
 
   n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
+
+  /* The step ended meanwhile (the wait for the end of the body is over) */
+  if (self->task == NULL)
+    {
+      g_clear_error (&error);
+      return;
+    }
 
   if (take_read (self, n, error))
     _agent_step_read_body (self);

@@ -188,6 +188,7 @@ stop_everything (AgentStep *self)
   destroy_source (&self->step_timer);
   destroy_source (&self->retry_timer);
   destroy_source (&self->retry_cancel);
+  destroy_source (&self->tail_timer);
 
   unlink_cancellables (self);
 
