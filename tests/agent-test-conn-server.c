@@ -208,6 +208,7 @@ serve (AgentTestConnServer *self,
   AgentTestConnAction action = AGENT_TEST_CONN_ANSWER;
   gboolean partial;
   gboolean late_end;
+  gboolean no_end;
   guint number;
 
   if (!(request_body = read_request (g_io_stream_get_input_stream (stream), buffer)))
@@ -225,12 +226,13 @@ serve (AgentTestConnServer *self,
 
   events = build_events (number, request_body);
   partial = action == AGENT_TEST_CONN_CUT || action == AGENT_TEST_CONN_HANG;
+  no_end = action == AGENT_TEST_CONN_ANSWER_NO_END;
   late_end = action == AGENT_TEST_CONN_ANSWER_LATE_END;
 
   g_string_append (out, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n");
   if (action == AGENT_TEST_CONN_ANSWER_CLOSE)
     g_string_append (out, "Connection: close\r\n");
-  if (self->chunked || partial || late_end)
+  if (self->chunked || partial || late_end || no_end)
     {
       g_string_append (out, "Transfer-Encoding: chunked\r\n\r\n");
       /* The role and the first text delta */
@@ -243,7 +245,7 @@ serve (AgentTestConnServer *self,
           g_usleep (5 * G_TIME_SPAN_MILLISECOND);
           g_string_truncate (out, 0);
         }
-      if (!partial)
+      if (!partial && !no_end)
         g_string_append (out, "0\r\n\r\n");
     }
   else
@@ -258,7 +260,7 @@ serve (AgentTestConnServer *self,
   if (!write_string (output, out))
     return FALSE;
 
-  if (action == AGENT_TEST_CONN_HANG)
+  if (action == AGENT_TEST_CONN_HANG || no_end)
     {
       guint8 chunk[256];
 

@@ -31,6 +31,9 @@ typedef enum
   /* The answer, chunked, its last chunk written 5 ms after the rest (as
    * a write, or a TLS record, of its own); the connection stays open */
   AGENT_TEST_CONN_ANSWER_LATE_END,
+  /* The answer up to its end marker, chunked, without the last chunk;
+   * then nothing until the client closes the connection */
+  AGENT_TEST_CONN_ANSWER_NO_END,
   /* The request is read, then the connection closed without a byte: the
    * server closed the idle connection while the request was on its way */
   AGENT_TEST_CONN_DROP,

@@ -99,6 +99,14 @@ run_turn (Fixture    *f,
   return f->text->str;
 }
 
+static gboolean
+hung_up (gpointer data)
+{
+  Fixture *f = data;
+
+  return agent_test_conn_server_get_n_hung_up (f->server) == 1;
+}
+
 /* A two-step tool loop (the tool call, then the text) on one connection */
 static void
 test_tool_loop (Fixture       *f,
@@ -128,6 +136,22 @@ test_late_end (Fixture       *f,
   g_assert_cmpstr (run_turn (f, "And 7 * 6?"), ==, "Answer 4.");
   g_assert_cmpuint (agent_test_conn_server_get_n_requests (f->server), ==, 4);
   g_assert_cmpuint (agent_test_conn_server_get_n_connections (f->server), ==, 1);
+}
+
+/* The body does not end after the answer's end marker: the step ends all
+ * the same, after a short wait, and lets go of the connection (the server
+ * sees it closed); the next request takes a new one */
+static void
+test_no_end (Fixture       *f,
+             gconstpointer  data)
+{
+  agent_test_conn_server_push (f->server, AGENT_TEST_CONN_ANSWER_NO_END);
+
+  g_assert_cmpstr (run_turn (f, "What is 6 * 7?"), ==, "Answer 2.");
+  agent_test_wait_until (hung_up, f);
+  g_assert_cmpuint (agent_test_conn_server_get_n_requests (f->server), ==, 2);
+  g_assert_cmpuint (agent_test_conn_server_get_n_connections (f->server), ==, 2);
+  g_assert_cmpuint (f->n_retries, ==, 0);
 }
 
 /* Two sessions of one provider, one after the other, on one connection */
@@ -242,13 +266,6 @@ test_cut_on_reused (Fixture       *f,
   g_assert_cmpuint (f->n_retries, ==, 0);
 }
 
-static gboolean
-hung_up (gpointer data)
-{
-  Fixture *f = data;
-
-  return agent_test_conn_server_get_n_hung_up (f->server) == 1;
-}
 
 /* Cancelled in the middle of an answer that does not end: the connection
  * is closed (not held to read the rest), and the next request works */
@@ -290,6 +307,7 @@ main (int   argc,
       } tests[] = {
         { "tool-loop", test_tool_loop },
         { "late-end", test_late_end },
+        { "no-end", test_no_end },
         { "two-sessions", test_two_sessions },
         { "server-says-close", test_server_says_close },
         { "idle-closed", test_idle_closed },

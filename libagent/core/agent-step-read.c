@@ -156,7 +156,7 @@ tail_waited_cb (gpointer data)
  * connection go back to the pool before the next step's request asks for
  * one: otherwise that request finds it busy and opens another (a TCP and
  * TLS handshake). A server that keeps the body open longer costs the step
- * TAIL_WAIT_MS, and then a new connection. Returns TRUE to go on reading. */
+ * TAIL_WAIT_MS and its connection. Returns TRUE to go on reading. */
 static gboolean
 wait_for_end_of_body (AgentStep *self)
 {
@@ -177,6 +177,15 @@ take_read (AgentStep *self,
            gssize     n,
            GError    *error)
 {
+  if (n < 0 && agent_stream_decoder_is_done (self->decoder))
+    {
+      /* Waiting for the end of a whole answer's body: whatever ends the
+       * wait (a broken connection, a cancellation), the answer stands */
+      g_error_free (error);
+      finish_body (self);
+      return FALSE;
+    }
+
   if (n < 0)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -332,13 +341,13 @@ read_to_end (AgentStep *self)
     }
 }
 
-/* Done with the body stream. A whole answer lets libsoup keep the
- * connection: it is closed with no cancellable, and libsoup reads what is
- * left of the body (nothing, or the last chunk) before it puts the
- * connection back in its pool. Anything else (an error, a cancellation,
- * a time limit) is closed with a cancelled cancellable: libsoup then drops
- * the connection instead of reading the rest of an answer nobody wants
- * (the server stops generating it). */
+/* Done with the body stream. A body read to its end lets libsoup keep the
+ * connection: the stream is closed with no cancellable, and libsoup puts
+ * the connection back in its pool. Anything else (an error, a
+ * cancellation, a time limit, a body still open after the wait for its
+ * end) is closed with a cancelled cancellable: libsoup then drops the
+ * connection instead of reading, for as long as the server writes, the
+ * rest of an answer nobody wants (and the server stops generating it). */
 void
 _agent_step_release_stream (AgentStep *self)
 {
@@ -351,8 +360,7 @@ _agent_step_release_stream (AgentStep *self)
       agent_stream_decoder_is_done (self->decoder))
     read_to_end (self);
 
-  if (!self->body_complete && !(self->decoder != NULL &&
-                                agent_stream_decoder_is_done (self->decoder)))
+  if (!self->body_complete)
     {
       drop = g_cancellable_new ();
       g_cancellable_cancel (drop);
