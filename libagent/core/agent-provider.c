@@ -443,6 +443,12 @@ agent_provider_class_init (AgentProviderClass *klass)
    * answer reached the application: with exponential backoff and jitter,
    * or after the server's `Retry-After` (up to 60 s). Never once text has
    * streamed, and never after 400, 401, 403, 404 or 422.
+   *
+   * Requests of the provider share its kept-alive connections. A request
+   * that fails on a reused connection before any of the answer arrived
+   * (the server closed it meanwhile) is sent again at once on a new
+   * connection; that is not counted here, nor announced by
+   * [signal@Agent.Session::retry].
    */
   properties[PROP_MAX_RETRIES] =
     g_param_spec_uint ("max-retries", NULL, NULL,

@@ -106,6 +106,7 @@ struct _AgentStep
   GSource             *step_timer;
   GSource             *retry_timer;
   GSource             *retry_cancel;
+  GSource             *tail_timer;   /* the end of a whole answer's body */
   Phase                phase;
   double               step_timeout;
   guint64              max_request_size;
@@ -119,6 +120,9 @@ struct _AgentStep
   gint64               sent_at;      /* when the request went out */
   guint                attempt;
   guint                holds_slot : 1;
+  guint                new_connection : 1;   /* this attempt opened one */
+  guint                force_new_connection : 1;
+  guint                body_complete : 1;    /* read to its end: the connection can be kept */
 };
 
 /* agent-step.c */
@@ -135,5 +139,6 @@ GError *_agent_step_network_error   (AgentStep    *self,
                                      gboolean      streaming);
 void    _agent_step_read_body       (AgentStep    *self);
 void    _agent_step_read_error_body (AgentStep    *self);
+void    _agent_step_release_stream  (AgentStep    *self);
 
 G_END_DECLS

@@ -18,6 +18,9 @@
 #define MAX_ERROR_BODY     (64 * 1024)
 /* Bytes read in one main-loop dispatch before yielding to other sources. */
 #define MAX_BYTES_PER_DISPATCH (1024 * 1024)
+/* How long a whole answer waits for the end of its body: see
+ * wait_for_end_of_body() */
+#define TAIL_WAIT_MS 50
 
 /* A byte came: the idle limit starts again. Only the time is noted —
  * moving the timer on every read would wake the main context (an eventfd
@@ -137,6 +140,36 @@ feed (AgentStep   *self,
 }
 
 
+static gboolean
+tail_waited_cb (gpointer data)
+{
+  g_autoptr(AgentStep) self = agent_step_ref (data);
+
+  g_clear_pointer (&self->tail_timer, g_source_unref);
+  finish_body (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The answer is whole (its end marker came), but the body may not have
+ * ended yet: an HTTP chunked body's last chunk often comes in a write (a
+ * TLS record) of its own, just after. Waiting a little for it lets the
+ * connection go back to the pool before the next step's request asks for
+ * one: otherwise that request finds it busy and opens another (a TCP and
+ * TLS handshake). A server that keeps the body open longer costs the step
+ * TAIL_WAIT_MS and its connection. Returns TRUE to go on reading. */
+static gboolean
+wait_for_end_of_body (AgentStep *self)
+{
+  if (self->tail_timer != NULL)
+    return TRUE;
+
+  self->tail_timer = g_timeout_source_new (TAIL_WAIT_MS);
+  g_source_set_callback (self->tail_timer, tail_waited_cb, self, NULL);
+  g_source_set_static_name (self->tail_timer, "[agent-step-tail]");
+  g_source_attach (self->tail_timer, g_task_get_context (self->task));
+  return TRUE;
+}
+
 /* What one read of the body gave (@error is taken). Returns TRUE to go on
  * reading, FALSE once the step is over. */
 static gboolean
@@ -144,6 +177,15 @@ take_read (AgentStep *self,
            gssize     n,
            GError    *error)
 {
+  if (n < 0 && agent_stream_decoder_is_done (self->decoder))
+    {
+      /* Waiting for the end of a whole answer's body: whatever ends the
+       * wait (a broken connection, a cancellation), the answer stands */
+      g_error_free (error);
+      finish_body (self);
+      return FALSE;
+    }
+
   if (n < 0)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -158,6 +200,7 @@ take_read (AgentStep *self,
 
   if (n == 0)
     {
+      self->body_complete = TRUE;
       finish_body (self);
       return FALSE;
     }
@@ -166,10 +209,7 @@ take_read (AgentStep *self,
     return FALSE;
 
   if (agent_stream_decoder_is_done (self->decoder))
-    {
-      finish_body (self);
-      return FALSE;
-    }
+    return wait_for_end_of_body (self);
 
   return TRUE;
 }
@@ -184,6 +224,13 @@ read_async_cb (GObject      *object,
   gssize n;
 
   n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
+
+  /* The step ended meanwhile (the wait for the end of the body is over) */
+  if (self->task == NULL)
+    {
+      g_clear_error (&error);
+      return;
+    }
 
   if (take_read (self, n, error))
     _agent_step_read_body (self);
@@ -268,6 +315,61 @@ _agent_step_read_body (AgentStep *self)
   g_source_attach (self->source, g_task_get_context (self->task));
 }
 
+/* Reads what is left of a body whose answer is whole (an HTTP chunked
+ * body's last chunk, usually in the same packet as the end of the stream)
+ * without waiting, so that the connection goes back to the pool before the
+ * next request is made. Whatever comes after the end is not the answer's. */
+static void
+read_to_end (AgentStep *self)
+{
+  GPollableInputStream *pollable;
+
+  if (!G_IS_POLLABLE_INPUT_STREAM (self->stream) ||
+      !g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (self->stream)))
+    return;
+
+  pollable = G_POLLABLE_INPUT_STREAM (self->stream);
+  for (guint i = 0; i < 4 && !self->body_complete; i++)
+    {
+      gssize n = g_pollable_input_stream_read_nonblocking (pollable, self->buffer,
+                                                           READ_BUFFER_SIZE, NULL, NULL);
+
+      if (n == 0)
+        self->body_complete = TRUE;
+      else if (n < 0)
+        return;
+    }
+}
+
+/* Done with the body stream. A body read to its end lets libsoup keep the
+ * connection: the stream is closed with no cancellable, and libsoup puts
+ * the connection back in its pool. Anything else (an error, a
+ * cancellation, a time limit, a body still open after the wait for its
+ * end) is closed with a cancelled cancellable: libsoup then drops the
+ * connection instead of reading, for as long as the server writes, the
+ * rest of an answer nobody wants (and the server stops generating it). */
+void
+_agent_step_release_stream (AgentStep *self)
+{
+  g_autoptr(GCancellable) drop = NULL;
+
+  if (self->stream == NULL)
+    return;
+
+  if (self->decoder != NULL && !self->body_complete &&
+      agent_stream_decoder_is_done (self->decoder))
+    read_to_end (self);
+
+  if (!self->body_complete)
+    {
+      drop = g_cancellable_new ();
+      g_cancellable_cancel (drop);
+    }
+
+  g_input_stream_close_async (self->stream, G_PRIORITY_DEFAULT, drop, NULL, NULL);
+  g_clear_object (&self->stream);
+}
+
 /* An HTTP error status: read its body for the provider's message */
 
 
@@ -277,7 +379,7 @@ error_body_read (AgentStep *self)
   guint status = soup_message_get_status (self->message);
   GError *error;
 
-  g_clear_object (&self->stream);
+  _agent_step_release_stream (self);
 
   error = _agent_provider_error_from_http ((const char * const *) self->secrets, status,
                                            soup_message_get_reason_phrase (self->message),
@@ -314,7 +416,9 @@ read_error_body_cb (GObject      *object,
       return;
     }
 
-  if (n > 0)
+  if (n == 0)
+    self->body_complete = TRUE;
+  else if (n > 0)
     {
       touch (self);
       g_byte_array_append (self->error_body, self->buffer, n);

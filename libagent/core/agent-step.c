@@ -188,17 +188,13 @@ stop_everything (AgentStep *self)
   destroy_source (&self->step_timer);
   destroy_source (&self->retry_timer);
   destroy_source (&self->retry_cancel);
+  destroy_source (&self->tail_timer);
 
   unlink_cancellables (self);
 
   _agent_debug_data_end ((const char * const *) self->secrets, &self->debug_held);
 
-  if (self->stream != NULL)
-    {
-      g_input_stream_close_async (self->stream, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
-      g_clear_object (&self->stream);
-    }
-
+  _agent_step_release_stream (self);
   release_slot (self);
 }
 
@@ -470,6 +466,24 @@ _agent_step_retry_or_fail (AgentStep *self,
 
 /* Sending */
 
+/* The request failed on a kept-alive connection before a byte of the
+ * answer came: the server closed it while the request was on its way (or
+ * just before, unseen). Not a failure of the server: sent again at once,
+ * on a new connection, whatever max-retries says. Only once: a new
+ * connection that fails is an error like any other. */
+static void
+retry_on_new_connection (AgentStep    *self,
+                         const GError *error)
+{
+  _agent_debug_note ("↻ %s on a reused connection; sending again on a new one", error->message);
+
+  g_clear_object (&self->message);
+  g_clear_error (&self->timeout_error);
+  destroy_source (&self->timer);
+  self->force_new_connection = TRUE;
+  send_attempt (self);
+}
+
 static void
 send_cb (GObject      *object,
          GAsyncResult *result,
@@ -493,6 +507,8 @@ send_cb (GObject      *object,
           else
             _agent_step_return_error (self, g_steal_pointer (&error));
         }
+      else if (!self->new_connection && !self->force_new_connection)
+        retry_on_new_connection (self, error);
       else
         _agent_step_retry_or_fail (self, _agent_step_network_error (self, error, FALSE), -1);
       return;
@@ -552,6 +568,17 @@ wrote_body_cb (SoupMessage *message,
     enter_phase (self, PHASE_FIRST_BYTE);
 }
 
+static void
+network_event_cb (SoupMessage        *message,
+                  GSocketClientEvent  event,
+                  GIOStream          *connection,
+                  AgentStep          *self)
+{
+  /* Emitted only while a new connection is made for the message */
+  if (self->message == message)
+    self->new_connection = TRUE;
+}
+
 static SoupMessage *
 new_message (AgentStep *self)
 {
@@ -563,6 +590,12 @@ new_message (AgentStep *self)
 
   /* The key goes to the base URL's origin only */
   soup_message_add_flags (message, SOUP_MESSAGE_NO_REDIRECT);
+  /* libsoup opens a new connection for every request whose method is not
+   * idempotent (POST), unless told otherwise: a TCP (and TLS) handshake
+   * per step. The request is sent again on a new connection when a kept
+   * one turns out closed (see retry_on_new_connection()). */
+  soup_message_add_flags (message, self->force_new_connection ? SOUP_MESSAGE_NEW_CONNECTION
+                                                              : SOUP_MESSAGE_IDEMPOTENT);
   soup_message_headers_iter_init (&iter, self->request_headers);
   while (soup_message_headers_iter_next (&iter, &name, &value))
     soup_message_headers_replace (headers, name, value);
@@ -587,6 +620,9 @@ send_attempt (AgentStep *self)
   g_signal_connect (self->message, "wrote-headers", G_CALLBACK (wrote_headers_cb), self);
   g_signal_connect (self->message, "wrote-body-data", G_CALLBACK (wrote_body_data_cb), self);
   g_signal_connect (self->message, "wrote-body", G_CALLBACK (wrote_body_cb), self);
+  g_signal_connect (self->message, "network-event", G_CALLBACK (network_event_cb), self);
+  self->new_connection = FALSE;
+  self->body_complete = FALSE;
   _agent_debug_request ((const char * const *) self->secrets, self->message, self->body,
                         self->attempt);
 

@@ -27,6 +27,11 @@
 
 /* Request */
 
+/* Whether the key @name (@len bytes) is the literal @literal: the length
+ * first, which tells most keys apart without reading them */
+#define KEY_IS(name, len, literal) \
+  ((len) == sizeof (literal) - 1 && memcmp ((name), (literal), sizeof (literal) - 1) == 0)
+
 static cJSON *
 tool_call_to_json (AgentToolCall *call)
 {
@@ -409,36 +414,65 @@ decode_choice (AgentOpenaiChatDecoder  *self,
   gsize reasoning_len = 0;
   gboolean reasoning_content = FALSE;
 
-  index = agent_json_member (choice, "index");
-  agent_json_int (&index, &n);
+  gsize name_len;
+  gboolean has_index = FALSE;
+  gboolean has_delta = FALSE;
+  gboolean has_finish_reason = FALSE;
+
+  /* One pass over the choice's members, and one over the delta's, rather
+   * than a lookup per name (each a walk over the keys). The first of
+   * twice the same key counts, as a lookup would find it. */
+  index = delta = member = (AgentJson) { 0 };
+  finish_reason = NULL;
+  finish_reason_len = 0;
+  agent_json_iter_init (&iter, choice);
+  while (agent_json_iter_next (&iter, &name, &name_len, &member))
+    {
+      if (!has_index && KEY_IS (name, name_len, "index"))
+        {
+          index = member;
+          has_index = TRUE;
+        }
+      else if (!has_delta && KEY_IS (name, name_len, "delta"))
+        {
+          delta = member;
+          has_delta = TRUE;
+        }
+      else if (!has_finish_reason && KEY_IS (name, name_len, "finish_reason"))
+        {
+          finish_reason = agent_json_string (&member, &finish_reason_len);
+          has_finish_reason = TRUE;
+        }
+    }
+
+  if (has_index)
+    agent_json_int (&index, &n);
   if (!(accumulator = choice_accumulator (self, n)))
     return TRUE;
 
-  /* One pass over the delta's members rather than a lookup per name. */
-  delta = agent_json_member (choice, "delta");
   agent_json_iter_init (&iter, &delta);
-  while (agent_json_iter_next (&iter, &name, NULL, &member))
+  while (agent_json_iter_next (&iter, &name, &name_len, &member))
     {
       gsize len;
       const char *text = agent_json_string (&member, &len);
 
       if (text != NULL)
         {
-          if (strcmp (name, "content") == 0)
+          if (KEY_IS (name, name_len, "content"))
             agent_accumulator_append_text (accumulator, text, len);
-          else if (strcmp (name, "reasoning_content") == 0 ||
-                   (strcmp (name, "reasoning") == 0 && !reasoning_content))
+          else if (KEY_IS (name, name_len, "reasoning_content") ||
+                   (KEY_IS (name, name_len, "reasoning") && !reasoning_content))
             {
               reasoning_content = name[strlen ("reasoning")] == '_';
               reasoning = text;
               reasoning_len = len;
             }
-          else if (strcmp (name, "refusal") == 0)
+          else if (KEY_IS (name, name_len, "refusal"))
             agent_accumulator_append_refusal (accumulator, text, len);
         }
-      else if (strcmp (name, "tool_calls") == 0)
+      else if (KEY_IS (name, name_len, "tool_calls"))
         decode_tool_calls (accumulator, &member);
-      else if (strcmp (name, "content") == 0 && agent_json_is (&member, AGENT_JSON_ARRAY) &&
+      else if (KEY_IS (name, name_len, "content") && agent_json_is (&member, AGENT_JSON_ARRAY) &&
                !decode_parts (accumulator, &member, TRUE, error))
         return FALSE;
     }
@@ -446,7 +480,6 @@ decode_choice (AgentOpenaiChatDecoder  *self,
   if (reasoning != NULL)
     agent_accumulator_append_reasoning (accumulator, reasoning, reasoning_len);
 
-  finish_reason = agent_json_member_string (choice, "finish_reason", &finish_reason_len);
   if (finish_reason != NULL && finish_reason_len > 0)
     agent_accumulator_set_finish_reason (accumulator, finish_reason);
 
@@ -467,6 +500,7 @@ openai_chat_decode (gpointer     data,
   AgentJson root;
   AgentJson member;
   const char *name;
+  gsize name_len;
 
   if (len == 6 && memcmp (text, "[DONE]", 6) == 0)
     {
@@ -505,9 +539,9 @@ openai_chat_decode (gpointer     data,
     }
 
   agent_json_iter_init (&iter, &root);
-  while (agent_json_iter_next (&iter, &name, NULL, &member))
+  while (agent_json_iter_next (&iter, &name, &name_len, &member))
     {
-      if (strcmp (name, "choices") == 0)
+      if (KEY_IS (name, name_len, "choices"))
         {
           AgentJsonIter choices;
           AgentJson choice;
@@ -518,11 +552,11 @@ openai_chat_decode (gpointer     data,
             if (!decode_choice (self, &choice, error))
               return FALSE;
         }
-      else if (strcmp (name, "id") == 0)
+      else if (KEY_IS (name, name_len, "id"))
         agent_accumulator_set_response_id (self->accumulator, agent_json_string (&member, NULL));
-      else if (strcmp (name, "model") == 0)
+      else if (KEY_IS (name, name_len, "model"))
         agent_accumulator_set_model (self->accumulator, agent_json_string (&member, NULL));
-      else if (strcmp (name, "usage") == 0 && agent_json_is (&member, AGENT_JSON_OBJECT))
+      else if (KEY_IS (name, name_len, "usage") && agent_json_is (&member, AGENT_JSON_OBJECT))
         {
           g_autoptr(JsonNode) node = agent_json_to_node (&member);
           g_autoptr(AgentUsage) usage = agent_usage_new_from_json (node);
@@ -531,7 +565,7 @@ openai_chat_decode (gpointer     data,
           self->saw_usage = TRUE;
           self->saw_event = TRUE;
         }
-      else if (strcmp (name, "x_groq") == 0 && !self->saw_usage)
+      else if (KEY_IS (name, name_len, "x_groq") && !self->saw_usage)
         {
           /* Groq also reports usage inside x_groq; used only if the
            * standard field never comes. */
@@ -545,7 +579,7 @@ openai_chat_decode (gpointer     data,
               self->provider_usage = agent_usage_new_from_json (node);
             }
         }
-      else if (strcmp (name, "error") == 0 && agent_json_exists (&member))
+      else if (KEY_IS (name, name_len, "error") && agent_json_exists (&member))
         {
           g_propagate_error (error, _agent_provider_error_from_json_value (self->secrets, AGENT_ERROR_PROVIDER,
                                                                           _("The provider reported an error"),
