@@ -413,6 +413,45 @@ test_record_session (Fixture       *f,
   g_signal_handlers_disconnect_by_data (f->conversation, &n_notified);
 }
 
+/* Members the application keeps in the settings (agent-chat's tools
+ * allowed, model picked, title asked) stay when a session is recorded, as
+ * agent-cli --continue does on a conversation the app made; the members
+ * record_session() owns are replaced, or removed when unset. */
+static void
+test_record_session_keeps_members (Fixture       *f,
+                                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AgentStore) other = NULL;
+  g_autoptr(AgentConversation) again = NULL;
+  g_autoptr(JsonNode) app = agent_test_parse_json (
+    "{\"allowed-tools\":[\"calculator\"],\"picked-model\":\"big\",\"title-asked\":true,"
+    "\"base-url\":\"http://old.example/v1\",\"system-prompt\":\"Old.\",\"tools\":[]}");
+  JsonObject *object;
+
+  g_assert_true (agent_conversation_set_settings (f->conversation, app, &error));
+  g_assert_no_error (error);
+  agent_session_set_system_prompt (f->session, NULL);
+  g_assert_true (agent_conversation_record_session (f->conversation, f->session, &error));
+  g_assert_no_error (error);
+
+  agent_test_openai_add_text_response (f->server, (const char *[]) { "Hello.", NULL }, 1, 1);
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+  g_assert_no_error (f->turn.error);
+
+  again = read_back (f, &other);
+  object = json_node_get_object (agent_conversation_get_settings (again));
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (object,
+                                                                                "allowed-tools"),
+                                                  0), ==, "calculator");
+  g_assert_cmpstr (json_object_get_string_member (object, "picked-model"), ==, "big");
+  g_assert_true (json_object_get_boolean_member (object, "title-asked"));
+  g_assert_cmpstr (json_object_get_string_member (object, "base-url"), ==,
+                   agent_provider_get_base_url (f->provider));
+  g_assert_false (json_object_has_member (object, "system-prompt"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "tools")), ==, 1);
+}
+
 static void
 test_export (Fixture       *f,
              gconstpointer  data)
@@ -620,6 +659,7 @@ main (int   argc,
   ADD ("/store/write-failure", test_write_failure);
   ADD ("/store/export", test_export);
   ADD ("/store/record-session", test_record_session);
+  ADD ("/store/record-session-keeps-members", test_record_session_keeps_members);
   ADD ("/store/turn-errors", test_turn_errors);
 
   return g_test_run ();

@@ -277,7 +277,8 @@ agent_conversation_set_settings (AgentConversation  *self,
  * its provider's name and model ([method@Agent.Conversation.set_model]),
  * and in its settings the `base-url` (without user information: a
  * password in it is a secret), the `system-prompt` and the names of its
- * `tools`. Nothing is written when nothing changed. From then on, each
+ * `tools`; the settings' other members (the application's own) are kept.
+ * Nothing is written when nothing changed. From then on, each
  * turn of @session, once over, releases the conversation for other
  * programs (see [method@Agent.Conversation.claim]).
  *
@@ -299,6 +300,9 @@ agent_conversation_record_session (AgentConversation  *self,
   g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(JsonArray) names = json_array_new ();
   g_autoptr(JsonNode) settings = json_node_new (JSON_NODE_OBJECT);
+  JsonObjectIter iter;
+  const char *member_name;
+  JsonNode *member;
 
   g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
   g_return_val_if_fail (AGENT_IS_SESSION (session), FALSE);
@@ -322,6 +326,16 @@ agent_conversation_record_session (AgentConversation  *self,
 
       json_array_add_string_element (names, agent_tool_get_name (tool));
     }
+  /* The application's own members (agent-chat keeps the tools allowed,
+   * the model picked, …) stay as they are: only ours are replaced */
+  if (self->settings != NULL && JSON_NODE_HOLDS_OBJECT (self->settings))
+    {
+      json_object_iter_init (&iter, json_node_get_object (self->settings));
+      while (json_object_iter_next (&iter, &member_name, &member))
+        json_object_set_member (object, member_name, json_node_copy (member));
+    }
+  json_object_remove_member (object, "system-prompt");
+
   /* A password in the base URL is a secret: it is not kept */
   base_url = _agent_url_hide_userinfo (agent_provider_get_base_url (provider));
   json_object_set_string_member (object, "base-url", base_url);
