@@ -52,6 +52,7 @@ fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
   agent_test_turn_clear (&f->turn);
+  test_store_flush (f->db.store);
   g_assert_finalize_object (f->session);
   g_assert_finalize_object (f->provider);
   g_clear_object (&f->db.store);  /* its list holds the conversation */
@@ -66,6 +67,7 @@ static AgentConversation *
 read_back (Fixture     *f,
            AgentStore **store)
 {
+  test_store_flush (f->db.store);
   return test_store_read_back (&f->db, agent_conversation_get_id (f->conversation), store);
 }
 
@@ -114,6 +116,8 @@ test_round_trip (Fixture       *f,
   g_assert_cmpint (agent_conversation_get_id (f->conversation), ==, 0);
 
   append (f, agent_message_new (AGENT_MESSAGE_ROLE_SYSTEM, "Answer briefly."));
+  /* The id comes with the commit, from the store's writer thread */
+  test_store_flush (f->db.store);
   g_assert_cmpint (agent_conversation_get_id (f->conversation), >, 0);
   append (f, g_object_new (AGENT_TYPE_MESSAGE, "role", AGENT_MESSAGE_ROLE_USER,
                            "content", "Ünïcödé ✓ \"quotes\" 'and' <tags>\n\ttabs",
@@ -318,6 +322,7 @@ test_truncate (Fixture       *f,
   agent_test_turn_clear (&f->turn);
   agent_memory_truncate (AGENT_MEMORY (f->conversation), 3, &error);
   g_assert_no_error (error);
+  test_store_flush (f->db.store);
   count = test_store_query (f->db.path, "SELECT count(*) FROM messages");
   g_assert_cmpstr (count, ==, "3");
   assert_read_back_equal (f);
@@ -340,29 +345,57 @@ break_the_file_cb (AgentSession  *session,
   test_store_exec (f->db.path, "PRAGMA foreign_keys = ON; DELETE FROM conversations");
 }
 
-/* A write that fails fails the turn, and the memory holds no message that
- * did not reach the file. */
+static void
+write_failed_cb (AgentConversation *conversation,
+                 const GError      *error,
+                 GError           **seen)
+{
+  g_assert_null (*seen);
+  *seen = g_error_copy (error);
+}
+
+/* A write that fails (here another process deleted the conversation, so
+ * the tool results' transaction breaks its foreign key) is reported
+ * once, by AgentConversation::write-failed and by the next flush; from
+ * then on nothing more is written: the next turn fails before anything is
+ * sent, and the file keeps what was written before the failure. */
 static void
 test_write_failure (Fixture       *f,
                     gconstpointer  data)
 {
   static const char * const never[] = { "Never sent.", NULL };
+  g_autoptr(GError) failed = NULL;
+  g_autoptr(GError) flushed = NULL;
+  g_autofree char *count = NULL;
+  guint n_requests;
 
+  g_signal_connect (f->conversation, "write-failed", G_CALLBACK (write_failed_cb), &failed);
   test_store_add_tool_turn (f->server, "Unreached.");
   g_signal_connect (f->session, "tool-started", G_CALLBACK (break_the_file_cb), f);
   agent_test_turn_run (&f->turn, f->session, "Compute.", NULL);
+  /* The turn itself fails only if the failure came in before its answer */
+  if (f->turn.error != NULL)
+    g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_STORAGE);
 
-  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_STORAGE);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 1);
-  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
+  g_assert_false (test_store_try_flush (f->db.store, &flushed));
+  g_assert_error (flushed, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  g_assert_error (failed, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  agent_test_assert_contains (failed->message, f->db.path);
+  g_assert_cmpstr (failed->message, ==, flushed->message);
 
   /* The next user message cannot be written either: nothing is sent */
+  n_requests = agent_test_server_get_n_requests (f->server);
   g_signal_handlers_disconnect_by_data (f->session, f);
   agent_test_openai_add_text_response (f->server, never, 1, 1);
   agent_test_turn_run (&f->turn, f->session, "Again", NULL);
   g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_STORAGE);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 1);
-  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, n_requests);
+
+  /* Nothing after the failure went in; the flush after it has nothing to say */
+  test_store_flush (f->db.store);
+  count = test_store_query (f->db.path, "SELECT count(*) FROM messages");
+  g_assert_cmpstr (count, ==, "0");
+  g_signal_handlers_disconnect_by_data (f->conversation, &failed);
 }
 
 /* Markdown for people, JSON with every field; no key in either */

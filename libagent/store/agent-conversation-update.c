@@ -15,21 +15,14 @@
 
 typedef enum
 {
-  COLUMN_TITLE,
-  COLUMN_PROVIDER,
-  COLUMN_MODEL,
-  COLUMN_SETTINGS,
+  COLUMN_TITLE = STMT_SET_TITLE,
+  COLUMN_PROVIDER = STMT_SET_PROVIDER,
+  COLUMN_MODEL = STMT_SET_MODEL,
+  COLUMN_SETTINGS = STMT_SET_SETTINGS,
 } Column;
 
-static const char * const update_sql[] = {
-  [COLUMN_TITLE] = "UPDATE conversations SET title = ?2 WHERE id = ?1",
-  [COLUMN_PROVIDER] = "UPDATE conversations SET provider = ?2 WHERE id = ?1",
-  [COLUMN_MODEL] = "UPDATE conversations SET model = ?2 WHERE id = ?1",
-  [COLUMN_SETTINGS] = "UPDATE conversations SET settings = ?2 WHERE id = ?1",
-};
-
-/* Writes the columns (each statement is atomic; several go in a
- * transaction). A conversation not written yet keeps them for its first
+/* Queues the writing of the columns, in one transaction. A conversation
+ * whose row is not written (nor queued) yet keeps them for its first
  * write. */
 static gboolean
 update_columns (AgentConversation   *self,
@@ -38,41 +31,23 @@ update_columns (AgentConversation   *self,
                 guint                n_columns,
                 GError             **error)
 {
-  if (self->id == 0)
+  g_autoptr(AgentStoreBatch) batch = NULL;
+
+  if (self->id == 0 && !self->row_queued)
     return TRUE;
 
-  if (n_columns > 1 && !_agent_store_db_begin (self->db, error))
+  if (!_agent_conversation_check_writable (self, error))
     return FALSE;
 
+  batch = _agent_store_batch_new (self->target);
   for (guint i = 0; i < n_columns; i++)
     {
-      sqlite3_stmt *statement = NULL;
-      int rc;
-
-      if (sqlite3_prepare_v2 (self->db->db, update_sql[columns[i]], -1, &statement,
-                              NULL) != SQLITE_OK)
-        {
-          _agent_store_db_set_error (self->db, error);
-          goto fail;
-        }
-      sqlite3_bind_int64 (statement, 1, self->id);
-      if (values[i] != NULL)
-        sqlite3_bind_text (statement, 2, values[i], -1, SQLITE_STATIC);
-      rc = sqlite3_step (statement);
-      sqlite3_finalize (statement);
-      if (rc != SQLITE_DONE)
-        {
-          _agent_store_db_set_error (self->db, error);
-          goto fail;
-        }
+      _agent_store_batch_add (batch, (AgentStoreStatement) columns[i]);
+      _agent_store_batch_conversation (batch);
+      _agent_store_batch_text (batch, values[i], -1);
     }
-
-  return n_columns == 1 || _agent_store_db_commit (self->db, error);
-
-fail:
-  if (n_columns > 1)
-    _agent_store_db_rollback (self->db);
-  return FALSE;
+  _agent_conversation_queue (self, g_steal_pointer (&batch));
+  return TRUE;
 }
 
 static void
@@ -95,9 +70,10 @@ replace_string (AgentConversation *self,
  * @title: (nullable): the new title
  * @error: return location for a [struct@GLib.Error]
  *
- * Gives the conversation a title, and writes it.
+ * Gives the conversation a title, and writes it (on the store's writer
+ * thread: see [signal@Agent.Conversation::write-failed]).
  *
- * Returns: %TRUE if the title was written
+ * Returns: %TRUE if the title was given
  *
  * Since: 0.1
  */
@@ -138,9 +114,10 @@ agent_conversation_rename (AgentConversation  *self,
  * @model: (nullable): the model's name
  * @error: return location for a [struct@GLib.Error]
  *
- * Records the provider and the model the conversation is held with.
+ * Records the provider and the model the conversation is held with (written
+ * on the store's writer thread).
  *
- * Returns: %TRUE if they were written
+ * Returns: %TRUE if they were recorded
  *
  * Since: 0.1
  */
@@ -227,7 +204,9 @@ find_secret (JsonNode *node)
  * belong in the keyring (see [func@Agent.secret_store_api_key_async]),
  * never in the database or an export.
  *
- * Returns: %TRUE if they were written
+ * They are written on the store's writer thread.
+ *
+ * Returns: %TRUE if they were recorded
  *
  * Since: 0.1
  */
