@@ -63,6 +63,29 @@ test_store_try_flush (AgentStore  *store,
   return error == NULL || *error == NULL;
 }
 
+static void
+conversation_flushed_cb (GObject      *source,
+                         GAsyncResult *result,
+                         gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  agent_conversation_flush_finish (AGENT_CONVERSATION (source), result, &error);
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+/* The same, for the connection of @conversation */
+void
+test_store_flush_conversation (AgentConversation *conversation)
+{
+  gboolean done = FALSE;
+
+  agent_conversation_flush_async (conversation, NULL, conversation_flushed_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 void
 test_store_flush (AgentStore *store)
 {
@@ -73,12 +96,16 @@ test_store_flush (AgentStore *store)
 }
 
 /* Another store on the same file: another connection, as another process
- * would have */
+ * would have, once the writes of @self's store are in */
 AgentStore *
 test_store_open_again (TestStore *self)
 {
   g_autoptr(GError) error = NULL;
-  AgentStore *store = agent_store_new (self->path, &error);
+  AgentStore *store;
+
+  if (self->store != NULL)
+    test_store_flush (self->store);
+  store = agent_store_new (self->path, &error);
 
   g_assert_no_error (error);
   return store;

@@ -282,6 +282,7 @@ test_interrupted_then_continued (Fixture       *f,
   g_assert_cmpstr (json_object_get_string_member (message, "content"), ==, "Go on");
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (copy)), ==, 6);
 
+  test_store_flush (store);
   g_clear_object (&session);
   g_clear_object (&store);
   g_clear_object (&copy);

@@ -122,11 +122,8 @@ written_cb (AgentStoreBatch *batch,
             const GError    *error,
             gpointer         data)
 {
-  g_autoptr(AgentConversation) self = g_weak_ref_get (data);
+  AgentConversation *self = data;
   gint64 id = _agent_store_batch_get_id (batch);
-
-  if (self == NULL)
-    return;
 
   if (error != NULL)
     {
@@ -157,23 +154,15 @@ written_cb (AgentStoreBatch *batch,
     }
 }
 
-static void
-weak_ref_free (gpointer data)
-{
-  g_weak_ref_clear (data);
-  g_free (data);
-}
-
-/* Queues @batch (taking it) on the store's writer */
+/* Queues @batch (taking it) on the store's writer. The conversation is
+ * kept until the batch is done, so that the id it gets, or the failure,
+ * comes to it. */
 void
 _agent_conversation_queue (AgentConversation *self,
                            AgentStoreBatch   *batch)
 {
-  GWeakRef *ref = g_new0 (GWeakRef, 1);
-
-  g_weak_ref_init (ref, self);
-  _agent_store_writer_queue (_agent_store_db_get_writer (self->db), batch, written_cb, ref,
-                             weak_ref_free);
+  _agent_store_writer_queue (_agent_store_db_get_writer (self->db), batch, written_cb,
+                             g_object_ref (self), g_object_unref);
 }
 
 /* Loading */

@@ -37,6 +37,7 @@ return_read_error (GTask        *task,
 
 typedef struct
 {
+  AgentStoreDb *db;
   guint    n_queued;   /* by the mark */
   GError  *error;      /* the first failure */
   GSource *cancelled;  /* while waiting, for a cancellable */
@@ -54,6 +55,7 @@ flush_data_free (gpointer data)
       g_source_unref (flush->cancelled);
     }
   g_clear_error (&flush->error);
+  g_clear_pointer (&flush->db, _agent_store_db_unref);
   g_free (flush);
 }
 
@@ -99,8 +101,7 @@ flushed_cb (AgentStoreBatch *batch,
 {
   GTask *task = data;
   FlushData *flush = g_task_get_task_data (task);
-  AgentStore *self = g_task_get_source_object (task);
-  AgentStoreWriter *writer = _agent_store_db_get_writer (_agent_store_get_db (self));
+  AgentStoreWriter *writer = _agent_store_db_get_writer (flush->db);
 
   if (error != NULL && flush->error == NULL)
     flush->error = g_error_copy (error);
@@ -119,11 +120,35 @@ static void
 queue_mark (GTask *task)
 {
   FlushData *flush = g_task_get_task_data (task);
-  AgentStore *self = g_task_get_source_object (task);
-  AgentStoreWriter *writer = _agent_store_db_get_writer (_agent_store_get_db (self));
+  AgentStoreWriter *writer = _agent_store_db_get_writer (flush->db);
 
   _agent_store_writer_mark (writer, flushed_cb, task, g_object_unref);
   flush->n_queued = _agent_store_writer_get_n_queued (writer);
+}
+
+static void
+flush_async (gpointer             source,
+             AgentStoreDb        *db,
+             gpointer             source_tag,
+             GCancellable        *cancellable,
+             GAsyncReadyCallback  callback,
+             gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (source, cancellable, callback, user_data);
+  FlushData *flush = g_new0 (FlushData, 1);
+
+  g_task_set_source_tag (task, source_tag);
+  flush->db = _agent_store_db_ref (db);
+  g_task_set_task_data (task, flush, flush_data_free);
+  if (cancellable != NULL)
+    {
+      /* The source holds no reference: the task's data destroys it */
+      flush->cancelled = g_cancellable_source_new (cancellable);
+      g_source_set_callback (flush->cancelled, G_SOURCE_FUNC (flush_cancelled_cb), task, NULL);
+      g_source_set_static_name (flush->cancelled, "[agent] store flush cancelled");
+      g_source_attach (flush->cancelled, g_main_context_get_thread_default ());
+    }
+  queue_mark (g_steal_pointer (&task));
 }
 
 /**
@@ -149,25 +174,11 @@ agent_store_flush_async (AgentStore          *self,
                          GAsyncReadyCallback  callback,
                          gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  FlushData *flush;
-
   g_return_if_fail (AGENT_IS_STORE (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, agent_store_flush_async);
-  flush = g_new0 (FlushData, 1);
-  g_task_set_task_data (task, flush, flush_data_free);
-  if (cancellable != NULL)
-    {
-      /* The source holds no reference: the task's data destroys it */
-      flush->cancelled = g_cancellable_source_new (cancellable);
-      g_source_set_callback (flush->cancelled, G_SOURCE_FUNC (flush_cancelled_cb), task, NULL);
-      g_source_set_static_name (flush->cancelled, "[agent] store flush cancelled");
-      g_source_attach (flush->cancelled, g_main_context_get_thread_default ());
-    }
-  queue_mark (g_steal_pointer (&task));
+  flush_async (self, _agent_store_get_db (self), agent_store_flush_async, cancellable, callback,
+               user_data);
 }
 
 /**
@@ -193,6 +204,59 @@ agent_store_flush_finish (AgentStore    *self,
   g_return_val_if_fail (AGENT_IS_STORE (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agent_store_flush_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * agent_conversation_flush_async:
+ * @self: a [class@Agent.Conversation]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
+ * @callback: (scope async): called when the writes are in
+ * @user_data: data for @callback
+ *
+ * Waits until every write queued so far on the conversation's store
+ * connection is committed, as [method@Agent.Store.flush_async] does, for
+ * a program that holds the conversation and not its store (a conversation
+ * outlives its store).
+ *
+ * Since: 0.1
+ */
+void
+agent_conversation_flush_async (AgentConversation   *self,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_return_if_fail (AGENT_IS_CONVERSATION (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  flush_async (self, self->db, agent_conversation_flush_async, cancellable, callback, user_data);
+}
+
+/**
+ * agent_conversation_flush_finish:
+ * @self: a [class@Agent.Conversation]
+ * @result: the result given to the callback
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Finishes [method@Agent.Conversation.flush_async].
+ *
+ * Returns: %TRUE if every write queued before was committed; %FALSE with
+ *   the first failure of a write on the connection since the last flush,
+ *   or %G_IO_ERROR_CANCELLED
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_conversation_flush_finish (AgentConversation  *self,
+                                 GAsyncResult       *result,
+                                 GError            **error)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agent_conversation_flush_async,
+                        FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -590,6 +590,10 @@ agent_store_purge_deleted (AgentStore  *self,
 
   g_return_val_if_fail (AGENT_IS_STORE (self), FALSE);
 
+  /* What was queued for them goes in first, and then goes */
+  if (self->db->writer != NULL)
+    _agent_store_writer_wait (self->db->writer);
+
   if (!purge (self->db, G_MAXINT64, error))
     return FALSE;
 
