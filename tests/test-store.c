@@ -356,10 +356,11 @@ write_failed_cb (AgentConversation *conversation,
 }
 
 /* A write that fails (here another process deleted the conversation, so
- * the tool results' transaction breaks its foreign key) is reported
- * once, by AgentConversation::write-failed and by the next flush; from
- * then on nothing more is written: the next turn fails before anything is
- * sent, and the file keeps what was written before the failure. */
+ * the tool results' transaction breaks its foreign key) is reported once
+ * by AgentConversation::write-failed, fails the turn before its next
+ * request (which waits for the write), and is told by the next flush;
+ * from then on nothing more is written: the next turn fails before
+ * anything is sent, and the file keeps what was written before. */
 static void
 test_write_failure (Fixture       *f,
                     gconstpointer  data)
@@ -374,9 +375,10 @@ test_write_failure (Fixture       *f,
   test_store_add_tool_turn (f->server, "Unreached.");
   g_signal_connect (f->session, "tool-started", G_CALLBACK (break_the_file_cb), f);
   agent_test_turn_run (&f->turn, f->session, "Compute.", NULL);
-  /* The turn itself fails only if the failure came in before its answer */
-  if (f->turn.error != NULL)
-    g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  /* The next step waited for the results to be in: it is never sent */
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
+  g_assert_cmpstr (f->turn.error->message, ==, failed->message);
 
   g_assert_false (test_store_try_flush (f->db.store, &flushed));
   g_assert_error (flushed, AGENT_ERROR, AGENT_ERROR_STORAGE);

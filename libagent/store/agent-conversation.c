@@ -540,10 +540,29 @@ agent_conversation_truncate (AgentMemory  *memory,
 }
 
 static void
+agent_conversation_sync_async (AgentMemory         *memory,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  agent_conversation_flush_async (AGENT_CONVERSATION (memory), cancellable, callback, user_data);
+}
+
+static gboolean
+agent_conversation_sync_finish (AgentMemory   *memory,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  return agent_conversation_flush_finish (AGENT_CONVERSATION (memory), result, error);
+}
+
+static void
 memory_iface_init (AgentMemoryInterface *iface)
 {
   iface->append = agent_conversation_append;
   iface->truncate = agent_conversation_truncate;
+  iface->sync_async = agent_conversation_sync_async;
+  iface->sync_finish = agent_conversation_sync_finish;
 }
 
 /* GObject */

@@ -38,6 +38,7 @@ return_read_error (GTask        *task,
 typedef struct
 {
   AgentStoreDb *db;
+  AgentConversation *conversation;  /* a conversation's: its own failure only */
   guint    n_queued;   /* by the mark */
   GError  *error;      /* the first failure */
   GSource *cancelled;  /* while waiting, for a cancellable */
@@ -56,6 +57,7 @@ flush_data_free (gpointer data)
     }
   g_clear_error (&flush->error);
   g_clear_pointer (&flush->db, _agent_store_db_unref);
+  g_clear_object (&flush->conversation);
   g_free (flush);
 }
 
@@ -112,6 +114,8 @@ flushed_cb (AgentStoreBatch *batch,
     return;
   if (_agent_store_writer_get_n_queued (writer) != flush->n_queued)
     queue_mark (g_object_ref (task));
+  else if (flush->conversation != NULL && flush->conversation->write_error != NULL)
+    flush_return (task, g_error_copy (flush->conversation->write_error));
   else
     flush_return (task, g_steal_pointer (&flush->error));
 }
@@ -122,13 +126,14 @@ queue_mark (GTask *task)
   FlushData *flush = g_task_get_task_data (task);
   AgentStoreWriter *writer = _agent_store_db_get_writer (flush->db);
 
-  _agent_store_writer_mark (writer, flushed_cb, task, g_object_unref);
+  _agent_store_writer_mark (writer, flush->conversation == NULL, flushed_cb, task, g_object_unref);
   flush->n_queued = _agent_store_writer_get_n_queued (writer);
 }
 
 static void
 flush_async (gpointer             source,
              AgentStoreDb        *db,
+             AgentConversation   *conversation,
              gpointer             source_tag,
              GCancellable        *cancellable,
              GAsyncReadyCallback  callback,
@@ -139,6 +144,7 @@ flush_async (gpointer             source,
 
   g_task_set_source_tag (task, source_tag);
   flush->db = _agent_store_db_ref (db);
+  flush->conversation = conversation ? g_object_ref (conversation) : NULL;
   g_task_set_task_data (task, flush, flush_data_free);
   if (cancellable != NULL)
     {
@@ -177,8 +183,8 @@ agent_store_flush_async (AgentStore          *self,
   g_return_if_fail (AGENT_IS_STORE (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  flush_async (self, _agent_store_get_db (self), agent_store_flush_async, cancellable, callback,
-               user_data);
+  flush_async (self, _agent_store_get_db (self), NULL, agent_store_flush_async, cancellable,
+               callback, user_data);
 }
 
 /**
@@ -215,10 +221,12 @@ agent_store_flush_finish (AgentStore    *self,
  * @callback: (scope async): called when the writes are in
  * @user_data: data for @callback
  *
- * Waits until every write queued so far on the conversation's store
- * connection is committed, as [method@Agent.Store.flush_async] does, for
- * a program that holds the conversation and not its store (a conversation
- * outlives its store).
+ * Waits until the conversation's writes queued so far are committed (with
+ * those queued before them on its store's connection), as
+ * [method@Agent.Store.flush_async] does, for a program that holds the
+ * conversation and not its store (a conversation outlives its store). It
+ * is the conversation's [method@Agent.Memory.sync_async], which a session
+ * awaits before each request.
  *
  * Since: 0.1
  */
@@ -231,7 +239,8 @@ agent_conversation_flush_async (AgentConversation   *self,
   g_return_if_fail (AGENT_IS_CONVERSATION (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  flush_async (self, self->db, agent_conversation_flush_async, cancellable, callback, user_data);
+  flush_async (self, self->db, self, agent_conversation_flush_async, cancellable, callback,
+               user_data);
 }
 
 /**
@@ -242,9 +251,10 @@ agent_conversation_flush_async (AgentConversation   *self,
  *
  * Finishes [method@Agent.Conversation.flush_async].
  *
- * Returns: %TRUE if every write queued before was committed; %FALSE with
- *   the first failure of a write on the connection since the last flush,
- *   or %G_IO_ERROR_CANCELLED
+ * Returns: %TRUE if the conversation's writes are committed; %FALSE with
+ *   the failure that stopped them (%AGENT_ERROR_STORAGE, as
+ *   [signal@Agent.Conversation::write-failed] told it), or
+ *   %G_IO_ERROR_CANCELLED
  *
  * Since: 0.1
  */

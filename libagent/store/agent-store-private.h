@@ -145,6 +145,7 @@ gboolean       _agent_store_writer_run         (AgentStoreWriter    *self,
                                                 GError             **error);
 void           _agent_store_writer_wait        (AgentStoreWriter    *self);
 void           _agent_store_writer_mark        (AgentStoreWriter    *self,
+                                                gboolean             reports,
                                                 AgentStoreBatchDone  done,
                                                 gpointer             done_data,
                                                 GDestroyNotify       done_data_destroy);

@@ -73,6 +73,7 @@ struct _AgentStoreBatch
   gint64               id;          /* the target's id after the batch */
   gboolean             finished;    /* under the writer's mutex, for waits */
   gboolean             waited;
+  gboolean             reports;     /* a mark that takes the failures since the last */
 };
 
 struct _AgentStoreWriter
@@ -363,7 +364,7 @@ run (AgentStoreWriter *writer,
       break;
 
     case JOB_MARK:
-      if (!self->waited)
+      if (self->reports)
         self->error = g_steal_pointer (&writer->unreported);
       break;
 
@@ -513,15 +514,19 @@ _agent_store_writer_wait (AgentStoreWriter *self)
 }
 
 /* @done runs on the caller's context once everything queued before it is
- * done, and after their own callbacks, with the first failure of a write
- * since the last mark. */
+ * done, and after their own callbacks; with @reports, with the first
+ * failure of a write since the last mark that reports. */
 void
 _agent_store_writer_mark (AgentStoreWriter    *self,
+                          gboolean             reports,
                           AgentStoreBatchDone  done,
                           gpointer             done_data,
                           GDestroyNotify       done_data_destroy)
 {
-  _agent_store_writer_queue (self, batch_new (JOB_MARK), done, done_data, done_data_destroy);
+  AgentStoreBatch *batch = batch_new (JOB_MARK);
+
+  batch->reports = reports;
+  _agent_store_writer_queue (self, batch, done, done_data, done_data_destroy);
 }
 
 /* Lets go of the claim on conversation @id once the writes queued before
