@@ -60,8 +60,10 @@ refresh (AgentConversation  *self,
 
   *changed = FALSE;
 
-  /* Messages of ours wait to be written: nobody could write meanwhile */
-  if (self->messages == NULL || self->messages->len != self->n_saved)
+  /* Messages of ours wait to be written (or are being written): nobody
+   * could write meanwhile, the claim was held all along */
+  if (self->messages == NULL || self->messages->len != self->n_saved ||
+      g_atomic_int_get (&self->target->n_unwritten) > 0)
     return TRUE;
 
   if (!count_saved (self, &count, error))
@@ -137,10 +139,7 @@ _agent_conversation_release_claim (AgentConversation *self)
   if (!self->claimed)
     return;
 
-  if (g_atomic_int_get (&self->target->n_unwritten) > 0)
-    _agent_store_db_release_later (self->db, self->id);
-  else
-    _agent_store_db_release (self->db, self->id);
+  _agent_store_db_release_after (self->db, self->target, self->id);
   self->claimed = FALSE;
 }
 

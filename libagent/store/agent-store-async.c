@@ -105,13 +105,19 @@ flushed_cb (AgentStoreBatch *batch,
   FlushData *flush = g_task_get_task_data (task);
   AgentStoreWriter *writer = _agent_store_db_get_writer (flush->db);
 
+  /* Cancelled: the next flush tells what this one took */
+  if (flush->returned)
+    {
+      if (error != NULL && flush->conversation == NULL)
+        _agent_store_writer_keep_unreported (writer, error);
+      return;
+    }
+
   if (error != NULL && flush->error == NULL)
     flush->error = g_error_copy (error);
 
   /* The callbacks of what was written may have queued more (a claim let
    * go once a new conversation got its id): that too */
-  if (flush->returned)
-    return;
   if (_agent_store_writer_get_n_queued (writer) != flush->n_queued)
     queue_mark (g_object_ref (task));
   else if (flush->conversation != NULL && flush->conversation->write_error != NULL)

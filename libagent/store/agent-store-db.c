@@ -469,15 +469,19 @@ _agent_store_db_release (AgentStoreDb *self,
   g_mutex_unlock (&self->claims_lock);
 }
 
-/* Lets go of conversation @id once the writes queued before are in */
+/* Lets go of conversation @id now, or, while writes of it (@target)
+ * wait, once the last is in (the writer's thread calls
+ * _agent_store_db_release_if_unwanted() then) */
 void
-_agent_store_db_release_later (AgentStoreDb *self,
-                               gint64        id)
+_agent_store_db_release_after (AgentStoreDb     *self,
+                               AgentStoreTarget *target,
+                               gint64            id)
 {
   g_mutex_lock (&self->claims_lock);
   g_hash_table_remove (self->claims_wanted, &id);
+  if (g_atomic_int_get (&target->n_unwritten) == 0)
+    unlock_claim (self, id);
   g_mutex_unlock (&self->claims_lock);
-  _agent_store_writer_release (_agent_store_db_get_writer (self), id);
 }
 
 /* On the writer's thread: unless it was claimed again meanwhile */

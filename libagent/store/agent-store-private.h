@@ -102,7 +102,8 @@ void           _agent_store_db_claim_new       (AgentStoreDb        *self,
                                                 gint64               id);
 void           _agent_store_db_release         (AgentStoreDb        *self,
                                                 gint64               id);
-void           _agent_store_db_release_later   (AgentStoreDb        *self,
+void           _agent_store_db_release_after   (AgentStoreDb        *self,
+                                                AgentStoreTarget    *target,
                                                 gint64               id);
 void           _agent_store_db_release_if_unwanted (AgentStoreDb    *self,
                                                 gint64               id);
@@ -150,8 +151,8 @@ void           _agent_store_writer_mark        (AgentStoreWriter    *self,
                                                 gpointer             done_data,
                                                 GDestroyNotify       done_data_destroy);
 guint          _agent_store_writer_get_n_queued (AgentStoreWriter   *self);
-void           _agent_store_writer_release     (AgentStoreWriter    *self,
-                                                gint64               id);
+void           _agent_store_writer_keep_unreported (AgentStoreWriter *self,
+                                                const GError        *error);
 void           _agent_store_writer_set_synchronous (AgentStoreWriter *self,
                                                 const char          *mode);
 

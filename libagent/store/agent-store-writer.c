@@ -52,7 +52,6 @@ typedef struct
 typedef enum
 {
   JOB_WRITE,
-  JOB_RELEASE,   /* lets go of a claim, after the writes before it */
   JOB_MARK,      /* nothing: for flushes and waits */
   JOB_STOP,
 } JobKind;
@@ -63,7 +62,6 @@ struct _AgentStoreBatch
   AgentStoreTarget    *target;
   GArray              *ops;
   GArray              *values;
-  gint64               release_id;
   /* When done */
   GMainContext        *context;
   AgentStoreBatchDone  done;
@@ -359,17 +357,17 @@ run (AgentStoreWriter *writer,
         self->error = g_error_copy (self->target->error);
       else if (!run_write (writer, self, &self->error) && self->target != NULL)
         self->target->error = g_error_copy (self->error);
+      g_mutex_lock (&writer->mutex);
       if (self->error != NULL && writer->unreported == NULL)
         writer->unreported = g_error_copy (self->error);
+      g_mutex_unlock (&writer->mutex);
       break;
 
     case JOB_MARK:
+      g_mutex_lock (&writer->mutex);
       if (self->reports)
         self->error = g_steal_pointer (&writer->unreported);
-      break;
-
-    case JOB_RELEASE:
-      _agent_store_db_release_if_unwanted (writer->main, self->release_id);
+      g_mutex_unlock (&writer->mutex);
       break;
 
     case JOB_STOP:
@@ -378,10 +376,11 @@ run (AgentStoreWriter *writer,
     }
 
   if (self->target != NULL)
-    {
-      self->id = self->target->id;
-      g_atomic_int_dec_and_test (&self->target->n_unwritten);
-    }
+    self->id = self->target->id;
+  /* The conversation's last write is in: a claim let go meanwhile goes */
+  if (self->target != NULL && self->kind == JOB_WRITE &&
+      g_atomic_int_dec_and_test (&self->target->n_unwritten) && self->target->id != 0)
+    _agent_store_db_release_if_unwanted (writer->main, self->target->id);
 
   if (self->waited)
     {
@@ -467,10 +466,22 @@ _agent_store_writer_queue (AgentStoreWriter    *self,
   batch->done_data_destroy = done_data_destroy;
   if (done != NULL)
     batch->context = g_main_context_ref_thread_default ();
-  if (batch->target != NULL)
+  if (batch->target != NULL && batch->kind == JOB_WRITE)
     g_atomic_int_inc (&batch->target->n_unwritten);
   g_atomic_int_inc (&self->n_queued);
   g_async_queue_push (self->queue, batch);
+}
+
+/* A failure a mark took that nobody heard of (its flush was cancelled):
+ * the next flush tells it */
+void
+_agent_store_writer_keep_unreported (AgentStoreWriter *self,
+                                     const GError     *error)
+{
+  g_mutex_lock (&self->mutex);
+  if (self->unreported == NULL)
+    self->unreported = g_error_copy (error);
+  g_mutex_unlock (&self->mutex);
 }
 
 /* How many jobs were queued so far (to see whether more came) */
@@ -490,7 +501,7 @@ _agent_store_writer_run (AgentStoreWriter  *self,
   gboolean ok;
 
   batch->waited = TRUE;
-  if (batch->target != NULL)
+  if (batch->target != NULL && batch->kind == JOB_WRITE)
     g_atomic_int_inc (&batch->target->n_unwritten);
   g_async_queue_push (self->queue, batch);
 
@@ -527,18 +538,6 @@ _agent_store_writer_mark (AgentStoreWriter    *self,
 
   batch->reports = reports;
   _agent_store_writer_queue (self, batch, done, done_data, done_data_destroy);
-}
-
-/* Lets go of the claim on conversation @id once the writes queued before
- * are done, unless it was claimed again meanwhile. */
-void
-_agent_store_writer_release (AgentStoreWriter *self,
-                             gint64            id)
-{
-  AgentStoreBatch *batch = batch_new (JOB_RELEASE);
-
-  batch->release_id = id;
-  _agent_store_writer_queue (self, batch, NULL, NULL, NULL);
 }
 
 void
