@@ -21,7 +21,9 @@
  *
  * It is an [iface@Agent.Memory]: give it to
  * [method@Agent.Session.set_memory] and the session's turns are written to
- * the database as they go, each in one transaction:
+ * the database as they go, each write in one transaction, committed on
+ * the store's writer thread in the order the messages came (the list
+ * model changes at once, on the caller's thread):
  *
  * - the user's message at once;
  * - an assistant message with tool calls together with the results of all
@@ -34,14 +36,20 @@
  * When a turn fails, the application may keep its error with the message
  * the turn ended with ([method@Agent.Conversation.set_error]).
  *
- * The answer being streamed is not in the memory until it ends, so a crash
- * loses at most that answer, never an earlier turn. A failed write fails
- * the append (and the turn, with %AGENT_ERROR_STORAGE); the conversation
- * then holds what the database holds.
+ * A session waits for what a request carries to be committed
+ * ([method@Agent.Memory.sync_async]) before it sends the request, and the
+ * answer being streamed is not in the memory until it ends, so a crash
+ * loses at most that answer, never an earlier turn. A failed write is
+ * reported by [signal@Agent.Conversation::write-failed], fails the turn
+ * before its next request (%AGENT_ERROR_STORAGE) and every append after
+ * it; a program waits for the writes with
+ * [method@Agent.Store.flush_async] before it exits.
  *
  * A conversation from [method@Agent.Store.create_conversation] is written
- * with its first message. Its messages are read on first use (or with
- * [method@Agent.Conversation.load]). Use a conversation from one thread.
+ * with its first message, and gets its id when that write is in. Its
+ * messages are read on first use (or with [method@Agent.Conversation.load]
+ * or [method@Agent.Conversation.load_async]). Use a conversation from one
+ * thread; it stays alive until its queued writes are done.
  *
  * A conversation outlives its store. Disposing it while a session writes
  * to it (`g_object_run_dispose()`, what a binding's explicit dispose does)
@@ -660,7 +668,8 @@ agent_conversation_class_init (AgentConversationClass *klass)
    * AgentConversation:id:
    *
    * The conversation's identifier in its store, or 0 until its first
-   * message is written.
+   * message is written (committed on the store's writer thread: it is
+   * notified then, after the append returned).
    */
   properties[PROP_ID] =
     g_param_spec_int64 ("id", NULL, NULL, 0, G_MAXINT64, 0, flags);

@@ -470,7 +470,8 @@ set_deleted (AgentStore         *self,
  * @conversation: one of its conversations
  * @error: return location for a [struct@GLib.Error]
  *
- * Deletes a conversation: it leaves the list (and searches) at once, and
+ * Deletes a conversation: it leaves the list (and searches) at once (a new
+ * one whose first write is still queued waits for it), and
  * can be brought back with [method@Agent.Store.restore_conversation] —
  * an "Undo" — until [method@Agent.Store.purge_deleted] deletes it for
  * good, or a store is opened on the same file more than ten minutes
