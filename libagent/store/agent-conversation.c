@@ -202,8 +202,10 @@ ensure_loaded (AgentConversation *self)
  * @self: a [class@Agent.Conversation]
  * @error: return location for a [struct@GLib.Error]
  *
- * Reads the conversation's messages, if not done yet. The list model does
- * it on first use; call this to hear of a failure.
+ * Reads the conversation's messages, if not done yet, on the calling
+ * thread. The list model does it on first use; call this to hear of a
+ * failure, or [method@Agent.Conversation.load_async] to read a long
+ * conversation without holding up a main loop.
  *
  * Returns: %TRUE if the messages are loaded
  *

@@ -261,6 +261,9 @@ _agent_store_db_open (const char  *path,
       return NULL;
     }
 
+  /* What this process still writes to the file goes in first */
+  _agent_store_writers_wait_for (path);
+
   /* Created here so that it is never readable by others, even briefly */
   if ((fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) >= 0)
     close (fd);

@@ -134,6 +134,7 @@ void           _agent_store_batch_take_text    (AgentStoreBatch     *self,
                                                 char                *text);
 void           _agent_store_batch_conversation (AgentStoreBatch     *self);
 void           _agent_store_batch_message      (AgentStoreBatch     *self);
+void           _agent_store_writers_wait_for   (const char          *path);
 AgentStoreWriter *_agent_store_writer_new      (AgentStoreDb        *main);
 void           _agent_store_writer_free        (AgentStoreWriter    *self);
 void           _agent_store_writer_queue       (AgentStoreWriter    *self,

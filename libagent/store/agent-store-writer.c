@@ -85,7 +85,7 @@ struct _AgentStoreWriter
   GMutex        mutex;
   GCond         cond;
   char         *synchronous; /* bench-store's switch, applied before the next batch */
-  guint         n_queued;    /* atomic: jobs queued so far */
+  gint          n_queued;    /* atomic: jobs queued so far */
 };
 
 AgentStoreTarget *
@@ -424,6 +424,28 @@ writer_thread (gpointer data)
   return NULL;
 }
 
+/* The writers of this process, for a store opened on a file that one of
+ * them still writes to */
+static GMutex writers_lock;
+static GPtrArray *writers;
+
+/* Waits until the writers of this process have written what they were
+ * given for the file at @path: a store opened on it then reads what this
+ * process wrote (a window opened again, a test reading back). */
+void
+_agent_store_writers_wait_for (const char *path)
+{
+  g_mutex_lock (&writers_lock);
+  for (guint i = 0; writers != NULL && i < writers->len; i++)
+    {
+      AgentStoreWriter *writer = g_ptr_array_index (writers, i);
+
+      if (g_str_equal (writer->main->path, path))
+        _agent_store_writer_wait (writer);
+    }
+  g_mutex_unlock (&writers_lock);
+}
+
 AgentStoreWriter *
 _agent_store_writer_new (AgentStoreDb *main)
 {
@@ -434,6 +456,12 @@ _agent_store_writer_new (AgentStoreDb *main)
   g_mutex_init (&self->mutex);
   g_cond_init (&self->cond);
   self->thread = g_thread_new ("agent-store-writer", writer_thread, self);
+
+  g_mutex_lock (&writers_lock);
+  if (writers == NULL)
+    writers = g_ptr_array_new ();
+  g_ptr_array_add (writers, self);
+  g_mutex_unlock (&writers_lock);
   return self;
 }
 
@@ -441,6 +469,12 @@ _agent_store_writer_new (AgentStoreDb *main)
 void
 _agent_store_writer_free (AgentStoreWriter *self)
 {
+  g_mutex_lock (&writers_lock);
+  g_ptr_array_remove_fast (writers, self);
+  if (writers->len == 0)
+    g_clear_pointer (&writers, g_ptr_array_unref);
+  g_mutex_unlock (&writers_lock);
+
   g_async_queue_push (self->queue, batch_new (JOB_STOP));
   g_thread_join (self->thread);
   g_async_queue_unref (self->queue);
@@ -488,7 +522,7 @@ _agent_store_writer_keep_unreported (AgentStoreWriter *self,
 guint
 _agent_store_writer_get_n_queued (AgentStoreWriter *self)
 {
-  return g_atomic_int_get (&self->n_queued);
+  return (guint) g_atomic_int_get (&self->n_queued);
 }
 
 /* Queues a batch and waits until it is done: for the rare writes that
