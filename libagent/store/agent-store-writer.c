@@ -294,6 +294,7 @@ run_write (AgentStoreWriter  *writer,
 {
   AgentStoreDb *db = writer->db;
   gboolean new_row = self->target != NULL && self->target->id == 0;
+  g_autofree char *synchronous = NULL;
 
   if (db == NULL)
     {
@@ -301,14 +302,13 @@ run_write (AgentStoreWriter  *writer,
       return FALSE;
     }
 
-  if (writer->synchronous != NULL)
+  g_mutex_lock (&writer->mutex);
+  synchronous = g_steal_pointer (&writer->synchronous);
+  g_mutex_unlock (&writer->mutex);
+  if (synchronous != NULL)
     {
-      g_autofree char *sql = NULL;
+      g_autofree char *sql = g_strdup_printf ("PRAGMA synchronous = %s", synchronous);
 
-      g_mutex_lock (&writer->mutex);
-      sql = g_strdup_printf ("PRAGMA synchronous = %s", writer->synchronous);
-      g_clear_pointer (&writer->synchronous, g_free);
-      g_mutex_unlock (&writer->mutex);
       _agent_store_db_exec (db, sql, NULL);
     }
 
