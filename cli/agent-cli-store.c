@@ -92,7 +92,7 @@ cli_store_description (void)
   return text;
 }
 
-#if AGENT_HAS_KEYRING
+#if AGENT_HAS_KEYRING || AGENT_HAS_STORE
 
 static void
 async_done_cb (GObject      *object,
@@ -445,6 +445,33 @@ cli_store_claim (CliStore  *self,
   return TRUE;
 }
 
+/* Before leaving: waits until the conversation's messages are on the
+ * disk (they are committed on the store's writer thread). Returns
+ * @status, or EXIT_FAILURE when a write failed and was not told yet. */
+int
+cli_store_flush (CliStore  *self,
+                 CliOutput *output,
+                 int        status)
+{
+#if AGENT_HAS_STORE
+  if (self != NULL)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(GError) error = NULL;
+
+      agent_store_flush_async (self->store, NULL, async_done_cb, &result);
+      wait_for (&result);
+      if (!agent_store_flush_finish (self->store, result, &error))
+        {
+          cli_output_error (output, error);
+          if (status == EXIT_SUCCESS)
+            return EXIT_FAILURE;
+        }
+    }
+#endif
+  return status;
+}
+
 /* After a turn, however it ended */
 void
 cli_store_release (CliStore *self)
@@ -461,6 +488,14 @@ cli_store_free (CliStore *self)
   if (self == NULL)
     return;
 #if AGENT_HAS_STORE
+  /* On every way out: what was queued (the session recorded, …) goes in */
+  if (self->store != NULL)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+
+      agent_store_flush_async (self->store, NULL, async_done_cb, &result);
+      wait_for (&result);
+    }
   g_clear_object (&self->conversation);
   g_clear_object (&self->store);
 #endif

@@ -30,6 +30,9 @@ gboolean    cli_store_claim       (CliStore      *store,
                                    gboolean      *busy,
                                    GError       **error);
 void        cli_store_release     (CliStore      *store);
+int         cli_store_flush       (CliStore      *store,
+                                   CliOutput     *output,
+                                   int            status);
 void        cli_store_free        (CliStore      *store);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliStore, cli_store_free)

@@ -962,7 +962,8 @@ run (int   argc,
   g_clear_object (&cli.streaming);
   /* The session goes before the approver it calls. */
   g_signal_handlers_disconnect_by_data (session, &cli);
-  return cli.exit_status;
+  /* What the turns wrote is on the disk before we go */
+  return cli_store_flush (store, output, cli.exit_status);
 }
 
 int

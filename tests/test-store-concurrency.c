@@ -36,6 +36,8 @@ append (AgentConversation *conversation,
 
   g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), message, &error));
   g_assert_no_error (error);
+  /* In, as another program sees it */
+  test_store_flush_conversation (conversation);
 }
 
 static void

@@ -259,6 +259,8 @@ test_store_dispose_mid_turn (Fixture       *f,
   g_assert_cmpuint (f->outcome.n_calls, ==, 1);
   g_assert_no_error (f->outcome.error);
   g_assert_cmpstr (agent_message_get_content (f->outcome.message), ==, "Found it.");
+  /* Its writes go on without the store */
+  test_store_flush_conversation (f->conversation);
   messages = count_rows (f, "messages");
   g_assert_cmpstr (messages, ==, "4");
   if (!drop)

@@ -26,6 +26,9 @@ start (AgentStore *store,
 
   agent_memory_append (AGENT_MEMORY (conversation), message, &error);
   g_assert_no_error (error);
+  /* Listed once written, with its id */
+  test_store_flush (store);
+  g_assert_cmpint (agent_conversation_get_id (conversation), >, 0);
   return g_steal_pointer (&conversation);
 }
 
@@ -287,7 +290,11 @@ search_one (AgentStore *store,
             const char *text)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GListModel) found = agent_store_search (store, text, &error);
+  g_autoptr(GListModel) found = NULL;
+
+  /* A search reads what is committed */
+  test_store_flush (store);
+  found = agent_store_search (store, text, &error);
 
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (found), ==, 1);
@@ -299,7 +306,11 @@ search_count (AgentStore *store,
               const char *text)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GListModel) found = agent_store_search (store, text, &error);
+  g_autoptr(GListModel) found = NULL;
+
+  /* A search reads what is committed */
+  test_store_flush (store);
+  found = agent_store_search (store, text, &error);
 
   g_assert_no_error (error);
   return g_list_model_get_n_items (found);
@@ -358,6 +369,7 @@ test_search (void)
 
   /* Newest first */
   add_message (animals, AGENT_MESSAGE_ROLE_USER, "And the café?");
+  test_store_flush (db.store);
   found = agent_store_search (db.store, "caf", &error);
   g_assert_no_error (error);
   assert_titles (found, "Tell me about animals|Un café crème, s'il vous plaît");
@@ -439,6 +451,7 @@ test_migrate_from_v1 (void)
 
     g_assert_true (agent_conversation_set_error (sums, 3, cut, &error));
     g_assert_no_error (error);
+    test_store_flush (store);
     kept = test_store_query (path, "SELECT error IS NOT NULL FROM messages "
                                    "WHERE conversation_id = 1 AND position = 3");
     g_assert_cmpstr (kept, ==, "1");

@@ -35,13 +35,77 @@ test_store_close (TestStore *self)
   g_clear_pointer (&self->path, g_free);
 }
 
+static void
+flushed_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  GError **error = data;
+
+  agent_store_flush_finish (AGENT_STORE (source), result, error);
+  *(gboolean *) g_object_get_data (G_OBJECT (source), "test-flushed") = TRUE;
+}
+
+/* Waits, iterating the main context, until the writes queued on @store's
+ * connection are in; FALSE with @error when one failed since the last
+ * flush. */
+gboolean
+test_store_try_flush (AgentStore  *store,
+                      GError     **error)
+{
+  gboolean done = FALSE;
+
+  g_object_set_data (G_OBJECT (store), "test-flushed", &done);
+  agent_store_flush_async (store, NULL, flushed_cb, error);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  g_object_set_data (G_OBJECT (store), "test-flushed", NULL);
+  return error == NULL || *error == NULL;
+}
+
+static void
+conversation_flushed_cb (GObject      *source,
+                         GAsyncResult *result,
+                         gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  agent_conversation_flush_finish (AGENT_CONVERSATION (source), result, &error);
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+/* The same, for the connection of @conversation */
+void
+test_store_flush_conversation (AgentConversation *conversation)
+{
+  gboolean done = FALSE;
+
+  agent_conversation_flush_async (conversation, NULL, conversation_flushed_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+test_store_flush (AgentStore *store)
+{
+  g_autoptr(GError) error = NULL;
+
+  test_store_try_flush (store, &error);
+  g_assert_no_error (error);
+}
+
 /* Another store on the same file: another connection, as another process
- * would have */
+ * would have, once the writes of @self's store are in */
 AgentStore *
 test_store_open_again (TestStore *self)
 {
   g_autoptr(GError) error = NULL;
-  AgentStore *store = agent_store_new (self->path, &error);
+  AgentStore *store;
+
+  if (self->store != NULL)
+    test_store_flush (self->store);
+  store = agent_store_new (self->path, &error);
 
   g_assert_no_error (error);
   return store;
@@ -64,7 +128,8 @@ test_store_read_back (TestStore   *self,
   return conversation;
 }
 
-/* Raw SQL, on a connection of its own */
+/* Raw SQL, on a connection of its own (waiting while the store's writer
+ * thread commits) */
 void
 test_store_exec (const char *path,
                  const char *sql)
@@ -73,6 +138,7 @@ test_store_exec (const char *path,
   char *message = NULL;
 
   g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  sqlite3_busy_timeout (db, 60000);
   if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
     g_error ("%s: %s", sql, message);
   sqlite3_close (db);

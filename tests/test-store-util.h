@@ -21,6 +21,10 @@ typedef struct
 void               test_store_open              (TestStore          *self);
 void               test_store_close             (TestStore          *self);
 AgentStore        *test_store_open_again        (TestStore          *self);
+void               test_store_flush             (AgentStore         *store);
+void               test_store_flush_conversation (AgentConversation *conversation);
+gboolean           test_store_try_flush         (AgentStore         *store,
+                                                 GError            **error);
 AgentConversation *test_store_read_back         (TestStore          *self,
                                                  gint64              id,
                                                  AgentStore        **store);

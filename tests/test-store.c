@@ -52,6 +52,7 @@ fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
   agent_test_turn_clear (&f->turn);
+  test_store_flush (f->db.store);
   g_assert_finalize_object (f->session);
   g_assert_finalize_object (f->provider);
   g_clear_object (&f->db.store);  /* its list holds the conversation */
@@ -66,6 +67,7 @@ static AgentConversation *
 read_back (Fixture     *f,
            AgentStore **store)
 {
+  test_store_flush (f->db.store);
   return test_store_read_back (&f->db, agent_conversation_get_id (f->conversation), store);
 }
 
@@ -114,6 +116,8 @@ test_round_trip (Fixture       *f,
   g_assert_cmpint (agent_conversation_get_id (f->conversation), ==, 0);
 
   append (f, agent_message_new (AGENT_MESSAGE_ROLE_SYSTEM, "Answer briefly."));
+  /* The id comes with the commit, from the store's writer thread */
+  test_store_flush (f->db.store);
   g_assert_cmpint (agent_conversation_get_id (f->conversation), >, 0);
   append (f, g_object_new (AGENT_TYPE_MESSAGE, "role", AGENT_MESSAGE_ROLE_USER,
                            "content", "Ünïcödé ✓ \"quotes\" 'and' <tags>\n\ttabs",
@@ -278,6 +282,7 @@ test_interrupted_then_continued (Fixture       *f,
   g_assert_cmpstr (json_object_get_string_member (message, "content"), ==, "Go on");
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (copy)), ==, 6);
 
+  test_store_flush (store);
   g_clear_object (&session);
   g_clear_object (&store);
   g_clear_object (&copy);
@@ -318,6 +323,7 @@ test_truncate (Fixture       *f,
   agent_test_turn_clear (&f->turn);
   agent_memory_truncate (AGENT_MEMORY (f->conversation), 3, &error);
   g_assert_no_error (error);
+  test_store_flush (f->db.store);
   count = test_store_query (f->db.path, "SELECT count(*) FROM messages");
   g_assert_cmpstr (count, ==, "3");
   assert_read_back_equal (f);
@@ -340,29 +346,59 @@ break_the_file_cb (AgentSession  *session,
   test_store_exec (f->db.path, "PRAGMA foreign_keys = ON; DELETE FROM conversations");
 }
 
-/* A write that fails fails the turn, and the memory holds no message that
- * did not reach the file. */
+static void
+write_failed_cb (AgentConversation *conversation,
+                 const GError      *error,
+                 GError           **seen)
+{
+  g_assert_null (*seen);
+  *seen = g_error_copy (error);
+}
+
+/* A write that fails (here another process deleted the conversation, so
+ * the tool results' transaction breaks its foreign key) is reported once
+ * by AgentConversation::write-failed, fails the turn before its next
+ * request (which waits for the write), and is told by the next flush;
+ * from then on nothing more is written: the next turn fails before
+ * anything is sent, and the file keeps what was written before. */
 static void
 test_write_failure (Fixture       *f,
                     gconstpointer  data)
 {
   static const char * const never[] = { "Never sent.", NULL };
+  g_autoptr(GError) failed = NULL;
+  g_autoptr(GError) flushed = NULL;
+  g_autofree char *count = NULL;
+  guint n_requests;
 
+  g_signal_connect (f->conversation, "write-failed", G_CALLBACK (write_failed_cb), &failed);
   test_store_add_tool_turn (f->server, "Unreached.");
   g_signal_connect (f->session, "tool-started", G_CALLBACK (break_the_file_cb), f);
   agent_test_turn_run (&f->turn, f->session, "Compute.", NULL);
-
+  /* The next step waited for the results to be in: it is never sent */
   g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_STORAGE);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 1);
   g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
+  g_assert_cmpstr (f->turn.error->message, ==, failed->message);
+
+  g_assert_false (test_store_try_flush (f->db.store, &flushed));
+  g_assert_error (flushed, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  g_assert_error (failed, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  agent_test_assert_contains (failed->message, f->db.path);
+  g_assert_cmpstr (failed->message, ==, flushed->message);
 
   /* The next user message cannot be written either: nothing is sent */
+  n_requests = agent_test_server_get_n_requests (f->server);
   g_signal_handlers_disconnect_by_data (f->session, f);
   agent_test_openai_add_text_response (f->server, never, 1, 1);
   agent_test_turn_run (&f->turn, f->session, "Again", NULL);
   g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_STORAGE);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 1);
-  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, n_requests);
+
+  /* Nothing after the failure went in; the flush after it has nothing to say */
+  test_store_flush (f->db.store);
+  count = test_store_query (f->db.path, "SELECT count(*) FROM messages");
+  g_assert_cmpstr (count, ==, "0");
+  g_signal_handlers_disconnect_by_data (f->conversation, &failed);
 }
 
 /* Markdown for people, JSON with every field; no key in either */
@@ -411,6 +447,45 @@ test_record_session (Fixture       *f,
   g_assert_false (json_object_has_member (json_node_get_object (agent_conversation_get_settings (f->conversation)),
                                           "system-prompt"));
   g_signal_handlers_disconnect_by_data (f->conversation, &n_notified);
+}
+
+/* Members the application keeps in the settings (agent-chat's tools
+ * allowed, model picked, title asked) stay when a session is recorded, as
+ * agent-cli --continue does on a conversation the app made; the members
+ * record_session() owns are replaced, or removed when unset. */
+static void
+test_record_session_keeps_members (Fixture       *f,
+                                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AgentStore) other = NULL;
+  g_autoptr(AgentConversation) again = NULL;
+  g_autoptr(JsonNode) app = agent_test_parse_json (
+    "{\"allowed-tools\":[\"calculator\"],\"picked-model\":\"big\",\"title-asked\":true,"
+    "\"base-url\":\"http://old.example/v1\",\"system-prompt\":\"Old.\",\"tools\":[]}");
+  JsonObject *object;
+
+  g_assert_true (agent_conversation_set_settings (f->conversation, app, &error));
+  g_assert_no_error (error);
+  agent_session_set_system_prompt (f->session, NULL);
+  g_assert_true (agent_conversation_record_session (f->conversation, f->session, &error));
+  g_assert_no_error (error);
+
+  agent_test_openai_add_text_response (f->server, (const char *[]) { "Hello.", NULL }, 1, 1);
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+  g_assert_no_error (f->turn.error);
+
+  again = read_back (f, &other);
+  object = json_node_get_object (agent_conversation_get_settings (again));
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (object,
+                                                                                "allowed-tools"),
+                                                  0), ==, "calculator");
+  g_assert_cmpstr (json_object_get_string_member (object, "picked-model"), ==, "big");
+  g_assert_true (json_object_get_boolean_member (object, "title-asked"));
+  g_assert_cmpstr (json_object_get_string_member (object, "base-url"), ==,
+                   agent_provider_get_base_url (f->provider));
+  g_assert_false (json_object_has_member (object, "system-prompt"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "tools")), ==, 1);
 }
 
 static void
@@ -620,6 +695,7 @@ main (int   argc,
   ADD ("/store/write-failure", test_write_failure);
   ADD ("/store/export", test_export);
   ADD ("/store/record-session", test_record_session);
+  ADD ("/store/record-session-keeps-members", test_record_session_keeps_members);
   ADD ("/store/turn-errors", test_turn_errors);
 
   return g_test_run ();

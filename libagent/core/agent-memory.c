@@ -8,7 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "core/agent-memory.h"
+#include "core/agent-memory-private.h"
 
 /**
  * AgentMemory:
@@ -51,11 +51,95 @@ agent_memory_real_truncate (AgentMemory   *self,
   return FALSE;
 }
 
+/* Durable once appended */
+static void
+agent_memory_real_sync_async (AgentMemory         *self,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, agent_memory_real_sync_async);
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+agent_memory_real_sync_finish (AgentMemory   *self,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 static void
 agent_memory_default_init (AgentMemoryInterface *iface)
 {
   iface->append = agent_memory_real_append;
   iface->truncate = agent_memory_real_truncate;
+  iface->sync_async = agent_memory_real_sync_async;
+  iface->sync_finish = agent_memory_real_sync_finish;
+}
+
+/* Whether @self keeps its messages after append returned (a session then
+ * awaits agent_memory_sync_async() before each request) */
+gboolean
+_agent_memory_syncs_later (AgentMemory *self)
+{
+  return AGENT_MEMORY_GET_IFACE (self)->sync_async != agent_memory_real_sync_async;
+}
+
+/**
+ * agent_memory_sync_async:
+ * @self: a [iface@Agent.Memory]
+ * @cancellable: (nullable): a [class@Gio.Cancellable]
+ * @callback: (scope async): called when what was appended is kept
+ * @user_data: data for @callback
+ *
+ * Waits until what was appended so far is durable: at once for a memory
+ * that keeps its messages when they are appended, and once written for
+ * one that writes them later, on a thread of its own (as
+ * [class@Agent.Conversation] commits them on its store's writer thread).
+ * A session awaits it before each request.
+ *
+ * Since: 0.1
+ */
+void
+agent_memory_sync_async (AgentMemory         *self,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_return_if_fail (AGENT_IS_MEMORY (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  AGENT_MEMORY_GET_IFACE (self)->sync_async (self, cancellable, callback, user_data);
+}
+
+/**
+ * agent_memory_sync_finish:
+ * @self: a [iface@Agent.Memory]
+ * @result: the result given to the callback
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Finishes [method@Agent.Memory.sync_async].
+ *
+ * Returns: %TRUE if what was appended is kept; %FALSE with @error set when
+ *   it could not be (%AGENT_ERROR_STORAGE), or the wait was cancelled
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_memory_sync_finish (AgentMemory   *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (AGENT_IS_MEMORY (self), FALSE);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), FALSE);
+
+  return AGENT_MEMORY_GET_IFACE (self)->sync_finish (self, result, error);
 }
 
 /**

@@ -29,10 +29,23 @@ G_DECLARE_INTERFACE (AgentMemory, agent_memory, AGENT, MEMORY, GListModel)
  * @truncate: forgets the messages from position @n_items on (to regenerate
  *   an answer or edit a prompt). Returns %FALSE and sets @error when they
  *   could not be removed. Optional: without it, memories cannot be cut.
+ * @sync_async: makes what was appended so far durable, for a memory that
+ *   writes it somewhere after @append returned (on a thread of its own, as
+ *   [class@Agent.Conversation] does). Optional: without it, a memory is
+ *   taken as durable once @append returned.
+ * @sync_finish: finishes @sync_async. Returns %FALSE and sets @error when
+ *   what was appended could not be kept.
  *
  * The interface of a conversation's memory: a [iface@Gio.ListModel] of
  * [class@Agent.Message], in order, that a session appends to as the
  * conversation goes on.
+ *
+ * @append and @truncate change the list at once, on the caller's thread:
+ * a session builds its next request from the list as it is. Keeping the
+ * messages somewhere (a file, a database) is the implementation's
+ * business, and may take time: it may do it later, elsewhere, and say when
+ * it is done with @sync_async, which a session awaits before each request
+ * (so that what a model answers is never lost before the answer is).
  *
  * An implementation, in C, Python or JavaScript, implements the list
  * model's `get_item_type`, `get_n_items` and `get_item` and emits
@@ -72,6 +85,13 @@ struct _AgentMemoryInterface
   gboolean (*truncate) (AgentMemory   *self,
                         guint          n_items,
                         GError       **error);
+  void     (*sync_async)  (AgentMemory         *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data);
+  gboolean (*sync_finish) (AgentMemory         *self,
+                           GAsyncResult        *result,
+                           GError             **error);
 };
 
 AGENT_AVAILABLE_IN_ALL
@@ -82,6 +102,15 @@ AGENT_AVAILABLE_IN_ALL
 gboolean agent_memory_truncate (AgentMemory   *self,
                                 guint          n_items,
                                 GError       **error);
+AGENT_AVAILABLE_IN_ALL
+void     agent_memory_sync_async  (AgentMemory          *self,
+                                   GCancellable         *cancellable,
+                                   GAsyncReadyCallback   callback,
+                                   gpointer              user_data);
+AGENT_AVAILABLE_IN_ALL
+gboolean agent_memory_sync_finish (AgentMemory          *self,
+                                   GAsyncResult         *result,
+                                   GError              **error);
 
 #define AGENT_TYPE_SIMPLE_MEMORY (agent_simple_memory_get_type ())
 

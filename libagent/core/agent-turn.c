@@ -15,6 +15,7 @@
 #include "core/agent-step-request-private.h"
 #include "messages/agent-tool-call-private.h"
 #include "core/agent-turn-private.h"
+#include "core/agent-memory-private.h"
 
 static void
 caller_cancelled_cb (GCancellable *caller,
@@ -672,8 +673,8 @@ step_cb (GObject      *object,
   _agent_turn_run_tools (turn, message);
 }
 
-void
-_agent_turn_next_step (AgentTurn *turn)
+static void
+send_step (AgentTurn *turn)
 {
   AgentSession *session = turn->session;
   g_autoptr(AgentStepRequest) prepared = NULL;
@@ -756,6 +757,35 @@ _agent_turn_next_step (AgentTurn *turn)
   agent_step_set_retry_func (turn->step, on_retry, turn);
   _agent_session_set_current_message (session, agent_step_get_message (turn->step));
   agent_step_run_async (turn->step, &request, turn->cancellable, step_cb, turn);
+}
+
+static void
+memory_synced_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  AgentTurn *turn = user_data;
+  GError *error = NULL;
+
+  if (agent_memory_sync_finish (AGENT_MEMORY (object), result, &error))
+    send_step (turn);
+  else
+    _agent_turn_fail (turn, error);
+}
+
+/* What the model is about to see is kept before it is sent, so that a
+ * crash loses at most the answer being streamed: a memory that writes
+ * after append returned (on a thread of its own) is awaited, without
+ * blocking the main context. */
+void
+_agent_turn_next_step (AgentTurn *turn)
+{
+  AgentMemory *memory = turn->session->memory;
+
+  if (_agent_memory_syncs_later (memory))
+    agent_memory_sync_async (memory, turn->cancellable, memory_synced_cb, turn);
+  else
+    send_step (turn);
 }
 
 void

@@ -60,8 +60,10 @@ refresh (AgentConversation  *self,
 
   *changed = FALSE;
 
-  /* Messages of ours wait to be written: nobody could write meanwhile */
-  if (self->messages == NULL || self->messages->len != self->n_saved)
+  /* Messages of ours wait to be written (or are being written): nobody
+   * could write meanwhile, the claim was held all along */
+  if (self->messages == NULL || self->messages->len != self->n_saved ||
+      g_atomic_int_get (&self->target->n_unwritten) > 0)
     return TRUE;
 
   if (!count_saved (self, &count, error))
@@ -93,12 +95,16 @@ _agent_conversation_claim (AgentConversation  *self,
                            GError            **error)
 {
   gboolean busy = FALSE;
+  gboolean held = FALSE;
 
   *changed = FALSE;
   if (self->claimed || self->id == 0)
-    return TRUE;
+    {
+      self->release_wanted = FALSE;
+      return TRUE;
+    }
 
-  if (!_agent_store_db_claim (self->db, self->id, &busy, error))
+  if (!_agent_store_db_claim (self->db, self->id, &busy, &held, error))
     {
       if (busy)
         g_set_error (error, AGENT_ERROR, AGENT_ERROR_BUSY,
@@ -109,6 +115,10 @@ _agent_conversation_claim (AgentConversation  *self,
     }
   self->claimed = TRUE;
 
+  /* Ours all along (the writer had not let go yet): nobody wrote */
+  if (held)
+    return TRUE;
+
   if (!refresh (self, changed, error))
     {
       _agent_conversation_release_claim (self);
@@ -117,25 +127,19 @@ _agent_conversation_claim (AgentConversation  *self,
   return TRUE;
 }
 
-/* A claim taken by the write that gave a new conversation its id */
-void
-_agent_conversation_claim_new (AgentConversation *self,
-                               gint64             id)
-{
-  gboolean busy = FALSE;
-
-  /* Nobody else knows the id yet: this cannot be refused */
-  if (_agent_store_db_claim (self->db, id, &busy, NULL))
-    self->claimed = TRUE;
-}
-
+/* Lets others go on: once what was queued is written, unless it is
+ * claimed again before. A new conversation, whose id is not known yet,
+ * is let go when it is. */
 void
 _agent_conversation_release_claim (AgentConversation *self)
 {
+  if (self->id == 0 && self->row_queued)
+    self->release_wanted = TRUE;
+
   if (!self->claimed)
     return;
 
-  _agent_store_db_release (self->db, self->id);
+  _agent_store_db_release_after (self->db, self->target, self->id);
   self->claimed = FALSE;
 }
 

@@ -79,112 +79,99 @@ ensure_table (AgentConversation *self)
   return self->errors;
 }
 
-/* Writes the error of the message at @position of conversation @id (NULL
+/* Adds the writing of the error of the message at @position (NULL
  * clears it). */
-static gboolean
-write_error (AgentConversation  *self,
-             gint64              id,
-             guint               position,
-             const GError       *turn_error,
-             GError            **error)
+static void
+add_error (AgentStoreBatch *batch,
+           guint            position,
+           const GError    *turn_error)
 {
   g_autoptr(JsonNode) node = _agent_conversation_error_to_node (turn_error);
-  g_autofree char *text = node ? json_to_string (node, FALSE) : NULL;
-  sqlite3_stmt *statement = NULL;
-  int rc;
 
-  if (sqlite3_prepare_v2 (self->db->db,
-                          "UPDATE messages SET error = ?3 WHERE conversation_id = ?1 AND position = ?2",
-                          -1, &statement, NULL) != SQLITE_OK)
-    {
-      _agent_store_db_set_error (self->db, error);
-      return FALSE;
-    }
-  sqlite3_bind_int64 (statement, 1, id);
-  sqlite3_bind_int64 (statement, 2, position);
-  if (text != NULL)
-    sqlite3_bind_text (statement, 3, text, -1, SQLITE_STATIC);
-  rc = sqlite3_step (statement);
-  sqlite3_finalize (statement);
-  if (rc != SQLITE_DONE)
-    {
-      _agent_store_db_set_error (self->db, error);
-      return FALSE;
-    }
-  return TRUE;
+  _agent_store_batch_add (batch, STMT_SET_ERROR);
+  _agent_store_batch_conversation (batch);
+  _agent_store_batch_int (batch, position);
+  _agent_store_batch_take_text (batch, node ? json_to_string (node, FALSE) : NULL);
 }
 
 /**
- * _agent_conversation_load_errors:
- * @self: a [class@Agent.Conversation] whose messages were just read
+ * _agent_store_load_errors:
+ * @db: a connection
+ * @id: a conversation
+ * @n_messages: how many messages it has
  *
- * Reads the errors kept with the messages.
+ * Reads the errors kept with the messages of conversation @id (on any
+ * thread: @db is the caller's).
+ *
+ * Returns: (nullable): position → GError, or %NULL when there are none
  */
-void
-_agent_conversation_load_errors (AgentConversation *self)
+GHashTable *
+_agent_store_load_errors (AgentStoreDb *db,
+                          gint64        id,
+                          guint         n_messages)
 {
+  g_autoptr(GHashTable) errors = NULL;
   sqlite3_stmt *statement = NULL;
   int rc;
 
-  g_clear_pointer (&self->errors, g_hash_table_unref);
-  if (self->id == 0)
-    return;
+  if (id == 0)
+    return NULL;
 
-  if (sqlite3_prepare_v2 (self->db->db,
+  if (sqlite3_prepare_v2 (db->db,
                           "SELECT position, error FROM messages "
                           "WHERE conversation_id = ?1 AND error IS NOT NULL",
                           -1, &statement, NULL) != SQLITE_OK)
     {
       g_warning ("The errors of conversation %" G_GINT64_FORMAT " could not be read: %s",
-                 self->id, sqlite3_errmsg (self->db->db));
-      return;
+                 id, sqlite3_errmsg (db->db));
+      return NULL;
     }
-  sqlite3_bind_int64 (statement, 1, self->id);
+  sqlite3_bind_int64 (statement, 1, id);
   while ((rc = sqlite3_step (statement)) == SQLITE_ROW)
     {
       gint64 position = sqlite3_column_int64 (statement, 0);
       GError *error = error_from_text ((const char *) sqlite3_column_text (statement, 1));
 
-      if (error != NULL && position >= 0 && position < self->messages->len)
-        g_hash_table_insert (ensure_table (self), GUINT_TO_POINTER ((guint) position), error);
+      if (error != NULL && position >= 0 && position < n_messages)
+        {
+          if (errors == NULL)
+            errors = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_error_free);
+          g_hash_table_insert (errors, GUINT_TO_POINTER ((guint) position), error);
+        }
       else
         g_clear_error (&error);
     }
   if (rc != SQLITE_DONE)
     g_warning ("The errors of conversation %" G_GINT64_FORMAT " could not be read: %s",
-               self->id, sqlite3_errmsg (self->db->db));
+               id, sqlite3_errmsg (db->db));
   sqlite3_finalize (statement);
+  return g_steal_pointer (&errors);
 }
 
 /**
- * _agent_conversation_write_errors:
+ * _agent_conversation_batch_errors:
  * @self: a [class@Agent.Conversation]
- * @id: its id (it may be getting it in this transaction)
- * @from: the first message just written
- * @error: return location for a [struct@GLib.Error]
+ * @batch: the batch that writes the messages from @from on
+ * @from: the first message it writes
  *
- * Inside the transaction that writes the messages from @from on: writes
- * the errors recorded with them before they were written.
- *
- * Returns: %TRUE on success
+ * Adds to @batch the errors recorded with those messages before they were
+ * written.
  */
-gboolean
-_agent_conversation_write_errors (AgentConversation  *self,
-                                  gint64              id,
-                                  guint               from,
-                                  GError            **error)
+void
+_agent_conversation_batch_errors (AgentConversation *self,
+                                  AgentStoreBatch   *batch,
+                                  guint              from)
 {
   if (self->errors == NULL)
-    return TRUE;
+    return;
 
   for (guint i = from; i < self->messages->len; i++)
     {
       const GError *turn_error = g_hash_table_lookup (self->errors, GUINT_TO_POINTER (i));
 
-      if (turn_error != NULL && !write_error (self, id, i, turn_error, error))
-        return FALSE;
+      if (turn_error != NULL)
+        add_error (batch, i, turn_error);
     }
-  return TRUE;
 }
 
 /**
@@ -199,7 +186,6 @@ void
 _agent_conversation_went_on (AgentConversation *self,
                              guint              position)
 {
-  g_autoptr(GError) error = NULL;
   AgentMessage *before;
 
   if (self->errors == NULL || position == 0 ||
@@ -211,8 +197,13 @@ _agent_conversation_went_on (AgentConversation *self,
     return;
 
   g_hash_table_remove (self->errors, GUINT_TO_POINTER (position - 1));
-  if (position - 1 < self->n_saved && !write_error (self, self->id, position - 1, NULL, &error))
-    g_warning ("The error of a turn taken up again could not be cleared: %s", error->message);
+  if (position - 1 < self->n_saved && _agent_conversation_check_writable (self, NULL))
+    {
+      g_autoptr(AgentStoreBatch) batch = _agent_store_batch_new (self->target);
+
+      add_error (batch, position - 1, NULL);
+      _agent_conversation_queue (self, g_steal_pointer (&batch));
+    }
 }
 
 /**
@@ -280,8 +271,11 @@ agent_conversation_get_error (AgentConversation *self,
  * record it. Like everything in a conversation, the error must not hold an
  * API key; libagent's own errors never do.
  *
- * Returns: %TRUE if the error was written, %FALSE if there is no message
- *   at @position or the database failed
+ * It is written on the store's writer thread, after what was queued before
+ * (see [signal@Agent.Conversation::write-failed]).
+ *
+ * Returns: %TRUE if the error was recorded, %FALSE if there is no message
+ *   at @position or an earlier write failed
  *
  * Since: 0.1
  */
@@ -303,8 +297,16 @@ agent_conversation_set_error (AgentConversation  *self,
       return FALSE;
     }
 
-  if (position < self->n_saved && !write_error (self, self->id, position, turn_error, error))
-    return FALSE;
+  if (position < self->n_saved)
+    {
+      g_autoptr(AgentStoreBatch) batch = NULL;
+
+      if (!_agent_conversation_check_writable (self, error))
+        return FALSE;
+      batch = _agent_store_batch_new (self->target);
+      add_error (batch, position, turn_error);
+      _agent_conversation_queue (self, g_steal_pointer (&batch));
+    }
 
   if (turn_error != NULL)
     g_hash_table_insert (ensure_table (self), GUINT_TO_POINTER (position),

@@ -25,12 +25,16 @@ struct _AgentConversation
   JsonNode      *settings;
   GPtrArray     *messages;    /* NULL until loaded */
   GHashTable    *errors;      /* position → GError of the turn that ended there; or NULL */
-  guint          n_saved;     /* messages [0, n_saved) are in the database */
+  guint          n_saved;     /* messages [0, n_saved) are written or queued to be */
   GError        *load_error;
   AgentMessage  *watched;     /* the last answer: its turn metrics come after it */
   guint          watched_position;
   gulong         watched_id;
   AgentSession  *turn_session; /* weak: its turns end our claims (record_session) */
+  AgentStoreTarget *target;   /* shared with its writes queued on the store's writer */
+  GError        *write_error; /* a write failed: nothing more is written */
+  guint          row_queued : 1;   /* its row is inserted by a queued write */
+  guint          release_wanted : 1; /* released before its id was known */
   guint          purged : 1;  /* deleted for good: nothing more is written */
   guint          claimed : 1; /* this program adds to it (agent-conversation-claim.c) */
   guint          closed : 1;  /* disposed: nothing more is written */
@@ -42,8 +46,6 @@ void  _agent_conversation_unwatch       (AgentConversation  *self);
 gboolean _agent_conversation_claim         (AgentConversation  *self,
                                             gboolean           *changed,
                                             GError            **error);
-void     _agent_conversation_claim_new     (AgentConversation  *self,
-                                            gint64              id);
 void     _agent_conversation_release_claim (AgentConversation  *self);
 void     _agent_conversation_follow_turns  (AgentConversation  *self,
                                             AgentSession       *session);
@@ -51,13 +53,19 @@ void     _agent_conversation_follow_turns  (AgentConversation  *self,
 char *_agent_conversation_to_markdown  (AgentConversation  *self);
 char *_agent_conversation_to_json      (AgentConversation  *self);
 
+gboolean _agent_conversation_check_writable (AgentConversation *self,
+                                             GError           **error);
+void     _agent_conversation_queue          (AgentConversation *self,
+                                             AgentStoreBatch   *batch);
+
 /* agent-conversation-errors.c */
-JsonNode *_agent_conversation_error_to_node (const GError       *error);
-void      _agent_conversation_load_errors   (AgentConversation  *self);
-gboolean  _agent_conversation_write_errors  (AgentConversation  *self,
+GHashTable *_agent_store_load_errors        (AgentStoreDb       *db,
                                              gint64              id,
-                                             guint               from,
-                                             GError            **error);
+                                             guint               n_messages);
+JsonNode *_agent_conversation_error_to_node (const GError       *error);
+void      _agent_conversation_batch_errors  (AgentConversation  *self,
+                                             AgentStoreBatch    *batch,
+                                             guint               from);
 void      _agent_conversation_went_on       (AgentConversation  *self,
                                              guint               position);
 void      _agent_conversation_cut_errors    (AgentConversation  *self,

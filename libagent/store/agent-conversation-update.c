@@ -15,21 +15,14 @@
 
 typedef enum
 {
-  COLUMN_TITLE,
-  COLUMN_PROVIDER,
-  COLUMN_MODEL,
-  COLUMN_SETTINGS,
+  COLUMN_TITLE = STMT_SET_TITLE,
+  COLUMN_PROVIDER = STMT_SET_PROVIDER,
+  COLUMN_MODEL = STMT_SET_MODEL,
+  COLUMN_SETTINGS = STMT_SET_SETTINGS,
 } Column;
 
-static const char * const update_sql[] = {
-  [COLUMN_TITLE] = "UPDATE conversations SET title = ?2 WHERE id = ?1",
-  [COLUMN_PROVIDER] = "UPDATE conversations SET provider = ?2 WHERE id = ?1",
-  [COLUMN_MODEL] = "UPDATE conversations SET model = ?2 WHERE id = ?1",
-  [COLUMN_SETTINGS] = "UPDATE conversations SET settings = ?2 WHERE id = ?1",
-};
-
-/* Writes the columns (each statement is atomic; several go in a
- * transaction). A conversation not written yet keeps them for its first
+/* Queues the writing of the columns, in one transaction. A conversation
+ * whose row is not written (nor queued) yet keeps them for its first
  * write. */
 static gboolean
 update_columns (AgentConversation   *self,
@@ -38,41 +31,23 @@ update_columns (AgentConversation   *self,
                 guint                n_columns,
                 GError             **error)
 {
-  if (self->id == 0)
+  g_autoptr(AgentStoreBatch) batch = NULL;
+
+  if (self->id == 0 && !self->row_queued)
     return TRUE;
 
-  if (n_columns > 1 && !_agent_store_db_begin (self->db, error))
+  if (!_agent_conversation_check_writable (self, error))
     return FALSE;
 
+  batch = _agent_store_batch_new (self->target);
   for (guint i = 0; i < n_columns; i++)
     {
-      sqlite3_stmt *statement = NULL;
-      int rc;
-
-      if (sqlite3_prepare_v2 (self->db->db, update_sql[columns[i]], -1, &statement,
-                              NULL) != SQLITE_OK)
-        {
-          _agent_store_db_set_error (self->db, error);
-          goto fail;
-        }
-      sqlite3_bind_int64 (statement, 1, self->id);
-      if (values[i] != NULL)
-        sqlite3_bind_text (statement, 2, values[i], -1, SQLITE_STATIC);
-      rc = sqlite3_step (statement);
-      sqlite3_finalize (statement);
-      if (rc != SQLITE_DONE)
-        {
-          _agent_store_db_set_error (self->db, error);
-          goto fail;
-        }
+      _agent_store_batch_add (batch, (AgentStoreStatement) columns[i]);
+      _agent_store_batch_conversation (batch);
+      _agent_store_batch_text (batch, values[i], -1);
     }
-
-  return n_columns == 1 || _agent_store_db_commit (self->db, error);
-
-fail:
-  if (n_columns > 1)
-    _agent_store_db_rollback (self->db);
-  return FALSE;
+  _agent_conversation_queue (self, g_steal_pointer (&batch));
+  return TRUE;
 }
 
 static void
@@ -95,9 +70,10 @@ replace_string (AgentConversation *self,
  * @title: (nullable): the new title
  * @error: return location for a [struct@GLib.Error]
  *
- * Gives the conversation a title, and writes it.
+ * Gives the conversation a title, and writes it (on the store's writer
+ * thread: see [signal@Agent.Conversation::write-failed]).
  *
- * Returns: %TRUE if the title was written
+ * Returns: %TRUE if the title was given
  *
  * Since: 0.1
  */
@@ -138,9 +114,10 @@ agent_conversation_rename (AgentConversation  *self,
  * @model: (nullable): the model's name
  * @error: return location for a [struct@GLib.Error]
  *
- * Records the provider and the model the conversation is held with.
+ * Records the provider and the model the conversation is held with (written
+ * on the store's writer thread).
  *
- * Returns: %TRUE if they were written
+ * Returns: %TRUE if they were recorded
  *
  * Since: 0.1
  */
@@ -227,7 +204,9 @@ find_secret (JsonNode *node)
  * belong in the keyring (see [func@Agent.secret_store_api_key_async]),
  * never in the database or an export.
  *
- * Returns: %TRUE if they were written
+ * They are written on the store's writer thread.
+ *
+ * Returns: %TRUE if they were recorded
  *
  * Since: 0.1
  */
@@ -277,7 +256,8 @@ agent_conversation_set_settings (AgentConversation  *self,
  * its provider's name and model ([method@Agent.Conversation.set_model]),
  * and in its settings the `base-url` (without user information: a
  * password in it is a secret), the `system-prompt` and the names of its
- * `tools`. Nothing is written when nothing changed. From then on, each
+ * `tools`; the settings' other members (the application's own) are kept.
+ * Nothing is written when nothing changed. From then on, each
  * turn of @session, once over, releases the conversation for other
  * programs (see [method@Agent.Conversation.claim]).
  *
@@ -299,6 +279,9 @@ agent_conversation_record_session (AgentConversation  *self,
   g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(JsonArray) names = json_array_new ();
   g_autoptr(JsonNode) settings = json_node_new (JSON_NODE_OBJECT);
+  JsonObjectIter iter;
+  const char *member_name;
+  JsonNode *member;
 
   g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
   g_return_val_if_fail (AGENT_IS_SESSION (session), FALSE);
@@ -322,6 +305,16 @@ agent_conversation_record_session (AgentConversation  *self,
 
       json_array_add_string_element (names, agent_tool_get_name (tool));
     }
+  /* The application's own members (agent-chat keeps the tools allowed,
+   * the model picked, …) stay as they are: only ours are replaced */
+  if (self->settings != NULL && JSON_NODE_HOLDS_OBJECT (self->settings))
+    {
+      json_object_iter_init (&iter, json_node_get_object (self->settings));
+      while (json_object_iter_next (&iter, &member_name, &member))
+        json_object_set_member (object, member_name, json_node_copy (member));
+    }
+  json_object_remove_member (object, "system-prompt");
+
   /* A password in the base URL is a secret: it is not kept */
   base_url = _agent_url_hide_userinfo (agent_provider_get_base_url (provider));
   json_object_set_string_member (object, "base-url", base_url);

@@ -21,7 +21,9 @@
  *
  * It is an [iface@Agent.Memory]: give it to
  * [method@Agent.Session.set_memory] and the session's turns are written to
- * the database as they go, each in one transaction:
+ * the database as they go, each write in one transaction, committed on
+ * the store's writer thread in the order the messages came (the list
+ * model changes at once, on the caller's thread):
  *
  * - the user's message at once;
  * - an assistant message with tool calls together with the results of all
@@ -34,14 +36,20 @@
  * When a turn fails, the application may keep its error with the message
  * the turn ended with ([method@Agent.Conversation.set_error]).
  *
- * The answer being streamed is not in the memory until it ends, so a crash
- * loses at most that answer, never an earlier turn. A failed write fails
- * the append (and the turn, with %AGENT_ERROR_STORAGE); the conversation
- * then holds what the database holds.
+ * A session waits for what a request carries to be committed
+ * ([method@Agent.Memory.sync_async]) before it sends the request, and the
+ * answer being streamed is not in the memory until it ends, so a crash
+ * loses at most that answer, never an earlier turn. A failed write is
+ * reported by [signal@Agent.Conversation::write-failed], fails the turn
+ * before its next request (%AGENT_ERROR_STORAGE) and every append after
+ * it; a program waits for the writes with
+ * [method@Agent.Store.flush_async] before it exits.
  *
  * A conversation from [method@Agent.Store.create_conversation] is written
- * with its first message. Its messages are read on first use (or with
- * [method@Agent.Conversation.load]). Use a conversation from one thread.
+ * with its first message, and gets its id when that write is in. Its
+ * messages are read on first use (or with [method@Agent.Conversation.load]
+ * or [method@Agent.Conversation.load_async]). Use a conversation from one
+ * thread; it stays alive until its queued writes are done.
  *
  * A conversation outlives its store. Disposing it while a session writes
  * to it (`g_object_run_dispose()`, what a binding's explicit dispose does)
@@ -66,6 +74,13 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  WRITE_FAILED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void list_model_iface_init (GListModelInterface *iface);
 static void memory_iface_init (AgentMemoryInterface *iface);
 
@@ -83,20 +98,79 @@ _agent_conversation_unwatch (AgentConversation *self)
     }
 }
 
-/* Disposed (g_object_run_dispose(), a binding's explicit dispose) while a
- * session still writes its turn to it: the turn fails at its next write,
- * which could otherwise put a tool result in without its call, whose
- * message the dispose let go. */
-static gboolean
-check_open (AgentConversation  *self,
-            GError            **error)
+/* Whether more may be written: not when disposed (g_object_run_dispose(),
+ * a binding's explicit dispose) while a session still writes its turn to
+ * it (the turn fails at its next write, which could otherwise put a tool
+ * result in without its call, whose message the dispose let go), nor
+ * once a write failed (what comes after it would leave a hole). */
+gboolean
+_agent_conversation_check_writable (AgentConversation  *self,
+                                    GError            **error)
 {
-  if (!self->closed)
-    return TRUE;
+  if (self->closed)
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                           _("The conversation was closed: nothing more is written to it"));
+      return FALSE;
+    }
+  if (self->write_error != NULL)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                   _("The conversation could not be written, and nothing more is: %s"),
+                   self->write_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
 
-  g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                       _("The conversation was closed: nothing more is written to it"));
-  return FALSE;
+/* The writer's thread did what was queued: the new conversation's id,
+ * or the failure, comes in (on the main context of who queued it). */
+static void
+written_cb (AgentStoreBatch *batch,
+            const GError    *error,
+            gpointer         data)
+{
+  AgentConversation *self = data;
+  gint64 id = _agent_store_batch_get_id (batch);
+
+  if (error != NULL)
+    {
+      if (self->write_error == NULL)
+        {
+          g_debug ("Conversation %" G_GINT64_FORMAT " of %s could not be written: %s",
+                   self->id, self->db->path, error->message);
+          self->write_error = g_error_copy (error);
+          g_signal_emit (self, signals[WRITE_FAILED], 0, error);
+        }
+      return;
+    }
+
+  if (self->id == 0 && id != 0)
+    {
+      /* Claimed by the writer, with its first message */
+      self->id = id;
+      self->claimed = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ID]);
+      if (!self->closed)
+        _agent_store_db_changed (self->db, self);
+      if (self->release_wanted || self->closed)
+        {
+          self->release_wanted = FALSE;
+          if (self->closed || self->messages == NULL || self->messages->len == self->n_saved)
+            _agent_conversation_release_claim (self);
+        }
+    }
+}
+
+/* Queues @batch (taking it) on the store's writer. The conversation is
+ * kept until the batch is done, so that the id it gets, or the failure,
+ * comes to it. */
+void
+_agent_conversation_queue (AgentConversation *self,
+                           AgentStoreBatch   *batch)
+{
+  _agent_store_writer_queue (_agent_store_db_get_writer (self->db), batch, written_cb,
+                             g_object_ref (self), g_object_unref);
 }
 
 /* Loading */
@@ -119,7 +193,8 @@ ensure_loaded (AgentConversation *self)
       self->messages = g_ptr_array_new_with_free_func (g_object_unref);
     }
   self->n_saved = self->messages->len;
-  _agent_conversation_load_errors (self);
+  g_clear_pointer (&self->errors, g_hash_table_unref);
+  self->errors = _agent_store_load_errors (self->db, self->id, self->messages->len);
 }
 
 /**
@@ -127,8 +202,10 @@ ensure_loaded (AgentConversation *self)
  * @self: a [class@Agent.Conversation]
  * @error: return location for a [struct@GLib.Error]
  *
- * Reads the conversation's messages, if not done yet. The list model does
- * it on first use; call this to hear of a failure.
+ * Reads the conversation's messages, if not done yet, on the calling
+ * thread. The list model does it on first use; call this to hear of a
+ * failure, or [method@Agent.Conversation.load_async] to read a long
+ * conversation without holding up a main loop.
  *
  * Returns: %TRUE if the messages are loaded
  *
@@ -233,48 +310,30 @@ derive_title (AgentConversation *self)
   return NULL;
 }
 
-static gboolean
-insert_row (AgentConversation  *self,
-            const char         *title,
-            gint64              now,
-            GError            **error)
+static void
+add_insert_row (AgentConversation *self,
+                AgentStoreBatch   *batch,
+                const char        *title,
+                gint64             now)
 {
-  sqlite3_stmt *statement = _agent_store_db_statement (self->db, STMT_INSERT_CONVERSATION, error);
-
-  if (statement == NULL)
-    return FALSE;
-
-  if (self->title != NULL || title != NULL)
-    sqlite3_bind_text (statement, 1, self->title ? self->title : title, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (statement, 2, self->created);
-  sqlite3_bind_int64 (statement, 3, now);
-  if (self->provider != NULL)
-    sqlite3_bind_text (statement, 4, self->provider, -1, SQLITE_STATIC);
-  if (self->model != NULL)
-    sqlite3_bind_text (statement, 5, self->model, -1, SQLITE_STATIC);
-  if (self->settings != NULL)
-    sqlite3_bind_text (statement, 6, _agent_store_node_to_text (self->settings), -1, g_free);
-
-  return _agent_store_db_step_done (self->db, statement, error);
+  _agent_store_batch_add (batch, STMT_INSERT_CONVERSATION);
+  _agent_store_batch_text (batch, self->title ? self->title : title, -1);
+  _agent_store_batch_int (batch, self->created);
+  _agent_store_batch_int (batch, now);
+  _agent_store_batch_text (batch, self->provider, -1);
+  _agent_store_batch_text (batch, self->model, -1);
+  _agent_store_batch_take_text (batch, _agent_store_node_to_text (self->settings));
 }
 
-static gboolean
-touch_row (AgentConversation  *self,
-           gint64              id,
-           const char         *title,
-           gint64              now,
-           GError            **error)
+static void
+add_touch_row (AgentStoreBatch *batch,
+               const char      *title,
+               gint64           now)
 {
-  sqlite3_stmt *statement = _agent_store_db_statement (self->db, STMT_TOUCH_CONVERSATION, error);
-
-  if (statement == NULL)
-    return FALSE;
-
-  sqlite3_bind_int64 (statement, 1, id);
-  sqlite3_bind_int64 (statement, 2, now);
-  if (title != NULL)
-    sqlite3_bind_text (statement, 3, title, -1, SQLITE_STATIC);
-  return _agent_store_db_step_done (self->db, statement, error);
+  _agent_store_batch_add (batch, STMT_TOUCH_CONVERSATION);
+  _agent_store_batch_conversation (batch);
+  _agent_store_batch_int (batch, now);
+  _agent_store_batch_text (batch, title, -1);
 }
 
 /* The update time of a write: never before the last one, so that the
@@ -294,55 +353,36 @@ set_updated (AgentConversation *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UPDATED]);
 }
 
-/* Writes the messages not yet in the database, and the conversation's row
- * with the first of them, in one transaction. */
-static gboolean
-save_pending (AgentConversation  *self,
-              GError            **error)
+/* Queues the messages not yet written, and the conversation's row with
+ * the first of them, in one transaction. */
+static void
+queue_pending (AgentConversation *self)
 {
+  g_autoptr(AgentStoreBatch) batch = _agent_store_batch_new (self->target);
   g_autofree char *title = self->title ? NULL : derive_title (self);
   gint64 now = write_time (self);
-  gint64 id = self->id;
 
-  if (!_agent_store_db_begin (self->db, error))
-    return FALSE;
-
-  if (id == 0)
+  if (self->id == 0 && !self->row_queued)
     {
-      if (!insert_row (self, title, now, error))
-        goto fail;
-      id = sqlite3_last_insert_rowid (self->db->db);
+      add_insert_row (self, batch, title, now);
+      self->row_queued = TRUE;
     }
 
   for (guint i = self->n_saved; i < self->messages->len; i++)
-    if (!_agent_store_insert_message (self->db, id, i, g_ptr_array_index (self->messages, i),
-                                      error))
-      goto fail;
-
-  if (!_agent_conversation_write_errors (self, id, self->n_saved, error) ||
-      !touch_row (self, id, title, now, error) || !_agent_store_db_commit (self->db, error))
-    goto fail;
+    _agent_store_batch_add_message (batch, i, g_ptr_array_index (self->messages, i));
+  _agent_conversation_batch_errors (self, batch, self->n_saved);
+  add_touch_row (batch, title, now);
+  _agent_conversation_queue (self, g_steal_pointer (&batch));
 
   self->n_saved = self->messages->len;
-  if (self->id != id)
-    {
-      /* Ours from its first message on: another program may see it now */
-      _agent_conversation_claim_new (self, id);
-      self->id = id;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ID]);
-    }
   if (title != NULL)
     {
       self->title = g_steal_pointer (&title);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
     }
   set_updated (self, now);
-  _agent_store_db_changed (self->db, self);
-  return TRUE;
-
-fail:
-  _agent_store_db_rollback (self->db);
-  return FALSE;
+  if (self->id != 0)
+    _agent_store_db_changed (self->db, self);
 }
 
 /* Whether an assistant message among those not yet written has a call
@@ -376,14 +416,15 @@ turn_metrics_cb (AgentMessage      *message,
                  GParamSpec        *pspec,
                  AgentConversation *self)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr(AgentStoreBatch) batch = NULL;
 
-  if (self->watched_position >= self->n_saved)
+  if (self->watched_position >= self->n_saved || !_agent_conversation_check_writable (self, NULL))
     return;
 
-  if (!_agent_store_set_turn_metrics (self->db, self->id, self->watched_position,
-                                      agent_message_get_turn_metrics (message), &error))
-    g_warning ("The metrics of a turn could not be stored: %s", error->message);
+  batch = _agent_store_batch_new (self->target);
+  _agent_store_batch_add_turn_metrics (batch, self->watched_position,
+                                       agent_message_get_turn_metrics (message));
+  _agent_conversation_queue (self, g_steal_pointer (&batch));
 }
 
 static void
@@ -408,7 +449,7 @@ agent_conversation_append (AgentMemory   *memory,
   gboolean changed;
   guint position;
 
-  if (!check_open (self, error))
+  if (!_agent_conversation_check_writable (self, error))
     return FALSE;
 
   if (!agent_conversation_load (self, error))
@@ -430,16 +471,8 @@ agent_conversation_append (AgentMemory   *memory,
 
   /* A call and its result go in together; all else at once */
   if (!((role == AGENT_MESSAGE_ROLE_TOOL || agent_message_get_n_tool_calls (message) > 0) &&
-        awaits_results (self)) &&
-      !save_pending (self, error))
-    {
-      guint n_shown = position - self->n_saved;
-
-      g_ptr_array_set_size (self->messages, self->n_saved);
-      if (n_shown > 0)
-        g_list_model_items_changed (G_LIST_MODEL (self), self->n_saved, n_shown, 0);
-      return FALSE;
-    }
+        awaits_results (self)))
+    queue_pending (self);
 
   _agent_conversation_went_on (self, position);
   if (role == AGENT_MESSAGE_ROLE_ASSISTANT)
@@ -454,33 +487,22 @@ agent_conversation_append (AgentMemory   *memory,
   return TRUE;
 }
 
-static gboolean
-delete_from (AgentConversation  *self,
-             guint               n_items,
-             GError            **error)
+static void
+queue_delete_from (AgentConversation *self,
+                   guint              n_items)
 {
-  sqlite3_stmt *statement;
+  g_autoptr(AgentStoreBatch) batch = _agent_store_batch_new (self->target);
   gint64 now = write_time (self);
 
-  if (!_agent_store_db_begin (self->db, error))
-    return FALSE;
-
-  if (!(statement = _agent_store_db_statement (self->db, STMT_TRUNCATE, error)))
-    goto fail;
-  sqlite3_bind_int64 (statement, 1, self->id);
-  sqlite3_bind_int64 (statement, 2, n_items);
-  if (!_agent_store_db_step_done (self->db, statement, error) ||
-      !touch_row (self, self->id, NULL, now, error) ||
-      !_agent_store_db_commit (self->db, error))
-    goto fail;
+  _agent_store_batch_add (batch, STMT_TRUNCATE);
+  _agent_store_batch_conversation (batch);
+  _agent_store_batch_int (batch, n_items);
+  add_touch_row (batch, NULL, now);
+  _agent_conversation_queue (self, g_steal_pointer (&batch));
 
   set_updated (self, now);
-  _agent_store_db_changed (self->db, self);
-  return TRUE;
-
-fail:
-  _agent_store_db_rollback (self->db);
-  return FALSE;
+  if (self->id != 0)
+    _agent_store_db_changed (self->db, self);
 }
 
 static gboolean
@@ -491,7 +513,7 @@ agent_conversation_truncate (AgentMemory  *memory,
   AgentConversation *self = AGENT_CONVERSATION (memory);
   guint removed;
 
-  if (!check_open (self, error))
+  if (!_agent_conversation_check_writable (self, error))
     return FALSE;
 
   if (!agent_conversation_load (self, error))
@@ -514,8 +536,8 @@ agent_conversation_truncate (AgentMemory  *memory,
         }
     }
 
-  if (n_items < self->n_saved && !delete_from (self, n_items, error))
-    return FALSE;
+  if (n_items < self->n_saved)
+    queue_delete_from (self, n_items);
 
   removed = self->messages->len - n_items;
   g_ptr_array_set_size (self->messages, n_items);
@@ -528,10 +550,29 @@ agent_conversation_truncate (AgentMemory  *memory,
 }
 
 static void
+agent_conversation_sync_async (AgentMemory         *memory,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  agent_conversation_flush_async (AGENT_CONVERSATION (memory), cancellable, callback, user_data);
+}
+
+static gboolean
+agent_conversation_sync_finish (AgentMemory   *memory,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  return agent_conversation_flush_finish (AGENT_CONVERSATION (memory), result, error);
+}
+
+static void
 memory_iface_init (AgentMemoryInterface *iface)
 {
   iface->append = agent_conversation_append;
   iface->truncate = agent_conversation_truncate;
+  iface->sync_async = agent_conversation_sync_async;
+  iface->sync_finish = agent_conversation_sync_finish;
 }
 
 /* GObject */
@@ -559,6 +600,8 @@ agent_conversation_finalize (GObject *object)
   AgentConversation *self = (AgentConversation *)object;
 
   g_clear_pointer (&self->db, _agent_store_db_unref);
+  g_clear_pointer (&self->target, _agent_store_target_unref);
+  g_clear_error (&self->write_error);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->provider, g_free);
   g_clear_pointer (&self->model, g_free);
@@ -627,7 +670,8 @@ agent_conversation_class_init (AgentConversationClass *klass)
    * AgentConversation:id:
    *
    * The conversation's identifier in its store, or 0 until its first
-   * message is written.
+   * message is written (committed on the store's writer thread: it is
+   * notified then, after the append returned).
    */
   properties[PROP_ID] =
     g_param_spec_int64 ("id", NULL, NULL, 0, G_MAXINT64, 0, flags);
@@ -684,6 +728,26 @@ agent_conversation_class_init (AgentConversationClass *klass)
     g_param_spec_boxed ("settings", NULL, NULL, JSON_TYPE_NODE, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * AgentConversation::write-failed:
+   * @self: the conversation
+   * @error: what went wrong
+   *
+   * A write of the conversation failed on the store's writer thread (the
+   * disk is full, the file was made read-only, another program held the
+   * database for too long…). It is emitted once, on the main context of
+   * the thread that appended the message, after the append returned:
+   * the messages stay in the list model, but from then on nothing more is
+   * written, and appending fails with %AGENT_ERROR_STORAGE (so a turn of
+   * a session fails at its next message). Tell the user: what they see is
+   * not kept. A store opened again reads what was written before.
+   *
+   * Since: 0.1
+   */
+  signals[WRITE_FAILED] =
+    g_signal_new ("write-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
 }
 
 static void
@@ -697,6 +761,7 @@ _agent_conversation_new (AgentStoreDb *db)
   AgentConversation *self = g_object_new (AGENT_TYPE_CONVERSATION, NULL);
 
   self->db = _agent_store_db_ref (db);
+  self->target = _agent_store_target_new (0);
   self->created = self->updated = g_get_real_time ();
   return self;
 }
@@ -711,6 +776,7 @@ _agent_conversation_new_from_row (AgentStoreDb *db,
 
   self->db = _agent_store_db_ref (db);
   self->id = sqlite3_column_int64 (row, 0);
+  self->target = _agent_store_target_new (self->id);
   self->title = g_strdup ((const char *) sqlite3_column_text (row, 1));
   self->created = sqlite3_column_int64 (row, 2);
   self->updated = sqlite3_column_int64 (row, 3);

@@ -82,6 +82,24 @@ AGENT_AVAILABLE_IN_ALL
 gboolean    agent_conversation_load         (AgentConversation  *self,
                                              GError            **error);
 AGENT_AVAILABLE_IN_ALL
+void        agent_conversation_load_async   (AgentConversation  *self,
+                                             GCancellable       *cancellable,
+                                             GAsyncReadyCallback callback,
+                                             gpointer            user_data);
+AGENT_AVAILABLE_IN_ALL
+gboolean    agent_conversation_load_finish  (AgentConversation  *self,
+                                             GAsyncResult       *result,
+                                             GError            **error);
+AGENT_AVAILABLE_IN_ALL
+void        agent_conversation_flush_async  (AgentConversation  *self,
+                                             GCancellable       *cancellable,
+                                             GAsyncReadyCallback callback,
+                                             gpointer            user_data);
+AGENT_AVAILABLE_IN_ALL
+gboolean    agent_conversation_flush_finish (AgentConversation  *self,
+                                             GAsyncResult       *result,
+                                             GError            **error);
+AGENT_AVAILABLE_IN_ALL
 gboolean    agent_conversation_claim        (AgentConversation  *self,
                                              GError            **error);
 AGENT_AVAILABLE_IN_ALL

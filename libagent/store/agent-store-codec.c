@@ -197,70 +197,58 @@ metrics_from_object (JsonObject *object)
   return _agent_metrics_new (&values);
 }
 
-/* Binding */
+/* Batching: the values are copied now, on the caller's thread */
 
 static void
-bind_text (sqlite3_stmt *statement,
-           int           column,
-           const char   *text)
+add_text (AgentStoreBatch *batch,
+          const char      *text)
 {
-  if (text != NULL)
-    sqlite3_bind_text (statement, column, text, -1, SQLITE_STATIC);
+  _agent_store_batch_text (batch, text, -1);
 }
 
 /* A GString field: with its length, so that nothing is cut at a NUL */
 static void
-bind_string (sqlite3_stmt *statement,
-             int           column,
-             GString      *string)
+add_string (AgentStoreBatch *batch,
+            GString         *string)
 {
   if (string != NULL)
-    sqlite3_bind_text (statement, column, string->str, string->len, SQLITE_STATIC);
+    _agent_store_batch_text (batch, string->str, string->len);
+  else
+    _agent_store_batch_text (batch, NULL, 0);
 }
 
 static void
-bind_json (sqlite3_stmt *statement,
-           int           column,
-           JsonNode     *node)
+add_json (AgentStoreBatch *batch,
+          JsonNode        *node)
 {
-  if (node != NULL)
-    sqlite3_bind_text (statement, column, _agent_store_node_to_text (node), -1, g_free);
+  _agent_store_batch_take_text (batch, node ? _agent_store_node_to_text (node) : NULL);
 }
 
 static void
-bind_owned_json (sqlite3_stmt *statement,
-                 int           column,
-                 JsonNode     *node)
+add_owned_json (AgentStoreBatch *batch,
+                JsonNode        *node)
 {
-  bind_json (statement, column, node);
+  add_json (batch, node);
   g_clear_pointer (&node, json_node_unref);
 }
 
-static gboolean
-insert_tool_call (AgentStoreDb   *db,
-                  gint64          message_id,
-                  guint           position,
-                  AgentToolCall  *call,
-                  GError        **error)
+static void
+add_tool_call (AgentStoreBatch *batch,
+               guint            position,
+               AgentToolCall   *call)
 {
-  sqlite3_stmt *statement = _agent_store_db_statement (db, STMT_INSERT_TOOL_CALL, error);
-
-  if (statement == NULL)
-    return FALSE;
-
-  sqlite3_bind_int64 (statement, 1, message_id);
-  sqlite3_bind_int (statement, 2, position);
-  bind_text (statement, 3, call->id);
-  bind_text (statement, 4, call->name ? call->name : "");
-  bind_text (statement, 5, call->type);
-  bind_string (statement, 6, call->arguments);
-  bind_text (statement, 7, _agent_store_enum_nick (AGENT_TYPE_TOOL_CALL_STATE, call->state));
-  bind_text (statement, 8, call->result);
-  sqlite3_bind_int (statement, 9, call->is_error);
-  sqlite3_bind_int64 (statement, 10, call->duration);
-  bind_json (statement, 11, call->provider_data);
-
-  return _agent_store_db_step_done (db, statement, error);
+  _agent_store_batch_add (batch, STMT_INSERT_TOOL_CALL);
+  _agent_store_batch_message (batch);
+  _agent_store_batch_int (batch, position);
+  add_text (batch, call->id);
+  add_text (batch, call->name ? call->name : "");
+  add_text (batch, call->type);
+  add_string (batch, call->arguments);
+  add_text (batch, _agent_store_enum_nick (AGENT_TYPE_TOOL_CALL_STATE, call->state));
+  add_text (batch, call->result);
+  _agent_store_batch_int (batch, call->is_error);
+  _agent_store_batch_int (batch, call->duration);
+  add_json (batch, call->provider_data);
 }
 
 /* A summary (agent_message_new_summary()) keeps the range it replaces in
@@ -349,69 +337,48 @@ read_summary (AgentMessage *message)
     }
 }
 
-/* Inserts @message, with its tool calls, at @position. The caller holds
- * the transaction. */
-gboolean
-_agent_store_insert_message (AgentStoreDb  *db,
-                             gint64         conversation_id,
-                             guint          position,
-                             AgentMessage  *message,
-                             GError       **error)
+/* Adds the insertion of @message, with its tool calls, at @position of
+ * the batch's conversation. */
+void
+_agent_store_batch_add_message (AgentStoreBatch *batch,
+                                guint            position,
+                                AgentMessage    *message)
 {
-  sqlite3_stmt *statement = _agent_store_db_statement (db, STMT_INSERT_MESSAGE, error);
   guint n_calls = agent_message_get_n_tool_calls (message);
-  gint64 message_id;
 
-  if (statement == NULL)
-    return FALSE;
-
-  sqlite3_bind_int64 (statement, 1, conversation_id);
-  sqlite3_bind_int (statement, 2, position);
-  bind_text (statement, 3, _agent_store_enum_nick (AGENT_TYPE_MESSAGE_ROLE, message->role));
-  bind_text (statement, 4, _agent_store_enum_nick (AGENT_TYPE_MESSAGE_STATE, message->state));
-  bind_string (statement, 5, message->content);
-  bind_string (statement, 6, message->reasoning);
-  bind_string (statement, 7, message->refusal);
-  bind_text (statement, 8, message->tool_call_id);
-  bind_text (statement, 9, message->tool_name);
-  sqlite3_bind_int (statement, 10, message->is_error);
-  bind_text (statement, 11, message->finish_reason);
-  bind_text (statement, 12, message->response_id);
-  bind_text (statement, 13, message->model);
-  sqlite3_bind_int64 (statement, 14, _agent_store_date_time_to_usec (message->created));
-  bind_owned_json (statement, 15, _agent_store_usage_to_node (message->usage));
-  bind_owned_json (statement, 16, _agent_store_metrics_to_node (message->metrics));
-  bind_owned_json (statement, 17, _agent_store_metrics_to_node (message->turn_metrics));
-  bind_owned_json (statement, 18, provider_data_to_node (message));
-
-  if (!_agent_store_db_step_done (db, statement, error))
-    return FALSE;
-
-  message_id = sqlite3_last_insert_rowid (db->db);
+  _agent_store_batch_add (batch, STMT_INSERT_MESSAGE);
+  _agent_store_batch_conversation (batch);
+  _agent_store_batch_int (batch, position);
+  add_text (batch, _agent_store_enum_nick (AGENT_TYPE_MESSAGE_ROLE, message->role));
+  add_text (batch, _agent_store_enum_nick (AGENT_TYPE_MESSAGE_STATE, message->state));
+  add_string (batch, message->content);
+  add_string (batch, message->reasoning);
+  add_string (batch, message->refusal);
+  add_text (batch, message->tool_call_id);
+  add_text (batch, message->tool_name);
+  _agent_store_batch_int (batch, message->is_error);
+  add_text (batch, message->finish_reason);
+  add_text (batch, message->response_id);
+  add_text (batch, message->model);
+  _agent_store_batch_int (batch, _agent_store_date_time_to_usec (message->created));
+  add_owned_json (batch, _agent_store_usage_to_node (message->usage));
+  add_owned_json (batch, _agent_store_metrics_to_node (message->metrics));
+  add_owned_json (batch, _agent_store_metrics_to_node (message->turn_metrics));
+  add_owned_json (batch, provider_data_to_node (message));
 
   for (guint i = 0; i < n_calls; i++)
-    if (!insert_tool_call (db, message_id, i, agent_message_get_tool_call (message, i), error))
-      return FALSE;
-
-  return TRUE;
+    add_tool_call (batch, i, agent_message_get_tool_call (message, i));
 }
 
-gboolean
-_agent_store_set_turn_metrics (AgentStoreDb  *db,
-                               gint64         conversation_id,
-                               guint          position,
-                               AgentMetrics  *metrics,
-                               GError       **error)
+void
+_agent_store_batch_add_turn_metrics (AgentStoreBatch *batch,
+                                     guint            position,
+                                     AgentMetrics    *metrics)
 {
-  sqlite3_stmt *statement = _agent_store_db_statement (db, STMT_SET_TURN_METRICS, error);
-
-  if (statement == NULL)
-    return FALSE;
-
-  sqlite3_bind_int64 (statement, 1, conversation_id);
-  sqlite3_bind_int (statement, 2, position);
-  bind_owned_json (statement, 3, _agent_store_metrics_to_node (metrics));
-  return _agent_store_db_step_done (db, statement, error);
+  _agent_store_batch_add (batch, STMT_SET_TURN_METRICS);
+  _agent_store_batch_conversation (batch);
+  _agent_store_batch_int (batch, position);
+  add_owned_json (batch, _agent_store_metrics_to_node (metrics));
 }
 
 /* Reading */

@@ -51,6 +51,12 @@ static const char * const statement_sql[N_STATEMENTS] = {
     "DELETE FROM messages WHERE conversation_id = ?1 AND position >= ?2",
   [STMT_SET_TURN_METRICS] =
     "UPDATE messages SET turn_metrics = ?3 WHERE conversation_id = ?1 AND position = ?2",
+  [STMT_SET_TITLE] = "UPDATE conversations SET title = ?2 WHERE id = ?1",
+  [STMT_SET_PROVIDER] = "UPDATE conversations SET provider = ?2 WHERE id = ?1",
+  [STMT_SET_MODEL] = "UPDATE conversations SET model = ?2 WHERE id = ?1",
+  [STMT_SET_SETTINGS] = "UPDATE conversations SET settings = ?2 WHERE id = ?1",
+  [STMT_SET_ERROR] =
+    "UPDATE messages SET error = ?3 WHERE conversation_id = ?1 AND position = ?2",
 };
 
 void
@@ -112,6 +118,9 @@ busy_cb (void *data,
 static void
 free_db (AgentStoreDb *self)
 {
+  /* What was queued is written first */
+  g_clear_pointer (&self->writer, _agent_store_writer_free);
+
   for (guint i = 0; i < N_STATEMENTS; i++)
     sqlite3_finalize (self->statements[i]);
 
@@ -120,6 +129,9 @@ free_db (AgentStoreDb *self)
   if (self->claims_fd >= 0)
     close (self->claims_fd);
   g_weak_ref_clear (&self->store);
+  g_mutex_clear (&self->claims_lock);
+  g_clear_pointer (&self->claims_wanted, g_hash_table_unref);
+  g_clear_pointer (&self->claims_held, g_hash_table_unref);
   g_free (self->path);
   g_free (self->wal_path);
   g_free (self);
@@ -139,22 +151,104 @@ _agent_store_db_unref (AgentStoreDb *self)
     free_db (self);
 }
 
+static AgentStoreDb *
+db_new (const char *path)
+{
+  AgentStoreDb *self = g_new0 (AgentStoreDb, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  g_weak_ref_init (&self->store, NULL);
+  g_mutex_init (&self->claims_lock);
+  self->claims_wanted = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->claims_held = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->path = g_strdup (path);
+  self->wal_path = g_strconcat (path, "-wal", NULL);
+  self->claims_fd = -1;
+  return self;
+}
+
+static gboolean
+connect_db (AgentStoreDb  *self,
+         int            flags,
+         GError       **error)
+{
+  int rc = sqlite3_open_v2 (self->path, &self->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                   _("The conversation database %s could not be opened: %s"),
+                   self->path, self->db ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
+      return FALSE;
+    }
+
+  sqlite3_extended_result_codes (self->db, TRUE);
+  sqlite3_busy_handler (self->db, busy_cb, self);
+  return TRUE;
+}
+
+/* The connection a store's writer thread commits on, to the file
+ * _agent_store_db_open() made: used on that thread only. */
+AgentStoreDb *
+_agent_store_db_open_writer (const char  *path,
+                             GError     **error)
+{
+  g_autoptr(AgentStoreDb) self = db_new (path);
+
+  if (!connect_db (self, SQLITE_OPEN_READWRITE, error) ||
+      !_agent_store_db_exec (self, "PRAGMA synchronous = FULL", error) ||
+      !_agent_store_db_exec (self, "PRAGMA foreign_keys = ON", error) ||
+      !_agent_store_db_exec (self, "PRAGMA secure_delete = ON", error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+static int
+progress_cb (void *data)
+{
+  return g_cancellable_is_cancelled (data);
+}
+
+/* A read-only connection for one read on a worker thread (WAL: it runs
+ * beside the writer, and sees whole transactions). Stopped when
+ * @cancellable is cancelled: its step fails with SQLITE_INTERRUPT. */
+AgentStoreDb *
+_agent_store_db_open_reader (const char    *path,
+                             GCancellable  *cancellable,
+                             GError       **error)
+{
+  g_autoptr(AgentStoreDb) self = db_new (path);
+
+  if (!connect_db (self, SQLITE_OPEN_READONLY, error))
+    return NULL;
+  if (cancellable != NULL)
+    sqlite3_progress_handler (self->db, 1000, progress_cb, cancellable);
+  return g_steal_pointer (&self);
+}
+
+void
+_agent_store_db_close_reader (AgentStoreDb *self)
+{
+  sqlite3_progress_handler (self->db, 0, NULL, NULL);
+  _agent_store_db_unref (self);
+}
+
+AgentStoreWriter *
+_agent_store_db_get_writer (AgentStoreDb *self)
+{
+  if (self->writer == NULL)
+    self->writer = _agent_store_writer_new (self);
+  return self->writer;
+}
+
 /* Opens (creating it if needed) and migrates the database at @path. */
 AgentStoreDb *
 _agent_store_db_open (const char  *path,
                       GError     **error)
 {
-  g_autoptr(AgentStoreDb) self = g_new0 (AgentStoreDb, 1);
+  g_autoptr(AgentStoreDb) self = db_new (path);
   g_autofree char *dir = g_path_get_dirname (path);
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-  int rc;
   int fd;
-
-  g_atomic_ref_count_init (&self->ref_count);
-  g_weak_ref_init (&self->store, NULL);
-  self->path = g_strdup (path);
-  self->wal_path = g_strconcat (path, "-wal", NULL);
-  self->claims_fd = -1;
 
   /* Conversations are private: the folder and the files are the user's only */
   if (g_mkdir_with_parents (dir, 0700) != 0)
@@ -167,21 +261,15 @@ _agent_store_db_open (const char  *path,
       return NULL;
     }
 
+  /* What this process still writes to the file goes in first */
+  _agent_store_writers_wait_for (path);
+
   /* Created here so that it is never readable by others, even briefly */
   if ((fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) >= 0)
     close (fd);
 
-  rc = sqlite3_open_v2 (path, &self->db, flags, NULL);
-  if (rc != SQLITE_OK)
-    {
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                   _("The conversation database %s could not be opened: %s"),
-                   path, self->db ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
-      return NULL;
-    }
-
-  sqlite3_extended_result_codes (self->db, TRUE);
-  sqlite3_busy_handler (self->db, busy_cb, self);
+  if (!connect_db (self, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error))
+    return NULL;
 
   /* WAL: readers never wait for a writer and see only whole transactions.
    * synchronous=FULL: a committed turn survives a power cut, not only a
@@ -331,21 +419,81 @@ lock_byte (AgentStoreDb  *self,
 }
 
 /* Claims conversation @id for this connection, without waiting: FALSE
- * with *@busy set when another holds it, FALSE with @error on failure. */
+ * with *@busy set when another holds it, FALSE with @error on failure.
+ * *@held says whether it was ours all along (released, but the writer
+ * had not let go yet): then nobody else wrote meanwhile. */
 gboolean
 _agent_store_db_claim (AgentStoreDb  *self,
                        gint64         id,
                        gboolean      *busy,
+                       gboolean      *held,
                        GError       **error)
 {
+  gboolean ok = TRUE;
+
   *busy = FALSE;
-  return lock_byte (self, id, F_WRLCK, busy, error);
+  g_mutex_lock (&self->claims_lock);
+  *held = g_hash_table_contains (self->claims_held, &id);
+  if (!*held && (ok = lock_byte (self, id, F_WRLCK, busy, error)))
+    g_hash_table_add (self->claims_held, g_memdup2 (&id, sizeof id));
+  if (ok)
+    g_hash_table_add (self->claims_wanted, g_memdup2 (&id, sizeof id));
+  g_mutex_unlock (&self->claims_lock);
+  return ok;
 }
 
+/* The claim the writer takes on a conversation it gives an id */
+void
+_agent_store_db_claim_new (AgentStoreDb *self,
+                           gint64        id)
+{
+  gboolean busy, held;
+
+  /* Nobody else knows the id yet: this cannot be refused */
+  _agent_store_db_claim (self, id, &busy, &held, NULL);
+}
+
+static void
+unlock_claim (AgentStoreDb *self,
+              gint64        id)
+{
+  if (g_hash_table_remove (self->claims_held, &id))
+    lock_byte (self, id, F_UNLCK, NULL, NULL);
+}
+
+/* Lets go of conversation @id now */
 void
 _agent_store_db_release (AgentStoreDb *self,
                          gint64        id)
 {
-  if (self->claims_fd >= 0)
-    lock_byte (self, id, F_UNLCK, NULL, NULL);
+  g_mutex_lock (&self->claims_lock);
+  g_hash_table_remove (self->claims_wanted, &id);
+  unlock_claim (self, id);
+  g_mutex_unlock (&self->claims_lock);
+}
+
+/* Lets go of conversation @id now, or, while writes of it (@target)
+ * wait, once the last is in (the writer's thread calls
+ * _agent_store_db_release_if_unwanted() then) */
+void
+_agent_store_db_release_after (AgentStoreDb     *self,
+                               AgentStoreTarget *target,
+                               gint64            id)
+{
+  g_mutex_lock (&self->claims_lock);
+  g_hash_table_remove (self->claims_wanted, &id);
+  if (g_atomic_int_get (&target->n_unwritten) == 0)
+    unlock_claim (self, id);
+  g_mutex_unlock (&self->claims_lock);
+}
+
+/* On the writer's thread: unless it was claimed again meanwhile */
+void
+_agent_store_db_release_if_unwanted (AgentStoreDb *self,
+                                     gint64        id)
+{
+  g_mutex_lock (&self->claims_lock);
+  if (!g_hash_table_contains (self->claims_wanted, &id))
+    unlock_claim (self, id);
+  g_mutex_unlock (&self->claims_lock);
 }

@@ -24,8 +24,29 @@ typedef enum
   STMT_SELECT_TOOL_CALLS,
   STMT_TRUNCATE,
   STMT_SET_TURN_METRICS,
+  STMT_SET_TITLE,
+  STMT_SET_PROVIDER,
+  STMT_SET_MODEL,
+  STMT_SET_SETTINGS,
+  STMT_SET_ERROR,
   N_STATEMENTS
 } AgentStoreStatement;
+
+typedef struct _AgentStoreWriter AgentStoreWriter;
+typedef struct _AgentStoreBatch AgentStoreBatch;
+
+/* What a conversation's batches share (agent-store-writer.c) */
+typedef struct
+{
+  gatomicrefcount ref_count;
+  gint64          id;           /* 0 until its row is inserted (on the writer's thread) */
+  GError         *error;        /* the first failure: later batches are not run */
+  int             n_unwritten;  /* atomic: batches queued and not yet run */
+} AgentStoreTarget;
+
+typedef void (*AgentStoreBatchDone) (AgentStoreBatch *batch,
+                                     const GError    *error,
+                                     gpointer         user_data);
 
 /* The open database: shared by the store and every conversation it gave
  * out, so that a conversation outlives the AgentStore object that made it.
@@ -40,6 +61,10 @@ typedef struct
   GWeakRef         store;
   sqlite3_stmt    *statements[N_STATEMENTS];
   int              claims_fd;        /* <path>-claims, opened with the first claim */
+  GMutex           claims_lock;      /* the claims are taken on both threads */
+  GHashTable      *claims_wanted;    /* ids this program means to hold */
+  GHashTable      *claims_held;      /* ids whose byte is locked */
+  AgentStoreWriter *writer;          /* made with the first write; NULL on a writer's own */
   /* While SQLite waits for another process's lock (busy_cb()) */
   gint64           busy_since;
   gint64           busy_progress_at;
@@ -71,9 +96,68 @@ void           _agent_store_db_changed         (AgentStoreDb        *self,
 gboolean       _agent_store_db_claim           (AgentStoreDb        *self,
                                                 gint64               id,
                                                 gboolean            *busy,
+                                                gboolean            *held,
                                                 GError             **error);
+void           _agent_store_db_claim_new       (AgentStoreDb        *self,
+                                                gint64               id);
 void           _agent_store_db_release         (AgentStoreDb        *self,
                                                 gint64               id);
+void           _agent_store_db_release_after   (AgentStoreDb        *self,
+                                                AgentStoreTarget    *target,
+                                                gint64               id);
+void           _agent_store_db_release_if_unwanted (AgentStoreDb    *self,
+                                                gint64               id);
+AgentStoreDb  *_agent_store_db_open_writer     (const char          *path,
+                                                GError             **error);
+AgentStoreDb  *_agent_store_db_open_reader     (const char          *path,
+                                                GCancellable        *cancellable,
+                                                GError             **error);
+void           _agent_store_db_close_reader    (AgentStoreDb        *self);
+AgentStoreWriter *_agent_store_db_get_writer   (AgentStoreDb        *self);
+
+/* agent-store-writer.c */
+AgentStoreTarget *_agent_store_target_new      (gint64               id);
+AgentStoreTarget *_agent_store_target_ref      (AgentStoreTarget    *self);
+void           _agent_store_target_unref       (AgentStoreTarget    *self);
+AgentStoreBatch *_agent_store_batch_new        (AgentStoreTarget    *target);
+void           _agent_store_batch_free         (AgentStoreBatch     *self);
+gboolean       _agent_store_batch_is_empty     (AgentStoreBatch     *self);
+gint64         _agent_store_batch_get_id       (AgentStoreBatch     *self);
+void           _agent_store_batch_add          (AgentStoreBatch     *self,
+                                                AgentStoreStatement  statement);
+void           _agent_store_batch_int          (AgentStoreBatch     *self,
+                                                gint64               number);
+void           _agent_store_batch_text         (AgentStoreBatch     *self,
+                                                const char          *text,
+                                                gssize               length);
+void           _agent_store_batch_take_text    (AgentStoreBatch     *self,
+                                                char                *text);
+void           _agent_store_batch_conversation (AgentStoreBatch     *self);
+void           _agent_store_batch_message      (AgentStoreBatch     *self);
+void           _agent_store_writers_wait_for   (const char          *path);
+AgentStoreWriter *_agent_store_writer_new      (AgentStoreDb        *main);
+void           _agent_store_writer_free        (AgentStoreWriter    *self);
+void           _agent_store_writer_queue       (AgentStoreWriter    *self,
+                                                AgentStoreBatch     *batch,
+                                                AgentStoreBatchDone  done,
+                                                gpointer             done_data,
+                                                GDestroyNotify       done_data_destroy);
+gboolean       _agent_store_writer_run         (AgentStoreWriter    *self,
+                                                AgentStoreBatch     *batch,
+                                                GError             **error);
+void           _agent_store_writer_wait        (AgentStoreWriter    *self);
+void           _agent_store_writer_mark        (AgentStoreWriter    *self,
+                                                gboolean             reports,
+                                                AgentStoreBatchDone  done,
+                                                gpointer             done_data,
+                                                GDestroyNotify       done_data_destroy);
+guint          _agent_store_writer_get_n_queued (AgentStoreWriter   *self);
+void           _agent_store_writer_keep_unreported (AgentStoreWriter *self,
+                                                const GError        *error);
+void           _agent_store_writer_set_synchronous (AgentStoreWriter *self,
+                                                const char          *mode);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentStoreBatch, _agent_store_batch_free)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentStoreDb, _agent_store_db_unref)
 
@@ -83,19 +167,15 @@ gboolean       _agent_store_schema_migrate     (sqlite3             *db,
                                                 GError             **error);
 
 /* agent-store-codec.c: messages to rows and back, usage and metrics to JSON */
-gboolean       _agent_store_insert_message     (AgentStoreDb        *db,
-                                                gint64               conversation_id,
+void           _agent_store_batch_add_message  (AgentStoreBatch     *batch,
                                                 guint                position,
-                                                AgentMessage        *message,
-                                                GError             **error);
+                                                AgentMessage        *message);
 GPtrArray     *_agent_store_load_messages      (AgentStoreDb        *db,
                                                 gint64               conversation_id,
                                                 GError             **error);
-gboolean       _agent_store_set_turn_metrics   (AgentStoreDb        *db,
-                                                gint64               conversation_id,
+void           _agent_store_batch_add_turn_metrics (AgentStoreBatch *batch,
                                                 guint                position,
-                                                AgentMetrics        *metrics,
-                                                GError             **error);
+                                                AgentMetrics        *metrics);
 JsonNode      *_agent_store_usage_to_node      (AgentUsage          *usage);
 JsonNode      *_agent_store_metrics_to_node    (AgentMetrics        *metrics);
 char          *_agent_store_node_to_text       (JsonNode            *node);
@@ -118,6 +198,15 @@ AgentSearchResult *_agent_search_result_new    (AgentConversation   *conversatio
                                                 int                  position,
                                                 gint64               rowid);
 char          *_agent_store_search_query       (const char          *text);
+gboolean       _agent_store_prepare_search     (const char          *text,
+                                                char               **query,
+                                                GError             **error);
+GHashTable    *_agent_store_collect_hits       (AgentStoreDb        *db,
+                                                const char          *query,
+                                                GError             **error);
+GListModel    *_agent_store_search_results     (AgentStore          *self,
+                                                const char          *query,
+                                                GHashTable          *hits);
 
 /* agent-store.c: for a search, the conversation with @id in the list */
 AgentConversation *_agent_store_find           (AgentStore          *self,

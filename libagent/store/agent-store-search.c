@@ -94,6 +94,75 @@ collect_hits (AgentStoreDb  *db,
   return TRUE;
 }
 
+/* The first hit of each conversation, messages first, then titles:
+ * conversation id → Hit. On any thread, with its own connection. */
+GHashTable *
+_agent_store_collect_hits (AgentStoreDb  *db,
+                           const char    *query,
+                           GError       **error)
+{
+  g_autoptr(GHashTable) hits = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+
+  if (!collect_hits (db,
+                     "SELECT m.conversation_id, min (m.position), m.id "
+                     "FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
+                     "WHERE messages_fts MATCH ?1 GROUP BY m.conversation_id",
+                     query, hits, error) ||
+      !collect_hits (db,
+                     "SELECT rowid, -1, rowid FROM titles_fts WHERE titles_fts MATCH ?1",
+                     query, hits, error))
+    return NULL;
+  return g_steal_pointer (&hits);
+}
+
+/* The results, in the order of the list, which holds only what is not
+ * deleted */
+GListModel *
+_agent_store_search_results (AgentStore  *self,
+                             const char  *query,
+                             GHashTable  *hits)
+{
+  g_autoptr(GListStore) results = g_list_store_new (AGENT_TYPE_SEARCH_RESULT);
+  g_autoptr(GListModel) conversations = agent_store_list_conversations (self);
+  guint n = g_list_model_get_n_items (conversations);
+
+  for (guint i = 0; i < n && g_hash_table_size (hits) > 0; i++)
+    {
+      g_autoptr(AgentConversation) conversation = g_list_model_get_item (conversations, i);
+      gint64 id = agent_conversation_get_id (conversation);
+      Hit *hit = g_hash_table_lookup (hits, &id);
+
+      if (hit != NULL)
+        {
+          g_autoptr(AgentSearchResult) result = NULL;
+
+          result = _agent_search_result_new (conversation, _agent_store_get_db (self), query,
+                                             hit->position, hit->rowid);
+          g_list_store_append (results, result);
+          g_hash_table_remove (hits, &id);
+        }
+    }
+
+  return G_LIST_MODEL (g_steal_pointer (&results));
+}
+
+/* What the user typed, checked: FALSE with @error when it is not text;
+ * *@query NULL when it has no word */
+gboolean
+_agent_store_prepare_search (const char  *text,
+                             char       **query,
+                             GError     **error)
+{
+  if (!g_utf8_validate (text, -1, NULL))
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                           _("The text to search for is not valid UTF-8"));
+      return FALSE;
+    }
+  *query = _agent_store_search_query (text);
+  return TRUE;
+}
+
 /**
  * agent_store_search:
  * @self: a [class@Agent.Store]
@@ -103,6 +172,9 @@ collect_hits (AgentStoreDb  *db,
  * Finds the conversations whose messages (or title) hold every word of
  * @text, the last word as a prefix while it is being typed (no space after
  * it). Case and accents are ignored; words are taken literally.
+ *
+ * This reads the database on the calling thread; an application searching
+ * as the user types uses [method@Agent.Store.search_async].
  *
  * Returns: (transfer full): a list of [class@Agent.SearchResult], one per
  *   conversation, newest first; empty when @text has no word
@@ -114,58 +186,18 @@ agent_store_search (AgentStore  *self,
                     const char  *text,
                     GError     **error)
 {
-  g_autoptr(GListStore) results = g_list_store_new (AGENT_TYPE_SEARCH_RESULT);
   g_autoptr(GHashTable) hits = NULL;
-  g_autoptr(GListModel) conversations = NULL;
   g_autofree char *query = NULL;
-  AgentStoreDb *db;
-  guint n;
 
   g_return_val_if_fail (AGENT_IS_STORE (self), NULL);
   g_return_val_if_fail (text != NULL, NULL);
 
-  if (!g_utf8_validate (text, -1, NULL))
-    {
-      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                           _("The text to search for is not valid UTF-8"));
-      return NULL;
-    }
-
-  if (!(query = _agent_store_search_query (text)))
-    return G_LIST_MODEL (g_steal_pointer (&results));
-
-  db = _agent_store_get_db (self);
-  hits = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-
-  /* Messages first (the first match in each conversation), then titles */
-  if (!collect_hits (db,
-                     "SELECT m.conversation_id, min (m.position), m.id "
-                     "FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
-                     "WHERE messages_fts MATCH ?1 GROUP BY m.conversation_id",
-                     query, hits, error) ||
-      !collect_hits (db,
-                     "SELECT rowid, -1, rowid FROM titles_fts WHERE titles_fts MATCH ?1",
-                     query, hits, error))
+  if (!_agent_store_prepare_search (text, &query, error))
     return NULL;
+  if (query == NULL)
+    return G_LIST_MODEL (g_list_store_new (AGENT_TYPE_SEARCH_RESULT));
 
-  /* In the order of the list, which holds only what is not deleted */
-  conversations = agent_store_list_conversations (self);
-  n = g_list_model_get_n_items (conversations);
-  for (guint i = 0; i < n && g_hash_table_size (hits) > 0; i++)
-    {
-      g_autoptr(AgentConversation) conversation = g_list_model_get_item (conversations, i);
-      gint64 id = agent_conversation_get_id (conversation);
-      Hit *hit = g_hash_table_lookup (hits, &id);
-
-      if (hit != NULL)
-        {
-          g_autoptr(AgentSearchResult) result = NULL;
-
-          result = _agent_search_result_new (conversation, db, query, hit->position, hit->rowid);
-          g_list_store_append (results, result);
-          g_hash_table_remove (hits, &id);
-        }
-    }
-
-  return G_LIST_MODEL (g_steal_pointer (&results));
+  if (!(hits = _agent_store_collect_hits (_agent_store_get_db (self), query, error)))
+    return NULL;
+  return _agent_store_search_results (self, query, hits);
 }

@@ -28,7 +28,13 @@
  * API keys are never kept here: see [func@Agent.secret_store_api_key_async].
  *
  * A store, and the conversations it gives out, are used from one thread.
- * Several processes may open the same file.
+ * Their writes are committed on a thread of the store's own, in the order
+ * they were made (see [method@Agent.Store.flush_async] and
+ * [signal@Agent.Conversation::write-failed]), and the slow reads have
+ * asynchronous variants that run on threads of their own
+ * ([func@Agent.Store.new_async], [method@Agent.Store.search_async],
+ * [method@Agent.Conversation.load_async]). Several processes may open the
+ * same file.
  *
  * Since: 0.1
  */
@@ -52,8 +58,11 @@ static GParamSpec *properties[N_PROPS];
 
 static void initable_iface_init (GInitableIface *iface);
 
+/* GAsyncInitable: its default runs the GInitable's init on a thread (the
+ * store is no one else's yet) */
 G_DEFINE_FINAL_TYPE_WITH_CODE (AgentStore, agent_store, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, initable_iface_init))
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, initable_iface_init)
+                               G_IMPLEMENT_INTERFACE (G_TYPE_ASYNC_INITABLE, NULL))
 
 /* How long a deleted conversation stays in the trash when a store is
  * opened: longer than any Undo lasts, so that opening the same file
@@ -128,6 +137,9 @@ agent_store_initable_init (GInitable     *initable,
 
   if (self->db != NULL)
     return TRUE;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
 
   if (self->path == NULL)
     self->path = agent_store_dup_default_path ();
@@ -458,7 +470,8 @@ set_deleted (AgentStore         *self,
  * @conversation: one of its conversations
  * @error: return location for a [struct@GLib.Error]
  *
- * Deletes a conversation: it leaves the list (and searches) at once, and
+ * Deletes a conversation: it leaves the list (and searches) at once (a new
+ * one whose first write is still queued waits for it), and
  * can be brought back with [method@Agent.Store.restore_conversation] —
  * an "Undo" — until [method@Agent.Store.purge_deleted] deletes it for
  * good, or a store is opened on the same file more than ten minutes
@@ -478,6 +491,14 @@ agent_store_delete_conversation (AgentStore         *self,
 
   g_return_val_if_fail (AGENT_IS_STORE (self), FALSE);
   g_return_val_if_fail (AGENT_IS_CONVERSATION (conversation), FALSE);
+
+  /* Its first write still queued: it is deleted once it is in */
+  if (conversation->id == 0 && conversation->row_queued)
+    {
+      _agent_store_writer_wait (_agent_store_db_get_writer (self->db));
+      if (conversation->target->id != 0)
+        conversation->id = conversation->target->id;
+    }
 
   id = agent_conversation_get_id (conversation);
   if (id == 0)
@@ -569,6 +590,10 @@ agent_store_purge_deleted (AgentStore  *self,
   gpointer value;
 
   g_return_val_if_fail (AGENT_IS_STORE (self), FALSE);
+
+  /* What was queued for them goes in first, and then goes */
+  if (self->db->writer != NULL)
+    _agent_store_writer_wait (self->db->writer);
 
   if (!purge (self->db, G_MAXINT64, error))
     return FALSE;

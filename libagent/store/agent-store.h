@@ -25,6 +25,14 @@ AGENT_AVAILABLE_IN_ALL
 AgentStore        *agent_store_new                     (const char         *path,
                                                         GError            **error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
+void               agent_store_new_async               (const char         *path,
+                                                        GCancellable       *cancellable,
+                                                        GAsyncReadyCallback callback,
+                                                        gpointer            user_data);
+AGENT_AVAILABLE_IN_ALL
+AgentStore        *agent_store_new_finish              (GAsyncResult       *result,
+                                                        GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
 char              *agent_store_dup_default_path        (void) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 const char        *agent_store_get_path                (AgentStore         *self);
@@ -49,6 +57,25 @@ gboolean           agent_store_purge_deleted           (AgentStore         *self
 AGENT_AVAILABLE_IN_ALL
 GListModel        *agent_store_search                  (AgentStore         *self,
                                                         const char         *text,
+                                                        GError            **error);
+AGENT_AVAILABLE_IN_ALL
+void               agent_store_search_async            (AgentStore         *self,
+                                                        const char         *text,
+                                                        GCancellable       *cancellable,
+                                                        GAsyncReadyCallback callback,
+                                                        gpointer            user_data);
+AGENT_AVAILABLE_IN_ALL
+GListModel        *agent_store_search_finish           (AgentStore         *self,
+                                                        GAsyncResult       *result,
+                                                        GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+void               agent_store_flush_async             (AgentStore         *self,
+                                                        GCancellable       *cancellable,
+                                                        GAsyncReadyCallback callback,
+                                                        gpointer            user_data);
+AGENT_AVAILABLE_IN_ALL
+gboolean           agent_store_flush_finish            (AgentStore         *self,
+                                                        GAsyncResult       *result,
                                                         GError            **error);
 AGENT_AVAILABLE_IN_ALL
 gboolean           agent_store_check                   (AgentStore         *self,

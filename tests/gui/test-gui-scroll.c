@@ -694,6 +694,18 @@ test_markdown_hidden_change (void)
 #if AGENT_HAS_STORE
 /* Conversations kept in a real SQLite store, opened at start-up */
 
+static void
+flushed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (agent_store_flush_finish (AGENT_STORE (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
 /* Writes a conversation into a new store at @path, as the app would have
  * kept it; returns its id */
 static gint64
@@ -704,6 +716,7 @@ store_conversation (const char *path,
   g_autoptr(GError) error = NULL;
   g_autoptr(AgentStore) store = agent_store_new (path, &error);
   g_autoptr(AgentConversation) conversation = NULL;
+  gboolean flushed = FALSE;
 
   g_assert_no_error (error);
   conversation = agent_store_create_conversation (store);
@@ -718,6 +731,9 @@ store_conversation (const char *path,
       g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), answered, &error));
       g_assert_no_error (error);
     }
+  /* Committed on the store's writer thread: the id comes with it */
+  agent_store_flush_async (store, NULL, flushed_cb, &flushed);
+  agent_test_wait_for (&flushed);
   return agent_conversation_get_id (conversation);
 }
 

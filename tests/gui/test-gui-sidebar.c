@@ -19,6 +19,20 @@
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
 
+static void
+flushed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (agent_store_flush_finish (AGENT_STORE (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+/* A new conversation enters the store's list once its first write is
+ * committed (on the store's writer thread) */
 static AgentConversation *
 add_conversation (AgentStore *store,
                   const char *prompt,
@@ -28,10 +42,13 @@ add_conversation (AgentStore *store,
   g_autoptr(AgentMessage) question = agent_message_new (AGENT_MESSAGE_ROLE_USER, prompt);
   g_autoptr(AgentMessage) reply = agent_message_new (AGENT_MESSAGE_ROLE_ASSISTANT, answer);
   g_autoptr(GError) error = NULL;
+  gboolean flushed = FALSE;
 
   g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), question, &error));
   g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), reply, &error));
   g_assert_no_error (error);
+  agent_store_flush_async (store, NULL, flushed_cb, &flushed);
+  agent_test_wait_for (&flushed);
   return conversation;
 }
 

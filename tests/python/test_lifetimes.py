@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 from agenttest import (ScriptedServer, Skip, Stall, check, check_equal,
-                       run_tests, skip_unless_introspection, text_stream,
+                       run_async, run_tests, skip_unless_introspection, text_stream,
                        tool_call_stream, wait_until)
 
 skip_unless_introspection()
@@ -252,9 +252,52 @@ def test_store_dropped_during_turn():
         outcome.wait('the turn')
         check(outcome.error is None, 'the turn: %r' % outcome.error)
         check_equal(outcome.value.get_content(), 'Found.', 'the answer')
+        # Its writes go on without the store: the last answer, once flushed
+        conversation = held['conversation']
+        check_equal(run_async(lambda cb: conversation.flush_async(None, cb),
+                              conversation.flush_finish), True, 'the flush')
         store = Agent.Store.new(os.path.join(directory, 'conversations.db'))
         again = store.lookup_conversation(held['conversation'].get_id())
         check_equal(again.get_n_items(), 4, 'the messages written')
+
+
+def test_store_async_api():
+    """The store's asynchronous API from Python: opening, flushing,
+    searching and loading on threads."""
+    if not hasattr(Agent, 'Store'):
+        raise Skip('built without the store')
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, 'conversations.db')
+        store = run_async(lambda cb: Agent.Store.new_async(path, None, cb),
+                          Agent.Store.new_finish)
+        check(isinstance(store, Agent.Store), 'opened: %r' % store)
+        conversation = store.create_conversation()
+        failures = []
+        conversation.connect('write-failed', lambda c, error: failures.append(error))
+        for i in range(50):
+            conversation.append(Agent.Message.new(Agent.MessageRole.USER, 'zanzibar %d' % i))
+        check_equal(run_async(lambda cb: store.flush_async(None, cb), store.flush_finish),
+                    True, 'the flush')
+        check(conversation.get_id() > 0, 'an id once written')
+        check_equal(failures, [], 'no write failed')
+
+        other = Agent.Store.new(path)
+        found = run_async(lambda cb: other.search_async('zanzibar 4', None, cb),
+                          other.search_finish)
+        check_equal(found.get_n_items(), 1, 'found')
+        again = other.lookup_conversation(conversation.get_id())
+        check_equal(run_async(lambda cb: again.load_async(None, cb), again.load_finish),
+                    True, 'loaded')
+        check_equal([m.get_content() for m in again],
+                    ['zanzibar %d' % i for i in range(50)], 'in order')
+
+        cancellable = Gio.Cancellable()
+        cancellable.cancel()
+        error = run_async(lambda cb: other.search_async('zanzibar', cancellable, cb),
+                          other.search_finish)
+        check(isinstance(error, GLib.Error) and
+              error.matches(Gio.io_error_quark(), Gio.IOErrorEnum.CANCELLED),
+              'cancelled: %r' % error)
 
 
 if __name__ == '__main__':
@@ -267,4 +310,5 @@ if __name__ == '__main__':
         test_mcp_dispose_during_call,
         test_conversation_dispose_during_turn,
         test_store_dropped_during_turn,
+        test_store_async_api,
     ]))
