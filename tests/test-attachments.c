@@ -60,6 +60,20 @@ base64_of (const char *bytes,
   return g_base64_encode ((const guchar *) bytes, len);
 }
 
+/* @template with IMAGE64 and DOC64 replaced */
+static char *
+expand (const char *template,
+        const char *image64,
+        const char *document64)
+{
+  GString *text = g_string_new (template);
+
+  g_string_replace (text, "IMAGE64", image64, 0);
+  if (document64 != NULL)
+    g_string_replace (text, "DOC64", document64, 0);
+  return g_string_free (text, FALSE);
+}
+
 /* The message of the tests: text, an image, a document */
 static AgentMessage *
 question_new (AgentContentPart *document)
@@ -231,7 +245,7 @@ typedef struct
   const char *answer_path;   /* a corpus file answering "Hello there!"-like text, or NULL */
   const char *answer;        /* else: an SSE body */
   const char *member;        /* the request member holding the messages */
-  const char *expected;      /* printf: image base64, document base64 */
+  const char *expected;      /* IMAGE64, DOC64: the base64 of the image and document */
   gboolean    text_document; /* the document is notes.txt, not a PDF */
 } RequestCase;
 
@@ -239,9 +253,9 @@ static const RequestCase request_cases[] = {
   { "openai", "openai-chat/oaipy-text-only.sse", NULL, "messages",
     "[{\"role\":\"user\",\"content\":["
     "  {\"type\":\"text\",\"text\":\"" PROMPT "\"},"
-    "  {\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64,%s\"}},"
+    "  {\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64,IMAGE64\"}},"
     "  {\"type\":\"file\",\"file\":{\"filename\":\"report.pdf\","
-    "   \"file_data\":\"data:application/pdf;base64,%s\"}}]}]" },
+    "   \"file_data\":\"data:application/pdf;base64,DOC64\"}}]}]" },
   { "openai-responses", NULL,
     "event: response.output_text.delta\n"
     "data: {\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\"output_index\":0,"
@@ -253,28 +267,28 @@ static const RequestCase request_cases[] = {
     "input",
     "[{\"role\":\"user\",\"content\":["
     "  {\"type\":\"input_text\",\"text\":\"" PROMPT "\"},"
-    "  {\"type\":\"input_image\",\"image_url\":\"data:image/png;base64,%s\"},"
+    "  {\"type\":\"input_image\",\"image_url\":\"data:image/png;base64,IMAGE64\"},"
     "  {\"type\":\"input_file\",\"filename\":\"report.pdf\","
-    "   \"file_data\":\"data:application/pdf;base64,%s\"}]}]" },
+    "   \"file_data\":\"data:application/pdf;base64,DOC64\"}]}]" },
   { "anthropic", "anthropic/antpy-text-only.sse", NULL, "messages",
     "[{\"role\":\"user\",\"content\":["
     "  {\"type\":\"text\",\"text\":\"" PROMPT "\"},"
     "  {\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":\"image/png\","
-    "   \"data\":\"%s\"}},"
+    "   \"data\":\"IMAGE64\"}},"
     "  {\"type\":\"document\",\"source\":{\"type\":\"base64\",\"media_type\":\"application/pdf\","
-    "   \"data\":\"%s\"},\"title\":\"report.pdf\"}]}]" },
+    "   \"data\":\"DOC64\"},\"title\":\"report.pdf\"}]}]" },
   { "gemini", NULL,
     "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"A cat.\"}]},"
     "\"finishReason\":\"STOP\"}]}\n\n",
     "contents",
     "[{\"role\":\"user\",\"parts\":["
     "  {\"text\":\"" PROMPT "\"},"
-    "  {\"inline_data\":{\"mime_type\":\"image/png\",\"data\":\"%s\"}},"
-    "  {\"inline_data\":{\"mime_type\":\"application/pdf\",\"data\":\"%s\"}}]}]" },
+    "  {\"inline_data\":{\"mime_type\":\"image/png\",\"data\":\"IMAGE64\"}},"
+    "  {\"inline_data\":{\"mime_type\":\"application/pdf\",\"data\":\"DOC64\"}}]}]" },
   { "ollama", "ollama/langchaingo-text-stream-chunked.ndjson", NULL, "messages",
     "[{\"role\":\"user\","
     "  \"content\":\"" PROMPT "\\n\\n<file name=\\\"notes.txt\\\" type=\\\"text/plain\\\">\\n"
-    "hello\\n\\n</file>\",\"images\":[\"%s\"]}]",
+    "hello\\n\\n</file>\",\"images\":[\"IMAGE64\"]}]",
     TRUE },
 };
 
@@ -311,10 +325,7 @@ test_request (gconstpointer data)
   g_assert_cmpuint (agent_test_server_get_n_requests (s.server), ==, 1);
 
   body = agent_test_server_get_request_body (s.server, 0);
-  if (c->text_document)
-    expected = g_strdup_printf (c->expected, image64);
-  else
-    expected = g_strdup_printf (c->expected, image64, document64);
+  expected = expand (c->expected, image64, document64);
   agent_test_assert_json (json_object_get_member (json_node_get_object (body), c->member), expected);
 
   /* The memory holds the message as it was given */
@@ -520,16 +531,16 @@ test_tool_image_requests (void)
       "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"call_1\","
       " \"content\":[{\"type\":\"text\",\"text\":\"Took a screenshot.\"},"
       "  {\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":\"image/png\","
-      "   \"data\":\"%s\"}}]}]}" },
+      "   \"data\":\"IMAGE64\"}}]}]}" },
     { "openai-responses", "input", 2,
       "{\"type\":\"function_call_output\",\"call_id\":\"call_1\",\"output\":["
       " {\"type\":\"input_text\",\"text\":\"Took a screenshot.\"},"
-      " {\"type\":\"input_image\",\"image_url\":\"data:image/png;base64,%s\"}]}" },
+      " {\"type\":\"input_image\",\"image_url\":\"data:image/png;base64,IMAGE64\"}]}" },
     { "gemini", "contents", 2,
       "{\"role\":\"user\",\"parts\":["
       " {\"functionResponse\":{\"name\":\"screenshot\","
       "  \"response\":{\"result\":\"Took a screenshot.\"}}},"
-      " {\"inline_data\":{\"mime_type\":\"image/png\",\"data\":\"%s\"}}]}" },
+      " {\"inline_data\":{\"mime_type\":\"image/png\",\"data\":\"IMAGE64\"}}]}" },
   };
   g_autofree char *image64 = base64_of (png_bytes, sizeof png_bytes - 1);
 
@@ -542,7 +553,7 @@ test_tool_image_requests (void)
       g_autoptr(GListStore) store = NULL;
       g_autoptr(JsonNode) root = NULL;
       g_autofree char *body = NULL;
-      g_autofree char *expected = g_strdup_printf (cases[i].expected, image64);
+      g_autofree char *expected = expand (cases[i].expected, image64, NULL);
 
       agent_message_add_part (result, image);
       store = agent_test_messages_new (

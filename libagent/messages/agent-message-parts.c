@@ -48,6 +48,32 @@ _agent_message_get_attachments_size (AgentMessage *self)
   return size;
 }
 
+gsize
+_agent_message_get_attachment_offset (AgentMessage *self,
+                                      guint         position)
+{
+  return g_array_index (self->attachments, AgentAttachment, position).offset;
+}
+
+/* As the store reads a message back: at the offset it was saved with */
+void
+_agent_message_add_attachment_at (AgentMessage     *self,
+                                  gsize             offset,
+                                  AgentContentPart *part)
+{
+  AgentAttachment attachment;
+
+  if (self->attachments == NULL)
+    {
+      self->attachments = g_array_new (FALSE, FALSE, sizeof (AgentAttachment));
+      g_array_set_clear_func (self->attachments, attachment_clear);
+    }
+
+  attachment.offset = offset;
+  attachment.part = g_object_ref (part);
+  g_array_append_val (self->attachments, attachment);
+}
+
 /**
  * agent_message_new_with_parts:
  * @role: who wrote the message
@@ -97,8 +123,6 @@ void
 agent_message_add_part (AgentMessage     *self,
                         AgentContentPart *part)
 {
-  AgentAttachment attachment;
-
   g_return_if_fail (AGENT_IS_MESSAGE (self));
   g_return_if_fail (AGENT_IS_CONTENT_PART (part));
 
@@ -112,15 +136,7 @@ agent_message_add_part (AgentMessage     *self,
       return;
     }
 
-  if (self->attachments == NULL)
-    {
-      self->attachments = g_array_new (FALSE, FALSE, sizeof (AgentAttachment));
-      g_array_set_clear_func (self->attachments, attachment_clear);
-    }
-
-  attachment.offset = self->content != NULL ? self->content->len : 0;
-  attachment.part = g_object_ref (part);
-  g_array_append_val (self->attachments, attachment);
+  _agent_message_add_attachment_at (self, self->content != NULL ? self->content->len : 0, part);
 }
 
 /**

@@ -53,6 +53,11 @@ void          _agent_message_set_turn_metrics  (AgentMessage      *self,
 void          _agent_message_add_content_break (AgentMessage      *self);
 guint64       _agent_message_get_attachments_size (AgentMessage   *self);
 void          _agent_message_clear_attachments (AgentMessage      *self);
+gsize         _agent_message_get_attachment_offset (AgentMessage  *self,
+                                                    guint          position);
+void          _agent_message_add_attachment_at (AgentMessage      *self,
+                                                gsize              offset,
+                                                AgentContentPart  *part);
 void          _agent_message_notify_content    (AgentMessage      *self);
 void          _agent_message_notify_reasoning  (AgentMessage      *self);
 void          _agent_message_notify_refusal    (AgentMessage      *self);

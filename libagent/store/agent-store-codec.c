@@ -305,7 +305,7 @@ _agent_store_insert_message (AgentStoreDb  *db,
     if (!insert_tool_call (db, message_id, i, agent_message_get_tool_call (message, i), error))
       return FALSE;
 
-  return TRUE;
+  return _agent_store_insert_parts (db, message_id, message, error);
 }
 
 gboolean
@@ -514,7 +514,8 @@ _agent_store_load_messages (AgentStoreDb  *db,
       call = tool_call_from_row (statement);
       agent_message_add_tool_call (g_ptr_array_index (messages, next), call);
     }
-  ok = finish_query (db, statement, rc, error);
+  ok = finish_query (db, statement, rc, error) &&
+       _agent_store_load_parts (db, conversation_id, messages, ids, error);
   _agent_store_db_exec (db, "COMMIT", NULL);
 
   return ok ? g_steal_pointer (&messages) : NULL;

@@ -104,6 +104,25 @@ const char    *_agent_store_enum_nick          (GType                type,
 GDateTime     *_agent_store_date_time_new      (gint64               usec);
 gint64         _agent_store_date_time_to_usec  (GDateTime           *date_time);
 
+/* agent-store-attachments.c: the images and documents of messages */
+gboolean       _agent_store_insert_parts       (AgentStoreDb        *db,
+                                                gint64               message_id,
+                                                AgentMessage        *message,
+                                                GError             **error);
+gboolean       _agent_store_load_parts         (AgentStoreDb        *db,
+                                                gint64               conversation_id,
+                                                GPtrArray           *messages,
+                                                GArray              *ids,
+                                                GError             **error);
+void           _agent_store_export_attachments_json (JsonBuilder    *builder,
+                                                     AgentMessage   *message);
+void           _agent_store_export_attachments_markdown (GString    *out,
+                                                         AgentMessage *message);
+gboolean       _agent_store_attachments_size   (AgentStoreDb        *db,
+                                                gint64               conversation_id,
+                                                guint64             *size,
+                                                GError             **error);
+
 /* agent-conversation.c */
 AgentConversation *_agent_conversation_new     (AgentStoreDb        *db);
 AgentConversation *_agent_conversation_new_from_row (AgentStoreDb   *db,
