@@ -26,26 +26,46 @@ const GOptionEntry cli_attach_entries[] = {
 /* The files of --attach, as parts, each reported to @output; NULL (and no
  * error) when there are none */
 GPtrArray *
-cli_attach_load (CliOutput  *output,
-                 GError    **error)
+cli_attach_load (AgentSession  *session,
+                 CliOutput     *output,
+                 GError       **error)
 {
   g_autoptr(GPtrArray) parts = NULL;
+  guint64 max = 0;
 
   if (opt_attach == NULL || opt_attach[0] == NULL)
     return NULL;
 
+  g_object_get (session, "max-attachment-size", &max, NULL);
   parts = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; opt_attach[i] != NULL; i++)
     {
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (opt_attach[i]);
       g_autoptr(GError) local_error = NULL;
       g_autofree char *display = g_filename_display_name (opt_attach[i]);
+      g_autoptr(GFileInfo) info = NULL;
       AgentContentPart *part;
 
-      if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
+      info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                G_FILE_QUERY_INFO_NONE, NULL, NULL);
+      if (info != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
         {
           g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                        _("--attach: “%s” is a folder, not a file"), display);
+          return NULL;
+        }
+
+      /* Not read at all when it could not be sent */
+      if (info != NULL && max > 0 && (guint64) g_file_info_get_size (info) > max)
+        {
+          g_autofree char *size = g_format_size_full (g_file_info_get_size (info),
+                                                      G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *limit = g_format_size_full (max, G_FORMAT_SIZE_IEC_UNITS);
+
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT,
+                       _("--attach: “%s” is too large to send: %s, more than %s "
+                         "(max-attachment-size)"),
+                       display, size, limit);
           return NULL;
         }
 

@@ -13,8 +13,9 @@ G_BEGIN_DECLS
 
 extern const GOptionEntry cli_attach_entries[];
 
-GPtrArray    *cli_attach_load        (CliOutput   *output,
-                                      GError     **error);
+GPtrArray    *cli_attach_load        (AgentSession *session,
+                                      CliOutput    *output,
+                                      GError      **error);
 AgentMessage *cli_attach_new_message (const char  *prompt,
                                       GPtrArray   *attachments);
 

@@ -915,7 +915,7 @@ run (int   argc,
   cli.starting = NULL;
 
   /* Read before the first request: a file that cannot be read sends nothing */
-  cli.attachments = cli_attach_load (output, &error);
+  cli.attachments = cli_attach_load (session, output, &error);
   if (error != NULL)
     {
       cli_output_error (output, error);

@@ -415,6 +415,32 @@ test_refused_uri (void)
   agent_test_session_clear (&s);
 }
 
+/* An assistant message with an image: no API takes it, none drops it */
+static void
+test_refused_role (void)
+{
+  static const char * const providers[] = { "openai", "openai-responses", "anthropic", "gemini",
+                                            "ollama" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (providers); i++)
+    {
+      g_autoptr(AgentProvider) provider = agent_provider_new (providers[i], NULL);
+      g_autoptr(AgentContentPart) image = png_part ();
+      g_autoptr(AgentMessage) answer = agent_message_new_with_parts (AGENT_MESSAGE_ROLE_ASSISTANT,
+                                                                     &image, 1);
+      g_autoptr(GListStore) store = agent_test_messages_new (
+        agent_message_new (AGENT_MESSAGE_ROLE_USER, "Draw"), g_object_ref (answer), NULL);
+      const AgentProviderBackend *backend = _agent_provider_get_backend (provider);
+      AgentRequest request = { provider, "model", NULL, G_LIST_MODEL (store), NULL };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) body = backend->build_body (&request, &error);
+
+      g_assert_null (body);
+      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "assistant message"));
+    }
+}
+
 /* Limits */
 
 static void
@@ -652,6 +678,7 @@ main (int   argc,
       g_test_add_data_func (path, &refusal_cases[i], test_refused);
     }
   g_test_add_func ("/attachments/refused/uri", test_refused_uri);
+  g_test_add_func ("/attachments/refused/assistant", test_refused_role);
   g_test_add_func ("/attachments/limits", test_limits);
   g_test_add_func ("/attachments/tool-image/session", test_tool_image_session);
   g_test_add_func ("/attachments/tool-image/requests", test_tool_image_requests);

@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <agent.h>
@@ -145,6 +146,35 @@ test_attach_missing (void)
   files_clear (&files);
 }
 
+/* Larger than max-attachment-size (20 MiB): refused before it is read */
+static void
+test_attach_too_large (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *dir = agent_test_make_dir ("cli-attach-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "huge.png", NULL);
+  const char *message;
+  FILE *file = fopen (path, "w");
+
+  /* Sparse: 21 MiB that take no room */
+  g_assert_nonnull (file);
+  g_assert_cmpint (fseek (file, 21 * 1024 * 1024 - 1, SEEK_SET), ==, 0);
+  g_assert_cmpint (fputc ('\n', file), ==, '\n');
+  g_assert_cmpint (fclose (file), ==, 0);
+
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "--attach", path, "Look"));
+  agent_test_process_assert_exit (cli, 1);
+  message = agent_test_cli_assert_error (cli, "limit");
+  g_assert_nonnull (strstr (message, "huge.png"));
+  g_assert_nonnull (strstr (message, "max-attachment-size"));
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 0);
+
+  agent_test_remove_dir (dir);
+}
+
 /* A type the provider does not take: refused before anything is sent */
 static void
 test_attach_refused (void)
@@ -176,6 +206,7 @@ main (int   argc,
   g_test_add_func ("/cli/attach/json", test_attach_json);
   g_test_add_func ("/cli/attach/plain", test_attach_plain);
   g_test_add_func ("/cli/attach/missing", test_attach_missing);
+  g_test_add_func ("/cli/attach/too-large", test_attach_too_large);
   g_test_add_func ("/cli/attach/refused", test_attach_refused);
 
   return g_test_run ();

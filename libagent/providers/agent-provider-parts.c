@@ -23,6 +23,17 @@ _agent_request_check_parts (const AgentRequest *request,
     {
       g_autoptr(AgentMessage) message = g_list_model_get_item (request->messages, i);
       guint n_attachments = agent_message_get_n_attachments (message);
+      AgentMessageRole role = agent_message_get_role (message);
+
+      /* Images go to the model from the user and from tools, in every API */
+      if (n_attachments > 0 && role != AGENT_MESSAGE_ROLE_USER && role != AGENT_MESSAGE_ROLE_TOOL)
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                       _("The %s provider takes attachments in the user's messages and in tool "
+                         "results only, not in a system or assistant message"),
+                       provider);
+          return FALSE;
+        }
 
       for (guint j = 0; j < n_attachments; j++)
         {
