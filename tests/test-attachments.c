@@ -562,6 +562,9 @@ test_tool_image_requests (void)
       "{\"type\":\"function_call_output\",\"call_id\":\"call_1\",\"output\":["
       " {\"type\":\"input_text\",\"text\":\"Took a screenshot.\"},"
       " {\"type\":\"input_image\",\"image_url\":\"data:image/png;base64,IMAGE64\"}]}" },
+    { "ollama", "messages", 3,
+      "{\"role\":\"user\",\"content\":\"The result of tool call call_1 (screenshot) comes with "
+      "these attachments:\",\"images\":[\"IMAGE64\"]}" },
     { "gemini", "contents", 2,
       "{\"role\":\"user\",\"parts\":["
       " {\"functionResponse\":{\"name\":\"screenshot\","
