@@ -1,8 +1,9 @@
 /* agent-cli-attach.c — files attached to the prompt (--attach FILE)
  *
- * Each file is read whole before anything is sent, its MIME type guessed
- * by GIO from its name and first bytes; the first prompt goes as a message
- * with the text and the files. --json reports each as an "attachment"
+ * Each file is read whole before anything is sent (unless it is larger
+ * than the session's max-attachment-size), its MIME type guessed by GIO
+ * from its name and first bytes; --scale-images scales images down. The
+ * first prompt goes as a message with the text and the files. --json reports each as an "attachment"
  * event (name, MIME type, size: never the bytes).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -15,11 +16,15 @@
 #include "agent-cli-attach.h"
 
 static char **opt_attach;
+static int opt_scale_images;
 
 const GOptionEntry cli_attach_entries[] = {
   { "attach", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_attach,
     N_("Attach FILE (an image, a PDF, a text file…) to the prompt; may be repeated"),
     N_("FILE") },
+  { "scale-images", 0, 0, G_OPTION_ARG_INT, &opt_scale_images,
+    N_("Scale attached images down to at most PIXELS on their longer side, keeping the aspect"),
+    N_("PIXELS") },
   { NULL }
 };
 
@@ -32,6 +37,13 @@ cli_attach_load (AgentSession  *session,
 {
   g_autoptr(GPtrArray) parts = NULL;
   guint64 max = 0;
+
+  if (opt_scale_images < 0)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("--scale-images must be 1 or more pixels, not %d"), opt_scale_images);
+      return NULL;
+    }
 
   if (opt_attach == NULL || opt_attach[0] == NULL)
     return NULL;
@@ -75,6 +87,20 @@ cli_attach_load (AgentSession  *session,
           g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                        _("--attach: “%s” could not be read: %s"), display, local_error->message);
           return NULL;
+        }
+
+      if (opt_scale_images > 0 &&
+          agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
+        {
+          g_autoptr(AgentContentPart) original = part;
+
+          part = agent_content_part_scale_image (original, opt_scale_images, &local_error);
+          if (part == NULL)
+            {
+              g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                           _("--scale-images: “%s”: %s"), display, local_error->message);
+              return NULL;
+            }
         }
 
       g_ptr_array_add (parts, part);

@@ -15,6 +15,10 @@
 
 #include <agent.h>
 
+#ifdef HAVE_GDK_PIXBUF
+# include <gdk-pixbuf/gdk-pixbuf.h>
+#endif
+
 #include "agent-test-cli.h"
 #include "agent-test-openai.h"
 #include "agent-test-provider.h"
@@ -175,6 +179,67 @@ test_attach_too_large (void)
   agent_test_remove_dir (dir);
 }
 
+/* --scale-images: a 300×120 PNG goes as 100×40; without gdk-pixbuf, an
+ * error saying so */
+static void
+test_attach_scaled (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *dir = agent_test_make_dir ("cli-attach-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "wide.png", NULL);
+#ifdef HAVE_GDK_PIXBUF
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, 300, 120);
+  g_autoptr(GdkPixbuf) sent = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guchar *decoded = NULL;
+  JsonObject *part;
+  const char *url;
+  gsize len;
+
+  gdk_pixbuf_fill (pixbuf, 0x88aa22ff);
+  g_assert_true (gdk_pixbuf_save (pixbuf, path, "png", &error, NULL));
+  agent_test_openai_add_text_response (server, (const char * const[]) { "Green.", NULL }, 5, 2);
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "--attach", path, "--scale-images", "100",
+                                                  "What colour?"));
+  agent_test_process_assert_exit (cli, 0);
+
+  part = json_array_get_object_element (
+    json_object_get_array_member (
+      json_array_get_object_element (agent_test_openai_get_messages (server, 0), 0), "content"), 1);
+  url = json_object_get_string_member (json_object_get_object_member (part, "image_url"), "url");
+  g_assert_true (g_str_has_prefix (url, "data:image/png;base64,"));
+  decoded = g_base64_decode (url + strlen ("data:image/png;base64,"), &len);
+  bytes = g_bytes_new (decoded, len);
+  stream = g_memory_input_stream_new_from_bytes (bytes);
+  sent = gdk_pixbuf_new_from_stream (stream, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_pixbuf_get_width (sent), ==, 100);
+  g_assert_cmpint (gdk_pixbuf_get_height (sent), ==, 40);
+  /* The event reports what is sent */
+  g_assert_cmpint (json_object_get_int_member (agent_test_process_nth_event (cli, "attachment", 0),
+                                               "size"), ==, len);
+#else
+  const char *message;
+
+  g_assert_true (g_file_set_contents (path, png_bytes, sizeof png_bytes - 1, NULL));
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "--attach", path, "--scale-images", "100",
+                                                  "What colour?"));
+  agent_test_process_assert_exit (cli, 1);
+  message = agent_test_cli_assert_error (cli, "invalid-argument");
+  g_assert_nonnull (strstr (message, "gdk-pixbuf"));
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 0);
+#endif
+
+  agent_test_remove_dir (dir);
+}
+
 /* A type the provider does not take: refused before anything is sent */
 static void
 test_attach_refused (void)
@@ -207,6 +272,7 @@ main (int   argc,
   g_test_add_func ("/cli/attach/plain", test_attach_plain);
   g_test_add_func ("/cli/attach/missing", test_attach_missing);
   g_test_add_func ("/cli/attach/too-large", test_attach_too_large);
+  g_test_add_func ("/cli/attach/scaled", test_attach_scaled);
   g_test_add_func ("/cli/attach/refused", test_attach_refused);
 
   return g_test_run ();
