@@ -600,6 +600,58 @@ test_tool_image_requests (void)
     }
 }
 
+/* What a tool returns that the API does not take is described, and the
+ * turn goes on: a BMP to Anthropic, Gemini and Responses in the tool
+ * result, a BMP to OpenAI chat without a user message after the results */
+static void
+test_tool_image_described (void)
+{
+  static const struct {
+    const char *provider;
+    const char *member;
+    guint       index;
+    const char *expected;
+  } cases[] = {
+    { "anthropic", "messages", 2,
+      "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"call_1\","
+      " \"content\":[{\"type\":\"text\",\"text\":\"Took a screenshot.\"},"
+      "  {\"type\":\"text\",\"text\":\"[Image: image/bmp, 4 bytes]\"}]}]}" },
+    { "openai-responses", "input", 2,
+      "{\"type\":\"function_call_output\",\"call_id\":\"call_1\",\"output\":["
+      " {\"type\":\"input_text\",\"text\":\"Took a screenshot.\"},"
+      " {\"type\":\"input_text\",\"text\":\"[Image: image/bmp, 4 bytes]\"}]}" },
+    { "openai", "messages", 2,
+      "{\"role\":\"tool\",\"tool_call_id\":\"call_1\","
+      " \"content\":\"Took a screenshot.\\n[Image: image/bmp, 4 bytes]\"}" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(AgentProvider) provider = agent_provider_new (cases[i].provider, NULL);
+      g_autoptr(AgentMessage) result = agent_message_new_tool_result ("call_1", "screenshot",
+                                                                      "Took a screenshot.", FALSE);
+      g_autoptr(GBytes) bmp = g_bytes_new_static ("BM..", 4);
+      g_autoptr(AgentContentPart) image = agent_content_part_new_image ("image/bmp", bmp);
+      g_autoptr(GListStore) store = NULL;
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *body = NULL;
+      JsonArray *items;
+
+      agent_message_add_part (result, image);
+      store = agent_test_messages_new (
+        agent_message_new (AGENT_MESSAGE_ROLE_USER, "What is on the screen?"),
+        agent_test_assistant_new (NULL, NULL, "call_1", "screenshot", "{}", NULL),
+        g_object_ref (result),
+        NULL);
+      body = agent_test_build_body (provider, NULL, NULL, G_LIST_MODEL (store), NULL);
+      root = agent_test_parse_json (body);
+      items = json_object_get_array_member (json_node_get_object (root), cases[i].member);
+      agent_test_assert_json (json_array_get_element (items, cases[i].index), cases[i].expected);
+      /* Nothing after the result */
+      g_assert_cmpuint (json_array_get_length (items), ==, cases[i].index + 1);
+    }
+}
+
 /* Scaling */
 
 static void
@@ -685,6 +737,7 @@ main (int   argc,
   g_test_add_func ("/attachments/limits", test_limits);
   g_test_add_func ("/attachments/tool-image/session", test_tool_image_session);
   g_test_add_func ("/attachments/tool-image/requests", test_tool_image_requests);
+  g_test_add_func ("/attachments/tool-image/described", test_tool_image_described);
   g_test_add_func ("/attachments/scale", test_scale);
 
   return g_test_run ();

@@ -146,7 +146,16 @@ add_part_blocks (cJSON        *blocks,
     {
       g_autoptr(AgentContentPart) part = g_list_model_get_item (parts, i);
 
-      cJSON_AddItemToArray (blocks, part_block (part));
+      /* What a tool returned that the API does not take: described */
+      if (agent_content_part_get_kind (part) != AGENT_CONTENT_PART_KIND_TEXT &&
+          !anthropic_accepts (part, AGENT_MESSAGE_ROLE_USER))
+        {
+          g_autofree char *description = _agent_content_part_dup_description (part);
+
+          cJSON_AddItemToArray (blocks, text_block (description));
+        }
+      else
+        cJSON_AddItemToArray (blocks, part_block (part));
     }
 }
 

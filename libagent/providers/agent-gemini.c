@@ -197,7 +197,18 @@ add_data_parts (cJSON        *parts,
     {
       g_autoptr(AgentContentPart) part = g_list_model_get_item (list, i);
 
-      if (!attachments_only || agent_content_part_get_kind (part) != AGENT_CONTENT_PART_KIND_TEXT)
+      if (attachments_only && agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_TEXT)
+        continue;
+
+      /* What a tool returned that the API does not take: described */
+      if (agent_content_part_get_kind (part) != AGENT_CONTENT_PART_KIND_TEXT &&
+          !gemini_accepts (part, AGENT_MESSAGE_ROLE_USER))
+        {
+          g_autofree char *description = _agent_content_part_dup_description (part);
+
+          cJSON_AddItemToArray (parts, text_part (description));
+        }
+      else
         cJSON_AddItemToArray (parts, data_part (part));
     }
 }

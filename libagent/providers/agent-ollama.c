@@ -283,7 +283,7 @@ ollama_build_body (const AgentRequest  *request,
   root = cJSON_CreateObject ();
   if (request->model != NULL)
     cJSON_AddStringToObject (root, "model", request->model);
-  _agent_openai_add_messages (root, request, message_to_json, tool_to_json);
+  _agent_openai_add_messages (root, request, message_to_json, tool_to_json, ollama_accepts);
 
   cJSON_AddTrueToObject (root, "stream");
 

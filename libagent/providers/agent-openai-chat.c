@@ -224,7 +224,8 @@ void
 _agent_openai_add_messages (cJSON              *root,
                             const AgentRequest *request,
                             cJSON            *(*write_message) (AgentMessage *),
-                            cJSON            *(*write_tool) (AgentTool *))
+                            cJSON            *(*write_tool) (AgentTool *),
+                            AgentAcceptsPart    accepts)
 {
   cJSON *messages = cJSON_AddArrayToObject (root, "messages");
   guint n_messages = g_list_model_get_n_items (request->messages);
@@ -251,7 +252,7 @@ _agent_openai_add_messages (cJSON              *root,
       if (message == NULL || agent_message_get_role (message) != AGENT_MESSAGE_ROLE_TOOL)
         {
           g_autoptr(AgentMessage) images = tool_results->len > 0 ?
-                                           _agent_tool_images_message (tool_results) : NULL;
+                                           _agent_tool_images_message (tool_results, accepts) : NULL;
 
           if (images != NULL)
             cJSON_AddItemToArray (messages, write_message (images));
@@ -289,7 +290,7 @@ openai_chat_build_body (const AgentRequest  *request,
   root = cJSON_CreateObject ();
   if (request->model != NULL)
     cJSON_AddStringToObject (root, "model", request->model);
-  _agent_openai_add_messages (root, request, message_to_json, tool_to_json);
+  _agent_openai_add_messages (root, request, message_to_json, tool_to_json, openai_chat_accepts);
 
   if (agent_provider_get_max_tokens (request->provider) > 0)
     cJSON_AddNumberToObject (root, "max_tokens", agent_provider_get_max_tokens (request->provider));

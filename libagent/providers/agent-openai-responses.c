@@ -177,7 +177,16 @@ input_parts (AgentMessage *message)
     {
       g_autoptr(AgentContentPart) part = g_list_model_get_item (parts, i);
 
-      cJSON_AddItemToArray (array, input_part (part));
+      /* What a tool returned that the API does not take: described */
+      if (agent_content_part_get_kind (part) != AGENT_CONTENT_PART_KIND_TEXT &&
+          !responses_accepts (part, AGENT_MESSAGE_ROLE_USER))
+        {
+          g_autofree char *description = _agent_content_part_dup_description (part);
+
+          cJSON_AddItemToArray (array, input_text (description));
+        }
+      else
+        cJSON_AddItemToArray (array, input_part (part));
     }
 
   return array;

@@ -19,7 +19,9 @@ typedef gboolean (*AgentAcceptsPart) (AgentContentPart *part,
                                       AgentMessageRole  role);
 
 /* FALSE with AGENT_ERROR_INVALID_ARGUMENT naming @provider and the MIME
- * type of the first attachment of @request that @accepts refuses. */
+ * type of the first attachment of @request that @accepts refuses; those of
+ * tool results are not checked (the provider describes in text those it
+ * cannot send). */
 gboolean  _agent_request_check_parts     (const AgentRequest *request,
                                           const char         *provider,
                                           AgentAcceptsPart    accepts,
@@ -32,8 +34,9 @@ gboolean  _agent_part_has_http_uri       (AgentContentPart   *part);
  * API takes none in a tool result, e.g. "[Image: image/png, 2.3 kB]" */
 char     *_agent_message_describe_attachments (AgentMessage  *message);
 /* For APIs that take images in user messages only: the user message that
- * follows a run of tool results, carrying their images, or NULL if none
- * of @tool_results has any. */
-AgentMessage *_agent_tool_images_message (GPtrArray          *tool_results);
+ * follows a run of tool results, carrying the attachments @accepts takes,
+ * or NULL if none of @tool_results has any. */
+AgentMessage *_agent_tool_images_message (GPtrArray          *tool_results,
+                                          AgentAcceptsPart    accepts);
 
 G_END_DECLS

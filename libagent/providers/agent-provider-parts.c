@@ -25,6 +25,11 @@ _agent_request_check_parts (const AgentRequest *request,
       guint n_attachments = agent_message_get_n_attachments (message);
       AgentMessageRole role = agent_message_get_role (message);
 
+      /* A tool's attachments never fail a request: each provider sends
+       * those its API takes, and describes the others in text */
+      if (role == AGENT_MESSAGE_ROLE_TOOL)
+        continue;
+
       /* Images go to the model from the user and from tools, in every API */
       if (n_attachments > 0 && role != AGENT_MESSAGE_ROLE_USER && role != AGENT_MESSAGE_ROLE_TOOL)
         {
@@ -89,8 +94,22 @@ _agent_message_describe_attachments (AgentMessage *message)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+static gboolean
+has_accepted (AgentMessage     *message,
+              AgentAcceptsPart  accepts)
+{
+  guint n = agent_message_get_n_attachments (message);
+
+  for (guint i = 0; i < n; i++)
+    if (accepts (agent_message_get_attachment (message, i), AGENT_MESSAGE_ROLE_USER))
+      return TRUE;
+
+  return FALSE;
+}
+
 AgentMessage *
-_agent_tool_images_message (GPtrArray *tool_results)
+_agent_tool_images_message (GPtrArray        *tool_results,
+                            AgentAcceptsPart  accepts)
 {
   g_autoptr(AgentMessage) message = NULL;
 
@@ -101,7 +120,7 @@ _agent_tool_images_message (GPtrArray *tool_results)
       g_autofree char *header = NULL;
       g_autoptr(AgentContentPart) text = NULL;
 
-      if (n == 0)
+      if (!has_accepted (result, accepts))
         continue;
 
       if (message == NULL)
@@ -115,7 +134,12 @@ _agent_tool_images_message (GPtrArray *tool_results)
       text = agent_content_part_new_text (header);
       agent_message_add_part (message, text);
       for (guint j = 0; j < n; j++)
-        agent_message_add_part (message, agent_message_get_attachment (result, j));
+        {
+          AgentContentPart *part = agent_message_get_attachment (result, j);
+
+          if (accepts (part, AGENT_MESSAGE_ROLE_USER))
+            agent_message_add_part (message, part);
+        }
     }
 
   return g_steal_pointer (&message);
