@@ -3,8 +3,9 @@
  * Each file is read whole before anything is sent (unless it is larger
  * than the session's max-attachment-size), its MIME type guessed by GIO
  * from its name and first bytes; --scale-images scales images down. The
- * first prompt goes as a message with the text and the files. --json reports each as an "attachment"
- * event (name, MIME type, size: never the bytes).
+ * first prompt goes as a message with the text and the files. --json
+ * reports each as an "attachment" event (name, MIME type, size: never the
+ * bytes).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -58,7 +59,8 @@ cli_attach_load (AgentSession  *session,
       g_autoptr(GFileInfo) info = NULL;
       AgentContentPart *part;
 
-      info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
+      info = g_file_query_info (file,
+                                G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
                                 G_FILE_QUERY_INFO_NONE, NULL, NULL);
       if (info != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
         {
@@ -85,7 +87,8 @@ cli_attach_load (AgentSession  *session,
       if (part == NULL)
         {
           g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                       _("--attach: “%s” could not be read: %s"), display, local_error->message);
+                       _("--attach: “%s” could not be read: %s"),
+                       display, local_error->message);
           return NULL;
         }
 
