@@ -607,6 +607,35 @@ cli_output_notice (CliOutput  *self,
   say (self, DIM, "%s", text);
 }
 
+/* A file attached to the prompt: its name, type and size, never its bytes */
+void
+cli_output_attachment (CliOutput        *self,
+                       AgentContentPart *part)
+{
+  const char *name = agent_content_part_get_name (part);
+  const char *mime_type = agent_content_part_get_mime_type (part);
+  gsize size = agent_content_part_get_size (part);
+
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("attachment");
+
+      add_string (builder, "name", name);
+      add_string (builder, "mime_type", mime_type);
+      json_builder_set_member_name (builder, "size");
+      json_builder_add_int_value (builder, size);
+      end (self, builder);
+      return;
+    }
+
+  {
+    g_autofree char *size_text = g_format_size (size);
+
+    /* TRANSLATORS: a file attached to the prompt: its name, MIME type and size */
+    say (self, DIM, _("Attached %s (%s, %s)"), name ? name : "", mime_type, size_text);
+  }
+}
+
 void
 cli_output_models (CliOutput          *self,
                    const char * const *names)

@@ -59,6 +59,8 @@ void       cli_output_error             (CliOutput      *self,
                                          const GError   *error);
 void       cli_output_notice            (CliOutput      *self,
                                          const char     *text);
+void       cli_output_attachment        (CliOutput      *self,
+                                         AgentContentPart *part);
 void       cli_output_models            (CliOutput      *self,
                                          const char * const *names);
 

@@ -25,6 +25,7 @@
 #include <agent.h>
 
 #include "agent-cli-approval.h"
+#include "agent-cli-attach.h"
 #include "agent-cli-context.h"
 #include "agent-cli-mcp.h"
 #include "agent-cli-output.h"
@@ -44,6 +45,7 @@ typedef struct
   CliApprover      *approver;
   CliStore         *store;
   char             *prompt;       /* the turn's, while it waits for the conversation */
+  GPtrArray        *attachments;  /* --attach: go with the first prompt */
   gint64            claim_since;
   GCancellable     *cancellable;
   GCancellable     *starting;    /* until the first prompt: Ctrl-C stops starting */
@@ -358,6 +360,19 @@ send_cb (GObject      *object,
   turn_done (cli, message, error);
 }
 
+static void
+send_message_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(AgentMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
+
+  message = agent_session_send_message_finish (AGENT_SESSION (object), result, &error);
+  turn_done (cli, message, error);
+}
+
 static gboolean claim_retry_cb (gpointer data);
 
 /* The turn starts once the conversation is ours: another program may be
@@ -391,6 +406,17 @@ try_send (Cli *cli)
       if (busy)
         g_prefix_error (&error, _("Waited %d s: "), CLAIM_WAIT_SECONDS);
       turn_done (cli, NULL, error);
+      return;
+    }
+
+  /* The files of --attach go with the first prompt */
+  if (cli->attachments != NULL)
+    {
+      g_autoptr(GPtrArray) attachments = g_steal_pointer (&cli->attachments);
+      g_autoptr(AgentMessage) message = cli_attach_new_message (cli->prompt, attachments);
+
+      agent_session_send_message_async (cli->session, message, cli->cancellable,
+                                        send_message_cb, cli);
       return;
     }
 
@@ -816,6 +842,7 @@ run (int   argc,
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_mcp_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_store_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, cli_attach_entries, GETTEXT_PACKAGE);
   description = g_strconcat (
     _("The prompt is read from standard input when none is given; in a terminal, "
       "each line is a turn of one conversation.\n"
@@ -909,6 +936,14 @@ run (int   argc,
     }
   cli.starting = NULL;
 
+  /* Read before the first request: a file that cannot be read sends nothing */
+  cli.attachments = cli_attach_load (session, output, &error);
+  if (error != NULL)
+    {
+      cli_output_error (output, error);
+      return EXIT_FAILURE;
+    }
+
   approver = cli_approver_new (opt_yes);
   cli.session = session;
   cli.store = store;
@@ -960,6 +995,7 @@ run (int   argc,
 
   g_clear_object (&cli.input);
   g_clear_object (&cli.streaming);
+  g_clear_pointer (&cli.attachments, g_ptr_array_unref);
   /* The session goes before the approver it calls. */
   g_signal_handlers_disconnect_by_data (session, &cli);
   /* What the turns wrote is on the disk before we go */

@@ -14,6 +14,7 @@
 # include "agent-features.h"
 # include "agent-enums.h"
 # include "agent-builtin-tools.h"
+# include "agent-content-part.h"
 # include "agent-context-policy.h"
 # include "agent-error.h"
 # include "agent-mcp-client.h"

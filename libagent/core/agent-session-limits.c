@@ -15,6 +15,7 @@ enum {
   PROP_MAX_REQUEST_SIZE,
   PROP_MAX_TURN_SIZE,
   PROP_STALL_TIMEOUT,
+  PROP_MAX_ATTACHMENT_SIZE,
   N_LIMIT_PROPS
 };
 
@@ -29,6 +30,7 @@ _agent_session_init_limits (AgentSession *self)
   self->max_request_size = AGENT_SESSION_DEFAULT_MAX_REQUEST_SIZE;
   self->max_turn_size = AGENT_SESSION_DEFAULT_MAX_TURN_SIZE;
   self->stall_timeout = AGENT_SESSION_DEFAULT_STALL_TIMEOUT;
+  self->max_attachment_size = AGENT_SESSION_DEFAULT_MAX_ATTACHMENT_SIZE;
 }
 
 void
@@ -91,6 +93,22 @@ _agent_session_class_add_limits (GObjectClass *object_class,
                          0, AGENT_MAX_TIMEOUT_SECONDS, AGENT_SESSION_DEFAULT_STALL_TIMEOUT,
                          flags);
 
+  /**
+   * AgentSession:max-attachment-size:
+   *
+   * The most bytes one image or document of the conversation may hold, or
+   * 0 for no limit. A turn whose next request would carry a larger one
+   * fails with %AGENT_ERROR_LIMIT before anything is sent, naming it; the
+   * conversation stays as it was. Attachments count in
+   * [property@Agent.Session:max-request-size] too. The default, 20 MiB,
+   * is what the largest provider limits allow.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_MAX_ATTACHMENT_SIZE] =
+    g_param_spec_uint64 ("max-attachment-size", NULL, NULL,
+                         0, G_MAXUINT64, AGENT_SESSION_DEFAULT_MAX_ATTACHMENT_SIZE, flags);
+
   for (guint i = 0; i < N_LIMIT_PROPS; i++)
     g_object_class_install_property (object_class, first_prop_id + i, properties[i]);
 }
@@ -112,6 +130,10 @@ _agent_session_get_limit_property (AgentSession *self,
 
     case PROP_STALL_TIMEOUT:
       g_value_set_double (value, self->stall_timeout);
+      return TRUE;
+
+    case PROP_MAX_ATTACHMENT_SIZE:
+      g_value_set_uint64 (value, self->max_attachment_size);
       return TRUE;
 
     default:
@@ -136,6 +158,14 @@ _agent_session_set_limit_property (AgentSession *self,
 
     case PROP_STALL_TIMEOUT:
       agent_session_set_stall_timeout (self, g_value_get_double (value));
+      return TRUE;
+
+    case PROP_MAX_ATTACHMENT_SIZE:
+      if (self->max_attachment_size != g_value_get_uint64 (value))
+        {
+          self->max_attachment_size = g_value_get_uint64 (value);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_ATTACHMENT_SIZE]);
+        }
       return TRUE;
 
     default:

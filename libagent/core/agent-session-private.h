@@ -31,6 +31,7 @@ struct _AgentSession
   double         stall_timeout;
   guint64        max_request_size;
   guint64        max_turn_size;
+  guint64        max_attachment_size;
   guint          max_steps;
   guint          max_tool_calls;
   guint          stream_tool_call_chunks : 1;
@@ -86,6 +87,7 @@ void _agent_session_set_turn_metrics    (AgentSession *self,
 /* agent-session-limits.c: max-request-size, max-turn-size, stall-timeout */
 #define AGENT_SESSION_DEFAULT_MAX_REQUEST_SIZE (G_GUINT64_CONSTANT (32) * 1024 * 1024)
 #define AGENT_SESSION_DEFAULT_MAX_TURN_SIZE    (G_GUINT64_CONSTANT (32) * 1024 * 1024)
+#define AGENT_SESSION_DEFAULT_MAX_ATTACHMENT_SIZE (G_GUINT64_CONSTANT (20) * 1024 * 1024)
 #define AGENT_SESSION_DEFAULT_STALL_TIMEOUT    600.0
 
 void     _agent_session_init_limits          (AgentSession *self);
@@ -99,7 +101,7 @@ gboolean _agent_session_set_limit_property   (AgentSession *self,
                                               const GValue *value);
 
 /* agent-session-limits.c adds this many properties */
-#define AGENT_SESSION_N_LIMIT_PROPS 3
+#define AGENT_SESSION_N_LIMIT_PROPS 4
 
 /* agent-session-context.c: context-policy, context-window, context-used,
  * context-pressure-threshold; context-pressure and compacted */

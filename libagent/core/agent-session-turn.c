@@ -126,10 +126,12 @@ ends_with_a_question (AgentSession *self)
                           agent_message_get_role (last) == AGENT_MESSAGE_ROLE_TOOL);
 }
 
-/* A turn, after @text as a user message (NULL: from the memory as it is) */
+/* A turn, after @text or @message as a user message (both NULL: from the
+ * memory as it is) */
 static void
 start_turn (AgentSession        *self,
             const char          *text,
+            AgentMessage        *message,
             GCancellable        *cancellable,
             GAsyncReadyCallback  callback,
             gpointer             user_data,
@@ -154,7 +156,14 @@ start_turn (AgentSession        *self,
       return;
     }
 
-  if (text == NULL && !ends_with_a_question (self))
+  if (message != NULL && agent_message_get_role (message) != AGENT_MESSAGE_ROLE_USER)
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("Only a user message can be sent"));
+      return;
+    }
+
+  if (text == NULL && message == NULL && !ends_with_a_question (self))
     {
       g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                                _("There is nothing to answer: the conversation does not end "
@@ -165,7 +174,7 @@ start_turn (AgentSession        *self,
   turn = _agent_turn_new (self, task, cancellable);
   g_task_set_task_data (task, turn, (GDestroyNotify)_agent_turn_free);
   _agent_session_set_turn (self, turn);
-  _agent_turn_start (turn, text);
+  _agent_turn_start (turn, text, message);
 }
 
 /**
@@ -196,7 +205,7 @@ agent_session_send_async (AgentSession        *self,
   g_return_if_fail (text != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_turn (self, text, cancellable, callback, user_data, agent_session_send_async);
+  start_turn (self, text, NULL, cancellable, callback, user_data, agent_session_send_async);
 }
 
 /**
@@ -226,6 +235,68 @@ agent_session_send_finish (AgentSession  *self,
 }
 
 /**
+ * agent_session_send_message_async:
+ * @self: a [class@Agent.Session]
+ * @message: a user message, with text, images and documents
+ * @cancellable: (nullable): a [class@Gio.Cancellable] to stop the turn
+ * @callback: (scope async): called when the turn is over
+ * @user_data: data for @callback
+ *
+ * Runs one turn as [method@Agent.Session.send_async] does, after @message
+ * rather than a text: build it with [ctor@Agent.Message.new_with_parts] or
+ * [method@Agent.Message.add_part] to send images and documents. The
+ * message is appended to the memory as it is. Call
+ * [method@Agent.Session.send_message_finish] from @callback.
+ *
+ * A provider that cannot take one of the attachments fails the turn with
+ * %AGENT_ERROR_INVALID_ARGUMENT before sending anything, as does one
+ * larger than [property@Agent.Session:max-attachment-size] with
+ * %AGENT_ERROR_LIMIT.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_send_message_async (AgentSession        *self,
+                                  AgentMessage        *message,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (AGENT_IS_MESSAGE (message));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_turn (self, NULL, message, cancellable, callback, user_data,
+              agent_session_send_message_async);
+}
+
+/**
+ * agent_session_send_message_finish:
+ * @self: a [class@Agent.Session]
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Finishes a turn started with [method@Agent.Session.send_message_async].
+ *
+ * Returns: (transfer full): the turn's final assistant message, or %NULL
+ *   with @error set
+ *
+ * Since: 0.1
+ */
+AgentMessage *
+agent_session_send_message_finish (AgentSession  *self,
+                                   GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agent_session_send_message_async,
+                        NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
  * agent_session_continue_async:
  * @self: a [class@Agent.Session]
  * @cancellable: (nullable): a [class@Gio.Cancellable] to stop the turn
@@ -249,7 +320,7 @@ agent_session_continue_async (AgentSession        *self,
   g_return_if_fail (AGENT_IS_SESSION (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_turn (self, NULL, cancellable, callback, user_data, agent_session_continue_async);
+  start_turn (self, NULL, NULL, cancellable, callback, user_data, agent_session_continue_async);
 }
 
 /**

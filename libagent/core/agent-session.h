@@ -118,6 +118,16 @@ AgentMessage  *agent_session_send_finish                   (AgentSession        
                                                             GAsyncResult         *result,
                                                             GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
+void           agent_session_send_message_async            (AgentSession         *self,
+                                                            AgentMessage         *message,
+                                                            GCancellable         *cancellable,
+                                                            GAsyncReadyCallback   callback,
+                                                            gpointer              user_data);
+AGENT_AVAILABLE_IN_ALL
+AgentMessage  *agent_session_send_message_finish           (AgentSession         *self,
+                                                            GAsyncResult         *result,
+                                                            GError              **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
 void           agent_session_continue_async                (AgentSession         *self,
                                                             GCancellable         *cancellable,
                                                             GAsyncReadyCallback   callback,

@@ -66,7 +66,8 @@ AgentTurn *_agent_turn_new           (AgentSession *session,
                                       GCancellable *cancellable);
 void       _agent_turn_free          (AgentTurn    *turn);
 void       _agent_turn_start         (AgentTurn    *turn,
-                                      const char   *text);
+                                      const char   *text,
+                                      AgentMessage *message);
 void       _agent_turn_cancel        (AgentTurn    *turn);
 
 /* Shared by the two halves of the loop */

@@ -178,6 +178,8 @@ invocation_completed_cb (AgentToolInvocation *invocation,
     return;  /* timed out or cancelled already: a late answer */
 
   result = agent_tool_invocation_dup_result (invocation, &is_error);
+  g_clear_pointer (&run->call->attachments, g_ptr_array_unref);
+  run->call->attachments = _agent_tool_invocation_steal_attachments (invocation);
 
   /* The filter-tool-result hook sees the result and may rewrite it. */
   _agent_tool_call_set_result (run->call, result, is_error);
@@ -440,6 +442,8 @@ append_results (AgentTurn *turn)
                                               agent_tool_call_get_name (run->call),
                                               agent_tool_call_get_result (run->call),
                                               agent_tool_call_is_error (run->call));
+      for (guint j = 0; run->call->attachments != NULL && j < run->call->attachments->len; j++)
+        agent_message_add_part (result, g_ptr_array_index (run->call->attachments, j));
       if (!_agent_turn_append (turn, result))
         return FALSE;
     }

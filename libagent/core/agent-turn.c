@@ -82,7 +82,8 @@ message_size (AgentMessage *message)
                  text_size (agent_message_get_reasoning (message)) +
                  text_size (agent_message_get_refusal (message)) +
                  text_size (agent_message_get_tool_call_id (message)) +
-                 text_size (agent_message_get_tool_name (message));
+                 text_size (agent_message_get_tool_name (message)) +
+                 _agent_message_get_attachments_size (message);
   guint n_calls = agent_message_get_n_tool_calls (message);
 
   for (guint i = 0; i < n_calls; i++)
@@ -137,6 +138,42 @@ request_size_error (guint64 size,
                       _("The conversation is too large to send: the next request would carry "
                         "%s, more than %s (max-request-size)"),
                       size_text, limit);
+}
+
+/* max-attachment-size: the first image or document of @messages larger
+ * than @max, as an error naming it, or NULL */
+static GError *
+attachment_size_error (GListModel *messages,
+                       guint64     max)
+{
+  guint n = g_list_model_get_n_items (messages);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AgentMessage) message = g_list_model_get_item (messages, i);
+      guint n_attachments = agent_message_get_n_attachments (message);
+
+      for (guint j = 0; j < n_attachments; j++)
+        {
+          AgentContentPart *part = agent_message_get_attachment (message, j);
+          guint64 size = agent_content_part_get_size (part);
+
+          if (size > max)
+            {
+              g_autofree char *size_text = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+              g_autofree char *limit = g_format_size_full (max, G_FORMAT_SIZE_IEC_UNITS);
+              const char *name = agent_content_part_get_name (part);
+
+              return g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
+                                  _("The attachment %s (%s) is too large to send: %s, more "
+                                    "than %s (max-attachment-size)"),
+                                  name != NULL ? name : "", agent_content_part_get_mime_type (part),
+                                  size_text, limit);
+            }
+        }
+    }
+
+  return NULL;
 }
 
 static gboolean
@@ -737,6 +774,17 @@ send_step (AgentTurn *turn)
 
   /* Refused before the request is built: building it would take as much
    * memory again */
+  if (session->max_attachment_size > 0)
+    {
+      GError *attachment_error = attachment_size_error (request.messages,
+                                                        session->max_attachment_size);
+
+      if (attachment_error != NULL)
+        {
+          _agent_turn_fail (turn, attachment_error);
+          return;
+        }
+    }
   if (session->max_request_size > 0)
     {
       guint64 size = text_size (request.system_prompt) + messages_size (request.messages, 0);
@@ -789,11 +837,16 @@ _agent_turn_next_step (AgentTurn *turn)
 }
 
 void
-_agent_turn_start (AgentTurn  *turn,
-                   const char *text)
+_agent_turn_start (AgentTurn    *turn,
+                   const char   *text,
+                   AgentMessage *message)
 {
   g_autoptr(AgentMessage) user_message = NULL;
   g_autofree char *refusal = NULL;
+
+  /* A message with parts: its text goes through the hook */
+  if (message != NULL)
+    text = agent_message_get_content (message) ? agent_message_get_content (message) : "";
 
   /* Continuing from the memory as it is */
   if (text == NULL)
@@ -812,7 +865,8 @@ _agent_turn_start (AgentTurn  *turn,
       return;
     }
 
-  user_message = agent_message_new (AGENT_MESSAGE_ROLE_USER, text);
+  user_message = message != NULL ? g_object_ref (message)
+                                 : agent_message_new (AGENT_MESSAGE_ROLE_USER, text);
   if (_agent_turn_append (turn, user_message))
     {
       turn->first_new = g_list_model_get_n_items (G_LIST_MODEL (turn->session->memory));

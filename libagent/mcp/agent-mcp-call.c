@@ -92,6 +92,13 @@ call_done_cb (GObject      *object,
     }
 
   text = _agent_mcp_result_to_text (node, &is_error);
+  if (!is_error)
+    {
+      g_autoptr(GPtrArray) images = _agent_mcp_result_dup_images (node);
+
+      for (guint i = 0; i < images->len; i++)
+        agent_tool_invocation_add_attachment (call->invocation, g_ptr_array_index (images, i));
+    }
   if (is_error)
     agent_tool_invocation_return_error_literal (call->invocation, text);
   else

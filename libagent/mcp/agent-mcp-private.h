@@ -292,6 +292,8 @@ gboolean      _agent_mcp_tool_same          (AgentMcpTool               *a,
 void          _agent_mcp_client_invoke      (AgentMcpClient             *self,
                                              AgentMcpTool               *tool,
                                              AgentToolInvocation        *invocation);
+GPtrArray    *_agent_mcp_result_dup_images  (JsonNode                   *result);
+gboolean      _agent_mcp_is_base64          (const char                 *data);
 char         *_agent_mcp_result_to_text     (JsonNode                   *result,
                                              gboolean                   *is_error);
 

@@ -313,6 +313,60 @@ _agent_mcp_result_to_text (JsonNode *result,
   return g_string_free (text, FALSE);
 }
 
+/* The images of a tools/call result, as parts for the model to see; blocks
+ * whose data is not base64 are left to their description in the text. */
+GPtrArray *
+_agent_mcp_result_dup_images (JsonNode *result)
+{
+  JsonNode *content = json_object_get_member (json_node_get_object (result), "content");
+  GPtrArray *images = g_ptr_array_new_with_free_func (g_object_unref);
+  JsonArray *blocks;
+
+  if (content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
+    return images;
+
+  blocks = json_node_get_array (content);
+  for (guint i = 0; i < json_array_get_length (blocks); i++)
+    {
+      JsonObject *block;
+      const char *data;
+      const char *mime_type;
+      g_autofree guchar *bytes = NULL;
+      g_autoptr(GBytes) decoded = NULL;
+      gsize len = 0;
+
+      if (!JSON_NODE_HOLDS_OBJECT (json_array_get_element (blocks, i)))
+        continue;
+      block = json_array_get_object_element (blocks, i);
+      data = get_string (block, "data");
+      mime_type = get_string (block, "mimeType");
+      if (g_strcmp0 (get_string (block, "type"), "image") != 0 || data == NULL ||
+          mime_type == NULL || !_agent_mcp_is_base64 (data))
+        continue;
+
+      bytes = g_base64_decode (data, &len);
+      if (len == 0)
+        continue;
+      decoded = g_bytes_new_take (g_steal_pointer (&bytes), len);
+      g_ptr_array_add (images, agent_content_part_new_image (mime_type, decoded));
+    }
+
+  return images;
+}
+
+/* Documented in agent-mcp-private.h */
+gboolean
+_agent_mcp_is_base64 (const char *data)
+{
+  gsize len = 0;
+
+  for (const char *p = data; *p != '\0'; p++, len++)
+    if (!g_ascii_isalnum (*p) && *p != '+' && *p != '/' && *p != '=')
+      return FALSE;
+
+  return len > 0 && len % 4 == 0;
+}
+
 /**
  * agent_mcp_tool_dup_client:
  * @self: a [class@Agent.McpTool]

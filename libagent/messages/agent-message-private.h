@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "messages/agent-content-part.h"
 #include "messages/agent-message.h"
 
 G_BEGIN_DECLS
@@ -14,6 +15,7 @@ struct _AgentMessage
   GObject            parent_instance;
   GString           *content;       /* NULL until any content arrived */
   GArray            *content_breaks; /* of gsize: see agent-message-breaks.c */
+  GArray            *attachments;   /* of AgentAttachment: see agent-message-parts.c */
   GString           *reasoning;
   GString           *refusal;
   GListStore        *tool_calls;
@@ -52,6 +54,13 @@ void          _agent_message_set_metrics       (AgentMessage      *self,
 void          _agent_message_set_turn_metrics  (AgentMessage      *self,
                                                 AgentMetrics      *metrics);
 void          _agent_message_add_content_break (AgentMessage      *self);
+guint64       _agent_message_get_attachments_size (AgentMessage   *self);
+void          _agent_message_clear_attachments (AgentMessage      *self);
+gsize         _agent_message_get_attachment_offset (AgentMessage  *self,
+                                                    guint          position);
+void          _agent_message_add_attachment_at (AgentMessage      *self,
+                                                gsize              offset,
+                                                AgentContentPart  *part);
 void          _agent_message_notify_content    (AgentMessage      *self);
 void          _agent_message_notify_reasoning  (AgentMessage      *self);
 void          _agent_message_notify_refusal    (AgentMessage      *self);

@@ -89,6 +89,7 @@ agent_message_finalize (GObject *object)
 
   set_string (&self->content, NULL);
   g_clear_pointer (&self->content_breaks, g_array_unref);
+  _agent_message_clear_attachments (self);
   set_string (&self->reasoning, NULL);
   set_string (&self->refusal, NULL);
   g_clear_pointer (&self->tool_call_id, g_free);

@@ -11,6 +11,7 @@
 
 #include <gio/gio.h>
 
+#include "agent-content-part.h"
 #include "agent-metrics.h"
 #include "agent-tool-call.h"
 #include "agent-usage.h"
@@ -78,6 +79,20 @@ AGENT_AVAILABLE_IN_ALL
 guint              agent_message_get_summary_start  (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL
 guint              agent_message_get_summary_end    (AgentMessage     *self);
+AGENT_AVAILABLE_IN_ALL
+AgentMessage      *agent_message_new_with_parts     (AgentMessageRole   role,
+                                                     AgentContentPart **parts,
+                                                     guint              n_parts) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+void               agent_message_add_part           (AgentMessage     *self,
+                                                     AgentContentPart *part);
+AGENT_AVAILABLE_IN_ALL
+GListModel        *agent_message_list_parts         (AgentMessage     *self) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+guint              agent_message_get_n_attachments  (AgentMessage     *self);
+AGENT_AVAILABLE_IN_ALL
+AgentContentPart  *agent_message_get_attachment     (AgentMessage     *self,
+                                                     guint             position);
 AGENT_AVAILABLE_IN_ALL
 AgentMessageRole   agent_message_get_role           (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL

@@ -17,6 +17,7 @@ struct _AgentToolCall
   char               *type;
   GString            *arguments;
   char               *result;
+  GPtrArray          *attachments;  /* of AgentContentPart: what the result comes with */
   char               *progress_text;
   JsonNode           *provider_data;
   double              progress;

@@ -59,6 +59,7 @@ agent_tool_call_finalize (GObject *object)
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->type, g_free);
   g_clear_pointer (&self->result, g_free);
+  g_clear_pointer (&self->attachments, g_ptr_array_unref);
   g_clear_pointer (&self->progress_text, g_free);
   g_clear_pointer (&self->provider_data, json_node_unref);
   g_string_free (self->arguments, TRUE);

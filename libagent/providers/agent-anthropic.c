@@ -25,6 +25,7 @@
 #include "agent-error.h"
 #include "json/agent-json-private.h"
 #include "providers/agent-openai-chat-private.h"
+#include "providers/agent-provider-parts-private.h"
 #include "core/agent-provider-private.h"
 #include "messages/agent-usage-private.h"
 #include "tools/agent-tool.h"
@@ -64,6 +65,98 @@ text_block (const char *text)
   cJSON_AddStringToObject (block, "type", "text");
   cJSON_AddStringToObject (block, "text", text);
   return block;
+}
+
+/* Image blocks (JPEG, PNG, GIF, WebP) and document blocks (PDF, plain
+ * text), each with a base64 source, a text source or a URL source; in
+ * user messages and inside tool_result blocks alike. */
+static gboolean
+anthropic_accepts (AgentContentPart *part,
+                   AgentMessageRole  role)
+{
+  const char *mime_type = agent_content_part_get_mime_type (part);
+  gboolean has_data = agent_content_part_get_data (part) != NULL;
+
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
+    return _agent_mime_is_common_image (mime_type) && (has_data || _agent_part_has_http_uri (part));
+
+  if (_agent_content_part_is_text_file (part))
+    return TRUE;
+
+  return g_ascii_strcasecmp (mime_type, "application/pdf") == 0 &&
+         (has_data || _agent_part_has_http_uri (part));
+}
+
+static cJSON *
+part_block (AgentContentPart *part)
+{
+  cJSON *block;
+  cJSON *source;
+  const char *name;
+
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_TEXT)
+    return text_block (agent_content_part_get_text (part));
+
+  block = cJSON_CreateObject ();
+  cJSON_AddStringToObject (block, "type",
+                           agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE ?
+                           "image" : "document");
+  source = cJSON_AddObjectToObject (block, "source");
+
+  if (_agent_content_part_is_text_file (part))
+    {
+      gsize len;
+      const char *bytes = g_bytes_get_data (agent_content_part_get_data (part), &len);
+      g_autofree char *text = g_strndup (bytes, len);
+
+      cJSON_AddStringToObject (source, "type", "text");
+      cJSON_AddStringToObject (source, "media_type", "text/plain");
+      cJSON_AddStringToObject (source, "data", text);
+    }
+  else if (agent_content_part_get_data (part) != NULL)
+    {
+      g_autofree char *base64 = _agent_content_part_dup_base64 (part);
+
+      cJSON_AddStringToObject (source, "type", "base64");
+      cJSON_AddStringToObject (source, "media_type", agent_content_part_get_mime_type (part));
+      cJSON_AddStringToObject (source, "data", base64);
+    }
+  else
+    {
+      cJSON_AddStringToObject (source, "type", "url");
+      cJSON_AddStringToObject (source, "url", agent_content_part_get_uri (part));
+    }
+
+  name = agent_content_part_get_name (part);
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_FILE && name != NULL)
+    cJSON_AddStringToObject (block, "title", name);
+
+  return block;
+}
+
+/* The parts of @message, added to @blocks */
+static void
+add_part_blocks (cJSON        *blocks,
+                 AgentMessage *message)
+{
+  g_autoptr(GListModel) parts = agent_message_list_parts (message);
+  guint n = g_list_model_get_n_items (parts);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AgentContentPart) part = g_list_model_get_item (parts, i);
+
+      /* What a tool returned that the API does not take: described */
+      if (agent_content_part_get_kind (part) != AGENT_CONTENT_PART_KIND_TEXT &&
+          !anthropic_accepts (part, AGENT_MESSAGE_ROLE_USER))
+        {
+          g_autofree char *description = _agent_content_part_dup_description (part);
+
+          cJSON_AddItemToArray (blocks, text_block (description));
+        }
+      else
+        cJSON_AddItemToArray (blocks, part_block (part));
+    }
 }
 
 /* The arguments as the model wrote them, byte for byte, when they are a
@@ -175,7 +268,13 @@ add_messages (cJSON      *messages,
           break;
 
         case AGENT_MESSAGE_ROLE_USER:
-          if ((blocks = user_blocks (last)) == NULL)
+          if (agent_message_get_n_attachments (message) > 0)
+            {
+              if ((blocks = user_blocks (last)) == NULL)
+                last = add_message (messages, "user", blocks = cJSON_CreateArray ());
+              add_part_blocks (blocks, message);
+            }
+          else if ((blocks = user_blocks (last)) == NULL)
             last = add_message (messages, "user", cJSON_CreateString (nonnull (content)));
           else if (content != NULL && content[0] != '\0')
             cJSON_AddItemToArray (blocks, text_block (content));
@@ -188,7 +287,11 @@ add_messages (cJSON      *messages,
           cJSON_AddStringToObject (item, "type", "tool_result");
           cJSON_AddStringToObject (item, "tool_use_id",
                                    nonnull (agent_message_get_tool_call_id (message)));
-          cJSON_AddStringToObject (item, "content", nonnull (content));
+          /* A result with images: its content as blocks */
+          if (agent_message_get_n_attachments (message) > 0)
+            add_part_blocks (cJSON_AddArrayToObject (item, "content"), message);
+          else
+            cJSON_AddStringToObject (item, "content", nonnull (content));
           if (agent_message_is_error (message))
             cJSON_AddTrueToObject (item, "is_error");
           cJSON_AddItemToArray (blocks, item);
@@ -242,9 +345,14 @@ anthropic_build_body (const AgentRequest  *request,
   AgentReasoningEffort effort = agent_provider_get_reasoning_effort (request->provider);
   guint max_tokens = agent_provider_get_max_tokens (request->provider);
   guint budget = effort < G_N_ELEMENTS (budgets) ? budgets[effort] : 0;
-  g_autoptr(GString) system = g_string_new (request->system_prompt);
-  g_autoptr(cJSON) root = cJSON_CreateObject ();
+  g_autoptr(GString) system = NULL;
+  g_autoptr(cJSON) root = NULL;
 
+  if (!_agent_request_check_parts (request, "Anthropic", anthropic_accepts, error))
+    return NULL;
+
+  system = g_string_new (request->system_prompt);
+  root = cJSON_CreateObject ();
   if (max_tokens == 0)
     max_tokens = DEFAULT_MAX_TOKENS;
   /* The budget counts in max_tokens, which must exceed it. */

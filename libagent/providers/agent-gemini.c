@@ -31,6 +31,7 @@
 #include "agent-error.h"
 #include "json/agent-json-private.h"
 #include "core/agent-provider-private.h"
+#include "providers/agent-provider-parts-private.h"
 #include "messages/agent-usage-private.h"
 #include "wire/agent-wire-util-private.h"
 #include "tools/agent-tool.h"
@@ -133,6 +134,83 @@ text_part (const char *text)
 
   cJSON_AddStringToObject (part, "text", text ? text : "");
   return part;
+}
+
+/* inline_data with the bytes in base64, or file_data with a URI; for
+ * images, PDFs, text, audio and video */
+static gboolean
+gemini_accepts (AgentContentPart *part,
+                AgentMessageRole  role)
+{
+  static const char * const prefixes[] = { "image/", "audio/", "video/", "text/" };
+  const char *mime_type = agent_content_part_get_mime_type (part);
+
+  if (g_ascii_strcasecmp (mime_type, "application/pdf") == 0)
+    return TRUE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    if (g_ascii_strncasecmp (mime_type, prefixes[i], strlen (prefixes[i])) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+static cJSON *
+data_part (AgentContentPart *part)
+{
+  cJSON *item;
+  cJSON *data;
+
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_TEXT)
+    return text_part (agent_content_part_get_text (part));
+
+  item = cJSON_CreateObject ();
+  if (agent_content_part_get_data (part) != NULL)
+    {
+      g_autofree char *base64 = _agent_content_part_dup_base64 (part);
+
+      data = cJSON_AddObjectToObject (item, "inline_data");
+      cJSON_AddStringToObject (data, "mime_type", agent_content_part_get_mime_type (part));
+      cJSON_AddStringToObject (data, "data", base64);
+    }
+  else
+    {
+      data = cJSON_AddObjectToObject (item, "file_data");
+      cJSON_AddStringToObject (data, "mime_type", agent_content_part_get_mime_type (part));
+      cJSON_AddStringToObject (data, "file_uri", agent_content_part_get_uri (part));
+    }
+
+  return item;
+}
+
+/* The parts of @message added to @parts; with @attachments_only, its
+ * images and documents alone (a tool result's text went before them) */
+static void
+add_data_parts (cJSON        *parts,
+                AgentMessage *message,
+                gboolean      attachments_only)
+{
+  g_autoptr(GListModel) list = agent_message_list_parts (message);
+  guint n = g_list_model_get_n_items (list);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AgentContentPart) part = g_list_model_get_item (list, i);
+
+      if (attachments_only && agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_TEXT)
+        continue;
+
+      /* What a tool returned that the API does not take: described */
+      if (agent_content_part_get_kind (part) != AGENT_CONTENT_PART_KIND_TEXT &&
+          !gemini_accepts (part, AGENT_MESSAGE_ROLE_USER))
+        {
+          g_autofree char *description = _agent_content_part_dup_description (part);
+
+          cJSON_AddItemToArray (parts, text_part (description));
+        }
+      else
+        cJSON_AddItemToArray (parts, data_part (part));
+    }
 }
 
 /* {"role": @role, "parts": [*parts]} */
@@ -239,7 +317,7 @@ function_response (AgentMessage *message,
 }
 
 static GBytes *
-gemini_build_body (const AgentRequest  *request,
+gemini_write_body (const AgentRequest  *request,
                    GError             **error)
 {
   /* Thinking budgets in tokens, by AgentReasoningEffort (-1: say nothing) */
@@ -277,7 +355,10 @@ gemini_build_body (const AgentRequest  *request,
       else if (role == AGENT_MESSAGE_ROLE_USER)
         {
           item = content_new ("user", &parts);
-          cJSON_AddItemToArray (parts, text_part (agent_message_get_content (message)));
+          if (agent_message_get_n_attachments (message) > 0)
+            add_data_parts (parts, message, FALSE);
+          else
+            cJSON_AddItemToArray (parts, text_part (agent_message_get_content (message)));
         }
       else if (role == AGENT_MESSAGE_ROLE_ASSISTANT)
         item = model_content (message, calls);
@@ -285,8 +366,12 @@ gemini_build_body (const AgentRequest  *request,
         /* Consecutive tool results go in one "user" content. */
         item = content_new ("user", &results);
 
+      /* A result's images follow its functionResponse, in the same content */
       if (role == AGENT_MESSAGE_ROLE_TOOL)
-        cJSON_AddItemToArray (results, function_response (message, calls));
+        {
+          cJSON_AddItemToArray (results, function_response (message, calls));
+          add_data_parts (results, message, TRUE);
+        }
       else
         results = NULL;
       if (item != NULL)
@@ -329,6 +414,17 @@ gemini_build_body (const AgentRequest  *request,
     cJSON_Delete (config);
 
   return _agent_json_print_body (root, error);
+}
+
+
+static GBytes *
+gemini_build_body (const AgentRequest  *request,
+                   GError             **error)
+{
+  if (!_agent_request_check_parts (request, "Gemini", gemini_accepts, error))
+    return NULL;
+
+  return gemini_write_body (request, error);
 }
 
 static char *

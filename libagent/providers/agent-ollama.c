@@ -24,6 +24,7 @@
 #include "agent-error.h"
 #include "json/agent-json-private.h"
 #include "providers/agent-openai-chat-private.h"
+#include "providers/agent-provider-parts-private.h"
 #include "core/agent-provider-private.h"
 #include "messages/agent-usage-private.h"
 #include "tools/agent-tool.h"
@@ -71,6 +72,65 @@ tool_call_to_json (AgentToolCall *call)
   return item;
 }
 
+/* /api/chat takes images only, as an "images" array of base64 beside the
+ * text (no URLs); a text document goes into the text. */
+static gboolean
+ollama_accepts (AgentContentPart *part,
+                AgentMessageRole  role)
+{
+  const char *mime_type = agent_content_part_get_mime_type (part);
+
+  if (agent_content_part_get_data (part) == NULL)
+    return FALSE;
+
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
+    return g_ascii_strcasecmp (mime_type, "image/png") == 0 ||
+           g_ascii_strcasecmp (mime_type, "image/jpeg") == 0 ||
+           g_ascii_strcasecmp (mime_type, "image/webp") == 0;
+
+  return _agent_content_part_is_text_file (part);
+}
+
+/* A user message with attachments: its text (with the text documents in
+ * their place) and its images */
+static void
+add_user_parts (cJSON        *item,
+                AgentMessage *message)
+{
+  g_autoptr(GListModel) parts = agent_message_list_parts (message);
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint n = g_list_model_get_n_items (parts);
+  cJSON *images = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AgentContentPart) part = g_list_model_get_item (parts, i);
+
+      if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_TEXT)
+        g_string_append (text, agent_content_part_get_text (part));
+      else if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
+        {
+          g_autofree char *base64 = _agent_content_part_dup_base64 (part);
+
+          if (images == NULL)
+            images = cJSON_CreateArray ();
+          cJSON_AddItemToArray (images, cJSON_CreateString (base64));
+        }
+      else
+        {
+          g_autofree char *file_text = _agent_content_part_dup_file_text (part);
+
+          if (text->len > 0)
+            g_string_append (text, "\n\n");
+          g_string_append (text, file_text);
+        }
+    }
+
+  cJSON_AddStringToObject (item, "content", text->str);
+  if (images != NULL)
+    cJSON_AddItemToObject (item, "images", images);
+}
+
 static cJSON *
 message_to_json (AgentMessage *message)
 {
@@ -86,7 +146,10 @@ message_to_json (AgentMessage *message)
 
     case AGENT_MESSAGE_ROLE_USER:
       cJSON_AddStringToObject (item, "role", "user");
-      cJSON_AddStringToObject (item, "content", content ? content : "");
+      if (agent_message_get_n_attachments (message) > 0)
+        add_user_parts (item, message);
+      else
+        cJSON_AddStringToObject (item, "content", content ? content : "");
       break;
 
     case AGENT_MESSAGE_ROLE_ASSISTANT:
@@ -116,9 +179,23 @@ message_to_json (AgentMessage *message)
       {
         const char *tool_name = agent_message_get_tool_name (message);
         const char *tool_call_id = agent_message_get_tool_call_id (message);
+        g_autofree char *described = NULL;
+
+        /* Its images follow in a user message (_agent_openai_add_messages()) */
+        if (agent_message_get_n_attachments (message) > 0)
+          described = _agent_message_describe_attachments (message);
 
         cJSON_AddStringToObject (item, "role", "tool");
-        cJSON_AddStringToObject (item, "content", content ? content : "");
+        if (described != NULL)
+          {
+            g_autofree char *text = g_strconcat (content ? content : "",
+                                                 content && *content ? "\n" : "",
+                                                 described, NULL);
+
+            cJSON_AddStringToObject (item, "content", text);
+          }
+        else
+          cJSON_AddStringToObject (item, "content", content ? content : "");
         if (tool_name != NULL)
           cJSON_AddStringToObject (item, "tool_name", tool_name);
         if (tool_call_id != NULL)
@@ -197,12 +274,16 @@ static GBytes *
 ollama_build_body (const AgentRequest  *request,
                    GError             **error)
 {
-  g_autoptr(cJSON) root = cJSON_CreateObject ();
+  g_autoptr(cJSON) root = NULL;
   guint max_tokens;
 
+  if (!_agent_request_check_parts (request, "Ollama", ollama_accepts, error))
+    return NULL;
+
+  root = cJSON_CreateObject ();
   if (request->model != NULL)
     cJSON_AddStringToObject (root, "model", request->model);
-  _agent_openai_add_messages (root, request, message_to_json, tool_to_json);
+  _agent_openai_add_messages (root, request, message_to_json, tool_to_json, ollama_accepts);
 
   cJSON_AddTrueToObject (root, "stream");
 

@@ -8,6 +8,7 @@
 #include "wire/agent-accumulator-private.h"
 #include "json/agent-json-private.h"
 #include "core/agent-provider-private.h"
+#include "providers/agent-provider-parts-private.h"
 #include "tools/agent-tool.h"
 
 G_BEGIN_DECLS
@@ -24,10 +25,12 @@ char            **_agent_openai_parse_models (const AgentJson *root);
 
 /* Shared with Ollama, whose /api/chat takes the same "messages" (the system
  * prompt first) and "tools" arrays: @root gets them, each item written by
- * the API's own writers. */
+ * the API's own writers; the attachments of tool results that @accepts
+ * takes follow them in a user message. */
 void              _agent_openai_add_messages (cJSON              *root,
                                               const AgentRequest *request,
                                               cJSON            *(*write_message) (AgentMessage *),
-                                              cJSON            *(*write_tool) (AgentTool *));
+                                              cJSON            *(*write_tool) (AgentTool *),
+                                              AgentAcceptsPart    accepts);
 
 G_END_DECLS

@@ -20,6 +20,7 @@
 #include "json/agent-json-private.h"
 #include "messages/agent-message-private.h"
 #include "providers/agent-openai-chat-private.h"
+#include "providers/agent-provider-parts-private.h"
 #include "core/agent-provider-private.h"
 #include "tools/agent-tool.h"
 #include "messages/agent-tool-call-private.h"
@@ -48,6 +49,107 @@ tool_call_to_json (AgentToolCall *call)
   return item;
 }
 
+/* Images as image_url parts (a data: URL, or the http(s) URL the server
+ * fetches), PDFs as file parts with file_data, text documents as text. */
+static gboolean
+openai_chat_accepts (AgentContentPart *part,
+                     AgentMessageRole  role)
+{
+  const char *mime_type = agent_content_part_get_mime_type (part);
+
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
+    return _agent_mime_is_common_image (mime_type) &&
+           (agent_content_part_get_data (part) != NULL || _agent_part_has_http_uri (part));
+
+  if (_agent_content_part_is_text_file (part))
+    return TRUE;
+
+  return g_ascii_strcasecmp (mime_type, "application/pdf") == 0 &&
+         agent_content_part_get_data (part) != NULL;
+}
+
+static cJSON *
+text_part (const char *text)
+{
+  cJSON *item = cJSON_CreateObject ();
+
+  cJSON_AddStringToObject (item, "type", "text");
+  cJSON_AddStringToObject (item, "text", text);
+  return item;
+}
+
+static cJSON *
+part_to_json (AgentContentPart *part)
+{
+  cJSON *item;
+
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_TEXT)
+    return text_part (agent_content_part_get_text (part));
+
+  if (_agent_content_part_is_text_file (part))
+    {
+      g_autofree char *text = _agent_content_part_dup_file_text (part);
+
+      return text_part (text);
+    }
+
+  item = cJSON_CreateObject ();
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
+    {
+      g_autofree char *url = agent_content_part_get_data (part) != NULL ?
+                             _agent_content_part_dup_data_url (part) :
+                             g_strdup (agent_content_part_get_uri (part));
+
+      cJSON_AddStringToObject (item, "type", "image_url");
+      cJSON_AddStringToObject (cJSON_AddObjectToObject (item, "image_url"), "url", url);
+    }
+  else
+    {
+      g_autofree char *url = _agent_content_part_dup_data_url (part);
+      cJSON *file = cJSON_AddObjectToObject (item, "file");
+      const char *name = agent_content_part_get_name (part);
+
+      cJSON_AddStringToObject (item, "type", "file");
+      cJSON_AddStringToObject (file, "filename", name != NULL ? name : "document.pdf");
+      cJSON_AddStringToObject (file, "file_data", url);
+    }
+
+  return item;
+}
+
+/* The content of a user message with attachments: an array of parts */
+static cJSON *
+parts_to_json (AgentMessage *message)
+{
+  g_autoptr(GListModel) parts = agent_message_list_parts (message);
+  guint n = g_list_model_get_n_items (parts);
+  cJSON *array = cJSON_CreateArray ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AgentContentPart) part = g_list_model_get_item (parts, i);
+
+      cJSON_AddItemToArray (array, part_to_json (part));
+    }
+
+  return array;
+}
+
+/* A tool result's text; its attachments go to the user message after the
+ * tool results (see _agent_openai_add_messages()), and are named here. */
+static char *
+tool_result_text (AgentMessage *message)
+{
+  const char *content = agent_message_get_content (message);
+  g_autofree char *described = NULL;
+
+  if (agent_message_get_n_attachments (message) == 0)
+    return g_strdup (content ? content : "");
+
+  described = _agent_message_describe_attachments (message);
+  return g_strconcat (content ? content : "", content && *content ? "\n" : "", described, NULL);
+}
+
 static cJSON *
 message_to_json (AgentMessage *message)
 {
@@ -63,7 +165,10 @@ message_to_json (AgentMessage *message)
 
     case AGENT_MESSAGE_ROLE_USER:
       cJSON_AddStringToObject (item, "role", "user");
-      cJSON_AddStringToObject (item, "content", content ? content : "");
+      if (agent_message_get_n_attachments (message) > 0)
+        cJSON_AddItemToObject (item, "content", parts_to_json (message));
+      else
+        cJSON_AddStringToObject (item, "content", content ? content : "");
       break;
 
     case AGENT_MESSAGE_ROLE_ASSISTANT:
@@ -88,9 +193,13 @@ message_to_json (AgentMessage *message)
       break;
 
     case AGENT_MESSAGE_ROLE_TOOL:
-      cJSON_AddStringToObject (item, "role", "tool");
-      cJSON_AddStringToObject (item, "tool_call_id", agent_message_get_tool_call_id (message));
-      cJSON_AddStringToObject (item, "content", content ? content : "");
+      {
+        g_autofree char *text = tool_result_text (message);
+
+        cJSON_AddStringToObject (item, "role", "tool");
+        cJSON_AddStringToObject (item, "tool_call_id", agent_message_get_tool_call_id (message));
+        cJSON_AddStringToObject (item, "content", text);
+      }
       break;
 
     default:
@@ -120,11 +229,13 @@ void
 _agent_openai_add_messages (cJSON              *root,
                             const AgentRequest *request,
                             cJSON            *(*write_message) (AgentMessage *),
-                            cJSON            *(*write_tool) (AgentTool *))
+                            cJSON            *(*write_tool) (AgentTool *),
+                            AgentAcceptsPart    accepts)
 {
   cJSON *messages = cJSON_AddArrayToObject (root, "messages");
   guint n_messages = g_list_model_get_n_items (request->messages);
   guint n_tools = request->tools ? g_list_model_get_n_items (request->tools) : 0;
+  g_autoptr(GPtrArray) tool_results = g_ptr_array_new_with_free_func (g_object_unref);
 
   if (request->system_prompt != NULL && request->system_prompt[0] != '\0')
     {
@@ -135,11 +246,28 @@ _agent_openai_add_messages (cJSON              *root,
       cJSON_AddItemToArray (messages, system);
     }
 
-  for (guint i = 0; i < n_messages; i++)
+  /* Tool messages take text only: the images of a run of tool results
+   * follow it in a user message (tool results must come right after the
+   * assistant message that called the tools). */
+  for (guint i = 0; i <= n_messages; i++)
     {
-      g_autoptr(AgentMessage) message = g_list_model_get_item (request->messages, i);
+      g_autoptr(AgentMessage) message = i < n_messages ? g_list_model_get_item (request->messages, i)
+                                                       : NULL;
 
-      cJSON_AddItemToArray (messages, write_message (message));
+      if (message == NULL || agent_message_get_role (message) != AGENT_MESSAGE_ROLE_TOOL)
+        {
+          g_autoptr(AgentMessage) images = tool_results->len > 0 ?
+                                           _agent_tool_images_message (tool_results, accepts) : NULL;
+
+          if (images != NULL)
+            cJSON_AddItemToArray (messages, write_message (images));
+          g_ptr_array_set_size (tool_results, 0);
+        }
+      else
+        g_ptr_array_add (tool_results, g_object_ref (message));
+
+      if (message != NULL)
+        cJSON_AddItemToArray (messages, write_message (message));
     }
 
   if (n_tools > 0)
@@ -159,11 +287,15 @@ static GBytes *
 openai_chat_build_body (const AgentRequest  *request,
                         GError             **error)
 {
-  g_autoptr(cJSON) root = cJSON_CreateObject ();
+  g_autoptr(cJSON) root = NULL;
 
+  if (!_agent_request_check_parts (request, "OpenAI", openai_chat_accepts, error))
+    return NULL;
+
+  root = cJSON_CreateObject ();
   if (request->model != NULL)
     cJSON_AddStringToObject (root, "model", request->model);
-  _agent_openai_add_messages (root, request, message_to_json, tool_to_json);
+  _agent_openai_add_messages (root, request, message_to_json, tool_to_json, openai_chat_accepts);
 
   if (agent_provider_get_max_tokens (request->provider) > 0)
     cJSON_AddNumberToObject (root, "max_tokens", agent_provider_get_max_tokens (request->provider));

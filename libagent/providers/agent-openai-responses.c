@@ -32,6 +32,7 @@
 #include "agent-error.h"
 #include "json/agent-json-private.h"
 #include "providers/agent-openai-chat-private.h"
+#include "providers/agent-provider-parts-private.h"
 #include "core/agent-provider-private.h"
 #include "tools/agent-tool.h"
 #include "wire/agent-wire-util-private.h"
@@ -91,6 +92,104 @@ text_message (const char *role,
   cJSON_AddStringToObject (item, "role", role);
   cJSON_AddStringToObject (item, "content", content ? content : "");
   return item;
+}
+
+/* input_image (a data: URL or the http(s) URL the server fetches),
+ * input_file with file_data for PDFs; text documents as input_text */
+static gboolean
+responses_accepts (AgentContentPart *part,
+                   AgentMessageRole  role)
+{
+  const char *mime_type = agent_content_part_get_mime_type (part);
+
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
+    return _agent_mime_is_common_image (mime_type) &&
+           (agent_content_part_get_data (part) != NULL || _agent_part_has_http_uri (part));
+
+  if (_agent_content_part_is_text_file (part))
+    return TRUE;
+
+  return g_ascii_strcasecmp (mime_type, "application/pdf") == 0 &&
+         (agent_content_part_get_data (part) != NULL || _agent_part_has_http_uri (part));
+}
+
+static cJSON *
+input_text (const char *text)
+{
+  cJSON *item = cJSON_CreateObject ();
+
+  cJSON_AddStringToObject (item, "type", "input_text");
+  cJSON_AddStringToObject (item, "text", text);
+  return item;
+}
+
+static cJSON *
+input_part (AgentContentPart *part)
+{
+  gboolean has_data = agent_content_part_get_data (part) != NULL;
+  g_autofree char *url = NULL;
+  cJSON *item;
+
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_TEXT)
+    return input_text (agent_content_part_get_text (part));
+
+  if (_agent_content_part_is_text_file (part))
+    {
+      g_autofree char *text = _agent_content_part_dup_file_text (part);
+
+      return input_text (text);
+    }
+
+  url = has_data ? _agent_content_part_dup_data_url (part)
+                 : g_strdup (agent_content_part_get_uri (part));
+  item = cJSON_CreateObject ();
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
+    {
+      cJSON_AddStringToObject (item, "type", "input_image");
+      cJSON_AddStringToObject (item, "image_url", url);
+    }
+  else
+    {
+      const char *name = agent_content_part_get_name (part);
+
+      cJSON_AddStringToObject (item, "type", "input_file");
+      if (has_data)
+        {
+          cJSON_AddStringToObject (item, "filename", name != NULL ? name : "document.pdf");
+          cJSON_AddStringToObject (item, "file_data", url);
+        }
+      else
+        cJSON_AddStringToObject (item, "file_url", url);
+    }
+
+  return item;
+}
+
+/* The parts of a message with attachments, as an array of input items */
+static cJSON *
+input_parts (AgentMessage *message)
+{
+  g_autoptr(GListModel) parts = agent_message_list_parts (message);
+  guint n = g_list_model_get_n_items (parts);
+  cJSON *array = cJSON_CreateArray ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AgentContentPart) part = g_list_model_get_item (parts, i);
+
+      /* What a tool returned that the API does not take: described */
+      if (agent_content_part_get_kind (part) != AGENT_CONTENT_PART_KIND_TEXT &&
+          !responses_accepts (part, AGENT_MESSAGE_ROLE_USER))
+        {
+          g_autofree char *description = _agent_content_part_dup_description (part);
+
+          cJSON_AddItemToArray (array, input_text (description));
+        }
+      else
+        cJSON_AddItemToArray (array, input_part (part));
+    }
+
+  return array;
 }
 
 static cJSON *
@@ -259,11 +358,15 @@ openai_responses_build_body (const AgentRequest  *request,
   static const char * const efforts[] = { NULL, "minimal", "low", "medium", "high" };
   AgentReasoningEffort effort = agent_provider_get_reasoning_effort (request->provider);
   const char *effort_name = effort < G_N_ELEMENTS (efforts) ? efforts[effort] : NULL;
-  g_autoptr(cJSON) root = cJSON_CreateObject ();
+  g_autoptr(cJSON) root = NULL;
   gboolean reasoning = effort_name != NULL;
   guint n_tools = request->tools ? g_list_model_get_n_items (request->tools) : 0;
   cJSON *input;
 
+  if (!_agent_request_check_parts (request, "OpenAI Responses", responses_accepts, error))
+    return NULL;
+
+  root = cJSON_CreateObject ();
   if (request->model != NULL)
     cJSON_AddStringToObject (root, "model", request->model);
   if (request->system_prompt != NULL && request->system_prompt[0] != '\0')
@@ -284,7 +387,15 @@ openai_responses_build_body (const AgentRequest  *request,
           break;
 
         case AGENT_MESSAGE_ROLE_USER:
-          cJSON_AddItemToArray (input, text_message ("user", content));
+          if (agent_message_get_n_attachments (message) > 0)
+            {
+              item = cJSON_CreateObject ();
+              cJSON_AddStringToObject (item, "role", "user");
+              cJSON_AddItemToObject (item, "content", input_parts (message));
+              cJSON_AddItemToArray (input, item);
+            }
+          else
+            cJSON_AddItemToArray (input, text_message ("user", content));
           break;
 
         case AGENT_MESSAGE_ROLE_ASSISTANT:
@@ -296,7 +407,11 @@ openai_responses_build_body (const AgentRequest  *request,
           item = cJSON_CreateObject ();
           cJSON_AddStringToObject (item, "type", "function_call_output");
           cJSON_AddStringToObject (item, "call_id", call_id ? call_id : "");
-          cJSON_AddStringToObject (item, "output", content ? content : "");
+          /* A result with images: the output as a list of input items */
+          if (agent_message_get_n_attachments (message) > 0)
+            cJSON_AddItemToObject (item, "output", input_parts (message));
+          else
+            cJSON_AddStringToObject (item, "output", content ? content : "");
           cJSON_AddItemToArray (input, item);
           break;
 

@@ -81,6 +81,7 @@ add_message (JsonBuilder  *builder,
   add_string (builder, "content", agent_message_get_content (message));
   add_string (builder, "reasoning", agent_message_get_reasoning (message));
   add_string (builder, "refusal", agent_message_get_refusal (message));
+  _agent_store_export_attachments_json (builder, message);
   if (n_calls > 0)
     {
       json_builder_set_member_name (builder, "tool-calls");
@@ -222,6 +223,8 @@ append_message (GString      *out,
     }
   else if (content != NULL && *content)
     g_string_append_printf (out, "%s\n\n", content);
+
+  _agent_store_export_attachments_markdown (out, message);
 
   if (refusal != NULL && *refusal)
     append_quoted (out, _("Refusal"), refusal);

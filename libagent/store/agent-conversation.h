@@ -79,6 +79,10 @@ gboolean    agent_conversation_set_error    (AgentConversation  *self,
                                              const GError       *turn_error,
                                              GError            **error);
 AGENT_AVAILABLE_IN_ALL
+gboolean    agent_conversation_get_attachments_size (AgentConversation *self,
+                                                     guint64           *size,
+                                                     GError           **error);
+AGENT_AVAILABLE_IN_ALL
 gboolean    agent_conversation_load         (AgentConversation  *self,
                                              GError            **error);
 AGENT_AVAILABLE_IN_ALL

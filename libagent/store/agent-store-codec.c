@@ -368,6 +368,8 @@ _agent_store_batch_add_message (AgentStoreBatch *batch,
 
   for (guint i = 0; i < n_calls; i++)
     add_tool_call (batch, i, agent_message_get_tool_call (message, i));
+
+  _agent_store_batch_add_parts (batch, message);
 }
 
 void
@@ -570,7 +572,8 @@ _agent_store_load_messages (AgentStoreDb  *db,
       call = tool_call_from_row (statement);
       agent_message_add_tool_call (g_ptr_array_index (messages, next), call);
     }
-  ok = finish_query (db, statement, rc, error);
+  ok = finish_query (db, statement, rc, error) &&
+       _agent_store_load_parts (db, conversation_id, messages, ids, error);
   _agent_store_db_exec (db, "COMMIT", NULL);
 
   return ok ? g_steal_pointer (&messages) : NULL;

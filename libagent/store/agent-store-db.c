@@ -57,6 +57,11 @@ static const char * const statement_sql[N_STATEMENTS] = {
   [STMT_SET_SETTINGS] = "UPDATE conversations SET settings = ?2 WHERE id = ?1",
   [STMT_SET_ERROR] =
     "UPDATE messages SET error = ?3 WHERE conversation_id = ?1 AND position = ?2",
+  [STMT_INSERT_ATTACHMENT] =
+    "INSERT OR IGNORE INTO attachments (sha256, mime_type, size, data) VALUES (?1, ?2, ?3, ?4)",
+  [STMT_INSERT_PART] =
+    "INSERT INTO message_parts (message_id, position, kind, text_offset, mime_type, name, "
+    "sha256, uri) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 };
 
 void

@@ -29,6 +29,8 @@ typedef enum
   STMT_SET_MODEL,
   STMT_SET_SETTINGS,
   STMT_SET_ERROR,
+  STMT_INSERT_ATTACHMENT,
+  STMT_INSERT_PART,
   N_STATEMENTS
 } AgentStoreStatement;
 
@@ -132,6 +134,8 @@ void           _agent_store_batch_text         (AgentStoreBatch     *self,
                                                 gssize               length);
 void           _agent_store_batch_take_text    (AgentStoreBatch     *self,
                                                 char                *text);
+void           _agent_store_batch_bytes        (AgentStoreBatch     *self,
+                                                GBytes              *bytes);
 void           _agent_store_batch_conversation (AgentStoreBatch     *self);
 void           _agent_store_batch_message      (AgentStoreBatch     *self);
 void           _agent_store_writers_wait_for   (const char          *path);
@@ -183,6 +187,23 @@ const char    *_agent_store_enum_nick          (GType                type,
                                                 int                  value);
 GDateTime     *_agent_store_date_time_new      (gint64               usec);
 gint64         _agent_store_date_time_to_usec  (GDateTime           *date_time);
+
+/* agent-store-attachments.c: the images and documents of messages */
+void           _agent_store_batch_add_parts    (AgentStoreBatch     *batch,
+                                                AgentMessage        *message);
+gboolean       _agent_store_load_parts         (AgentStoreDb        *db,
+                                                gint64               conversation_id,
+                                                GPtrArray           *messages,
+                                                GArray              *ids,
+                                                GError             **error);
+void           _agent_store_export_attachments_json (JsonBuilder    *builder,
+                                                     AgentMessage   *message);
+void           _agent_store_export_attachments_markdown (GString    *out,
+                                                         AgentMessage *message);
+gboolean       _agent_store_attachments_size   (AgentStoreDb        *db,
+                                                gint64               conversation_id,
+                                                guint64             *size,
+                                                GError             **error);
 
 /* agent-conversation.c */
 AgentConversation *_agent_conversation_new     (AgentStoreDb        *db);

@@ -114,11 +114,43 @@ static const char migration_3[] =
 static const char migration_4[] =
   "ALTER TABLE messages ADD COLUMN error TEXT;";
 
+/* 5: the images and documents of messages. Their bytes are kept once
+ *    (content-addressed by SHA-256), however many messages carry them;
+ *    message_parts says which message carries which, in order, at which
+ *    offset of its content. An attachment goes when the last part that
+ *    refers to it does (with its message, its conversation). */
+static const char migration_5[] =
+  "CREATE TABLE attachments ("
+  "  sha256    TEXT PRIMARY KEY,"
+  "  mime_type TEXT NOT NULL,"
+  "  size      INTEGER NOT NULL,"
+  "  data      BLOB NOT NULL"
+  ") WITHOUT ROWID;"
+  "CREATE TABLE message_parts ("
+  "  message_id  INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,"
+  "  position    INTEGER NOT NULL,"
+  "  kind        TEXT NOT NULL,"
+  "  text_offset INTEGER NOT NULL,"
+  "  mime_type   TEXT NOT NULL,"
+  "  name        TEXT,"
+  "  sha256      TEXT REFERENCES attachments (sha256),"
+  "  uri         TEXT,"
+  "  PRIMARY KEY (message_id, position),"
+  "  CHECK ((sha256 IS NULL) <> (uri IS NULL))"
+  ") WITHOUT ROWID;"
+  "CREATE INDEX message_parts_by_attachment ON message_parts (sha256);"
+  "CREATE TRIGGER attachments_collect AFTER DELETE ON message_parts "
+  "  WHEN old.sha256 IS NOT NULL BEGIN"
+  "  DELETE FROM attachments WHERE sha256 = old.sha256 AND NOT EXISTS"
+  "    (SELECT 1 FROM message_parts WHERE sha256 = old.sha256);"
+  "END;";
+
 static const char * const migrations[] = {
   migration_1,
   migration_2,
   migration_3,
   migration_4,
+  migration_5,
 };
 
 guint

@@ -30,6 +30,7 @@ typedef enum
   VALUE_NULL,
   VALUE_INT,
   VALUE_TEXT,
+  VALUE_BLOB,           /* bytes: an attachment's */
   VALUE_CONVERSATION,   /* the target's id */
   VALUE_MESSAGE,        /* the row of the batch's last STMT_INSERT_MESSAGE */
 } ValueKind;
@@ -40,6 +41,7 @@ typedef struct
   gint64     number;
   char      *text;
   gsize      length;
+  GBytes    *bytes;
 } Value;
 
 typedef struct
@@ -121,6 +123,7 @@ clear_value (gpointer data)
   Value *value = data;
 
   g_clear_pointer (&value->text, g_free);
+  g_clear_pointer (&value->bytes, g_bytes_unref);
 }
 
 static AgentStoreBatch *
@@ -218,6 +221,15 @@ _agent_store_batch_take_text (AgentStoreBatch *self,
     add_value (self, &(Value) { VALUE_TEXT, 0, text, strlen (text) });
 }
 
+/* A reference to @bytes, bound as a blob (never copied: GBytes do not
+ * change) */
+void
+_agent_store_batch_bytes (AgentStoreBatch *self,
+                          GBytes          *bytes)
+{
+  add_value (self, &(Value) { VALUE_BLOB, 0, NULL, 0, g_bytes_ref (bytes) });
+}
+
 /* The conversation's id, known on the writer's thread only for a
  * conversation whose row an earlier batch (or this one) inserts. */
 void
@@ -264,6 +276,15 @@ run_ops (AgentStoreDb     *db,
             case VALUE_TEXT:
               sqlite3_bind_text64 (statement, column, value->text, value->length, SQLITE_STATIC,
                                    SQLITE_UTF8);
+              break;
+            case VALUE_BLOB:
+              {
+                gsize size;
+                gconstpointer data = g_bytes_get_data (value->bytes, &size);
+
+                sqlite3_bind_blob64 (statement, column, size > 0 ? data : "", size,
+                                     SQLITE_STATIC);
+              }
               break;
             case VALUE_CONVERSATION:
               sqlite3_bind_int64 (statement, column, self->target ? self->target->id : 0);

@@ -12,5 +12,7 @@ G_BEGIN_DECLS
 void     _agent_tool_invocation_set_over (AgentToolInvocation *self,
                                           const char          *why);
 gboolean _agent_tool_invocation_is_over  (AgentToolInvocation *self);
+/* The attachments of the result (of AgentContentPart), or NULL */
+GPtrArray *_agent_tool_invocation_steal_attachments (AgentToolInvocation *self);
 
 G_END_DECLS

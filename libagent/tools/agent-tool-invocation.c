@@ -50,6 +50,7 @@ struct _AgentToolInvocation
   GThread       *owner;
   JsonNode      *arguments;
   char          *result;
+  GPtrArray     *attachments;      /* of AgentContentPart, or NULL */
   char          *progress_text;    /* the last report, until delivered */
   double         progress;
   char          *over;             /* why the call ended without the tool's answer */
@@ -122,6 +123,7 @@ agent_tool_invocation_finalize (GObject *object)
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->arguments, json_node_unref);
   g_clear_pointer (&self->result, g_free);
+  g_clear_pointer (&self->attachments, g_ptr_array_unref);
   g_clear_pointer (&self->progress_text, g_free);
   g_clear_pointer (&self->over, g_free);
   g_mutex_clear (&self->mutex);
@@ -618,6 +620,54 @@ agent_tool_invocation_report_progress (AgentToolInvocation *self,
 
   if (schedule)
     run_on_owner (self, emit_progress_cb);
+}
+
+/**
+ * agent_tool_invocation_add_attachment:
+ * @self: a [class@Agent.ToolInvocation]
+ * @part: an image or a document the result comes with
+ *
+ * Adds an image or a document to the tool's result, for the model to see:
+ * call it before completing the invocation. The result's text should say
+ * what the attachment is, for the providers whose API takes no images in
+ * tool results: there the attachment follows the results in a user
+ * message. May be called from any thread.
+ *
+ * Since: 0.1
+ */
+void
+agent_tool_invocation_add_attachment (AgentToolInvocation *self,
+                                      AgentContentPart    *part)
+{
+  g_return_if_fail (AGENT_IS_TOOL_INVOCATION (self));
+  g_return_if_fail (AGENT_IS_CONTENT_PART (part));
+  g_return_if_fail (agent_content_part_get_kind (part) != AGENT_CONTENT_PART_KIND_TEXT);
+
+  g_mutex_lock (&self->mutex);
+  if (self->completed)
+    {
+      g_mutex_unlock (&self->mutex);
+      g_critical ("An attachment was added to the invocation of tool “%s” after it completed",
+                  agent_tool_call_get_name (self->tool_call));
+      return;
+    }
+  if (self->attachments == NULL)
+    self->attachments = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (self->attachments, g_object_ref (part));
+  g_mutex_unlock (&self->mutex);
+}
+
+/* Documented in agent-tool-invocation-private.h */
+GPtrArray *
+_agent_tool_invocation_steal_attachments (AgentToolInvocation *self)
+{
+  GPtrArray *attachments;
+
+  g_mutex_lock (&self->mutex);
+  attachments = g_steal_pointer (&self->attachments);
+  g_mutex_unlock (&self->mutex);
+
+  return attachments;
 }
 
 /**

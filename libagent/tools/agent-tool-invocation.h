@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "agent-tool.h"
+#include "agent-content-part.h"
 #include "agent-tool-call.h"
 #include "agent-version-macros.h"
 
@@ -49,6 +50,9 @@ void                 agent_tool_invocation_return_error       (AgentToolInvocati
 AGENT_AVAILABLE_IN_ALL
 void                 agent_tool_invocation_return_error_literal (AgentToolInvocation *self,
                                                                  const char          *message);
+AGENT_AVAILABLE_IN_ALL
+void                 agent_tool_invocation_add_attachment     (AgentToolInvocation *self,
+                                                               AgentContentPart    *part);
 AGENT_AVAILABLE_IN_ALL
 char                *agent_tool_invocation_dup_result         (AgentToolInvocation *self,
                                                                gboolean            *is_error) G_GNUC_WARN_UNUSED_RESULT;

@@ -1,0 +1,128 @@
+/* agent-cli-attach.c — files attached to the prompt (--attach FILE)
+ *
+ * Each file is read whole before anything is sent (unless it is larger
+ * than the session's max-attachment-size), its MIME type guessed by GIO
+ * from its name and first bytes; --scale-images scales images down. The
+ * first prompt goes as a message with the text and the files. --json
+ * reports each as an "attachment" event (name, MIME type, size: never the
+ * bytes).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "agent-cli-attach.h"
+
+static char **opt_attach;
+static int opt_scale_images;
+
+const GOptionEntry cli_attach_entries[] = {
+  { "attach", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_attach,
+    N_("Attach FILE (an image, a PDF, a text file…) to the prompt; may be repeated"),
+    N_("FILE") },
+  { "scale-images", 0, 0, G_OPTION_ARG_INT, &opt_scale_images,
+    N_("Scale attached images down to at most PIXELS on their longer side, keeping the aspect"),
+    N_("PIXELS") },
+  { NULL }
+};
+
+/* The files of --attach, as parts, each reported to @output; NULL (and no
+ * error) when there are none */
+GPtrArray *
+cli_attach_load (AgentSession  *session,
+                 CliOutput     *output,
+                 GError       **error)
+{
+  g_autoptr(GPtrArray) parts = NULL;
+  guint64 max = 0;
+
+  if (opt_scale_images < 0)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("--scale-images must be 1 or more pixels, not %d"), opt_scale_images);
+      return NULL;
+    }
+
+  if (opt_attach == NULL || opt_attach[0] == NULL)
+    return NULL;
+
+  g_object_get (session, "max-attachment-size", &max, NULL);
+  parts = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; opt_attach[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (opt_attach[i]);
+      g_autoptr(GError) local_error = NULL;
+      g_autofree char *display = g_filename_display_name (opt_attach[i]);
+      g_autoptr(GFileInfo) info = NULL;
+      AgentContentPart *part;
+
+      info = g_file_query_info (file,
+                                G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                G_FILE_QUERY_INFO_NONE, NULL, NULL);
+      if (info != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                       _("--attach: “%s” is a folder, not a file"), display);
+          return NULL;
+        }
+
+      /* Not read at all when it could not be sent */
+      if (info != NULL && max > 0 && (guint64) g_file_info_get_size (info) > max)
+        {
+          g_autofree char *size = g_format_size_full (g_file_info_get_size (info),
+                                                      G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *limit = g_format_size_full (max, G_FORMAT_SIZE_IEC_UNITS);
+
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT,
+                       _("--attach: “%s” is too large to send: %s, more than %s "
+                         "(max-attachment-size)"),
+                       display, size, limit);
+          return NULL;
+        }
+
+      part = agent_content_part_new_from_file (file, NULL, &local_error);
+      if (part == NULL)
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                       _("--attach: “%s” could not be read: %s"),
+                       display, local_error->message);
+          return NULL;
+        }
+
+      if (opt_scale_images > 0 &&
+          agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
+        {
+          g_autoptr(AgentContentPart) original = part;
+
+          part = agent_content_part_scale_image (original, opt_scale_images, &local_error);
+          if (part == NULL)
+            {
+              g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                           _("--scale-images: “%s”: %s"), display, local_error->message);
+              return NULL;
+            }
+        }
+
+      g_ptr_array_add (parts, part);
+      cli_output_attachment (output, part);
+    }
+
+  return g_steal_pointer (&parts);
+}
+
+/* The first prompt with the attachments after it */
+AgentMessage *
+cli_attach_new_message (const char *prompt,
+                        GPtrArray  *attachments)
+{
+  g_autoptr(AgentContentPart) text = agent_content_part_new_text (prompt);
+  AgentMessage *message = agent_message_new_with_parts (AGENT_MESSAGE_ROLE_USER, &text, 1);
+
+  for (guint i = 0; i < attachments->len; i++)
+    agent_message_add_part (message, g_ptr_array_index (attachments, i));
+
+  return message;
+}

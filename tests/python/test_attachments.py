@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+# test_attachments.py — images and documents in messages, from Python
+#
+# A message built from text, an image and a document (GLib.Bytes), read
+# back through the plain-text API and the parts; sent to a scripted server,
+# which receives the image as a data URL; a tool written in Python that
+# returns an image with its result.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import base64
+import sys
+
+from agenttest import (ScriptedServer, check_equal, run_async, run_tests,
+                       skip_unless_introspection, text_stream, tool_call_stream)
+
+skip_unless_introspection()
+
+import gi  # noqa: E402
+
+gi.require_version('Agent', '1.0')
+from gi.repository import Agent, GLib  # noqa: E402
+
+PNG = b'\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR python image'
+PDF = b'%PDF-1.4\n% python document\n'
+
+
+def new_session(server, *tools):
+    provider = Agent.Provider.new('openai')
+    provider.set_base_url(server.url)
+    provider.set_model('scripted')
+    provider.set_max_retries(0)
+    session = Agent.Session.new(provider)
+    for tool in tools:
+        session.add_tool(tool)
+    return session
+
+
+def question():
+    parts = [Agent.ContentPart.new_text('What is wrong here?'),
+             Agent.ContentPart.new_image('image/png', GLib.Bytes.new(PNG)),
+             Agent.ContentPart.new_file('application/pdf', GLib.Bytes.new(PDF), 'report.pdf')]
+    return Agent.Message.new_with_parts(Agent.MessageRole.USER, parts)
+
+
+def test_message_parts():
+    message = question()
+    check_equal(message.get_content(), 'What is wrong here?', 'the text')
+    check_equal(message.get_n_attachments(), 2, 'the attachments')
+    parts = message.list_parts()
+    check_equal([part.get_kind() for part in parts],
+                [Agent.ContentPartKind.TEXT, Agent.ContentPartKind.IMAGE,
+                 Agent.ContentPartKind.FILE], 'the kinds, in order')
+    image = parts[1]
+    check_equal(image.get_mime_type(), 'image/png', 'the MIME type')
+    check_equal(image.get_data().get_data(), PNG, 'the bytes')
+    check_equal(image.props.size, len(PNG), 'the size')
+    check_equal(parts[2].get_name(), 'report.pdf', 'the name')
+
+    message.add_part(Agent.ContentPart.new_text('And this.'))
+    check_equal(message.dup_content_items(), ['What is wrong here?', 'And this.'], 'the items')
+
+
+def test_send_message():
+    with ScriptedServer(text_stream('A cat.')) as server:
+        session = new_session(server)
+        answer = run_async(lambda callback: session.send_message_async(question(), None, callback),
+                           session.send_message_finish)
+        check_equal(answer.get_content(), 'A cat.', 'the answer')
+        content = server.messages(0)[0]['content']
+        check_equal(content[0], {'type': 'text', 'text': 'What is wrong here?'}, 'the text')
+        check_equal(content[1]['image_url']['url'],
+                    'data:image/png;base64,' + base64.b64encode(PNG).decode(), 'the image')
+        check_equal(content[2]['file']['filename'], 'report.pdf', 'the document')
+
+
+def test_tool_returns_image():
+    def screenshot(tool, invocation):
+        invocation.add_attachment(Agent.ContentPart.new_image('image/png', GLib.Bytes.new(PNG)))
+        invocation.return_result('Took a screenshot.')
+        return True
+
+    tool = Agent.Tool.new('screenshot', 'Takes a screenshot', None, screenshot)
+    with ScriptedServer(tool_call_stream(('call_1', 'screenshot', {})),
+                        text_stream('A dialog.')) as server:
+        session = new_session(server, tool)
+        answer = run_async(lambda callback: session.send_async('Look', None, callback),
+                           session.send_finish)
+        check_equal(answer.get_content(), 'A dialog.', 'the answer')
+        after = server.messages(1)[-1]
+        check_equal(after['role'], 'user', 'the image follows the results')
+        check_equal(after['content'][1]['image_url']['url'],
+                    'data:image/png;base64,' + base64.b64encode(PNG).decode(), 'the image')
+
+
+if __name__ == '__main__':
+    sys.exit(run_tests([
+        test_message_parts,
+        test_send_message,
+        test_tool_returns_image,
+    ]))
