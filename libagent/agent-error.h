@@ -44,6 +44,10 @@ G_BEGIN_DECLS
  * @AGENT_ERROR_TOOL: a tool failed
  * @AGENT_ERROR_HOOK: a hook rejected the operation
  * @AGENT_ERROR_STORAGE: the conversation memory could not store a message
+ * @AGENT_ERROR_SCHEMA: a value (the answer asked for with an output schema)
+ *   does not follow its JSON Schema
+ * @AGENT_ERROR_UNSUPPORTED: the provider, model or server cannot do what
+ *   was asked (for example structured output with a schema it cannot take)
  *
  * Error codes in the %AGENT_ERROR domain.
  *
@@ -64,6 +68,8 @@ typedef enum
   AGENT_ERROR_TOOL,
   AGENT_ERROR_HOOK,
   AGENT_ERROR_STORAGE,
+  AGENT_ERROR_SCHEMA,
+  AGENT_ERROR_UNSUPPORTED,
 } AgentError;
 
 AGENT_AVAILABLE_IN_ALL
