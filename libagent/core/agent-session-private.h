@@ -24,6 +24,7 @@ struct _AgentSession
   AgentMetrics  *turn_metrics;
   AgentMessage  *current_message;
   GObject       *transcript;  /* an AgentTranscript, made when asked for */
+  JsonNode      *output_schema;
   AgentTurn     *turn;
   double         tool_timeout;
   double         step_timeout;
@@ -54,6 +55,8 @@ typedef enum
   AGENT_SESSION_TOOL_PROGRESS,
   AGENT_SESSION_TURN_FINISHED,
   AGENT_SESSION_RETRY,
+  AGENT_SESSION_OBJECT_DELTA,
+  AGENT_SESSION_OBJECT_FINISHED,
   AGENT_SESSION_N_SIGNALS
 } AgentSessionSignal;
 
@@ -84,6 +87,18 @@ gboolean _agent_session_get_limit_property   (AgentSession *self,
                                               guint         prop_id,
                                               GValue       *value);
 gboolean _agent_session_set_limit_property   (AgentSession *self,
+                                              guint         prop_id,
+                                              const GValue *value);
+
+/* agent-session-output.c: output-schema, object-delta, object-finished */
+void     _agent_session_class_add_output     (GObjectClass *object_class,
+                                              guint         first_prop_id,
+                                              guint        *object_delta_signal,
+                                              guint        *object_finished_signal);
+gboolean _agent_session_get_output_property  (AgentSession *self,
+                                              guint         prop_id,
+                                              GValue       *value);
+gboolean _agent_session_set_output_property  (AgentSession *self,
                                               guint         prop_id,
                                               const GValue *value);
 

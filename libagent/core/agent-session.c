@@ -162,6 +162,7 @@ agent_session_finalize (GObject *object)
   AgentSession *self = (AgentSession *)object;
 
   g_clear_pointer (&self->system_prompt, g_free);
+  g_clear_pointer (&self->output_schema, json_node_unref);
   g_clear_pointer (&self->usage, agent_usage_unref);
   g_clear_pointer (&self->turn_metrics, agent_metrics_unref);
 
@@ -248,7 +249,8 @@ agent_session_get_property (GObject    *object,
       break;
 
     default:
-      if (!_agent_session_get_limit_property (self, prop_id, value))
+      if (!_agent_session_get_limit_property (self, prop_id, value) &&
+          !_agent_session_get_output_property (self, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -303,7 +305,8 @@ agent_session_set_property (GObject      *object,
       break;
 
     default:
-      if (!_agent_session_set_limit_property (self, prop_id, value))
+      if (!_agent_session_set_limit_property (self, prop_id, value) &&
+          !_agent_session_set_output_property (self, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -512,6 +515,10 @@ agent_session_class_init (AgentSessionClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
   _agent_session_class_add_limits (object_class, N_PROPS);
+  /* After the limits' three */
+  _agent_session_class_add_output (object_class, N_PROPS + 16,
+                                   &signals[AGENT_SESSION_OBJECT_DELTA],
+                                   &signals[AGENT_SESSION_OBJECT_FINISHED]);
 
   /**
    * AgentSession::retry:

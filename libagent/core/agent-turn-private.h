@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 
+#include "json/agent-partial-json.h"
 #include "messages/agent-metrics-private.h"
 #include "core/agent-session-private.h"
 #include "core/agent-step-private.h"
@@ -53,6 +54,14 @@ struct _AgentTurn
   guint          n_runs;           /* tools that ran (or run) in this turn */
   guint          starting_tools : 1;
   guint          limit_reached : 1;
+
+  /* Structured output (agent-turn-output.c): NULL schema for prose */
+  JsonNode         *output_schema;
+  char             *output_name;
+  AgentPartialJson *partial;        /* the step's object as it streams */
+  guint             partial_revision;
+  JsonNode         *object;         /* the last answer's, once checked */
+  guint             output_by_tool : 1;
 };
 
 AgentTurn *_agent_turn_new           (AgentSession *session,
@@ -74,5 +83,25 @@ void       _agent_turn_next_step     (AgentTurn    *turn);
 void       _agent_turn_run_tools     (AgentTurn    *turn,
                                       AgentMessage *assistant);
 void       _agent_turn_stop_tools    (AgentTurn    *turn);
+
+/* agent-turn-output.c */
+void       _agent_turn_output_start      (AgentTurn     *turn,
+                                          JsonNode      *schema);
+void       _agent_turn_output_clear      (AgentTurn     *turn);
+void       _agent_turn_output_prepare    (AgentTurn     *turn,
+                                          AgentRequest  *request);
+void       _agent_turn_output_text_delta (AgentTurn     *turn,
+                                          AgentMessage  *message,
+                                          const char    *text,
+                                          gsize          len);
+void       _agent_turn_output_call_delta (AgentTurn     *turn,
+                                          AgentMessage  *message,
+                                          AgentToolCall *call,
+                                          const char    *fragment,
+                                          gsize          len);
+void       _agent_turn_output_take_call  (AgentTurn     *turn,
+                                          AgentMessage  *message);
+GError    *_agent_turn_output_finish     (AgentTurn     *turn,
+                                          AgentMessage  *message);
 
 G_END_DECLS

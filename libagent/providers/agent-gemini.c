@@ -35,6 +35,7 @@
 #include "wire/agent-wire-util-private.h"
 #include "tools/agent-tool.h"
 #include "messages/agent-tool-call-private.h"
+#include "providers/agent-output-private.h"
 
 #define PROVIDER "gemini"
 
@@ -322,6 +323,11 @@ gemini_build_body (const AgentRequest  *request,
       /* With a budget, the thoughts are asked for too, as reasoning. */
       if (budgets[effort] > 0)
         cJSON_AddTrueToObject (thinking, "includeThoughts");
+    }
+  if (!_agent_output_add_gemini (config, request, error))
+    {
+      cJSON_Delete (config);
+      return NULL;
     }
   if (cJSON_GetArraySize (config) > 0)
     cJSON_AddItemToObject (root, "generationConfig", config);
