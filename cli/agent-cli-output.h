@@ -59,6 +59,12 @@ void       cli_output_error             (CliOutput      *self,
                                          const GError   *error);
 void       cli_output_notice            (CliOutput      *self,
                                          const char     *text);
+void       cli_output_set_objects       (CliOutput      *self,
+                                         gboolean        objects);
+void       cli_output_object_delta      (CliOutput      *self,
+                                         JsonNode       *object);
+void       cli_output_object            (CliOutput      *self,
+                                         JsonNode       *object);
 void       cli_output_models            (CliOutput      *self,
                                          const char * const *names);
 
