@@ -338,6 +338,7 @@ test_invalid (void)
     { "{\"a\": 1] ", "{\"a\":1}", "unexpected “]”" },
     { "Sure! Here is the JSON", "(none)", "byte 0: unexpected “S”" },
     { "{1: 2}", "{}", "unexpected “1”" },
+    { "[1, 1e999]", "[1]", "the number 1e999 is too large" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -503,6 +504,8 @@ end_number (AgentPartialJson *self,
   const char *text = self->buffer->str;
   JsonNode *node;
   gboolean integer;
+  gint64 integer_value = 0;
+  double double_value = 0;
 
   self->lex = LEX_NONE;
 
@@ -513,22 +516,29 @@ end_number (AgentPartialJson *self,
       return fail (self, at, what);
     }
 
-  node = json_node_new (JSON_NODE_VALUE);
   if (integer)
     {
-      gint64 value;
-
       errno = 0;
-      value = g_ascii_strtoll (text, NULL, 10);
-      if (errno == 0)
-        json_node_set_int (node, value);
-      else
-        json_node_set_double (node, g_ascii_strtod (text, NULL));
+      integer_value = g_ascii_strtoll (text, NULL, 10);
+      integer = errno == 0;
     }
-  else
+  if (!integer)
     {
-      json_node_set_double (node, g_ascii_strtod (text, NULL));
+      double_value = g_ascii_strtod (text, NULL);
+      /* JSON has no infinity to write it back as */
+      if (!isfinite (double_value))
+        {
+          g_autofree char *what = g_strdup_printf (_("the number %s is too large"), text);
+
+          return fail (self, at, what);
+        }
     }
+
+  node = json_node_new (JSON_NODE_VALUE);
+  if (integer)
+    json_node_set_int (node, integer_value);
+  else
+    json_node_set_double (node, double_value);
 
   return attach (self, node, at);
 }
