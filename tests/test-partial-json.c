@@ -481,6 +481,47 @@ test_mutations (void)
     }
 }
 
+/* A long string is shown in steps, each a view of the final text, and
+ * whole at its end */
+static void
+test_long_string (void)
+{
+  g_autoptr(AgentPartialJson) reader = agent_partial_json_new ();
+  g_autoptr(GString) text = g_string_new ("{\"body\": \"");
+  g_autoptr(GString) body = g_string_new (NULL);
+  g_autoptr(JsonNode) result = NULL;
+  guint n_changes = 0;
+  guint n_pieces = 0;
+
+  while (body->len < 100000)
+    g_string_append (body, "Dear friend, the days are long. ");
+  g_string_append (text, body->str);
+  g_string_append (text, "\"}");
+
+  for (gsize at = 0; at < text->len; at += 4)
+    {
+      guint revision = agent_partial_json_get_revision (reader);
+      JsonNode *value;
+
+      g_assert_true (agent_partial_json_feed (reader, text->str + at, MIN (4, text->len - at),
+                                              NULL));
+      n_pieces++;
+      if (agent_partial_json_get_revision (reader) != revision)
+        n_changes++;
+      value = agent_partial_json_get_value (reader);
+      if (value != NULL && json_object_has_member (json_node_get_object (value), "body"))
+        g_assert_true (g_str_has_prefix (body->str, json_object_get_string_member (
+          json_node_get_object (value), "body")));
+    }
+
+  /* Every piece while short, then fewer: about 256 steps per doubling */
+  g_assert_cmpuint (n_changes, >, 1024 / 4);
+  g_assert_cmpuint (n_changes, <, n_pieces / 4);
+  result = agent_partial_json_finish (reader, NULL);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (result), "body"), ==,
+                   body->str);
+}
+
 static void
 test_deep_nesting (void)
 {
@@ -508,6 +549,7 @@ main (int   argc,
   g_test_add_func ("/partial-json/cut-off", test_cut_off);
   g_test_add_func ("/partial-json/fence-and-reset", test_fence_and_reset);
   g_test_add_func ("/partial-json/mutations", test_mutations);
+  g_test_add_func ("/partial-json/long-string", test_long_string);
   g_test_add_func ("/partial-json/deep-nesting", test_deep_nesting);
 
   return g_test_run ();

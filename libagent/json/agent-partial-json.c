@@ -44,6 +44,10 @@
  * some models wrap JSON in one. Anything else that is not JSON is an error
  * naming the byte where it was found; the value read before it stays.
  *
+ * A string longer than a kilobyte grows in steps (each a 256th of its
+ * length), so that showing a very long one costs time in proportion to
+ * its length.
+ *
  * The value is the reader's own and changes as text is fed: copy it (or
  * serialize it) to keep it.
  *
@@ -51,6 +55,7 @@
  */
 
 #define MAX_DEPTH 512
+#define LONG_STRING 1024
 
 typedef enum
 {
@@ -391,6 +396,13 @@ sync_string (AgentPartialJson *self,
   char saved;
 
   if (self->string_node == NULL)
+    return;
+
+  /* Each showing copies the string: a long one is shown in steps of a
+   * 256th of what is shown, so that the copies of a string of n bytes add
+   * up to a few hundred times n, not n² over the length of a delta */
+  if (!whole && self->synced >= LONG_STRING &&
+      (self->buffer->len - self->synced) * 256 < self->synced)
     return;
 
   len = validate_buffer (self, self->synced, whole);
