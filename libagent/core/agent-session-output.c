@@ -163,6 +163,8 @@ _agent_session_set_output_property (AgentSession *self,
  * agent_session_get_output_schema:
  * @self: a [class@Agent.Session]
  *
+ * Gets the JSON Schema every answer is to follow.
+ *
  * Returns: (transfer none) (nullable): the schema answers are to follow
  *   (see [property@Agent.Session:output-schema])
  *

@@ -163,6 +163,8 @@ agent_partial_json_new (void)
  * agent_partial_json_ref:
  * @self: a [struct@Agent.PartialJson]
  *
+ * Takes a reference to @self.
+ *
  * Returns: (transfer full): @self, with one more reference
  *
  * Since: 0.1
