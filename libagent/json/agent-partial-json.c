@@ -222,8 +222,8 @@ fail (AgentPartialJson *self,
 {
   if (self->error == NULL)
     self->error = g_error_new (JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
-                               _("Invalid JSON at byte %" G_GSIZE_FORMAT ": %s"),
-                               self->offset + at, what);
+                               _("Invalid JSON at byte %lu: %s"),
+                               (gulong) (self->offset + at), what);
   return FALSE;
 }
 
