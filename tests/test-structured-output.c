@@ -134,6 +134,32 @@ test_not_json (Fixture       *f,
                    "Sure! The dates are March 12 and April 3.");
 }
 
+/* A server that refuses the schema: its reason, and that an object was asked for */
+static void
+test_refused (Fixture       *f,
+              gconstpointer  data)
+{
+  AgentTestResponse *r = agent_test_server_add_response (f->s.server, 400);
+
+  agent_test_response_set_body (r, "application/json",
+                                "{\"error\": {\"message\": \"Invalid schema for response_format "
+                                "'dates': In context=(), 'required' is required to be supplied\","
+                                " \"type\": \"invalid_request_error\"}}");
+  run_for_object (f, "Which dates?", dates_schema);
+
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_HTTP);
+  agent_test_assert_contains (f->error->message, "Invalid schema for response_format");
+  agent_test_assert_contains (f->error->message, "the request asked openai for structured output");
+  g_assert_cmpuint (g_list_model_get_n_items (memory (f)), ==, 1);
+
+  /* Without a schema, the same refusal says nothing of it */
+  r = agent_test_server_add_response (f->s.server, 400);
+  agent_test_response_set_body (r, "application/json", "{\"error\": {\"message\": \"No.\"}}");
+  agent_test_turn_run (&f->s.turn, f->s.session, "Hi", NULL);
+  g_assert_error (f->s.turn.error, AGENT_ERROR, AGENT_ERROR_HTTP);
+  g_assert_null (strstr (f->s.turn.error->message, "structured output"));
+}
+
 static void
 test_no_schema (Fixture       *f,
                 gconstpointer  data)
@@ -272,6 +298,7 @@ main (int   argc,
   ADD ("openai-chat/mismatch", "openai", test_mismatch);
   ADD ("openai-chat/cut-off", "openai", test_cut_off);
   ADD ("openai-chat/not-json", "openai", test_not_json);
+  ADD ("openai-chat/refused", "openai", test_refused);
   ADD ("openai-chat/no-schema", "openai", test_no_schema);
   ADD ("openai-chat/tools", "openai", test_openai_tools);
   ADD ("openai-chat/property", "openai", test_property);

@@ -222,3 +222,23 @@ _agent_turn_output_finish (AgentTurn    *turn,
 
   return NULL;
 }
+
+/* A server that refuses a request which asked for an object may refuse
+ * the schema, or structured output altogether: the error says it was
+ * asked for, and of which provider. Takes @error; returns the error. */
+GError *
+_agent_turn_output_explain (AgentTurn *turn,
+                            GError    *error)
+{
+  char *text;
+
+  if (turn->output_schema == NULL || !g_error_matches (error, AGENT_ERROR, AGENT_ERROR_HTTP))
+    return error;
+
+  text = g_strdup_printf (_("%s (the request asked %s for structured output with a JSON Schema: "
+                            "the model or server may not take it, or not this schema)"),
+                          error->message, agent_provider_get_name (turn->session->provider));
+  g_free (error->message);
+  error->message = text;
+  return error;
+}

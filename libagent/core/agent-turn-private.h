@@ -103,5 +103,7 @@ void       _agent_turn_output_take_call  (AgentTurn     *turn,
                                           AgentMessage  *message);
 GError    *_agent_turn_output_finish     (AgentTurn     *turn,
                                           AgentMessage  *message);
+GError    *_agent_turn_output_explain    (AgentTurn     *turn,
+                                          GError        *error);
 
 G_END_DECLS

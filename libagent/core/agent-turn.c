@@ -631,7 +631,7 @@ step_cb (GObject      *object,
 
   if (!success)
     {
-      step_failed (turn, message, stop_reason (turn, error));
+      step_failed (turn, message, _agent_turn_output_explain (turn, stop_reason (turn, error)));
       return;
     }
 
