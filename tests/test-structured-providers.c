@@ -375,6 +375,16 @@ test_anthropic_thinking (Fixture       *f,
     }
   add_event (r, "{\"type\":\"content_block_stop\",\"index\":0}");
   add_anthropic_end (r, "end_turn");
+  /* The next answer: a word first, then the output tool */
+  r = agent_test_server_add_response (f->s.server, 200);
+  add_anthropic_start (r);
+  add_event (r, "{\"type\":\"content_block_start\",\"index\":0,"
+                "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}");
+  add_event (r, "{\"type\":\"content_block_delta\",\"index\":0,"
+                "\"delta\":{\"type\":\"text_delta\",\"text\":\"Here it is.\"}}");
+  add_event (r, "{\"type\":\"content_block_stop\",\"index\":0}");
+  add_tool_use (r, 1, "toolu_9", "dates", dates_answer);
+  add_anthropic_end (r, "tool_use");
 
   run_for_object (f, "Which dates?", dates_schema);
 
@@ -387,6 +397,15 @@ test_anthropic_thinking (Fixture       *f,
   g_assert_nonnull (find_tool (body, "dates"));
   g_assert_cmpstr (json_object_get_string_member (body, "system"), ==,
                    "Be brief.\n\nGive your final answer by calling the tool dates.");
+
+  /* Text before the output call is not part of the object */
+  g_clear_pointer (&f->object, json_node_unref);
+  g_clear_pointer (&f->finished, json_node_unref);
+  g_ptr_array_set_size (f->deltas, 0);
+  run_for_object (f, "Again?", dates_schema);
+  assert_object (f, dates_answer);
+  g_assert_cmpstr (agent_message_get_content (memory_item (f, 3)), ==, dates_answer);
+  g_assert_cmpuint (agent_message_get_n_tool_calls (memory_item (f, 3)), ==, 0);
 }
 
 int

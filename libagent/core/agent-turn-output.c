@@ -136,7 +136,8 @@ _agent_turn_output_call_delta (AgentTurn     *turn,
 }
 
 /* A step that only called the output tool answered: its arguments become
- * the answer's text, and no call is left unanswered. */
+ * the answer's text (in place of any text before the call), and no call
+ * is left unanswered. */
 void
 _agent_turn_output_take_call (AgentTurn    *turn,
                               AgentMessage *message)
@@ -155,8 +156,12 @@ _agent_turn_output_take_call (AgentTurn    *turn,
   arguments = agent_tool_call_get_arguments (call);
   if (arguments == NULL)
     arguments = "";
-  if (message->content != NULL && message->content->len > 0)
-    _agent_message_add_content_break (message);
+  /* Text the model wrote before the call (with extended thinking, which
+   * forces no tool) streamed as text-delta; the answer is the object */
+  if (message->content != NULL)
+    g_string_truncate (message->content, 0);
+  if (message->content_breaks != NULL)
+    g_array_set_size (message->content_breaks, 0);
   _agent_message_append (&message->content, arguments, strlen (arguments));
   _agent_message_clear_tool_calls (message);
   _agent_message_notify_content (message);
