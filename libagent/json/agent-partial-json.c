@@ -12,7 +12,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "json/agent-partial-json.h"
+#include "json/agent-partial-json-private.h"
 
 /**
  * AgentPartialJson:
@@ -53,55 +53,6 @@
  *
  * Since: 0.1
  */
-
-#define MAX_DEPTH 512
-#define LONG_STRING 1024
-
-typedef enum
-{
-  EXPECT_VALUE,
-  EXPECT_FIRST_VALUE_OR_END,  /* after [ */
-  EXPECT_FIRST_KEY_OR_END,    /* after { */
-  EXPECT_KEY,                 /* after , in an object */
-  EXPECT_COLON,
-  EXPECT_NEXT,                /* after a value in a container: , or the end */
-  EXPECT_NOTHING,             /* the document is whole */
-} Expect;
-
-typedef enum
-{
-  LEX_NONE,
-  LEX_STRING,
-  LEX_ESCAPE,
-  LEX_UNICODE,
-  LEX_NUMBER,
-  LEX_LITERAL,
-  LEX_FENCE,
-} Lex;
-
-typedef struct
-{
-  JsonNode *node;   /* the container: the tree's */
-  char     *key;    /* an object's member waiting for its value */
-} Frame;
-
-struct _AgentPartialJson
-{
-  JsonNode *root;
-  GArray   *frames;
-  GString  *buffer;        /* the token being read: a string's text, a number, a literal */
-  JsonNode *string_node;   /* the string value being read, in the tree */
-  GError   *error;         /* sticky */
-  gsize     offset;        /* bytes fed before this piece */
-  gsize     synced;        /* bytes of buffer in string_node, valid UTF-8 */
-  gunichar  code_unit;
-  gunichar  high_surrogate;
-  guint     n_digits;
-  guint     revision;
-  Expect    expect;
-  Lex       lex;
-  guint     string_is_key : 1;
-};
 
 G_DEFINE_BOXED_TYPE (AgentPartialJson, agent_partial_json,
                      agent_partial_json_ref, agent_partial_json_unref)
@@ -215,10 +166,10 @@ agent_partial_json_reset (AgentPartialJson *self)
   self->revision = revision + 1;
 }
 
-static gboolean
-fail (AgentPartialJson *self,
-      gsize             at,
-      const char       *what)
+gboolean
+_agent_partial_json_fail (AgentPartialJson *self,
+                          gsize             at,
+                          const char       *what)
 {
   if (self->error == NULL)
     self->error = g_error_new (JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
@@ -239,7 +190,7 @@ fail_char (AgentPartialJson *self,
   else
     what = g_strdup_printf (_("unexpected byte 0x%02x"), c);
 
-  return fail (self, at, what);
+  return _agent_partial_json_fail (self, at, what);
 }
 
 static inline Frame *
@@ -275,7 +226,7 @@ attach (AgentPartialJson *self,
       Frame child = { node, NULL };
 
       if (self->frames->len >= MAX_DEPTH)
-        return fail (self, at, _("nested too deeply"));
+        return _agent_partial_json_fail (self, at, _("nested too deeply"));
 
       g_array_append_val (self->frames, child);
       self->expect = JSON_NODE_HOLDS_OBJECT (node) ? EXPECT_FIRST_KEY_OR_END
@@ -296,150 +247,25 @@ close_container (AgentPartialJson *self)
   self->expect = self->frames->len == 0 ? EXPECT_NOTHING : EXPECT_NEXT;
 }
 
-/* Strings */
-
-static inline void
-flush_high_surrogate (AgentPartialJson *self)
-{
-  if (self->high_surrogate != 0)
-    {
-      g_string_append (self->buffer, "\xef\xbf\xbd");
-      self->high_surrogate = 0;
-    }
-}
-
-static void
-add_code_unit (AgentPartialJson *self,
-               gunichar          unit)
-{
-  if (self->high_surrogate != 0)
-    {
-      if (unit >= 0xdc00 && unit <= 0xdfff)
-        {
-          gunichar c = 0x10000 + ((self->high_surrogate - 0xd800) << 10) + (unit - 0xdc00);
-
-          g_string_append_unichar (self->buffer, c);
-          self->high_surrogate = 0;
-          return;
-        }
-      flush_high_surrogate (self);
-    }
-
-  if (unit >= 0xd800 && unit <= 0xdbff)
-    self->high_surrogate = unit;
-  else if ((unit >= 0xdc00 && unit <= 0xdfff) || unit == 0)
-    g_string_append (self->buffer, "\xef\xbf\xbd");
-  else
-    g_string_append_unichar (self->buffer, unit);
-}
-
-/* How many bytes at the end of @text (@len) may be the start of a
- * character whose other bytes have not arrived */
-static gsize
-incomplete_tail (const char *text,
-                 gsize       len)
-{
-  for (gsize back = 1; back <= 3 && back <= len; back++)
-    {
-      guchar c = text[len - back];
-      gsize need;
-
-      if ((c & 0xc0) == 0x80)
-        continue;
-      if (c >= 0xc2 && c <= 0xdf)
-        need = 2;
-      else if (c >= 0xe0 && c <= 0xef)
-        need = 3;
-      else if (c >= 0xf0 && c <= 0xf4)
-        need = 4;
-      else
-        return 0;
-
-      return back < need ? back : 0;
-    }
-
-  return 0;
-}
-
-/* Makes the buffer from @from on valid UTF-8, holding back (unless @whole)
- * a character that is not complete yet; returns the length that is. */
-static gsize
-validate_buffer (AgentPartialJson *self,
-                 gsize             from,
-                 gboolean          whole)
-{
-  GString *buffer = self->buffer;
-  gsize len = buffer->len;
-  const char *end;
-
-  if (!whole)
-    len -= incomplete_tail (buffer->str + from, len - from);
-
-  if (!g_utf8_validate_len (buffer->str + from, len - from, &end))
-    {
-      g_autofree char *valid = g_utf8_make_valid (buffer->str + from, len - from);
-      g_autofree char *rest = g_strndup (buffer->str + len, buffer->len - len);
-
-      g_string_truncate (buffer, from);
-      g_string_append (buffer, valid);
-      len = buffer->len;
-      g_string_append (buffer, rest);
-    }
-
-  return len;
-}
-
-/* Shows the string being read in its node, as far as it is whole */
-static void
-sync_string (AgentPartialJson *self,
-             gboolean          whole)
-{
-  gsize len;
-  char saved;
-
-  if (self->string_node == NULL)
-    return;
-
-  /* Each showing copies the string: a long one is shown in steps of a
-   * 256th of what is shown, so that the copies of a string of n bytes add
-   * up to a few hundred times n, not n² over the length of a delta */
-  if (!whole && self->synced >= LONG_STRING &&
-      (self->buffer->len - self->synced) * 256 < self->synced)
-    return;
-
-  len = validate_buffer (self, self->synced, whole);
-  if (len == self->synced && !whole)
-    return;
-
-  saved = self->buffer->str[len];
-  self->buffer->str[len] = '\0';
-  json_node_set_string (self->string_node, self->buffer->str);
-  self->buffer->str[len] = saved;
-
-  if (len != self->synced)
-    self->revision++;
-  self->synced = len;
-}
-
 static gboolean
 end_string (AgentPartialJson *self,
             gsize             at)
 {
-  flush_high_surrogate (self);
+  _agent_partial_json_flush_high_surrogate (self);
   self->lex = LEX_NONE;
 
   if (self->string_is_key)
     {
       Frame *frame = top_frame (self);
 
-      validate_buffer (self, 0, TRUE);
+      _agent_partial_json_validate (self, 0, TRUE);
       g_free (frame->key);
       frame->key = g_strndup (self->buffer->str, self->buffer->len);
       self->expect = EXPECT_COLON;
       return TRUE;
     }
 
-  sync_string (self, TRUE);
+  _agent_partial_json_sync_string (self, TRUE);
   self->string_node = NULL;
   return TRUE;
 }
@@ -527,7 +353,7 @@ end_number (AgentPartialJson *self,
     {
       g_autofree char *what = g_strdup_printf (_("“%s” is not a number"), text);
 
-      return fail (self, at, what);
+      return _agent_partial_json_fail (self, at, what);
     }
 
   if (integer)
@@ -544,7 +370,7 @@ end_number (AgentPartialJson *self,
         {
           g_autofree char *what = g_strdup_printf (_("the number %s is too large"), text);
 
-          return fail (self, at, what);
+          return _agent_partial_json_fail (self, at, what);
         }
     }
 
@@ -577,7 +403,7 @@ add_literal_char (AgentPartialJson *self,
     {
       g_autofree char *what = g_strdup_printf (_("“%s” is not a value"), self->buffer->str);
 
-      return fail (self, at, what);
+      return _agent_partial_json_fail (self, at, what);
     }
 
   if (strlen (literal) != self->buffer->len)
@@ -721,54 +547,11 @@ structural (AgentPartialJson *self,
           self->lex = LEX_FENCE;
           return TRUE;
         }
-      return fail (self, at, _("text after the end of the document"));
+      return _agent_partial_json_fail (self, at, _("text after the end of the document"));
 
     default:
       g_assert_not_reached ();
     }
-}
-
-static inline int
-hex_value (guchar c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
-static gboolean
-escape (AgentPartialJson *self,
-        guchar            c,
-        gsize             at)
-{
-  gunichar unit;
-
-  switch (c)
-    {
-    case '"': unit = '"'; break;
-    case '\\': unit = '\\'; break;
-    case '/': unit = '/'; break;
-    case 'b': unit = '\b'; break;
-    case 'f': unit = '\f'; break;
-    case 'n': unit = '\n'; break;
-    case 'r': unit = '\r'; break;
-    case 't': unit = '\t'; break;
-    case 'u':
-      self->lex = LEX_UNICODE;
-      self->code_unit = 0;
-      self->n_digits = 0;
-      return TRUE;
-    default:
-      return fail (self, at, _("an invalid escape sequence"));
-    }
-
-  add_code_unit (self, unit);
-  self->lex = LEX_STRING;
-  return TRUE;
 }
 
 static gboolean
@@ -794,7 +577,7 @@ feed (AgentPartialJson *self,
               self->lex = LEX_ESCAPE;
               continue;
             }
-          flush_high_surrogate (self);
+          _agent_partial_json_flush_high_surrogate (self);
           if (c == 0)
             {
               g_string_append (self->buffer, "\xef\xbf\xbd");
@@ -812,18 +595,18 @@ feed (AgentPartialJson *self,
           continue;
 
         case LEX_ESCAPE:
-          if (!escape (self, c, i))
+          if (!_agent_partial_json_escape (self, c, i))
             return FALSE;
           continue;
 
         case LEX_UNICODE:
           if ((digit = hex_value (c)) < 0)
-            return fail (self, i, _("an invalid \\u escape"));
+            return _agent_partial_json_fail (self, i, _("an invalid \\u escape"));
           self->code_unit = self->code_unit * 16 + digit;
           if (++self->n_digits == 4)
             {
               self->lex = LEX_STRING;
-              add_code_unit (self, self->code_unit);
+              _agent_partial_json_add_code_unit (self, self->code_unit);
             }
           continue;
 
@@ -896,7 +679,7 @@ agent_partial_json_feed (AgentPartialJson  *self,
       feed (self, (const guchar *) text, len);
       self->offset += len;
       if (self->error == NULL && self->string_node != NULL)
-        sync_string (self, FALSE);
+        _agent_partial_json_sync_string (self, FALSE);
     }
 
   if (self->error != NULL)
