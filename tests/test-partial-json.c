@@ -375,6 +375,8 @@ test_cut_off (void)
     { "{\"a\": \"abc", "ends inside a string" },
     { "   ", "no JSON value" },
     { "{\"a\": tr", "before its last object or array is closed" },
+    { "\"a string at the top", "ends inside a string" },
+    { "\"escaped \\", "ends inside a string" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

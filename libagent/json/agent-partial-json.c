@@ -733,6 +733,14 @@ agent_partial_json_get_revision (AgentPartialJson *self)
   return self->revision;
 }
 
+/* The document is whole: its value ended (a string at the top is
+ * attached when it starts, so the string must have ended too) */
+static gboolean
+is_whole (AgentPartialJson *self)
+{
+  return self->expect == EXPECT_NOTHING && (self->lex == LEX_NONE || self->lex == LEX_FENCE);
+}
+
 /**
  * agent_partial_json_is_complete:
  * @self: a [struct@Agent.PartialJson]
@@ -750,7 +758,7 @@ agent_partial_json_is_complete (AgentPartialJson *self)
 {
   g_return_val_if_fail (self != NULL, FALSE);
 
-  return self->error == NULL && self->expect == EXPECT_NOTHING;
+  return self->error == NULL && is_whole (self);
 }
 
 /**
@@ -776,7 +784,7 @@ agent_partial_json_finish (AgentPartialJson  *self,
   if (self->error == NULL && self->lex == LEX_NUMBER)
     end_number (self, 0);
 
-  if (self->error == NULL && self->expect != EXPECT_NOTHING)
+  if (self->error == NULL && !is_whole (self))
     {
       const char *what;
 
