@@ -24,6 +24,8 @@ struct _CliOutput
   guint          in_text : 1;       /* the last thing on stdout was answer text */
   guint          in_reasoning : 1;
   guint          chunks_started : 1;
+  guint          objects : 1;       /* --schema: the answers are objects */
+  GString       *held;              /* --schema, plain: the answer's text, not shown */
   guint          chunk_index;       /* the call whose fragments are being shown */
   CliOutputFailedFunc failed_func;
   gpointer       failed_data;
@@ -112,6 +114,8 @@ cli_output_free (CliOutput *self)
 
   g_clear_object (&self->generator);
   g_string_free (self->line, TRUE);
+  if (self->held != NULL)
+    g_string_free (self->held, TRUE);
   g_free (self);
 }
 
@@ -324,6 +328,13 @@ cli_output_text_delta (CliOutput  *self,
       return;
     }
 
+  /* The object is printed whole, once checked */
+  if (self->objects)
+    {
+      g_string_append (self->held, text);
+      return;
+    }
+
   if (self->in_reasoning)
     end_text_line (self);
   shown = cli_escape_for_terminal (text, TRUE);
@@ -337,7 +348,7 @@ cli_output_text_delta (CliOutput  *self,
 void
 cli_output_text_break (CliOutput *self)
 {
-  if (self->json)
+  if (self->json || self->objects)
     return;
 
   put (self, self->in_text ? "\n\n" : "\n", self->in_text ? 2 : 1);
@@ -510,6 +521,13 @@ cli_output_step_finished (CliOutput    *self,
       return;
     }
 
+  /* --schema: the text of a step that called tools is not the object */
+  if (self->objects && agent_message_get_n_tool_calls (message) > 0 && self->held->len > 0)
+    {
+      say (self, DIM, "%s", self->held->str);
+      g_string_truncate (self->held, 0);
+    }
+
   /* A step that only called tools printed no text; one that did ends its line. */
   end_text_line (self);
 }
@@ -584,6 +602,13 @@ cli_output_error (CliOutput    *self,
       add_string (builder, "message", error->message);
       end (self, builder);
       return;
+    }
+
+  /* What the model answered instead of the object */
+  if (self->objects && self->held->len > 0)
+    {
+      say (self, NULL, _("The answer, as it came:\n%s"), self->held->str);
+      g_string_truncate (self->held, 0);
     }
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -708,4 +733,65 @@ cli_output_compacted (CliOutput    *self,
     end_text_line (self);
     say (self, DIM, "%s", text);
   }
+}
+
+/* --schema: answers are objects. With --json, object-delta events as the
+ * object arrives and an object event when it is whole; otherwise only the
+ * whole object, as indented JSON on standard output. */
+void
+cli_output_set_objects (CliOutput *self,
+                        gboolean   objects)
+{
+  self->objects = !!objects && !self->json;
+  if (self->objects && self->held == NULL)
+    self->held = g_string_new (NULL);
+}
+
+void
+cli_output_object_delta (CliOutput *self,
+                         JsonNode  *object)
+{
+  JsonBuilder *builder;
+
+  if (!self->json)
+    return;
+
+  builder = begin ("object-delta");
+  json_builder_set_member_name (builder, "object");
+  json_builder_add_value (builder, json_node_copy (object));
+  end (self, builder);
+}
+
+void
+cli_output_object (CliOutput *self,
+                   JsonNode  *object)
+{
+  g_autofree char *text = NULL;
+
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("object");
+
+      json_builder_set_member_name (builder, "object");
+      json_builder_add_value (builder, json_node_copy (object));
+      end (self, builder);
+      return;
+    }
+
+  if (self->held != NULL)
+    g_string_truncate (self->held, 0);
+  end_text_line (self);
+  text = json_to_string (object, TRUE);
+  /* On a terminal, what the model wrote cannot reach it raw */
+  if (isatty (STDOUT_FILENO))
+    {
+      g_autofree char *shown = cli_escape_for_terminal (text, TRUE);
+
+      put (self, shown, strlen (shown));
+    }
+  else
+    {
+      put (self, text, strlen (text));
+    }
+  put (self, "\n", 1);
 }

@@ -61,6 +61,12 @@ void       cli_output_notice            (CliOutput      *self,
                                          const char     *text);
 void       cli_output_attachment        (CliOutput      *self,
                                          AgentContentPart *part);
+void       cli_output_set_objects       (CliOutput      *self,
+                                         gboolean        objects);
+void       cli_output_object_delta      (CliOutput      *self,
+                                         JsonNode       *object);
+void       cli_output_object            (CliOutput      *self,
+                                         JsonNode       *object);
 void       cli_output_models            (CliOutput      *self,
                                          const char * const *names);
 

@@ -29,6 +29,7 @@
 #include "agent-cli-context.h"
 #include "agent-cli-mcp.h"
 #include "agent-cli-output.h"
+#include "agent-cli-schema.h"
 #include "agent-cli-store.h"
 
 #define EXIT_INTERRUPTED 130
@@ -74,6 +75,7 @@ static int opt_max_tool_calls;
 static double opt_tool_timeout = UNSET_TIMEOUT;
 static gboolean opt_yes;
 static gboolean opt_json;
+static char *opt_schema;
 static gboolean opt_list_tools;
 static gboolean opt_list_models;
 static int opt_max_tokens;
@@ -151,6 +153,9 @@ static const GOptionEntry entries[] = {
     N_("Trust the certificate authorities in FILE (PEM) instead of the system's"), N_("FILE") },
   { "json", 'j', 0, G_OPTION_ARG_NONE, &opt_json,
     N_("Print one JSON event per line"), NULL },
+  { "schema", 0, 0, G_OPTION_ARG_FILENAME, &opt_schema,
+    N_("Answer with a JSON object that follows the JSON Schema in FILE, printed whole"),
+    N_("FILE") },
   { "max-tokens", 0, 0, G_OPTION_ARG_INT, &opt_max_tokens,
     N_("At most N tokens per answer (default: the provider's)"), N_("N") },
   { "reasoning-effort", 0, 0, G_OPTION_ARG_STRING, &opt_reasoning_effort,
@@ -914,6 +919,12 @@ run (int   argc,
 
   if ((status = cli_store_attach (store, session, output)) >= 0)
     return status;
+
+  if (opt_schema != NULL && !cli_schema_attach (session, output, opt_schema, &error))
+    {
+      cli_output_error (output, error);
+      return EXIT_FAILURE;
+    }
 
   if (opt_list_models)
     return list_models (session, output);

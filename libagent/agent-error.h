@@ -47,6 +47,10 @@ G_BEGIN_DECLS
  * @AGENT_ERROR_CONTEXT_LENGTH: the request does not fit the model's context
  *   window (the conversation is too long); see
  *   [func@Agent.Error.get_context_tokens] for the numbers the server gave
+ * @AGENT_ERROR_SCHEMA: a value (the answer asked for with an output schema)
+ *   does not follow its JSON Schema
+ * @AGENT_ERROR_UNSUPPORTED: the provider, model or server cannot do what
+ *   was asked (for example structured output with a schema it cannot take)
  *
  * Error codes in the %AGENT_ERROR domain.
  *
@@ -68,6 +72,8 @@ typedef enum
   AGENT_ERROR_HOOK,
   AGENT_ERROR_STORAGE,
   AGENT_ERROR_CONTEXT_LENGTH,
+  AGENT_ERROR_SCHEMA,
+  AGENT_ERROR_UNSUPPORTED,
 } AgentError;
 
 AGENT_AVAILABLE_IN_ALL

@@ -501,3 +501,63 @@ agent_test_assert_contains (const char *haystack,
   if (haystack == NULL || strstr (haystack, needle) == NULL)
     g_error ("“%s” does not contain “%s”", haystack, needle);
 }
+
+/* Is @part (NULL: nothing yet) a view of @whole that can still grow into
+ * it, as AgentPartialJson promises? Objects hold some of the members, each
+ * a view of its final value; arrays the first elements, all but the last
+ * whole; strings a prefix; other values are whole. */
+gboolean
+agent_test_json_is_view_of (JsonNode *part,
+                            JsonNode *whole)
+{
+  if (part == NULL)
+    return TRUE;
+  if (JSON_NODE_TYPE (part) != JSON_NODE_TYPE (whole))
+    return FALSE;
+
+  switch (JSON_NODE_TYPE (part))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *p = json_node_get_object (part), *w = json_node_get_object (whole);
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        json_object_iter_init (&iter, p);
+        while (json_object_iter_next (&iter, &name, &member))
+          if (!json_object_has_member (w, name) ||
+              !agent_test_json_is_view_of (member, json_object_get_member (w, name)))
+            return FALSE;
+        return TRUE;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *p = json_node_get_array (part), *w = json_node_get_array (whole);
+        guint n = json_array_get_length (p);
+
+        if (n > json_array_get_length (w))
+          return FALSE;
+        for (guint i = 0; i < n; i++)
+          {
+            JsonNode *a = json_array_get_element (p, i), *b = json_array_get_element (w, i);
+
+            if (i + 1 < n ? !agent_test_json_equal (a, b) : !agent_test_json_is_view_of (a, b))
+              return FALSE;
+          }
+        return TRUE;
+      }
+
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (part) != json_node_get_value_type (whole))
+        return FALSE;
+      if (json_node_get_value_type (part) == G_TYPE_STRING)
+        return g_str_has_prefix (json_node_get_string (whole), json_node_get_string (part));
+      return agent_test_json_equal (part, whole);
+
+    case JSON_NODE_NULL:
+    default:
+      return TRUE;
+    }
+}

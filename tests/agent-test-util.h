@@ -54,5 +54,7 @@ void         agent_test_assert_same_text   (const char     *actual,
                                             const char     *expected);
 void         agent_test_assert_contains    (const char     *haystack,
                                             const char     *needle);
+gboolean     agent_test_json_is_view_of    (JsonNode       *part,
+                                            JsonNode       *whole);
 
 G_END_DECLS

@@ -25,6 +25,11 @@ typedef struct
   const char    *system_prompt;
   GListModel    *messages;   /* of AgentMessage */
   GListModel    *tools;      /* of AgentTool */
+  /* Structured output (agent-session-output.c): the answer is to follow
+   * this JSON Schema (NULL: prose), under this name (a tool's, for the
+   * providers whose backend has output_by_tool) */
+  JsonNode      *output_schema;
+  const char    *output_name;
 } AgentRequest;
 
 typedef struct _AgentProviderBackend AgentProviderBackend;
@@ -47,6 +52,10 @@ struct _AgentProviderBackend
 
   /* How its answer streams: the display name, framing and event decoder */
   AgentStreamFormat stream;
+
+  /* Structured output comes as the arguments of a forced call of a tool
+   * named output_name (Anthropic), not as the answer's text */
+  gboolean    output_by_tool;
 
   /* Listing models: GET {base}{models_path}; the names in the answer. */
   const char *models_path;

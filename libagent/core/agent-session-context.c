@@ -22,6 +22,8 @@ enum {
   N_CONTEXT_PROPS
 };
 
+G_STATIC_ASSERT (N_CONTEXT_PROPS == AGENT_SESSION_N_CONTEXT_PROPS);
+
 static GParamSpec *properties[N_CONTEXT_PROPS];
 static guint first_prop_id;
 

@@ -24,6 +24,7 @@ struct _AgentSession
   AgentMetrics  *turn_metrics;
   AgentMessage  *current_message;
   GObject       *transcript;  /* an AgentTranscript, made when asked for */
+  JsonNode      *output_schema;
   AgentTurn     *turn;
   double         tool_timeout;
   double         step_timeout;
@@ -66,6 +67,8 @@ typedef enum
   AGENT_SESSION_RETRY,
   AGENT_SESSION_CONTEXT_PRESSURE,
   AGENT_SESSION_COMPACTED,
+  AGENT_SESSION_OBJECT_DELTA,
+  AGENT_SESSION_OBJECT_FINISHED,
   AGENT_SESSION_N_SIGNALS
 } AgentSessionSignal;
 
@@ -103,6 +106,9 @@ gboolean _agent_session_set_limit_property   (AgentSession *self,
 /* agent-session-limits.c adds this many properties */
 #define AGENT_SESSION_N_LIMIT_PROPS 4
 
+/* agent-session-context.c adds this many properties */
+#define AGENT_SESSION_N_CONTEXT_PROPS 4
+
 /* agent-session-context.c: context-policy, context-window, context-used,
  * context-pressure-threshold; context-pressure and compacted */
 void     _agent_session_init_context          (AgentSession *self);
@@ -118,5 +124,17 @@ gboolean _agent_session_set_context_property  (AgentSession *self,
                                                const GValue *value);
 void     _agent_session_set_context_used      (AgentSession *self,
                                                gint64        tokens);
+
+/* agent-session-output.c: output-schema, object-delta, object-finished */
+void     _agent_session_class_add_output     (GObjectClass *object_class,
+                                              guint         first_prop_id,
+                                              guint        *object_delta_signal,
+                                              guint        *object_finished_signal);
+gboolean _agent_session_get_output_property  (AgentSession *self,
+                                              guint         prop_id,
+                                              GValue       *value);
+gboolean _agent_session_set_output_property  (AgentSession *self,
+                                              guint         prop_id,
+                                              const GValue *value);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include "core/agent-session-private.h"
 #include "core/agent-transcript-private.h"
 #include "core/agent-turn-private.h"
+#include "json/agent-json-private.h"
 
 /* Starting a turn, and what the session shows of the turn that runs or
  * last ran. The turn itself is in agent-turn.c. */
@@ -132,6 +133,7 @@ static void
 start_turn (AgentSession        *self,
             const char          *text,
             AgentMessage        *message,
+            JsonNode            *schema,
             GCancellable        *cancellable,
             GAsyncReadyCallback  callback,
             gpointer             user_data,
@@ -173,6 +175,7 @@ start_turn (AgentSession        *self,
 
   turn = _agent_turn_new (self, task, cancellable);
   g_task_set_task_data (task, turn, (GDestroyNotify)_agent_turn_free);
+  _agent_turn_output_start (turn, schema);
   _agent_session_set_turn (self, turn);
   _agent_turn_start (turn, text, message);
 }
@@ -205,7 +208,8 @@ agent_session_send_async (AgentSession        *self,
   g_return_if_fail (text != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_turn (self, text, NULL, cancellable, callback, user_data, agent_session_send_async);
+  start_turn (self, text, NULL, self->output_schema, cancellable, callback, user_data,
+              agent_session_send_async);
 }
 
 /**
@@ -266,7 +270,7 @@ agent_session_send_message_async (AgentSession        *self,
   g_return_if_fail (AGENT_IS_MESSAGE (message));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_turn (self, NULL, message, cancellable, callback, user_data,
+  start_turn (self, NULL, message, self->output_schema, cancellable, callback, user_data,
               agent_session_send_message_async);
 }
 
@@ -320,7 +324,8 @@ agent_session_continue_async (AgentSession        *self,
   g_return_if_fail (AGENT_IS_SESSION (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  start_turn (self, NULL, NULL, cancellable, callback, user_data, agent_session_continue_async);
+  start_turn (self, NULL, NULL, self->output_schema, cancellable, callback, user_data,
+              agent_session_continue_async);
 }
 
 /**
@@ -347,4 +352,90 @@ agent_session_continue_finish (AgentSession  *self,
                         NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * agent_session_send_for_object_async:
+ * @self: a [class@Agent.Session]
+ * @text: the user's message
+ * @schema: (nullable): the JSON Schema the answer is to follow, or %NULL
+ *   for the session's [property@Agent.Session:output-schema]
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the turn ends
+ * @user_data: data for @callback
+ *
+ * Sends @text as [method@Agent.Session.send_async] does, asking for an
+ * answer that follows @schema for this turn only (see
+ * [property@Agent.Session:output-schema] for how each provider is asked,
+ * and what happens to tools). [signal@Agent.Session::object-delta] shows
+ * the object as it arrives.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_send_for_object_async (AgentSession        *self,
+                                     const char          *text,
+                                     JsonNode            *schema,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  g_autoptr(JsonNode) copy = NULL;
+
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (schema == NULL)
+    schema = self->output_schema;
+
+  if (schema == NULL || !JSON_NODE_HOLDS_OBJECT (schema))
+    {
+      g_task_report_new_error (self, callback, user_data, agent_session_send_for_object_async,
+                               AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("An answer as an object needs a JSON Schema, which is an "
+                                 "object"));
+      return;
+    }
+
+  copy = _agent_json_node_sealed_copy (schema);
+  start_turn (self, text, NULL, copy, cancellable, callback, user_data,
+              agent_session_send_for_object_async);
+}
+
+/**
+ * agent_session_send_for_object_finish:
+ * @self: a [class@Agent.Session]
+ * @result: the result given to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes [method@Agent.Session.send_for_object_async].
+ *
+ * Returns: (transfer full): the answer's object, checked against the
+ *   schema, or %NULL with @error set: %AGENT_ERROR_SCHEMA if the answer
+ *   was not JSON or did not follow the schema (the answer stays in the
+ *   conversation), any error [method@Agent.Session.send_finish] gives
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_session_send_for_object_finish (AgentSession  *self,
+                                      GAsyncResult  *result,
+                                      GError       **error)
+{
+  g_autoptr(AgentMessage) message = NULL;
+  AgentTurn *turn;
+
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        agent_session_send_for_object_async, NULL);
+
+  message = g_task_propagate_pointer (G_TASK (result), error);
+  if (message == NULL)
+    return NULL;
+
+  turn = g_task_get_task_data (G_TASK (result));
+  g_return_val_if_fail (turn != NULL && turn->object != NULL, NULL);
+  return json_node_ref (turn->object);
 }

@@ -163,6 +163,7 @@ agent_session_finalize (GObject *object)
   AgentSession *self = (AgentSession *)object;
 
   g_clear_pointer (&self->system_prompt, g_free);
+  g_clear_pointer (&self->output_schema, json_node_unref);
   g_clear_pointer (&self->usage, agent_usage_unref);
   g_clear_pointer (&self->turn_metrics, agent_metrics_unref);
 
@@ -250,7 +251,8 @@ agent_session_get_property (GObject    *object,
 
     default:
       if (!_agent_session_get_limit_property (self, prop_id, value) &&
-          !_agent_session_get_context_property (self, prop_id, value))
+          !_agent_session_get_context_property (self, prop_id, value) &&
+          !_agent_session_get_output_property (self, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -306,7 +308,8 @@ agent_session_set_property (GObject      *object,
 
     default:
       if (!_agent_session_set_limit_property (self, prop_id, value) &&
-          !_agent_session_set_context_property (self, prop_id, value))
+          !_agent_session_set_context_property (self, prop_id, value) &&
+          !_agent_session_set_output_property (self, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -516,6 +519,11 @@ agent_session_class_init (AgentSessionClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
   _agent_session_class_add_limits (object_class, N_PROPS);
   _agent_session_class_add_context (object_class, N_PROPS + AGENT_SESSION_N_LIMIT_PROPS, signals);
+  _agent_session_class_add_output (object_class,
+                                   N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
+                                   AGENT_SESSION_N_CONTEXT_PROPS,
+                                   &signals[AGENT_SESSION_OBJECT_DELTA],
+                                   &signals[AGENT_SESSION_OBJECT_FINISHED]);
 
   /**
    * AgentSession::retry:

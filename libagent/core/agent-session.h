@@ -128,6 +128,22 @@ AgentMessage  *agent_session_send_message_finish           (AgentSession        
                                                             GAsyncResult         *result,
                                                             GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
+JsonNode      *agent_session_get_output_schema             (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_output_schema             (AgentSession         *self,
+                                                            JsonNode             *schema);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_send_for_object_async         (AgentSession         *self,
+                                                            const char           *text,
+                                                            JsonNode             *schema,
+                                                            GCancellable         *cancellable,
+                                                            GAsyncReadyCallback   callback,
+                                                            gpointer              user_data);
+AGENT_AVAILABLE_IN_ALL
+JsonNode      *agent_session_send_for_object_finish        (AgentSession         *self,
+                                                            GAsyncResult         *result,
+                                                            GError              **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
 void           agent_session_continue_async                (AgentSession         *self,
                                                             GCancellable         *cancellable,
                                                             GAsyncReadyCallback   callback,

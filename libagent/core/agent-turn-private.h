@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 
+#include "json/agent-partial-json.h"
 #include "messages/agent-metrics-private.h"
 #include "core/agent-session-private.h"
 #include "core/agent-step-private.h"
@@ -59,6 +60,13 @@ struct _AgentTurn
   GError        *context_error;    /* the refusal being answered by compacting */
   guint          context_retried : 1;  /* once per turn */
   guint          summarized : 1;       /* once per step */
+  /* Structured output (agent-turn-output.c): NULL schema for prose */
+  JsonNode         *output_schema;
+  char             *output_name;
+  AgentPartialJson *partial;        /* the step's object as it streams */
+  guint             partial_revision;
+  JsonNode         *object;         /* the last answer's, once checked */
+  guint             output_by_tool : 1;
 };
 
 AgentTurn *_agent_turn_new           (AgentSession *session,
@@ -90,5 +98,27 @@ void       _agent_turn_update_context_used (AgentTurn *turn);
 gboolean   _agent_turn_context_retry (AgentTurn    *turn,
                                       AgentMessage *message,
                                       GError       *error);
+
+/* agent-turn-output.c */
+void       _agent_turn_output_start      (AgentTurn     *turn,
+                                          JsonNode      *schema);
+void       _agent_turn_output_clear      (AgentTurn     *turn);
+void       _agent_turn_output_prepare    (AgentTurn     *turn,
+                                          AgentRequest  *request);
+void       _agent_turn_output_text_delta (AgentTurn     *turn,
+                                          AgentMessage  *message,
+                                          const char    *text,
+                                          gsize          len);
+void       _agent_turn_output_call_delta (AgentTurn     *turn,
+                                          AgentMessage  *message,
+                                          AgentToolCall *call,
+                                          const char    *fragment,
+                                          gsize          len);
+void       _agent_turn_output_take_call  (AgentTurn     *turn,
+                                          AgentMessage  *message);
+GError    *_agent_turn_output_finish     (AgentTurn     *turn,
+                                          AgentMessage  *message);
+GError    *_agent_turn_output_explain    (AgentTurn     *turn,
+                                          GError        *error);
 
 G_END_DECLS

@@ -294,6 +294,7 @@ _agent_turn_free (AgentTurn *turn)
   g_assert (turn->stall_timer == NULL);
   g_assert (turn->caller_cancelled_id == 0);
 
+  _agent_turn_output_clear (turn);
   g_clear_pointer (&turn->step, agent_step_unref);
   g_clear_pointer (&turn->totals.usage, agent_usage_unref);
   g_clear_pointer (&turn->calls, g_ptr_array_unref);
@@ -446,6 +447,7 @@ on_text_delta (gpointer    user_data,
   note_delta (turn, len);
   _agent_message_notify_content (message);
   _agent_session_emit (turn->session, AGENT_SESSION_TEXT_DELTA, message, text);
+  _agent_turn_output_text_delta (turn, message, text, len);
   check_turn_size (turn);
 }
 
@@ -485,6 +487,7 @@ on_tool_call_delta (gpointer       user_data,
 
   note_delta (turn, len);
   check_turn_size (turn);
+  _agent_turn_output_call_delta (turn, agent_step_get_message (turn->step), call, fragment, len);
 
   /* The toggle changes what is emitted, never what is stored. */
   if (!turn->session->stream_tool_call_chunks)
@@ -669,7 +672,7 @@ step_cb (GObject      *object,
 
   if (!success)
     {
-      error = stop_reason (turn, error);
+      error = _agent_turn_output_explain (turn, stop_reason (turn, error));
       /* Too long for the model: compacted and sent again, once */
       if (_agent_turn_context_retry (turn, message, error))
         return;
@@ -678,11 +681,23 @@ step_cb (GObject      *object,
     }
 
   _agent_message_set_state (message, AGENT_MESSAGE_STATE_COMPLETE);
+  _agent_turn_output_take_call (turn, message);
 
   if (agent_message_get_n_tool_calls (message) == 0)
     {
+      /* An answer that was to follow a schema and does not stays in the
+       * conversation as it came; the turn fails saying why */
+      error = _agent_turn_output_finish (turn, message);
       if (!_agent_turn_append (turn, message))
-        return;
+        {
+          g_clear_error (&error);
+          return;
+        }
+      if (error != NULL)
+        {
+          _agent_turn_fail (turn, error);
+          return;
+        }
       _agent_session_emit (turn->session, AGENT_SESSION_STEP_FINISHED, message);
       _agent_turn_complete (turn, message);
       return;
@@ -757,6 +772,7 @@ send_step (AgentTurn *turn)
   request.system_prompt = session->system_prompt;
   request.messages = turn->view ? G_LIST_MODEL (turn->view) : G_LIST_MODEL (session->memory);
   request.tools = G_LIST_MODEL (session->tools);
+  _agent_turn_output_prepare (turn, &request);
 
   /* The prepare-step hook sees (and may change) a copy; without a handler
    * the memory is read as it is. */

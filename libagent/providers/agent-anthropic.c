@@ -30,6 +30,7 @@
 #include "messages/agent-usage-private.h"
 #include "tools/agent-tool.h"
 #include "wire/agent-wire-util-private.h"
+#include "providers/agent-output-private.h"
 
 #define PROVIDER_NAME      "anthropic"
 #define API_VERSION        "2023-06-01"
@@ -375,6 +376,7 @@ anthropic_build_body (const AgentRequest  *request,
       cJSON_AddNumberToObject (thinking, "budget_tokens", budget);
     }
 
+  _agent_output_add_anthropic (root, request, budget > 0);
   cJSON_AddTrueToObject (root, "stream");
 
   return _agent_json_print_body (root, error);
@@ -834,6 +836,7 @@ const AgentProviderBackend agent_anthropic_backend = {
   .api_key_variable = "ANTHROPIC_API_KEY",
   .default_model = "claude-sonnet-4-5",
   .build_body = anthropic_build_body,
+  .output_by_tool = TRUE,
   .build_path = anthropic_build_path,
   .add_headers = anthropic_add_headers,
   .stream = {

@@ -36,6 +36,7 @@
 #include "wire/agent-wire-util-private.h"
 #include "tools/agent-tool.h"
 #include "messages/agent-tool-call-private.h"
+#include "providers/agent-output-private.h"
 
 #define PROVIDER "gemini"
 
@@ -407,6 +408,11 @@ gemini_write_body (const AgentRequest  *request,
       /* With a budget, the thoughts are asked for too, as reasoning. */
       if (budgets[effort] > 0)
         cJSON_AddTrueToObject (thinking, "includeThoughts");
+    }
+  if (!_agent_output_add_gemini (config, request, error))
+    {
+      cJSON_Delete (config);
+      return NULL;
     }
   if (cJSON_GetArraySize (config) > 0)
     cJSON_AddItemToObject (root, "generationConfig", config);

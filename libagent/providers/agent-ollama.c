@@ -30,6 +30,7 @@
 #include "tools/agent-tool.h"
 #include "messages/agent-tool-call-private.h"
 #include "wire/agent-wire-util-private.h"
+#include "providers/agent-output-private.h"
 
 /* Request */
 
@@ -291,6 +292,7 @@ ollama_build_body (const AgentRequest  *request,
     cJSON_AddNumberToObject (cJSON_AddObjectToObject (root, "options"), "num_predict", max_tokens);
 
   add_think (root, request);
+  _agent_output_add_ollama (root, request);
 
   return _agent_json_print_body (root, error);
 }

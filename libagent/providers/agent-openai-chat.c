@@ -25,6 +25,7 @@
 #include "tools/agent-tool.h"
 #include "messages/agent-tool-call-private.h"
 #include "wire/agent-wire-util-private.h"
+#include "providers/agent-output-private.h"
 
 /* Request */
 
@@ -319,6 +320,7 @@ openai_chat_build_body (const AgentRequest  *request,
       break;
     }
 
+  _agent_output_add_openai_chat (root, request);
   cJSON_AddTrueToObject (root, "stream");
   cJSON_AddTrueToObject (cJSON_AddObjectToObject (root, "stream_options"), "include_usage");
 

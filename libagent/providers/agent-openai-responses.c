@@ -36,6 +36,7 @@
 #include "core/agent-provider-private.h"
 #include "tools/agent-tool.h"
 #include "wire/agent-wire-util-private.h"
+#include "providers/agent-output-private.h"
 
 #define PROVIDER_NAME "openai-responses"
 /* Between two parts of the reasoning or the refusal. The text of several
@@ -456,6 +457,7 @@ openai_responses_build_body (const AgentRequest  *request,
                             cJSON_CreateString ("reasoning.encrypted_content"));
     }
 
+  _agent_output_add_openai_responses (root, request);
   cJSON_AddFalseToObject (root, "store");
   cJSON_AddTrueToObject (root, "stream");
 

@@ -14,7 +14,12 @@
 //   denies or blocks;
 // - Agent.tool({name, description, parameters, execute}) declares a tool
 //   from an object, and session.add_tool() takes such an object;
-// - session.stream(text) is an async generator of the turn's events.
+// - session.stream(text) is an async generator of the turn's events;
+// - structured output: schemas as plain objects (set_output_schema,
+//   send_for_object_async), session.ask_for_object(text, schema) resolves
+//   to the object, session.stream(text, null, {schema}) adds object-delta
+//   and object events, Agent.parse_partial(text) and
+//   reader.get_value_object() give partial JSON as JavaScript values.
 //
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -263,14 +268,62 @@ function _init() {
     const usageFields = usage => usage ? asObject(usage.to_json()) : null;
     const metricsFields = metrics => metrics ? asObject(metrics.to_json()) : null;
 
+    // --- structured output ---
+
+    const rawSetOutputSchema = Agent.Session.prototype.set_output_schema;
+    const rawSendForObject = Agent.Session.prototype.send_for_object_async;
+    const rawFeed = Agent.PartialJson.prototype.feed;
+    const jsValue = node => node ? asObject(node) : null;
+    const encode = text => typeof text === 'string' ? new TextEncoder().encode(text) : text;
+
+    Agent.Session.prototype.set_output_schema = function (schema) {
+        rawSetOutputSchema.call(this, parameters(schema));
+    };
+
+    Agent.Session.prototype.send_for_object_async = function (text, schema, cancellable, callback) {
+        rawSendForObject.call(this, text, parameters(schema), cancellable, callback);
+    };
+
+    /**
+     * Sends `text` for an answer that follows `schema` (an object, JSON
+     * text, a Json.Node, or null for the session's output-schema) and
+     * resolves to the object as JavaScript values; rejects with the
+     * GLib.Error (code 'schema' when the answer does not follow it).
+     */
+    Agent.Session.prototype.ask_for_object = function (text, schema = null, cancellable = null) {
+        return new Promise((resolve, reject) => {
+            this.send_for_object_async(text, schema, cancellable, (session, result) => {
+                try {
+                    resolve(jsValue(session.send_for_object_finish(result)));
+                } catch (error) {
+                    reject(error);
+                }
+            });
+        });
+    };
+
+    Agent.PartialJson.prototype.feed = function (text) {
+        return rawFeed.call(this, encode(text));
+    };
+
+    /** The value read so far, as JavaScript values (a copy). */
+    Agent.PartialJson.prototype.get_value_object = function () {
+        return jsValue(this.get_value());
+    };
+
+    /** The start of a JSON document as JavaScript values, as far as it arrived. */
+    Agent.parse_partial = text => jsValue(Agent.json_parse_partial(encode(text)));
+
     /**
      * Runs a turn and yields its events, objects with the fields of
      * agent-cli's --json lines. The last is 'done'; or 'error', after which
      * the GLib.Error is thrown. Leaving the loop early cancels the turn.
      * The GLib main loop must run (it does in `gjs -m` while a top-level
-     * await is pending, and in an application).
+     * await is pending, and in an application). With {schema} the answer
+     * is to follow it: 'object-delta' events carry the object as it
+     * arrives, an 'object' event the whole of it.
      */
-    Agent.Session.prototype.stream = async function* (text, cancellable = null) {
+    Agent.Session.prototype.stream = async function* (text, cancellable = null, {schema} = {}) {
         const queue = [];
         let wake = null;
         let done = false;
@@ -301,13 +354,24 @@ function _init() {
                 'finish-reason': m.get_finish_reason(), usage: usageFields(m.get_usage()),
                 metrics: metricsFields(m.get_metrics()),
             })),
+            rawConnect.call(this, 'object-delta', (_s, _m, node) => add('object-delta',
+                {object: jsValue(node)})),
+            rawConnect.call(this, 'object-finished', (_s, _m, node) => add('object',
+                {object: jsValue(node)})),
         ];
         const own = new Gio.Cancellable();
         const relay = cancellable ? cancellable.connect(() => own.cancel()) : 0;
 
-        this.send_async(text, own, (session, result) => {
+        const finished = (session, result) => {
             try {
-                const message = session.send_finish(result);
+                let message;
+                if (schema !== undefined && schema !== null) {
+                    session.send_for_object_finish(result);
+                    const memory = session.get_memory();
+                    message = memory.get_item(memory.get_n_items() - 1);
+                } else {
+                    message = session.send_finish(result);
+                }
                 const content = {role: 'assistant', content: message.get_content()};
                 if (message.get_reasoning() !== null)
                     content.reasoning = message.get_reasoning();
@@ -323,7 +387,11 @@ function _init() {
             }
             done = true;
             wake?.();
-        });
+        };
+        if (schema !== undefined && schema !== null)
+            this.send_for_object_async(text, schema, own, finished);
+        else
+            this.send_async(text, own, finished);
 
         try {
             for (;;) {

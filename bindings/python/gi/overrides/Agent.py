@@ -482,8 +482,9 @@ class _Events:
     """Listens to a session for one turn and keeps its events as dicts with
     the fields of agent-cli's --json lines."""
 
-    def __init__(self, session, wake=None):
+    def __init__(self, session, wake=None, for_object=False):
         self.session = session
+        self.for_object = for_object
         self.queue = collections.deque()
         self.wake = wake
         self.done = False
@@ -515,6 +516,10 @@ class _Events:
                 'step-finished', usage=_usage(message.get_usage()),
                 metrics=_metrics(message.get_metrics()),
                 **{'finish-reason': message.get_finish_reason()})),
+            raw(session, 'object-delta', lambda s, message, node: self.add(
+                'object-delta', object=_python(node))),
+            raw(session, 'object-finished', lambda s, message, node: self.add(
+                'object', object=_python(node))),
         ]
 
     def add(self, kind, **fields):
@@ -526,7 +531,12 @@ class _Events:
 
     def finish(self, session, result):
         try:
-            message = session.send_finish(result)
+            if self.for_object:
+                session.send_for_object_finish(result)
+                memory = session.get_memory()
+                message = memory.get_item(memory.get_n_items() - 1)
+            else:
+                message = session.send_finish(result)
         except GLib.Error as error:
             self.error = error
             self.add('error', code=Agent.error_get_code(error), message=error.message)
@@ -575,17 +585,59 @@ class Session(Agent.Session):
             tool = globals()['tool'](tool)
         Agent.Session.add_tool(self, tool)
 
-    def stream(self, text, cancellable=None):
+    def set_output_schema(self, schema):
+        """Sets the JSON Schema answers are to follow: a dict, JSON text, a
+        Json.Node, or None for prose."""
+        Agent.Session.set_output_schema(self, _parameters(schema))
+
+    def send_for_object_async(self, text, schema, cancellable, callback, *user_data):
+        """Agent.Session.send_for_object_async, the schema a dict, JSON
+        text, a Json.Node or None (the session's output-schema)."""
+        Agent.Session.send_for_object_async(self, text, _parameters(schema), cancellable,
+                                            callback, *user_data)
+
+    def ask_for_object(self, text, schema=None, cancellable=None):
+        """Sends @text for an answer that follows @schema (a dict, JSON
+        text, a Json.Node, or None for the session's output-schema) and
+        returns the object as Python values, running the thread-default
+        main context meanwhile. Raises GLib.Error (code 'schema' when the
+        answer does not follow the schema)."""
+        outcome = {}
+
+        def done(session, result):
+            try:
+                outcome['object'] = _python(session.send_for_object_finish(result))
+            except GLib.Error as error:
+                outcome['error'] = error
+
+        self.send_for_object_async(text, schema, cancellable, done)
+        context = GLib.MainContext.ref_thread_default()
+        while not outcome:
+            context.iteration(True)
+        if 'error' in outcome:
+            raise outcome['error']
+        return outcome['object']
+
+    def _start_stream(self, text, own, events, schema):
+        if schema is None:
+            Agent.Session.send_async(self, text, own, events.finish)
+        else:
+            self.send_for_object_async(text, schema, own, events.finish)
+
+    def stream(self, text, cancellable=None, schema=None):
         """Runs a turn and yields its events as dicts, the fields of
         agent-cli's --json lines, running the thread-default main context
         meanwhile. The last is 'done'; or 'error', after which the
-        GLib.Error is raised. Leaving the loop early cancels the turn."""
+        GLib.Error is raised. Leaving the loop early cancels the turn.
+        With @schema (a dict, JSON text or a Json.Node) the answer is to
+        follow it: 'object-delta' events carry the object as it arrives,
+        an 'object' event the whole of it, as Python values."""
         from gi.repository import Gio
         own = Gio.Cancellable()
         if cancellable is not None:
             cancellable.connect(lambda *args: own.cancel())
-        events = _Events(self)
-        Agent.Session.send_async(self, text, own, events.finish)
+        events = _Events(self, for_object=schema is not None)
+        self._start_stream(text, own, events, schema)
         context = GLib.MainContext.ref_thread_default()
         try:
             while True:
@@ -603,7 +655,7 @@ class Session(Agent.Session):
         if events.error is not None:
             raise events.error
 
-    async def stream_async(self, text, cancellable=None):
+    async def stream_async(self, text, cancellable=None, schema=None):
         """Like stream(), as an async iterator for asyncio. With PyGObject
         3.50's GLib event loop policy the GLib main loop runs asyncio; on
         older PyGObject this iterator runs the default GLib main context
@@ -620,8 +672,8 @@ class Session(Agent.Session):
         own = Gio.Cancellable()
         if cancellable is not None:
             cancellable.connect(lambda *args: own.cancel())
-        events = _Events(self, wake)
-        Agent.Session.send_async(self, text, own, events.finish)
+        events = _Events(self, wake, for_object=schema is not None)
+        self._start_stream(text, own, events, schema)
         context = GLib.MainContext.default()
         try:
             while True:
@@ -648,3 +700,29 @@ class Session(Agent.Session):
 
 
 __all__.append('Session')
+
+
+def parse_partial(text):
+    """The start of a JSON document as Python values, as far as it
+    arrived: open strings, lists and objects closed, an unfinished number
+    or literal left out (see Agent.PartialJson). None before any value."""
+    data = text.encode('utf-8') if isinstance(text, str) else bytes(text)
+    return _python(Agent.json_parse_partial(data))
+
+
+__all__.append('parse_partial')
+
+
+@override
+class PartialJson(Agent.PartialJson):
+    def feed(self, text):
+        """Reads the next piece: str or bytes."""
+        data = text.encode('utf-8') if isinstance(text, str) else bytes(text)
+        return Agent.PartialJson.feed(self, data)
+
+    def get_value_python(self):
+        """The value read so far, as Python values (a copy)."""
+        return _python(Agent.PartialJson.get_value(self))
+
+
+__all__.append('PartialJson')

@@ -1,0 +1,208 @@
+/* agent-session-output.c — answers that follow a JSON Schema
+ *
+ * The session's side of structured output: the output-schema property,
+ * the object-delta and object-finished signals, and sending one message
+ * for an object (agent-session-turn.c starts the turn). The turn's side,
+ * reading and checking the object, is agent-turn-output.c; each provider
+ * asks for it its own way (providers/agent-provider-output.c).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agent-marshal.h"
+#include "core/agent-session-private.h"
+#include "json/agent-json-private.h"
+
+enum {
+  PROP_OUTPUT_SCHEMA,
+  N_OUTPUT_PROPS
+};
+
+static GParamSpec *properties[N_OUTPUT_PROPS];
+static guint first_prop_id;
+
+void
+_agent_session_class_add_output (GObjectClass *object_class,
+                                 guint         first_id,
+                                 guint        *object_delta_signal,
+                                 guint        *object_finished_signal)
+{
+  GType type = G_TYPE_FROM_CLASS (object_class);
+
+  first_prop_id = first_id;
+
+  /**
+   * AgentSession:output-schema:
+   *
+   * A JSON Schema that every answer is to follow, or %NULL for answers in
+   * prose. The default is %NULL.
+   *
+   * With a schema, each provider asks its model for JSON that follows it:
+   * OpenAI's `response_format` (Chat Completions) or `text.format`
+   * (Responses) in strict mode, Gemini's `responseSchema` (the schema
+   * translated to the subset Gemini takes, or the turn fails with
+   * %AGENT_ERROR_UNSUPPORTED naming what it cannot take), Ollama's
+   * `format`, and for Anthropic a tool whose input is the answer. While
+   * the answer streams, [signal@Agent.Session::object-delta] shows the
+   * object read so far; at the end it is checked against the schema
+   * ([func@Agent.json_schema_validate]) and
+   * [signal@Agent.Session::object-finished] gives it. An answer that is
+   * not JSON, or does not follow the schema, fails the turn with
+   * %AGENT_ERROR_SCHEMA and a message that names where (`$.dates[2].day:
+   * expected integer, got string`); the answer stays in the conversation
+   * as it came.
+   *
+   * The answer's text ([property@Agent.Message:content]) is the object's
+   * JSON, with every provider. Tools still work: the model may call them
+   * first, and its last answer is the object.
+   *
+   * The schema's `title`, if it is a name of letters, digits, `_` and `-`,
+   * names the answer for the providers that want a name; otherwise it is
+   * `response`.
+   *
+   * To ask for one answer only, see [method@Agent.Session.send_for_object_async].
+   *
+   * Since: 0.1
+   */
+  properties[PROP_OUTPUT_SCHEMA] =
+    g_param_spec_boxed ("output-schema", NULL, NULL,
+                        JSON_TYPE_NODE,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  for (guint i = 0; i < N_OUTPUT_PROPS; i++)
+    g_object_class_install_property (object_class, first_prop_id + i, properties[i]);
+
+  /**
+   * AgentSession::object-delta:
+   * @self: the session
+   * @message: the answer being streamed
+   * @object: the object as far as it arrived (see [struct@Agent.PartialJson])
+   *
+   * Emitted, when the answer is to follow a schema
+   * ([property@Agent.Session:output-schema]), each time more of the object
+   * arrived: open strings, arrays and objects closed, an unfinished number
+   * or literal left out. Each value is a view the next one only adds to, so
+   * a form or a list can fill in as the answer arrives.
+   *
+   * @object belongs to the session and changes after the handler returns:
+   * copy what you keep. It is not checked against the schema yet.
+   *
+   * Since: 0.1
+   */
+  *object_delta_signal =
+    g_signal_new ("object-delta",
+                  type,
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL,
+                  _agent_marshal_VOID__OBJECT_BOXED,
+                  G_TYPE_NONE, 2,
+                  AGENT_TYPE_MESSAGE,
+                  JSON_TYPE_NODE | G_SIGNAL_TYPE_STATIC_SCOPE);
+  g_signal_set_va_marshaller (*object_delta_signal, type,
+                              _agent_marshal_VOID__OBJECT_BOXEDv);
+
+  /**
+   * AgentSession::object-finished:
+   * @self: the session
+   * @message: the answer
+   * @object: the whole object, checked against the schema
+   *
+   * Emitted when an answer that was to follow a schema arrived whole and
+   * follows it, before [signal@Agent.Session::step-finished].
+   *
+   * Since: 0.1
+   */
+  *object_finished_signal =
+    g_signal_new ("object-finished",
+                  type,
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL,
+                  _agent_marshal_VOID__OBJECT_BOXED,
+                  G_TYPE_NONE, 2,
+                  AGENT_TYPE_MESSAGE,
+                  JSON_TYPE_NODE);
+  g_signal_set_va_marshaller (*object_finished_signal, type,
+                              _agent_marshal_VOID__OBJECT_BOXEDv);
+}
+
+gboolean
+_agent_session_get_output_property (AgentSession *self,
+                                    guint         prop_id,
+                                    GValue       *value)
+{
+  switch (prop_id - first_prop_id)
+    {
+    case PROP_OUTPUT_SCHEMA:
+      g_value_set_boxed (value, self->output_schema);
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+_agent_session_set_output_property (AgentSession *self,
+                                    guint         prop_id,
+                                    const GValue *value)
+{
+  switch (prop_id - first_prop_id)
+    {
+    case PROP_OUTPUT_SCHEMA:
+      agent_session_set_output_schema (self, g_value_get_boxed (value));
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
+/**
+ * agent_session_get_output_schema:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the JSON Schema every answer is to follow.
+ *
+ * Returns: (transfer none) (nullable): the schema answers are to follow
+ *   (see [property@Agent.Session:output-schema])
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_session_get_output_schema (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+
+  return self->output_schema;
+}
+
+/**
+ * agent_session_set_output_schema:
+ * @self: a [class@Agent.Session]
+ * @schema: (nullable): a JSON Schema (an object), or %NULL for prose
+ *
+ * Sets [property@Agent.Session:output-schema]. A turn that runs keeps the
+ * schema it started with.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_output_schema (AgentSession *self,
+                                 JsonNode     *schema)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (schema == NULL || JSON_NODE_HOLDS_OBJECT (schema));
+
+  if (schema == self->output_schema)
+    return;
+  if (schema != NULL && self->output_schema != NULL &&
+      json_node_equal (schema, self->output_schema))
+    return;
+
+  g_clear_pointer (&self->output_schema, json_node_unref);
+  if (schema != NULL)
+    self->output_schema = _agent_json_node_sealed_copy (schema);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OUTPUT_SCHEMA]);
+}

@@ -1,0 +1,201 @@
+/* test-cli-schema.c — agent-cli --schema FILE
+ *
+ * - plain: standard output is the object, indented, once checked (the
+ *   text as it streamed is not shown); the request asked for the schema;
+ * - --json: object-delta events, each a view of the final object, and an
+ *   object event with it, besides the usual events;
+ * - an answer that does not follow the schema: exit status 1, the error
+ *   with its JSON path, and the answer as it came, on standard error;
+ * - a schema file that cannot be used: exit status 1, said why.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <agent.h>
+
+#include "agent-test-cli.h"
+#include "agent-test-openai.h"
+#include "agent-test-server.h"
+#include "agent-test-util.h"
+
+static const char schema[] =
+  "{\"type\": \"object\", \"additionalProperties\": false, \"required\": [\"dates\"],"
+  " \"properties\": {\"dates\": {\"type\": \"array\", \"items\": {\"type\": \"object\","
+  "   \"required\": [\"day\", \"month\"], \"properties\": {\"day\": {\"type\": \"integer\"},"
+  "   \"month\": {\"type\": \"string\"}}}}}}";
+
+static const char * const answer[] = {
+  "{\"dates\": [{\"da", "y\": 12, \"mon", "th\": \"Mar", "ch\"}, {\"day\": 3", ", \"month\": ",
+  "\"April\"}]}", NULL
+};
+
+static const char pretty[] =
+  "{\n"
+  "  \"dates\" : [\n"
+  "    {\n"
+  "      \"day\" : 12,\n"
+  "      \"month\" : \"March\"\n"
+  "    },\n"
+  "    {\n"
+  "      \"day\" : 3,\n"
+  "      \"month\" : \"April\"\n"
+  "    }\n"
+  "  ]\n"
+  "}\n";
+
+typedef struct
+{
+  AgentTestServer *server;
+  char            *dir;
+  char            *schema_path;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  f->server = agent_test_server_new ();
+  f->dir = agent_test_make_dir ("test-cli-schema");
+  f->schema_path = agent_test_write_file (f->dir, "dates.json", schema, -1);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  agent_test_remove_dir (f->dir);
+  g_free (f->dir);
+  g_free (f->schema_path);
+  agent_test_server_free (f->server);
+}
+
+static void
+test_plain (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(AgentTestProcess) cli = NULL;
+  JsonObject *format;
+
+  agent_test_openai_add_text_response (f->server, answer, 10, 6);
+  cli = agent_test_cli_run (AGENT_TEST_ARGS ("--base-url", agent_test_server_get_base_url (f->server),
+                                             "--schema", f->schema_path, "Which dates?"));
+
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpstr (cli->out->str, ==, pretty);
+
+  format = json_object_get_object_member (agent_test_openai_get_request (f->server, 0),
+                                          "response_format");
+  g_assert_nonnull (format);
+  g_assert_cmpstr (json_object_get_string_member (format, "type"), ==, "json_schema");
+}
+
+static void
+test_json (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(JsonNode) object = NULL;
+  guint n;
+
+  agent_test_openai_add_text_response (f->server, answer, 10, 6);
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--base-url",
+                                                  agent_test_server_get_base_url (f->server),
+                                                  "--schema", f->schema_path, "Which dates?"));
+
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpuint (agent_test_process_count_events (cli, "object"), ==, 1);
+  object = json_node_ref (json_object_get_member (agent_test_process_nth_event (cli, "object", 0),
+                                                  "object"));
+  {
+    g_autofree char *joined = g_strjoinv ("", (char **) answer);
+    g_autoptr(JsonNode) want = agent_test_parse_json (joined);
+
+    g_assert_true (agent_test_json_equal (object, want));
+  }
+
+  n = agent_test_process_count_events (cli, "object-delta");
+  g_assert_cmpuint (n, >=, 3);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *event = agent_test_process_nth_event (cli, "object-delta", i);
+
+      g_assert_true (agent_test_json_is_view_of (json_object_get_member (event, "object"),
+                                                 object));
+    }
+  /* The usual events are still there */
+  {
+    g_autofree char *joined = g_strjoinv ("", (char **) answer);
+
+    g_assert_cmpstr (agent_test_cli_done_content (cli), ==, joined);
+  }
+}
+
+static void
+test_mismatch (Fixture       *f,
+               gconstpointer  data)
+{
+  static const char * const wrong[] = { "{\"dates\": [{\"day\": \"12\", ", "\"month\": \"March\"}]}",
+                                        NULL };
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) json_cli = NULL;
+
+  agent_test_openai_add_text_response (f->server, wrong, 10, 6);
+  cli = agent_test_cli_run (AGENT_TEST_ARGS ("--base-url", agent_test_server_get_base_url (f->server),
+                                             "--schema", f->schema_path, "Which dates?"));
+
+  agent_test_process_assert_exit (cli, 1);
+  g_assert_cmpstr (cli->out->str, ==, "");
+  agent_test_assert_contains (cli->err->str, "$.dates[0].day: expected integer, got string");
+  agent_test_assert_contains (cli->err->str, "{\"dates\": [{\"day\": \"12\", \"month\": \"March\"}]}");
+
+  agent_test_openai_add_text_response (f->server, wrong, 10, 6);
+  json_cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--base-url",
+                                                       agent_test_server_get_base_url (f->server),
+                                                       "--schema", f->schema_path, "Again"));
+  agent_test_process_assert_exit (json_cli, 1);
+  agent_test_assert_contains (agent_test_cli_assert_error (json_cli, "schema"), "$.dates[0].day");
+  g_assert_cmpuint (agent_test_process_count_events (json_cli, "object"), ==, 0);
+}
+
+static void
+test_bad_file (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *array = agent_test_write_file (f->dir, "array.json", "[1]", -1);
+  g_autofree char *missing = g_build_filename (f->dir, "missing.json", NULL);
+  g_autoptr(AgentTestProcess) not_object = NULL;
+  g_autoptr(AgentTestProcess) not_there = NULL;
+
+  not_object = agent_test_cli_run (AGENT_TEST_ARGS ("--base-url",
+                                                    agent_test_server_get_base_url (f->server),
+                                                    "--schema", array, "Hi"));
+  agent_test_process_assert_exit (not_object, 1);
+  agent_test_assert_contains (not_object->err->str, "is not a JSON object");
+
+  not_there = agent_test_cli_run (AGENT_TEST_ARGS ("--base-url",
+                                                   agent_test_server_get_base_url (f->server),
+                                                   "--schema", missing, "Hi"));
+  agent_test_process_assert_exit (not_there, 1);
+  agent_test_assert_contains (not_there->err->str, "Could not read the schema");
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/cli-schema/plain", Fixture, NULL, fixture_setup, test_plain, fixture_teardown);
+  g_test_add ("/cli-schema/json", Fixture, NULL, fixture_setup, test_json, fixture_teardown);
+  g_test_add ("/cli-schema/mismatch", Fixture, NULL, fixture_setup, test_mismatch,
+              fixture_teardown);
+  g_test_add ("/cli-schema/bad-file", Fixture, NULL, fixture_setup, test_bad_file,
+              fixture_teardown);
+
+  return g_test_run ();
+}
