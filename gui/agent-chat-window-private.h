@@ -51,6 +51,7 @@ struct _AgentChatWindow
   GCancellable         *cancellable;
   char                 *last_prompt;
   char                 *pending_prompt;  /* sent once the server's key is looked up */
+  AgentMessage         *pending_regenerate;  /* likewise, an answer to regenerate */
   char                 *progress_title;   /* while the answer is awaited: retrying, and why */
   char                 *progress_detail;
   gpointer              pending_undo;     /* an Undo of an edit, waiting for its turn to end */
@@ -64,6 +65,7 @@ struct _AgentChatWindow
 
   guint                 claim_source;  /* while another program holds the conversation */
   guint                 pending_continue : 1;
+  guint                 pending_retry : 1;
   guint                 notified : 1;      /* a notification waits for the window */
   guint                 was_active : 1;    /* it had the keyboard once */  /* likewise, a turn to go on with */
   guint                 looking_up_key : 1;

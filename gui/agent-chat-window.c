@@ -326,6 +326,19 @@ configure_session (AgentChatWindow  *self,
 }
 
 static void continue_turn (AgentChatWindow *self);
+static void regenerate (AgentChatWindow *self,
+                        AgentMessage    *message);
+static void retry (AgentChatWindow *self);
+
+/* Nothing waits to start any more */
+static void
+clear_pending (AgentChatWindow *self)
+{
+  g_clear_pointer (&self->pending_prompt, g_free);
+  g_clear_object (&self->pending_regenerate);
+  self->pending_continue = FALSE;
+  self->pending_retry = FALSE;
+}
 
 static void
 on_key_looked_up (GObject      *object,
@@ -355,11 +368,17 @@ void
 _agent_chat_window_resume (AgentChatWindow *self)
 {
   g_autofree char *prompt = g_steal_pointer (&self->pending_prompt);
+  g_autoptr(AgentMessage) answer = g_steal_pointer (&self->pending_regenerate);
   gboolean again = self->pending_continue;
+  gboolean retrying = self->pending_retry;
 
-  self->pending_continue = FALSE;
+  clear_pending (self);
   if (prompt != NULL)
     agent_chat_window_send (self, prompt);
+  else if (answer != NULL)
+    regenerate (self, answer);
+  else if (retrying)
+    retry (self);
   else if (again)
     continue_turn (self);
 }
@@ -486,10 +505,11 @@ agent_chat_window_send (AgentChatWindow *self,
     {
       if (text != self->pending_prompt)
         {
-          g_free (self->pending_prompt);
-          self->pending_prompt = g_strdup (text);
+          g_autofree char *prompt = g_strdup (text);
+
+          clear_pending (self);
+          self->pending_prompt = g_steal_pointer (&prompt);
         }
-      self->pending_continue = FALSE;
       return;
     }
   if (!begin_turn (self))
@@ -514,7 +534,7 @@ continue_turn (AgentChatWindow *self)
     return;
   if (wait_for_key (self) || _agent_chat_window_wait_for_claim (self))
     {
-      g_clear_pointer (&self->pending_prompt, g_free);
+      clear_pending (self);
       self->pending_continue = TRUE;
       return;
     }
@@ -539,10 +559,7 @@ agent_chat_window_stop (AgentChatWindow *self)
   /* A turn that waits for the conversation never starts; its text stays
    * in the composer */
   if (_agent_chat_window_stop_waiting (self))
-    {
-      g_clear_pointer (&self->pending_prompt, g_free);
-      self->pending_continue = FALSE;
-    }
+    clear_pending (self);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
 }
@@ -561,15 +578,25 @@ cut_memory (AgentChatWindow *self,
   return TRUE;
 }
 
+/* The conversation is cut back to the user's message @message answers,
+ * and answered again: once the turn may start (the key looked up, the
+ * conversation this program's), since the cut itself needs the
+ * conversation */
 static void
-on_row_regenerate (AgentChatWindow *self,
-                   AgentMessage    *message)
+regenerate (AgentChatWindow *self,
+            AgentMessage    *message)
 {
   AgentMemory *memory;
   guint position;
 
   if (self->session == NULL || agent_session_get_busy (self->session))
     return;
+  if (wait_for_key (self) || _agent_chat_window_wait_for_claim (self))
+    {
+      clear_pending (self);
+      self->pending_regenerate = g_object_ref (message);
+      return;
+    }
   memory = agent_session_get_memory (self->session);
   position = _agent_chat_window_memory_position (memory, message);
   if (position == G_MAXUINT)
@@ -587,6 +614,13 @@ on_row_regenerate (AgentChatWindow *self,
     continue_turn (self);
 }
 
+static void
+on_row_regenerate (AgentChatWindow *self,
+                   AgentMessage    *message)
+{
+  regenerate (self, message);
+}
+
 /* Nothing is cut until the edited message is sent */
 static void
 on_row_edit (AgentChatWindow *self,
@@ -596,8 +630,10 @@ on_row_edit (AgentChatWindow *self,
     _agent_chat_window_edit (self, message);
 }
 
+/* The failed turn again, once it may start (as regenerate()): an answer
+ * cut short goes first */
 static void
-on_row_retry (AgentChatWindow *self)
+retry (AgentChatWindow *self)
 {
   GListModel *memory;
   guint n;
@@ -611,6 +647,12 @@ on_row_retry (AgentChatWindow *self)
     }
   if (agent_session_get_busy (self->session))
     return;
+  if (wait_for_key (self) || _agent_chat_window_wait_for_claim (self))
+    {
+      clear_pending (self);
+      self->pending_retry = TRUE;
+      return;
+    }
 
   memory = G_LIST_MODEL (agent_session_get_memory (self->session));
   n = g_list_model_get_n_items (memory);
@@ -634,6 +676,12 @@ on_row_retry (AgentChatWindow *self)
 
       agent_chat_window_send (self, prompt);
     }
+}
+
+static void
+on_row_retry (AgentChatWindow *self)
+{
+  retry (self);
 }
 
 static void
@@ -912,7 +960,7 @@ agent_chat_window_dispose (GObject *object)
   g_clear_object (&self->connection);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->last_prompt, g_free);
-  g_clear_pointer (&self->pending_prompt, g_free);
+  clear_pending (self);
   g_clear_pointer (&self->progress_title, g_free);
   g_clear_pointer (&self->progress_detail, g_free);
 

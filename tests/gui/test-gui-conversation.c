@@ -22,6 +22,7 @@
 #include "agent-chat-approval-dialog.h"
 #include "agent-chat-approvals.h"
 #include "agent-chat-composer.h"
+#include "agent-chat-message-row.h"
 #include "agent-test-gui.h"
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
@@ -220,6 +221,122 @@ test_stop_waiting (Fixture       *fixture,
   g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests);
   g_assert_cmpuint (g_list_model_get_n_items (
     G_LIST_MODEL (agent_session_get_memory (session_of (fixture)))), ==, 2);
+}
+
+/* The row showing @item */
+static GtkWidget *
+row_for (Fixture *fixture,
+         GObject *item)
+{
+  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (fixture->window),
+                                        AGENT_CHAT_TYPE_MESSAGE_ROW);
+
+  for (guint i = 0; i < rows->len; i++)
+    if (agent_chat_message_row_get_item (g_ptr_array_index (rows, i)) == item)
+      return g_ptr_array_index (rows, i);
+  g_error ("No row shows the item");
+}
+
+static guint
+n_messages (Fixture *fixture)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (session_of (fixture))));
+}
+
+static char *
+message_text (Fixture *fixture,
+              guint    position)
+{
+  g_autoptr(AgentMessage) message = g_list_model_get_item (
+    G_LIST_MODEL (agent_session_get_memory (session_of (fixture))), position);
+
+  return g_strdup (agent_message_get_content (message));
+}
+
+/* Regenerate while another program holds the conversation: it waits,
+ * cutting nothing meanwhile (the cut would be refused), then cuts the
+ * answer and asks again */
+static void
+test_regenerate_waits_for_claim (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  g_autoptr(AgentStore) other_store = NULL;
+  g_autoptr(AgentConversation) other = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GObject) answer = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  const char *deltas[] = { "Hi again.", NULL };
+  guint n_requests;
+
+  chat (fixture, "Hello", "Hi.");
+  answer = g_list_model_get_item (agent_chat_window_get_items (fixture->window), 1);
+  other = open_elsewhere (fixture, &other_store);
+  g_assert_true (agent_conversation_claim (other, &error));
+  g_assert_no_error (error);
+
+  n_requests = agent_test_server_get_n_requests (fixture->server);
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  g_signal_emit_by_name (row_for (fixture, answer), "regenerate", answer);
+  iterate ();
+  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  g_assert_true (agent_chat_composer_get_busy (composer_of (fixture)));
+  run_for (300);
+  /* Nothing cut, nothing failed, nothing sent */
+  g_assert_cmpuint (n_messages (fixture), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (agent_chat_window_get_items (fixture->window)), ==, 2);
+  g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests);
+
+  agent_conversation_release (other);
+  agent_test_wait_until (status_gone, composer_of (fixture));
+  wait_idle (fixture);
+  g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests + 1);
+  g_assert_cmpuint (n_messages (fixture), ==, 2);
+  first = message_text (fixture, 0);
+  second = message_text (fixture, 1);
+  g_assert_cmpstr (first, ==, "Hello");
+  g_assert_cmpstr (second, ==, "Hi again.");
+}
+
+/* Retry of an answer cut short, likewise: the cut answer goes once the
+ * conversation is this program's */
+static void
+test_retry_waits_for_claim (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  AgentTestResponse *response = agent_test_openai_begin (fixture->server, "");
+  g_autoptr(AgentStore) other_store = NULL;
+  g_autoptr(AgentConversation) other = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *second = NULL;
+  const char *deltas[] = { "A whole answer.", NULL };
+  GtkWidget *retry;
+
+  agent_provider_set_max_retries (agent_session_get_provider (session_of (fixture)), 0);
+  agent_test_openai_add_text (response, "Half an");
+  agent_test_response_set_drop (response);
+  agent_chat_window_send (fixture->window, "Tell me");
+  wait_idle (fixture);
+  g_assert_cmpuint (n_messages (fixture), ==, 2);
+
+  other = open_elsewhere (fixture, &other_store);
+  g_assert_true (agent_conversation_claim (other, &error));
+  g_assert_no_error (error);
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  retry = find_button (GTK_WIDGET (fixture->window), "_Retry");
+  g_assert_nonnull (retry);
+  g_signal_emit_by_name (retry, "clicked");
+  iterate ();
+  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  run_for (300);
+  g_assert_cmpuint (n_messages (fixture), ==, 2);
+
+  agent_conversation_release (other);
+  agent_test_wait_until (status_gone, composer_of (fixture));
+  wait_idle (fixture);
+  g_assert_cmpuint (n_messages (fixture), ==, 2);
+  second = message_text (fixture, 1);
+  g_assert_cmpstr (second, ==, "A whole answer.");
 }
 
 /* Tools allowed for the conversation */
@@ -623,6 +740,8 @@ main (int   argc,
 
   ADD ("/gui/conversation/waits-for-claim", test_waits_for_claim);
   ADD ("/gui/conversation/stop-waiting", test_stop_waiting);
+  ADD ("/gui/conversation/regenerate-waits-for-claim", test_regenerate_waits_for_claim);
+  ADD ("/gui/conversation/retry-waits-for-claim", test_retry_waits_for_claim);
   ADD ("/gui/conversation/allow-for-conversation", test_allow_for_conversation);
   ADD ("/gui/conversation/pick-model", test_pick_model);
   ADD ("/gui/conversation/title", test_title);
