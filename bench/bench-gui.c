@@ -27,8 +27,9 @@
 #include <agent.h>
 #include <stdio.h>
 
-#include "agent-chat-markdown.h"
-#include "agent-chat-message-row.h"
+#include "agent-gtk-chat-view-private.h"
+#include "agent-gtk-markdown-view-private.h"
+#include "agent-gtk-message-row-private.h"
 #include "agent-chat-window.h"
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
@@ -104,12 +105,12 @@ typedef struct
 } Stats;
 
 /* The Markdown of the last message, if its row is made */
-static AgentChatMarkdown *
+static AgentGtkMarkdownView *
 last_markdown (AgentChatWindow *window,
                GtkWidget      **list_item)
 {
-  GtkWidget *list = GTK_WIDGET (agent_chat_window_get_list_view (window));
-  GListModel *items = agent_chat_window_get_items (window);
+  GtkWidget *list = GTK_WIDGET (_agent_gtk_chat_view_get_list_view (agent_chat_window_get_chat_view (window)));
+  GListModel *items = _agent_gtk_chat_view_get_items (agent_chat_window_get_chat_view (window));
   guint n = g_list_model_get_n_items (items);
   g_autoptr(GObject) last = n > 0 ? g_list_model_get_item (items, n - 1) : NULL;
 
@@ -118,12 +119,12 @@ last_markdown (AgentChatWindow *window,
     {
       GtkWidget *row = gtk_widget_get_first_child (child);
 
-      if (last != NULL && AGENT_CHAT_IS_MESSAGE_ROW (row) &&
-          agent_chat_message_row_get_item (AGENT_CHAT_MESSAGE_ROW (row)) == last)
+      if (last != NULL && AGENT_GTK_IS_MESSAGE_ROW (row) &&
+          agent_gtk_message_row_get_item (AGENT_GTK_MESSAGE_ROW (row)) == last)
         {
           if (list_item != NULL)
             *list_item = child;
-          return agent_chat_message_row_get_markdown (AGENT_CHAT_MESSAGE_ROW (row));
+          return agent_gtk_message_row_get_markdown (AGENT_GTK_MESSAGE_ROW (row));
         }
     }
   return NULL;
@@ -134,14 +135,14 @@ static gboolean
 end_in_view (AgentChatWindow *window)
 {
   GtkWidget *list_item = NULL;
-  AgentChatMarkdown *markdown = last_markdown (window, &list_item);
-  GtkWidget *view = gtk_widget_get_parent (GTK_WIDGET (agent_chat_window_get_list_view (window)));
+  AgentGtkMarkdownView *markdown = last_markdown (window, &list_item);
+  GtkWidget *view = gtk_widget_get_parent (GTK_WIDGET (_agent_gtk_chat_view_get_list_view (agent_chat_window_get_chat_view (window))));
   GtkWidget *line;
   graphene_rect_t bounds;
 
   if (markdown == NULL)
     return FALSE;
-  line = agent_chat_markdown_get_chunk (markdown, agent_chat_markdown_get_n_chunks (markdown) - 1);
+  line = _agent_gtk_markdown_view_get_chunk (markdown, _agent_gtk_markdown_view_get_n_chunks (markdown) - 1);
   return gtk_widget_get_child_visible (list_item) && line != NULL &&
          gtk_widget_compute_bounds (line, view, &bounds) && bounds.origin.y >= 0 &&
          bounds.origin.y + bounds.size.height <= gtk_widget_get_height (view);
@@ -180,13 +181,13 @@ on_after_paint (GdkFrameClock *clock,
   stats->drawn_at = now;
   if (stats->wait_for_lines > 0)
     {
-      AgentChatMarkdown *markdown = last_markdown (stats->window, NULL);
+      AgentGtkMarkdownView *markdown = last_markdown (stats->window, NULL);
 
-      if (markdown == NULL || agent_chat_markdown_get_n_chunks (markdown) < (guint) stats->wait_for_lines)
+      if (markdown == NULL || _agent_gtk_markdown_view_get_n_chunks (markdown) < (guint) stats->wait_for_lines)
         return;
       if (stats->lines_drawn_at == 0)
         stats->lines_drawn_at = now;
-      if (agent_chat_markdown_get_n_chunks (markdown) == (guint) stats->wait_for_lines)
+      if (_agent_gtk_markdown_view_get_n_chunks (markdown) == (guint) stats->wait_for_lines)
         return;
       stats->wait_for_lines = 0;
       stats->recording = TRUE;

@@ -19,10 +19,9 @@
 
 #include "config.h"
 
-#include "agent-chat-approval-dialog.h"
 #include "agent-chat-approvals.h"
-#include "agent-chat-composer.h"
-#include "agent-chat-message-row.h"
+#include "agent-gtk-composer-private.h"
+#include "agent-gtk-message-row-private.h"
 #include "agent-test-gui.h"
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
@@ -35,7 +34,7 @@ session_of (Fixture *fixture)
   return agent_chat_window_get_session (fixture->window);
 }
 
-static AgentChatComposer *
+static AgentGtkComposer *
 composer_of (Fixture *fixture)
 {
   return agent_chat_window_get_composer (fixture->window);
@@ -65,7 +64,7 @@ static void
 type_and_send (Fixture    *fixture,
                const char *text)
 {
-  agent_chat_composer_set_text (composer_of (fixture), text);
+  agent_gtk_composer_set_text (composer_of (fixture), text);
   g_signal_emit_by_name (composer_of (fixture), "send", text);
   iterate ();
 }
@@ -73,7 +72,7 @@ type_and_send (Fixture    *fixture,
 static char *
 composer_text (Fixture *fixture)
 {
-  return agent_chat_composer_dup_text (composer_of (fixture));
+  return agent_gtk_composer_dup_text (composer_of (fixture));
 }
 
 /* Lets the main loop run for @msec, as the app would while it waits */
@@ -121,7 +120,7 @@ open_elsewhere (Fixture     *fixture,
 static gboolean
 status_gone (gpointer data)
 {
-  return agent_chat_composer_get_status (data) == NULL;
+  return agent_gtk_composer_get_status (data) == NULL;
 }
 
 /* Another program holds the conversation: the turn waits, sends nothing
@@ -147,13 +146,13 @@ test_waits_for_claim (Fixture       *fixture,
   n_requests = agent_test_server_get_n_requests (fixture->server);
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   type_and_send (fixture, "Again");
-  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
-  g_assert_true (agent_chat_composer_get_busy (composer_of (fixture)));
+  g_assert_cmpstr (agent_gtk_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  g_assert_true (agent_gtk_composer_get_busy (composer_of (fixture)));
 
   /* It keeps waiting (and the main loop runs), sending nothing */
   run_for (500);
   g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests);
-  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  g_assert_cmpstr (agent_gtk_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
   left = composer_text (fixture);
   g_assert_cmpstr (left, ==, "Again");
 
@@ -186,7 +185,7 @@ test_waits_for_claim (Fixture       *fixture,
   g_clear_pointer (&left, g_free);
   left = composer_text (fixture);
   g_assert_cmpstr (left, ==, "");
-  g_assert_false (agent_chat_composer_get_busy (composer_of (fixture)));
+  g_assert_false (agent_gtk_composer_get_busy (composer_of (fixture)));
 }
 
 /* Stop while waiting: nothing is sent, not even later, and the text stays */
@@ -206,13 +205,13 @@ test_stop_waiting (Fixture       *fixture,
 
   n_requests = agent_test_server_get_n_requests (fixture->server);
   type_and_send (fixture, "Never mind");
-  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  g_assert_cmpstr (agent_gtk_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
 
   /* Escape, as the composer's Stop */
   g_signal_emit_by_name (composer_of (fixture), "stop");
   iterate ();
-  g_assert_null (agent_chat_composer_get_status (composer_of (fixture)));
-  g_assert_false (agent_chat_composer_get_busy (composer_of (fixture)));
+  g_assert_null (agent_gtk_composer_get_status (composer_of (fixture)));
+  g_assert_false (agent_gtk_composer_get_busy (composer_of (fixture)));
   left = composer_text (fixture);
   g_assert_cmpstr (left, ==, "Never mind");
 
@@ -229,10 +228,10 @@ row_for (Fixture *fixture,
          GObject *item)
 {
   g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (fixture->window),
-                                        AGENT_CHAT_TYPE_MESSAGE_ROW);
+                                        AGENT_GTK_TYPE_MESSAGE_ROW);
 
   for (guint i = 0; i < rows->len; i++)
-    if (agent_chat_message_row_get_item (g_ptr_array_index (rows, i)) == item)
+    if (agent_gtk_message_row_get_item (g_ptr_array_index (rows, i)) == item)
       return g_ptr_array_index (rows, i);
   g_error ("No row shows the item");
 }
@@ -270,7 +269,7 @@ test_regenerate_waits_for_claim (Fixture       *fixture,
   guint n_requests;
 
   chat (fixture, "Hello", "Hi.");
-  answer = g_list_model_get_item (agent_chat_window_get_items (fixture->window), 1);
+  answer = g_list_model_get_item (agent_test_gui_items (fixture->window), 1);
   other = open_elsewhere (fixture, &other_store);
   g_assert_true (agent_conversation_claim (other, &error));
   g_assert_no_error (error);
@@ -279,12 +278,12 @@ test_regenerate_waits_for_claim (Fixture       *fixture,
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   g_signal_emit_by_name (row_for (fixture, answer), "regenerate", answer);
   iterate ();
-  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
-  g_assert_true (agent_chat_composer_get_busy (composer_of (fixture)));
+  g_assert_cmpstr (agent_gtk_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  g_assert_true (agent_gtk_composer_get_busy (composer_of (fixture)));
   run_for (300);
   /* Nothing cut, nothing failed, nothing sent */
   g_assert_cmpuint (n_messages (fixture), ==, 2);
-  g_assert_cmpuint (g_list_model_get_n_items (agent_chat_window_get_items (fixture->window)), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==, 2);
   g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests);
 
   agent_conversation_release (other);
@@ -327,7 +326,7 @@ test_retry_waits_for_claim (Fixture       *fixture,
   g_assert_nonnull (retry);
   g_signal_emit_by_name (retry, "clicked");
   iterate ();
-  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  g_assert_cmpstr (agent_gtk_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
   run_for (300);
   g_assert_cmpuint (n_messages (fixture), ==, 2);
 
@@ -341,26 +340,33 @@ test_retry_waits_for_claim (Fixture       *fixture,
 
 /* Tools allowed for the conversation */
 
-static AgentChatApprovalDialog *
+/* The approval prompt of the chat view (libagent-gtk's) that waits for an
+ * answer, if any */
+static AgentGtkApprovalPrompt *
 shown_approval (void)
 {
   g_autoptr(GList) windows = gtk_window_list_toplevels ();
 
   for (GList *l = windows; l != NULL; l = l->next)
-    if (AGENT_CHAT_IS_APPROVAL_DIALOG (l->data) && gtk_widget_get_visible (l->data))
-      return l->data;
+    {
+      g_autoptr(GPtrArray) prompts = find_all (l->data, AGENT_GTK_TYPE_APPROVAL_PROMPT);
+
+      for (guint i = 0; i < prompts->len; i++)
+        if (gtk_widget_is_visible (g_ptr_array_index (prompts, i)) &&
+            agent_gtk_approval_prompt_get_pending (g_ptr_array_index (prompts, i)))
+          return g_ptr_array_index (prompts, i);
+    }
   return NULL;
 }
 
-/* As a click on a response does: answered, and closed */
+/* As a click on one of its buttons does */
 static void
-respond (const char *response)
+respond (AgentGtkApprovalAnswer answer)
 {
-  AgentChatApprovalDialog *dialog = shown_approval ();
+  AgentGtkApprovalPrompt *prompt = shown_approval ();
 
-  g_assert_nonnull (dialog);
-  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), response);
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_nonnull (prompt);
+  agent_gtk_approval_prompt_answer (prompt, answer);
 }
 
 static gboolean
@@ -452,7 +458,7 @@ test_allow_for_conversation (Fixture       *fixture,
   agent_chat_window_send (fixture->window, "Read my notes");
   agent_test_wait_until (approval_shown, NULL);
   g_assert_false (menu_has_label (main_menu (fixture), "Ask Again Before “Read Files”"));
-  respond ("allow-conversation");
+  respond (AGENT_GTK_APPROVAL_ANSWER_ALLOW_TOOL);
   wait_idle (fixture);
   result = last_tool_result (fixture);
   g_assert_cmpstr (result, ==, "secret plans");
@@ -478,7 +484,7 @@ test_allow_for_conversation (Fixture       *fixture,
   add_read_file (fixture, path, "Denied.");
   agent_chat_window_send (fixture->window, "Read my notes here");
   agent_test_wait_until (approval_shown, NULL);
-  respond ("deny");
+  respond (AGENT_GTK_APPROVAL_ANSWER_DENY);
   wait_idle (fixture);
   g_clear_pointer (&result, g_free);
   result = last_tool_result (fixture);
@@ -507,7 +513,7 @@ test_allow_for_conversation (Fixture       *fixture,
   add_read_file (fixture, path, "Asked.");
   agent_chat_window_send (fixture->window, "And again");
   agent_test_wait_until (approval_shown, NULL);
-  respond ("allow");
+  respond (AGENT_GTK_APPROVAL_ANSWER_ALLOW_ONCE);
   wait_idle (fixture);
   g_clear_pointer (&allowed, g_strfreev);
   allowed = agent_chat_approvals_list (agent_session_get_memory (session_of (fixture)));
