@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "agent.h"
-#include "agent-provider-private.h"
+#include "core/agent-provider-private.h"
 
 #include "bench-history.h"
 #include "bench-util.h"

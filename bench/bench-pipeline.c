@@ -9,12 +9,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "agent-json.h"
+#include "json/agent-json-private.h"
 
-#include "agent-message.h"
-#include "agent-sse-parser.h"
-#include "agent-stream-decoder.h"
-#include "agent-tool-call.h"
+#include "messages/agent-message.h"
+#include "wire/agent-sse-parser-private.h"
+#include "core/agent-provider-private.h"
+#include "wire/agent-stream-decoder-private.h"
+#include "messages/agent-tool-call.h"
 
 #include "bench-pipeline.h"
 
@@ -92,7 +93,7 @@ bench_pipeline_run (BenchStream  *stream,
   wall = bench_wall_now ();
 
   accumulator = agent_accumulator_new (&counting_listener, run);
-  decoder = agent_stream_decoder_new (&agent_openai_chat_backend, accumulator, NULL);
+  decoder = agent_stream_decoder_new (&agent_openai_chat_backend.stream, accumulator, NULL);
 
   if (feed == BENCH_FEED_PIECES)
     {
@@ -169,7 +170,7 @@ bench_pipeline_run_generated (BenchWorkload   workload,
 
   start = bench_process_cputime ();
   accumulator = agent_accumulator_new (&counting_listener, run);
-  timed.decoder = agent_stream_decoder_new (&agent_openai_chat_backend, accumulator, NULL);
+  timed.decoder = agent_stream_decoder_new (&agent_openai_chat_backend.stream, accumulator, NULL);
   timed.cpu = bench_process_cputime () - start;
   timed.run = run;
 

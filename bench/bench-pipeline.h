@@ -1,6 +1,6 @@
 /* bench-pipeline.h — libagent's decoding pipeline alone, without I/O
  *
- * agent_stream_decoder_new (&agent_openai_chat_backend, accumulator, NULL) with a
+ * agent_stream_decoder_new (&agent_openai_chat_backend.stream, accumulator, NULL) with a
  * listener that counts deltas: SSE framing → agent_json (simdjson) → the OpenAI chat
  * decoder → the accumulator. No HTTP, no GObject signals.
  *

@@ -27,7 +27,7 @@
 
 #include <agent.h>
 
-#include "agent-store-private.h"
+#include "store/agent-store-private.h"
 #include "bench-util.h"
 
 #define N_CONVERSATIONS 1000

@@ -15,7 +15,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "agent-json.h"
+#include "json/agent-json-private.h"
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 

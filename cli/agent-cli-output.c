@@ -224,75 +224,27 @@ add_string (JsonBuilder *builder,
     json_builder_add_null_value (builder);
 }
 
+/* Usage and metrics in the form the library writes them; null when absent */
 static void
 add_usage (JsonBuilder *builder,
            AgentUsage  *usage)
 {
   json_builder_set_member_name (builder, "usage");
-  if (usage == NULL)
-    {
-      json_builder_add_null_value (builder);
-      return;
-    }
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "prompt-tokens");
-  json_builder_add_int_value (builder, agent_usage_get_prompt_tokens (usage));
-  json_builder_set_member_name (builder, "completion-tokens");
-  json_builder_add_int_value (builder, agent_usage_get_completion_tokens (usage));
-  json_builder_set_member_name (builder, "total-tokens");
-  json_builder_add_int_value (builder, agent_usage_get_total_tokens (usage));
-  if (agent_usage_get_reasoning_tokens (usage) > 0)
-    {
-      json_builder_set_member_name (builder, "reasoning-tokens");
-      json_builder_add_int_value (builder, agent_usage_get_reasoning_tokens (usage));
-    }
-  json_builder_end_object (builder);
-}
-
-static void
-add_microseconds (JsonBuilder *builder,
-                  const char  *name,
-                  gint64       microseconds)
-{
-  json_builder_set_member_name (builder, name);
-  if (microseconds < 0)
-    json_builder_add_null_value (builder);
+  if (usage != NULL)
+    json_builder_add_value (builder, agent_usage_to_json (usage));
   else
-    json_builder_add_int_value (builder, microseconds);
+    json_builder_add_null_value (builder);
 }
 
 static void
 add_metrics (JsonBuilder  *builder,
              AgentMetrics *metrics)
 {
-  double tokens_per_second;
-
   json_builder_set_member_name (builder, "metrics");
-  if (metrics == NULL)
-    {
-      json_builder_add_null_value (builder);
-      return;
-    }
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "steps");
-  json_builder_add_int_value (builder, agent_metrics_get_steps (metrics));
-  add_microseconds (builder, "time-to-first-token-us",
-                    agent_metrics_get_time_to_first_token (metrics));
-  add_microseconds (builder, "duration-us", agent_metrics_get_duration (metrics));
-  add_microseconds (builder, "wait-us", agent_metrics_get_wait_time (metrics));
-  /* Rounded: json-glib would print every digit of a double */
-  json_builder_set_member_name (builder, "tokens-per-second");
-  tokens_per_second = agent_metrics_get_tokens_per_second (metrics);
-  if (tokens_per_second < 0)
-    json_builder_add_null_value (builder);
+  if (metrics != NULL)
+    json_builder_add_value (builder, agent_metrics_to_json (metrics));
   else
-    json_builder_add_int_value (builder, (gint64) (tokens_per_second + 0.5));
-  json_builder_set_member_name (builder, "tool-calls");
-  json_builder_add_int_value (builder, agent_metrics_get_tool_calls (metrics));
-  add_microseconds (builder, "tool-time-us", agent_metrics_get_tool_time (metrics));
-  json_builder_end_object (builder);
+    json_builder_add_null_value (builder);
 }
 
 static void

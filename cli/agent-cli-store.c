@@ -38,11 +38,13 @@ static gboolean opt_set_api_key G_GNUC_UNUSED;
 static gboolean opt_forget_api_key G_GNUC_UNUSED;
 
 const GOptionEntry cli_store_entries[] = {
+  /* Accepted by every build, so that scripts that pass it work with one
+   * built without the store too, where nothing is kept anyway */
+  { "no-store", 0, 0, G_OPTION_ARG_NONE, &opt_no_store,
+    N_("Do not keep this conversation"), NULL },
 #if AGENT_HAS_STORE
   { "store", 0, 0, G_OPTION_ARG_FILENAME, &opt_store,
     N_("Keep conversations in FILE (default: the app's, under XDG_DATA_HOME)"), N_("FILE") },
-  { "no-store", 0, 0, G_OPTION_ARG_NONE, &opt_no_store,
-    N_("Do not keep this conversation"), NULL },
   { "continue", 'c', 0, G_OPTION_ARG_NONE, &opt_continue,
     N_("Add to the most recent conversation"), NULL },
   { "conversation", 0, 0, G_OPTION_ARG_INT64, &opt_conversation,

@@ -1,5 +1,10 @@
 /* agent-debug-private.h
  *
+ * AGENT_DEBUG, a list of keys (as G_DEBUG: "http,mcp", "all"), read once.
+ *
+ * AGENT_DEBUG=mcp shows every MCP message both ways (mcp/, through
+ * _agent_mcp_log()).
+ *
  * AGENT_DEBUG=http shows each request (headers, body), each answer's status
  * and headers and the bytes of its body, through g_log_structured() in the
  * "Agent-HTTP" domain. Secrets are redacted: the authorization headers,
@@ -16,7 +21,13 @@
 
 G_BEGIN_DECLS
 
-gboolean _agent_debug_http     (void);
+typedef enum
+{
+  AGENT_DEBUG_HTTP = 1 << 0,
+  AGENT_DEBUG_MCP  = 1 << 1,
+} AgentDebugFlags;
+
+gboolean _agent_debug_enabled  (AgentDebugFlags      flag);
 void     _agent_debug_request  (const char * const  *secrets,
                                 SoupMessage         *message,
                                 GBytes              *body,

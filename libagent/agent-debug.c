@@ -8,27 +8,32 @@
 #include <string.h>
 
 #include "agent-debug-private.h"
-#include "agent-wire-util.h"
+#include "wire/agent-wire-util-private.h"
 
 #define DEBUG_DOMAIN "Agent-HTTP"
 #define MAX_SHOWN    (64 * 1024)
 
+/* Whether AGENT_DEBUG names @flag: the variable is read once, at the first
+ * question. */
 gboolean
-_agent_debug_http (void)
+_agent_debug_enabled (AgentDebugFlags flag)
 {
-  static gsize initialized;
-  static gboolean enabled;
+  static gsize flags;
 
-  if (g_once_init_enter (&initialized))
+  if (g_once_init_enter (&flags))
     {
-      static const GDebugKey keys[] = { { "http", 1 } };
+      static const GDebugKey keys[] = {
+        { "http", AGENT_DEBUG_HTTP },
+        { "mcp", AGENT_DEBUG_MCP },
+      };
       const char *value = g_getenv ("AGENT_DEBUG");
+      gsize parsed = value != NULL ? g_parse_debug_string (value, keys, G_N_ELEMENTS (keys)) : 0;
 
-      enabled = value != NULL && (g_parse_debug_string (value, keys, G_N_ELEMENTS (keys)) & 1);
-      g_once_init_leave (&initialized, 1);
+      /* g_once_init_leave() wants a value other than 0 */
+      g_once_init_leave (&flags, parsed | ((gsize) 1 << 31));
     }
 
-  return enabled;
+  return (flags & flag) != 0;
 }
 
 static void
@@ -45,7 +50,7 @@ _agent_debug_note (const char *format,
   g_autofree char *text = NULL;
   va_list args;
 
-  if (!_agent_debug_http ())
+  if (!_agent_debug_enabled (AGENT_DEBUG_HTTP))
     return;
 
   va_start (args, format);
@@ -124,7 +129,7 @@ _agent_debug_request (const char * const *secrets,
   gsize len;
   const char *data;
 
-  if (!_agent_debug_http ())
+  if (!_agent_debug_enabled (AGENT_DEBUG_HTTP))
     return;
 
   uri = show_uri (soup_message_get_uri (message), secrets);
@@ -147,7 +152,7 @@ _agent_debug_response (const char * const *secrets,
   g_autoptr(GString) text = NULL;
   g_autofree char *reason = NULL;
 
-  if (!_agent_debug_http ())
+  if (!_agent_debug_enabled (AGENT_DEBUG_HTTP))
     return;
 
   reason = agent_redact (soup_message_get_reason_phrase (message), secrets);
@@ -184,7 +189,7 @@ _agent_debug_data (const char * const  *secrets,
   gsize keep = longest_secret (secrets);
   gsize shown;
 
-  if (!_agent_debug_http ())
+  if (!_agent_debug_enabled (AGENT_DEBUG_HTTP))
     return;
 
   if (keep == 0)
@@ -230,7 +235,7 @@ _agent_debug_data_end (const char * const  *secrets,
   if (*held == NULL)
     return;
 
-  if ((*held)->len > 0 && _agent_debug_http ())
+  if ((*held)->len > 0 && _agent_debug_enabled (AGENT_DEBUG_HTTP))
     {
       text = g_string_new ("← ");
       append_data (text, secrets, (*held)->str, (*held)->len);

@@ -6,26 +6,9 @@
 #include "config.h"
 
 #include <gio/gio.h>
-#include <glib/gi18n-lib.h>
 
 #include "agent-enums.h"
 #include "agent-error.h"
-
-/* libagent's messages are in its own gettext domain, GETTEXT_PACKAGE
- * ("libagent-1"), bound when the library is loaded so that every program
- * gets them translated without calling anything first. AGENT_LOCALEDIR
- * replaces the installed catalogues' directory: the tests point it at
- * the build tree's. */
-static void agent_init_i18n (void) __attribute__((constructor));
-
-static void
-agent_init_i18n (void)
-{
-  const char *localedir = g_getenv ("AGENT_LOCALEDIR");
-
-  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-}
 
 /**
  * agent_error_quark:
@@ -41,7 +24,7 @@ G_DEFINE_QUARK (agent-error-quark, agent_error)
 
 /**
  * agent_error_get_code:
- * @error: a #GError
+ * @error: a [struct@GLib.Error]
  *
  * Gets a short, stable name for @error, for scripts and logs: the nick of
  * its [error@Agent.Error] code (`"http"`, `"protocol"`, `"limit"`, …),

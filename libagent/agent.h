@@ -33,7 +33,7 @@
 # if AGENT_HAS_STORE
 #  include "agent-conversation.h"
 #  include "agent-store.h"
-#  include "agent-store-result.h"
+#  include "agent-search-result.h"
 # endif
 # if AGENT_HAS_KEYRING
 #  include "agent-secret.h"

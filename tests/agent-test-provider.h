@@ -15,7 +15,7 @@
 
 #include <agent.h>
 
-#include "agent-provider-private.h"
+#include "core/agent-provider-private.h"
 #include "agent-test-replay.h"
 #include "agent-test-server.h"
 #include "agent-test-turn.h"

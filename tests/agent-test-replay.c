@@ -7,7 +7,7 @@
 
 #include "agent-test-replay.h"
 
-#include "agent-provider-private.h"
+#include "core/agent-provider-private.h"
 
 static void
 free_gstring (gpointer data)
@@ -166,7 +166,7 @@ agent_test_replay_new_for_backend (const AgentProviderBackend *backend)
   self->log = g_string_new (NULL);
   self->problems = g_string_new (NULL);
   self->accumulator = agent_accumulator_new (&listener, self);
-  self->decoder = agent_stream_decoder_new (backend, self->accumulator, NULL);
+  self->decoder = agent_stream_decoder_new (&backend->stream, self->accumulator, NULL);
 
   return self;
 }

@@ -13,8 +13,9 @@
 
 #include <agent.h>
 
-#include "agent-accumulator.h"
-#include "agent-stream-decoder.h"
+#include "wire/agent-accumulator-private.h"
+#include "core/agent-provider-private.h"
+#include "wire/agent-stream-decoder-private.h"
 
 G_BEGIN_DECLS
 

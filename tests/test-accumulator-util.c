@@ -10,8 +10,8 @@
 
 #include <agent.h>
 
-#include "agent-openai-chat-private.h"
-#include "agent-tool-call-private.h"
+#include "providers/agent-openai-chat-private.h"
+#include "messages/agent-tool-call-private.h"
 
 #include "agent-test-feed.h"
 #include "agent-test-replay.h"

@@ -24,14 +24,17 @@ typedef struct
   GPtrArray *invocations;
 } Held;
 
-static void
+static gboolean
 hold_handler (AgentTool           *tool,
               AgentToolInvocation *invocation,
-              gpointer             user_data)
+              gpointer             user_data,
+              GError             **error)
 {
   Held *held = user_data;
 
   g_ptr_array_add (held->invocations, g_object_ref (invocation));
+
+  return TRUE;
 }
 
 static AgentTool *
@@ -67,10 +70,11 @@ complete_last_first (gpointer data)
 }
 
 /* Holds every call until all eight have started: they run side by side */
-static void
+static gboolean
 reverse_handler (AgentTool           *tool,
                  AgentToolInvocation *invocation,
-                 gpointer             user_data)
+                 gpointer             user_data,
+                 GError             **error)
 {
   JsonObject *arguments = json_node_get_object (agent_tool_invocation_get_arguments (invocation));
   guint n = json_object_get_int_member (arguments, "n");
@@ -80,6 +84,8 @@ reverse_handler (AgentTool           *tool,
   waiting[n] = g_object_ref (invocation);
   if (++started_together == 8)
     g_idle_add (complete_last_first, NULL);
+
+  return TRUE;
 }
 
 static void
@@ -247,12 +253,15 @@ test_blocking_tool (Fixture       *f,
 
 /* Return-direct */
 
-static void
+static gboolean
 answer_handler (AgentTool           *tool,
                 AgentToolInvocation *invocation,
-                gpointer             user_data)
+                gpointer             user_data,
+                GError             **error)
 {
   agent_tool_invocation_return_result (invocation, user_data);
+
+  return TRUE;
 }
 
 static void
@@ -329,12 +338,15 @@ report_progress (gpointer data)
   return NULL;
 }
 
-static void
+static gboolean
 progress_handler (AgentTool           *tool,
                   AgentToolInvocation *invocation,
-                  gpointer             user_data)
+                  gpointer             user_data,
+                  GError             **error)
 {
   g_thread_unref (g_thread_new ("progress", report_progress, g_object_ref (invocation)));
+
+  return TRUE;
 }
 
 typedef struct
@@ -543,11 +555,13 @@ test_metrics (Fixture       *f,
 
 /* A tool that lets its invocation go without answering */
 
-static void
+static gboolean
 dropping_handler (AgentTool           *tool,
                   AgentToolInvocation *invocation,
-                  gpointer             user_data)
+                  gpointer             user_data,
+                  GError             **error)
 {
+  return TRUE;
 }
 
 static gpointer
@@ -559,14 +573,17 @@ drop_in_thread (gpointer data)
   return NULL;
 }
 
-static void
+static gboolean
 thread_dropping_handler (AgentTool           *tool,
                          AgentToolInvocation *invocation,
-                         gpointer             user_data)
+                         gpointer             user_data,
+                         GError             **error)
 {
   GPtrArray *threads = user_data;
 
   g_ptr_array_add (threads, g_thread_new ("drop", drop_in_thread, g_object_ref (invocation)));
+
+  return TRUE;
 }
 
 /* No tool-timeout: the turn would wait forever for an invocation nobody
@@ -605,10 +622,11 @@ test_tool_dropped (Fixture       *f,
 }
 
 /* A JSON result, and a result after a completed one */
-static void
+static gboolean
 json_handler (AgentTool           *tool,
               AgentToolInvocation *invocation,
-              gpointer             user_data)
+              gpointer             user_data,
+              GError             **error)
 {
   g_autoptr(JsonNode) value = json_from_string ("{\"temperature\": 21, \"sky\": [\"sunny\"]}",
                                                 NULL);
@@ -618,6 +636,8 @@ json_handler (AgentTool           *tool,
     agent_tool_invocation_return_json (invocation, text);
   else
     agent_tool_invocation_return_json (invocation, value);
+
+  return TRUE;
 }
 
 static void

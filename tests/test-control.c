@@ -45,13 +45,16 @@ approve_cb (AgentSession      *session,
 
 static guint runs;
 
-static void
+static gboolean
 counting_handler (AgentTool           *tool,
                   AgentToolInvocation *invocation,
-                  gpointer             user_data)
+                  gpointer             user_data,
+                  GError             **error)
 {
   runs++;
   agent_tool_invocation_return_result (invocation, "ran");
+
+  return TRUE;
 }
 
 static AgentTool *
@@ -440,12 +443,15 @@ redact_cb (AgentSession  *session,
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-static void
+static gboolean
 leaky_handler (AgentTool           *tool,
                AgentToolInvocation *invocation,
-               gpointer             user_data)
+               gpointer             user_data,
+               GError             **error)
 {
   agent_tool_invocation_return_result (invocation, "key=sk-12345 ok");
+
+  return TRUE;
 }
 
 static void

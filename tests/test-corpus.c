@@ -31,8 +31,8 @@
 
 #include <agent.h>
 
-#include "agent-openai-chat-private.h"
-#include "agent-tool-call-private.h"
+#include "providers/agent-openai-chat-private.h"
+#include "messages/agent-tool-call-private.h"
 
 #include "agent-test-openai.h"
 #include "agent-test-provider.h"

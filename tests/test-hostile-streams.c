@@ -193,13 +193,16 @@ test_reasoning_twice (void)
 
 /* Anthropic: never a call whose arguments did not finish */
 
-static void
+static gboolean
 counting_handler (AgentTool           *tool,
                   AgentToolInvocation *invocation,
-                  gpointer             user_data)
+                  gpointer             user_data,
+                  GError             **error)
 {
   (*(guint *) user_data)++;
   agent_tool_invocation_return_result (invocation, "ran");
+
+  return TRUE;
 }
 
 #define MESSAGE_START(id) \

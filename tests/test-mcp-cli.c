@@ -126,6 +126,35 @@ test_turn (void)
   config_clear (&config);
 }
 
+/* AGENT_DEBUG is one list of keys: "http,mcp" logs both the HTTP
+ * exchanges with the model and the messages to and from the MCP server. */
+static void
+test_debug_keys (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  Config config;
+
+  config_init (&config, NULL, FALSE);
+  script_echo (server);
+
+  cli = agent_test_cli_run_full (AGENT_TEST_ARGS ("AGENT_DEBUG=http,mcp"), NULL,
+                                 AGENT_TEST_ARGS ("--json", "--yes", "--mcp-config", config.path,
+                                                  "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "Echo it"));
+  agent_test_process_assert_exit (cli, 0);
+
+  /* HTTP: the request to the model */
+  g_assert_nonnull (strstr (cli->err->str, "/v1/chat/completions"));
+  /* MCP: what went to the server and what came back */
+  g_assert_nonnull (strstr (cli->err->str, "[everything] \u2192 "));
+  g_assert_nonnull (strstr (cli->err->str, "\"method\":\"initialize\""));
+  g_assert_nonnull (strstr (cli->err->str, "[everything] \u2190 "));
+
+  config_clear (&config);
+}
+
 /* Without a terminal nor --yes, an MCP tool is not run; unless its server
  * is trusted. */
 static void
@@ -243,6 +272,7 @@ main (int   argc,
     return 0;
 
   g_test_add_func ("/mcp/cli/turn", test_turn);
+  g_test_add_func ("/mcp/cli/debug-keys", test_debug_keys);
   g_test_add_func ("/mcp/cli/approval", test_approval);
   g_test_add_func ("/mcp/cli/failed-server", test_failed_server);
   g_test_add_func ("/mcp/cli/bad-config", test_bad_config);

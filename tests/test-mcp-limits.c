@@ -61,12 +61,15 @@ test_too_many_tools (void)
   agent_test_mcp_close (client);
 }
 
-static void
+static gboolean
 unused_handler (AgentTool           *tool,
                 AgentToolInvocation *invocation,
-                gpointer             user_data)
+                gpointer             user_data,
+                GError             **error)
 {
   agent_tool_invocation_return_result (invocation, "unused");
+
+  return TRUE;
 }
 
 /* Thousands of tools reach the session, each found by its name; one whose

@@ -10,7 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "agent-error.h"
-#include "agent-ndjson.h"
+#include "wire/agent-ndjson-private.h"
 
 #include "agent-test-feed.h"
 #include "agent-test-util.h"

@@ -39,7 +39,7 @@
 
 #include <agent.h>
 
-#include "agent-tool-call-private.h"
+#include "messages/agent-tool-call-private.h"
 
 #include "agent-test-openai.h"
 #include "agent-test-provider.h"

@@ -438,12 +438,15 @@ test_corpus (gconstpointer data)
 
 /* A tool round trip through AgentSession */
 
-static void
+static gboolean
 pong_handler (AgentTool           *tool,
               AgentToolInvocation *invocation,
-              gpointer             user_data)
+              gpointer             user_data,
+              GError             **error)
 {
   agent_tool_invocation_return_result (invocation, "pong");
+
+  return TRUE;
 }
 
 /* A schema with keywords Gemini refuses, at every depth, and a property

@@ -458,10 +458,11 @@ test_corpus_http (gconstpointer data)
 
 /* A tool round trip with thinking, through AgentSession */
 
-static void
+static gboolean
 get_weather (AgentTool           *tool,
              AgentToolInvocation *invocation,
-             gpointer             user_data)
+             gpointer             user_data,
+             GError             **error)
 {
   JsonObject *arguments = json_node_get_object (agent_tool_invocation_get_arguments (invocation));
   g_autofree char *result = g_strdup_printf ("Sunny in %s for %" G_GINT64_FORMAT " days",
@@ -469,14 +470,19 @@ get_weather (AgentTool           *tool,
                                              json_object_get_int_member (arguments, "days"));
 
   agent_tool_invocation_return_result (invocation, result);
+
+  return TRUE;
 }
 
-static void
+static gboolean
 get_time (AgentTool           *tool,
           AgentToolInvocation *invocation,
-          gpointer             user_data)
+          gpointer             user_data,
+          GError             **error)
 {
   agent_tool_invocation_return_result (invocation, "12:00");
+
+  return TRUE;
 }
 
 static gboolean

@@ -508,13 +508,16 @@ test_step_timeout (Fixture       *f,
   g_assert_cmpuint (f->text->len, <, 20);
 }
 
-static void
+static gboolean
 slow_tool_handler (AgentTool           *tool,
                    AgentToolInvocation *invocation,
-                   gpointer             user_data)
+                   gpointer             user_data,
+                   GError             **error)
 {
   /* Never answers: only the turn's limit ends it */
   g_ptr_array_add (user_data, g_object_ref (invocation));
+
+  return TRUE;
 }
 
 static void

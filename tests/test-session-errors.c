@@ -45,13 +45,16 @@ test_unknown_tool (Fixture       *f,
 
 static guint calls_run;
 
-static void
+static gboolean
 count_handler (AgentTool           *tool,
                AgentToolInvocation *invocation,
-               gpointer             user_data)
+               gpointer             user_data,
+               GError             **error)
 {
   calls_run++;
   agent_tool_invocation_return_result (invocation, "ran");
+
+  return TRUE;
 }
 
 static void
@@ -87,14 +90,18 @@ test_invalid_arguments (Fixture       *f,
   assert_memory_consistent (f);
 }
 
-static void
+static gboolean
 error_handler (AgentTool           *tool,
                AgentToolInvocation *invocation,
-               gpointer             user_data)
+               gpointer             user_data,
+               GError             **error)
 {
-  g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "No such file: /nope");
+  g_autoptr(GError) not_found = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                                                     "No such file: /nope");
 
-  agent_tool_invocation_return_error (invocation, error);
+  agent_tool_invocation_return_error (invocation, not_found);
+
+  return TRUE;
 }
 
 static void
@@ -340,12 +347,15 @@ worker (gpointer data)
   return NULL;
 }
 
-static void
+static gboolean
 threaded_handler (AgentTool           *tool,
                   AgentToolInvocation *invocation,
-                  gpointer             user_data)
+                  gpointer             user_data,
+                  GError             **error)
 {
   g_thread_unref (g_thread_new ("tool-worker", worker, g_object_ref (invocation)));
+
+  return TRUE;
 }
 
 static gboolean finished_off_main_thread;

@@ -149,15 +149,18 @@ typedef struct
   guint      n_started;
 } Pending;
 
-static void
+static gboolean
 pending_handler (AgentTool           *tool,
                  AgentToolInvocation *invocation,
-                 gpointer             user_data)
+                 gpointer             user_data,
+                 GError             **error)
 {
   Pending *pending = user_data;
 
   pending->n_started++;
   g_ptr_array_add (pending->invocations, g_object_ref (invocation));
+
+  return TRUE;
 }
 
 static AgentTool *

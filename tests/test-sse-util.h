@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include "agent-sse-parser.h"
+#include "wire/agent-sse-parser-private.h"
 
 #include "agent-test-feed.h"
 

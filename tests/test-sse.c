@@ -11,7 +11,7 @@
 #include <json-glib/json-glib.h>
 
 #include "agent-error.h"
-#include "agent-sse-parser.h"
+#include "wire/agent-sse-parser-private.h"
 
 #include "agent-test-feed.h"
 #include "agent-test-util.h"

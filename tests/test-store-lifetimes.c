@@ -73,14 +73,17 @@ typedef struct
   AgentToolInvocation *invocation;
 } Pending;
 
-static void
+static gboolean
 pending_handler (AgentTool           *tool,
                  AgentToolInvocation *invocation,
-                 gpointer             user_data)
+                 gpointer             user_data,
+                 GError             **error)
 {
   Pending *pending = user_data;
 
   g_set_object (&pending->invocation, invocation);
+
+  return TRUE;
 }
 
 static gboolean

@@ -12,15 +12,18 @@
 
 #include "agent-test-util.h"
 
-static void
+static gboolean
 echo_handler (AgentTool           *tool,
               AgentToolInvocation *invocation,
-              gpointer             user_data)
+              gpointer             user_data,
+              GError             **error)
 {
   g_autofree char *text = json_to_string (agent_tool_invocation_get_arguments (invocation), FALSE);
 
   (*(guint *)user_data)++;
   agent_tool_invocation_return_result (invocation, text);
+
+  return TRUE;
 }
 
 static void
@@ -233,7 +236,7 @@ return_later_cb (gpointer data)
   agent_tool_invocation_return_result (invocation, "done later");
 }
 
-/* agent_tool_new_with_handler(): what the handler of the "weather" tool
+/* A handler that can fail: what the handler of the "weather" tool
  * does depends on the city it is asked about. */
 static gboolean
 weather_handler (AgentTool            *tool,
@@ -287,7 +290,7 @@ run_weather (AgentTool  *tool,
 }
 
 static void
-test_tool_new_with_handler (void)
+test_tool_handler_fails (void)
 {
   g_autoptr(JsonNode) schema = agent_test_parse_json ("{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}");
   static const struct {
@@ -304,8 +307,8 @@ test_tool_new_with_handler (void)
   AgentTool *tool;
   guint count = 0;
 
-  tool = agent_tool_new_with_handler ("get_weather", "Tells the weather", schema,
-                                      weather_handler, &count, count_destroy);
+  tool = agent_tool_new ("get_weather", "Tells the weather", schema,
+                         weather_handler, &count, count_destroy);
   g_assert_cmpstr (agent_tool_get_name (tool), ==, "get_weather");
   g_assert_true (agent_test_json_equal (agent_tool_get_parameters (tool), schema));
 
@@ -474,6 +477,26 @@ test_usage (void)
   g_assert_cmpint (agent_usage_get_total_tokens (sum), ==, 25);
 }
 
+/* The one JSON form of usage (agent-cli --json, the bindings' stream()):
+ * reasoning tokens only when there were some */
+static void
+test_usage_to_json (void)
+{
+  g_autoptr(JsonNode) node = agent_test_parse_json ("{\"prompt_tokens\":10,\"completion_tokens\":5,\"total_tokens\":15,"
+                                                   "\"completion_tokens_details\":{\"reasoning_tokens\":2}}");
+  g_autoptr(AgentUsage) usage = agent_usage_new_from_json (node);
+  g_autoptr(AgentUsage) plain = agent_usage_new (1, 2, -1);
+  g_autoptr(JsonNode) written = agent_usage_to_json (usage);
+  g_autoptr(JsonNode) plain_written = agent_usage_to_json (plain);
+  g_autoptr(JsonNode) expected = agent_test_parse_json ("{\"prompt-tokens\":10,\"completion-tokens\":5,"
+                                                       "\"total-tokens\":15,\"reasoning-tokens\":2}");
+  g_autoptr(JsonNode) plain_expected = agent_test_parse_json ("{\"prompt-tokens\":1,\"completion-tokens\":2,"
+                                                             "\"total-tokens\":3}");
+
+  g_assert_true (agent_test_json_equal (written, expected));
+  g_assert_true (agent_test_json_equal (plain_written, plain_expected));
+}
+
 static void
 test_provider (void)
 {
@@ -538,7 +561,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/tool/new", test_tool_new);
-  g_test_add_func ("/tool/new-with-handler", test_tool_new_with_handler);
+  g_test_add_func ("/tool/handler-fails", test_tool_handler_fails);
   g_test_add_func ("/tool/default-schema", test_tool_default_schema);
   g_test_add_func ("/tool/subclass", test_tool_subclass);
   g_test_add_func ("/tool/builtin", test_builtin_tools);
@@ -549,6 +572,7 @@ main (int   argc,
   g_test_add_func ("/message/basics", test_message);
   g_test_add_func ("/memory/simple", test_simple_memory);
   g_test_add_func ("/usage/basics", test_usage);
+  g_test_add_func ("/usage/to-json", test_usage_to_json);
   g_test_add_func ("/provider/basics", test_provider);
   g_test_add_func ("/error/codes", test_error_codes);
 

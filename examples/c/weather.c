@@ -37,10 +37,11 @@ typedef struct
 /* The tool: a real one would ask a weather service, from a thread or with
  * an async call, and complete the invocation later. This one makes the
  * forecast up and answers at once. */
-static void
+static gboolean
 get_weather (AgentTool           *tool,
              AgentToolInvocation *invocation,
-             gpointer             user_data)
+             gpointer             user_data,
+             GError             **error)
 {
   JsonObject *arguments = json_node_get_object (agent_tool_invocation_get_arguments (invocation));
   const char *city = json_object_get_string_member_with_default (arguments, "city", "");
@@ -49,11 +50,13 @@ get_weather (AgentTool           *tool,
   if (city[0] == '\0')
     {
       agent_tool_invocation_return_error_literal (invocation, "Which city?");
-      return;
+      return TRUE;
     }
 
   forecast = g_strdup_printf ("Sunny, 21 °C in %s (a made-up forecast)", city);
   agent_tool_invocation_return_result (invocation, forecast);
+
+  return TRUE;
 }
 
 static void

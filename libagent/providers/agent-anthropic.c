@@ -23,13 +23,12 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "agent-json-private.h"
-#include "agent-json.h"
-#include "agent-openai-chat-private.h"
-#include "agent-provider-private.h"
-#include "agent-usage-private.h"
-#include "agent-tool.h"
-#include "agent-wire-util.h"
+#include "json/agent-json-private.h"
+#include "providers/agent-openai-chat-private.h"
+#include "core/agent-provider-private.h"
+#include "messages/agent-usage-private.h"
+#include "tools/agent-tool.h"
+#include "wire/agent-wire-util-private.h"
 
 #define PROVIDER_NAME      "anthropic"
 #define API_VERSION        "2023-06-01"
@@ -723,19 +722,21 @@ anthropic_is_complete (gpointer data)
 
 const AgentProviderBackend agent_anthropic_backend = {
   .name = "anthropic",
-  .display_name = N_("Anthropic Messages"),
   .default_base_url = "https://api.anthropic.com",
   .api_key_variable = "ANTHROPIC_API_KEY",
   .default_model = "claude-sonnet-4-5",
-  .framing = AGENT_FRAMING_SSE,
   .build_body = anthropic_build_body,
   .build_path = anthropic_build_path,
   .add_headers = anthropic_add_headers,
-  .decoder_new = anthropic_decoder_new,
-  .decoder_free = anthropic_decoder_free,
-  .decode = anthropic_decode,
-  .is_complete = anthropic_is_complete,
-  .saw_event = anthropic_saw_event,
+  .stream = {
+    .display_name = N_("Anthropic Messages"),
+    .framing = AGENT_FRAMING_SSE,
+    .decoder_new = anthropic_decoder_new,
+    .decoder_free = anthropic_decoder_free,
+    .decode = anthropic_decode,
+    .is_complete = anthropic_is_complete,
+    .saw_event = anthropic_saw_event,
+  },
   /* {"data": [{"id": "claude-…", "display_name": …}, …], "has_more": …};
    * 1000 is the largest page, 20 the default. */
   .models_path = "/v1/models?limit=1000",

@@ -29,13 +29,12 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "agent-json-private.h"
-#include "agent-json.h"
-#include "agent-provider-private.h"
-#include "agent-usage-private.h"
-#include "agent-wire-util.h"
-#include "agent-tool.h"
-#include "agent-tool-call-private.h"
+#include "json/agent-json-private.h"
+#include "core/agent-provider-private.h"
+#include "messages/agent-usage-private.h"
+#include "wire/agent-wire-util-private.h"
+#include "tools/agent-tool.h"
+#include "messages/agent-tool-call-private.h"
 
 #define PROVIDER "gemini"
 
@@ -809,19 +808,21 @@ gemini_parse_models (const AgentJson *root)
 
 const AgentProviderBackend agent_gemini_backend = {
   .name = "gemini",
-  .display_name = N_("Google Gemini"),
   .default_base_url = "https://generativelanguage.googleapis.com",
   .api_key_variable = "GEMINI_API_KEY",
   .default_model = "gemini-2.5-flash",
-  .framing = AGENT_FRAMING_SSE,
   .build_body = gemini_build_body,
   .build_path = gemini_build_path,
   .add_headers = gemini_add_headers,
-  .decoder_new = gemini_decoder_new,
-  .decoder_free = gemini_decoder_free,
-  .decode = gemini_decode,
-  .is_complete = gemini_is_complete,
-  .saw_event = gemini_saw_event,
+  .stream = {
+    .display_name = N_("Google Gemini"),
+    .framing = AGENT_FRAMING_SSE,
+    .decoder_new = gemini_decoder_new,
+    .decoder_free = gemini_decoder_free,
+    .decode = gemini_decode,
+    .is_complete = gemini_is_complete,
+    .saw_event = gemini_saw_event,
+  },
   .models_path = "/v1beta/models?pageSize=1000",
   .parse_models = gemini_parse_models,
 };

@@ -22,14 +22,13 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "agent-json-private.h"
-#include "agent-json.h"
-#include "agent-openai-chat-private.h"
-#include "agent-provider-private.h"
-#include "agent-usage-private.h"
-#include "agent-tool.h"
-#include "agent-tool-call-private.h"
-#include "agent-wire-util.h"
+#include "json/agent-json-private.h"
+#include "providers/agent-openai-chat-private.h"
+#include "core/agent-provider-private.h"
+#include "messages/agent-usage-private.h"
+#include "tools/agent-tool.h"
+#include "messages/agent-tool-call-private.h"
+#include "wire/agent-wire-util-private.h"
 
 /* Request */
 
@@ -456,18 +455,20 @@ ollama_parse_models (const AgentJson *root)
 
 const AgentProviderBackend agent_ollama_backend = {
   .name = "ollama",
-  .display_name = N_("Ollama"),
   .default_base_url = "http://localhost:11434",
   .api_key_variable = "OLLAMA_API_KEY",
   .default_model = "llama3.2",
-  .framing = AGENT_FRAMING_NDJSON,
   .build_body = ollama_build_body,
   .build_path = ollama_build_path,
   .add_headers = ollama_add_headers,
-  .decoder_new = ollama_decoder_new,
-  .decoder_free = ollama_decoder_free,
-  .decode = ollama_decode,
-  .saw_event = ollama_saw_event,
+  .stream = {
+    .display_name = N_("Ollama"),
+    .framing = AGENT_FRAMING_NDJSON,
+    .decoder_new = ollama_decoder_new,
+    .decoder_free = ollama_decoder_free,
+    .decode = ollama_decode,
+    .saw_event = ollama_saw_event,
+  },
   .models_path = "/api/tags",
   .parse_models = ollama_parse_models,
 };

@@ -5,11 +5,10 @@
 
 #pragma once
 
-#include "agent-accumulator.h"
-#include "agent-json.h"
-#include "agent-json-private.h"
-#include "agent-provider-private.h"
-#include "agent-tool.h"
+#include "wire/agent-accumulator-private.h"
+#include "json/agent-json-private.h"
+#include "core/agent-provider-private.h"
+#include "tools/agent-tool.h"
 
 G_BEGIN_DECLS
 

@@ -17,14 +17,13 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "agent-json-private.h"
-#include "agent-json.h"
-#include "agent-message-private.h"
-#include "agent-openai-chat-private.h"
-#include "agent-provider-private.h"
-#include "agent-tool.h"
-#include "agent-tool-call-private.h"
-#include "agent-wire-util.h"
+#include "json/agent-json-private.h"
+#include "messages/agent-message-private.h"
+#include "providers/agent-openai-chat-private.h"
+#include "core/agent-provider-private.h"
+#include "tools/agent-tool.h"
+#include "messages/agent-tool-call-private.h"
+#include "wire/agent-wire-util-private.h"
 
 /* Request */
 
@@ -606,19 +605,21 @@ _agent_openai_parse_models (const AgentJson *root)
 
 const AgentProviderBackend agent_openai_chat_backend = {
   .name = "openai",
-  .display_name = N_("OpenAI-compatible chat completions"),
   .default_base_url = "https://api.openai.com/v1",
   .api_key_variable = "OPENAI_API_KEY",
   .default_model = "gpt-4o-mini",
-  .framing = AGENT_FRAMING_SSE,
   .build_body = openai_chat_build_body,
   .build_path = openai_chat_build_path,
   .add_headers = openai_chat_add_headers,
-  .decoder_new = openai_chat_decoder_new,
-  .decoder_free = openai_chat_decoder_free,
-  .decode = openai_chat_decode,
-  .is_complete = openai_chat_is_complete,
-  .saw_event = openai_chat_saw_event,
+  .stream = {
+    .display_name = N_("OpenAI-compatible chat completions"),
+    .framing = AGENT_FRAMING_SSE,
+    .decoder_new = openai_chat_decoder_new,
+    .decoder_free = openai_chat_decoder_free,
+    .decode = openai_chat_decode,
+    .is_complete = openai_chat_is_complete,
+    .saw_event = openai_chat_saw_event,
+  },
   .models_path = "/models",
   .parse_models = _agent_openai_parse_models,
 };

@@ -30,12 +30,11 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "agent-json-private.h"
-#include "agent-json.h"
-#include "agent-openai-chat-private.h"
-#include "agent-provider-private.h"
-#include "agent-tool.h"
-#include "agent-wire-util.h"
+#include "json/agent-json-private.h"
+#include "providers/agent-openai-chat-private.h"
+#include "core/agent-provider-private.h"
+#include "tools/agent-tool.h"
+#include "wire/agent-wire-util-private.h"
 
 #define PROVIDER_NAME "openai-responses"
 /* Between two parts of the reasoning or the refusal. The text of several
@@ -818,19 +817,21 @@ openai_responses_saw_event (gpointer data)
 
 const AgentProviderBackend agent_openai_responses_backend = {
   .name = "openai-responses",
-  .display_name = N_("OpenAI Responses"),
   .default_base_url = "https://api.openai.com/v1",
   .api_key_variable = "OPENAI_API_KEY",
   .default_model = "gpt-4o-mini",
-  .framing = AGENT_FRAMING_SSE,
   .build_body = openai_responses_build_body,
   .build_path = openai_responses_build_path,
   .add_headers = openai_responses_add_headers,
-  .decoder_new = openai_responses_decoder_new,
-  .decoder_free = openai_responses_decoder_free,
-  .decode = openai_responses_decode,
-  .is_complete = openai_responses_is_complete,
-  .saw_event = openai_responses_saw_event,
+  .stream = {
+    .display_name = N_("OpenAI Responses"),
+    .framing = AGENT_FRAMING_SSE,
+    .decoder_new = openai_responses_decoder_new,
+    .decoder_free = openai_responses_decoder_free,
+    .decode = openai_responses_decode,
+    .is_complete = openai_responses_is_complete,
+    .saw_event = openai_responses_saw_event,
+  },
   .models_path = "/models",
   .parse_models = _agent_openai_parse_models,
 };

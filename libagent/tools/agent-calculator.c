@@ -10,8 +10,8 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "agent-builtin-tools.h"
-#include "agent-tool-invocation.h"
+#include "tools/agent-builtin-tools.h"
+#include "tools/agent-tool-invocation.h"
 
 /* The built-in "calculator" tool: a small recursive-descent evaluator.
  *
@@ -538,10 +538,11 @@ evaluate (const char  *expression,
   return format_number (value);
 }
 
-static void
+static gboolean
 agent_calculator_invoke (AgentTool           *tool,
                          AgentToolInvocation *invocation,
-                         gpointer             user_data)
+                         gpointer             user_data,
+                         GError             **error)
 {
   g_autofree char *error_message = NULL;
   g_autofree char *result = NULL;
@@ -557,7 +558,7 @@ agent_calculator_invoke (AgentTool           *tool,
                                                   _("Missing argument “expression”: pass "
                                                     "the arithmetic expression as a string, "
                                                     "for example {\"expression\": \"2+2\"}"));
-      return;
+      return TRUE;
     }
 
   if (!JSON_NODE_HOLDS_VALUE (expression) ||
@@ -566,7 +567,7 @@ agent_calculator_invoke (AgentTool           *tool,
       agent_tool_invocation_return_error_literal (invocation,
                                                   _("“expression” must be a string, for "
                                                     "example {\"expression\": \"2+2\"}"));
-      return;
+      return TRUE;
     }
 
   result = evaluate (json_node_get_string (expression), &error_message);
@@ -575,6 +576,8 @@ agent_calculator_invoke (AgentTool           *tool,
     agent_tool_invocation_return_error_literal (invocation, error_message);
   else
     agent_tool_invocation_return_result (invocation, result);
+
+  return TRUE;
 }
 
 static JsonNode *
@@ -627,7 +630,7 @@ build_parameters (void)
  * The tool completes its invocation before [method@Agent.Tool.invoke]
  * returns.
  *
- * Returns: (transfer full): a new #AgentTool
+ * Returns: (transfer full): a new [class@Agent.Tool]
  *
  * Since: 0.1
  */

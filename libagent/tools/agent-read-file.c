@@ -14,7 +14,7 @@
 #include <glib/gstdio.h>
 #include <gio/gunixinputstream.h>
 
-#include "agent-builtin-tools.h"
+#include "tools/agent-builtin-tools.h"
 #include "agent-error.h"
 
 #define MAX_BYTES (64 * 1024)
@@ -165,7 +165,7 @@ read_file (AgentTool     *tool,
  * needs the user's approval ([property@Agent.Tool:requires-approval] is
  * set); the file is read in a worker thread.
  *
- * Returns: (transfer full): a new #AgentTool
+ * Returns: (transfer full): a new [class@Agent.Tool]
  *
  * Since: 0.1
  */

@@ -9,10 +9,10 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "agent-accumulator.h"
+#include "wire/agent-accumulator-private.h"
 #include "agent-error.h"
-#include "agent-message-private.h"
-#include "agent-tool-call-private.h"
+#include "messages/agent-message-private.h"
+#include "messages/agent-tool-call-private.h"
 
 #define RETIRED_KEY G_MININT64
 

@@ -10,8 +10,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "agent-wire-util.h"
-#include "agent-ndjson.h"
+#include "wire/agent-wire-util-private.h"
+#include "wire/agent-ndjson-private.h"
 
 /*
  * Each line is copied into @line before it is delivered, since the callback
@@ -153,7 +153,7 @@ agent_ndjson_splitter_set_max_line (AgentNdjsonSplitter *self,
  * @self: a splitter
  * @data: (array length=len): the next bytes of the stream
  * @len: the length of @data
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Splits the next bytes of the stream, calling the line function for each
  * non-empty line they complete.
@@ -211,7 +211,7 @@ agent_ndjson_splitter_feed (AgentNdjsonSplitter  *self,
 /**
  * agent_ndjson_splitter_finish:
  * @self: a splitter
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Ends the stream, delivering its last line if it lacked a newline.
  *

@@ -10,8 +10,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "agent-wire-util.h"
-#include "agent-sse-parser.h"
+#include "wire/agent-wire-util-private.h"
+#include "wire/agent-sse-parser-private.h"
 
 /*
  * The parser works on lines. A line that lies wholly inside the piece being
@@ -326,7 +326,7 @@ agent_sse_parser_set_max_size (AgentSseParser *self,
  * @self: a parser
  * @data: (array length=len): the next bytes of the stream
  * @len: the length of @data
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Parses the next bytes of the stream, calling the event function for each
  * event they complete.
@@ -460,7 +460,7 @@ agent_sse_parser_feed (AgentSseParser  *self,
 /**
  * agent_sse_parser_finish:
  * @self: a parser
- * @error: return location for a #GError
+ * @error: return location for a [struct@GLib.Error]
  *
  * Ends the stream. As the specification requires, an event that is not
  * followed by a blank line, and a last line without a line ending, are

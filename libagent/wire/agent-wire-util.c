@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "agent-wire-util.h"
+#include "wire/agent-wire-util-private.h"
 
 /* A size limit in words for error messages: "16 MiB", "64 KiB", "100
  * bytes" (g_format_size() would say "16.0 MiB", with a no-break space). */

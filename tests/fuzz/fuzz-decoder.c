@@ -19,8 +19,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "agent-accumulator.h"
-#include "agent-stream-decoder.h"
+#include "wire/agent-accumulator-private.h"
+#include "core/agent-provider-private.h"
+#include "wire/agent-stream-decoder-private.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
@@ -32,7 +33,7 @@ describe_run (const uint8_t *data,
               guint32        seed)
 {
   AgentAccumulator *accumulator = agent_accumulator_new (NULL, NULL);
-  AgentStreamDecoder *decoder = agent_stream_decoder_new (&FUZZ_BACKEND, accumulator, NULL);
+  AgentStreamDecoder *decoder = agent_stream_decoder_new (&FUZZ_BACKEND.stream, accumulator, NULL);
   GString *out = g_string_new (NULL);
   GError *error = NULL;
   gboolean ok = TRUE;

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "agent-error.h"
-#include "agent-ndjson.h"
+#include "wire/agent-ndjson-private.h"
 
 typedef enum
 {

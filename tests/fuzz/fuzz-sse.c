@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "agent-error.h"
-#include "agent-sse-parser.h"
+#include "wire/agent-sse-parser-private.h"
 
 typedef enum
 {

@@ -258,34 +258,10 @@ function _init() {
 
     // --- events ---
 
-    function usageFields(usage) {
-        if (!usage)
-            return null;
-        const fields = {
-            'prompt-tokens': usage.get_prompt_tokens(),
-            'completion-tokens': usage.get_completion_tokens(),
-            'total-tokens': usage.get_total_tokens(),
-        };
-        if (usage.get_reasoning_tokens() > 0)
-            fields['reasoning-tokens'] = usage.get_reasoning_tokens();
-        return fields;
-    }
-
-    function metricsFields(metrics) {
-        if (!metrics)
-            return null;
-        const us = value => value < 0 ? null : value;
-        const speed = metrics.get_tokens_per_second();
-        return {
-            'steps': metrics.get_steps(),
-            'time-to-first-token-us': us(metrics.get_time_to_first_token()),
-            'duration-us': us(metrics.get_duration()),
-            'wait-us': us(metrics.get_wait_time()),
-            'tokens-per-second': speed < 0 ? null : Math.round(speed),
-            'tool-calls': metrics.get_tool_calls(),
-            'tool-time-us': us(metrics.get_tool_time()),
-        };
-    }
+    // Usage and metrics in the form the library writes them
+    const asObject = node => JSON.parse(imports.gi.Json.to_string(node, false));
+    const usageFields = usage => usage ? asObject(usage.to_json()) : null;
+    const metricsFields = metrics => metrics ? asObject(metrics.to_json()) : null;
 
     /**
      * Runs a turn and yields its events, objects with the fields of

@@ -471,30 +471,11 @@ _HOOKS = {
 # --- events ----------------------------------------------------------------
 
 def _usage(usage):
-    if usage is None:
-        return None
-    fields = {'prompt-tokens': usage.get_prompt_tokens(),
-              'completion-tokens': usage.get_completion_tokens(),
-              'total-tokens': usage.get_total_tokens()}
-    if usage.get_reasoning_tokens() > 0:
-        fields['reasoning-tokens'] = usage.get_reasoning_tokens()
-    return fields
+    return None if usage is None else _python(usage.to_json())
 
 
 def _metrics(metrics):
-    if metrics is None:
-        return None
-
-    def microseconds(value):
-        return None if value < 0 else value
-    speed = metrics.get_tokens_per_second()
-    return {'steps': metrics.get_steps(),
-            'time-to-first-token-us': microseconds(metrics.get_time_to_first_token()),
-            'duration-us': microseconds(metrics.get_duration()),
-            'wait-us': microseconds(metrics.get_wait_time()),
-            'tokens-per-second': None if speed < 0 else int(speed + 0.5),
-            'tool-calls': metrics.get_tool_calls(),
-            'tool-time-us': microseconds(metrics.get_tool_time())}
+    return None if metrics is None else _python(metrics.to_json())
 
 
 class _Events:

@@ -1,0 +1,91 @@
+/* agent-util.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "agent-util-private.h"
+#include "wire/agent-wire-util-private.h"
+
+/*
+ * Runs @func (@object) on the thread that owns @object: at once when called
+ * there, through @context (the owner's main context) otherwise. Objects
+ * that tools and dialogs answer from any thread (invocations, approvals)
+ * report back this way. g_main_context_invoke() is not enough: another
+ * thread may acquire the global default context and would then run @func
+ * on the wrong thread.
+ */
+void
+_agent_run_on_owner (GObject      *object,
+                     GThread      *owner,
+                     GMainContext *context,
+                     GSourceFunc   func)
+{
+  if (g_thread_self () == owner)
+    {
+      func (object);
+      return;
+    }
+
+  _agent_run_later (object, context, func);
+}
+
+/* Calls func (object) from @context's next iteration, holding a reference
+ * until then. From a dispose, this brings the object back to life: it is
+ * disposed again after func ran. */
+void
+_agent_run_later (GObject      *object,
+                  GMainContext *context,
+                  GSourceFunc   func)
+{
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, func, g_object_ref (object), g_object_unref);
+  g_source_set_static_name (source, "[agent-run-on-owner]");
+  g_source_attach (source, context);
+  g_source_unref (source);
+}
+
+/* @url without its user information ("user:password@"), which is a
+ * secret: to show, log or store. @url itself (a copy) when it has none or
+ * is no URL. */
+char *
+_agent_url_hide_userinfo (const char *url)
+{
+  g_autoptr(GUri) uri = NULL;
+
+  if (url == NULL)
+    return NULL;
+
+  uri = g_uri_parse (url, G_URI_FLAGS_ENCODED | G_URI_FLAGS_HAS_PASSWORD, NULL);
+  if (uri == NULL || g_uri_get_userinfo (uri) == NULL)
+    return g_strdup (url);
+
+  return g_uri_to_string_partial (uri, G_URI_HIDE_USERINFO);
+}
+
+/* Where the redirect @message received points, to show in an error:
+ * resolved against the request's URL, without user information, with
+ * @secrets (NULL-terminated, or NULL) redacted. NULL without a Location.
+ * Redirects carrying a key or configured headers are never followed: the
+ * error says where the server pointed, for the user to configure it. */
+char *
+_agent_redirect_target (SoupMessage        *message,
+                        const char * const *secrets)
+{
+  const char *location = soup_message_headers_get_one (soup_message_get_response_headers (message),
+                                                       "Location");
+  g_autoptr(GUri) target = NULL;
+  g_autofree char *shown = NULL;
+
+  if (location == NULL)
+    return NULL;
+
+  target = g_uri_parse_relative (soup_message_get_uri (message), location, SOUP_HTTP_URI_FLAGS,
+                                 NULL);
+  shown = target != NULL ? g_uri_to_string_partial (target, G_URI_HIDE_USERINFO)
+                         : g_utf8_make_valid (location, -1);
+  return agent_redact (shown, secrets);
+}

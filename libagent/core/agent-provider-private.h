@@ -1,0 +1,124 @@
+/* agent-provider-private.h
+ *
+ * A provider differs from another only in how it writes the request and
+ * reads the stream. Each one is an AgentProviderBackend in providers/; the
+ * accumulator, the loop, limits and errors are shared.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <libsoup/soup.h>
+
+#include "wire/agent-accumulator-private.h"
+#include "json/agent-json-private.h"
+#include "core/agent-provider.h"
+#include "wire/agent-stream-decoder-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  AgentProvider *provider;
+  const char    *model;
+  const char    *system_prompt;
+  GListModel    *messages;   /* of AgentMessage */
+  GListModel    *tools;      /* of AgentTool */
+} AgentRequest;
+
+typedef struct _AgentProviderBackend AgentProviderBackend;
+
+struct _AgentProviderBackend
+{
+  const char   *name;
+  const char   *default_base_url;
+  const char   *api_key_variable;
+  const char   *default_model;
+
+  /* The request body, as bytes of JSON. */
+  GBytes   *(*build_body)    (const AgentRequest  *request,
+                              GError             **error);
+  /* The path below the base URL, e.g. "/chat/completions". */
+  char     *(*build_path)    (const AgentRequest  *request);
+  /* Adds authentication and provider headers. */
+  void      (*add_headers)   (AgentProvider       *provider,
+                              SoupMessageHeaders  *headers);
+
+  /* How its answer streams: the display name, framing and event decoder */
+  AgentStreamFormat stream;
+
+  /* Listing models: GET {base}{models_path}; the names in the answer. */
+  const char *models_path;
+  char     **(*parse_models) (const AgentJson     *root);
+};
+
+/* What agent-provider-http.c and agent-provider-slots.c keep of a provider;
+ * the provider owns them. */
+typedef struct _AgentProviderHttp  AgentProviderHttp;
+typedef struct _AgentProviderSlots AgentProviderSlots;
+
+AgentProviderHttp          *_agent_provider_http_new          (void);
+void                        _agent_provider_http_dispose      (AgentProviderHttp   *http);
+void                        _agent_provider_http_free         (AgentProviderHttp   *http);
+AgentProviderSlots         *_agent_provider_slots_new         (void);
+void                        _agent_provider_slots_free        (AgentProviderSlots  *slots);
+
+const AgentProviderBackend *_agent_provider_get_backend       (AgentProvider       *self);
+AgentProviderHttp          *_agent_provider_get_http          (AgentProvider       *self);
+AgentProviderSlots         *_agent_provider_get_slots         (AgentProvider       *self);
+SoupSession                *_agent_provider_get_soup_session  (AgentProvider       *self,
+                                                               GError             **error);
+GCancellable               *_agent_provider_get_cancellable   (AgentProvider       *self);
+SoupMessage                *_agent_provider_build_message     (AgentProvider       *self,
+                                                               const AgentRequest  *request,
+                                                               GError             **error);
+GError                     *_agent_provider_error_from_http   (const char * const  *secrets,
+                                                               guint                status,
+                                                               const char          *reason,
+                                                               const char          *body,
+                                                               gsize                len);
+GError                     *_agent_provider_error_from_redirect (const char * const *secrets,
+                                                                 SoupMessage        *message);
+char                       *_agent_provider_redact            (AgentProvider       *self,
+                                                               const char          *text);
+char                      **_agent_provider_dup_secrets       (AgentProvider       *self);
+void                        _agent_secrets_free               (char               **secrets);
+void                        _agent_provider_add_bearer_auth   (AgentProvider       *self,
+                                                               SoupMessageHeaders  *headers);
+gboolean                    _agent_provider_add_headers       (AgentProvider       *self,
+                                                               SoupMessageHeaders  *headers,
+                                                               GError             **error);
+void                        _agent_provider_add_api_key_header (AgentProvider      *self,
+                                                                SoupMessageHeaders *headers,
+                                                                const char         *name);
+GBytes                     *_agent_provider_get_request_body  (SoupMessage         *message);
+char                       *_agent_provider_build_url         (AgentProvider       *self,
+                                                               const char          *path,
+                                                               GError             **error);
+GError                     *_agent_provider_error_from_json_value (const char * const *secrets,
+                                                                   int                 code,
+                                                                   const char         *prefix,
+                                                                   const AgentJson    *root);
+GError                     *_agent_provider_error_from_json   (const char * const  *secrets,
+                                                               int                  code,
+                                                               const char          *prefix,
+                                                               const char          *json,
+                                                               gsize                len);
+
+void                        _agent_provider_acquire_async     (AgentProvider       *self,
+                                                               GCancellable        *cancellable,
+                                                               GAsyncReadyCallback  callback,
+                                                               gpointer             user_data);
+gboolean                    _agent_provider_acquire_finish    (AgentProvider       *self,
+                                                               GAsyncResult        *result,
+                                                               GError             **error);
+void                        _agent_provider_release           (AgentProvider       *self);
+
+extern const AgentProviderBackend agent_openai_chat_backend;
+extern const AgentProviderBackend agent_openai_responses_backend;
+extern const AgentProviderBackend agent_anthropic_backend;
+extern const AgentProviderBackend agent_ollama_backend;
+extern const AgentProviderBackend agent_gemini_backend;
+
+G_END_DECLS

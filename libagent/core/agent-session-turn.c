@@ -1,0 +1,279 @@
+/* agent-session-turn.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-error.h"
+#include "core/agent-session-private.h"
+#include "core/agent-transcript-private.h"
+#include "core/agent-turn-private.h"
+
+/* Starting a turn, and what the session shows of the turn that runs or
+ * last ran. The turn itself is in agent-turn.c. */
+
+/**
+ * agent_session_get_turn_metrics:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the metrics of the last turn that ended.
+ *
+ * Returns: (transfer none) (nullable): the metrics of the last turn that ended
+ *
+ * Since: 0.1
+ */
+AgentMetrics *
+agent_session_get_turn_metrics (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  return self->turn_metrics;
+}
+
+/**
+ * agent_session_get_busy:
+ * @self: a [class@Agent.Session]
+ *
+ * Checks whether a turn is running.
+ *
+ * Returns: whether a turn is running
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_session_get_busy (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), FALSE);
+  return self->turn != NULL;
+}
+
+/**
+ * agent_session_get_current_message:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the assistant message being streamed.
+ *
+ * Returns: (transfer none) (nullable): the assistant message being streamed
+ *
+ * Since: 0.1
+ */
+AgentMessage *
+agent_session_get_current_message (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  return self->current_message;
+}
+
+/**
+ * agent_session_get_transcript:
+ * @self: a [class@Agent.Session]
+ *
+ * The conversation as a view shows it: the messages of
+ * [property@Session:memory] followed, while a step streams, by
+ * [property@Session:current-message]. Each message notifies its
+ * [property@Message:content] (and reasoning, tool calls, state) as it
+ * grows, so a `GtkListView` over this model shows the answer streaming.
+ *
+ * When the streamed message goes into memory it keeps its position: the
+ * model reports that one item replaced by itself, and a list view keeps
+ * its row. The model follows a new memory set with
+ * [method@Session.set_memory].
+ *
+ * Returns: (transfer none): a list model of [class@Message]
+ *
+ * Since: 0.1
+ */
+GListModel *
+agent_session_get_transcript (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+
+  if (self->transcript == NULL)
+    self->transcript = G_OBJECT (_agent_transcript_new (self));
+  return G_LIST_MODEL (self->transcript);
+}
+
+/**
+ * agent_session_get_usage:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the tokens the last completed turn used, or %NULL when the provider
+ * reported none.
+ *
+ * Returns: (transfer none) (nullable): the tokens the last completed turn
+ *   used, or %NULL when the provider reported none
+ *
+ * Since: 0.1
+ */
+AgentUsage *
+agent_session_get_usage (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  return self->usage;
+}
+
+/* Whether the memory ends with something the model is to answer */
+static gboolean
+ends_with_a_question (AgentSession *self)
+{
+  GListModel *memory = G_LIST_MODEL (self->memory);
+  guint n = g_list_model_get_n_items (memory);
+  g_autoptr(AgentMessage) last = n > 0 ? g_list_model_get_item (memory, n - 1) : NULL;
+
+  return last != NULL && (agent_message_get_role (last) == AGENT_MESSAGE_ROLE_USER ||
+                          agent_message_get_role (last) == AGENT_MESSAGE_ROLE_TOOL);
+}
+
+/* A turn, after @text as a user message (NULL: from the memory as it is) */
+static void
+start_turn (AgentSession        *self,
+            const char          *text,
+            GCancellable        *cancellable,
+            GAsyncReadyCallback  callback,
+            gpointer             user_data,
+            gpointer             source_tag)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  AgentTurn *turn;
+
+  g_task_set_source_tag (task, source_tag);
+
+  if (self->turn != NULL)
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_BUSY,
+                               _("The session is already running a turn"));
+      return;
+    }
+
+  if (text != NULL && !g_utf8_validate (text, -1, NULL))
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("The text to send is not valid UTF-8"));
+      return;
+    }
+
+  if (text == NULL && !ends_with_a_question (self))
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("There is nothing to answer: the conversation does not end "
+                                 "with the user's message or a tool's result"));
+      return;
+    }
+
+  turn = _agent_turn_new (self, task, cancellable);
+  g_task_set_task_data (task, turn, (GDestroyNotify)_agent_turn_free);
+  _agent_session_set_turn (self, turn);
+  _agent_turn_start (turn, text);
+}
+
+/**
+ * agent_session_send_async:
+ * @self: a [class@Agent.Session]
+ * @text: what the user writes
+ * @cancellable: (nullable): a [class@Gio.Cancellable] to stop the turn
+ * @callback: (scope async): called when the turn is over
+ * @user_data: data for @callback
+ *
+ * Runs one turn: appends @text as a user message, streams the answer,
+ * runs the tools it asks for and asks again, until the model answers
+ * without tools. Call [method@Agent.Session.send_finish] from @callback.
+ *
+ * A session runs one turn at a time; sending while
+ * [property@Agent.Session:busy] fails with %AGENT_ERROR_BUSY.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_send_async (AgentSession        *self,
+                          const char          *text,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_turn (self, text, cancellable, callback, user_data, agent_session_send_async);
+}
+
+/**
+ * agent_session_send_finish:
+ * @self: a [class@Agent.Session]
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Finishes a turn started with [method@Agent.Session.send_async].
+ *
+ * Returns: (transfer full): the turn's final assistant message, or %NULL
+ *   with @error set: %G_IO_ERROR_CANCELLED when cancelled, an
+ *   [error@Agent.Error] otherwise
+ *
+ * Since: 0.1
+ */
+AgentMessage *
+agent_session_send_finish (AgentSession  *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agent_session_send_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * agent_session_continue_async:
+ * @self: a [class@Agent.Session]
+ * @cancellable: (nullable): a [class@Gio.Cancellable] to stop the turn
+ * @callback: (scope async): called when the turn is over
+ * @user_data: data for @callback
+ *
+ * Runs a turn from the memory as it is, without a new user message: the
+ * conversation must end with the user's message or a tool's result. This
+ * regenerates an answer after [method@Agent.Memory.truncate] removed it,
+ * or answers a conversation loaded from storage. Call
+ * [method@Agent.Session.continue_finish] from @callback.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_continue_async (AgentSession        *self,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_turn (self, NULL, cancellable, callback, user_data, agent_session_continue_async);
+}
+
+/**
+ * agent_session_continue_finish:
+ * @self: a [class@Agent.Session]
+ * @result: the [iface@Gio.AsyncResult] given to the callback
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Finishes a turn started with [method@Agent.Session.continue_async].
+ *
+ * Returns: (transfer full): the turn's final assistant message, or %NULL
+ *   with @error set
+ *
+ * Since: 0.1
+ */
+AgentMessage *
+agent_session_continue_finish (AgentSession  *self,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == agent_session_continue_async,
+                        NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

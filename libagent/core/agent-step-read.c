@@ -1,0 +1,338 @@
+/* agent-step-read.c
+ *
+ * Reading the answer of a step: the event stream into the decoder, or the
+ * body of an HTTP error for the provider's message.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-debug-private.h"
+#include "agent-error.h"
+#include "core/agent-retry-private.h"
+#include "core/agent-step-private.h"
+
+#define MAX_ERROR_BODY     (64 * 1024)
+/* Bytes read in one main-loop dispatch before yielding to other sources. */
+#define MAX_BYTES_PER_DISPATCH (1024 * 1024)
+
+/* A byte came: the idle limit starts again. Only the time is noted —
+ * moving the timer on every read would wake the main context (an eventfd
+ * write) each time; the timer looks at it when it fires. */
+static inline void
+touch (AgentStep *self)
+{
+  self->last_byte = g_get_monotonic_time ();
+}
+
+GError *
+_agent_step_network_error (AgentStep    *self,
+                           const GError *error,
+                           gboolean      streaming)
+{
+  const char *host = g_uri_get_host (self->uri);
+
+  if (streaming)
+    return g_error_new (AGENT_ERROR, AGENT_ERROR_NETWORK,
+                        _("The connection to %s broke while the answer was streaming: %s"),
+                        host, error->message);
+
+  return g_error_new (AGENT_ERROR, AGENT_ERROR_NETWORK,
+                      _("Could not reach %s: %s"), host, error->message);
+}
+
+/* The body ended without an answer; say what it was instead. */
+static GError *
+describe_non_stream (AgentStep *self)
+{
+  const char *content_type;
+  GError *error;
+
+  content_type = soup_message_headers_get_content_type (soup_message_get_response_headers (self->message),
+                                                        NULL);
+
+  if (self->sniff != NULL && self->sniff->len > 0 &&
+      (error = _agent_provider_error_from_json ((const char * const *) self->secrets,
+                                                AGENT_ERROR_PROVIDER,
+                                                _("The provider reported an error"),
+                                                (const char *)self->sniff->data,
+                                                self->sniff->len)))
+    return error;
+
+  if (self->sniff == NULL || self->sniff->len == 0)
+    return g_error_new_literal (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                                _("The server sent an empty answer"));
+
+  return g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                      _("The server's answer is not an event stream (Content-Type: %s)"),
+                      content_type ? content_type : _("none"));
+}
+
+static gboolean
+is_event_stream (AgentStep *self)
+{
+  const char *content_type =
+    soup_message_headers_get_content_type (soup_message_get_response_headers (self->message), NULL);
+
+  return content_type != NULL && g_ascii_strcasecmp (content_type, "text/event-stream") == 0;
+}
+
+static void
+finish_body (AgentStep *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (agent_stream_decoder_finish (self->decoder, &error))
+    {
+      _agent_step_return_success (self);
+      return;
+    }
+
+  /* Nothing came that looks like the API's stream; but an event stream
+   * cut in its first event is one, and is said to be cut */
+  if (agent_stream_decoder_get_n_events (self->decoder) == 0 &&
+      !(agent_stream_decoder_was_cut_off (self->decoder) && is_event_stream (self)))
+    {
+      g_clear_error (&error);
+      error = describe_non_stream (self);
+    }
+
+  _agent_step_return_error (self, g_steal_pointer (&error));
+}
+
+static gboolean
+feed (AgentStep   *self,
+      const char  *data,
+      gsize        len)
+{
+  g_autoptr(GError) error = NULL;
+
+  touch (self);
+  _agent_debug_data ((const char * const *) self->secrets, &self->debug_held, data, len);
+
+  self->body_size += len;
+  if (self->body_size > agent_provider_get_max_response_size (self->provider))
+    {
+      _agent_step_return_error (self, g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
+                                                   _("The answer is larger than %llu bytes "
+                                                     "(max-response-size)"),
+                                                   (unsigned long long) agent_provider_get_max_response_size (self->provider)));
+      return FALSE;
+    }
+
+  if (self->sniff != NULL && self->sniff->len < MAX_SNIFF)
+    g_byte_array_append (self->sniff, (const guint8 *)data,
+                         MIN (len, MAX_SNIFF - self->sniff->len));
+
+  if (!agent_stream_decoder_feed (self->decoder, data, len, &error))
+    {
+      _agent_step_return_error (self, g_steal_pointer (&error));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+
+/* What one read of the body gave (@error is taken). Returns TRUE to go on
+ * reading, FALSE once the step is over. */
+static gboolean
+take_read (AgentStep *self,
+           gssize     n,
+           GError    *error)
+{
+  if (n < 0)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        _agent_step_return_error (self, error);
+      else
+        {
+          _agent_step_return_error (self, _agent_step_network_error (self, error, TRUE));
+          g_error_free (error);
+        }
+      return FALSE;
+    }
+
+  if (n == 0)
+    {
+      finish_body (self);
+      return FALSE;
+    }
+
+  if (!feed (self, (const char *)self->buffer, n))
+    return FALSE;
+
+  if (agent_stream_decoder_is_done (self->decoder))
+    {
+      finish_body (self);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+read_async_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(AgentStep) self = user_data;
+  GError *error = NULL;
+  gssize n;
+
+  n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
+
+  if (take_read (self, n, error))
+    _agent_step_read_body (self);
+}
+
+/* Reads what the body stream has without blocking. Returns TRUE to wait
+ * until it is readable again, FALSE once the step is over. */
+static gboolean
+drain (AgentStep *self)
+{
+  GPollableInputStream *pollable = G_POLLABLE_INPUT_STREAM (self->stream);
+  gsize total = 0;
+
+  while (total < MAX_BYTES_PER_DISPATCH)
+    {
+      GError *error = NULL;
+      gssize n;
+
+      /* The cancellable is checked here, not given to the read: a read
+       * that cannot block needs it only for that check, and GIO would
+       * push it as the thread's current one (an allocation) on every
+       * read. Cancelling also wakes the source, which is made with it. */
+      if (g_cancellable_set_error_if_cancelled (self->cancellable, &error))
+        n = -1;
+      else
+        n = g_pollable_input_stream_read_nonblocking (pollable, self->buffer, READ_BUFFER_SIZE,
+                                                      NULL, &error);
+
+      if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+        {
+          g_error_free (error);
+          return TRUE;
+        }
+
+      if (!take_read (self, n, error))
+        return FALSE;
+
+      total += n;
+    }
+
+  /* A fast stream: let the rest of the application breathe. The source
+   * fires again at once, since there is more to read. */
+  return TRUE;
+}
+
+static gboolean
+readable_cb (GObject  *stream,
+             gpointer  user_data)
+{
+  /* Finishing may drop the last other reference to the step. */
+  g_autoptr(AgentStep) self = agent_step_ref (user_data);
+
+  if (drain (self))
+    return G_SOURCE_CONTINUE;
+
+  g_clear_pointer (&self->source, g_source_unref);
+  return G_SOURCE_REMOVE;
+}
+
+/* Reads the body: with a pollable stream, drain it without blocking until
+ * it would block (cheaper than one async read round trip per chunk), then
+ * wait on one source, kept for the whole body, until it is readable again. */
+void
+_agent_step_read_body (AgentStep *self)
+{
+  if (!G_IS_POLLABLE_INPUT_STREAM (self->stream) ||
+      !g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (self->stream)))
+    {
+      g_input_stream_read_async (self->stream, self->buffer, READ_BUFFER_SIZE,
+                                 G_PRIORITY_DEFAULT, self->cancellable,
+                                 read_async_cb, agent_step_ref (self));
+      return;
+    }
+
+  if (!drain (self))
+    return;
+
+  self->source = g_pollable_input_stream_create_source (G_POLLABLE_INPUT_STREAM (self->stream),
+                                                        self->cancellable);
+  g_source_set_callback (self->source, G_SOURCE_FUNC (readable_cb), self, NULL);
+  g_source_set_static_name (self->source, "[agent-step-read]");
+  g_source_attach (self->source, g_task_get_context (self->task));
+}
+
+/* An HTTP error status: read its body for the provider's message */
+
+
+static void
+error_body_read (AgentStep *self)
+{
+  guint status = soup_message_get_status (self->message);
+  GError *error;
+
+  g_clear_object (&self->stream);
+
+  error = _agent_provider_error_from_http ((const char * const *) self->secrets, status,
+                                           soup_message_get_reason_phrase (self->message),
+                                           (const char *)self->error_body->data,
+                                           self->error_body->len);
+
+  if (_agent_retry_status_is_retryable (status))
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+      _agent_step_retry_or_fail (self, error,
+                                 _agent_retry_after (soup_message_get_response_headers (self->message), now));
+    }
+  else
+    _agent_step_return_error (self, error);
+}
+
+static void
+read_error_body_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(AgentStep) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gssize n;
+
+  n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
+
+  if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      _agent_step_return_error (self, g_steal_pointer (&error));
+      return;
+    }
+
+  if (n > 0)
+    {
+      touch (self);
+      g_byte_array_append (self->error_body, self->buffer, n);
+      if (self->error_body->len < MAX_ERROR_BODY)
+        {
+          _agent_step_read_error_body (self);
+          return;
+        }
+    }
+
+  /* End of body, a broken connection, or enough of it. */
+  error_body_read (self);
+}
+
+void
+_agent_step_read_error_body (AgentStep *self)
+{
+  g_input_stream_read_async (self->stream, self->buffer,
+                             MIN (READ_BUFFER_SIZE, MAX_ERROR_BODY - self->error_body->len),
+                             G_PRIORITY_DEFAULT, self->cancellable,
+                             read_error_body_cb, agent_step_ref (self));
+}
+

@@ -1,0 +1,78 @@
+/* agent-turn-private.h
+ *
+ * One turn of a session: the user's message, then steps (one model request
+ * each) and, between them, the tools the model asked for, until the model
+ * answers without tools. agent-turn.c runs the steps; agent-turn-tools.c
+ * the tools.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "messages/agent-metrics-private.h"
+#include "core/agent-session-private.h"
+#include "core/agent-step-private.h"
+
+G_BEGIN_DECLS
+
+struct _AgentTurn
+{
+  AgentSession  *session;
+  GTask         *task;
+  GCancellable  *cancellable;      /* the turn's own: the caller's cancels it, so does turn-timeout */
+  GCancellable  *caller_cancellable;
+  gulong         caller_cancelled_id;
+  GSource       *timer;            /* turn-timeout */
+  GError        *stop_error;       /* the limit that stopped the turn (cancelling it) */
+  AgentStep     *step;
+  gint64         started_at;       /* monotonic µs */
+
+  /* The step running: when its first and last deltas came */
+  gint64         first_delta_at;
+  gint64         last_delta_at;
+  gint64         step_started_at;
+  GSource       *stall_timer;      /* stall-timeout */
+  guint64        step_size;        /* the bytes of its deltas */
+
+  /* max-turn-size: the messages from first_new on are the turn's, and
+   * were size bytes before the step running */
+  guint          first_new;
+  guint64        size;
+
+  /* Summed over the steps so far */
+  AgentMetrics   totals;           /* usage NULL until a step reports it */
+
+  /* While the tools of a step run */
+  AgentMessage  *assistant;        /* the step's message, with its calls */
+  GPtrArray     *calls;            /* CallRun, in call order */
+  GSource       *cancel_source;
+  guint          n_pending;
+  guint          n_runs;           /* tools that ran (or run) in this turn */
+  guint          starting_tools : 1;
+  guint          limit_reached : 1;
+};
+
+AgentTurn *_agent_turn_new           (AgentSession *session,
+                                      GTask        *task,
+                                      GCancellable *cancellable);
+void       _agent_turn_free          (AgentTurn    *turn);
+void       _agent_turn_start         (AgentTurn    *turn,
+                                      const char   *text);
+void       _agent_turn_cancel        (AgentTurn    *turn);
+
+/* Shared by the two halves of the loop */
+gboolean   _agent_turn_append        (AgentTurn    *turn,
+                                      AgentMessage *message);
+void       _agent_turn_fail          (AgentTurn    *turn,
+                                      GError       *error);
+void       _agent_turn_complete      (AgentTurn    *turn,
+                                      AgentMessage *message);
+void       _agent_turn_next_step     (AgentTurn    *turn);
+void       _agent_turn_run_tools     (AgentTurn    *turn,
+                                      AgentMessage *assistant);
+void       _agent_turn_stop_tools    (AgentTurn    *turn);
+
+G_END_DECLS

@@ -1,0 +1,298 @@
+/* agent-mcp-private.h
+ *
+ * The inside of the MCP client:
+ *
+ *   AgentMcpClient ── AgentMcpRpc (JSON-RPC 2.0: ids, pending requests,
+ *        │                         cancellation, time limits)
+ *        │                  │ text of one message
+ *        │                  ▼
+ *        └──────────── AgentMcpTransport: stdio (a child process, one
+ *                      message a line) or Streamable HTTP (a POST per
+ *                      message, answers in JSON or SSE, a GET stream)
+ *
+ * Everything runs on the main context that was the thread-default one when
+ * the client was created.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "agent-debug-private.h"
+#include "json/agent-json-private.h"
+#include "mcp/agent-mcp-client.h"
+#include "mcp/agent-mcp-tool.h"
+#include "tools/agent-tool-invocation.h"
+
+G_BEGIN_DECLS
+
+/* The protocol versions this client speaks, newest first. */
+extern const char * const agent_mcp_protocol_versions[];
+
+#define AGENT_MCP_LOG_DOMAIN "Agent-MCP"
+
+/* The longest message a server may send (a line on stdio, a body or an
+ * event over HTTP): beyond any tool result a model can read. */
+#define AGENT_MCP_MAX_MESSAGE        (16 * 1024 * 1024)
+/* The most content blocks in one tool result */
+#define AGENT_MCP_MAX_CONTENT_BLOCKS 10000
+/* The defaults of AgentMcpClient:max-tools, :max-result-size, :call-timeout */
+#define AGENT_MCP_DEFAULT_MAX_TOOLS       1000
+#define AGENT_MCP_DEFAULT_MAX_RESULT_SIZE (1024 * 1024)
+#define AGENT_MCP_DEFAULT_CALL_TIMEOUT    300.0
+
+void     _agent_mcp_log     (const char          *server,
+                             const char          *format,
+                             ...) G_GNUC_PRINTF (2, 3);
+char    *_agent_mcp_redact  (const char * const  *secrets,
+                             const char          *text);
+char    *_agent_mcp_excerpt (const char * const  *secrets,
+                             const char          *text,
+                             gsize                len,
+                             guint                max_chars);
+
+/* Transports */
+
+#define AGENT_TYPE_MCP_TRANSPORT (agent_mcp_transport_get_type ())
+G_DECLARE_DERIVABLE_TYPE (AgentMcpTransport, agent_mcp_transport, AGENT, MCP_TRANSPORT, GObject)
+
+typedef struct
+{
+  /* One JSON-RPC message (or batch) the server sent. */
+  void (*message)        (gpointer      user_data,
+                          const char   *text,
+                          gsize         len);
+  /* The server went away, or the transport broke: nothing more will come. */
+  void (*closed)         (gpointer      user_data,
+                          const GError *error);
+  /* The request @id could not be delivered, or its answer could not be
+   * read (HTTP only: each request has its own exchange). */
+  void (*request_failed) (gpointer      user_data,
+                          gint64        id,
+                          const GError *error);
+} AgentMcpTransportCallbacks;
+
+struct _AgentMcpTransportClass
+{
+  GObjectClass parent_class;
+
+  gboolean (*start)                (AgentMcpTransport    *self,
+                                    GError              **error);
+  /* @id: the id of the request in @message, or -1 for a notification or
+   * a response */
+  void     (*send)                 (AgentMcpTransport    *self,
+                                    GBytes               *message,
+                                    gint64                id);
+  void     (*cancel_request)       (AgentMcpTransport    *self,
+                                    gint64                id);
+  void     (*set_protocol_version) (AgentMcpTransport    *self,
+                                    const char           *version);
+  /* The handshake is over: the server may now talk on its own. */
+  void     (*initialized)          (AgentMcpTransport    *self);
+  /* Ends the connection: the process exits (at once if @force: it
+   * misbehaved), the HTTP session is deleted. No callback is called after
+   * it. */
+  void     (*close_async)          (AgentMcpTransport    *self,
+                                    gboolean              force,
+                                    GAsyncReadyCallback   callback,
+                                    gpointer              user_data);
+};
+
+void      _agent_mcp_transport_set_callbacks      (AgentMcpTransport                *self,
+                                                   const AgentMcpTransportCallbacks *callbacks,
+                                                   gpointer                          user_data);
+void      _agent_mcp_transport_set_name           (AgentMcpTransport                *self,
+                                                   const char                       *name);
+const char *_agent_mcp_transport_get_name         (AgentMcpTransport                *self);
+void      _agent_mcp_transport_set_secrets        (AgentMcpTransport                *self,
+                                                   const char * const               *secrets);
+char     *_agent_mcp_transport_redact             (AgentMcpTransport                *self,
+                                                   const char                       *text);
+char     *_agent_mcp_transport_excerpt           (AgentMcpTransport                *self,
+                                                   const char                       *text,
+                                                   gsize                             len,
+                                                   guint                             max_chars);
+gboolean  _agent_mcp_transport_start              (AgentMcpTransport                *self,
+                                                   GError                          **error);
+void      _agent_mcp_transport_send               (AgentMcpTransport                *self,
+                                                   GBytes                           *message,
+                                                   gint64                            id);
+void      _agent_mcp_transport_cancel_request     (AgentMcpTransport                *self,
+                                                   gint64                            id);
+void      _agent_mcp_transport_set_protocol_version (AgentMcpTransport              *self,
+                                                     const char                     *version);
+void      _agent_mcp_transport_initialized        (AgentMcpTransport                *self);
+void      _agent_mcp_transport_close_async        (AgentMcpTransport                *self,
+                                                   gboolean                          force,
+                                                   GAsyncReadyCallback               callback,
+                                                   gpointer                          user_data);
+/* For subclasses: report to the client (no-ops once closed) */
+void      _agent_mcp_transport_emit_message       (AgentMcpTransport                *self,
+                                                   const char                       *text,
+                                                   gsize                             len);
+void      _agent_mcp_transport_emit_closed        (AgentMcpTransport                *self,
+                                                   const GError                     *error);
+void      _agent_mcp_transport_emit_request_failed (AgentMcpTransport               *self,
+                                                    gint64                           id,
+                                                    const GError                    *error);
+gboolean  _agent_mcp_transport_is_closed          (AgentMcpTransport                *self);
+
+AgentMcpTransport *_agent_mcp_stdio_transport_new (const char         *command,
+                                                   const char * const *args,
+                                                   const char * const *env,
+                                                   const char         *cwd);
+AgentMcpTransport *_agent_mcp_http_transport_new  (const char         *url,
+                                                   const char * const *headers);
+
+/* JSON-RPC */
+
+typedef struct _AgentMcpRpc AgentMcpRpc;
+
+typedef struct
+{
+  /* A notification from the server; @params may be NULL. */
+  void (*notification) (gpointer         user_data,
+                        const char      *method,
+                        const AgentJson *params);
+  /* The transport closed. */
+  void (*closed)       (gpointer         user_data,
+                        const GError    *error);
+} AgentMcpRpcCallbacks;
+
+/* A check of a request's result, on the parsed text: an error refuses it. */
+typedef GError *(*AgentMcpCheckFunc) (const AgentJson *result,
+                                      gpointer         user_data);
+
+/* Progress of a request: @total < 0 when the server gave none. */
+typedef void (*AgentMcpProgressFunc) (double      progress,
+                                      double      total,
+                                      const char *message,
+                                      gpointer    user_data);
+
+AgentMcpRpc *_agent_mcp_rpc_new             (AgentMcpTransport          *transport,
+                                             const char                 *server_name,
+                                             const AgentMcpRpcCallbacks *callbacks,
+                                             gpointer                    user_data);
+void         _agent_mcp_rpc_free            (AgentMcpRpc                *self);
+AgentMcpTransport *_agent_mcp_rpc_get_transport (AgentMcpRpc            *self);
+/* Takes @params (may be NULL). Completes with a JsonNode of the result,
+ * or the error of @check. @timeout starts again with each progress
+ * report. */
+void         _agent_mcp_rpc_request_async   (AgentMcpRpc                *self,
+                                             const char                 *method,
+                                             cJSON                      *params,
+                                             double                      timeout,
+                                             AgentMcpProgressFunc        progress,
+                                             gpointer                    progress_data,
+                                             GDestroyNotify              progress_destroy,
+                                             AgentMcpCheckFunc           check,
+                                             gpointer                    check_data,
+                                             GCancellable               *cancellable,
+                                             GAsyncReadyCallback         callback,
+                                             gpointer                    user_data);
+JsonNode    *_agent_mcp_rpc_request_finish  (GAsyncResult               *result,
+                                             GError                    **error);
+void         _agent_mcp_rpc_notify          (AgentMcpRpc                *self,
+                                             const char                 *method,
+                                             cJSON                      *params);
+/* Fails every pending request with @error and stops reporting. */
+void         _agent_mcp_rpc_shutdown        (AgentMcpRpc                *self,
+                                             const GError               *error);
+
+/* The client (agent-mcp-client.c: the object and its configuration;
+ * agent-mcp-connection.c: connecting, listing tools, calling them) */
+
+struct _AgentMcpClient
+{
+  GObject              parent_instance;
+
+  /* Configuration */
+  char                *name;
+  char                *command;
+  char               **args;
+  char               **env;           /* NAME=VALUE */
+  char                *cwd;
+  char                *url;
+  char               **headers;       /* "Name: value" */
+  char                *tool_prefix;
+  JsonObject          *extra;         /* members of the configuration not ours */
+  double               timeout;
+  double               call_timeout;
+  guint                max_tools;
+  guint                max_result_size;
+  guint                enabled : 1;
+  guint                trusted : 1;
+
+  /* Connection */
+  AgentMcpClientState  state;
+  GError              *error;
+  char                *server_name;
+  char                *server_version;
+  char                *protocol_version;
+  char                *instructions;
+  GListStore          *tools;         /* of AgentMcpTool */
+  AgentMcpRpc         *rpc;
+  GPtrArray           *waiters;       /* of GTask: connect_async() callers */
+  GPtrArray           *closing;       /* of AgentMcpTransport: being closed */
+  GPtrArray           *close_waiters; /* of GTask: close_async() callers */
+  GPtrArray           *listing;       /* the tools of the listing in progress */
+  GHashTable          *listed_names;  /* and their names */
+  char                *cursor;        /* its next page */
+  guint                n_pages;
+  guint                generation;    /* a new connection: older callbacks are stale */
+  guint                refreshing : 1;
+  guint                refresh_again : 1;
+};
+
+typedef enum
+{
+  AGENT_MCP_CLIENT_PROP_STATE = 1,
+  AGENT_MCP_CLIENT_PROP_ERROR,
+  AGENT_MCP_CLIENT_PROP_SERVER_NAME,
+  AGENT_MCP_CLIENT_PROP_SERVER_VERSION,
+  AGENT_MCP_CLIENT_PROP_PROTOCOL_VERSION,
+  AGENT_MCP_CLIENT_PROP_INSTRUCTIONS,
+} AgentMcpClientNotify;
+
+void     _agent_mcp_client_notify             (AgentMcpClient             *self,
+                                               AgentMcpClientNotify        what);
+void     _agent_mcp_client_set_state          (AgentMcpClient             *self,
+                                               AgentMcpClientState         state,
+                                               const GError               *error);
+void     _agent_mcp_client_disconnect         (AgentMcpClient             *self,
+                                               gboolean                    force);
+void     _agent_mcp_client_stop               (AgentMcpClient             *self);
+void     _agent_mcp_client_clear_tools        (AgentMcpClient             *self);
+
+/* agent-mcp-limits.c: what a server may send */
+void     _agent_mcp_client_init_limits        (AgentMcpClient             *self);
+void     _agent_mcp_client_class_add_limits   (GObjectClass               *object_class,
+                                               guint                       first_prop_id);
+gboolean _agent_mcp_client_get_limit_property (AgentMcpClient             *self,
+                                               guint                       prop_id,
+                                               GValue                     *value);
+gboolean _agent_mcp_client_set_limit_property (AgentMcpClient             *self,
+                                               guint                       prop_id,
+                                               const GValue               *value);
+GError  *_agent_mcp_check_tools_page          (const AgentJson            *result,
+                                               gpointer                    client);
+GError  *_agent_mcp_check_call_result         (const AgentJson            *result,
+                                               gpointer                    client);
+
+/* Between the client and its tools */
+
+AgentMcpTool *_agent_mcp_tool_new           (AgentMcpClient             *client,
+                                             JsonObject                 *definition,
+                                             const char                 *prefix);
+
+gboolean      _agent_mcp_tool_same          (AgentMcpTool               *a,
+                                             AgentMcpTool               *b);
+void          _agent_mcp_client_invoke      (AgentMcpClient             *self,
+                                             AgentMcpTool               *tool,
+                                             AgentToolInvocation        *invocation);
+char         *_agent_mcp_result_to_text     (JsonNode                   *result,
+                                             gboolean                   *is_error);
+
+G_END_DECLS

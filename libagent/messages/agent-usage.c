@@ -1,0 +1,373 @@
+/* agent-usage.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include "json/agent-json-private.h"
+#include "messages/agent-usage-private.h"
+
+/**
+ * AgentUsage:
+ *
+ * How many tokens a request (or a whole turn) used.
+ *
+ * An `AgentUsage` is immutable. Besides the counts every provider reports,
+ * it keeps the provider's own usage object ([method@Agent.Usage.get_raw]) for
+ * the fields only that provider has (costs, timings, …).
+ *
+ * Since: 0.1
+ */
+
+struct _AgentUsage
+{
+  gint64    prompt_tokens;
+  gint64    completion_tokens;
+  gint64    total_tokens;
+  gint64    reasoning_tokens;
+  gint64    cached_tokens;
+  JsonNode *raw;
+};
+
+G_DEFINE_BOXED_TYPE (AgentUsage, agent_usage, agent_usage_ref, agent_usage_unref)
+
+/**
+ * agent_usage_new:
+ * @prompt_tokens: tokens in the request
+ * @completion_tokens: tokens in the answer
+ * @total_tokens: all tokens, or -1 to use the sum of the other two
+ *
+ * Creates a usage record.
+ *
+ * Returns: (transfer full): a new [struct@Agent.Usage]
+ *
+ * Since: 0.1
+ */
+AgentUsage *
+agent_usage_new (gint64 prompt_tokens,
+                 gint64 completion_tokens,
+                 gint64 total_tokens)
+{
+  AgentUsage *self = g_atomic_rc_box_new0 (AgentUsage);
+
+  self->prompt_tokens = MAX (prompt_tokens, 0);
+  self->completion_tokens = MAX (completion_tokens, 0);
+  self->total_tokens = total_tokens >= 0 ? total_tokens
+                                         : self->prompt_tokens + self->completion_tokens;
+  return self;
+}
+
+static gint64
+member_int (JsonObject *object,
+            const char *name)
+{
+  JsonNode *node;
+
+  if (object == NULL || !(node = json_object_get_member (object, name)))
+    return 0;
+  if (JSON_NODE_HOLDS_VALUE (node))
+    {
+      GType type = json_node_get_value_type (node);
+
+      if (type == G_TYPE_INT64)
+        return json_node_get_int (node);
+      if (type == G_TYPE_DOUBLE)
+        return (gint64) json_node_get_double (node);
+    }
+  return 0;
+}
+
+static JsonObject *
+member_object (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node;
+
+  if (object == NULL || !(node = json_object_get_member (object, name)))
+    return NULL;
+  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/**
+ * agent_usage_new_from_json:
+ * @node: a usage object as a provider sent it
+ *
+ * Reads the token counts from a provider's usage object. The names of the
+ * OpenAI chat API (`prompt_tokens`, `completion_tokens`, `total_tokens`,
+ * `completion_tokens_details.reasoning_tokens`,
+ * `prompt_tokens_details.cached_tokens`) and of the Responses and Anthropic
+ * APIs (`input_tokens`, `output_tokens`) are understood. @node is kept as
+ * the raw usage.
+ *
+ * Returns: (transfer full) (nullable): a new [struct@Agent.Usage], or %NULL if @node
+ *   is not an object
+ *
+ * Since: 0.1
+ */
+AgentUsage *
+agent_usage_new_from_json (JsonNode *node)
+{
+  AgentUsage *self;
+  JsonObject *object;
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  object = json_node_get_object (node);
+  self = g_atomic_rc_box_new0 (AgentUsage);
+  self->prompt_tokens = member_int (object, "prompt_tokens") + member_int (object, "input_tokens");
+  self->completion_tokens = member_int (object, "completion_tokens")
+                          + member_int (object, "output_tokens");
+  self->total_tokens = json_object_has_member (object, "total_tokens")
+                     ? member_int (object, "total_tokens")
+                     : self->prompt_tokens + self->completion_tokens;
+  self->reasoning_tokens = member_int (member_object (object, "completion_tokens_details"),
+                                       "reasoning_tokens")
+                         + member_int (member_object (object, "output_tokens_details"),
+                                       "reasoning_tokens");
+  self->cached_tokens = member_int (member_object (object, "prompt_tokens_details"),
+                                    "cached_tokens")
+                      + member_int (member_object (object, "input_tokens_details"),
+                                    "cached_tokens");
+  /* A deep copy: sealing a shallow one would seal the caller's object */
+  self->raw = _agent_json_node_sealed_copy (node);
+
+  return self;
+}
+
+AgentUsage *
+_agent_usage_new_full (gint64    prompt_tokens,
+                       gint64    completion_tokens,
+                       gint64    total_tokens,
+                       gint64    reasoning_tokens,
+                       gint64    cached_tokens,
+                       JsonNode *raw)
+{
+  AgentUsage *self = agent_usage_new (prompt_tokens, completion_tokens, total_tokens);
+
+  self->reasoning_tokens = MAX (reasoning_tokens, 0);
+  self->cached_tokens = MAX (cached_tokens, 0);
+  self->raw = raw != NULL ? _agent_json_node_sealed_copy (raw) : NULL;
+
+  return self;
+}
+
+/**
+ * agent_usage_ref:
+ * @self: a [struct@Agent.Usage]
+ *
+ * Acquires a reference on @self.
+ *
+ * Returns: (transfer full): @self
+ *
+ * Since: 0.1
+ */
+AgentUsage *
+agent_usage_ref (AgentUsage *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+static void
+agent_usage_clear (gpointer data)
+{
+  AgentUsage *self = data;
+
+  g_clear_pointer (&self->raw, json_node_unref);
+}
+
+/**
+ * agent_usage_unref:
+ * @self: (transfer full): a [struct@Agent.Usage]
+ *
+ * Releases a reference on @self; the last one frees it.
+ *
+ * Since: 0.1
+ */
+void
+agent_usage_unref (AgentUsage *self)
+{
+  g_return_if_fail (self != NULL);
+  g_atomic_rc_box_release_full (self, agent_usage_clear);
+}
+
+/**
+ * agent_usage_get_prompt_tokens:
+ * @self: a [struct@Agent.Usage]
+ *
+ * Gets the number of tokens in the request.
+ *
+ * Returns: the number of tokens in the request
+ *
+ * Since: 0.1
+ */
+gint64
+agent_usage_get_prompt_tokens (const AgentUsage *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->prompt_tokens;
+}
+
+/**
+ * agent_usage_get_completion_tokens:
+ * @self: a [struct@Agent.Usage]
+ *
+ * Gets the number of tokens the model generated.
+ *
+ * Returns: the number of tokens the model generated
+ *
+ * Since: 0.1
+ */
+gint64
+agent_usage_get_completion_tokens (const AgentUsage *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->completion_tokens;
+}
+
+/**
+ * agent_usage_get_total_tokens:
+ * @self: a [struct@Agent.Usage]
+ *
+ * Gets the total number of tokens.
+ *
+ * Returns: the total number of tokens
+ *
+ * Since: 0.1
+ */
+gint64
+agent_usage_get_total_tokens (const AgentUsage *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->total_tokens;
+}
+
+/**
+ * agent_usage_get_reasoning_tokens:
+ * @self: a [struct@Agent.Usage]
+ *
+ * Gets how many of the completion tokens were reasoning, or 0 if unknown.
+ *
+ * Returns: how many of the completion tokens were reasoning, or 0 if unknown
+ *
+ * Since: 0.1
+ */
+gint64
+agent_usage_get_reasoning_tokens (const AgentUsage *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->reasoning_tokens;
+}
+
+/**
+ * agent_usage_get_cached_tokens:
+ * @self: a [struct@Agent.Usage]
+ *
+ * Gets how many of the prompt tokens came from the provider's cache, or 0.
+ *
+ * Returns: how many of the prompt tokens came from the provider's cache, or 0
+ *
+ * Since: 0.1
+ */
+gint64
+agent_usage_get_cached_tokens (const AgentUsage *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->cached_tokens;
+}
+
+/**
+ * agent_usage_get_raw:
+ * @self: a [struct@Agent.Usage]
+ *
+ * Gets the usage object exactly as the provider sent it.
+ *
+ * Returns: (transfer none) (nullable): the provider's usage object, or %NULL
+ *   for usage built by [ctor@Agent.Usage.new] or [method@Agent.Usage.add]
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_usage_get_raw (const AgentUsage *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->raw;
+}
+
+/**
+ * agent_usage_add:
+ * @self: (nullable): a [struct@Agent.Usage]
+ * @other: (nullable): another [struct@Agent.Usage]
+ *
+ * Adds two usage records, for example the steps of one turn.
+ *
+ * Returns: (transfer full): a new [struct@Agent.Usage] with the sums (all zero when
+ *   both are %NULL)
+ *
+ * Since: 0.1
+ */
+AgentUsage *
+agent_usage_add (const AgentUsage *self,
+                 const AgentUsage *other)
+{
+  AgentUsage *sum = g_atomic_rc_box_new0 (AgentUsage);
+
+  if (self != NULL)
+    {
+      sum->prompt_tokens += self->prompt_tokens;
+      sum->completion_tokens += self->completion_tokens;
+      sum->total_tokens += self->total_tokens;
+      sum->reasoning_tokens += self->reasoning_tokens;
+      sum->cached_tokens += self->cached_tokens;
+    }
+  if (other != NULL)
+    {
+      sum->prompt_tokens += other->prompt_tokens;
+      sum->completion_tokens += other->completion_tokens;
+      sum->total_tokens += other->total_tokens;
+      sum->reasoning_tokens += other->reasoning_tokens;
+      sum->cached_tokens += other->cached_tokens;
+    }
+  return sum;
+}
+
+/**
+ * agent_usage_to_json:
+ * @self: an [struct@Agent.Usage]
+ *
+ * Writes the token counts as a JSON object: `prompt-tokens`,
+ * `completion-tokens`, `total-tokens`, and `reasoning-tokens` when there
+ * were any. This is the form of agent-cli's `--json` output and of the
+ * events of the Python and JavaScript `stream()`.
+ *
+ * Returns: (transfer full): a new JSON object
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_usage_to_json (const AgentUsage *self)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "prompt-tokens");
+  json_builder_add_int_value (builder, self->prompt_tokens);
+  json_builder_set_member_name (builder, "completion-tokens");
+  json_builder_add_int_value (builder, self->completion_tokens);
+  json_builder_set_member_name (builder, "total-tokens");
+  json_builder_add_int_value (builder, self->total_tokens);
+  if (self->reasoning_tokens > 0)
+    {
+      json_builder_set_member_name (builder, "reasoning-tokens");
+      json_builder_add_int_value (builder, self->reasoning_tokens);
+    }
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}

@@ -1,0 +1,315 @@
+/* agent-conversation-errors.c — how the turns of a conversation failed
+ *
+ * A failed turn's error is kept with the message the turn ended with (the
+ * user's message when nothing came back, or the answer it cut short), in
+ * that message's row: `error`, a JSON object (domain, code, message, and
+ * for libagent's own errors the code's name). It goes when the
+ * conversation goes on after that message, unless the message is an
+ * interrupted answer: then it keeps saying why the answer is cut short.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "store/agent-conversation-private.h"
+#include "agent-error.h"
+#include "messages/agent-message.h"
+
+/**
+ * _agent_conversation_error_to_node:
+ * @error: (nullable): an error
+ *
+ * Returns: (transfer full) (nullable): @error as a JSON object: its domain,
+ *   code and message, and the code's name for an %AGENT_ERROR
+ */
+JsonNode *
+_agent_conversation_error_to_node (const GError *error)
+{
+  g_autoptr(JsonBuilder) builder = NULL;
+
+  if (error == NULL)
+    return NULL;
+
+  builder = json_builder_new ();
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "domain");
+  json_builder_add_string_value (builder, g_quark_to_string (error->domain));
+  json_builder_set_member_name (builder, "code");
+  json_builder_add_int_value (builder, error->code);
+  if (error->domain == AGENT_ERROR)
+    {
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, agent_error_get_code (error));
+    }
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, error->message ? error->message : "");
+  json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
+
+/* The error a row holds, or NULL (and a warning) if it is not one */
+static GError *
+error_from_text (const char *text)
+{
+  g_autoptr(JsonNode) node = json_from_string (text, NULL);
+  JsonObject *object;
+  const char *domain;
+  const char *message;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  object = json_node_get_object (node);
+  domain = json_object_get_string_member_with_default (object, "domain", NULL);
+  message = json_object_get_string_member_with_default (object, "message", "");
+  if (domain == NULL || *domain == '\0')
+    return NULL;
+  return g_error_new_literal (g_quark_from_string (domain),
+                              (int) json_object_get_int_member_with_default (object, "code", 0),
+                              message);
+}
+
+static GHashTable *
+ensure_table (AgentConversation *self)
+{
+  if (self->errors == NULL)
+    self->errors = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_error_free);
+  return self->errors;
+}
+
+/* Writes the error of the message at @position of conversation @id (NULL
+ * clears it). */
+static gboolean
+write_error (AgentConversation  *self,
+             gint64              id,
+             guint               position,
+             const GError       *turn_error,
+             GError            **error)
+{
+  g_autoptr(JsonNode) node = _agent_conversation_error_to_node (turn_error);
+  g_autofree char *text = node ? json_to_string (node, FALSE) : NULL;
+  sqlite3_stmt *statement = NULL;
+  int rc;
+
+  if (sqlite3_prepare_v2 (self->db->db,
+                          "UPDATE messages SET error = ?3 WHERE conversation_id = ?1 AND position = ?2",
+                          -1, &statement, NULL) != SQLITE_OK)
+    {
+      _agent_store_db_set_error (self->db, error);
+      return FALSE;
+    }
+  sqlite3_bind_int64 (statement, 1, id);
+  sqlite3_bind_int64 (statement, 2, position);
+  if (text != NULL)
+    sqlite3_bind_text (statement, 3, text, -1, SQLITE_STATIC);
+  rc = sqlite3_step (statement);
+  sqlite3_finalize (statement);
+  if (rc != SQLITE_DONE)
+    {
+      _agent_store_db_set_error (self->db, error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * _agent_conversation_load_errors:
+ * @self: a [class@Agent.Conversation] whose messages were just read
+ *
+ * Reads the errors kept with the messages.
+ */
+void
+_agent_conversation_load_errors (AgentConversation *self)
+{
+  sqlite3_stmt *statement = NULL;
+  int rc;
+
+  g_clear_pointer (&self->errors, g_hash_table_unref);
+  if (self->id == 0)
+    return;
+
+  if (sqlite3_prepare_v2 (self->db->db,
+                          "SELECT position, error FROM messages "
+                          "WHERE conversation_id = ?1 AND error IS NOT NULL",
+                          -1, &statement, NULL) != SQLITE_OK)
+    {
+      g_warning ("The errors of conversation %" G_GINT64_FORMAT " could not be read: %s",
+                 self->id, sqlite3_errmsg (self->db->db));
+      return;
+    }
+  sqlite3_bind_int64 (statement, 1, self->id);
+  while ((rc = sqlite3_step (statement)) == SQLITE_ROW)
+    {
+      gint64 position = sqlite3_column_int64 (statement, 0);
+      GError *error = error_from_text ((const char *) sqlite3_column_text (statement, 1));
+
+      if (error != NULL && position >= 0 && position < self->messages->len)
+        g_hash_table_insert (ensure_table (self), GUINT_TO_POINTER ((guint) position), error);
+      else
+        g_clear_error (&error);
+    }
+  if (rc != SQLITE_DONE)
+    g_warning ("The errors of conversation %" G_GINT64_FORMAT " could not be read: %s",
+               self->id, sqlite3_errmsg (self->db->db));
+  sqlite3_finalize (statement);
+}
+
+/**
+ * _agent_conversation_write_errors:
+ * @self: a [class@Agent.Conversation]
+ * @id: its id (it may be getting it in this transaction)
+ * @from: the first message just written
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Inside the transaction that writes the messages from @from on: writes
+ * the errors recorded with them before they were written.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+_agent_conversation_write_errors (AgentConversation  *self,
+                                  gint64              id,
+                                  guint               from,
+                                  GError            **error)
+{
+  if (self->errors == NULL)
+    return TRUE;
+
+  for (guint i = from; i < self->messages->len; i++)
+    {
+      const GError *turn_error = g_hash_table_lookup (self->errors, GUINT_TO_POINTER (i));
+
+      if (turn_error != NULL && !write_error (self, id, i, turn_error, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * _agent_conversation_went_on:
+ * @self: a [class@Agent.Conversation]
+ * @position: where a message was just appended
+ *
+ * The conversation went on after the message before @position: its error,
+ * unless it is an interrupted answer, goes (its turn was taken up again).
+ */
+void
+_agent_conversation_went_on (AgentConversation *self,
+                             guint              position)
+{
+  g_autoptr(GError) error = NULL;
+  AgentMessage *before;
+
+  if (self->errors == NULL || position == 0 ||
+      !g_hash_table_contains (self->errors, GUINT_TO_POINTER (position - 1)))
+    return;
+
+  before = g_ptr_array_index (self->messages, position - 1);
+  if (agent_message_get_state (before) == AGENT_MESSAGE_STATE_INTERRUPTED)
+    return;
+
+  g_hash_table_remove (self->errors, GUINT_TO_POINTER (position - 1));
+  if (position - 1 < self->n_saved && !write_error (self, self->id, position - 1, NULL, &error))
+    g_warning ("The error of a turn taken up again could not be cleared: %s", error->message);
+}
+
+/**
+ * _agent_conversation_cut_errors:
+ * @self: a [class@Agent.Conversation]
+ * @n_items: how many messages are left
+ *
+ * The errors of the messages cut away go with them.
+ */
+void
+_agent_conversation_cut_errors (AgentConversation *self,
+                                guint              n_items)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  if (self->errors == NULL)
+    return;
+
+  g_hash_table_iter_init (&iter, self->errors);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (GPOINTER_TO_UINT (key) >= n_items)
+      g_hash_table_iter_remove (&iter);
+}
+
+/**
+ * agent_conversation_get_error:
+ * @self: a [class@Agent.Conversation]
+ * @position: the position of a message
+ *
+ * Gets the error the turn that ended with the message at @position failed
+ * with, as [method@Agent.Conversation.set_error] recorded it. The error of
+ * a turn is dropped when the conversation goes on after its message,
+ * unless that message is an interrupted answer
+ * (%AGENT_MESSAGE_STATE_INTERRUPTED): then the error says why the answer
+ * is cut short, for as long as the answer is kept.
+ *
+ * Returns: (transfer none) (nullable): the error, or %NULL
+ *
+ * Since: 0.1
+ */
+const GError *
+agent_conversation_get_error (AgentConversation *self,
+                              guint              position)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), NULL);
+
+  if (!agent_conversation_load (self, NULL) || self->errors == NULL)
+    return NULL;
+  return g_hash_table_lookup (self->errors, GUINT_TO_POINTER (position));
+}
+
+/**
+ * agent_conversation_set_error:
+ * @self: a [class@Agent.Conversation]
+ * @position: the position of the message the failed turn ended with
+ * @turn_error: (nullable): why the turn failed, or %NULL to forget it
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Records why a turn failed, with the message it ended with: the user's
+ * message when no answer came, or the answer the failure cut short. An
+ * application calls it when [method@Agent.Session.send_finish] (or
+ * `continue_finish`) fails, so that the error can be shown again with the
+ * conversation, after a restart too. Cancellation is not a failure: do not
+ * record it. Like everything in a conversation, the error must not hold an
+ * API key; libagent's own errors never do.
+ *
+ * Returns: %TRUE if the error was written, %FALSE if there is no message
+ *   at @position or the database failed
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_conversation_set_error (AgentConversation  *self,
+                              guint               position,
+                              const GError       *turn_error,
+                              GError            **error)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
+
+  if (!agent_conversation_load (self, error))
+    return FALSE;
+
+  if (position >= self->messages->len)
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("The conversation has no message at position %u"), position);
+      return FALSE;
+    }
+
+  if (position < self->n_saved && !write_error (self, self->id, position, turn_error, error))
+    return FALSE;
+
+  if (turn_error != NULL)
+    g_hash_table_insert (ensure_table (self), GUINT_TO_POINTER (position),
+                         g_error_copy (turn_error));
+  else if (self->errors != NULL)
+    g_hash_table_remove (self->errors, GUINT_TO_POINTER (position));
+  return TRUE;
+}

@@ -1,0 +1,877 @@
+/* agent-conversation.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-error.h"
+#include "messages/agent-message-private.h"
+#include "store/agent-conversation-private.h"
+#include "store/agent-store-private.h"
+
+/**
+ * AgentConversation:
+ *
+ * A conversation kept in an [class@Agent.Store]: its messages, as a
+ * [iface@Gio.ListModel] of [class@Agent.Message], and what it was held
+ * with (title, provider, model, settings).
+ *
+ * It is an [iface@Agent.Memory]: give it to
+ * [method@Agent.Session.set_memory] and the session's turns are written to
+ * the database as they go, each in one transaction:
+ *
+ * - the user's message at once;
+ * - an assistant message with tool calls together with the results of all
+ *   its calls, when the last result is in (before the next request), so
+ *   that the database never holds calls without their results;
+ * - any other message (an answer, or the part of one that streamed before
+ *   the turn was cancelled or failed, marked
+ *   %AGENT_MESSAGE_STATE_INTERRUPTED) at once.
+ *
+ * When a turn fails, the application may keep its error with the message
+ * the turn ended with ([method@Agent.Conversation.set_error]).
+ *
+ * The answer being streamed is not in the memory until it ends, so a crash
+ * loses at most that answer, never an earlier turn. A failed write fails
+ * the append (and the turn, with %AGENT_ERROR_STORAGE); the conversation
+ * then holds what the database holds.
+ *
+ * A conversation from [method@Agent.Store.create_conversation] is written
+ * with its first message. Its messages are read on first use (or with
+ * [method@Agent.Conversation.load]). Use a conversation from one thread.
+ *
+ * A conversation outlives its store. Disposing it while a session writes
+ * to it (`g_object_run_dispose()`, what a binding's explicit dispose does)
+ * lets other programs go on at once and writes nothing more: the turn
+ * fails at its next write with %AGENT_ERROR_STORAGE, and the database
+ * keeps what it held (never a tool call without its result).
+ *
+ * Since: 0.1
+ */
+
+enum {
+  PROP_0,
+  PROP_ID,
+  PROP_TITLE,
+  PROP_CREATED,
+  PROP_UPDATED,
+  PROP_PROVIDER,
+  PROP_MODEL,
+  PROP_SETTINGS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void list_model_iface_init (GListModelInterface *iface);
+static void memory_iface_init (AgentMemoryInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (AgentConversation, agent_conversation, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init)
+                               G_IMPLEMENT_INTERFACE (AGENT_TYPE_MEMORY, memory_iface_init))
+
+void
+_agent_conversation_unwatch (AgentConversation *self)
+{
+  if (self->watched != NULL)
+    {
+      g_clear_signal_handler (&self->watched_id, self->watched);
+      g_clear_object (&self->watched);
+    }
+}
+
+/* Disposed (g_object_run_dispose(), a binding's explicit dispose) while a
+ * session still writes its turn to it: the turn fails at its next write,
+ * which could otherwise put a tool result in without its call, whose
+ * message the dispose let go. */
+static gboolean
+check_open (AgentConversation  *self,
+            GError            **error)
+{
+  if (!self->closed)
+    return TRUE;
+
+  g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                       _("The conversation was closed: nothing more is written to it"));
+  return FALSE;
+}
+
+/* Loading */
+
+static void
+ensure_loaded (AgentConversation *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->messages != NULL)
+    return;
+
+  if (self->id == 0)
+    self->messages = g_ptr_array_new_with_free_func (g_object_unref);
+  else if (!(self->messages = _agent_store_load_messages (self->db, self->id, &error)))
+    {
+      g_warning ("Conversation %" G_GINT64_FORMAT " could not be read: %s",
+                 self->id, error->message);
+      self->load_error = g_steal_pointer (&error);
+      self->messages = g_ptr_array_new_with_free_func (g_object_unref);
+    }
+  self->n_saved = self->messages->len;
+  _agent_conversation_load_errors (self);
+}
+
+/**
+ * agent_conversation_load:
+ * @self: a [class@Agent.Conversation]
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Reads the conversation's messages, if not done yet. The list model does
+ * it on first use; call this to hear of a failure.
+ *
+ * Returns: %TRUE if the messages are loaded
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_conversation_load (AgentConversation  *self,
+                         GError            **error)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
+
+  ensure_loaded (self);
+  if (self->load_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->load_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* GListModel */
+
+static GType
+agent_conversation_get_item_type (GListModel *model)
+{
+  return AGENT_TYPE_MESSAGE;
+}
+
+static guint
+agent_conversation_get_n_items (GListModel *model)
+{
+  AgentConversation *self = AGENT_CONVERSATION (model);
+
+  ensure_loaded (self);
+  return self->messages->len;
+}
+
+static gpointer
+agent_conversation_get_item (GListModel *model,
+                             guint       position)
+{
+  AgentConversation *self = AGENT_CONVERSATION (model);
+
+  ensure_loaded (self);
+  if (position >= self->messages->len)
+    return NULL;
+  return g_object_ref (g_ptr_array_index (self->messages, position));
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = agent_conversation_get_item_type;
+  iface->get_n_items = agent_conversation_get_n_items;
+  iface->get_item = agent_conversation_get_item;
+}
+
+/* Writing */
+
+/* The title a conversation gets from its first message: its first line,
+ * at most 60 characters (cut after a word). */
+char *
+_agent_conversation_derive_title (const char *text)
+{
+  g_autofree char *line = NULL;
+  const char *end;
+
+  if (text == NULL)
+    return NULL;
+
+  while (g_ascii_isspace (*text))
+    text++;
+  end = strchr (text, '\n');
+  line = end ? g_strndup (text, end - text) : g_strdup (text);
+  g_strstrip (line);
+  if (*line == '\0')
+    return NULL;
+
+  if (g_utf8_strlen (line, -1) > 60)
+    {
+      g_autofree char *cut = g_utf8_substring (line, 0, 59);
+      char *space = strrchr (cut, ' ');
+
+      /* At the end of a word, if there is one */
+      if (space != NULL && space > cut)
+        *space = '\0';
+      return g_strconcat (g_strchomp (cut), "…", NULL);
+    }
+  return g_steal_pointer (&line);
+}
+
+static char *
+derive_title (AgentConversation *self)
+{
+  for (guint i = 0; i < self->messages->len; i++)
+    {
+      AgentMessage *message = g_ptr_array_index (self->messages, i);
+
+      if (agent_message_get_role (message) == AGENT_MESSAGE_ROLE_USER)
+        return _agent_conversation_derive_title (agent_message_get_content (message));
+    }
+  return NULL;
+}
+
+static gboolean
+insert_row (AgentConversation  *self,
+            const char         *title,
+            gint64              now,
+            GError            **error)
+{
+  sqlite3_stmt *statement = _agent_store_db_statement (self->db, STMT_INSERT_CONVERSATION, error);
+
+  if (statement == NULL)
+    return FALSE;
+
+  if (self->title != NULL || title != NULL)
+    sqlite3_bind_text (statement, 1, self->title ? self->title : title, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (statement, 2, self->created);
+  sqlite3_bind_int64 (statement, 3, now);
+  if (self->provider != NULL)
+    sqlite3_bind_text (statement, 4, self->provider, -1, SQLITE_STATIC);
+  if (self->model != NULL)
+    sqlite3_bind_text (statement, 5, self->model, -1, SQLITE_STATIC);
+  if (self->settings != NULL)
+    sqlite3_bind_text (statement, 6, _agent_store_node_to_text (self->settings), -1, g_free);
+
+  return _agent_store_db_step_done (self->db, statement, error);
+}
+
+static gboolean
+touch_row (AgentConversation  *self,
+           gint64              id,
+           const char         *title,
+           gint64              now,
+           GError            **error)
+{
+  sqlite3_stmt *statement = _agent_store_db_statement (self->db, STMT_TOUCH_CONVERSATION, error);
+
+  if (statement == NULL)
+    return FALSE;
+
+  sqlite3_bind_int64 (statement, 1, id);
+  sqlite3_bind_int64 (statement, 2, now);
+  if (title != NULL)
+    sqlite3_bind_text (statement, 3, title, -1, SQLITE_STATIC);
+  return _agent_store_db_step_done (self->db, statement, error);
+}
+
+/* The update time of a write: never before the last one, so that the
+ * newest conversation stays first. */
+static gint64
+write_time (AgentConversation *self)
+{
+  return MAX (g_get_real_time (), self->updated + 1);
+}
+
+static void
+set_updated (AgentConversation *self,
+             gint64             now)
+{
+  self->updated = now;
+  g_clear_pointer (&self->updated_time, g_date_time_unref);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UPDATED]);
+}
+
+/* Writes the messages not yet in the database, and the conversation's row
+ * with the first of them, in one transaction. */
+static gboolean
+save_pending (AgentConversation  *self,
+              GError            **error)
+{
+  g_autofree char *title = self->title ? NULL : derive_title (self);
+  gint64 now = write_time (self);
+  gint64 id = self->id;
+
+  if (!_agent_store_db_begin (self->db, error))
+    return FALSE;
+
+  if (id == 0)
+    {
+      if (!insert_row (self, title, now, error))
+        goto fail;
+      id = sqlite3_last_insert_rowid (self->db->db);
+    }
+
+  for (guint i = self->n_saved; i < self->messages->len; i++)
+    if (!_agent_store_insert_message (self->db, id, i, g_ptr_array_index (self->messages, i),
+                                      error))
+      goto fail;
+
+  if (!_agent_conversation_write_errors (self, id, self->n_saved, error) ||
+      !touch_row (self, id, title, now, error) || !_agent_store_db_commit (self->db, error))
+    goto fail;
+
+  self->n_saved = self->messages->len;
+  if (self->id != id)
+    {
+      /* Ours from its first message on: another program may see it now */
+      _agent_conversation_claim_new (self, id);
+      self->id = id;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ID]);
+    }
+  if (title != NULL)
+    {
+      self->title = g_steal_pointer (&title);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+    }
+  set_updated (self, now);
+  _agent_store_db_changed (self->db, self);
+  return TRUE;
+
+fail:
+  _agent_store_db_rollback (self->db);
+  return FALSE;
+}
+
+/* Whether an assistant message among those not yet written has a call
+ * whose result is not among them either. */
+static gboolean
+awaits_results (AgentConversation *self)
+{
+  g_autoptr(GHashTable) open = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = self->n_saved; i < self->messages->len; i++)
+    {
+      AgentMessage *message = g_ptr_array_index (self->messages, i);
+      guint n_calls = agent_message_get_n_tool_calls (message);
+
+      for (guint c = 0; c < n_calls; c++)
+        {
+          const char *id = agent_tool_call_get_id (agent_message_get_tool_call (message, c));
+
+          g_hash_table_add (open, (gpointer) (id ? id : ""));
+        }
+      if (agent_message_get_role (message) == AGENT_MESSAGE_ROLE_TOOL &&
+          agent_message_get_tool_call_id (message) != NULL)
+        g_hash_table_remove (open, agent_message_get_tool_call_id (message));
+    }
+
+  return g_hash_table_size (open) > 0;
+}
+
+static void
+turn_metrics_cb (AgentMessage      *message,
+                 GParamSpec        *pspec,
+                 AgentConversation *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->watched_position >= self->n_saved)
+    return;
+
+  if (!_agent_store_set_turn_metrics (self->db, self->id, self->watched_position,
+                                      agent_message_get_turn_metrics (message), &error))
+    g_warning ("The metrics of a turn could not be stored: %s", error->message);
+}
+
+static void
+watch (AgentConversation *self,
+       AgentMessage      *message,
+       guint              position)
+{
+  _agent_conversation_unwatch (self);
+  self->watched = g_object_ref (message);
+  self->watched_position = position;
+  self->watched_id = g_signal_connect (message, "notify::turn-metrics",
+                                       G_CALLBACK (turn_metrics_cb), self);
+}
+
+static gboolean
+agent_conversation_append (AgentMemory   *memory,
+                           AgentMessage  *message,
+                           GError       **error)
+{
+  AgentConversation *self = AGENT_CONVERSATION (memory);
+  AgentMessageRole role = agent_message_get_role (message);
+  gboolean changed;
+  guint position;
+
+  if (!check_open (self, error))
+    return FALSE;
+
+  if (!agent_conversation_load (self, error))
+    return FALSE;
+
+  if (self->purged)
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                           _("The conversation was deleted"));
+      return FALSE;
+    }
+
+  /* Ours, with what other programs wrote before it */
+  if (!_agent_conversation_claim (self, &changed, error))
+    return FALSE;
+
+  position = self->messages->len;
+  g_ptr_array_add (self->messages, g_object_ref (message));
+
+  /* A call and its result go in together; all else at once */
+  if (!((role == AGENT_MESSAGE_ROLE_TOOL || agent_message_get_n_tool_calls (message) > 0) &&
+        awaits_results (self)) &&
+      !save_pending (self, error))
+    {
+      guint n_shown = position - self->n_saved;
+
+      g_ptr_array_set_size (self->messages, self->n_saved);
+      if (n_shown > 0)
+        g_list_model_items_changed (G_LIST_MODEL (self), self->n_saved, n_shown, 0);
+      return FALSE;
+    }
+
+  _agent_conversation_went_on (self, position);
+  if (role == AGENT_MESSAGE_ROLE_ASSISTANT)
+    watch (self, message, position);
+
+  /* An answer without calls: the turn is at rest, others may go on */
+  if (role == AGENT_MESSAGE_ROLE_ASSISTANT && agent_message_get_n_tool_calls (message) == 0 &&
+      self->n_saved == self->messages->len)
+    _agent_conversation_release_claim (self);
+
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
+  return TRUE;
+}
+
+static gboolean
+delete_from (AgentConversation  *self,
+             guint               n_items,
+             GError            **error)
+{
+  sqlite3_stmt *statement;
+  gint64 now = write_time (self);
+
+  if (!_agent_store_db_begin (self->db, error))
+    return FALSE;
+
+  if (!(statement = _agent_store_db_statement (self->db, STMT_TRUNCATE, error)))
+    goto fail;
+  sqlite3_bind_int64 (statement, 1, self->id);
+  sqlite3_bind_int64 (statement, 2, n_items);
+  if (!_agent_store_db_step_done (self->db, statement, error) ||
+      !touch_row (self, self->id, NULL, now, error) ||
+      !_agent_store_db_commit (self->db, error))
+    goto fail;
+
+  set_updated (self, now);
+  _agent_store_db_changed (self->db, self);
+  return TRUE;
+
+fail:
+  _agent_store_db_rollback (self->db);
+  return FALSE;
+}
+
+static gboolean
+agent_conversation_truncate (AgentMemory  *memory,
+                             guint         n_items,
+                             GError      **error)
+{
+  AgentConversation *self = AGENT_CONVERSATION (memory);
+  guint removed;
+
+  if (!check_open (self, error))
+    return FALSE;
+
+  if (!agent_conversation_load (self, error))
+    return FALSE;
+
+  /* What to cut was chosen on what we had: not on what others wrote */
+  if (n_items < self->n_saved)
+    {
+      gboolean changed;
+
+      if (!_agent_conversation_claim (self, &changed, error))
+        return FALSE;
+      if (changed)
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_BUSY,
+                       _("Another program added to conversation %lld; it was read again, "
+                         "and nothing was removed"),
+                       (long long) self->id);
+          return FALSE;
+        }
+    }
+
+  if (n_items < self->n_saved && !delete_from (self, n_items, error))
+    return FALSE;
+
+  removed = self->messages->len - n_items;
+  g_ptr_array_set_size (self->messages, n_items);
+  self->n_saved = MIN (self->n_saved, n_items);
+  _agent_conversation_cut_errors (self, n_items);
+  if (self->watched != NULL && self->watched_position >= n_items)
+    _agent_conversation_unwatch (self);
+  g_list_model_items_changed (G_LIST_MODEL (self), n_items, removed, 0);
+  return TRUE;
+}
+
+static void
+memory_iface_init (AgentMemoryInterface *iface)
+{
+  iface->append = agent_conversation_append;
+  iface->truncate = agent_conversation_truncate;
+}
+
+/* GObject */
+
+static void
+agent_conversation_dispose (GObject *object)
+{
+  AgentConversation *self = (AgentConversation *)object;
+
+  /* Others may go on at once; what waited to be written (a call without
+   * its results yet) is let go, and nothing more is written */
+  self->closed = TRUE;
+  _agent_conversation_release_claim (self);
+  _agent_conversation_unwatch (self);
+  g_clear_weak_pointer (&self->turn_session);
+  g_clear_pointer (&self->messages, g_ptr_array_unref);
+  g_clear_pointer (&self->errors, g_hash_table_unref);
+
+  G_OBJECT_CLASS (agent_conversation_parent_class)->dispose (object);
+}
+
+static void
+agent_conversation_finalize (GObject *object)
+{
+  AgentConversation *self = (AgentConversation *)object;
+
+  g_clear_pointer (&self->db, _agent_store_db_unref);
+  g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->provider, g_free);
+  g_clear_pointer (&self->model, g_free);
+  g_clear_pointer (&self->settings, json_node_unref);
+  g_clear_pointer (&self->created_time, g_date_time_unref);
+  g_clear_pointer (&self->updated_time, g_date_time_unref);
+  g_clear_error (&self->load_error);
+
+  G_OBJECT_CLASS (agent_conversation_parent_class)->finalize (object);
+}
+
+static void
+agent_conversation_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  AgentConversation *self = AGENT_CONVERSATION (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_value_set_int64 (value, self->id);
+      break;
+
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+
+    case PROP_CREATED:
+      g_value_set_boxed (value, agent_conversation_get_created (self));
+      break;
+
+    case PROP_UPDATED:
+      g_value_set_boxed (value, agent_conversation_get_updated (self));
+      break;
+
+    case PROP_PROVIDER:
+      g_value_set_string (value, self->provider);
+      break;
+
+    case PROP_MODEL:
+      g_value_set_string (value, self->model);
+      break;
+
+    case PROP_SETTINGS:
+      g_value_set_boxed (value, self->settings);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agent_conversation_class_init (AgentConversationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = agent_conversation_dispose;
+  object_class->finalize = agent_conversation_finalize;
+  object_class->get_property = agent_conversation_get_property;
+
+  /**
+   * AgentConversation:id:
+   *
+   * The conversation's identifier in its store, or 0 until its first
+   * message is written.
+   */
+  properties[PROP_ID] =
+    g_param_spec_int64 ("id", NULL, NULL, 0, G_MAXINT64, 0, flags);
+
+  /**
+   * AgentConversation:title:
+   *
+   * The title: given with [method@Agent.Conversation.rename], or the start
+   * of the first message the user wrote.
+   */
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL, flags);
+
+  /**
+   * AgentConversation:created:
+   *
+   * When the conversation was started.
+   */
+  properties[PROP_CREATED] =
+    g_param_spec_boxed ("created", NULL, NULL, G_TYPE_DATE_TIME, flags);
+
+  /**
+   * AgentConversation:updated:
+   *
+   * When a message was last written (or the conversation changed).
+   */
+  properties[PROP_UPDATED] =
+    g_param_spec_boxed ("updated", NULL, NULL, G_TYPE_DATE_TIME, flags);
+
+  /**
+   * AgentConversation:provider:
+   *
+   * The provider the conversation is held with, as
+   * [ctor@Agent.Provider.new] names it.
+   */
+  properties[PROP_PROVIDER] =
+    g_param_spec_string ("provider", NULL, NULL, NULL, flags);
+
+  /**
+   * AgentConversation:model:
+   *
+   * The model the conversation is held with.
+   */
+  properties[PROP_MODEL] =
+    g_param_spec_string ("model", NULL, NULL, NULL, flags);
+
+  /**
+   * AgentConversation:settings:
+   *
+   * The application's settings for the conversation (base URL, system
+   * prompt, tools…), a JSON object. Never an API key.
+   */
+  properties[PROP_SETTINGS] =
+    g_param_spec_boxed ("settings", NULL, NULL, JSON_TYPE_NODE, flags);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agent_conversation_init (AgentConversation *self)
+{
+}
+
+AgentConversation *
+_agent_conversation_new (AgentStoreDb *db)
+{
+  AgentConversation *self = g_object_new (AGENT_TYPE_CONVERSATION, NULL);
+
+  self->db = _agent_store_db_ref (db);
+  self->created = self->updated = g_get_real_time ();
+  return self;
+}
+
+/* From "SELECT id, title, created, updated, provider, model, settings" */
+AgentConversation *
+_agent_conversation_new_from_row (AgentStoreDb *db,
+                                  sqlite3_stmt *row)
+{
+  AgentConversation *self = g_object_new (AGENT_TYPE_CONVERSATION, NULL);
+  const char *settings = (const char *) sqlite3_column_text (row, 6);
+
+  self->db = _agent_store_db_ref (db);
+  self->id = sqlite3_column_int64 (row, 0);
+  self->title = g_strdup ((const char *) sqlite3_column_text (row, 1));
+  self->created = sqlite3_column_int64 (row, 2);
+  self->updated = sqlite3_column_int64 (row, 3);
+  self->provider = g_strdup ((const char *) sqlite3_column_text (row, 4));
+  self->model = g_strdup ((const char *) sqlite3_column_text (row, 5));
+  if (settings != NULL && (self->settings = json_from_string (settings, NULL)))
+    json_node_seal (self->settings);
+  return self;
+}
+
+gint64
+_agent_conversation_get_updated_usec (AgentConversation *self)
+{
+  return self->updated;
+}
+
+/* Accessors */
+
+/**
+ * agent_conversation_get_id:
+ * @self: a [class@Agent.Conversation]
+ *
+ * Gets the conversation's identifier in its store, which
+ * [method@Agent.Store.lookup_conversation] finds it by (agent-cli's
+ * `--conversation` takes it too). A new conversation gets one when its
+ * first message is written. [property@Agent.Conversation:id].
+ *
+ * Returns: the identifier, or 0 until the first message is written
+ *
+ * Since: 0.1
+ */
+gint64
+agent_conversation_get_id (AgentConversation *self)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), 0);
+  return self->id;
+}
+
+/**
+ * agent_conversation_get_title:
+ * @self: a [class@Agent.Conversation]
+ *
+ * Gets the title: the one given with [method@Agent.Conversation.rename], or
+ * else the first line of the first message the user wrote, cut at about 60
+ * characters. [property@Agent.Conversation:title].
+ *
+ * Returns: (nullable) (transfer none): the title, owned by the conversation
+ *   and valid until it changes, or %NULL before the first message is written
+ *
+ * Since: 0.1
+ */
+const char *
+agent_conversation_get_title (AgentConversation *self)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), NULL);
+  return self->title;
+}
+
+/**
+ * agent_conversation_get_created:
+ * @self: a [class@Agent.Conversation]
+ *
+ * Gets when the conversation was started (for a new one, when it was
+ * created). [property@Agent.Conversation:created].
+ *
+ * Returns: (transfer none): the time, in UTC, owned by the conversation
+ *
+ * Since: 0.1
+ */
+GDateTime *
+agent_conversation_get_created (AgentConversation *self)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), NULL);
+
+  if (self->created_time == NULL)
+    self->created_time = _agent_store_date_time_new (self->created);
+  return self->created_time;
+}
+
+/**
+ * agent_conversation_get_updated:
+ * @self: a [class@Agent.Conversation]
+ *
+ * Gets when a message was last written to the conversation, or it was
+ * otherwise changed (renamed, cut); conversations are listed newest first by
+ * it. [property@Agent.Conversation:updated].
+ *
+ * Returns: (transfer none): the time, in UTC, owned by the conversation and
+ *   valid until it changes
+ *
+ * Since: 0.1
+ */
+GDateTime *
+agent_conversation_get_updated (AgentConversation *self)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), NULL);
+
+  if (self->updated_time == NULL)
+    self->updated_time = _agent_store_date_time_new (self->updated);
+  return self->updated_time;
+}
+
+/**
+ * agent_conversation_get_provider:
+ * @self: a [class@Agent.Conversation]
+ *
+ * Gets the name of the provider the conversation is held with, as
+ * [ctor@Agent.Provider.new] takes it, for continuing it the same way.
+ * [method@Agent.Conversation.set_model] and
+ * [method@Agent.Conversation.record_session] set it.
+ * [property@Agent.Conversation:provider].
+ *
+ * Returns: (nullable) (transfer none): the provider's name, owned by the
+ *   conversation, or %NULL when none was recorded
+ *
+ * Since: 0.1
+ */
+const char *
+agent_conversation_get_provider (AgentConversation *self)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), NULL);
+  return self->provider;
+}
+
+/**
+ * agent_conversation_get_model:
+ * @self: a [class@Agent.Conversation]
+ *
+ * Gets the model the conversation is held with, as the provider names it.
+ * [property@Agent.Conversation:model].
+ *
+ * Returns: (nullable) (transfer none): the model's name, owned by the
+ *   conversation, or %NULL when none was recorded
+ *
+ * Since: 0.1
+ */
+const char *
+agent_conversation_get_model (AgentConversation *self)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), NULL);
+  return self->model;
+}
+
+/**
+ * agent_conversation_get_settings:
+ * @self: a [class@Agent.Conversation]
+ *
+ * Gets the application's settings for the conversation (the base URL, the
+ * system prompt, the tools, … as [method@Agent.Conversation.record_session]
+ * or [method@Agent.Conversation.set_settings] wrote them). They never hold
+ * an API key. [property@Agent.Conversation:settings].
+ *
+ * Returns: (transfer none) (nullable): the settings, a sealed JSON object
+ *   owned by the conversation and valid until they change, or %NULL when
+ *   none were recorded
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_conversation_get_settings (AgentConversation *self)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), NULL);
+  return self->settings;
+}

@@ -1,0 +1,525 @@
+/* agent-store-codec.c — messages to rows and back
+ *
+ * Every field of a message is kept, so that a stored conversation is sent
+ * back to the model exactly as it was: text, reasoning and refusal byte for
+ * byte (lengths included), tool calls with their ids, types, arguments,
+ * states and results, the provider's own data (signatures, encrypted
+ * reasoning) and the usage's raw object as json-glib writes them, the
+ * finish reason, the metrics and the times.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-enums.h"
+#include "agent-error.h"
+#include "messages/agent-message-private.h"
+#include "messages/agent-metrics-private.h"
+#include "store/agent-store-private.h"
+#include "messages/agent-tool-call-private.h"
+#include "messages/agent-usage-private.h"
+
+/* Columns of STMT_SELECT_MESSAGES */
+enum {
+  MSG_ID, MSG_ROLE, MSG_STATE, MSG_CONTENT, MSG_REASONING, MSG_REFUSAL, MSG_TOOL_CALL_ID,
+  MSG_TOOL_NAME, MSG_IS_ERROR, MSG_FINISH_REASON, MSG_RESPONSE_ID, MSG_MODEL, MSG_CREATED,
+  MSG_USAGE, MSG_METRICS, MSG_TURN_METRICS, MSG_PROVIDER_DATA,
+};
+
+/* Columns of STMT_SELECT_TOOL_CALLS */
+enum {
+  CALL_MESSAGE_ID, CALL_ID, CALL_NAME, CALL_TYPE, CALL_ARGUMENTS, CALL_STATE, CALL_RESULT,
+  CALL_IS_ERROR, CALL_DURATION, CALL_PROVIDER_DATA,
+};
+
+/* Enums are stored by their nicks ("assistant", "interrupted"): readable,
+ * and stable whatever the numbers. */
+const char *
+_agent_store_enum_nick (GType type,
+                        int   value)
+{
+  GEnumClass *klass = g_type_class_ref (type);
+  GEnumValue *enum_value = g_enum_get_value (klass, value);
+
+  g_type_class_unref (klass);
+  return enum_value ? enum_value->value_nick : NULL;
+}
+
+static gboolean
+enum_from_nick (GType       type,
+                const char *nick,
+                int        *value)
+{
+  GEnumClass *klass = g_type_class_ref (type);
+  GEnumValue *enum_value = nick ? g_enum_get_value_by_nick (klass, nick) : NULL;
+
+  g_type_class_unref (klass);
+  if (enum_value == NULL)
+    return FALSE;
+  *value = enum_value->value;
+  return TRUE;
+}
+
+GDateTime *
+_agent_store_date_time_new (gint64 usec)
+{
+  g_autoptr(GDateTime) seconds = g_date_time_new_from_unix_utc (usec / G_USEC_PER_SEC);
+
+  return g_date_time_add (seconds, usec % G_USEC_PER_SEC);
+}
+
+gint64
+_agent_store_date_time_to_usec (GDateTime *date_time)
+{
+  return g_date_time_to_unix (date_time) * G_USEC_PER_SEC +
+         g_date_time_get_microsecond (date_time);
+}
+
+/* JSON text as json-glib writes it; NULL for NULL */
+char *
+_agent_store_node_to_text (JsonNode *node)
+{
+  return node != NULL ? json_to_string (node, FALSE) : NULL;
+}
+
+/* The store's record of usage and metrics is not their public JSON form
+ * (agent_usage_to_json(), agent_metrics_to_json()): it keeps everything, the
+ * raw usage, the cached tokens, the generation time and the times not known
+ * (-1), so that the functions below read back what was written. */
+JsonNode *
+_agent_store_usage_to_node (AgentUsage *usage)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  JsonNode *raw;
+
+  if (usage == NULL)
+    return NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "prompt-tokens");
+  json_builder_add_int_value (builder, agent_usage_get_prompt_tokens (usage));
+  json_builder_set_member_name (builder, "completion-tokens");
+  json_builder_add_int_value (builder, agent_usage_get_completion_tokens (usage));
+  json_builder_set_member_name (builder, "total-tokens");
+  json_builder_add_int_value (builder, agent_usage_get_total_tokens (usage));
+  json_builder_set_member_name (builder, "reasoning-tokens");
+  json_builder_add_int_value (builder, agent_usage_get_reasoning_tokens (usage));
+  json_builder_set_member_name (builder, "cached-tokens");
+  json_builder_add_int_value (builder, agent_usage_get_cached_tokens (usage));
+  if ((raw = agent_usage_get_raw (usage)) != NULL)
+    {
+      json_builder_set_member_name (builder, "raw");
+      json_builder_add_value (builder, json_node_copy (raw));
+    }
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+static AgentUsage *
+usage_from_object (JsonObject *object)
+{
+  if (object == NULL)
+    return NULL;
+
+  return _agent_usage_new_full (json_object_get_int_member_with_default (object, "prompt-tokens", 0),
+                                json_object_get_int_member_with_default (object, "completion-tokens", 0),
+                                json_object_get_int_member_with_default (object, "total-tokens", 0),
+                                json_object_get_int_member_with_default (object, "reasoning-tokens", 0),
+                                json_object_get_int_member_with_default (object, "cached-tokens", 0),
+                                json_object_get_member (object, "raw"));
+}
+
+static void
+add_int (JsonBuilder *builder,
+         const char  *name,
+         gint64       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
+}
+
+JsonNode *
+_agent_store_metrics_to_node (AgentMetrics *metrics)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  if (metrics == NULL)
+    return NULL;
+
+  json_builder_begin_object (builder);
+  add_int (builder, "steps", metrics->steps);
+  add_int (builder, "time-to-first-token-us", metrics->time_to_first_token);
+  add_int (builder, "duration-us", metrics->duration);
+  add_int (builder, "wait-us", metrics->wait_time);
+  add_int (builder, "generation-us", metrics->generation_time);
+  add_int (builder, "tool-calls", metrics->tool_calls);
+  add_int (builder, "tool-time-us", metrics->tool_time);
+  if (metrics->usage != NULL)
+    {
+      json_builder_set_member_name (builder, "usage");
+      json_builder_add_value (builder, _agent_store_usage_to_node (metrics->usage));
+    }
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+static AgentMetrics *
+metrics_from_object (JsonObject *object)
+{
+  g_autoptr(AgentUsage) usage = NULL;
+  AgentMetrics values = { 0 };
+  JsonNode *usage_node;
+
+  if (object == NULL)
+    return NULL;
+
+  if ((usage_node = json_object_get_member (object, "usage")) && JSON_NODE_HOLDS_OBJECT (usage_node))
+    usage = usage_from_object (json_node_get_object (usage_node));
+
+  values.steps = json_object_get_int_member_with_default (object, "steps", 0);
+  values.time_to_first_token = json_object_get_int_member_with_default (object,
+                                                                        "time-to-first-token-us",
+                                                                        -1);
+  values.duration = json_object_get_int_member_with_default (object, "duration-us", 0);
+  values.wait_time = json_object_get_int_member_with_default (object, "wait-us", 0);
+  values.generation_time = json_object_get_int_member_with_default (object, "generation-us", 0);
+  values.tool_calls = json_object_get_int_member_with_default (object, "tool-calls", 0);
+  values.tool_time = json_object_get_int_member_with_default (object, "tool-time-us", 0);
+  values.usage = usage;
+
+  return _agent_metrics_new (&values);
+}
+
+/* Binding */
+
+static void
+bind_text (sqlite3_stmt *statement,
+           int           column,
+           const char   *text)
+{
+  if (text != NULL)
+    sqlite3_bind_text (statement, column, text, -1, SQLITE_STATIC);
+}
+
+/* A GString field: with its length, so that nothing is cut at a NUL */
+static void
+bind_string (sqlite3_stmt *statement,
+             int           column,
+             GString      *string)
+{
+  if (string != NULL)
+    sqlite3_bind_text (statement, column, string->str, string->len, SQLITE_STATIC);
+}
+
+static void
+bind_json (sqlite3_stmt *statement,
+           int           column,
+           JsonNode     *node)
+{
+  if (node != NULL)
+    sqlite3_bind_text (statement, column, _agent_store_node_to_text (node), -1, g_free);
+}
+
+static void
+bind_owned_json (sqlite3_stmt *statement,
+                 int           column,
+                 JsonNode     *node)
+{
+  bind_json (statement, column, node);
+  g_clear_pointer (&node, json_node_unref);
+}
+
+static gboolean
+insert_tool_call (AgentStoreDb   *db,
+                  gint64          message_id,
+                  guint           position,
+                  AgentToolCall  *call,
+                  GError        **error)
+{
+  sqlite3_stmt *statement = _agent_store_db_statement (db, STMT_INSERT_TOOL_CALL, error);
+
+  if (statement == NULL)
+    return FALSE;
+
+  sqlite3_bind_int64 (statement, 1, message_id);
+  sqlite3_bind_int (statement, 2, position);
+  bind_text (statement, 3, call->id);
+  bind_text (statement, 4, call->name ? call->name : "");
+  bind_text (statement, 5, call->type);
+  bind_string (statement, 6, call->arguments);
+  bind_text (statement, 7, _agent_store_enum_nick (AGENT_TYPE_TOOL_CALL_STATE, call->state));
+  bind_text (statement, 8, call->result);
+  sqlite3_bind_int (statement, 9, call->is_error);
+  sqlite3_bind_int64 (statement, 10, call->duration);
+  bind_json (statement, 11, call->provider_data);
+
+  return _agent_store_db_step_done (db, statement, error);
+}
+
+/* Inserts @message, with its tool calls, at @position. The caller holds
+ * the transaction. */
+gboolean
+_agent_store_insert_message (AgentStoreDb  *db,
+                             gint64         conversation_id,
+                             guint          position,
+                             AgentMessage  *message,
+                             GError       **error)
+{
+  sqlite3_stmt *statement = _agent_store_db_statement (db, STMT_INSERT_MESSAGE, error);
+  guint n_calls = agent_message_get_n_tool_calls (message);
+  gint64 message_id;
+
+  if (statement == NULL)
+    return FALSE;
+
+  sqlite3_bind_int64 (statement, 1, conversation_id);
+  sqlite3_bind_int (statement, 2, position);
+  bind_text (statement, 3, _agent_store_enum_nick (AGENT_TYPE_MESSAGE_ROLE, message->role));
+  bind_text (statement, 4, _agent_store_enum_nick (AGENT_TYPE_MESSAGE_STATE, message->state));
+  bind_string (statement, 5, message->content);
+  bind_string (statement, 6, message->reasoning);
+  bind_string (statement, 7, message->refusal);
+  bind_text (statement, 8, message->tool_call_id);
+  bind_text (statement, 9, message->tool_name);
+  sqlite3_bind_int (statement, 10, message->is_error);
+  bind_text (statement, 11, message->finish_reason);
+  bind_text (statement, 12, message->response_id);
+  bind_text (statement, 13, message->model);
+  sqlite3_bind_int64 (statement, 14, _agent_store_date_time_to_usec (message->created));
+  bind_owned_json (statement, 15, _agent_store_usage_to_node (message->usage));
+  bind_owned_json (statement, 16, _agent_store_metrics_to_node (message->metrics));
+  bind_owned_json (statement, 17, _agent_store_metrics_to_node (message->turn_metrics));
+  bind_json (statement, 18, message->provider_data);
+
+  if (!_agent_store_db_step_done (db, statement, error))
+    return FALSE;
+
+  message_id = sqlite3_last_insert_rowid (db->db);
+
+  for (guint i = 0; i < n_calls; i++)
+    if (!insert_tool_call (db, message_id, i, agent_message_get_tool_call (message, i), error))
+      return FALSE;
+
+  return TRUE;
+}
+
+gboolean
+_agent_store_set_turn_metrics (AgentStoreDb  *db,
+                               gint64         conversation_id,
+                               guint          position,
+                               AgentMetrics  *metrics,
+                               GError       **error)
+{
+  sqlite3_stmt *statement = _agent_store_db_statement (db, STMT_SET_TURN_METRICS, error);
+
+  if (statement == NULL)
+    return FALSE;
+
+  sqlite3_bind_int64 (statement, 1, conversation_id);
+  sqlite3_bind_int (statement, 2, position);
+  bind_owned_json (statement, 3, _agent_store_metrics_to_node (metrics));
+  return _agent_store_db_step_done (db, statement, error);
+}
+
+/* Reading */
+
+static char *
+column_dup (sqlite3_stmt *row,
+            int           column)
+{
+  const char *text = (const char *) sqlite3_column_text (row, column);
+
+  return text ? g_strndup (text, sqlite3_column_bytes (row, column)) : NULL;
+}
+
+static GString *
+column_string (sqlite3_stmt *row,
+               int           column)
+{
+  const char *text = (const char *) sqlite3_column_text (row, column);
+
+  return text ? g_string_new_len (text, sqlite3_column_bytes (row, column)) : NULL;
+}
+
+/* A sealed JSON node from a column, or NULL if the column is NULL or not
+ * JSON of the expected kind. */
+static JsonNode *
+column_json (sqlite3_stmt *row,
+             int           column)
+{
+  const char *text = (const char *) sqlite3_column_text (row, column);
+  JsonNode *node;
+
+  if (text == NULL || !(node = json_from_string (text, NULL)))
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      json_node_unref (node);
+      return NULL;
+    }
+  json_node_seal (node);
+  return node;
+}
+
+static AgentMessage *
+message_from_row (sqlite3_stmt  *row,
+                  GError       **error)
+{
+  g_autoptr(AgentMessage) message = g_object_new (AGENT_TYPE_MESSAGE, NULL);
+  g_autoptr(JsonNode) usage = NULL;
+  g_autoptr(JsonNode) metrics = NULL;
+  g_autoptr(JsonNode) turn_metrics = NULL;
+  int role, state;
+
+  if (!enum_from_nick (AGENT_TYPE_MESSAGE_ROLE,
+                       (const char *) sqlite3_column_text (row, MSG_ROLE), &role) ||
+      !enum_from_nick (AGENT_TYPE_MESSAGE_STATE,
+                       (const char *) sqlite3_column_text (row, MSG_STATE), &state))
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                   _("A stored message has an unknown role or state (“%s”, “%s”)"),
+                   sqlite3_column_text (row, MSG_ROLE), sqlite3_column_text (row, MSG_STATE));
+      return NULL;
+    }
+
+  message->role = role;
+  message->state = state;
+  message->content = column_string (row, MSG_CONTENT);
+  message->reasoning = column_string (row, MSG_REASONING);
+  message->refusal = column_string (row, MSG_REFUSAL);
+  message->tool_call_id = column_dup (row, MSG_TOOL_CALL_ID);
+  message->tool_name = column_dup (row, MSG_TOOL_NAME);
+  message->is_error = sqlite3_column_int (row, MSG_IS_ERROR) != 0;
+  message->finish_reason = column_dup (row, MSG_FINISH_REASON);
+  message->response_id = column_dup (row, MSG_RESPONSE_ID);
+  message->model = column_dup (row, MSG_MODEL);
+  g_date_time_unref (message->created);
+  message->created = _agent_store_date_time_new (sqlite3_column_int64 (row, MSG_CREATED));
+  message->provider_data = column_json (row, MSG_PROVIDER_DATA);
+
+  if ((usage = column_json (row, MSG_USAGE)))
+    message->usage = usage_from_object (json_node_get_object (usage));
+  if ((metrics = column_json (row, MSG_METRICS)))
+    message->metrics = metrics_from_object (json_node_get_object (metrics));
+  if ((turn_metrics = column_json (row, MSG_TURN_METRICS)))
+    message->turn_metrics = metrics_from_object (json_node_get_object (turn_metrics));
+
+  return g_steal_pointer (&message);
+}
+
+static AgentToolCall *
+tool_call_from_row (sqlite3_stmt *row)
+{
+  AgentToolCall *call;
+  int state;
+
+  call = agent_tool_call_new ((const char *) sqlite3_column_text (row, CALL_ID),
+                              (const char *) sqlite3_column_text (row, CALL_NAME),
+                              NULL);
+  g_string_append_len (call->arguments,
+                       (const char *) sqlite3_column_text (row, CALL_ARGUMENTS),
+                       sqlite3_column_bytes (row, CALL_ARGUMENTS));
+  call->type = column_dup (row, CALL_TYPE);
+  if (enum_from_nick (AGENT_TYPE_TOOL_CALL_STATE,
+                      (const char *) sqlite3_column_text (row, CALL_STATE), &state))
+    call->state = state;
+  call->result = column_dup (row, CALL_RESULT);
+  call->is_error = sqlite3_column_int (row, CALL_IS_ERROR) != 0;
+  call->duration = sqlite3_column_int64 (row, CALL_DURATION);
+  call->provider_data = column_json (row, CALL_PROVIDER_DATA);
+
+  return call;
+}
+
+static gboolean
+finish_query (AgentStoreDb  *db,
+              sqlite3_stmt  *statement,
+              int            rc,
+              GError       **error)
+{
+  sqlite3_reset (statement);
+  if (rc == SQLITE_DONE)
+    return TRUE;
+
+  if (error != NULL && *error == NULL)
+    _agent_store_db_set_error (db, error);
+  return FALSE;
+}
+
+/* The messages of a conversation, in order, with their tool calls: two
+ * queries in one read transaction, so that they agree. */
+GPtrArray *
+_agent_store_load_messages (AgentStoreDb  *db,
+                            gint64         conversation_id,
+                            GError       **error)
+{
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  sqlite3_stmt *statement;
+  gboolean ok;
+  guint next = 0;
+  int rc;
+
+  if (!_agent_store_db_exec (db, "BEGIN", error))
+    return NULL;
+
+  if (!(statement = _agent_store_db_statement (db, STMT_SELECT_MESSAGES, error)))
+    goto fail;
+
+  sqlite3_bind_int64 (statement, 1, conversation_id);
+  while ((rc = sqlite3_step (statement)) == SQLITE_ROW)
+    {
+      AgentMessage *message = message_from_row (statement, error);
+      gint64 id = sqlite3_column_int64 (statement, MSG_ID);
+
+      if (message == NULL)
+        {
+          g_prefix_error (error, _("In the conversation database %s: "), db->path);
+          rc = SQLITE_ERROR;
+          break;
+        }
+      g_ptr_array_add (messages, message);
+      g_array_append_val (ids, id);
+    }
+  if (!finish_query (db, statement, rc, error))
+    goto fail;
+
+  if (!(statement = _agent_store_db_statement (db, STMT_SELECT_TOOL_CALLS, error)))
+    goto fail;
+
+  /* Both queries are in message order: walk them side by side */
+  sqlite3_bind_int64 (statement, 1, conversation_id);
+  while ((rc = sqlite3_step (statement)) == SQLITE_ROW)
+    {
+      gint64 message_id = sqlite3_column_int64 (statement, CALL_MESSAGE_ID);
+      g_autoptr(AgentToolCall) call = NULL;
+
+      while (next < ids->len && g_array_index (ids, gint64, next) != message_id)
+        next++;
+      if (next == ids->len)
+        {
+          rc = SQLITE_CORRUPT;
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                       _("In the conversation database %s: a stored tool call belongs to no "
+                         "message"),
+                       db->path);
+          break;
+        }
+
+      call = tool_call_from_row (statement);
+      agent_message_add_tool_call (g_ptr_array_index (messages, next), call);
+    }
+  ok = finish_query (db, statement, rc, error);
+  _agent_store_db_exec (db, "COMMIT", NULL);
+
+  return ok ? g_steal_pointer (&messages) : NULL;
+
+fail:
+  _agent_store_db_rollback (db);
+  return NULL;
+}
