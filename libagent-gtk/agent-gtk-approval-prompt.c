@@ -25,6 +25,19 @@
 #include "agent-gtk-private.h"
 #include "agent-gtk-tool-card-private.h"
 
+/**
+ * AgentGtkApprovalPrompt:
+ *
+ * Asks whether a tool may run: which tool (and which tool server), the
+ * call's arguments, and Deny, Allow Once and — with
+ * [property@AgentGtk.ApprovalPrompt:offer-conversation] — Allow in This
+ * Conversation. It answers its [class@Agent.ToolApproval] itself, then
+ * emits [signal@AgentGtk.ApprovalPrompt::answered]. A
+ * [class@AgentGtk.ChatView] shows one under the conversation for each
+ * question; an application that prefers a dialog puts one in its own.
+ *
+ * Since: 0.1
+ */
 struct _AgentGtkApprovalPrompt
 {
   GtkWidget          parent_instance;

@@ -28,6 +28,26 @@
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-private.h"
 
+/**
+ * AgentGtkChatView:
+ *
+ * A conversation with a model, as a widget: the messages of an
+ * [class@Agent.Session] (its memory, then the answer streaming in), a card
+ * for each tool call ([class@AgentGtk.ToolCard]), the approval prompts of
+ * tools that ask first ([class@AgentGtk.ApprovalPrompt]), and after the
+ * conversation the error of a failed turn with Retry
+ * ([class@AgentGtk.ErrorCard]). Answers are rendered as Markdown once per
+ * frame, and the view follows the end of the conversation while it grows,
+ * until the user scrolls up.
+ *
+ * The view runs the turns of its session: the messages of its
+ * [property@AgentGtk.ChatView:composer] (or [method@AgentGtk.ChatView.send]),
+ * Stop, Retry, Regenerate, Edit and Resend. The application gets the
+ * session ready in [signal@AgentGtk.ChatView::prepare-turn]: its provider,
+ * key and tools are the application's, never the view's.
+ *
+ * Since: 0.1
+ */
 G_DEFINE_FINAL_TYPE (AgentGtkChatView, agent_gtk_chat_view, GTK_TYPE_WIDGET)
 
 enum {

@@ -20,6 +20,18 @@
 #include "agent-gtk-composer-private.h"
 #include "agent-gtk-private.h"
 
+/**
+ * AgentGtkComposer:
+ *
+ * Where the user writes a message: Enter (or the Send button) emits
+ * [signal@AgentGtk.Composer::send], Shift+Enter starts a new line. While
+ * [property@AgentGtk.Composer:busy], Send becomes Stop, and Escape stops.
+ * Bind it to a [class@AgentGtk.ChatView] with
+ * [property@AgentGtk.ChatView:composer]; it may be placed anywhere in the
+ * window.
+ *
+ * Since: 0.1
+ */
 struct _AgentGtkComposer
 {
   GtkWidget  parent_instance;

@@ -18,6 +18,16 @@
 #include "agent-gtk-error-card-private.h"
 #include "agent-gtk-private.h"
 
+/**
+ * AgentGtkErrorCard:
+ *
+ * Why a turn failed, in words a person can act on (the server refused the
+ * key, could not be reached, the answer was cut short…), with Retry
+ * ([signal@AgentGtk.ErrorCard::retry]) and, when the fix is likely in the
+ * application's settings, Preferences.
+ *
+ * Since: 0.1
+ */
 struct _AgentGtkErrorCard
 {
   GtkWidget  parent_instance;

@@ -60,6 +60,16 @@ struct _AgentGtkMarkdownPage
 
 G_DEFINE_FINAL_TYPE (AgentGtkMarkdownPage, agent_gtk_markdown_page, GTK_TYPE_WIDGET)
 
+/**
+ * AgentGtkMarkdownView:
+ *
+ * Markdown as widgets: paragraphs, headings, lists, block quotes, tables,
+ * code blocks (highlighted), rules, LaTeX as text. Setting a longer text
+ * renders only what changed, once per frame, so an answer can stream into
+ * it.
+ *
+ * Since: 0.1
+ */
 struct _AgentGtkMarkdownView
 {
   GtkWidget      parent_instance;

@@ -26,6 +26,15 @@
 #include "agent-gtk-private.h"
 #include "agent-gtk-tool-card-private.h"
 
+/**
+ * AgentGtkToolCard:
+ *
+ * A tool call as a card: the tool's name, its arguments as pretty JSON (as
+ * they stream, with [property@AgentGtk.ToolCard:show-chunks]), its result
+ * or error, and how long it ran.
+ *
+ * Since: 0.1
+ */
 struct _AgentGtkToolCard
 {
   GtkWidget      parent_instance;
