@@ -61,6 +61,9 @@ void               agent_gtk_approval_prompt_set_offer_conversation (AgentGtkApp
 AGENT_GTK_AVAILABLE_IN_ALL
 gboolean           agent_gtk_approval_prompt_get_pending            (AgentGtkApprovalPrompt *self);
 AGENT_GTK_AVAILABLE_IN_ALL
+void               agent_gtk_approval_prompt_present                (AgentGtkApprovalPrompt *self,
+                                                                     GtkWidget              *parent);
+AGENT_GTK_AVAILABLE_IN_ALL
 void               agent_gtk_approval_prompt_answer                 (AgentGtkApprovalPrompt *self,
                                                                      AgentGtkApprovalAnswer  answer);
 

@@ -384,6 +384,105 @@ test_approval (Fixture       *fixture,
   agent_test_remove_dir (dir);
 }
 
+/* The application asks in a dialog of its own: the prompt, presented */
+static gboolean
+ask_in_dialog (AgentSession      *session,
+               AgentToolCall     *call,
+               AgentToolApproval *approval,
+               Fixture           *fixture)
+{
+  GtkWidget *prompt = agent_gtk_approval_prompt_new (approval);
+
+  agent_gtk_approval_prompt_present (AGENT_GTK_APPROVAL_PROMPT (prompt), fixture->window);
+  return TRUE;
+}
+
+/* The window of the dialog that asks, if one shows */
+static GtkWidget *
+dialog_shown (void)
+{
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    {
+      g_autoptr(GPtrArray) prompts = find_all (l->data, AGENT_GTK_TYPE_APPROVAL_PROMPT);
+
+      if (gtk_widget_get_visible (l->data) && prompts->len == 1 &&
+          agent_gtk_approval_prompt_get_pending (g_ptr_array_index (prompts, 0)))
+        return l->data;
+    }
+  return NULL;
+}
+
+static gboolean
+dialog_shows (gpointer data)
+{
+  return dialog_shown () != NULL;
+}
+
+static gboolean
+no_dialog (gpointer data)
+{
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    {
+      g_autoptr(GPtrArray) prompts = find_all (l->data, AGENT_GTK_TYPE_APPROVAL_PROMPT);
+
+      if (prompts->len > 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The approval prompt in a dialog: Allow Once in it runs the tool, and it
+ * goes; closing it denies */
+static void
+test_approval_dialog (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *dir = agent_test_make_dir ("test-gtk-dialog");
+  g_autofree char *path = agent_test_write_file (dir, "notes.txt", "secret plans", -1);
+  g_autofree char *arguments = g_strdup_printf ("{\"path\":\"%s\"}", path);
+  AgentTestToolChunk call = { 0, "call_1", "read_file", arguments };
+  AgentTestToolChunk again = { 0, "call_2", "read_file", arguments };
+  const char *allowed[] = { "Read it.", NULL };
+  const char *denied[] = { "Could not.", NULL };
+  g_autoptr(AgentTool) read_file = agent_builtin_tool_new ("read_file", NULL);
+  GtkWidget *dialog;
+
+  agent_session_add_tool (fixture->session, read_file);
+  g_signal_connect (fixture->session, "approve-tool-call", G_CALLBACK (ask_in_dialog), fixture);
+
+  agent_test_openai_add_tool_response (fixture->server, &call, 1, 1, 1);
+  agent_test_openai_add_text_response (fixture->server, allowed, 1, 1);
+  agent_gtk_chat_view_send (fixture->view, "Read my notes");
+  agent_test_wait_until (dialog_shows, NULL);
+  dialog = dialog_shown ();
+  g_assert_true (dialog != fixture->window);
+  g_assert_false (prompt_shown (fixture));  /* not in the view as well */
+  g_assert_nonnull (strstr (shown_text (dialog), "notes.txt"));
+  gtk_widget_activate (find_button (dialog, "Allow _Once"));
+  agent_test_wait_until (view_idle, fixture);
+  agent_test_wait_until (no_dialog, NULL);
+  wait_until_shown (fixture->window, "Read it.");
+  g_assert_cmpstr (agent_test_openai_tool_message_content (fixture->server, 1, "call_1"), ==,
+                   "secret plans");
+
+  agent_test_openai_add_tool_response (fixture->server, &again, 1, 1, 1);
+  agent_test_openai_add_text_response (fixture->server, denied, 1, 1);
+  agent_gtk_chat_view_send (fixture->view, "Again");
+  agent_test_wait_until (dialog_shows, NULL);
+  gtk_window_close (GTK_WINDOW (dialog_shown ()));
+  agent_test_wait_until (view_idle, fixture);
+  agent_test_wait_until (no_dialog, NULL);
+  wait_until_shown (fixture->window, "Could not.");
+  g_assert_nonnull (strstr (agent_test_openai_tool_message_content (fixture->server, 3, "call_2"),
+                            "denied"));
+
+  agent_test_remove_dir (dir);
+}
+
 /* A failed turn shows an error card; its Retry runs the turn again */
 static void
 test_error_retry (Fixture       *fixture,
@@ -458,6 +557,7 @@ main (int   argc,
   ADD ("/gtk/chat-view/stop", test_stop);
   ADD ("/gtk/chat-view/tool-card", test_tool_card);
   ADD ("/gtk/chat-view/approval", test_approval);
+  ADD ("/gtk/approval-prompt/dialog", test_approval_dialog);
   ADD ("/gtk/chat-view/error-retry", test_error_retry);
 #undef ADD
   g_test_add_func ("/gtk/markdown-view", test_markdown_view);
