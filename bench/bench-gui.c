@@ -11,7 +11,11 @@
  * which the view follows, and prints the same; and it opens a conversation
  * of 10,000 messages and prints how long until its end is drawn.
  *
- *   xvfb-run -a meson devenv -C _build bench/bench-gui [--deltas N] [--lines N] [--renderer R]
+ *   xvfb-run -a meson devenv -C _build bench/bench-gui [--embedded] [--deltas N] [--lines N] [--renderer R]
+ *
+ * With --embedded, the same is measured for libagent-gtk's chat view in a
+ * host window of this program's (a text view beside the view and its
+ * composer, the session its own), as an application embeds it.
  *
  * The renderer is GTK's cairo renderer unless --renderer (or GSK_RENDERER)
  * says otherwise: under Xvfb there is no GPU, and GTK's GL renderer runs on
@@ -27,8 +31,9 @@
 #include <agent.h>
 #include <stdio.h>
 
-#include "agent-chat-markdown.h"
-#include "agent-chat-message-row.h"
+#include "agent-gtk-chat-view-private.h"
+#include "agent-gtk-markdown-view-private.h"
+#include "agent-gtk-message-row-private.h"
 #include "agent-chat-window.h"
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
@@ -37,6 +42,7 @@
 static int n_deltas = 5000;
 static int n_lines = 10000;
 static char *renderer = NULL;
+static gboolean embedded = FALSE;
 
 /* The server: one answer, a delta every millisecond */
 
@@ -96,7 +102,7 @@ typedef struct
   gint64   frame_start;
   gint64   last_frame_time;
   gint64   drawn_at;
-  AgentChatWindow *window;
+  AgentGtkChatView *view;
   int      wait_for_lines;  /* record once the last answer has more lines (the deltas after them) */
   gint64   lines_drawn_at;
   gboolean recording;
@@ -104,12 +110,12 @@ typedef struct
 } Stats;
 
 /* The Markdown of the last message, if its row is made */
-static AgentChatMarkdown *
-last_markdown (AgentChatWindow *window,
-               GtkWidget      **list_item)
+static AgentGtkMarkdownView *
+last_markdown (AgentGtkChatView *view,
+               GtkWidget       **list_item)
 {
-  GtkWidget *list = GTK_WIDGET (agent_chat_window_get_list_view (window));
-  GListModel *items = agent_chat_window_get_items (window);
+  GtkWidget *list = GTK_WIDGET (_agent_gtk_chat_view_get_list_view (view));
+  GListModel *items = _agent_gtk_chat_view_get_items (view);
   guint n = g_list_model_get_n_items (items);
   g_autoptr(GObject) last = n > 0 ? g_list_model_get_item (items, n - 1) : NULL;
 
@@ -118,12 +124,12 @@ last_markdown (AgentChatWindow *window,
     {
       GtkWidget *row = gtk_widget_get_first_child (child);
 
-      if (last != NULL && AGENT_CHAT_IS_MESSAGE_ROW (row) &&
-          agent_chat_message_row_get_item (AGENT_CHAT_MESSAGE_ROW (row)) == last)
+      if (last != NULL && AGENT_GTK_IS_MESSAGE_ROW (row) &&
+          agent_gtk_message_row_get_item (AGENT_GTK_MESSAGE_ROW (row)) == last)
         {
           if (list_item != NULL)
             *list_item = child;
-          return agent_chat_message_row_get_markdown (AGENT_CHAT_MESSAGE_ROW (row));
+          return agent_gtk_message_row_get_markdown (AGENT_GTK_MESSAGE_ROW (row));
         }
     }
   return NULL;
@@ -131,17 +137,17 @@ last_markdown (AgentChatWindow *window,
 
 /* Whether the last line of the conversation is inside the chat view */
 static gboolean
-end_in_view (AgentChatWindow *window)
+end_in_view (AgentGtkChatView *chat_view)
 {
   GtkWidget *list_item = NULL;
-  AgentChatMarkdown *markdown = last_markdown (window, &list_item);
-  GtkWidget *view = gtk_widget_get_parent (GTK_WIDGET (agent_chat_window_get_list_view (window)));
+  AgentGtkMarkdownView *markdown = last_markdown (chat_view, &list_item);
+  GtkWidget *view = gtk_widget_get_parent (GTK_WIDGET (_agent_gtk_chat_view_get_list_view (chat_view)));
   GtkWidget *line;
   graphene_rect_t bounds;
 
   if (markdown == NULL)
     return FALSE;
-  line = agent_chat_markdown_get_chunk (markdown, agent_chat_markdown_get_n_chunks (markdown) - 1);
+  line = _agent_gtk_markdown_view_get_chunk (markdown, _agent_gtk_markdown_view_get_n_chunks (markdown) - 1);
   return gtk_widget_get_child_visible (list_item) && line != NULL &&
          gtk_widget_compute_bounds (line, view, &bounds) && bounds.origin.y >= 0 &&
          bounds.origin.y + bounds.size.height <= gtk_widget_get_height (view);
@@ -180,13 +186,13 @@ on_after_paint (GdkFrameClock *clock,
   stats->drawn_at = now;
   if (stats->wait_for_lines > 0)
     {
-      AgentChatMarkdown *markdown = last_markdown (stats->window, NULL);
+      AgentGtkMarkdownView *markdown = last_markdown (stats->view, NULL);
 
-      if (markdown == NULL || agent_chat_markdown_get_n_chunks (markdown) < (guint) stats->wait_for_lines)
+      if (markdown == NULL || _agent_gtk_markdown_view_get_n_chunks (markdown) < (guint) stats->wait_for_lines)
         return;
       if (stats->lines_drawn_at == 0)
         stats->lines_drawn_at = now;
-      if (agent_chat_markdown_get_n_chunks (markdown) == (guint) stats->wait_for_lines)
+      if (_agent_gtk_markdown_view_get_n_chunks (markdown) == (guint) stats->wait_for_lines)
         return;
       stats->wait_for_lines = 0;
       stats->recording = TRUE;
@@ -296,6 +302,41 @@ set_flag (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* --embedded: libagent-gtk's chat view and composer in a host window, beside
+ * a text of the host's own, as an application embeds them (the examples);
+ * the session is the host's */
+static GtkWidget *
+embed_in_host (const char        *url,
+               AgentGtkChatView **view_out,
+               AgentSession     **session_out)
+{
+  g_autoptr(AgentProvider) provider = agent_provider_new ("openai", NULL);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *chat = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *editor = gtk_text_view_new ();
+  GtkWidget *view = agent_gtk_chat_view_new ();
+  GtkWidget *composer = agent_gtk_composer_new ();
+
+  agent_provider_set_base_url (provider, url);
+  agent_provider_set_model (provider, "bench");
+  *session_out = agent_session_new (provider);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)),
+                            "The host's own text.", -1);
+  gtk_widget_set_vexpand (view, TRUE);
+  agent_gtk_chat_view_set_session (AGENT_GTK_CHAT_VIEW (view), *session_out);
+  agent_gtk_chat_view_set_composer (AGENT_GTK_CHAT_VIEW (view), AGENT_GTK_COMPOSER (composer));
+  agent_gtk_chat_view_set_show_tool_call_chunks (AGENT_GTK_CHAT_VIEW (view), TRUE);
+  gtk_box_append (GTK_BOX (chat), view);
+  gtk_box_append (GTK_BOX (chat), composer);
+  gtk_paned_set_start_child (GTK_PANED (paned), editor);
+  gtk_paned_set_end_child (GTK_PANED (paned), chat);
+  gtk_paned_set_position (GTK_PANED (paned), 200);
+  gtk_window_set_child (GTK_WINDOW (window), paned);
+  *view_out = AGENT_GTK_CHAT_VIEW (view);
+  return window;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -305,6 +346,8 @@ main (int   argc,
     { "serve", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &serve_only, NULL, NULL },
     { "deltas", 0, 0, G_OPTION_ARG_INT, &n_deltas, "Deltas to stream (1,000 a second)", "N" },
     { "lines", 0, 0, G_OPTION_ARG_INT, &n_lines, "Lines of the long answer (0: none)", "N" },
+    { "embedded", 0, 0, G_OPTION_ARG_NONE, &embedded,
+      "The chat view embedded in a host window of its own (libagent-gtk), not agent-chat", NULL },
     { "renderer", 0, 0, G_OPTION_ARG_STRING, &renderer,
       "GTK's renderer, as GSK_RENDERER (default: cairo, or GSK_RENDERER)", "R" },
     { NULL }
@@ -319,7 +362,9 @@ main (int   argc,
   const char *server_argv[5];
   GPid server_pid;
   int server_out;
-  AgentChatWindow *window;
+  GtkWidget *window;
+  AgentGtkChatView *view;
+  AgentSession *session;
   GdkFrameClock *clock;
   Stats stats = { 0, };
   gboolean waited = FALSE;
@@ -365,13 +410,19 @@ main (int   argc,
   gtk_init ();
   adw_init ();
 
-  settings = g_settings_new ("io.github.libagent.Chat");
-  g_settings_set_string (settings, "provider", "openai");
-  g_settings_set_string (settings, "base-url", url);
-  g_settings_set_string (settings, "model", "bench");
-  g_settings_set_boolean (settings, "show-tool-call-chunks", TRUE);
-
-  window = agent_chat_window_new (NULL);
+  if (embedded)
+    window = embed_in_host (url, &view, &session);
+  else
+    {
+      settings = g_settings_new ("io.github.libagent.Chat");
+      g_settings_set_string (settings, "provider", "openai");
+      g_settings_set_string (settings, "base-url", url);
+      g_settings_set_string (settings, "model", "bench");
+      g_settings_set_boolean (settings, "show-tool-call-chunks", TRUE);
+      window = GTK_WIDGET (agent_chat_window_new (NULL));
+      view = agent_chat_window_get_chat_view (AGENT_CHAT_WINDOW (window));
+      session = agent_chat_window_get_session (AGENT_CHAT_WINDOW (window));
+    }
   gtk_window_set_default_size (GTK_WINDOW (window), 720, 760);
   gtk_window_present (GTK_WINDOW (window));
   g_timeout_add (500, set_flag, &waited);
@@ -389,16 +440,17 @@ main (int   argc,
   g_signal_connect_after (clock, "update", G_CALLBACK (on_layout), &stats);
   g_signal_connect_after (clock, "layout", G_CALLBACK (on_paint), &stats);
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &stats);
-  g_signal_connect (agent_chat_window_get_session (window), "turn-finished",
+  g_signal_connect (session, "turn-finished",
                     G_CALLBACK (on_turn_finished), &stats);
 
   /* 1. Streaming */
   stats.recording = TRUE;
   start = g_get_monotonic_time ();
-  agent_chat_window_send (window, "Stream, please");
+  agent_gtk_chat_view_send (view, "Stream, please");
   iterate_until (&stats.done);
   stats.recording = FALSE;
-  printf ("bench-gui: %d deltas in %.2f s (%.0f deltas/s), %s build, %s renderer\n", n_deltas,
+  printf ("bench-gui: %s, %d deltas in %.2f s (%.0f deltas/s), %s build, %s renderer\n",
+          embedded ? "the chat view in a host window" : "agent-chat's window", n_deltas,
           (g_get_monotonic_time () - start) / 1e6,
           n_deltas / ((g_get_monotonic_time () - start) / 1e6), BENCH_BUILDTYPE,
           G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
@@ -408,10 +460,10 @@ main (int   argc,
   if (n_lines > 0)
     {
       clear_stats (&stats);
-      stats.window = window;
+      stats.view = view;
       stats.wait_for_lines = n_lines;
       start = g_get_monotonic_time ();
-      agent_chat_window_send (window, "A long one, please");
+      agent_gtk_chat_view_send (view, "A long one, please");
       iterate_until (&stats.done);
       stats.recording = FALSE;
       printf ("bench-gui: an answer of %d lines drawn in %.0f ms, then %d deltas\n", n_lines,
@@ -424,21 +476,26 @@ main (int   argc,
           while (stats.drawn_at == 0)
             g_main_context_iteration (NULL, TRUE);
         }
-      printf ("its last line in view: %s\n", end_in_view (window) ? "yes" : "NO");
+      printf ("its last line in view: %s\n", end_in_view (view) ? "yes" : "NO");
     }
 
   /* 3. Opening 10,000 messages */
   history = make_history (10000);
   stats.drawn_at = 0;
   start = g_get_monotonic_time ();
-  agent_chat_window_set_memory (window, history);
+  if (embedded)
+    agent_session_set_memory (session, history);
+  else
+    agent_chat_window_set_memory (AGENT_CHAT_WINDOW (window), history);
   gtk_widget_queue_draw (GTK_WIDGET (window));
   while (stats.drawn_at <= start)
     g_main_context_iteration (NULL, TRUE);
   printf ("open 10,000 messages: %.1f ms until drawn, its end in view: %s\n",
-          (stats.drawn_at - start) / 1000.0, end_in_view (window) ? "yes" : "NO");
+          (stats.drawn_at - start) / 1000.0, end_in_view (view) ? "yes" : "NO");
 
   gtk_window_destroy (GTK_WINDOW (window));
+  if (embedded)
+    g_object_unref (session);
   kill (server_pid, SIGTERM);
   g_spawn_close_pid (server_pid);
   fclose (server_stdout);

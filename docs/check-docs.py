@@ -2,7 +2,7 @@
 # check-docs.py — fails on any gi-docgen warning about the API reference
 #
 #   check-docs.py --gi-docgen PROGRAM --config FILE
-#                 --include-path DIR --content-dir DIR… GIR
+#                 --include-path DIR… --content-dir DIR… GIR
 #
 # Checks that every public symbol of the GIR says since which version it
 # exists (a Since: line), runs `gi-docgen check` (every public symbol
@@ -49,7 +49,7 @@ def missing_since(gir):
             continue
         if element.get(GLIB + 'is-gtype-struct-for') or element.get('introspectable') == '0':
             continue
-        name = 'Agent.' + element.get('name')
+        name = namespace.get('name') + '.' + element.get('name')
         if element.get('version') is None:
             found.append("Symbol '%s' has no Since: version" % name)
         for member in element:
@@ -63,12 +63,13 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--gi-docgen', required=True)
     parser.add_argument('--config', required=True)
-    parser.add_argument('--include-path', required=True)
+    parser.add_argument('--include-path', action='append', required=True)
     parser.add_argument('--content-dir', action='append', default=[])
     parser.add_argument('gir')
     args = parser.parse_args()
 
-    common = ['--config', args.config, '--add-include-path', args.include_path]
+    common = ['--config', args.config]
+    common += [option for d in args.include_path for option in ('--add-include-path', d)]
     with tempfile.TemporaryDirectory() as output:
         generate = ['generate', '--no-namespace-dir', '--output-dir', output]
         generate += [option for d in args.content_dir for option in ('--content-dir', d)]

@@ -1,11 +1,10 @@
 /* agent-chat-a11y.c
  *
  * Names for screen readers that GTK 4.8 and libadwaita 1.2 do not give:
- * a list item takes the focus with no name of its own (GtkListItem has
- * an accessible label only from GTK 4.12), a status page's scrolled
- * window, a stop of Tab when nothing in it takes the focus, goes unnamed,
- * and a toast's buttons are called "_Undo Undo" (the label, underscore and
- * all, then the label's text) and "GtkImage".
+ * a status page's scrolled window, a stop of Tab when nothing in it takes
+ * the focus, goes unnamed, and a toast's buttons are called "_Undo Undo"
+ * (the label, underscore and all, then the label's text) and "GtkImage".
+ * (List items are named with libagent-gtk's agent-gtk-a11y-private.h.)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -15,27 +14,6 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-a11y.h"
-
-/**
- * agent_chat_a11y_label_list_item:
- * @child: the child of a list view's item
- * @label: what a screen reader calls the item
- *
- * Names the list item holding @child, if @child is in one (and in a
- * window: GTK 4.8's AT-SPI bridge stumbles over the property changes of
- * a list item on its way out).
- */
-void
-agent_chat_a11y_label_list_item (GtkWidget  *child,
-                                 const char *label)
-{
-  GtkWidget *parent = gtk_widget_get_parent (child);
-
-  if (parent != NULL && gtk_widget_get_root (parent) != NULL &&
-      g_str_equal (G_OBJECT_TYPE_NAME (parent), "GtkListItemWidget"))
-    gtk_accessible_update_property (GTK_ACCESSIBLE (parent), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                    label ? label : "", -1);
-}
 
 static void
 on_title_changed (AdwStatusPage *page)

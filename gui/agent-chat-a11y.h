@@ -7,10 +7,10 @@
 
 #include <adwaita.h>
 
+#include "agent-gtk-a11y-private.h"
+
 G_BEGIN_DECLS
 
-void agent_chat_a11y_label_list_item   (GtkWidget     *child,
-                                        const char    *label);
 void agent_chat_a11y_name_status_page  (AdwStatusPage *page);
 void agent_chat_a11y_name_toasts       (AdwToastOverlay *overlay);
 

@@ -168,10 +168,10 @@ start_chat (GtkWindow   *window,
     {
       g_autofree char *text = g_strjoinv (" ", (char **) words);
 
-      agent_chat_composer_set_text (agent_chat_window_get_composer (AGENT_CHAT_WINDOW (window)),
-                                    text);
+      agent_gtk_composer_set_text (agent_chat_window_get_composer (AGENT_CHAT_WINDOW (window)),
+                                   text);
     }
-  agent_chat_composer_focus (agent_chat_window_get_composer (AGENT_CHAT_WINDOW (window)));
+  gtk_widget_grab_focus (GTK_WIDGET (agent_chat_window_get_composer (AGENT_CHAT_WINDOW (window))));
 }
 
 static void

@@ -72,7 +72,7 @@ update_accessible (AgentChatSidebarRow *self)
   if (self->item == NULL)
     return;
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  agent_chat_a11y_label_list_item (GTK_WIDGET (self), title);
+  agent_gtk_a11y_label_list_item (GTK_WIDGET (self), title);
 }
 
 /**

@@ -24,7 +24,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-a11y.h"
-#include "agent-chat-alert.h"
+#include "agent-gtk-alert-private.h"
 #include "agent-chat-approvals.h"
 #include "agent-chat-sidebar.h"
 #include "agent-chat-sidebar-row.h"
@@ -265,12 +265,12 @@ agent_chat_sidebar_focus_search (AgentChatSidebar *self)
 /* Rename */
 
 static void
-on_rename_response (AgentChatAlert   *dialog,
+on_rename_response (AgentGtkAlert   *dialog,
                     const char       *response,
                     AgentChatSidebar *self)
 {
   AgentConversation *conversation = g_object_get_data (G_OBJECT (dialog), "conversation");
-  GtkEditable *entry = GTK_EDITABLE (agent_chat_alert_get_extra_child (dialog));
+  GtkEditable *entry = GTK_EDITABLE (agent_gtk_alert_get_extra_child (dialog));
   g_autoptr(GError) error = NULL;
 
   if (g_strcmp0 (response, "rename") == 0 &&
@@ -289,7 +289,7 @@ void
 agent_chat_sidebar_rename (AgentChatSidebar  *self,
                            AgentConversation *conversation)
 {
-  AgentChatAlert *dialog;
+  AgentGtkAlert *dialog;
   GtkWidget *entry;
   const char *title;
 
@@ -297,20 +297,20 @@ agent_chat_sidebar_rename (AgentChatSidebar  *self,
   g_return_if_fail (AGENT_IS_CONVERSATION (conversation));
 
   title = agent_conversation_get_title (conversation);
-  dialog = agent_chat_alert_new (GTK_WIDGET (self), _("Rename Conversation"), NULL);
+  dialog = agent_gtk_alert_new (GTK_WIDGET (self), _("Rename Conversation"), NULL);
   entry = gtk_entry_new ();
   gtk_editable_set_text (GTK_EDITABLE (entry), title ? title : "");
   gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Title"), -1);
-  agent_chat_alert_set_extra_child (dialog, entry);
-  agent_chat_alert_add_response (dialog, "cancel", _("_Cancel"), ADW_RESPONSE_DEFAULT);
-  agent_chat_alert_add_response (dialog, "rename", _("_Rename"), ADW_RESPONSE_SUGGESTED);
-  agent_chat_alert_set_responses (dialog, "rename", "cancel");
+  agent_gtk_alert_set_extra_child (dialog, entry);
+  agent_gtk_alert_add_response (dialog, "cancel", _("_Cancel"), ADW_RESPONSE_DEFAULT);
+  agent_gtk_alert_add_response (dialog, "rename", _("_Rename"), ADW_RESPONSE_SUGGESTED);
+  agent_gtk_alert_set_responses (dialog, "rename", "cancel");
   g_object_set_data_full (G_OBJECT (dialog), "conversation", g_object_ref (conversation),
                           g_object_unref);
   g_signal_connect_object (dialog, "response", G_CALLBACK (on_rename_response), self, 0);
-  agent_chat_alert_present (dialog);
+  agent_gtk_alert_present (dialog);
   gtk_widget_grab_focus (entry);
 }
 

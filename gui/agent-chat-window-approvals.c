@@ -3,8 +3,8 @@
  * The window's questions about tools, and its notifications:
  *
  * - a tool that asks first (read_file, an untrusted MCP server's tools)
- *   runs once allowed in the approval dialog: once, or for the
- *   conversation (the tool, or all the tools of its MCP server), which is
+ *   runs once allowed in the chat view's approval prompt (libagent-gtk's):
+ *   once, or for the conversation (the tool, or all the tools of its MCP server), which is
  *   kept with the conversation (agent-chat-approvals.c) and given back from
  *   the main menu's Allowed Tools;
  * - an answer, or a question about a tool, that comes while the window is
@@ -20,14 +20,12 @@
 
 #include <glib/gi18n.h>
 
-#include "agent-chat-approval-dialog.h"
 #include "agent-chat-approvals.h"
 #include "agent-chat-window-private.h"
 
 /* Notifications, while the window is not the one in use */
 
-/* Whether the window, or a dialog of its own (the approval's), has the
- * keyboard */
+/* Whether the window, or a dialog of its own, has the keyboard */
 static gboolean
 in_use (AgentChatWindow *self)
 {
@@ -151,35 +149,37 @@ _agent_chat_window_revoke_approvals (GtkWidget  *widget,
       !agent_chat_approvals_revoke (memory, parameter ? g_variant_get_string (parameter, NULL)
                                                       : NULL,
                                     &error))
-    _agent_chat_window_show_error (self, error, NULL);
+    _agent_chat_window_show_error (self, error);
   _agent_chat_window_update_approvals (self);
 }
 
-static void
-on_approval_response (AdwMessageDialog *dialog,
-                      const char       *response,
-                      AgentChatWindow  *self)
+/* An answer in the view's approval prompt: one for the conversation is
+ * kept with it */
+void
+_agent_chat_window_approval_answered (AgentChatWindow        *self,
+                                      AgentToolApproval      *approval,
+                                      AgentGtkApprovalAnswer  answer)
 {
-  AgentMemory *memory = g_object_get_data (G_OBJECT (dialog), "memory");
-  AgentToolApproval *approval = agent_chat_approval_dialog_get_approval (
-    AGENT_CHAT_APPROVAL_DIALOG (dialog));
-  AgentTool *tool = approval ? agent_tool_approval_get_tool (approval) : NULL;
+  AgentMemory *memory = self->session ? agent_session_get_memory (self->session) : NULL;
+  AgentTool *tool = agent_tool_approval_get_tool (approval);
   g_autoptr(GError) error = NULL;
   AgentChatAllowScope scope;
 
-  if (g_strcmp0 (response, "allow-conversation") == 0)
+  if (answer == AGENT_GTK_APPROVAL_ANSWER_ALLOW_TOOL)
     scope = AGENT_CHAT_ALLOW_TOOL;
-  else if (g_strcmp0 (response, "allow-server") == 0)
+  else if (answer == AGENT_GTK_APPROVAL_ANSWER_ALLOW_SERVER)
     scope = AGENT_CHAT_ALLOW_SERVER;
   else
     return;
   if (memory == NULL || tool == NULL)
     return;
   if (!agent_chat_approvals_add (memory, tool, scope, &error))
-    _agent_chat_window_show_error (self, error, NULL);
+    _agent_chat_window_show_error (self, error);
   _agent_chat_window_update_approvals (self);
 }
 
+/* Before the chat view's handler: a tool allowed for the conversation runs
+ * without a question; otherwise the view asks, in its approval prompt */
 gboolean
 _agent_chat_window_approve_tool_call (AgentSession      *session,
                                       AgentToolCall     *call,
@@ -188,26 +188,15 @@ _agent_chat_window_approve_tool_call (AgentSession      *session,
 {
   AgentMemory *memory = agent_session_get_memory (session);
   AgentTool *tool = agent_tool_approval_get_tool (approval);
-  GtkWidget *dialog;
+  /* Translators: a notification's text; %s is a tool */
+  g_autofree char *body = g_strdup_printf (_("The model wants to run “%s”."),
+                                           agent_tool_call_get_name (call));
 
-  /* Allowed for this conversation: no question */
   if (memory != NULL && tool != NULL && agent_chat_approvals_allows (memory, tool))
     {
       agent_tool_approval_allow (approval);
       return TRUE;
     }
-
-  dialog = agent_chat_approval_dialog_new (GTK_WINDOW (self), approval);
-  if (memory != NULL)
-    g_object_set_data_full (G_OBJECT (dialog), "memory", g_object_ref (memory), g_object_unref);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (on_approval_response), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-  {
-    /* Translators: a notification's text; %s is a tool */
-    g_autofree char *body = g_strdup_printf (_("The model wants to run “%s”."),
-                                             agent_tool_call_get_name (call));
-
-    _agent_chat_window_notify_away (self, _("A Tool Waits for Your Approval"), body);
-  }
-  return TRUE;
+  _agent_chat_window_notify_away (self, _("A Tool Waits for Your Approval"), body);
+  return FALSE;
 }

@@ -169,9 +169,8 @@ retry_claim (gpointer user_data)
 
   /* Claimed (or failed otherwise: the turn says why) */
   self->claim_source = 0;
-  agent_chat_composer_set_status (self->composer, NULL);
-  _agent_chat_window_busy_changed (self);
-  _agent_chat_window_resume (self);
+  agent_gtk_composer_set_status (self->composer, NULL);
+  agent_gtk_chat_view_resume_turn (self->chat_view);
   return G_SOURCE_REMOVE;
 }
 
@@ -181,7 +180,7 @@ retry_claim (gpointer user_data)
  *
  * Claims the conversation shown for the turn about to start. While another
  * program adds to it, says so and tries again later: the turn goes on
- * from _agent_chat_window_resume() once it is this program's.
+ * once it is this program's (agent_gtk_chat_view_resume_turn()).
  *
  * Returns: whether the turn must wait
  */
@@ -198,9 +197,8 @@ _agent_chat_window_wait_for_claim (AgentChatWindow *self)
     return FALSE;
 
   self->claim_source = g_timeout_add (CLAIM_INTERVAL, retry_claim, self);
-  agent_chat_composer_set_status (self->composer,
-                                  _("Waiting for another program using this conversation…"));
-  _agent_chat_window_busy_changed (self);
+  agent_gtk_composer_set_status (self->composer,
+                                 _("Waiting for another program using this conversation…"));
   return TRUE;
 }
 
@@ -218,8 +216,7 @@ _agent_chat_window_stop_waiting (AgentChatWindow *self)
   if (self->claim_source == 0)
     return FALSE;
   g_clear_handle_id (&self->claim_source, g_source_remove);
-  agent_chat_composer_set_status (self->composer, NULL);
-  _agent_chat_window_busy_changed (self);
+  agent_gtk_composer_set_status (self->composer, NULL);
   return TRUE;
 }
 
@@ -353,8 +350,8 @@ on_conversation_activated (AgentChatWindow   *self,
 {
   if (!show_conversation (self, conversation))
     return;
-  adw_leaflet_set_visible_child (self->leaflet, self->content_pane);
-  agent_chat_composer_focus (self->composer);
+  _agent_chat_window_show_pane (self, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
 
 /* The keys moved through the sidebar: the keyboard stays there (and,
@@ -382,7 +379,7 @@ show_sidebar_action (GtkWidget  *widget,
 {
   AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
 
-  adw_leaflet_set_visible_child (self->leaflet, self->sidebar_pane);
+  _agent_chat_window_show_pane (self, FALSE);
 }
 
 static void
@@ -394,7 +391,7 @@ search_action (GtkWidget  *widget,
 
   if (self->sidebar == NULL)
     return;
-  adw_leaflet_set_visible_child (self->leaflet, self->sidebar_pane);
+  _agent_chat_window_show_pane (self, FALSE);
   agent_chat_sidebar_focus_search (AGENT_CHAT_SIDEBAR (self->sidebar));
 }
 
@@ -480,8 +477,7 @@ _agent_chat_window_init_conversations (AgentChatWindow *self)
     g_set_object (&self->store, agent_chat_application_get_store (app));
   if (self->store == NULL)
     {
-      gtk_widget_set_visible (self->sidebar_pane, FALSE);
-      gtk_widget_set_visible (self->sidebar_separator, FALSE);
+      _agent_chat_window_hide_sidebar (self);
       return;
     }
 
@@ -494,7 +490,7 @@ _agent_chat_window_init_conversations (AgentChatWindow *self)
                            G_CALLBACK (on_conversation_selected), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sidebar, "conversation-deleted",
                            G_CALLBACK (on_conversation_deleted), self, G_CONNECT_SWAPPED);
-  adw_leaflet_set_visible_child (self->leaflet, self->content_pane);
+  _agent_chat_window_show_pane (self, TRUE);
 
   last = agent_store_lookup_conversation (self->store,
                                           g_settings_get_int64 (self->settings,

@@ -262,7 +262,7 @@ agent_chat_window_pick_model (AgentChatWindow *self,
   g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
 
   if (!pick_model (self, model, &error))
-    _agent_chat_window_show_error (self, error, NULL);
+    _agent_chat_window_show_error (self, error);
   _agent_chat_window_model_changed (self);
 }
 

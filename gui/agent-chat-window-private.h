@@ -1,16 +1,17 @@
 /* agent-chat-window-private.h
  *
- * The window's insides, shared by agent-chat-window.c (the chat),
- * agent-chat-window-chats.c (what belongs to each chat: its draft, its
- * edit, its errors) and agent-chat-window-conversations.c (the stored
- * conversations and the sidebar).
+ * The window's insides, shared by agent-chat-window.c (the chat, a
+ * libagent-gtk AgentGtkChatView, and its session), agent-chat-window-split.c
+ * (the panes), agent-chat-window-approvals.c (the tools allowed, the
+ * notifications), agent-chat-window-models.c (the model picker) and
+ * agent-chat-window-conversations.c (the stored conversations and the
+ * sidebar).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #pragma once
 
-#include "agent-chat-autoscroll.h"
 #include "agent-chat-window.h"
 
 G_BEGIN_DECLS
@@ -20,10 +21,14 @@ struct _AgentChatWindow
   AdwApplicationWindow  parent_instance;
 
   AdwToastOverlay      *toast_overlay;
-  AdwLeaflet           *leaflet;
+  GtkWidget            *split;  /* the panes: agent-chat-window-split.c */
   GtkWidget            *sidebar_pane;
   GtkWidget            *sidebar_separator;
+  GtkWidget            *sidebar_header;
   GtkWidget            *content_pane;
+  GtkWidget            *content_header;
+  GtkWidget            *back_button;
+  GtkWidget            *content_new_button;
   AdwWindowTitle       *window_title;
   GtkMenuButton        *menu_button;
   GtkMenuButton        *model_button;
@@ -34,27 +39,14 @@ struct _AgentChatWindow
   GCancellable         *models_cancellable;
   GMenu                *approvals_section;
   AdwStatusPage        *empty_page;
-  GtkStack             *stack;
-  GtkScrolledWindow    *scroller;
-  GtkListView          *list_view;
-  GtkSignalListItemFactory *factory;
-  GtkRevealer          *jump_revealer;
-  AgentChatComposer    *composer;
+  AgentGtkChatView     *chat_view;   /* the conversation, libagent-gtk's */
+  AgentGtkComposer     *composer;
 
   GSettings            *settings;
   AgentChatSecretStore *secrets;
   AgentChatConnection  *connection;  /* the server in use */
   AgentSession         *session;
-  GtkFilterListModel   *messages;   /* the transcript without tool results */
-  GListStore           *extras;     /* the error of the last turn, if any */
-  GtkFlattenListModel  *items;
-  GCancellable         *cancellable;
-  char                 *last_prompt;
-  char                 *pending_prompt;  /* sent once the server's key is looked up */
-  char                 *progress_title;   /* while the answer is awaited: retrying, and why */
-  char                 *progress_detail;
-  gpointer              pending_undo;     /* an Undo of an edit, waiting for its turn to end */
-  AdwToast             *undo_toast;       /* the Undo of the last edit, while it shows */
+  AdwToast             *undo_toast;  /* the Undo of the last edit, while it shows */
 
 #if AGENT_HAS_STORE
   AgentStore           *store;
@@ -63,20 +55,14 @@ struct _AgentChatWindow
 #endif
 
   guint                 claim_source;  /* while another program holds the conversation */
-  guint                 pending_continue : 1;
   guint                 notified : 1;      /* a notification waits for the window */
-  guint                 was_active : 1;    /* it had the keyboard once */  /* likewise, a turn to go on with */
+  guint                 was_active : 1;    /* it had the keyboard once */
   guint                 looking_up_key : 1;
-  AgentChatAutoscroll  *autoscroll;
 };
 
 AgentChatApplication *_agent_chat_window_get_application (AgentChatWindow *self);
 void                  _agent_chat_window_show_error       (AgentChatWindow *self,
-                                                           const GError    *error,
-                                                           AgentMessage    *last);
-void                  _agent_chat_window_update_rows      (AgentChatWindow *self);
-void                  _agent_chat_window_resume           (AgentChatWindow *self);
-void                  _agent_chat_window_busy_changed     (AgentChatWindow *self);
+                                                           const GError    *error);
 void                  _agent_chat_window_update_approvals (AgentChatWindow *self);
 void                  _agent_chat_window_model_changed    (AgentChatWindow *self);
 
@@ -85,6 +71,9 @@ gboolean _agent_chat_window_approve_tool_call (AgentSession      *session,
                                                AgentToolCall     *call,
                                                AgentToolApproval *approval,
                                                AgentChatWindow   *self);
+void     _agent_chat_window_approval_answered (AgentChatWindow        *self,
+                                               AgentToolApproval      *approval,
+                                               AgentGtkApprovalAnswer  answer);
 void     _agent_chat_window_revoke_approvals  (GtkWidget         *widget,
                                                const char        *action_name,
                                                GVariant          *parameter);
@@ -99,27 +88,11 @@ const char *_agent_chat_window_chat_model    (AgentChatWindow *self);
 void        _agent_chat_window_init_models   (AgentChatWindow *self);
 void        _agent_chat_window_dispose_models (AgentChatWindow *self);
 
-/* agent-chat-window-chats.c */
-guint         _agent_chat_window_memory_position (AgentMemory     *memory,
-                                                  AgentMessage    *message);
-const GError *_agent_chat_window_lookup_error    (AgentChatWindow *self,
-                                                  AgentMessage    *message);
-gboolean      _agent_chat_window_record_error    (AgentChatWindow *self,
-                                                  AgentMemory     *memory,
-                                                  const GError    *error);
-void          _agent_chat_window_forget_error    (AgentChatWindow *self);
-void          _agent_chat_window_show_last_error (AgentChatWindow *self);
-void          _agent_chat_window_leave_chat      (AgentChatWindow *self);
-void          _agent_chat_window_enter_chat      (AgentChatWindow *self);
-AgentMessage *_agent_chat_window_get_editing     (AgentChatWindow *self);
-void          _agent_chat_window_edit            (AgentChatWindow *self,
-                                                  AgentMessage    *message);
-void          _agent_chat_window_cancel_edit     (AgentChatWindow *self);
-gboolean      _agent_chat_window_apply_edit      (AgentChatWindow *self,
-                                                  const char      *text);
-void          _agent_chat_window_turn_ended      (AgentChatWindow *self,
-                                                  AgentMemory     *memory);
-void          _agent_chat_window_dispose_chats   (AgentChatWindow *self);
+/* agent-chat-window-split.c */
+void _agent_chat_window_init_split   (AgentChatWindow *self);
+void _agent_chat_window_show_pane    (AgentChatWindow *self,
+                                      gboolean         content);
+void _agent_chat_window_hide_sidebar (AgentChatWindow *self);
 
 #if AGENT_HAS_STORE
 void         _agent_chat_window_class_init_conversations (GtkWidgetClass  *widget_class);
@@ -142,8 +115,7 @@ _agent_chat_window_class_init_conversations (GtkWidgetClass *widget_class)
 static inline void
 _agent_chat_window_init_conversations (AgentChatWindow *self)
 {
-  gtk_widget_set_visible (self->sidebar_pane, FALSE);
-  gtk_widget_set_visible (self->sidebar_separator, FALSE);
+  _agent_chat_window_hide_sidebar (self);
 }
 
 static inline void

@@ -1,28 +1,31 @@
 /* agent-chat-window.c
  *
- * The main window: a header bar, the conversation (a GtkListView over the
- * session's transcript, tool results filtered out since their calls show
- * them, followed by the error of a failed turn, if any) and the composer.
- *
- * The conversations kept in the store, and the sidebar that lists them,
- * are in agent-chat-window-conversations.c.
+ * The main window: a header bar, the conversation and the composer. The
+ * conversation is libagent-gtk's AgentGtkChatView, which any application
+ * can embed: it shows the session's transcript (Markdown, tool cards,
+ * approval prompts, error cards with Retry), runs its turns (Send, Stop,
+ * Retry, Regenerate, Edit and Resend) and keeps each conversation's draft,
+ * edit and errors. The window is the shell around it: what the library
+ * leaves to the application.
  *
  * The window owns the AgentSession. Its provider, base URL and model come
  * from the window's AgentChatConnection (the settings, or the command line
- * that opened the window), its key from the secret store (looked up before
- * the first turn to a server), its system prompt and tools from the
- * settings; all are applied before each turn. The Show Tool-Call Chunks
- * setting is bound to the session's property, so flipping it acts at once,
- * even mid-stream. The subtitle says the model and the server's host.
+ * that opened the window), its key from the secret store, its system
+ * prompt and tools from the settings: all are applied in the view's
+ * ::prepare-turn, before each turn, which holds the turn while the key is
+ * looked up (the first time, the keyring may want to be unlocked) or while
+ * another program adds to the stored conversation (see
+ * agent-chat-window-conversations.c); it starts once that is done, and
+ * only then is the conversation cut for a Retry or a Regenerate. The Show
+ * Tool-Call Chunks setting is bound to the view's property, so flipping it
+ * acts at once, even mid-stream. The subtitle says the model and the
+ * server's host.
  *
- * From Send until something of the answer shows, its row says that it is
- * awaited, or that the request is tried again and why (the session's
- * ::retry). What belongs to each chat (draft, edit, errors) is in
- * agent-chat-window-chats.c.
- *
- * The questions about tools, what is allowed without asking, and the
- * notifications of answers that come while the window is not in use are
- * in agent-chat-window-approvals.c.
+ * The conversations kept in the store, and the sidebar that lists them,
+ * are in agent-chat-window-conversations.c; the panes in
+ * agent-chat-window-split.c; the tools allowed for a conversation and the
+ * notifications in agent-chat-window-approvals.c; the model picker in
+ * agent-chat-window-models.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -32,9 +35,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-a11y.h"
-#include "agent-chat-error-item.h"
 #include "agent-chat-mcp-servers.h"
-#include "agent-chat-message-row.h"
 #include "agent-chat-window-private.h"
 
 G_DEFINE_FINAL_TYPE (AgentChatWindow, agent_chat_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -54,9 +55,6 @@ _agent_chat_window_get_application (AgentChatWindow *self)
   return AGENT_CHAT_IS_APPLICATION (app) ? AGENT_CHAT_APPLICATION (app) : NULL;
 }
 
-/* Scrolling: the view follows the end of the conversation (a streaming
- * answer, a new turn) until the user scrolls up; see agent-chat-autoscroll.c */
-
 /**
  * agent_chat_window_scroll_to_bottom:
  * @self: a #AgentChatWindow
@@ -68,177 +66,34 @@ agent_chat_window_scroll_to_bottom (AgentChatWindow *self)
 {
   g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
 
-  agent_chat_autoscroll_set_following (self->autoscroll, TRUE);
-}
-
-static void
-jump_to_bottom (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  agent_chat_window_scroll_to_bottom (AGENT_CHAT_WINDOW (widget));
-}
-
-static void
-on_items_changed (AgentChatWindow *self)
-{
-  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->items)) == 0;
-
-  gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "chat");
-}
-
-/* Session */
-
-static void
-clear_error (AgentChatWindow *self)
-{
-  g_list_store_remove_all (self->extras);
+  agent_gtk_chat_view_scroll_to_end (self->chat_view);
 }
 
 /**
  * _agent_chat_window_show_error:
  * @self: a #AgentChatWindow
- * @error: why a turn failed
- * @last: (nullable): the message the turn ended with
+ * @error: what went wrong
  *
  * Shows @error as a card after the conversation, with Retry (and
  * Preferences, when the fix is there).
  */
 void
 _agent_chat_window_show_error (AgentChatWindow *self,
-                               const GError    *error,
-                               AgentMessage    *last)
+                               const GError    *error)
 {
-  g_autoptr(AgentChatErrorItem) item = NULL;
-  AgentChatErrorFlags flags = AGENT_CHAT_ERROR_NONE;
-
-  if (last != NULL && agent_message_get_state (last) == AGENT_MESSAGE_STATE_INTERRUPTED)
-    flags |= AGENT_CHAT_ERROR_PARTIAL;
-  if (self->session != NULL &&
-      !agent_provider_get_has_api_key (agent_session_get_provider (self->session)))
-    flags |= AGENT_CHAT_ERROR_NO_KEY;
-
-  item = agent_chat_error_item_new (error, flags);
-  clear_error (self);
-  g_list_store_append (self->extras, item);
-  agent_chat_window_scroll_to_bottom (self);
+  agent_gtk_chat_view_show_error (self->chat_view, error);
 }
 
-static void
-show_error (AgentChatWindow *self,
-            const GError    *error)
-{
-  _agent_chat_window_show_error (self, error, NULL);
-}
-
-/* Rows: what a row shows that its item does not say */
-
-static void
-apply_row_state (AgentChatWindow     *self,
-                 AgentChatMessageRow *row)
-{
-  GObject *item = agent_chat_message_row_get_item (row);
-  AgentMessage *message = AGENT_IS_MESSAGE (item) ? AGENT_MESSAGE (item) : NULL;
-  gboolean current = message != NULL && self->session != NULL &&
-                     message == agent_session_get_current_message (self->session);
-
-  agent_chat_message_row_set_turn_error (row, _agent_chat_window_lookup_error (self, message));
-  agent_chat_message_row_set_editing (row, message != NULL &&
-                                           message == _agent_chat_window_get_editing (self));
-  agent_chat_message_row_set_progress (row, current ? self->progress_title : NULL,
-                                       current ? self->progress_detail : NULL);
-}
-
-/**
- * _agent_chat_window_update_rows:
- * @self: a #AgentChatWindow
- *
- * Tells the rows shown what changed outside their items: the errors, the
- * progress of the answer awaited.
- */
-void
-_agent_chat_window_update_rows (AgentChatWindow *self)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->list_view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *row = gtk_widget_get_first_child (child);
-
-      if (row != NULL && AGENT_CHAT_IS_MESSAGE_ROW (row))
-        apply_row_state (self, AGENT_CHAT_MESSAGE_ROW (row));
-    }
-}
-
-static void
-set_progress (AgentChatWindow *self,
-              const char      *title,
-              const char      *detail)
-{
-  g_free (self->progress_title);
-  g_free (self->progress_detail);
-  self->progress_title = g_strdup (title);
-  self->progress_detail = g_strdup (detail);
-  _agent_chat_window_update_rows (self);
-}
-
-static void
-on_retry (AgentSession    *session,
-          guint            attempt,
-          double           delay,
-          const GError    *error,
-          AgentChatWindow *self)
-{
-  guint max_retries = agent_provider_get_max_retries (agent_session_get_provider (session));
-  /* Translators: the attempt about to be made, of how many at most */
-  g_autofree char *title = g_strdup_printf (_("Retrying (%u of %u)…"), attempt + 1,
-                                            max_retries + 1);
-
-  set_progress (self, title, error ? error->message : NULL);
-}
-
-/* A new answer is awaited (or none): nothing was tried again for it yet */
-static void
-on_current_message_changed (AgentChatWindow *self)
-{
-  set_progress (self, NULL, NULL);
-}
-
-/**
- * _agent_chat_window_busy_changed:
- * @self: a #AgentChatWindow
- *
- * A turn runs or waits to start, or no longer: Send becomes Stop, and back.
- */
-void
-_agent_chat_window_busy_changed (AgentChatWindow *self)
-{
-  gboolean busy = (self->session != NULL && agent_session_get_busy (self->session)) ||
-                  self->claim_source != 0;
-
-  agent_chat_composer_set_busy (self->composer, busy);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", busy);
-}
-
-static gboolean
-keep_message (gpointer item,
-              gpointer user_data)
-{
-  AgentMessageRole role = agent_message_get_role (item);
-
-  return role == AGENT_MESSAGE_ROLE_USER || role == AGENT_MESSAGE_ROLE_ASSISTANT;
-}
+/* Session */
 
 static void
 detach_session (AgentChatWindow *self)
 {
-  if (self->session != NULL)
-    {
-      g_settings_unbind (self->session, "stream-tool-call-chunks");
-      g_signal_handlers_disconnect_by_data (self->session, self);
-      agent_chat_mcp_servers_move_session (GTK_WINDOW (self), self->session, NULL);
-      g_clear_object (&self->session);
-    }
+  if (self->session == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->session, self);
+  agent_chat_mcp_servers_move_session (GTK_WINDOW (self), self->session, NULL);
+  g_clear_object (&self->session);
 }
 
 static void
@@ -248,16 +103,10 @@ set_session (AgentChatWindow *self,
   g_object_ref (session);
   detach_session (self);
   self->session = session;
-  g_settings_bind (self->settings, "show-tool-call-chunks",
-                   session, "stream-tool-call-chunks", G_SETTINGS_BIND_GET);
+  /* Before the view's own handler, which asks in an approval prompt */
   g_signal_connect (session, "approve-tool-call", G_CALLBACK (_agent_chat_window_approve_tool_call),
                     self);
-  g_signal_connect (session, "retry", G_CALLBACK (on_retry), self);
-  g_signal_connect_swapped (session, "notify::current-message",
-                            G_CALLBACK (on_current_message_changed), self);
-  g_signal_connect_swapped (session, "notify::busy", G_CALLBACK (_agent_chat_window_busy_changed), self);
-  gtk_filter_list_model_set_model (self->messages, agent_session_get_transcript (session));
-  _agent_chat_window_busy_changed (self);
+  agent_gtk_chat_view_set_session (self->chat_view, session);
 }
 
 static void
@@ -325,8 +174,6 @@ configure_session (AgentChatWindow  *self,
   return TRUE;
 }
 
-static void continue_turn (AgentChatWindow *self);
-
 static void
 on_key_looked_up (GObject      *object,
                   GAsyncResult *result,
@@ -341,27 +188,7 @@ on_key_looked_up (GObject      *object,
   self->looking_up_key = FALSE;
   if (self->connection == NULL)  /* closed meanwhile */
     return;
-  _agent_chat_window_resume (self);
-}
-
-/**
- * _agent_chat_window_resume:
- * @self: a #AgentChatWindow
- *
- * Goes on with the turn that waited (for the key, or for the conversation):
- * sends the prompt that waited, or continues the conversation.
- */
-void
-_agent_chat_window_resume (AgentChatWindow *self)
-{
-  g_autofree char *prompt = g_steal_pointer (&self->pending_prompt);
-  gboolean again = self->pending_continue;
-
-  self->pending_continue = FALSE;
-  if (prompt != NULL)
-    agent_chat_window_send (self, prompt);
-  else if (again)
-    continue_turn (self);
+  agent_gtk_chat_view_resume_turn (self->chat_view);
 }
 
 /* Whether the turn must wait for the key of the server in use: the first
@@ -386,85 +213,86 @@ wait_for_key (AgentChatWindow *self)
   return TRUE;
 }
 
-static void
-turn_done (AgentChatWindow *self,
-           AgentSession    *session,
-           AgentMessage    *message,
-           GError          *error)
-{
-  AgentMemory *memory = agent_session_get_memory (session);
-  gboolean failed = error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  gboolean recorded = failed && _agent_chat_window_record_error (self, memory, error);
-
-  /* An Undo of an edit waited for the turn to stop */
-  _agent_chat_window_turn_ended (self, memory);
-
-  /* The turn of a session left for another conversation ended: its
-   * conversation has what streamed, and the error; this window has moved
-   * on. */
-  if (session != self->session)
-    return;
-  g_clear_object (&self->cancellable);
-  set_progress (self, NULL, NULL);
-  if (recorded)
-    _agent_chat_window_show_last_error (self);
-  else if (failed)
-    show_error (self, error);
-  else if (error == NULL && message != NULL)
-    {
-      g_autofree char *body = _agent_chat_window_excerpt (agent_message_get_content (message));
-
-      _agent_chat_window_notify_away (self, adw_window_title_get_title (self->window_title), body);
-      _agent_chat_window_turn_answered (self, message);
-    }
-}
-
-static void
-on_send_done (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(AgentChatWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AgentMessage) message = agent_session_send_finish (AGENT_SESSION (object), result,
-                                                               &error);
-
-  turn_done (self, AGENT_SESSION (object), message, error);
-}
-
-static void
-on_continue_done (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(AgentChatWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AgentMessage) message = agent_session_continue_finish (AGENT_SESSION (object), result,
-                                                                   &error);
-
-  turn_done (self, AGENT_SESSION (object), message, error);
-}
-
+/* Before each turn of the view: the key, the conversation, then the
+ * settings; TRUE holds the turn until the key or the conversation is
+ * there (agent_gtk_chat_view_resume_turn()) */
 static gboolean
-begin_turn (AgentChatWindow *self)
+on_prepare_turn (AgentChatWindow *self)
 {
   g_autoptr(GError) error = NULL;
 
-  if (self->session != NULL && agent_session_get_busy (self->session))
-    return FALSE;
-  clear_error (self);
-  _agent_chat_window_forget_error (self);
-  set_progress (self, NULL, NULL);
+  if (wait_for_key (self) || _agent_chat_window_wait_for_claim (self))
+    return TRUE;
   if (!configure_session (self, &error))
     {
-      show_error (self, error);
+      agent_gtk_chat_view_fail_turn (self->chat_view, error);
       return FALSE;
     }
-  g_clear_object (&self->cancellable);
-  self->cancellable = g_cancellable_new ();
-  agent_chat_window_scroll_to_bottom (self);
   _agent_chat_window_turn_started (self);
-  return TRUE;
+  return FALSE;
+}
+
+static void
+on_turn_finished (AgentChatWindow *self,
+                  AgentMessage    *message,
+                  const GError    *error)
+{
+  g_autofree char *body = NULL;
+
+  if (error != NULL || message == NULL)
+    return;
+  body = _agent_chat_window_excerpt (agent_message_get_content (message));
+  _agent_chat_window_notify_away (self, adw_window_title_get_title (self->window_title), body);
+  _agent_chat_window_turn_answered (self, message);
+}
+
+/* Stop, or the turn held started or was dropped: nothing waits for the
+ * conversation any more */
+static void
+on_busy_changed (AgentChatWindow *self)
+{
+  gboolean busy = agent_gtk_chat_view_get_busy (self->chat_view);
+
+  if (!busy)
+    _agent_chat_window_stop_waiting (self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", busy);
+}
+
+/* Edit and Resend: Undo in a toast, while it can be undone */
+
+static void
+on_undo_clicked (AgentChatWindow *self)
+{
+  agent_gtk_chat_view_undo_edit (self->chat_view);
+}
+
+static void
+on_edit_sent (AgentChatWindow *self)
+{
+  AdwToast *toast = adw_toast_new (_("Message edited"));
+
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_set_timeout (toast, 10);
+  g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_undo_clicked), self,
+                           G_CONNECT_SWAPPED);
+  if (self->undo_toast != NULL)
+    adw_toast_dismiss (self->undo_toast);
+  g_set_weak_pointer (&self->undo_toast, toast);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+on_can_undo_edit_changed (AgentChatWindow *self)
+{
+  if (!agent_gtk_chat_view_get_can_undo_edit (self->chat_view) && self->undo_toast != NULL)
+    adw_toast_dismiss (self->undo_toast);
+}
+
+static void
+on_open_settings (AgentChatWindow *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "app.preferences", NULL);
 }
 
 /**
@@ -480,48 +308,7 @@ agent_chat_window_send (AgentChatWindow *self,
 {
   g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
 
-  if (self->session != NULL && agent_session_get_busy (self->session))
-    return;
-  if (wait_for_key (self) || _agent_chat_window_wait_for_claim (self))
-    {
-      if (text != self->pending_prompt)
-        {
-          g_free (self->pending_prompt);
-          self->pending_prompt = g_strdup (text);
-        }
-      self->pending_continue = FALSE;
-      return;
-    }
-  if (!begin_turn (self))
-    return;
-  /* The composer is emptied; an edit gives it back what it held before */
-  agent_chat_composer_set_text (self->composer, NULL);
-  if (!_agent_chat_window_apply_edit (self, text))
-    {
-      g_clear_object (&self->cancellable);
-      return;
-    }
-  g_free (self->last_prompt);
-  self->last_prompt = g_strdup (text);
-  agent_session_send_async (self->session, text, self->cancellable, on_send_done,
-                            g_object_ref (self));
-}
-
-static void
-continue_turn (AgentChatWindow *self)
-{
-  if (self->session != NULL && agent_session_get_busy (self->session))
-    return;
-  if (wait_for_key (self) || _agent_chat_window_wait_for_claim (self))
-    {
-      g_clear_pointer (&self->pending_prompt, g_free);
-      self->pending_continue = TRUE;
-      return;
-    }
-  if (!begin_turn (self))
-    return;
-  agent_session_continue_async (self->session, self->cancellable, on_continue_done,
-                                g_object_ref (self));
+  agent_gtk_chat_view_send (self->chat_view, text);
 }
 
 /**
@@ -529,167 +316,16 @@ continue_turn (AgentChatWindow *self)
  * @self: a #AgentChatWindow
  *
  * Cancels the running turn: mid-stream, during a tool or while an approval
- * waits. What streamed stays, marked as stopped.
+ * waits. What streamed stays, marked as stopped. A turn that waits for the
+ * conversation never starts; its text stays in the composer.
  */
 void
 agent_chat_window_stop (AgentChatWindow *self)
 {
   g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
 
-  /* A turn that waits for the conversation never starts; its text stays
-   * in the composer */
-  if (_agent_chat_window_stop_waiting (self))
-    {
-      g_clear_pointer (&self->pending_prompt, g_free);
-      self->pending_continue = FALSE;
-    }
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
-}
-
-static gboolean
-cut_memory (AgentChatWindow *self,
-            guint            n_items)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!agent_memory_truncate (agent_session_get_memory (self->session), n_items, &error))
-    {
-      show_error (self, error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-on_row_regenerate (AgentChatWindow *self,
-                   AgentMessage    *message)
-{
-  AgentMemory *memory;
-  guint position;
-
-  if (self->session == NULL || agent_session_get_busy (self->session))
-    return;
-  memory = agent_session_get_memory (self->session);
-  position = _agent_chat_window_memory_position (memory, message);
-  if (position == G_MAXUINT)
-    return;
-  /* Back to the user's message this answer answers. */
-  while (position > 0)
-    {
-      g_autoptr(AgentMessage) item = g_list_model_get_item (G_LIST_MODEL (memory), position - 1);
-
-      if (agent_message_get_role (item) == AGENT_MESSAGE_ROLE_USER)
-        break;
-      position--;
-    }
-  if (position > 0 && cut_memory (self, position))
-    continue_turn (self);
-}
-
-/* Nothing is cut until the edited message is sent */
-static void
-on_row_edit (AgentChatWindow *self,
-             AgentMessage    *message)
-{
-  if (self->session != NULL)
-    _agent_chat_window_edit (self, message);
-}
-
-static void
-on_row_retry (AgentChatWindow *self)
-{
-  GListModel *memory;
-  guint n;
-  g_autoptr(AgentMessage) last = NULL;
-
-  if (self->session == NULL)
-    {
-      if (self->last_prompt != NULL)
-        agent_chat_window_send (self, self->last_prompt);
-      return;
-    }
-  if (agent_session_get_busy (self->session))
-    return;
-
-  memory = G_LIST_MODEL (agent_session_get_memory (self->session));
-  n = g_list_model_get_n_items (memory);
-  last = n > 0 ? g_list_model_get_item (memory, n - 1) : NULL;
-  /* The cut-short answer goes: a new one replaces it. */
-  if (last != NULL && agent_message_get_role (last) == AGENT_MESSAGE_ROLE_ASSISTANT &&
-      agent_message_get_state (last) == AGENT_MESSAGE_STATE_INTERRUPTED)
-    {
-      if (!cut_memory (self, n - 1))
-        return;
-      n--;
-      g_clear_object (&last);
-      last = n > 0 ? g_list_model_get_item (memory, n - 1) : NULL;
-    }
-  if (last != NULL && (agent_message_get_role (last) == AGENT_MESSAGE_ROLE_USER ||
-                       agent_message_get_role (last) == AGENT_MESSAGE_ROLE_TOOL))
-    continue_turn (self);
-  else if (self->last_prompt != NULL)
-    {
-      g_autofree char *prompt = g_strdup (self->last_prompt);
-
-      agent_chat_window_send (self, prompt);
-    }
-}
-
-static void
-on_row_open_preferences (AgentChatWindow *self)
-{
-  gtk_widget_activate_action (GTK_WIDGET (self), "app.preferences", NULL);
-}
-
-/* List items */
-
-static void
-on_setup_item (GtkSignalListItemFactory *factory,
-               GtkListItem              *item,
-               AgentChatWindow          *self)
-{
-  GtkWidget *row = agent_chat_message_row_new ();
-
-  g_settings_bind (self->settings, "show-tool-call-chunks", row, "show-tool-call-chunks",
-                   G_SETTINGS_BIND_GET);
-  g_signal_connect_object (row, "edit", G_CALLBACK (on_row_edit), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (row, "regenerate", G_CALLBACK (on_row_regenerate), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (row, "retry", G_CALLBACK (on_row_retry), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (row, "open-preferences", G_CALLBACK (on_row_open_preferences), self,
-                           G_CONNECT_SWAPPED);
-  gtk_list_item_set_activatable (item, FALSE);
-  gtk_list_item_set_selectable (item, FALSE);
-  gtk_list_item_set_child (item, row);
-}
-
-static void
-on_bind_item (GtkSignalListItemFactory *factory,
-              GtkListItem              *item,
-              AgentChatWindow          *self)
-{
-  AgentChatMessageRow *row = AGENT_CHAT_MESSAGE_ROW (gtk_list_item_get_child (item));
-
-  agent_chat_message_row_set_item (row, gtk_list_item_get_item (item));
-  apply_row_state (self, row);
-}
-
-static void
-on_unbind_item (GtkSignalListItemFactory *factory,
-                GtkListItem              *item,
-                AgentChatWindow          *self)
-{
-  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (gtk_list_item_get_child (item)), NULL);
-}
-
-/* Actions */
-
-static void
-on_composer_send (AgentChatWindow *self,
-                  const char      *text)
-{
-  agent_chat_window_send (self, text);
+  agent_gtk_chat_view_stop (self->chat_view);
+  _agent_chat_window_stop_waiting (self);
 }
 
 static void
@@ -716,24 +352,16 @@ agent_chat_window_set_memory (AgentChatWindow *self,
   g_return_if_fail (AGENT_CHAT_IS_WINDOW (self));
 
   agent_chat_window_stop (self);
-  clear_error (self);
-  _agent_chat_window_leave_chat (self);
   /* A cancelled turn ends on a later main loop iteration, in its own
    * conversation: leave its session to it. */
   if (self->session != NULL && agent_session_get_busy (self->session))
-    {
-      detach_session (self);
-      g_clear_object (&self->cancellable);
-    }
+    detach_session (self);
   if (self->session == NULL && !configure_session (self, &error))
     {
-      show_error (self, error);
+      _agent_chat_window_show_error (self, error);
       return;
     }
   agent_session_set_memory (self->session, memory);
-  set_progress (self, NULL, NULL);
-  _agent_chat_window_enter_chat (self);
-  _agent_chat_window_busy_changed (self);
   _agent_chat_window_memory_changed (self);
   _agent_chat_window_update_approvals (self);
   _agent_chat_window_model_changed (self);
@@ -755,7 +383,8 @@ new_chat_action (GtkWidget  *widget,
       memory = _agent_chat_window_new_memory (self);
       agent_chat_window_set_memory (self, memory);
     }
-  agent_chat_composer_focus (self->composer);
+  _agent_chat_window_show_pane (self, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
 
 static void
@@ -840,7 +469,7 @@ agent_chat_window_set_connection (AgentChatWindow     *self,
   update_subtitle (self);
   if (self->session != NULL && !agent_session_get_busy (self->session) &&
       !configure_session (self, &error))
-    show_error (self, error);
+    _agent_chat_window_show_error (self, error);
 }
 
 /* GObject */
@@ -850,6 +479,7 @@ agent_chat_window_constructed (GObject *object)
 {
   AgentChatWindow *self = AGENT_CHAT_WINDOW (object);
   AgentChatApplication *app = _agent_chat_window_get_application (self);
+  g_autoptr(AgentChatConnection) connection = NULL;
   g_autoptr(GAction) chunks = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -869,25 +499,19 @@ agent_chat_window_constructed (GObject *object)
 
   chunks = g_settings_create_action (self->settings, "show-tool-call-chunks");
   g_action_map_add_action (G_ACTION_MAP (self), chunks);
+  g_settings_bind (self->settings, "show-tool-call-chunks", self->chat_view,
+                   "show-tool-call-chunks", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-height", self, "default-height",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
-  {
-    g_autoptr(AgentChatConnection) connection = agent_chat_connection_new (self->settings, NULL,
-                                                                          NULL, NULL);
-
-    agent_chat_window_set_connection (self, connection);
-  }
-
-  g_signal_connect_object (self->factory, "setup", G_CALLBACK (on_setup_item), self, 0);
-  g_signal_connect_object (self->factory, "bind", G_CALLBACK (on_bind_item), self, 0);
-  g_signal_connect_object (self->factory, "unbind", G_CALLBACK (on_unbind_item), self, 0);
+  connection = agent_chat_connection_new (self->settings, NULL, NULL, NULL);
+  agent_chat_window_set_connection (self, connection);
 
   if (!configure_session (self, &error))
-    show_error (self, error);
+    _agent_chat_window_show_error (self, error);
   _agent_chat_window_init_conversations (self);
-  agent_chat_composer_focus (self->composer);
+  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
 
 static void
@@ -895,26 +519,22 @@ agent_chat_window_dispose (GObject *object)
 {
   AgentChatWindow *self = AGENT_CHAT_WINDOW (object);
 
-  agent_chat_window_stop (self);
+  if (self->chat_view != NULL)
+    {
+      agent_chat_window_stop (self);
+      g_signal_handlers_disconnect_by_data (self->chat_view, self);
+      agent_gtk_chat_view_set_session (self->chat_view, NULL);
+    }
   detach_session (self);
-  _agent_chat_window_dispose_chats (self);
   _agent_chat_window_dispose_conversations (self);
   _agent_chat_window_dispose_models (self);
-  g_clear_object (&self->autoscroll);
+  g_clear_weak_pointer (&self->undo_toast);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_WINDOW);
-  g_clear_object (&self->items);
-  g_clear_object (&self->messages);
-  g_clear_object (&self->extras);
-  g_clear_object (&self->cancellable);
   g_clear_object (&self->secrets);
   if (self->connection != NULL)
     g_signal_handlers_disconnect_by_data (self->connection, self);
   g_clear_object (&self->connection);
   g_clear_object (&self->settings);
-  g_clear_pointer (&self->last_prompt, g_free);
-  g_clear_pointer (&self->pending_prompt, g_free);
-  g_clear_pointer (&self->progress_title, g_free);
-  g_clear_pointer (&self->progress_detail, g_free);
 
   G_OBJECT_CLASS (agent_chat_window_parent_class)->dispose (object);
 }
@@ -928,14 +548,18 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   object_class->constructed = agent_chat_window_constructed;
   object_class->dispose = agent_chat_window_dispose;
 
-  g_type_ensure (AGENT_CHAT_TYPE_COMPOSER);
+  g_type_ensure (AGENT_GTK_TYPE_CHAT_VIEW);
+  g_type_ensure (AGENT_GTK_TYPE_COMPOSER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Chat/agent-chat-window.ui");
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, toast_overlay);
-  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, leaflet);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, sidebar_pane);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, sidebar_separator);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, sidebar_header);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, content_pane);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, content_header);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, back_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, content_new_button);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, approvals_section);
@@ -945,16 +569,11 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, model_list);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, models_status);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, empty_page);
-  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, stack);
-  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, scroller);
-  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, list_view);
-  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, factory);
-  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, jump_revealer);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, chat_view);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, composer);
 
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
-  gtk_widget_class_install_action (widget_class, "win.jump-to-bottom", NULL, jump_to_bottom);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.revoke-approval", "s",
                                    _agent_chat_window_revoke_approvals);
@@ -967,11 +586,8 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
 static void
 agent_chat_window_init (AgentChatWindow *self)
 {
-  GtkCustomFilter *filter;
-  GListStore *models;
-  g_autoptr(GtkNoSelection) selection = NULL;
-
   gtk_widget_init_template (GTK_WIDGET (self));
+  _agent_chat_window_init_split (self);
   /* GTK 4.8 names a popover menu after its type */
   gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->menu_button)),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
@@ -982,29 +598,23 @@ agent_chat_window_init (AgentChatWindow *self)
   if (g_str_equal (AGENT_CHAT_PROFILE, "development"))
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
 
-  filter = gtk_custom_filter_new (keep_message, NULL, NULL);
-  self->messages = gtk_filter_list_model_new (NULL, GTK_FILTER (filter));
-  self->extras = g_list_store_new (G_TYPE_OBJECT);
-  models = g_list_store_new (G_TYPE_LIST_MODEL);
-  g_list_store_append (models, self->messages);
-  g_list_store_append (models, self->extras);
-  self->items = gtk_flatten_list_model_new (G_LIST_MODEL (models));
-  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->items)));
-  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
-  g_signal_connect_object (self->items, "items-changed", G_CALLBACK (on_items_changed), self,
+  g_signal_connect_object (self->chat_view, "prepare-turn", G_CALLBACK (on_prepare_turn), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->chat_view, "turn-finished", G_CALLBACK (on_turn_finished), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->chat_view, "notify::busy", G_CALLBACK (on_busy_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->chat_view, "edit-sent", G_CALLBACK (on_edit_sent), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->chat_view, "notify::can-undo-edit",
+                           G_CALLBACK (on_can_undo_edit_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->chat_view, "approval-answered",
+                           G_CALLBACK (_agent_chat_window_approval_answered), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->chat_view, "open-settings", G_CALLBACK (on_open_settings), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect (self, "notify::is-active", G_CALLBACK (_agent_chat_window_is_active_changed),
                     NULL);
-
-  self->autoscroll = agent_chat_autoscroll_new (self->list_view);
-  g_object_bind_property (self->autoscroll, "following", self->jump_revealer, "reveal-child",
-                          G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
-  g_signal_connect_object (self->composer, "send", G_CALLBACK (on_composer_send), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->composer, "stop", G_CALLBACK (agent_chat_window_stop), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->composer, "cancel-edit",
-                           G_CALLBACK (_agent_chat_window_cancel_edit), self, G_CONNECT_SWAPPED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", FALSE);
 }
 
@@ -1021,30 +631,22 @@ agent_chat_window_get_session (AgentChatWindow *self)
   return self->session;
 }
 
-AgentChatComposer *
+AgentGtkComposer *
 agent_chat_window_get_composer (AgentChatWindow *self)
 {
   g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), NULL);
   return self->composer;
 }
 
-GtkListView *
-agent_chat_window_get_list_view (AgentChatWindow *self)
-{
-  g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), NULL);
-  return self->list_view;
-}
-
 /**
- * agent_chat_window_get_items:
+ * agent_chat_window_get_chat_view:
  * @self: a #AgentChatWindow
  *
- * Returns: (transfer none): what the chat view shows: messages, then the
- *   error of the last turn
+ * Returns: (transfer none): the conversation, libagent-gtk's chat view
  */
-GListModel *
-agent_chat_window_get_items (AgentChatWindow *self)
+AgentGtkChatView *
+agent_chat_window_get_chat_view (AgentChatWindow *self)
 {
   g_return_val_if_fail (AGENT_CHAT_IS_WINDOW (self), NULL);
-  return G_LIST_MODEL (self->items);
+  return self->chat_view;
 }

@@ -7,9 +7,9 @@
 
 #include <adwaita.h>
 #include <agent.h>
+#include <agent-gtk.h>
 
 #include "agent-chat-application.h"
-#include "agent-chat-composer.h"
 
 G_BEGIN_DECLS
 
@@ -22,9 +22,8 @@ AgentChatConnection *agent_chat_window_get_connection (AgentChatWindow    *self)
 void               agent_chat_window_set_connection (AgentChatWindow      *self,
                                                      AgentChatConnection  *connection);
 AgentSession      *agent_chat_window_get_session  (AgentChatWindow      *self);
-AgentChatComposer *agent_chat_window_get_composer (AgentChatWindow      *self);
-GtkListView       *agent_chat_window_get_list_view (AgentChatWindow     *self);
-GListModel        *agent_chat_window_get_items    (AgentChatWindow      *self);
+AgentGtkComposer  *agent_chat_window_get_composer (AgentChatWindow      *self);
+AgentGtkChatView  *agent_chat_window_get_chat_view (AgentChatWindow     *self);
 void               agent_chat_window_send         (AgentChatWindow      *self,
                                                    const char           *text);
 void               agent_chat_window_stop         (AgentChatWindow      *self);

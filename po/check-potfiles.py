@@ -3,9 +3,9 @@
 #
 #   check-potfiles.py SOURCE-DIR
 #
-# libagent has two gettext domains, each with its own directory: po/ for the
-# library and its programs (libagent/, cli/, demo/) and po-chat/ for the app
-# (gui/, data/). xgettext, with the keywords of meson's 'glib' preset, reads
+# libagent has three gettext domains, each with its own directory: po/ for the
+# library and its programs (libagent/, cli/, demo/), po-gtk/ for the widgets
+# (libagent-gtk/) and po-chat/ for the app (gui/, data/). xgettext, with the keywords of meson's 'glib' preset, reads
 # every source file of those trees; a file it finds a message in (_(), N_(),
 # C_(), g_dngettext (), gettext (), translatable="yes", a desktop file's or
 # metainfo's or schema's strings…) must be in its domain's POTFILES.in.
@@ -25,6 +25,7 @@ import tempfile
 DOMAINS = {
     'po': ('libagent', 'cli', 'demo'),
     'po-chat': ('gui', 'data'),
+    'po-gtk': ('libagent-gtk',),
 }
 SUFFIXES = ('.c', '.cpp', '.h', '.ui', '.desktop.in', '.metainfo.xml.in', '.gschema.xml')
 # The keywords of meson's i18n.gettext(preset: 'glib'), which makes the .pot files

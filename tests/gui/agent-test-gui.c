@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "agent-test-gui.h"
+#include "agent-gtk-chat-view-private.h"
 #include "agent-test-util.h"
 
 void
@@ -202,4 +203,18 @@ agent_test_gui_run (char *data_home)
   agent_test_remove_dir (data_home);
   g_free (data_home);
   return status;
+}
+
+/* The window's conversation: libagent-gtk's chat view, its list and what
+ * the list shows (messages, then the error of the last turn) */
+GtkListView *
+agent_test_gui_list_view (AgentChatWindow *window)
+{
+  return _agent_gtk_chat_view_get_list_view (agent_chat_window_get_chat_view (window));
+}
+
+GListModel *
+agent_test_gui_items (AgentChatWindow *window)
+{
+  return _agent_gtk_chat_view_get_items (agent_chat_window_get_chat_view (window));
 }

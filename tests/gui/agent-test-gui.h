@@ -33,6 +33,8 @@ void       fixture_set_up    (Fixture       *fixture,
 void       fixture_tear_down (Fixture       *fixture,
                               gconstpointer  data);
 gboolean   session_idle      (gpointer       data);
+GtkListView *agent_test_gui_list_view (AgentChatWindow *window);
+GListModel  *agent_test_gui_items     (AgentChatWindow *window);
 #if AGENT_HAS_STORE
 void       open_window       (Fixture       *fixture);
 void       restart           (Fixture       *fixture);

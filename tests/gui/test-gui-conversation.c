@@ -19,9 +19,9 @@
 
 #include "config.h"
 
-#include "agent-chat-approval-dialog.h"
 #include "agent-chat-approvals.h"
-#include "agent-chat-composer.h"
+#include "agent-gtk-composer-private.h"
+#include "agent-gtk-message-row-private.h"
 #include "agent-test-gui.h"
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
@@ -34,7 +34,7 @@ session_of (Fixture *fixture)
   return agent_chat_window_get_session (fixture->window);
 }
 
-static AgentChatComposer *
+static AgentGtkComposer *
 composer_of (Fixture *fixture)
 {
   return agent_chat_window_get_composer (fixture->window);
@@ -64,7 +64,7 @@ static void
 type_and_send (Fixture    *fixture,
                const char *text)
 {
-  agent_chat_composer_set_text (composer_of (fixture), text);
+  agent_gtk_composer_set_text (composer_of (fixture), text);
   g_signal_emit_by_name (composer_of (fixture), "send", text);
   iterate ();
 }
@@ -72,7 +72,7 @@ type_and_send (Fixture    *fixture,
 static char *
 composer_text (Fixture *fixture)
 {
-  return agent_chat_composer_dup_text (composer_of (fixture));
+  return agent_gtk_composer_dup_text (composer_of (fixture));
 }
 
 /* Lets the main loop run for @msec, as the app would while it waits */
@@ -120,7 +120,7 @@ open_elsewhere (Fixture     *fixture,
 static gboolean
 status_gone (gpointer data)
 {
-  return agent_chat_composer_get_status (data) == NULL;
+  return agent_gtk_composer_get_status (data) == NULL;
 }
 
 /* Another program holds the conversation: the turn waits, sends nothing
@@ -146,13 +146,13 @@ test_waits_for_claim (Fixture       *fixture,
   n_requests = agent_test_server_get_n_requests (fixture->server);
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   type_and_send (fixture, "Again");
-  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
-  g_assert_true (agent_chat_composer_get_busy (composer_of (fixture)));
+  g_assert_cmpstr (agent_gtk_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  g_assert_true (agent_gtk_composer_get_busy (composer_of (fixture)));
 
   /* It keeps waiting (and the main loop runs), sending nothing */
   run_for (500);
   g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests);
-  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  g_assert_cmpstr (agent_gtk_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
   left = composer_text (fixture);
   g_assert_cmpstr (left, ==, "Again");
 
@@ -185,7 +185,7 @@ test_waits_for_claim (Fixture       *fixture,
   g_clear_pointer (&left, g_free);
   left = composer_text (fixture);
   g_assert_cmpstr (left, ==, "");
-  g_assert_false (agent_chat_composer_get_busy (composer_of (fixture)));
+  g_assert_false (agent_gtk_composer_get_busy (composer_of (fixture)));
 }
 
 /* Stop while waiting: nothing is sent, not even later, and the text stays */
@@ -205,13 +205,13 @@ test_stop_waiting (Fixture       *fixture,
 
   n_requests = agent_test_server_get_n_requests (fixture->server);
   type_and_send (fixture, "Never mind");
-  g_assert_cmpstr (agent_chat_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  g_assert_cmpstr (agent_gtk_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
 
   /* Escape, as the composer's Stop */
   g_signal_emit_by_name (composer_of (fixture), "stop");
   iterate ();
-  g_assert_null (agent_chat_composer_get_status (composer_of (fixture)));
-  g_assert_false (agent_chat_composer_get_busy (composer_of (fixture)));
+  g_assert_null (agent_gtk_composer_get_status (composer_of (fixture)));
+  g_assert_false (agent_gtk_composer_get_busy (composer_of (fixture)));
   left = composer_text (fixture);
   g_assert_cmpstr (left, ==, "Never mind");
 
@@ -222,28 +222,151 @@ test_stop_waiting (Fixture       *fixture,
     G_LIST_MODEL (agent_session_get_memory (session_of (fixture)))), ==, 2);
 }
 
+/* The row showing @item */
+static GtkWidget *
+row_for (Fixture *fixture,
+         GObject *item)
+{
+  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (fixture->window),
+                                        AGENT_GTK_TYPE_MESSAGE_ROW);
+
+  for (guint i = 0; i < rows->len; i++)
+    if (agent_gtk_message_row_get_item (g_ptr_array_index (rows, i)) == item)
+      return g_ptr_array_index (rows, i);
+  g_error ("No row shows the item");
+}
+
+static guint
+n_messages (Fixture *fixture)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (session_of (fixture))));
+}
+
+static char *
+message_text (Fixture *fixture,
+              guint    position)
+{
+  g_autoptr(AgentMessage) message = g_list_model_get_item (
+    G_LIST_MODEL (agent_session_get_memory (session_of (fixture))), position);
+
+  return g_strdup (agent_message_get_content (message));
+}
+
+/* Regenerate while another program holds the conversation: it waits,
+ * cutting nothing meanwhile (the cut would be refused), then cuts the
+ * answer and asks again */
+static void
+test_regenerate_waits_for_claim (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  g_autoptr(AgentStore) other_store = NULL;
+  g_autoptr(AgentConversation) other = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GObject) answer = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  const char *deltas[] = { "Hi again.", NULL };
+  guint n_requests;
+
+  chat (fixture, "Hello", "Hi.");
+  answer = g_list_model_get_item (agent_test_gui_items (fixture->window), 1);
+  other = open_elsewhere (fixture, &other_store);
+  g_assert_true (agent_conversation_claim (other, &error));
+  g_assert_no_error (error);
+
+  n_requests = agent_test_server_get_n_requests (fixture->server);
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  g_signal_emit_by_name (row_for (fixture, answer), "regenerate", answer);
+  iterate ();
+  g_assert_cmpstr (agent_gtk_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  g_assert_true (agent_gtk_composer_get_busy (composer_of (fixture)));
+  run_for (300);
+  /* Nothing cut, nothing failed, nothing sent */
+  g_assert_cmpuint (n_messages (fixture), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==, 2);
+  g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests);
+
+  agent_conversation_release (other);
+  agent_test_wait_until (status_gone, composer_of (fixture));
+  wait_idle (fixture);
+  g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests + 1);
+  g_assert_cmpuint (n_messages (fixture), ==, 2);
+  first = message_text (fixture, 0);
+  second = message_text (fixture, 1);
+  g_assert_cmpstr (first, ==, "Hello");
+  g_assert_cmpstr (second, ==, "Hi again.");
+}
+
+/* Retry of an answer cut short, likewise: the cut answer goes once the
+ * conversation is this program's */
+static void
+test_retry_waits_for_claim (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  AgentTestResponse *response = agent_test_openai_begin (fixture->server, "");
+  g_autoptr(AgentStore) other_store = NULL;
+  g_autoptr(AgentConversation) other = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *second = NULL;
+  const char *deltas[] = { "A whole answer.", NULL };
+  GtkWidget *retry;
+
+  agent_provider_set_max_retries (agent_session_get_provider (session_of (fixture)), 0);
+  agent_test_openai_add_text (response, "Half an");
+  agent_test_response_set_drop (response);
+  agent_chat_window_send (fixture->window, "Tell me");
+  wait_idle (fixture);
+  g_assert_cmpuint (n_messages (fixture), ==, 2);
+
+  other = open_elsewhere (fixture, &other_store);
+  g_assert_true (agent_conversation_claim (other, &error));
+  g_assert_no_error (error);
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  retry = find_button (GTK_WIDGET (fixture->window), "_Retry");
+  g_assert_nonnull (retry);
+  g_signal_emit_by_name (retry, "clicked");
+  iterate ();
+  g_assert_cmpstr (agent_gtk_composer_get_status (composer_of (fixture)), ==, WAITING_TEXT);
+  run_for (300);
+  g_assert_cmpuint (n_messages (fixture), ==, 2);
+
+  agent_conversation_release (other);
+  agent_test_wait_until (status_gone, composer_of (fixture));
+  wait_idle (fixture);
+  g_assert_cmpuint (n_messages (fixture), ==, 2);
+  second = message_text (fixture, 1);
+  g_assert_cmpstr (second, ==, "A whole answer.");
+}
+
 /* Tools allowed for the conversation */
 
-static AgentChatApprovalDialog *
+/* The approval prompt of the chat view (libagent-gtk's) that waits for an
+ * answer, if any */
+static AgentGtkApprovalPrompt *
 shown_approval (void)
 {
   g_autoptr(GList) windows = gtk_window_list_toplevels ();
 
   for (GList *l = windows; l != NULL; l = l->next)
-    if (AGENT_CHAT_IS_APPROVAL_DIALOG (l->data) && gtk_widget_get_visible (l->data))
-      return l->data;
+    {
+      g_autoptr(GPtrArray) prompts = find_all (l->data, AGENT_GTK_TYPE_APPROVAL_PROMPT);
+
+      for (guint i = 0; i < prompts->len; i++)
+        if (gtk_widget_is_visible (g_ptr_array_index (prompts, i)) &&
+            agent_gtk_approval_prompt_get_pending (g_ptr_array_index (prompts, i)))
+          return g_ptr_array_index (prompts, i);
+    }
   return NULL;
 }
 
-/* As a click on a response does: answered, and closed */
+/* As a click on one of its buttons does */
 static void
-respond (const char *response)
+respond (AgentGtkApprovalAnswer answer)
 {
-  AgentChatApprovalDialog *dialog = shown_approval ();
+  AgentGtkApprovalPrompt *prompt = shown_approval ();
 
-  g_assert_nonnull (dialog);
-  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), response);
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_nonnull (prompt);
+  agent_gtk_approval_prompt_answer (prompt, answer);
 }
 
 static gboolean
@@ -335,7 +458,7 @@ test_allow_for_conversation (Fixture       *fixture,
   agent_chat_window_send (fixture->window, "Read my notes");
   agent_test_wait_until (approval_shown, NULL);
   g_assert_false (menu_has_label (main_menu (fixture), "Ask Again Before “Read Files”"));
-  respond ("allow-conversation");
+  respond (AGENT_GTK_APPROVAL_ANSWER_ALLOW_TOOL);
   wait_idle (fixture);
   result = last_tool_result (fixture);
   g_assert_cmpstr (result, ==, "secret plans");
@@ -361,7 +484,7 @@ test_allow_for_conversation (Fixture       *fixture,
   add_read_file (fixture, path, "Denied.");
   agent_chat_window_send (fixture->window, "Read my notes here");
   agent_test_wait_until (approval_shown, NULL);
-  respond ("deny");
+  respond (AGENT_GTK_APPROVAL_ANSWER_DENY);
   wait_idle (fixture);
   g_clear_pointer (&result, g_free);
   result = last_tool_result (fixture);
@@ -390,7 +513,7 @@ test_allow_for_conversation (Fixture       *fixture,
   add_read_file (fixture, path, "Asked.");
   agent_chat_window_send (fixture->window, "And again");
   agent_test_wait_until (approval_shown, NULL);
-  respond ("allow");
+  respond (AGENT_GTK_APPROVAL_ANSWER_ALLOW_ONCE);
   wait_idle (fixture);
   g_clear_pointer (&allowed, g_strfreev);
   allowed = agent_chat_approvals_list (agent_session_get_memory (session_of (fixture)));
@@ -623,6 +746,8 @@ main (int   argc,
 
   ADD ("/gui/conversation/waits-for-claim", test_waits_for_claim);
   ADD ("/gui/conversation/stop-waiting", test_stop_waiting);
+  ADD ("/gui/conversation/regenerate-waits-for-claim", test_regenerate_waits_for_claim);
+  ADD ("/gui/conversation/retry-waits-for-claim", test_retry_waits_for_claim);
   ADD ("/gui/conversation/allow-for-conversation", test_allow_for_conversation);
   ADD ("/gui/conversation/pick-model", test_pick_model);
   ADD ("/gui/conversation/title", test_title);

@@ -22,7 +22,6 @@
 #include <agent.h>
 
 #include "agent-chat-application.h"
-#include "agent-chat-approval-dialog.h"
 #include "agent-chat-mcp-dialog.h"
 #include "agent-chat-mcp-page.h"
 #include "agent-chat-window.h"
@@ -449,16 +448,44 @@ test_unreadable_file (void)
 
 /* The app */
 
-static gboolean
-approval_dialog_shows (gpointer data)
+static void
+find_prompt (GtkWidget               *widget,
+             AgentGtkApprovalPrompt **found)
 {
-  AgentChatApprovalDialog **found = data;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (AGENT_GTK_IS_APPROVAL_PROMPT (child) && gtk_widget_is_visible (child) &&
+          agent_gtk_approval_prompt_get_pending (AGENT_GTK_APPROVAL_PROMPT (child)))
+        *found = AGENT_GTK_APPROVAL_PROMPT (child);
+      find_prompt (child, found);
+    }
+}
+
+/* The chat view's approval prompt (libagent-gtk's), once it asks */
+static gboolean
+approval_prompt_shows (gpointer data)
+{
+  AgentGtkApprovalPrompt **found = data;
   g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
 
   for (GList *l = toplevels; l != NULL; l = l->next)
-    if (AGENT_CHAT_IS_APPROVAL_DIALOG (l->data) && gtk_widget_get_visible (l->data))
-      *found = l->data;
+    find_prompt (l->data, found);
   return *found != NULL;
+}
+
+/* The text of its labels */
+static void
+prompt_text (GtkWidget *widget,
+             GString   *text)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_LABEL (child))
+        g_string_append_printf (text, "%s\n", gtk_label_get_text (GTK_LABEL (child)));
+      prompt_text (child, text);
+    }
 }
 
 static gboolean
@@ -490,7 +517,8 @@ test_app (void)
   AgentTestMcpKillable killable;
   static const AgentTestToolChunk call = { 0, "call_1", "echo", "{\"message\":\"hi\"}" };
   const char *deltas[] = { "Echoed.", NULL };
-  AgentChatApprovalDialog *approval = NULL;
+  AgentGtkApprovalPrompt *approval = NULL;
+  g_autoptr(GString) asked = g_string_new (NULL);
   AgentChatMcpServers *servers;
   AgentChatWindow *window;
   AgentMcpClient *main_client;
@@ -552,13 +580,12 @@ test_app (void)
   echo = agent_session_lookup_tool (session, "echo");
   g_assert_true (AGENT_IS_MCP_TOOL (echo));
   g_assert_true (agent_tool_get_requires_approval (echo));
-  agent_test_wait_until (approval_dialog_shows, &approval);
-  agent_test_assert_contains (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (approval)),
-                              "“echo”");
+  agent_test_wait_until (approval_prompt_shows, &approval);
+  prompt_text (GTK_WIDGET (approval), asked);
+  agent_test_assert_contains (asked->str, "“echo”");
   /* and the server it comes from */
-  agent_test_assert_contains (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (approval)),
-                              "tool server “main”");
-  adw_message_dialog_response (ADW_MESSAGE_DIALOG (approval), "allow");
+  agent_test_assert_contains (asked->str, "tool server “main”");
+  agent_gtk_approval_prompt_answer (approval, AGENT_GTK_APPROVAL_ANSWER_ALLOW_ONCE);
   agent_test_wait_until (session_idle, session);
   g_assert_cmpstr (agent_test_openai_tool_message_content (server, 1, "call_1"), ==,
                    "Echo: hi");

@@ -15,11 +15,11 @@
 
 #include "config.h"
 
-#include "agent-chat-code.h"
-#include "agent-chat-composer.h"
-#include "agent-chat-markdown.h"
-#include "agent-chat-markdown-private.h"
-#include "agent-chat-message-row.h"
+#include "markdown/agent-gtk-code-private.h"
+#include "agent-gtk-composer-private.h"
+#include "agent-gtk-markdown-view-private.h"
+#include "markdown/agent-gtk-markdown-parser-private.h"
+#include "agent-gtk-message-row-private.h"
 #include "agent-chat-preferences.h"
 #include "agent-chat-secret-store.h"
 #include "agent-test-gui.h"
@@ -35,14 +35,14 @@ static void
 test_placeholder (Fixture       *fixture,
                   gconstpointer  data)
 {
-  AgentChatComposer *composer = agent_chat_window_get_composer (fixture->window);
-  GtkWidget *placeholder = agent_chat_composer_get_placeholder (composer);
+  AgentGtkComposer *composer = agent_chat_window_get_composer (fixture->window);
+  GtkWidget *placeholder = _agent_gtk_composer_get_placeholder (composer);
 
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (placeholder)), ==, "Send a message…");
   g_assert_true (gtk_widget_get_visible (placeholder));
-  agent_chat_composer_set_text (composer, "Hi");
+  agent_gtk_composer_set_text (composer, "Hi");
   g_assert_false (gtk_widget_get_visible (placeholder));
-  agent_chat_composer_set_text (composer, NULL);
+  agent_gtk_composer_set_text (composer, NULL);
   g_assert_true (gtk_widget_get_visible (placeholder));
 }
 
@@ -63,7 +63,7 @@ static void
 test_actions_on_focus (void)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *row = agent_chat_message_row_new ();
+  GtkWidget *row = agent_gtk_message_row_new ();
   GtkWidget *other = gtk_button_new_with_label ("Elsewhere");
   GtkWidget *window;
   g_autoptr(AgentMessage) question = agent_message_new (AGENT_MESSAGE_ROLE_USER, "Question?");
@@ -72,7 +72,7 @@ test_actions_on_focus (void)
   gtk_box_append (GTK_BOX (box), row);
   gtk_box_append (GTK_BOX (box), other);
   window = show_in_window (box);
-  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), G_OBJECT (question));
+  agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), G_OBJECT (question));
   iterate ();
   actions = actions_of (row);
   g_assert_true (gtk_widget_get_visible (actions));
@@ -94,7 +94,7 @@ test_actions_on_focus (void)
   iterate ();
   g_assert_cmpfloat (gtk_widget_get_opacity (actions), ==, 0.0);
 
-  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), NULL);
+  agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), NULL);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -346,7 +346,7 @@ attributes_text (GtkLabel *label)
 static void
 test_markdown_rich (void)
 {
-  GtkWidget *markdown = agent_chat_markdown_new ();
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
   GtkWidget *window = show_in_window (markdown);
   g_autoptr(GPtrArray) grids = NULL;
   g_autoptr(GPtrArray) cells = NULL;
@@ -356,7 +356,7 @@ test_markdown_rich (void)
   GtkLabel *quote;
   GtkLabel *code;
 
-  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (markdown), rich);
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), rich);
   iterate ();
   text = shown_text (markdown);
 
@@ -396,7 +396,7 @@ test_markdown_rich (void)
         code = g_ptr_array_index (labels, i);
   }
   g_assert_nonnull (code);
-  g_assert_cmpstr (agent_chat_code_get_language (code), ==, "python3");
+  g_assert_cmpstr (_agent_gtk_code_get_language (code), ==, "python3");
   light = attributes_text (code);
   agent_test_assert_contains (light, "foreground");
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
@@ -416,7 +416,7 @@ test_markdown_rich (void)
 static void
 test_markdown_wide (void)
 {
-  GtkWidget *markdown = agent_chat_markdown_new ();
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
   GtkWidget *window = show_in_window (markdown);
   g_autoptr(GString) source = g_string_new ("| ");
   g_autoptr(GString) code = g_string_new (NULL);
@@ -434,7 +434,7 @@ test_markdown_wide (void)
                             i, i);
   g_string_append (source, code->str);
   g_string_append (source, "```\n");
-  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (markdown), source->str);
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), source->str);
   iterate ();
 
   gtk_widget_measure (markdown, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
@@ -469,7 +469,7 @@ test_latex (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *text = agent_chat_latex_to_text (cases[i].latex);
+      g_autofree char *text = _agent_gtk_latex_to_text (cases[i].latex);
 
       g_assert_cmpstr (text, ==, cases[i].text);
     }

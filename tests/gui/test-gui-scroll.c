@@ -18,8 +18,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "agent-chat-markdown.h"
-#include "agent-chat-message-row.h"
+#include "agent-gtk-markdown-view-private.h"
+#include "agent-gtk-message-row-private.h"
 #include "agent-chat-window.h"
 #include "agent-test-gui.h"
 #include "agent-test-openai.h"
@@ -99,7 +99,7 @@ wait_frames (GtkWidget *window,
 static GtkWidget *
 scroller_of (AgentChatWindow *window)
 {
-  return gtk_widget_get_ancestor (GTK_WIDGET (agent_chat_window_get_list_view (window)),
+  return gtk_widget_get_ancestor (GTK_WIDGET (agent_test_gui_list_view (window)),
                                   GTK_TYPE_SCROLLED_WINDOW);
 }
 
@@ -113,11 +113,11 @@ static GtkWidget *
 find_row (AgentChatWindow *window,
           gpointer         item)
 {
-  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (agent_chat_window_get_list_view (window)),
-                                        AGENT_CHAT_TYPE_MESSAGE_ROW);
+  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (agent_test_gui_list_view (window)),
+                                        AGENT_GTK_TYPE_MESSAGE_ROW);
 
   for (guint i = 0; i < rows->len; i++)
-    if (agent_chat_message_row_get_item (g_ptr_array_index (rows, i)) == item)
+    if (agent_gtk_message_row_get_item (g_ptr_array_index (rows, i)) == item)
       return g_ptr_array_index (rows, i);
   return NULL;
 }
@@ -142,7 +142,7 @@ jump_revealer_of (AgentChatWindow *window)
 
   for (guint i = 0; i < buttons->len; i++)
     if (g_strcmp0 (gtk_actionable_get_action_name (g_ptr_array_index (buttons, i)),
-                   "win.jump-to-bottom") == 0)
+                   "chat-view.scroll-to-end") == 0)
       return GTK_REVEALER (gtk_widget_get_ancestor (g_ptr_array_index (buttons, i),
                                                     GTK_TYPE_REVEALER));
   g_assert_not_reached ();
@@ -151,7 +151,7 @@ jump_revealer_of (AgentChatWindow *window)
 static gpointer
 last_item (AgentChatWindow *window)
 {
-  GListModel *items = agent_chat_window_get_items (window);
+  GListModel *items = agent_test_gui_items (window);
   guint n = g_list_model_get_n_items (items);
   gpointer item;
 
@@ -214,10 +214,10 @@ assert_end_shown (AgentChatWindow *window,
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment),
                      >=, gtk_adjustment_get_upper (adjustment) - 1);
 
-  markdown = GTK_WIDGET (agent_chat_message_row_get_markdown (AGENT_CHAT_MESSAGE_ROW (row)));
+  markdown = GTK_WIDGET (agent_gtk_message_row_get_markdown (AGENT_GTK_MESSAGE_ROW (row)));
   g_assert_true (gtk_widget_get_visible (markdown));
-  n_chunks = agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (markdown));
-  chunk = agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (markdown), n_chunks - 1);
+  n_chunks = _agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (markdown));
+  chunk = _agent_gtk_markdown_view_get_chunk (AGENT_GTK_MARKDOWN_VIEW (markdown), n_chunks - 1);
   text = chunk_text (chunk);
   agent_test_assert_contains (text, last_line);
   line = bounds_in_view (window, chunk);
@@ -225,7 +225,7 @@ assert_end_shown (AgentChatWindow *window,
   g_assert_true (gtk_widget_compute_bounds (chunk, markdown, &in_markdown));
   g_assert_cmpfloat (in_markdown.origin.y + in_markdown.size.height, <=,
                      gtk_widget_get_height (markdown));
-  g_assert_cmpuint (agent_chat_markdown_get_n_drawn (AGENT_CHAT_MARKDOWN (markdown), &last_drawn),
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (AGENT_GTK_MARKDOWN_VIEW (markdown), &last_drawn),
                     >, 0);
   g_assert_cmpuint (last_drawn, ==, n_chunks - 1);
 
@@ -272,8 +272,8 @@ long_answer (guint n_lines)
 static void
 test_markdown_long_stream (void)
 {
-  GtkWidget *streamed = agent_chat_markdown_new ();
-  GtkWidget *whole = agent_chat_markdown_new ();
+  GtkWidget *streamed = agent_gtk_markdown_view_new ();
+  GtkWidget *whole = agent_gtk_markdown_view_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *scroller = gtk_scrolled_window_new ();
   GtkWidget *window;
@@ -300,39 +300,39 @@ test_markdown_long_stream (void)
     {
       g_autofree char *prefix = g_strndup (text->str, MIN (end, text->len));
 
-      agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (streamed), prefix);
+      agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (streamed), prefix);
     }
-  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (whole), text->str);
-  n = agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (whole));
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (whole), text->str);
+  n = _agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (whole));
   g_assert_cmpuint (n, >, 250);
-  g_assert_cmpuint (agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (streamed)), ==, n);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (streamed)), ==, n);
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *a = chunk_text (agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (streamed), i));
-      g_autofree char *b = chunk_text (agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (whole), i));
+      g_autofree char *a = chunk_text (_agent_gtk_markdown_view_get_chunk (AGENT_GTK_MARKDOWN_VIEW (streamed), i));
+      g_autofree char *b = chunk_text (_agent_gtk_markdown_view_get_chunk (AGENT_GTK_MARKDOWN_VIEW (whole), i));
 
       g_assert_cmpstr (a, ==, b);
     }
 
   /* At the end of 10,000 chunks */
-  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (whole), long_text);
-  g_assert_cmpuint (agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (whole)), ==, 10000);
-  renders = agent_chat_markdown_get_n_renders (AGENT_CHAT_MARKDOWN (whole));
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (whole), long_text);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (whole)), ==, 10000);
+  renders = _agent_gtk_markdown_view_get_n_renders (AGENT_GTK_MARKDOWN_VIEW (whole));
   appended = g_strconcat (long_text, "And one more", NULL);
-  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (whole), appended);
-  g_assert_cmpuint (agent_chat_markdown_get_n_renders (AGENT_CHAT_MARKDOWN (whole)), ==, renders + 1);
-  g_assert_cmpuint (agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (whole)), ==, 10001);
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (whole), appended);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_renders (AGENT_GTK_MARKDOWN_VIEW (whole)), ==, renders + 1);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (whole)), ==, 10001);
   iterate ();
 
   /* Replaced by a short text: what is left is that text */
-  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (whole), "Short.\n\nText.");
-  g_assert_cmpuint (agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (whole)), ==, 2);
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (whole), "Short.\n\nText.");
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (whole)), ==, 2);
   for (GtkWidget *page = gtk_widget_get_first_child (whole); page != NULL;
        page = gtk_widget_get_next_sibling (page))
     n_pages++;
   g_assert_cmpuint (n_pages, ==, 1);
   {
-    g_autofree char *last = chunk_text (agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (whole), 1));
+    g_autofree char *last = chunk_text (_agent_gtk_markdown_view_get_chunk (AGENT_GTK_MARKDOWN_VIEW (whole), 1));
 
     g_assert_cmpstr (last, ==, "Text.");
   }
@@ -363,8 +363,8 @@ content_shown (gpointer data)
     return FALSE;
   row = find_row (wait->window, item);
   return row != NULL &&
-         g_strcmp0 (agent_chat_markdown_get_text (agent_chat_message_row_get_markdown (
-                      AGENT_CHAT_MESSAGE_ROW (row))), content) == 0;
+         g_strcmp0 (agent_gtk_markdown_view_get_text (agent_gtk_message_row_get_markdown (
+                      AGENT_GTK_MESSAGE_ROW (row))), content) == 0;
 }
 
 static void
@@ -459,9 +459,9 @@ chunk_in_view (AgentChatWindow *window,
 {
   double height = gtk_widget_get_height (scroller_of (window));
 
-  for (guint i = agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (markdown)); i > 0; i--)
+  for (guint i = _agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (markdown)); i > 0; i--)
     {
-      GtkWidget *chunk = agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (markdown), i - 1);
+      GtkWidget *chunk = _agent_gtk_markdown_view_get_chunk (AGENT_GTK_MARKDOWN_VIEW (markdown), i - 1);
       graphene_rect_t bounds = bounds_in_view (window, chunk);
 
       if (bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= height)
@@ -500,7 +500,7 @@ test_stop_following (Fixture       *fixture,
   g_assert_cmpfloat (value + gtk_adjustment_get_page_size (adjustment), <,
                      gtk_adjustment_get_upper (adjustment) - 100);
   row = find_row (window, last_item (window));
-  markdown = GTK_WIDGET (agent_chat_message_row_get_markdown (AGENT_CHAT_MESSAGE_ROW (row)));
+  markdown = GTK_WIDGET (agent_gtk_message_row_get_markdown (AGENT_GTK_MESSAGE_ROW (row)));
   seen = chunk_in_view (window, markdown);
   before = bounds_in_view (window, seen);
   assert_in_view (window, &before);
@@ -516,7 +516,8 @@ test_stop_following (Fixture       *fixture,
   g_assert_true (gtk_revealer_get_reveal_child (jump));
 
   /* Jump to Bottom: the end, followed again */
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.jump-to-bottom", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (agent_chat_window_get_chat_view (window)),
+                              "chat-view.scroll-to-end", NULL);
   wait_frames (GTK_WIDGET (window), 2);
   assert_end_shown (window, "Line 800 of the answer.", FALSE);
   g_assert_false (gtk_revealer_get_reveal_child (jump));
@@ -623,7 +624,7 @@ test_new_turn_followed (Fixture       *fixture,
       wait_until_shown (window, first);
       assert_end_shown (window, "The start of answer", FALSE);
       {
-        GListModel *items = agent_chat_window_get_items (window);
+        GListModel *items = agent_test_gui_items (window);
         g_autoptr(GObject) item = g_list_model_get_item (items, g_list_model_get_n_items (items) - 2);
 
         g_assert_cmpstr (agent_message_get_content (AGENT_MESSAGE (item)), ==, question);
@@ -644,7 +645,7 @@ test_new_turn_followed (Fixture       *fixture,
     GrowWait grow = { GTK_WIDGET (agent_chat_window_get_composer (window)), 0 };
 
     grow.height = gtk_widget_get_height (grow.widget) + 40;
-    agent_chat_composer_set_text (AGENT_CHAT_COMPOSER (grow.widget),
+    agent_gtk_composer_set_text (AGENT_GTK_COMPOSER (grow.widget),
                                   "A draft\nof\nfive\nlines\nor so");
     wait_until (grown, &grow);
     wait_frames (GTK_WIDGET (window), 2);
@@ -658,33 +659,33 @@ static void
 test_markdown_hidden_change (void)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *markdown = agent_chat_markdown_new ();
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
   GtkWidget *window;
   g_autofree char *short_text = long_answer (10);
   g_autofree char *long_text = long_answer (40);
   int before, after, sum = 0, spacing = 0;
 
   gtk_box_append (GTK_BOX (box), markdown);
-  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (markdown), short_text);
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), short_text);
   window = show_in_window (box);
   gtk_widget_measure (markdown, GTK_ORIENTATION_VERTICAL, 300, &before, NULL, NULL, NULL);
 
   gtk_widget_set_visible (markdown, FALSE);
-  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (markdown), long_text);
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), long_text);
   gtk_widget_set_visible (markdown, TRUE);
   iterate ();
 
   gtk_widget_measure (markdown, GTK_ORIENTATION_VERTICAL, 300, &after, NULL, NULL, NULL);
-  for (guint i = 0; i < agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (markdown)); i++)
+  for (guint i = 0; i < _agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (markdown)); i++)
     {
       int height;
 
-      gtk_widget_measure (agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (markdown), i),
+      gtk_widget_measure (_agent_gtk_markdown_view_get_chunk (AGENT_GTK_MARKDOWN_VIEW (markdown), i),
                           GTK_ORIENTATION_VERTICAL, 300, &height, NULL, NULL, NULL);
       sum += height + spacing;
       spacing = 12;  /* between paragraphs */
     }
-  g_assert_cmpuint (agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (markdown)), ==, 40);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (markdown)), ==, 40);
   g_assert_cmpint (after, >, before);
   g_assert_cmpint (after, ==, sum);
 
@@ -763,8 +764,8 @@ static GtkWidget *
 line_in_view (AgentChatWindow *window,
               double           distance)
 {
-  g_autoptr(GPtrArray) markdowns = find_all (GTK_WIDGET (agent_chat_window_get_list_view (window)),
-                                             AGENT_CHAT_TYPE_MARKDOWN);
+  g_autoptr(GPtrArray) markdowns = find_all (GTK_WIDGET (agent_test_gui_list_view (window)),
+                                             AGENT_GTK_TYPE_MARKDOWN_VIEW);
   double height = gtk_widget_get_height (scroller_of (window));
 
   for (guint i = 0; i < markdowns->len; i++)
@@ -773,9 +774,9 @@ line_in_view (AgentChatWindow *window,
 
       if (!gtk_widget_get_mapped (markdown))
         continue;
-      for (guint j = 0; j < agent_chat_markdown_get_n_chunks (AGENT_CHAT_MARKDOWN (markdown)); j++)
+      for (guint j = 0; j < _agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (markdown)); j++)
         {
-          GtkWidget *chunk = agent_chat_markdown_get_chunk (AGENT_CHAT_MARKDOWN (markdown), j);
+          GtkWidget *chunk = _agent_gtk_markdown_view_get_chunk (AGENT_GTK_MARKDOWN_VIEW (markdown), j);
           graphene_rect_t bounds = bounds_in_view (window, chunk);
 
           if (bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height + distance <= height)
@@ -816,7 +817,7 @@ test_reopen_long_answer (Fixture       *fixture,
   gint64 id = store_conversation (path, 4, 10000);
 
   restart_on (fixture, path, id);
-  g_assert_cmpuint (g_list_model_get_n_items (agent_chat_window_get_items (fixture->window)), ==, 6);
+  g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==, 6);
   assert_opens_at_end (fixture, "Line 10000 of the answer.");
 
   /* A new turn after it is followed */
@@ -844,7 +845,7 @@ test_reopen_1000_messages (Fixture       *fixture,
   gint64 id = store_conversation (path, 1000, 0);
 
   restart_on (fixture, path, id);
-  g_assert_cmpuint (g_list_model_get_n_items (agent_chat_window_get_items (fixture->window)), ==,
+  g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==,
                     1000);
   assert_opens_at_end (fixture, "Answer 499, paragraph");
 

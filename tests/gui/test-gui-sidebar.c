@@ -410,7 +410,7 @@ test_window_reopen_last (Fixture       *fixture,
   conversation = window_conversation (fixture->window);
   g_assert_cmpint (agent_conversation_get_id (conversation), ==, id);
   g_assert_cmpstr (agent_conversation_get_title (conversation), ==, "My favourite colour is blue");
-  items = agent_chat_window_get_items (fixture->window);
+  items = agent_test_gui_items (fixture->window);
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
   answer = g_list_model_get_item (items, 1);
   g_assert_cmpstr (agent_message_get_content (answer), ==, "Noted: blue.");
@@ -462,7 +462,7 @@ test_window_reopen_interrupted (Fixture       *fixture,
 
   restart (fixture);
   g_assert_cmpint (agent_conversation_get_id (window_conversation (fixture->window)), ==, id);
-  items = agent_chat_window_get_items (fixture->window);
+  items = agent_test_gui_items (fixture->window);
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
   last = g_list_model_get_item (items, 1);
   g_assert_cmpstr (agent_message_get_content (last), ==, "The beginning of ");

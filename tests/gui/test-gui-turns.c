@@ -14,8 +14,8 @@
 
 #include "config.h"
 
-#include "agent-chat-message-row.h"
-#include "agent-chat-tool-card.h"
+#include "agent-gtk-message-row-private.h"
+#include "agent-gtk-tool-card-private.h"
 #include "agent-test-gui.h"
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
@@ -81,7 +81,7 @@ wait_idle (Fixture *fixture)
 static guint
 n_items (Fixture *fixture)
 {
-  return g_list_model_get_n_items (agent_chat_window_get_items (fixture->window));
+  return g_list_model_get_n_items (agent_test_gui_items (fixture->window));
 }
 
 /* The content of item @position, or "(error)" */
@@ -89,7 +89,7 @@ static char *
 item_text (Fixture *fixture,
            guint    position)
 {
-  g_autoptr(GObject) item = g_list_model_get_item (agent_chat_window_get_items (fixture->window),
+  g_autoptr(GObject) item = g_list_model_get_item (agent_test_gui_items (fixture->window),
                                                    position);
 
   g_assert_nonnull (item);
@@ -135,15 +135,15 @@ chat (Fixture    *fixture,
 }
 
 /* The row showing @item */
-static AgentChatMessageRow *
+static AgentGtkMessageRow *
 row_for (Fixture *fixture,
          GObject *item)
 {
   g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (fixture->window),
-                                        AGENT_CHAT_TYPE_MESSAGE_ROW);
+                                        AGENT_GTK_TYPE_MESSAGE_ROW);
 
   for (guint i = 0; i < rows->len; i++)
-    if (agent_chat_message_row_get_item (g_ptr_array_index (rows, i)) == item)
+    if (agent_gtk_message_row_get_item (g_ptr_array_index (rows, i)) == item)
       return g_ptr_array_index (rows, i);
   g_error ("No row shows the item");
 }
@@ -151,7 +151,7 @@ row_for (Fixture *fixture,
 static char *
 composer_text (Fixture *fixture)
 {
-  return agent_chat_composer_dup_text (agent_chat_window_get_composer (fixture->window));
+  return agent_gtk_composer_dup_text (agent_chat_window_get_composer (fixture->window));
 }
 
 static void
@@ -168,7 +168,7 @@ static void
 edit (Fixture *fixture,
       guint    position)
 {
-  g_autoptr(GObject) item = g_list_model_get_item (agent_chat_window_get_items (fixture->window),
+  g_autoptr(GObject) item = g_list_model_get_item (agent_test_gui_items (fixture->window),
                                                    position);
 
   g_signal_emit_by_name (row_for (fixture, item), "edit", item);
@@ -266,10 +266,10 @@ test_retrying (Fixture       *fixture,
   assert_not_shown (fixture->window, "Retrying");
 }
 
-static AgentChatToolCard *
+static AgentGtkToolCard *
 shown_card (Fixture *fixture)
 {
-  g_autoptr(GPtrArray) cards = find_all (GTK_WIDGET (fixture->window), AGENT_CHAT_TYPE_TOOL_CARD);
+  g_autoptr(GPtrArray) cards = find_all (GTK_WIDGET (fixture->window), AGENT_GTK_TYPE_TOOL_CARD);
 
   for (guint i = 0; i < cards->len; i++)
     if (gtk_widget_get_visible (g_ptr_array_index (cards, i)))
@@ -513,7 +513,7 @@ test_edit_undo (Fixture       *fixture,
   assert_items (fixture, "One|1.|Two|2.");
   assert_composer (fixture, "One");
 
-  agent_chat_composer_set_text (agent_chat_window_get_composer (fixture->window), "Uno");
+  agent_gtk_composer_set_text (agent_chat_window_get_composer (fixture->window), "Uno");
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   send_composer (fixture);
   wait_idle (fixture);
@@ -537,7 +537,7 @@ test_edit_undo_while_busy (Fixture       *fixture,
 
   chat (fixture, "One", "1.");
   edit (fixture, 0);
-  agent_chat_composer_set_text (agent_chat_window_get_composer (fixture->window), "Uno");
+  agent_gtk_composer_set_text (agent_chat_window_get_composer (fixture->window), "Uno");
   response = agent_test_openai_begin (fixture->server, "");
   agent_test_openai_add_text (response, "U");
   agent_test_response_add_wait (response);
@@ -560,17 +560,17 @@ static void
 test_edit_cancel (Fixture       *fixture,
                   gconstpointer  data)
 {
-  AgentChatComposer *composer;
+  AgentGtkComposer *composer;
 
   chat (fixture, "One", "1.");
   composer = agent_chat_window_get_composer (fixture->window);
-  agent_chat_composer_set_text (composer, "Half a thought");
+  agent_gtk_composer_set_text (composer, "Half a thought");
   edit (fixture, 0);
   assert_composer (fixture, "One");
-  g_assert_true (agent_chat_composer_get_editing (composer));
+  g_assert_true (agent_gtk_composer_get_editing (composer));
   click (find_button (GTK_WIDGET (fixture->window), "Cancel Editing"));
   iterate ();
-  g_assert_false (agent_chat_composer_get_editing (composer));
+  g_assert_false (agent_gtk_composer_get_editing (composer));
   assert_composer (fixture, "Half a thought");
   assert_items (fixture, "One|1.");
 }
@@ -580,19 +580,19 @@ static void
 test_drafts (Fixture       *fixture,
              gconstpointer  data)
 {
-  AgentChatComposer *composer = agent_chat_window_get_composer (fixture->window);
+  AgentGtkComposer *composer = agent_chat_window_get_composer (fixture->window);
   g_autoptr(AgentMemory) a = NULL;
   g_autoptr(AgentMemory) b = NULL;
 
   chat (fixture, "Chat A", "A.");
   a = g_object_ref (memory_of (fixture));
-  agent_chat_composer_set_text (composer, "Draft of A");
+  agent_gtk_composer_set_text (composer, "Draft of A");
 
   new_chat (fixture);
   assert_composer (fixture, "");
   chat (fixture, "Chat B", "B.");
   b = g_object_ref (memory_of (fixture));
-  agent_chat_composer_set_text (composer, "Draft of B");
+  agent_gtk_composer_set_text (composer, "Draft of B");
 
   show_memory (fixture, a);
   assert_composer (fixture, "Draft of A");

@@ -13,9 +13,9 @@
 #include <adwaita.h>
 #include <agent.h>
 
-#include "agent-chat-markdown.h"
-#include "agent-chat-message-row.h"
-#include "agent-chat-tool-card.h"
+#include "agent-gtk-markdown-view-private.h"
+#include "agent-gtk-message-row-private.h"
+#include "agent-gtk-tool-card-private.h"
 #include "agent-chat-window.h"
 #include "agent-test-gui.h"
 #include "agent-test-openai.h"
@@ -40,12 +40,12 @@ markdown_labels (GtkWidget *markdown)
 static void
 test_markdown_render (void)
 {
-  GtkWidget *markdown = agent_chat_markdown_new ();
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
   GtkWidget *window = show_in_window (markdown);
   g_autoptr(GPtrArray) buttons = NULL;
   g_autofree char *labels = NULL;
 
-  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (markdown),
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown),
                                 "# Title\n\nSome *emphasis*, **strong** and `code`.\n\n"
                                 "- one\n- two\n\n1. first\n2. second\n\n"
                                 "A [link](https://example.org/?a=1&b=2).\n\n"
@@ -61,7 +61,7 @@ test_markdown_render (void)
   agent_test_assert_contains (labels, "1. first\n2. second");
   {
     /* GtkLabel keeps links apart from its label: check the markup it was given */
-    g_autofree char *markup = agent_chat_markdown_to_pango_markup ("A [link](https://example.org/?a=1&b=2).");
+    g_autofree char *markup = _agent_gtk_markdown_to_pango_markup ("A [link](https://example.org/?a=1&b=2).");
 
     agent_test_assert_contains (markup, "<a href=\"https://example.org/?a=1&amp;b=2\">link</a>");
   }
@@ -80,8 +80,8 @@ test_markdown_no_injection (void)
   static const char *text =
     "<span foreground=\"red\">red</span> & <b>bold</b> &lt;tt&gt;\n\n"
     "*<i>x</i>* [a](\"><b>evil</b>)\n";
-  g_autofree char *markup = agent_chat_markdown_to_pango_markup (text);
-  GtkWidget *markdown = agent_chat_markdown_new ();
+  g_autofree char *markup = _agent_gtk_markdown_to_pango_markup (text);
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
   GtkWidget *window = show_in_window (markdown);
   g_autoptr(GPtrArray) labels = NULL;
   g_autoptr(GString) shown = g_string_new (NULL);
@@ -99,7 +99,7 @@ test_markdown_no_injection (void)
   g_assert_null (strstr (markup, "<b>bold"));
   agent_test_assert_contains (markup, "&lt;span foreground=&quot;red&quot;&gt;");
 
-  agent_chat_markdown_set_text (AGENT_CHAT_MARKDOWN (markdown), text);
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), text);
   iterate ();
   labels = find_all (markdown, GTK_TYPE_LABEL);
   for (guint i = 0; i < labels->len; i++)
@@ -112,32 +112,32 @@ test_markdown_no_injection (void)
 static void
 test_markdown_incremental (void)
 {
-  GtkWidget *markdown = agent_chat_markdown_new ();
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
   GtkWidget *window = show_in_window (markdown);
-  AgentChatMarkdown *view = AGENT_CHAT_MARKDOWN (markdown);
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
   GtkWidget *first;
   GString *text = g_string_new ("First paragraph.\n\n```\ncode\n\nstill code\n```\n\nThird");
 
-  agent_chat_markdown_set_text (view, text->str);
-  g_assert_cmpuint (agent_chat_markdown_get_n_renders (view), ==, 3);
-  first = agent_chat_markdown_get_chunk (view, 0);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_renders (view), ==, 3);
+  first = _agent_gtk_markdown_view_get_chunk (view, 0);
 
   /* A delta re-renders the last chunk only */
   for (guint i = 0; i < 10; i++)
     {
       g_string_append (text, " word");
-      agent_chat_markdown_set_text (view, text->str);
+      agent_gtk_markdown_view_set_text (view, text->str);
     }
-  g_assert_cmpuint (agent_chat_markdown_get_n_renders (view), ==, 13);
-  g_assert_true (agent_chat_markdown_get_chunk (view, 0) == first);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_renders (view), ==, 13);
+  g_assert_true (_agent_gtk_markdown_view_get_chunk (view, 0) == first);
 
   /* The same text again renders nothing */
-  agent_chat_markdown_set_text (view, text->str);
-  g_assert_cmpuint (agent_chat_markdown_get_n_renders (view), ==, 13);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_renders (view), ==, 13);
 
   /* A shorter text (a new item in a recycled row) drops the extra chunks */
-  agent_chat_markdown_set_text (view, "Only");
-  g_assert_cmpuint (agent_chat_markdown_get_n_chunks (view), ==, 1);
+  agent_gtk_markdown_view_set_text (view, "Only");
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 1);
 
   g_string_free (text, TRUE);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -178,10 +178,10 @@ wait_for_frame (Frames *frames)
 static void
 test_markdown_draws_what_is_seen (void)
 {
-  GtkWidget *markdown = agent_chat_markdown_new ();
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
   GtkWidget *scroller = gtk_scrolled_window_new ();
   GtkWidget *window;
-  AgentChatMarkdown *view = AGENT_CHAT_MARKDOWN (markdown);
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
   GtkAdjustment *adjustment;
   GString *text = g_string_new (NULL);
   Frames frames = { 0, };
@@ -190,8 +190,8 @@ test_markdown_draws_what_is_seen (void)
 
   for (guint i = 0; i < 300; i++)
     g_string_append_printf (text, "Paragraph %u of a long answer.\n\n", i);
-  agent_chat_markdown_set_text (view, text->str);
-  n_chunks = agent_chat_markdown_get_n_chunks (view);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  n_chunks = _agent_gtk_markdown_view_get_n_chunks (view);
   g_assert_cmpuint (n_chunks, ==, 300);
 
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), markdown);
@@ -200,8 +200,8 @@ test_markdown_draws_what_is_seen (void)
                     &frames);
   gtk_widget_queue_draw (window);
   wait_for_frame (&frames);
-  g_assert_cmpuint (agent_chat_markdown_get_n_drawn (view, &last), >, 0);
-  g_assert_cmpuint (agent_chat_markdown_get_n_drawn (view, NULL), <, n_chunks / 4);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, &last), >, 0);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, NULL), <, n_chunks / 4);
   g_assert_cmpuint (last, <, n_chunks / 4);
 
   /* To the end: drawn again, still only what is near the view */
@@ -209,8 +209,8 @@ test_markdown_draws_what_is_seen (void)
   g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, 4 * gtk_adjustment_get_page_size (adjustment));
   gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
   wait_for_frame (&frames);
-  g_assert_cmpuint (agent_chat_markdown_get_n_drawn (view, &last), >, 0);
-  g_assert_cmpuint (agent_chat_markdown_get_n_drawn (view, NULL), <, n_chunks / 4);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, &last), >, 0);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, NULL), <, n_chunks / 4);
   g_assert_cmpuint (last, ==, n_chunks - 1);
 
   g_signal_handlers_disconnect_by_data (gtk_widget_get_frame_clock (window), &frames);
@@ -223,64 +223,64 @@ test_markdown_draws_what_is_seen (void)
 static void
 test_row_recycle (void)
 {
-  GtkWidget *row = agent_chat_message_row_new ();
+  GtkWidget *row = agent_gtk_message_row_new ();
   GtkWidget *window = show_in_window (row);
   g_autoptr(AgentMessage) question = agent_message_new (AGENT_MESSAGE_ROLE_USER, "Question?");
   g_autoptr(AgentMessage) answer = agent_message_new (AGENT_MESSAGE_ROLE_ASSISTANT,
                                                       "An **answer**");
   g_autoptr(AgentToolCall) call = agent_tool_call_new ("call_1", "calculator",
                                                        "{\"expression\":\"1+1\"}");
-  AgentChatMarkdown *markdown = agent_chat_message_row_get_markdown (AGENT_CHAT_MESSAGE_ROW (row));
+  AgentGtkMarkdownView *markdown = agent_gtk_message_row_get_markdown (AGENT_GTK_MESSAGE_ROW (row));
   g_autoptr(GPtrArray) cards = NULL;
   g_autofree char *labels = NULL;
   guint handlers_before = 0;
 
   agent_message_add_tool_call (answer, call);
 
-  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), G_OBJECT (question));
+  agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), G_OBJECT (question));
   iterate ();
   g_assert_true (gtk_widget_has_css_class (row, "user"));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (markdown)));
 
-  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), G_OBJECT (answer));
+  agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), G_OBJECT (answer));
   iterate ();
   g_assert_true (gtk_widget_has_css_class (row, "assistant"));
   g_assert_false (gtk_widget_has_css_class (row, "user"));
   labels = markdown_labels (GTK_WIDGET (markdown));
   agent_test_assert_contains (labels, "An <b>answer</b>");
-  cards = find_all (agent_chat_message_row_get_cards (AGENT_CHAT_MESSAGE_ROW (row)),
-                    AGENT_CHAT_TYPE_TOOL_CARD);
+  cards = find_all (agent_gtk_message_row_get_cards (AGENT_GTK_MESSAGE_ROW (row)),
+                    AGENT_GTK_TYPE_TOOL_CARD);
   g_assert_cmpuint (cards->len, ==, 1);
-  g_assert_true (agent_chat_tool_card_get_tool_call (g_ptr_array_index (cards, 0)) == call);
+  g_assert_true (agent_gtk_tool_card_get_tool_call (g_ptr_array_index (cards, 0)) == call);
   /* A ready call shows even with the toggle off */
   g_assert_true (gtk_widget_get_visible (g_ptr_array_index (cards, 0)));
 
   /* Unbound and bound again to the same answer (GTK does that when the
    * streamed answer goes into memory): nothing is rendered again */
   {
-    guint renders = agent_chat_markdown_get_n_renders (markdown);
+    guint renders = _agent_gtk_markdown_view_get_n_renders (markdown);
     g_autofree char *again = NULL;
 
-    agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), NULL);
-    agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), G_OBJECT (answer));
+    agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), NULL);
+    agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), G_OBJECT (answer));
     iterate ();
-    g_assert_cmpuint (agent_chat_markdown_get_n_renders (markdown), ==, renders);
+    g_assert_cmpuint (_agent_gtk_markdown_view_get_n_renders (markdown), ==, renders);
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (markdown)));
     again = markdown_labels (GTK_WIDGET (markdown));
     agent_test_assert_contains (again, "An <b>answer</b>");
   }
 
   /* Back to the question: the answer's handlers and cards are gone */
-  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), G_OBJECT (question));
+  agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), G_OBJECT (question));
   g_clear_pointer (&cards, g_ptr_array_unref);
-  cards = find_all (row, AGENT_CHAT_TYPE_TOOL_CARD);
+  cards = find_all (row, AGENT_GTK_TYPE_TOOL_CARD);
   g_assert_cmpuint (cards->len, ==, 0);
   handlers_before = g_signal_handler_find (answer, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, row);
   g_assert_cmpuint (handlers_before, ==, 0);
   g_assert_false (g_signal_has_handler_pending (call, g_signal_lookup ("notify", G_TYPE_OBJECT),
                                                 0, FALSE));
 
-  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), NULL);
+  agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), NULL);
   gtk_window_destroy (GTK_WINDOW (window));
   g_assert_finalize_object (g_steal_pointer (&answer));
   g_assert_finalize_object (g_steal_pointer (&call));
@@ -312,23 +312,23 @@ press_tab (GtkWidget        *window,
 static void
 test_row_keyboard (void)
 {
-  GtkWidget *row = agent_chat_message_row_new ();
+  GtkWidget *row = agent_gtk_message_row_new ();
   GtkWidget *window = show_in_window (row);
   g_autoptr(AgentMessage) question = agent_message_new (AGENT_MESSAGE_ROLE_USER, "Question?");
   g_autoptr(GPtrArray) popovers = NULL;
   GMenuModel *menu;
 
-  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), G_OBJECT (question));
+  agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), G_OBJECT (question));
   iterate ();
   g_assert_true (gtk_widget_grab_focus (row));
-  g_assert_cmpstr (focus_name (window), ==, "AgentChatMessageRow");
+  g_assert_cmpstr (focus_name (window), ==, "AgentGtkMessageRow");
   press_tab (window, GTK_DIR_TAB_FORWARD);
   g_assert_cmpstr (focus_name (window), ==, "Copy Message");
   press_tab (window, GTK_DIR_TAB_FORWARD);
   g_assert_cmpstr (focus_name (window), ==, "Edit and Resend");
   press_tab (window, GTK_DIR_TAB_BACKWARD);
   press_tab (window, GTK_DIR_TAB_BACKWARD);
-  g_assert_cmpstr (focus_name (window), ==, "AgentChatMessageRow");
+  g_assert_cmpstr (focus_name (window), ==, "AgentGtkMessageRow");
 
   g_assert_true (gtk_widget_activate_action (row, "message.show-menu", NULL));
   iterate ();
@@ -342,15 +342,15 @@ test_row_keyboard (void)
   g_object_unref (menu);
   gtk_popover_popdown (g_ptr_array_index (popovers, 0));
 
-  agent_chat_message_row_set_item (AGENT_CHAT_MESSAGE_ROW (row), NULL);
+  agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), NULL);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
 static void
 test_pretty_json (void)
 {
-  g_autofree char *pretty = agent_chat_pretty_json ("{\"a\":[1,2],\"b\":\"x\"}");
-  g_autofree char *partial = agent_chat_pretty_json ("{\"a\":[1,");
+  g_autofree char *pretty = _agent_gtk_pretty_json ("{\"a\":[1,2],\"b\":\"x\"}");
+  g_autofree char *partial = _agent_gtk_pretty_json ("{\"a\":[1,");
 
   agent_test_assert_contains (pretty, "\n  \"a\" : [\n");
   g_assert_cmpstr (partial, ==, "{\"a\":[1,");
@@ -378,10 +378,10 @@ test_toggle_action (Fixture       *fixture,
   g_assert_false (agent_session_get_stream_tool_call_chunks (session));
 }
 
-static AgentChatToolCard *
+static AgentGtkToolCard *
 find_card (Fixture *fixture)
 {
-  g_autoptr(GPtrArray) cards = find_all (GTK_WIDGET (fixture->window), AGENT_CHAT_TYPE_TOOL_CARD);
+  g_autoptr(GPtrArray) cards = find_all (GTK_WIDGET (fixture->window), AGENT_GTK_TYPE_TOOL_CARD);
 
   return cards->len > 0 ? g_ptr_array_index (cards, 0) : NULL;
 }
@@ -390,7 +390,7 @@ static gboolean
 card_shows (gpointer data)
 {
   Fixture *fixture = data;
-  AgentChatToolCard *card;
+  AgentGtkToolCard *card;
 
   iterate ();
   card = find_card (fixture);
@@ -417,7 +417,7 @@ test_toggle_mid_stream (Fixture       *fixture,
   AgentTestResponse *response = agent_test_openai_begin (fixture->server, "");
   const char *deltas[] = { "It is 42.", NULL };
   AgentSession *session = agent_chat_window_get_session (fixture->window);
-  AgentChatToolCard *card;
+  AgentGtkToolCard *card;
   g_autofree char *shown = NULL;
 
   agent_test_openai_add_tool_chunk (response, &first);
@@ -431,7 +431,7 @@ test_toggle_mid_stream (Fixture       *fixture,
   agent_test_server_wait_until_waiting (fixture->server);
   agent_test_wait_until (card_shows, fixture);
   card = find_card (fixture);
-  g_assert_cmpint (agent_tool_call_get_state (agent_chat_tool_card_get_tool_call (card)), ==,
+  g_assert_cmpint (agent_tool_call_get_state (agent_gtk_tool_card_get_tool_call (card)), ==,
                    AGENT_TOOL_CALL_STATE_STREAMING);
   /* Its arguments are laid out at the next frame */
   agent_test_wait_until (card_shows_arguments, card);
@@ -450,9 +450,9 @@ test_toggle_mid_stream (Fixture       *fixture,
   agent_test_wait_until (session_idle, session);
   agent_test_wait_until (card_shows, fixture);
   card = find_card (fixture);
-  g_assert_cmpint (agent_tool_call_get_state (agent_chat_tool_card_get_tool_call (card)), ==,
+  g_assert_cmpint (agent_tool_call_get_state (agent_gtk_tool_card_get_tool_call (card)), ==,
                    AGENT_TOOL_CALL_STATE_SUCCEEDED);
-  g_assert_cmpstr (agent_tool_call_get_result (agent_chat_tool_card_get_tool_call (card)), ==,
+  g_assert_cmpstr (agent_tool_call_get_result (agent_gtk_tool_card_get_tool_call (card)), ==,
                    "42");
 }
 
@@ -464,7 +464,7 @@ focus_cycle (AgentChatWindow  *window,
 {
   GString *stops = g_string_new (NULL);
 
-  agent_chat_composer_focus (agent_chat_window_get_composer (window));
+  gtk_widget_grab_focus (GTK_WIDGET (agent_chat_window_get_composer (window)));
   iterate ();
   for (guint i = 0; i < 60; i++)
     {
@@ -502,11 +502,11 @@ test_window_keyboard (Fixture       *fixture,
   iterate ();
 
   forward = focus_cycle (fixture->window, GTK_DIR_TAB_FORWARD);
-  agent_test_assert_contains (forward, "|AgentChatMessageRow|Copy Message|Edit and Resend|"
-                                       "AgentChatMessageRow|Copy Message|Regenerate Answer");
+  agent_test_assert_contains (forward, "|AgentGtkMessageRow|Copy Message|Edit and Resend|"
+                                       "AgentGtkMessageRow|Copy Message|Regenerate Answer");
   backward = focus_cycle (fixture->window, GTK_DIR_TAB_BACKWARD);
-  agent_test_assert_contains (backward, "|Regenerate Answer|Copy Message|AgentChatMessageRow|"
-                                        "Edit and Resend|Copy Message|AgentChatMessageRow|");
+  agent_test_assert_contains (backward, "|Regenerate Answer|Copy Message|AgentGtkMessageRow|"
+                                        "Edit and Resend|Copy Message|AgentGtkMessageRow|");
 }
 
 /* Stopping keeps the partial answer, marked as stopped */
@@ -516,7 +516,7 @@ test_stop_keeps_partial (Fixture       *fixture,
 {
   AgentTestResponse *response = agent_test_openai_begin (fixture->server, "");
   AgentSession *session = agent_chat_window_get_session (fixture->window);
-  GListModel *items = agent_chat_window_get_items (fixture->window);
+  GListModel *items = agent_test_gui_items (fixture->window);
   g_autoptr(AgentMessage) last = NULL;
 
   agent_test_openai_add_text (response, "The beginning of ");
@@ -525,14 +525,14 @@ test_stop_keeps_partial (Fixture       *fixture,
   agent_test_openai_add_end (response, "stop", 1, 1);
 
   agent_chat_window_send (fixture->window, "Tell me a story");
-  g_assert_true (agent_chat_composer_get_busy (agent_chat_window_get_composer (fixture->window)));
+  g_assert_true (agent_gtk_composer_get_busy (agent_chat_window_get_composer (fixture->window)));
   agent_test_server_wait_until_waiting (fixture->server);
   iterate ();
   agent_chat_window_stop (fixture->window);
   agent_test_wait_until (session_idle, session);
   iterate ();
 
-  g_assert_false (agent_chat_composer_get_busy (agent_chat_window_get_composer (fixture->window)));
+  g_assert_false (agent_gtk_composer_get_busy (agent_chat_window_get_composer (fixture->window)));
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
   last = g_list_model_get_item (items, 1);
   g_assert_cmpstr (agent_message_get_content (last), ==, "The beginning of ");
@@ -547,7 +547,7 @@ test_error_and_retry (Fixture       *fixture,
 {
   AgentTestResponse *response = agent_test_server_add_response (fixture->server, 500);
   AgentSession *session = agent_chat_window_get_session (fixture->window);
-  GListModel *items = agent_chat_window_get_items (fixture->window);
+  GListModel *items = agent_test_gui_items (fixture->window);
   const char *deltas[] = { "Better now.", NULL };
   g_autoptr(GObject) error_item = NULL;
   g_autoptr(GObject) answer = NULL;
@@ -565,10 +565,10 @@ test_error_and_retry (Fixture       *fixture,
 
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   {
-    g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (fixture->window), AGENT_CHAT_TYPE_MESSAGE_ROW);
+    g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (fixture->window), AGENT_GTK_TYPE_MESSAGE_ROW);
 
     for (guint i = 0; i < rows->len; i++)
-      if (agent_chat_message_row_get_item (g_ptr_array_index (rows, i)) == error_item)
+      if (agent_gtk_message_row_get_item (g_ptr_array_index (rows, i)) == error_item)
         g_signal_emit_by_name (g_ptr_array_index (rows, i), "retry");
   }
   agent_test_wait_until (session_idle, session);

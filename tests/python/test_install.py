@@ -25,6 +25,11 @@ from test_examples import check_weather_round_trip
 MESON, BUILD_DIR, SOURCE_DIR = sys.argv[1:4]
 EXTRA_CFLAGS = sys.argv[4:]
 INTROSPECTION = os.environ.get('AGENT_INTROSPECTION') != 'disabled'
+GTK = os.environ.get('AGENT_GTK') == 'enabled'
+GTK_HEADERS = ['agent-gtk.h', 'agent-gtk-version.h', 'agent-gtk-version-macros.h',
+               'agent-gtk-init.h', 'agent-gtk-chat-view.h', 'agent-gtk-composer.h',
+               'agent-gtk-markdown-view.h', 'agent-gtk-tool-card.h',
+               'agent-gtk-approval-prompt.h', 'agent-gtk-error-card.h']
 PUBLIC_HEADERS = ['agent.h', 'agent-version.h', 'agent-version-macros.h', 'agent-enums.h',
                   'agent-session.h', 'agent-tool.h', 'agent-tool-invocation.h', 'agent-memory.h']
 
@@ -49,17 +54,19 @@ class Installed:
             self.gjs_overrides = find(os.path.join('gjs-1.0', 'overrides', 'Agent.js'))
 
     def relocated_pc_dir(self):
-        """A copy of libagent-1.pc whose prefix is where the files are now,
-        as a packager relocates a DESTDIR install."""
+        """Copies of the .pc files (libagent-1.pc, libagent-gtk-1.pc) whose
+        prefix is where the files are now, as a packager relocates a DESTDIR
+        install."""
         directory = os.path.join(self.destdir, 'relocated-pkgconfig')
         os.makedirs(directory, exist_ok=True)
-        with open(self.pc) as f:
-            lines = f.read().splitlines()
-        with open(os.path.join(directory, 'libagent-1.pc'), 'w') as f:
-            for line in lines:
-                if line.startswith('prefix='):
-                    line = 'prefix=' + self.destdir + line[len('prefix='):]
-                print(line, file=f)
+        for pc in glob.glob(os.path.join(os.path.dirname(self.pc), '*.pc')):
+            with open(pc) as f:
+                lines = f.read().splitlines()
+            with open(os.path.join(directory, os.path.basename(pc)), 'w') as f:
+                for line in lines:
+                    if line.startswith('prefix='):
+                        line = 'prefix=' + self.destdir + line[len('prefix='):]
+                    print(line, file=f)
         return directory
 
     def environment(self):
@@ -158,9 +165,50 @@ def main():
                                  stdout=subprocess.PIPE, text=True).stdout.strip()
             check_equal(out, '{"a":1}', 'the installed GJS overrides')
 
+        def test_libagent_gtk_is_installed():
+            if not GTK:
+                raise Skip('libagent-gtk is not built (-Dgtk)')
+            env = installed[0].environment()
+            found = glob.glob(os.path.join(destdir, '**', 'agent-gtk.h'), recursive=True)
+            check_equal(len(found), 1, 'one installed agent-gtk.h')
+            headers = os.path.dirname(found[0])
+            for header in GTK_HEADERS:
+                check(os.path.exists(os.path.join(headers, header)), header + ' is installed')
+            check(not glob.glob(os.path.join(headers, '*-private.h')),
+                  'no private header is installed')
+            # The embedding example, built through pkg-config as a host would
+            flags = subprocess.run(['pkg-config', '--cflags', '--libs', 'libagent-gtk-1'],
+                                   env=env, check=True, stdout=subprocess.PIPE,
+                                   text=True).stdout
+            check(os.path.join(destdir, '') in flags, 'pkg-config points into the copy: ' + flags)
+            program = os.path.join(destdir, 'chat-window')
+            compiler = shlex.split(os.environ.get('CC', 'cc'))
+            subprocess.run(compiler + EXTRA_CFLAGS + [
+                os.path.join(SOURCE_DIR, 'examples', 'c', 'chat-window.c'), '-o', program]
+                + shlex.split(flags), check=True)
+            linked = subprocess.run(['ldd', program], env=env, check=True,
+                                    stdout=subprocess.PIPE, text=True).stdout
+            check(os.path.join(destdir, '') in
+                  linked.split('libagent-gtk-1.so.0 => ')[1].split()[0],
+                  'the program runs with the installed library: ' + linked)
+            if not INTROSPECTION:
+                return
+            typelib = glob.glob(os.path.join(destdir, '**', 'AgentGtk-1.0.typelib'),
+                                recursive=True)
+            check_equal(len(typelib), 1, 'one installed AgentGtk-1.0.typelib')
+            check_equal(len(glob.glob(os.path.join(destdir, '**', 'AgentGtk-1.0.gir'),
+                                      recursive=True)), 1, 'one installed AgentGtk-1.0.gir')
+            env['GI_TYPELIB_PATH'] = os.path.dirname(typelib[0])
+            where = subprocess.run([sys.executable, '-c', (
+                "import gi; gi.require_version('AgentGtk', '1.0');"
+                "from gi.repository import AgentGtk; print(*AgentGtk.__path__);"
+                "print(AgentGtk.ChatView.__gtype__.name)")],
+                env=env, check=True, stdout=subprocess.PIPE, text=True).stdout.split()
+            check_equal(where, [typelib[0], 'AgentGtkChatView'], 'the typelib Python loads')
+
         return run_tests([test_files_are_installed, test_c_program_through_pkg_config,
                           test_python_imports_the_installed_typelib,
-                          test_installed_overrides_work])
+                          test_installed_overrides_work, test_libagent_gtk_is_installed])
 
 
 if __name__ == '__main__':

@@ -1,0 +1,129 @@
+/* agent-chat-window-split.c
+ *
+ * The sidebar and the chat side by side, or one at a time in a narrow
+ * window (the sidebar's back and New Chat buttons show then). libadwaita
+ * 1.4 brought AdwNavigationSplitView, collapsed by an AdwBreakpoint of the
+ * window, and deprecated AdwLeaflet, which is all 1.2 has. The app builds
+ * on both (Debian's 1.2, the GNOME runtime's newer one): built with 1.4 or
+ * later, the panes of the template go into a split view; with 1.2, into a
+ * leaflet, whose header bars show the window's buttons and the back button
+ * as it folds.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "agent-chat-window-private.h"
+
+/* The narrowest window that shows both panes: the sidebar's width and the
+ * chat's (their width-request in the template) */
+#define BOTH_PANES_WIDTH 620
+
+/* Moves @child out of the template's box of panes */
+static GtkWidget *
+take_pane (GtkWidget *child)
+{
+  GtkWidget *box = gtk_widget_get_parent (child);
+
+  g_object_ref (child);
+  gtk_box_remove (GTK_BOX (box), child);
+  return child;
+}
+
+#if ADW_CHECK_VERSION (1, 4, 0)
+
+void
+_agent_chat_window_init_split (AgentChatWindow *self)
+{
+  AdwNavigationSplitView *split = ADW_NAVIGATION_SPLIT_VIEW (adw_navigation_split_view_new ());
+  g_autoptr(GtkWidget) sidebar = take_pane (self->sidebar_pane);
+  g_autoptr(GtkWidget) content = take_pane (self->content_pane);
+  AdwBreakpoint *breakpoint;
+  g_autofree char *condition = g_strdup_printf ("max-width: %dpx", BOTH_PANES_WIDTH);
+
+  /* The split view draws its own line between the panes, and the content's
+   * header bar its own back button */
+  gtk_widget_set_visible (self->sidebar_separator, FALSE);
+  adw_navigation_split_view_set_sidebar (split,
+                                         adw_navigation_page_new (sidebar, _("Conversations")));
+  adw_navigation_split_view_set_content (split, adw_navigation_page_new (content, _("Chat")));
+  adw_navigation_split_view_set_show_content (split, TRUE);
+  g_object_bind_property (split, "collapsed", self->content_new_button, "visible",
+                          G_BINDING_SYNC_CREATE);
+  breakpoint = adw_breakpoint_new (adw_breakpoint_condition_parse (condition));
+  adw_breakpoint_add_setters (breakpoint, G_OBJECT (split), "collapsed", TRUE, NULL);
+  adw_application_window_add_breakpoint (ADW_APPLICATION_WINDOW (self), breakpoint);
+  adw_toast_overlay_set_child (self->toast_overlay, GTK_WIDGET (split));
+  self->split = GTK_WIDGET (split);
+}
+
+void
+_agent_chat_window_show_pane (AgentChatWindow *self,
+                              gboolean         content)
+{
+  if (self->split != NULL)
+    adw_navigation_split_view_set_show_content (ADW_NAVIGATION_SPLIT_VIEW (self->split), content);
+}
+
+#else
+
+void
+_agent_chat_window_init_split (AgentChatWindow *self)
+{
+  AdwLeaflet *leaflet = ADW_LEAFLET (adw_leaflet_new ());
+  g_autoptr(GtkWidget) sidebar = take_pane (self->sidebar_pane);
+  g_autoptr(GtkWidget) separator = take_pane (self->sidebar_separator);
+  g_autoptr(GtkWidget) content = take_pane (self->content_pane);
+
+  adw_leaflet_set_can_navigate_back (leaflet, TRUE);
+  adw_leaflet_append (leaflet, sidebar);
+  adw_leaflet_page_set_navigatable (adw_leaflet_append (leaflet, separator), FALSE);
+  adw_leaflet_append (leaflet, content);
+  /* Folded, one pane shows at a time, each with the window's buttons, and
+   * the chat with a way back to the sidebar and a New Chat of its own */
+  g_object_bind_property (leaflet, "folded", self->sidebar_header, "show-end-title-buttons",
+                          G_BINDING_SYNC_CREATE);
+  g_object_bind_property (leaflet, "folded", self->content_header, "show-start-title-buttons",
+                          G_BINDING_SYNC_CREATE);
+  g_object_bind_property (leaflet, "folded", self->back_button, "visible",
+                          G_BINDING_SYNC_CREATE);
+  g_object_bind_property (leaflet, "folded", self->content_new_button, "visible",
+                          G_BINDING_SYNC_CREATE);
+  adw_leaflet_set_visible_child (leaflet, content);
+  adw_toast_overlay_set_child (self->toast_overlay, GTK_WIDGET (leaflet));
+  self->split = GTK_WIDGET (leaflet);
+}
+
+void
+_agent_chat_window_show_pane (AgentChatWindow *self,
+                              gboolean         content)
+{
+  adw_leaflet_set_visible_child (ADW_LEAFLET (self->split),
+                                 content ? self->content_pane : self->sidebar_pane);
+}
+
+#endif
+
+/* Without a store, the chat alone */
+void
+_agent_chat_window_hide_sidebar (AgentChatWindow *self)
+{
+#if ADW_CHECK_VERSION (1, 4, 0)
+  /* Out of the split view, which would keep a page (and a way back) for
+   * its sidebar */
+  AdwNavigationPage *page = adw_navigation_split_view_get_content (
+    ADW_NAVIGATION_SPLIT_VIEW (self->split));
+  g_autoptr(GtkWidget) content = g_object_ref (self->content_pane);
+
+  adw_navigation_page_set_child (page, NULL);
+  self->split = NULL;
+  adw_toast_overlay_set_child (self->toast_overlay, content);
+  gtk_widget_set_visible (self->content_new_button, FALSE);
+#else
+  gtk_widget_set_visible (self->sidebar_pane, FALSE);
+  gtk_widget_set_visible (self->sidebar_separator, FALSE);
+#endif
+}

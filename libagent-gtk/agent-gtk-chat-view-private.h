@@ -1,0 +1,116 @@
+/* agent-gtk-chat-view-private.h
+ *
+ * The chat view's insides, shared by agent-gtk-chat-view.c (the widget:
+ * its list, its session and composer, its rows, its approval prompts),
+ * agent-gtk-chat-view-turns.c (the turns it runs) and
+ * agent-gtk-chat-view-chats.c (what belongs to each conversation: its
+ * draft, its edit, its errors).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agent-gtk-autoscroll-private.h"
+#include "agent-gtk-chat-view.h"
+
+G_BEGIN_DECLS
+
+/* What a turn about to start is */
+typedef enum
+{
+  TURN_NONE,
+  TURN_SEND,        /* a message of the user's: text */
+  TURN_CONTINUE,    /* the conversation goes on from its last message */
+  TURN_RETRY,       /* the failed turn again: an answer cut short goes first */
+  TURN_REGENERATE,  /* message answered again: cut back to its question */
+} TurnKind;
+
+typedef struct
+{
+  TurnKind      kind;
+  char         *text;
+  AgentMessage *message;
+} Turn;
+
+struct _AgentGtkChatView
+{
+  GtkWidget                 parent_instance;
+
+  /* The template */
+  GtkStack                 *stack;
+  GtkScrolledWindow        *scroller;
+  GtkListView              *list_view;
+  GtkSignalListItemFactory *factory;
+  GtkRevealer              *jump_revealer;
+  GtkWidget                *prompts_box;
+
+  GtkWidget                *placeholder;
+  GtkFilterListModel       *messages;   /* the transcript without tool results */
+  GListStore               *extras;     /* the error of the last turn, if any */
+  GtkFlattenListModel      *items;
+  AgentGtkAutoscroll       *autoscroll;
+
+  AgentSession             *session;
+  AgentGtkComposer         *composer;
+  AgentMemory              *memory;     /* the conversation shown, for its state */
+
+  /* Turns */
+  GCancellable             *cancellable;  /* of the turn that runs */
+  Turn                      pending;      /* the turn about to start, or held */
+  char                     *last_prompt;
+  char                     *progress_title;   /* while the answer is awaited: retrying, and why */
+  char                     *progress_detail;
+
+  /* Edit and Resend */
+  gpointer                  undo;          /* what the last edit cut, while it may come back */
+  gpointer                  pending_undo;  /* an Undo waiting for its turn to stop */
+
+  guint                     held : 1;      /* ::prepare-turn holds the pending turn */
+  guint                     busy : 1;
+  guint                     show_tool_call_chunks : 1;
+  guint                     show_settings : 1;
+  guint                     offer_conversation_approval : 1;
+};
+
+/* agent-gtk-chat-view.c */
+void          _agent_gtk_chat_view_update_rows      (AgentGtkChatView *self);
+void          _agent_gtk_chat_view_update_busy      (AgentGtkChatView *self);
+void          _agent_gtk_chat_view_show_error_item  (AgentGtkChatView *self,
+                                                     const GError     *error,
+                                                     AgentMessage     *last);
+void          _agent_gtk_chat_view_clear_error_item (AgentGtkChatView *self);
+GListModel   *_agent_gtk_chat_view_get_items        (AgentGtkChatView *self);
+GtkListView  *_agent_gtk_chat_view_get_list_view    (AgentGtkChatView *self);
+
+/* agent-gtk-chat-view-turns.c */
+void          _agent_gtk_chat_view_request_turn     (AgentGtkChatView *self,
+                                                     TurnKind          kind,
+                                                     const char       *text,
+                                                     AgentMessage     *message);
+void          _agent_gtk_chat_view_set_progress     (AgentGtkChatView *self,
+                                                     const char       *title,
+                                                     const char       *detail);
+void          _agent_gtk_chat_view_clear_turn       (Turn             *turn);
+guint         _agent_gtk_chat_view_memory_position  (AgentMemory      *memory,
+                                                     AgentMessage     *message);
+
+/* agent-gtk-chat-view-chats.c */
+void          _agent_gtk_chat_view_memory_changed   (AgentGtkChatView *self);
+const GError *_agent_gtk_chat_view_lookup_error     (AgentGtkChatView *self,
+                                                     AgentMessage     *message);
+gboolean      _agent_gtk_chat_view_record_error     (AgentGtkChatView *self,
+                                                     AgentMemory      *memory,
+                                                     const GError     *error);
+void          _agent_gtk_chat_view_forget_error     (AgentGtkChatView *self);
+void          _agent_gtk_chat_view_show_last_error  (AgentGtkChatView *self);
+AgentMessage *_agent_gtk_chat_view_get_editing      (AgentGtkChatView *self);
+gboolean      _agent_gtk_chat_view_apply_edit       (AgentGtkChatView *self,
+                                                     const char       *text);
+void          _agent_gtk_chat_view_turn_ended       (AgentGtkChatView *self,
+                                                     AgentMemory      *memory);
+void          _agent_gtk_chat_view_drop_undo        (AgentGtkChatView *self,
+                                                     AgentMemory      *memory);
+void          _agent_gtk_chat_view_dispose_chats    (AgentGtkChatView *self);
+
+G_END_DECLS

@@ -1,0 +1,455 @@
+/* agent-gtk-chat-view-turns.c
+ *
+ * The turns a chat view runs on its session: Send (the composer's, or
+ * agent_gtk_chat_view_send()), Retry of a failed turn, Regenerate of an
+ * answer, and Stop.
+ *
+ * Before a turn starts, ::prepare-turn lets the application get the session
+ * ready (its provider, model, key, tools) — or hold the turn while it waits
+ * for something (a key from the keyring, a conversation another program
+ * adds to): a held turn starts with agent_gtk_chat_view_resume_turn(), which
+ * asks ::prepare-turn again, and is dropped by Stop or
+ * agent_gtk_chat_view_fail_turn(). Meanwhile the view is busy: Stop shows.
+ * What a turn changes in the conversation (Retry cuts an answer cut short,
+ * Regenerate cuts back to the question, an edited message cuts what came
+ * after it) happens only once it starts: never while another program holds
+ * the conversation.
+ *
+ * From the start of a turn until something of the answer shows, the
+ * answer's row says that it is awaited, or that the request is tried again
+ * and why (the session's ::retry). A turn that fails keeps its error with
+ * the message it ended on (agent-gtk-chat-view-chats.c) and shows it in a
+ * card after the conversation, with Retry.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "agent-gtk-config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "agent-gtk-chat-view-private.h"
+#include "agent-gtk-private.h"
+
+void
+_agent_gtk_chat_view_clear_turn (Turn *turn)
+{
+  turn->kind = TURN_NONE;
+  g_clear_pointer (&turn->text, g_free);
+  g_clear_object (&turn->message);
+}
+
+/* The position of @message in @memory, or G_MAXUINT */
+guint
+_agent_gtk_chat_view_memory_position (AgentMemory  *memory,
+                                      AgentMessage *message)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (memory));
+
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(AgentMessage) item = g_list_model_get_item (G_LIST_MODEL (memory), i - 1);
+
+      if (item == message)
+        return i - 1;
+    }
+  return G_MAXUINT;
+}
+
+/* Progress of the answer awaited */
+
+void
+_agent_gtk_chat_view_set_progress (AgentGtkChatView *self,
+                                   const char       *title,
+                                   const char       *detail)
+{
+  g_free (self->progress_title);
+  g_free (self->progress_detail);
+  self->progress_title = g_strdup (title);
+  self->progress_detail = g_strdup (detail);
+  _agent_gtk_chat_view_update_rows (self);
+}
+
+/* The end of a turn */
+
+static void
+turn_done (AgentGtkChatView *self,
+           AgentSession     *session,
+           AgentMessage     *message,
+           GError           *error)
+{
+  AgentMemory *memory = agent_session_get_memory (session);
+  gboolean failed = error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  gboolean recorded = failed && _agent_gtk_chat_view_record_error (self, memory, error);
+
+  /* An Undo of an edit waited for the turn to stop */
+  _agent_gtk_chat_view_turn_ended (self, memory);
+
+  /* The turn of a session the view left (for another conversation, or
+   * another provider) ended: its conversation has what streamed, and the
+   * error; the view has moved on. */
+  if (session != self->session)
+    return;
+  g_clear_object (&self->cancellable);
+  _agent_gtk_chat_view_set_progress (self, NULL, NULL);
+  if (recorded)
+    _agent_gtk_chat_view_show_last_error (self);
+  else if (failed)
+    _agent_gtk_chat_view_show_error_item (self, error, NULL);
+  g_signal_emit_by_name (self, "turn-finished", message, error);
+}
+
+static void
+on_send_done (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(AgentGtkChatView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AgentMessage) message = agent_session_send_finish (AGENT_SESSION (object), result,
+                                                               &error);
+
+  turn_done (self, AGENT_SESSION (object), message, error);
+}
+
+static void
+on_continue_done (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(AgentGtkChatView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AgentMessage) message = agent_session_continue_finish (AGENT_SESSION (object), result,
+                                                                   &error);
+
+  turn_done (self, AGENT_SESSION (object), message, error);
+}
+
+/* The start of a turn */
+
+static gboolean
+cut_memory (AgentGtkChatView *self,
+            guint             n_items)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!agent_memory_truncate (agent_session_get_memory (self->session), n_items, &error))
+    {
+      _agent_gtk_chat_view_show_error_item (self, error, NULL);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Regenerate: back to the user's message @message answers. Returns
+ * whether the conversation was cut and may go on. */
+static gboolean
+cut_for_regenerate (AgentGtkChatView *self,
+                    AgentMessage     *message)
+{
+  AgentMemory *memory = agent_session_get_memory (self->session);
+  guint position = _agent_gtk_chat_view_memory_position (memory, message);
+
+  /* Gone meanwhile (another program's turn, an edit): nothing to do */
+  if (position == G_MAXUINT)
+    return FALSE;
+  while (position > 0)
+    {
+      g_autoptr(AgentMessage) item = g_list_model_get_item (G_LIST_MODEL (memory), position - 1);
+
+      if (agent_message_get_role (item) == AGENT_MESSAGE_ROLE_USER)
+        break;
+      position--;
+    }
+  return position > 0 && cut_memory (self, position);
+}
+
+/* Retry, from the conversation as it is now: an answer cut short goes (a
+ * new one replaces it); a conversation that ends with the user's message
+ * or a tool's result goes on; otherwise the last prompt is sent again.
+ * Returns the turn to run. */
+static TurnKind
+prepare_retry (AgentGtkChatView *self)
+{
+  GListModel *memory = G_LIST_MODEL (agent_session_get_memory (self->session));
+  guint n = g_list_model_get_n_items (memory);
+  g_autoptr(AgentMessage) last = n > 0 ? g_list_model_get_item (memory, n - 1) : NULL;
+
+  if (last != NULL && agent_message_get_role (last) == AGENT_MESSAGE_ROLE_ASSISTANT &&
+      agent_message_get_state (last) == AGENT_MESSAGE_STATE_INTERRUPTED)
+    {
+      if (!cut_memory (self, n - 1))
+        return TURN_NONE;
+      n--;
+      g_clear_object (&last);
+      last = n > 0 ? g_list_model_get_item (memory, n - 1) : NULL;
+    }
+  if (last != NULL && (agent_message_get_role (last) == AGENT_MESSAGE_ROLE_USER ||
+                       agent_message_get_role (last) == AGENT_MESSAGE_ROLE_TOOL))
+    return TURN_CONTINUE;
+  if (self->last_prompt != NULL)
+    return TURN_SEND;
+  return TURN_NONE;
+}
+
+static void
+start (AgentGtkChatView *self,
+       Turn             *turn)
+{
+  TurnKind kind = turn->kind;
+  g_autofree char *text = NULL;
+
+  _agent_gtk_chat_view_clear_error_item (self);
+  _agent_gtk_chat_view_forget_error (self);
+  _agent_gtk_chat_view_set_progress (self, NULL, NULL);
+  /* A new turn in the conversation: an Undo on offer there would cut it */
+  _agent_gtk_chat_view_drop_undo (self, agent_session_get_memory (self->session));
+
+  if (kind == TURN_RETRY)
+    {
+      kind = prepare_retry (self);
+      if (kind == TURN_SEND)
+        text = g_strdup (self->last_prompt);
+    }
+  else if (kind == TURN_REGENERATE)
+    kind = cut_for_regenerate (self, turn->message) ? TURN_CONTINUE : TURN_NONE;
+  else if (kind == TURN_SEND)
+    text = g_strdup (turn->text);
+
+  if (kind == TURN_SEND)
+    {
+      /* The composer is emptied; an edit gives it back what it held before */
+      if (self->composer != NULL)
+        agent_gtk_composer_set_text (self->composer, NULL);
+      if (!_agent_gtk_chat_view_apply_edit (self, text))
+        return;
+      g_free (self->last_prompt);
+      self->last_prompt = g_strdup (text);
+    }
+  if (kind != TURN_SEND && kind != TURN_CONTINUE)
+    return;
+
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  agent_gtk_chat_view_scroll_to_end (self);
+  if (kind == TURN_SEND)
+    agent_session_send_async (self->session, text, self->cancellable, on_send_done,
+                              g_object_ref (self));
+  else
+    agent_session_continue_async (self->session, self->cancellable, on_continue_done,
+                                  g_object_ref (self));
+}
+
+/* Asks ::prepare-turn, then starts the pending turn, unless it is held or
+ * was dropped meanwhile */
+static void
+try_start (AgentGtkChatView *self)
+{
+  gboolean hold = FALSE;
+  Turn turn = { TURN_NONE, };
+
+  g_object_ref (self);
+  g_signal_emit_by_name (self, "prepare-turn", &hold);
+  if (self->pending.kind == TURN_NONE || self->session == NULL)
+    {
+      /* Dropped by the handler (agent_gtk_chat_view_fail_turn(), Stop) */
+      _agent_gtk_chat_view_clear_turn (&self->pending);
+      self->held = FALSE;
+    }
+  else if (hold)
+    self->held = TRUE;
+  else if (agent_session_get_busy (self->session))
+    {
+      /* Another turn started meanwhile: this one is not sent */
+      _agent_gtk_chat_view_clear_turn (&self->pending);
+      self->held = FALSE;
+    }
+  else
+    {
+      turn = self->pending;
+      self->pending = (Turn) { TURN_NONE, };
+      self->held = FALSE;
+      start (self, &turn);
+      _agent_gtk_chat_view_clear_turn (&turn);
+    }
+  _agent_gtk_chat_view_update_busy (self);
+  g_object_unref (self);
+}
+
+void
+_agent_gtk_chat_view_request_turn (AgentGtkChatView *self,
+                                   TurnKind          kind,
+                                   const char       *text,
+                                   AgentMessage     *message)
+{
+  if (self->session == NULL || agent_session_get_busy (self->session))
+    return;
+
+  /* A turn held meanwhile gives way to this one (Send again while the key
+   * is looked up) */
+  _agent_gtk_chat_view_clear_turn (&self->pending);
+  self->pending.kind = kind;
+  self->pending.text = g_strdup (text);
+  self->pending.message = message ? g_object_ref (message) : NULL;
+  if (self->held)
+    {
+      /* The handler that holds the turn resumes it when it may start */
+      _agent_gtk_chat_view_update_busy (self);
+      return;
+    }
+  try_start (self);
+}
+
+/**
+ * agent_gtk_chat_view_send:
+ * @self: a chat view
+ * @text: the user's message
+ *
+ * Sends @text in a new turn, as the composer's Send does, unless a turn
+ * runs. The turn starts after [signal@AgentGtk.ChatView::prepare-turn]
+ * (which may hold it); the composer is emptied then. When a message is
+ * being edited, it is the edited message that is sent: it replaces the
+ * message and what came after it.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_chat_view_send (AgentGtkChatView *self,
+                          const char       *text)
+{
+  g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
+  g_return_if_fail (text != NULL);
+
+  _agent_gtk_chat_view_request_turn (self, TURN_SEND, text, NULL);
+}
+
+/**
+ * agent_gtk_chat_view_retry:
+ * @self: a chat view
+ *
+ * Tries the failed turn again, as its error card's Retry does: an answer
+ * cut short is replaced by a new one, a conversation that ends with the
+ * user's message (or a tool's result) goes on.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_chat_view_retry (AgentGtkChatView *self)
+{
+  g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
+
+  _agent_gtk_chat_view_request_turn (self, TURN_RETRY, NULL, NULL);
+}
+
+/**
+ * agent_gtk_chat_view_regenerate:
+ * @self: a chat view
+ * @message: an answer of the conversation
+ *
+ * Answers again the question @message answers, as the answer's Regenerate
+ * does: the conversation is cut back to the question once the turn starts,
+ * and the model asked again.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_chat_view_regenerate (AgentGtkChatView *self,
+                                AgentMessage     *message)
+{
+  g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
+  g_return_if_fail (AGENT_IS_MESSAGE (message));
+
+  _agent_gtk_chat_view_request_turn (self, TURN_REGENERATE, NULL, message);
+}
+
+/**
+ * agent_gtk_chat_view_stop:
+ * @self: a chat view
+ *
+ * Stops the turn, as the composer's Stop does: a turn that runs is
+ * cancelled — mid-stream, during a tool or while an approval waits — and
+ * what streamed stays, marked as stopped; a held turn is dropped, its
+ * text left in the composer.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_chat_view_stop (AgentGtkChatView *self)
+{
+  g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
+
+  if (self->pending.kind != TURN_NONE || self->held)
+    {
+      _agent_gtk_chat_view_clear_turn (&self->pending);
+      self->held = FALSE;
+      _agent_gtk_chat_view_update_busy (self);
+    }
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+}
+
+/**
+ * agent_gtk_chat_view_resume_turn:
+ * @self: a chat view
+ *
+ * Tries again to start the turn that a handler of
+ * [signal@AgentGtk.ChatView::prepare-turn] held: the signal is emitted
+ * again, and the turn starts unless it is held once more. Does nothing
+ * when no turn is held.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_chat_view_resume_turn (AgentGtkChatView *self)
+{
+  g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
+
+  if (!self->held || self->pending.kind == TURN_NONE)
+    return;
+  try_start (self);
+}
+
+/**
+ * agent_gtk_chat_view_fail_turn:
+ * @self: a chat view
+ * @error: why the turn cannot start
+ *
+ * Drops the turn about to start (from a handler of
+ * [signal@AgentGtk.ChatView::prepare-turn]) or held, and shows @error in
+ * its place, with Retry. The user's text stays in the composer.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_chat_view_fail_turn (AgentGtkChatView *self,
+                               const GError     *error)
+{
+  g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
+  g_return_if_fail (error != NULL);
+
+  _agent_gtk_chat_view_clear_turn (&self->pending);
+  self->held = FALSE;
+  _agent_gtk_chat_view_show_error_item (self, error, NULL);
+  _agent_gtk_chat_view_update_busy (self);
+}
+
+/**
+ * agent_gtk_chat_view_show_error:
+ * @self: a chat view
+ * @error: an error
+ *
+ * Shows @error in a card after the conversation, with Retry, as the view
+ * does for a failed turn: for an error of the application's about the
+ * conversation (one that could not be saved, say).
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_chat_view_show_error (AgentGtkChatView *self,
+                                const GError     *error)
+{
+  g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
+  g_return_if_fail (error != NULL);
+
+  _agent_gtk_chat_view_show_error_item (self, error, NULL);
+}

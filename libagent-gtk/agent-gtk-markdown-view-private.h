@@ -1,0 +1,20 @@
+/* agent-gtk-markdown-view-private.h — what tests and benchmarks look at
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agent-gtk-markdown-view.h"
+
+G_BEGIN_DECLS
+
+guint      _agent_gtk_markdown_view_get_n_renders (AgentGtkMarkdownView *self);
+guint      _agent_gtk_markdown_view_get_n_drawn   (AgentGtkMarkdownView *self,
+                                                   guint                *last);
+guint      _agent_gtk_markdown_view_get_n_chunks  (AgentGtkMarkdownView *self);
+GtkWidget *_agent_gtk_markdown_view_get_chunk     (AgentGtkMarkdownView *self,
+                                                   guint                 position);
+char      *_agent_gtk_markdown_to_pango_markup    (const char           *text);
+
+G_END_DECLS

@@ -1,0 +1,907 @@
+/* agent-gtk-markdown-view.c
+ *
+ * An answer rendered from Markdown, with md4c. The text is cut into chunks at
+ * blank lines outside code fences; each chunk is parsed on its own into
+ * widgets: labels with Pango markup that this file writes (every piece of the
+ * model's text is escaped, so the model can never inject markup), block
+ * quotes (a bar at their side), code blocks in monospace, highlighted
+ * (agent-gtk-code.c), with a copy button, tables as grids, and rules. Code
+ * blocks and tables scroll sideways when wider than the view: wide content
+ * never widens the window. When the text grows, only the
+ * chunks that changed — while streaming, the last one — are parsed again:
+ * the rest of the message is neither re-rendered nor re-laid out.
+ *
+ * A long answer is taller than the view: only the chunks that can be seen
+ * (those within the scrolled window that shows the message, with a margin)
+ * are drawn, so that a frame costs what is on screen, not the whole answer.
+ * And the chunks are kept in pages of CHUNKS_PER_PAGE: a change at the end of
+ * an answer of 10,000 chunks makes GTK measure, allocate and restyle the last
+ * page and the list of pages, not every chunk; new text that only extends the
+ * old is cut into chunks from the start of its last chunk, not from the top.
+ *
+ * Links ask before they open. Code blocks have a Copy button.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "agent-gtk-config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "agent-gtk-alert-private.h"
+#include "agent-gtk-copy-private.h"
+#include "agent-gtk-markdown-view-private.h"
+#include "agent-gtk-private.h"
+#include "markdown/agent-gtk-code-private.h"
+#include "markdown/agent-gtk-markdown-parser-private.h"
+
+typedef struct
+{
+  char      *source;
+  gsize      offset;  /* of the source in the text */
+  GtkWidget *widget;
+} Chunk;
+
+/* A page: CHUNKS_PER_PAGE chunks in a vertical box, drawing only those near
+ * the view */
+#define AGENT_GTK_TYPE_MARKDOWN_PAGE (agent_gtk_markdown_page_get_type ())
+G_DECLARE_FINAL_TYPE (AgentGtkMarkdownPage, agent_gtk_markdown_page, AGENT_GTK, MARKDOWN_PAGE,
+                      GtkWidget)
+
+struct _AgentGtkMarkdownPage
+{
+  GtkWidget parent_instance;
+  guint     first;       /* the position of its first chunk */
+  guint     n_drawn;     /* chunks drawn by its last snapshot */
+  guint     last_drawn;  /* the position of the last of them */
+};
+
+G_DEFINE_FINAL_TYPE (AgentGtkMarkdownPage, agent_gtk_markdown_page, GTK_TYPE_WIDGET)
+
+/**
+ * AgentGtkMarkdownView:
+ *
+ * Markdown as widgets: paragraphs, headings, lists, block quotes, tables,
+ * code blocks (highlighted), rules, LaTeX as text. Setting a longer text
+ * renders only what changed, once per frame, so an answer can stream into
+ * it.
+ *
+ * Since: 0.1
+ */
+struct _AgentGtkMarkdownView
+{
+  GtkWidget      parent_instance;
+  char          *text;
+  GPtrArray     *chunks;      /* of Chunk */
+  GPtrArray     *pages;       /* of AgentGtkMarkdownPage, our children */
+  GPtrArray     *drawn;       /* the pages the last snapshot drew */
+  guint          n_renders;   /* chunks parsed so far, for tests and benchmarks */
+  GtkAdjustment *scrolled;    /* the vertical adjustment of the view showing us */
+};
+
+/* How far beyond the view chunks are still drawn, in pixels */
+#define DRAW_MARGIN 256
+
+/* Enough to keep a page's work small, few enough pages for a long answer:
+ * 10,000 chunks make 157 pages */
+#define CHUNKS_PER_PAGE 64
+#define SPACING 12
+
+enum {
+  PROP_0,
+  PROP_TEXT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (AgentGtkMarkdownView, agent_gtk_markdown_view, GTK_TYPE_WIDGET)
+
+/* Widgets */
+
+static void
+on_open_link_response (AgentGtkAlert *dialog,
+                       const char     *response,
+                       gpointer        user_data)
+{
+  const char *uri = g_object_get_data (G_OBJECT (dialog), "uri");
+  GtkWidget *parent = agent_gtk_alert_get_parent (dialog);
+  GtkRoot *root = parent ? gtk_widget_get_root (parent) : NULL;
+
+  if (g_strcmp0 (response, "open") == 0)
+    gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, uri, GDK_CURRENT_TIME);
+}
+
+static gboolean
+on_activate_link (GtkLabel   *label,
+                  const char *uri,
+                  gpointer    user_data)
+{
+  AgentGtkAlert *dialog = agent_gtk_alert_new (GTK_WIDGET (label), _("Open Link?"), uri);
+
+  agent_gtk_alert_add_response (dialog, "cancel", _("_Cancel"), ADW_RESPONSE_DEFAULT);
+  agent_gtk_alert_add_response (dialog, "open", _("_Open Link"), ADW_RESPONSE_SUGGESTED);
+  agent_gtk_alert_set_responses (dialog, "cancel", "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "uri", g_strdup (uri), g_free);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_link_response), NULL);
+  agent_gtk_alert_present (dialog);
+
+  return TRUE;
+}
+
+static void
+on_copy_code (GtkButton *button,
+              gpointer   user_data)
+{
+  const char *code = g_object_get_data (G_OBJECT (button), "code");
+
+  _agent_gtk_copy_text (GTK_WIDGET (button), code);
+}
+
+/* Whether markup is well formed (Pango itself does not know GtkLabel's <a>). */
+static gboolean
+markup_is_valid (const char *markup)
+{
+  static const GMarkupParser parser = { NULL, };
+  g_autoptr(GMarkupParseContext) context = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+
+  return g_markup_parse_context_parse (context, "<markup>", -1, NULL) &&
+         g_markup_parse_context_parse (context, markup, -1, NULL) &&
+         g_markup_parse_context_parse (context, "</markup>", -1, NULL) &&
+         g_markup_parse_context_end_parse (context, NULL);
+}
+
+static void
+set_text_block (GtkWidget *label,
+                Block     *block)
+{
+  if (markup_is_valid (block->text))
+    gtk_label_set_markup (GTK_LABEL (label), block->text);
+  else
+    gtk_label_set_text (GTK_LABEL (label), block->plain);
+}
+
+static GtkWidget *
+text_block_new (Block *block)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_focusable (label, FALSE);
+  /* Out of the Tab chain: GTK 4.8's selectable labels take Tab otherwise */
+  gtk_widget_set_can_focus (label, FALSE);
+  set_text_block (label, block);
+  g_signal_connect (label, "activate-link", G_CALLBACK (on_activate_link), NULL);
+  if (block->quote > 0)
+    {
+      gtk_widget_add_css_class (label, "blockquote");
+      gtk_widget_set_margin_start (label, 12 * (block->quote - 1));
+    }
+  g_object_set_data (G_OBJECT (label), "quote", GUINT_TO_POINTER (block->quote));
+  return label;
+}
+
+/* A table: a grid of labels, scrolled sideways when wider than the view */
+static void
+set_table_cells (GtkWidget *grid,
+                 Block     *block)
+{
+  for (guint i = 0; i < block->cells->len; i++)
+    {
+      GtkWidget *cell = gtk_grid_get_child_at (GTK_GRID (grid), i % block->n_columns,
+                                               i / block->n_columns);
+      const char *markup = g_ptr_array_index (block->cells, i);
+
+      if (markup_is_valid (markup))
+        gtk_label_set_markup (GTK_LABEL (cell), markup);
+      else
+        gtk_label_set_text (GTK_LABEL (cell), g_ptr_array_index (block->plain_cells, i));
+    }
+}
+
+static GtkWidget *
+table_block_new (Block *block)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *grid = gtk_grid_new ();
+  guint n_columns = MAX (block->n_columns, 1);
+
+  for (guint i = 0; i < block->cells->len; i++)
+    {
+      GtkWidget *cell = gtk_label_new (NULL);
+      guint row = i / n_columns;
+      int align = g_array_index (block->aligns, int, i % n_columns);
+
+      /* One line a cell: a table wider than the view scrolls (a wrapped
+       * cell would make the scrolled window as tall as at its narrowest) */
+      gtk_label_set_xalign (GTK_LABEL (cell), align == 1 ? 0.5 : align == 2 ? 1.0 : 0.0);
+      gtk_label_set_selectable (GTK_LABEL (cell), TRUE);
+      gtk_widget_set_focusable (cell, FALSE);
+      gtk_widget_set_can_focus (cell, FALSE);
+      gtk_widget_set_hexpand (cell, TRUE);
+      gtk_widget_add_css_class (cell, "table-cell");
+      if (row < block->n_header_rows)
+        gtk_widget_add_css_class (cell, "heading");
+      else if ((row - block->n_header_rows) % 2 == 1)
+        gtk_widget_add_css_class (cell, "table-odd");
+      g_signal_connect (cell, "activate-link", G_CALLBACK (on_activate_link), NULL);
+      gtk_grid_attach (GTK_GRID (grid), cell, i % n_columns, row, 1, 1);
+    }
+  set_table_cells (grid, block);
+  gtk_widget_add_css_class (grid, "markdown-table");
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller),
+                                  GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), grid);
+  gtk_widget_add_css_class (scroller, "card");
+  gtk_widget_add_css_class (scroller, "table-block");
+  /* Tab stops there (to scroll a wide table): a screen reader names it */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (scroller), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Table"), -1);
+  g_object_set_data (G_OBJECT (scroller), "table-grid", grid);
+  g_object_set_data (G_OBJECT (scroller), "table-shape",
+                     GUINT_TO_POINTER (block->cells->len * 1000 + n_columns));
+  return scroller;
+}
+
+static GtkWidget *
+code_block_new (Block *block)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *language = gtk_label_new (block->language ? block->language : "");
+  GtkWidget *copy = gtk_button_new_from_icon_name ("edit-copy-symbolic");
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *code = gtk_label_new (NULL);
+
+  gtk_widget_add_css_class (box, "card");
+  gtk_widget_add_css_class (box, "code-block");
+  gtk_widget_add_css_class (language, "caption");
+  gtk_widget_add_css_class (language, "dim-label");
+  gtk_widget_set_hexpand (language, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (language), 0);
+  gtk_widget_set_margin_start (header, 12);
+  gtk_widget_set_margin_end (header, 3);
+  gtk_widget_set_margin_top (header, 3);
+  gtk_widget_add_css_class (copy, "flat");
+  gtk_widget_set_tooltip_text (copy, _("Copy Code"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (copy),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy Code"), -1);
+  g_object_set_data_full (G_OBJECT (copy), "code", g_strdup (block->text), g_free);
+  g_signal_connect (copy, "clicked", G_CALLBACK (on_copy_code), NULL);
+  gtk_box_append (GTK_BOX (header), language);
+  gtk_box_append (GTK_BOX (header), copy);
+
+  _agent_gtk_code_set_text (GTK_LABEL (code), block->text, block->language);
+  gtk_widget_add_css_class (code, "monospace");
+  gtk_label_set_xalign (GTK_LABEL (code), 0);
+  gtk_label_set_selectable (GTK_LABEL (code), TRUE);
+  gtk_widget_set_focusable (code, FALSE);
+  gtk_widget_set_can_focus (code, FALSE);
+  gtk_widget_set_margin_start (code, 12);
+  gtk_widget_set_margin_end (code, 12);
+  gtk_widget_set_margin_bottom (code, 12);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller),
+                                  GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), code);
+  /* Tab stops there (to scroll long lines): a screen reader names it */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (scroller), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Code"), -1);
+
+  gtk_box_append (GTK_BOX (box), header);
+  gtk_box_append (GTK_BOX (box), scroller);
+  g_object_set_data (G_OBJECT (box), "code-label", code);
+  g_object_set_data (G_OBJECT (box), "copy-button", copy);
+  g_object_set_data_full (G_OBJECT (box), "language", g_strdup (block->language), g_free);
+  return box;
+}
+
+/* The widgets of a chunk hold the same kinds of blocks as @blocks: update
+ * them in place (the usual case while the last chunk grows), which spares
+ * making widgets and computing their style. */
+static gboolean
+update_chunk_widget (GtkWidget *box,
+                     GPtrArray *blocks)
+{
+  GtkWidget *child = gtk_widget_get_first_child (box);
+  guint i;
+
+  for (i = 0; i < blocks->len && child != NULL; i++, child = gtk_widget_get_next_sibling (child))
+    {
+      Block *block = g_ptr_array_index (blocks, i);
+      BlockKind kind = GTK_IS_LABEL (child) ? BLOCK_TEXT
+                       : GTK_IS_SEPARATOR (child) ? BLOCK_RULE
+                       : g_object_get_data (G_OBJECT (child), "table-grid") ? BLOCK_TABLE
+                       : BLOCK_CODE;
+
+      if (kind != block->kind)
+        return FALSE;
+      if (kind == BLOCK_TEXT &&
+          GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (child), "quote")) != block->quote)
+        return FALSE;
+      /* A table keeps its widgets while its shape stays (a row streams in
+       * cell by cell) */
+      if (kind == BLOCK_TABLE &&
+          GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (child), "table-shape")) !=
+          block->cells->len * 1000 + MAX (block->n_columns, 1))
+        return FALSE;
+      if (kind == BLOCK_CODE &&
+          g_strcmp0 (g_object_get_data (G_OBJECT (child), "language"), block->language) != 0)
+        return FALSE;
+    }
+  if (i != blocks->len || child != NULL)
+    return FALSE;
+
+  for (i = 0, child = gtk_widget_get_first_child (box); i < blocks->len;
+       i++, child = gtk_widget_get_next_sibling (child))
+    {
+      Block *block = g_ptr_array_index (blocks, i);
+
+      if (block->kind == BLOCK_TEXT)
+        set_text_block (child, block);
+      else if (block->kind == BLOCK_CODE)
+        {
+          GtkWidget *code = g_object_get_data (G_OBJECT (child), "code-label");
+          GtkWidget *copy = g_object_get_data (G_OBJECT (child), "copy-button");
+
+          _agent_gtk_code_set_text (GTK_LABEL (code), block->text, block->language);
+          g_object_set_data_full (G_OBJECT (copy), "code", g_strdup (block->text), g_free);
+        }
+      else if (block->kind == BLOCK_TABLE)
+        set_table_cells (g_object_get_data (G_OBJECT (child), "table-grid"), block);
+    }
+  return TRUE;
+}
+
+static GtkWidget *
+chunk_widget_new (const char *source)
+{
+  g_autoptr(GPtrArray) blocks = _agent_gtk_markdown_parse_blocks (source, strlen (source));
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      Block *block = g_ptr_array_index (blocks, i);
+
+      switch (block->kind)
+        {
+        case BLOCK_TEXT:
+          gtk_box_append (GTK_BOX (box), text_block_new (block));
+          break;
+        case BLOCK_CODE:
+          gtk_box_append (GTK_BOX (box), code_block_new (block));
+          break;
+        case BLOCK_TABLE:
+          gtk_box_append (GTK_BOX (box), table_block_new (block));
+          break;
+        case BLOCK_RULE:
+        default:
+          gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+          break;
+        }
+    }
+  return box;
+}
+
+static void
+chunk_free (gpointer data)
+{
+  Chunk *chunk = data;
+
+  g_clear_pointer (&chunk->widget, gtk_widget_unparent);
+  g_free (chunk->source);
+  g_free (chunk);
+}
+
+/* Drawing what can be seen */
+
+/* Draws the children of @widget (our pages, or a page's chunks) that are
+ * near the view; counts them, and tells the position of the last */
+static void
+snapshot_near_view (GtkWidget   *widget,
+                    GtkSnapshot *snapshot,
+                    GPtrArray   *drawn,
+                    guint       *n_drawn,
+                    guint       *last_drawn)
+{
+  GtkWidget *view = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t visible;
+  gboolean cull = view != NULL && gtk_widget_compute_bounds (view, widget, &visible);
+  guint position = 0;
+
+  if (cull)
+    graphene_rect_inset (&visible, 0, -DRAW_MARGIN);
+
+  *n_drawn = 0;
+  *last_drawn = 0;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child), position++)
+    {
+      graphene_rect_t bounds;
+
+      if (cull && gtk_widget_compute_bounds (child, widget, &bounds) &&
+          !graphene_rect_intersection (&bounds, &visible, NULL))
+        {
+          /* They go down the page: past the view, none is left to draw */
+          if (bounds.origin.y >= visible.origin.y + visible.size.height)
+            break;
+          continue;
+        }
+      gtk_widget_snapshot_child (widget, child, snapshot);
+      if (drawn != NULL)
+        g_ptr_array_add (drawn, child);
+      (*n_drawn)++;
+      *last_drawn = position;
+    }
+}
+
+static void
+agent_gtk_markdown_page_snapshot (GtkWidget   *widget,
+                                   GtkSnapshot *snapshot)
+{
+  AgentGtkMarkdownPage *self = AGENT_GTK_MARKDOWN_PAGE (widget);
+
+  snapshot_near_view (widget, snapshot, NULL, &self->n_drawn, &self->last_drawn);
+  self->last_drawn += self->first;
+}
+
+static void
+agent_gtk_markdown_page_class_init (AgentGtkMarkdownPageClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  widget_class->snapshot = agent_gtk_markdown_page_snapshot;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+}
+
+static void
+agent_gtk_markdown_page_init (AgentGtkMarkdownPage *self)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), SPACING);
+}
+
+static void
+agent_gtk_markdown_view_snapshot (GtkWidget   *widget,
+                              GtkSnapshot *snapshot)
+{
+  AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (widget);
+  guint n_drawn, last_drawn;
+
+  g_ptr_array_set_size (self->drawn, 0);
+  snapshot_near_view (widget, snapshot, self->drawn, &n_drawn, &last_drawn);
+}
+
+/* What was drawn depends on where the view is: the pages draw again when it
+ * moves (GTK would reuse what they drew before) */
+static void
+redraw (AgentGtkMarkdownView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  for (guint i = 0; i < self->pages->len; i++)
+    gtk_widget_queue_draw (g_ptr_array_index (self->pages, i));
+}
+
+/* Scrolling moves us without changing our size, which GTK draws from what
+ * we drew before: what was out of sight then must be drawn now. */
+static void
+agent_gtk_markdown_view_root (GtkWidget *widget)
+{
+  AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (widget);
+  GtkWidget *view;
+
+  GTK_WIDGET_CLASS (agent_gtk_markdown_view_parent_class)->root (widget);
+
+  view = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  if (view == NULL)
+    return;
+  self->scrolled = g_object_ref (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (view)));
+  g_signal_connect_object (self->scrolled, "value-changed", G_CALLBACK (redraw),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->scrolled, "changed", G_CALLBACK (redraw),
+                           self, G_CONNECT_SWAPPED);
+}
+
+static void
+agent_gtk_markdown_view_unroot (GtkWidget *widget)
+{
+  AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (widget);
+
+  if (self->scrolled != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->scrolled, self);
+      g_clear_object (&self->scrolled);
+    }
+
+  GTK_WIDGET_CLASS (agent_gtk_markdown_view_parent_class)->unroot (widget);
+}
+
+static void
+agent_gtk_markdown_view_dispose (GObject *object)
+{
+  AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (object);
+
+  g_clear_pointer (&self->chunks, g_ptr_array_unref);
+  g_clear_pointer (&self->drawn, g_ptr_array_unref);
+  if (self->pages != NULL)
+    {
+      for (guint i = 0; i < self->pages->len; i++)
+        gtk_widget_unparent (g_ptr_array_index (self->pages, i));
+      g_clear_pointer (&self->pages, g_ptr_array_unref);
+    }
+
+  G_OBJECT_CLASS (agent_gtk_markdown_view_parent_class)->dispose (object);
+}
+
+static void
+agent_gtk_markdown_view_finalize (GObject *object)
+{
+  AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (object);
+
+  g_free (self->text);
+
+  G_OBJECT_CLASS (agent_gtk_markdown_view_parent_class)->finalize (object);
+}
+
+static void
+agent_gtk_markdown_view_get_property (GObject    *object,
+                                      guint       prop_id,
+                                      GValue     *value,
+                                      GParamSpec *pspec)
+{
+  AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TEXT:
+      g_value_set_string (value, agent_gtk_markdown_view_get_text (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agent_gtk_markdown_view_set_property (GObject      *object,
+                                      guint         prop_id,
+                                      const GValue *value,
+                                      GParamSpec   *pspec)
+{
+  AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TEXT:
+      agent_gtk_markdown_view_set_text (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agent_gtk_markdown_view_class_init (AgentGtkMarkdownViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = agent_gtk_markdown_view_dispose;
+  object_class->finalize = agent_gtk_markdown_view_finalize;
+  object_class->get_property = agent_gtk_markdown_view_get_property;
+  object_class->set_property = agent_gtk_markdown_view_set_property;
+
+  /**
+   * AgentGtkMarkdownView:text:
+   *
+   * The Markdown shown. Setting a text that extends the one shown (an
+   * answer streaming in) renders only what changed.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_TEXT] =
+    g_param_spec_string ("text", NULL, NULL, "",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+
+  widget_class->snapshot = agent_gtk_markdown_view_snapshot;
+  widget_class->root = agent_gtk_markdown_view_root;
+  widget_class->unroot = agent_gtk_markdown_view_unroot;
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "markdown");
+}
+
+static void
+agent_gtk_markdown_view_init (AgentGtkMarkdownView *self)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+
+  AGENT_GTK_INSTANCE_INIT ();
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), SPACING);
+  self->chunks = g_ptr_array_new_with_free_func (chunk_free);
+  self->pages = g_ptr_array_new ();
+  self->drawn = g_ptr_array_new ();
+}
+
+/**
+ * agent_gtk_markdown_view_new:
+ *
+ * Creates a view of Markdown text: paragraphs, headings, emphasis, links
+ * (which ask before they open), lists, block quotes, tables, math, and
+ * code blocks highlighted, with a Copy button. The model's text can never
+ * inject markup.
+ *
+ * Returns: (transfer floating): a new Markdown view
+ *
+ * Since: 0.1
+ */
+GtkWidget *
+agent_gtk_markdown_view_new (void)
+{
+  return g_object_new (AGENT_GTK_TYPE_MARKDOWN_VIEW, NULL);
+}
+
+/**
+ * agent_gtk_markdown_view_get_text:
+ * @self: a Markdown view
+ *
+ * Gets the Markdown shown.
+ *
+ * Returns: the text
+ *
+ * Since: 0.1
+ */
+const char *
+agent_gtk_markdown_view_get_text (AgentGtkMarkdownView *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self), NULL);
+  return self->text ? self->text : "";
+}
+
+/* Chunks are only ever added at the end */
+static void
+append_chunk (AgentGtkMarkdownView *self,
+              Chunk             *chunk)
+{
+  guint n = self->chunks->len / CHUNKS_PER_PAGE;
+  AgentGtkMarkdownPage *page;
+
+  if (n == self->pages->len)
+    {
+      page = g_object_new (AGENT_GTK_TYPE_MARKDOWN_PAGE, NULL);
+      page->first = n * CHUNKS_PER_PAGE;
+      gtk_widget_insert_before (GTK_WIDGET (page), GTK_WIDGET (self), NULL);
+      g_ptr_array_add (self->pages, page);
+    }
+  page = g_ptr_array_index (self->pages, n);
+  gtk_widget_insert_before (chunk->widget, GTK_WIDGET (page), NULL);
+  g_ptr_array_add (self->chunks, chunk);
+}
+
+static void
+truncate_chunks (AgentGtkMarkdownView *self,
+                 guint              n_chunks)
+{
+  guint n_pages = (n_chunks + CHUNKS_PER_PAGE - 1) / CHUNKS_PER_PAGE;
+
+  if (self->chunks->len > n_chunks)
+    g_ptr_array_set_size (self->chunks, n_chunks);
+  while (self->pages->len > n_pages)
+    {
+      GtkWidget *page = g_ptr_array_steal_index (self->pages, self->pages->len - 1);
+
+      g_ptr_array_remove (self->drawn, page);
+      gtk_widget_unparent (page);
+    }
+}
+
+/**
+ * agent_gtk_markdown_view_set_text:
+ * @self: a Markdown view
+ * @text: (nullable): Markdown
+ *
+ * Shows @text. The text is cut in chunks at blank lines; the chunks that
+ * did not change keep their widgets, so that a text streaming in costs
+ * what changed, not the whole text again.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
+                              const char        *text)
+{
+  g_autoptr(GArray) cuts = NULL;
+  gsize base = 0;
+  gsize start;
+  gsize length;
+  guint first = 0;
+  guint i;
+
+  g_return_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self));
+
+  if (text == NULL)
+    text = "";
+  if (g_strcmp0 (self->text, text) == 0)
+    return;
+
+  /* Text that extends the old one (a stream) changes nothing before the
+   * old one's last chunk: a cut is decided by the lines before it */
+  if (self->text != NULL && self->chunks->len > 0 && g_str_has_prefix (text, self->text))
+    {
+      first = self->chunks->len - 1;
+      base = ((Chunk *) g_ptr_array_index (self->chunks, first))->offset;
+    }
+  g_free (self->text);
+  self->text = g_strdup (text);
+  length = strlen (text);
+
+  cuts = _agent_gtk_markdown_split_chunks (text + base);
+  start = base;
+  for (i = 0; i <= cuts->len; i++)
+    {
+      guint index = first + i;
+      gsize end = i < cuts->len ? base + g_array_index (cuts, gsize, i) : length;
+      g_autofree char *source = g_strndup (text + start, end - start);
+      Chunk *chunk;
+
+      if (index < self->chunks->len)
+        {
+          chunk = g_ptr_array_index (self->chunks, index);
+          if (strcmp (chunk->source, source) == 0)
+            {
+              start = end;
+              continue;
+            }
+          if (i == cuts->len && index + 1 == self->chunks->len)
+            {
+              g_autoptr(GPtrArray) blocks = _agent_gtk_markdown_parse_blocks (source, strlen (source));
+
+              if (update_chunk_widget (chunk->widget, blocks))
+                {
+                  g_free (chunk->source);
+                  chunk->source = g_steal_pointer (&source);
+                  chunk->offset = start;
+                  self->n_renders++;
+                  i++;
+                  break;
+                }
+            }
+          truncate_chunks (self, index);
+        }
+
+      chunk = g_new0 (Chunk, 1);
+      chunk->source = g_steal_pointer (&source);
+      chunk->offset = start;
+      chunk->widget = chunk_widget_new (chunk->source);
+      append_chunk (self, chunk);
+      self->n_renders++;
+      start = end;
+    }
+  truncate_chunks (self, first + i);
+
+  /* Adding or removing a child resizes its parent only while the parent is
+   * visible: hidden (a row being bound again), we would keep the size of
+   * the old text once shown. */
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
+}
+
+/* _agent_gtk_markdown_view_get_n_renders:
+ * @self: a #AgentGtkMarkdownView
+ *
+ * Returns: how many chunks were parsed and built since @self was created
+ */
+guint
+_agent_gtk_markdown_view_get_n_renders (AgentGtkMarkdownView *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self), 0);
+  return self->n_renders;
+}
+
+/* _agent_gtk_markdown_view_get_n_drawn:
+ * @self: a #AgentGtkMarkdownView
+ * @last: (out) (optional): the position of the last chunk drawn
+ *
+ * Returns: how many chunks are drawn on screen (those near the view), as
+ *   the last snapshot drew them
+ */
+guint
+_agent_gtk_markdown_view_get_n_drawn (AgentGtkMarkdownView *self,
+                                 guint             *last)
+{
+  guint n_drawn = 0;
+  guint last_drawn = 0;
+
+  g_return_val_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self), 0);
+
+  for (guint i = 0; i < self->drawn->len; i++)
+    {
+      AgentGtkMarkdownPage *page = g_ptr_array_index (self->drawn, i);
+
+      n_drawn += page->n_drawn;
+      if (page->n_drawn > 0)
+        last_drawn = page->last_drawn;
+    }
+  if (last != NULL)
+    *last = last_drawn;
+  return n_drawn;
+}
+
+/* _agent_gtk_markdown_view_get_n_chunks:
+ * @self: a #AgentGtkMarkdownView
+ *
+ * Returns: how many chunks the text is cut into
+ */
+guint
+_agent_gtk_markdown_view_get_n_chunks (AgentGtkMarkdownView *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self), 0);
+  return self->chunks->len;
+}
+
+/* _agent_gtk_markdown_view_get_chunk:
+ * @self: a #AgentGtkMarkdownView
+ * @position: a chunk's position
+ *
+ * Returns: (transfer none) (nullable): the widget showing the chunk at
+ *   @position, or %NULL past the last
+ */
+GtkWidget *
+_agent_gtk_markdown_view_get_chunk (AgentGtkMarkdownView *self,
+                               guint              position)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self), NULL);
+
+  if (position >= self->chunks->len)
+    return NULL;
+  return ((Chunk *) g_ptr_array_index (self->chunks, position))->widget;
+}
+
+/* _agent_gtk_markdown_to_pango_markup:
+ * @text: Markdown
+ *
+ * Renders @text as one piece of Pango markup (code blocks in `<tt>`), as the
+ * widget renders its labels.
+ *
+ * Returns: (transfer full): Pango markup
+ */
+char *
+_agent_gtk_markdown_to_pango_markup (const char *text)
+{
+  g_autoptr(GPtrArray) blocks = _agent_gtk_markdown_parse_blocks (text, strlen (text));
+  g_autoptr(GString) markup = g_string_new (NULL);
+
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      Block *block = g_ptr_array_index (blocks, i);
+
+      if (i > 0)
+        g_string_append (markup, "\n\n");
+      if (block->kind == BLOCK_TEXT)
+        g_string_append (markup, block->text);
+      else if (block->kind == BLOCK_CODE)
+        {
+          g_autofree char *escaped = g_markup_escape_text (block->text, -1);
+
+          g_string_append_printf (markup, "<tt>%s</tt>", escaped);
+        }
+      else if (block->kind == BLOCK_TABLE)
+        for (guint j = 0; j < block->cells->len; j++)
+          g_string_append_printf (markup, "%s%s", (const char *) g_ptr_array_index (block->cells, j),
+                                  (j + 1) % MAX (block->n_columns, 1) == 0
+                                  ? (j + 1 < block->cells->len ? "\n" : "") : " │ ");
+      else
+        g_string_append (markup, "—");
+    }
+  return g_string_free (g_steal_pointer (&markup), FALSE);
+}

@@ -1,0 +1,566 @@
+/* test-gtk-widgets.c — libagent-gtk's widgets through their public API
+ * (<agent-gtk.h> only), embedded as an application would: an
+ * AgentGtkChatView and an AgentGtkComposer in a window of the test's own,
+ * bound to an AgentSession that talks to the in-process test server (real
+ * HTTP and SSE on 127.0.0.1). Streaming text appears as it comes, Stop
+ * cancels, a tool call shows as a card, the approval prompt allows and
+ * denies, an error card's Retry runs the turn again; and the Markdown view
+ * alone. Runs under Xvfb.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <agent-gtk.h>
+
+#include "agent-test-openai.h"
+#include "agent-test-server.h"
+#include "agent-test-util.h"
+
+typedef struct
+{
+  AgentTestServer  *server;
+  AgentSession     *session;
+  GtkWidget        *window;
+  AgentGtkChatView *view;
+  AgentGtkComposer *composer;
+  GError           *finished_error;
+  guint             n_finished;
+  guint             n_answered;
+  AgentGtkApprovalAnswer answer;
+} Fixture;
+
+static void
+iterate (void)
+{
+  for (guint i = 0; i < 5; i++)
+    while (g_main_context_iteration (NULL, FALSE))
+      ;
+}
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *found)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (gtk_widget_get_visible (child) && G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        g_ptr_array_add (found, child);
+      collect (child, type, found);
+    }
+}
+
+/* The widgets of @type shown in @widget */
+static GPtrArray *
+find_all (GtkWidget *widget,
+          GType      type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect (widget, type, found);
+  return found;
+}
+
+static void
+collect_text (GtkWidget *widget,
+              GString   *text)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (!gtk_widget_get_visible (child) || !gtk_widget_get_child_visible (child))
+        continue;
+      if (GTK_IS_LABEL (child))
+        g_string_append_printf (text, "%s\n", gtk_label_get_text (GTK_LABEL (child)));
+      collect_text (child, text);
+    }
+}
+
+/* The text of every label shown in @widget */
+static char *
+shown_text (GtkWidget *widget)
+{
+  GString *text = g_string_new (NULL);
+
+  iterate ();
+  collect_text (widget, text);
+  return g_string_free (text, FALSE);
+}
+
+typedef struct
+{
+  GtkWidget  *widget;
+  const char *text;
+} Shows;
+
+static gboolean
+shows (gpointer data)
+{
+  Shows *shows = data;
+  g_autofree char *text = shown_text (shows->widget);
+
+  return strstr (text, shows->text) != NULL;
+}
+
+static void
+wait_until_shown (GtkWidget  *widget,
+                  const char *text)
+{
+  Shows data = { widget, text };
+
+  agent_test_wait_until (shows, &data);
+}
+
+/* A button shown in @widget labelled @label */
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  g_autoptr(GPtrArray) buttons = find_all (widget, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      GtkWidget *button = g_ptr_array_index (buttons, i);
+      GtkWidget *child = gtk_button_get_child (GTK_BUTTON (button));
+
+      if (gtk_widget_is_visible (button) &&
+          (g_strcmp0 (gtk_button_get_label (GTK_BUTTON (button)), label) == 0 ||
+           (child != NULL && GTK_IS_LABEL (child) &&
+            g_strcmp0 (gtk_label_get_label (GTK_LABEL (child)), label) == 0)))
+        return button;
+    }
+  return NULL;
+}
+
+static gboolean
+view_idle (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return !agent_gtk_chat_view_get_busy (fixture->view);
+}
+
+static void
+on_turn_finished (AgentGtkChatView *view,
+                  AgentMessage     *message,
+                  const GError     *error,
+                  Fixture          *fixture)
+{
+  fixture->n_finished++;
+  g_clear_error (&fixture->finished_error);
+  if (error != NULL)
+    fixture->finished_error = g_error_copy (error);
+}
+
+static void
+on_approval_answered (AgentGtkChatView       *view,
+                      AgentToolApproval      *approval,
+                      AgentGtkApprovalAnswer  answer,
+                      Fixture                *fixture)
+{
+  g_assert_true (AGENT_IS_TOOL_APPROVAL (approval));
+  fixture->n_answered++;
+  fixture->answer = answer;
+}
+
+/* A host's window: the view over the composer, as the examples have it */
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(AgentProvider) provider = NULL;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  fixture->server = agent_test_server_new ();
+  provider = agent_test_openai_provider_new (fixture->server);
+  agent_provider_set_max_retries (provider, 0);
+  fixture->session = agent_session_new (provider);
+
+  fixture->view = AGENT_GTK_CHAT_VIEW (agent_gtk_chat_view_new ());
+  fixture->composer = AGENT_GTK_COMPOSER (agent_gtk_composer_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (fixture->view), TRUE);
+  agent_gtk_chat_view_set_session (fixture->view, fixture->session);
+  agent_gtk_chat_view_set_composer (fixture->view, fixture->composer);
+  g_signal_connect (fixture->view, "turn-finished", G_CALLBACK (on_turn_finished), fixture);
+  g_signal_connect (fixture->view, "approval-answered", G_CALLBACK (on_approval_answered),
+                    fixture);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (fixture->view));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (fixture->composer));
+
+  fixture->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 600, 500);
+  gtk_window_set_child (GTK_WINDOW (fixture->window), box);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  iterate ();
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  iterate ();
+  g_clear_object (&fixture->session);
+  g_clear_error (&fixture->finished_error);
+  agent_test_server_free (fixture->server);
+}
+
+/* Text streams in: the first words show while the rest is awaited, and
+ * Stop shows instead of Send; then the whole answer, Markdown rendered */
+static void
+test_streaming (Fixture       *fixture,
+                gconstpointer  data)
+{
+  AgentTestResponse *response = agent_test_openai_begin (fixture->server, "");
+  g_autofree char *text = NULL;
+
+  agent_test_openai_add_text (response, "The first words, ");
+  agent_test_response_add_wait (response);
+  agent_test_openai_add_text (response, "then **the rest**.");
+  agent_test_openai_add_end (response, "stop", 1, 1);
+
+  agent_gtk_composer_set_text (fixture->composer, "Tell me something");
+  g_signal_emit_by_name (fixture->composer, "send", "Tell me something");
+  agent_test_server_wait_until_waiting (fixture->server);
+  wait_until_shown (fixture->window, "The first words,");
+  g_assert_true (agent_gtk_chat_view_get_busy (fixture->view));
+  g_assert_true (agent_gtk_composer_get_busy (fixture->composer));
+  text = agent_gtk_composer_dup_text (fixture->composer);
+  g_assert_cmpstr (text, ==, "");
+  g_assert_nonnull (strstr (shown_text (fixture->window), "Tell me something"));
+
+  agent_test_server_release (fixture->server);
+  agent_test_wait_until (view_idle, fixture);
+  wait_until_shown (fixture->window, "The first words, then the rest.");
+  g_assert_false (agent_gtk_composer_get_busy (fixture->composer));
+  g_assert_cmpuint (fixture->n_finished, ==, 1);
+  g_assert_no_error (fixture->finished_error);
+  g_assert_cmpstr (agent_test_openai_get_last_user_content (fixture->server, 0), ==,
+                   "Tell me something");
+}
+
+/* Stop mid-stream: the turn is cancelled, what streamed stays, marked as
+ * stopped, and no error card offers Retry */
+static void
+test_stop (Fixture       *fixture,
+           gconstpointer  data)
+{
+  AgentTestResponse *response = agent_test_openai_begin (fixture->server, "");
+  g_autofree char *text = NULL;
+
+  agent_test_openai_add_text (response, "The beginning of ");
+  agent_test_response_add_wait (response);
+  agent_test_openai_add_end (response, "stop", 1, 1);
+
+  agent_gtk_chat_view_send (fixture->view, "Tell me a story");
+  agent_test_server_wait_until_waiting (fixture->server);
+  wait_until_shown (fixture->window, "The beginning of");
+  /* The composer's Stop, as its button emits it */
+  g_signal_emit_by_name (fixture->composer, "stop");
+  agent_test_wait_until (view_idle, fixture);
+  agent_test_server_release (fixture->server);
+  g_assert_error (fixture->finished_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  wait_until_shown (fixture->window, "Stopped");
+  text = shown_text (fixture->window);
+  g_assert_nonnull (strstr (text, "The beginning of"));
+  g_assert_null (find_button (fixture->window, "_Retry"));
+  g_assert_false (agent_session_get_busy (fixture->session));
+}
+
+/* A tool call shows as a card, then the answer after it */
+static void
+test_tool_card (Fixture       *fixture,
+                gconstpointer  data)
+{
+  AgentTestToolChunk call = { 0, "call_1", "calculator", "{\"expression\":\"6*7\"}" };
+  const char *deltas[] = { "It is 42.", NULL };
+  g_autoptr(AgentTool) calculator = agent_calculator_tool_new ();
+  g_autoptr(GPtrArray) cards = NULL;
+  AgentToolCall *tool_call;
+
+  agent_session_add_tool (fixture->session, calculator);
+  agent_test_openai_add_tool_response (fixture->server, &call, 1, 1, 1);
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  agent_gtk_chat_view_send (fixture->view, "Six times seven?");
+  agent_test_wait_until (view_idle, fixture);
+  wait_until_shown (fixture->window, "It is 42.");
+
+  cards = find_all (fixture->window, AGENT_GTK_TYPE_TOOL_CARD);
+  g_assert_cmpuint (cards->len, ==, 1);
+  tool_call = agent_gtk_tool_card_get_tool_call (g_ptr_array_index (cards, 0));
+  g_assert_nonnull (tool_call);
+  g_assert_cmpstr (agent_tool_call_get_name (tool_call), ==, "calculator");
+  g_assert_nonnull (strstr (shown_text (g_ptr_array_index (cards, 0)), "calculator"));
+  g_assert_cmpstr (agent_test_openai_tool_message_content (fixture->server, 1, "call_1"), ==,
+                   "42");
+
+  /* The chunk toggle follows the view's property */
+  agent_gtk_chat_view_set_show_tool_call_chunks (fixture->view, TRUE);
+  g_assert_true (agent_session_get_stream_tool_call_chunks (fixture->session));
+  g_assert_true (agent_gtk_tool_card_get_show_chunks (g_ptr_array_index (cards, 0)));
+}
+
+static gboolean
+prompt_shown (gpointer data)
+{
+  Fixture *fixture = data;
+  g_autoptr(GPtrArray) prompts = find_all (fixture->window, AGENT_GTK_TYPE_APPROVAL_PROMPT);
+
+  return prompts->len == 1 &&
+         agent_gtk_approval_prompt_get_pending (g_ptr_array_index (prompts, 0));
+}
+
+static AgentGtkApprovalPrompt *
+the_prompt (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) prompts = find_all (fixture->window, AGENT_GTK_TYPE_APPROVAL_PROMPT);
+
+  g_assert_cmpuint (prompts->len, ==, 1);
+  return g_ptr_array_index (prompts, 0);
+}
+
+/* A tool that asks first: the prompt under the conversation says which, and
+ * its buttons allow it once, or deny it */
+static void
+test_approval (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autofree char *dir = agent_test_make_dir ("test-gtk-approval");
+  g_autofree char *path = agent_test_write_file (dir, "notes.txt", "secret plans", -1);
+  g_autofree char *arguments = g_strdup_printf ("{\"path\":\"%s\"}", path);
+  AgentTestToolChunk call = { 0, "call_1", "read_file", arguments };
+  AgentTestToolChunk again = { 0, "call_2", "read_file", arguments };
+  const char *allowed[] = { "Read it.", NULL };
+  const char *denied[] = { "Could not.", NULL };
+  g_autoptr(AgentTool) read_file = agent_builtin_tool_new ("read_file", NULL);
+  g_autofree char *asked = NULL;
+  GtkWidget *button;
+
+  agent_session_add_tool (fixture->session, read_file);
+
+  /* Allow Once, clicked */
+  agent_test_openai_add_tool_response (fixture->server, &call, 1, 1, 1);
+  agent_test_openai_add_text_response (fixture->server, allowed, 1, 1);
+  agent_gtk_chat_view_send (fixture->view, "Read my notes");
+  agent_test_wait_until (prompt_shown, fixture);
+  asked = shown_text (GTK_WIDGET (the_prompt (fixture)));
+  g_assert_nonnull (strstr (asked, "notes.txt"));
+  /* The application keeps no answer for the conversation: none offered */
+  g_assert_null (find_button (GTK_WIDGET (the_prompt (fixture)), "Allow in This _Conversation"));
+  button = find_button (GTK_WIDGET (the_prompt (fixture)), "Allow _Once");
+  g_assert_nonnull (button);
+  gtk_widget_activate (button);
+  agent_test_wait_until (view_idle, fixture);
+  wait_until_shown (fixture->window, "Read it.");
+  g_assert_cmpuint (fixture->n_answered, ==, 1);
+  g_assert_cmpint (fixture->answer, ==, AGENT_GTK_APPROVAL_ANSWER_ALLOW_ONCE);
+  g_assert_cmpstr (agent_test_openai_tool_message_content (fixture->server, 1, "call_1"), ==,
+                   "secret plans");
+  g_assert_false (prompt_shown (fixture));
+
+  /* Deny, clicked: the model is told, the file is not read */
+  agent_test_openai_add_tool_response (fixture->server, &again, 1, 1, 1);
+  agent_test_openai_add_text_response (fixture->server, denied, 1, 1);
+  agent_gtk_chat_view_send (fixture->view, "Read them again");
+  agent_test_wait_until (prompt_shown, fixture);
+  button = find_button (GTK_WIDGET (the_prompt (fixture)), "_Deny");
+  g_assert_nonnull (button);
+  gtk_widget_activate (button);
+  agent_test_wait_until (view_idle, fixture);
+  wait_until_shown (fixture->window, "Could not.");
+  g_assert_cmpuint (fixture->n_answered, ==, 2);
+  g_assert_cmpint (fixture->answer, ==, AGENT_GTK_APPROVAL_ANSWER_DENY);
+  g_assert_null (strstr (agent_test_openai_tool_message_content (fixture->server, 3, "call_2"),
+                         "secret plans"));
+  g_assert_nonnull (strstr (agent_test_openai_tool_message_content (fixture->server, 3, "call_2"),
+                            "denied"));
+  g_assert_false (prompt_shown (fixture));
+
+  agent_test_remove_dir (dir);
+}
+
+/* The application asks in a dialog of its own: the prompt, presented */
+static gboolean
+ask_in_dialog (AgentSession      *session,
+               AgentToolCall     *call,
+               AgentToolApproval *approval,
+               Fixture           *fixture)
+{
+  GtkWidget *prompt = agent_gtk_approval_prompt_new (approval);
+
+  agent_gtk_approval_prompt_present (AGENT_GTK_APPROVAL_PROMPT (prompt), fixture->window);
+  return TRUE;
+}
+
+/* The window of the dialog that asks, if one shows */
+static GtkWidget *
+dialog_shown (void)
+{
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    {
+      g_autoptr(GPtrArray) prompts = find_all (l->data, AGENT_GTK_TYPE_APPROVAL_PROMPT);
+
+      if (gtk_widget_get_visible (l->data) && prompts->len == 1 &&
+          agent_gtk_approval_prompt_get_pending (g_ptr_array_index (prompts, 0)))
+        return l->data;
+    }
+  return NULL;
+}
+
+static gboolean
+dialog_shows (gpointer data)
+{
+  return dialog_shown () != NULL;
+}
+
+static gboolean
+no_dialog (gpointer data)
+{
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    {
+      g_autoptr(GPtrArray) prompts = find_all (l->data, AGENT_GTK_TYPE_APPROVAL_PROMPT);
+
+      if (prompts->len > 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The approval prompt in a dialog: Allow Once in it runs the tool, and it
+ * goes; closing it denies */
+static void
+test_approval_dialog (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *dir = agent_test_make_dir ("test-gtk-dialog");
+  g_autofree char *path = agent_test_write_file (dir, "notes.txt", "secret plans", -1);
+  g_autofree char *arguments = g_strdup_printf ("{\"path\":\"%s\"}", path);
+  AgentTestToolChunk call = { 0, "call_1", "read_file", arguments };
+  AgentTestToolChunk again = { 0, "call_2", "read_file", arguments };
+  const char *allowed[] = { "Read it.", NULL };
+  const char *denied[] = { "Could not.", NULL };
+  g_autoptr(AgentTool) read_file = agent_builtin_tool_new ("read_file", NULL);
+  GtkWidget *dialog;
+
+  agent_session_add_tool (fixture->session, read_file);
+  g_signal_connect (fixture->session, "approve-tool-call", G_CALLBACK (ask_in_dialog), fixture);
+
+  agent_test_openai_add_tool_response (fixture->server, &call, 1, 1, 1);
+  agent_test_openai_add_text_response (fixture->server, allowed, 1, 1);
+  agent_gtk_chat_view_send (fixture->view, "Read my notes");
+  agent_test_wait_until (dialog_shows, NULL);
+  dialog = dialog_shown ();
+  g_assert_true (dialog != fixture->window);
+  g_assert_false (prompt_shown (fixture));  /* not in the view as well */
+  g_assert_nonnull (strstr (shown_text (dialog), "notes.txt"));
+  gtk_widget_activate (find_button (dialog, "Allow _Once"));
+  agent_test_wait_until (view_idle, fixture);
+  agent_test_wait_until (no_dialog, NULL);
+  wait_until_shown (fixture->window, "Read it.");
+  g_assert_cmpstr (agent_test_openai_tool_message_content (fixture->server, 1, "call_1"), ==,
+                   "secret plans");
+
+  agent_test_openai_add_tool_response (fixture->server, &again, 1, 1, 1);
+  agent_test_openai_add_text_response (fixture->server, denied, 1, 1);
+  agent_gtk_chat_view_send (fixture->view, "Again");
+  agent_test_wait_until (dialog_shows, NULL);
+  gtk_window_close (GTK_WINDOW (dialog_shown ()));
+  agent_test_wait_until (view_idle, fixture);
+  agent_test_wait_until (no_dialog, NULL);
+  wait_until_shown (fixture->window, "Could not.");
+  g_assert_nonnull (strstr (agent_test_openai_tool_message_content (fixture->server, 3, "call_2"),
+                            "denied"));
+
+  agent_test_remove_dir (dir);
+}
+
+/* A failed turn shows an error card; its Retry runs the turn again */
+static void
+test_error_retry (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  AgentTestResponse *failure = agent_test_server_add_response (fixture->server, 500);
+  const char *deltas[] = { "Better now.", NULL };
+  g_autoptr(GPtrArray) cards = NULL;
+  GtkWidget *retry;
+
+  agent_test_response_set_body (failure, "application/json",
+                                "{\"error\":{\"message\":\"The server had a bad day\"}}");
+  agent_gtk_chat_view_send (fixture->view, "Hello");
+  agent_test_wait_until (view_idle, fixture);
+  iterate ();
+  g_assert_nonnull (fixture->finished_error);
+  cards = find_all (fixture->window, AGENT_GTK_TYPE_ERROR_CARD);
+  g_assert_cmpuint (cards->len, ==, 1);
+  g_assert_nonnull (agent_gtk_error_card_get_error (g_ptr_array_index (cards, 0)));
+  g_assert_nonnull (agent_gtk_error_card_get_heading (g_ptr_array_index (cards, 0)));
+  g_assert_nonnull (strstr (shown_text (g_ptr_array_index (cards, 0)), "bad day"));
+
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  retry = find_button (g_ptr_array_index (cards, 0), "_Retry");
+  g_assert_nonnull (retry);
+  gtk_widget_activate (retry);
+  agent_test_wait_until (view_idle, fixture);
+  wait_until_shown (fixture->window, "Better now.");
+  g_assert_no_error (fixture->finished_error);
+  g_clear_pointer (&cards, g_ptr_array_unref);
+  cards = find_all (fixture->window, AGENT_GTK_TYPE_ERROR_CARD);
+  g_assert_cmpuint (cards->len, ==, 0);
+  /* The same question again, once */
+  g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, 2);
+  g_assert_cmpstr (agent_test_openai_get_last_user_content (fixture->server, 1), ==, "Hello");
+}
+
+/* The Markdown view on its own */
+static void
+test_markdown_view (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = agent_gtk_markdown_view_new ();
+  g_autofree char *text = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (view),
+                                    "# A title\n\nSome *emphasis* and `code`.\n\n- one\n- two\n");
+  g_assert_cmpstr (agent_gtk_markdown_view_get_text (AGENT_GTK_MARKDOWN_VIEW (view)), ==,
+                   "# A title\n\nSome *emphasis* and `code`.\n\n- one\n- two\n");
+  wait_until_shown (window, "A title");
+  text = shown_text (window);
+  g_assert_nonnull (strstr (text, "Some emphasis and code."));
+  g_assert_null (strstr (text, "*emphasis*"));
+  g_assert_nonnull (strstr (text, "one"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  agent_gtk_init ();
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("/gtk/chat-view/streaming", test_streaming);
+  ADD ("/gtk/chat-view/stop", test_stop);
+  ADD ("/gtk/chat-view/tool-card", test_tool_card);
+  ADD ("/gtk/chat-view/approval", test_approval);
+  ADD ("/gtk/approval-prompt/dialog", test_approval_dialog);
+  ADD ("/gtk/chat-view/error-retry", test_error_retry);
+#undef ADD
+  g_test_add_func ("/gtk/markdown-view", test_markdown_view);
+
+  return g_test_run ();
+}
