@@ -679,6 +679,60 @@ test_turn_errors (Fixture       *f,
   assert_read_back_equal (f);
 }
 
+/* A program whose first libagent call reads a stored error: the error is
+ * in AgentError's extended domain (it has room for the token counts), not
+ * in a plain quark of the same name that an error copy would overrun. */
+static void
+test_turn_errors_fresh_process (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(AgentStore) store = agent_store_new (g_getenv ("TEST_STORE_PATH"), &error);
+      g_autoptr(GError) copy = NULL;
+      AgentConversation *conversation;
+      gint64 requested = 0, limit = 0;
+
+      g_assert_no_error (error);
+      conversation = agent_store_lookup_conversation (store, 1);
+      g_assert_nonnull (conversation);
+      g_assert_true (agent_conversation_load (conversation, &error));
+      g_assert_no_error (error);
+      copy = g_error_copy (agent_conversation_get_error (conversation, 0));
+      g_assert_true (agent_error_get_context_tokens (copy, &requested, &limit));
+      /* The numbers are not stored: unknown, not whatever lay before */
+      g_assert_cmpint (requested, ==, -1);
+      g_assert_cmpint (limit, ==, -1);
+      g_assert_cmpstr (copy->message, ==, "Too long for the model");
+      return;
+    }
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GError) too_long = g_error_new_literal (AGENT_ERROR, AGENT_ERROR_CONTEXT_LENGTH,
+                                                      "Too long for the model");
+    g_autoptr(AgentConversation) conversation = NULL;
+    g_autoptr(AgentMessage) question = agent_message_new (AGENT_MESSAGE_ROLE_USER, "Hello");
+    TestStore db;
+
+    test_store_open (&db);
+    conversation = agent_store_create_conversation (db.store);
+    g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), question, &error));
+    g_assert_no_error (error);
+    g_assert_true (agent_conversation_set_error (conversation, 0, too_long, &error));
+    g_assert_no_error (error);
+    test_store_flush (db.store);
+    g_assert_cmpint (agent_conversation_get_id (conversation), ==, 1);
+
+    g_setenv ("TEST_STORE_PATH", db.path, TRUE);
+    g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+    g_test_trap_assert_passed ();
+
+    g_clear_object (&conversation);
+    test_store_close (&db);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -697,6 +751,7 @@ main (int   argc,
   ADD ("/store/record-session", test_record_session);
   ADD ("/store/record-session-keeps-members", test_record_session_keeps_members);
   ADD ("/store/turn-errors", test_turn_errors);
+  g_test_add_func ("/store/turn-errors-fresh-process", test_turn_errors_fresh_process);
 
   return g_test_run ();
 }

@@ -66,7 +66,11 @@ error_from_text (const char *text)
   message = json_object_get_string_member_with_default (object, "message", "");
   if (domain == NULL || *domain == '\0')
     return NULL;
-  return g_error_new_literal (g_quark_from_string (domain),
+  /* AGENT_ERROR by its name, not a plain quark of the same name: an
+   * extended domain gives its errors room that a quark made first would
+   * not (and g_error_copy() would then write past the error) */
+  return g_error_new_literal (g_strcmp0 (domain, g_quark_to_string (AGENT_ERROR)) == 0 ?
+                              AGENT_ERROR : g_quark_from_string (domain),
                               (int) json_object_get_int_member_with_default (object, "code", 0),
                               message);
 }
