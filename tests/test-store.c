@@ -690,7 +690,7 @@ test_turn_errors_fresh_process (void)
       g_autoptr(GError) error = NULL;
       g_autoptr(AgentStore) store = agent_store_new (g_getenv ("TEST_STORE_PATH"), &error);
       g_autoptr(GError) copy = NULL;
-      AgentConversation *conversation;
+      g_autoptr(AgentConversation) conversation = NULL;
       gint64 requested = 0, limit = 0;
 
       g_assert_no_error (error);
