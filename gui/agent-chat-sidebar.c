@@ -44,6 +44,7 @@ struct _AgentChatSidebar
   GListModel         *conversations;  /* the store's list */
   GtkSingleSelection *selection;
   AgentConversation  *conversation;   /* the one the window shows */
+  GCancellable       *searching;      /* while the store searches */
   guint               n_pending;      /* delete toasts not yet dismissed */
   guint               syncing : 1;
   guint               moving : 1;     /* the keys move the selection */
@@ -223,22 +224,54 @@ on_activate (AgentChatSidebar *self,
 /* Search */
 
 static void
-search (AgentChatSidebar *self)
+show_results (AgentChatSidebar *self,
+              GListModel       *results)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-  g_autoptr(GListModel) results = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (self->store == NULL)
-    return;
-
-  if (*text != '\0' && !(results = agent_store_search (self->store, text, &error)))
-    show_error (self, _("Could not search"), error);
-
   self->syncing = TRUE;
   gtk_single_selection_set_model (self->selection, results ? results : self->conversations);
   self->syncing = FALSE;
   on_items_changed (self);
+}
+
+static void
+on_searched (GObject      *source,
+             GAsyncResult *result,
+             gpointer      data)
+{
+  g_autoptr(AgentChatSidebar) self = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GListModel) results = agent_store_search_finish (AGENT_STORE (source), result, &error);
+
+  /* Other words were typed since (or the sidebar went) */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->searching);
+  if (results == NULL)
+    show_error (self, _("Could not search"), error);
+  show_results (self, results);
+}
+
+/* The store searches on a thread of its own: the words typed since cancel
+ * a search still running */
+static void
+search (AgentChatSidebar *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  if (self->searching != NULL)
+    g_cancellable_cancel (self->searching);
+  g_clear_object (&self->searching);
+  if (self->store == NULL)
+    return;
+
+  if (*text == '\0')
+    {
+      show_results (self, NULL);
+      return;
+    }
+  self->searching = g_cancellable_new ();
+  agent_store_search_async (self->store, text, self->searching, on_searched,
+                            g_object_ref (self));
 }
 
 static void
@@ -737,6 +770,9 @@ agent_chat_sidebar_dispose (GObject *object)
 {
   AgentChatSidebar *self = AGENT_CHAT_SIDEBAR (object);
 
+  if (self->searching != NULL)
+    g_cancellable_cancel (self->searching);
+  g_clear_object (&self->searching);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_SIDEBAR);
   g_clear_object (&self->selection);
   g_clear_object (&self->conversations);

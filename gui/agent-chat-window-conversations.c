@@ -24,6 +24,7 @@
 enum {
   PROP_0,
   PROP_STORE,
+  PROP_LOADING,
   N_PROPS
 };
 
@@ -325,33 +326,125 @@ _agent_chat_window_turn_answered (AgentChatWindow *self,
                                    request);
 }
 
-static gboolean
-show_conversation (AgentChatWindow   *self,
-                   AgentConversation *conversation)
-{
-  g_autoptr(GError) error = NULL;
+/* Opening a conversation: its messages are read on a thread of the
+ * store's, and shown when they are all there. The last one asked for
+ * wins: opening another cancels the one still being read. */
 
-  if (!agent_conversation_load (conversation, &error))
+typedef struct
+{
+  AgentChatWindow *window;
+  GCancellable    *cancellable;
+  guint            activate : 1;  /* picked: the chat pane takes the keyboard */
+  guint            at_start : 1;  /* the last one, opened again at start */
+} Opening;
+
+static void
+set_opening (AgentChatWindow *self,
+             GCancellable    *cancellable)
+{
+  gboolean was_loading = self->opening != NULL;
+
+  if (self->opening != NULL)
+    g_cancellable_cancel (self->opening);
+  g_set_object (&self->opening, cancellable);
+  if (was_loading != (cancellable != NULL))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+/* At start, the chat shown until the last one is read is a new, empty
+ * one: it gives way only if nothing was begun in it meanwhile */
+static gboolean
+untouched (AgentChatWindow *self)
+{
+  AgentMemory *memory = agent_session_get_memory (self->session);
+  g_autofree char *draft = agent_gtk_composer_dup_text (self->composer);
+
+  return !agent_session_get_busy (self->session) &&
+         (memory == NULL || g_list_model_get_n_items (G_LIST_MODEL (memory)) == 0) &&
+         (draft == NULL || *draft == '\0');
+}
+
+/* @conversation is read: it is the one shown */
+static void
+shown (AgentChatWindow   *self,
+       AgentConversation *conversation,
+       gboolean           activate,
+       gboolean           at_start)
+{
+  if (at_start && !untouched (self))
+    return;
+  if (AGENT_MEMORY (conversation) != agent_session_get_memory (self->session))
+    agent_chat_window_set_memory (self, AGENT_MEMORY (conversation));
+  if (activate)
+    {
+      _agent_chat_window_show_pane (self, TRUE);
+      gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+    }
+}
+
+static void
+on_conversation_loaded (GObject      *source,
+                        GAsyncResult *result,
+                        gpointer      data)
+{
+  AgentConversation *conversation = AGENT_CONVERSATION (source);
+  Opening *opening = data;
+  AgentChatWindow *self = opening->window;
+  g_autoptr(GError) error = NULL;
+  gboolean loaded = agent_conversation_load_finish (conversation, result, &error);
+
+  /* Another was asked for since, or the window went */
+  if (g_cancellable_is_cancelled (opening->cancellable))
+    goto out;
+  set_opening (self, NULL);
+
+  if (loaded)
+    shown (self, conversation, opening->activate, opening->at_start);
+  else
     {
       g_autofree char *text = g_markup_printf_escaped (_("Could not open the conversation: %s"),
                                                        error->message);
 
       adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
-      return FALSE;
     }
-  if (AGENT_MEMORY (conversation) != agent_session_get_memory (self->session))
-    agent_chat_window_set_memory (self, AGENT_MEMORY (conversation));
-  return TRUE;
+
+out:
+  g_object_unref (opening->cancellable);
+  g_object_unref (opening->window);
+  g_free (opening);
+}
+
+static void
+show_conversation (AgentChatWindow   *self,
+                   AgentConversation *conversation,
+                   gboolean           activate,
+                   gboolean           at_start)
+{
+  Opening *opening;
+
+  /* In memory already (shown before, or by another window): at once */
+  if (agent_conversation_is_loaded (conversation))
+    {
+      set_opening (self, NULL);
+      shown (self, conversation, activate, at_start);
+      return;
+    }
+
+  opening = g_new0 (Opening, 1);
+  opening->window = g_object_ref (self);
+  opening->cancellable = g_cancellable_new ();
+  opening->activate = activate;
+  opening->at_start = at_start;
+  set_opening (self, opening->cancellable);
+  agent_conversation_load_async (conversation, opening->cancellable, on_conversation_loaded,
+                                 opening);
 }
 
 static void
 on_conversation_activated (AgentChatWindow   *self,
                            AgentConversation *conversation)
 {
-  if (!show_conversation (self, conversation))
-    return;
-  _agent_chat_window_show_pane (self, TRUE);
-  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+  show_conversation (self, conversation, TRUE, FALSE);
 }
 
 /* The keys moved through the sidebar: the keyboard stays there (and,
@@ -360,7 +453,7 @@ static void
 on_conversation_selected (AgentChatWindow   *self,
                           AgentConversation *conversation)
 {
-  show_conversation (self, conversation);
+  show_conversation (self, conversation, FALSE, FALSE);
 }
 
 /* The conversation shown is being deleted: a new chat takes its place */
@@ -409,6 +502,10 @@ agent_chat_window_get_property (GObject    *object,
       g_value_set_object (value, self->store);
       break;
 
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->opening != NULL);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -450,6 +547,15 @@ _agent_chat_window_class_init_conversations (GtkWidgetClass *widget_class)
   properties[PROP_STORE] =
     g_param_spec_object ("store", NULL, NULL, AGENT_TYPE_STORE,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentChatWindow:loading:
+   *
+   * Whether a stored conversation is being read, to be shown once it is.
+   */
+  properties[PROP_LOADING] =
+    g_param_spec_boolean ("loading", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "win.show-sidebar", NULL, show_sidebar_action);
@@ -492,20 +598,24 @@ _agent_chat_window_init_conversations (AgentChatWindow *self)
                            G_CALLBACK (on_conversation_deleted), self, G_CONNECT_SWAPPED);
   _agent_chat_window_show_pane (self, TRUE);
 
+  /* A new chat at once, and the last one in its place once it is read (a
+   * long one takes a while, which the window does not wait for) */
+  memory = _agent_chat_window_new_memory (self);
+  agent_chat_window_set_memory (self, memory);
   last = agent_store_lookup_conversation (self->store,
                                           g_settings_get_int64 (self->settings,
                                                                 "last-conversation"));
-  if (last != NULL && agent_conversation_load (last, NULL))
-    memory = AGENT_MEMORY (g_steal_pointer (&last));
-  else
-    memory = _agent_chat_window_new_memory (self);
-  agent_chat_window_set_memory (self, memory);
+  if (last != NULL)
+    show_conversation (self, last, FALSE, TRUE);
 }
 
 void
 _agent_chat_window_dispose_conversations (AgentChatWindow *self)
 {
   g_clear_handle_id (&self->claim_source, g_source_remove);
+  if (self->opening != NULL)
+    g_cancellable_cancel (self->opening);
+  g_clear_object (&self->opening);
   unwatch (self);
   self->sidebar = NULL;  /* a child of the template's sidebar pane */
   g_clear_object (&self->store);
@@ -530,7 +640,8 @@ agent_chat_window_get_sidebar (AgentChatWindow *self)
  * @self: a #AgentChatWindow
  * @id: a stored conversation's id
  *
- * Shows the conversation @id (as picked in the sidebar).
+ * Shows the conversation @id (as picked in the sidebar), once its messages
+ * are read (#AgentChatWindow:loading).
  *
  * Returns: whether there is one
  */
@@ -545,7 +656,7 @@ agent_chat_window_open_conversation (AgentChatWindow *self,
   if (self->store == NULL || !(conversation = agent_store_lookup_conversation (self->store, id)))
     return FALSE;
   on_conversation_activated (self, conversation);
-  return agent_session_get_memory (self->session) == AGENT_MEMORY (conversation);
+  return TRUE;
 }
 
 /**

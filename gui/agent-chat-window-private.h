@@ -52,6 +52,7 @@ struct _AgentChatWindow
   AgentStore           *store;
   GtkWidget            *sidebar;
   AgentConversation    *conversation;  /* the memory, when it is a stored one */
+  GCancellable         *opening;       /* while a conversation is read to be shown */
 #endif
 
   guint                 claim_source;  /* while another program holds the conversation */

@@ -262,10 +262,18 @@ test_read_beside_writes (void)
   g_assert_cmpint (agent_search_result_get_position (result), ==,
                    g_list_model_get_n_items (G_LIST_MODEL (kept)) - 1);
 
+  /* Written by this process, in memory; read by the other store only when
+   * asked (a new conversation has nothing to read) */
+  g_assert_true (agent_conversation_is_loaded (kept));
   copy = agent_store_lookup_conversation (other, agent_conversation_get_id (kept));
+  g_assert_false (agent_conversation_is_loaded (copy));
   g_assert_true (load (copy, NULL, &error));
   g_assert_no_error (error);
+  g_assert_true (agent_conversation_is_loaded (copy));
   test_store_assert_same_messages (G_LIST_MODEL (kept), G_LIST_MODEL (copy));
+  g_clear_object (&copy);
+  copy = agent_store_create_conversation (other);
+  g_assert_true (agent_conversation_is_loaded (copy));
   g_clear_object (&copy);
 
   /* The one being written: a whole number of batches (one message each) */

@@ -226,6 +226,29 @@ agent_conversation_load (AgentConversation  *self,
   return TRUE;
 }
 
+/**
+ * agent_conversation_is_loaded:
+ * @self: a [class@Agent.Conversation]
+ *
+ * Whether the conversation's messages are in memory: read already (or
+ * never stored, for a new conversation), so that using it as a list model
+ * or [method@Agent.Conversation.load] reads nothing. An application
+ * shows such a conversation at once, and reads the others with
+ * [method@Agent.Conversation.load_async].
+ *
+ * Returns: %TRUE if the messages are loaded (or could not be: a failure
+ *   to read them is kept, and given by [method@Agent.Conversation.load])
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_conversation_is_loaded (AgentConversation *self)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
+
+  return self->messages != NULL || self->id == 0;
+}
+
 /* GListModel */
 
 static GType

@@ -86,6 +86,8 @@ AGENT_AVAILABLE_IN_ALL
 gboolean    agent_conversation_load         (AgentConversation  *self,
                                              GError            **error);
 AGENT_AVAILABLE_IN_ALL
+gboolean    agent_conversation_is_loaded    (AgentConversation  *self);
+AGENT_AVAILABLE_IN_ALL
 void        agent_conversation_load_async   (AgentConversation  *self,
                                              GCancellable       *cancellable,
                                              GAsyncReadyCallback callback,

@@ -530,7 +530,7 @@ agent_conversation_load_async (AgentConversation   *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, agent_conversation_load_async);
 
-  if (self->messages != NULL || self->id == 0)
+  if (agent_conversation_is_loaded (self))
     {
       GError *error = NULL;
 

@@ -150,6 +150,24 @@ open_window (Fixture *fixture)
   g_assert_nonnull (store);
   fixture->window = g_object_ref_sink (g_object_new (AGENT_CHAT_TYPE_WINDOW, "store", store, NULL));
   gtk_window_present (GTK_WINDOW (fixture->window));
+  wait_opened (fixture->window);
+}
+
+static gboolean
+opened (gpointer data)
+{
+  gboolean loading = TRUE;
+
+  g_object_get (data, "loading", &loading, NULL);
+  return !loading;
+}
+
+/* Until the conversation asked for (the last one, at start) is read and
+ * shown: the window reads it on another thread */
+void
+wait_opened (AgentChatWindow *window)
+{
+  agent_test_wait_until (opened, window);
   iterate ();
 }
 

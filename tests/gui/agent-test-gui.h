@@ -38,6 +38,7 @@ GListModel  *agent_test_gui_items     (AgentChatWindow *window);
 #if AGENT_HAS_STORE
 void       open_window       (Fixture       *fixture);
 void       restart           (Fixture       *fixture);
+void       wait_opened       (AgentChatWindow *window);
 void       store_fixture_set_up (Fixture    *fixture,
                                  gconstpointer data);
 #endif

@@ -278,9 +278,12 @@ class App:
         return app
 
     def quit(self):
+        # The key goes to the app's window: with no window manager, a key
+        # pressed while no window has the keyboard is lost
+        focus_mapped()
         xdotool("key", "ctrl+q")
         try:
-            return self.process.wait(15)
+            return self.process.wait(60)
         except subprocess.TimeoutExpired:
             self.kill()
             return None

@@ -647,7 +647,7 @@ test_pick_model (Fixture       *fixture,
 
   /* Picked: the chat's, from the next turn */
   g_signal_emit_by_name (list, "row-activated", beta);
-  iterate ();
+  wait_opened (fixture->window);
   agent_test_assert_contains (subtitle (fixture), "beta-model");
   chat (fixture, "Again", "Again.");
   g_assert_cmpstr (last_model_asked (fixture), ==, "beta-model");

@@ -208,6 +208,9 @@ def main(home):
         xdotool("key", "ctrl+a", "BackSpace")
         held = server.add_text("The answer came.", hold=True)
         send("Take your time")
+        # The question is sent (the answer is held) before another window
+        # takes the keyboard: keys still on their way would go to it
+        focus.wait(lambda: shows(app, "Stop") and composer_text(app) == "", 30)
         other = subprocess.Popen([os.environ["AGENT_CHAT"], "--model", "other-model"],
                                  env=chat.env)
         moved = focus.wait(lambda: active_window() not in ("", main_window), 30)

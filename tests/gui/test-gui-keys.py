@@ -72,6 +72,12 @@ def preferences(app):
                                  if app.getChildAtIndex(i).name == "Preferences"), None))
 
 
+def close_preferences(app):
+    """Escape closes Preferences; the next key waits until they are gone."""
+    xdotool("key", "Escape")
+    return wait_for(lambda: preferences(app) is None, 30)
+
+
 def entry_text(window, title):
     node = find_node(window, title, pyatspi.ROLE_TEXT)
     return text_of(node) if node is not None else None
@@ -139,7 +145,7 @@ class App:
 
     def start(self, *args):
         before = window_ids()
-        for attempt in range(2):
+        for attempt in range(3):
             self.output.seek(0, os.SEEK_END)
             start = self.output.tell()
             self.process = subprocess.Popen([os.environ["AGENT_CHAT"]] + list(args), env=self.env,
@@ -157,6 +163,7 @@ class App:
             # then ("cannot open display"): that, and only that, is tried again
             if "cannot open display" not in said:
                 break
+            time.sleep(1)
         return None
 
     def run(self, *args):
@@ -166,12 +173,29 @@ class App:
         return done.returncode, done.stderr
 
     def quit(self):
+        """Ctrl+Q, given to a window of the app that has the keyboard: with no
+        window manager, X gives the keyboard to no one when a dialog that had
+        it goes away, and a key pressed then is lost.  The exit status, or
+        None when the app did not quit within the time given."""
+        windows = sorted(window_ids())
+        if not any(focus(w) for w in windows):
+            print("# no window of the app takes the keyboard: %s" % windows, flush=True)
         xdotool("key", "ctrl+q")
         try:
-            return self.process.wait(20)
+            status = self.process.wait(60)
         except subprocess.TimeoutExpired:
             self.kill()
-            return None
+            status = None
+        if status != 0:
+            self.said("the app did not quit cleanly (exit status %s)" % status)
+        return status
+
+    def said(self, what):
+        """@what, and the last lines the app printed, as TAP comments."""
+        print("# " + what + ":", flush=True)
+        self.output.seek(0)
+        for line in self.output.read().splitlines()[-8:]:
+            print("#   " + line, flush=True)
 
     def kill(self):
         if self.process is not None and self.process.poll() is None:
@@ -233,7 +257,7 @@ def key_from_cli(chat, a):
     tap(prefs is not None and
         wait_for(lambda: any("stored in your keyring" in n for n in names(prefs)), 30),
         "Preferences say the key is kept in the keyring")
-    xdotool("key", "Escape")
+    close_preferences(app)
     tap(chat.quit() == 0, "Ctrl+Q quits")
     return True
 
@@ -254,7 +278,7 @@ def key_typed(chat, b):
     xdotool("type", "--delay", "20", TYPED_KEY)
     tap(field and wait_for(lambda: length_of(field) == len(TYPED_KEY), 30),
         "Preferences open on the empty API key field, which takes the key typed")
-    xdotool("key", "Escape")
+    close_preferences(app)
     tap(chat.quit() == 0, "Ctrl+Q quits once the key is typed")
 
     app = chat.start("--base-url", b.url, "--model", "keys-model")
@@ -267,9 +291,16 @@ def key_typed(chat, b):
     wait_for(lambda: turn_over(app), 30)
     chat.quit()
 
+    before = len(b.seen("/v1/chat/completions", authorization="expected"))
     asked = chat.cli("--base-url", b.url, "Hi")
-    tap(asked.returncode == 0 and
-        len(b.seen("/v1/chat/completions", authorization="expected")) == 2,
+    # The server's lines are read by a thread of this test's: wait for it
+    wait_for(lambda: len(b.seen("/v1/chat/completions", authorization="expected")) > before, 10)
+    after = len(b.seen("/v1/chat/completions", authorization="expected"))
+    if asked.returncode != 0 or after != before + 1:
+        print("# agent-cli: exit status %d, %d request(s) with the key before it, %d after; "
+              "it said: %s" % (asked.returncode, before, after, asked.stderr.strip()[-300:]),
+              flush=True)
+    tap(asked.returncode == 0 and before >= 1 and after == before + 1,
         "agent-cli finds the key typed in the app in the same keyring")
     return True
 
@@ -295,8 +326,7 @@ def dead_server(chat, a, b):
     prefs = wait_for(lambda: preferences(app), 30)
     tap(prefs is not None and wait_for(lambda: entry_text(prefs, "Base URL") == dead, 30),
         "Preferences show the dead URL the window uses")
-    xdotool("key", "Escape")
-    wait_for(lambda: preferences(app) is None, 30)
+    close_preferences(app)
 
     retry = retry_button(app)
     if retry is not None:
@@ -317,8 +347,7 @@ def dead_server(chat, a, b):
         xdotool("key", "ctrl+a")
         xdotool("type", "--delay", "20", a.url)
     edited = field and wait_for(lambda: entry_text(prefs, "Base URL") == a.url, 30)
-    xdotool("key", "Escape")
-    wait_for(lambda: preferences(app) is None, 30)
+    close_preferences(app)
     retry = retry_button(app)
     if retry is not None:
         click(retry)

@@ -755,6 +755,7 @@ restart_on (Fixture    *fixture,
   g_settings_set_int64 (fixture->settings, "last-conversation", id);
   fixture->window = g_object_ref_sink (g_object_new (AGENT_CHAT_TYPE_WINDOW, "store", store, NULL));
   gtk_window_present (GTK_WINDOW (fixture->window));
+  wait_opened (fixture->window);
   wait_frames (GTK_WIDGET (fixture->window), 2);
 }
 

@@ -479,6 +479,118 @@ test_window_reopen_interrupted (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (stored)), ==, 4);
 }
 
+/* A stored conversation of @n_messages, written by a store of its own on
+ * the window's database (so that the window's store reads it from disk) */
+static gint64
+store_conversation (guint       n_messages,
+                    const char *first)
+{
+  g_autoptr(AgentStore) store = agent_store_new (NULL, NULL);
+  g_autoptr(AgentConversation) conversation = agent_store_create_conversation (store);
+  g_autoptr(GError) error = NULL;
+  gboolean flushed = FALSE;
+
+  for (guint i = 0; i < n_messages; i++)
+    {
+      g_autofree char *text = i == 0 ? g_strdup (first) : g_strdup_printf ("Message %u", i);
+      g_autoptr(AgentMessage) message = agent_message_new (i % 2 ? AGENT_MESSAGE_ROLE_ASSISTANT
+                                                                 : AGENT_MESSAGE_ROLE_USER, text);
+
+      g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), message, &error));
+      g_assert_no_error (error);
+    }
+  agent_store_flush_async (store, NULL, flushed_cb, &flushed);
+  agent_test_wait_for (&flushed);
+  return agent_conversation_get_id (conversation);
+}
+
+static gint64
+shown_id (AgentChatWindow *window)
+{
+  AgentMemory *memory = agent_session_get_memory (agent_chat_window_get_session (window));
+
+  return AGENT_IS_CONVERSATION (memory) ? agent_conversation_get_id (AGENT_CONVERSATION (memory))
+                                        : -1;
+}
+
+static void
+on_memory_shown (AgentSession *session,
+                 GParamSpec   *pspec,
+                 GArray       *ids)
+{
+  AgentMemory *memory = agent_session_get_memory (session);
+  gint64 id = AGENT_IS_CONVERSATION (memory) ? agent_conversation_get_id (AGENT_CONVERSATION (memory))
+                                             : -1;
+
+  g_array_append_val (ids, id);
+}
+
+/* A conversation is read off the main thread: the window goes on while it
+ * is read, and shows it when it is all there; the last one asked for wins;
+ * at start, the last conversation does not replace a chat begun meanwhile */
+static void
+test_window_open_async (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  gint64 long_id = store_conversation (4000, "A long one");
+  gint64 short_id = store_conversation (2, "A short one");
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  AgentSession *session;
+  gboolean loading = FALSE;
+  g_autofree char *draft = NULL;
+
+  /* A window whose store lists them */
+  restart (fixture);
+  session = agent_chat_window_get_session (fixture->window);
+  g_signal_connect (session, "notify::memory", G_CALLBACK (on_memory_shown), ids);
+
+  /* Asked for, the long one is not there yet: the call returned first */
+  g_assert_true (agent_chat_window_open_conversation (fixture->window, long_id));
+  g_object_get (fixture->window, "loading", &loading, NULL);
+  g_assert_true (loading);
+  g_assert_cmpint (shown_id (fixture->window), !=, long_id);
+
+  /* Another one asked for at once: it is the one shown, the long one never */
+  g_assert_true (agent_chat_window_open_conversation (fixture->window, short_id));
+  wait_opened (fixture->window);
+  g_assert_cmpint (shown_id (fixture->window), ==, short_id);
+  g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==, 2);
+
+  /* Asked for again, alone: shown whole */
+  g_assert_true (agent_chat_window_open_conversation (fixture->window, long_id));
+  wait_opened (fixture->window);
+  g_assert_cmpint (shown_id (fixture->window), ==, long_id);
+  g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==, 4000);
+  g_signal_handlers_disconnect_by_data (session, ids);
+  g_assert_cmpuint (ids->len, ==, 2);
+  g_assert_cmpint (g_array_index (ids, gint64, 0), ==, short_id);
+  g_assert_cmpint (g_array_index (ids, gint64, 1), ==, long_id);
+
+  /* At start the window shows a new chat until the last one is read; a
+   * draft begun in it meanwhile keeps it */
+  g_settings_set_int64 (fixture->settings, "last-conversation", long_id);
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  iterate ();
+  g_clear_object (&fixture->window);
+  {
+    g_autoptr(AgentStore) store = agent_store_new (NULL, NULL);
+
+    fixture->window = g_object_ref_sink (g_object_new (AGENT_CHAT_TYPE_WINDOW, "store", store,
+                                                       NULL));
+  }
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  g_assert_cmpint (shown_id (fixture->window), ==, 0);
+  agent_gtk_composer_set_text (agent_chat_window_get_composer (fixture->window), "Meanwhile");
+  wait_opened (fixture->window);
+  g_assert_cmpint (shown_id (fixture->window), ==, 0);
+  draft = agent_gtk_composer_dup_text (agent_chat_window_get_composer (fixture->window));
+  g_assert_cmpstr (draft, ==, "Meanwhile");
+
+  /* Without a draft, the last one comes back */
+  restart (fixture);
+  g_assert_cmpint (shown_id (fixture->window), ==, long_id);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -495,6 +607,8 @@ main (int   argc,
               store_fixture_set_up, test_window_reopen_last, fixture_tear_down);
   g_test_add ("/gui/window/reopen-interrupted", Fixture, NULL,
               store_fixture_set_up, test_window_reopen_interrupted, fixture_tear_down);
+  g_test_add ("/gui/window/open-async", Fixture, NULL,
+              store_fixture_set_up, test_window_open_async, fixture_tear_down);
 
   return agent_test_gui_run (data_home);
 }
