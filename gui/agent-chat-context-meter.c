@@ -100,7 +100,7 @@ static void
 update (AgentChatContextMeter *self)
 {
   g_autofree char *used_text = NULL;
-  g_autofree char *window_text = NULL;
+  g_autofree char *used_words = NULL;
   g_autofree char *label = NULL;
   g_autofree char *description = NULL;
   gint64 used = -1;
@@ -122,21 +122,28 @@ update (AgentChatContextMeter *self)
   gtk_widget_set_visible (GTK_WIDGET (self), used >= 0);
   gtk_widget_set_visible (GTK_WIDGET (self->level_bar), window > 0);
   used_text = agent_chat_context_meter_format_tokens (used);
+  used_words = g_strdup_printf ("%'" G_GINT64_FORMAT, MAX (used, 0));
   if (window > 0)
     {
+      g_autofree char *window_text = NULL;
+      g_autofree char *window_words = NULL;
+
       window_text = agent_chat_context_meter_format_tokens ((gint64) MIN (window, G_MAXINT64));
+      window_words = g_strdup_printf ("%'" G_GUINT64_FORMAT, window);
       /* TRANSLATORS: tokens used of the model's context window, short: "12 k / 128 k" */
       label = g_strdup_printf (_("%s / %s"), used_text, window_text);
-      /* TRANSLATORS: the tooltip and screen-reader name of the context meter */
-      description = g_strdup_printf (_("Context: %'" G_GINT64_FORMAT " of %'" G_GUINT64_FORMAT
-                                       " tokens used"), MAX (used, 0), window);
+      /* TRANSLATORS: the tooltip and screen-reader name of the context meter:
+       * "Context: 12,400 of 128,000 tokens used" */
+      description = g_strdup_printf (_("Context: %s of %s tokens used"), used_words, window_words);
       gtk_level_bar_set_value (self->level_bar, MIN ((double) MAX (used, 0) / (double) window, 1.0));
     }
   else
     {
       /* TRANSLATORS: tokens used, the model's context window unknown, short: "12 k tokens" */
       label = g_strdup_printf (_("%s tokens"), used_text);
-      description = g_strdup_printf (_("Context: %'" G_GINT64_FORMAT " tokens used"), MAX (used, 0));
+      /* TRANSLATORS: the tooltip and screen-reader name of the context meter, the
+       * model's context window unknown: "Context: 12,400 tokens used" */
+      description = g_strdup_printf (_("Context: %s tokens used"), used_words);
     }
   gtk_label_set_label (self->label, label);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self), description);
