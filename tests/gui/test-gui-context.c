@@ -275,7 +275,7 @@ test_preferences (Fixture       *fixture,
   combos = find_all (preferences, ADW_TYPE_COMBO_ROW);
   for (guint i = 0; i < combos->len; i++)
     if (g_strcmp0 (adw_preferences_row_get_title (g_ptr_array_index (combos, i)),
-                   "When a Conversation Is Too Long") == 0)
+                   "When Too Long") == 0)
       strategy = g_ptr_array_index (combos, i);
   g_assert_nonnull (strategy);
   g_assert_cmpuint (adw_combo_row_get_selected (strategy), ==, 0);
