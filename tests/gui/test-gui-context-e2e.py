@@ -17,24 +17,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from agenttestgui import App, FocusTracker, all_nodes, finish, names, tap, walking, xdotool  # noqa: E402
+from agenttestgui import (App, FocusTracker, all_nodes, finish, names, send, shows,  # noqa: E402
+                          tap, turn_over, walking)
 from scriptedserver import ScriptedServer  # noqa: E402
 
 N_TESTS = 5
-
-
-def shows(app, text):
-    return any(text in name for name in names(app))
-
-
-def turn_over(app):
-    shown = names(app)
-    return "Send" in shown and "Stop" not in shown
-
-
-def send(text):
-    xdotool("type", "--delay", "20", text)
-    xdotool("key", "Return")
 
 
 def meter(app):
