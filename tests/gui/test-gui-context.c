@@ -358,6 +358,45 @@ test_summary_marker (Fixture       *fixture,
   }
 }
 
+static gboolean
+marker_says_summarizing (gpointer data)
+{
+  Fixture *fixture = data;
+  g_autoptr(GPtrArray) markers = summary_markers (fixture);
+
+  return markers->len == 1 &&
+         g_strcmp0 (agent_gtk_summary_marker_get_title (g_ptr_array_index (markers, 0)),
+                    "Summarizing earlier messages…") == 0;
+}
+
+/* While the model writes the summary, its marker says so */
+static void
+test_summary_written (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  AgentTestResponse *summary;
+
+  g_settings_set_string (fixture->settings, "context-strategy", "summarize");
+  g_settings_set_uint (fixture->settings, "context-keep-turns", 1);
+  g_settings_set_uint (fixture->settings, "context-window", 100);
+  chat (fixture, "An old question", "An old answer.", 70, 5);
+
+  summary = agent_test_server_add_response (fixture->server, 200);
+  agent_test_openai_add_role (summary, "");
+  agent_test_openai_add_text (summary, "They talked");
+  agent_test_response_add_wait (summary);
+  agent_test_openai_add_text (summary, " about old things.");
+  agent_test_openai_add_end (summary, "stop", 60, 8);
+  add_answer (fixture, "A fresh answer.", 30, 5);
+  agent_chat_window_send (fixture->window, "A fresh question, long enough to pass the threshold");
+  agent_test_server_wait_until_waiting (fixture->server);
+  agent_test_wait_until (marker_says_summarizing, fixture);
+
+  agent_test_server_release (fixture->server);
+  wait_idle (fixture);
+  assert_marker (fixture, "They talked about old things.");
+}
+
 /* A server that refuses the conversation as too long, the window unknown:
  * compacted once, sent again, and the turn succeeds */
 static void
@@ -409,6 +448,7 @@ main (int   argc,
   ADD ("/gui/context/settings", test_settings);
   ADD ("/gui/context/preferences", test_preferences);
   ADD ("/gui/context/summary-marker", test_summary_marker);
+  ADD ("/gui/context/summary-written", test_summary_written);
   ADD ("/gui/context/too-long", test_too_long);
 
   return agent_test_gui_run (data_home);
