@@ -2,7 +2,8 @@
  *
  * Long conversations: the Long Conversations settings made the session's
  * AgentContextPolicy, and its context window, before each turn; the
- * context meter beside the composer follows the session.
+ * context meter beside the composer follows the session. A setting
+ * changed between turns is applied at once.
  *
  * The window is the setting "context-window" when it is not 0; else, while
  * long conversations are handled (a strategy other than off), the server's
@@ -147,6 +148,25 @@ _agent_chat_window_wait_for_context_window (AgentChatWindow *self)
                                              self->context_cancellable, on_window_fetched,
                                              g_object_ref (self));
   return TRUE;
+}
+
+/* A setting changed: applied at once between turns (the meter shows the
+ * new window), else by the next turn */
+static void
+on_setting_changed (AgentChatWindow *self,
+                    const char      *key)
+{
+  if (!g_str_has_prefix (key, "context-") || self->session == NULL ||
+      agent_session_get_busy (self->session))
+    return;
+  _agent_chat_window_configure_context (self);
+}
+
+void
+_agent_chat_window_init_context (AgentChatWindow *self)
+{
+  g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_setting_changed), self,
+                           G_CONNECT_SWAPPED);
 }
 
 void

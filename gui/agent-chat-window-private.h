@@ -98,6 +98,7 @@ void        _agent_chat_window_dispose_models (AgentChatWindow *self);
 /* agent-chat-window-context.c */
 void     _agent_chat_window_configure_context       (AgentChatWindow *self);
 gboolean _agent_chat_window_wait_for_context_window (AgentChatWindow *self);
+void     _agent_chat_window_init_context            (AgentChatWindow *self);
 void     _agent_chat_window_dispose_context         (AgentChatWindow *self);
 
 /* agent-chat-window-split.c */

@@ -514,6 +514,7 @@ agent_chat_window_constructed (GObject *object)
 
   if (!configure_session (self, &error))
     _agent_chat_window_show_error (self, error);
+  _agent_chat_window_init_context (self);
   _agent_chat_window_init_conversations (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }

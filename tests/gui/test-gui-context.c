@@ -248,6 +248,12 @@ test_settings (Fixture       *fixture,
   g_assert_true (agent_context_policy_get_auto_compact (policy));
   g_assert_cmpuint (agent_session_get_context_window (session_of (fixture)), ==, 9000);
 
+  /* Between turns, a setting applies at once: the meter shows the window */
+  g_settings_set_uint (fixture->settings, "context-window", 64000);
+  iterate ();
+  g_assert_cmpuint (agent_session_get_context_window (session_of (fixture)), ==, 64000);
+  g_assert_cmpuint (agent_chat_context_meter_get_window (meter_of (fixture)), ==, 64000);
+
   /* Off: no policy; the window set here before is taken back */
   g_settings_set_string (fixture->settings, "context-strategy", "off");
   g_settings_set_uint (fixture->settings, "context-window", 0);
