@@ -358,6 +358,10 @@ agent_chat_context_meter_init (AgentChatContextMeter *self)
   gtk_level_bar_remove_offset_value (self->level_bar, GTK_LEVEL_BAR_OFFSET_LOW);
   gtk_level_bar_remove_offset_value (self->level_bar, GTK_LEVEL_BAR_OFFSET_HIGH);
   gtk_level_bar_remove_offset_value (self->level_bar, GTK_LEVEL_BAR_OFFSET_FULL);
+  /* The meter's name says it all, in words: its parts are not read again */
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->level_bar),
+                               GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->label), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
 }
 
 GtkWidget *
