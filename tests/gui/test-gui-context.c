@@ -362,6 +362,10 @@ test_summary_marker (Fixture       *fixture,
     agent_test_assert_contains (shown, "An old answer.");
     agent_test_assert_contains (shown, "A fresh answer.");
   }
+
+  /* Kept in the store: after a restart, the marker is there again */
+  restart (fixture);
+  assert_marker (fixture, "They talked about old things.");
 }
 
 static gboolean
