@@ -135,7 +135,8 @@ update (AgentChatContextMeter *self)
       /* TRANSLATORS: the tooltip and screen-reader name of the context meter:
        * "Context: 12,400 of 128,000 tokens used" */
       description = g_strdup_printf (_("Context: %s of %s tokens used"), used_words, window_words);
-      gtk_level_bar_set_value (self->level_bar, MIN ((double) MAX (used, 0) / (double) window, 1.0));
+      gtk_level_bar_set_value (self->level_bar,
+                               MIN ((double) MAX (used, 0) / (double) window, 1.0));
     }
   else
     {

@@ -36,17 +36,17 @@ static char *
 window_key (AgentChatWindow *self)
 {
   AgentProvider *provider = agent_session_get_provider (self->session);
+  const char *base_url = agent_provider_get_base_url (provider);
+  const char *model = agent_provider_get_model (provider);
 
-  return g_strjoin ("\n", agent_provider_get_name (provider),
-                    agent_provider_get_base_url (provider) ? agent_provider_get_base_url (provider) : "",
-                    agent_provider_get_model (provider) ? agent_provider_get_model (provider) : "",
-                    NULL);
+  return g_strjoin ("\n", agent_provider_get_name (provider), base_url ? base_url : "",
+                    model ? model : "", NULL);
 }
 
 static void
 apply_window (AgentChatWindow *self)
 {
-  guint window = g_settings_get_uint (self->settings, "context-window");
+  guint64 window = g_settings_get_uint (self->settings, "context-window");
 
   if (window == 0)
     window = self->listed_window;

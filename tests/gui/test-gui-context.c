@@ -263,15 +263,28 @@ test_settings (Fixture       *fixture,
   g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, 3);
 }
 
+/* The preferences row titled @title */
+static GtkWidget *
+find_row (GtkWidget  *preferences,
+                 const char *title)
+{
+  g_autoptr(GPtrArray) rows = find_all (preferences, ADW_TYPE_ACTION_ROW);
+
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (adw_preferences_row_get_title (g_ptr_array_index (rows, i)), title) == 0)
+      return g_ptr_array_index (rows, i);
+  g_error ("No row “%s”", title);
+}
+
 /* Preferences: Long Conversations writes the settings */
 static void
 test_preferences (Fixture       *fixture,
                   gconstpointer  data)
 {
   g_autoptr(AgentChatSecretStore) secrets = agent_chat_secret_store_new (FALSE);
+  AgentChatConnection *connection = agent_chat_window_get_connection (fixture->window);
   GtkWidget *preferences = agent_chat_preferences_new (NULL, fixture->settings, secrets,
-                                                       agent_chat_window_get_connection (fixture->window),
-                                                       NULL);
+                                                       connection, NULL);
   g_autoptr(GPtrArray) combos = NULL;
   g_autofree char *saved = NULL;
   AdwComboRow *strategy = NULL;
@@ -285,7 +298,10 @@ test_preferences (Fixture       *fixture,
       strategy = g_ptr_array_index (combos, i);
   g_assert_nonnull (strategy);
   g_assert_cmpuint (adw_combo_row_get_selected (strategy), ==, 0);
+  /* Off: the turns kept and compacting mean nothing */
+  g_assert_false (gtk_widget_get_sensitive (find_row (preferences, "Compact Automatically")));
   adw_combo_row_set_selected (strategy, 3);
+  g_assert_true (gtk_widget_get_sensitive (find_row (preferences, "Compact Automatically")));
   saved = g_settings_get_string (fixture->settings, "context-strategy");
   g_assert_cmpstr (saved, ==, "summarize");
   g_settings_set_string (fixture->settings, "context-strategy", "keep-last");
