@@ -27,7 +27,8 @@ os.environ.setdefault("AGENT_CHAT", os.path.join(BUILD, "gui", "agent-chat"))
 os.environ.setdefault("GSETTINGS_SCHEMA_DIR", os.path.join(BUILD, "data"))
 os.environ["GSK_RENDERER"] = "cairo"
 
-from agenttestgui import App, FocusTracker, all_nodes, find_node, names, wait_for, xdotool  # noqa: E402
+from agenttestgui import (App, FocusTracker, all_nodes, find_node, names, send, shows,  # noqa: E402
+                          turn_over, wait_for, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
 RICH = """Here is the plan, with the numbers:
@@ -50,20 +51,6 @@ budget = {"Paris": 120, "Lyon": 90, "Nice": 150}
 print(sum(budget.values()))  # 360
 ```
 """
-
-
-def shows(app, text):
-    return any(text in name for name in names(app))
-
-
-def turn_over(app):
-    shown = names(app)
-    return "Send" in shown and "Stop" not in shown
-
-
-def send(text):
-    xdotool("type", "--delay", "10", text)
-    xdotool("key", "Return")
 
 
 def window_id():

@@ -104,6 +104,20 @@ context_set_up (Fixture       *fixture,
   reset_context_settings (fixture);
 }
 
+/* The Long Conversations settings, as Preferences set them */
+static void
+set_policy (Fixture    *fixture,
+            const char *strategy,
+            guint       keep_turns,
+            gboolean    auto_compact,
+            guint       window)
+{
+  g_settings_set_string (fixture->settings, "context-strategy", strategy);
+  g_settings_set_uint (fixture->settings, "context-keep-turns", keep_turns);
+  g_settings_set_boolean (fixture->settings, "context-auto-compact", auto_compact);
+  g_settings_set_uint (fixture->settings, "context-window", window);
+}
+
 static AgentChatContextMeter *
 meter_of (Fixture *fixture)
 {
@@ -221,10 +235,7 @@ test_settings (Fixture       *fixture,
 {
   AgentContextPolicy *policy;
 
-  g_settings_set_string (fixture->settings, "context-strategy", "summarize");
-  g_settings_set_uint (fixture->settings, "context-keep-turns", 2);
-  g_settings_set_boolean (fixture->settings, "context-auto-compact", FALSE);
-  g_settings_set_uint (fixture->settings, "context-window", 5000);
+  set_policy (fixture, "summarize", 2, FALSE, 5000);
   chat (fixture, "Hello", "Hi.", 10, 2);
   /* The window set: no model list asked */
   g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, 1);
@@ -236,10 +247,7 @@ test_settings (Fixture       *fixture,
   g_assert_false (agent_context_policy_get_auto_compact (policy));
   g_assert_cmpuint (agent_session_get_context_window (session_of (fixture)), ==, 5000);
 
-  g_settings_set_string (fixture->settings, "context-strategy", "trim-tool-results");
-  g_settings_set_uint (fixture->settings, "context-keep-turns", 7);
-  g_settings_set_boolean (fixture->settings, "context-auto-compact", TRUE);
-  g_settings_set_uint (fixture->settings, "context-window", 9000);
+  set_policy (fixture, "trim-tool-results", 7, TRUE, 9000);
   chat (fixture, "Again", "Yes.", 10, 2);
   policy = agent_session_get_context_policy (session_of (fixture));
   g_assert_cmpint (agent_context_policy_get_strategy (policy), ==,
@@ -353,9 +361,7 @@ static void
 test_summary_marker (Fixture       *fixture,
                      gconstpointer  data)
 {
-  g_settings_set_string (fixture->settings, "context-strategy", "summarize");
-  g_settings_set_uint (fixture->settings, "context-keep-turns", 1);
-  g_settings_set_uint (fixture->settings, "context-window", 100);
+  set_policy (fixture, "summarize", 1, TRUE, 100);
 
   chat (fixture, "An old question", "An old answer.", 70, 5);
   g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==, 2);
@@ -402,9 +408,7 @@ test_summary_written (Fixture       *fixture,
 {
   AgentTestResponse *summary;
 
-  g_settings_set_string (fixture->settings, "context-strategy", "summarize");
-  g_settings_set_uint (fixture->settings, "context-keep-turns", 1);
-  g_settings_set_uint (fixture->settings, "context-window", 100);
+  set_policy (fixture, "summarize", 1, TRUE, 100);
   chat (fixture, "An old question", "An old answer.", 70, 5);
 
   summary = agent_test_server_add_response (fixture->server, 200);
@@ -431,8 +435,7 @@ test_too_long (Fixture       *fixture,
 {
   AgentTestResponse *refusal;
 
-  g_settings_set_string (fixture->settings, "context-strategy", "summarize");
-  g_settings_set_uint (fixture->settings, "context-keep-turns", 1);
+  set_policy (fixture, "summarize", 1, TRUE, 0);
 
   add_model_list (fixture, 0);
   chat (fixture, "An old question", "An old answer.", 70, 5);
