@@ -2,8 +2,10 @@
  *
  * The preferences: the model server of the window they were opened from
  * (provider, base URL, model — picked from the server's list or typed — and
- * API key), the system prompt, the tools the model may call and the Show
- * Tool-Call Chunks toggle; and, on a page of their own, the MCP servers
+ * API key), the system prompt, the tools the model may call, the Show
+ * Tool-Call Chunks toggle and what is sent of long conversations (Long
+ * Conversations: the strategy, the turns kept, compacting on its own, the
+ * context window); and, on a page of their own, the MCP servers
  * (AgentChatMcpPage).
  *
  * The server's fields show what the window uses, its AgentChatConnection:
@@ -45,6 +47,12 @@ struct _AgentChatPreferences
   GtkTextView          *system_prompt_view;
   GtkSwitch            *chunks_switch;
   GtkSwitch            *titles_switch;
+  AdwComboRow          *strategy_row;
+  GtkWidget            *keep_turns_row;
+  GtkSpinButton        *keep_turns_spin;
+  GtkWidget            *auto_compact_row;
+  GtkSwitch            *auto_compact_switch;
+  GtkSpinButton        *window_spin;
   AdwPreferencesGroup  *tools_group;
 
   GSettings            *settings;
@@ -506,6 +514,12 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, system_prompt_view);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, chunks_switch);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, titles_switch);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, strategy_row);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, keep_turns_row);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, keep_turns_spin);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, auto_compact_row);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, auto_compact_switch);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, window_spin);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, tools_group);
   gtk_widget_class_bind_template_callback (widget_class, on_model_activated);
 }
@@ -514,6 +528,64 @@ static void
 agent_chat_preferences_init (AgentChatPreferences *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/* Long Conversations: the strategy as the combo's position, the rows
+ * that mean nothing without one made insensitive */
+static const char * const strategies[] = { "off", "trim-tool-results", "keep-last", "summarize" };
+
+static gboolean
+strategy_to_position (GValue   *value,
+                      GVariant *variant,
+                      gpointer  user_data)
+{
+  const char *name = g_variant_get_string (variant, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (strategies); i++)
+    if (g_str_equal (name, strategies[i]))
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static GVariant *
+position_to_strategy (const GValue       *value,
+                      const GVariantType *expected_type,
+                      gpointer            user_data)
+{
+  guint position = g_value_get_uint (value);
+
+  return position < G_N_ELEMENTS (strategies) ? g_variant_new_string (strategies[position]) : NULL;
+}
+
+static void
+update_context_rows (AgentChatPreferences *self)
+{
+  gboolean on = adw_combo_row_get_selected (self->strategy_row) != 0;
+
+  gtk_widget_set_sensitive (self->keep_turns_row, on);
+  gtk_widget_set_sensitive (self->auto_compact_row, on);
+}
+
+static void
+bind_context_settings (AgentChatPreferences *self,
+                       GSettings            *settings)
+{
+  g_settings_bind_with_mapping (settings, "context-strategy", self->strategy_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT, strategy_to_position,
+                                position_to_strategy, NULL, NULL);
+  g_settings_bind (settings, "context-keep-turns",
+                   gtk_spin_button_get_adjustment (self->keep_turns_spin), "value",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "context-auto-compact", self->auto_compact_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "context-window", gtk_spin_button_get_adjustment (self->window_spin),
+                   "value", G_SETTINGS_BIND_DEFAULT);
+  g_signal_connect_object (self->strategy_row, "notify::selected",
+                           G_CALLBACK (update_context_rows), self, G_CONNECT_SWAPPED);
+  update_context_rows (self);
 }
 
 /**
@@ -580,6 +652,7 @@ agent_chat_preferences_new (GtkWindow            *parent,
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "generate-titles", self->titles_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
+  bind_context_settings (self, settings);
   refresh (self);
   if (mcp_servers != NULL)
     adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self),

@@ -2,7 +2,8 @@
  *
  * The window's insides, shared by agent-chat-window.c (the chat, a
  * libagent-gtk AgentGtkChatView, and its session), agent-chat-window-split.c
- * (the panes), agent-chat-window-approvals.c (the tools allowed, the
+ * (the panes), agent-chat-window-context.c (long conversations),
+ * agent-chat-window-approvals.c (the tools allowed, the
  * notifications), agent-chat-window-models.c (the model picker) and
  * agent-chat-window-conversations.c (the stored conversations and the
  * sidebar).
@@ -12,6 +13,7 @@
 
 #pragma once
 
+#include "agent-chat-context-meter.h"
 #include "agent-chat-window.h"
 
 G_BEGIN_DECLS
@@ -41,12 +43,17 @@ struct _AgentChatWindow
   AdwStatusPage        *empty_page;
   AgentGtkChatView     *chat_view;   /* the conversation, libagent-gtk's */
   AgentGtkComposer     *composer;
+  AgentChatContextMeter *context_meter;
 
   GSettings            *settings;
   AgentChatSecretStore *secrets;
   AgentChatConnection  *connection;  /* the server in use */
   AgentSession         *session;
   AdwToast             *undo_toast;  /* the Undo of the last edit, while it shows */
+  GCancellable         *context_cancellable;  /* the model list asked for the window */
+  char                 *listed_window_key;    /* the server and model it was asked for */
+  guint64               listed_window;        /* what it said, 0 if nothing */
+  guint64               applied_window;       /* the window set on the session */
 
 #if AGENT_HAS_STORE
   AgentStore           *store;
@@ -88,6 +95,12 @@ char    *_agent_chat_window_excerpt           (const char        *text);
 const char *_agent_chat_window_chat_model    (AgentChatWindow *self);
 void        _agent_chat_window_init_models   (AgentChatWindow *self);
 void        _agent_chat_window_dispose_models (AgentChatWindow *self);
+
+/* agent-chat-window-context.c */
+void     _agent_chat_window_configure_context       (AgentChatWindow *self);
+gboolean _agent_chat_window_wait_for_context_window (AgentChatWindow *self);
+void     _agent_chat_window_init_context            (AgentChatWindow *self);
+void     _agent_chat_window_dispose_context         (AgentChatWindow *self);
 
 /* agent-chat-window-split.c */
 void _agent_chat_window_init_split   (AgentChatWindow *self);

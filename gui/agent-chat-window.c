@@ -107,6 +107,7 @@ set_session (AgentChatWindow *self,
   g_signal_connect (session, "approve-tool-call", G_CALLBACK (_agent_chat_window_approve_tool_call),
                     self);
   agent_gtk_chat_view_set_session (self->chat_view, session);
+  agent_chat_context_meter_set_session (self->context_meter, session);
 }
 
 static void
@@ -171,6 +172,7 @@ configure_session (AgentChatWindow  *self,
   agent_provider_set_api_key (provider, key);
   agent_session_set_system_prompt (self->session, *prompt ? prompt : NULL);
   configure_tools (self);
+  _agent_chat_window_configure_context (self);
   return TRUE;
 }
 
@@ -228,6 +230,8 @@ on_prepare_turn (AgentChatWindow *self)
       agent_gtk_chat_view_fail_turn (self->chat_view, error);
       return FALSE;
     }
+  if (_agent_chat_window_wait_for_context_window (self))
+    return TRUE;
   _agent_chat_window_turn_started (self);
   return FALSE;
 }
@@ -510,6 +514,7 @@ agent_chat_window_constructed (GObject *object)
 
   if (!configure_session (self, &error))
     _agent_chat_window_show_error (self, error);
+  _agent_chat_window_init_context (self);
   _agent_chat_window_init_conversations (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
@@ -528,6 +533,7 @@ agent_chat_window_dispose (GObject *object)
   detach_session (self);
   _agent_chat_window_dispose_conversations (self);
   _agent_chat_window_dispose_models (self);
+  _agent_chat_window_dispose_context (self);
   g_clear_weak_pointer (&self->undo_toast);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_WINDOW);
   g_clear_object (&self->secrets);
@@ -550,6 +556,7 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
 
   g_type_ensure (AGENT_GTK_TYPE_CHAT_VIEW);
   g_type_ensure (AGENT_GTK_TYPE_COMPOSER);
+  g_type_ensure (AGENT_CHAT_TYPE_CONTEXT_METER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Chat/agent-chat-window.ui");
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, toast_overlay);
@@ -571,6 +578,7 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, chat_view);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, composer);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, context_meter);
 
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);

@@ -1,7 +1,8 @@
 /* agent-gtk-message-row.c
  *
- * One row of the chat view: a user's message, an assistant's answer, or a
- * failed turn (an AgentGtkErrorCard, with Retry). Rows are recycled by the
+ * One row of the chat view: a user's message, an assistant's answer, a
+ * summary of earlier turns (an AgentGtkSummaryMarker), or a failed turn (an
+ * AgentGtkErrorCard, with Retry). Rows are recycled by the
  * list view: setting a new item drops every handler, timer and card of the
  * old one.
  *
@@ -37,6 +38,7 @@
 #include "agent-gtk-error-item-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-private.h"
+#include "agent-gtk-summary-marker-private.h"
 
 struct _AgentGtkMessageRow
 {
@@ -58,6 +60,7 @@ struct _AgentGtkMessageRow
   GtkWidget    *cards_box;
   GtkWidget    *stopped_label;
   GtkWidget    *error_card;
+  GtkWidget    *summary_marker;
   GtkWidget    *actions_box;
   GtkWidget    *copy_button;
   GtkWidget    *edit_button;
@@ -208,6 +211,16 @@ update_actions_part (AgentGtkMessageRow *self)
 static void
 update_parts (AgentGtkMessageRow *self)
 {
+  /* A summary is a marker, folded, and nothing else */
+  if (agent_message_is_summary (self->message))
+    {
+      gtk_widget_set_visible (self->summary_marker, TRUE);
+      agent_gtk_summary_marker_update (AGENT_GTK_SUMMARY_MARKER (self->summary_marker),
+                                       self->message);
+      if (agent_message_get_state (self->message) != AGENT_MESSAGE_STATE_STREAMING)
+        update_accessible (self);
+      return;
+    }
   update_user_part (self);
   update_reasoning_part (self);
   update_waiting_part (self);
@@ -228,7 +241,9 @@ update_accessible (AgentGtkMessageRow *self)
       gboolean user = agent_message_get_role (self->message) == AGENT_MESSAGE_ROLE_USER;
       const char *content = agent_message_get_content (self->message);
 
-      label = user ? _("Your message") : _("Answer");
+      label = user ? _("Your message")
+                   : agent_message_is_summary (self->message) ? _("Summary of earlier messages")
+                                                              : _("Answer");
       if (agent_message_get_state (self->message) == AGENT_MESSAGE_STATE_INTERRUPTED)
         description = g_strdup_printf ("%s (%s)", content ? content : "",
                                        _agent_gtk_describe_interruption (self->turn_error));
@@ -377,6 +392,8 @@ reset (AgentGtkMessageRow *self)
   g_clear_error (&self->turn_error);
   gtk_widget_set_visible (self->stopped_label, FALSE);
   gtk_widget_set_visible (self->error_card, FALSE);
+  gtk_widget_set_visible (self->summary_marker, FALSE);
+  agent_gtk_summary_marker_reset (AGENT_GTK_SUMMARY_MARKER (self->summary_marker));
   gtk_widget_set_visible (self->actions_box, FALSE);
   gtk_widget_remove_css_class (GTK_WIDGET (self), "user");
   gtk_widget_remove_css_class (GTK_WIDGET (self), "assistant");
@@ -573,6 +590,9 @@ show_menu (AgentGtkMessageRow *self,
   GMenuModel *model;
   GdkRectangle rect = { 0, 0, 1, 1 };
 
+  /* A summary is not an answer: nothing to regenerate */
+  if (self->message != NULL && agent_message_is_summary (self->message))
+    return;
   if (self->message != NULL)
     model = agent_message_get_role (self->message) == AGENT_MESSAGE_ROLE_USER ? self->user_menu
                                                                               : self->answer_menu;
@@ -857,6 +877,7 @@ agent_gtk_message_row_class_init (AgentGtkMessageRowClass *klass)
 
   g_type_ensure (AGENT_GTK_TYPE_ERROR_CARD);
   g_type_ensure (AGENT_GTK_TYPE_MARKDOWN_VIEW);
+  g_type_ensure (AGENT_GTK_TYPE_SUMMARY_MARKER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Gtk/agent-gtk-message-row.ui");
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, clamp);
@@ -875,6 +896,7 @@ agent_gtk_message_row_class_init (AgentGtkMessageRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, cards_box);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, stopped_label);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, error_card);
+  gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, summary_marker);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, actions_box);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, copy_button);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, edit_button);

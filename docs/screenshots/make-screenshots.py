@@ -3,7 +3,10 @@
 # from the real app (a build tree's) against a scripted server, under Xvfb:
 #
 #   dbus-run-session -- xvfb-run -a -s '-screen 0 1280x900x24' \
-#     /usr/bin/python3 docs/screenshots/make-screenshots.py _build
+#     /usr/bin/python3 docs/screenshots/make-screenshots.py _build [SCENE…]
+#
+# SCENE: the scenes to take again, of main() and long (a long conversation:
+# the context meter and a summary's marker); all when none is given.
 #
 # Each scene is a window of its own size, captured with ImageMagick's
 # import. Look at them before committing them.
@@ -24,7 +27,8 @@ os.environ.setdefault("AGENT_CHAT", os.path.join(BUILD, "gui", "agent-chat"))
 os.environ.setdefault("GSETTINGS_SCHEMA_DIR", os.path.join(BUILD, "data"))
 os.environ["GSK_RENDERER"] = "cairo"
 
-from agenttestgui import App, FocusTracker, find_node, names, wait_for, xdotool  # noqa: E402
+from agenttestgui import (App, FocusTracker, all_nodes, find_node, names, send, shows,  # noqa: E402
+                          turn_over, wait_for, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
 RICH = """Here is the plan, with the numbers:
@@ -47,20 +51,6 @@ budget = {"Paris": 120, "Lyon": 90, "Nice": 150}
 print(sum(budget.values()))  # 360
 ```
 """
-
-
-def shows(app, text):
-    return any(text in name for name in names(app))
-
-
-def turn_over(app):
-    shown = names(app)
-    return "Send" in shown and "Stop" not in shown
-
-
-def send(text):
-    xdotool("type", "--delay", "10", text)
-    xdotool("key", "Return")
 
 
 def window_id():
@@ -152,8 +142,52 @@ def scene(home, server, width, height, dark=False, tools=None, extra=None):
     return chat
 
 
+def long_conversation(home, server, focus):
+    """Summarize Older Turns: the meter past the threshold, then a summary's
+    marker, unfolded, at 800 and 360 px, dark."""
+    server.context_windows = {"scripted": 128000}
+    extra = "context-strategy='summarize'\ncontext-keep-turns=uint32 1\n"
+    chat = scene(home, server, 800, 640, dark=True, extra=extra)
+    app = chat.start()
+    xdotool("key", "ctrl+n")
+    server.add_text("Paris, Lyon and Nice: one day each.", usage=(12000, 400))
+    send("Plan three days in France")
+    focus.wait(lambda: shows(app, "one day each") and turn_over(app), 30)
+    server.add_text("Trains are quickest: the TGV links all three.", usage=(104000, 2000))
+    send("How do I travel between them?")
+    focus.wait(lambda: shows(app, "the TGV links") and turn_over(app), 30)
+    xdotool("mousemove", "5", "5")
+    shot("agent-chat-context-warning.png")
+    server.add_text("They planned three days in France (Paris, Lyon, Nice), travelling by TGV.",
+                    usage=(30000, 60))
+    server.add_text("Book the trains early: prices rise in May.", usage=(900, 20))
+    send("Any advice?")
+    focus.wait(lambda: shows(app, "prices rise") and turn_over(app), 30)
+    # The marker's expander (its label has the same name, and no action)
+    for node in all_nodes(app):
+        if node.name == "Earlier messages summarized" and node.queryAction().nActions > 0:
+            node.queryAction().doAction(0)
+            break
+    focus.wait(lambda: shows(app, "travelling by TGV"), 10)
+    xdotool("mousemove", "5", "5")
+    shot("agent-chat-summary.png")
+    resize(360, 640)
+    shot("agent-chat-summary-narrow.png")
+    chat.quit()
+    server.context_windows = {}
+
+
 def main():
+    scenes = sys.argv[2:]
     server = ScriptedServer()
+    if scenes == ["long"]:
+        home = tempfile.mkdtemp(prefix="screenshots-")
+        try:
+            long_conversation(home, server, FocusTracker())
+        finally:
+            server.close()
+            shutil.rmtree(home, ignore_errors=True)
+        return
     server.models = ["scripted", "gpt-4o-mini", "llama3.2:3b", "qwen2.5-coder:7b", "mistral-small"]
     home = tempfile.mkdtemp(prefix="screenshots-")
     focus = FocusTracker()
@@ -241,6 +275,8 @@ def main():
         time.sleep(1.5)
         shot("preferences.png", window_id()[-1])
         chat.quit()
+
+        long_conversation(home, server, focus)
     finally:
         server.close()
         shutil.rmtree(home, ignore_errors=True)

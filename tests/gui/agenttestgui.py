@@ -151,6 +151,23 @@ def names(node):
     return walking(lambda: [n.name for n in all_nodes(node) if n.name]) or []
 
 
+def shows(app, text):
+    """Whether a name under @app contains @text."""
+    return any(text in name for name in names(app))
+
+
+def turn_over(app):
+    """No turn runs: Send shows, Stop does not."""
+    shown = names(app)
+    return "Send" in shown and "Stop" not in shown
+
+
+def send(text):
+    """Types @text into the focused composer, and Return."""
+    xdotool("type", "--delay", "20", text)
+    xdotool("key", "Return")
+
+
 def find_node(node, name, role=None):
     """The first node under @node called @name (with @role, if given)."""
     return walking(lambda: next((n for n in all_nodes(node)

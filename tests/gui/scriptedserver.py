@@ -31,14 +31,19 @@ class Response:
         self.released.set()
 
 
-def text_events(text, words=True):
-    """The events of a streamed answer: @text a word (or a line) a chunk."""
+def text_events(text, words=True, usage=None):
+    """The events of a streamed answer: @text a word (or a line) a chunk;
+    @usage (prompt, completion tokens) at the end, as OpenAI reports it."""
     events = [{"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]}]
     pieces = text.split(" ") if words else [text]
     for i, piece in enumerate(pieces):
         content = piece + (" " if words and i < len(pieces) - 1 else "")
         events.append({"choices": [{"index": 0, "delta": {"content": content}}]})
     events.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    if usage is not None:
+        events.append({"choices": [], "usage": {"prompt_tokens": usage[0],
+                                                "completion_tokens": usage[1],
+                                                "total_tokens": usage[0] + usage[1]}})
     return events
 
 
@@ -60,8 +65,10 @@ class ScriptedServer:
     def __init__(self):
         self.responses = queue.Queue()
         self.requests = []
-        # What GET /v1/models lists
+        # What GET /v1/models lists, and the context windows it states
+        # ({model: tokens}, as "context_length")
         self.models = ["scripted"]
+        self.context_windows = {}
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -71,8 +78,11 @@ class ScriptedServer:
                 pass
 
             def do_GET(self):
-                body = json.dumps({"object": "list", "data": [{"id": model, "object": "model"}
-                                                              for model in server.models]}).encode()
+                data = [dict({"id": model, "object": "model"},
+                             **({"context_length": server.context_windows[model]}
+                                if model in server.context_windows else {}))
+                        for model in server.models]
+                body = json.dumps({"object": "list", "data": data}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -140,8 +150,8 @@ class ScriptedServer:
         self.responses.put(response)
         return response
 
-    def add_text(self, text, hold=False, words=True):
-        return self.add(Response(events=text_events(text, words), hold=hold))
+    def add_text(self, text, hold=False, words=True, usage=None):
+        return self.add(Response(events=text_events(text, words, usage), hold=hold))
 
     def add_tool_call(self, name, arguments, hold=False, pause_after=None):
         """With @pause_after, the stream stops after that many events (the

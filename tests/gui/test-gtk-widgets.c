@@ -4,7 +4,8 @@
  * bound to an AgentSession that talks to the in-process test server (real
  * HTTP and SSE on 127.0.0.1). Streaming text appears as it comes, Stop
  * cancels, a tool call shows as a card, the approval prompt allows and
- * denies, an error card's Retry runs the turn again; and the Markdown view
+ * denies, an error card's Retry runs the turn again, a summary shows as a
+ * folded marker; and the Markdown view
  * alone. Runs under Xvfb.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -543,6 +544,51 @@ test_markdown_view (void)
   iterate ();
 }
 
+/* A summary in the conversation is a folded marker, after the messages it
+ * replaces (which stay); unfolded, it says which, and its text */
+static void
+test_summary (Fixture       *fixture,
+              gconstpointer  data)
+{
+  AgentMemory *memory = agent_session_get_memory (fixture->session);
+  const char *texts[] = { "An old question", "An old answer.", "A new question" };
+  g_autoptr(AgentMessage) summary = agent_message_new_summary ("They talked about old things.",
+                                                               0, 2);
+  g_autoptr(GPtrArray) expanders = NULL;
+  GtkExpander *marker = NULL;
+  g_autofree char *folded = NULL;
+  g_autofree char *unfolded = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr(AgentMessage) message =
+        agent_message_new (i % 2 ? AGENT_MESSAGE_ROLE_ASSISTANT : AGENT_MESSAGE_ROLE_USER,
+                           texts[i]);
+
+      g_assert_true (agent_memory_append (memory, message, NULL));
+    }
+  g_assert_true (agent_memory_append (memory, summary, NULL));
+
+  folded = shown_text (fixture->window);
+  g_assert_nonnull (strstr (folded, "An old answer."));
+  g_assert_nonnull (strstr (folded, "Earlier messages summarized"));
+  g_assert_null (strstr (folded, "They talked about old things."));
+
+  /* The one on screen (the rows' hidden parts have theirs) */
+  expanders = find_all (fixture->window, GTK_TYPE_EXPANDER);
+  for (guint i = 0; i < expanders->len; i++)
+    if (gtk_widget_get_mapped (g_ptr_array_index (expanders, i)))
+      {
+        g_assert_null (marker);
+        marker = g_ptr_array_index (expanders, i);
+      }
+  g_assert_nonnull (marker);
+  gtk_expander_set_expanded (marker, TRUE);
+  unfolded = shown_text (fixture->window);
+  g_assert_nonnull (strstr (unfolded, "They talked about old things."));
+  g_assert_nonnull (strstr (unfolded, "in place of the 2 messages above it (messages 1 to 2)"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -559,6 +605,7 @@ main (int   argc,
   ADD ("/gtk/chat-view/approval", test_approval);
   ADD ("/gtk/approval-prompt/dialog", test_approval_dialog);
   ADD ("/gtk/chat-view/error-retry", test_error_retry);
+  ADD ("/gtk/chat-view/summary", test_summary);
 #undef ADD
   g_test_add_func ("/gtk/markdown-view", test_markdown_view);
 

@@ -26,8 +26,8 @@ import pyatspi
 from gi.repository import Gio, GLib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from agenttestgui import (App, FocusTracker, all_nodes, find_node, finish, names, tap,  # noqa: E402
-                          text_of, walking, xdotool)
+from agenttestgui import (App, FocusTracker, all_nodes, find_node, finish,  # noqa: E402
+                          send, shows, tap, text_of, turn_over, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
 N_TESTS = 10
@@ -92,20 +92,6 @@ class Notifications:
         self.bus.emit_signal(None, "/org/freedesktop/Notifications",
                              "org.freedesktop.Notifications", "ActionInvoked",
                              GLib.Variant("(us)", (nid, "default")))
-
-
-def shows(app, text):
-    return any(text in name for name in names(app))
-
-
-def turn_over(app):
-    shown = names(app)
-    return "Send" in shown and "Stop" not in shown
-
-
-def send(text):
-    xdotool("type", "--delay", "20", text)
-    xdotool("key", "Return")
 
 
 def composer_text(app):

@@ -19,20 +19,11 @@ import tempfile
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from agenttestgui import (App, FocusTracker, all_nodes, finish, names, tap,  # noqa: E402
-                          walking, xdotool)
+from agenttestgui import (App, FocusTracker, all_nodes, finish, names, send,  # noqa: E402
+                          shows, tap, turn_over, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
 N_TESTS = 13
-
-
-def shows(app, text):
-    return any(text in name for name in names(app))
-
-
-def turn_over(app):
-    shown = names(app)
-    return "Send" in shown and "Stop" not in shown
 
 
 def composer_text(app):
@@ -42,11 +33,6 @@ def composer_text(app):
                 return node.queryText().getText(0, -1)
         return None
     return walking(read)
-
-
-def send(text):
-    xdotool("type", "--delay", "20", text)
-    xdotool("key", "Return")
 
 
 def open_conversation(focus, position):
