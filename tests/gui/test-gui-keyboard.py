@@ -150,7 +150,8 @@ def main(home):
         print("# Tab stops: %r" % stops, flush=True)
         reached = {name for role, name in stops}
         wanted = ["Your message", "Answer", "Copy Message", "Edit and Resend",
-                  "Regenerate Answer", "Copy Code", "Result", "Retry"]
+                  "Regenerate Answer", "Copy Code", "Show the Arguments as JSON", "Result",
+                  "Retry"]
         missing = [name for name in wanted if name not in reached]
         tap(not missing, "Tab reaches every message and action (missing: %s)" % missing)
         stops = tab_cycle(focus, "shift+Tab")
