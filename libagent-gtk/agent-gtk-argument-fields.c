@@ -58,26 +58,57 @@ append_scalar (GString  *out,
   g_string_append (out, json);
 }
 
-static void append_value (GString  *out,
-                          JsonNode *node,
-                          guint     indent);
+static void append_nested (GString  *out,
+                           JsonNode *node,
+                           guint     indent,
+                           gboolean  go_on);
 
+/* A new line at @indent; or, with @go_on, the line goes on (the first
+ * member of an element, after its bullet) */
 static void
-append_line (GString *out,
-             guint    indent)
+start_line (GString  *out,
+            guint     indent,
+            gboolean *go_on)
 {
+  if (*go_on)
+    {
+      *go_on = FALSE;
+      return;
+    }
   if (out->len > 0)
     g_string_append_c (out, '\n');
   for (guint i = 0; i < indent; i++)
     g_string_append (out, "  ");
 }
 
+/* After a name: a scalar on the same line, a container on the lines below;
+ * after a bullet, a container begins on the bullet's line */
+static void
+append_value (GString  *out,
+              JsonNode *node,
+              guint     indent,
+              gboolean  bullet)
+{
+  if (is_filled_container (node))
+    {
+      if (bullet)
+        g_string_append_c (out, ' ');
+      append_nested (out, node, indent, bullet);
+    }
+  else
+    {
+      g_string_append_c (out, ' ');
+      append_scalar (out, node);
+    }
+}
+
 /* @node's members as "name: value" lines, an array's elements as "• value"
- * lines; what they hold in turn on the lines after, indented */
+ * lines; what they hold in turn on the lines after, indented (YAML-like) */
 static void
 append_nested (GString  *out,
                JsonNode *node,
-               guint     indent)
+               guint     indent,
+               gboolean  go_on)
 {
   if (JSON_NODE_HOLDS_OBJECT (node))
     {
@@ -86,9 +117,9 @@ append_nested (GString  *out,
 
       for (const GList *l = members; l != NULL; l = l->next)
         {
-          append_line (out, indent);
+          start_line (out, indent, &go_on);
           g_string_append_printf (out, "%s:", (const char *) l->data);
-          append_value (out, json_object_get_member (object, l->data), indent + 1);
+          append_value (out, json_object_get_member (object, l->data), indent + 1, FALSE);
         }
     }
   else
@@ -97,26 +128,10 @@ append_nested (GString  *out,
 
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
-          append_line (out, indent);
+          start_line (out, indent, &go_on);
           g_string_append (out, "•");
-          append_value (out, json_array_get_element (array, i), indent + 1);
+          append_value (out, json_array_get_element (array, i), indent + 1, TRUE);
         }
-    }
-}
-
-/* After a name or a bullet: a scalar on the same line, a container on the
- * lines below */
-static void
-append_value (GString  *out,
-              JsonNode *node,
-              guint     indent)
-{
-  if (is_filled_container (node))
-    append_nested (out, node, indent);
-  else
-    {
-      g_string_append_c (out, ' ');
-      append_scalar (out, node);
     }
 }
 
@@ -130,7 +145,7 @@ _agent_gtk_format_json_value (JsonNode *node)
   if (node == NULL)
     return g_string_free (out, FALSE);
   if (is_filled_container (node))
-    append_nested (out, node, 0);
+    append_nested (out, node, 0, FALSE);
   else
     append_scalar (out, node);
   return g_string_free (out, FALSE);

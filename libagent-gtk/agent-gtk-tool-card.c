@@ -98,8 +98,8 @@ update_visibility (AgentGtkToolCard *self)
   gtk_widget_set_visible (GTK_WIDGET (self), self->tool_call != NULL);
 }
 
-/* The arguments part: as fields while they read as an object (the JSON
- * toggle then shows them as JSON), otherwise as the text the model wrote
+/* The arguments part: as fields while they read as an object (once whole,
+ * the JSON toggle shows them as JSON instead), otherwise as the text the model wrote
  * (pretty once whole). Streaming, they show only with show-chunks. */
 static void
 update_arguments (AgentGtkToolCard *self)
@@ -121,7 +121,8 @@ update_arguments (AgentGtkToolCard *self)
   if (shown && raw)
     text = streaming ? g_strdup (arguments) : _agent_gtk_pretty_json (arguments);
 
-  gtk_widget_set_visible (self->raw_button, fields);
+  /* Not while they stream: the header is narrow enough with the status */
+  gtk_widget_set_visible (self->raw_button, fields && !streaming);
   gtk_widget_set_visible (self->fields, fields && !raw);
   gtk_label_set_text (GTK_LABEL (self->arguments_label), text ? text : "");
   gtk_widget_set_visible (self->arguments_label, text != NULL && *text != '\0');

@@ -354,7 +354,8 @@ test_tool_card_fields (Fixture       *fixture,
   const char *chunks[] = {
     "{\"city\": \"Ber",
     "lin\", \"days\": 3, \"note\": \"say \\\"hi",
-    "\\\"\", \"where\": {\"lat\": 52.5, \"tags\": [\"Mitte\", true]}}",
+    "\\\"\", \"where\": {\"lat\": 52.5, \"tags\": [\"Mitte\", true]}, "
+    "\"stops\": [{\"name\": \"Mitte\", \"hours\": 2}, []]}",
   };
   AgentGtkToolCard *card;
   GtkWidget *raw;
@@ -369,6 +370,7 @@ test_tool_card_fields (Fixture       *fixture,
   first = shown_text (GTK_WIDGET (card));
   g_assert_null (strstr (first, "{"));
   g_assert_null (strstr (first, "days"));
+  g_assert_null (find_button (GTK_WIDGET (card), "JSON"));
   g_assert_cmpint (agent_tool_call_get_state (agent_gtk_tool_card_get_tool_call (card)), ==,
                    AGENT_TOOL_CALL_STATE_STREAMING);
 
@@ -386,6 +388,7 @@ test_tool_card_fields (Fixture       *fixture,
   whole = shown_text (GTK_WIDGET (card));
   agent_test_assert_contains (whole, "city\nBerlin\ndays\n3\nnote\nsay \"hi\"\n");
   agent_test_assert_contains (whole, "where\nlat: 52.5\ntags:\n  • Mitte\n  • true\n");
+  agent_test_assert_contains (whole, "stops\n• name: Mitte\n  hours: 2\n• []\n");
   g_assert_null (strstr (whole, "\"city\""));
 
   /* The JSON toggle shows the arguments as the model wrote them, pretty */
