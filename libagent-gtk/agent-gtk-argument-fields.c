@@ -186,7 +186,8 @@ add_row (AgentGtkArgumentFields *self)
                                  "wrap", TRUE,
                                  "wrap-mode", PANGO_WRAP_WORD_CHAR,
                                  "max-width-chars", 16,
-                                 "css-classes", (const char *[]) { "dim-label", "field-name", NULL },
+                                 "css-classes",
+                                 (const char *[]) { "dim-label", "field-name", NULL },
                                  NULL);
   GtkWidget *value = g_object_new (GTK_TYPE_LABEL,
                                    "xalign", 0.0f,
@@ -327,10 +328,12 @@ agent_gtk_argument_fields_set_text (AgentGtkArgumentFields *self,
     agent_gtk_argument_fields_reset (self);
   if (len > self->fed->len)
     {
-      if (!self->failed &&
-          !agent_partial_json_feed (self->reader, text + self->fed->len, len - self->fed->len, NULL))
+      const char *delta = text + self->fed->len;
+      gsize delta_len = len - self->fed->len;
+
+      if (!self->failed && !agent_partial_json_feed (self->reader, delta, delta_len, NULL))
         self->failed = TRUE;
-      g_string_append_len (self->fed, text + self->fed->len, len - self->fed->len);
+      g_string_append_len (self->fed, delta, delta_len);
     }
 
   value = agent_partial_json_get_value (self->reader);
