@@ -92,6 +92,15 @@ shown_text (GtkWidget *widget)
   return g_string_free (text, FALSE);
 }
 
+static void
+assert_shows (GtkWidget  *widget,
+              const char *text)
+{
+  g_autofree char *shown = shown_text (widget);
+
+  agent_test_assert_contains (shown, text);
+}
+
 typedef struct
 {
   GtkWidget  *widget;
@@ -232,7 +241,7 @@ test_streaming (Fixture       *fixture,
   g_assert_true (agent_gtk_composer_get_busy (fixture->composer));
   text = agent_gtk_composer_dup_text (fixture->composer);
   g_assert_cmpstr (text, ==, "");
-  g_assert_nonnull (strstr (shown_text (fixture->window), "Tell me something"));
+  assert_shows (fixture->window, "Tell me something");
 
   agent_test_server_release (fixture->server);
   agent_test_wait_until (view_idle, fixture);
@@ -295,7 +304,7 @@ test_tool_card (Fixture       *fixture,
   tool_call = agent_gtk_tool_card_get_tool_call (g_ptr_array_index (cards, 0));
   g_assert_nonnull (tool_call);
   g_assert_cmpstr (agent_tool_call_get_name (tool_call), ==, "calculator");
-  g_assert_nonnull (strstr (shown_text (g_ptr_array_index (cards, 0)), "calculator"));
+  assert_shows (g_ptr_array_index (cards, 0), "calculator");
   g_assert_cmpstr (agent_test_openai_tool_message_content (fixture->server, 1, "call_1"), ==,
                    "42");
 
@@ -642,7 +651,7 @@ test_approval_dialog (Fixture       *fixture,
   dialog = dialog_shown ();
   g_assert_true (dialog != fixture->window);
   g_assert_false (prompt_shown (fixture));  /* not in the view as well */
-  g_assert_nonnull (strstr (shown_text (dialog), "notes.txt"));
+  assert_shows (dialog, "notes.txt");
   gtk_widget_activate (find_button (dialog, "Allow _Once"));
   agent_test_wait_until (view_idle, fixture);
   agent_test_wait_until (no_dialog, NULL);
@@ -684,7 +693,7 @@ test_error_retry (Fixture       *fixture,
   g_assert_cmpuint (cards->len, ==, 1);
   g_assert_nonnull (agent_gtk_error_card_get_error (g_ptr_array_index (cards, 0)));
   g_assert_nonnull (agent_gtk_error_card_get_heading (g_ptr_array_index (cards, 0)));
-  g_assert_nonnull (strstr (shown_text (g_ptr_array_index (cards, 0)), "bad day"));
+  assert_shows (g_ptr_array_index (cards, 0), "bad day");
 
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   retry = find_button (g_ptr_array_index (cards, 0), "_Retry");
