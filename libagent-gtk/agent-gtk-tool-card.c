@@ -99,8 +99,9 @@ update_visibility (AgentGtkToolCard *self)
 }
 
 /* The arguments part: as fields while they read as an object (once whole,
- * the JSON toggle shows them as JSON instead), otherwise as the text the model wrote
- * (pretty once whole). Streaming, they show only with show-chunks. */
+ * the JSON toggle shows them as JSON instead), otherwise as the text the
+ * model wrote (pretty once whole). Streaming, only with show-chunks; the
+ * JSON toggle calls it too. */
 static void
 update_arguments (AgentGtkToolCard *self)
 {
