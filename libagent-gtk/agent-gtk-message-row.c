@@ -46,6 +46,7 @@ struct _AgentGtkMessageRow
 
   GtkWidget    *clamp;
   GtkWidget    *box;
+  GtkWidget    *user_box;
   GtkWidget    *user_bubble;
   GtkWidget    *user_label;
   GtkWidget    *thinking_expander;
@@ -114,7 +115,7 @@ update_user_part (AgentGtkMessageRow *self)
   const char *content = agent_message_get_content (self->message);
   gboolean user = agent_message_get_role (self->message) == AGENT_MESSAGE_ROLE_USER;
 
-  gtk_widget_set_visible (self->user_bubble, user);
+  gtk_widget_set_visible (self->user_box, user);
   if (user)
     gtk_label_set_text (GTK_LABEL (self->user_label), content ? content : "");
 }
@@ -185,6 +186,28 @@ update_stopped_part (AgentGtkMessageRow *self)
 
 static void update_accessible (AgentGtkMessageRow *self);
 
+/* The actions go beside the user's bubble (at its start, level with its
+ * last line), under an answer; rows are recycled from one to the other */
+static void
+place_actions (AgentGtkMessageRow *self,
+               gboolean            user)
+{
+  GtkWidget *home = user ? self->user_box : self->box;
+  GtkWidget *parent = gtk_widget_get_parent (self->actions_box);
+
+  if (parent != home)
+    {
+      g_object_ref (self->actions_box);
+      gtk_box_remove (GTK_BOX (parent), self->actions_box);
+      if (user)
+        gtk_box_prepend (GTK_BOX (home), self->actions_box);
+      else
+        gtk_box_append (GTK_BOX (home), self->actions_box);
+      g_object_unref (self->actions_box);
+    }
+  gtk_widget_set_valign (self->actions_box, user ? GTK_ALIGN_END : GTK_ALIGN_FILL);
+}
+
 /* Copy, and Edit and Resend or Regenerate, once there is something to copy */
 static void
 update_actions_part (AgentGtkMessageRow *self)
@@ -194,13 +217,14 @@ update_actions_part (AgentGtkMessageRow *self)
   const char *content = agent_message_get_content (self->message);
   gboolean has_content = content != NULL && *content != '\0';
 
+  place_actions (self, role == AGENT_MESSAGE_ROLE_USER);
+
   gtk_widget_set_visible (self->actions_box,
                           role == AGENT_MESSAGE_ROLE_USER ||
                           (state != AGENT_MESSAGE_STATE_STREAMING && has_content));
   gtk_widget_set_visible (self->edit_button, role == AGENT_MESSAGE_ROLE_USER);
   gtk_widget_set_visible (self->regenerate_button, role == AGENT_MESSAGE_ROLE_ASSISTANT);
-  gtk_widget_set_halign (self->actions_box,
-                         role == AGENT_MESSAGE_ROLE_USER ? GTK_ALIGN_END : GTK_ALIGN_START);
+  gtk_widget_set_halign (self->actions_box, GTK_ALIGN_START);
   /* Said once the text is whole, not at every delta */
   if (state != AGENT_MESSAGE_STATE_STREAMING)
     update_accessible (self);
@@ -344,6 +368,8 @@ on_tool_calls_changed (AgentGtkMessageRow *self,
       agent_gtk_tool_card_set_tool_call (AGENT_GTK_TOOL_CARD (card), call);
       gtk_box_append (GTK_BOX (self->cards_box), card);
     }
+  /* Empty, it would still take the spacing of the row's parts */
+  gtk_widget_set_visible (self->cards_box, n > 0);
   if (self->message != NULL)
     update_waiting_part (self);
 }
@@ -377,7 +403,8 @@ reset (AgentGtkMessageRow *self)
 {
   cancel_update (self);
   clear_cards (self);
-  gtk_widget_set_visible (self->user_bubble, FALSE);
+  gtk_widget_set_visible (self->cards_box, FALSE);
+  gtk_widget_set_visible (self->user_box, FALSE);
   gtk_widget_set_visible (self->thinking_expander, FALSE);
   gtk_expander_set_expanded (GTK_EXPANDER (self->thinking_expander), FALSE);
   /* The Markdown keeps its text, hidden: the next message shown sets its
@@ -617,7 +644,7 @@ show_menu (AgentGtkMessageRow *self,
   if (x < 0)
     {
       /* Under the user's bubble, or the answer's first line */
-      GtkWidget *anchor = self->message != NULL && gtk_widget_get_visible (self->user_bubble)
+      GtkWidget *anchor = self->message != NULL && gtk_widget_get_visible (self->user_box)
                           ? self->user_bubble : self->box;
       graphene_rect_t bounds;
 
@@ -882,6 +909,7 @@ agent_gtk_message_row_class_init (AgentGtkMessageRowClass *klass)
                                                "/io/github/libagent/Gtk/agent-gtk-message-row.ui");
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, clamp);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, box);
+  gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, user_box);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, user_bubble);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, user_label);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, thinking_expander);

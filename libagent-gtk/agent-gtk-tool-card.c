@@ -1,14 +1,17 @@
 /* agent-gtk-tool-card.c
  *
- * One tool call as a card: the tool's name, its arguments as pretty JSON
- * (growing fragment by fragment while they stream), a spinner and the
- * elapsed time while it runs, its progress when the tool reports some, and
- * its result or error in a collapsible section — or "Denied".
+ * One tool call as a card: the tool's name, its arguments as fields (one
+ * row per member of the object, growing as they stream; pretty JSON at the
+ * JSON toggle, or when they are no object), a spinner and the elapsed time
+ * while it runs, its progress when the tool reports some, and its result
+ * or error in a collapsible section — or "Denied".
  *
  * The card shows as soon as the call starts streaming, with the tool's
  * name and "Writing arguments…"; the arguments themselves show while they
  * stream only when show-chunks is set (the Show Tool-Call Chunks toggle),
- * otherwise once they are whole.
+ * otherwise once they are whole. Streaming, they are read by a tolerant
+ * partial reader (AgentGtkArgumentFields), so that a string shows as it
+ * grows and the fields never jump to something else once the call is whole.
  *
  * What the card shows of a call is drawn in parts — the header (name,
  * status, spinner), the progress, the arguments, the result — each by its
@@ -23,15 +26,16 @@
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
+#include "agent-gtk-argument-fields-private.h"
 #include "agent-gtk-private.h"
 #include "agent-gtk-tool-card-private.h"
 
 /**
  * AgentGtkToolCard:
  *
- * A tool call as a card: the tool's name, its arguments as pretty JSON (as
- * they stream, with [property@AgentGtk.ToolCard:show-chunks]), its result
- * or error, and how long it ran.
+ * A tool call as a card: the tool's name, its arguments as readable fields
+ * (as they stream, with [property@AgentGtk.ToolCard:show-chunks]; as JSON
+ * at the card's JSON toggle), its result or error, and how long it ran.
  *
  * Since: 0.1
  */
@@ -43,7 +47,9 @@ struct _AgentGtkToolCard
   GtkWidget     *name_label;
   GtkWidget     *spinner;
   GtkWidget     *status_label;
+  GtkWidget     *raw_button;
   GtkWidget     *progress_bar;
+  GtkWidget     *fields;
   GtkWidget     *arguments_label;
   GtkWidget     *result_expander;
   GtkWidget     *result_label;
@@ -92,17 +98,33 @@ update_visibility (AgentGtkToolCard *self)
   gtk_widget_set_visible (GTK_WIDGET (self), self->tool_call != NULL);
 }
 
+/* The arguments part: as fields while they read as an object (once whole,
+ * the JSON toggle shows them as JSON instead), otherwise as the text the
+ * model wrote (pretty once whole). Streaming, only with show-chunks; the
+ * JSON toggle calls it too. */
 static void
 update_arguments (AgentGtkToolCard *self)
 {
+  const char *arguments;
+  gboolean streaming, shown, fields = FALSE, raw;
   g_autofree char *text = NULL;
 
   if (self->tool_call == NULL)
     return;
-  if (agent_tool_call_get_state (self->tool_call) == AGENT_TOOL_CALL_STATE_STREAMING)
-    text = self->show_chunks ? g_strdup (agent_tool_call_get_arguments (self->tool_call)) : NULL;
-  else
-    text = _agent_gtk_pretty_json (agent_tool_call_get_arguments (self->tool_call));
+  arguments = agent_tool_call_get_arguments (self->tool_call);
+  streaming = agent_tool_call_get_state (self->tool_call) == AGENT_TOOL_CALL_STATE_STREAMING;
+  shown = !streaming || self->show_chunks;
+  if (shown)
+    fields = agent_gtk_argument_fields_set_text (AGENT_GTK_ARGUMENT_FIELDS (self->fields),
+                                                 arguments, !streaming) &&
+             agent_gtk_argument_fields_get_n_fields (AGENT_GTK_ARGUMENT_FIELDS (self->fields)) > 0;
+  raw = !fields || gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->raw_button));
+  if (shown && raw)
+    text = streaming ? g_strdup (arguments) : _agent_gtk_pretty_json (arguments);
+
+  /* Not while they stream: the header is narrow enough with the status */
+  gtk_widget_set_visible (self->raw_button, fields && !streaming);
+  gtk_widget_set_visible (self->fields, fields && !raw);
   gtk_label_set_text (GTK_LABEL (self->arguments_label), text ? text : "");
   gtk_widget_set_visible (self->arguments_label, text != NULL && *text != '\0');
 }
@@ -341,6 +363,8 @@ agent_gtk_tool_card_class_init (AgentGtkToolCardClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  g_type_ensure (AGENT_GTK_TYPE_ARGUMENT_FIELDS);
+
   object_class->dispose = agent_gtk_tool_card_dispose;
   object_class->get_property = agent_gtk_tool_card_get_property;
   object_class->set_property = agent_gtk_tool_card_set_property;
@@ -360,8 +384,9 @@ agent_gtk_tool_card_class_init (AgentGtkToolCardClass *klass)
    * AgentGtkToolCard:show-chunks:
    *
    * Whether the arguments show while the model writes them, fragment by
-   * fragment; otherwise they show once whole, and the card says meanwhile
-   * that they are being written.
+   * fragment (an object as fields, a string in it as far as it came);
+   * otherwise they show once whole, and the card says meanwhile that they
+   * are being written.
    *
    * Since: 0.1
    */
@@ -376,10 +401,13 @@ agent_gtk_tool_card_class_init (AgentGtkToolCardClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentGtkToolCard, name_label);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkToolCard, spinner);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkToolCard, status_label);
+  gtk_widget_class_bind_template_child (widget_class, AgentGtkToolCard, raw_button);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkToolCard, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, AgentGtkToolCard, fields);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkToolCard, arguments_label);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkToolCard, result_expander);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkToolCard, result_label);
+  gtk_widget_class_bind_template_callback (widget_class, update_arguments);
   gtk_widget_class_set_css_name (widget_class, "toolcard");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -461,6 +489,8 @@ agent_gtk_tool_card_set_tool_call (AgentGtkToolCard *self,
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->arguments_tick_id);
       self->arguments_tick_id = 0;
     }
+  agent_gtk_argument_fields_reset (AGENT_GTK_ARGUMENT_FIELDS (self->fields));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->raw_button), FALSE);
   g_set_object (&self->tool_call, tool_call);
   if (self->signals != NULL)
     g_signal_group_set_target (self->signals, tool_call);

@@ -52,6 +52,10 @@ print(sum(budget.values()))  # 360
 ```
 """
 
+TRIP = ('{"city": "Berlin", "days": 3, "notes": "Museums in the morning, long walks along '
+        'the Spree in the afternoon, and a concert at night", "stops": [{"name": "Mitte", '
+        '"hours": 2}, {"name": "Kreuzberg"}]}')
+
 
 def window_id():
     ids = subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "agent-chat"],
@@ -226,6 +230,21 @@ def main():
         focus.wait(lambda: shows(app, "Book the trains early"), 20)
         resize(360, 640)
         shot("agent-chat-narrow.png")
+        chat.quit()
+
+        # A tool call's arguments as they stream (Show Tool-Call Chunks), narrow
+        chat = scene(home, server, 360, 640, extra="show-tool-call-chunks=true\n",
+                     tools="['calculator', 'read_file']")
+        app = chat.start()
+        xdotool("key", "ctrl+n")
+        call = server.add_tool_call("plan_trip", TRIP, pause_after=TRIP.index("along") // 5 + 1)
+        server.add_text("Here is your plan for Berlin.")
+        send("Plan three days in Berlin")
+        focus.wait(lambda: shows(app, "Tool call: plan_trip"), 20)
+        resize(360, 640)
+        shot("agent-chat-tool-arguments.png")
+        call.release()
+        focus.wait(lambda: turn_over(app), 30)
         chat.quit()
 
         # A tool that asks first

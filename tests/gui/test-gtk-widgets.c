@@ -93,6 +93,15 @@ shown_text (GtkWidget *widget)
   return g_string_free (text, FALSE);
 }
 
+static void
+assert_shows (GtkWidget  *widget,
+              const char *text)
+{
+  g_autofree char *shown = shown_text (widget);
+
+  agent_test_assert_contains (shown, text);
+}
+
 typedef struct
 {
   GtkWidget  *widget;
@@ -233,7 +242,7 @@ test_streaming (Fixture       *fixture,
   g_assert_true (agent_gtk_composer_get_busy (fixture->composer));
   text = agent_gtk_composer_dup_text (fixture->composer);
   g_assert_cmpstr (text, ==, "");
-  g_assert_nonnull (strstr (shown_text (fixture->window), "Tell me something"));
+  assert_shows (fixture->window, "Tell me something");
 
   agent_test_server_release (fixture->server);
   agent_test_wait_until (view_idle, fixture);
@@ -296,7 +305,7 @@ test_tool_card (Fixture       *fixture,
   tool_call = agent_gtk_tool_card_get_tool_call (g_ptr_array_index (cards, 0));
   g_assert_nonnull (tool_call);
   g_assert_cmpstr (agent_tool_call_get_name (tool_call), ==, "calculator");
-  g_assert_nonnull (strstr (shown_text (g_ptr_array_index (cards, 0)), "calculator"));
+  assert_shows (g_ptr_array_index (cards, 0), "calculator");
   g_assert_cmpstr (agent_test_openai_tool_message_content (fixture->server, 1, "call_1"), ==,
                    "42");
 
@@ -304,6 +313,187 @@ test_tool_card (Fixture       *fixture,
   agent_gtk_chat_view_set_show_tool_call_chunks (fixture->view, TRUE);
   g_assert_true (agent_session_get_stream_tool_call_chunks (fixture->session));
   g_assert_true (agent_gtk_tool_card_get_show_chunks (g_ptr_array_index (cards, 0)));
+}
+
+static AgentGtkToolCard *
+the_card (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) cards = NULL;
+
+  iterate ();
+  cards = find_all (fixture->window, AGENT_GTK_TYPE_TOOL_CARD);
+  g_assert_cmpuint (cards->len, ==, 1);
+  return g_ptr_array_index (cards, 0);
+}
+
+/* Streams a call of @name in @n_chunks fragments, the model waiting after
+ * each but the last; then an answer */
+static void
+stream_tool_call (Fixture    *fixture,
+                  const char *name,
+                  const char *chunks[],
+                  guint       n_chunks)
+{
+  AgentTestResponse *response = agent_test_openai_begin (fixture->server, "");
+  const char *deltas[] = { "Done.", NULL };
+
+  for (guint i = 0; i < n_chunks; i++)
+    {
+      AgentTestToolChunk chunk = { 0, i == 0 ? "call_1" : NULL, i == 0 ? name : NULL, chunks[i] };
+
+      if (i > 0)
+        agent_test_response_add_wait (response);
+      agent_test_openai_add_tool_chunk (response, &chunk);
+    }
+  agent_test_openai_add_end (response, "tool_calls", 1, 1);
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+
+  agent_gtk_chat_view_set_show_tool_call_chunks (fixture->view, TRUE);
+  agent_gtk_chat_view_send (fixture->view, "What is the weather?");
+  agent_test_server_wait_until_waiting (fixture->server);
+}
+
+/* With the chunk toggle on, a call's arguments show as they stream as
+ * fields: each name, and a string as far as it came, without the JSON
+ * around it; once whole, the same fields with the whole values (what is
+ * nested as indented lines), and the JSON at the card's toggle */
+static void
+test_tool_card_fields (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  const char *chunks[] = {
+    "{\"city\": \"Ber",
+    "lin\", \"days\": 3, \"note\": \"say \\\"hi",
+    "\\\"\", \"where\": {\"lat\": 52.5, \"tags\": [\"Mitte\", true]}, "
+    "\"stops\": [{\"name\": \"Mitte\", \"hours\": 2}, []]}",
+  };
+  AgentGtkToolCard *card;
+  GtkWidget *raw;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *whole = NULL;
+  g_autofree char *json = NULL;
+
+  stream_tool_call (fixture, "weather", chunks, G_N_ELEMENTS (chunks));
+  card = the_card (fixture);
+  wait_until_shown (GTK_WIDGET (card), "city\nBer\n");
+  first = shown_text (GTK_WIDGET (card));
+  g_assert_null (strstr (first, "{"));
+  g_assert_null (strstr (first, "days"));
+  g_assert_null (find_button (GTK_WIDGET (card), "JSON"));
+  g_assert_cmpint (agent_tool_call_get_state (agent_gtk_tool_card_get_tool_call (card)), ==,
+                   AGENT_TOOL_CALL_STATE_STREAMING);
+
+  agent_test_server_release (fixture->server);
+  wait_until_shown (GTK_WIDGET (card), "note\nsay \"hi\n");
+  second = shown_text (GTK_WIDGET (card));
+  agent_test_assert_contains (second, "city\nBerlin\n");
+  agent_test_assert_contains (second, "days\n3\n");
+  g_assert_null (strstr (second, "\\"));
+
+  agent_test_server_release (fixture->server);
+  agent_test_wait_until (view_idle, fixture);
+  wait_until_shown (fixture->window, "Done.");
+  card = the_card (fixture);
+  whole = shown_text (GTK_WIDGET (card));
+  agent_test_assert_contains (whole, "city\nBerlin\ndays\n3\nnote\nsay \"hi\"\n");
+  agent_test_assert_contains (whole, "where\nlat: 52.5\ntags:\n  • Mitte\n  • true\n");
+  agent_test_assert_contains (whole, "stops\n• name: Mitte\n  hours: 2\n• []\n");
+  g_assert_null (strstr (whole, "\"city\""));
+
+  /* The JSON toggle shows the arguments as the model wrote them, pretty */
+  raw = find_button (GTK_WIDGET (card), "JSON");
+  g_assert_nonnull (raw);
+  gtk_widget_activate (raw);
+  wait_until_shown (GTK_WIDGET (card), "\"city\" : \"Berlin\"");
+  json = shown_text (GTK_WIDGET (card));
+  agent_test_assert_contains (json, "\"city\" : \"Berlin\"");
+  g_assert_null (strstr (json, "city\nBerlin\n"));
+}
+
+/* Arguments that are no object, or no JSON at all, show as the text the
+ * model wrote, as they stream (@mid after the first fragment) and once
+ * whole (@end, pretty if JSON); no JSON toggle */
+static void
+assert_shown_raw (Fixture    *fixture,
+                  const char *chunks[2],
+                  const char *mid,
+                  const char *end)
+{
+  AgentGtkToolCard *card;
+
+  stream_tool_call (fixture, "weather", chunks, 2);
+  card = the_card (fixture);
+  wait_until_shown (GTK_WIDGET (card), mid);
+  g_assert_null (find_button (GTK_WIDGET (card), "JSON"));
+  agent_test_server_release (fixture->server);
+  agent_test_wait_until (view_idle, fixture);
+  card = the_card (fixture);
+  wait_until_shown (GTK_WIDGET (card), end);
+  g_assert_null (find_button (GTK_WIDGET (card), "JSON"));
+}
+
+static void
+test_tool_card_not_json (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  const char *chunks[] = { "city=Ber", "lin; days=3" };
+
+  assert_shown_raw (fixture, chunks, "city=Ber\n", "city=Berlin; days=3\n");
+}
+
+static void
+test_tool_card_array (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  const char *chunks[] = { "[\"Ber", "lin\", 3]" };
+
+  assert_shown_raw (fixture, chunks, "[\"Ber\n", "[\n  \"Berlin\",\n  3\n]\n");
+}
+
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  g_autoptr(GPtrArray) labels = find_all (widget, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)), text) == 0)
+      return g_ptr_array_index (labels, i);
+  return NULL;
+}
+
+/* The answer follows the question closely: what lies between the user's
+ * bubble and the answer's text (the answer's actions, still hidden, and
+ * the margins of the two rows) is no wider than a line */
+static void
+test_message_gap (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  const char *deltas[] = { "Hello there.", NULL };
+  g_autoptr(GPtrArray) answers = NULL;
+  GtkWidget *question;
+  graphene_rect_t bubble, answer;
+  float gap;
+
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  agent_gtk_chat_view_send (fixture->view, "Hi");
+  agent_test_wait_until (view_idle, fixture);
+  wait_until_shown (fixture->window, "Hello there.");
+
+  question = find_label (fixture->window, "Hi");
+  g_assert_nonnull (question);
+  answers = find_all (fixture->window, AGENT_GTK_TYPE_MARKDOWN_VIEW);
+  g_assert_cmpuint (answers->len, ==, 1);
+  /* The bubble around the question, and the answer's text */
+  g_assert_true (gtk_widget_compute_bounds (gtk_widget_get_parent (question),
+                                            fixture->window, &bubble));
+  g_assert_true (gtk_widget_compute_bounds (g_ptr_array_index (answers, 0),
+                                            fixture->window, &answer));
+  gap = answer.origin.y - (bubble.origin.y + bubble.size.height);
+  g_test_message ("gap between question and answer: %.0f px", gap);
+  g_assert_cmpfloat (gap, >=, 6);
+  g_assert_cmpfloat (gap, <=, 24);
 }
 
 static gboolean
@@ -462,7 +652,7 @@ test_approval_dialog (Fixture       *fixture,
   dialog = dialog_shown ();
   g_assert_true (dialog != fixture->window);
   g_assert_false (prompt_shown (fixture));  /* not in the view as well */
-  g_assert_nonnull (strstr (shown_text (dialog), "notes.txt"));
+  assert_shows (dialog, "notes.txt");
   gtk_widget_activate (find_button (dialog, "Allow _Once"));
   agent_test_wait_until (view_idle, fixture);
   agent_test_wait_until (no_dialog, NULL);
@@ -504,7 +694,7 @@ test_error_retry (Fixture       *fixture,
   g_assert_cmpuint (cards->len, ==, 1);
   g_assert_nonnull (agent_gtk_error_card_get_error (g_ptr_array_index (cards, 0)));
   g_assert_nonnull (agent_gtk_error_card_get_heading (g_ptr_array_index (cards, 0)));
-  g_assert_nonnull (strstr (shown_text (g_ptr_array_index (cards, 0)), "bad day"));
+  assert_shows (g_ptr_array_index (cards, 0), "bad day");
 
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   retry = find_button (g_ptr_array_index (cards, 0), "_Retry");
@@ -601,7 +791,11 @@ main (int   argc,
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/gtk/chat-view/streaming", test_streaming);
   ADD ("/gtk/chat-view/stop", test_stop);
+  ADD ("/gtk/chat-view/message-gap", test_message_gap);
   ADD ("/gtk/chat-view/tool-card", test_tool_card);
+  ADD ("/gtk/chat-view/tool-card-fields", test_tool_card_fields);
+  ADD ("/gtk/chat-view/tool-card-not-json", test_tool_card_not_json);
+  ADD ("/gtk/chat-view/tool-card-array", test_tool_card_array);
   ADD ("/gtk/chat-view/approval", test_approval);
   ADD ("/gtk/approval-prompt/dialog", test_approval_dialog);
   ADD ("/gtk/chat-view/error-retry", test_error_retry);

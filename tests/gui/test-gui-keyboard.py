@@ -20,10 +20,10 @@ import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from agenttestgui import (FocusTracker, all_nodes, app_env, find_app, find_node,  # noqa: E402
-                          finish, focus_window, names, tap, walking, xdotool)
+                          finish, focus_window, names, tap, text_of, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
-N_TESTS = 18
+N_TESTS = 19
 
 # Roles of the widgets one acts on: each must have a name a person can hear
 CONTROL_ROLES = {
@@ -81,6 +81,19 @@ def unnamed_controls(app):
             # Gone while the tree was walked (a row recycled)
             continue
     return found
+
+
+def field_label(app, value):
+    """The names of what labels the label showing @value."""
+    node = next((n for n in all_nodes(app) if n.getRole() == pyatspi.ROLE_LABEL and
+                 (n.name == value or text_of(n) == value)), None)
+    if node is None:
+        return None
+    print("# field %r: %r" % (node.name, text_of(node)), flush=True)
+    for relation in node.getRelationSet():
+        if relation.getRelationType() == pyatspi.RELATION_LABELLED_BY:
+            return " ".join(relation.getTarget(i).name for i in range(relation.getNTargets()))
+    return None
 
 
 def menu_items(app):
@@ -150,7 +163,8 @@ def main(home):
         print("# Tab stops: %r" % stops, flush=True)
         reached = {name for role, name in stops}
         wanted = ["Your message", "Answer", "Copy Message", "Edit and Resend",
-                  "Regenerate Answer", "Copy Code", "Result", "Retry"]
+                  "Regenerate Answer", "Copy Code", "Show the Arguments as JSON", "Result",
+                  "Retry"]
         missing = [name for name in wanted if name not in reached]
         tap(not missing, "Tab reaches every message and action (missing: %s)" % missing)
         stops = tab_cycle(focus, "shift+Tab")
@@ -161,6 +175,10 @@ def main(home):
         # The whole tree: a name for every control
         bad = unnamed_controls(app)
         tap(not bad, "every control has a name (%s)" % "; ".join(bad[:8]))
+
+        # The tool card's arguments as fields: each value labelled by its name
+        tap(field_label(app, "6*7") == "expression",
+            "a tool card's field is labelled by its name (got %r)" % field_label(app, "6*7"))
 
         # Into the conversation, and Home: its first message, its text as its
         # description
