@@ -232,6 +232,19 @@ on_prepare_turn (AgentChatWindow *self)
   return FALSE;
 }
 
+/* An attachment refused: a file that cannot be read, or one the provider
+ * cannot take */
+static void
+show_attachment_error (AgentChatWindow *self,
+                       const GError    *error)
+{
+  AdwToast *toast = adw_toast_new (error->message);
+
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_set_timeout (toast, 8);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
 static void
 on_turn_finished (AgentChatWindow *self,
                   AgentMessage    *message,
@@ -239,6 +252,12 @@ on_turn_finished (AgentChatWindow *self,
 {
   g_autofree char *body = NULL;
 
+  /* Refused for its attachments: the composer has them back, the toast
+   * says why (the provider cannot take one, or one is too large) */
+  if ((g_error_matches (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT) ||
+       g_error_matches (error, AGENT_ERROR, AGENT_ERROR_LIMIT)) &&
+      g_list_model_get_n_items (agent_gtk_composer_get_attachments (self->composer)) > 0)
+    show_attachment_error (self, error);
   if (error != NULL || message == NULL)
     return;
   body = _agent_chat_window_excerpt (agent_message_get_content (message));
@@ -613,6 +632,8 @@ agent_chat_window_init (AgentChatWindow *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->chat_view, "open-settings", G_CALLBACK (on_open_settings), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->composer, "attachment-error", G_CALLBACK (show_attachment_error),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect (self, "notify::is-active", G_CALLBACK (_agent_chat_window_is_active_changed),
                     NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", FALSE);

@@ -14,6 +14,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include <agent-gtk.h>
 
 #include "agent-test-openai.h"
@@ -520,6 +522,253 @@ test_error_retry (Fixture       *fixture,
   g_assert_cmpstr (agent_test_openai_get_last_user_content (fixture->server, 1), ==, "Hello");
 }
 
+/* Attachments */
+
+/* A shown button whose tooltip (its accessible name too) is @tooltip */
+static GtkWidget *
+find_button_by_tooltip (GtkWidget  *widget,
+                        const char *tooltip)
+{
+  g_autoptr(GPtrArray) buttons = find_all (widget, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (g_ptr_array_index (buttons, i)), tooltip) == 0)
+      return g_ptr_array_index (buttons, i);
+  return NULL;
+}
+
+static gboolean
+has_attachments (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return g_list_model_get_n_items (agent_gtk_composer_get_attachments (fixture->composer)) > 0;
+}
+
+static guint
+n_attachments (Fixture *fixture)
+{
+  return g_list_model_get_n_items (agent_gtk_composer_get_attachments (fixture->composer));
+}
+
+/* A 6×4 PNG, red */
+static GdkTexture *
+new_texture (void)
+{
+  g_autoptr(GBytes) pixels = NULL;
+  guchar data[6 * 4 * 4];
+
+  for (guint i = 0; i < sizeof data; i += 4)
+    {
+      data[i] = 0xff;
+      data[i + 1] = data[i + 2] = 0;
+      data[i + 3] = 0xff;
+    }
+  pixels = g_bytes_new (data, sizeof data);
+  return gdk_memory_texture_new (6, 4, GDK_MEMORY_R8G8B8A8, pixels, 6 * 4);
+}
+
+static guint
+n_pictures (GtkWidget *widget)
+{
+  g_autoptr(GPtrArray) pictures = find_all (widget, GTK_TYPE_PICTURE);
+  guint n = 0;
+
+  for (guint i = 0; i < pictures->len; i++)
+    n += gtk_widget_is_visible (g_ptr_array_index (pictures, i));
+  return n;
+}
+
+static void
+click (GtkWidget *button)
+{
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  iterate ();
+}
+
+/* An image pasted (Ctrl+V's paste, with an image on the clipboard) shows
+ * as a thumbnail; Send sends it with the text as the provider's image part
+ * (OpenAI: a data URL), the composer is emptied, and the conversation
+ * shows the picture */
+static void
+test_attach_paste (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const char *deltas[] = { "A red rectangle.", NULL };
+  g_autoptr(GdkTexture) texture = new_texture ();
+  g_autoptr(GPtrArray) text_views = find_all (GTK_WIDGET (fixture->composer), GTK_TYPE_TEXT_VIEW);
+  g_autofree char *text = NULL;
+  JsonObject *message;
+  JsonArray *content;
+  JsonObject *image;
+
+  gdk_clipboard_set_texture (gtk_widget_get_clipboard (fixture->window), texture);
+  agent_gtk_composer_set_text (fixture->composer, "What is this?");
+  g_assert_cmpuint (text_views->len, ==, 1);
+  gtk_widget_activate_action (g_ptr_array_index (text_views, 0), "clipboard.paste", NULL);
+  agent_test_wait_until (has_attachments, fixture);
+  g_assert_cmpuint (n_attachments (fixture), ==, 1);
+  g_assert_cmpuint (n_pictures (GTK_WIDGET (fixture->composer)), ==, 1);
+  g_assert_nonnull (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Remove Image"));
+  /* The text was not pasted over: the clipboard held no text */
+  text = agent_gtk_composer_dup_text (fixture->composer);
+  g_assert_cmpstr (text, ==, "What is this?");
+
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Send"));
+  agent_test_wait_until (view_idle, fixture);
+  wait_until_shown (GTK_WIDGET (fixture->view), "A red rectangle.");
+  g_assert_no_error (fixture->finished_error);
+  g_assert_cmpuint (n_attachments (fixture), ==, 0);
+
+  message = agent_test_openai_get_message (fixture->server, 0, 0);
+  g_assert_cmpstr (json_object_get_string_member (message, "role"), ==, "user");
+  content = json_object_get_array_member (message, "content");
+  g_assert_cmpuint (json_array_get_length (content), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (content, 0),
+                                                  "text"), ==, "What is this?");
+  image = json_array_get_object_element (content, 1);
+  g_assert_cmpstr (json_object_get_string_member (image, "type"), ==, "image_url");
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (
+                   json_object_get_object_member (image, "image_url"), "url"),
+                   "data:image/png;base64,iVBOR"));
+
+  /* The conversation shows it, and the composer none */
+  g_assert_cmpuint (n_pictures (GTK_WIDGET (fixture->view)), ==, 1);
+  g_assert_cmpuint (n_pictures (GTK_WIDGET (fixture->composer)), ==, 0);
+  g_assert_nonnull (find_button_by_tooltip (GTK_WIDGET (fixture->view), "Image"));
+}
+
+/* Files dropped on the composer (its drop target's drop, with a list of
+ * real files) are read: an image as a thumbnail, a text file as a chip
+ * with its name and size; the remove buttons take them off */
+static void
+test_attach_drop (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GdkTexture) texture = new_texture ();
+  g_autofree char *dir = g_dir_make_tmp ("agent-gtk-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "red.png", NULL);
+  g_autofree char *txt = g_build_filename (dir, "notes.txt", NULL);
+  g_autoptr(GFile) png_file = g_file_new_for_path (png);
+  g_autoptr(GFile) txt_file = g_file_new_for_path (txt);
+  GSList *files = NULL;
+  GValue value = G_VALUE_INIT;
+  GtkEventController *drop = NULL;
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (fixture->composer));
+  gboolean dropped = FALSE;
+  g_autofree char *text = NULL;
+
+  g_assert_true (gdk_texture_save_to_png (texture, png));
+  g_assert_true (g_file_set_contents (txt, "Some notes, 26 bytes long.", -1, NULL));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        drop = controller;
+    }
+  g_assert_nonnull (drop);
+  files = g_slist_append (g_slist_append (NULL, g_object_ref (png_file)), g_object_ref (txt_file));
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, files);
+  g_signal_emit_by_name (drop, "drop", &value, 10.0, 10.0, &dropped);
+  g_value_unset (&value);
+  g_assert_true (dropped);
+  agent_test_wait_until (has_attachments, fixture);
+  g_assert_cmpuint (n_attachments (fixture), ==, 2);
+  text = shown_text (GTK_WIDGET (fixture->composer));
+  g_assert_nonnull (strstr (text, "notes.txt\n26 bytes"));
+  g_assert_cmpuint (n_pictures (GTK_WIDGET (fixture->composer)), ==, 1);
+
+  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Remove notes.txt"));
+  g_assert_cmpuint (n_attachments (fixture), ==, 1);
+  g_clear_pointer (&text, g_free);
+  text = shown_text (GTK_WIDGET (fixture->composer));
+  g_assert_null (strstr (text, "notes.txt"));
+  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Remove red.png"));
+  g_assert_cmpuint (n_attachments (fixture), ==, 0);
+  g_assert_cmpuint (n_pictures (GTK_WIDGET (fixture->composer)), ==, 0);
+
+  g_unlink (png);
+  g_unlink (txt);
+  g_rmdir (dir);
+}
+
+static void
+on_attachment_error (AgentGtkComposer *composer,
+                     const GError     *error,
+                     GError          **out)
+{
+  g_clear_error (out);
+  *out = g_error_copy (error);
+}
+
+static gboolean
+error_set (gpointer data)
+{
+  return *(GError **) data != NULL;
+}
+
+/* A file that cannot be read is refused, named */
+static void
+test_attach_unreadable (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/secret-plans.pdf");
+  g_autoptr(GError) error = NULL;
+
+  g_signal_connect (fixture->composer, "attachment-error", G_CALLBACK (on_attachment_error),
+                    &error);
+  agent_gtk_composer_attach_files (fixture->composer, &file, 1);
+  agent_test_wait_until (error_set, &error);
+  g_assert_nonnull (strstr (error->message, "secret-plans.pdf"));
+  g_assert_cmpuint (n_attachments (fixture), ==, 0);
+}
+
+/* An attachment the provider cannot take (OpenAI: a ZIP), or one too large
+ * for the session: the turn fails before anything is sent, the error says
+ * why, and the composer keeps the text and the attachment */
+static void
+test_attach_refused (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  gboolean too_large = GPOINTER_TO_INT (data);
+  g_autoptr(GBytes) bytes = g_bytes_new_static ("PK\3\4 not really a zip", 21);
+  g_autoptr(AgentContentPart) part = agent_content_part_new_file ("application/zip", bytes,
+                                                                  "archive.zip");
+  g_autofree char *text = NULL;
+  g_autofree char *shown = NULL;
+
+  if (too_large)
+    {
+      g_object_set (fixture->session, "max-attachment-size", (guint64) 10, NULL);
+      g_clear_object (&part);
+      part = agent_content_part_new_file ("text/plain", bytes, "archive.txt");
+    }
+  agent_gtk_composer_set_text (fixture->composer, "Unpack this");
+  agent_gtk_composer_add_attachment (fixture->composer, part);
+  iterate ();
+  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Send"));
+  agent_test_wait_until (view_idle, fixture);
+
+  g_assert_error (fixture->finished_error, AGENT_ERROR,
+                  (int) (too_large ? AGENT_ERROR_LIMIT : AGENT_ERROR_INVALID_ARGUMENT));
+  g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, 0);
+  if (!too_large)
+    {
+      g_assert_nonnull (strstr (fixture->finished_error->message, "OpenAI"));
+      g_assert_nonnull (strstr (fixture->finished_error->message, "application/zip"));
+    }
+  wait_until_shown (GTK_WIDGET (fixture->view), fixture->finished_error->message);
+  text = agent_gtk_composer_dup_text (fixture->composer);
+  g_assert_cmpstr (text, ==, "Unpack this");
+  g_assert_cmpuint (n_attachments (fixture), ==, 1);
+  shown = shown_text (GTK_WIDGET (fixture->composer));
+  g_assert_nonnull (strstr (shown, too_large ? "archive.txt" : "archive.zip"));
+}
+
 /* The Markdown view on its own */
 static void
 test_markdown_view (void)
@@ -559,7 +808,14 @@ main (int   argc,
   ADD ("/gtk/chat-view/approval", test_approval);
   ADD ("/gtk/approval-prompt/dialog", test_approval_dialog);
   ADD ("/gtk/chat-view/error-retry", test_error_retry);
+  ADD ("/gtk/composer/attach-paste", test_attach_paste);
+  ADD ("/gtk/composer/attach-drop", test_attach_drop);
+  ADD ("/gtk/composer/attach-unreadable", test_attach_unreadable);
 #undef ADD
+  g_test_add ("/gtk/composer/attach-refused", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up,
+              test_attach_refused, fixture_tear_down);
+  g_test_add ("/gtk/composer/attach-too-large", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up,
+              test_attach_refused, fixture_tear_down);
   g_test_add_func ("/gtk/markdown-view", test_markdown_view);
 
   return g_test_run ();
