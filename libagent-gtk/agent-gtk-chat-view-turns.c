@@ -78,25 +78,31 @@ _agent_gtk_chat_view_set_progress (AgentGtkChatView *self,
 /* The end of a turn */
 
 /* A message the provider refused for its attachments (one it cannot take,
- * one too large): the composer, unless the user wrote something else
- * meanwhile, gets back what was sent */
-static void
+ * one too large) leaves the conversation, and the composer, unless the
+ * user wrote something else meanwhile, gets it back. Returns whether it
+ * did. */
+static gboolean
 give_back_draft (AgentGtkChatView *self,
+                 AgentMemory      *memory,
                  const GError     *error)
 {
   g_autofree char *text = NULL;
 
-  if (self->composer == NULL || self->last_parts == NULL ||
+  if (self->composer == NULL || self->last_parts == NULL || memory == NULL ||
       !(g_error_matches (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT) ||
         g_error_matches (error, AGENT_ERROR, AGENT_ERROR_LIMIT)))
-    return;
+    return FALSE;
   text = agent_gtk_composer_dup_text (self->composer);
   if (*text != '\0' ||
       g_list_model_get_n_items (agent_gtk_composer_get_attachments (self->composer)) > 0)
-    return;
+    return FALSE;
+  if (g_list_model_get_n_items (G_LIST_MODEL (memory)) > self->sent_position &&
+      !agent_memory_truncate (memory, self->sent_position, NULL))
+    return FALSE;
   agent_gtk_composer_set_text (self->composer, self->last_prompt);
   for (guint i = 0; i < self->last_parts->len; i++)
     agent_gtk_composer_add_attachment (self->composer, g_ptr_array_index (self->last_parts, i));
+  return TRUE;
 }
 
 static void
@@ -107,7 +113,9 @@ turn_done (AgentGtkChatView *self,
 {
   AgentMemory *memory = agent_session_get_memory (session);
   gboolean failed = error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  gboolean recorded = failed && _agent_gtk_chat_view_record_error (self, memory, error);
+  gboolean given_back = failed && session == self->session && give_back_draft (self, memory, error);
+  gboolean recorded = failed && !given_back &&
+                      _agent_gtk_chat_view_record_error (self, memory, error);
 
   /* An Undo of an edit waited for the turn to stop */
   _agent_gtk_chat_view_turn_ended (self, memory);
@@ -119,8 +127,6 @@ turn_done (AgentGtkChatView *self,
     return;
   g_clear_object (&self->cancellable);
   _agent_gtk_chat_view_set_progress (self, NULL, NULL);
-  if (failed)
-    give_back_draft (self, error);
   if (recorded)
     _agent_gtk_chat_view_show_last_error (self);
   else if (failed)
@@ -289,6 +295,7 @@ start (AgentGtkChatView *self,
   if (kind == TURN_SEND && parts != NULL)
     {
       g_autoptr(AgentMessage) message = NULL;
+      GListModel *memory;
 
       message = agent_message_new_with_parts (AGENT_MESSAGE_ROLE_USER, NULL, 0);
       if (*text != '\0')
@@ -299,6 +306,8 @@ start (AgentGtkChatView *self,
         }
       for (guint i = 0; i < parts->len; i++)
         agent_message_add_part (message, g_ptr_array_index (parts, i));
+      memory = G_LIST_MODEL (agent_session_get_memory (self->session));
+      self->sent_position = g_list_model_get_n_items (memory);
       agent_session_send_message_async (self->session, message, self->cancellable,
                                         on_send_message_done, g_object_ref (self));
     }

@@ -762,6 +762,10 @@ test_attach_refused (Fixture       *fixture,
       g_assert_nonnull (strstr (fixture->finished_error->message, "application/zip"));
     }
   wait_until_shown (GTK_WIDGET (fixture->view), fixture->finished_error->message);
+  /* The conversation stays as it was: the message is in the composer only */
+  shown = shown_text (GTK_WIDGET (fixture->view));
+  g_assert_null (strstr (shown, "Unpack this"));
+  g_clear_pointer (&shown, g_free);
   text = agent_gtk_composer_dup_text (fixture->composer);
   g_assert_cmpstr (text, ==, "Unpack this");
   g_assert_cmpuint (n_attachments (fixture), ==, 1);
