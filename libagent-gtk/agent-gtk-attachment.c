@@ -206,6 +206,8 @@ show_part (AgentGtkAttachment *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->remove_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, remove, -1);
   gtk_widget_set_visible (self->remove_button, removable);
+  if (removable)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "removable");
 }
 
 AgentContentPart *

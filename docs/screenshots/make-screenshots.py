@@ -3,7 +3,9 @@
 # from the real app (a build tree's) against a scripted server, under Xvfb:
 #
 #   dbus-run-session -- xvfb-run -a -s '-screen 0 1280x900x24' \
-#     /usr/bin/python3 docs/screenshots/make-screenshots.py _build
+#     /usr/bin/python3 docs/screenshots/make-screenshots.py _build [attachments]
+#
+# (with "attachments", only the attachments' scenes)
 #
 # Each scene is a window of its own size, captured with ImageMagick's
 # import. Look at them before committing them.
@@ -152,11 +154,63 @@ def scene(home, server, width, height, dark=False, tools=None, extra=None):
     return chat
 
 
+def attach(path):
+    """The Attach button's file chooser (Ctrl+O), given @path to type."""
+    xdotool("key", "ctrl+o")
+    time.sleep(1.5)
+    xdotool("key", "ctrl+l")
+    xdotool("type", "--delay", "10", path)
+    time.sleep(0.5)
+    xdotool("key", "Return")
+    time.sleep(1.5)
+
+
+def attachments(home, server, focus):
+    """An image and a document in the composer, then the conversation with
+    them: wide and dark, then narrow."""
+    photo = os.path.join(home, "lyon-station.png")
+    subprocess.run(["convert", "-size", "960x600", "gradient:#1c71d8-#2ec27e",
+                    "-fill", "white", "-draw", "rectangle 120,380 840,440",
+                    "-draw", "rectangle 160,250 260,380", "-draw", "rectangle 700,250 800,380",
+                    "-fill", "#f6d32d", "-draw", "circle 780,130 830,130", photo], check=True)
+    itinerary = os.path.join(home, "itinerary.pdf")
+    with open(itinerary, "wb") as f:
+        f.write(b"%PDF-1.4\n% an itinerary\n" + b"0" * 48000 + b"\n%%EOF\n")
+    chat = scene(home, server, 800, 640, dark=True)
+    app = chat.start()
+    xdotool("key", "ctrl+n")
+    attach(photo)
+    attach(itinerary)
+    xdotool("type", "--delay", "10", "Which train is this, and does it fit my itinerary?")
+    focus.wait(lambda: shows(app, "Remove itinerary.pdf"), 10)
+    xdotool("mousemove", "5", "5")
+    shot("agent-chat-attachments-composer.png")
+    server.add_text("That is the TGV to Lyon at the new platform: it leaves at 9:04, which "
+                    "fits day 2 of your itinerary.")
+    xdotool("key", "Return")
+    focus.wait(lambda: shows(app, "fits day 2") and turn_over(app), 30)
+    shot("agent-chat-attachments.png")
+    chat.quit()
+    chat = scene(home, server, 360, 700, dark=True, extra="last-conversation=int64 1\n")
+    app = chat.start()
+    focus.wait(lambda: shows(app, "fits day 2"), 20)
+    resize(360, 700)
+    shot("agent-chat-attachments-narrow.png")
+    chat.quit()
+
+
 def main():
     server = ScriptedServer()
     server.models = ["scripted", "gpt-4o-mini", "llama3.2:3b", "qwen2.5-coder:7b", "mistral-small"]
     home = tempfile.mkdtemp(prefix="screenshots-")
     focus = FocusTracker()
+    if "attachments" in sys.argv[2:]:
+        try:
+            attachments(home, server, focus)
+        finally:
+            server.close()
+            shutil.rmtree(home, ignore_errors=True)
+        return
     try:
         # The empty chat
         chat = scene(home, server, 900, 640)
@@ -241,6 +295,8 @@ def main():
         time.sleep(1.5)
         shot("preferences.png", window_id()[-1])
         chat.quit()
+
+        attachments(home, server, focus)
     finally:
         server.close()
         shutil.rmtree(home, ignore_errors=True)
