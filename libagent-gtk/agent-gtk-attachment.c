@@ -92,7 +92,8 @@ _agent_gtk_attachment_load_texture (AgentContentPart *part,
   loader = gdk_pixbuf_loader_new ();
   g_signal_connect (loader, "size-prepared", G_CALLBACK (on_size_prepared),
                     GINT_TO_POINTER (max_size));
-  if (!gdk_pixbuf_loader_write_bytes (loader, data, error) || !gdk_pixbuf_loader_close (loader, error))
+  if (!gdk_pixbuf_loader_write_bytes (loader, data, error) ||
+      !gdk_pixbuf_loader_close (loader, error))
     {
       gdk_pixbuf_loader_close (loader, NULL);
       return NULL;
@@ -100,7 +101,8 @@ _agent_gtk_attachment_load_texture (AgentContentPart *part,
   pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
   if (pixbuf == NULL)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("The image could not be read"));
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("The image could not be read"));
       return NULL;
     }
   return gdk_texture_new_for_pixbuf (pixbuf);
@@ -116,6 +118,7 @@ _agent_gtk_attachment_show_viewer (GtkWidget        *parent,
   GtkRoot *root = parent != NULL ? gtk_widget_get_root (parent) : NULL;
   GtkWidget *window, *box, *picture;
   GtkEventController *shortcuts;
+  GtkShortcut *escape;
   int width, height;
 
   if (texture == NULL)
@@ -142,9 +145,9 @@ _agent_gtk_attachment_show_viewer (GtkWidget        *parent,
   adw_window_set_content (ADW_WINDOW (window), box);
 
   shortcuts = gtk_shortcut_controller_new ();
-  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
-                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
-                                                          gtk_named_action_new ("window.close")));
+  escape = gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                             gtk_named_action_new ("window.close"));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), escape);
   gtk_widget_add_controller (window, shortcuts);
   gtk_window_present (GTK_WINDOW (window));
 }

@@ -656,12 +656,13 @@ test_attach_drop (Fixture       *fixture,
   GSList *files = NULL;
   GValue value = G_VALUE_INIT;
   GtkEventController *drop = NULL;
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (fixture->composer));
+  g_autoptr(GListModel) controllers = NULL;
   gboolean dropped = FALSE;
   g_autofree char *text = NULL;
 
   g_assert_true (gdk_texture_save_to_png (texture, png));
   g_assert_true (g_file_set_contents (txt, "Some notes, 26 bytes long.", -1, NULL));
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (fixture->composer));
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
       g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
@@ -694,6 +695,91 @@ test_attach_drop (Fixture       *fixture,
   g_unlink (png);
   g_unlink (txt);
   g_rmdir (dir);
+}
+
+static guint
+n_toplevels (void)
+{
+  return g_list_model_get_n_items (gtk_window_get_toplevels ());
+}
+
+/* A large image shows bounded in the conversation (at most 240 px wide, its
+ * aspect kept: it never widens the window); clicking it shows it whole in a
+ * window of its own, which Escape closes */
+static void
+test_attach_picture (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  const char *deltas[] = { "A wide image.", NULL };
+  g_autoptr(GBytes) pixels = g_bytes_new_take (g_malloc0 (1800 * 600 * 4), 1800 * 600 * 4);
+  g_autoptr(GdkTexture) texture = gdk_memory_texture_new (1800, 600, GDK_MEMORY_R8G8B8A8, pixels,
+                                                          1800 * 4);
+  g_autoptr(GBytes) png = gdk_texture_save_to_png_bytes (texture);
+  g_autoptr(AgentContentPart) part = agent_content_part_new_image ("image/png", png);
+  g_autoptr(GPtrArray) pictures = NULL;
+  GtkWidget *picture;
+  GtkWidget *viewer = NULL;
+  guint n_windows;
+  int minimum, natural;
+
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  agent_gtk_composer_add_attachment (fixture->composer, part);
+  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Send"));
+  agent_test_wait_until (view_idle, fixture);
+  wait_until_shown (GTK_WIDGET (fixture->view), "A wide image.");
+
+  pictures = find_all (GTK_WIDGET (fixture->view), GTK_TYPE_PICTURE);
+  g_assert_cmpuint (pictures->len, ==, 1);
+  picture = g_ptr_array_index (pictures, 0);
+  gtk_widget_measure (picture, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
+  g_assert_cmpint (natural, <=, 240);
+  g_assert_cmpint (minimum, <=, 240);
+  gtk_widget_measure (picture, GTK_ORIENTATION_VERTICAL, -1, &minimum, &natural, NULL, NULL);
+  g_assert_cmpint (natural, ==, 80);
+
+  n_windows = n_toplevels ();
+  click (gtk_widget_get_parent (picture));
+  g_assert_cmpuint (n_toplevels (), ==, n_windows + 1);
+  for (guint i = 0; i < n_toplevels (); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (gtk_window_get_toplevels (), i);
+
+      if (window != fixture->window)
+        viewer = window;
+    }
+  g_assert_nonnull (viewer);
+  g_clear_pointer (&pictures, g_ptr_array_unref);
+  pictures = find_all (viewer, GTK_TYPE_PICTURE);
+  g_assert_cmpuint (pictures->len, ==, 1);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (
+                     gtk_picture_get_paintable (g_ptr_array_index (pictures, 0))), ==, 1800);
+
+  /* Escape: its shortcut, as the key would trigger it */
+  {
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (viewer);
+    gboolean closed = FALSE;
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+        if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+          continue;
+        for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+          {
+            g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+            GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+            g_autofree char *keys = gtk_shortcut_trigger_to_string (trigger);
+
+            if (g_str_equal (keys, "Escape"))
+              closed = gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, viewer,
+                                                     NULL);
+          }
+      }
+    g_assert_true (closed);
+  }
+  iterate ();
+  g_assert_cmpuint (n_toplevels (), ==, n_windows);
 }
 
 static void
@@ -815,6 +901,7 @@ main (int   argc,
   ADD ("/gtk/composer/attach-paste", test_attach_paste);
   ADD ("/gtk/composer/attach-drop", test_attach_drop);
   ADD ("/gtk/composer/attach-unreadable", test_attach_unreadable);
+  ADD ("/gtk/chat-view/attach-picture", test_attach_picture);
 #undef ADD
   g_test_add ("/gtk/composer/attach-refused", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up,
               test_attach_refused, fixture_tear_down);

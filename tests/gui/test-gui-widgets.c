@@ -580,6 +580,12 @@ test_error_and_retry (Fixture       *fixture,
   g_assert_cmpstr (agent_message_get_content (AGENT_MESSAGE (answer)), ==, "Better now.");
 }
 
+static guint
+n_attachments (AgentGtkComposer *composer)
+{
+  return g_list_model_get_n_items (agent_gtk_composer_get_attachments (composer));
+}
+
 /* What the window's toasts say */
 static char *
 toasts_text (AgentChatWindow *window)
@@ -624,7 +630,7 @@ test_attachment_toasts (Fixture       *fixture,
   g_assert_nonnull (strstr (toasts, "application/zip"));
   text = agent_gtk_composer_dup_text (composer);
   g_assert_cmpstr (text, ==, "Unpack this");
-  g_assert_cmpuint (g_list_model_get_n_items (agent_gtk_composer_get_attachments (composer)), ==, 1);
+  g_assert_cmpuint (n_attachments (composer), ==, 1);
 
   agent_gtk_composer_attach_files (composer, &missing, 1);
   for (guint i = 0; i < 200 && strstr (toasts, "holiday.png") == NULL; i++)
@@ -635,7 +641,7 @@ test_attachment_toasts (Fixture       *fixture,
       toasts = toasts_text (fixture->window);
     }
   g_assert_nonnull (strstr (toasts, "holiday.png"));
-  g_assert_cmpuint (g_list_model_get_n_items (agent_gtk_composer_get_attachments (composer)), ==, 1);
+  g_assert_cmpuint (n_attachments (composer), ==, 1);
 }
 
 int
