@@ -692,6 +692,30 @@ test_attach_drop (Fixture       *fixture,
   g_assert_cmpuint (n_attachments (fixture), ==, 0);
   g_assert_cmpuint (n_pictures (GTK_WIDGET (fixture->composer)), ==, 0);
 
+  /* Files copied (as a file manager offers them: as text too) are pasted
+   * as attachments, not as their names */
+  {
+    g_autoptr(GPtrArray) text_views = find_all (GTK_WIDGET (fixture->composer),
+                                                GTK_TYPE_TEXT_VIEW);
+    GdkContentProvider *providers[2];
+    g_autoptr(GdkContentProvider) provider = NULL;
+
+    g_value_init (&value, GDK_TYPE_FILE_LIST);
+    g_value_take_boxed (&value, g_slist_append (NULL, g_object_ref (txt_file)));
+    providers[0] = gdk_content_provider_new_for_value (&value);
+    providers[1] = gdk_content_provider_new_typed (G_TYPE_STRING, txt);
+    g_value_unset (&value);
+    provider = gdk_content_provider_new_union (providers, 2);
+    gdk_clipboard_set_content (gtk_widget_get_clipboard (fixture->window), provider);
+    agent_gtk_composer_set_text (fixture->composer, "Read these");
+    gtk_widget_activate_action (g_ptr_array_index (text_views, 0), "clipboard.paste", NULL);
+    agent_test_wait_until (has_attachments, fixture);
+    g_clear_pointer (&text, g_free);
+    text = agent_gtk_composer_dup_text (fixture->composer);
+    g_assert_cmpstr (text, ==, "Read these");
+    g_assert_cmpuint (n_attachments (fixture), ==, 1);
+  }
+
   g_unlink (png);
   g_unlink (txt);
   g_rmdir (dir);
