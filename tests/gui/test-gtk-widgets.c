@@ -710,6 +710,12 @@ test_attach_drop (Fixture       *fixture,
     agent_gtk_composer_set_text (fixture->composer, "Read these");
     gtk_widget_activate_action (g_ptr_array_index (text_views, 0), "clipboard.paste", NULL);
     agent_test_wait_until (has_attachments, fixture);
+    /* (long enough for a paste of the text to have come, were there one) */
+    for (guint i = 0; i < 20; i++)
+      {
+        g_usleep (10000);
+        iterate ();
+      }
     g_clear_pointer (&text, g_free);
     text = agent_gtk_composer_dup_text (fixture->composer);
     g_assert_cmpstr (text, ==, "Read these");
