@@ -355,6 +355,16 @@ stop_action (GtkWidget  *widget,
   agent_chat_window_stop (AGENT_CHAT_WINDOW (widget));
 }
 
+/* Ctrl+O wherever the focus is: the composer's Attach */
+static void
+attach_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  gtk_widget_activate_action (GTK_WIDGET (AGENT_CHAT_WINDOW (widget)->composer),
+                              "composer.attach", NULL);
+}
+
 /**
  * agent_chat_window_set_memory:
  * @self: a #AgentChatWindow
@@ -593,6 +603,9 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.attach",
+                                       NULL);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.revoke-approval", "s",
                                    _agent_chat_window_revoke_approvals);

@@ -644,6 +644,41 @@ test_attachment_toasts (Fixture       *fixture,
   g_assert_cmpuint (n_attachments (composer), ==, 1);
 }
 
+static GtkWidget *
+file_chooser_shown (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (window) && gtk_widget_get_visible (window))
+        return window;
+    }
+  return NULL;
+}
+
+/* Ctrl+O's action, from anywhere in the window: the file chooser to attach
+ * files with, which can pick several */
+static void
+test_attach_action (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkWidget *chooser;
+
+  g_assert_null (file_chooser_shown ());
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.attach", NULL));
+  iterate ();
+  chooser = file_chooser_shown ();
+  g_assert_nonnull (chooser);
+  g_assert_true (gtk_file_chooser_get_select_multiple (GTK_FILE_CHOOSER (chooser)));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (chooser)), ==, "Attach Files");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  iterate ();
+  g_assert_null (file_chooser_shown ());
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -669,6 +704,8 @@ main (int   argc,
               fixture_set_up, test_error_and_retry, fixture_tear_down);
   g_test_add ("/gui/window/attachment-toasts", Fixture, NULL,
               fixture_set_up, test_attachment_toasts, fixture_tear_down);
+  g_test_add ("/gui/window/attach-action", Fixture, NULL,
+              fixture_set_up, test_attach_action, fixture_tear_down);
 
   return agent_test_gui_run (data_home);
 }
