@@ -296,7 +296,10 @@ _agent_gtk_composer_init_attachments (AgentGtkComposer *self)
   g_signal_connect_object (self->text_view, "paste-clipboard", G_CALLBACK (on_paste_clipboard),
                            self, G_CONNECT_SWAPPED);
 
+  /* Before the text's own (which would take the files' names as text);
+   * a drag of text goes on to the text */
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (drop), GTK_PHASE_CAPTURE);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 }
