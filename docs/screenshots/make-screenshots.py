@@ -165,14 +165,27 @@ def attach(path):
     time.sleep(1.5)
 
 
+def picture(path):
+    """A picture to attach: a platform under a blue-to-green sky, a sun."""
+    from gi.repository import GdkPixbuf
+    width, height = 960, 600
+    image = GdkPixbuf.Pixbuf.new(GdkPixbuf.Colorspace.RGB, True, 8, width, height)
+    for y in range(height):
+        t = y / height
+        red, green, blue = int(0x1c + (0x2e - 0x1c) * t), int(0x71 + (0xc2 - 0x71) * t), \
+            int(0xd8 + (0x7e - 0xd8) * t)
+        image.new_subpixbuf(0, y, width, 1).fill((red << 24) | (green << 16) | (blue << 8) | 0xff)
+    for x, y, w, h, colour in ((120, 380, 720, 60, 0xffffffff), (160, 250, 100, 130, 0xffffffff),
+                               (700, 250, 100, 130, 0xffffffff), (740, 90, 80, 80, 0xf6d32dff)):
+        image.new_subpixbuf(x, y, w, h).fill(colour)
+    image.savev(path, "png", [], [])
+
+
 def attachments(home, server, focus):
     """An image and a document in the composer, then the conversation with
     them: wide and dark, then narrow."""
     photo = os.path.join(home, "lyon-station.png")
-    subprocess.run(["convert", "-size", "960x600", "gradient:#1c71d8-#2ec27e",
-                    "-fill", "white", "-draw", "rectangle 120,380 840,440",
-                    "-draw", "rectangle 160,250 260,380", "-draw", "rectangle 700,250 800,380",
-                    "-fill", "#f6d32d", "-draw", "circle 780,130 830,130", photo], check=True)
+    picture(photo)
     itinerary = os.path.join(home, "itinerary.pdf")
     with open(itinerary, "wb") as f:
         f.write(b"%PDF-1.4\n% an itinerary\n" + b"0" * 48000 + b"\n%%EOF\n")
