@@ -812,6 +812,46 @@ test_attach_picture (Fixture       *fixture,
   g_assert_cmpuint (n_toplevels (), ==, n_windows);
 }
 
+/* The attachments are the conversation's draft: another conversation shown
+ * has its own (none), and they come back with it; Edit and Resend puts a
+ * message's attachments in the composer with its text, Cancel takes them
+ * off */
+static void
+test_attach_draft_and_edit (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  const char *deltas[] = { "Noted.", NULL };
+  g_autoptr(GBytes) bytes = g_bytes_new_static ("Day 1: Paris\n", 13);
+  g_autoptr(AgentContentPart) part = agent_content_part_new_file ("text/plain", bytes,
+                                                                  "itinerary.txt");
+  AgentMemory *first = agent_session_get_memory (fixture->session);
+  g_autoptr(AgentMemory) other = agent_simple_memory_new ();
+  g_autoptr(AgentMessage) sent = NULL;
+
+  g_object_ref (first);
+  agent_gtk_composer_add_attachment (fixture->composer, part);
+  agent_session_set_memory (fixture->session, other);
+  iterate ();
+  g_assert_cmpuint (n_attachments (fixture), ==, 0);
+  agent_session_set_memory (fixture->session, first);
+  iterate ();
+  g_assert_cmpuint (n_attachments (fixture), ==, 1);
+
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  agent_gtk_composer_set_text (fixture->composer, "My plans");
+  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Send"));
+  agent_test_wait_until (view_idle, fixture);
+  g_assert_cmpuint (n_attachments (fixture), ==, 0);
+  sent = g_list_model_get_item (G_LIST_MODEL (first), 0);
+  g_assert_cmpuint (agent_message_get_n_attachments (sent), ==, 1);
+
+  agent_gtk_chat_view_edit (fixture->view, sent);
+  g_assert_cmpuint (n_attachments (fixture), ==, 1);
+  agent_gtk_chat_view_cancel_edit (fixture->view);
+  g_assert_cmpuint (n_attachments (fixture), ==, 0);
+  g_object_unref (first);
+}
+
 static void
 on_attachment_error (AgentGtkComposer *composer,
                      const GError     *error,
@@ -932,6 +972,7 @@ main (int   argc,
   ADD ("/gtk/composer/attach-drop", test_attach_drop);
   ADD ("/gtk/composer/attach-unreadable", test_attach_unreadable);
   ADD ("/gtk/chat-view/attach-picture", test_attach_picture);
+  ADD ("/gtk/chat-view/attach-draft-and-edit", test_attach_draft_and_edit);
 #undef ADD
   g_test_add ("/gtk/composer/attach-refused", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up,
               test_attach_refused, fixture_tear_down);
