@@ -156,8 +156,10 @@ def scene(home, server, width, height, dark=False, tools=None, extra=None):
 
 def attach(path):
     """The Attach button's file chooser (Ctrl+O), given @path to type."""
+    # (no window manager gives the focus back when a dialog goes)
+    xdotool("windowfocus", window_id()[0])
     xdotool("key", "ctrl+o")
-    time.sleep(1.5)
+    time.sleep(2.5)
     xdotool("key", "ctrl+l")
     xdotool("type", "--delay", "10", path)
     time.sleep(0.5)
@@ -183,7 +185,7 @@ def picture(path):
 
 def attachments(home, server, focus):
     """An image and a document in the composer, then the conversation with
-    them: wide and dark, then narrow."""
+    them: wide and dark, then narrow (with them in the composer again)."""
     photo = os.path.join(home, "lyon-station.png")
     picture(photo)
     itinerary = os.path.join(home, "itinerary.pdf")
@@ -208,6 +210,10 @@ def attachments(home, server, focus):
     app = chat.start()
     focus.wait(lambda: shows(app, "fits day 2"), 20)
     resize(360, 700)
+    attach(photo)
+    attach(itinerary)
+    focus.wait(lambda: shows(app, "Remove itinerary.pdf"), 10)
+    xdotool("mousemove", "5", "5")
     shot("agent-chat-attachments-narrow.png")
     chat.quit()
 
