@@ -2,8 +2,7 @@
  *
  * Files and the clipboard, read into parts to attach: files in a thread
  * (a large one must not stop the window), each refused with its name when
- * it is a folder or cannot be read; the clipboard's files, or its image
- * (as PNG).
+ * it is a folder or cannot be read; the clipboard's image (as PNG).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -128,54 +127,20 @@ dup_formats (GdkClipboard *clipboard)
   return gdk_content_formats_union_deserialize_gtypes (formats);
 }
 
-/* Whether the clipboard holds files, or an image that is not text too (a
- * word processor's text may come as an image as well: it is pasted as
- * text) */
-gboolean
-_agent_gtk_attachment_can_paste (GdkClipboard *clipboard)
+/* What a paste attaches: files, or an image that is not text too (a word
+ * processor's text may come as an image as well: it is pasted as text);
+ * G_TYPE_INVALID when the clipboard's text is to be pasted */
+GType
+_agent_gtk_attachment_paste_type (GdkClipboard *clipboard)
 {
   g_autoptr(GdkContentFormats) formats = dup_formats (clipboard);
 
-  return gdk_content_formats_contain_gtype (formats, GDK_TYPE_FILE_LIST) ||
-         (gdk_content_formats_contain_gtype (formats, GDK_TYPE_TEXTURE) &&
-          !gdk_content_formats_contain_gtype (formats, G_TYPE_STRING));
-}
-
-static void
-on_pasted_files_loaded (GObject      *object,
-                        GAsyncResult *result,
-                        gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) parts = _agent_gtk_attachment_load_files_finish (result, &error);
-
-  if (error != NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_pointer (task, g_steal_pointer (&parts), (GDestroyNotify) g_ptr_array_unref);
-}
-
-static void
-on_files_read (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) files = g_ptr_array_new ();
-  const GValue *value = gdk_clipboard_read_value_finish (GDK_CLIPBOARD (object), result, &error);
-
-  if (value == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  for (GSList *l = g_value_get_boxed (value); l != NULL; l = l->next)
-    g_ptr_array_add (files, l->data);
-  _agent_gtk_attachment_load_files_async ((GFile **) files->pdata, files->len,
-                                          g_task_get_cancellable (task), on_pasted_files_loaded,
-                                          g_object_ref (task));
+  if (gdk_content_formats_contain_gtype (formats, GDK_TYPE_FILE_LIST))
+    return GDK_TYPE_FILE_LIST;
+  if (gdk_content_formats_contain_gtype (formats, GDK_TYPE_TEXTURE) &&
+      !gdk_content_formats_contain_gtype (formats, G_TYPE_STRING))
+    return GDK_TYPE_TEXTURE;
+  return G_TYPE_INVALID;
 }
 
 static void
@@ -202,30 +167,25 @@ on_texture_read (GObject      *object,
 }
 
 void
-_agent_gtk_attachment_paste_async (GdkClipboard        *clipboard,
-                                   GCancellable        *cancellable,
-                                   GAsyncReadyCallback  callback,
-                                   gpointer             user_data)
+_agent_gtk_attachment_paste_image_async (GdkClipboard        *clipboard,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
 {
   g_autoptr(GTask) task = g_task_new (clipboard, cancellable, callback, user_data);
-  g_autoptr(GdkContentFormats) formats = dup_formats (clipboard);
 
-  g_task_set_source_tag (task, _agent_gtk_attachment_paste_async);
-  if (gdk_content_formats_contain_gtype (formats, GDK_TYPE_FILE_LIST))
-    gdk_clipboard_read_value_async (clipboard, GDK_TYPE_FILE_LIST, G_PRIORITY_DEFAULT,
-                                    cancellable, on_files_read, g_steal_pointer (&task));
-  else
-    gdk_clipboard_read_texture_async (clipboard, cancellable, on_texture_read,
-                                      g_steal_pointer (&task));
+  g_task_set_source_tag (task, _agent_gtk_attachment_paste_image_async);
+  gdk_clipboard_read_texture_async (clipboard, cancellable, on_texture_read,
+                                    g_steal_pointer (&task));
 }
 
-/* The parts pasted: the clipboard's files, or its image */
+/* The image pasted, as a PNG part */
 GPtrArray *
-_agent_gtk_attachment_paste_finish (GAsyncResult  *result,
-                                    GError       **error)
+_agent_gtk_attachment_paste_image_finish (GAsyncResult  *result,
+                                          GError       **error)
 {
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        _agent_gtk_attachment_paste_async, NULL);
+                        _agent_gtk_attachment_paste_image_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -28,7 +28,7 @@ GdkTexture       *_agent_gtk_attachment_load_texture (AgentContentPart *part,
 void              _agent_gtk_attachment_show_viewer  (GtkWidget        *parent,
                                                       AgentContentPart *part);
 
-/* agent-gtk-attachment-load.c: files and the clipboard, read into parts */
+/* agent-gtk-attachment-load.c: files and the clipboard's image, read into parts */
 void              _agent_gtk_attachment_load_files_async  (GFile              **files,
                                                            guint                n_files,
                                                            GCancellable        *cancellable,
@@ -36,12 +36,12 @@ void              _agent_gtk_attachment_load_files_async  (GFile              **
                                                            gpointer             user_data);
 GPtrArray        *_agent_gtk_attachment_load_files_finish (GAsyncResult        *result,
                                                            GError             **error);
-gboolean          _agent_gtk_attachment_can_paste         (GdkClipboard        *clipboard);
-void              _agent_gtk_attachment_paste_async       (GdkClipboard        *clipboard,
+GType             _agent_gtk_attachment_paste_type        (GdkClipboard        *clipboard);
+void              _agent_gtk_attachment_paste_image_async (GdkClipboard        *clipboard,
                                                            GCancellable        *cancellable,
                                                            GAsyncReadyCallback  callback,
                                                            gpointer             user_data);
-GPtrArray        *_agent_gtk_attachment_paste_finish      (GAsyncResult        *result,
-                                                           GError             **error);
+GPtrArray        *_agent_gtk_attachment_paste_image_finish (GAsyncResult       *result,
+                                                            GError            **error);
 
 G_END_DECLS

@@ -202,15 +202,30 @@ attach_action (GtkWidget  *widget,
 /* Paste: files, or an image, are attached; text is pasted as text */
 
 static void
-on_pasted (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
+on_image_pasted (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
 {
   g_autoptr(AgentGtkComposer) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) parts = _agent_gtk_attachment_paste_finish (result, &error);
+  g_autoptr(GPtrArray) parts = _agent_gtk_attachment_paste_image_finish (result, &error);
 
   add_parts (self, parts, error);
+}
+
+static void
+on_files_pasted (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(AgentGtkComposer) self = user_data;
+  g_autoptr(GError) error = NULL;
+  const GValue *value = gdk_clipboard_read_value_finish (GDK_CLIPBOARD (object), result, &error);
+
+  if (value == NULL)
+    add_parts (self, NULL, error);
+  else if (self->attachments != NULL)
+    attach_file_list (self, g_value_get_boxed (value));
 }
 
 static void
@@ -218,12 +233,17 @@ on_paste_clipboard (AgentGtkComposer *self,
                     GtkTextView      *text_view)
 {
   GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (text_view));
+  GType type = _agent_gtk_attachment_paste_type (clipboard);
 
-  if (!_agent_gtk_attachment_can_paste (clipboard))
+  if (type == G_TYPE_INVALID)
     return;
   g_signal_stop_emission_by_name (text_view, "paste-clipboard");
-  _agent_gtk_attachment_paste_async (clipboard, self->cancellable, on_pasted,
-                                     g_object_ref (self));
+  if (type == GDK_TYPE_FILE_LIST)
+    gdk_clipboard_read_value_async (clipboard, GDK_TYPE_FILE_LIST, G_PRIORITY_DEFAULT,
+                                    self->cancellable, on_files_pasted, g_object_ref (self));
+  else
+    _agent_gtk_attachment_paste_image_async (clipboard, self->cancellable, on_image_pasted,
+                                             g_object_ref (self));
 }
 
 /* Drop */
