@@ -61,7 +61,8 @@ struct _AgentGtkChatView
   Turn                      pending;      /* the turn about to start, or held */
   char                     *last_prompt;
   GPtrArray                *last_parts;   /* its attachments, or NULL */
-  guint                     sent_position; /* where in the memory they went */
+  gpointer                  sent_memory;   /* the turn that runs sent them there (only compared) */
+  guint                     sent_position; /* at that position */
   char                     *progress_title;   /* while the answer is awaited: retrying, and why */
   char                     *progress_detail;
 

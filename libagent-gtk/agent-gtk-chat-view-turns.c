@@ -88,7 +88,7 @@ give_back_draft (AgentGtkChatView *self,
 {
   g_autofree char *text = NULL;
 
-  if (self->composer == NULL || self->last_parts == NULL || memory == NULL ||
+  if (self->composer == NULL || self->last_parts == NULL || memory != self->sent_memory ||
       !(g_error_matches (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT) ||
         g_error_matches (error, AGENT_ERROR, AGENT_ERROR_LIMIT)))
     return FALSE;
@@ -116,6 +116,9 @@ turn_done (AgentGtkChatView *self,
   gboolean given_back = failed && session == self->session && give_back_draft (self, memory, error);
   gboolean recorded = failed && !given_back &&
                       _agent_gtk_chat_view_record_error (self, memory, error);
+
+  if (session == self->session)
+    self->sent_memory = NULL;
 
   /* An Undo of an edit waited for the turn to stop */
   _agent_gtk_chat_view_turn_ended (self, memory);
@@ -292,6 +295,9 @@ start (AgentGtkChatView *self,
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   agent_gtk_chat_view_scroll_to_end (self);
+  /* Only a message sent with attachments is given back (not a Retry or a
+   * Regenerate of the conversation as it is) */
+  self->sent_memory = NULL;
   if (kind == TURN_SEND && parts != NULL)
     {
       g_autoptr(AgentMessage) message = NULL;
@@ -307,6 +313,7 @@ start (AgentGtkChatView *self,
       for (guint i = 0; i < parts->len; i++)
         agent_message_add_part (message, g_ptr_array_index (parts, i));
       memory = G_LIST_MODEL (agent_session_get_memory (self->session));
+      self->sent_memory = memory;
       self->sent_position = g_list_model_get_n_items (memory);
       agent_session_send_message_async (self->session, message, self->cancellable,
                                         on_send_message_done, g_object_ref (self));

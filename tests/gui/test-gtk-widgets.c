@@ -852,6 +852,48 @@ test_attach_draft_and_edit (Fixture       *fixture,
   g_object_unref (first);
 }
 
+static gboolean
+finished_twice (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return fixture->n_finished == 2;
+}
+
+/* A Regenerate that fails for an attachment already in the conversation
+ * (the limit lowered since) cuts nothing and gives nothing back: only a
+ * message just sent goes back to the composer */
+static void
+test_attach_regenerate_refused (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  const char *deltas[] = { "A red rectangle.", NULL };
+  g_autoptr(GdkTexture) texture = new_texture ();
+  g_autoptr(GBytes) png = gdk_texture_save_to_png_bytes (texture);
+  g_autoptr(AgentContentPart) part = agent_content_part_new_image ("image/png", png);
+  GListModel *memory = G_LIST_MODEL (agent_session_get_memory (fixture->session));
+  g_autoptr(AgentMessage) answer = NULL;
+  g_autofree char *text = NULL;
+
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  agent_gtk_composer_set_text (fixture->composer, "What is this?");
+  agent_gtk_composer_add_attachment (fixture->composer, part);
+  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Send"));
+  agent_test_wait_until (view_idle, fixture);
+  g_assert_no_error (fixture->finished_error);
+  g_assert_cmpuint (g_list_model_get_n_items (memory), ==, 2);
+
+  g_object_set (fixture->session, "max-attachment-size", (guint64) 10, NULL);
+  answer = g_list_model_get_item (memory, 1);
+  agent_gtk_chat_view_regenerate (fixture->view, answer);
+  agent_test_wait_until (finished_twice, fixture);
+  g_assert_error (fixture->finished_error, AGENT_ERROR, AGENT_ERROR_LIMIT);
+  g_assert_cmpuint (g_list_model_get_n_items (memory), >=, 1);
+  g_assert_cmpuint (n_attachments (fixture), ==, 0);
+  text = agent_gtk_composer_dup_text (fixture->composer);
+  g_assert_cmpstr (text, ==, "");
+}
+
 static void
 on_attachment_error (AgentGtkComposer *composer,
                      const GError     *error,
@@ -973,6 +1015,7 @@ main (int   argc,
   ADD ("/gtk/composer/attach-unreadable", test_attach_unreadable);
   ADD ("/gtk/chat-view/attach-picture", test_attach_picture);
   ADD ("/gtk/chat-view/attach-draft-and-edit", test_attach_draft_and_edit);
+  ADD ("/gtk/chat-view/attach-regenerate-refused", test_attach_regenerate_refused);
 #undef ADD
   g_test_add ("/gtk/composer/attach-refused", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up,
               test_attach_refused, fixture_tear_down);
