@@ -6,7 +6,8 @@
  * composer, a button on it removes it before the message is sent.
  *
  * Images are decoded at the size they are shown (never larger than they
- * are), so that a large photo never widens the window nor fills the memory.
+ * are), once (kept with the part), so that a large photo never widens the
+ * window nor fills the memory.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -164,6 +165,23 @@ on_remove_clicked (AgentGtkAttachment *self)
   g_signal_emit (self, signals[REMOVE], 0);
 }
 
+/* The image of @part as shown at @size, decoded once: a row of the
+ * conversation shows it again each time it is bound */
+static GdkTexture *
+dup_shown_texture (AgentContentPart *part,
+                   int               size)
+{
+  g_autofree char *key = g_strdup_printf ("agent-gtk-texture-%d", size);
+  GdkTexture *texture = g_object_get_data (G_OBJECT (part), key);
+
+  if (texture != NULL)
+    return g_object_ref (texture);
+  texture = _agent_gtk_attachment_load_texture (part, size, NULL);
+  if (texture != NULL)
+    g_object_set_data_full (G_OBJECT (part), key, g_object_ref (texture), g_object_unref);
+  return texture;
+}
+
 static void
 show_part (AgentGtkAttachment *self,
            gboolean            removable)
@@ -176,10 +194,8 @@ show_part (AgentGtkAttachment *self,
   const char *mime_type = agent_content_part_get_mime_type (self->part);
 
   if (agent_content_part_get_kind (self->part) == AGENT_CONTENT_PART_KIND_IMAGE)
-    texture = _agent_gtk_attachment_load_texture (self->part,
-                                                  removable ? AGENT_GTK_ATTACHMENT_THUMBNAIL_SIZE
-                                                            : AGENT_GTK_ATTACHMENT_PICTURE_SIZE,
-                                                  NULL);
+    texture = dup_shown_texture (self->part, removable ? AGENT_GTK_ATTACHMENT_THUMBNAIL_SIZE
+                                                       : AGENT_GTK_ATTACHMENT_PICTURE_SIZE);
   if (texture != NULL)
     {
       g_autofree char *view = g_strdup_printf (_("View %s"), name);
