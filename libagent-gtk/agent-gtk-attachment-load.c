@@ -16,6 +16,7 @@
 typedef struct
 {
   GPtrArray *files;
+  guint64    max_size;   /* 0: no limit */
   GPtrArray *parts;
   GError    *error;  /* the first file that could not be read */
 } Load;
@@ -31,19 +32,34 @@ load_free (Load *load)
 
 static AgentContentPart *
 load_file (GFile         *file,
+           guint64        max_size,
            GCancellable  *cancellable,
            GError       **error)
 {
   g_autofree char *name = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(GFileInfo) info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE ","
+                                                 G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                                 G_FILE_QUERY_INFO_NONE, cancellable, NULL);
   AgentContentPart *part;
 
-  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, cancellable) == G_FILE_TYPE_DIRECTORY)
+  if (info != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
     {
       name = g_file_get_parse_name (file);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
                    /* TRANSLATORS: %s is what the user tried to attach */
                    _("“%s” is a folder, not a file"), name);
+      return NULL;
+    }
+  if (info != NULL && max_size > 0 && (guint64) g_file_info_get_size (info) > max_size)
+    {
+      g_autofree char *size = g_format_size (g_file_info_get_size (info));
+      g_autofree char *max = g_format_size (max_size);
+
+      name = g_file_get_parse_name (file);
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT,
+                   /* TRANSLATORS: the file, its size, the most an attachment may hold */
+                   _("“%s” is too large to attach: %s, more than %s"), name, size, max);
       return NULL;
     }
   part = agent_content_part_new_from_file (file, cancellable, &local_error);
@@ -68,7 +84,8 @@ load_thread (GTask        *task,
   for (guint i = 0; i < load->files->len; i++)
     {
       g_autoptr(GError) error = NULL;
-      AgentContentPart *part = load_file (g_ptr_array_index (load->files, i), cancellable, &error);
+      AgentContentPart *part = load_file (g_ptr_array_index (load->files, i), load->max_size,
+                                          cancellable, &error);
 
       if (part != NULL)
         g_ptr_array_add (load->parts, part);
@@ -81,6 +98,7 @@ load_thread (GTask        *task,
 void
 _agent_gtk_attachment_load_files_async (GFile               **files,
                                         guint                 n_files,
+                                        guint64               max_size,
                                         GCancellable         *cancellable,
                                         GAsyncReadyCallback   callback,
                                         gpointer              user_data)
@@ -89,6 +107,7 @@ _agent_gtk_attachment_load_files_async (GFile               **files,
   Load *load = g_new0 (Load, 1);
 
   g_task_set_source_tag (task, _agent_gtk_attachment_load_files_async);
+  load->max_size = max_size;
   load->files = g_ptr_array_new_with_free_func (g_object_unref);
   load->parts = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < n_files; i++)

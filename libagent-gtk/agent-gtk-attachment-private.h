@@ -31,6 +31,7 @@ void              _agent_gtk_attachment_show_viewer  (GtkWidget        *parent,
 /* agent-gtk-attachment-load.c: files and the clipboard's image, read into parts */
 void              _agent_gtk_attachment_load_files_async  (GFile              **files,
                                                            guint                n_files,
+                                                           guint64              max_size,
                                                            GCancellable        *cancellable,
                                                            GAsyncReadyCallback  callback,
                                                            gpointer             user_data);

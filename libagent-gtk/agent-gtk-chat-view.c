@@ -341,6 +341,18 @@ on_current_message_changed (AgentGtkChatView *self)
   _agent_gtk_chat_view_set_progress (self, NULL, NULL);
 }
 
+/* The composer refuses a file the session would refuse to send */
+static void
+sync_attachment_limit (AgentGtkChatView *self)
+{
+  guint64 max = 0;
+
+  if (self->composer == NULL || self->session == NULL)
+    return;
+  g_object_get (self->session, "max-attachment-size", &max, NULL);
+  agent_gtk_composer_set_max_attachment_size (self->composer, max);
+}
+
 static void
 detach_session (AgentGtkChatView *self)
 {
@@ -391,6 +403,9 @@ agent_gtk_chat_view_set_session (AgentGtkChatView *self,
       g_signal_connect_object (session, "notify::memory",
                                G_CALLBACK (_agent_gtk_chat_view_memory_changed), self,
                                G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::max-attachment-size",
+                               G_CALLBACK (sync_attachment_limit), self, G_CONNECT_SWAPPED);
+      sync_attachment_limit (self);
     }
   gtk_filter_list_model_set_model (self->messages,
                                    session ? agent_session_get_transcript (session) : NULL);
@@ -483,6 +498,7 @@ agent_gtk_chat_view_set_composer (AgentGtkChatView *self,
                                G_CALLBACK (agent_gtk_chat_view_cancel_edit), self,
                                G_CONNECT_SWAPPED);
       agent_gtk_composer_set_editing (composer, _agent_gtk_chat_view_get_editing (self) != NULL);
+      sync_attachment_limit (self);
     }
   _agent_gtk_chat_view_update_busy (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPOSER]);

@@ -93,6 +93,45 @@ agent_gtk_composer_clear_attachments (AgentGtkComposer *self)
   g_list_store_remove_all (self->attachments);
 }
 
+/**
+ * agent_gtk_composer_get_max_attachment_size:
+ * @self: a composer
+ *
+ * Gets the most bytes a file may hold to be attached.
+ *
+ * Returns: the limit, or 0 for none
+ *
+ * Since: 0.1
+ */
+guint64
+agent_gtk_composer_get_max_attachment_size (AgentGtkComposer *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_COMPOSER (self), 0);
+  return self->max_attachment_size;
+}
+
+/**
+ * agent_gtk_composer_set_max_attachment_size:
+ * @self: a composer
+ * @max_attachment_size: the most bytes, or 0 for no limit
+ *
+ * Sets the most bytes a file may hold to be attached: a larger one is
+ * refused before it is read.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_composer_set_max_attachment_size (AgentGtkComposer *self,
+                                            guint64           max_attachment_size)
+{
+  g_return_if_fail (AGENT_GTK_IS_COMPOSER (self));
+
+  if (self->max_attachment_size == max_attachment_size)
+    return;
+  self->max_attachment_size = max_attachment_size;
+  g_object_notify (G_OBJECT (self), "max-attachment-size");
+}
+
 static void
 add_parts (AgentGtkComposer *self,
            GPtrArray        *parts,
@@ -127,7 +166,8 @@ on_files_loaded (GObject      *object,
  *
  * Reads @files (in a thread) and adds them to the message, as the Attach
  * button and a drop do: images as images, other files as documents, each
- * with its MIME type. A file that cannot be read (or a folder) is not
+ * with its MIME type. A file that cannot be read (or a folder, or one
+ * larger than [property@AgentGtk.Composer:max-attachment-size]) is not
  * added: [signal@AgentGtk.Composer::attachment-error] names it.
  *
  * Since: 0.1
@@ -142,8 +182,8 @@ agent_gtk_composer_attach_files (AgentGtkComposer  *self,
 
   if (n_files == 0)
     return;
-  _agent_gtk_attachment_load_files_async (files, n_files, self->cancellable, on_files_loaded,
-                                          g_object_ref (self));
+  _agent_gtk_attachment_load_files_async (files, n_files, self->max_attachment_size,
+                                          self->cancellable, on_files_loaded, g_object_ref (self));
 }
 
 static void

@@ -32,6 +32,7 @@ struct _AgentGtkComposer
   GListStore           *attachments;  /* of AgentContentPart */
   GCancellable         *cancellable;  /* files and the clipboard being read */
   GtkFileChooserNative *chooser;
+  guint64               max_attachment_size;
 
   guint      busy : 1;
   guint      editing : 1;

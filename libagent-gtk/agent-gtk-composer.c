@@ -39,6 +39,7 @@ enum {
   PROP_ATTACHMENTS,
   PROP_BUSY,
   PROP_EDITING,
+  PROP_MAX_ATTACHMENT_SIZE,
   PROP_PLACEHOLDER_TEXT,
   PROP_STATUS,
   PROP_TEXT,
@@ -407,6 +408,9 @@ agent_gtk_composer_get_property (GObject    *object,
     case PROP_EDITING:
       g_value_set_boolean (value, self->editing);
       break;
+    case PROP_MAX_ATTACHMENT_SIZE:
+      g_value_set_uint64 (value, self->max_attachment_size);
+      break;
     case PROP_PLACEHOLDER_TEXT:
       g_value_set_string (value, agent_gtk_composer_get_placeholder_text (self));
       break;
@@ -436,6 +440,9 @@ agent_gtk_composer_set_property (GObject      *object,
       break;
     case PROP_EDITING:
       agent_gtk_composer_set_editing (self, g_value_get_boolean (value));
+      break;
+    case PROP_MAX_ATTACHMENT_SIZE:
+      agent_gtk_composer_set_max_attachment_size (self, g_value_get_uint64 (value));
       break;
     case PROP_PLACEHOLDER_TEXT:
       agent_gtk_composer_set_placeholder_text (self, g_value_get_string (value));
@@ -494,6 +501,19 @@ agent_gtk_composer_class_init (AgentGtkComposerClass *klass)
   properties[PROP_EDITING] =
     g_param_spec_boolean ("editing", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * AgentGtkComposer:max-attachment-size:
+   *
+   * The most bytes a file may hold to be attached, or 0 for no limit: a
+   * larger one is refused (not read) with
+   * [signal@AgentGtk.Composer::attachment-error]. A chat view sets it to
+   * its session's [property@Agent.Session:max-attachment-size].
+   *
+   * Since: 0.1
+   */
+  properties[PROP_MAX_ATTACHMENT_SIZE] =
+    g_param_spec_uint64 ("max-attachment-size", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /**
    * AgentGtkComposer:placeholder-text:
    *
@@ -569,7 +589,8 @@ agent_gtk_composer_class_init (AgentGtkComposerClass *klass)
    * @self: the composer
    * @error: why, naming the file
    *
-   * A file could not be attached: it could not be read, or is a folder.
+   * A file could not be attached: it could not be read, is a folder, or
+   * is larger than [property@AgentGtk.Composer:max-attachment-size].
    * Show @error to the user (a toast).
    *
    * Since: 0.1

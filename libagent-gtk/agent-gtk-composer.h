@@ -59,6 +59,11 @@ void        agent_gtk_composer_remove_attachment    (AgentGtkComposer *self,
 AGENT_GTK_AVAILABLE_IN_ALL
 void        agent_gtk_composer_clear_attachments    (AgentGtkComposer *self);
 AGENT_GTK_AVAILABLE_IN_ALL
+guint64     agent_gtk_composer_get_max_attachment_size (AgentGtkComposer *self);
+AGENT_GTK_AVAILABLE_IN_ALL
+void        agent_gtk_composer_set_max_attachment_size (AgentGtkComposer *self,
+                                                        guint64           max_attachment_size);
+AGENT_GTK_AVAILABLE_IN_ALL
 void        agent_gtk_composer_attach_files         (AgentGtkComposer  *self,
                                                      GFile            **files,
                                                      guint              n_files);

@@ -424,6 +424,37 @@ test_attach_unreadable (Fixture       *fixture,
   g_assert_cmpuint (n_attachments (fixture), ==, 0);
 }
 
+/* A file larger than the session sends is refused before it is read, named
+ * with its size: the chat view gives the composer the session's limit */
+static void
+test_attach_over_limit (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("agent-gtk-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "big.txt", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (path, "more than ten bytes", -1, NULL));
+  g_object_set (fixture->session, "max-attachment-size", (guint64) 10, NULL);
+  g_assert_cmpuint (agent_gtk_composer_get_max_attachment_size (fixture->composer), ==, 10);
+  g_signal_connect (fixture->composer, "attachment-error", G_CALLBACK (on_attachment_error),
+                    &error);
+  agent_gtk_composer_attach_files (fixture->composer, &file, 1);
+  agent_test_wait_until (error_set, &error);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
+  g_assert_nonnull (strstr (error->message, "big.txt"));
+  g_assert_nonnull (strstr (error->message, "19 bytes"));
+  g_assert_cmpuint (n_attachments (fixture), ==, 0);
+
+  /* Under the limit again: attached */
+  g_object_set (fixture->session, "max-attachment-size", (guint64) 0, NULL);
+  agent_gtk_composer_attach_files (fixture->composer, &file, 1);
+  agent_test_wait_until (has_attachments, fixture);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* An attachment the provider cannot take (OpenAI: a ZIP), or one too large
  * for the session: the turn fails before anything is sent, the error says
  * why, and the composer keeps the text and the attachment */
@@ -483,6 +514,7 @@ main (int   argc,
   ADD ("/gtk/composer/attach-paste", test_attach_paste);
   ADD ("/gtk/composer/attach-drop", test_attach_drop);
   ADD ("/gtk/composer/attach-unreadable", test_attach_unreadable);
+  ADD ("/gtk/composer/attach-over-limit", test_attach_over_limit);
   ADD ("/gtk/chat-view/attach-picture", test_attach_picture);
   ADD ("/gtk/chat-view/attach-draft-and-edit", test_attach_draft_and_edit);
   ADD ("/gtk/chat-view/attach-regenerate-refused", test_attach_regenerate_refused);
