@@ -236,6 +236,19 @@ on_prepare_turn (AgentChatWindow *self)
   return FALSE;
 }
 
+/* An attachment refused: a file that cannot be read, or one the provider
+ * cannot take */
+static void
+show_attachment_error (AgentChatWindow *self,
+                       const GError    *error)
+{
+  AdwToast *toast = adw_toast_new (error->message);
+
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_set_timeout (toast, 8);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
 static void
 on_turn_finished (AgentChatWindow *self,
                   AgentMessage    *message,
@@ -243,6 +256,12 @@ on_turn_finished (AgentChatWindow *self,
 {
   g_autofree char *body = NULL;
 
+  /* Refused for its attachments: the composer has them back, the toast
+   * says why (the provider cannot take one, or one is too large) */
+  if ((g_error_matches (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT) ||
+       g_error_matches (error, AGENT_ERROR, AGENT_ERROR_LIMIT)) &&
+      g_list_model_get_n_items (agent_gtk_composer_get_attachments (self->composer)) > 0)
+    show_attachment_error (self, error);
   if (error != NULL || message == NULL)
     return;
   body = _agent_chat_window_excerpt (agent_message_get_content (message));
@@ -338,6 +357,16 @@ stop_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   agent_chat_window_stop (AGENT_CHAT_WINDOW (widget));
+}
+
+/* Ctrl+O wherever the focus is: the composer's Attach */
+static void
+attach_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  gtk_widget_activate_action (GTK_WIDGET (AGENT_CHAT_WINDOW (widget)->composer),
+                              "composer.attach", NULL);
 }
 
 /**
@@ -582,6 +611,9 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "win.attach", NULL, attach_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.attach",
+                                       NULL);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.revoke-approval", "s",
                                    _agent_chat_window_revoke_approvals);
@@ -621,6 +653,8 @@ agent_chat_window_init (AgentChatWindow *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->chat_view, "open-settings", G_CALLBACK (on_open_settings), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->composer, "attachment-error", G_CALLBACK (show_attachment_error),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect (self, "notify::is-active", G_CALLBACK (_agent_chat_window_is_active_changed),
                     NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", FALSE);

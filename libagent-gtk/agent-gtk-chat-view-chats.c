@@ -31,6 +31,7 @@
 typedef struct
 {
   char         *draft;        /* the composer's text, while the conversation is not shown */
+  GPtrArray    *draft_parts;  /* and its attachments, or NULL */
   char         *before_edit;  /* the composer's text before Edit and Resend */
   AgentMessage *editing;      /* the message being edited */
   GHashTable   *errors;       /* AgentMessage → GError: why the turn that ended there failed */
@@ -53,6 +54,7 @@ chat_state_free (gpointer data)
   ChatState *state = data;
 
   g_free (state->draft);
+  g_clear_pointer (&state->draft_parts, g_ptr_array_unref);
   g_free (state->before_edit);
   g_clear_object (&state->editing);
   g_hash_table_unref (state->errors);
@@ -132,6 +134,41 @@ static char *
 dup_composer_text (AgentGtkChatView *self)
 {
   return self->composer != NULL ? agent_gtk_composer_dup_text (self->composer) : NULL;
+}
+
+/* The composer's attachments, taken off it (NULL when none) */
+static GPtrArray *
+take_composer_attachments (AgentGtkChatView *self)
+{
+  GListModel *attachments = agent_gtk_composer_get_attachments (self->composer);
+  guint n = g_list_model_get_n_items (attachments);
+  GPtrArray *parts;
+
+  if (n == 0)
+    return NULL;
+  parts = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (parts, g_list_model_get_item (attachments, i));
+  agent_gtk_composer_clear_attachments (self->composer);
+  return parts;
+}
+
+/* Edit and Resend: the attachments of @message go with its text into the
+ * composer (@add), or leave it */
+static void
+composer_message_attachments (AgentGtkChatView *self,
+                              AgentMessage     *message,
+                              gboolean          add)
+{
+  for (guint i = 0; i < agent_message_get_n_attachments (message); i++)
+    {
+      AgentContentPart *part = agent_message_get_attachment (message, i);
+
+      if (add)
+        agent_gtk_composer_add_attachment (self->composer, part);
+      else
+        agent_gtk_composer_remove_attachment (self->composer, part);
+    }
 }
 
 /* Errors */
@@ -253,6 +290,8 @@ _agent_gtk_chat_view_memory_changed (AgentGtkChatView *self)
       state = chat_state (self->memory);
       g_free (state->draft);
       state->draft = dup_composer_text (self);
+      g_clear_pointer (&state->draft_parts, g_ptr_array_unref);
+      state->draft_parts = take_composer_attachments (self);
     }
   g_set_object (&self->memory, memory);
   _agent_gtk_chat_view_set_progress (self, NULL, NULL);
@@ -267,6 +306,10 @@ _agent_gtk_chat_view_memory_changed (AgentGtkChatView *self)
     {
       set_composer (self, state->draft, state->editing != NULL);
       g_clear_pointer (&state->draft, g_free);
+      for (guint i = 0; state->draft_parts != NULL && i < state->draft_parts->len; i++)
+        agent_gtk_composer_add_attachment (self->composer,
+                                           g_ptr_array_index (state->draft_parts, i));
+      g_clear_pointer (&state->draft_parts, g_ptr_array_unref);
     }
   _agent_gtk_chat_view_show_last_error (self);
   agent_gtk_chat_view_scroll_to_end (self);
@@ -286,7 +329,8 @@ _agent_gtk_chat_view_get_editing (AgentGtkChatView *self)
  * @self: a chat view
  * @message: a message the user wrote, in the conversation shown
  *
- * Puts @message in the composer to be edited, as its Edit and Resend does:
+ * Puts @message (its text and its attachments) in the composer to be
+ * edited, as its Edit and Resend does:
  * nothing is deleted until the edited message is sent, which then replaces
  * @message and what came after it. Does nothing while a turn runs, or
  * without a composer.
@@ -312,8 +356,11 @@ agent_gtk_chat_view_edit (AgentGtkChatView *self,
       g_free (state->before_edit);
       state->before_edit = dup_composer_text (self);
     }
+  else
+    composer_message_attachments (self, state->editing, FALSE);
   g_set_object (&state->editing, message);
   set_composer (self, agent_message_get_content (message), TRUE);
+  composer_message_attachments (self, message, TRUE);
   gtk_widget_grab_focus (GTK_WIDGET (self->composer));
   _agent_gtk_chat_view_update_rows (self);
 }
@@ -337,6 +384,8 @@ agent_gtk_chat_view_cancel_edit (AgentGtkChatView *self)
   if (self->memory == NULL || (state = chat_state (self->memory))->editing == NULL)
     return;
 
+  if (self->composer != NULL)
+    composer_message_attachments (self, state->editing, FALSE);
   g_clear_object (&state->editing);
   set_composer (self, state->before_edit, FALSE);
   g_clear_pointer (&state->before_edit, g_free);

@@ -31,6 +31,7 @@ typedef struct
   TurnKind      kind;
   char         *text;
   AgentMessage *message;
+  GPtrArray    *parts;    /* of AgentContentPart: the attachments sent with text */
 } Turn;
 
 struct _AgentGtkChatView
@@ -59,6 +60,9 @@ struct _AgentGtkChatView
   GCancellable             *cancellable;  /* of the turn that runs */
   Turn                      pending;      /* the turn about to start, or held */
   char                     *last_prompt;
+  GPtrArray                *last_parts;   /* its attachments, or NULL */
+  gpointer                  sent_memory;   /* the turn that runs sent them there (only compared) */
+  guint                     sent_position; /* at that position */
   char                     *progress_title;   /* while the answer is awaited: retrying, and why */
   char                     *progress_detail;
 
@@ -87,6 +91,7 @@ GtkListView  *_agent_gtk_chat_view_get_list_view    (AgentGtkChatView *self);
 void          _agent_gtk_chat_view_request_turn     (AgentGtkChatView *self,
                                                      TurnKind          kind,
                                                      const char       *text,
+                                                     GListModel       *attachments,
                                                      AgentMessage     *message);
 void          _agent_gtk_chat_view_set_progress     (AgentGtkChatView *self,
                                                      const char       *title,

@@ -10,6 +10,10 @@
  * adds to): a held turn starts with agent_gtk_chat_view_resume_turn(), which
  * asks ::prepare-turn again, and is dropped by Stop or
  * agent_gtk_chat_view_fail_turn(). Meanwhile the view is busy: Stop shows.
+ * A message sent with attachments goes as one message of parts (its text,
+ * then the images and documents); when the provider refuses one of them,
+ * or one is too large, the composer gets back the text and the
+ * attachments, so that nothing is lost.
  * What a turn changes in the conversation (Retry cuts an answer cut short,
  * Regenerate cuts back to the question, an edited message cuts what came
  * after it) happens only once it starts: never while another program holds
@@ -37,6 +41,7 @@ _agent_gtk_chat_view_clear_turn (Turn *turn)
   turn->kind = TURN_NONE;
   g_clear_pointer (&turn->text, g_free);
   g_clear_object (&turn->message);
+  g_clear_pointer (&turn->parts, g_ptr_array_unref);
 }
 
 /* The position of @message in @memory, or G_MAXUINT */
@@ -72,6 +77,34 @@ _agent_gtk_chat_view_set_progress (AgentGtkChatView *self,
 
 /* The end of a turn */
 
+/* A message the provider refused for its attachments (one it cannot take,
+ * one too large) leaves the conversation, and the composer, unless the
+ * user wrote something else meanwhile, gets it back. Returns whether it
+ * did. */
+static gboolean
+give_back_draft (AgentGtkChatView *self,
+                 AgentMemory      *memory,
+                 const GError     *error)
+{
+  g_autofree char *text = NULL;
+
+  if (self->composer == NULL || self->last_parts == NULL || memory != self->sent_memory ||
+      !(g_error_matches (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT) ||
+        g_error_matches (error, AGENT_ERROR, AGENT_ERROR_LIMIT)))
+    return FALSE;
+  text = agent_gtk_composer_dup_text (self->composer);
+  if (*text != '\0' ||
+      g_list_model_get_n_items (agent_gtk_composer_get_attachments (self->composer)) > 0)
+    return FALSE;
+  if (g_list_model_get_n_items (G_LIST_MODEL (memory)) > self->sent_position &&
+      !agent_memory_truncate (memory, self->sent_position, NULL))
+    return FALSE;
+  agent_gtk_composer_set_text (self->composer, self->last_prompt);
+  for (guint i = 0; i < self->last_parts->len; i++)
+    agent_gtk_composer_add_attachment (self->composer, g_ptr_array_index (self->last_parts, i));
+  return TRUE;
+}
+
 static void
 turn_done (AgentGtkChatView *self,
            AgentSession     *session,
@@ -80,7 +113,12 @@ turn_done (AgentGtkChatView *self,
 {
   AgentMemory *memory = agent_session_get_memory (session);
   gboolean failed = error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  gboolean recorded = failed && _agent_gtk_chat_view_record_error (self, memory, error);
+  gboolean given_back = failed && session == self->session && give_back_draft (self, memory, error);
+  gboolean recorded = failed && !given_back &&
+                      _agent_gtk_chat_view_record_error (self, memory, error);
+
+  if (session == self->session)
+    self->sent_memory = NULL;
 
   /* An Undo of an edit waited for the turn to stop */
   _agent_gtk_chat_view_turn_ended (self, memory);
@@ -108,6 +146,19 @@ on_send_done (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(AgentMessage) message = agent_session_send_finish (AGENT_SESSION (object), result,
                                                                &error);
+
+  turn_done (self, AGENT_SESSION (object), message, error);
+}
+
+static void
+on_send_message_done (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(AgentGtkChatView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AgentMessage) message = agent_session_send_message_finish (AGENT_SESSION (object),
+                                                                       result, &error);
 
   turn_done (self, AGENT_SESSION (object), message, error);
 }
@@ -198,6 +249,7 @@ start (AgentGtkChatView *self,
 {
   TurnKind kind = turn->kind;
   g_autofree char *text = NULL;
+  g_autoptr(GPtrArray) parts = NULL;
 
   _agent_gtk_chat_view_clear_error_item (self);
   _agent_gtk_chat_view_forget_error (self);
@@ -209,22 +261,33 @@ start (AgentGtkChatView *self,
     {
       kind = prepare_retry (self);
       if (kind == TURN_SEND)
-        text = g_strdup (self->last_prompt);
+        {
+          text = g_strdup (self->last_prompt);
+          parts = self->last_parts ? g_ptr_array_ref (self->last_parts) : NULL;
+        }
     }
   else if (kind == TURN_REGENERATE)
     kind = cut_for_regenerate (self, turn->message) ? TURN_CONTINUE : TURN_NONE;
   else if (kind == TURN_SEND)
-    text = g_strdup (turn->text);
+    {
+      text = g_strdup (turn->text);
+      parts = turn->parts ? g_ptr_array_ref (turn->parts) : NULL;
+    }
 
   if (kind == TURN_SEND)
     {
       /* The composer is emptied; an edit gives it back what it held before */
       if (self->composer != NULL)
-        agent_gtk_composer_set_text (self->composer, NULL);
+        {
+          agent_gtk_composer_set_text (self->composer, NULL);
+          agent_gtk_composer_clear_attachments (self->composer);
+        }
       if (!_agent_gtk_chat_view_apply_edit (self, text))
         return;
       g_free (self->last_prompt);
       self->last_prompt = g_strdup (text);
+      g_clear_pointer (&self->last_parts, g_ptr_array_unref);
+      self->last_parts = parts ? g_ptr_array_ref (parts) : NULL;
     }
   if (kind != TURN_SEND && kind != TURN_CONTINUE)
     return;
@@ -232,7 +295,30 @@ start (AgentGtkChatView *self,
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   agent_gtk_chat_view_scroll_to_end (self);
-  if (kind == TURN_SEND)
+  /* Only a message sent with attachments is given back (not a Retry or a
+   * Regenerate of the conversation as it is) */
+  self->sent_memory = NULL;
+  if (kind == TURN_SEND && parts != NULL)
+    {
+      g_autoptr(AgentMessage) message = NULL;
+      GListModel *memory;
+
+      message = agent_message_new_with_parts (AGENT_MESSAGE_ROLE_USER, NULL, 0);
+      if (*text != '\0')
+        {
+          g_autoptr(AgentContentPart) part = agent_content_part_new_text (text);
+
+          agent_message_add_part (message, part);
+        }
+      for (guint i = 0; i < parts->len; i++)
+        agent_message_add_part (message, g_ptr_array_index (parts, i));
+      memory = G_LIST_MODEL (agent_session_get_memory (self->session));
+      self->sent_memory = memory;
+      self->sent_position = g_list_model_get_n_items (memory);
+      agent_session_send_message_async (self->session, message, self->cancellable,
+                                        on_send_message_done, g_object_ref (self));
+    }
+  else if (kind == TURN_SEND)
     agent_session_send_async (self->session, text, self->cancellable, on_send_done,
                               g_object_ref (self));
   else
@@ -280,8 +366,11 @@ void
 _agent_gtk_chat_view_request_turn (AgentGtkChatView *self,
                                    TurnKind          kind,
                                    const char       *text,
+                                   GListModel       *attachments,
                                    AgentMessage     *message)
 {
+  guint n_attachments = attachments ? g_list_model_get_n_items (attachments) : 0;
+
   if (self->session == NULL || agent_session_get_busy (self->session))
     return;
 
@@ -291,6 +380,12 @@ _agent_gtk_chat_view_request_turn (AgentGtkChatView *self,
   self->pending.kind = kind;
   self->pending.text = g_strdup (text);
   self->pending.message = message ? g_object_ref (message) : NULL;
+  if (n_attachments > 0)
+    {
+      self->pending.parts = g_ptr_array_new_with_free_func (g_object_unref);
+      for (guint i = 0; i < n_attachments; i++)
+        g_ptr_array_add (self->pending.parts, g_list_model_get_item (attachments, i));
+    }
   if (self->held)
     {
       /* The handler that holds the turn resumes it when it may start */
@@ -320,7 +415,35 @@ agent_gtk_chat_view_send (AgentGtkChatView *self,
   g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
   g_return_if_fail (text != NULL);
 
-  _agent_gtk_chat_view_request_turn (self, TURN_SEND, text, NULL);
+  _agent_gtk_chat_view_request_turn (self, TURN_SEND, text, NULL, NULL);
+}
+
+/**
+ * agent_gtk_chat_view_send_with_attachments:
+ * @self: a chat view
+ * @text: the user's message (may be empty when there are attachments)
+ * @attachments: (nullable): a list of [class@Agent.ContentPart]: images
+ *   and documents that go with @text
+ *
+ * Sends @text with @attachments in a new turn, as the composer's Send
+ * does, unless a turn runs: as [method@AgentGtk.ChatView.send] does, one
+ * message of parts. The composer is emptied once the turn starts. When the
+ * provider cannot take one of the attachments, or one is too large, the
+ * turn fails (its error shows in the conversation) and the composer gets
+ * back the text and the attachments.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_chat_view_send_with_attachments (AgentGtkChatView *self,
+                                           const char       *text,
+                                           GListModel       *attachments)
+{
+  g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (attachments == NULL || G_IS_LIST_MODEL (attachments));
+
+  _agent_gtk_chat_view_request_turn (self, TURN_SEND, text, attachments, NULL);
 }
 
 /**
@@ -338,7 +461,7 @@ agent_gtk_chat_view_retry (AgentGtkChatView *self)
 {
   g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
 
-  _agent_gtk_chat_view_request_turn (self, TURN_RETRY, NULL, NULL);
+  _agent_gtk_chat_view_request_turn (self, TURN_RETRY, NULL, NULL, NULL);
 }
 
 /**
@@ -359,7 +482,7 @@ agent_gtk_chat_view_regenerate (AgentGtkChatView *self,
   g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
   g_return_if_fail (AGENT_IS_MESSAGE (message));
 
-  _agent_gtk_chat_view_request_turn (self, TURN_REGENERATE, NULL, message);
+  _agent_gtk_chat_view_request_turn (self, TURN_REGENERATE, NULL, NULL, message);
 }
 
 /**

@@ -341,6 +341,18 @@ on_current_message_changed (AgentGtkChatView *self)
   _agent_gtk_chat_view_set_progress (self, NULL, NULL);
 }
 
+/* The composer refuses a file the session would refuse to send */
+static void
+sync_attachment_limit (AgentGtkChatView *self)
+{
+  guint64 max = 0;
+
+  if (self->composer == NULL || self->session == NULL)
+    return;
+  g_object_get (self->session, "max-attachment-size", &max, NULL);
+  agent_gtk_composer_set_max_attachment_size (self->composer, max);
+}
+
 static void
 detach_session (AgentGtkChatView *self)
 {
@@ -391,6 +403,9 @@ agent_gtk_chat_view_set_session (AgentGtkChatView *self,
       g_signal_connect_object (session, "notify::memory",
                                G_CALLBACK (_agent_gtk_chat_view_memory_changed), self,
                                G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::max-attachment-size",
+                               G_CALLBACK (sync_attachment_limit), self, G_CONNECT_SWAPPED);
+      sync_attachment_limit (self);
     }
   gtk_filter_list_model_set_model (self->messages,
                                    session ? agent_session_get_transcript (session) : NULL);
@@ -418,11 +433,31 @@ agent_gtk_chat_view_get_session (AgentGtkChatView *self)
 
 /* The composer */
 
+/* Files dropped on the conversation go to the composer, as attachments */
+static gboolean
+on_drop (GtkDropTarget    *target,
+         const GValue     *value,
+         double            x,
+         double            y,
+         AgentGtkChatView *self)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new ();
+
+  if (self->composer == NULL || !G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  for (GSList *l = g_value_get_boxed (value); l != NULL; l = l->next)
+    g_ptr_array_add (files, l->data);
+  agent_gtk_composer_attach_files (self->composer, (GFile **) files->pdata, files->len);
+  return TRUE;
+}
+
 static void
 on_composer_send (AgentGtkChatView *self,
-                  const char       *text)
+                  const char       *text,
+                  AgentGtkComposer *composer)
 {
-  agent_gtk_chat_view_send (self, text);
+  agent_gtk_chat_view_send_with_attachments (self, text,
+                                             agent_gtk_composer_get_attachments (composer));
 }
 
 /**
@@ -463,6 +498,7 @@ agent_gtk_chat_view_set_composer (AgentGtkChatView *self,
                                G_CALLBACK (agent_gtk_chat_view_cancel_edit), self,
                                G_CONNECT_SWAPPED);
       agent_gtk_composer_set_editing (composer, _agent_gtk_chat_view_get_editing (self) != NULL);
+      sync_attachment_limit (self);
     }
   _agent_gtk_chat_view_update_busy (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPOSER]);
@@ -785,6 +821,7 @@ agent_gtk_chat_view_finalize (GObject *object)
   AgentGtkChatView *self = AGENT_GTK_CHAT_VIEW (object);
 
   g_free (self->last_prompt);
+  g_clear_pointer (&self->last_parts, g_ptr_array_unref);
   g_free (self->progress_title);
   g_free (self->progress_detail);
 
@@ -1094,6 +1131,7 @@ agent_gtk_chat_view_init (AgentGtkChatView *self)
   GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
   GtkCustomFilter *filter;
   GListStore *models;
+  GtkDropTarget *drop;
   g_autoptr(GtkNoSelection) selection = NULL;
 
   AGENT_GTK_INSTANCE_INIT ();
@@ -1114,6 +1152,10 @@ agent_gtk_chat_view_init (AgentGtkChatView *self)
   g_signal_connect_object (self->factory, "setup", G_CALLBACK (on_setup_item), self, 0);
   g_signal_connect_object (self->factory, "bind", G_CALLBACK (on_bind_item), self, 0);
   g_signal_connect_object (self->factory, "unbind", G_CALLBACK (on_unbind_item), self, 0);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
   self->autoscroll = agent_gtk_autoscroll_new (self->list_view);
   g_object_bind_property (self->autoscroll, "following", self->jump_revealer, "reveal-child",

@@ -67,6 +67,10 @@ AGENT_GTK_AVAILABLE_IN_ALL
 void              agent_gtk_chat_view_send                          (AgentGtkChatView *self,
                                                                      const char       *text);
 AGENT_GTK_AVAILABLE_IN_ALL
+void              agent_gtk_chat_view_send_with_attachments         (AgentGtkChatView *self,
+                                                                     const char       *text,
+                                                                     GListModel       *attachments);
+AGENT_GTK_AVAILABLE_IN_ALL
 void              agent_gtk_chat_view_retry                         (AgentGtkChatView *self);
 AGENT_GTK_AVAILABLE_IN_ALL
 void              agent_gtk_chat_view_regenerate                    (AgentGtkChatView *self,

@@ -7,7 +7,8 @@
  * While a message is edited (Edit and Resend), a bar above the text says
  * so; its Cancel button, or Escape, emits ::cancel-edit. Another bar says
  * what a turn waits for before it can start (the status). While empty, the
- * text says what it is for (the placeholder text).
+ * text says what it is for (the placeholder text). Images and documents go
+ * with the message (agent-gtk-composer-attachments.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -32,29 +33,13 @@
  *
  * Since: 0.1
  */
-struct _AgentGtkComposer
-{
-  GtkWidget  parent_instance;
-
-  GtkWidget *clamp;
-  GtkWidget *box;
-  GtkWidget *status_bar;
-  GtkWidget *status_spinner;
-  GtkWidget *status_label;
-  GtkWidget *editing_bar;
-  GtkWidget *placeholder;
-  GtkWidget *scroller;
-  GtkWidget *text_view;
-  GtkWidget *send_button;
-
-  guint      busy : 1;
-  guint      editing : 1;
-};
 
 enum {
   PROP_0,
+  PROP_ATTACHMENTS,
   PROP_BUSY,
   PROP_EDITING,
+  PROP_MAX_ATTACHMENT_SIZE,
   PROP_PLACEHOLDER_TEXT,
   PROP_STATUS,
   PROP_TEXT,
@@ -65,6 +50,7 @@ enum {
   SEND,
   STOP,
   CANCEL_EDIT,
+  ATTACHMENT_ERROR,
   N_SIGNALS
 };
 
@@ -125,7 +111,7 @@ send (AgentGtkComposer *self)
   if (self->busy)
     return;
   g_strstrip (text);
-  if (*text == '\0')
+  if (*text == '\0' && g_list_model_get_n_items (G_LIST_MODEL (self->attachments)) == 0)
     return;
   g_signal_emit (self, signals[SEND], 0, text);
 }
@@ -397,6 +383,7 @@ agent_gtk_composer_focus_vfunc (GtkWidget        *widget,
 static void
 agent_gtk_composer_dispose (GObject *object)
 {
+  _agent_gtk_composer_dispose_attachments (AGENT_GTK_COMPOSER (object));
   gtk_widget_dispose_template (GTK_WIDGET (object), AGENT_GTK_TYPE_COMPOSER);
 
   G_OBJECT_CLASS (agent_gtk_composer_parent_class)->dispose (object);
@@ -412,11 +399,17 @@ agent_gtk_composer_get_property (GObject    *object,
 
   switch (prop_id)
     {
+    case PROP_ATTACHMENTS:
+      g_value_set_object (value, self->attachments);
+      break;
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
       break;
     case PROP_EDITING:
       g_value_set_boolean (value, self->editing);
+      break;
+    case PROP_MAX_ATTACHMENT_SIZE:
+      g_value_set_uint64 (value, self->max_attachment_size);
       break;
     case PROP_PLACEHOLDER_TEXT:
       g_value_set_string (value, agent_gtk_composer_get_placeholder_text (self));
@@ -448,6 +441,9 @@ agent_gtk_composer_set_property (GObject      *object,
     case PROP_EDITING:
       agent_gtk_composer_set_editing (self, g_value_get_boolean (value));
       break;
+    case PROP_MAX_ATTACHMENT_SIZE:
+      agent_gtk_composer_set_max_attachment_size (self, g_value_get_uint64 (value));
+      break;
     case PROP_PLACEHOLDER_TEXT:
       agent_gtk_composer_set_placeholder_text (self, g_value_get_string (value));
       break;
@@ -475,6 +471,17 @@ agent_gtk_composer_class_init (AgentGtkComposerClass *klass)
   widget_class->focus = agent_gtk_composer_focus_vfunc;
 
   /**
+   * AgentGtkComposer:attachments: (type Gio.ListModel)
+   *
+   * The images and documents that go with the message (a list of
+   * [class@Agent.ContentPart]), shown above the text until it is sent.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_ATTACHMENTS] =
+    g_param_spec_object ("attachments", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
    * AgentGtkComposer:busy:
    *
    * Whether a turn runs: the Send button is then Stop, and Escape stops.
@@ -494,6 +501,19 @@ agent_gtk_composer_class_init (AgentGtkComposerClass *klass)
   properties[PROP_EDITING] =
     g_param_spec_boolean ("editing", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * AgentGtkComposer:max-attachment-size:
+   *
+   * The most bytes a file may hold to be attached, or 0 for no limit: a
+   * larger one is refused (not read) with
+   * [signal@AgentGtk.Composer::attachment-error]. A chat view sets it to
+   * its session's [property@Agent.Session:max-attachment-size].
+   *
+   * Since: 0.1
+   */
+  properties[PROP_MAX_ATTACHMENT_SIZE] =
+    g_param_spec_uint64 ("max-attachment-size", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /**
    * AgentGtkComposer:placeholder-text:
    *
@@ -532,9 +552,11 @@ agent_gtk_composer_class_init (AgentGtkComposerClass *klass)
    * @self: the composer
    * @text: what to send, without leading or trailing white space
    *
-   * The user sent @text (Enter, or the Send button). The text stays in the
-   * composer: whoever starts the turn empties it
-   * ([method@AgentGtk.ChatView.send] does once the turn starts).
+   * The user sent @text (Enter, or the Send button), with
+   * [property@AgentGtk.Composer:attachments] (@text may be empty when
+   * there are some). The text and the attachments stay in the composer:
+   * whoever starts the turn empties it (the chat view does once the turn
+   * starts).
    *
    * Since: 0.1
    */
@@ -562,8 +584,24 @@ agent_gtk_composer_class_init (AgentGtkComposerClass *klass)
   signals[CANCEL_EDIT] = g_signal_new ("cancel-edit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
+  /**
+   * AgentGtkComposer::attachment-error:
+   * @self: the composer
+   * @error: why, naming the file
+   *
+   * A file could not be attached: it could not be read, is a folder, or
+   * is larger than [property@AgentGtk.Composer:max-attachment-size].
+   * Show @error to the user (a toast).
+   *
+   * Since: 0.1
+   */
+  signals[ATTACHMENT_ERROR] = g_signal_new ("attachment-error", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 1, G_TYPE_ERROR);
+
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Gtk/agent-gtk-composer.ui");
+  _agent_gtk_composer_class_init_attachments (widget_class);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, clamp);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, box);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, status_bar);
@@ -586,6 +624,7 @@ agent_gtk_composer_init (AgentGtkComposer *self)
 
   AGENT_GTK_INSTANCE_INIT ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  _agent_gtk_composer_init_attachments (self);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);

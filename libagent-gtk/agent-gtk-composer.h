@@ -9,6 +9,7 @@
 # error "Only <agent-gtk.h> can be included directly."
 #endif
 
+#include <agent.h>
 #include <gtk/gtk.h>
 
 #include "agent-gtk-version-macros.h"
@@ -47,5 +48,24 @@ const char *agent_gtk_composer_get_placeholder_text (AgentGtkComposer *self);
 AGENT_GTK_AVAILABLE_IN_ALL
 void        agent_gtk_composer_set_placeholder_text (AgentGtkComposer *self,
                                                      const char       *placeholder_text);
+AGENT_GTK_AVAILABLE_IN_ALL
+GListModel *agent_gtk_composer_get_attachments      (AgentGtkComposer *self);
+AGENT_GTK_AVAILABLE_IN_ALL
+void        agent_gtk_composer_add_attachment       (AgentGtkComposer *self,
+                                                     AgentContentPart *part);
+AGENT_GTK_AVAILABLE_IN_ALL
+void        agent_gtk_composer_remove_attachment    (AgentGtkComposer *self,
+                                                     AgentContentPart *part);
+AGENT_GTK_AVAILABLE_IN_ALL
+void        agent_gtk_composer_clear_attachments    (AgentGtkComposer *self);
+AGENT_GTK_AVAILABLE_IN_ALL
+guint64     agent_gtk_composer_get_max_attachment_size (AgentGtkComposer *self);
+AGENT_GTK_AVAILABLE_IN_ALL
+void        agent_gtk_composer_set_max_attachment_size (AgentGtkComposer *self,
+                                                        guint64           max_attachment_size);
+AGENT_GTK_AVAILABLE_IN_ALL
+void        agent_gtk_composer_attach_files         (AgentGtkComposer  *self,
+                                                     GFile            **files,
+                                                     guint              n_files);
 
 G_END_DECLS

@@ -7,7 +7,8 @@
  * old one.
  *
  * A message is drawn in parts, top to bottom, each by its own update_*()
- * from the message: the user's text (in its bubble), the answer's
+ * from the message: the user's text (in its bubble), its attachments (an
+ * image as a picture, a document as a chip: agent-gtk-attachment.c), the answer's
  * "Thinking" (its reasoning), "Waiting for the model…" (or why it is tried
  * again) until something arrives, the answer's Markdown, its tool calls as
  * cards, "Stopped" (or why it was cut short), and the actions. A new part
@@ -33,6 +34,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-gtk-a11y-private.h"
+#include "agent-gtk-attachment-private.h"
 #include "agent-gtk-copy-private.h"
 #include "agent-gtk-error-card-private.h"
 #include "agent-gtk-error-item-private.h"
@@ -49,6 +51,7 @@ struct _AgentGtkMessageRow
   GtkWidget    *user_box;
   GtkWidget    *user_bubble;
   GtkWidget    *user_label;
+  GtkWidget    *attachments_box;
   GtkWidget    *thinking_expander;
   GtkWidget    *thinking_title;
   GtkWidget    *thinking_spinner;
@@ -79,6 +82,7 @@ struct _AgentGtkMessageRow
   char         *progress_detail;
   GError       *turn_error;       /* what cut the answer short, if not the user */
   guint         tick_id;
+  guint         n_attachments;    /* shown in attachments_box */
   guint         show_tool_call_chunks : 1;
   guint         show_settings : 1;
   guint         hovered : 1;
@@ -116,8 +120,42 @@ update_user_part (AgentGtkMessageRow *self)
   gboolean user = agent_message_get_role (self->message) == AGENT_MESSAGE_ROLE_USER;
 
   gtk_widget_set_visible (self->user_box, user);
+  gtk_widget_set_visible (self->user_bubble,
+                          user && ((content != NULL && *content != '\0') ||
+                                   agent_message_get_n_attachments (self->message) == 0));
   if (user)
     gtk_label_set_text (GTK_LABEL (self->user_label), content ? content : "");
+}
+
+static void
+clear_attachments (AgentGtkMessageRow *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->attachments_box)) != NULL)
+    gtk_box_remove (GTK_BOX (self->attachments_box), child);
+  self->n_attachments = 0;
+  gtk_widget_set_visible (self->attachments_box, FALSE);
+}
+
+/* Its images and documents, under the user's bubble (an answer's, at its
+ * start); a message only gains some */
+static void
+update_attachments_part (AgentGtkMessageRow *self)
+{
+  guint n = agent_message_get_n_attachments (self->message);
+  gboolean user = agent_message_get_role (self->message) == AGENT_MESSAGE_ROLE_USER;
+
+  if (n == self->n_attachments)
+    return;
+  clear_attachments (self);
+  gtk_widget_set_halign (self->attachments_box, user ? GTK_ALIGN_END : GTK_ALIGN_START);
+  for (guint i = 0; i < n; i++)
+    gtk_box_append (GTK_BOX (self->attachments_box),
+                    agent_gtk_attachment_new (agent_message_get_attachment (self->message, i),
+                                              FALSE));
+  self->n_attachments = n;
+  gtk_widget_set_visible (self->attachments_box, n > 0);
 }
 
 /* "Thinking": the answer's reasoning, folded, with a spinner until the
@@ -246,6 +284,7 @@ update_parts (AgentGtkMessageRow *self)
       return;
     }
   update_user_part (self);
+  update_attachments_part (self);
   update_reasoning_part (self);
   update_waiting_part (self);
   update_text_part (self);
@@ -405,6 +444,8 @@ reset (AgentGtkMessageRow *self)
   clear_cards (self);
   gtk_widget_set_visible (self->cards_box, FALSE);
   gtk_widget_set_visible (self->user_box, FALSE);
+  gtk_widget_set_visible (self->user_bubble, FALSE);
+  clear_attachments (self);
   gtk_widget_set_visible (self->thinking_expander, FALSE);
   gtk_expander_set_expanded (GTK_EXPANDER (self->thinking_expander), FALSE);
   /* The Markdown keeps its text, hidden: the next message shown sets its
@@ -644,7 +685,7 @@ show_menu (AgentGtkMessageRow *self,
   if (x < 0)
     {
       /* Under the user's bubble, or the answer's first line */
-      GtkWidget *anchor = self->message != NULL && gtk_widget_get_visible (self->user_box)
+      GtkWidget *anchor = self->message != NULL && gtk_widget_get_visible (self->user_bubble)
                           ? self->user_bubble : self->box;
       graphene_rect_t bounds;
 
@@ -912,6 +953,7 @@ agent_gtk_message_row_class_init (AgentGtkMessageRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, user_box);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, user_bubble);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, user_label);
+  gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, attachments_box);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, thinking_expander);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, thinking_title);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, thinking_spinner);

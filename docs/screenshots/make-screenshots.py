@@ -3,10 +3,11 @@
 # from the real app (a build tree's) against a scripted server, under Xvfb:
 #
 #   dbus-run-session -- xvfb-run -a -s '-screen 0 1280x900x24' \
-#     /usr/bin/python3 docs/screenshots/make-screenshots.py _build [SCENE…]
+#     /usr/bin/python3 docs/screenshots/make-screenshots.py _build [long | attachments]
 #
-# SCENE: the scenes to take again, of main() and long (a long conversation:
-# the context meter and a summary's marker); all when none is given.
+# All the scenes when none is given; with "long", only the long
+# conversation's (the context meter and a summary's marker); with
+# "attachments", only the attachments'.
 #
 # Each scene is a window of its own size, captured with ImageMagick's
 # import. Look at them before committing them.
@@ -181,6 +182,70 @@ def long_conversation(home, server, focus):
     server.context_windows = {}
 
 
+def attach(path):
+    """The Attach button's file chooser (Ctrl+O), given @path to type."""
+    # (no window manager gives the focus back when a dialog goes)
+    xdotool("windowfocus", window_id()[0])
+    xdotool("key", "ctrl+o")
+    time.sleep(2.5)
+    xdotool("key", "ctrl+l")
+    xdotool("type", "--delay", "10", path)
+    time.sleep(0.5)
+    xdotool("key", "Return")
+    time.sleep(1.5)
+
+
+def picture(path):
+    """A picture to attach: a platform under a blue-to-green sky, a sun."""
+    from gi.repository import GdkPixbuf
+    width, height = 960, 600
+    image = GdkPixbuf.Pixbuf.new(GdkPixbuf.Colorspace.RGB, True, 8, width, height)
+    for y in range(height):
+        t = y / height
+        red, green, blue = int(0x1c + (0x2e - 0x1c) * t), int(0x71 + (0xc2 - 0x71) * t), \
+            int(0xd8 + (0x7e - 0xd8) * t)
+        image.new_subpixbuf(0, y, width, 1).fill((red << 24) | (green << 16) | (blue << 8) | 0xff)
+    for x, y, w, h, colour in ((120, 380, 720, 60, 0xffffffff), (160, 250, 100, 130, 0xffffffff),
+                               (700, 250, 100, 130, 0xffffffff), (740, 90, 80, 80, 0xf6d32dff)):
+        image.new_subpixbuf(x, y, w, h).fill(colour)
+    image.savev(path, "png", [], [])
+
+
+def attachments(home, server, focus):
+    """An image and a document in the composer, then the conversation with
+    them: wide and dark, then narrow (with them in the composer again)."""
+    photo = os.path.join(home, "lyon-station.png")
+    picture(photo)
+    itinerary = os.path.join(home, "itinerary.pdf")
+    with open(itinerary, "wb") as f:
+        f.write(b"%PDF-1.4\n% an itinerary\n" + b"0" * 48000 + b"\n%%EOF\n")
+    chat = scene(home, server, 800, 640, dark=True)
+    app = chat.start()
+    xdotool("key", "ctrl+n")
+    attach(photo)
+    attach(itinerary)
+    xdotool("type", "--delay", "10", "Which train is this, and does it fit my itinerary?")
+    focus.wait(lambda: shows(app, "Remove itinerary.pdf"), 10)
+    xdotool("mousemove", "5", "5")
+    shot("agent-chat-attachments-composer.png")
+    server.add_text("That is the TGV to Lyon at the new platform: it leaves at 9:04, which "
+                    "fits day 2 of your itinerary.")
+    xdotool("key", "Return")
+    focus.wait(lambda: shows(app, "fits day 2") and turn_over(app), 30)
+    shot("agent-chat-attachments.png")
+    chat.quit()
+    chat = scene(home, server, 360, 700, dark=True, extra="last-conversation=int64 1\n")
+    app = chat.start()
+    focus.wait(lambda: shows(app, "fits day 2"), 20)
+    resize(360, 700)
+    attach(photo)
+    attach(itinerary)
+    focus.wait(lambda: shows(app, "Remove itinerary.pdf"), 10)
+    xdotool("mousemove", "5", "5")
+    shot("agent-chat-attachments-narrow.png")
+    chat.quit()
+
+
 def main():
     scenes = sys.argv[2:]
     server = ScriptedServer()
@@ -195,6 +260,13 @@ def main():
     server.models = ["scripted", "gpt-4o-mini", "llama3.2:3b", "qwen2.5-coder:7b", "mistral-small"]
     home = tempfile.mkdtemp(prefix="screenshots-")
     focus = FocusTracker()
+    if "attachments" in sys.argv[2:]:
+        try:
+            attachments(home, server, focus)
+        finally:
+            server.close()
+            shutil.rmtree(home, ignore_errors=True)
+        return
     try:
         # The empty chat
         chat = scene(home, server, 900, 640)
@@ -296,6 +368,7 @@ def main():
         chat.quit()
 
         long_conversation(home, server, focus)
+        attachments(home, server, focus)
     finally:
         server.close()
         shutil.rmtree(home, ignore_errors=True)

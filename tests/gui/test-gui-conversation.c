@@ -19,6 +19,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "agent-chat-approvals.h"
 #include "agent-gtk-composer-private.h"
 #include "agent-gtk-message-row-private.h"
@@ -735,6 +737,51 @@ test_title (Fixture       *fixture,
   g_settings_reset (fixture->settings, "generate-titles");
 }
 
+/* A message's image and document come back from the store: after a
+ * restart, the image shows as a picture of its size, the document as a chip
+ * with its name and size */
+static void
+test_attachments_after_restart (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  const char *deltas[] = { "Seen.", NULL };
+  g_autoptr(GBytes) pixels = g_bytes_new_take (g_malloc0 (30 * 20 * 4), 30 * 20 * 4);
+  g_autoptr(GdkTexture) texture = gdk_memory_texture_new (30, 20, GDK_MEMORY_R8G8B8A8, pixels,
+                                                          30 * 4);
+  g_autoptr(GBytes) png = gdk_texture_save_to_png_bytes (texture);
+  g_autoptr(GBytes) text = g_bytes_new_static ("Day 1: Paris\nDay 2: Lyon\n", 25);
+  g_autoptr(AgentContentPart) image = agent_content_part_new_image ("image/png", png);
+  g_autoptr(AgentContentPart) notes = agent_content_part_new_file ("text/plain", text,
+                                                                   "itinerary.txt");
+  g_autoptr(GPtrArray) pictures = NULL;
+  g_autofree char *shown = NULL;
+  gint64 id;
+  GdkPaintable *paintable = NULL;
+
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  agent_gtk_composer_set_text (composer_of (fixture), "Look");
+  agent_gtk_composer_add_attachment (composer_of (fixture), image);
+  agent_gtk_composer_add_attachment (composer_of (fixture), notes);
+  g_signal_emit_by_name (composer_of (fixture), "send", "Look");
+  wait_idle (fixture);
+  id = agent_conversation_get_id (AGENT_CONVERSATION (agent_session_get_memory (
+    session_of (fixture))));
+
+  g_settings_set_int64 (fixture->settings, "last-conversation", id);
+  restart (fixture);
+  iterate ();
+  shown = shown_text (GTK_WIDGET (fixture->window));
+  g_assert_nonnull (strstr (shown, "Seen."));
+  g_assert_nonnull (strstr (shown, "itinerary.txt\n25 bytes"));
+  pictures = find_all (GTK_WIDGET (fixture->window), GTK_TYPE_PICTURE);
+  for (guint i = 0; i < pictures->len; i++)
+    if (gtk_widget_is_visible (g_ptr_array_index (pictures, i)))
+      paintable = gtk_picture_get_paintable (g_ptr_array_index (pictures, i));
+  g_assert_nonnull (paintable);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (paintable), ==, 30);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_height (paintable), ==, 20);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -751,6 +798,7 @@ main (int   argc,
   ADD ("/gui/conversation/allow-for-conversation", test_allow_for_conversation);
   ADD ("/gui/conversation/pick-model", test_pick_model);
   ADD ("/gui/conversation/title", test_title);
+  ADD ("/gui/conversation/attachments-after-restart", test_attachments_after_restart);
 
   return agent_test_gui_run (data_home);
 }

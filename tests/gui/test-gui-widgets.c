@@ -10,6 +10,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <adwaita.h>
 #include <agent.h>
 
@@ -579,6 +581,105 @@ test_error_and_retry (Fixture       *fixture,
   g_assert_cmpstr (agent_message_get_content (AGENT_MESSAGE (answer)), ==, "Better now.");
 }
 
+static guint
+n_attachments (AgentGtkComposer *composer)
+{
+  return g_list_model_get_n_items (agent_gtk_composer_get_attachments (composer));
+}
+
+/* What the window's toasts say */
+static char *
+toasts_text (AgentChatWindow *window)
+{
+  g_autoptr(GPtrArray) toasts = find_all (GTK_WIDGET (window), g_type_from_name ("AdwToastWidget"));
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < toasts->len; i++)
+    {
+      g_autofree char *shown = shown_text (g_ptr_array_index (toasts, i));
+
+      g_string_append (text, shown);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* An attachment the provider cannot take: a toast says so (naming the
+ * provider and the type), the composer keeps the message and the
+ * attachment; a file that cannot be read: a toast names it */
+static void
+test_attachment_toasts (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  AgentSession *session = agent_chat_window_get_session (fixture->window);
+  AgentGtkComposer *composer = agent_chat_window_get_composer (fixture->window);
+  g_autoptr(GBytes) bytes = g_bytes_new_static ("PK\3\4", 4);
+  g_autoptr(AgentContentPart) part = agent_content_part_new_file ("application/zip", bytes,
+                                                                  "archive.zip");
+  g_autoptr(GFile) missing = g_file_new_for_path ("/nonexistent/holiday.png");
+  g_autofree char *text = NULL;
+  g_autofree char *toasts = NULL;
+
+  agent_gtk_composer_set_text (composer, "Unpack this");
+  agent_gtk_composer_add_attachment (composer, part);
+  g_signal_emit_by_name (composer, "send", "Unpack this");
+  agent_test_wait_until (session_idle, session);
+  iterate ();
+  /* (the type libadwaita shows toasts with, registered with the first) */
+  g_assert_cmpstr (g_type_name (g_type_from_name ("AdwToastWidget")), ==, "AdwToastWidget");
+  toasts = toasts_text (fixture->window);
+  g_assert_nonnull (strstr (toasts, "OpenAI"));
+  g_assert_nonnull (strstr (toasts, "application/zip"));
+  text = agent_gtk_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "Unpack this");
+  g_assert_cmpuint (n_attachments (composer), ==, 1);
+
+  agent_gtk_composer_attach_files (composer, &missing, 1);
+  for (guint i = 0; i < 200 && strstr (toasts, "holiday.png") == NULL; i++)
+    {
+      g_usleep (10000);
+      iterate ();
+      g_free (toasts);
+      toasts = toasts_text (fixture->window);
+    }
+  g_assert_nonnull (strstr (toasts, "holiday.png"));
+  g_assert_cmpuint (n_attachments (composer), ==, 1);
+}
+
+static GtkWidget *
+file_chooser_shown (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (window) && gtk_widget_get_visible (window))
+        return window;
+    }
+  return NULL;
+}
+
+/* Ctrl+O's action, from anywhere in the window: the file chooser to attach
+ * files with, which can pick several */
+static void
+test_attach_action (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkWidget *chooser;
+
+  g_assert_null (file_chooser_shown ());
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.attach", NULL));
+  iterate ();
+  chooser = file_chooser_shown ();
+  g_assert_nonnull (chooser);
+  g_assert_true (gtk_file_chooser_get_select_multiple (GTK_FILE_CHOOSER (chooser)));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (chooser)), ==, "Attach Files");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  iterate ();
+  g_assert_null (file_chooser_shown ());
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -602,6 +703,10 @@ main (int   argc,
               fixture_set_up, test_stop_keeps_partial, fixture_tear_down);
   g_test_add ("/gui/window/error-and-retry", Fixture, NULL,
               fixture_set_up, test_error_and_retry, fixture_tear_down);
+  g_test_add ("/gui/window/attachment-toasts", Fixture, NULL,
+              fixture_set_up, test_attachment_toasts, fixture_tear_down);
+  g_test_add ("/gui/window/attach-action", Fixture, NULL,
+              fixture_set_up, test_attach_action, fixture_tear_down);
 
   return agent_test_gui_run (data_home);
 }

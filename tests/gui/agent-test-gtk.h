@@ -1,0 +1,45 @@
+/* agent-test-gtk.h — helpers of the tests of libagent-gtk's widgets through
+ * their public API: a host's window (a chat view over a composer, bound to
+ * a session on the in-process test server), and what it shows
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <agent-gtk.h>
+
+#include "agent-test-server.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  AgentTestServer  *server;
+  AgentSession     *session;
+  GtkWidget        *window;
+  AgentGtkChatView *view;
+  AgentGtkComposer *composer;
+  GError           *finished_error;
+  guint             n_finished;
+  guint             n_answered;
+  AgentGtkApprovalAnswer answer;
+} Fixture;
+
+void       iterate           (void);
+GPtrArray *find_all          (GtkWidget     *widget,
+                              GType          type);
+char      *shown_text        (GtkWidget     *widget);
+void       assert_shows      (GtkWidget     *widget,
+                              const char    *text);
+void       wait_until_shown  (GtkWidget     *widget,
+                              const char    *text);
+GtkWidget *find_button       (GtkWidget     *widget,
+                              const char    *label);
+gboolean   view_idle         (gpointer       data);
+void       fixture_set_up    (Fixture       *fixture,
+                              gconstpointer  data);
+void       fixture_tear_down (Fixture       *fixture,
+                              gconstpointer  data);
+
+G_END_DECLS
