@@ -63,8 +63,8 @@ struct _AgentGtkMessageRow
   GtkWidget    *markdown;
   GtkWidget    *cards_box;
   GtkWidget    *stopped_label;
-  GtkWidget    *error_card;
-  GtkWidget    *summary_marker;
+  GtkWidget    *error_card;      /* made when a row first shows an error */
+  GtkWidget    *summary_marker;  /* made when a row first shows a summary */
   GtkWidget    *actions_box;
   GtkWidget    *copy_button;
   GtkWidget    *edit_button;
@@ -268,6 +268,42 @@ update_actions_part (AgentGtkMessageRow *self)
     update_accessible (self);
 }
 
+/* The parts few rows show are made when one first does: a conversation
+ * opened makes up to 200 rows at once (GtkListView's), and each part in
+ * the template costs every one of them */
+
+static void on_retry_clicked    (AgentGtkMessageRow *self);
+static void on_settings_clicked (AgentGtkMessageRow *self);
+
+static AgentGtkSummaryMarker *
+ensure_summary_marker (AgentGtkMessageRow *self)
+{
+  if (self->summary_marker == NULL)
+    {
+      self->summary_marker = g_object_new (AGENT_GTK_TYPE_SUMMARY_MARKER, NULL);
+      gtk_box_insert_child_after (GTK_BOX (self->box), self->summary_marker, self->stopped_label);
+    }
+  return AGENT_GTK_SUMMARY_MARKER (self->summary_marker);
+}
+
+static AgentGtkErrorCard *
+ensure_error_card (AgentGtkMessageRow *self)
+{
+  if (self->error_card == NULL)
+    {
+      self->error_card = g_object_new (AGENT_GTK_TYPE_ERROR_CARD, NULL);
+      agent_gtk_error_card_set_show_settings (AGENT_GTK_ERROR_CARD (self->error_card),
+                                              self->show_settings);
+      g_signal_connect_swapped (self->error_card, "retry", G_CALLBACK (on_retry_clicked), self);
+      g_signal_connect_swapped (self->error_card, "open-settings",
+                                G_CALLBACK (on_settings_clicked), self);
+      gtk_box_insert_child_after (GTK_BOX (self->box), self->error_card,
+                                  self->summary_marker ? self->summary_marker
+                                                       : self->stopped_label);
+    }
+  return AGENT_GTK_ERROR_CARD (self->error_card);
+}
+
 /* Every part but the tool cards, which follow the message's list of calls
  * (on_tool_calls_changed()) */
 static void
@@ -276,9 +312,8 @@ update_parts (AgentGtkMessageRow *self)
   /* A summary is a marker, folded, and nothing else */
   if (agent_message_is_summary (self->message))
     {
+      agent_gtk_summary_marker_update (ensure_summary_marker (self), self->message);
       gtk_widget_set_visible (self->summary_marker, TRUE);
-      agent_gtk_summary_marker_update (AGENT_GTK_SUMMARY_MARKER (self->summary_marker),
-                                       self->message);
       if (agent_message_get_state (self->message) != AGENT_MESSAGE_STATE_STREAMING)
         update_accessible (self);
       return;
@@ -315,7 +350,7 @@ update_accessible (AgentGtkMessageRow *self)
     }
   else if (AGENT_GTK_IS_ERROR_ITEM (self->item))
     {
-      AgentGtkErrorCard *card = AGENT_GTK_ERROR_CARD (self->error_card);
+      AgentGtkErrorCard *card = ensure_error_card (self);
 
       label = _("Error");
       description = g_strdup_printf ("%s. %s", agent_gtk_error_card_get_heading (card),
@@ -417,7 +452,7 @@ static void
 show_error (AgentGtkMessageRow *self,
             AgentGtkErrorItem  *error)
 {
-  AgentGtkErrorCard *card = AGENT_GTK_ERROR_CARD (self->error_card);
+  AgentGtkErrorCard *card = ensure_error_card (self);
 
   agent_gtk_error_card_set_partial (card, agent_gtk_error_item_get_partial (error));
   agent_gtk_error_card_set_api_key_missing (card, agent_gtk_error_item_get_api_key_missing (error));
@@ -432,6 +467,7 @@ static void
 update_actions (AgentGtkMessageRow *self)
 {
   gboolean settings = AGENT_GTK_IS_ERROR_ITEM (self->item) && self->show_settings &&
+                      self->error_card != NULL &&
                       agent_gtk_error_card_get_needs_settings (AGENT_GTK_ERROR_CARD (self->error_card));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "message.preferences", settings);
@@ -459,9 +495,13 @@ reset (AgentGtkMessageRow *self)
   g_clear_pointer (&self->progress_detail, g_free);
   g_clear_error (&self->turn_error);
   gtk_widget_set_visible (self->stopped_label, FALSE);
-  gtk_widget_set_visible (self->error_card, FALSE);
-  gtk_widget_set_visible (self->summary_marker, FALSE);
-  agent_gtk_summary_marker_reset (AGENT_GTK_SUMMARY_MARKER (self->summary_marker));
+  if (self->error_card != NULL)
+    gtk_widget_set_visible (self->error_card, FALSE);
+  if (self->summary_marker != NULL)
+    {
+      gtk_widget_set_visible (self->summary_marker, FALSE);
+      agent_gtk_summary_marker_reset (AGENT_GTK_SUMMARY_MARKER (self->summary_marker));
+    }
   gtk_widget_set_visible (self->actions_box, FALSE);
   gtk_widget_remove_css_class (GTK_WIDGET (self), "user");
   gtk_widget_remove_css_class (GTK_WIDGET (self), "assistant");
@@ -612,9 +652,8 @@ on_copy_clicked (AgentGtkMessageRow *self)
   if (self->message != NULL)
     text = g_strdup (agent_message_get_content (self->message));
   else if (AGENT_GTK_IS_ERROR_ITEM (self->item))
-    text = g_strdup_printf ("%s\n%s",
-                            agent_gtk_error_card_get_heading (AGENT_GTK_ERROR_CARD (self->error_card)),
-                            agent_gtk_error_card_get_body (AGENT_GTK_ERROR_CARD (self->error_card)));
+    text = g_strdup_printf ("%s\n%s", agent_gtk_error_card_get_heading (ensure_error_card (self)),
+                            agent_gtk_error_card_get_body (ensure_error_card (self)));
   else
     return;
   _agent_gtk_copy_text (self->copy_button, text);
@@ -896,8 +935,9 @@ agent_gtk_message_row_set_property (GObject      *object,
       if (self->show_settings != g_value_get_boolean (value))
         {
           self->show_settings = g_value_get_boolean (value);
-          agent_gtk_error_card_set_show_settings (AGENT_GTK_ERROR_CARD (self->error_card),
-                                                  self->show_settings);
+          if (self->error_card != NULL)
+            agent_gtk_error_card_set_show_settings (AGENT_GTK_ERROR_CARD (self->error_card),
+                                                    self->show_settings);
           update_actions (self);
           g_object_notify_by_pspec (object, pspec);
         }
@@ -965,8 +1005,6 @@ agent_gtk_message_row_class_init (AgentGtkMessageRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, markdown);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, cards_box);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, stopped_label);
-  gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, error_card);
-  gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, summary_marker);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, actions_box);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, copy_button);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, edit_button);
@@ -977,8 +1015,6 @@ agent_gtk_message_row_class_init (AgentGtkMessageRowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_edit_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_regenerate_clicked);
-  gtk_widget_class_bind_template_callback (widget_class, on_retry_clicked);
-  gtk_widget_class_bind_template_callback (widget_class, on_settings_clicked);
   gtk_widget_class_install_action (widget_class, "message.copy", NULL, row_action);
   gtk_widget_class_install_action (widget_class, "message.edit", NULL, row_action);
   gtk_widget_class_install_action (widget_class, "message.regenerate", NULL, row_action);
