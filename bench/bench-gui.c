@@ -337,6 +337,27 @@ iterate_until (gboolean *flag)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* Shows @history in the window (or the host's session), and how long
+ * until it is drawn, in ms */
+static double
+open_history (GtkWidget    *window,
+              AgentSession *session,
+              AgentMemory  *history,
+              Stats        *stats)
+{
+  gint64 start = g_get_monotonic_time ();
+
+  stats->drawn_at = 0;
+  if (embedded)
+    agent_session_set_memory (session, history);
+  else
+    agent_chat_window_set_memory (AGENT_CHAT_WINDOW (window), history);
+  gtk_widget_queue_draw (window);
+  while (stats->drawn_at <= start)
+    g_main_context_iteration (NULL, TRUE);
+  return (stats->drawn_at - start) / 1000.0;
+}
+
 static gboolean
 set_flag (gpointer data)
 {
@@ -388,6 +409,8 @@ main (int   argc,
   gint64 init_at;
   gint64 rss_before;
   gint64 rss_open;
+  gint64 rss_twice;
+  double ms;
   gint64 painted_at = 0;
   const GOptionEntry entries[] = {
     { "serve", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &serve_only, NULL, NULL },
@@ -537,37 +560,21 @@ main (int   argc,
   /* 3. Opening 10,000 messages */
   rss_before = bench_current_rss_kib ();
   history = make_history (10000);
-  stats.drawn_at = 0;
-  start = g_get_monotonic_time ();
-  if (embedded)
-    agent_session_set_memory (session, history);
-  else
-    agent_chat_window_set_memory (AGENT_CHAT_WINDOW (window), history);
-  gtk_widget_queue_draw (GTK_WIDGET (window));
-  while (stats.drawn_at <= start)
-    g_main_context_iteration (NULL, TRUE);
-  printf ("open 10,000 messages: %.1f ms until drawn, its end in view: %s\n",
-          (stats.drawn_at - start) / 1000.0, end_in_view (view) ? "yes" : "NO");
+  ms = open_history (window, session, history, &stats);
+  printf ("open 10,000 messages: %.1f ms until drawn, its end in view: %s\n", ms,
+          end_in_view (view) ? "yes" : "NO");
   rss_open = bench_current_rss_kib ();
 
   /* 4. Then 20,000 (the rows made already): RSS for twice the messages */
   g_clear_object (&history);
   history = make_history (20000);
-  stats.drawn_at = 0;
-  start = g_get_monotonic_time ();
-  if (embedded)
-    agent_session_set_memory (session, history);
-  else
-    agent_chat_window_set_memory (AGENT_CHAT_WINDOW (window), history);
-  gtk_widget_queue_draw (GTK_WIDGET (window));
-  while (stats.drawn_at <= start)
-    g_main_context_iteration (NULL, TRUE);
-  printf ("open 20,000 messages after it: %.1f ms until drawn\n",
-          (stats.drawn_at - start) / 1000.0);
+  ms = open_history (window, session, history, &stats);
+  printf ("open 20,000 messages after it: %.1f ms until drawn\n", ms);
+  rss_twice = bench_current_rss_kib ();
   printf ("RSS: %.1f MB before, %.1f MB with 10,000 messages open, %.1f MB with 20,000 "
           "(%.2f and %.2f KiB a message)\n",
-          rss_before / 1024.0, rss_open / 1024.0, bench_current_rss_kib () / 1024.0,
-          (rss_open - rss_before) / 10000.0, (bench_current_rss_kib () - rss_before) / 20000.0);
+          rss_before / 1024.0, rss_open / 1024.0, rss_twice / 1024.0,
+          (rss_open - rss_before) / 10000.0, (rss_twice - rss_before) / 20000.0);
 
   gtk_window_destroy (GTK_WINDOW (window));
   if (embedded)
