@@ -43,6 +43,7 @@
 
 static int n_deltas = 5000;
 static int n_lines = 10000;
+static int n_history = 10000;
 static char *renderer = NULL;
 static gboolean embedded = FALSE;
 
@@ -416,6 +417,8 @@ main (int   argc,
     { "serve", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &serve_only, NULL, NULL },
     { "deltas", 0, 0, G_OPTION_ARG_INT, &n_deltas, "Deltas to stream (1,000 a second)", "N" },
     { "lines", 0, 0, G_OPTION_ARG_INT, &n_lines, "Lines of the long answer (0: none)", "N" },
+    { "history", 0, 0, G_OPTION_ARG_INT, &n_history,
+      "Messages of the conversation opened (default 10,000; then twice as many)", "N" },
     { "embedded", 0, 0, G_OPTION_ARG_NONE, &embedded,
       "The chat view embedded in a host window of its own (libagent-gtk), not agent-chat", NULL },
     { "renderer", 0, 0, G_OPTION_ARG_STRING, &renderer,
@@ -559,22 +562,24 @@ main (int   argc,
 
   /* 3. Opening 10,000 messages */
   rss_before = bench_current_rss_kib ();
-  history = make_history (10000);
+  history = make_history (n_history);
   ms = open_history (window, session, history, &stats);
-  printf ("open 10,000 messages: %.1f ms until drawn, its end in view: %s\n", ms,
+  printf ("open %d messages: %.1f ms until drawn, its end in view: %s\n", n_history, ms,
           end_in_view (view) ? "yes" : "NO");
   rss_open = bench_current_rss_kib ();
 
-  /* 4. Then 20,000 (the rows made already): RSS for twice the messages */
+  /* 4. Then twice as many (the rows made already): RSS for twice the messages */
   g_clear_object (&history);
-  history = make_history (20000);
+  history = make_history (2 * n_history);
   ms = open_history (window, session, history, &stats);
-  printf ("open 20,000 messages after it: %.1f ms until drawn\n", ms);
+  printf ("open %d messages after it: %.1f ms until drawn, its end in view: %s\n", 2 * n_history,
+          ms, end_in_view (view) ? "yes" : "NO");
   rss_twice = bench_current_rss_kib ();
-  printf ("RSS: %.1f MB before, %.1f MB with 10,000 messages open, %.1f MB with 20,000 "
+  printf ("RSS: %.1f MB before, %.1f MB with %d messages open, %.1f MB with %d "
           "(%.2f and %.2f KiB a message)\n",
-          rss_before / 1024.0, rss_open / 1024.0, rss_twice / 1024.0,
-          (rss_open - rss_before) / 10000.0, (rss_twice - rss_before) / 20000.0);
+          rss_before / 1024.0, rss_open / 1024.0, n_history, rss_twice / 1024.0, 2 * n_history,
+          (rss_open - rss_before) / (double) n_history,
+          (rss_twice - rss_before) / (2.0 * n_history));
 
   gtk_window_destroy (GTK_WINDOW (window));
   if (embedded)
