@@ -7,6 +7,8 @@
 
 #include <gtk/gtk.h>
 
+#include "agent-gtk-tail-model-private.h"
+
 G_BEGIN_DECLS
 
 #define AGENT_GTK_TYPE_AUTOSCROLL (agent_gtk_autoscroll_get_type ())
@@ -17,5 +19,8 @@ AgentGtkAutoscroll *agent_gtk_autoscroll_new           (GtkListView        *list
 gboolean            agent_gtk_autoscroll_get_following (AgentGtkAutoscroll *self);
 void                agent_gtk_autoscroll_set_following (AgentGtkAutoscroll *self,
                                                         gboolean            following);
+void                agent_gtk_autoscroll_set_tail      (AgentGtkAutoscroll *self,
+                                                        AgentGtkTailModel  *tail,
+                                                        guint               step);
 
 G_END_DECLS

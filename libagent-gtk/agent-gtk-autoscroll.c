@@ -28,12 +28,19 @@
  * a change alone is the user's (the scrollbar, the wheel, the keyboard, a
  * focus moving up the list).
  *
+ * With a tail model under the list (agent_gtk_autoscroll_set_tail()), the
+ * list holds only the end of the conversation: when less than a view's
+ * height is left above what is shown, earlier items are brought in, a step
+ * at a time, once the frame is drawn. The list keeps what the user reads
+ * in place (its anchor item stays where it is).
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include "agent-gtk-config.h"
 
 #include "agent-gtk-autoscroll-private.h"
+#include "agent-gtk-tail-model-private.h"
 
 struct _AgentGtkAutoscroll
 {
@@ -43,6 +50,9 @@ struct _AgentGtkAutoscroll
   GtkAdjustment *adjustment;
   GdkFrameClock *clock;
   gulong         layout_id;
+  AgentGtkTailModel *tail;       /* nullable: the list shows its items */
+  guint          tail_step;      /* counted items brought in at a time */
+  guint          show_more_id;   /* an idle bringing them in */
   gint64         frame;          /* the frame clock's frame being laid out */
   double         last_value;
   guint          n_corrections;  /* in this frame */
@@ -108,6 +118,30 @@ on_value_changed (AgentGtkAutoscroll *self)
   self->last_value = value;
 }
 
+static gboolean
+show_more_cb (gpointer data)
+{
+  AgentGtkAutoscroll *self = data;
+
+  self->show_more_id = 0;
+  agent_gtk_tail_model_show_more (self->tail, self->tail_step);
+  return G_SOURCE_REMOVE;
+}
+
+/* Less than a view's height above what the list shows, and more in the
+ * tail model: bring it in after this frame (not while it is laid out) */
+static void
+maybe_show_more (AgentGtkAutoscroll *self)
+{
+  double page = gtk_adjustment_get_page_size (self->adjustment);
+
+  if (self->tail == NULL || self->show_more_id != 0 ||
+      agent_gtk_tail_model_get_n_hidden (self->tail) == 0 || page <= 0 ||
+      gtk_adjustment_get_value (self->adjustment) - gtk_adjustment_get_lower (self->adjustment) >= page)
+    return;
+  self->show_more_id = g_idle_add (show_more_cb, self);
+}
+
 /* The window is laid out: bring the end into view if it should be there */
 static void
 on_layout (GdkFrameClock       *clock,
@@ -128,6 +162,7 @@ on_layout (GdkFrameClock       *clock,
   if (!gtk_widget_get_mapped (GTK_WIDGET (self->list_view)) ||
       gtk_widget_get_width (GTK_WIDGET (self->list_view)) == 0 || n_items == 0)
     return;
+  maybe_show_more (self);
   if (at_end (self))
     {
       set_following (self, TRUE);
@@ -172,6 +207,8 @@ agent_gtk_autoscroll_dispose (GObject *object)
   AgentGtkAutoscroll *self = AGENT_GTK_AUTOSCROLL (object);
 
   on_unrealize (self);
+  g_clear_handle_id (&self->show_more_id, g_source_remove);
+  g_clear_object (&self->tail);
   if (self->adjustment != NULL)
     g_signal_handlers_disconnect_by_data (self->adjustment, self);
   if (self->list_view != NULL)
@@ -301,4 +338,25 @@ agent_gtk_autoscroll_set_following (AgentGtkAutoscroll *self,
   set_following (self, following);
   if (following)
     gtk_widget_queue_allocate (GTK_WIDGET (self->list_view));
+}
+
+/**
+ * agent_gtk_autoscroll_set_tail:
+ * @self: a #AgentGtkAutoscroll
+ * @tail: (nullable): the tail model the list shows (through other models)
+ * @step: counted items to bring in at a time
+ *
+ * Brings earlier items of @tail into the list as the user nears the top of
+ * what it shows.
+ */
+void
+agent_gtk_autoscroll_set_tail (AgentGtkAutoscroll *self,
+                               AgentGtkTailModel  *tail,
+                               guint               step)
+{
+  g_return_if_fail (AGENT_GTK_IS_AUTOSCROLL (self));
+  g_return_if_fail (tail == NULL || AGENT_GTK_IS_TAIL_MODEL (tail));
+
+  g_set_object (&self->tail, tail);
+  self->tail_step = step;
 }

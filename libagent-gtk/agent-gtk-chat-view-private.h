@@ -16,6 +16,11 @@
 
 G_BEGIN_DECLS
 
+/* Messages shown when a conversation is opened, and brought in at a time
+ * as the user scrolls up (agent-gtk-tail-model.c says why) */
+#define ROWS_AT_OPEN  16
+#define ROWS_PER_STEP 16
+
 /* What a turn about to start is */
 typedef enum
 {
@@ -47,7 +52,8 @@ struct _AgentGtkChatView
   GtkWidget                *prompts_box;
 
   GtkWidget                *placeholder;
-  GtkFilterListModel       *messages;   /* the transcript without tool results */
+  AgentGtkTailModel        *tail;       /* the transcript's end, as far back as scrolled */
+  GtkFilterListModel       *messages;   /* that, without tool results */
   GListStore               *extras;     /* the error of the last turn, if any */
   GtkFlattenListModel      *items;
   AgentGtkAutoscroll       *autoscroll;

@@ -407,8 +407,7 @@ agent_gtk_chat_view_set_session (AgentGtkChatView *self,
                                G_CALLBACK (sync_attachment_limit), self, G_CONNECT_SWAPPED);
       sync_attachment_limit (self);
     }
-  gtk_filter_list_model_set_model (self->messages,
-                                   session ? agent_session_get_transcript (session) : NULL);
+  agent_gtk_tail_model_set_model (self->tail, session ? agent_session_get_transcript (session) : NULL);
   _agent_gtk_chat_view_memory_changed (self);
   _agent_gtk_chat_view_update_busy (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
@@ -808,6 +807,7 @@ agent_gtk_chat_view_dispose (GObject *object)
     gtk_widget_unparent (child);
   g_clear_object (&self->items);
   g_clear_object (&self->messages);
+  g_clear_object (&self->tail);
   g_clear_object (&self->extras);
   g_clear_object (&self->memory);
   g_clear_object (&self->cancellable);
@@ -1139,7 +1139,9 @@ agent_gtk_chat_view_init (AgentGtkChatView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   filter = gtk_custom_filter_new (keep_message, NULL, NULL);
-  self->messages = gtk_filter_list_model_new (NULL, GTK_FILTER (filter));
+  self->tail = agent_gtk_tail_model_new (GTK_FILTER (filter), ROWS_AT_OPEN);
+  self->messages = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->tail)),
+                                              GTK_FILTER (filter));
   self->extras = g_list_store_new (G_TYPE_OBJECT);
   models = g_list_store_new (G_TYPE_LIST_MODEL);
   g_list_store_append (models, self->messages);
@@ -1158,6 +1160,7 @@ agent_gtk_chat_view_init (AgentGtkChatView *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
   self->autoscroll = agent_gtk_autoscroll_new (self->list_view);
+  agent_gtk_autoscroll_set_tail (self->autoscroll, self->tail, ROWS_PER_STEP);
   g_object_bind_property (self->autoscroll, "following", self->jump_revealer, "reveal-child",
                           G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
   g_signal_connect_object (self->autoscroll, "notify::following",

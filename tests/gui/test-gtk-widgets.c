@@ -5,8 +5,8 @@
  * HTTP and SSE on 127.0.0.1). Streaming text appears as it comes, Stop
  * cancels, a tool call shows as a card, the approval prompt allows and
  * denies, an error card's Retry runs the turn again, a summary shows as a
- * folded marker; and the Markdown view
- * alone. Runs under Xvfb.
+ * folded marker, a long conversation opens at its end; and the Markdown
+ * view alone. Runs under Xvfb.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -578,6 +578,98 @@ test_summary (Fixture       *fixture,
   g_assert_nonnull (strstr (unfolded, "in place of the 2 messages above it (messages 1 to 2)"));
 }
 
+/* A conversation of @n_turns turns: a question, a tool call and its
+ * result (which no row shows), the answer */
+static AgentMemory *
+long_conversation (guint n_turns)
+{
+  AgentMemory *memory = agent_simple_memory_new ();
+
+  for (guint i = 0; i < n_turns; i++)
+    {
+      g_autofree char *question = g_strdup_printf ("Question %u", i);
+      g_autofree char *answer = g_strdup_printf ("Answer %u", i);
+      g_autofree char *id = g_strdup_printf ("call_%u", i);
+      g_autoptr(AgentMessage) asked = agent_message_new (AGENT_MESSAGE_ROLE_USER, question);
+      g_autoptr(AgentMessage) calling = agent_message_new (AGENT_MESSAGE_ROLE_ASSISTANT, "");
+      g_autoptr(AgentToolCall) call = agent_tool_call_new (id, "lookup", "{}");
+      g_autoptr(AgentMessage) result = agent_message_new_tool_result (id, "lookup", "found", FALSE);
+      g_autoptr(AgentMessage) answered = agent_message_new (AGENT_MESSAGE_ROLE_ASSISTANT, answer);
+
+      agent_message_add_tool_call (calling, call);
+      g_assert_true (agent_memory_append (memory, asked, NULL));
+      g_assert_true (agent_memory_append (memory, calling, NULL));
+      g_assert_true (agent_memory_append (memory, result, NULL));
+      g_assert_true (agent_memory_append (memory, answered, NULL));
+    }
+  return memory;
+}
+
+/* Labels starting with @prefix in the rows the view made (in view or not) */
+static guint
+count_made (Fixture    *fixture,
+            const char *prefix)
+{
+  g_autoptr(GPtrArray) labels = NULL;
+  guint n = 0;
+
+  iterate ();
+  labels = find_all (GTK_WIDGET (fixture->view), GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_str_has_prefix (gtk_label_get_text (g_ptr_array_index (labels, i)), prefix))
+      n++;
+  return n;
+}
+
+/* A long conversation opens at its end with rows for its end only (GTK
+ * 4.8's list would make 200); what is appended shows; a cut reaching into
+ * what is shown, another conversation and back show the end again */
+static void
+test_long_conversation (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(AgentMemory) memory = long_conversation (300);
+  g_autoptr(AgentMemory) other = long_conversation (2);
+  g_autoptr(AgentMessage) asked = agent_message_new (AGENT_MESSAGE_ROLE_USER, "Question 300");
+  guint n;
+
+  agent_session_set_memory (fixture->session, memory);
+  wait_until_shown (GTK_WIDGET (fixture->view), "Answer 299");
+  n = count_made (fixture, "Question ");
+  g_test_message ("rows made for a conversation of 300 turns: %u questions", n);
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (n, <, 40);
+
+  g_assert_true (agent_memory_append (memory, asked, NULL));
+  wait_until_shown (GTK_WIDGET (fixture->view), "Question 300");
+
+  /* Cut to ten turns, from the hidden part into the shown one */
+  g_assert_true (agent_memory_truncate (memory, 40, NULL));
+  wait_until_shown (GTK_WIDGET (fixture->view), "Answer 9");
+  g_assert_cmpuint (count_made (fixture, "Answer 299"), ==, 0);
+  g_assert_cmpuint (count_made (fixture, "Question 300"), ==, 0);
+  n = count_made (fixture, "Question ");
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (n, <=, 10);
+
+  /* Cut to one turn: what was shown is gone, the turn before it shows */
+  g_assert_true (agent_memory_truncate (memory, 4, NULL));
+  wait_until_shown (GTK_WIDGET (fixture->view), "Answer 0");
+  g_assert_cmpuint (count_made (fixture, "Question "), ==, 1);
+
+  /* Another conversation, and back to a long one */
+  agent_session_set_memory (fixture->session, other);
+  wait_until_shown (GTK_WIDGET (fixture->view), "Answer 1");
+  g_assert_cmpuint (count_made (fixture, "Question "), ==, 2);
+  g_clear_object (&memory);
+  memory = long_conversation (500);
+  agent_session_set_memory (fixture->session, memory);
+  wait_until_shown (GTK_WIDGET (fixture->view), "Answer 499");
+  n = count_made (fixture, "Question ");
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (n, <, 40);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -599,6 +691,7 @@ main (int   argc,
   ADD ("/gtk/approval-prompt/dialog", test_approval_dialog);
   ADD ("/gtk/chat-view/error-retry", test_error_retry);
   ADD ("/gtk/chat-view/summary", test_summary);
+  ADD ("/gtk/chat-view/long-conversation", test_long_conversation);
 #undef ADD
   g_test_add_func ("/gtk/markdown-view", test_markdown_view);
 

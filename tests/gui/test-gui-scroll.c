@@ -845,10 +845,60 @@ test_reopen_1000_messages (Fixture       *fixture,
   g_autofree char *path = g_build_filename (dir, "conversations.db", NULL);
   gint64 id = store_conversation (path, 1000, 0);
 
+  GListModel *items;
+  GtkAdjustment *adjustment;
+  g_autoptr(GPtrArray) rows = NULL;
+  guint n_steps = 0;
+
   restart_on (fixture, path, id);
-  g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==,
-                    1000);
+  items = agent_test_gui_items (fixture->window);
+  adjustment = vadjustment_of (fixture->window);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (
+                      agent_chat_window_get_session (fixture->window)))), ==, 1000);
   assert_opens_at_end (fixture, "Answer 499, paragraph");
+
+  /* Only the end is in the list: GTK 4.8's list makes, binds and measures a
+   * row for each of up to 200 items around the end, which made opening a
+   * long conversation take most of a second */
+  rows = find_all (GTK_WIDGET (agent_test_gui_list_view (fixture->window)),
+                   AGENT_GTK_TYPE_MESSAGE_ROW);
+  g_assert_cmpuint (g_list_model_get_n_items (items), <, 100);
+  g_assert_cmpuint (rows->len, <, 100);
+
+  /* Scrolled to the top of what is shown, earlier messages come in above
+   * it, and what the user looked at stays in view; up to the first */
+  while (g_list_model_get_n_items (items) < 1000)
+    {
+      guint n_shown = g_list_model_get_n_items (items);
+      g_autoptr(GObject) first = g_list_model_get_item (items, 0);
+      GtkWidget *row;
+      graphene_rect_t bounds;
+
+      g_assert_cmpuint (++n_steps, <=, 500);
+      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_lower (adjustment));
+      wait_frames (GTK_WIDGET (fixture->window), 3);
+      g_assert_cmpuint (g_list_model_get_n_items (items), >, n_shown);
+      row = find_row (fixture->window, first);
+      g_assert_nonnull (row);
+      g_assert_true (gtk_widget_get_child_visible (gtk_widget_get_parent (row)));
+      bounds = bounds_in_view (fixture->window, row);
+      g_assert_cmpfloat (bounds.origin.y, <, gtk_widget_get_height (scroller_of (fixture->window)));
+      g_assert_cmpfloat (bounds.origin.y + bounds.size.height, >, 0);
+    }
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_lower (adjustment));
+  wait_frames (GTK_WIDGET (fixture->window), 2);
+  {
+    g_autoptr(GObject) first = g_list_model_get_item (items, 0);
+    GtkWidget *row = find_row (fixture->window, first);
+    graphene_rect_t bounds;
+
+    g_assert_cmpstr (agent_message_get_content (AGENT_MESSAGE (first)), ==, "Question 0");
+    g_assert_nonnull (row);
+    bounds = bounds_in_view (fixture->window, row);
+    assert_in_view (fixture->window, &bounds);
+  }
+  /* Far from the end: the way back to it is offered */
+  g_assert_true (gtk_revealer_get_reveal_child (jump_revealer_of (fixture->window)));
 
   gtk_window_destroy (GTK_WINDOW (fixture->window));
   iterate ();

@@ -556,11 +556,19 @@ test_window_open_async (Fixture       *fixture,
   g_assert_cmpint (shown_id (fixture->window), ==, short_id);
   g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==, 2);
 
-  /* Asked for again, alone: shown whole */
+  /* Asked for again, alone: read whole, shown from its end */
   g_assert_true (agent_chat_window_open_conversation (fixture->window, long_id));
   wait_opened (fixture->window);
   g_assert_cmpint (shown_id (fixture->window), ==, long_id);
-  g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==, 4000);
+  {
+    GListModel *memory = G_LIST_MODEL (agent_session_get_memory (session));
+    GListModel *items = agent_test_gui_items (fixture->window);
+    g_autoptr(GObject) last = g_list_model_get_item (memory, 3999);
+    g_autoptr(GObject) last_shown = g_list_model_get_item (items, g_list_model_get_n_items (items) - 1);
+
+    g_assert_cmpuint (g_list_model_get_n_items (memory), ==, 4000);
+    g_assert_true (last_shown == last);
+  }
   g_signal_handlers_disconnect_by_data (session, ids);
   g_assert_cmpuint (ids->len, ==, 2);
   g_assert_cmpint (g_array_index (ids, gint64, 0), ==, short_id);

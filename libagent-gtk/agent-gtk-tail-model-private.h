@@ -1,0 +1,25 @@
+/* agent-gtk-tail-model-private.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define AGENT_GTK_TYPE_TAIL_MODEL (agent_gtk_tail_model_get_type ())
+
+G_DECLARE_FINAL_TYPE (AgentGtkTailModel, agent_gtk_tail_model, AGENT_GTK, TAIL_MODEL, GObject)
+
+AgentGtkTailModel *agent_gtk_tail_model_new          (GtkFilter         *counted,
+                                                      guint              n_initial);
+void               agent_gtk_tail_model_set_model    (AgentGtkTailModel *self,
+                                                      GListModel        *model);
+GListModel        *agent_gtk_tail_model_get_model    (AgentGtkTailModel *self);
+guint              agent_gtk_tail_model_get_n_hidden (AgentGtkTailModel *self);
+void               agent_gtk_tail_model_show_more    (AgentGtkTailModel *self,
+                                                      guint              n_counted);
+
+G_END_DECLS

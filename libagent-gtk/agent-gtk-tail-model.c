@@ -1,0 +1,294 @@
+/* agent-gtk-tail-model.c
+ *
+ * The end of a list model: the chat view's conversation as far back as
+ * the user has scrolled.
+ *
+ * GTK 4.8's GtkListView makes, binds and measures a widget for every item
+ * within 200 of its anchor, whatever the height of the view: opening a
+ * conversation of 10,000 messages at its end laid out 200 message rows,
+ * their Markdown included, before the first frame (600–900 ms here; 3 ms
+ * a row). Most conversations are opened to read or continue their end.
+ *
+ * So the view's list shows the end of the conversation: when the model it
+ * follows is replaced (another conversation), the last @n_initial items
+ * the @counted filter keeps (messages a row shows), with whatever is
+ * between them; items added or changed there are passed on; and
+ * agent_gtk_tail_model_show_more() brings earlier ones in, above, as the
+ * user scrolls up to them. GtkListView keeps its anchor item where it is
+ * in the view when items are added before it, so what the user reads does
+ * not move.
+ *
+ * Changes in the hidden part are absorbed; a change that reaches from the
+ * hidden part into the shown one (a cut), or one that leaves nothing
+ * shown, shows the end again as a new model would be.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "agent-gtk-config.h"
+
+#include "agent-gtk-tail-model-private.h"
+
+struct _AgentGtkTailModel
+{
+  GObject     parent_instance;
+
+  GListModel *model;
+  GtkFilter  *counted;    /* nullable: every item counts */
+  guint       n_initial;  /* counted items shown when the model is replaced */
+  guint       n_items;    /* the model's, as last seen */
+  guint       start;      /* the first shown item's position in the model */
+};
+
+enum {
+  PROP_0,
+  PROP_N_HIDDEN,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static GType
+agent_gtk_tail_model_get_item_type (GListModel *list)
+{
+  AgentGtkTailModel *self = AGENT_GTK_TAIL_MODEL (list);
+
+  return self->model != NULL ? g_list_model_get_item_type (self->model) : G_TYPE_OBJECT;
+}
+
+static guint
+agent_gtk_tail_model_get_n_items (GListModel *list)
+{
+  AgentGtkTailModel *self = AGENT_GTK_TAIL_MODEL (list);
+
+  return self->n_items - self->start;
+}
+
+static gpointer
+agent_gtk_tail_model_get_item (GListModel *list,
+                               guint       position)
+{
+  AgentGtkTailModel *self = AGENT_GTK_TAIL_MODEL (list);
+
+  if (self->model == NULL || position >= self->n_items - self->start)
+    return NULL;
+  return g_list_model_get_item (self->model, self->start + position);
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = agent_gtk_tail_model_get_item_type;
+  iface->get_n_items = agent_gtk_tail_model_get_n_items;
+  iface->get_item = agent_gtk_tail_model_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (AgentGtkTailModel, agent_gtk_tail_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+/* The position before @from that shows @n_counted more counted items, or 0 */
+static guint
+walk_back (AgentGtkTailModel *self,
+           guint              from,
+           guint              n_counted)
+{
+  guint position = from;
+
+  while (position > 0 && n_counted > 0)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (self->model, --position);
+
+      if (self->counted == NULL || gtk_filter_match (self->counted, item))
+        n_counted--;
+    }
+  return position;
+}
+
+static void
+set_start (AgentGtkTailModel *self,
+           guint              start)
+{
+  if (self->start == start)
+    return;
+  self->start = start;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_HIDDEN]);
+}
+
+/* Shows the model from its end again (@n_shown: the items shown before) */
+static void
+show_end (AgentGtkTailModel *self,
+          guint              n_shown)
+{
+  set_start (self, walk_back (self, self->n_items, self->n_initial));
+  if (n_shown > 0 || self->n_items > self->start)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, n_shown, self->n_items - self->start);
+}
+
+static void
+on_items_changed (GListModel        *model,
+                  guint              position,
+                  guint              removed,
+                  guint              added,
+                  AgentGtkTailModel *self)
+{
+  guint old_n_items = self->n_items;
+  guint old_n_shown = old_n_items - self->start;
+
+  self->n_items = g_list_model_get_n_items (model);
+
+  /* All of it replaced (another conversation), or a change reaching from
+   * the hidden part into the shown one (a cut): shown from the end */
+  if ((position == 0 && removed == old_n_items) ||
+      (position < self->start && position + removed > self->start))
+    show_end (self, old_n_shown);
+  else if (position + removed <= self->start && position < self->start)
+    set_start (self, self->start - removed + added);
+  else
+    {
+      g_list_model_items_changed (G_LIST_MODEL (self), position - self->start, removed, added);
+      /* Nothing left shown, but earlier items are there */
+      if (self->n_items == self->start && self->start > 0)
+        show_end (self, 0);
+    }
+}
+
+/**
+ * agent_gtk_tail_model_set_model:
+ * @self: a tail model
+ * @model: (nullable): the model whose end to show
+ *
+ * Follows @model, shown from its end.
+ */
+void
+agent_gtk_tail_model_set_model (AgentGtkTailModel *self,
+                                GListModel        *model)
+{
+  guint old_n_shown;
+
+  g_return_if_fail (AGENT_GTK_IS_TAIL_MODEL (self));
+  g_return_if_fail (model == NULL || G_IS_LIST_MODEL (model));
+
+  if (self->model == model)
+    return;
+  old_n_shown = self->n_items - self->start;
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_func (self->model, on_items_changed, self);
+  g_set_object (&self->model, model);
+  self->n_items = model != NULL ? g_list_model_get_n_items (model) : 0;
+  if (model != NULL)
+    g_signal_connect_object (model, "items-changed", G_CALLBACK (on_items_changed), self, 0);
+  show_end (self, old_n_shown);
+}
+
+GListModel *
+agent_gtk_tail_model_get_model (AgentGtkTailModel *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_TAIL_MODEL (self), NULL);
+  return self->model;
+}
+
+/**
+ * agent_gtk_tail_model_get_n_hidden:
+ * @self: a tail model
+ *
+ * Returns: how many of the model's items are before the first one shown
+ */
+guint
+agent_gtk_tail_model_get_n_hidden (AgentGtkTailModel *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_TAIL_MODEL (self), 0);
+  return self->start;
+}
+
+/**
+ * agent_gtk_tail_model_show_more:
+ * @self: a tail model
+ * @n_counted: counted items to show, before the first one shown
+ *
+ * Shows earlier items: @n_counted more that the filter counts (or all that
+ * are left), added at the start.
+ */
+void
+agent_gtk_tail_model_show_more (AgentGtkTailModel *self,
+                                guint              n_counted)
+{
+  guint old_start;
+
+  g_return_if_fail (AGENT_GTK_IS_TAIL_MODEL (self));
+
+  old_start = self->start;
+  if (old_start == 0 || n_counted == 0)
+    return;
+  set_start (self, walk_back (self, old_start, n_counted));
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, old_start - self->start);
+}
+
+static void
+agent_gtk_tail_model_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  AgentGtkTailModel *self = AGENT_GTK_TAIL_MODEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_N_HIDDEN:
+      g_value_set_uint (value, self->start);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+agent_gtk_tail_model_dispose (GObject *object)
+{
+  AgentGtkTailModel *self = AGENT_GTK_TAIL_MODEL (object);
+
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_func (self->model, on_items_changed, self);
+  g_clear_object (&self->model);
+  g_clear_object (&self->counted);
+
+  G_OBJECT_CLASS (agent_gtk_tail_model_parent_class)->dispose (object);
+}
+
+static void
+agent_gtk_tail_model_class_init (AgentGtkTailModelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = agent_gtk_tail_model_get_property;
+  object_class->dispose = agent_gtk_tail_model_dispose;
+
+  properties[PROP_N_HIDDEN] =
+    g_param_spec_uint ("n-hidden", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+agent_gtk_tail_model_init (AgentGtkTailModel *self)
+{
+}
+
+/**
+ * agent_gtk_tail_model_new:
+ * @counted: (nullable) (transfer none): the items that count (all if %NULL)
+ * @n_initial: counted items shown at first
+ *
+ * Returns: (transfer full): a new tail model, following no model yet
+ */
+AgentGtkTailModel *
+agent_gtk_tail_model_new (GtkFilter *counted,
+                          guint      n_initial)
+{
+  AgentGtkTailModel *self = g_object_new (AGENT_GTK_TYPE_TAIL_MODEL, NULL);
+
+  g_return_val_if_fail (counted == NULL || GTK_IS_FILTER (counted), NULL);
+
+  self->counted = counted != NULL ? g_object_ref (counted) : NULL;
+  self->n_initial = n_initial;
+  return self;
+}
