@@ -408,6 +408,7 @@ main (int   argc,
   gboolean serve_only = FALSE;
   double before_main = ms_before_main ();
   gint64 init_at;
+  gint64 phase_at[4];  /* gtk_init(), adw_init(), the window made, presented */
   gint64 rss_before;
   gint64 rss_open;
   gint64 rss_twice;
@@ -482,7 +483,9 @@ main (int   argc,
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
   init_at = g_get_monotonic_time ();
   gtk_init ();
+  phase_at[0] = g_get_monotonic_time ();
   adw_init ();
+  phase_at[1] = g_get_monotonic_time ();
 
   if (embedded)
     window = embed_in_host (url, &view, &session);
@@ -499,7 +502,9 @@ main (int   argc,
     }
   gtk_window_set_default_size (GTK_WINDOW (window), 720, 760);
   g_signal_connect (window, "realize", G_CALLBACK (on_window_realized), &painted_at);
+  phase_at[2] = g_get_monotonic_time ();
   gtk_window_present (GTK_WINDOW (window));
+  phase_at[3] = g_get_monotonic_time ();
   g_timeout_add (500, set_flag, &waited);
   iterate_until (&waited);
   while (painted_at == 0)
@@ -508,6 +513,11 @@ main (int   argc,
   printf ("start-up: %.1f ms from gtk_init() to the window's first frame, "
           "and %.0f ms before main() (exec, linking; /proc's 10 ms ticks)\n",
           (painted_at - init_at) / 1000.0, before_main);
+  printf ("  gtk_init() %.1f ms, adw_init() %.1f, the window made %.1f, presented %.1f, "
+          "its first frame %.1f\n",
+          (phase_at[0] - init_at) / 1000.0, (phase_at[1] - phase_at[0]) / 1000.0,
+          (phase_at[2] - phase_at[1]) / 1000.0, (phase_at[3] - phase_at[2]) / 1000.0,
+          (painted_at - phase_at[3]) / 1000.0);
 
   stats.work = g_array_new (FALSE, FALSE, sizeof (double));
   for (int i = 0; i < 3; i++)
