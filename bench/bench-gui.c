@@ -31,6 +31,8 @@
 #include <agent.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "agent-gtk-chat-view-private.h"
@@ -63,6 +65,8 @@ serve (void)
   AgentTestResponse *response = agent_test_openai_begin (server, "");
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
 
+  /* Gone with the benchmark, even if it fails before it stops the server */
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
   for (int i = 0; i < n_deltas; i++)
     {
       agent_test_openai_add_text (response, words[i % G_N_ELEMENTS (words)]);
