@@ -125,6 +125,30 @@ find_button (GtkWidget  *widget,
   return NULL;
 }
 
+static gboolean
+count_tick (GtkWidget     *widget,
+            GdkFrameClock *clock,
+            gpointer       data)
+{
+  guint *left = data;
+
+  return --*left > 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until @widget's window begins @n more frames: what
+ * changed before the call is laid out by then (n ≥ 2) */
+void
+wait_frames (GtkWidget *widget,
+             guint      n)
+{
+  guint left = n;
+
+  g_return_if_fail (n > 0);
+  gtk_widget_add_tick_callback (widget, count_tick, &left, NULL);
+  while (left > 0)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 gboolean
 view_idle (gpointer data)
 {

@@ -36,6 +36,8 @@ void       wait_until_shown  (GtkWidget     *widget,
                               const char    *text);
 GtkWidget *find_button       (GtkWidget     *widget,
                               const char    *label);
+void       wait_frames       (GtkWidget     *widget,
+                              guint          n);
 gboolean   view_idle         (gpointer       data);
 void       fixture_set_up    (Fixture       *fixture,
                               gconstpointer  data);

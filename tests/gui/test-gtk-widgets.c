@@ -279,6 +279,9 @@ test_message_gap (Fixture       *fixture,
   agent_gtk_chat_view_send (fixture->view, "Hi");
   agent_test_wait_until (view_idle, fixture);
   wait_until_shown (fixture->window, "Hello there.");
+  /* Measured once the rows are laid out with what they show now (the
+   * answer's actions came with the end of the turn) */
+  wait_frames (fixture->window, 3);
 
   question = find_label (fixture->window, "Hi");
   g_assert_nonnull (question);
