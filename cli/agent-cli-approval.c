@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -93,6 +94,8 @@ say_on_terminal (CliApprover *self,
 {
   gsize len = strlen (text);
 
+  /* After the answer's text that standard output still holds */
+  fflush (stdout);
   while (len > 0)
     {
       gssize n = write (self->tty_fd, text, len);

@@ -27,6 +27,7 @@ void       cli_output_set_failed_func   (CliOutput      *self,
 gboolean   cli_output_report_failure    (CliOutput      *self);
 int        cli_output_finish            (int             status);
 void       cli_output_free              (CliOutput      *self);
+void       cli_output_flush             (CliOutput      *self);
 void       cli_output_text_delta        (CliOutput      *self,
                                          const char     *text);
 void       cli_output_text_break        (CliOutput      *self);

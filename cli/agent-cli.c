@@ -315,6 +315,9 @@ turn_done (Cli          *cli,
   g_clear_object (&cli->cancellable);
   g_clear_pointer (&cli->prompt, g_free);
   cli_store_release (cli->store);
+  /* What standard output still holds of the answer: a failure to write
+   * it is this turn's */
+  cli_output_flush (cli->output);
 
   if (cli->output_failed)
     {
@@ -526,6 +529,7 @@ read_line_cb (GObject      *object,
 static void
 read_next_prompt (Cli *cli)
 {
+  cli_output_flush (cli->output);
   fputs ("> ", stderr);
   fflush (stderr);
   g_data_input_stream_read_line_async (cli->input, G_PRIORITY_DEFAULT, NULL, read_line_cb, cli);

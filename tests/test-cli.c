@@ -137,6 +137,44 @@ test_json_flush (void)
   g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "First second");
 }
 
+static gboolean
+out_has_first (gpointer data)
+{
+  AgentTestProcess *cli = data;
+
+  return strstr (cli->out->str, "First") != NULL;
+}
+
+/* Plain text too: standard output holds the deltas of one read of the
+ * stream together (one write for them), but writes them before waiting
+ * for more: the first is readable while the server holds back the rest */
+static void
+test_plain_flush (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  AgentTestResponse *response;
+
+  response = agent_test_openai_begin (server, "");
+  agent_test_openai_add_text (response, "First");
+  agent_test_response_add_wait (response);
+  agent_test_openai_add_text (response, " second");
+  agent_test_openai_add_end (response, "stop", 3, 2);
+
+  cli = agent_test_cli_spawn (NULL, NULL, AGENT_TEST_ARGS ("--base-url",
+                                                           agent_test_server_get_base_url (server),
+                                                           "Go"));
+  agent_test_server_wait_until_waiting (server);
+  agent_test_wait_until_timeout (out_has_first, cli, AGENT_TEST_PROCESS_WAIT_SECONDS);
+  g_assert_false (cli->exited);
+  g_assert_cmpstr (cli->out->str, ==, "First");
+
+  agent_test_server_release (server);
+  agent_test_process_wait (cli);
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpstr (cli->out->str, ==, "First second\n");
+}
+
 /* A finish reason without [DONE] is a complete answer. */
 static void
 test_json_no_done_marker (void)
@@ -877,6 +915,7 @@ main (int   argc,
   g_test_add_func ("/cli/options/base-url-slash", test_options_base_url_slash);
   g_test_add_func ("/cli/options/invalid", test_options_invalid);
   g_test_add_func ("/cli/plain/text", test_plain_text);
+  g_test_add_func ("/cli/plain/flush", test_plain_flush);
   g_test_add_func ("/cli/plain/tools", test_plain_tools);
   g_test_add_func ("/cli/plain/trailing-newline", test_plain_trailing_newline);
 
