@@ -1,9 +1,12 @@
 /* bench-gui.c
  *
  * agent-chat while it streams: the real main window, under Xvfb, showing an
- * answer that arrives as 1,000 deltas a second (Markdown with paragraphs,
- * lists and code), from a model server in another process (this program,
- * started again with --serve). It prints the frame times: how long each
+ * answer that arrives as 1,000 deltas a second (--rate; Markdown with
+ * paragraphs, lists and code), from a model server in another process (this
+ * program, started again with --serve). It prints the rate reached, the CPU
+ * time this process spent per delta while the answer streamed (getrusage:
+ * user and system, all its threads; the server's is not counted), which is
+ * what a laptop's battery sees at --rate 100, and the frame times: how long each
  * frame's work took (from the GdkFrameClock's before-paint to its
  * after-paint: the tick callbacks that render Markdown, layout, paint)
  * and the intervals between frames (GdkFrameTimings). Then it streams the
@@ -11,7 +14,12 @@
  * which the view follows, and prints the same; and it opens a conversation
  * of 10,000 messages and prints how long until its end is drawn.
  *
- *   xvfb-run -a meson devenv -C _build bench/bench-gui [--embedded] [--deltas N] [--lines N] [--renderer R]
+ *   xvfb-run -a meson devenv -C _build bench/bench-gui [--embedded] [--deltas N] [--rate N]
+ *                                                      [--lines N] [--history N] [--renderer R]
+ *
+ * The server sends the deltas in steps of at least 8 ms, as many in each as
+ * are due by then: GLib's timeouts overshoot by a fraction of a millisecond,
+ * and one delta a millisecond came out at ~800 a second whatever the app did.
  *
  * With --embedded, the same is measured for libagent-gtk's chat view in a
  * host window of this program's (a text view beside the view and its
@@ -33,6 +41,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "agent-gtk-chat-view-private.h"
@@ -44,12 +53,13 @@
 #include "bench-util.h"
 
 static int n_deltas = 5000;
+static int rate = 1000;
 static int n_lines = 10000;
 static int n_history = 10000;
 static char *renderer = NULL;
 static gboolean embedded = FALSE;
 
-/* The server: one answer, a delta every millisecond */
+/* The server: one answer, @rate deltas a second */
 
 static const char *words[] = {
   "Streaming ", "**keeps** ", "the ", "answer ", "`moving` ", "while ", "the ", "user ",
@@ -57,6 +67,25 @@ static const char *words[] = {
   "- a ", "list ", "item\n", "- another ", "one\n\n",
   "```c\n", "int x = 1;\n", "return x;\n", "```\n\n",
 };
+
+/* The deltas, paced: each step waits at least 8 ms (or a delta's period, if
+ * longer) and sends the deltas due by its end */
+static void
+add_deltas (AgentTestResponse *response)
+{
+  guint step = MAX (8, (1000 + rate - 1) / rate);
+  int sent = 0;
+
+  for (guint64 ms = 0; sent < n_deltas; ms += step)
+    {
+      int due = MIN (n_deltas, (int) ((ms * rate) / 1000) + 1);
+
+      for (; sent < due; sent++)
+        agent_test_openai_add_text (response, words[sent % G_N_ELEMENTS (words)]);
+      if (sent < n_deltas)
+        agent_test_response_add_delay (response, step);
+    }
+}
 
 static int
 serve (void)
@@ -67,11 +96,7 @@ serve (void)
 
   /* Gone with the benchmark, even if it fails before it stops the server */
   prctl (PR_SET_PDEATHSIG, SIGTERM);
-  for (int i = 0; i < n_deltas; i++)
-    {
-      agent_test_openai_add_text (response, words[i % G_N_ELEMENTS (words)]);
-      agent_test_response_add_delay (response, 1);
-    }
+  add_deltas (response);
   agent_test_openai_add_end (response, "stop", 1, n_deltas);
 
   /* The long answer: its lines at once, then words at the same pace as above */
@@ -85,11 +110,7 @@ serve (void)
       agent_test_openai_add_text (response, lines->str);
       /* Time to lay the long answer out: the frames are timed from then */
       agent_test_response_add_delay (response, 8000);
-      for (int i = 0; i < n_deltas; i++)
-        {
-          agent_test_openai_add_text (response, words[i % G_N_ELEMENTS (words)]);
-          agent_test_response_add_delay (response, 1);
-        }
+      add_deltas (response);
       agent_test_openai_add_end (response, "stop", 1, n_lines + n_deltas);
     }
   printf ("%s\n", agent_test_server_get_base_url (server));
@@ -112,6 +133,10 @@ typedef struct
   AgentGtkChatView *view;
   int      wait_for_lines;  /* record once the last answer has more lines (the deltas after them) */
   gint64   lines_drawn_at;
+  gint64   first_delta_at;   /* the answer's first and last text deltas */
+  gint64   last_delta_at;
+  gint64   recorded_at;      /* when recording began, and the CPU time then */
+  gint64   cpu_at_record;
   gboolean recording;
   gboolean done;
 } Stats;
@@ -160,6 +185,30 @@ end_in_view (AgentGtkChatView *chat_view)
          bounds.origin.y + bounds.size.height <= gtk_widget_get_height (view);
 }
 
+/* The CPU time this process has used, all its threads, in µs */
+static gint64
+cpu_time (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * G_USEC_PER_SEC +
+         usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+}
+
+/* The CPU time from @cpu_start, per delta and as a share of one core over
+ * the span from @start */
+static void
+print_cpu (gint64 cpu_start,
+           gint64 start)
+{
+  gint64 cpu = cpu_time () - cpu_start;
+
+  printf ("CPU while streaming: %.1f µs a delta (user + system, this process), "
+          "%.0f%% of one core\n", (double) cpu / n_deltas,
+          100.0 * cpu / MAX (1, g_get_monotonic_time () - start));
+}
+
 static void
 on_update (GdkFrameClock *clock,
            Stats         *stats)
@@ -203,6 +252,8 @@ on_after_paint (GdkFrameClock *clock,
         return;
       stats->wait_for_lines = 0;
       stats->recording = TRUE;
+      stats->recorded_at = now;
+      stats->cpu_at_record = cpu_time ();
     }
   if (!stats->recording || stats->frame_start == 0)
     return;
@@ -264,6 +315,7 @@ clear_stats (Stats *stats)
   stats->last_frame_time = 0;
   stats->frame_start = 0;
   stats->lines_drawn_at = 0;
+  stats->recorded_at = 0;
   stats->done = FALSE;
 }
 
@@ -277,6 +329,17 @@ on_turn_finished (AgentSession *session,
   if (error != NULL)
     g_printerr ("bench-gui: the turn failed: %s\n", error->message);
   stats->done = TRUE;
+}
+
+static void
+on_text_delta (AgentSession *session,
+               AgentMessage *message,
+               const char   *delta,
+               Stats        *stats)
+{
+  stats->last_delta_at = g_get_monotonic_time ();
+  if (stats->first_delta_at == 0)
+    stats->first_delta_at = stats->last_delta_at;
 }
 
 /* The first frame of the window, for the start-up figure */
@@ -420,7 +483,8 @@ main (int   argc,
   gint64 painted_at = 0;
   const GOptionEntry entries[] = {
     { "serve", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &serve_only, NULL, NULL },
-    { "deltas", 0, 0, G_OPTION_ARG_INT, &n_deltas, "Deltas to stream (1,000 a second)", "N" },
+    { "deltas", 0, 0, G_OPTION_ARG_INT, &n_deltas, "Deltas to stream", "N" },
+    { "rate", 0, 0, G_OPTION_ARG_INT, &rate, "Deltas the server sends a second (default 1,000)", "N" },
     { "lines", 0, 0, G_OPTION_ARG_INT, &n_lines, "Lines of the long answer (0: none)", "N" },
     { "history", 0, 0, G_OPTION_ARG_INT, &n_history,
       "Messages of the conversation opened (default 10,000; then twice as many)", "N" },
@@ -434,10 +498,11 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *n_arg = NULL;
   g_autofree char *lines_arg = NULL;
+  g_autofree char *rate_arg = NULL;
   g_autofree char *url = NULL;
   g_autoptr(GSettings) settings = NULL;
   g_autoptr(AgentMemory) history = NULL;
-  const char *server_argv[5];
+  const char *server_argv[6];
   GPid server_pid;
   int server_out;
   GtkWidget *window;
@@ -447,6 +512,7 @@ main (int   argc,
   Stats stats = { 0, };
   gboolean waited = FALSE;
   gint64 start;
+  gint64 cpu_start;
   FILE *server_stdout;
   char line[256] = { 0, };
 
@@ -454,6 +520,11 @@ main (int   argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("bench-gui: %s\n", error->message);
+      return 1;
+    }
+  if (rate < 1)
+    {
+      g_printerr ("bench-gui: --rate must be at least 1\n");
       return 1;
     }
   if (serve_only)
@@ -465,8 +536,10 @@ main (int   argc,
   server_argv[0] = "/proc/self/exe";
   server_argv[1] = "--serve";
   server_argv[2] = n_arg;
+  rate_arg = g_strdup_printf ("--rate=%d", rate);
   server_argv[3] = lines_arg;
-  server_argv[4] = NULL;
+  server_argv[4] = rate_arg;
+  server_argv[5] = NULL;
   if (!g_spawn_async_with_pipes (NULL, (char **) server_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
                                  &server_pid, NULL, &server_out, NULL, &error))
     {
@@ -537,18 +610,22 @@ main (int   argc,
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &stats);
   g_signal_connect (session, "turn-finished",
                     G_CALLBACK (on_turn_finished), &stats);
+  g_signal_connect (session, "text-delta", G_CALLBACK (on_text_delta), &stats);
 
   /* 1. Streaming */
   stats.recording = TRUE;
   start = g_get_monotonic_time ();
+  cpu_start = cpu_time ();
   agent_gtk_chat_view_send (view, "Stream, please");
   iterate_until (&stats.done);
   stats.recording = FALSE;
-  printf ("bench-gui: %s, %d deltas in %.2f s (%.0f deltas/s), %s build, %s renderer\n",
+  printf ("bench-gui: %s, %d deltas in %.2f s, %.0f deltas/s from the first to the last "
+          "(%d asked), %s build, %s renderer\n",
           embedded ? "the chat view in a host window" : "agent-chat's window", n_deltas,
           (g_get_monotonic_time () - start) / 1e6,
-          n_deltas / ((g_get_monotonic_time () - start) / 1e6), BENCH_BUILDTYPE,
-          G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
+          (n_deltas - 1) / (MAX (1, stats.last_delta_at - stats.first_delta_at) / 1e6), rate,
+          BENCH_BUILDTYPE, G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
+  print_cpu (cpu_start, start);
   print_stats (&stats);
 
   /* 2. A long answer, followed to its end */
@@ -563,6 +640,8 @@ main (int   argc,
       stats.recording = FALSE;
       printf ("bench-gui: an answer of %d lines drawn in %.0f ms, then %d deltas\n", n_lines,
               (stats.lines_drawn_at - start) / 1000.0, n_deltas);
+      if (stats.recorded_at != 0)
+        print_cpu (stats.cpu_at_record, stats.recorded_at);
       print_stats (&stats);
       for (int i = 0; i < 3; i++)
         {

@@ -93,6 +93,15 @@ _agent_chat_window_init_split (AgentChatWindow *self)
   g_object_bind_property (leaflet, "folded", self->content_new_button, "visible",
                           G_BINDING_SYNC_CREATE);
   adw_leaflet_set_visible_child (leaflet, content);
+  /* libadwaita 1.2's leaflet sets the CSS classes of the four widgets of
+   * its shadow each time it is allocated, which is every frame while an
+   * answer streams (the text's resize reaches the window), and GTK 4.8
+   * then restyles the widgets after them: the panes, the conversation
+   * with every chunk of its answers (3 ms a frame at 3,000 lines). The
+   * panes go first, nothing follows the shadow's widgets. */
+  gtk_widget_insert_after (sidebar, GTK_WIDGET (leaflet), NULL);
+  gtk_widget_insert_after (separator, GTK_WIDGET (leaflet), sidebar);
+  gtk_widget_insert_after (content, GTK_WIDGET (leaflet), separator);
   adw_toast_overlay_set_child (self->toast_overlay, GTK_WIDGET (leaflet));
   self->split = GTK_WIDGET (leaflet);
 }

@@ -27,6 +27,7 @@
 #include "agent-gtk-error-item-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-private.h"
+#include "markdown/agent-gtk-code-private.h"
 
 /**
  * AgentGtkChatView:
@@ -907,6 +908,15 @@ agent_gtk_chat_view_set_property (GObject      *object,
 }
 
 static void
+agent_gtk_chat_view_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (agent_gtk_chat_view_parent_class)->map (widget);
+
+  /* Answers bring code blocks: their highlighter is made ready at idle */
+  _agent_gtk_code_prepare (widget);
+}
+
+static void
 agent_gtk_chat_view_class_init (AgentGtkChatViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -914,6 +924,7 @@ agent_gtk_chat_view_class_init (AgentGtkChatViewClass *klass)
 
   object_class->dispose = agent_gtk_chat_view_dispose;
   object_class->finalize = agent_gtk_chat_view_finalize;
+  widget_class->map = agent_gtk_chat_view_map;
   object_class->get_property = agent_gtk_chat_view_get_property;
   object_class->set_property = agent_gtk_chat_view_set_property;
 

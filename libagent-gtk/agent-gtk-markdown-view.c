@@ -302,14 +302,18 @@ code_block_new (Block *block)
   return box;
 }
 
-/* The widgets of a chunk hold the same kinds of blocks as @blocks: update
- * them in place (the usual case while the last chunk grows), which spares
- * making widgets and computing their style. */
+static GtkWidget *block_widget_new (Block *block);
+
+/* The widgets of a chunk hold the same kinds of blocks as the first of
+ * @blocks: update them in place and add widgets for the blocks after them
+ * (the usual case while the last chunk grows, or ends and the next
+ * begins), which spares making widgets and computing their style. */
 static gboolean
 update_chunk_widget (GtkWidget *box,
                      GPtrArray *blocks)
 {
   GtkWidget *child = gtk_widget_get_first_child (box);
+  guint n_children;
   guint i;
 
   for (i = 0; i < blocks->len && child != NULL; i++, child = gtk_widget_get_next_sibling (child))
@@ -335,10 +339,11 @@ update_chunk_widget (GtkWidget *box,
           g_strcmp0 (g_object_get_data (G_OBJECT (child), "language"), block->language) != 0)
         return FALSE;
     }
-  if (i != blocks->len || child != NULL)
+  if (child != NULL)
     return FALSE;
+  n_children = i;
 
-  for (i = 0, child = gtk_widget_get_first_child (box); i < blocks->len;
+  for (i = 0, child = gtk_widget_get_first_child (box); i < n_children;
        i++, child = gtk_widget_get_next_sibling (child))
     {
       Block *block = g_ptr_array_index (blocks, i);
@@ -356,7 +361,26 @@ update_chunk_widget (GtkWidget *box,
       else if (block->kind == BLOCK_TABLE)
         set_table_cells (g_object_get_data (G_OBJECT (child), "table-grid"), block);
     }
+  for (; i < blocks->len; i++)
+    gtk_box_append (GTK_BOX (box), block_widget_new (g_ptr_array_index (blocks, i)));
   return TRUE;
+}
+
+static GtkWidget *
+block_widget_new (Block *block)
+{
+  switch (block->kind)
+    {
+    case BLOCK_TEXT:
+      return text_block_new (block);
+    case BLOCK_CODE:
+      return code_block_new (block);
+    case BLOCK_TABLE:
+      return table_block_new (block);
+    case BLOCK_RULE:
+    default:
+      return gtk_separator_new (GTK_ORIENTATION_HORIZONTAL);
+    }
 }
 
 static GtkWidget *
@@ -366,26 +390,7 @@ chunk_widget_new (const char *source)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
 
   for (guint i = 0; i < blocks->len; i++)
-    {
-      Block *block = g_ptr_array_index (blocks, i);
-
-      switch (block->kind)
-        {
-        case BLOCK_TEXT:
-          gtk_box_append (GTK_BOX (box), text_block_new (block));
-          break;
-        case BLOCK_CODE:
-          gtk_box_append (GTK_BOX (box), code_block_new (block));
-          break;
-        case BLOCK_TABLE:
-          gtk_box_append (GTK_BOX (box), table_block_new (block));
-          break;
-        case BLOCK_RULE:
-        default:
-          gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-          break;
-        }
-    }
+    gtk_box_append (GTK_BOX (box), block_widget_new (g_ptr_array_index (blocks, i)));
   return box;
 }
 
@@ -762,7 +767,9 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
               start = end;
               continue;
             }
-          if (i == cuts->len && index + 1 == self->chunks->len)
+          /* The old last chunk grew (and may end now, the next ones
+           * following it): its widgets take the new text */
+          if (index + 1 == self->chunks->len)
             {
               g_autoptr(GPtrArray) blocks = _agent_gtk_markdown_parse_blocks (source, strlen (source));
 
@@ -772,8 +779,8 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
                   chunk->source = g_steal_pointer (&source);
                   chunk->offset = start;
                   self->n_renders++;
-                  i++;
-                  break;
+                  start = end;
+                  continue;
                 }
             }
           truncate_chunks (self, index);

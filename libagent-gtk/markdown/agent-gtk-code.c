@@ -8,6 +8,11 @@
  * its tags become the label's Pango attributes. While a block streams,
  * the buffer only grows: what was highlighted is not done again.
  *
+ * GtkSourceView's first use costs 40-50 ms (bench-gui's VM: gtk_source_init(),
+ * the index of its languages, the style scheme): it is
+ * done at idle once the window has drawn a frame, not in the frame that
+ * shows an answer's first code block.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -142,6 +147,57 @@ on_dark_changed (GtkLabel *label)
       apply_scheme (buffer);
       update_attributes (label, buffer);
     }
+}
+
+/* One step of the preparation at a time, so that no idle blocks the main
+ * loop for long */
+static gboolean
+prepare_step (gpointer user_data)
+{
+  static guint step;
+
+  switch (step++)
+    {
+    case 0:
+      gtk_source_init ();
+      return G_SOURCE_CONTINUE;
+    case 1:
+      gtk_source_language_manager_get_language_ids (gtk_source_language_manager_get_default ());
+      return G_SOURCE_CONTINUE;
+    default:
+      gtk_source_style_scheme_manager_get_scheme (
+        gtk_source_style_scheme_manager_get_default (),
+        adw_style_manager_get_dark (adw_style_manager_get_default ()) ? "Adwaita-dark" : "Adwaita");
+      return G_SOURCE_REMOVE;
+    }
+}
+
+static void
+on_after_first_paint (GdkFrameClock *clock,
+                      gpointer       user_data)
+{
+  g_signal_handlers_disconnect_by_func (clock, on_after_first_paint, user_data);
+  g_idle_add_full (G_PRIORITY_LOW, prepare_step, NULL, NULL);
+}
+
+/**
+ * _agent_gtk_code_prepare:
+ * @widget: a mapped widget that will show code blocks
+ *
+ * Loads what highlighting needs at idle, after @widget's window has drawn
+ * its next frame; once a process.
+ */
+void
+_agent_gtk_code_prepare (GtkWidget *widget)
+{
+  static gboolean scheduled;
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+
+  if (scheduled || clock == NULL)
+    return;
+  scheduled = TRUE;
+  g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_first_paint), NULL);
+  gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT);
 }
 
 /**

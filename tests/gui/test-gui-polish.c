@@ -230,6 +230,51 @@ test_chunk_toggle (Fixture       *fixture,
   g_assert_true (gtk_widget_get_child_visible (toggle));
 }
 
+#if AGENT_HAS_STORE && !ADW_CHECK_VERSION (1, 4, 0)
+/* libadwaita 1.2's leaflet (with a store, so with the sidebar): its panes
+ * are its first children (its shadow's widgets after them, whose classes
+ * it sets at every allocation: before them, the panes were restyled,
+ * conversation and all, every frame of a stream); narrow, it shows the
+ * chat, with the sidebar one step back */
+static void
+test_narrow_panes (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GPtrArray) leaflets = find_all (GTK_WIDGET (fixture->window), ADW_TYPE_LEAFLET);
+  g_autoptr(GtkSelectionModel) pages = NULL;
+  AdwLeaflet *leaflet;
+  GtkWidget *child;
+  GtkWidget *sidebar = NULL;
+  GtkWidget *content;
+
+  g_assert_cmpuint (leaflets->len, ==, 1);
+  leaflet = g_ptr_array_index (leaflets, 0);
+  pages = adw_leaflet_get_pages (leaflet);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (pages)), ==, 3);
+  child = gtk_widget_get_first_child (GTK_WIDGET (leaflet));
+  for (guint i = 0; i < 3; i++, child = gtk_widget_get_next_sibling (child))
+    {
+      g_autoptr(AdwLeafletPage) page = g_list_model_get_item (G_LIST_MODEL (pages), i);
+
+      g_assert_true (child == adw_leaflet_page_get_child (page));
+      if (i == 0)
+        sidebar = child;
+    }
+  content = adw_leaflet_get_visible_child (leaflet);
+  g_assert_true (content != sidebar);
+
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 360, 600);
+  gtk_window_unmaximize (GTK_WINDOW (fixture->window));
+  /* The chat at its narrowest is a little wider than 360 px: the window
+   * stops there, folded */
+  while (!adw_leaflet_get_folded (leaflet))
+    iterate ();
+  g_assert_true (adw_leaflet_get_visible_child (leaflet) == content);
+  g_assert_true (adw_leaflet_navigate (leaflet, ADW_NAVIGATION_DIRECTION_BACK));
+  g_assert_true (adw_leaflet_get_visible_child (leaflet) == sidebar);
+}
+#endif
+
 #if AGENT_HAS_STORE
 /* Snippets: plain text, on one line, from a little before the match */
 static void
@@ -491,6 +536,10 @@ main (int   argc,
               fixture_set_up, test_preferences_names, fixture_tear_down);
   g_test_add ("/gui/polish/chunk-toggle", Fixture, NULL,
               fixture_set_up, test_chunk_toggle, fixture_tear_down);
+#if AGENT_HAS_STORE && !ADW_CHECK_VERSION (1, 4, 0)
+  g_test_add ("/gui/polish/narrow-panes", Fixture, NULL,
+              store_fixture_set_up, test_narrow_panes, fixture_tear_down);
+#endif
 #if AGENT_HAS_STORE
   g_test_add_func ("/gui/polish/snippet", test_snippet);
   g_test_add ("/gui/polish/undo-reopens", Fixture, NULL,
