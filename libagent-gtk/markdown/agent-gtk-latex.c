@@ -44,11 +44,11 @@ static const struct { const char *name; const char *text; } symbols[] = {
   { "ln", "ln" }, { "exp", "exp" }, { "lim", "lim" }, { "max", "max" }, { "min", "min" },
 };
 
-/* Commands whose argument is shown as it is */
+/* Commands whose argument is shown as it is (NULL-terminated: a strv) */
 static const char * const text_commands[] = {
   "text", "mathrm", "mathbf", "mathit", "mathsf", "mathtt", "operatorname", "textbf",
   "textit", "boldsymbol", "mathbb", "mathcal", "vec", "hat", "bar", "overline", "tilde",
-  "dot", "ddot", "underline",
+  "dot", "ddot", "underline", NULL,
 };
 
 /* Combining marks of the accents */
