@@ -457,10 +457,23 @@ agent_gtk_markdown_page_snapshot (GtkWidget   *widget,
 }
 
 static void
+agent_gtk_markdown_page_dispose (GObject *object)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (agent_gtk_markdown_page_parent_class)->dispose (object);
+}
+
+static void
 agent_gtk_markdown_page_class_init (AgentGtkMarkdownPageClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->dispose = agent_gtk_markdown_page_dispose;
   widget_class->snapshot = agent_gtk_markdown_page_snapshot;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
 }
@@ -529,19 +542,19 @@ agent_gtk_markdown_view_unroot (GtkWidget *widget)
   GTK_WIDGET_CLASS (agent_gtk_markdown_view_parent_class)->unroot (widget);
 }
 
+static void truncate_chunks (AgentGtkMarkdownView *self,
+                             guint                 n_chunks);
+
 static void
 agent_gtk_markdown_view_dispose (GObject *object)
 {
   AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (object);
 
+  if (self->chunks != NULL)
+    truncate_chunks (self, 0);
   g_clear_pointer (&self->chunks, g_ptr_array_unref);
   g_clear_pointer (&self->drawn, g_ptr_array_unref);
-  if (self->pages != NULL)
-    {
-      for (guint i = 0; i < self->pages->len; i++)
-        gtk_widget_unparent (g_ptr_array_index (self->pages, i));
-      g_clear_pointer (&self->pages, g_ptr_array_unref);
-    }
+  g_clear_pointer (&self->pages, g_ptr_array_unref);
 
   G_OBJECT_CLASS (agent_gtk_markdown_view_parent_class)->dispose (object);
 }
@@ -693,20 +706,60 @@ append_chunk (AgentGtkMarkdownView *self,
   g_ptr_array_add (self->chunks, chunk);
 }
 
+/* Pages taken out of a view, let go of a few at a time: a 10,000-line
+ * answer's 157 pages hold 10,000 widgets, and freeing them all at once
+ * (leaving its conversation, say) took a third of a second before the
+ * next conversation could be drawn */
+static GQueue reaped_pages = G_QUEUE_INIT;
+static guint reap_id;
+
+/* Time spent freeing pages in one go, in µs */
+#define REAP_SLICE_USEC 4000
+
+static gboolean
+reap_pages_cb (gpointer data)
+{
+  gint64 until = g_get_monotonic_time () + REAP_SLICE_USEC;
+
+  while (!g_queue_is_empty (&reaped_pages))
+    {
+      g_object_unref (g_queue_pop_head (&reaped_pages));
+      if (g_get_monotonic_time () >= until)
+        return G_SOURCE_CONTINUE;
+    }
+  reap_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+remove_page (AgentGtkMarkdownView *self,
+             GtkWidget            *page)
+{
+  g_ptr_array_remove (self->drawn, page);
+  g_queue_push_tail (&reaped_pages, g_object_ref (page));
+  gtk_widget_unparent (page);
+  if (reap_id == 0)
+    {
+      reap_id = g_idle_add_full (G_PRIORITY_LOW, reap_pages_cb, NULL, NULL);
+      g_source_set_static_name (g_main_context_find_source_by_id (NULL, reap_id),
+                                "[agent-gtk-markdown-reap]");
+    }
+}
+
 static void
 truncate_chunks (AgentGtkMarkdownView *self,
                  guint              n_chunks)
 {
   guint n_pages = (n_chunks + CHUNKS_PER_PAGE - 1) / CHUNKS_PER_PAGE;
 
+  /* The chunks of the pages that go, go with them (remove_page()) */
+  for (guint i = n_pages * CHUNKS_PER_PAGE; i < self->chunks->len; i++)
+    ((Chunk *) g_ptr_array_index (self->chunks, i))->widget = NULL;
   if (self->chunks->len > n_chunks)
     g_ptr_array_set_size (self->chunks, n_chunks);
   while (self->pages->len > n_pages)
     {
-      GtkWidget *page = g_ptr_array_steal_index (self->pages, self->pages->len - 1);
-
-      g_ptr_array_remove (self->drawn, page);
-      gtk_widget_unparent (page);
+      remove_page (self, g_ptr_array_steal_index (self->pages, self->pages->len - 1));
     }
 }
 
