@@ -15,11 +15,16 @@
  * of 10,000 messages and prints how long until its end is drawn.
  *
  *   xvfb-run -a meson devenv -C _build bench/bench-gui [--embedded] [--deltas N] [--rate N]
- *                                                      [--lines N] [--history N] [--renderer R]
+ *                                                      [--lines N] [--history N] [--store]
+ *                                                      [--renderer R]
  *
  * The server sends the deltas in steps of at least 8 ms, as many in each as
  * are due by then: GLib's timeouts overshoot by a fraction of a millisecond,
  * and one delta a millisecond came out at ~800 a second whatever the app did.
+ *
+ * With --store, the answers go into a conversation of a SQLite store in a
+ * temporary directory, as in agent-chat: each message is committed (on the
+ * store's writer thread) while the frames are measured.
  *
  * With --embedded, the same is measured for libagent-gtk's chat view in a
  * host window of this program's (a text view beside the view and its
@@ -37,6 +42,7 @@
 
 #include <adwaita.h>
 #include <agent.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 #include <signal.h>
@@ -58,6 +64,7 @@ static int n_lines = 10000;
 static int n_history = 10000;
 static char *renderer = NULL;
 static gboolean embedded = FALSE;
+static gboolean use_store = FALSE;
 
 /* The server: one answer, @rate deltas a second */
 
@@ -433,6 +440,39 @@ set_flag (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static void
+flushed_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!agent_store_flush_finish (AGENT_STORE (source), result, &error))
+    g_printerr ("bench-gui: the store: %s\n", error->message);
+  *(gboolean *) data = TRUE;
+}
+
+/* --store: once what was queued is written, the store's files go */
+static void
+remove_store (AgentStore *store,
+              const char *dir)
+{
+  gboolean flushed = FALSE;
+  g_autoptr(GDir) files = NULL;
+  const char *name;
+
+  agent_store_flush_async (store, NULL, flushed_cb, &flushed);
+  iterate_until (&flushed);
+  if ((files = g_dir_open (dir, 0, NULL)) != NULL)
+    while ((name = g_dir_read_name (files)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+
+        g_remove (path);
+      }
+  g_rmdir (dir);
+}
+
 /* --embedded: libagent-gtk's chat view and composer in a host window, beside
  * a text of the host's own, as an application embeds them (the examples);
  * the session is the host's */
@@ -488,6 +528,9 @@ main (int   argc,
     { "lines", 0, 0, G_OPTION_ARG_INT, &n_lines, "Lines of the long answer (0: none)", "N" },
     { "history", 0, 0, G_OPTION_ARG_INT, &n_history,
       "Messages of the conversation opened (default 10,000; then twice as many)", "N" },
+    { "store", 0, 0, G_OPTION_ARG_NONE, &use_store,
+      "The answers go into a conversation of a SQLite store (its commits on the store's thread)",
+      NULL },
     { "embedded", 0, 0, G_OPTION_ARG_NONE, &embedded,
       "The chat view embedded in a host window of its own (libagent-gtk), not agent-chat", NULL },
     { "renderer", 0, 0, G_OPTION_ARG_STRING, &renderer,
@@ -502,6 +545,9 @@ main (int   argc,
   g_autofree char *url = NULL;
   g_autoptr(GSettings) settings = NULL;
   g_autoptr(AgentMemory) history = NULL;
+  g_autoptr(AgentStore) store = NULL;
+  g_autoptr(AgentConversation) conversation = NULL;
+  g_autofree char *store_dir = NULL;
   const char *server_argv[6];
   GPid server_pid;
   int server_out;
@@ -612,6 +658,30 @@ main (int   argc,
                     G_CALLBACK (on_turn_finished), &stats);
   g_signal_connect (session, "text-delta", G_CALLBACK (on_text_delta), &stats);
 
+  /* --store: the turns are kept in a real store, as agent-chat keeps them:
+   * each message committed (on the store's writer thread) as the turn goes */
+  if (use_store)
+    {
+      store_dir = g_dir_make_tmp ("bench-gui-XXXXXX", &error);
+      if (store_dir != NULL)
+        {
+          g_autofree char *path = g_build_filename (store_dir, "conversations.db", NULL);
+
+          store = agent_store_new (path, &error);
+        }
+      if (store == NULL)
+        {
+          g_printerr ("bench-gui: %s\n", error->message);
+          return 1;
+        }
+      conversation = agent_store_create_conversation (store);
+      if (embedded)
+        agent_session_set_memory (session, AGENT_MEMORY (conversation));
+      else
+        agent_chat_window_set_memory (AGENT_CHAT_WINDOW (window), AGENT_MEMORY (conversation));
+      printf ("bench-gui: the answers go into a SQLite store (%s)\n", store_dir);
+    }
+
   /* 1. Streaming */
   stats.recording = TRUE;
   start = g_get_monotonic_time ();
@@ -677,6 +747,8 @@ main (int   argc,
   gtk_window_destroy (GTK_WINDOW (window));
   if (embedded)
     g_object_unref (session);
+  if (store != NULL)
+    remove_store (store, store_dir);
   kill (server_pid, SIGTERM);
   g_spawn_close_pid (server_pid);
   fclose (server_stdout);
