@@ -95,6 +95,18 @@ test_json_no_key (void)
   g_assert_null (agent_test_server_get_request_header (server, 0, "Authorization"));
 }
 
+/* "First", then a pause until the test releases the server, " second" */
+static void
+add_paused_answer (AgentTestServer *server)
+{
+  AgentTestResponse *response = agent_test_openai_begin (server, "");
+
+  agent_test_openai_add_text (response, "First");
+  agent_test_response_add_wait (response);
+  agent_test_openai_add_text (response, " second");
+  agent_test_openai_add_end (response, "stop", 3, 2);
+}
+
 /* Each line is flushed as it is produced: the first delta is readable while
  * the server still holds back the rest. */
 static void
@@ -104,13 +116,8 @@ test_json_flush (void)
   g_autoptr(GPtrArray) so_far = NULL;
   g_autoptr(AgentTestProcess) cli = NULL;
   g_autofree char *types = NULL;
-  AgentTestResponse *response;
 
-  response = agent_test_openai_begin (server, "");
-  agent_test_openai_add_text (response, "First");
-  agent_test_response_add_wait (response);
-  agent_test_openai_add_text (response, " second");
-  agent_test_openai_add_end (response, "stop", 3, 2);
+  add_paused_answer (server);
 
   cli = agent_test_cli_spawn (NULL, NULL, AGENT_TEST_ARGS ("--json", "--base-url",
                                                            agent_test_server_get_base_url (server),
@@ -153,13 +160,8 @@ test_plain_flush (void)
 {
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
-  AgentTestResponse *response;
 
-  response = agent_test_openai_begin (server, "");
-  agent_test_openai_add_text (response, "First");
-  agent_test_response_add_wait (response);
-  agent_test_openai_add_text (response, " second");
-  agent_test_openai_add_end (response, "stop", 3, 2);
+  add_paused_answer (server);
 
   cli = agent_test_cli_spawn (NULL, NULL, AGENT_TEST_ARGS ("--base-url",
                                                            agent_test_server_get_base_url (server),
