@@ -129,7 +129,9 @@ show_more_cb (gpointer data)
 }
 
 /* Less than a view's height above what the list shows, and more in the
- * tail model: bring it in after this frame (not while it is laid out) */
+ * tail model: bring it in once this frame is over (not while it is laid
+ * out), before the next one, which lays the new rows out. (An idle of
+ * default priority waited behind the frames of a busy window.) */
 static void
 maybe_show_more (AgentGtkAutoscroll *self)
 {
@@ -139,7 +141,7 @@ maybe_show_more (AgentGtkAutoscroll *self)
       agent_gtk_tail_model_get_n_hidden (self->tail) == 0 || page <= 0 ||
       gtk_adjustment_get_value (self->adjustment) - gtk_adjustment_get_lower (self->adjustment) >= page)
     return;
-  self->show_more_id = g_idle_add (show_more_cb, self);
+  self->show_more_id = g_idle_add_full (GDK_PRIORITY_REDRAW - 10, show_more_cb, self, NULL);
 }
 
 /* The window is laid out: bring the end into view if it should be there */

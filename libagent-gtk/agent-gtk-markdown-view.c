@@ -14,7 +14,7 @@
  * A long answer is taller than the view: only the chunks that can be seen
  * (those within the scrolled window that shows the message, with a margin)
  * are drawn, so that a frame costs what is on screen, not the whole answer.
- * And the chunks are kept in pages of CHUNKS_PER_PAGE: a change at the end of
+ * And the chunks are kept in pages (agent-gtk-markdown-page.c) of CHUNKS_PER_PAGE: a change at the end of
  * an answer of 10,000 chunks makes GTK measure, allocate and restyle the last
  * page and the list of pages, not every chunk; new text that only extends the
  * old is cut into chunks from the start of its last chunk, not from the top.
@@ -35,6 +35,7 @@
 #include "agent-gtk-markdown-view-private.h"
 #include "agent-gtk-private.h"
 #include "markdown/agent-gtk-code-private.h"
+#include "markdown/agent-gtk-markdown-page-private.h"
 #include "markdown/agent-gtk-markdown-parser-private.h"
 
 typedef struct
@@ -44,21 +45,6 @@ typedef struct
   GtkWidget *widget;
 } Chunk;
 
-/* A page: CHUNKS_PER_PAGE chunks in a vertical box, drawing only those near
- * the view */
-#define AGENT_GTK_TYPE_MARKDOWN_PAGE (agent_gtk_markdown_page_get_type ())
-G_DECLARE_FINAL_TYPE (AgentGtkMarkdownPage, agent_gtk_markdown_page, AGENT_GTK, MARKDOWN_PAGE,
-                      GtkWidget)
-
-struct _AgentGtkMarkdownPage
-{
-  GtkWidget parent_instance;
-  guint     first;       /* the position of its first chunk */
-  guint     n_drawn;     /* chunks drawn by its last snapshot */
-  guint     last_drawn;  /* the position of the last of them */
-};
-
-G_DEFINE_FINAL_TYPE (AgentGtkMarkdownPage, agent_gtk_markdown_page, GTK_TYPE_WIDGET)
 
 /**
  * AgentGtkMarkdownView:
@@ -81,13 +67,9 @@ struct _AgentGtkMarkdownView
   GtkAdjustment *scrolled;    /* the vertical adjustment of the view showing us */
 };
 
-/* How far beyond the view chunks are still drawn, in pixels */
-#define DRAW_MARGIN 256
-
 /* Enough to keep a page's work small, few enough pages for a long answer:
  * 10,000 chunks make 157 pages */
 #define CHUNKS_PER_PAGE 64
-#define SPACING 12
 
 enum {
   PROP_0,
@@ -406,87 +388,6 @@ chunk_free (gpointer data)
 
 /* Drawing what can be seen */
 
-/* Draws the children of @widget (our pages, or a page's chunks) that are
- * near the view; counts them, and tells the position of the last */
-static void
-snapshot_near_view (GtkWidget   *widget,
-                    GtkSnapshot *snapshot,
-                    GPtrArray   *drawn,
-                    guint       *n_drawn,
-                    guint       *last_drawn)
-{
-  GtkWidget *view = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
-  graphene_rect_t visible;
-  gboolean cull = view != NULL && gtk_widget_compute_bounds (view, widget, &visible);
-  guint position = 0;
-
-  if (cull)
-    graphene_rect_inset (&visible, 0, -DRAW_MARGIN);
-
-  *n_drawn = 0;
-  *last_drawn = 0;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child), position++)
-    {
-      graphene_rect_t bounds;
-
-      if (cull && gtk_widget_compute_bounds (child, widget, &bounds) &&
-          !graphene_rect_intersection (&bounds, &visible, NULL))
-        {
-          /* They go down the page: past the view, none is left to draw */
-          if (bounds.origin.y >= visible.origin.y + visible.size.height)
-            break;
-          continue;
-        }
-      gtk_widget_snapshot_child (widget, child, snapshot);
-      if (drawn != NULL)
-        g_ptr_array_add (drawn, child);
-      (*n_drawn)++;
-      *last_drawn = position;
-    }
-}
-
-static void
-agent_gtk_markdown_page_snapshot (GtkWidget   *widget,
-                                   GtkSnapshot *snapshot)
-{
-  AgentGtkMarkdownPage *self = AGENT_GTK_MARKDOWN_PAGE (widget);
-
-  snapshot_near_view (widget, snapshot, NULL, &self->n_drawn, &self->last_drawn);
-  self->last_drawn += self->first;
-}
-
-static void
-agent_gtk_markdown_page_dispose (GObject *object)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
-    gtk_widget_unparent (child);
-
-  G_OBJECT_CLASS (agent_gtk_markdown_page_parent_class)->dispose (object);
-}
-
-static void
-agent_gtk_markdown_page_class_init (AgentGtkMarkdownPageClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-
-  object_class->dispose = agent_gtk_markdown_page_dispose;
-  widget_class->snapshot = agent_gtk_markdown_page_snapshot;
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
-}
-
-static void
-agent_gtk_markdown_page_init (AgentGtkMarkdownPage *self)
-{
-  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
-
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
-  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), SPACING);
-}
-
 static void
 agent_gtk_markdown_view_snapshot (GtkWidget   *widget,
                               GtkSnapshot *snapshot)
@@ -495,7 +396,7 @@ agent_gtk_markdown_view_snapshot (GtkWidget   *widget,
   guint n_drawn, last_drawn;
 
   g_ptr_array_set_size (self->drawn, 0);
-  snapshot_near_view (widget, snapshot, self->drawn, &n_drawn, &last_drawn);
+  _agent_gtk_markdown_snapshot_near_view (widget, snapshot, self->drawn, &n_drawn, &last_drawn);
 }
 
 /* What was drawn depends on where the view is: the pages draw again when it
@@ -645,7 +546,7 @@ agent_gtk_markdown_view_init (AgentGtkMarkdownView *self)
 
   AGENT_GTK_INSTANCE_INIT ();
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
-  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), SPACING);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), AGENT_GTK_MARKDOWN_SPACING);
   self->chunks = g_ptr_array_new_with_free_func (chunk_free);
   self->pages = g_ptr_array_new ();
   self->drawn = g_ptr_array_new ();
@@ -692,58 +593,17 @@ append_chunk (AgentGtkMarkdownView *self,
               Chunk             *chunk)
 {
   guint n = self->chunks->len / CHUNKS_PER_PAGE;
-  AgentGtkMarkdownPage *page;
+  GtkWidget *page;
 
   if (n == self->pages->len)
     {
-      page = g_object_new (AGENT_GTK_TYPE_MARKDOWN_PAGE, NULL);
-      page->first = n * CHUNKS_PER_PAGE;
-      gtk_widget_insert_before (GTK_WIDGET (page), GTK_WIDGET (self), NULL);
+      page = _agent_gtk_markdown_page_new (n * CHUNKS_PER_PAGE);
+      gtk_widget_insert_before (page, GTK_WIDGET (self), NULL);
       g_ptr_array_add (self->pages, page);
     }
   page = g_ptr_array_index (self->pages, n);
-  gtk_widget_insert_before (chunk->widget, GTK_WIDGET (page), NULL);
+  gtk_widget_insert_before (chunk->widget, page, NULL);
   g_ptr_array_add (self->chunks, chunk);
-}
-
-/* Pages taken out of a view, let go of a few at a time: a 10,000-line
- * answer's 157 pages hold 10,000 widgets, and freeing them all at once
- * (leaving its conversation, say) took a third of a second before the
- * next conversation could be drawn */
-static GQueue reaped_pages = G_QUEUE_INIT;
-static guint reap_id;
-
-/* Time spent freeing pages in one go, in µs */
-#define REAP_SLICE_USEC 4000
-
-static gboolean
-reap_pages_cb (gpointer data)
-{
-  gint64 until = g_get_monotonic_time () + REAP_SLICE_USEC;
-
-  while (!g_queue_is_empty (&reaped_pages))
-    {
-      g_object_unref (g_queue_pop_head (&reaped_pages));
-      if (g_get_monotonic_time () >= until)
-        return G_SOURCE_CONTINUE;
-    }
-  reap_id = 0;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-remove_page (AgentGtkMarkdownView *self,
-             GtkWidget            *page)
-{
-  g_ptr_array_remove (self->drawn, page);
-  g_queue_push_tail (&reaped_pages, g_object_ref (page));
-  gtk_widget_unparent (page);
-  if (reap_id == 0)
-    {
-      reap_id = g_idle_add_full (G_PRIORITY_LOW, reap_pages_cb, NULL, NULL);
-      g_source_set_static_name (g_main_context_find_source_by_id (NULL, reap_id),
-                                "[agent-gtk-markdown-reap]");
-    }
 }
 
 static void
@@ -752,14 +612,18 @@ truncate_chunks (AgentGtkMarkdownView *self,
 {
   guint n_pages = (n_chunks + CHUNKS_PER_PAGE - 1) / CHUNKS_PER_PAGE;
 
-  /* The chunks of the pages that go, go with them (remove_page()) */
+  /* The chunks of the pages that go, go with them
+   * (_agent_gtk_markdown_page_remove()) */
   for (guint i = n_pages * CHUNKS_PER_PAGE; i < self->chunks->len; i++)
     ((Chunk *) g_ptr_array_index (self->chunks, i))->widget = NULL;
   if (self->chunks->len > n_chunks)
     g_ptr_array_set_size (self->chunks, n_chunks);
   while (self->pages->len > n_pages)
     {
-      remove_page (self, g_ptr_array_steal_index (self->pages, self->pages->len - 1));
+      GtkWidget *page = g_ptr_array_steal_index (self->pages, self->pages->len - 1);
+
+      g_ptr_array_remove (self->drawn, page);
+      _agent_gtk_markdown_page_remove (page);
     }
 }
 
@@ -886,11 +750,13 @@ _agent_gtk_markdown_view_get_n_drawn (AgentGtkMarkdownView *self,
 
   for (guint i = 0; i < self->drawn->len; i++)
     {
-      AgentGtkMarkdownPage *page = g_ptr_array_index (self->drawn, i);
+      guint page_last = 0;
+      guint page_drawn = _agent_gtk_markdown_page_get_drawn (g_ptr_array_index (self->drawn, i),
+                                                             &page_last);
 
-      n_drawn += page->n_drawn;
-      if (page->n_drawn > 0)
-        last_drawn = page->last_drawn;
+      n_drawn += page_drawn;
+      if (page_drawn > 0)
+        last_drawn = page_last;
     }
   if (last != NULL)
     *last = last_drawn;
