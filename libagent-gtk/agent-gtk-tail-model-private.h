@@ -17,7 +17,6 @@ AgentGtkTailModel *agent_gtk_tail_model_new          (GtkFilter         *counted
                                                       guint              n_initial);
 void               agent_gtk_tail_model_set_model    (AgentGtkTailModel *self,
                                                       GListModel        *model);
-GListModel        *agent_gtk_tail_model_get_model    (AgentGtkTailModel *self);
 guint              agent_gtk_tail_model_get_n_hidden (AgentGtkTailModel *self);
 void               agent_gtk_tail_model_show_more    (AgentGtkTailModel *self,
                                                       guint              n_counted);

@@ -40,14 +40,6 @@ struct _AgentGtkTailModel
   guint       start;      /* the first shown item's position in the model */
 };
 
-enum {
-  PROP_0,
-  PROP_N_HIDDEN,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
 static GType
 agent_gtk_tail_model_get_item_type (GListModel *list)
 {
@@ -104,22 +96,12 @@ walk_back (AgentGtkTailModel *self,
   return position;
 }
 
-static void
-set_start (AgentGtkTailModel *self,
-           guint              start)
-{
-  if (self->start == start)
-    return;
-  self->start = start;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_HIDDEN]);
-}
-
 /* Shows the model from its end again (@n_shown: the items shown before) */
 static void
 show_end (AgentGtkTailModel *self,
           guint              n_shown)
 {
-  set_start (self, walk_back (self, self->n_items, self->n_initial));
+  self->start = walk_back (self, self->n_items, self->n_initial);
   if (n_shown > 0 || self->n_items > self->start)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, n_shown, self->n_items - self->start);
 }
@@ -141,8 +123,8 @@ on_items_changed (GListModel        *model,
   if ((position == 0 && removed == old_n_items) ||
       (position < self->start && position + removed > self->start))
     show_end (self, old_n_shown);
-  else if (position + removed <= self->start && position < self->start)
-    set_start (self, self->start - removed + added);
+  else if (position < self->start)
+    self->start = self->start - removed + added;
   else
     {
       g_list_model_items_changed (G_LIST_MODEL (self), position - self->start, removed, added);
@@ -180,13 +162,6 @@ agent_gtk_tail_model_set_model (AgentGtkTailModel *self,
   show_end (self, old_n_shown);
 }
 
-GListModel *
-agent_gtk_tail_model_get_model (AgentGtkTailModel *self)
-{
-  g_return_val_if_fail (AGENT_GTK_IS_TAIL_MODEL (self), NULL);
-  return self->model;
-}
-
 /**
  * agent_gtk_tail_model_get_n_hidden:
  * @self: a tail model
@@ -219,26 +194,8 @@ agent_gtk_tail_model_show_more (AgentGtkTailModel *self,
   old_start = self->start;
   if (old_start == 0 || n_counted == 0)
     return;
-  set_start (self, walk_back (self, old_start, n_counted));
+  self->start = walk_back (self, old_start, n_counted);
   g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, old_start - self->start);
-}
-
-static void
-agent_gtk_tail_model_get_property (GObject    *object,
-                                   guint       prop_id,
-                                   GValue     *value,
-                                   GParamSpec *pspec)
-{
-  AgentGtkTailModel *self = AGENT_GTK_TAIL_MODEL (object);
-
-  switch (prop_id)
-    {
-    case PROP_N_HIDDEN:
-      g_value_set_uint (value, self->start);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -259,13 +216,7 @@ agent_gtk_tail_model_class_init (AgentGtkTailModelClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->get_property = agent_gtk_tail_model_get_property;
   object_class->dispose = agent_gtk_tail_model_dispose;
-
-  properties[PROP_N_HIDDEN] =
-    g_param_spec_uint ("n-hidden", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void

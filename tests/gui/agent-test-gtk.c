@@ -11,14 +11,6 @@
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
 
-void
-iterate (void)
-{
-  for (guint i = 0; i < 5; i++)
-    while (g_main_context_iteration (NULL, FALSE))
-      ;
-}
-
 static void
 collect (GtkWidget *widget,
          GType      type,
@@ -42,32 +34,6 @@ find_all (GtkWidget *widget,
 
   collect (widget, type, found);
   return found;
-}
-
-static void
-collect_text (GtkWidget *widget,
-              GString   *text)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (!gtk_widget_get_visible (child) || !gtk_widget_get_child_visible (child))
-        continue;
-      if (GTK_IS_LABEL (child))
-        g_string_append_printf (text, "%s\n", gtk_label_get_text (GTK_LABEL (child)));
-      collect_text (child, text);
-    }
-}
-
-/* The text of every label shown in @widget */
-char *
-shown_text (GtkWidget *widget)
-{
-  GString *text = g_string_new (NULL);
-
-  iterate ();
-  collect_text (widget, text);
-  return g_string_free (text, FALSE);
 }
 
 /* @widget shows @text, in a label */

@@ -10,6 +10,7 @@
 #include <agent-gtk.h>
 
 #include "agent-test-server.h"
+#include "agent-test-widgets.h"
 
 G_BEGIN_DECLS
 
@@ -26,10 +27,8 @@ typedef struct
   AgentGtkApprovalAnswer answer;
 } Fixture;
 
-void       iterate           (void);
 GPtrArray *find_all          (GtkWidget     *widget,
                               GType          type);
-char      *shown_text        (GtkWidget     *widget);
 void       assert_shows      (GtkWidget     *widget,
                               const char    *text);
 void       wait_until_shown  (GtkWidget     *widget,

@@ -10,6 +10,7 @@
 
 #include "agent-chat-window.h"
 #include "agent-test-server.h"
+#include "agent-test-widgets.h"
 
 G_BEGIN_DECLS
 
@@ -21,10 +22,8 @@ typedef struct
   GSettings       *settings;
 } Fixture;
 
-void       iterate           (void);
 GPtrArray *find_all          (GtkWidget     *widget,
                               GType          type);
-char      *shown_text        (GtkWidget     *widget);
 GtkWidget *find_button       (GtkWidget     *widget,
                               const char    *label);
 GtkWidget *show_in_window    (GtkWidget     *child);
