@@ -287,10 +287,22 @@ class App:
         self.process = None
 
     def start(self):
-        self.process = subprocess.Popen([os.environ["AGENT_CHAT"]], env=self.env)
-        app = wait_for(find_app, 60)
+        # Xvfb on this shared machine refuses a connection now and then
+        # ("cannot open display": the app exits at once): an app gone
+        # before its window showed is started again, three times at most
+        for attempt in range(3):
+            self.process = subprocess.Popen([os.environ["AGENT_CHAT"]], env=self.env)
+            app = wait_for(lambda: "exited" if self.process.poll() is not None else find_app(),
+                           60)
+            if app != "exited":
+                break
+            print("# agent-chat exited (status %d) before its window showed"
+                  % self.process.returncode, flush=True)
+            time.sleep(1)
+        if app in (None, "exited"):
+            return None
         # The window can be in the accessibility tree before it is mapped
-        if app is not None and not wait_for(focus_mapped, 30):
+        if not wait_for(focus_mapped, 30):
             return None
         return app
 
