@@ -16,7 +16,7 @@
  *
  *   xvfb-run -a meson devenv -C _build bench/bench-gui [--embedded] [--deltas N] [--rate N]
  *                                                      [--lines N] [--history N] [--store]
- *                                                      [--renderer R]
+ *                                                      [--renderer R] [--verbose]
  *
  * The server sends the deltas in steps of at least 8 ms, as many in each as
  * are due by then: GLib's timeouts overshoot by a fraction of a millisecond,
@@ -65,6 +65,7 @@ static int n_history = 10000;
 static char *renderer = NULL;
 static gboolean embedded = FALSE;
 static gboolean use_store = FALSE;
+static gboolean verbose = FALSE;
 
 /* The server: one answer, @rate deltas a second */
 
@@ -134,6 +135,7 @@ typedef struct
   GArray  *phases[3];  /* the same, per phase: update, layout, paint */
   gint64   phase_start[3];
   GArray  *intervals;  /* ms between frames, from GdkFrameTimings */
+  GArray  *frames;     /* of Frame: each frame's work, when, and its phases */
   gint64   frame_start;
   gint64   last_frame_time;
   gint64   drawn_at;
@@ -147,6 +149,13 @@ typedef struct
   gboolean recording;
   gboolean done;
 } Stats;
+
+typedef struct
+{
+  double at;         /* ms since recording began */
+  double work;
+  double phases[3];  /* -1: the frame had no such phase */
+} Frame;
 
 /* The Markdown of the last message, if its row is made */
 static AgentGtkMarkdownView *
@@ -245,6 +254,7 @@ on_after_paint (GdkFrameClock *clock,
 {
   GdkFrameTimings *timings = gdk_frame_clock_get_timings (clock, gdk_frame_clock_get_frame_counter (clock));
   gint64 now = g_get_monotonic_time ();
+  Frame frame;
 
   stats->drawn_at = now;
   if (stats->wait_for_lines > 0)
@@ -264,12 +274,15 @@ on_after_paint (GdkFrameClock *clock,
     }
   if (!stats->recording || stats->frame_start == 0)
     return;
-  g_array_append_val (stats->work, (double) { (now - stats->frame_start) / 1000.0 });
+  frame.at = (stats->frame_start - stats->recorded_at) / 1000.0;
+  frame.work = (now - stats->frame_start) / 1000.0;
+  g_array_append_val (stats->work, frame.work);
   /* A frame may skip phases (no layout, say): each lasts until the next that ran */
   for (int i = 0; i < 3; i++)
     {
       gint64 end = now;
 
+      frame.phases[i] = -1;
       if (stats->phase_start[i] == 0)
         continue;
       for (int j = i + 1; j < 3; j++)
@@ -278,8 +291,10 @@ on_after_paint (GdkFrameClock *clock,
             end = stats->phase_start[j];
             break;
           }
-      g_array_append_val (stats->phases[i], (double) { (end - stats->phase_start[i]) / 1000.0 });
+      frame.phases[i] = (end - stats->phase_start[i]) / 1000.0;
+      g_array_append_val (stats->phases[i], frame.phases[i]);
     }
+  g_array_append_val (stats->frames, frame);
   if (timings != NULL)
     {
       gint64 frame_time = gdk_frame_timings_get_frame_time (timings);
@@ -302,6 +317,33 @@ print_times (const char *what,
           bench_percentile (v, values->len, 99), bench_max (v, values->len));
 }
 
+static int
+compare_work (gconstpointer a,
+              gconstpointer b)
+{
+  const Frame *fa = a;
+  const Frame *fb = b;
+
+  return (fa->work < fb->work) - (fa->work > fb->work);
+}
+
+/* The slowest frames: when they came, and which phase took their time */
+static void
+print_slowest (Stats *stats)
+{
+  g_autoptr(GArray) sorted = g_array_copy (stats->frames);
+
+  g_array_sort (sorted, compare_work);
+  printf ("slowest frames (ms since the first recorded, work = update + layout + paint):\n");
+  for (guint i = 0; i < MIN (sorted->len, 5); i++)
+    {
+      const Frame *f = &g_array_index (sorted, Frame, i);
+
+      printf ("  at %7.1f ms  %6.2f = %5.2f + %5.2f + %5.2f\n", f->at, f->work,
+              MAX (f->phases[0], 0), MAX (f->phases[1], 0), MAX (f->phases[2], 0));
+    }
+}
+
 static void
 print_stats (Stats *stats)
 {
@@ -310,6 +352,8 @@ print_stats (Stats *stats)
   print_times ("  layout", stats->phases[1]);
   print_times ("  paint (snapshot, render)", stats->phases[2]);
   print_times ("frame interval (timings)", stats->intervals);
+  if (verbose)
+    print_slowest (stats);
 }
 
 static void
@@ -319,6 +363,7 @@ clear_stats (Stats *stats)
   for (int i = 0; i < 3; i++)
     g_array_set_size (stats->phases[i], 0);
   g_array_set_size (stats->intervals, 0);
+  g_array_set_size (stats->frames, 0);
   stats->last_frame_time = 0;
   stats->frame_start = 0;
   stats->lines_drawn_at = 0;
@@ -410,6 +455,25 @@ iterate_until (gboolean *flag)
 {
   while (!*flag)
     g_main_context_iteration (NULL, TRUE);
+}
+
+static gboolean
+on_typed (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* The window as a user finds it when they send their first prompt: a
+ * second after it showed (no one types a prompt faster), what the app does
+ * at idle after its first frame done */
+static void
+wait_for_typing (void)
+{
+  gboolean typed = FALSE;
+
+  g_timeout_add (1000, on_typed, &typed);
+  iterate_until (&typed);
 }
 
 /* Shows @history in the window (or the host's session), and how long
@@ -533,6 +597,8 @@ main (int   argc,
       NULL },
     { "embedded", 0, 0, G_OPTION_ARG_NONE, &embedded,
       "The chat view embedded in a host window of its own (libagent-gtk), not agent-chat", NULL },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose,
+      "Also print the slowest frames: when they came and their phases", NULL },
     { "renderer", 0, 0, G_OPTION_ARG_STRING, &renderer,
       "GTK's renderer, as GSK_RENDERER (default: cairo, or GSK_RENDERER)", "R" },
     { NULL }
@@ -646,6 +712,7 @@ main (int   argc,
   for (int i = 0; i < 3; i++)
     stats.phases[i] = g_array_new (FALSE, FALSE, sizeof (double));
   stats.intervals = g_array_new (FALSE, FALSE, sizeof (double));
+  stats.frames = g_array_new (FALSE, FALSE, sizeof (Frame));
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
   /* GTK's own handlers of each phase were connected first: a phase starts
    * at before-paint (for update: the tick callbacks) or when GTK's handler
@@ -683,6 +750,7 @@ main (int   argc,
     }
 
   /* 1. Streaming */
+  wait_for_typing ();
   stats.recording = TRUE;
   start = g_get_monotonic_time ();
   cpu_start = cpu_time ();
@@ -756,5 +824,6 @@ main (int   argc,
   for (int i = 0; i < 3; i++)
     g_array_unref (stats.phases[i]);
   g_array_unref (stats.intervals);
+  g_array_unref (stats.frames);
   return 0;
 }
