@@ -327,6 +327,9 @@ agent_chat_sidebar_row_init (AgentChatSidebarRow *self)
   GtkGesture *long_press;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Hidden by the template while it got its tooltip: GTK 4.8 asks the X
+   * server where the pointer is for a visible one, a round trip a row */
+  gtk_widget_set_visible (self->menu_button, TRUE);
   gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (self->menu_button), create_menu, self,
                                          NULL);
   g_signal_connect_object (self->title_label, "notify::label", G_CALLBACK (update_accessible),

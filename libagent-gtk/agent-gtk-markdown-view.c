@@ -251,7 +251,7 @@ code_block_new (Block *block)
   gtk_widget_set_margin_end (header, 3);
   gtk_widget_set_margin_top (header, 3);
   gtk_widget_add_css_class (copy, "flat");
-  gtk_widget_set_tooltip_text (copy, _("Copy Code"));
+  _agent_gtk_set_new_tooltip (copy, _("Copy Code"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (copy),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy Code"), -1);
   g_object_set_data_full (G_OBJECT (copy), "code", g_strdup (block->text), g_free);

@@ -1082,6 +1082,9 @@ agent_gtk_message_row_init (AgentGtkMessageRow *self)
 
   AGENT_GTK_INSTANCE_INIT ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The template hides the action buttons while they get their tooltips
+   * (see agent-gtk-private.h); update_role() shows edit and regenerate */
+  gtk_widget_set_visible (self->copy_button, TRUE);
 
   click = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);

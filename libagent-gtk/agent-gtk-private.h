@@ -15,4 +15,24 @@ G_BEGIN_DECLS
  * <interface domain="libagent-gtk-1">. */
 #define AGENT_GTK_INSTANCE_INIT() agent_gtk_init ()
 
+/* GTK 4.8 asks the display server where the pointer is (on X11, a round
+ * trip: 0.2 ms on an idle server, more while it draws) each time a
+ * visible widget gets a tooltip, to show the new one at once if the
+ * pointer is over it. Widgets made in numbers (a code block's Copy
+ * button, a row's actions) get theirs while hidden: not on screen yet,
+ * they have no tooltip to show. Templates do the same by setting
+ * `visible` to false before `tooltip-text`. */
+static inline void
+_agent_gtk_set_new_tooltip (GtkWidget  *widget,
+                            const char *text)
+{
+  gboolean visible = gtk_widget_get_visible (widget);
+
+  g_return_if_fail (!gtk_widget_get_mapped (widget));
+
+  gtk_widget_set_visible (widget, FALSE);
+  gtk_widget_set_tooltip_text (widget, text);
+  gtk_widget_set_visible (widget, visible);
+}
+
 G_END_DECLS
