@@ -11,7 +11,14 @@
  * GtkSourceView's first use costs 40-50 ms (bench-gui's VM: gtk_source_init(),
  * the index of its languages, the style scheme): it is
  * done at idle once the window has drawn a frame, not in the frame that
- * shows an answer's first code block.
+ * shows an answer's first code block. So is loading the SVG loader that
+ * draws the spinner of the first answer waited for (10-20 ms).
+ *
+ * A language's definitions are read (7-14 ms) the first time a block
+ * shows it: at idle too. The block shows plain in that frame and
+ * highlighted once they are read. They stay loaded for the process
+ * (GtkSourceView would free them with the last buffer using them, and read
+ * them again for the next conversation's first block).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -25,6 +32,14 @@
 #include "markdown/agent-gtk-code-private.h"
 
 #define BUFFER_KEY "agent-gtk-code-buffer"
+#define LANGUAGE_KEY "agent-gtk-code-language"
+#define PENDING_KEY "agent-gtk-code-pending"
+
+/* The languages read, by id: a buffer holding each */
+static GHashTable *loaded_languages;
+/* The labels waiting for their language to be read, and the idle reading it */
+static GPtrArray *pending_labels;
+static guint load_source;
 
 /* The fence's name, or a file name's extension */
 static GtkSourceLanguage *
@@ -164,11 +179,32 @@ prepare_step (gpointer user_data)
     case 1:
       gtk_source_language_manager_get_language_ids (gtk_source_language_manager_get_default ());
       return G_SOURCE_CONTINUE;
-    default:
+    case 2:
       gtk_source_style_scheme_manager_get_scheme (
         gtk_source_style_scheme_manager_get_default (),
         adw_style_manager_get_dark (adw_style_manager_get_default ()) ? "Adwaita-dark" : "Adwaita");
-      return G_SOURCE_REMOVE;
+      return G_SOURCE_CONTINUE;
+    default:
+      {
+        /* The spinner of an answer being waited for: the theme's one SVG
+         * icon (Adwaita's others are PNG), whose loader, librsvg, took
+         * 10-20 ms of the first answer's first frame. Drawn once, the icon
+         * stays in the theme's cache. */
+        GdkDisplay *display = gdk_display_get_default ();
+        g_autoptr(GtkIconPaintable) icon = NULL;
+        g_autoptr(GtkSnapshot) snapshot = NULL;
+        g_autoptr(GskRenderNode) node = NULL;
+
+        if (display == NULL)
+          return G_SOURCE_REMOVE;
+        icon = gtk_icon_theme_lookup_icon (gtk_icon_theme_get_for_display (display),
+                                           "process-working-symbolic", NULL, 16, 1,
+                                           GTK_TEXT_DIR_NONE, 0);
+        snapshot = gtk_snapshot_new ();
+        gdk_paintable_snapshot (GDK_PAINTABLE (icon), snapshot, 16, 16);
+        node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+        return G_SOURCE_REMOVE;
+      }
     }
 }
 
@@ -200,6 +236,80 @@ _agent_gtk_code_prepare (GtkWidget *widget)
   gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT);
 }
 
+/* Languages read at idle */
+
+static gboolean
+language_is_loaded (GtkSourceLanguage *language)
+{
+  return loaded_languages != NULL &&
+         g_hash_table_contains (loaded_languages, gtk_source_language_get_id (language));
+}
+
+/* Reads @language's definitions (a buffer using it highlights a line) and
+ * keeps them */
+static void
+load_language (GtkSourceLanguage *language)
+{
+  GtkSourceBuffer *buffer = gtk_source_buffer_new_with_language (language);
+  GtkTextIter start, end;
+
+  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), "x\n", -1);
+  gtk_text_buffer_get_bounds (GTK_TEXT_BUFFER (buffer), &start, &end);
+  gtk_source_buffer_ensure_highlight (buffer, &start, &end);
+  if (loaded_languages == NULL)
+    loaded_languages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  g_hash_table_insert (loaded_languages, g_strdup (gtk_source_language_get_id (language)), buffer);
+}
+
+/* One language a dispatch; the labels waiting for it are highlighted */
+static gboolean
+load_pending (gpointer user_data)
+{
+  g_autoptr(GPtrArray) labels = g_steal_pointer (&pending_labels);
+  GtkSourceLanguage *language = NULL;
+
+  pending_labels = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkLabel *label = g_ptr_array_index (labels, i);
+      g_autofree char *name = g_strdup (g_object_get_data (G_OBJECT (label), LANGUAGE_KEY));
+      GtkSourceLanguage *found = find_language (name);
+
+      if (found != NULL && !language_is_loaded (found) && language == NULL)
+        {
+          language = found;
+          load_language (language);
+        }
+      if (found == NULL || language_is_loaded (found))
+        {
+          g_autofree char *code = g_strdup (gtk_label_get_text (label));
+
+          g_object_set_data (G_OBJECT (label), PENDING_KEY, NULL);
+          _agent_gtk_code_set_text (label, code, name);
+        }
+      else
+        g_ptr_array_add (pending_labels, g_object_ref (label));
+    }
+  if (pending_labels->len > 0)
+    return G_SOURCE_CONTINUE;
+  g_clear_pointer (&pending_labels, g_ptr_array_unref);
+  load_source = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_for_language (GtkLabel *label)
+{
+  if (g_object_get_data (G_OBJECT (label), PENDING_KEY) != NULL)
+    return;
+  g_object_set_data (G_OBJECT (label), PENDING_KEY, GINT_TO_POINTER (TRUE));
+  if (pending_labels == NULL)
+    pending_labels = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (pending_labels, g_object_ref (label));
+  if (load_source == 0)
+    load_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, load_pending, NULL, NULL);
+}
+
 /**
  * _agent_gtk_code_set_text:
  * @label: the label of a code block
@@ -227,10 +337,14 @@ _agent_gtk_code_set_text (GtkLabel   *label,
 
       gtk_source_init ();
       found = find_language (language);
-      g_object_set_data_full (G_OBJECT (label), "agent-gtk-code-language", g_strdup (language),
-                              g_free);
+      g_object_set_data_full (G_OBJECT (label), LANGUAGE_KEY, g_strdup (language), g_free);
       if (found == NULL)
         return;
+      if (!language_is_loaded (found))
+        {
+          wait_for_language (label);
+          return;
+        }
       buffer = gtk_source_buffer_new_with_language (found);
       gtk_source_buffer_set_highlight_matching_brackets (buffer, FALSE);
       apply_scheme (buffer);
