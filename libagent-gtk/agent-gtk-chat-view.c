@@ -83,9 +83,14 @@ static void
 update_page (AgentGtkChatView *self)
 {
   gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->items)) == 0;
+  const char *page = empty && self->placeholder != NULL ? "placeholder" : "chat";
 
-  gtk_stack_set_visible_child_name (self->stack,
-                                    empty && self->placeholder != NULL ? "placeholder" : "chat");
+  /* The prompt that starts a chat shows at once, where the user looks, and
+   * its answer streams in: no cross-fade over the answer's first frames
+   * (under GTK's cairo renderer each of them drew both pages) */
+  gtk_stack_set_visible_child_full (self->stack, page,
+                                    self->busy ? GTK_STACK_TRANSITION_TYPE_NONE
+                                               : gtk_stack_get_transition_type (self->stack));
 }
 
 /* Shows @error as a card after the conversation (@last: the message its
