@@ -495,18 +495,6 @@ test_markdown_wide (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* The label of the first code block under @widget, or NULL */
-static GtkLabel *
-code_label (GtkWidget *widget)
-{
-  g_autoptr(GPtrArray) labels = find_all (widget, GTK_TYPE_LABEL);
-
-  for (guint i = 0; i < labels->len; i++)
-    if (gtk_widget_has_css_class (g_ptr_array_index (labels, i), "monospace"))
-      return g_ptr_array_index (labels, i);
-  return NULL;
-}
-
 /* A language seen for the first time is read at idle, not in the frame
  * that shows its first block: the block shows its code at once, plain,
  * and highlighted once the loop is idle. The language then stays loaded:
@@ -522,14 +510,14 @@ test_markdown_language_at_idle (void)
 
   iterate ();
   agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), source);
-  code = code_label (markdown);
+  code = label_with_class (markdown, "monospace");
   g_assert_nonnull (code);
   g_assert_cmpstr (gtk_label_get_text (code), ==, "puts \"hello\" # greet");
   g_assert_null (_agent_gtk_code_get_language (code));
   g_assert_null (gtk_label_get_attributes (code));
 
   iterate ();
-  code = code_label (markdown);
+  code = label_with_class (markdown, "monospace");
   g_assert_cmpstr (_agent_gtk_code_get_language (code), ==, "ruby");
   g_assert_nonnull (gtk_label_get_attributes (code));
   gtk_window_destroy (GTK_WINDOW (window));
@@ -538,7 +526,7 @@ test_markdown_language_at_idle (void)
   markdown = agent_gtk_markdown_view_new ();
   window = show_in_window (markdown);
   agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), source);
-  code = code_label (markdown);
+  code = label_with_class (markdown, "monospace");
   g_assert_cmpstr (_agent_gtk_code_get_language (code), ==, "ruby");
   g_assert_nonnull (gtk_label_get_attributes (code));
   gtk_window_destroy (GTK_WINDOW (window));
