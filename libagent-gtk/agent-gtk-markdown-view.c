@@ -14,10 +14,19 @@
  * A long answer is taller than the view: only the chunks that can be seen
  * (those within the scrolled window that shows the message, with a margin)
  * are drawn, so that a frame costs what is on screen, not the whole answer.
- * And the chunks are kept in pages (agent-gtk-markdown-page.c) of CHUNKS_PER_PAGE: a change at the end of
- * an answer of 10,000 chunks makes GTK measure, allocate and restyle the last
- * page and the list of pages, not every chunk; new text that only extends the
- * old is cut into chunks from the start of its last chunk, not from the top.
+ * And the chunks are kept in pages (agent-gtk-markdown-page.c) of CHUNKS_PER_PAGE,
+ * the pages in groups of PAGES_PER_GROUP: a change at the end of an answer of
+ * 10,000 chunks makes GTK measure, allocate and restyle the last page and
+ * the groups above it, not every chunk; new text that only extends the old
+ * is cut into chunks from the start of its last chunk, not from the top.
+ *
+ * Each group holds its pages, then the next group: the view's one child is
+ * the first group. A widget added to a parent makes GTK 4.8 restyle what its
+ * siblings hold (their positions from the end change). The 157 pages of
+ * 10,000 lines side by side made each new page cost its frame 12-30 ms, and
+ * groups side by side did the same for each new group (bench-gui). In this
+ * chain a new page or group has at most PAGES_PER_GROUP siblings, all of
+ * them pages.
  *
  * Links ask before they open. Code blocks have a Copy button.
  *
@@ -61,8 +70,9 @@ struct _AgentGtkMarkdownView
   GtkWidget      parent_instance;
   char          *text;
   GPtrArray     *chunks;      /* of Chunk */
-  GPtrArray     *pages;       /* of AgentGtkMarkdownPage, our children */
-  GPtrArray     *drawn;       /* the pages the last snapshot drew */
+  GPtrArray     *pages;       /* of AgentGtkMarkdownPage, holding the chunks */
+  GPtrArray     *groups;      /* of AgentGtkMarkdownPage, holding the pages and the next group */
+  GPtrArray     *drawn;       /* the first group, if the last snapshot drew it */
   guint          n_renders;   /* chunks parsed so far, for tests and benchmarks */
   GtkAdjustment *scrolled;    /* the vertical adjustment of the view showing us */
 };
@@ -70,6 +80,8 @@ struct _AgentGtkMarkdownView
 /* Enough to keep a page's work small, few enough pages for a long answer:
  * 10,000 chunks make 157 pages */
 #define CHUNKS_PER_PAGE 64
+/* 10,000 chunks: 10 groups, one in the other, of up to 16 pages */
+#define PAGES_PER_GROUP 16
 
 enum {
   PROP_0,
@@ -405,6 +417,8 @@ static void
 redraw (AgentGtkMarkdownView *self)
 {
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  for (guint i = 0; i < self->groups->len; i++)
+    gtk_widget_queue_draw (g_ptr_array_index (self->groups, i));
   for (guint i = 0; i < self->pages->len; i++)
     gtk_widget_queue_draw (g_ptr_array_index (self->pages, i));
 }
@@ -456,6 +470,7 @@ agent_gtk_markdown_view_dispose (GObject *object)
   g_clear_pointer (&self->chunks, g_ptr_array_unref);
   g_clear_pointer (&self->drawn, g_ptr_array_unref);
   g_clear_pointer (&self->pages, g_ptr_array_unref);
+  g_clear_pointer (&self->groups, g_ptr_array_unref);
 
   G_OBJECT_CLASS (agent_gtk_markdown_view_parent_class)->dispose (object);
 }
@@ -549,6 +564,7 @@ agent_gtk_markdown_view_init (AgentGtkMarkdownView *self)
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), AGENT_GTK_MARKDOWN_SPACING);
   self->chunks = g_ptr_array_new_with_free_func (chunk_free);
   self->pages = g_ptr_array_new ();
+  self->groups = g_ptr_array_new ();
   self->drawn = g_ptr_array_new ();
 }
 
@@ -590,15 +606,28 @@ agent_gtk_markdown_view_get_text (AgentGtkMarkdownView *self)
 /* Chunks are only ever added at the end */
 static void
 append_chunk (AgentGtkMarkdownView *self,
-              Chunk             *chunk)
+              Chunk                *chunk)
 {
   guint n = self->chunks->len / CHUNKS_PER_PAGE;
   GtkWidget *page;
 
   if (n == self->pages->len)
     {
+      guint g = n / PAGES_PER_GROUP;
+      GtkWidget *group;
+
+      /* A new group goes after the last group's pages, in it */
+      if (g == self->groups->len)
+        {
+          GtkWidget *parent = g > 0 ? g_ptr_array_index (self->groups, g - 1) : GTK_WIDGET (self);
+
+          group = _agent_gtk_markdown_page_new (g * PAGES_PER_GROUP * CHUNKS_PER_PAGE);
+          gtk_widget_insert_before (group, parent, NULL);
+          g_ptr_array_add (self->groups, group);
+        }
+      group = g_ptr_array_index (self->groups, g);
       page = _agent_gtk_markdown_page_new (n * CHUNKS_PER_PAGE);
-      gtk_widget_insert_before (page, GTK_WIDGET (self), NULL);
+      gtk_widget_insert_before (page, group, NULL);
       g_ptr_array_add (self->pages, page);
     }
   page = g_ptr_array_index (self->pages, n);
@@ -608,9 +637,10 @@ append_chunk (AgentGtkMarkdownView *self,
 
 static void
 truncate_chunks (AgentGtkMarkdownView *self,
-                 guint              n_chunks)
+                 guint                 n_chunks)
 {
   guint n_pages = (n_chunks + CHUNKS_PER_PAGE - 1) / CHUNKS_PER_PAGE;
+  guint n_groups = (n_pages + PAGES_PER_GROUP - 1) / PAGES_PER_GROUP;
 
   /* The chunks of the pages that go, go with them
    * (_agent_gtk_markdown_page_remove()) */
@@ -619,11 +649,13 @@ truncate_chunks (AgentGtkMarkdownView *self,
   if (self->chunks->len > n_chunks)
     g_ptr_array_set_size (self->chunks, n_chunks);
   while (self->pages->len > n_pages)
+    _agent_gtk_markdown_page_remove (g_ptr_array_steal_index (self->pages, self->pages->len - 1));
+  while (self->groups->len > n_groups)
     {
-      GtkWidget *page = g_ptr_array_steal_index (self->pages, self->pages->len - 1);
+      GtkWidget *group = g_ptr_array_steal_index (self->groups, self->groups->len - 1);
 
-      g_ptr_array_remove (self->drawn, page);
-      _agent_gtk_markdown_page_remove (page);
+      g_ptr_array_remove (self->drawn, group);
+      _agent_gtk_markdown_page_remove (group);
     }
 }
 

@@ -1,9 +1,10 @@
 /* agent-gtk-markdown-page.c
  *
  * A page of a Markdown view: a run of its chunks in a vertical box
- * (agent-gtk-markdown-view.c says why they are kept in pages). Both draw
- * only the children near the view that shows them, so that a frame costs
- * what is on screen, not the whole answer.
+ * (agent-gtk-markdown-view.c says why they are kept in pages), or a group
+ * of pages: a page's children are chunks or pages. All draw only the
+ * children near the view that shows them, so that a frame costs what is on
+ * screen, not the whole answer.
  *
  * A page taken out of its view is freed later, a few at a time: a
  * 10,000-line answer's 157 pages hold 10,000 widgets, and freeing them all
@@ -21,7 +22,9 @@ struct _AgentGtkMarkdownPage
 {
   GtkWidget parent_instance;
   guint     first;       /* the position of its first chunk */
-  guint     n_drawn;     /* chunks drawn by its last snapshot */
+  GPtrArray *drawn;      /* a group: the pages its last snapshot drew */
+  guint     n_drawn;     /* children drawn by its last snapshot */
+  gboolean  holds_pages; /* a group, as its last snapshot found it */
   guint     last_drawn;  /* the position of the last of them */
 };
 
@@ -87,9 +90,15 @@ agent_gtk_markdown_page_snapshot (GtkWidget   *widget,
 {
   AgentGtkMarkdownPage *self = AGENT_GTK_MARKDOWN_PAGE (widget);
 
-  _agent_gtk_markdown_snapshot_near_view (widget, snapshot, NULL, &self->n_drawn,
+  g_ptr_array_set_size (self->drawn, 0);
+  _agent_gtk_markdown_snapshot_near_view (widget, snapshot, self->drawn, &self->n_drawn,
                                           &self->last_drawn);
   self->last_drawn += self->first;
+  /* Only pages are kept: a chunk can go before the next snapshot (a page
+   * taken out tells its group, _agent_gtk_markdown_page_remove()) */
+  self->holds_pages = AGENT_GTK_IS_MARKDOWN_PAGE (gtk_widget_get_first_child (widget));
+  if (!self->holds_pages)
+    g_ptr_array_set_size (self->drawn, 0);
 }
 
 static void
@@ -99,6 +108,7 @@ agent_gtk_markdown_page_dispose (GObject *object)
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
     gtk_widget_unparent (child);
+  g_clear_pointer (&AGENT_GTK_MARKDOWN_PAGE (object)->drawn, g_ptr_array_unref);
 
   G_OBJECT_CLASS (agent_gtk_markdown_page_parent_class)->dispose (object);
 }
@@ -121,6 +131,7 @@ agent_gtk_markdown_page_init (AgentGtkMarkdownPage *self)
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), AGENT_GTK_MARKDOWN_SPACING);
+  self->drawn = g_ptr_array_new ();
 }
 
 /**
@@ -140,17 +151,32 @@ _agent_gtk_markdown_page_new (guint first)
 
 /**
  * _agent_gtk_markdown_page_get_drawn:
- * @self: a page
+ * @self: a page, or a group of pages
  * @last: (out): the view's position of the last chunk its last snapshot drew
  *
- * Returns: how many chunks its last snapshot drew
+ * Returns: how many chunks its last snapshot drew (through its pages', for
+ *   a group)
  */
 guint
 _agent_gtk_markdown_page_get_drawn (AgentGtkMarkdownPage *self,
                                     guint                *last)
 {
+  guint n_drawn = 0;
+
   *last = self->last_drawn;
-  return self->n_drawn;
+  if (!self->holds_pages)
+    return self->n_drawn;
+  for (guint i = 0; i < self->drawn->len; i++)
+    {
+      guint child_last = 0;
+      guint child_drawn = _agent_gtk_markdown_page_get_drawn (g_ptr_array_index (self->drawn, i),
+                                                              &child_last);
+
+      n_drawn += child_drawn;
+      if (child_drawn > 0)
+        *last = child_last;
+    }
+  return n_drawn;
 }
 
 /* Removed pages, freed a few at a time */
@@ -183,8 +209,13 @@ free_removed_cb (gpointer data)
 void
 _agent_gtk_markdown_page_remove (GtkWidget *page)
 {
+  GtkWidget *parent;
+
   g_return_if_fail (AGENT_GTK_IS_MARKDOWN_PAGE (page));
 
+  parent = gtk_widget_get_parent (page);
+  if (AGENT_GTK_IS_MARKDOWN_PAGE (parent))
+    g_ptr_array_remove (AGENT_GTK_MARKDOWN_PAGE (parent)->drawn, page);
   g_queue_push_tail (&removed, g_object_ref (page));
   gtk_widget_unparent (page);
   if (free_id == 0)

@@ -18,6 +18,7 @@
 #include "agent-gtk-markdown-view-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-tool-card-private.h"
+#include "markdown/agent-gtk-markdown-page-private.h"
 #include "agent-chat-window.h"
 #include "agent-test-gui.h"
 #include "agent-test-openai.h"
@@ -217,6 +218,94 @@ test_markdown_draws_what_is_seen (void)
 
   g_signal_handlers_disconnect_by_data (gtk_widget_get_frame_clock (window), &frames);
   g_string_free (text, TRUE);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The most pages that one widget of @widget's tree holds side by side */
+static guint
+most_pages_side_by_side (GtkWidget *widget)
+{
+  guint pages = 0;
+  guint most = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (AGENT_GTK_IS_MARKDOWN_PAGE (child))
+        pages++;
+      most = MAX (most, most_pages_side_by_side (child));
+    }
+  return MAX (most, pages);
+}
+
+static void
+append_paragraphs (GString *text,
+                   guint    from,
+                   guint    to)
+{
+  for (guint i = from; i < to; i++)
+    g_string_append_printf (text, "Paragraph %u of a long answer.\n\n", i);
+}
+
+/* A very long answer keeps its pages in groups, each in the one before:
+ * no widget holds more than 16 pages and a group side by side, whatever
+ * the length (GTK restyles the siblings of a widget added, so 157 pages
+ * side by side made each new one cost a frame). The answer grows, is cut
+ * and is drawn to its last chunk the same. */
+static void
+test_markdown_pages_in_groups (void)
+{
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *window;
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
+  g_autoptr(GString) text = g_string_new (NULL);
+  GtkAdjustment *adjustment;
+  Frames frames = { 0, };
+  guint last = 0;
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), markdown);
+  window = show_in_window (scroller);
+  g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint", G_CALLBACK (count_frame),
+                    &frames);
+
+  append_paragraphs (text, 0, 3000);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 3000);
+  g_assert_cmpuint (most_pages_side_by_side (markdown), <=, 17);
+
+  /* Streaming on, across pages and groups */
+  for (guint i = 3000; i < 4200; i += 100)
+    {
+      append_paragraphs (text, i, i + 100);
+      agent_gtk_markdown_view_set_text (view, text->str);
+    }
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 4200);
+  g_assert_cmpuint (most_pages_side_by_side (markdown), <=, 17);
+  g_assert_true (gtk_widget_is_ancestor (_agent_gtk_markdown_view_get_chunk (view, 4199), markdown));
+
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  gtk_widget_queue_draw (window);
+  wait_for_frame (&frames);
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  wait_for_frame (&frames);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, &last), >, 0);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, NULL), <, 100);
+  g_assert_cmpuint (last, ==, 4199);
+
+  /* Cut back into the second group: the pages and groups after it go */
+  g_string_truncate (text, 0);
+  append_paragraphs (text, 0, 1100);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 1100);
+  g_assert_true (gtk_widget_is_ancestor (_agent_gtk_markdown_view_get_chunk (view, 1099), markdown));
+  g_assert_null (_agent_gtk_markdown_view_get_chunk (view, 1100));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  wait_for_frame (&frames);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, &last), >, 0);
+  g_assert_cmpuint (last, ==, 1099);
+
+  g_signal_handlers_disconnect_by_data (gtk_widget_get_frame_clock (window), &frames);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -690,6 +779,7 @@ main (int   argc,
   g_test_add_func ("/gui/markdown/no-injection", test_markdown_no_injection);
   g_test_add_func ("/gui/markdown/incremental", test_markdown_incremental);
   g_test_add_func ("/gui/markdown/draws-what-is-seen", test_markdown_draws_what_is_seen);
+  g_test_add_func ("/gui/markdown/pages-in-groups", test_markdown_pages_in_groups);
   g_test_add_func ("/gui/row/recycle", test_row_recycle);
   g_test_add_func ("/gui/row/keyboard", test_row_keyboard);
   g_test_add_func ("/gui/tool-card/pretty-json", test_pretty_json);
