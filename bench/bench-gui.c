@@ -153,6 +153,7 @@ typedef struct
 typedef struct
 {
   double at;         /* ms since recording began */
+  double clock;      /* its start on CLOCK_MONOTONIC, in ms (for perf -k CLOCK_MONOTONIC) */
   double work;
   double phases[3];  /* -1: the frame had no such phase */
 } Frame;
@@ -275,6 +276,7 @@ on_after_paint (GdkFrameClock *clock,
   if (!stats->recording || stats->frame_start == 0)
     return;
   frame.at = (stats->frame_start - stats->recorded_at) / 1000.0;
+  frame.clock = stats->frame_start / 1000.0;
   frame.work = (now - stats->frame_start) / 1000.0;
   g_array_append_val (stats->work, frame.work);
   /* A frame may skip phases (no layout, say): each lasts until the next that ran */
@@ -339,8 +341,8 @@ print_slowest (Stats *stats)
     {
       const Frame *f = &g_array_index (sorted, Frame, i);
 
-      printf ("  at %7.1f ms  %6.2f = %5.2f + %5.2f + %5.2f\n", f->at, f->work,
-              MAX (f->phases[0], 0), MAX (f->phases[1], 0), MAX (f->phases[2], 0));
+      printf ("  at %7.1f ms  %6.2f = %5.2f + %5.2f + %5.2f  (monotonic %.1f ms)\n", f->at, f->work,
+              MAX (f->phases[0], 0), MAX (f->phases[1], 0), MAX (f->phases[2], 0), f->clock);
     }
 }
 
@@ -753,6 +755,7 @@ main (int   argc,
   wait_for_typing ();
   stats.recording = TRUE;
   start = g_get_monotonic_time ();
+  stats.recorded_at = start;
   cpu_start = cpu_time ();
   agent_gtk_chat_view_send (view, "Stream, please");
   iterate_until (&stats.done);
