@@ -34,6 +34,7 @@
 #define BUFFER_KEY "agent-gtk-code-buffer"
 #define LANGUAGE_KEY "agent-gtk-code-language"
 #define PENDING_KEY "agent-gtk-code-pending"
+#define TAG_STYLES_KEY "agent-gtk-code-tag-styles"
 
 /* The languages read, by id: a buffer holding each */
 static GHashTable *loaded_languages;
@@ -82,6 +83,67 @@ apply_scheme (GtkSourceBuffer *buffer)
     scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "classic-dark"
                                                                        : "classic");
   gtk_source_buffer_set_style_scheme (buffer, scheme);
+  g_object_set_data (G_OBJECT (buffer), TAG_STYLES_KEY, NULL);
+}
+
+/* What a tag of the highlighting sets, read once a tag (g_object_get() of
+ * six properties for every run of every frame was most of re-highlighting
+ * a long block as it streams) */
+typedef struct
+{
+  gboolean color_set, weight_set, style_set;
+  guint16  red, green, blue;
+  int      weight;
+  PangoStyle style;
+} TagStyle;
+
+static const TagStyle *
+tag_style (GtkSourceBuffer *buffer,
+           GtkTextTag      *tag)
+{
+  GHashTable *styles = g_object_get_data (G_OBJECT (buffer), TAG_STYLES_KEY);
+  TagStyle *style;
+
+  if (styles == NULL)
+    {
+      styles = g_hash_table_new_full (NULL, NULL, g_object_unref, g_free);
+      g_object_set_data_full (G_OBJECT (buffer), TAG_STYLES_KEY, styles,
+                              (GDestroyNotify) g_hash_table_unref);
+    }
+  style = g_hash_table_lookup (styles, tag);
+  if (style == NULL)
+    {
+      g_autoptr(GdkRGBA) color = NULL;
+      int weight = PANGO_WEIGHT_NORMAL;
+      PangoStyle slant = PANGO_STYLE_NORMAL;
+
+      style = g_new0 (TagStyle, 1);
+      g_object_get (tag, "foreground-set", &style->color_set, "foreground-rgba", &color,
+                    "weight-set", &style->weight_set, "weight", &weight,
+                    "style-set", &style->style_set, "style", &slant, NULL);
+      style->color_set = style->color_set && color != NULL;
+      if (style->color_set)
+        {
+          style->red = color->red * 65535;
+          style->green = color->green * 65535;
+          style->blue = color->blue * 65535;
+        }
+      style->weight = weight;
+      style->style = slant;
+      g_hash_table_insert (styles, g_object_ref (tag), style);
+    }
+  return style;
+}
+
+static void
+add_attribute (PangoAttrList  *attributes,
+               PangoAttribute *attribute,
+               guint           start,
+               guint           end)
+{
+  attribute->start_index = start;
+  attribute->end_index = end;
+  pango_attr_list_insert (attributes, attribute);
 }
 
 /* The tags of the highlighted buffer, as the label's attributes */
@@ -102,49 +164,28 @@ update_attributes (GtkLabel        *label,
     {
       GtkTextIter next = iter;
       g_autoptr(GSList) tags = gtk_text_iter_get_tags (&iter);
-      const char *from;
-      const char *to;
+      guint from;
+      guint to;
 
       if (!gtk_text_iter_forward_to_tag_toggle (&next, NULL))
         next = end;
-      from = g_utf8_offset_to_pointer (at, gtk_text_iter_get_offset (&iter) - offset);
-      to = g_utf8_offset_to_pointer (from, gtk_text_iter_get_offset (&next) -
-                                           gtk_text_iter_get_offset (&iter));
+      from = g_utf8_offset_to_pointer (at, gtk_text_iter_get_offset (&iter) - offset) - text;
+      to = g_utf8_offset_to_pointer (text + from, gtk_text_iter_get_offset (&next) -
+                                                  gtk_text_iter_get_offset (&iter)) - text;
       for (GSList *l = tags; l != NULL; l = l->next)
         {
-          g_autoptr(GdkRGBA) color = NULL;
-          gboolean color_set = FALSE, weight_set = FALSE, style_set = FALSE;
-          int weight = PANGO_WEIGHT_NORMAL;
-          PangoStyle style = PANGO_STYLE_NORMAL;
-          PangoAttribute *attribute;
+          const TagStyle *style = tag_style (buffer, l->data);
 
-          g_object_get (l->data, "foreground-set", &color_set, "foreground-rgba", &color,
-                        "weight-set", &weight_set, "weight", &weight,
-                        "style-set", &style_set, "style", &style, NULL);
-          if (color_set && color != NULL)
-            {
-              attribute = pango_attr_foreground_new (color->red * 65535, color->green * 65535,
-                                                     color->blue * 65535);
-              attribute->start_index = from - text;
-              attribute->end_index = to - text;
-              pango_attr_list_insert (attributes, attribute);
-            }
-          if (weight_set)
-            {
-              attribute = pango_attr_weight_new (weight);
-              attribute->start_index = from - text;
-              attribute->end_index = to - text;
-              pango_attr_list_insert (attributes, attribute);
-            }
-          if (style_set)
-            {
-              attribute = pango_attr_style_new (style);
-              attribute->start_index = from - text;
-              attribute->end_index = to - text;
-              pango_attr_list_insert (attributes, attribute);
-            }
+          if (style->color_set)
+            add_attribute (attributes,
+                           pango_attr_foreground_new (style->red, style->green, style->blue),
+                           from, to);
+          if (style->weight_set)
+            add_attribute (attributes, pango_attr_weight_new (style->weight), from, to);
+          if (style->style_set)
+            add_attribute (attributes, pango_attr_style_new (style->style), from, to);
         }
-      at = to;
+      at = text + to;
       offset = gtk_text_iter_get_offset (&next);
       iter = next;
     }
