@@ -775,21 +775,12 @@ guint
 _agent_gtk_markdown_view_get_n_drawn (AgentGtkMarkdownView *self,
                                  guint             *last)
 {
-  guint n_drawn = 0;
   guint last_drawn = 0;
+  guint n_drawn;
 
   g_return_val_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self), 0);
 
-  for (guint i = 0; i < self->drawn->len; i++)
-    {
-      guint page_last = 0;
-      guint page_drawn = _agent_gtk_markdown_page_get_drawn (g_ptr_array_index (self->drawn, i),
-                                                             &page_last);
-
-      n_drawn += page_drawn;
-      if (page_drawn > 0)
-        last_drawn = page_last;
-    }
+  n_drawn = _agent_gtk_markdown_pages_get_drawn (self->drawn, &last_drawn);
   if (last != NULL)
     *last = last_drawn;
   return n_drawn;

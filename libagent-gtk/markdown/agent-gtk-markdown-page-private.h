@@ -20,6 +20,8 @@ G_DECLARE_FINAL_TYPE (AgentGtkMarkdownPage, agent_gtk_markdown_page, AGENT_GTK, 
 GtkWidget *_agent_gtk_markdown_page_new            (guint                 first);
 guint      _agent_gtk_markdown_page_get_drawn      (AgentGtkMarkdownPage *self,
                                                     guint                *last);
+guint      _agent_gtk_markdown_pages_get_drawn     (GPtrArray            *pages,
+                                                    guint                *last);
 void       _agent_gtk_markdown_page_remove         (GtkWidget            *page);
 void       _agent_gtk_markdown_snapshot_near_view  (GtkWidget            *widget,
                                                     GtkSnapshot          *snapshot,

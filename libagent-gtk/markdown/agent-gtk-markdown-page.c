@@ -150,6 +150,32 @@ _agent_gtk_markdown_page_new (guint first)
 }
 
 /**
+ * _agent_gtk_markdown_pages_get_drawn:
+ * @pages: (element-type AgentGtkMarkdownPage): pages or groups drawn
+ * @last: (out): the view's position of the last chunk they drew, if any
+ *
+ * Returns: how many chunks the last snapshots of @pages drew
+ */
+guint
+_agent_gtk_markdown_pages_get_drawn (GPtrArray *pages,
+                                     guint     *last)
+{
+  guint n_drawn = 0;
+
+  for (guint i = 0; i < pages->len; i++)
+    {
+      guint page_last = 0;
+      guint page_drawn = _agent_gtk_markdown_page_get_drawn (g_ptr_array_index (pages, i),
+                                                             &page_last);
+
+      n_drawn += page_drawn;
+      if (page_drawn > 0)
+        *last = page_last;
+    }
+  return n_drawn;
+}
+
+/**
  * _agent_gtk_markdown_page_get_drawn:
  * @self: a page, or a group of pages
  * @last: (out): the view's position of the last chunk its last snapshot drew
@@ -161,22 +187,10 @@ guint
 _agent_gtk_markdown_page_get_drawn (AgentGtkMarkdownPage *self,
                                     guint                *last)
 {
-  guint n_drawn = 0;
-
   *last = self->last_drawn;
   if (!self->holds_pages)
     return self->n_drawn;
-  for (guint i = 0; i < self->drawn->len; i++)
-    {
-      guint child_last = 0;
-      guint child_drawn = _agent_gtk_markdown_page_get_drawn (g_ptr_array_index (self->drawn, i),
-                                                              &child_last);
-
-      n_drawn += child_drawn;
-      if (child_drawn > 0)
-        *last = child_last;
-    }
-  return n_drawn;
+  return _agent_gtk_markdown_pages_get_drawn (self->drawn, last);
 }
 
 /* Removed pages, freed a few at a time */
