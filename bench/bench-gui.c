@@ -56,6 +56,7 @@
 #include "agent-chat-window.h"
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
+#include "agent-test-util.h"
 #include "bench-util.h"
 
 static int n_deltas = 5000;
@@ -524,19 +525,10 @@ remove_store (AgentStore *store,
               const char *dir)
 {
   gboolean flushed = FALSE;
-  g_autoptr(GDir) files = NULL;
-  const char *name;
 
   agent_store_flush_async (store, NULL, flushed_cb, &flushed);
   iterate_until (&flushed);
-  if ((files = g_dir_open (dir, 0, NULL)) != NULL)
-    while ((name = g_dir_read_name (files)) != NULL)
-      {
-        g_autofree char *path = g_build_filename (dir, name, NULL);
-
-        g_remove (path);
-      }
-  g_rmdir (dir);
+  agent_test_remove_dir (dir);
 }
 
 /* --embedded: libagent-gtk's chat view and composer in a host window, beside

@@ -917,7 +917,8 @@ agent_gtk_chat_view_map (GtkWidget *widget)
 {
   GTK_WIDGET_CLASS (agent_gtk_chat_view_parent_class)->map (widget);
 
-  /* Answers bring code blocks: their highlighter is made ready at idle */
+  /* Answers bring code blocks and a spinner: their highlighter and the
+   * spinner's SVG loader are made ready at idle */
   _agent_gtk_code_prepare (widget);
 }
 

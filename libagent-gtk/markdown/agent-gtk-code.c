@@ -206,11 +206,12 @@ on_dark_changed (GtkLabel *label)
 }
 
 /* One step of the preparation at a time, so that no idle blocks the main
- * loop for long */
+ * loop for long (@user_data: the display) */
 static gboolean
 prepare_step (gpointer user_data)
 {
   static guint step;
+  GdkDisplay *display = user_data;
 
   switch (step++)
     {
@@ -231,13 +232,10 @@ prepare_step (gpointer user_data)
          * icon (Adwaita's others are PNG), whose loader, librsvg, took
          * 10-20 ms of the first answer's first frame. Drawn once, the icon
          * stays in the theme's cache. */
-        GdkDisplay *display = gdk_display_get_default ();
         g_autoptr(GtkIconPaintable) icon = NULL;
         g_autoptr(GtkSnapshot) snapshot = NULL;
         g_autoptr(GskRenderNode) node = NULL;
 
-        if (display == NULL)
-          return G_SOURCE_REMOVE;
         icon = gtk_icon_theme_lookup_icon (gtk_icon_theme_get_for_display (display),
                                            "process-working-symbolic", NULL, 16, 1,
                                            GTK_TEXT_DIR_NONE, 0);
@@ -254,15 +252,16 @@ on_after_first_paint (GdkFrameClock *clock,
                       gpointer       user_data)
 {
   g_signal_handlers_disconnect_by_func (clock, on_after_first_paint, user_data);
-  g_idle_add_full (G_PRIORITY_LOW, prepare_step, NULL, NULL);
+  g_idle_add_full (G_PRIORITY_LOW, prepare_step, user_data, g_object_unref);
 }
 
 /**
  * _agent_gtk_code_prepare:
- * @widget: a mapped widget that will show code blocks
+ * @widget: a mapped widget that will show answers
  *
- * Loads what highlighting needs at idle, after @widget's window has drawn
- * its next frame; once a process.
+ * Loads what highlighting needs, and the SVG loader of the spinner that an
+ * answer waited for shows, at idle after @widget's window has drawn its
+ * next frame; once a process.
  */
 void
 _agent_gtk_code_prepare (GtkWidget *widget)
@@ -273,7 +272,8 @@ _agent_gtk_code_prepare (GtkWidget *widget)
   if (scheduled || clock == NULL)
     return;
   scheduled = TRUE;
-  g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_first_paint), NULL);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_first_paint),
+                    g_object_ref (gtk_widget_get_display (widget)));
   gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT);
 }
 

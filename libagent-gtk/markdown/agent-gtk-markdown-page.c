@@ -24,7 +24,6 @@ struct _AgentGtkMarkdownPage
   guint     first;       /* the position of its first chunk */
   GPtrArray *drawn;      /* a group: the pages its last snapshot drew */
   guint     n_drawn;     /* children drawn by its last snapshot */
-  gboolean  holds_pages; /* a group, as its last snapshot found it */
   guint     last_drawn;  /* the position of the last of them */
 };
 
@@ -84,6 +83,13 @@ _agent_gtk_markdown_snapshot_near_view (GtkWidget   *widget,
     }
 }
 
+/* A group: its children are pages (a group keeps at least one) */
+static gboolean
+holds_pages (AgentGtkMarkdownPage *self)
+{
+  return AGENT_GTK_IS_MARKDOWN_PAGE (gtk_widget_get_first_child (GTK_WIDGET (self)));
+}
+
 static void
 agent_gtk_markdown_page_snapshot (GtkWidget   *widget,
                                   GtkSnapshot *snapshot)
@@ -96,8 +102,7 @@ agent_gtk_markdown_page_snapshot (GtkWidget   *widget,
   self->last_drawn += self->first;
   /* Only pages are kept: a chunk can go before the next snapshot (a page
    * taken out tells its group, _agent_gtk_markdown_page_remove()) */
-  self->holds_pages = AGENT_GTK_IS_MARKDOWN_PAGE (gtk_widget_get_first_child (widget));
-  if (!self->holds_pages)
+  if (!holds_pages (self))
     g_ptr_array_set_size (self->drawn, 0);
 }
 
@@ -188,7 +193,7 @@ _agent_gtk_markdown_page_get_drawn (AgentGtkMarkdownPage *self,
                                     guint                *last)
 {
   *last = self->last_drawn;
-  if (!self->holds_pages)
+  if (!holds_pages (self))
     return self->n_drawn;
   return _agent_gtk_markdown_pages_get_drawn (self->drawn, last);
 }
