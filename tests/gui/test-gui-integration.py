@@ -33,6 +33,8 @@ from scriptedserver import ScriptedServer  # noqa: E402
 N_TESTS = 10
 APP_ID = os.environ.get("AGENT_CHAT_APP_ID", "io.github.libagent.Chat")
 APP_PATH = "/" + APP_ID.replace(".", "/")
+# Slower builds (sanitizers) wait longer
+WAIT_SCALE = float(os.environ.get("AGENT_TEST_WAIT_SCALE", "1"))
 
 NOTIFICATIONS_XML = """
 <node>
@@ -200,6 +202,11 @@ def main(home):
         other = subprocess.Popen([os.environ["AGENT_CHAT"], "--model", "other-model"],
                                  env=chat.env)
         moved = focus.wait(lambda: active_window() not in ("", main_window), 30)
+        # The app learns that its window lost the keyboard from X events it
+        # reads after xdotool sees the move, and GTK 4.8 tells no window's
+        # active state over AT-SPI to wait on: an answer released at once
+        # can end before the app knows (a loaded machine under ASan did)
+        focus.pump(1.0 * WAIT_SCALE)
         before = len(notifications.received)
         held.release()
         told = focus.wait(lambda: len(notifications.received) > before, 30)
