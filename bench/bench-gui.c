@@ -753,11 +753,12 @@ main (int   argc,
   iterate_until (&stats.done);
   stats.recording = FALSE;
   printf ("bench-gui: %s, %d deltas in %.2f s, %.0f deltas/s from the first to the last "
-          "(%d asked), %s build, %s renderer\n",
+          "(%d asked), %s build, %s renderer on %s\n",
           embedded ? "the chat view in a host window" : "agent-chat's window", n_deltas,
           (g_get_monotonic_time () - start) / 1e6,
           (n_deltas - 1) / (MAX (1, stats.last_delta_at - stats.first_delta_at) / 1e6), rate,
-          BENCH_BUILDTYPE, G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
+          BENCH_BUILDTYPE, G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))),
+          G_OBJECT_TYPE_NAME (gtk_widget_get_display (GTK_WIDGET (window))));
   print_cpu (cpu_start, start);
   print_stats (&stats);
 
