@@ -53,6 +53,7 @@
 #include "agent-gtk-chat-view-private.h"
 #include "agent-gtk-markdown-view-private.h"
 #include "agent-gtk-message-row-private.h"
+#include "agent-chat-renderer.h"
 #include "agent-chat-window.h"
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
@@ -594,7 +595,8 @@ main (int   argc,
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose,
       "Also print the slowest frames: when they came and their phases", NULL },
     { "renderer", 0, 0, G_OPTION_ARG_STRING, &renderer,
-      "GTK's renderer, as GSK_RENDERER (default: cairo, or GSK_RENDERER)", "R" },
+      "GTK's renderer, as GSK_RENDERER (default: cairo, or GSK_RENDERER); "
+      "app: agent-chat's choice; gtk: GTK's", "R" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("- agent-chat frame times");
@@ -660,12 +662,18 @@ main (int   argc,
   if (g_getenv ("GSETTINGS_SCHEMA_DIR") == NULL)
     g_setenv ("GSETTINGS_SCHEMA_DIR", BENCH_SCHEMA_DIR, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  if (renderer != NULL)
+  /* "app": the renderer agent-chat chooses (agent-chat-renderer.c), or
+   * GTK's; "gtk": GTK's own choice */
+  if (g_strcmp0 (renderer, "app") == 0 || g_strcmp0 (renderer, "gtk") == 0)
+    g_unsetenv ("GSK_RENDERER");
+  else if (renderer != NULL)
     g_setenv ("GSK_RENDERER", renderer, TRUE);
   else if (g_getenv ("GSK_RENDERER") == NULL)
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
   init_at = g_get_monotonic_time ();
   gtk_init ();
+  if (g_strcmp0 (renderer, "app") == 0)
+    agent_chat_choose_renderer (gdk_display_get_default ());
   phase_at[0] = g_get_monotonic_time ();
   adw_init ();
   phase_at[1] = g_get_monotonic_time ();

@@ -28,6 +28,7 @@
 
 #include "agent-chat-application.h"
 #include "agent-chat-preferences.h"
+#include "agent-chat-renderer.h"
 #if AGENT_HAS_STORE
 # include "agent-chat-search-provider.h"
 #endif
@@ -428,6 +429,10 @@ agent_chat_application_startup (GApplication *app)
   };
 
   G_APPLICATION_CLASS (agent_chat_application_parent_class)->startup (app);
+
+  /* Before any window is realized: cairo where OpenGL is software */
+  if (gdk_display_get_default () != NULL)
+    agent_chat_choose_renderer (gdk_display_get_default ());
 
   self->settings = g_settings_new (AGENT_CHAT_SCHEMA_ID);
   self->secrets = agent_chat_secret_store_new (TRUE);
