@@ -34,8 +34,9 @@ SDK = 'org.gnome.Sdk'
 FINISH_ARGS = ['--share=network', '--share=ipc', '--socket=wayland', '--socket=fallback-x11',
                '--device=dri', '--talk-name=org.freedesktop.secrets']
 # What org.gnome.Platform (and its SDK) has, by pkg-config name
-RUNTIME_PROVIDES = {'gdk-pixbuf-2.0', 'gio-2.0', 'gio-unix-2.0', 'gobject-introspection-1.0', 'gtk4',
-                    'gtksourceview-5', 'json-glib-1.0', 'libadwaita-1', 'libsecret-1',
+# (libepoxy: GTK's own dependency)
+RUNTIME_PROVIDES = {'epoxy', 'gdk-pixbuf-2.0', 'gio-2.0', 'gio-unix-2.0', 'gobject-introspection-1.0',
+                    'gtk4', 'gtksourceview-5', 'json-glib-1.0', 'libadwaita-1', 'libsecret-1',
                     'libsoup-3.0', 'sqlite3'}
 # A module's name, when it is not the pkg-config name of what it builds
 MODULE_PROVIDES = {'cjson': 'libcjson'}
