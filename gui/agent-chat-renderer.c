@@ -122,8 +122,8 @@ agent_chat_choose_renderer (GdkDisplay *display)
 
   if (has_gpu_device ())
     {
-      /* No OpenGL at all: GTK draws with cairo anyway */
       name = agent_chat_renderer_probe_gl (display);
+      /* A GPU's, or no OpenGL at all (GTK then draws with cairo anyway) */
       if (!agent_chat_renderer_is_software (name))
         {
           g_debug ("OpenGL renders with %s: GTK chooses the renderer", name ? name : "nothing");
