@@ -413,6 +413,7 @@ static void
 agent_chat_application_startup (GApplication *app)
 {
   AgentChatApplication *self = AGENT_CHAT_APPLICATION (app);
+  GdkDisplay *display;
   static const GActionEntry actions[] = {
     { "quit", quit_action },
     { "preferences", preferences_action },
@@ -431,8 +432,8 @@ agent_chat_application_startup (GApplication *app)
   G_APPLICATION_CLASS (agent_chat_application_parent_class)->startup (app);
 
   /* Before any window is realized: cairo where OpenGL is software */
-  if (gdk_display_get_default () != NULL)
-    agent_chat_choose_renderer (gdk_display_get_default ());
+  if ((display = gdk_display_get_default ()) != NULL)
+    agent_chat_choose_renderer (display);
 
   self->settings = g_settings_new (AGENT_CHAT_SCHEMA_ID);
   self->secrets = agent_chat_secret_store_new (TRUE);

@@ -112,13 +112,14 @@ const char *
 agent_chat_choose_renderer (GdkDisplay *display)
 {
   g_autofree char *name = NULL;
+  const char *chosen;
 
   g_return_val_if_fail (GDK_IS_DISPLAY (display), NULL);
 
   if (g_getenv ("GSK_RENDERER") != NULL)
     return NULL;
-  if (g_object_get_data (G_OBJECT (display), "gsk-renderer") != NULL)
-    return g_object_get_data (G_OBJECT (display), "gsk-renderer");
+  if ((chosen = g_object_get_data (G_OBJECT (display), "gsk-renderer")) != NULL)
+    return chosen;
 
   if (has_gpu_device ())
     {
