@@ -16,11 +16,16 @@
  *
  *   xvfb-run -a meson devenv -C _build bench/bench-gui [--embedded] [--deltas N] [--rate N]
  *                                                      [--lines N] [--history N] [--store]
- *                                                      [--renderer R] [--verbose]
+ *                                                      [--renderer R] [--answer KIND]
+ *                                                      [--verbose]
  *
  * The server sends the deltas in steps of at least 8 ms, as many in each as
  * are due by then: GLib's timeouts overshoot by a fraction of a millisecond,
  * and one delta a millisecond came out at ~800 a second whatever the app did.
+ *
+ * With --answer, the answer is prose in paragraphs of N words
+ * (paragraphs:N), or code blocks of N lines (code:N), instead of the mix:
+ * what a frame costs when the block that grows is long.
  *
  * With --store, the answers go into a conversation of a SQLite store in a
  * temporary directory, as in agent-chat: each message is committed (on the
@@ -44,6 +49,7 @@
 #include <agent.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -78,6 +84,53 @@ static const char *words[] = {
   "```c\n", "int x = 1;\n", "return x;\n", "```\n\n",
 };
 
+/* --answer paragraphs:N: prose, N words a paragraph; code:N: code blocks of
+ * N lines, eight deltas a line */
+static char *answer = NULL;
+static int paragraph_words = 0;
+static int code_lines = 0;
+
+static const char *prose[] = {
+  "The ", "model ", "keeps ", "writing ", "one ", "long ", "paragraph, ", "as ",
+  "some ", "answers ", "do ", "when ", "they ", "explain ", "at ", "length. ",
+};
+
+static const char *code[] = {
+  "    int ", "value ", "= ", "compute ", "(input, ", "count); ", "// the next step", "\n",
+};
+
+/* The text of delta @i */
+static char *
+delta_text (int i)
+{
+  if (paragraph_words > 0)
+    return g_strconcat (prose[i % G_N_ELEMENTS (prose)],
+                        (i + 1) % paragraph_words == 0 ? "\n\n" : "", NULL);
+  if (code_lines > 0)
+    {
+      int line = i / G_N_ELEMENTS (code);
+      gboolean first = i % G_N_ELEMENTS (code) == 0;
+
+      return g_strconcat (first && line % code_lines == 0 ? "```c\n" : "",
+                          code[i % G_N_ELEMENTS (code)],
+                          !first && (i + 1) % G_N_ELEMENTS (code) == 0 &&
+                          (line + 1) % code_lines == 0 ? "```\n\n" : "", NULL);
+    }
+  return g_strdup (words[i % G_N_ELEMENTS (words)]);
+}
+
+static gboolean
+parse_answer (void)
+{
+  if (answer == NULL || g_str_equal (answer, "markdown"))
+    return TRUE;
+  if (g_str_has_prefix (answer, "paragraphs:"))
+    paragraph_words = atoi (answer + strlen ("paragraphs:"));
+  else if (g_str_has_prefix (answer, "code:"))
+    code_lines = atoi (answer + strlen ("code:"));
+  return paragraph_words > 0 || code_lines > 0;
+}
+
 /* The deltas, paced: each step waits at least 8 ms (or a delta's period, if
  * longer) and sends the deltas due by its end */
 static void
@@ -91,7 +144,11 @@ add_deltas (AgentTestResponse *response)
       int due = MIN (n_deltas, (int) ((ms * rate) / 1000) + 1);
 
       for (; sent < due; sent++)
-        agent_test_openai_add_text (response, words[sent % G_N_ELEMENTS (words)]);
+        {
+          g_autofree char *text = delta_text (sent);
+
+          agent_test_openai_add_text (response, text);
+        }
       if (sent < n_deltas)
         agent_test_response_add_delay (response, step);
     }
@@ -585,6 +642,9 @@ main (int   argc,
     { "deltas", 0, 0, G_OPTION_ARG_INT, &n_deltas, "Deltas to stream", "N" },
     { "rate", 0, 0, G_OPTION_ARG_INT, &rate, "Deltas the server sends a second (default 1,000)", "N" },
     { "lines", 0, 0, G_OPTION_ARG_INT, &n_lines, "Lines of the long answer (0: none)", "N" },
+    { "answer", 0, 0, G_OPTION_ARG_STRING, &answer,
+      "What streams: markdown (a mix, the default), paragraphs:N (N words each), "
+      "code:N (code blocks of N lines)", "KIND" },
     { "history", 0, 0, G_OPTION_ARG_INT, &n_history,
       "Messages of the conversation opened (default 10,000; then twice as many)", "N" },
     { "store", 0, 0, G_OPTION_ARG_NONE, &use_store,
@@ -610,7 +670,8 @@ main (int   argc,
   g_autoptr(AgentStore) store = NULL;
   g_autoptr(AgentConversation) conversation = NULL;
   g_autofree char *store_dir = NULL;
-  const char *server_argv[6];
+  g_autofree char *answer_arg = NULL;
+  const char *server_argv[7];
   GPid server_pid;
   int server_out;
   GtkWidget *window;
@@ -635,6 +696,11 @@ main (int   argc,
       g_printerr ("bench-gui: --rate must be at least 1\n");
       return 1;
     }
+  if (!parse_answer ())
+    {
+      g_printerr ("bench-gui: --answer is markdown, paragraphs:N or code:N\n");
+      return 1;
+    }
   if (serve_only)
     return serve ();
 
@@ -647,7 +713,9 @@ main (int   argc,
   rate_arg = g_strdup_printf ("--rate=%d", rate);
   server_argv[3] = lines_arg;
   server_argv[4] = rate_arg;
-  server_argv[5] = NULL;
+  answer_arg = g_strdup_printf ("--answer=%s", answer ? answer : "markdown");
+  server_argv[5] = answer_arg;
+  server_argv[6] = NULL;
   if (!g_spawn_async_with_pipes (NULL, (char **) server_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
                                  &server_pid, NULL, &server_out, NULL, &error))
     {

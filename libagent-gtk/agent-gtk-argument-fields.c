@@ -18,6 +18,7 @@
 #include <agent.h>
 
 #include "agent-gtk-argument-fields-private.h"
+#include "agent-gtk-private.h"
 
 struct _AgentGtkArgumentFields
 {
@@ -194,6 +195,7 @@ add_row (AgentGtkArgumentFields *self)
                                    "hexpand", TRUE,
                                    "wrap", TRUE,
                                    "wrap-mode", PANGO_WRAP_WORD_CHAR,
+                                   "width-chars", AGENT_GTK_LABEL_MIN_CHARS,
                                    "css-classes", (const char *[]) { "field-value", NULL },
                                    NULL);
 

@@ -164,6 +164,7 @@ text_block_new (Block *block)
 
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  _agent_gtk_label_bound_minimum (GTK_LABEL (label));
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_widget_set_focusable (label, FALSE);
@@ -243,15 +244,17 @@ table_block_new (Block *block)
   return scroller;
 }
 
+/* @open: the block may grow (see agent-gtk-code.c) */
 static GtkWidget *
-code_block_new (Block *block)
+code_block_new (Block    *block,
+                gboolean  open)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *language = gtk_label_new (block->language ? block->language : "");
   GtkWidget *copy = gtk_button_new_from_icon_name ("edit-copy-symbolic");
   GtkWidget *scroller = gtk_scrolled_window_new ();
-  GtkWidget *code = gtk_label_new (NULL);
+  GtkWidget *code = _agent_gtk_code_new ();
 
   gtk_widget_add_css_class (box, "card");
   gtk_widget_add_css_class (box, "code-block");
@@ -271,12 +274,7 @@ code_block_new (Block *block)
   gtk_box_append (GTK_BOX (header), language);
   gtk_box_append (GTK_BOX (header), copy);
 
-  _agent_gtk_code_set_text (GTK_LABEL (code), block->text, block->language);
-  gtk_widget_add_css_class (code, "monospace");
-  gtk_label_set_xalign (GTK_LABEL (code), 0);
-  gtk_label_set_selectable (GTK_LABEL (code), TRUE);
-  gtk_widget_set_focusable (code, FALSE);
-  gtk_widget_set_can_focus (code, FALSE);
+  _agent_gtk_code_set_text (code, block->text, block->language, open);
   gtk_widget_set_margin_start (code, 12);
   gtk_widget_set_margin_end (code, 12);
   gtk_widget_set_margin_bottom (code, 12);
@@ -290,21 +288,24 @@ code_block_new (Block *block)
 
   gtk_box_append (GTK_BOX (box), header);
   gtk_box_append (GTK_BOX (box), scroller);
-  g_object_set_data (G_OBJECT (box), "code-label", code);
+  g_object_set_data (G_OBJECT (box), "code", code);
   g_object_set_data (G_OBJECT (box), "copy-button", copy);
   g_object_set_data_full (G_OBJECT (box), "language", g_strdup (block->language), g_free);
   return box;
 }
 
-static GtkWidget *block_widget_new (Block *block);
+static GtkWidget *block_widget_new (Block    *block,
+                                    gboolean  open);
 
 /* The widgets of a chunk hold the same kinds of blocks as the first of
  * @blocks: update them in place and add widgets for the blocks after them
  * (the usual case while the last chunk grows, or ends and the next
- * begins), which spares making widgets and computing their style. */
+ * begins), which spares making widgets and computing their style.
+ * @open: the chunk ends inside a code fence (its last block may grow). */
 static gboolean
 update_chunk_widget (GtkWidget *box,
-                     GPtrArray *blocks)
+                     GPtrArray *blocks,
+                     gboolean   open)
 {
   GtkWidget *child = gtk_widget_get_first_child (box);
   guint n_children;
@@ -346,29 +347,32 @@ update_chunk_widget (GtkWidget *box,
         set_text_block (child, block);
       else if (block->kind == BLOCK_CODE)
         {
-          GtkWidget *code = g_object_get_data (G_OBJECT (child), "code-label");
+          GtkWidget *code = g_object_get_data (G_OBJECT (child), "code");
           GtkWidget *copy = g_object_get_data (G_OBJECT (child), "copy-button");
 
-          _agent_gtk_code_set_text (GTK_LABEL (code), block->text, block->language);
+          _agent_gtk_code_set_text (code, block->text, block->language,
+                                    open && i + 1 == blocks->len);
           g_object_set_data_full (G_OBJECT (copy), "code", g_strdup (block->text), g_free);
         }
       else if (block->kind == BLOCK_TABLE)
         set_table_cells (g_object_get_data (G_OBJECT (child), "table-grid"), block);
     }
   for (; i < blocks->len; i++)
-    gtk_box_append (GTK_BOX (box), block_widget_new (g_ptr_array_index (blocks, i)));
+    gtk_box_append (GTK_BOX (box), block_widget_new (g_ptr_array_index (blocks, i),
+                                                     open && i + 1 == blocks->len));
   return TRUE;
 }
 
 static GtkWidget *
-block_widget_new (Block *block)
+block_widget_new (Block    *block,
+                  gboolean  open)
 {
   switch (block->kind)
     {
     case BLOCK_TEXT:
       return text_block_new (block);
     case BLOCK_CODE:
-      return code_block_new (block);
+      return code_block_new (block, open);
     case BLOCK_TABLE:
       return table_block_new (block);
     case BLOCK_RULE:
@@ -378,13 +382,15 @@ block_widget_new (Block *block)
 }
 
 static GtkWidget *
-chunk_widget_new (const char *source)
+chunk_widget_new (const char *source,
+                  gboolean    open)
 {
   g_autoptr(GPtrArray) blocks = _agent_gtk_markdown_parse_blocks (source, strlen (source));
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
 
   for (guint i = 0; i < blocks->len; i++)
-    gtk_box_append (GTK_BOX (box), block_widget_new (g_ptr_array_index (blocks, i)));
+    gtk_box_append (GTK_BOX (box), block_widget_new (g_ptr_array_index (blocks, i),
+                                                     open && i + 1 == blocks->len));
   return box;
 }
 
@@ -675,6 +681,7 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
                               const char        *text)
 {
   g_autoptr(GArray) cuts = NULL;
+  gboolean ends_in_fence = FALSE;
   gsize base = 0;
   gsize start;
   gsize length;
@@ -699,7 +706,7 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
   self->text = g_strdup (text);
   length = strlen (text);
 
-  cuts = _agent_gtk_markdown_split_chunks (text + base);
+  cuts = _agent_gtk_markdown_split_chunks (text + base, &ends_in_fence);
   start = base;
   for (i = 0; i <= cuts->len; i++)
     {
@@ -722,7 +729,7 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
             {
               g_autoptr(GPtrArray) blocks = _agent_gtk_markdown_parse_blocks (source, strlen (source));
 
-              if (update_chunk_widget (chunk->widget, blocks))
+              if (update_chunk_widget (chunk->widget, blocks, ends_in_fence && i == cuts->len))
                 {
                   g_free (chunk->source);
                   chunk->source = g_steal_pointer (&source);
@@ -738,7 +745,7 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
       chunk = g_new0 (Chunk, 1);
       chunk->source = g_steal_pointer (&source);
       chunk->offset = start;
-      chunk->widget = chunk_widget_new (chunk->source);
+      chunk->widget = chunk_widget_new (chunk->source, ends_in_fence && i == cuts->len);
       append_chunk (self, chunk);
       self->n_renders++;
       start = end;

@@ -124,7 +124,14 @@ update_user_part (AgentGtkMessageRow *self)
                           user && ((content != NULL && *content != '\0') ||
                                    agent_message_get_n_attachments (self->message) == 0));
   if (user)
-    gtk_label_set_text (GTK_LABEL (self->user_label), content ? content : "");
+    {
+      /* The bubble is as wide as a short message: a minimum of
+       * AGENT_GTK_LABEL_MIN_CHARS would widen it (agent-gtk-private.h);
+       * a message of a few lines costs little to measure */
+      gtk_label_set_width_chars (GTK_LABEL (self->user_label),
+                                 content != NULL && strlen (content) > 256 ? AGENT_GTK_LABEL_MIN_CHARS : -1);
+      gtk_label_set_text (GTK_LABEL (self->user_label), content ? content : "");
+    }
 }
 
 static void
@@ -1082,6 +1089,7 @@ agent_gtk_message_row_init (AgentGtkMessageRow *self)
 
   AGENT_GTK_INSTANCE_INIT ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  _agent_gtk_label_bound_minimum (GTK_LABEL (self->reasoning_label));
   /* The template hides the action buttons while they get their tooltips
    * (see agent-gtk-private.h); update_role() shows edit and regenerate */
   gtk_widget_set_visible (self->copy_button, TRUE);

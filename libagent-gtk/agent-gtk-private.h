@@ -35,4 +35,22 @@ _agent_gtk_set_new_tooltip (GtkWidget  *widget,
   gtk_widget_set_visible (widget, visible);
 }
 
+/* A wrapped GtkLabel's minimum width is its text laid out with as many
+ * line breaks as it allows: with PANGO_WRAP_WORD_CHAR, a line a character.
+ * GTK 4.8 measures it each time the text changes, and Pango's work grows
+ * with the lines: a 300-word paragraph cost 14 ms to measure, a 3,000-word
+ * one 270 ms, in each frame that added a word to it. A minimum of a few
+ * characters (width-chars) lays it out in lines of that width instead
+ * (2.5 and 42 ms there), and is still narrower than anything beside the
+ * label in a 360 px window. For the labels whose text can be long: an
+ * answer's paragraphs, its reasoning, a tool's arguments and result, the
+ * user's message (when long: its bubble is as wide as its text). */
+#define AGENT_GTK_LABEL_MIN_CHARS 8
+
+static inline void
+_agent_gtk_label_bound_minimum (GtkLabel *label)
+{
+  gtk_label_set_width_chars (label, AGENT_GTK_LABEL_MIN_CHARS);
+}
+
 G_END_DECLS

@@ -417,6 +417,8 @@ agent_gtk_tool_card_init (AgentGtkToolCard *self)
 {
   AGENT_GTK_INSTANCE_INIT ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  _agent_gtk_label_bound_minimum (GTK_LABEL (self->arguments_label));
+  _agent_gtk_label_bound_minimum (GTK_LABEL (self->result_label));
 
   self->signals = g_signal_group_new (AGENT_TYPE_TOOL_CALL);
   g_signal_group_connect_swapped (self->signals, "notify::state", G_CALLBACK (update_state), self);

@@ -9,10 +9,12 @@
 
 G_BEGIN_DECLS
 
-void        _agent_gtk_code_set_text     (GtkLabel   *label,
-                                          const char *code,
-                                          const char *language);
-const char *_agent_gtk_code_get_language (GtkLabel   *label);
+GtkWidget  *_agent_gtk_code_new          (void);
+void        _agent_gtk_code_set_text     (GtkWidget  *code,
+                                          const char *text,
+                                          const char *language,
+                                          gboolean    open);
+const char *_agent_gtk_code_get_language (GtkWidget  *code);
 void        _agent_gtk_code_prepare      (GtkWidget  *widget);
 
 G_END_DECLS

@@ -8,6 +8,14 @@
  * its tags become the label's Pango attributes. While a block streams,
  * the buffer only grows: what was highlighted is not done again.
  *
+ * The label is cut in pieces of CODE_PIECE_LINES lines while the block
+ * streams (its closing fence not there yet): GTK lays out again the whole
+ * text of a label whose text changes, and a block of 200 lines took 9-11 ms
+ * of each frame that added to its last line, 45 µs a line (bench-gui
+ * --answer code:200). Only the last piece changes then. Once the block is
+ * closed, its pieces become one label again (one layout), so that a
+ * selection can span the whole block, as in a block that never streamed.
+ *
  * GtkSourceView's first use costs 40-50 ms (bench-gui's VM: gtk_source_init(),
  * the index of its languages, the style scheme): it is
  * done at idle once the window has drawn a frame, not in the frame that
@@ -35,11 +43,16 @@
 #define LANGUAGE_KEY "agent-gtk-code-language"
 #define PENDING_KEY "agent-gtk-code-pending"
 #define TAG_STYLES_KEY "agent-gtk-code-tag-styles"
+#define TEXT_KEY "agent-gtk-code-text"
+#define OPEN_KEY "agent-gtk-code-open"
+
+/* Lines in each label of a block that streams */
+#define CODE_PIECE_LINES 32
 
 /* The languages read, by id: a buffer holding each */
 static GHashTable *loaded_languages;
-/* The labels waiting for their language to be read, and the idle reading it */
-static GPtrArray *pending_labels;
+/* The blocks waiting for their language to be read, and the idle reading it */
+static GPtrArray *pending_blocks;
 static guint load_source;
 
 /* The fence's name, or a file name's extension */
@@ -146,28 +159,34 @@ add_attribute (PangoAttrList  *attributes,
   pango_attr_list_insert (attributes, attribute);
 }
 
-/* The tags of the highlighted buffer, as the label's attributes */
+/* The tags of the highlighted buffer, as the attributes of @label, which
+ * shows its lines from @first on */
 static void
 update_attributes (GtkLabel        *label,
-                   GtkSourceBuffer *buffer)
+                   GtkSourceBuffer *buffer,
+                   int              first)
 {
   GtkTextBuffer *text_buffer = GTK_TEXT_BUFFER (buffer);
   PangoAttrList *attributes = pango_attr_list_new ();
   const char *text = gtk_label_get_text (label);
   const char *at = text;
-  int offset = 0;
+  int offset;
   GtkTextIter iter, end;
 
-  gtk_text_buffer_get_bounds (text_buffer, &iter, &end);
+  gtk_text_buffer_get_iter_at_line (text_buffer, &iter, first);
+  end = iter;
+  gtk_text_iter_forward_chars (&end, g_utf8_strlen (text, -1));
   gtk_source_buffer_ensure_highlight (buffer, &iter, &end);
-  while (!gtk_text_iter_is_end (&iter))
+  offset = gtk_text_iter_get_offset (&iter);
+  while (gtk_text_iter_compare (&iter, &end) < 0)
     {
       GtkTextIter next = iter;
       g_autoptr(GSList) tags = gtk_text_iter_get_tags (&iter);
       guint from;
       guint to;
 
-      if (!gtk_text_iter_forward_to_tag_toggle (&next, NULL))
+      if (!gtk_text_iter_forward_to_tag_toggle (&next, NULL) ||
+          gtk_text_iter_compare (&next, &end) > 0)
         next = end;
       from = g_utf8_offset_to_pointer (at, gtk_text_iter_get_offset (&iter) - offset) - text;
       to = g_utf8_offset_to_pointer (text + from, gtk_text_iter_get_offset (&next) -
@@ -193,15 +212,35 @@ update_attributes (GtkLabel        *label,
   pango_attr_list_unref (attributes);
 }
 
+/* The pieces of @code with their first lines: the attributes of each
+ * piece in @changed (all, if %NULL) */
 static void
-on_dark_changed (GtkLabel *label)
+update_pieces_attributes (GtkWidget *code,
+                          GPtrArray *changed)
 {
-  GtkSourceBuffer *buffer = g_object_get_data (G_OBJECT (label), BUFFER_KEY);
+  GtkSourceBuffer *buffer = g_object_get_data (G_OBJECT (code), BUFFER_KEY);
+  int first = 0;
+
+  if (buffer == NULL || gtk_source_buffer_get_language (buffer) == NULL)
+    return;
+  for (GtkWidget *piece = gtk_widget_get_first_child (code); piece != NULL;
+       piece = gtk_widget_get_next_sibling (piece))
+    {
+      if (changed == NULL || g_ptr_array_find (changed, piece, NULL))
+        update_attributes (GTK_LABEL (piece), buffer, first);
+      first += CODE_PIECE_LINES;
+    }
+}
+
+static void
+on_dark_changed (GtkWidget *code)
+{
+  GtkSourceBuffer *buffer = g_object_get_data (G_OBJECT (code), BUFFER_KEY);
 
   if (buffer != NULL && gtk_source_buffer_get_language (buffer) != NULL)
     {
       apply_scheme (buffer);
-      update_attributes (label, buffer);
+      update_pieces_attributes (code, NULL);
     }
 }
 
@@ -302,18 +341,18 @@ load_language (GtkSourceLanguage *language)
   g_hash_table_insert (loaded_languages, g_strdup (gtk_source_language_get_id (language)), buffer);
 }
 
-/* One language a dispatch; the labels waiting for it are highlighted */
+/* One language a dispatch; the blocks waiting for it are highlighted */
 static gboolean
 load_pending (gpointer user_data)
 {
-  g_autoptr(GPtrArray) labels = g_steal_pointer (&pending_labels);
+  g_autoptr(GPtrArray) blocks = g_steal_pointer (&pending_blocks);
   GtkSourceLanguage *language = NULL;
 
-  pending_labels = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < labels->len; i++)
+  pending_blocks = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < blocks->len; i++)
     {
-      GtkLabel *label = g_ptr_array_index (labels, i);
-      g_autofree char *name = g_strdup (g_object_get_data (G_OBJECT (label), LANGUAGE_KEY));
+      GtkWidget *code = g_ptr_array_index (blocks, i);
+      g_autofree char *name = g_strdup (g_object_get_data (G_OBJECT (code), LANGUAGE_KEY));
       GtkSourceLanguage *found = find_language (name);
 
       if (found != NULL && !language_is_loaded (found) && language == NULL)
@@ -323,99 +362,193 @@ load_pending (gpointer user_data)
         }
       if (found == NULL || language_is_loaded (found))
         {
-          g_autofree char *code = g_strdup (gtk_label_get_text (label));
+          g_autofree char *text = g_strdup (g_object_get_data (G_OBJECT (code), TEXT_KEY));
 
-          g_object_set_data (G_OBJECT (label), PENDING_KEY, NULL);
-          _agent_gtk_code_set_text (label, code, name);
+          g_object_set_data (G_OBJECT (code), PENDING_KEY, NULL);
+          _agent_gtk_code_set_text (code, text, name,
+                                    GPOINTER_TO_INT (g_object_get_data (G_OBJECT (code), OPEN_KEY)));
         }
       else
-        g_ptr_array_add (pending_labels, g_object_ref (label));
+        g_ptr_array_add (pending_blocks, g_object_ref (code));
     }
-  if (pending_labels->len > 0)
+  if (pending_blocks->len > 0)
     return G_SOURCE_CONTINUE;
-  g_clear_pointer (&pending_labels, g_ptr_array_unref);
+  g_clear_pointer (&pending_blocks, g_ptr_array_unref);
   load_source = 0;
   return G_SOURCE_REMOVE;
 }
 
 static void
-wait_for_language (GtkLabel *label)
+wait_for_language (GtkWidget *code)
 {
-  if (g_object_get_data (G_OBJECT (label), PENDING_KEY) != NULL)
+  if (g_object_get_data (G_OBJECT (code), PENDING_KEY) != NULL)
     return;
-  g_object_set_data (G_OBJECT (label), PENDING_KEY, GINT_TO_POINTER (TRUE));
-  if (pending_labels == NULL)
-    pending_labels = g_ptr_array_new_with_free_func (g_object_unref);
-  g_ptr_array_add (pending_labels, g_object_ref (label));
+  g_object_set_data (G_OBJECT (code), PENDING_KEY, GINT_TO_POINTER (TRUE));
+  if (pending_blocks == NULL)
+    pending_blocks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (pending_blocks, g_object_ref (code));
   if (load_source == 0)
     load_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, load_pending, NULL, NULL);
 }
 
+/* The pieces */
+
+static GtkWidget *
+piece_new (void)
+{
+  GtkWidget *piece = gtk_label_new (NULL);
+
+  gtk_widget_add_css_class (piece, "monospace");
+  gtk_label_set_xalign (GTK_LABEL (piece), 0);
+  gtk_label_set_selectable (GTK_LABEL (piece), TRUE);
+  gtk_widget_set_focusable (piece, FALSE);
+  /* Out of the Tab chain: GTK 4.8's selectable labels take Tab otherwise */
+  gtk_widget_set_can_focus (piece, FALSE);
+  return piece;
+}
+
+/* Cuts @text in pieces of CODE_PIECE_LINES lines (@open) or one: the
+ * pieces whose text changed go to @changed */
+static void
+set_pieces (GtkWidget  *code,
+            const char *text,
+            gboolean    open,
+            GPtrArray  *changed)
+{
+  GtkWidget *piece = gtk_widget_get_first_child (code);
+  const char *start = text;
+
+  for (;;)
+    {
+      const char *end = start;
+      gsize length;
+
+      for (guint lines = 0; open && lines < CODE_PIECE_LINES && end != NULL; lines++)
+        {
+          end = strchr (end, '\n');
+          if (end != NULL && lines + 1 < CODE_PIECE_LINES)
+            end++;
+        }
+      if (!open)
+        end = NULL;
+      length = end != NULL ? (gsize) (end - start) : strlen (start);
+      if (piece == NULL)
+        {
+          piece = piece_new ();
+          gtk_box_append (GTK_BOX (code), piece);
+        }
+      if (strncmp (gtk_label_get_text (GTK_LABEL (piece)), start, length) != 0 ||
+          gtk_label_get_text (GTK_LABEL (piece))[length] != '\0')
+        {
+          g_autofree char *part = g_strndup (start, length);
+
+          gtk_label_set_text (GTK_LABEL (piece), part);
+          g_ptr_array_add (changed, piece);
+        }
+      piece = gtk_widget_get_next_sibling (piece);
+      if (end == NULL)
+        break;
+      start = end + 1;
+    }
+  while (piece != NULL)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (piece);
+
+      gtk_box_remove (GTK_BOX (code), piece);
+      piece = next;
+    }
+}
+
+/**
+ * _agent_gtk_code_new:
+ *
+ * Returns: a code block's text: selectable labels, in monospace
+ */
+GtkWidget *
+_agent_gtk_code_new (void)
+{
+  GtkWidget *code = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  gtk_box_append (GTK_BOX (code), piece_new ());
+  return code;
+}
+
 /**
  * _agent_gtk_code_set_text:
- * @label: the label of a code block
- * @code: the code
+ * @code: the text of a code block, from _agent_gtk_code_new()
+ * @text: the code
  * @language: (nullable): the fence's info string
+ * @open: whether the block may grow (its closing fence not there yet)
  *
- * Shows @code in @label, highlighted when its language is known.
+ * Shows @text in @code, highlighted when its language is known.
  */
 void
-_agent_gtk_code_set_text (GtkLabel   *label,
-                          const char *code,
-                          const char *language)
+_agent_gtk_code_set_text (GtkWidget  *code,
+                          const char *text,
+                          const char *language,
+                          gboolean    open)
 {
-  GtkSourceBuffer *buffer = g_object_get_data (G_OBJECT (label), BUFFER_KEY);
+  GtkSourceBuffer *buffer = g_object_get_data (G_OBJECT (code), BUFFER_KEY);
+  g_autoptr(GPtrArray) changed = g_ptr_array_new ();
   GtkTextBuffer *text_buffer;
-  g_autofree char *old = NULL;
-  GtkTextIter start, end;
+  const char *old;
+  GtkTextIter end;
 
-  g_return_if_fail (GTK_IS_LABEL (label));
+  g_return_if_fail (GTK_IS_BOX (code));
 
-  gtk_label_set_text (label, code);
+  set_pieces (code, text, open, changed);
+  g_object_set_data (G_OBJECT (code), OPEN_KEY, GINT_TO_POINTER (open));
   if (buffer == NULL)
     {
       GtkSourceLanguage *found;
 
+      g_object_set_data_full (G_OBJECT (code), TEXT_KEY, g_strdup (text), g_free);
       gtk_source_init ();
       found = find_language (language);
-      g_object_set_data_full (G_OBJECT (label), LANGUAGE_KEY, g_strdup (language), g_free);
+      g_object_set_data_full (G_OBJECT (code), LANGUAGE_KEY, g_strdup (language), g_free);
       if (found == NULL)
         return;
       if (!language_is_loaded (found))
         {
-          wait_for_language (label);
+          wait_for_language (code);
           return;
         }
       buffer = gtk_source_buffer_new_with_language (found);
       gtk_source_buffer_set_highlight_matching_brackets (buffer, FALSE);
       apply_scheme (buffer);
-      g_object_set_data_full (G_OBJECT (label), BUFFER_KEY, buffer, g_object_unref);
+      g_object_set_data_full (G_OBJECT (code), BUFFER_KEY, buffer, g_object_unref);
       g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
-                               G_CALLBACK (on_dark_changed), label, G_CONNECT_SWAPPED);
+                               G_CALLBACK (on_dark_changed), code, G_CONNECT_SWAPPED);
+      /* Every piece, even those whose text was already there */
+      g_ptr_array_set_size (changed, 0);
+      for (GtkWidget *piece = gtk_widget_get_first_child (code); piece != NULL;
+           piece = gtk_widget_get_next_sibling (piece))
+        g_ptr_array_add (changed, piece);
     }
 
   /* A stream only adds: the buffer grows, and keeps its highlighting */
   text_buffer = GTK_TEXT_BUFFER (buffer);
-  gtk_text_buffer_get_bounds (text_buffer, &start, &end);
-  old = gtk_text_buffer_get_text (text_buffer, &start, &end, TRUE);
-  if (g_str_has_prefix (code, old))
-    gtk_text_buffer_insert (text_buffer, &end, code + strlen (old), -1);
+  old = g_object_get_data (G_OBJECT (code), TEXT_KEY);
+  gtk_text_buffer_get_end_iter (text_buffer, &end);
+  if (gtk_text_buffer_get_char_count (text_buffer) > 0 && old != NULL && g_str_has_prefix (text, old))
+    gtk_text_buffer_insert (text_buffer, &end, text + strlen (old), -1);
   else
-    gtk_text_buffer_set_text (text_buffer, code, -1);
-  update_attributes (label, buffer);
+    gtk_text_buffer_set_text (text_buffer, text, -1);
+  g_object_set_data_full (G_OBJECT (code), TEXT_KEY, g_strdup (text), g_free);
+  update_pieces_attributes (code, changed);
 }
 
 /**
  * _agent_gtk_code_get_language:
- * @label: the label of a code block
+ * @code: the text of a code block
  *
  * Returns: (nullable): the id of the language it is highlighted as, or
  *   %NULL when it is not
  */
 const char *
-_agent_gtk_code_get_language (GtkLabel *label)
+_agent_gtk_code_get_language (GtkWidget *code)
 {
-  GtkSourceBuffer *buffer = g_object_get_data (G_OBJECT (label), BUFFER_KEY);
+  GtkSourceBuffer *buffer = g_object_get_data (G_OBJECT (code), BUFFER_KEY);
   GtkSourceLanguage *language = buffer ? gtk_source_buffer_get_language (buffer) : NULL;
 
   return language ? gtk_source_language_get_id (language) : NULL;

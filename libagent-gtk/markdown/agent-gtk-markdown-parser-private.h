@@ -29,7 +29,8 @@ typedef struct
 
 GPtrArray *_agent_gtk_markdown_parse_blocks (const char *text,
                                              gsize       len);
-GArray    *_agent_gtk_markdown_split_chunks (const char *text);
+GArray    *_agent_gtk_markdown_split_chunks (const char *text,
+                                             gboolean   *ends_in_fence);
 char      *_agent_gtk_latex_to_text         (const char *latex);
 
 G_END_DECLS

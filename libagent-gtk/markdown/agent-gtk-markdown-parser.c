@@ -590,8 +590,11 @@ fence_length (const char *line,
   return n;
 }
 
+/* @ends_in_fence (nullable): set to whether @text ends inside a code
+ * fence, its closing fence not there (yet) */
 GArray *
-_agent_gtk_markdown_split_chunks (const char *text)
+_agent_gtk_markdown_split_chunks (const char *text,
+                                  gboolean   *ends_in_fence)
 {
   GArray *cuts = g_array_new (FALSE, FALSE, sizeof (gsize));
   const char *line = text;
@@ -648,6 +651,8 @@ _agent_gtk_markdown_split_chunks (const char *text)
       line = next;
     }
 
+  if (ends_in_fence != NULL)
+    *ends_in_fence = in_fence;
   return cuts;
 }
 

@@ -42,14 +42,6 @@ reset_settings (void)
   return settings;
 }
 
-static void
-count_notify (GObject    *object,
-              GParamSpec *pspec,
-              guint      *count)
-{
-  (*count)++;
-}
-
 /* The connection */
 
 /* Empty settings: the provider's own URL and model */
@@ -92,8 +84,8 @@ test_connection_overrides (void)
   g_settings_set_string (settings, "model", "settings-model");
   given = agent_chat_connection_new (settings, "ollama", "http://127.0.0.1:11434", "given-model");
   other = agent_chat_connection_new (settings, NULL, "http://127.0.0.1:10/v1", NULL);
-  g_signal_connect (given, "notify::base-url", G_CALLBACK (count_notify), &base_url_notified);
-  g_signal_connect (given, "notify::model", G_CALLBACK (count_notify), &model_notified);
+  g_signal_connect (given, "notify::base-url", G_CALLBACK (agent_test_count_notify), &base_url_notified);
+  g_signal_connect (given, "notify::model", G_CALLBACK (agent_test_count_notify), &model_notified);
 
   g_assert_cmpstr (agent_chat_connection_get_provider (given), ==, "ollama");
   g_assert_cmpstr (agent_chat_connection_get_base_url (given), ==, "http://127.0.0.1:11434");

@@ -388,6 +388,19 @@ attributes_text (GtkLabel *label)
   return attributes ? pango_attr_list_to_string (attributes) : g_strdup ("");
 }
 
+/* The monospace labels of @widget */
+static GPtrArray *
+code_labels (GtkWidget *widget)
+{
+  g_autoptr(GPtrArray) labels = find_all (widget, GTK_TYPE_LABEL);
+  GPtrArray *code = g_ptr_array_new ();
+
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_widget_has_css_class (g_ptr_array_index (labels, i), "monospace"))
+      g_ptr_array_add (code, g_ptr_array_index (labels, i));
+  return code;
+}
+
 static void
 test_markdown_rich (void)
 {
@@ -398,6 +411,7 @@ test_markdown_rich (void)
   g_autofree char *text = NULL;
   g_autofree char *light = NULL;
   g_autofree char *dark = NULL;
+  g_autoptr(GPtrArray) codes = NULL;
   GtkLabel *quote;
   GtkLabel *code;
 
@@ -432,16 +446,10 @@ test_markdown_rich (void)
   g_assert_null (strstr (text, "\\frac"));
 
   /* Code, highlighted as Python, in the colours of the style */
-  code = NULL;
-  {
-    g_autoptr(GPtrArray) labels = find_all (markdown, GTK_TYPE_LABEL);
-
-    for (guint i = 0; i < labels->len; i++)
-      if (gtk_widget_has_css_class (g_ptr_array_index (labels, i), "monospace"))
-        code = g_ptr_array_index (labels, i);
-  }
-  g_assert_nonnull (code);
-  g_assert_cmpstr (_agent_gtk_code_get_language (code), ==, "python3");
+  codes = code_labels (markdown);
+  g_assert_cmpuint (codes->len, ==, 1);
+  code = g_ptr_array_index (codes, 0);
+  g_assert_cmpstr (_agent_gtk_code_get_language (gtk_widget_get_parent (GTK_WIDGET (code))), ==, "python3");
   light = attributes_text (code);
   agent_test_assert_contains (light, "foreground");
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
@@ -457,7 +465,9 @@ test_markdown_rich (void)
 }
 
 /* A wide table and a long line of code scroll: they never widen the window;
- * a long code block keeps its Copy, with all its lines */
+ * a long code block keeps its Copy, with all its lines. A long paragraph,
+ * and a word longer than the view, wrap: their labels' minimum (a few
+ * characters, agent-gtk-private.h) keeps the view narrow. */
 static void
 test_markdown_wide (void)
 {
@@ -478,7 +488,13 @@ test_markdown_wide (void)
     g_string_append_printf (code, "int line_%u = %u; /* a comment that goes on and on and on */\n",
                             i, i);
   g_string_append (source, code->str);
-  g_string_append (source, "```\n");
+  g_string_append (source, "```\n\n");
+  for (guint i = 0; i < 2000; i++)
+    g_string_append_printf (source, "word%u ", i);
+  g_string_append (source, "\n\nhttps://example.com/");
+  for (guint i = 0; i < 300; i++)
+    g_string_append_c (source, 'a' + i % 26);
+  g_string_append (source, "\n");
   agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), source->str);
   iterate ();
 
@@ -491,6 +507,90 @@ test_markdown_wide (void)
   g_assert_cmpstr (gtk_widget_get_tooltip_text (g_ptr_array_index (buttons, 0)), ==, "Copy Code");
   g_string_truncate (code, code->len - 1);
   g_assert_cmpstr (g_object_get_data (g_ptr_array_index (buttons, 0), "code"), ==, code->str);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Their texts, a line each */
+static char *
+code_text (GPtrArray *labels)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < labels->len; i++)
+    g_string_append_printf (text, "%s%s", i > 0 ? "\n" : "",
+                            gtk_label_get_text (g_ptr_array_index (labels, i)));
+  return g_string_free (text, FALSE);
+}
+
+/* A code block that streams is shown in pieces of lines: the lines that
+ * came before are not set (and laid out) again with each new one; all of
+ * it highlighted. Once its fence closes, it is one label again, so that a
+ * selection can take any part of it. */
+static void
+test_markdown_code_streams (void)
+{
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  GtkWidget *window = show_in_window (markdown);
+  g_autoptr(GString) source = g_string_new ("Some C:\n\n```c\n");
+  g_autoptr(GString) code = g_string_new (NULL);
+  g_autoptr(GPtrArray) labels = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *attributes = NULL;
+  GtkWidget *first = NULL;
+  guint first_changes = 0;
+
+  /* The language read before: highlighted as it streams */
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), "```c\nint x;\n```\n");
+  iterate ();
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autofree char *line = g_strdup_printf ("int line_%u = %u; /* a comment */\n", i, i);
+
+      g_string_append (source, line);
+      g_string_append (code, line);
+      agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), source->str);
+      if (i == 40)
+        {
+          g_clear_pointer (&labels, g_ptr_array_unref);
+          labels = code_labels (markdown);
+          first = g_ptr_array_index (labels, 0);
+          g_signal_connect (first, "notify::label", G_CALLBACK (agent_test_count_notify), &first_changes);
+        }
+    }
+  iterate ();
+
+  g_clear_pointer (&labels, g_ptr_array_unref);
+  labels = code_labels (markdown);
+  g_assert_cmpuint (labels->len, >, 1);
+  g_assert_true (g_ptr_array_index (labels, 0) == first);
+  g_assert_cmpuint (first_changes, ==, 0);
+  shown = code_text (labels);
+  /* The code, without its last line's end (md4c's block) */
+  g_string_truncate (code, code->len - 1);
+  g_assert_cmpstr (shown, ==, code->str);
+  attributes = attributes_text (g_ptr_array_index (labels, labels->len - 1));
+  agent_test_assert_contains (attributes, "foreground");
+
+  /* Closed: one label, all of it, highlighted to its end */
+  g_string_append (source, "```\n\nAfter.\n");
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), source->str);
+  iterate ();
+  g_clear_pointer (&labels, g_ptr_array_unref);
+  labels = code_labels (markdown);
+  g_assert_cmpuint (labels->len, ==, 1);
+  g_assert_cmpstr (gtk_label_get_text (g_ptr_array_index (labels, 0)), ==, code->str);
+  {
+    PangoAttrList *list = gtk_label_get_attributes (g_ptr_array_index (labels, 0));
+    g_autoptr(GSList) all = list ? pango_attr_list_get_attributes (list) : NULL;
+    guint last_end = 0;
+
+    for (GSList *l = all; l != NULL; l = l->next)
+      last_end = MAX (last_end, ((PangoAttribute *) l->data)->end_index);
+    g_slist_free_full (g_steal_pointer (&all), (GDestroyNotify) pango_attribute_destroy);
+    /* The colours go on into the last line */
+    g_assert_cmpuint (last_end, >, code->len - strlen ("/* a comment */"));
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -513,12 +613,12 @@ test_markdown_language_at_idle (void)
   code = label_with_class (markdown, "monospace");
   g_assert_nonnull (code);
   g_assert_cmpstr (gtk_label_get_text (code), ==, "puts \"hello\" # greet");
-  g_assert_null (_agent_gtk_code_get_language (code));
+  g_assert_null (_agent_gtk_code_get_language (gtk_widget_get_parent (GTK_WIDGET (code))));
   g_assert_null (gtk_label_get_attributes (code));
 
   iterate ();
   code = label_with_class (markdown, "monospace");
-  g_assert_cmpstr (_agent_gtk_code_get_language (code), ==, "ruby");
+  g_assert_cmpstr (_agent_gtk_code_get_language (gtk_widget_get_parent (GTK_WIDGET (code))), ==, "ruby");
   g_assert_nonnull (gtk_label_get_attributes (code));
   gtk_window_destroy (GTK_WINDOW (window));
   iterate ();
@@ -527,7 +627,7 @@ test_markdown_language_at_idle (void)
   window = show_in_window (markdown);
   agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), source);
   code = label_with_class (markdown, "monospace");
-  g_assert_cmpstr (_agent_gtk_code_get_language (code), ==, "ruby");
+  g_assert_cmpstr (_agent_gtk_code_get_language (gtk_widget_get_parent (GTK_WIDGET (code))), ==, "ruby");
   g_assert_nonnull (gtk_label_get_attributes (code));
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -569,6 +669,7 @@ main (int   argc,
   g_test_add_func ("/gui/markdown/rich", test_markdown_rich);
   g_test_add_func ("/gui/markdown/wide", test_markdown_wide);
   g_test_add_func ("/gui/markdown/language-at-idle", test_markdown_language_at_idle);
+  g_test_add_func ("/gui/markdown/code-streams", test_markdown_code_streams);
   g_test_add_func ("/gui/markdown/latex", test_latex);
   g_test_add ("/gui/polish/preferences-names", Fixture, NULL,
               fixture_set_up, test_preferences_names, fixture_tear_down);
