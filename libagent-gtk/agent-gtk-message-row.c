@@ -75,6 +75,7 @@ struct _AgentGtkMessageRow
   GtkWidget    *menu;         /* the context menu, once opened */
 
   GObject      *item;
+  GObject      *unbound;  /* weak: the item shown before set_item (NULL) */
   AgentMessage *message;   /* item, when it is a message */
   GSignalGroup *signals;
   GSignalGroup *tool_signals;
@@ -490,7 +491,6 @@ reset (AgentGtkMessageRow *self)
   gtk_widget_set_visible (self->user_bubble, FALSE);
   clear_attachments (self);
   gtk_widget_set_visible (self->thinking_expander, FALSE);
-  gtk_expander_set_expanded (GTK_EXPANDER (self->thinking_expander), FALSE);
   /* The Markdown keeps its text, hidden: the next message shown sets its
    * own, and keeps the chunks they share. GTK 4.8 unbinds and binds again
    * the row of an item replaced by itself, as the answer is when it goes
@@ -533,6 +533,17 @@ agent_gtk_message_row_set_item (AgentGtkMessageRow *self,
   g_signal_group_set_target (self->signals, NULL);
   g_signal_group_set_target (self->tool_signals, NULL);
   reset (self);
+  /* The reasoning of a message shown again (GTK 4.8 unbinds and binds
+   * again the row of an answer going into memory) stays as the user left
+   * it: folded or not */
+  if (item == NULL)
+    g_set_weak_pointer (&self->unbound, self->item);
+  else
+    {
+      if (item != self->unbound)
+        gtk_expander_set_expanded (GTK_EXPANDER (self->thinking_expander), FALSE);
+      g_clear_weak_pointer (&self->unbound);
+    }
   g_set_object (&self->item, item);
   self->message = AGENT_IS_MESSAGE (item) ? AGENT_MESSAGE (item) : NULL;
 
@@ -884,6 +895,7 @@ agent_gtk_message_row_dispose (GObject *object)
 
   if (self->signals != NULL)
     agent_gtk_message_row_set_item (self, NULL);
+  g_clear_weak_pointer (&self->unbound);
   g_clear_object (&self->signals);
   g_clear_object (&self->tool_signals);
   g_clear_pointer (&self->progress_title, g_free);

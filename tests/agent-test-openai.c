@@ -107,6 +107,17 @@ agent_test_openai_add_text (AgentTestResponse *response,
   choice_end (response, builder, NULL);
 }
 
+/* Reasoning, as DeepSeek and vLLM send it */
+void
+agent_test_openai_add_reasoning (AgentTestResponse *response,
+                                 const char        *text)
+{
+  JsonBuilder *builder = choice_begin ();
+
+  add_string (builder, "reasoning_content", text);
+  choice_end (response, builder, NULL);
+}
+
 void
 agent_test_openai_add_tool_call (AgentTestResponse *response,
                                  guint              index,

@@ -29,6 +29,8 @@ void               agent_test_openai_add_role              (AgentTestResponse   
                                                             const char               *content);
 void               agent_test_openai_add_text              (AgentTestResponse        *response,
                                                             const char               *text);
+void               agent_test_openai_add_reasoning         (AgentTestResponse        *response,
+                                                            const char               *text);
 void               agent_test_openai_add_tool_chunk        (AgentTestResponse        *response,
                                                             const AgentTestToolChunk *chunk);
 void               agent_test_openai_add_tool_call         (AgentTestResponse        *response,

@@ -548,6 +548,64 @@ test_toggle_mid_stream (Fixture       *fixture,
                    "42");
 }
 
+/* The "Thinking" expander of the answer shown */
+static GtkWidget *
+thinking_expander (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) expanders = find_all (GTK_WIDGET (fixture->window), GTK_TYPE_EXPANDER);
+
+  for (guint i = 0; i < expanders->len; i++)
+    if (gtk_widget_get_mapped (g_ptr_array_index (expanders, i)))
+      return g_ptr_array_index (expanders, i);
+  return NULL;
+}
+
+static gboolean
+thinking_shows (gpointer data)
+{
+  iterate ();
+  return thinking_expander (data) != NULL;
+}
+
+/* The reasoning shows under "Thinking", folded. Opened while it streams,
+ * it stays open when the answer ends and goes into memory (GTK 4.8 binds
+ * its row again), with all of it. */
+static void
+test_reasoning_stays_open (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  AgentTestResponse *response = agent_test_openai_begin (fixture->server, "");
+  AgentSession *session = agent_chat_window_get_session (fixture->window);
+  g_autofree char *shown = NULL;
+  GtkWidget *expander;
+
+  agent_test_openai_add_reasoning (response, "**Plan**: add the numbers.\n\n");
+  agent_test_openai_add_reasoning (response, "Then check");
+  agent_test_response_add_wait (response);
+  agent_test_openai_add_reasoning (response, " the sum.\n\n");
+  agent_test_openai_add_reasoning (response, "Done thinking.");
+  agent_test_openai_add_text (response, "It is 4.");
+  agent_test_openai_add_end (response, "stop", 1, 1);
+
+  agent_chat_window_send (fixture->window, "What is 2+2?");
+  agent_test_server_wait_until_waiting (fixture->server);
+  agent_test_wait_until (thinking_shows, fixture);
+  expander = thinking_expander (fixture);
+  gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+  iterate ();
+  shown = shown_text (expander);
+  agent_test_assert_contains (shown, "**Plan**: add the numbers.\n\nThen check\n");
+  g_clear_pointer (&shown, g_free);
+
+  agent_test_server_release (fixture->server);
+  agent_test_wait_until (session_idle, session);
+  /* Still open once the answer is in memory (its row bound again) */
+  g_assert_true (thinking_expander (fixture) == expander);
+  g_assert_true (gtk_expander_get_expanded (GTK_EXPANDER (expander)));
+  shown = shown_text (expander);
+  agent_test_assert_contains (shown, "**Plan**: add the numbers.\n\nThen check the sum.\n\nDone thinking.\n");
+}
+
 /* Where the focus goes, Tab after Tab from the composer (@direction), until
  * it is back there: tooltips (or types) joined by '|' */
 static char *
@@ -785,6 +843,8 @@ main (int   argc,
   g_test_add_func ("/gui/tool-card/pretty-json", test_pretty_json);
   g_test_add ("/gui/window/toggle-action", Fixture, NULL,
               fixture_set_up, test_toggle_action, fixture_tear_down);
+  g_test_add ("/gui/window/reasoning-stays-open", Fixture, NULL,
+              fixture_set_up, test_reasoning_stays_open, fixture_tear_down);
   g_test_add ("/gui/window/toggle-mid-stream", Fixture, NULL,
               fixture_set_up, test_toggle_mid_stream, fixture_tear_down);
   g_test_add ("/gui/window/keyboard", Fixture, NULL,
