@@ -97,14 +97,23 @@ agent_test_openai_add_role (AgentTestResponse *response,
   choice_end (response, builder, NULL);
 }
 
+/* A delta with one string field */
+static void
+add_delta (AgentTestResponse *response,
+           const char        *field,
+           const char        *text)
+{
+  JsonBuilder *builder = choice_begin ();
+
+  add_string (builder, field, text);
+  choice_end (response, builder, NULL);
+}
+
 void
 agent_test_openai_add_text (AgentTestResponse *response,
                             const char        *text)
 {
-  JsonBuilder *builder = choice_begin ();
-
-  add_string (builder, "content", text);
-  choice_end (response, builder, NULL);
+  add_delta (response, "content", text);
 }
 
 /* Reasoning, as DeepSeek and vLLM send it */
@@ -112,10 +121,7 @@ void
 agent_test_openai_add_reasoning (AgentTestResponse *response,
                                  const char        *text)
 {
-  JsonBuilder *builder = choice_begin ();
-
-  add_string (builder, "reasoning_content", text);
-  choice_end (response, builder, NULL);
+  add_delta (response, "reasoning_content", text);
 }
 
 void
