@@ -113,7 +113,7 @@ delta_text (int i)
 
       return g_strconcat (first && line % code_lines == 0 ? "```c\n" : "",
                           code[i % G_N_ELEMENTS (code)],
-                          !first && (i + 1) % G_N_ELEMENTS (code) == 0 &&
+                          (i + 1) % G_N_ELEMENTS (code) == 0 &&
                           (line + 1) % code_lines == 0 ? "```\n\n" : "", NULL);
     }
   return g_strdup (words[i % G_N_ELEMENTS (words)]);

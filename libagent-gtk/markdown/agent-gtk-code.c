@@ -499,19 +499,20 @@ _agent_gtk_code_set_text (GtkWidget  *code,
 {
   GtkSourceBuffer *buffer = g_object_get_data (G_OBJECT (code), BUFFER_KEY);
   g_autoptr(GPtrArray) changed = g_ptr_array_new ();
+  g_autofree char *old = NULL;
   GtkTextBuffer *text_buffer;
-  const char *old;
   GtkTextIter end;
 
   g_return_if_fail (GTK_IS_BOX (code));
 
+  old = g_object_steal_data (G_OBJECT (code), TEXT_KEY);
+  g_object_set_data_full (G_OBJECT (code), TEXT_KEY, g_strdup (text), g_free);
   g_object_set_data (G_OBJECT (code), OPEN_KEY, GINT_TO_POINTER (open));
   set_pieces (code, text, changed);
   if (buffer == NULL)
     {
       GtkSourceLanguage *found;
 
-      g_object_set_data_full (G_OBJECT (code), TEXT_KEY, g_strdup (text), g_free);
       gtk_source_init ();
       found = find_language (language);
       g_object_set_data_full (G_OBJECT (code), LANGUAGE_KEY, g_strdup (language), g_free);
@@ -529,21 +530,16 @@ _agent_gtk_code_set_text (GtkWidget  *code,
       g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                                G_CALLBACK (on_dark_changed), code, G_CONNECT_SWAPPED);
       /* Every piece, even those whose text was already there */
-      g_ptr_array_set_size (changed, 0);
-      for (GtkWidget *piece = gtk_widget_get_first_child (code); piece != NULL;
-           piece = gtk_widget_get_next_sibling (piece))
-        g_ptr_array_add (changed, piece);
+      g_clear_pointer (&changed, g_ptr_array_unref);
     }
 
   /* A stream only adds: the buffer grows, and keeps its highlighting */
   text_buffer = GTK_TEXT_BUFFER (buffer);
-  old = g_object_get_data (G_OBJECT (code), TEXT_KEY);
   gtk_text_buffer_get_end_iter (text_buffer, &end);
   if (gtk_text_buffer_get_char_count (text_buffer) > 0 && old != NULL && g_str_has_prefix (text, old))
     gtk_text_buffer_insert (text_buffer, &end, text + strlen (old), -1);
   else
     gtk_text_buffer_set_text (text_buffer, text, -1);
-  g_object_set_data_full (G_OBJECT (code), TEXT_KEY, g_strdup (text), g_free);
   update_pieces_attributes (code, changed);
 }
 
