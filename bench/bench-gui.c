@@ -64,6 +64,7 @@
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
 #include "agent-test-util.h"
+#include "bench-frames.h"
 #include "bench-util.h"
 
 static int n_deltas = 5000;
@@ -190,32 +191,15 @@ serve (void)
 
 typedef struct
 {
-  GArray  *work;       /* ms per frame, before-paint → after-paint */
-  GArray  *phases[3];  /* the same, per phase: update, layout, paint */
-  gint64   phase_start[3];
-  GArray  *intervals;  /* ms between frames, from GdkFrameTimings */
-  GArray  *frames;     /* of Frame: each frame's work, when, and its phases */
-  gint64   frame_start;
-  gint64   last_frame_time;
-  gint64   drawn_at;
+  BenchFrames *frames;
   AgentGtkChatView *view;
   int      wait_for_lines;  /* record once the last answer has more lines (the deltas after them) */
   gint64   lines_drawn_at;
   gint64   first_delta_at;   /* the answer's first and last text deltas */
   gint64   last_delta_at;
-  gint64   recorded_at;      /* when recording began, and the CPU time then */
-  gint64   cpu_at_record;
-  gboolean recording;
+  gint64   cpu_at_record;    /* the CPU time when recording began */
   gboolean done;
 } Stats;
-
-typedef struct
-{
-  double at;         /* ms since recording began */
-  double clock;      /* its start on CLOCK_MONOTONIC, in ms (for perf -k CLOCK_MONOTONIC) */
-  double work;
-  double phases[3];  /* -1: the frame had no such phase */
-} Frame;
 
 /* The Markdown of the last message, if its row is made */
 static AgentGtkMarkdownView *
@@ -285,151 +269,28 @@ print_cpu (gint64 cpu_start,
           100.0 * cpu / MAX (1, g_get_monotonic_time () - start));
 }
 
-static void
-on_update (GdkFrameClock *clock,
-           Stats         *stats)
+/* A frame's end: once the long answer is drawn, the frames after it are
+ * recorded */
+static gboolean
+gate_long_answer (BenchFrames *frames,
+                  gpointer     data)
 {
-  stats->frame_start = g_get_monotonic_time ();
-  stats->phase_start[0] = stats->frame_start;
-  stats->phase_start[1] = stats->phase_start[2] = 0;
-}
+  Stats *stats = data;
+  AgentGtkMarkdownView *markdown;
 
-static void
-on_layout (GdkFrameClock *clock,
-           Stats         *stats)
-{
-  stats->phase_start[1] = g_get_monotonic_time ();
-}
-
-static void
-on_paint (GdkFrameClock *clock,
-          Stats         *stats)
-{
-  stats->phase_start[2] = g_get_monotonic_time ();
-}
-
-static void
-on_after_paint (GdkFrameClock *clock,
-                Stats         *stats)
-{
-  GdkFrameTimings *timings = gdk_frame_clock_get_timings (clock, gdk_frame_clock_get_frame_counter (clock));
-  gint64 now = g_get_monotonic_time ();
-  Frame frame;
-
-  stats->drawn_at = now;
-  if (stats->wait_for_lines > 0)
-    {
-      AgentGtkMarkdownView *markdown = last_markdown (stats->view, NULL);
-
-      if (markdown == NULL || _agent_gtk_markdown_view_get_n_chunks (markdown) < (guint) stats->wait_for_lines)
-        return;
-      if (stats->lines_drawn_at == 0)
-        stats->lines_drawn_at = now;
-      if (_agent_gtk_markdown_view_get_n_chunks (markdown) == (guint) stats->wait_for_lines)
-        return;
-      stats->wait_for_lines = 0;
-      stats->recording = TRUE;
-      stats->recorded_at = now;
-      stats->cpu_at_record = cpu_time ();
-    }
-  if (!stats->recording || stats->frame_start == 0)
-    return;
-  frame.at = (stats->frame_start - stats->recorded_at) / 1000.0;
-  frame.clock = stats->frame_start / 1000.0;
-  frame.work = (now - stats->frame_start) / 1000.0;
-  g_array_append_val (stats->work, frame.work);
-  /* A frame may skip phases (no layout, say): each lasts until the next that ran */
-  for (int i = 0; i < 3; i++)
-    {
-      gint64 end = now;
-
-      frame.phases[i] = -1;
-      if (stats->phase_start[i] == 0)
-        continue;
-      for (int j = i + 1; j < 3; j++)
-        if (stats->phase_start[j] != 0)
-          {
-            end = stats->phase_start[j];
-            break;
-          }
-      frame.phases[i] = (end - stats->phase_start[i]) / 1000.0;
-      g_array_append_val (stats->phases[i], frame.phases[i]);
-    }
-  g_array_append_val (stats->frames, frame);
-  if (timings != NULL)
-    {
-      gint64 frame_time = gdk_frame_timings_get_frame_time (timings);
-
-      if (stats->last_frame_time != 0)
-        g_array_append_val (stats->intervals,
-                            (double) { (frame_time - stats->last_frame_time) / 1000.0 });
-      stats->last_frame_time = frame_time;
-    }
-}
-
-static void
-print_times (const char *what,
-             GArray     *values)
-{
-  const double *v = (const double *) values->data;
-
-  printf ("%-28s frames %5u  p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  max %6.2f ms\n", what,
-          values->len, bench_percentile (v, values->len, 50), bench_percentile (v, values->len, 90),
-          bench_percentile (v, values->len, 99), bench_max (v, values->len));
-}
-
-static int
-compare_work (gconstpointer a,
-              gconstpointer b)
-{
-  const Frame *fa = a;
-  const Frame *fb = b;
-
-  return (fa->work < fb->work) - (fa->work > fb->work);
-}
-
-/* The slowest frames: when they came, and which phase took their time */
-static void
-print_slowest (Stats *stats)
-{
-  g_autoptr(GArray) sorted = g_array_copy (stats->frames);
-
-  g_array_sort (sorted, compare_work);
-  printf ("slowest frames (ms since the first recorded, work = update + layout + paint):\n");
-  for (guint i = 0; i < MIN (sorted->len, 5); i++)
-    {
-      const Frame *f = &g_array_index (sorted, Frame, i);
-
-      printf ("  at %7.1f ms  %6.2f = %5.2f + %5.2f + %5.2f  (monotonic %.1f ms)\n", f->at, f->work,
-              MAX (f->phases[0], 0), MAX (f->phases[1], 0), MAX (f->phases[2], 0), f->clock);
-    }
-}
-
-static void
-print_stats (Stats *stats)
-{
-  print_times ("frame work (whole frame)", stats->work);
-  print_times ("  update (ticks: Markdown)", stats->phases[0]);
-  print_times ("  layout", stats->phases[1]);
-  print_times ("  paint (snapshot, render)", stats->phases[2]);
-  print_times ("frame interval (timings)", stats->intervals);
-  if (verbose)
-    print_slowest (stats);
-}
-
-static void
-clear_stats (Stats *stats)
-{
-  g_array_set_size (stats->work, 0);
-  for (int i = 0; i < 3; i++)
-    g_array_set_size (stats->phases[i], 0);
-  g_array_set_size (stats->intervals, 0);
-  g_array_set_size (stats->frames, 0);
-  stats->last_frame_time = 0;
-  stats->frame_start = 0;
-  stats->lines_drawn_at = 0;
-  stats->recorded_at = 0;
-  stats->done = FALSE;
+  if (stats->wait_for_lines == 0)
+    return TRUE;
+  markdown = last_markdown (stats->view, NULL);
+  if (markdown == NULL || _agent_gtk_markdown_view_get_n_chunks (markdown) < (guint) stats->wait_for_lines)
+    return FALSE;
+  if (stats->lines_drawn_at == 0)
+    stats->lines_drawn_at = frames->drawn_at;
+  if (_agent_gtk_markdown_view_get_n_chunks (markdown) == (guint) stats->wait_for_lines)
+    return FALSE;
+  stats->wait_for_lines = 0;
+  bench_frames_record (frames);
+  stats->cpu_at_record = cpu_time ();
+  return TRUE;
 }
 
 static void
@@ -543,19 +404,18 @@ static double
 open_history (GtkWidget    *window,
               AgentSession *session,
               AgentMemory  *history,
-              Stats        *stats)
+              BenchFrames  *frames)
 {
   gint64 start = g_get_monotonic_time ();
 
-  stats->drawn_at = 0;
   if (embedded)
     agent_session_set_memory (session, history);
   else
     agent_chat_window_set_memory (AGENT_CHAT_WINDOW (window), history);
   gtk_widget_queue_draw (window);
-  while (stats->drawn_at <= start)
+  while (frames->drawn_at <= start)
     g_main_context_iteration (NULL, TRUE);
-  return (stats->drawn_at - start) / 1000.0;
+  return (frames->drawn_at - start) / 1000.0;
 }
 
 static gboolean
@@ -677,7 +537,6 @@ main (int   argc,
   GtkWidget *window;
   AgentGtkChatView *view;
   AgentSession *session;
-  GdkFrameClock *clock;
   Stats stats = { 0, };
   gboolean waited = FALSE;
   gint64 start;
@@ -778,19 +637,9 @@ main (int   argc,
           (phase_at[2] - phase_at[1]) / 1000.0, (phase_at[3] - phase_at[2]) / 1000.0,
           (painted_at - phase_at[3]) / 1000.0);
 
-  stats.work = g_array_new (FALSE, FALSE, sizeof (double));
-  for (int i = 0; i < 3; i++)
-    stats.phases[i] = g_array_new (FALSE, FALSE, sizeof (double));
-  stats.intervals = g_array_new (FALSE, FALSE, sizeof (double));
-  stats.frames = g_array_new (FALSE, FALSE, sizeof (Frame));
-  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
-  /* GTK's own handlers of each phase were connected first: a phase starts
-   * at before-paint (for update: the tick callbacks) or when GTK's handler
-   * of the phase before it returned */
-  g_signal_connect (clock, "before-paint", G_CALLBACK (on_update), &stats);
-  g_signal_connect_after (clock, "update", G_CALLBACK (on_layout), &stats);
-  g_signal_connect_after (clock, "layout", G_CALLBACK (on_paint), &stats);
-  g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &stats);
+  stats.frames = bench_frames_new (gtk_widget_get_frame_clock (GTK_WIDGET (window)));
+  stats.frames->gate = gate_long_answer;
+  stats.frames->gate_data = &stats;
   g_signal_connect (session, "turn-finished",
                     G_CALLBACK (on_turn_finished), &stats);
   g_signal_connect (session, "text-delta", G_CALLBACK (on_text_delta), &stats);
@@ -821,13 +670,12 @@ main (int   argc,
 
   /* 1. Streaming */
   wait_for_typing ();
-  stats.recording = TRUE;
   start = g_get_monotonic_time ();
-  stats.recorded_at = start;
+  bench_frames_record (stats.frames);
   cpu_start = cpu_time ();
   agent_gtk_chat_view_send (view, "Stream, please");
   iterate_until (&stats.done);
-  stats.recording = FALSE;
+  stats.frames->recording = FALSE;
   printf ("bench-gui: %s, %d deltas in %.2f s, %.0f deltas/s from the first to the last "
           "(%d asked), %s build, %s renderer on %s\n",
           embedded ? "the chat view in a host window" : "agent-chat's window", n_deltas,
@@ -836,28 +684,29 @@ main (int   argc,
           BENCH_BUILDTYPE, G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))),
           G_OBJECT_TYPE_NAME (gtk_widget_get_display (GTK_WIDGET (window))));
   print_cpu (cpu_start, start);
-  print_stats (&stats);
+  bench_frames_print (stats.frames, verbose);
 
   /* 2. A long answer, followed to its end */
   if (n_lines > 0)
     {
-      clear_stats (&stats);
+      bench_frames_clear (stats.frames);
+      stats.done = FALSE;
       stats.view = view;
       stats.wait_for_lines = n_lines;
       start = g_get_monotonic_time ();
       agent_gtk_chat_view_send (view, "A long one, please");
       iterate_until (&stats.done);
-      stats.recording = FALSE;
+      stats.frames->recording = FALSE;
       printf ("bench-gui: an answer of %d lines drawn in %.0f ms, then %d deltas\n", n_lines,
               (stats.lines_drawn_at - start) / 1000.0, n_deltas);
-      if (stats.recorded_at != 0)
-        print_cpu (stats.cpu_at_record, stats.recorded_at);
-      print_stats (&stats);
+      if (stats.frames->recorded_at != 0)
+        print_cpu (stats.cpu_at_record, stats.frames->recorded_at);
+      bench_frames_print (stats.frames, verbose);
       for (int i = 0; i < 3; i++)
         {
           gtk_widget_queue_draw (GTK_WIDGET (window));
-          stats.drawn_at = 0;
-          while (stats.drawn_at == 0)
+          stats.frames->drawn_at = 0;
+          while (stats.frames->drawn_at == 0)
             g_main_context_iteration (NULL, TRUE);
         }
       printf ("its last line in view: %s\n", end_in_view (view) ? "yes" : "NO");
@@ -866,7 +715,7 @@ main (int   argc,
   /* 3. Opening 10,000 messages */
   rss_before = bench_current_rss_kib ();
   history = make_history (n_history);
-  ms = open_history (window, session, history, &stats);
+  ms = open_history (window, session, history, stats.frames);
   printf ("open %d messages: %.1f ms until drawn, its end in view: %s\n", n_history, ms,
           end_in_view (view) ? "yes" : "NO");
   rss_open = bench_current_rss_kib ();
@@ -874,7 +723,7 @@ main (int   argc,
   /* 4. Then twice as many (the rows made already): RSS for twice the messages */
   g_clear_object (&history);
   history = make_history (2 * n_history);
-  ms = open_history (window, session, history, &stats);
+  ms = open_history (window, session, history, stats.frames);
   printf ("open %d messages after it: %.1f ms until drawn, its end in view: %s\n", 2 * n_history,
           ms, end_in_view (view) ? "yes" : "NO");
   rss_twice = bench_current_rss_kib ();
@@ -892,10 +741,6 @@ main (int   argc,
   kill (server_pid, SIGTERM);
   g_spawn_close_pid (server_pid);
   fclose (server_stdout);
-  g_array_unref (stats.work);
-  for (int i = 0; i < 3; i++)
-    g_array_unref (stats.phases[i]);
-  g_array_unref (stats.intervals);
-  g_array_unref (stats.frames);
+  bench_frames_free (stats.frames);
   return 0;
 }
