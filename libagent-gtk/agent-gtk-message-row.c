@@ -514,17 +514,45 @@ reset (AgentGtkMessageRow *self)
   gtk_widget_remove_css_class (GTK_WIDGET (self), "assistant");
 }
 
+/* Whether the cards show the calls of @tool_calls, in their order */
+static gboolean
+cards_show (AgentGtkMessageRow *self,
+            GListModel         *tool_calls)
+{
+  GtkWidget *card = gtk_widget_get_first_child (self->cards_box);
+  guint n = g_list_model_get_n_items (tool_calls);
+
+  for (guint i = 0; i < n; i++, card = gtk_widget_get_next_sibling (card))
+    {
+      g_autoptr(AgentToolCall) call = g_list_model_get_item (tool_calls, i);
+
+      if (card == NULL || agent_gtk_tool_card_get_tool_call (AGENT_GTK_TOOL_CARD (card)) != call)
+        return FALSE;
+    }
+  return card == NULL;
+}
+
 /**
  * agent_gtk_message_row_set_item:
  * @self: a #AgentGtkMessageRow
  * @item: (nullable): an #AgentMessage or an #AgentGtkErrorItem
  *
  * Shows @item, after dropping everything bound to the item shown before.
+ *
+ * Unbound (@item %NULL), the row keeps what it showed (a list view
+ * shows no row without an item): GTK 4.8's list views unbind a
+ * row and bind it again to the same item whenever its position changes —
+ * every row below a message added above them, as when the list brings
+ * earlier messages in while the user scrolls up, or the answer going into
+ * memory. Bound again to that item, the row only catches up with what
+ * changed meanwhile; bound to another, it starts again.
  */
 void
 agent_gtk_message_row_set_item (AgentGtkMessageRow *self,
                                  GObject             *item)
 {
+  gboolean again;
+
   g_return_if_fail (AGENT_GTK_IS_MESSAGE_ROW (self));
 
   if (self->item == item)
@@ -532,17 +560,24 @@ agent_gtk_message_row_set_item (AgentGtkMessageRow *self,
 
   g_signal_group_set_target (self->signals, NULL);
   g_signal_group_set_target (self->tool_signals, NULL);
-  reset (self);
-  /* The reasoning of a message shown again (GTK 4.8 unbinds and binds
-   * again the row of an answer going into memory) stays as the user left
-   * it: folded or not */
   if (item == NULL)
-    g_set_weak_pointer (&self->unbound, self->item);
-  else
     {
-      if (item != self->unbound)
-        gtk_expander_set_expanded (GTK_EXPANDER (self->thinking_expander), FALSE);
-      g_clear_weak_pointer (&self->unbound);
+      cancel_update (self);
+      g_set_weak_pointer (&self->unbound, self->item);
+      g_clear_object (&self->item);
+      self->message = NULL;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ITEM]);
+      return;
+    }
+
+  again = item == self->unbound;
+  g_clear_weak_pointer (&self->unbound);
+  if (!again)
+    {
+      reset (self);
+      /* The reasoning of a message shown again stays as the user left it:
+       * folded or not */
+      gtk_expander_set_expanded (GTK_EXPANDER (self->thinking_expander), FALSE);
     }
   g_set_object (&self->item, item);
   self->message = AGENT_IS_MESSAGE (item) ? AGENT_MESSAGE (item) : NULL;
@@ -552,13 +587,15 @@ agent_gtk_message_row_set_item (AgentGtkMessageRow *self,
   else if (self->message != NULL)
     {
       gboolean user = agent_message_get_role (self->message) == AGENT_MESSAGE_ROLE_USER;
+      GListModel *tool_calls = agent_message_get_tool_calls (self->message);
 
       gtk_widget_add_css_class (GTK_WIDGET (self), user ? "user" : "assistant");
       update_accessible (self);
       g_signal_group_set_target (self->signals, self->message);
-      g_signal_group_set_target (self->tool_signals, agent_message_get_tool_calls (self->message));
+      g_signal_group_set_target (self->tool_signals, tool_calls);
       update_parts (self);
-      on_tool_calls_changed (self, 0, 0, 0, agent_message_get_tool_calls (self->message));
+      if (!again || !cards_show (self, tool_calls))
+        on_tool_calls_changed (self, 0, 0, 0, tool_calls);
     }
   update_actions (self);
 
@@ -839,8 +876,6 @@ agent_gtk_message_row_size_allocate (GtkWidget *widget,
     gtk_popover_present (GTK_POPOVER (self->menu));
 }
 
-/* The row takes the focus before its actions (Tab), after them going
- * backwards (Shift+Tab); the arrows are the list's, from row to row. */
 /* The row takes the focus before its actions (Tab), after them going
  * backwards (Shift+Tab); the arrows are the list's, from row to row.
  * (Through the box: AdwClamp 1.2 does not pass the focus on.) */

@@ -346,17 +346,45 @@ test_row_recycle (void)
   /* A ready call shows even with the toggle off */
   g_assert_true (gtk_widget_get_visible (g_ptr_array_index (cards, 0)));
 
-  /* Unbound and bound again to the same answer (GTK does that when the
-   * streamed answer goes into memory): nothing is rendered again */
+  /* Unbound and bound again to the same answer (GTK 4.8 does that when the
+   * streamed answer goes into memory, and to every row after an item
+   * added above them, as the list brings earlier messages in while the
+   * user scrolls up): nothing is rendered or made again */
   {
     guint renders = _agent_gtk_markdown_view_get_n_renders (markdown);
     g_autofree char *again = NULL;
+    g_autoptr(GPtrArray) cards_again = NULL;
 
     agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), NULL);
+    g_assert_null (agent_gtk_message_row_get_item (AGENT_GTK_MESSAGE_ROW (row)));
     agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), G_OBJECT (answer));
     iterate ();
     g_assert_cmpuint (_agent_gtk_markdown_view_get_n_renders (markdown), ==, renders);
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (markdown)));
+    again = markdown_labels (GTK_WIDGET (markdown));
+    agent_test_assert_contains (again, "An <b>answer</b>");
+    cards_again = find_all (agent_gtk_message_row_get_cards (AGENT_GTK_MESSAGE_ROW (row)),
+                            AGENT_GTK_TYPE_TOOL_CARD);
+    g_assert_cmpuint (cards_again->len, ==, 1);
+    g_assert_true (g_ptr_array_index (cards_again, 0) == g_ptr_array_index (cards, 0));
+    g_assert_true (gtk_widget_has_css_class (row, "assistant"));
+    g_assert_true (gtk_widget_get_visible (agent_gtk_message_row_get_cards (AGENT_GTK_MESSAGE_ROW (row))));
+  }
+
+  /* A call added while it was unbound shows once it is bound again */
+  {
+    g_autoptr(AgentToolCall) second = agent_tool_call_new ("call_2", "search", "{}");
+    g_autoptr(GPtrArray) cards_again = NULL;
+    g_autofree char *again = NULL;
+
+    agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), NULL);
+    agent_message_add_tool_call (answer, second);
+    agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), G_OBJECT (answer));
+    iterate ();
+    cards_again = find_all (agent_gtk_message_row_get_cards (AGENT_GTK_MESSAGE_ROW (row)),
+                            AGENT_GTK_TYPE_TOOL_CARD);
+    g_assert_cmpuint (cards_again->len, ==, 2);
+    g_assert_true (agent_gtk_tool_card_get_tool_call (g_ptr_array_index (cards_again, 1)) == second);
     again = markdown_labels (GTK_WIDGET (markdown));
     agent_test_assert_contains (again, "An <b>answer</b>");
   }
