@@ -29,10 +29,13 @@
  * focus moving up the list).
  *
  * With a tail model under the list (agent_gtk_autoscroll_set_tail()), the
- * list holds only the end of the conversation: when less than a view's
- * height is left above what is shown, earlier items are brought in, a step
- * at a time, once the frame is drawn. The list keeps what the user reads
- * in place (its anchor item stays where it is).
+ * list holds only part of the conversation, its end at first: when less
+ * than a view's height is left above what is shown, earlier items are
+ * brought in, a step at a time, once the frame is drawn, and later ones
+ * (taken out as earlier ones came in) when less than a view's height is
+ * left below. The list keeps what the user reads in place (its anchor item
+ * stays where it is). The end of the list is the end of the conversation
+ * only when the tail model shows its end: following it needs both.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -53,6 +56,7 @@ struct _AgentGtkAutoscroll
   AgentGtkTailModel *tail;       /* nullable: the list shows its items */
   guint          tail_step;      /* counted items brought in at a time */
   guint          show_more_id;   /* an idle bringing them in */
+  gboolean       show_later;     /* that idle brings later items, not earlier */
   gint64         frame;          /* the frame clock's frame being laid out */
   double         last_value;
   guint          n_corrections;  /* in this frame */
@@ -76,11 +80,21 @@ static GParamSpec *properties[N_PROPS];
  * tries again in the next frame that has something to lay out. */
 #define MAX_CORRECTIONS 3
 
+/* The view shows the end of the list, with less than @margin pixels below */
+static gboolean
+near_list_end (AgentGtkAutoscroll *self,
+               double              margin)
+{
+  return gtk_adjustment_get_value (self->adjustment) + gtk_adjustment_get_page_size (self->adjustment) >=
+         gtk_adjustment_get_upper (self->adjustment) - margin;
+}
+
+/* The view shows the end of the conversation */
 static gboolean
 at_end (AgentGtkAutoscroll *self)
 {
-  return gtk_adjustment_get_value (self->adjustment) + gtk_adjustment_get_page_size (self->adjustment) >=
-         gtk_adjustment_get_upper (self->adjustment) - 1;
+  return near_list_end (self, 1) &&
+         (self->tail == NULL || agent_gtk_tail_model_get_n_hidden_after (self->tail) == 0);
 }
 
 static void
@@ -124,7 +138,10 @@ show_more_cb (gpointer data)
   AgentGtkAutoscroll *self = data;
 
   self->show_more_id = 0;
-  agent_gtk_tail_model_show_more (self->tail, self->tail_step);
+  if (self->show_later)
+    agent_gtk_tail_model_show_later (self->tail, self->tail_step);
+  else
+    agent_gtk_tail_model_show_more (self->tail, self->tail_step);
   return G_SOURCE_REMOVE;
 }
 
@@ -137,9 +154,14 @@ maybe_show_more (AgentGtkAutoscroll *self)
 {
   double page = gtk_adjustment_get_page_size (self->adjustment);
 
-  if (self->tail == NULL || self->show_more_id != 0 ||
-      agent_gtk_tail_model_get_n_hidden (self->tail) == 0 || page <= 0 ||
-      gtk_adjustment_get_value (self->adjustment) - gtk_adjustment_get_lower (self->adjustment) >= page)
+  if (self->tail == NULL || self->show_more_id != 0 || page <= 0)
+    return;
+  if (agent_gtk_tail_model_get_n_hidden (self->tail) > 0 &&
+      gtk_adjustment_get_value (self->adjustment) - gtk_adjustment_get_lower (self->adjustment) < page)
+    self->show_later = FALSE;
+  else if (agent_gtk_tail_model_get_n_hidden_after (self->tail) > 0 && near_list_end (self, page))
+    self->show_later = TRUE;
+  else
     return;
   self->show_more_id = g_idle_add_full (GDK_PRIORITY_REDRAW - 10, show_more_cb, self, NULL);
 }
@@ -338,6 +360,8 @@ agent_gtk_autoscroll_set_following (AgentGtkAutoscroll *self,
   g_return_if_fail (AGENT_GTK_IS_AUTOSCROLL (self));
 
   set_following (self, following);
+  if (following && self->tail != NULL)
+    agent_gtk_tail_model_show_end (self->tail);
   if (following)
     gtk_widget_queue_allocate (GTK_WIDGET (self->list_view));
 }

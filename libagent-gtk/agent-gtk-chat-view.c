@@ -1156,7 +1156,7 @@ agent_gtk_chat_view_init (AgentGtkChatView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   filter = gtk_custom_filter_new (keep_message, NULL, NULL);
-  self->tail = agent_gtk_tail_model_new (GTK_FILTER (filter), ROWS_AT_OPEN);
+  self->tail = agent_gtk_tail_model_new (GTK_FILTER (filter), ROWS_AT_OPEN, ROWS_IN_LIST);
   self->messages = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->tail)),
                                               GTK_FILTER (filter));
   self->extras = g_list_store_new (G_TYPE_OBJECT);

@@ -14,11 +14,16 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (AgentGtkTailModel, agent_gtk_tail_model, AGENT_GTK, TAIL_MODEL, GObject)
 
 AgentGtkTailModel *agent_gtk_tail_model_new          (GtkFilter         *counted,
-                                                      guint              n_initial);
+                                                      guint              n_initial,
+                                                      guint              n_max);
 void               agent_gtk_tail_model_set_model    (AgentGtkTailModel *self,
                                                       GListModel        *model);
 guint              agent_gtk_tail_model_get_n_hidden (AgentGtkTailModel *self);
+guint              agent_gtk_tail_model_get_n_hidden_after (AgentGtkTailModel *self);
 void               agent_gtk_tail_model_show_more    (AgentGtkTailModel *self,
                                                       guint              n_counted);
+void               agent_gtk_tail_model_show_later   (AgentGtkTailModel *self,
+                                                      guint              n_counted);
+void               agent_gtk_tail_model_show_end     (AgentGtkTailModel *self);
 
 G_END_DECLS

@@ -18,9 +18,22 @@
  * in the view when items are added before it, so what the user reads does
  * not move.
  *
- * Changes in the hidden part are absorbed; a change that reaches from the
- * hidden part into the shown one (a cut), or one that leaves nothing
- * shown, shows the end again as a new model would be.
+ * And it keeps the list under that limit of 200: past @n_max counted
+ * items, bringing earlier ones in takes as many out at the end, and
+ * agent_gtk_tail_model_show_later() brings them back as the user scrolls
+ * down (taking earlier ones out). Beyond 200 items, GTK 4.8's list
+ * estimates the height of the rows it has not made from those it has and
+ * keeps its 200 rows where that estimate puts the view: with messages of
+ * different heights, each row made moved the estimate, and the range,
+ * which unmade rows and made others — each message of a long chat made
+ * into a row dozens of times on the way down it, frames of a tenth of a
+ * second and more. Under 200, the list has a row for every item and
+ * knows its height.
+ *
+ * Changes in the hidden parts are absorbed (messages added while the end
+ * is not shown show when it is); a change that reaches from a hidden part
+ * into the shown one (a cut), or one that leaves nothing shown, shows the
+ * end again as a new model would be.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -36,8 +49,10 @@ struct _AgentGtkTailModel
   GListModel *model;
   GtkFilter  *counted;    /* nullable: every item counts */
   guint       n_initial;  /* counted items shown when the model is replaced */
+  guint       n_max;      /* counted items shown at most (0: no limit) */
   guint       n_items;    /* the model's, as last seen */
   guint       start;      /* the first shown item's position in the model */
+  guint       end;        /* after the last shown: n_items while the end shows */
 };
 
 static GType
@@ -53,7 +68,7 @@ agent_gtk_tail_model_get_n_items (GListModel *list)
 {
   AgentGtkTailModel *self = AGENT_GTK_TAIL_MODEL (list);
 
-  return self->n_items - self->start;
+  return self->end - self->start;
 }
 
 static gpointer
@@ -62,7 +77,7 @@ agent_gtk_tail_model_get_item (GListModel *list,
 {
   AgentGtkTailModel *self = AGENT_GTK_TAIL_MODEL (list);
 
-  if (self->model == NULL || position >= self->n_items - self->start)
+  if (self->model == NULL || position >= self->end - self->start)
     return NULL;
   return g_list_model_get_item (self->model, self->start + position);
 }
@@ -96,14 +111,80 @@ walk_back (AgentGtkTailModel *self,
   return position;
 }
 
+/* The position after @from that shows @n_counted more counted items, or
+ * the model's end */
+static guint
+walk_forward (AgentGtkTailModel *self,
+              guint              from,
+              guint              n_counted)
+{
+  guint position = from;
+
+  while (position < self->n_items && n_counted > 0)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (self->model, position++);
+
+      if (self->counted == NULL || gtk_filter_match (self->counted, item))
+        n_counted--;
+    }
+  return position;
+}
+
+/* Whether an item from @from to the model's end is counted */
+static gboolean
+any_counted (AgentGtkTailModel *self,
+             guint              from)
+{
+  for (guint position = from; position < self->n_items; position++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (self->model, position);
+
+      if (self->counted == NULL || gtk_filter_match (self->counted, item))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Whether more than n_max counted items are shown */
+static gboolean
+over_limit (AgentGtkTailModel *self)
+{
+  return self->n_max > 0 && walk_back (self, self->end, self->n_max) > self->start;
+}
+
 /* Shows the model from its end again (@n_shown: the items shown before) */
 static void
 show_end (AgentGtkTailModel *self,
           guint              n_shown)
 {
   self->start = walk_back (self, self->n_items, self->n_initial);
-  if (n_shown > 0 || self->n_items > self->start)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, n_shown, self->n_items - self->start);
+  self->end = self->n_items;
+  if (n_shown > 0 || self->end > self->start)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, n_shown, self->end - self->start);
+}
+
+/* Over the limit: the first items go, leaving n_max counted ones */
+static void
+trim_start (AgentGtkTailModel *self)
+{
+  guint old_start = self->start;
+
+  if (!over_limit (self))
+    return;
+  self->start = walk_back (self, self->end, self->n_max);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, self->start - old_start, 0);
+}
+
+/* Over the limit: the last items go, leaving n_max counted ones */
+static void
+trim_end (AgentGtkTailModel *self)
+{
+  guint old_end = self->end;
+
+  if (!over_limit (self))
+    return;
+  self->end = walk_forward (self, self->start, self->n_max);
+  g_list_model_items_changed (G_LIST_MODEL (self), self->end - self->start, old_end - self->end, 0);
 }
 
 static void
@@ -114,23 +195,37 @@ on_items_changed (GListModel        *model,
                   AgentGtkTailModel *self)
 {
   guint old_n_items = self->n_items;
-  guint old_n_shown = old_n_items - self->start;
+  guint old_n_shown = self->end - self->start;
+  gboolean end_shown = self->end == old_n_items;
 
   self->n_items = g_list_model_get_n_items (model);
 
   /* All of it replaced (another conversation), or a change reaching from
-   * the hidden part into the shown one (a cut): shown from the end */
+   * a hidden part into the shown one (a cut): shown from the end */
   if ((position == 0 && removed == old_n_items) ||
-      (position < self->start && position + removed > self->start))
+      (position < self->start && position + removed > self->start) ||
+      (!end_shown && position < self->end && position + removed > self->end))
     show_end (self, old_n_shown);
   else if (position < self->start)
-    self->start = self->start - removed + added;
+    {
+      self->start = self->start - removed + added;
+      self->end = self->end - removed + added;
+    }
+  /* After the end shown: it shows when the user scrolls down to it */
+  else if (!end_shown && position >= self->end)
+    ;
   else
     {
+      self->end = self->end - removed + added;
       g_list_model_items_changed (G_LIST_MODEL (self), position - self->start, removed, added);
       /* Nothing left shown, but earlier items are there */
-      if (self->n_items == self->start && self->start > 0)
+      if (self->end == self->start && self->start > 0)
         show_end (self, 0);
+      /* A long session: the first shown go (with a margin of a step, not
+       * one at each message) */
+      else if (end_shown && self->n_max > 0 &&
+               walk_back (self, self->end, self->n_max + self->n_initial) > self->start)
+        trim_start (self);
     }
 }
 
@@ -152,7 +247,7 @@ agent_gtk_tail_model_set_model (AgentGtkTailModel *self,
 
   if (self->model == model)
     return;
-  old_n_shown = self->n_items - self->start;
+  old_n_shown = self->end - self->start;
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_func (self->model, on_items_changed, self);
   g_set_object (&self->model, model);
@@ -176,6 +271,35 @@ agent_gtk_tail_model_get_n_hidden (AgentGtkTailModel *self)
 }
 
 /**
+ * agent_gtk_tail_model_get_n_hidden_after:
+ * @self: a tail model
+ *
+ * Returns: how many of the model's items are after the last one shown
+ */
+guint
+agent_gtk_tail_model_get_n_hidden_after (AgentGtkTailModel *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_TAIL_MODEL (self), 0);
+  return self->n_items - self->end;
+}
+
+/**
+ * agent_gtk_tail_model_show_end:
+ * @self: a tail model
+ *
+ * Shows the model from its end again, as when it was set, if its end is
+ * not shown.
+ */
+void
+agent_gtk_tail_model_show_end (AgentGtkTailModel *self)
+{
+  g_return_if_fail (AGENT_GTK_IS_TAIL_MODEL (self));
+
+  if (self->end < self->n_items)
+    show_end (self, self->end - self->start);
+}
+
+/**
  * agent_gtk_tail_model_show_more:
  * @self: a tail model
  * @n_counted: counted items to show, before the first one shown
@@ -196,6 +320,35 @@ agent_gtk_tail_model_show_more (AgentGtkTailModel *self,
     return;
   self->start = walk_back (self, old_start, n_counted);
   g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, old_start - self->start);
+  trim_end (self);
+}
+
+/**
+ * agent_gtk_tail_model_show_later:
+ * @self: a tail model
+ * @n_counted: counted items to show, after the last one shown
+ *
+ * Shows later items, if the end is not shown: @n_counted more that the
+ * filter counts (or all that are left), added at the end; earlier ones go
+ * past the limit.
+ */
+void
+agent_gtk_tail_model_show_later (AgentGtkTailModel *self,
+                                 guint              n_counted)
+{
+  guint old_end;
+
+  g_return_if_fail (AGENT_GTK_IS_TAIL_MODEL (self));
+
+  old_end = self->end;
+  if (old_end == self->n_items || n_counted == 0)
+    return;
+  self->end = walk_forward (self, old_end, n_counted);
+  /* Nothing counted after it: the end is shown (and the view can follow it) */
+  if (!any_counted (self, self->end))
+    self->end = self->n_items;
+  g_list_model_items_changed (G_LIST_MODEL (self), old_end - self->start, 0, self->end - old_end);
+  trim_start (self);
 }
 
 static void
@@ -233,13 +386,16 @@ agent_gtk_tail_model_init (AgentGtkTailModel *self)
  */
 AgentGtkTailModel *
 agent_gtk_tail_model_new (GtkFilter *counted,
-                          guint      n_initial)
+                          guint      n_initial,
+                          guint      n_max)
 {
   AgentGtkTailModel *self = g_object_new (AGENT_GTK_TYPE_TAIL_MODEL, NULL);
 
   g_return_val_if_fail (counted == NULL || GTK_IS_FILTER (counted), NULL);
+  g_return_val_if_fail (n_max == 0 || n_max >= n_initial, NULL);
 
   self->counted = counted != NULL ? g_object_ref (counted) : NULL;
   self->n_initial = n_initial;
+  self->n_max = n_max;
   return self;
 }

@@ -823,6 +823,21 @@ assert_opens_at_end (Fixture    *fixture,
   g_assert_true (gtk_revealer_get_reveal_child (jump_revealer_of (window)));
 }
 
+/* Sends @prompt, answered with @answer: the answer shows at the end, in view */
+static void
+send_and_follow (Fixture    *fixture,
+                 const char *prompt,
+                 const char *answer)
+{
+  const char *deltas[] = { answer, NULL };
+
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  agent_chat_window_send (fixture->window, prompt);
+  wait_until (session_idle, agent_chat_window_get_session (fixture->window));
+  wait_frames (GTK_WIDGET (fixture->window), 3);
+  assert_end_shown (fixture->window, answer, TRUE);
+}
+
 static void
 test_reopen_long_answer (Fixture       *fixture,
                          gconstpointer  data)
@@ -836,15 +851,7 @@ test_reopen_long_answer (Fixture       *fixture,
   assert_opens_at_end (fixture, "Line 10000 of the answer.");
 
   /* A new turn after it is followed */
-  {
-    const char *deltas[] = { "A short answer at last.", NULL };
-
-    agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
-    agent_chat_window_send (fixture->window, "And now, briefly?");
-    wait_until (session_idle, agent_chat_window_get_session (fixture->window));
-    wait_frames (GTK_WIDGET (fixture->window), 2);
-    assert_end_shown (fixture->window, "A short answer at last.", TRUE);
-  }
+  send_and_follow (fixture, "And now, briefly?", "A short answer at last.");
 
   gtk_window_destroy (GTK_WINDOW (fixture->window));
   iterate ();
@@ -880,18 +887,23 @@ test_reopen_1000_messages (Fixture       *fixture,
   g_assert_cmpuint (rows->len, <, 100);
 
   /* Scrolled to the top of what is shown, earlier messages come in above
-   * it, and what the user looked at stays in view; up to the first */
-  while (g_list_model_get_n_items (items) < 1000)
+   * it (and the last go, past ROWS_IN_LIST), and what the user looked at
+   * stays in view; up to the first */
+  for (;;)
     {
-      guint n_shown = g_list_model_get_n_items (items);
       g_autoptr(GObject) first = g_list_model_get_item (items, 0);
+      g_autoptr(GObject) new_first = NULL;
       GtkWidget *row;
       graphene_rect_t bounds;
 
+      if (g_str_equal (agent_message_get_content (AGENT_MESSAGE (first)), "Question 0"))
+        break;
       g_assert_cmpuint (++n_steps, <=, 500);
       gtk_adjustment_set_value (adjustment, gtk_adjustment_get_lower (adjustment));
       wait_frames (GTK_WIDGET (fixture->window), 3);
-      g_assert_cmpuint (g_list_model_get_n_items (items), >, n_shown);
+      new_first = g_list_model_get_item (items, 0);
+      g_assert_true (new_first != first);
+      g_assert_cmpuint (g_list_model_get_n_items (items), <=, 200);
       row = find_row (fixture->window, first);
       g_assert_nonnull (row);
       g_assert_true (gtk_widget_get_child_visible (gtk_widget_get_parent (row)));
@@ -913,6 +925,133 @@ test_reopen_1000_messages (Fixture       *fixture,
   }
   /* Far from the end: the way back to it is offered */
   g_assert_true (gtk_revealer_get_reveal_child (jump_revealer_of (fixture->window)));
+
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  iterate ();
+  agent_test_remove_dir (dir);
+}
+
+/* Counts the rows made to show another item than they showed: bound for
+ * the first time, or to a different message (bound again to the same one,
+ * as GTK 4.8 does when an item's position changes, a row has nothing to
+ * make) */
+static void
+on_row_item (GtkWidget  *row,
+             GParamSpec *pspec,
+             guint      *n_made)
+{
+  GObject *item = agent_gtk_message_row_get_item (AGENT_GTK_MESSAGE_ROW (row));
+
+  if (item == NULL || item == g_object_get_data (G_OBJECT (row), "test-shown"))
+    return;
+  /* Compared only: the conversation holds its messages */
+  g_object_set_data (G_OBJECT (row), "test-shown", item);
+  (*n_made)++;
+}
+
+static void
+watch_rows (AgentChatWindow *window,
+            guint           *n_made)
+{
+  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (agent_test_gui_list_view (window)),
+                                        AGENT_GTK_TYPE_MESSAGE_ROW);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (rows, i);
+
+      if (g_object_get_data (G_OBJECT (row), "test-watched") != NULL)
+        continue;
+      g_object_set_data (G_OBJECT (row), "test-watched", n_made);
+      g_signal_connect (row, "notify::item", G_CALLBACK (on_row_item), n_made);
+      on_row_item (row, NULL, n_made);
+    }
+}
+
+/* Scrolled up to the first message, as a user does: to the top of what the
+ * list shows, again and again, earlier messages coming in above */
+static void
+scroll_to_first (AgentChatWindow *window,
+                 const char      *first_content)
+{
+  GListModel *items = agent_test_gui_items (window);
+  GtkAdjustment *adjustment = vadjustment_of (window);
+  guint n_steps = 0;
+
+  for (;;)
+    {
+      g_autoptr(GObject) first = g_list_model_get_item (items, 0);
+
+      if (g_strcmp0 (agent_message_get_content (AGENT_MESSAGE (first)), first_content) == 0 &&
+          gtk_adjustment_get_value (adjustment) <= gtk_adjustment_get_lower (adjustment))
+        break;
+      g_assert_cmpuint (++n_steps, <=, 500);
+      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_lower (adjustment));
+      wait_frames (GTK_WIDGET (window), 3);
+    }
+}
+
+/* A long chat whose messages differ in height, scrolled from its first
+ * message down to its end a third of a view a frame. GTK 4.8's list
+ * estimates the height of the rows it has not made from those it has, and
+ * keeps rows for 200 items around the one at the top of the view, placed
+ * by how far down the list the view is: each row it made changed the
+ * estimate, which moved that range, which unmade rows and made others —
+ * rows made again and again, dozens of times a message, tenths of a second
+ * a frame. The list holds at most ROWS_IN_LIST items: each message is made
+ * into a row once on the way down. */
+static void
+test_scroll_long_chat (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *dir = agent_test_make_dir ("test-gui-scroll");
+  g_autofree char *path = g_build_filename (dir, "conversations.db", NULL);
+  gint64 id = store_conversation (path, 600, 0);
+  GListModel *memory;
+  GListModel *items;
+  GtkAdjustment *adjustment;
+  g_autoptr(GObject) last = NULL;
+  guint n_made = 0;
+  guint n_steps = 0;
+
+  restart_on (fixture, path, id);
+  memory = G_LIST_MODEL (agent_session_get_memory (agent_chat_window_get_session (fixture->window)));
+  last = g_list_model_get_item (memory, g_list_model_get_n_items (memory) - 1);
+  items = agent_test_gui_items (fixture->window);
+  adjustment = vadjustment_of (fixture->window);
+  scroll_to_first (fixture->window, "Question 0");
+
+  watch_rows (fixture->window, &n_made);
+  n_made = 0;
+  while (last_item (fixture->window) != last ||
+         gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment) <
+         gtk_adjustment_get_upper (adjustment) - 1)
+    {
+      g_assert_cmpuint (++n_steps, <=, 5000);
+      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) +
+                                            gtk_adjustment_get_page_size (adjustment) / 3);
+      wait_frames (GTK_WIDGET (fixture->window), 1);
+      watch_rows (fixture->window, &n_made);
+      g_assert_cmpuint (g_list_model_get_n_items (items), <=, 200);
+    }
+  g_test_message ("%u rows made for 600 messages in %u steps", n_made, n_steps);
+  g_assert_cmpuint (n_made, <=, 600);
+  wait_frames (GTK_WIDGET (fixture->window), 2);
+  assert_end_shown (fixture->window, "Answer 299, paragraph 6", TRUE);
+  g_assert_false (gtk_revealer_get_reveal_child (jump_revealer_of (fixture->window)));
+
+  /* From the top, where the list does not hold the end: the way back to
+   * it brings it */
+  scroll_to_first (fixture->window, "Question 0");
+  g_assert_true (gtk_revealer_get_reveal_child (jump_revealer_of (fixture->window)));
+  gtk_widget_activate_action (GTK_WIDGET (agent_test_gui_list_view (fixture->window)),
+                              "chat-view.scroll-to-end", NULL);
+  wait_frames (GTK_WIDGET (fixture->window), 3);
+  assert_end_shown (fixture->window, "Answer 299, paragraph 6", TRUE);
+
+  /* And so does a prompt sent from there: its answer shows, followed */
+  scroll_to_first (fixture->window, "Question 0");
+  send_and_follow (fixture, "One more?", "The newest answer.");
 
   gtk_window_destroy (GTK_WINDOW (fixture->window));
   iterate ();
@@ -943,6 +1082,8 @@ main (int   argc,
               fixture_set_up, test_reopen_long_answer, fixture_tear_down);
   g_test_add ("/gui/scroll/reopen-1000-messages", Fixture, NULL,
               fixture_set_up, test_reopen_1000_messages, fixture_tear_down);
+  g_test_add ("/gui/scroll/long-chat", Fixture, NULL,
+              fixture_set_up, test_scroll_long_chat, fixture_tear_down);
 #endif
 
   return agent_test_gui_run (data_home);
