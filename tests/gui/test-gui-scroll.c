@@ -968,6 +968,37 @@ watch_rows (AgentChatWindow *window,
     }
 }
 
+/* The position in @messages of the message at the top of the view */
+static guint
+message_at_top (AgentChatWindow *window,
+                GListModel      *messages)
+{
+  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (agent_test_gui_list_view (window)),
+                                        AGENT_GTK_TYPE_MESSAGE_ROW);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (rows, i);
+      GObject *item = agent_gtk_message_row_get_item (AGENT_GTK_MESSAGE_ROW (row));
+      graphene_rect_t bounds;
+      guint position;
+
+      if (item == NULL || !gtk_widget_get_child_visible (gtk_widget_get_parent (row)))
+        continue;
+      bounds = bounds_in_view (window, row);
+      if (bounds.origin.y > 0 || bounds.origin.y + bounds.size.height <= 0)
+        continue;
+      for (position = 0; position < g_list_model_get_n_items (messages); position++)
+        {
+          g_autoptr(GObject) message = g_list_model_get_item (messages, position);
+
+          if (message == item)
+            return position;
+        }
+    }
+  g_assert_not_reached ();
+}
+
 /* Scrolled up to the first message, as a user does: to the top of what the
  * list shows, again and again, earlier messages coming in above */
 static void
@@ -991,8 +1022,22 @@ scroll_to_first (AgentChatWindow *window,
     }
 }
 
-/* A long chat whose messages differ in height, scrolled from its first
- * message down to its end a third of a view a frame. GTK 4.8's list
+/* A fling: the view moves down a sixth of its height each frame, in the
+ * frame's update phase (as GtkScrolledWindow's kinetic scrolling does) */
+static gboolean
+fling (GtkWidget     *widget,
+       GdkFrameClock *clock,
+       gpointer       data)
+{
+  GtkAdjustment *adjustment = data;
+
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) +
+                                        gtk_adjustment_get_page_size (adjustment) / 6);
+  return G_SOURCE_CONTINUE;
+}
+
+/* A long chat whose messages differ in height, flung from its first
+ * message down to its end. GTK 4.8's list
  * estimates the height of the rows it has not made from those it has, and
  * keeps rows for 200 items around the one at the top of the view, placed
  * by how far down the list the view is: each row it made changed the
@@ -1013,6 +1058,8 @@ test_scroll_long_chat (Fixture       *fixture,
   g_autoptr(GObject) last = NULL;
   guint n_made = 0;
   guint n_steps = 0;
+  guint top, new_top;
+  guint tick;
 
   restart_on (fixture, path, id);
   memory = G_LIST_MODEL (agent_session_get_memory (agent_chat_window_get_session (fixture->window)));
@@ -1023,18 +1070,26 @@ test_scroll_long_chat (Fixture       *fixture,
 
   watch_rows (fixture->window, &n_made);
   n_made = 0;
+  top = message_at_top (fixture->window, memory);
+  tick = gtk_widget_add_tick_callback (GTK_WIDGET (agent_test_gui_list_view (fixture->window)),
+                                       fling, adjustment, NULL);
   while (last_item (fixture->window) != last ||
          gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment) <
          gtk_adjustment_get_upper (adjustment) - 1)
     {
       g_assert_cmpuint (++n_steps, <=, 5000);
-      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) +
-                                            gtk_adjustment_get_page_size (adjustment) / 3);
       wait_frames (GTK_WIDGET (fixture->window), 1);
       watch_rows (fixture->window, &n_made);
       g_assert_cmpuint (g_list_model_get_n_items (items), <=, 200);
+      /* The view moves down the chat, never jumping over messages: a
+       * sixth of a view is not more than a few */
+      new_top = message_at_top (fixture->window, memory);
+      g_assert_cmpuint (new_top, >=, top);
+      g_assert_cmpuint (new_top - top, <=, 6);
+      top = new_top;
     }
-  g_test_message ("%u rows made for 600 messages in %u steps", n_made, n_steps);
+  gtk_widget_remove_tick_callback (GTK_WIDGET (agent_test_gui_list_view (fixture->window)), tick);
+  g_test_message ("%u rows made for 600 messages in %u frames", n_made, n_steps);
   g_assert_cmpuint (n_made, <=, 600);
   wait_frames (GTK_WIDGET (fixture->window), 2);
   assert_end_shown (fixture->window, "Answer 299, paragraph 6", TRUE);
