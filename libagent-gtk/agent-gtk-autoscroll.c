@@ -31,9 +31,9 @@
  * With a tail model under the list (agent_gtk_autoscroll_set_tail()), the
  * list holds only part of the conversation, its end at first: when less
  * than a view's height is left above what is shown, earlier items are
- * brought in, a step at a time, when the window is laid out (it is laid
- * out again before it is drawn), and later ones (taken out as earlier ones
- * came in) when less than a view's height is left below. The list keeps what the user reads in place (its anchor item
+ * brought in, a step at a time, once the frame is drawn, and later ones
+ * (taken out as earlier ones came in) when less than a view's height is
+ * left below, as the window is laid out (maybe_show_more() says why). The list keeps what the user reads in place (its anchor item
  * stays where it is). The end of the list is the end of the conversation
  * only when the tail model shows its end: following it needs both.
  *
@@ -56,6 +56,8 @@ struct _AgentGtkAutoscroll
   AgentGtkTailModel *tail;       /* nullable: the list shows its items */
   guint          tail_step;      /* counted items brought in at a time */
   gint64         frame;          /* the frame clock's frame being laid out */
+  gint64         shown_frame;    /* the last that brought later items in */
+  guint          show_more_id;   /* an idle bringing earlier items in */
   double         last_value;
   guint          n_corrections;  /* in this frame */
   guint          following : 1;
@@ -130,16 +132,32 @@ on_value_changed (AgentGtkAutoscroll *self)
   self->last_value = value;
 }
 
+static gboolean
+show_more_cb (gpointer data)
+{
+  AgentGtkAutoscroll *self = data;
+
+  self->show_more_id = 0;
+  agent_gtk_tail_model_show_more (self->tail, self->tail_step);
+  return G_SOURCE_REMOVE;
+}
+
 /* Less than a view's height above what the list shows, and more in the
- * tail model: bring a step of it in; less than that below, and more after
- * it: the same there (which takes the first out). Done in the layout
- * phase, after the window was laid out: the frame clock lays it out again
- * before it paints, and the list places its rows from its anchor item. In
- * an idle between frames (as it was), the adjustment kept the values of
- * the rows before until the next layout: a fling's step or a wheel's in
- * between read them and moved the view by the height of the rows taken
- * out, over as many messages. The rows brought in are made in the frame.
- * Returns whether the list changed. */
+ * tail model: bring a step of it in once this frame is over (not while it
+ * is laid out: a conversation just opened would bring a step in at each
+ * of the frame clock's layouts, four before its first frame), before the
+ * next one, which lays the new rows out. (An idle of default priority
+ * waited behind the frames of a busy window.)
+ *
+ * Less than that below, and more after it: bring a step in now, in the
+ * layout phase, which takes the first items out. The frame clock lays
+ * the window out again before it paints, and the list places its rows
+ * from its anchor item. In an idle between frames, the adjustment kept the
+ * values of the rows before until the next layout: a fling's step or a
+ * wheel's in between read them and moved the view down by the height of
+ * the rows taken out, over as many messages. One step a frame: the next
+ * frame of the scroll brings the next. Returns whether the list changed
+ * now. */
 static gboolean
 maybe_show_more (AgentGtkAutoscroll *self)
 {
@@ -149,11 +167,16 @@ maybe_show_more (AgentGtkAutoscroll *self)
     return FALSE;
   if (agent_gtk_tail_model_get_n_hidden (self->tail) > 0 &&
       gtk_adjustment_get_value (self->adjustment) - gtk_adjustment_get_lower (self->adjustment) < page)
-    agent_gtk_tail_model_show_more (self->tail, self->tail_step);
-  else if (agent_gtk_tail_model_get_n_hidden_after (self->tail) > 0 && near_list_end (self, page))
-    agent_gtk_tail_model_show_later (self->tail, self->tail_step);
-  else
+    {
+      if (self->show_more_id == 0)
+        self->show_more_id = g_idle_add_full (GDK_PRIORITY_REDRAW - 10, show_more_cb, self, NULL);
+      return FALSE;
+    }
+  if (agent_gtk_tail_model_get_n_hidden_after (self->tail) == 0 || !near_list_end (self, page) ||
+      self->shown_frame == self->frame)
     return FALSE;
+  self->shown_frame = self->frame;
+  agent_gtk_tail_model_show_later (self->tail, self->tail_step);
   return TRUE;
 }
 
@@ -223,6 +246,7 @@ agent_gtk_autoscroll_dispose (GObject *object)
   AgentGtkAutoscroll *self = AGENT_GTK_AUTOSCROLL (object);
 
   on_unrealize (self);
+  g_clear_handle_id (&self->show_more_id, g_source_remove);
   g_clear_object (&self->tail);
   if (self->adjustment != NULL)
     g_signal_handlers_disconnect_by_data (self->adjustment, self);
@@ -297,6 +321,7 @@ static void
 agent_gtk_autoscroll_init (AgentGtkAutoscroll *self)
 {
   self->following = TRUE;
+  self->shown_frame = -1;
 }
 
 /**

@@ -1,0 +1,472 @@
+/* bench-scroll.c
+ *
+ * agent-chat while the user scrolls a long chat: the real main window, under
+ * Xvfb (or bench/wayland-run), showing a conversation of --messages messages
+ * as real chats have them — questions, answers of paragraphs, lists,
+ * headings, tables and highlighted code blocks, turns that call tools —
+ * opened at its end, then scrolled to its top at --speed pixels a second
+ * (a steady fling; each frame moves the view by the time since the last),
+ * and back down to its end. The list view makes rows for the messages
+ * coming into view, and frees or reuses the ones leaving it: what a frame
+ * costs then is what a user feels as a smooth or a jerky scroll.
+ *
+ * It prints how long the conversation took to draw, then for each way the
+ * frame work and its phases, the intervals between frames and how many
+ * were late (over 1.5 periods of 60 Hz), the distance scrolled, the rows
+ * bound and the CPU time the scroll took.
+ *
+ *   xvfb-run -a -s "-screen 0 1280x1024x24" meson devenv -C _build-release bench/bench-scroll
+ *       [--messages N] [--speed PX] [--width PX] [--renderer R] [--verbose]
+ *
+ * The content is made from a fixed seed: every run scrolls the same chat.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <agent.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "agent-gtk-chat-view-private.h"
+#include "agent-gtk-message-row-private.h"
+#include "agent-chat-window.h"
+#include "bench-frames.h"
+#include "bench-util.h"
+
+static int n_messages = 400;
+static int speed = 3000;
+static int width = 720;
+static char *renderer = NULL;
+static gboolean verbose = FALSE;
+
+/* The chat */
+
+static const char *sentence_words[] = {
+  "the", "model", "streams", "its", "answer", "while", "a", "tool", "runs", "and", "each",
+  "result", "goes", "back", "into", "conversation", "so", "next", "step", "can", "use", "it",
+  "when", "server", "closes", "connection", "request", "is", "retried", "from", "start",
+  "`agent_session_send()`", "**never**", "*only*", "buffer", "[docs](https://example.org/docs)",
+};
+
+static const char *code_lines[] = {
+  "static gboolean",
+  "on_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)",
+  "{",
+  "  Scroll *scroll = data;  /* where the view goes */",
+  "  gint64 now = gdk_frame_clock_get_frame_time (clock);",
+  "  double value = gtk_adjustment_get_value (scroll->adjustment);",
+  "  if (value <= 0.0)",
+  "    return G_SOURCE_REMOVE;",
+  "  for (guint i = 0; i < scroll->n_rows; i++)",
+  "    g_print (\"%u: %s\\n\", i, scroll->names[i]);",
+  "  return G_SOURCE_CONTINUE;",
+  "}",
+  "def parse(lines):",
+  "    for number, line in enumerate(lines, 1):",
+  "        if not line.strip():",
+  "            continue",
+  "        yield number, line.split(\",\")",
+};
+
+static const char *languages[] = { "c", "python", "sh", "" };
+
+static void
+add_sentence (GString *text,
+              GRand   *rand,
+              int      n_words)
+{
+  for (int i = 0; i < n_words; i++)
+    {
+      const char *word = sentence_words[g_rand_int_range (rand, 0, G_N_ELEMENTS (sentence_words))];
+
+      if (i == 0)
+        g_string_append_printf (text, "%c%s", g_ascii_toupper (word[0]), word + 1);
+      else
+        g_string_append_printf (text, " %s", word);
+    }
+  g_string_append (text, ". ");
+}
+
+static void
+add_paragraph (GString *text,
+               GRand   *rand)
+{
+  int n = g_rand_int_range (rand, 2, 7);
+
+  for (int i = 0; i < n; i++)
+    add_sentence (text, rand, g_rand_int_range (rand, 6, 18));
+  g_string_append (text, "\n\n");
+}
+
+static void
+add_code (GString *text,
+          GRand   *rand)
+{
+  int n = g_rand_int_range (rand, 4, 41);
+
+  g_string_append_printf (text, "```%s\n", languages[g_rand_int_range (rand, 0, G_N_ELEMENTS (languages))]);
+  for (int i = 0; i < n; i++)
+    g_string_append_printf (text, "%s\n", code_lines[g_rand_int_range (rand, 0, G_N_ELEMENTS (code_lines))]);
+  g_string_append (text, "```\n\n");
+}
+
+static void
+add_list (GString *text,
+          GRand   *rand)
+{
+  int n = g_rand_int_range (rand, 3, 7);
+  gboolean numbered = g_rand_boolean (rand);
+
+  for (int i = 0; i < n; i++)
+    {
+      g_string_append_printf (text, numbered ? "%d. " : "- ", i + 1);
+      add_sentence (text, rand, g_rand_int_range (rand, 4, 14));
+      g_string_append_c (text, '\n');
+    }
+  g_string_append_c (text, '\n');
+}
+
+static void
+add_table (GString *text,
+           GRand   *rand)
+{
+  g_string_append (text, "| Option | Default | What it does |\n|---|---|---|\n");
+  for (int i = 0, n = g_rand_int_range (rand, 2, 6); i < n; i++)
+    {
+      g_string_append_printf (text, "| `option-%d` | %d | ", i, g_rand_int_range (rand, 0, 100));
+      add_sentence (text, rand, g_rand_int_range (rand, 3, 9));
+      g_string_append (text, "|\n");
+    }
+  g_string_append_c (text, '\n');
+}
+
+/* An answer: a paragraph, then parts of the kinds answers have */
+static char *
+make_answer (GRand *rand)
+{
+  GString *text = g_string_new (NULL);
+  int n_parts = g_rand_int_range (rand, 1, 7);
+
+  add_paragraph (text, rand);
+  for (int i = 0; i < n_parts; i++)
+    {
+      switch (g_rand_int_range (rand, 0, 6))
+        {
+        case 0:
+          g_string_append_printf (text, "### Step %d\n\n", i + 1);
+          add_paragraph (text, rand);
+          break;
+        case 1:
+        case 2:
+          add_code (text, rand);
+          break;
+        case 3:
+          add_list (text, rand);
+          break;
+        case 4:
+          add_table (text, rand);
+          break;
+        default:
+          add_paragraph (text, rand);
+          break;
+        }
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+append (AgentMemory  *memory,
+        AgentMessage *message)
+{
+  agent_memory_append (memory, message, NULL);
+  g_object_unref (message);
+}
+
+/* @n messages at least: a question, sometimes a tool call or two and their
+ * results, an answer */
+static AgentMemory *
+make_chat (guint n)
+{
+  AgentMemory *memory = agent_simple_memory_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (19);
+  guint turn = 0;
+
+  while (g_list_model_get_n_items (G_LIST_MODEL (memory)) < n)
+    {
+      g_autoptr(GString) question = g_string_new (NULL);
+      g_autofree char *answer = NULL;
+
+      add_sentence (question, rand, g_rand_int_range (rand, 5, 25));
+      if (g_rand_int_range (rand, 0, 8) == 0)
+        add_code (question, rand);
+      append (memory, agent_message_new (AGENT_MESSAGE_ROLE_USER, question->str));
+      if (turn++ % 3 == 1)
+        {
+          AgentMessage *calls = agent_message_new (AGENT_MESSAGE_ROLE_ASSISTANT, NULL);
+          int n_calls = g_rand_int_range (rand, 1, 3);
+
+          for (int i = 0; i < n_calls; i++)
+            {
+              g_autofree char *id = g_strdup_printf ("call_%u_%d", turn, i);
+              g_autofree char *arguments = g_strdup_printf ("{\"path\": \"src/file-%u.c\", \"line\": %d}",
+                                                            turn, g_rand_int_range (rand, 1, 900));
+              g_autoptr(AgentToolCall) call = agent_tool_call_new (id, "read_file", arguments);
+
+              agent_message_add_tool_call (calls, call);
+            }
+          append (memory, calls);
+          for (int i = 0; i < n_calls; i++)
+            {
+              g_autofree char *id = g_strdup_printf ("call_%u_%d", turn, i);
+              g_autoptr(GString) result = g_string_new (NULL);
+
+              for (int j = 0, lines = g_rand_int_range (rand, 3, 30); j < lines; j++)
+                g_string_append_printf (result, "%s\n", code_lines[g_rand_int_range (rand, 0, G_N_ELEMENTS (code_lines))]);
+              append (memory, agent_message_new_tool_result (id, "read_file", result->str, FALSE));
+            }
+        }
+      answer = make_answer (rand);
+      append (memory, agent_message_new (AGENT_MESSAGE_ROLE_ASSISTANT, answer));
+    }
+  return memory;
+}
+
+static gsize
+chat_bytes (AgentMemory *chat)
+{
+  gsize bytes = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (chat)); i++)
+    {
+      g_autoptr(AgentMessage) message = g_list_model_get_item (G_LIST_MODEL (chat), i);
+      const char *content = agent_message_get_content (message);
+
+      bytes += content != NULL ? strlen (content) : 0;
+    }
+  return bytes;
+}
+
+/* The scroll */
+
+typedef struct
+{
+  BenchFrames   *frames;
+  GtkAdjustment *adjustment;
+  double         speed;      /* px/s, up if negative */
+  gint64         last_time;
+  double         distance;
+  guint          n_rows;     /* message rows bound to an item */
+  GHashTable    *items;      /* the items bound */
+  gboolean       done;
+} Scroll;
+
+static gboolean
+on_tick (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       data)
+{
+  Scroll *scroll = data;
+  gint64 now = gdk_frame_clock_get_frame_time (clock);
+  double value = gtk_adjustment_get_value (scroll->adjustment);
+  double lower = gtk_adjustment_get_lower (scroll->adjustment);
+  double upper = gtk_adjustment_get_upper (scroll->adjustment) -
+                 gtk_adjustment_get_page_size (scroll->adjustment);
+  double target;
+
+  if (scroll->last_time == 0)
+    {
+      scroll->last_time = now;
+      return G_SOURCE_CONTINUE;
+    }
+  target = CLAMP (value + scroll->speed * (now - scroll->last_time) / 1e6, lower, upper);
+  scroll->last_time = now;
+  /* At the end: the list brings earlier messages in (or finds the real
+   * heights of the last rows) while the view rests there, a frame later */
+  if (target == value)
+    {
+      if (++scroll->done > 30)
+        return G_SOURCE_REMOVE;
+      return G_SOURCE_CONTINUE;
+    }
+  scroll->done = 0;
+  scroll->distance += ABS (target - value);
+  gtk_adjustment_set_value (scroll->adjustment, target);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_bind (GtkWidget *row,
+         GParamSpec *pspec,
+         Scroll     *scroll)
+{
+  GObject *item = agent_gtk_message_row_get_item (AGENT_GTK_MESSAGE_ROW (row));
+
+  if (item != NULL)
+    {
+      scroll->n_rows++;
+      g_hash_table_add (scroll->items, item);
+    }
+}
+
+/* Counts the rows bound from now on: the list's children are its items'
+ * widgets, each holding a row */
+static void
+watch_rows (GtkWidget *list,
+            Scroll    *scroll)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (list); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *row = gtk_widget_get_first_child (child);
+
+      if (row != NULL && AGENT_GTK_IS_MESSAGE_ROW (row) &&
+          g_object_get_data (G_OBJECT (row), "bench-watched") == NULL)
+        {
+          g_object_set_data (G_OBJECT (row), "bench-watched", scroll);
+          g_signal_connect (row, "notify::item", G_CALLBACK (on_bind), scroll);
+        }
+    }
+}
+
+static void
+run_scroll (const char    *what,
+            GtkWidget     *list,
+            Scroll        *scroll,
+            double         speed_px)
+{
+  gint64 start = g_get_monotonic_time ();
+  BenchCpu cpu_start;
+  double seconds;
+  double cpu;
+
+  bench_cpu_now (&cpu_start);
+
+  bench_frames_clear (scroll->frames);
+  scroll->speed = speed_px;
+  scroll->last_time = 0;
+  scroll->distance = 0;
+  scroll->n_rows = 0;
+  g_hash_table_remove_all (scroll->items);
+  scroll->done = 0;
+  watch_rows (list, scroll);
+  bench_frames_record (scroll->frames);
+  gtk_widget_add_tick_callback (list, on_tick, scroll, NULL);
+  while (scroll->done <= 30)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      watch_rows (list, scroll);
+    }
+  scroll->frames->recording = FALSE;
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+  cpu = bench_cpu_since (&cpu_start, NULL, NULL);
+  printf ("%s: %.0f px in %.2f s (%.0f px/s), %u rows bound to %u items, CPU %.2f s (%.0f%% of a core)\n", what,
+          scroll->distance, seconds, scroll->distance / seconds, scroll->n_rows,
+          g_hash_table_size (scroll->items),
+          cpu, 100 * cpu / seconds);
+  bench_frames_print (scroll->frames, verbose);
+  printf ("frames late (interval over 1.5 × 16.7 ms): %u of %u\n",
+          bench_frames_count_late (scroll->frames, 1000.0 / 60, 1.5), scroll->frames->intervals->len);
+}
+
+static gboolean
+set_flag (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_ms (guint ms)
+{
+  gboolean waited = FALSE;
+
+  g_timeout_add (ms, set_flag, &waited);
+  while (!waited)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const GOptionEntry entries[] = {
+    { "messages", 0, 0, G_OPTION_ARG_INT, &n_messages, "Messages in the chat (default 400)", "N" },
+    { "speed", 0, 0, G_OPTION_ARG_INT, &speed, "Pixels a second (default 3,000)", "PX" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, "The window's width (default 720)", "PX" },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Also print the slowest frames", NULL },
+    { "renderer", 0, 0, G_OPTION_ARG_STRING, &renderer,
+      "GTK's renderer, as GSK_RENDERER (default: cairo, or GSK_RENDERER)", "R" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("- agent-chat's frames while a long chat scrolls");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(AgentMemory) chat = NULL;
+  GtkWidget *window;
+  GtkWidget *list;
+  AgentGtkChatView *view;
+  Scroll scroll = { 0, };
+  gint64 start;
+  guint n;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("bench-scroll: %s\n", error->message);
+      return 1;
+    }
+  if (speed < 1 || n_messages < 1)
+    {
+      g_printerr ("bench-scroll: --speed and --messages must be at least 1\n");
+      return 1;
+    }
+
+  if (g_getenv ("GSETTINGS_SCHEMA_DIR") == NULL)
+    g_setenv ("GSETTINGS_SCHEMA_DIR", BENCH_SCHEMA_DIR, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  if (renderer != NULL)
+    g_setenv ("GSK_RENDERER", renderer, TRUE);
+  else if (g_getenv ("GSK_RENDERER") == NULL)
+    g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  gtk_init ();
+  adw_init ();
+
+  settings = g_settings_new ("io.github.libagent.Chat");
+  g_settings_set_string (settings, "provider", "openai");
+  /* Nothing is sent: a port that refuses */
+  g_settings_set_string (settings, "base-url", "http://127.0.0.1:9/v1");
+  g_settings_set_string (settings, "model", "bench");
+  window = GTK_WIDGET (agent_chat_window_new (NULL));
+  view = agent_chat_window_get_chat_view (AGENT_CHAT_WINDOW (window));
+  list = GTK_WIDGET (_agent_gtk_chat_view_get_list_view (view));
+  gtk_window_set_default_size (GTK_WINDOW (window), width, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  scroll.items = g_hash_table_new (NULL, NULL);
+  scroll.frames = bench_frames_new (gtk_widget_get_frame_clock (window));
+  scroll.adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list));
+  wait_ms (1000);
+
+  chat = make_chat (n_messages);
+  n = g_list_model_get_n_items (G_LIST_MODEL (chat));
+  start = g_get_monotonic_time ();
+  agent_chat_window_set_memory (AGENT_CHAT_WINDOW (window), chat);
+  bench_frames_wait_drawn (scroll.frames, window);
+  printf ("bench-scroll: a chat of %u messages (%.0f KB of text), %s build, %s renderer on %s, "
+          "%d px wide\n", n, chat_bytes (chat) / 1000.0, BENCH_BUILDTYPE,
+          G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))),
+          G_OBJECT_TYPE_NAME (gtk_widget_get_display (window)), width);
+  printf ("opened: drawn in %.1f ms\n", (scroll.frames->drawn_at - start) / 1000.0);
+  wait_ms (500);
+
+  run_scroll ("up to the top", list, &scroll, -speed);
+  wait_ms (500);
+  run_scroll ("down to the end", list, &scroll, speed);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  bench_frames_free (scroll.frames);
+  g_hash_table_unref (scroll.items);
+  return 0;
+}
