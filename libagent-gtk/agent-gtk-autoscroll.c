@@ -33,9 +33,10 @@
  * than a view's height is left above what is shown, earlier items are
  * brought in, a step at a time, once the frame is drawn, and later ones
  * (taken out as earlier ones came in) when less than a view's height is
- * left below, as the window is laid out (maybe_show_more() says why). The list keeps what the user reads in place (its anchor item
- * stays where it is). The end of the list is the end of the conversation
- * only when the tail model shows its end: following it needs both.
+ * left below, as the window is laid out (maybe_show_more() says why). The
+ * list keeps what the user reads in place (its anchor item stays where it
+ * is). The end of the list is the end of the conversation only when the
+ * tail model shows its end: following it needs both.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
