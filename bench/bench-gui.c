@@ -703,12 +703,7 @@ main (int   argc,
         print_cpu (stats.cpu_at_record, stats.frames->recorded_at);
       bench_frames_print (stats.frames, verbose);
       for (int i = 0; i < 3; i++)
-        {
-          gtk_widget_queue_draw (GTK_WIDGET (window));
-          stats.frames->drawn_at = 0;
-          while (stats.frames->drawn_at == 0)
-            g_main_context_iteration (NULL, TRUE);
-        }
+        bench_frames_wait_drawn (stats.frames, GTK_WIDGET (window));
       printf ("its last line in view: %s\n", end_in_view (view) ? "yes" : "NO");
     }
 

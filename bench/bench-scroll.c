@@ -260,8 +260,13 @@ typedef struct
   double         distance;
   guint          n_rows;     /* message rows bound to an item */
   GHashTable    *items;      /* the items bound */
-  gboolean       done;
+  guint          n_resting;  /* frames the view has not moved: done past RESTING_FRAMES */
 } Scroll;
+
+/* At an end, the list brings earlier messages in (or finds the real
+ * heights of the last rows) while the view rests there: the scroll is over
+ * when it has not moved for this many frames */
+#define RESTING_FRAMES 30
 
 static gboolean
 on_tick (GtkWidget     *widget,
@@ -283,15 +288,9 @@ on_tick (GtkWidget     *widget,
     }
   target = CLAMP (value + scroll->speed * (now - scroll->last_time) / 1e6, lower, upper);
   scroll->last_time = now;
-  /* At the end: the list brings earlier messages in (or finds the real
-   * heights of the last rows) while the view rests there, a frame later */
   if (target == value)
-    {
-      if (++scroll->done > 30)
-        return G_SOURCE_REMOVE;
-      return G_SOURCE_CONTINUE;
-    }
-  scroll->done = 0;
+    return ++scroll->n_resting > RESTING_FRAMES ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+  scroll->n_resting = 0;
   scroll->distance += ABS (target - value);
   gtk_adjustment_set_value (scroll->adjustment, target);
   return G_SOURCE_CONTINUE;
@@ -350,11 +349,11 @@ run_scroll (const char    *what,
   scroll->distance = 0;
   scroll->n_rows = 0;
   g_hash_table_remove_all (scroll->items);
-  scroll->done = 0;
+  scroll->n_resting = 0;
   watch_rows (list, scroll);
   bench_frames_record (scroll->frames);
   gtk_widget_add_tick_callback (list, on_tick, scroll, NULL);
-  while (scroll->done <= 30)
+  while (scroll->n_resting <= RESTING_FRAMES)
     {
       g_main_context_iteration (NULL, TRUE);
       watch_rows (list, scroll);
