@@ -94,7 +94,9 @@ def main(home):
             "agent-cli --continue goes on with it, on the same server")
         with open(chat.keyfile) as keyfile:
             kept = keyfile.read()
-        tap("last-conversation=" in kept and "395" not in kept and prompt not in kept,
+        # The answer whole: "395" alone is in the server's URL when its
+        # random port holds those digits
+        tap("last-conversation=" in kept and answer not in kept and prompt not in kept,
             "the settings keep the last conversation's id, not its text")
 
         app = chat.start()
