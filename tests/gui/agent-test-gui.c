@@ -105,6 +105,28 @@ session_idle (gpointer data)
 }
 
 #if AGENT_HAS_STORE
+static void
+flushed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (agent_store_flush_finish (AGENT_STORE (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+/* Until what was written to @store is committed (on its writer thread) */
+void
+flush_store (AgentStore *store)
+{
+  gboolean flushed = FALSE;
+
+  agent_store_flush_async (store, NULL, flushed_cb, &flushed);
+  agent_test_wait_for (&flushed);
+}
+
 /* A window keeping its conversations in the default database (under the
  * tests' own XDG_DATA_HOME), as the app's */
 void

@@ -35,6 +35,7 @@ gboolean   session_idle      (gpointer       data);
 GtkListView *agent_test_gui_list_view (AgentChatWindow *window);
 GListModel  *agent_test_gui_items     (AgentChatWindow *window);
 #if AGENT_HAS_STORE
+void       flush_store       (AgentStore    *store);
 void       open_window       (Fixture       *fixture);
 void       restart           (Fixture       *fixture);
 void       wait_opened       (AgentChatWindow *window);

@@ -19,18 +19,6 @@
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
 
-static void
-flushed_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (agent_store_flush_finish (AGENT_STORE (object), result, &error));
-  g_assert_no_error (error);
-  *(gboolean *) data = TRUE;
-}
-
 /* A new conversation enters the store's list once its first write is
  * committed (on the store's writer thread) */
 static AgentConversation *
@@ -42,13 +30,11 @@ add_conversation (AgentStore *store,
   g_autoptr(AgentMessage) question = agent_message_new (AGENT_MESSAGE_ROLE_USER, prompt);
   g_autoptr(AgentMessage) reply = agent_message_new (AGENT_MESSAGE_ROLE_ASSISTANT, answer);
   g_autoptr(GError) error = NULL;
-  gboolean flushed = FALSE;
 
   g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), question, &error));
   g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), reply, &error));
   g_assert_no_error (error);
-  agent_store_flush_async (store, NULL, flushed_cb, &flushed);
-  agent_test_wait_for (&flushed);
+  flush_store (store);
   return conversation;
 }
 
@@ -488,7 +474,6 @@ store_conversation (guint       n_messages,
   g_autoptr(AgentStore) store = agent_store_new (NULL, NULL);
   g_autoptr(AgentConversation) conversation = agent_store_create_conversation (store);
   g_autoptr(GError) error = NULL;
-  gboolean flushed = FALSE;
 
   for (guint i = 0; i < n_messages; i++)
     {
@@ -499,8 +484,7 @@ store_conversation (guint       n_messages,
       g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), message, &error));
       g_assert_no_error (error);
     }
-  agent_store_flush_async (store, NULL, flushed_cb, &flushed);
-  agent_test_wait_for (&flushed);
+  flush_store (store);
   return agent_conversation_get_id (conversation);
 }
 
