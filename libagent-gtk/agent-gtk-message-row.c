@@ -244,11 +244,18 @@ place_actions (AgentGtkMessageRow *self,
   if (parent != home)
     {
       g_object_ref (self->actions_box);
-      gtk_box_remove (GTK_BOX (parent), self->actions_box);
       if (user)
-        gtk_box_prepend (GTK_BOX (home), self->actions_box);
+        {
+          gtk_box_remove (GTK_BOX (parent), self->actions_box);
+          gtk_grid_attach (GTK_GRID (home), self->actions_box, 0, 0, 1, 1);
+          /* Before the bubble for the focus too */
+          gtk_widget_insert_before (self->actions_box, home, self->user_bubble);
+        }
       else
-        gtk_box_append (GTK_BOX (home), self->actions_box);
+        {
+          gtk_grid_remove (GTK_GRID (parent), self->actions_box);
+          gtk_box_append (GTK_BOX (home), self->actions_box);
+        }
       g_object_unref (self->actions_box);
     }
   gtk_widget_set_valign (self->actions_box, user ? GTK_ALIGN_END : GTK_ALIGN_FILL);

@@ -426,6 +426,72 @@ press_tab (GtkWidget        *window,
   iterate ();
 }
 
+/* The user's message wraps in its bubble at any width, measured as GTK
+ * expects. GTK 4.8's GtkBox finds the width of a child that wraps beside
+ * another by asking its width for a height, and a wrapped label's width for
+ * any height is a few pixels more than its minimum width: at widths near
+ * the row's minimum (a window made narrow, a list measuring its rows'
+ * least height) the search ran up to 1,048,576 pixels and logged "GtkBox
+ * reports a minimum width of 46, but minimum width for height of 1048576 is
+ * 564. Expect overlapping widgets" (a critical: fatal here), after
+ * measuring the label some twenty times. (A label's minimum leaves out
+ * the spaces that end its text, and its width for a height does not: a
+ * message typed with a space at its end.) */
+static void
+test_row_user_bubble_wraps (void)
+{
+  GtkWidget *row = agent_gtk_message_row_new ();
+  GtkWidget *window = show_in_window (row);
+  g_autoptr(AgentMessage) question =
+    agent_message_new (AGENT_MESSAGE_ROLE_USER,
+                       "Could you look at the logs of last night's build and tell me which "
+                       "commit made the first test fail? Why did it fail? ");
+  g_autoptr(GPtrArray) labels = NULL;
+  GtkWidget *label = NULL;
+  Frames frames = { 0, };
+  graphene_rect_t bounds;
+  int line_height, min_width;
+
+  g_assert_cmpuint (strlen (agent_message_get_content (question)), <=, 256);
+  g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint",
+                    G_CALLBACK (count_frame), &frames);
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 600);
+  agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), G_OBJECT (question));
+  for (guint i = 0; i < 2; i++)
+    {
+      gtk_widget_queue_draw (window);
+      wait_for_frame (&frames);
+    }
+
+  labels = find_all (row, GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)),
+                   agent_message_get_content (question)) == 0)
+      label = g_ptr_array_index (labels, i);
+  g_assert_nonnull (label);
+  g_assert_cmpint (gtk_widget_get_width (window), ==, 360);
+
+  /* Inside the row, wrapped onto more than one line */
+  g_assert_true (gtk_widget_compute_bounds (label, row, &bounds));
+  g_assert_cmpfloat (bounds.origin.x, >=, 0);
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (row));
+  gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, G_MAXINT / 2, &line_height, NULL, NULL, NULL);
+  g_assert_cmpint (gtk_widget_get_height (label), >=, 2 * line_height);
+
+  /* Every width from the row's minimum up */
+  gtk_widget_measure (row, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  for (int width = min_width; width <= 400; width++)
+    {
+      int height;
+
+      gtk_widget_measure (row, GTK_ORIENTATION_VERTICAL, width, &height, NULL, NULL, NULL);
+      g_assert_cmpint (height, >=, 2 * line_height);
+    }
+
+  g_signal_handlers_disconnect_by_data (gtk_widget_get_frame_clock (window), &frames);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The row takes the focus, then Tab goes to its actions; its context menu
  * holds them too */
 static void
@@ -868,6 +934,7 @@ main (int   argc,
   g_test_add_func ("/gui/markdown/pages-in-groups", test_markdown_pages_in_groups);
   g_test_add_func ("/gui/row/recycle", test_row_recycle);
   g_test_add_func ("/gui/row/keyboard", test_row_keyboard);
+  g_test_add_func ("/gui/row/user-bubble-wraps", test_row_user_bubble_wraps);
   g_test_add_func ("/gui/tool-card/pretty-json", test_pretty_json);
   g_test_add ("/gui/window/toggle-action", Fixture, NULL,
               fixture_set_up, test_toggle_action, fixture_tear_down);
