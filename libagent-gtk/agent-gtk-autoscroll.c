@@ -24,9 +24,12 @@
  * bottom of the view as it grows, with no more help.
  *
  * The user scrolling up stops it. The list's own changes to the value come
- * with a change of its size or page size (GtkAdjustment::changed first);
- * a change alone is the user's (the scrollbar, the wheel, the keyboard, a
- * focus moving up the list).
+ * with a change of its size or page size (GtkAdjustment::changed first),
+ * or in the first layout after its items changed, where it places its rows
+ * from its anchor again (a conversation replaced by one whose rows it
+ * estimates as tall keeps the size and moves the view); a change alone is
+ * the user's (the scrollbar, the wheel, the keyboard, a focus moving up
+ * the list).
  *
  * With a tail model under the list (agent_gtk_autoscroll_set_tail()), the
  * list holds only part of the conversation, its end at first: when less
@@ -52,6 +55,7 @@ struct _AgentGtkAutoscroll
 
   GtkListView   *list_view;
   GtkAdjustment *adjustment;
+  GSignalGroup  *model_signals;  /* the list's model */
   GdkFrameClock *clock;
   gulong         layout_id;
   AgentGtkTailModel *tail;       /* nullable: the list shows its items */
@@ -63,6 +67,7 @@ struct _AgentGtkAutoscroll
   guint          n_corrections;  /* in this frame */
   guint          following : 1;
   guint          relayout : 1;    /* the list changed the adjustment's size */
+  guint          items_changed : 1;  /* the list's, since it was laid out */
   guint          correcting : 1;  /* we are moving the view */
 };
 
@@ -121,7 +126,7 @@ on_value_changed (AgentGtkAutoscroll *self)
 {
   double value = gtk_adjustment_get_value (self->adjustment);
 
-  if (!self->relayout && !self->correcting)
+  if (!self->relayout && !self->correcting && !self->items_changed)
     {
       /* The user's doing */
       if (value < self->last_value - 1)
@@ -131,6 +136,12 @@ on_value_changed (AgentGtkAutoscroll *self)
     }
   self->relayout = FALSE;
   self->last_value = value;
+}
+
+static void
+on_items_changed (AgentGtkAutoscroll *self)
+{
+  self->items_changed = TRUE;
 }
 
 static gboolean
@@ -190,7 +201,9 @@ on_layout (GdkFrameClock       *clock,
   guint n_items = model ? g_list_model_get_n_items (model) : 0;
   gint64 frame = gdk_frame_clock_get_frame_counter (clock);
 
+  /* The list was laid out (the window's handler runs first) */
   self->relayout = FALSE;
+  self->items_changed = FALSE;
   self->last_value = gtk_adjustment_get_value (self->adjustment);
   if (frame != self->frame)
     {
@@ -249,6 +262,7 @@ agent_gtk_autoscroll_dispose (GObject *object)
   on_unrealize (self);
   g_clear_handle_id (&self->show_more_id, g_source_remove);
   g_clear_object (&self->tail);
+  g_clear_object (&self->model_signals);
   if (self->adjustment != NULL)
     g_signal_handlers_disconnect_by_data (self->adjustment, self);
   if (self->list_view != NULL)
@@ -349,6 +363,10 @@ agent_gtk_autoscroll_new (GtkListView *list_view)
   g_signal_connect_swapped (self->adjustment, "changed", G_CALLBACK (on_adjustment_changed), self);
   g_signal_connect_swapped (self->adjustment, "value-changed", G_CALLBACK (on_value_changed), self);
   g_signal_connect_swapped (list_view, "realize", G_CALLBACK (on_realize), self);
+  self->model_signals = g_signal_group_new (G_TYPE_LIST_MODEL);
+  g_signal_group_connect_swapped (self->model_signals, "items-changed",
+                                  G_CALLBACK (on_items_changed), self);
+  g_object_bind_property (list_view, "model", self->model_signals, "target", G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (list_view, "unrealize", G_CALLBACK (on_unrealize), self);
   if (gtk_widget_get_realized (GTK_WIDGET (list_view)))
     on_realize (self);
