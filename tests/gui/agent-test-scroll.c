@@ -13,9 +13,11 @@
 #include "agent-test-scroll.h"
 #include "agent-test-util.h"
 
-/* Waiting: laying out 10,000 lines takes a few seconds, much longer under
- * the sanitizers or valgrind, so the waits here fail only after ten minutes
- * (they guard against a hang; nothing here is timed) */
+/* Waiting: streaming and laying out 10,000 lines takes a few seconds,
+ * much longer under the sanitizers or valgrind, so the waits for a
+ * condition here fail only after ten minutes, and for one frame after
+ * AGENT_TEST_WAIT_LIMIT_SECONDS (they guard against a hang; nothing here
+ * is timed) */
 
 #define WAIT_LIMIT_SECONDS 600
 
@@ -27,45 +29,17 @@ wait_until (gboolean (*predicate) (gpointer),
     g_error ("Waited more than %d seconds for the condition", WAIT_LIMIT_SECONDS);
 }
 
-
-typedef struct
-{
-  guint painted;
-  guint until;
-} Frames;
-
-static void
-count_frame (GdkFrameClock *clock,
-             Frames        *frames)
-{
-  frames->painted++;
-}
-
-static gboolean
-frames_painted (gpointer data)
-{
-  Frames *frames = data;
-
-  return frames->painted >= frames->until;
-}
-
 /* Runs the main loop until @window painted @n frames after this call: what
  * changed before it is then laid out and drawn. */
 void
 wait_frames (GtkWidget *window,
              guint      n)
 {
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
-  Frames frames = { 0, n };
-  gulong id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_frame), &frames);
-
   for (guint i = 0; i < n; i++)
     {
-      frames.until = i + 1;
       gtk_widget_queue_draw (window);
-      wait_until (frames_painted, &frames);
+      wait_painted (window, 1);
     }
-  g_signal_handler_disconnect (clock, id);
 }
 
 /* The chat view */

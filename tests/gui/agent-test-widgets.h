@@ -11,7 +11,10 @@
 
 G_BEGIN_DECLS
 
-void  iterate    (void);
-char *shown_text (GtkWidget *widget);
+void  iterate         (void);
+char *shown_text      (GtkWidget *widget);
+char *markdown_labels (GtkWidget *markdown);
+void  wait_painted    (GtkWidget *window,
+                       guint      n);
 
 G_END_DECLS
