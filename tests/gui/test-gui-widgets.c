@@ -15,6 +15,7 @@
 #include <adwaita.h>
 #include <agent.h>
 
+#include "agent-gtk-error-item-private.h"
 #include "agent-gtk-markdown-view-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-tool-card-private.h"
@@ -193,6 +194,48 @@ test_row_user_bubble_wraps (void)
 
       gtk_widget_measure (row, GTK_ORIENTATION_VERTICAL, width, &height, NULL, NULL, NULL);
       g_assert_cmpint (height, >=, 2 * line_height);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Every kind of row measures at every width from its minimum up without a
+ * critical (fatal here): the user's bubble, an answer with a tool card, a
+ * summary of earlier messages, a failed turn's error card, each text
+ * ending in a space, as the one that showed the bubble's critical (see
+ * test_row_user_bubble_wraps()) */
+static void
+test_row_every_width (void)
+{
+  GtkWidget *row = agent_gtk_message_row_new ();
+  GtkWidget *window = show_in_window (row);
+  g_autoptr(GError) error = g_error_new_literal (AGENT_ERROR, AGENT_ERROR_HTTP,
+                                                 "The server is overloaded. Why did it fail? ");
+  g_autoptr(AgentMessage) question = agent_message_new (AGENT_MESSAGE_ROLE_USER,
+                                                        "What is the weather in Berlin? Why did it fail? ");
+  g_autoptr(AgentMessage) answer = agent_message_new (AGENT_MESSAGE_ROLE_ASSISTANT,
+                                                      "Let me look that up. Why did it fail? ");
+  g_autoptr(AgentMessage) summary = agent_message_new_summary ("They talked about the weather. "
+                                                               "Why did it fail? ", 0, 12);
+  g_autoptr(AgentToolCall) call = agent_tool_call_new ("call_1", "weather",
+                                                       "{\"city\": \"Berlin \", \"days\": 3}");
+  g_autoptr(AgentGtkErrorItem) failed = agent_gtk_error_item_new (error, FALSE, FALSE);
+  GObject *items[] = { G_OBJECT (question), G_OBJECT (answer), G_OBJECT (summary),
+                       G_OBJECT (failed) };
+
+  agent_message_add_tool_call (answer, call);
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      int min_width, height;
+
+      agent_gtk_message_row_set_item (AGENT_GTK_MESSAGE_ROW (row), items[i]);
+      wait_painted (window, 1);
+      gtk_widget_measure (row, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+      for (int width = min_width; width <= 400; width++)
+        {
+          gtk_widget_measure (row, GTK_ORIENTATION_VERTICAL, width, &height, NULL, NULL, NULL);
+          g_assert_cmpint (height, >, 0);
+        }
     }
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -636,6 +679,7 @@ main (int   argc,
   g_test_add_func ("/gui/row/recycle", test_row_recycle);
   g_test_add_func ("/gui/row/keyboard", test_row_keyboard);
   g_test_add_func ("/gui/row/user-bubble-wraps", test_row_user_bubble_wraps);
+  g_test_add_func ("/gui/row/every-width", test_row_every_width);
   g_test_add_func ("/gui/tool-card/pretty-json", test_pretty_json);
   g_test_add ("/gui/window/toggle-action", Fixture, NULL,
               fixture_set_up, test_toggle_action, fixture_tear_down);
