@@ -363,11 +363,11 @@ agent_gtk_autoscroll_new (GtkListView *list_view)
   g_signal_connect_swapped (self->adjustment, "changed", G_CALLBACK (on_adjustment_changed), self);
   g_signal_connect_swapped (self->adjustment, "value-changed", G_CALLBACK (on_value_changed), self);
   g_signal_connect_swapped (list_view, "realize", G_CALLBACK (on_realize), self);
+  g_signal_connect_swapped (list_view, "unrealize", G_CALLBACK (on_unrealize), self);
   self->model_signals = g_signal_group_new (G_TYPE_LIST_MODEL);
   g_signal_group_connect_swapped (self->model_signals, "items-changed",
                                   G_CALLBACK (on_items_changed), self);
   g_object_bind_property (list_view, "model", self->model_signals, "target", G_BINDING_SYNC_CREATE);
-  g_signal_connect_swapped (list_view, "unrealize", G_CALLBACK (on_unrealize), self);
   if (gtk_widget_get_realized (GTK_WIDGET (list_view)))
     on_realize (self);
   return self;

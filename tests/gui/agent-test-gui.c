@@ -33,6 +33,20 @@ find_all (GtkWidget *widget,
   return found;
 }
 
+/* The first widget of @type in @widget with the style class @css_class */
+GtkWidget *
+find_with_class (GtkWidget  *widget,
+                 GType       type,
+                 const char *css_class)
+{
+  g_autoptr(GPtrArray) found = find_all (widget, type);
+
+  for (guint i = 0; i < found->len; i++)
+    if (gtk_widget_has_css_class (g_ptr_array_index (found, i), css_class))
+      return g_ptr_array_index (found, i);
+  return NULL;
+}
+
 /* A button shown in @widget whose label (its own, or its label child's;
  * or its tooltip, for an icon) is @label */
 GtkWidget *

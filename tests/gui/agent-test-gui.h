@@ -24,6 +24,9 @@ typedef struct
 
 GPtrArray *find_all          (GtkWidget     *widget,
                               GType          type);
+GtkWidget *find_with_class   (GtkWidget     *widget,
+                              GType          type,
+                              const char    *css_class);
 GtkWidget *find_button       (GtkWidget     *widget,
                               const char    *label);
 GtkWidget *show_in_window    (GtkWidget     *child);

@@ -70,19 +70,6 @@ find_row (AgentChatWindow *window,
   return NULL;
 }
 
-GtkWidget *
-find_with_class (GtkWidget  *widget,
-                 GType       type,
-                 const char *css_class)
-{
-  g_autoptr(GPtrArray) found = find_all (widget, type);
-
-  for (guint i = 0; i < found->len; i++)
-    if (gtk_widget_has_css_class (g_ptr_array_index (found, i), css_class))
-      return g_ptr_array_index (found, i);
-  return NULL;
-}
-
 GtkRevealer *
 jump_revealer_of (AgentChatWindow *window)
 {

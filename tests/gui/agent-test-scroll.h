@@ -21,9 +21,6 @@ GtkWidget       *scroller_of       (AgentChatWindow *window);
 GtkAdjustment   *vadjustment_of    (AgentChatWindow *window);
 GtkWidget       *find_row          (AgentChatWindow *window,
                                     gpointer         item);
-GtkWidget       *find_with_class   (GtkWidget       *widget,
-                                    GType            type,
-                                    const char      *css_class);
 GtkRevealer     *jump_revealer_of  (AgentChatWindow *window);
 gpointer         last_item         (AgentChatWindow *window);
 graphene_rect_t  bounds_in_view    (AgentChatWindow *window,

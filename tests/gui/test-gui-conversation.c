@@ -544,12 +544,11 @@ respond_models (AgentTestServer *server,
 static GtkWidget *
 title_button (Fixture *fixture)
 {
-  g_autoptr(GPtrArray) buttons = find_all (GTK_WIDGET (fixture->window), GTK_TYPE_MENU_BUTTON);
+  GtkWidget *button = find_with_class (GTK_WIDGET (fixture->window), GTK_TYPE_MENU_BUTTON,
+                                       "title-button");
 
-  for (guint i = 0; i < buttons->len; i++)
-    if (gtk_widget_has_css_class (g_ptr_array_index (buttons, i), "title-button"))
-      return g_ptr_array_index (buttons, i);
-  g_assert_not_reached ();
+  g_assert_nonnull (button);
+  return button;
 }
 
 static GtkListBox *

@@ -49,14 +49,11 @@ test_placeholder (Fixture       *fixture,
 static GtkWidget *
 actions_of (GtkWidget *row)
 {
-  g_autoptr(GPtrArray) boxes = find_all (row, GTK_TYPE_BOX);
+  GtkWidget *actions = find_with_class (row, GTK_TYPE_BOX, "message-actions");
 
-  for (guint i = 0; i < boxes->len; i++)
-    if (gtk_widget_has_css_class (g_ptr_array_index (boxes, i), "message-actions"))
-      return g_ptr_array_index (boxes, i);
-  g_assert_not_reached ();
+  g_assert_nonnull (actions);
+  return actions;
 }
-
 /* A message's actions keep their place, out of sight, until the row has
  * the focus (or the pointer); Tab still reaches them */
 static void
@@ -368,18 +365,6 @@ static const char rich[] =
   "    return 1\n"
   "```\n";
 
-static GtkLabel *
-label_with_class (GtkWidget  *widget,
-                  const char *css_class)
-{
-  g_autoptr(GPtrArray) labels = find_all (widget, GTK_TYPE_LABEL);
-
-  for (guint i = 0; i < labels->len; i++)
-    if (gtk_widget_has_css_class (g_ptr_array_index (labels, i), css_class))
-      return g_ptr_array_index (labels, i);
-  return NULL;
-}
-
 static char *
 attributes_text (GtkLabel *label)
 {
@@ -434,7 +419,7 @@ test_markdown_rich (void)
                                                                   GTK_TYPE_SCROLLED_WINDOW)));
 
   /* A quote, with its bar */
-  quote = label_with_class (markdown, "blockquote");
+  quote = GTK_LABEL (find_with_class (markdown, GTK_TYPE_LABEL, "blockquote"));
   g_assert_nonnull (quote);
   g_assert_cmpstr (gtk_label_get_text (quote), ==, "quoted text");
 
@@ -626,14 +611,14 @@ test_markdown_language_at_idle (void)
 
   iterate ();
   agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), source);
-  code = label_with_class (markdown, "monospace");
+  code = GTK_LABEL (find_with_class (markdown, GTK_TYPE_LABEL, "monospace"));
   g_assert_nonnull (code);
   g_assert_cmpstr (gtk_label_get_text (code), ==, "puts \"hello\" # greet");
   g_assert_null (_agent_gtk_code_get_language (gtk_widget_get_parent (GTK_WIDGET (code))));
   g_assert_null (gtk_label_get_attributes (code));
 
   iterate ();
-  code = label_with_class (markdown, "monospace");
+  code = GTK_LABEL (find_with_class (markdown, GTK_TYPE_LABEL, "monospace"));
   g_assert_cmpstr (_agent_gtk_code_get_language (gtk_widget_get_parent (GTK_WIDGET (code))), ==, "ruby");
   g_assert_nonnull (gtk_label_get_attributes (code));
   gtk_window_destroy (GTK_WINDOW (window));
@@ -642,7 +627,7 @@ test_markdown_language_at_idle (void)
   markdown = agent_gtk_markdown_view_new ();
   window = show_in_window (markdown);
   agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), source);
-  code = label_with_class (markdown, "monospace");
+  code = GTK_LABEL (find_with_class (markdown, GTK_TYPE_LABEL, "monospace"));
   g_assert_cmpstr (_agent_gtk_code_get_language (gtk_widget_get_parent (GTK_WIDGET (code))), ==, "ruby");
   g_assert_nonnull (gtk_label_get_attributes (code));
   gtk_window_destroy (GTK_WINDOW (window));
