@@ -159,12 +159,11 @@ message_of (const GError *error)
   return error ? error->message : "";
 }
 
-/* Everything observable about a run, as text. */
-char *
-summarize (AgentTestReplay *run)
+/* Everything observable about a message, as text, appended to @out */
+void
+describe_message (GString      *out,
+                  AgentMessage *message)
 {
-  AgentMessage *message = run_message (run);
-  GString *out = g_string_new (NULL);
   AgentUsage *usage = agent_message_get_usage (message);
 
   g_string_append_printf (out, "content=%s\nreasoning=%s\nrefusal=%s\nfinish=%s\nid=%s\nmodel=%s\n",
@@ -189,6 +188,15 @@ summarize (AgentTestReplay *run)
                               agent_tool_call_get_name (call), _agent_tool_call_get_type_name (call),
                               agent_tool_call_get_state (call), agent_tool_call_get_arguments (call));
     }
+}
+
+/* Everything observable about a run, as text. */
+char *
+summarize (AgentTestReplay *run)
+{
+  GString *out = g_string_new (NULL);
+
+  describe_message (out, run_message (run));
   g_string_append_printf (out, "error=%s:%d:%s\nfinish_ok=%d finish_error=%s\ndone=%d events=%u\n",
                           run->error ? g_quark_to_string (run->error->domain) : "",
                           run->error ? run->error->code : 0,

@@ -27,6 +27,8 @@ AgentTestToolDelta *run_tool_delta (AgentTestReplay *run,
 AgentUsage         *run_usage      (AgentTestReplay *run);
 const char         *or_empty       (const char      *s);
 const char         *message_of     (const GError    *error);
+void                describe_message (GString     *out,
+                                      AgentMessage *message);
 char               *summarize      (AgentTestReplay *run);
 AgentTestReplay    *decode_len     (const char      *body,
                                     gsize            len,

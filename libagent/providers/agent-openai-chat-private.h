@@ -19,6 +19,12 @@ typedef struct _AgentOpenaiChatDecoder AgentOpenaiChatDecoder;
 AgentAccumulator *_agent_openai_chat_decoder_get_choice   (AgentOpenaiChatDecoder *self,
                                                            guint                   index);
 guint             _agent_openai_chat_decoder_get_n_choices (AgentOpenaiChatDecoder *self);
+/* For the tests that compare the two: whether the usual chunk is read
+ * with a scan (the default) or every event with the DOM reader */
+void              _agent_openai_chat_decoder_set_scan      (AgentOpenaiChatDecoder *self,
+                                                            gboolean                scan);
+guint             _agent_openai_chat_decoder_get_n_scanned (AgentOpenaiChatDecoder *self,
+                                                            guint                  *n_templated);
 
 /* Shared with the Responses API, which lists models the same way */
 char            **_agent_openai_parse_models (const AgentJson *root);

@@ -20,6 +20,7 @@
 #include "json/agent-json-private.h"
 #include "messages/agent-message-private.h"
 #include "providers/agent-openai-chat-private.h"
+#include "providers/agent-openai-chat-scan-private.h"
 #include "providers/agent-provider-parts-private.h"
 #include "core/agent-provider-private.h"
 #include "tools/agent-tool.h"
@@ -346,12 +347,15 @@ struct _AgentOpenaiChatDecoder
 {
   AgentAccumulator *accumulator;
   AgentJsonParser  *parser;
+  AgentOpenaiChatScan *scan;     /* the usual chunk, read faster */
   const char * const *secrets;   /* redacted from what errors quote */
   /* Choices other than 0 (n > 1): accumulated silently. */
   GPtrArray        *other_choices;
   AgentUsage       *provider_usage;
   guint             saw_usage : 1;
   guint             saw_event : 1;  /* a chunk with choices or usage */
+  guint             no_scan : 1;    /* for tests: every event read with the DOM */
+  guint             n_scanned;      /* for tests: the events the scan read */
 };
 
 static gpointer
@@ -363,6 +367,7 @@ openai_chat_decoder_new (AgentAccumulator   *accumulator,
   self->accumulator = accumulator;
   self->secrets = secrets;
   self->parser = agent_json_parser_new ();
+  self->scan = _agent_openai_chat_scan_new ();
   return self;
 }
 
@@ -372,6 +377,7 @@ openai_chat_decoder_free (gpointer data)
   AgentOpenaiChatDecoder *self = data;
 
   g_clear_pointer (&self->parser, agent_json_parser_free);
+  g_clear_pointer (&self->scan, _agent_openai_chat_scan_free);
   g_clear_pointer (&self->other_choices, g_ptr_array_unref);
   g_clear_pointer (&self->provider_usage, agent_usage_unref);
   g_free (self);
@@ -392,6 +398,22 @@ guint
 _agent_openai_chat_decoder_get_n_choices (AgentOpenaiChatDecoder *self)
 {
   return self->other_choices ? MAX (1, self->other_choices->len) : 1;
+}
+
+void
+_agent_openai_chat_decoder_set_scan (AgentOpenaiChatDecoder *self,
+                                     gboolean                scan)
+{
+  self->no_scan = !scan;
+}
+
+guint
+_agent_openai_chat_decoder_get_n_scanned (AgentOpenaiChatDecoder *self,
+                                          guint                  *n_templated)
+{
+  if (n_templated != NULL)
+    *n_templated = _agent_openai_chat_scan_get_n_templated (self->scan);
+  return self->n_scanned;
 }
 
 static AgentAccumulator *
@@ -620,6 +642,58 @@ decode_choice (AgentOpenaiChatDecoder  *self,
   return TRUE;
 }
 
+/* What a scan of the event listed (agent-openai-chat-scan-private.h): the
+ * changes decode_choice() and openai_chat_decode() would make, in order */
+static void
+apply_changes (AgentOpenaiChatDecoder  *self,
+               const AgentOpenaiChange *changes,
+               guint                    n_changes)
+{
+  AgentAccumulator *accumulator = self->accumulator;
+
+  for (guint i = 0; i < n_changes; i++)
+    {
+      const AgentOpenaiChange *change = &changes[i];
+
+      if (accumulator == NULL && change->kind > AGENT_OPENAI_CHANGE_CHOICE)
+        continue;  /* a choice whose index is out of range */
+
+      switch (change->kind)
+        {
+        case AGENT_OPENAI_CHANGE_RESPONSE_ID:
+          agent_accumulator_set_response_id (self->accumulator, change->text);
+          break;
+        case AGENT_OPENAI_CHANGE_MODEL:
+          agent_accumulator_set_model (self->accumulator, change->text);
+          break;
+        case AGENT_OPENAI_CHANGE_CHOICES:
+          self->saw_event = TRUE;
+          break;
+        case AGENT_OPENAI_CHANGE_CHOICE:
+          accumulator = choice_accumulator (self, change->number);
+          break;
+        case AGENT_OPENAI_CHANGE_TEXT:
+          agent_accumulator_append_text (accumulator, change->text, change->len);
+          break;
+        case AGENT_OPENAI_CHANGE_REFUSAL:
+          agent_accumulator_append_refusal (accumulator, change->text, change->len);
+          break;
+        case AGENT_OPENAI_CHANGE_REASONING:
+          agent_accumulator_append_reasoning (accumulator, change->text, change->len);
+          break;
+        case AGENT_OPENAI_CHANGE_TOOL_CALL:
+          agent_accumulator_tool_call_delta (accumulator, change->number, change->id, change->name,
+                                             change->type, change->text, change->len);
+          break;
+        case AGENT_OPENAI_CHANGE_FINISH_REASON:
+          agent_accumulator_set_finish_reason (accumulator, change->text);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}
+
 static gboolean
 openai_chat_decode (gpointer     data,
                     const char  *event_type,
@@ -640,6 +714,21 @@ openai_chat_decode (gpointer     data,
     {
       *done = TRUE;
       return TRUE;
+    }
+
+  /* Most events: one pass over the text, no tree */
+  if G_LIKELY (!self->no_scan && (event_type == NULL || strcmp (event_type, "error") != 0))
+    {
+      const AgentOpenaiChange *changes;
+      guint n_changes;
+
+      changes = _agent_openai_chat_scan (self->scan, text, len, &n_changes);
+      if (changes != NULL)
+        {
+          apply_changes (self, changes, n_changes);
+          self->n_scanned++;
+          return TRUE;
+        }
     }
 
   if (!agent_json_parser_parse (self->parser, text, len, &root, &json_error) ||

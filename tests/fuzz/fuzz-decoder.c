@@ -11,6 +11,10 @@
  * pipeline hands on is valid UTF-8: the text, the reasoning, the tool
  * calls' names and arguments, the error message.
  *
+ * For the OpenAI chat API (FUZZ_COMPARE_SCAN), a third run reads every
+ * event with simdjson's DOM, never with the scan of the usual chunk: it
+ * must end the same too.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -22,6 +26,9 @@
 #include "wire/agent-accumulator-private.h"
 #include "core/agent-provider-private.h"
 #include "wire/agent-stream-decoder-private.h"
+#ifdef FUZZ_COMPARE_SCAN
+#include "providers/agent-openai-chat-private.h"
+#endif
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
@@ -30,7 +37,8 @@ int LLVMFuzzerTestOneInput (const uint8_t *data,
 static char *
 describe_run (const uint8_t *data,
               size_t         size,
-              guint32        seed)
+              guint32        seed,
+              gboolean       scan)
 {
   AgentAccumulator *accumulator = agent_accumulator_new (NULL, NULL);
   AgentStreamDecoder *decoder = agent_stream_decoder_new (&FUZZ_BACKEND.stream, accumulator, NULL);
@@ -39,6 +47,12 @@ describe_run (const uint8_t *data,
   gboolean ok = TRUE;
   AgentMessage *message;
   gsize offset = 0;
+
+#ifdef FUZZ_COMPARE_SCAN
+  _agent_openai_chat_decoder_set_scan (agent_stream_decoder_get_provider_decoder (decoder), scan);
+#else
+  (void) scan;
+#endif
 
   while (ok && offset < size)
     {
@@ -100,11 +114,20 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     seed = (seed ^ data[i]) * 16777619u;
   seed |= 1;
 
-  whole = describe_run (data, size, 0);
-  pieces = describe_run (data, size, seed);
+  whole = describe_run (data, size, 0, TRUE);
+  pieces = describe_run (data, size, seed, TRUE);
 
   if (strcmp (whole, pieces) != 0)
     g_error ("Fed whole:\n%s\nFed in pieces:\n%s", whole, pieces);
+
+#ifdef FUZZ_COMPARE_SCAN
+  {
+    g_autofree char *dom = describe_run (data, size, 0, FALSE);
+
+    if (strcmp (whole, dom) != 0)
+      g_error ("With the scan:\n%s\nWith the DOM alone:\n%s", whole, dom);
+  }
+#endif
 
   return 0;
 }
