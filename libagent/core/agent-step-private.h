@@ -34,6 +34,7 @@ AgentStep    *agent_step_new          (AgentProvider                  *provider,
 AgentStep    *agent_step_ref          (AgentStep                      *self);
 void          agent_step_unref        (AgentStep                      *self);
 AgentMessage *agent_step_get_message  (AgentStep                      *self);
+gint64        agent_step_get_read_time (AgentStep                     *self);
 void          agent_step_set_timeout  (AgentStep                      *self,
                                        double                          seconds);
 void          agent_step_set_max_request_size (AgentStep              *self,

@@ -24,11 +24,18 @@
 
 /* A byte came: the idle limit starts again. Only the time is noted —
  * moving the timer on every read would wake the main context (an eventfd
- * write) each time; the timer looks at it when it fires. */
+ * write) each time; the timer looks at it when it fires. While the read
+ * source is being dispatched, its context's time is the time the bytes
+ * were seen ready: GLib read the clock after the poll that found them,
+ * for its own timers (our limits are such timers), so it costs nothing
+ * here. */
 static inline void
 touch (AgentStep *self)
 {
-  self->last_byte = g_get_monotonic_time ();
+  if (self->source != NULL && g_main_current_source () == self->source)
+    self->last_byte = g_source_get_time (self->source);
+  else
+    self->last_byte = g_get_monotonic_time ();
 }
 
 GError *

@@ -91,6 +91,14 @@ agent_step_get_message (AgentStep *self)
   return agent_accumulator_get_message (self->accumulator);
 }
 
+/* When the bytes being decoded came (monotonic µs): what a listener of the
+ * accumulator takes for the time of a delta, without a clock of its own */
+gint64
+agent_step_get_read_time (AgentStep *self)
+{
+  return self->last_byte;
+}
+
 /* The most seconds the whole step (retries included) may take, 0 for no limit. */
 void
 agent_step_set_timeout (AgentStep *self,

@@ -419,7 +419,8 @@ static inline void
 note_delta (AgentTurn *turn,
             gsize      len)
 {
-  gint64 now = g_get_monotonic_time ();
+  /* When its bytes came, which the step noted */
+  gint64 now = agent_step_get_read_time (turn->step);
 
   if (turn->first_delta_at == 0)
     turn->first_delta_at = now;
