@@ -13,6 +13,7 @@
  *    ordinary chunks (so that it meets a template), with whether the scan
  *    took it checked too;
  *  - text that tries the template: escapes, quotes, a backslash at the end;
+ *  - fragments of parallel tool calls in turns, each with its template;
  *  - 20,000 mutations of real chunks: bytes replaced, tokens inserted,
  *    ranges dropped or repeated; half of them around the delta's text,
  *    each after the chunk unchanged, so that they meet it as a template.
@@ -326,16 +327,15 @@ test_shapes (void)
 static void
 test_template (void)
 {
-  /* With whether the chunks with it and after it match the template */
-  static const struct { const char *text; gboolean matches; } texts[] = {
-    { "", TRUE }, { " the", TRUE }, { "\\\"", TRUE }, { "\\\\", TRUE }, { "\\\\\\\"", TRUE },
-    { "a\\\"},\\\"logprobs\\\":null", TRUE }, { "\\u00e9", TRUE }, { "\\ud83d\\ude00", TRUE },
-    { "\\n\\n", TRUE }, { "\xc3\xa9", TRUE }, { "\\/", TRUE },
-    /* Left to the DOM decoder, which repairs them */
-    { "x\\u0000", FALSE }, { "\\ud800", FALSE }, { "\xc3", FALSE },
-    /* Not JSON: a string that does not end, or ends too soon */
-    { "\\", FALSE }, { "\\u12", FALSE }, { "\"", FALSE }, { "\"},\"a\":\"", FALSE },
-    { "\"" CHUNK_END, FALSE }, { "\x01", FALSE },
+  /* With how many of the chunks with it and after it match a template:
+   * both; only the one after it (the DOM decoder reads it, and repairs
+   * it); none (it is not JSON: the stream fails) */
+  static const struct { const char *text; guint templated; } texts[] = {
+    { "", 2 }, { " the", 2 }, { "\\\"", 2 }, { "\\\\", 2 }, { "\\\\\\\"", 2 },
+    { "a\\\"},\\\"logprobs\\\":null", 2 }, { "\\u00e9", 2 }, { "\\ud83d\\ude00", 2 },
+    { "\\n\\n", 2 }, { "\xc3\xa9", 2 }, { "\\/", 2 },
+    { "x\\u0000", 1 }, { "\\ud800", 1 }, { "\xc3", 1 },
+    { "\\", 0 }, { "\\u12", 0 }, { "\"", 0 }, { "\"},\"a\":\"", 0 }, { "\"" CHUNK_END, 0 }, { "\x01", 0 },
   };
   /* The delta's members around its text */
   static const struct { const char *before; const char *after; } kinds[] = {
@@ -361,8 +361,39 @@ test_template (void)
         g_string_append (body, "data: [DONE]\n\n");
 
         assert_same (body->str, body->len, 0, &counts);
-        g_assert_cmpuint (counts.n_templated, ==, texts[i].matches ? 2 : 0);
+        g_assert_cmpuint (counts.n_templated, ==, texts[i].templated);
       }
+}
+
+/* Fragments of parallel tool calls, in turns: each call's chunks match a
+ * template of their own, up to four calls; beyond, none is kept long
+ * enough, and every chunk is read whole. */
+static void
+test_alternating (void)
+{
+  for (guint n_calls = 1; n_calls <= 5; n_calls++)
+    {
+      g_autoptr(GString) body = g_string_new (NULL);
+      Counts counts = { 0, 0, 0 };
+
+      for (guint i = 0; i < n_calls; i++)
+        g_string_append_printf (body, "data: " CHUNK_START "\"tool_calls\":[{\"index\":%u,\"id\":\"call_%u\","
+                                "\"type\":\"function\",\"function\":{\"name\":\"f%u\",\"arguments\":\"\"}}]"
+                                CHUNK_END "\n\n", i, i, i);
+      for (guint round = 0; round < 10; round++)
+        for (guint i = 0; i < n_calls; i++)
+          g_string_append_printf (body, "data: " CHUNK_START "\"tool_calls\":[{\"index\":%u,"
+                                  "\"function\":{\"arguments\":\"%u,\"}}]" CHUNK_END "\n\n", i, round);
+      g_string_append (body, "data: [DONE]\n\n");
+
+      assert_same (body->str, body->len, 0, &counts);
+      g_test_message ("%u calls: %u events, %u scanned, %u with a template",
+                      n_calls, counts.n_events, counts.n_scanned, counts.n_templated);
+      g_assert_cmpuint (counts.n_scanned, ==, 11 * n_calls);
+      /* The first fragment of each call is read whole, then the rest
+       * with it */
+      g_assert_cmpuint (counts.n_templated, ==, n_calls <= 4 ? 9 * n_calls : 0);
+    }
 }
 
 static const char * const insertions[] = {
@@ -516,6 +547,7 @@ main (int   argc,
   g_test_add_func ("/openai-chat-scan/corpus", test_corpus);
   g_test_add_func ("/openai-chat-scan/shapes", test_shapes);
   g_test_add_func ("/openai-chat-scan/template", test_template);
+  g_test_add_func ("/openai-chat-scan/alternating", test_alternating);
   g_test_add_func ("/openai-chat-scan/mutations", test_mutations);
 
   return g_test_run ();

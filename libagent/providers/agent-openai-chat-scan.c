@@ -20,27 +20,42 @@
 #define KEY_IS(name, len, literal) \
   ((len) == sizeof (literal) - 1 && memcmp ((name), (literal), sizeof (literal) - 1) == 0)
 
-/* The scratch buffer grown past this is given back after the event. */
+/* A buffer grown past this is given back after the event. */
 #define KEEP_SCRATCH (1024 * 1024)
+/* A chunk longer than this is no template: they are for the small ones
+ * that come by the thousand. */
+#define MAX_TEMPLATE (16 * 1024)
+
+/* The last chunks read whole, as templates for the next: in a stream
+ * they differ, nearly always, only in the text of their one delta (text,
+ * reasoning or a tool call's arguments). Such a chunk is read by comparing
+ * the rest with its template, and the delta's text only. There are a few:
+ * fragments of parallel tool calls, or choices (n > 1), may alternate. */
+#define N_TEMPLATES 4
+
+typedef struct
+{
+  GString *text;         /* the chunk */
+  GString *scratch;      /* the strings taken from it */
+  GArray  *changes;      /* AgentOpenaiChange: what it made */
+  gsize    slot_start;   /* where its delta's string begins (its quote) */
+  gsize    slot_end;     /* and ends (past its closing quote) */
+  guint    slot_change;  /* the change that has its text; G_MAXUINT: no template */
+  guint64  used;         /* when it was last read or matched */
+} Template;
 
 struct _AgentOpenaiChatScan
 {
-  GString *scratch;   /* the strings taken from the event */
-  GArray  *changes;   /* AgentOpenaiChange */
+  Template  templates[N_TEMPLATES];
+  guint64   clock;
+  GString  *slot_text;    /* the delta's text of a chunk read with a template */
+  guint     n_templated;  /* for tests: the chunks read so */
 
-  /* The last chunk read whole, as a template for the next: in a stream
-   * they differ, nearly always, only in the text of their one delta
-   * (text, reasoning or a tool call's arguments). Such a chunk is read
-   * by comparing the rest with the template, and the delta's text only. */
-  GString *template;
-  gsize    slot_start;    /* where the delta's string begins (its quote) */
-  gsize    slot_end;      /* and ends (past its closing quote) */
-  guint    slot_change;   /* the change that has its text */
-  GString *slot_text;     /* that text, for a chunk read with the template */
-  guint    n_templated;   /* for tests: the chunks read so */
-
-  /* During a scan: the strings taken that a delta could be (up to two
-   * counted), and where the last one was */
+  /* During a scan: the template being written, its changes, the strings
+   * taken that a delta could be (up to two counted), and where the last
+   * one was */
+  Template   *current;
+  GArray     *changes;
   guint       n_slots;
   const char *slot_taken;
   gsize       slot_taken_start;
@@ -60,11 +75,14 @@ _agent_openai_chat_scan_new (void)
 {
   AgentOpenaiChatScan *self = g_new0 (AgentOpenaiChatScan, 1);
 
-  self->scratch = g_string_sized_new (512);
-  self->changes = g_array_sized_new (FALSE, FALSE, sizeof (AgentOpenaiChange), 8);
-  self->template = g_string_new (NULL);
+  for (guint i = 0; i < N_TEMPLATES; i++)
+    {
+      self->templates[i].text = g_string_new (NULL);
+      self->templates[i].scratch = g_string_sized_new (512);
+      self->templates[i].changes = g_array_sized_new (FALSE, FALSE, sizeof (AgentOpenaiChange), 8);
+      self->templates[i].slot_change = G_MAXUINT;
+    }
   self->slot_text = g_string_new (NULL);
-  self->slot_change = G_MAXUINT;
   return self;
 }
 
@@ -74,11 +92,27 @@ _agent_openai_chat_scan_free (AgentOpenaiChatScan *self)
   if (self == NULL)
     return;
 
-  g_string_free (self->scratch, TRUE);
-  g_array_unref (self->changes);
-  g_string_free (self->template, TRUE);
+  for (guint i = 0; i < N_TEMPLATES; i++)
+    {
+      g_string_free (self->templates[i].text, TRUE);
+      g_string_free (self->templates[i].scratch, TRUE);
+      g_array_unref (self->templates[i].changes);
+    }
   g_string_free (self->slot_text, TRUE);
   g_free (self);
+}
+
+/* @buffer, given back to the allocator if a large event grew it and
+ * this one is small */
+static void
+shrink_buffer (GString **buffer,
+               gsize     len)
+{
+  if ((*buffer)->allocated_len > KEEP_SCRATCH && len < KEEP_SCRATCH / 2)
+    {
+      g_string_free (*buffer, TRUE);
+      *buffer = g_string_sized_new (512);
+    }
 }
 
 static AgentOpenaiChange *
@@ -395,60 +429,84 @@ scan_members (AgentOpenaiChatScan *self,
   return agent_json_scan_end (scan);
 }
 
-/* Reads @text with the template, if it differs from it only inside the
+/* Reads @text with @template, if it differs from it only inside the
  * slot: TRUE then, the slot's change holding its text. */
 static gboolean
 scan_with_template (AgentOpenaiChatScan *self,
+                    Template            *template,
                     const char          *text,
                     gsize                len)
 {
-  const char *template = self->template->str;
-  gsize suffix = self->template->len - self->slot_end;
+  const char *chunk = template->text->str;
+  gsize suffix = template->text->len - template->slot_end;
   AgentOpenaiChange *change;
   AgentJsonScan scan;
   const char *slot;
   gsize slot_len;
 
-  if (len < self->slot_start + 2 + suffix ||
-      memcmp (text, template, self->slot_start) != 0 ||
-      memcmp (text + len - suffix, template + self->slot_end, suffix) != 0)
+  if (template->slot_change == G_MAXUINT ||
+      len < template->slot_start + 2 + suffix ||
+      memcmp (text, chunk, template->slot_start) != 0 ||
+      memcmp (text + len - suffix, chunk + template->slot_end, suffix) != 0)
     return FALSE;
 
   /* The same before and after: the same chunk, if the slot is a string
    * that ends just where the rest begins */
+  shrink_buffer (&self->slot_text, len);
   agent_json_scan_init (&scan, text, len, self->slot_text);
-  agent_json_scan_resume_string (&scan, self->slot_start);
+  agent_json_scan_resume_string (&scan, template->slot_start);
   slot = agent_json_scan_string (&scan, &slot_len);
   if (slot == NULL || agent_json_scan_offset (&scan) != len - suffix)
     return FALSE;
 
-  change = &g_array_index (self->changes, AgentOpenaiChange, self->slot_change);
+  change = &g_array_index (template->changes, AgentOpenaiChange, template->slot_change);
   change->text = slot;
   change->len = slot_len;
   return TRUE;
 }
 
-/* After a chunk was read whole: it is the template for the next if it
- * has one delta's string. */
+/* After a chunk was read whole into the current template's buffers: it
+ * is a template if it has one delta's string. */
 static void
 keep_template (AgentOpenaiChatScan *self,
                const char          *text,
                gsize                len)
 {
-  self->slot_change = G_MAXUINT;
-  if (self->n_slots != 1)
+  Template *template = self->current;
+
+  template->slot_change = G_MAXUINT;
+  if (self->n_slots != 1 || len > MAX_TEMPLATE)
     return;
 
-  for (guint i = 0; i < self->changes->len; i++)
-    if (g_array_index (self->changes, AgentOpenaiChange, i).text == self->slot_taken)
-      self->slot_change = i;
-  if (self->slot_change == G_MAXUINT)
+  for (guint i = 0; i < template->changes->len; i++)
+    if (g_array_index (template->changes, AgentOpenaiChange, i).text == self->slot_taken)
+      template->slot_change = i;
+  if (template->slot_change == G_MAXUINT)
     return;
 
-  g_string_truncate (self->template, 0);
-  g_string_append_len (self->template, text, len);
-  self->slot_start = self->slot_taken_start;
-  self->slot_end = self->slot_taken_end;
+  g_string_truncate (template->text, 0);
+  g_string_append_len (template->text, text, len);
+  template->slot_start = self->slot_taken_start;
+  template->slot_end = self->slot_taken_end;
+}
+
+/* The template a chunk read whole goes to: one that is none, else the
+ * one unused the longest */
+static Template *
+spare_template (AgentOpenaiChatScan *self)
+{
+  Template *spare = &self->templates[0];
+
+  for (guint i = 0; i < N_TEMPLATES; i++)
+    {
+      Template *template = &self->templates[i];
+
+      if (template->slot_change == G_MAXUINT)
+        return template;
+      if (template->used < spare->used)
+        spare = template;
+    }
+  return spare;
 }
 
 /* The changes @text makes, in order (*n_changes of them; possibly none),
@@ -459,31 +517,46 @@ _agent_openai_chat_scan (AgentOpenaiChatScan *self,
                          gsize                len,
                          guint               *n_changes)
 {
+  Template *template = NULL;
   AgentJsonScan scan;
   gboolean ok;
 
-  if (self->slot_change != G_MAXUINT && scan_with_template (self, text, len))
+  self->clock++;
+
+  /* The template that matched last first: most streams have one */
+  for (guint i = 0; i < N_TEMPLATES && template == NULL; i++)
+    {
+      Template *candidate = self->current != NULL ? &self->templates[(self->current - self->templates + i) % N_TEMPLATES]
+                                                  : &self->templates[i];
+
+      if (scan_with_template (self, candidate, text, len))
+        template = candidate;
+    }
+
+  if (template != NULL)
     {
       self->n_templated++;
-      *n_changes = self->changes->len;
-      return (const AgentOpenaiChange *) (gpointer) self->changes->data;
+      self->current = template;
+      template->used = self->clock;
+      *n_changes = template->changes->len;
+      return (const AgentOpenaiChange *) (gpointer) template->changes->data;
     }
 
-  if (self->scratch->allocated_len > KEEP_SCRATCH && len < KEEP_SCRATCH / 2)
-    {
-      g_string_free (self->scratch, TRUE);
-      self->scratch = g_string_sized_new (512);
-    }
+  /* Read whole, into a template's buffers */
+  template = self->current = spare_template (self);
+  template->used = self->clock;
+  shrink_buffer (&template->scratch, len);
 
+  self->changes = template->changes;
   g_array_set_size (self->changes, 0);
   self->n_slots = 0;
-  agent_json_scan_init (&scan, text, len, self->scratch);
+  agent_json_scan_init (&scan, text, len, template->scratch);
   ok = agent_json_scan_object (&scan) && scan_members (self, &scan);
 
   if (ok)
     keep_template (self, text, len);
   else
-    self->slot_change = G_MAXUINT;
+    template->slot_change = G_MAXUINT;
 
   *n_changes = ok ? self->changes->len : 0;
   return ok ? (const AgentOpenaiChange *) (gpointer) self->changes->data : NULL;
