@@ -186,11 +186,14 @@ _agent_debug_data (const char * const  *secrets,
                    gsize                len)
 {
   g_autoptr(GString) text = NULL;
-  gsize keep = longest_secret (secrets);
+  gsize keep;
   gsize shown;
 
-  if (!_agent_debug_enabled (AGENT_DEBUG_HTTP))
+  /* Called for every read of a streaming body: nothing else unless on */
+  if G_LIKELY (!_agent_debug_enabled (AGENT_DEBUG_HTTP))
     return;
+
+  keep = longest_secret (secrets);
 
   if (keep == 0)
     {

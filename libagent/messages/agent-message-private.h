@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "agent-string-private.h"
 #include "messages/agent-content-part.h"
 #include "messages/agent-message.h"
 
@@ -78,7 +79,7 @@ _agent_message_append (GString    **field,
 {
   if (*field == NULL)
     *field = g_string_sized_new (MAX (len, 64));
-  g_string_append_len (*field, text, len);
+  _agent_string_append_len (*field, text, len);
 }
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "agent-string-private.h"
 #include "wire/agent-wire-util-private.h"
 #include "wire/agent-sse-parser-private.h"
 
@@ -225,7 +226,7 @@ agent_sse_parser_process_line (AgentSseParser  *self,
       if (self->data->len + self->event_type->len + value_len + 1 > self->max_size)
         return set_too_large_error (self, FALSE, error);
 
-      g_string_append_len (self->data, value, value_len);
+      _agent_string_append_len (self->data, value, value_len);
       g_string_append_c (self->data, '\n');
     }
   else if (name_len == 5 && memcmp (line, "event", 5) == 0)
@@ -416,7 +417,7 @@ agent_sse_parser_feed (AgentSseParser  *self,
           if (self->line->len + (end - p) > self->max_size)
             return set_too_large_error (self, TRUE, error);
 
-          g_string_append_len (self->line, p, end - p);
+          _agent_string_append_len (self->line, p, end - p);
           break;
         }
 
@@ -432,7 +433,7 @@ agent_sse_parser_feed (AgentSseParser  *self,
           if (self->line->len + (eol - p) > self->max_size)
             return set_too_large_error (self, TRUE, error);
 
-          g_string_append_len (self->line, p, eol - p);
+          _agent_string_append_len (self->line, p, eol - p);
           ret = agent_sse_parser_process_line (self, self->line->str, self->line->len, error);
           string_clear (self->line);
         }
