@@ -124,6 +124,7 @@ struct _AgentStep
   guint                new_connection : 1;   /* this attempt opened one */
   guint                force_new_connection : 1;
   guint                body_complete : 1;    /* read to its end: the connection can be kept */
+  guint                in_read_source : 1;   /* its read source is being dispatched */
 };
 
 /* agent-step.c */

@@ -18,6 +18,8 @@
 #define MAX_ERROR_BODY     (64 * 1024)
 /* Bytes read in one main-loop dispatch before yielding to other sources. */
 #define MAX_BYTES_PER_DISPATCH (1024 * 1024)
+/* What is read is decoded once this much is: see drain() */
+#define FEED_BATCH (16 * 1024)
 /* How long a whole answer waits for the end of its body: see
  * wait_for_end_of_body() */
 #define TAIL_WAIT_MS 50
@@ -32,7 +34,7 @@
 static inline void
 touch (AgentStep *self)
 {
-  if (self->source != NULL && g_main_current_source () == self->source)
+  if (self->in_read_source && self->source != NULL)
     self->last_byte = g_source_get_time (self->source);
   else
     self->last_byte = g_get_monotonic_time ();
@@ -244,12 +246,20 @@ read_async_cb (GObject      *object,
 }
 
 /* Reads what the body stream has without blocking. Returns TRUE to wait
- * until it is readable again, FALSE once the step is over. */
+ * until it is readable again, FALSE once the step is over.
+ *
+ * What is read is decoded a batch at a time (up to FEED_BATCH bytes, or
+ * all there is): libsoup hands a chunked body over in pieces (the start
+ * of a chunk that came with its size line, then the rest), and each
+ * piece decoded on its own would cost a pass through the step, the
+ * decoder and the event stream's parser, which keeps the unfinished
+ * line. Nothing waits: a batch is decoded as soon as a read would block. */
 static gboolean
 drain (AgentStep *self)
 {
   GPollableInputStream *pollable = G_POLLABLE_INPUT_STREAM (self->stream);
   gsize total = 0;
+  gsize batch = 0;   /* read into the buffer, not decoded yet */
 
   while (total < MAX_BYTES_PER_DISPATCH)
     {
@@ -263,8 +273,30 @@ drain (AgentStep *self)
       if (g_cancellable_set_error_if_cancelled (self->cancellable, &error))
         n = -1;
       else
-        n = g_pollable_input_stream_read_nonblocking (pollable, self->buffer, READ_BUFFER_SIZE,
-                                                      NULL, &error);
+        n = g_pollable_input_stream_read_nonblocking (pollable, self->buffer + batch,
+                                                      READ_BUFFER_SIZE - batch, NULL, &error);
+
+      if (n > 0)
+        {
+          batch += n;
+          total += n;
+          if (batch < FEED_BATCH)
+            continue;
+          if (!take_read (self, batch, NULL))
+            return FALSE;
+          batch = 0;
+          continue;
+        }
+
+      /* The end, an error or nothing more for now: the batch first, but
+       * not after a cancellation (nothing comes after Stop) */
+      if (batch > 0 && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+          !take_read (self, batch, NULL))
+        {
+          g_clear_error (&error);
+          return FALSE;
+        }
+      batch = 0;
 
       if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
         {
@@ -274,13 +306,11 @@ drain (AgentStep *self)
 
       if (!take_read (self, n, error))
         return FALSE;
-
-      total += n;
     }
 
   /* A fast stream: let the rest of the application breathe. The source
    * fires again at once, since there is more to read. */
-  return TRUE;
+  return batch == 0 || take_read (self, batch, NULL);
 }
 
 static gboolean
@@ -289,8 +319,13 @@ readable_cb (GObject  *stream,
 {
   /* Finishing may drop the last other reference to the step. */
   g_autoptr(AgentStep) self = agent_step_ref (user_data);
+  gboolean more;
 
-  if (drain (self))
+  self->in_read_source = TRUE;
+  more = drain (self);
+  self->in_read_source = FALSE;
+
+  if (more)
     return G_SOURCE_CONTINUE;
 
   g_clear_pointer (&self->source, g_source_unref);
