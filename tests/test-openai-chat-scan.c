@@ -214,6 +214,9 @@ static const Shape shapes[] = {
   { CHUNK ("\"tool_calls\":[{\"function\":{\"name\":\"a\",\"arguments\":\"{}\"}},"
            "{\"index\":null,\"function\":{\"name\":\"b\",\"arguments\":\"{}\"}}]"), SCAN },
   { CHUNK ("\"tool_calls\":[{\"index\":0,\"function\":null}]"), SCAN },
+  /* The largest index the scan reads, and one digit more */
+  { CHUNK ("\"tool_calls\":[{\"index\":999999999999999999,\"function\":{\"arguments\":\"x\"}}]"), SCAN },
+  { CHUNK ("\"tool_calls\":[{\"index\":1000000000000000000,\"function\":{\"arguments\":\"x\"}}]"), DOM },
   { CHUNK ("\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":null}}]"), SCAN },
   { CHUNK ("\"tool_calls\":null,\"content\":\"x\""), SCAN },
   { CHUNK ("\"tool_calls\":\"nope\",\"content\":\"x\""), SCAN },

@@ -362,14 +362,17 @@ agent_json_scan_int (AgentJsonScan *scan,
   negative = next_byte (scan) == '-';
   scan->p += negative;
 
-  while (scan->p < scan->end && g_ascii_isdigit (*scan->p) && digits < 19)
+  /* At most 18 digits: they fit */
+  while (scan->p < scan->end && g_ascii_isdigit (*scan->p))
     {
+      if (digits == 18)
+        return agent_json_scan_fail (scan);
       n = n * 10 + (*scan->p++ - '0');
       digits++;
     }
 
-  /* 0, or no leading zero; no fraction or exponent; at most 18 digits */
-  if (digits == 0 || digits > 18 || (digits > 1 && *(scan->p - digits) == '0') ||
+  /* 0, or no leading zero; no fraction or exponent */
+  if (digits == 0 || (digits > 1 && *(scan->p - digits) == '0') ||
       (scan->p < scan->end && (*scan->p == '.' || *scan->p == 'e' || *scan->p == 'E')))
     return agent_json_scan_fail (scan);
 

@@ -13,6 +13,11 @@
  * it lists nothing, and the decoder reads the event its own way. So the
  * scan is only ever a faster way to the same result.
  *
+ * Most chunks are not even scanned whole: one that differs from one of
+ * the last few read whole only inside its delta's string is read by
+ * comparing the rest and scanning that string (the templates, in
+ * agent-openai-chat-scan.c).
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
