@@ -14,6 +14,7 @@
  *    took it checked too;
  *  - text that tries the template: escapes, quotes, a backslash at the end;
  *  - fragments of parallel tool calls in turns, each with its template;
+ *  - chunks cut short at every byte, read from a buffer of their size;
  *  - 20,000 mutations of real chunks: bytes replaced, tokens inserted,
  *    ranges dropped or repeated; half of them around the delta's text,
  *    each after the chunk unchanged, so that they meet it as a template.
@@ -28,6 +29,7 @@
 #include <agent.h>
 
 #include "providers/agent-openai-chat-private.h"
+#include "providers/agent-openai-chat-scan-private.h"
 
 #include "agent-test-feed.h"
 #include "test-accumulator-util.h"
@@ -399,6 +401,36 @@ test_alternating (void)
     }
 }
 
+/* Every chunk cut short, in a buffer of its own size: the scan refuses
+ * each (none is JSON) and never reads past its end (under ASan). */
+static void
+test_cut_short (void)
+{
+  static const char * const chunks[] = {
+    CHUNK ("\"content\":\" the\\u00e9\\\"\"") ,
+    CHUNK ("\"tool_calls\":[{\"index\":12,\"function\":{\"arguments\":\"{\\\"a\\\":1}\"}}]"),
+    "{\"n\":[1,2.5e3,true,false,null,{\"a\":\"b\"}],\"choices\":[]}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (chunks); i++)
+    {
+      AgentOpenaiChatScan *scan = _agent_openai_chat_scan_new ();
+      gsize len = strlen (chunks[i]);
+      guint n_changes;
+
+      /* Whole, it is read */
+      g_assert_nonnull (_agent_openai_chat_scan (scan, chunks[i], len, &n_changes));
+
+      for (gsize cut = 0; cut < len; cut++)
+        {
+          g_autofree char *copy = g_memdup2 (chunks[i], MAX (cut, 1));
+
+          g_assert_null (_agent_openai_chat_scan (scan, copy, cut, &n_changes));
+        }
+      _agent_openai_chat_scan_free (scan);
+    }
+}
+
 static const char * const insertions[] = {
   "\"", "\\", "\\u", "\\ud800", "\\udc00", "\\u0000", "\\\"", "null", ",", ":", "{", "}", "[", "]",
   "{\"index\":1}", "\"content\":\"x\",", "\"index\":0,", "\"reasoning\":\"r\",", "\"delta\":{},",
@@ -551,6 +583,7 @@ main (int   argc,
   g_test_add_func ("/openai-chat-scan/shapes", test_shapes);
   g_test_add_func ("/openai-chat-scan/template", test_template);
   g_test_add_func ("/openai-chat-scan/alternating", test_alternating);
+  g_test_add_func ("/openai-chat-scan/cut-short", test_cut_short);
   g_test_add_func ("/openai-chat-scan/mutations", test_mutations);
 
   return g_test_run ();

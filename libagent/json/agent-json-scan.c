@@ -97,8 +97,9 @@ next_item (AgentJsonScan *scan,
   if (c != ',')
     return agent_json_scan_fail (scan);
   scan->p++;
-  /* [1,] and {"a": 1,} are not JSON */
-  if (next_byte (scan) == close)
+  /* [1,] and {"a": 1,} are not JSON, nor a text that ends after the comma */
+  c = next_byte (scan);
+  if (c == close || c == '\0')
     return agent_json_scan_fail (scan);
   return TRUE;
 }
@@ -182,7 +183,8 @@ string_run (const char *p,
   return p;
 }
 
-/* The code unit of \uXXXX at @p (past the backslash), or -1 */
+/* The code unit of a \u escape (a u and four hex digits at @p, past
+ * the backslash), or -1 */
 static int
 unicode_escape (const char *p,
                 const char *end)

@@ -51,11 +51,10 @@ struct _AgentOpenaiChatScan
   GString  *slot_text;    /* the delta's text of a chunk read with a template */
   guint     n_templated;  /* for tests: the chunks read so */
 
-  /* During a scan: the template being written, its changes, the strings
-   * taken that a delta could be (up to two counted), and where the last
-   * one was */
+  /* The template matched or written last (during a scan: the one whose
+   * changes it lists); the strings taken that a delta could be (up to two
+   * counted), and where the last one was */
   Template   *current;
-  GArray     *changes;
   guint       n_slots;
   const char *slot_taken;
   gsize       slot_taken_start;
@@ -123,8 +122,8 @@ add_change (AgentOpenaiChatScan   *self,
 {
   AgentOpenaiChange change = { kind, 0, text, len, NULL, NULL, NULL };
 
-  g_array_append_val (self->changes, change);
-  return &g_array_index (self->changes, AgentOpenaiChange, self->changes->len - 1);
+  g_array_append_val (self->current->changes, change);
+  return &g_array_index (self->current->changes, AgentOpenaiChange, self->current->changes->len - 1);
 }
 
 /* The string at the scan if there is one (*text set), else the value
@@ -265,7 +264,7 @@ scan_tool_calls (AgentOpenaiChatScan *self,
 
       if (agent_json_scan_failed (scan))
         return FALSE;
-      g_array_append_val (self->changes, call);
+      g_array_append_val (self->current->changes, call);
     }
 
   return !agent_json_scan_failed (scan);
@@ -344,7 +343,7 @@ scan_choice (AgentOpenaiChatScan *self,
     return agent_json_scan_fail (scan);
 
   /* Its index may come after its delta: set once the choice is read */
-  choice = self->changes->len;
+  choice = self->current->changes->len;
   add_change (self, AGENT_OPENAI_CHANGE_CHOICE, NULL, 0);
 
   while (agent_json_scan_member (scan, &key, &key_len))
@@ -373,7 +372,7 @@ scan_choice (AgentOpenaiChatScan *self,
   if (agent_json_scan_failed (scan))
     return FALSE;
 
-  g_array_index (self->changes, AgentOpenaiChange, choice).number = index;
+  g_array_index (self->current->changes, AgentOpenaiChange, choice).number = index;
   if (delta.reasoning != NULL)
     add_change (self, AGENT_OPENAI_CHANGE_REASONING, delta.reasoning, delta.reasoning_len);
   if (finish_reason != NULL && finish_reason_len > 0)
@@ -547,8 +546,7 @@ _agent_openai_chat_scan (AgentOpenaiChatScan *self,
   template->used = self->clock;
   shrink_buffer (&template->scratch, len);
 
-  self->changes = template->changes;
-  g_array_set_size (self->changes, 0);
+  g_array_set_size (template->changes, 0);
   self->n_slots = 0;
   agent_json_scan_init (&scan, text, len, template->scratch);
   ok = agent_json_scan_object (&scan) && scan_members (self, &scan);
@@ -558,8 +556,8 @@ _agent_openai_chat_scan (AgentOpenaiChatScan *self,
   else
     template->slot_change = G_MAXUINT;
 
-  *n_changes = ok ? self->changes->len : 0;
-  return ok ? (const AgentOpenaiChange *) (gpointer) self->changes->data : NULL;
+  *n_changes = ok ? self->current->changes->len : 0;
+  return ok ? (const AgentOpenaiChange *) (gpointer) self->current->changes->data : NULL;
 }
 
 guint
