@@ -292,6 +292,19 @@ add_string (JsonBuilder *builder,
     json_builder_add_null_value (builder);
 }
 
+/* The HTTP status of the answer that failed, when a server answered */
+static void
+add_http_status (JsonBuilder  *builder,
+                 const GError *error)
+{
+  guint status = agent_error_get_http_status (error);
+
+  if (status == 0)
+    return;
+  json_builder_set_member_name (builder, "http-status");
+  json_builder_add_int_value (builder, status);
+}
+
 /* Usage and metrics in the form the library writes them; null when absent */
 static void
 add_usage (JsonBuilder *builder,
@@ -562,6 +575,7 @@ cli_output_retry (CliOutput    *self,
       json_builder_set_member_name (builder, "delay-ms");
       json_builder_add_int_value (builder, (gint64) (delay * 1000 + 0.5));
       add_string (builder, "code", agent_error_get_code (error));
+      add_http_status (builder, error);
       add_string (builder, "message", error->message);
       end (self, builder);
       return;
@@ -663,6 +677,7 @@ cli_output_error (CliOutput    *self,
       JsonBuilder *builder = begin ("error");
 
       add_string (builder, "code", agent_error_get_code (error));
+      add_http_status (builder, error);
       add_string (builder, "message", error->message);
       end (self, builder);
       return;

@@ -10,15 +10,35 @@
 #include "agent-enums.h"
 #include "agent-error-private.h"
 
-/* An extended error domain (GLib 2.68): an error of %AGENT_ERROR_CONTEXT_LENGTH
- * carries the token counts the server named, which the message also shows
- * (for bindings, which keep only the domain, code and message). The
- * domain's name stays "agent-error-quark". */
+/* An extended error domain (GLib 2.68): an error of %AGENT_ERROR carries
+ * what its message also says in words — the HTTP status of the answer
+ * that caused it, the token counts of %AGENT_ERROR_CONTEXT_LENGTH — so
+ * that programs need not read the message. The domain's name stays
+ * "agent-error-quark". */
 typedef struct
 {
   gint64 requested;
   gint64 limit;
+  guint  http_status;
 } AgentErrorPrivate;
+
+/* PyGObject keeps only the domain, code and message of an error, and
+ * makes a new GError of them when one goes back to C: the numbers of the
+ * last errors that had some are kept here, and given back to a new error
+ * of the same code and message (which names them, so it cannot be
+ * another's). */
+#define N_RECENT 16
+
+typedef struct
+{
+  int                code;
+  char              *message;
+  AgentErrorPrivate  data;
+} Recent;
+
+static GMutex recent_mutex;
+static Recent recent[N_RECENT];
+static guint next_recent;
 
 /* The private data sits before the GError, aligned as GLib aligns it
  * (G_DEFINE_EXTENDED_ERROR does the same, but names the domain after the
@@ -32,13 +52,56 @@ get_private (const GError *error)
                                 ((sizeof (AgentErrorPrivate) + align - 1) & -align));
 }
 
+static Recent *
+find_recent (const GError *error)
+{
+  for (guint i = 0; i < N_RECENT; i++)
+    if (recent[i].message != NULL && recent[i].code == error->code &&
+        g_str_equal (recent[i].message, error->message))
+      return &recent[i];
+  return NULL;
+}
+
+/* Keeps @error's numbers for a copy made of its code and message */
+static void
+remember (const GError *error)
+{
+  Recent *entry;
+
+  if (error->message == NULL)
+    return;
+
+  g_mutex_lock (&recent_mutex);
+  if ((entry = find_recent (error)) == NULL)
+    {
+      entry = &recent[next_recent];
+      next_recent = (next_recent + 1) % N_RECENT;
+      g_free (entry->message);
+      entry->code = error->code;
+      entry->message = g_strdup (error->message);
+    }
+  entry->data = *get_private (error);
+  g_mutex_unlock (&recent_mutex);
+}
+
 static void
 agent_error_private_init (GError *error)
 {
   AgentErrorPrivate *priv = get_private (error);
+  Recent *entry;
 
   priv->requested = -1;
   priv->limit = -1;
+  priv->http_status = 0;
+
+  /* GLib sets the code and the message before it calls this */
+  if (error->message == NULL)
+    return;
+
+  g_mutex_lock (&recent_mutex);
+  if ((entry = find_recent (error)) != NULL)
+    *priv = entry->data;
+  g_mutex_unlock (&recent_mutex);
 }
 
 static void
@@ -95,6 +158,54 @@ _agent_error_set_context_tokens (GError *error,
   priv = get_private (error);
   priv->requested = requested;
   priv->limit = limit;
+  remember (error);
+}
+
+/* Records the HTTP status of the answer that caused an %AGENT_ERROR
+ * error. */
+void
+_agent_error_set_http_status (GError *error,
+                              guint   status)
+{
+  g_return_if_fail (error != NULL && error->domain == AGENT_ERROR);
+
+  get_private (error)->http_status = status;
+  remember (error);
+}
+
+/**
+ * agent_error_get_http_status:
+ * @error: a [struct@GLib.Error]
+ *
+ * Gets the HTTP status the server answered with, when that answer is what
+ * failed: a status that is not a success (`429`, `500`, `401` for
+ * %AGENT_ERROR_AUTHENTICATION, `400` for most
+ * %AGENT_ERROR_CONTEXT_LENGTH errors, …), or a redirect, which libagent
+ * does not follow. An error that no answer of a server caused — the
+ * server could not be reached, the stream broke or made no sense, a limit
+ * or a time limit was reached, a tool failed — has none.
+ *
+ * Model requests, model listings and the HTTP transport of MCP servers
+ * set it. The status travels with the [struct@GLib.Error] itself, so it
+ * survives g_error_copy() and GJS; in Python, PyGObject keeps only an
+ * error's domain, code and message, and libagent gives the status back to
+ * an error it recently made when Python passes it to this function.
+ * agent-cli prints it as `http-status` in its `--json` error and retry
+ * lines.
+ *
+ * Returns: the HTTP status, or 0 if the error has none
+ *
+ * Since: 0.1
+ */
+guint
+agent_error_get_http_status (const GError *error)
+{
+  g_return_val_if_fail (error != NULL, 0);
+
+  if (error->domain != AGENT_ERROR)
+    return 0;
+
+  return get_private (error)->http_status;
 }
 
 /**
@@ -110,8 +221,10 @@ _agent_error_set_context_tokens (GError *error,
  * neither. The error's message shows the same numbers, in words.
  *
  * The numbers travel with the [struct@GLib.Error] itself (an extended
- * error domain), so they survive g_error_copy() and GJS; PyGObject keeps
- * only the domain, code and message of an error.
+ * error domain), so they survive g_error_copy() and GJS; in Python,
+ * PyGObject keeps only an error's domain, code and message, and libagent
+ * gives the numbers back to an error it recently made when Python passes
+ * it to this function.
  *
  * Returns: %TRUE if @error is a %AGENT_ERROR_CONTEXT_LENGTH error
  *

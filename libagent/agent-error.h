@@ -33,7 +33,8 @@ G_BEGIN_DECLS
  * @AGENT_ERROR_BUSY: the session is already running a turn
  * @AGENT_ERROR_NETWORK: the server could not be reached, or the connection
  *   broke while the answer was streaming
- * @AGENT_ERROR_HTTP: the server answered with an HTTP error status
+ * @AGENT_ERROR_HTTP: the server answered with an HTTP error status (see
+ *   [func@Agent.Error.get_http_status])
  * @AGENT_ERROR_AUTHENTICATION: the server refused the API key (HTTP 401 or 403)
  * @AGENT_ERROR_PROTOCOL: the server's stream could not be understood, was
  *   truncated, or exceeded a size limit
@@ -84,5 +85,7 @@ AGENT_AVAILABLE_IN_ALL
 gboolean    agent_error_get_context_tokens (const GError *error,
                                             gint64       *requested,
                                             gint64       *limit);
+AGENT_AVAILABLE_IN_ALL
+guint       agent_error_get_http_status    (const GError *error);
 
 G_END_DECLS

@@ -56,6 +56,8 @@ test_errors_authentication (void)
 
   agent_test_process_assert_exit (cli, 1);
   message = agent_test_cli_assert_error (cli, "authentication");
+  g_assert_cmpint (json_object_get_int_member (agent_test_process_last_event (cli), "http-status"),
+                   ==, 401);
   g_assert_nonnull (strstr (message, "Incorrect API key provided"));
   g_assert_cmpstr (agent_test_server_get_request_header (server, 0, "Authorization"), ==,
                    "Bearer " SECRET_KEY);
@@ -117,6 +119,8 @@ test_errors_http (void)
                                                      "Hi"));
   agent_test_process_assert_exit (cli500, 1);
   message = agent_test_cli_assert_error (cli500, "http");
+  g_assert_cmpint (json_object_get_int_member (agent_test_process_last_event (cli500),
+                                               "http-status"), ==, 500);
   g_assert_nonnull (strstr (message, "500"));
   g_assert_nonnull (strstr (message, "The server had an error"));
 
@@ -125,9 +129,33 @@ test_errors_http (void)
                                                      "Hi"));
   agent_test_process_assert_exit (cli404, 1);
   message = agent_test_cli_assert_error (cli404, "http");
+  g_assert_cmpint (json_object_get_int_member (agent_test_process_last_event (cli404),
+                                               "http-status"), ==, 404);
   g_assert_nonnull (strstr (message, "404"));
 
   g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 2);
+}
+
+/* A retry line says what the server answered */
+static void
+test_errors_retry_status (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  const char * const deltas[] = { "Hello.", NULL };
+  JsonObject *retry;
+
+  agent_test_response_set_body (agent_test_server_add_response (server, 503), "application/json",
+                                "{\"error\":{\"message\":\"Overloaded\"}}");
+  agent_test_openai_add_text_response (server, deltas, 1, 1);
+
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--max-retries", "1", "--base-url",
+                                                  agent_test_server_get_base_url (server), "Hi"));
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpuint (agent_test_process_count_events (cli, "retry"), ==, 1);
+  retry = agent_test_process_nth_event (cli, "retry", 0);
+  g_assert_cmpstr (json_object_get_string_member (retry, "code"), ==, "http");
+  g_assert_cmpint (json_object_get_int_member (retry, "http-status"), ==, 503);
 }
 
 static void
@@ -142,6 +170,8 @@ test_errors_refused (void)
   /* Tried again twice (the default max-retries), visibly, then the error */
   agent_test_process_assert_exit (cli, 1);
   agent_test_cli_assert_error (cli, "network");
+  /* No server answered: no status */
+  g_assert_false (json_object_has_member (agent_test_process_last_event (cli), "http-status"));
   g_assert_cmpuint (cli->events->len, ==, 3);
   g_assert_cmpuint (agent_test_process_count_events (cli, "retry"), ==, 2);
   for (guint i = 0; i < 2; i++)
@@ -374,6 +404,7 @@ main (int   argc,
   g_test_add_func ("/cli/errors/authentication", test_errors_authentication);
   g_test_add_func ("/cli/errors/provider-redacted", test_errors_provider_redacted);
   g_test_add_func ("/cli/errors/http", test_errors_http);
+  g_test_add_func ("/cli/errors/retry-status", test_errors_retry_status);
   g_test_add_func ("/cli/errors/refused", test_errors_refused);
   g_test_add_func ("/cli/errors/dropped", test_errors_dropped);
   g_test_add_func ("/cli/errors/truncated", test_errors_truncated);

@@ -331,6 +331,7 @@ test_refused (void)
   endpoint.refuse = TRUE;
   error = agent_test_mcp_connect_error (client);
   g_assert_error (error, AGENT_ERROR, AGENT_ERROR_AUTHENTICATION);
+  g_assert_cmpuint (agent_error_get_http_status (error), ==, 401);
   agent_test_assert_contains (error->message, "HTTP 401");
   g_assert_null (strstr (error->message, "tok-very-secret"));
   g_assert_cmpint (agent_mcp_client_get_state (client), ==, AGENT_MCP_CLIENT_STATE_FAILED);

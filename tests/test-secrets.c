@@ -140,6 +140,7 @@ test_redirect_cross_origin (void)
         g_test_message ("%s, %u: %s", providers[p], statuses[s],
                         f.turn.error ? f.turn.error->message : "no error");
         g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_HTTP);
+        g_assert_cmpuint (agent_error_get_http_status (f.turn.error), ==, statuses[s]);
         agent_test_assert_contains (f.turn.error->message, status);
         agent_test_assert_contains (f.turn.error->message, location);
         /* The other host saw nothing, key or not */

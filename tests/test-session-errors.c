@@ -167,9 +167,26 @@ test_http_errors (Fixture       *f,
                                 "\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}");
   agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
   g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_AUTHENTICATION);
+  g_assert_cmpuint (agent_error_get_http_status (f->turn.error), ==, 401);
   g_assert_nonnull (strstr (f->turn.error->message, "401"));
   g_assert_nonnull (strstr (f->turn.error->message, "Incorrect API key provided"));
   g_assert_null (strstr (f->turn.error->message, "SECRET"));
+  {
+    /* The status travels with copies, and comes back to an error a binding
+     * made again of the code and message (PyGObject keeps only those) */
+    g_autoptr(GError) copy = g_error_copy (f->turn.error);
+    g_autoptr(GError) remade = g_error_new_literal (AGENT_ERROR, f->turn.error->code,
+                                                    f->turn.error->message);
+    g_autoptr(GError) other = g_error_new_literal (AGENT_ERROR, AGENT_ERROR_AUTHENTICATION,
+                                                   "The key is wrong");
+    g_autoptr(GError) elsewhere = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED,
+                                                       f->turn.error->message);
+
+    g_assert_cmpuint (agent_error_get_http_status (copy), ==, 401);
+    g_assert_cmpuint (agent_error_get_http_status (remade), ==, 401);
+    g_assert_cmpuint (agent_error_get_http_status (other), ==, 0);
+    g_assert_cmpuint (agent_error_get_http_status (elsewhere), ==, 0);
+  }
   g_assert_cmpstr (agent_test_server_get_request_header (f->server, 0, "Authorization"), ==,
                    "Bearer sk-test-SECRET-0123456789");
 
@@ -178,6 +195,7 @@ test_http_errors (Fixture       *f,
   agent_test_response_set_body (r, "text/html", "<html><body>Internal error</body></html>");
   agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
   g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_HTTP);
+  g_assert_cmpuint (agent_error_get_http_status (f->turn.error), ==, 500);
   g_assert_nonnull (strstr (f->turn.error->message, "500"));
 
   /* 404 with an Ollama-style body */
@@ -185,6 +203,7 @@ test_http_errors (Fixture       *f,
   agent_test_response_set_body (r, "application/json", "{\"error\":\"model \\\"nope\\\" not found\"}");
   agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
   g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_HTTP);
+  g_assert_cmpuint (agent_error_get_http_status (f->turn.error), ==, 404);
   g_assert_nonnull (strstr (f->turn.error->message, "model \"nope\" not found"));
 
   /* Nothing streamed: memory holds the three user messages only */
@@ -204,6 +223,7 @@ test_connection_refused (Fixture       *f,
 
   agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
   g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_NETWORK);
+  g_assert_cmpuint (agent_error_get_http_status (f->turn.error), ==, 0);
   g_assert_nonnull (strstr (f->turn.error->message, "127.0.0.1"));
   g_assert_cmpuint (memory_length (f), ==, 1);
 }

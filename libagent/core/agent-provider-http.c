@@ -804,11 +804,12 @@ _agent_provider_error_from_http (const char * const *secrets,
   /* Translators: the first %u is an HTTP status code, %s its phrase */
   prefix = g_strdup_printf (_("The server answered %u %s"), status, shown_reason);
 
-  if (body != NULL && len > 0 &&
-      (error = _agent_provider_error_from_json (secrets, code, prefix, body, len)))
-    return error;
+  if (body == NULL || len == 0 ||
+      !(error = _agent_provider_error_from_json (secrets, code, prefix, body, len)))
+    error = g_error_new_literal (AGENT_ERROR, code, prefix);
 
-  return g_error_new_literal (AGENT_ERROR, code, prefix);
+  _agent_error_set_http_status (error, status);
+  return error;
 }
 
 /* A redirect, which is never followed: the key goes to the base URL's
@@ -822,16 +823,20 @@ _agent_provider_error_from_redirect (const char * const *secrets,
   g_autofree char *target = _agent_redirect_target (message, secrets);
   g_autofree char *reason = NULL;
   guint status = soup_message_get_status (message);
+  GError *error;
 
   reason = agent_redact (soup_message_get_reason_phrase (message), secrets);
   if (target == NULL)
-    return g_error_new (AGENT_ERROR, AGENT_ERROR_HTTP,
-                        _("The server answered %u %s, a redirect without a Location"),
-                        status, reason ? reason : "");
+    error = g_error_new (AGENT_ERROR, AGENT_ERROR_HTTP,
+                         _("The server answered %u %s, a redirect without a Location"),
+                         status, reason ? reason : "");
+  else
+    error = g_error_new (AGENT_ERROR, AGENT_ERROR_HTTP,
+                         _("The server answered %u %s, a redirect to %s, which is not followed: "
+                           "the API key goes to the base URL's host only. If the new address "
+                           "is right, make it the base URL"),
+                         status, reason ? reason : "", target);
 
-  return g_error_new (AGENT_ERROR, AGENT_ERROR_HTTP,
-                      _("The server answered %u %s, a redirect to %s, which is not followed: "
-                        "the API key goes to the base URL's host only. If the new address is "
-                        "right, make it the base URL"),
-                      status, reason ? reason : "", target);
+  _agent_error_set_http_status (error, status);
+  return error;
 }

@@ -24,7 +24,7 @@
 #include <glib/gi18n-lib.h>
 #include <libsoup/soup.h>
 
-#include "agent-error.h"
+#include "agent-error-private.h"
 #include "mcp/agent-mcp-private.h"
 #include "wire/agent-sse-parser-private.h"
 #include "agent-util-private.h"
@@ -108,6 +108,11 @@ exchange_failed (Exchange *exchange,
 
   g_free (error->message);
   error->message = g_steal_pointer (&message);
+
+  /* An error made of the answer's status (http_error()) carries it */
+  if (error->domain == AGENT_ERROR &&
+      (error->code == AGENT_ERROR_HTTP || error->code == AGENT_ERROR_AUTHENTICATION))
+    _agent_error_set_http_status (error, soup_message_get_status (exchange->message));
 
   _agent_mcp_log (server_name (exchange->self), "%s failed: %s",
                   exchange->is_get ? "GET" : "POST", error->message);
