@@ -48,8 +48,8 @@ G_BEGIN_DECLS
  * @AGENT_ERROR_CONTEXT_LENGTH: the request does not fit the model's context
  *   window (the conversation is too long); see
  *   [func@Agent.Error.get_context_tokens] for the numbers the server gave
- * @AGENT_ERROR_SCHEMA: a value (the answer asked for with an output schema)
- *   does not follow its JSON Schema
+ * @AGENT_ERROR_SCHEMA: a value (the answer asked for with an output schema,
+ *   the arguments of a tool call) does not follow its JSON Schema
  * @AGENT_ERROR_UNSUPPORTED: the provider, model or server cannot do what
  *   was asked (for example structured output with a schema it cannot take)
  *

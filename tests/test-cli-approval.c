@@ -341,14 +341,16 @@ test_approval_interrupted (void)
 }
 
 /* The arguments come from the model: written raw, their control characters
- * could redraw the question the user answers. */
+ * could redraw the question the user answers. Valid JSON (what is not never
+ * reaches the question) holds them as whitespace, and a right-to-left
+ * override in a string. */
 static void
 test_approval_question_escaped (void)
 {
   static const char * const answer[] = { "Denied.", NULL };
   static const AgentTestToolChunk chunks[] = {
     { 0, "call_x", "read_file",
-      "{\"path\":\"/etc/shadow\"}\r\033[2KRun read_file {\"path\":\"\xe2\x80\xaetxt.notes\"}" },
+      "{\"path\":\"/etc/shadow\"\r\t\t\t\t\t\t,\n\"note\":\"\xe2\x80\xaetxt.notes\"}" },
   };
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
@@ -378,7 +380,7 @@ test_approval_question_escaped (void)
   terminal_close (&terminal);
 
   /* Each shown as an escape, the right-to-left override too */
-  agent_test_assert_contains (question, "\\r\\u{1b}[2KRun read_file");
+  agent_test_assert_contains (question, "\\r\\t\\t\\t\\t\\t\\t,\\n");
   agent_test_assert_contains (question, "\\u{202e}txt.notes");
   for (const char *p = question; *p != '\0'; p++)
     if (g_ascii_iscntrl (*p))

@@ -36,6 +36,7 @@ struct _AgentSession
   guint          max_steps;
   guint          max_tool_calls;
   guint          stream_tool_call_chunks : 1;
+  guint          validate_tool_arguments : 1;  /* agent-session-tools.c */
 
   /* agent-session-context.c */
   AgentContextPolicy *context_policy;
@@ -125,6 +126,9 @@ gboolean _agent_session_set_context_property  (AgentSession *self,
 void     _agent_session_set_context_used      (AgentSession *self,
                                                gint64        tokens);
 
+/* agent-session-output.c adds this many properties */
+#define AGENT_SESSION_N_OUTPUT_PROPS 1
+
 /* agent-session-output.c: output-schema, object-delta, object-finished */
 void     _agent_session_class_add_output     (GObjectClass *object_class,
                                               guint         first_prop_id,
@@ -136,5 +140,16 @@ gboolean _agent_session_get_output_property  (AgentSession *self,
 gboolean _agent_session_set_output_property  (AgentSession *self,
                                               guint         prop_id,
                                               const GValue *value);
+
+/* agent-session-tools.c: validate-tool-arguments */
+void     _agent_session_init_tools          (AgentSession *self);
+void     _agent_session_class_add_tools     (GObjectClass *object_class,
+                                             guint         first_prop_id);
+gboolean _agent_session_get_tools_property  (AgentSession *self,
+                                             guint         prop_id,
+                                             GValue       *value);
+gboolean _agent_session_set_tools_property  (AgentSession *self,
+                                             guint         prop_id,
+                                             const GValue *value);
 
 G_END_DECLS

@@ -1,4 +1,7 @@
-/* agent-session-tools.c
+/* agent-session-tools.c — the tools the model may call
+ *
+ * The session's list of tools and the validate-tool-arguments property.
+ * Running the calls is agent-turn-tools.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -6,6 +9,139 @@
 #include "config.h"
 
 #include "core/agent-session-private.h"
+
+enum {
+  PROP_VALIDATE_TOOL_ARGUMENTS,
+  N_TOOLS_PROPS
+};
+
+static GParamSpec *properties[N_TOOLS_PROPS];
+static guint first_prop_id;
+
+void
+_agent_session_init_tools (AgentSession *self)
+{
+  self->validate_tool_arguments = TRUE;
+}
+
+void
+_agent_session_class_add_tools (GObjectClass *object_class,
+                                guint         first_id)
+{
+  first_prop_id = first_id;
+
+  /**
+   * AgentSession:validate-tool-arguments:
+   *
+   * Whether the arguments of each tool call are checked against the
+   * tool's JSON Schema ([property@Agent.Tool:parameters]) before anything
+   * sees them. The default is %TRUE: a call whose arguments do not follow
+   * the schema does not run — no [signal@Agent.Session::check-tool-call]
+   * hook, approval or handler sees it — and its error result names where
+   * and why (`The arguments do not follow the schema of “get_weather”:
+   * $.city: expected string, got integer`), so that the model can correct
+   * itself; the turn goes on.
+   *
+   * The check covers the keywords [func@Agent.json_schema_validate]
+   * knows; a schema it cannot read is not held against the call, which
+   * runs. Arguments that are not a JSON object never run, whatever this
+   * says.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_VALIDATE_TOOL_ARGUMENTS] =
+    g_param_spec_boolean ("validate-tool-arguments", NULL, NULL,
+                          TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  for (guint i = 0; i < N_TOOLS_PROPS; i++)
+    g_object_class_install_property (object_class, first_prop_id + i, properties[i]);
+}
+
+gboolean
+_agent_session_get_tools_property (AgentSession *self,
+                                   guint         prop_id,
+                                   GValue       *value)
+{
+  if (prop_id < first_prop_id || prop_id >= first_prop_id + N_TOOLS_PROPS)
+    return FALSE;
+
+  switch (prop_id - first_prop_id)
+    {
+    case PROP_VALIDATE_TOOL_ARGUMENTS:
+      g_value_set_boolean (value, self->validate_tool_arguments);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return TRUE;
+}
+
+gboolean
+_agent_session_set_tools_property (AgentSession *self,
+                                   guint         prop_id,
+                                   const GValue *value)
+{
+  if (prop_id < first_prop_id || prop_id >= first_prop_id + N_TOOLS_PROPS)
+    return FALSE;
+
+  switch (prop_id - first_prop_id)
+    {
+    case PROP_VALIDATE_TOOL_ARGUMENTS:
+      agent_session_set_validate_tool_arguments (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return TRUE;
+}
+
+/**
+ * agent_session_get_validate_tool_arguments:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets whether tool-call arguments are checked against the tool's schema
+ * (see [property@Agent.Session:validate-tool-arguments]).
+ *
+ * Returns: whether they are checked
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_session_get_validate_tool_arguments (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), FALSE);
+  return self->validate_tool_arguments;
+}
+
+/**
+ * agent_session_set_validate_tool_arguments:
+ * @self: a [class@Agent.Session]
+ * @validate: whether to check them
+ *
+ * Sets whether tool-call arguments are checked against the tool's schema
+ * before anything sees them (see
+ * [property@Agent.Session:validate-tool-arguments]). The default is
+ * %TRUE.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_validate_tool_arguments (AgentSession *self,
+                                           gboolean      validate)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+
+  validate = !!validate;
+  if (self->validate_tool_arguments == validate)
+    return;
+  self->validate_tool_arguments = validate;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VALIDATE_TOOL_ARGUMENTS]);
+}
 
 /* The tools the model may call */
 

@@ -34,8 +34,10 @@
  *   whatever the finish reason says.
  * - The assistant message with its tool calls, then the result of each
  *   call in call order, are in memory before the next request starts.
- * - An unknown tool, or arguments that are not valid JSON, become that
- *   call's error result, sent back so the model can recover.
+ * - An unknown tool, arguments that are not a JSON object or do not follow
+ *   the tool's schema (see [property@Agent.Session:validate-tool-arguments]),
+ *   and a tool that fails become that call's error result, sent back so
+ *   the model can recover.
  * - Cancelling (the [class@Gio.Cancellable] of the turn) stops the connection, the
  *   read or the tools at once, and leaves the memory consistent: no
  *   assistant message with unanswered tool calls. Text that already
@@ -252,7 +254,8 @@ agent_session_get_property (GObject    *object,
     default:
       if (!_agent_session_get_limit_property (self, prop_id, value) &&
           !_agent_session_get_context_property (self, prop_id, value) &&
-          !_agent_session_get_output_property (self, prop_id, value))
+          !_agent_session_get_output_property (self, prop_id, value) &&
+          !_agent_session_get_tools_property (self, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -309,7 +312,8 @@ agent_session_set_property (GObject      *object,
     default:
       if (!_agent_session_set_limit_property (self, prop_id, value) &&
           !_agent_session_set_context_property (self, prop_id, value) &&
-          !_agent_session_set_output_property (self, prop_id, value))
+          !_agent_session_set_output_property (self, prop_id, value) &&
+          !_agent_session_set_tools_property (self, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -524,6 +528,9 @@ agent_session_class_init (AgentSessionClass *klass)
                                    AGENT_SESSION_N_CONTEXT_PROPS,
                                    &signals[AGENT_SESSION_OBJECT_DELTA],
                                    &signals[AGENT_SESSION_OBJECT_FINISHED]);
+  _agent_session_class_add_tools (object_class,
+                                  N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
+                                  AGENT_SESSION_N_CONTEXT_PROPS + AGENT_SESSION_N_OUTPUT_PROPS);
 
   /**
    * AgentSession::retry:
@@ -853,6 +860,7 @@ agent_session_init (AgentSession *self)
   self->max_steps = 10;
   _agent_session_init_limits (self);
   _agent_session_init_context (self);
+  _agent_session_init_tools (self);
 }
 
 /**

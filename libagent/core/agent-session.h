@@ -108,6 +108,11 @@ AGENT_AVAILABLE_IN_ALL
 AgentTool     *agent_session_lookup_tool                   (AgentSession         *self,
                                                             const char           *name);
 AGENT_AVAILABLE_IN_ALL
+gboolean       agent_session_get_validate_tool_arguments   (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void           agent_session_set_validate_tool_arguments   (AgentSession         *self,
+                                                            gboolean              validate);
+AGENT_AVAILABLE_IN_ALL
 void           agent_session_send_async                    (AgentSession         *self,
                                                             const char           *text,
                                                             GCancellable         *cancellable,

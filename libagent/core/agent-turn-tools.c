@@ -8,9 +8,10 @@
  * into memory in call order; then the turn ends (a limit was reached, or
  * every tool returns directly) or the next step starts.
  *
- * An unknown tool, unusable arguments, a failure or a timeout are that
- * call's error result; a cancelled turn answers the calls still pending
- * with "cancelled", so that no call is left unanswered.
+ * An unknown tool, arguments that are not a JSON object or do not follow
+ * the tool's schema (checked before any hook sees them), a failure or a
+ * timeout are that call's error result; a cancelled turn answers the calls
+ * still pending with "cancelled", so that no call is left unanswered.
  *
  * The turn holds the approval and the invocation it hands out only
  * weakly: a handler that drops one without answering has answered (the
@@ -24,12 +25,16 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "json/agent-json-schema.h"
 #include "messages/agent-message-private.h"
 #include "tools/agent-tool-approval-private.h"
 #include "messages/agent-tool-call-private.h"
 #include "tools/agent-tool-decision.h"
 #include "tools/agent-tool-invocation-private.h"
 #include "core/agent-turn-private.h"
+
+/* Where what happens to calls is logged, at the debug level */
+#define TOOLS_LOG_DOMAIN "Agent-Tools"
 
 /* One call being handled */
 typedef struct
@@ -231,8 +236,9 @@ run_tool (CallRun *run)
 
   if (agent_tool_invocation_is_completed (invocation))
     {
-      /* The arguments were not a JSON object: the tool does not run, and
-       * does not count against max-tool-calls. */
+      /* The arguments were not a JSON object (check_arguments() saw to
+       * it already): the tool does not run, and does not count against
+       * max-tool-calls. */
       g_autofree char *message = agent_tool_invocation_dup_result (invocation, NULL);
 
       finish_call (run, AGENT_TOOL_CALL_STATE_FAILED, message);
@@ -374,6 +380,45 @@ describe_unknown_tool (AgentSession *session,
                           name, known);
 }
 
+/* Whether the call's arguments can go to its tool: a JSON object, that
+ * follows the tool's schema unless validate-tool-arguments is off. If not,
+ * the call fails before any hook, approval or handler sees it. */
+static gboolean
+check_arguments (CallRun *run)
+{
+  const char *name = agent_tool_get_name (run->tool);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) arguments = agent_tool_call_parse_arguments (run->call, &error);
+  g_autofree char *message = NULL;
+
+  if (arguments == NULL)
+    {
+      finish_call (run, AGENT_TOOL_CALL_STATE_FAILED, error->message);
+      return FALSE;
+    }
+
+  if (!run->turn->session->validate_tool_arguments ||
+      agent_json_schema_validate (agent_tool_get_parameters (run->tool), arguments, &error))
+    return TRUE;
+
+  if (!g_error_matches (error, AGENT_ERROR, AGENT_ERROR_SCHEMA))
+    {
+      /* A schema the check cannot read: the model had it as it is */
+      g_log_structured (TOOLS_LOG_DOMAIN, G_LOG_LEVEL_DEBUG,
+                        "AGENT_TOOL", name,
+                        "MESSAGE", "The arguments of “%s” are not checked: %s",
+                        name, error->message);
+      return TRUE;
+    }
+
+  /* Translators: the tool's name, then where and why ("$.city: expected
+   * string, got integer") */
+  message = g_strdup_printf (_("The arguments do not follow the schema of “%s”: %s"),
+                             name, error->message);
+  finish_call (run, AGENT_TOOL_CALL_STATE_FAILED, message);
+  return FALSE;
+}
+
 static void
 start_call (CallRun *run)
 {
@@ -400,6 +445,9 @@ start_call (CallRun *run)
     }
 
   run->tool = g_object_ref (tool);
+
+  if (!check_arguments (run))
+    return;
 
   /* The check-tool-call hook fails closed: no decision blocks the call. */
   if (_agent_session_has_handler (session, AGENT_SESSION_CHECK_TOOL_CALL))

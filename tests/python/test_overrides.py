@@ -215,15 +215,16 @@ def test_tool_from_a_function():
             'type': 'object',
             'properties': {'city': {'type': 'string', 'description': 'the city, e.g. Seoul'},
                            'unit': {'enum': ['C', 'F'], 'description': 'the unit of temperatures'},
-                           'days': {'type': 'integer'}},
+                           'days': {'type': ['integer', 'null']}},
             'required': ['city']}, 'the schema from the type hints')
         check_equal(offered['forecast']['parameters']['properties'], {'city': {'type': 'string'}},
                     'the invocation is not a parameter')
         check_equal(server.tool_message(1, 'call_1')['content'], '21 °F in Seoul', 'called')
         check_equal(json.loads(server.tool_message(1, 'call_2')['content']),
                     {'city': 'Busan', 'call': 'call_2'}, 'async, with the invocation')
-        check_equal(server.tool_message(1, 'call_3')['content'], 'Unknown argument: town',
-                    'a wrong argument')
+        check_equal(server.tool_message(1, 'call_3')['content'],
+                    'The arguments do not follow the schema of “get_weather”: $: the member '
+                    '“city” is missing', 'a wrong argument, checked against the schema')
 
 
 # --- approvals and hooks --------------------------------------------------

@@ -259,7 +259,15 @@ def _schema_of(hint):
     arguments = typing.get_args(hint)
     if origin is typing.Union:
         others = [a for a in arguments if a is not type(None)]
-        return _schema_of(others[0]) if len(others) == 1 else {}
+        schema = _schema_of(others[0]) if len(others) == 1 else {}
+        if len(others) == len(arguments) or not schema:
+            return schema
+        # Optional: null is a value the model may send
+        if isinstance(schema.get('type'), str):
+            return dict(schema, type=[schema['type'], 'null'])
+        if 'enum' in schema:
+            return dict(schema, enum=schema['enum'] + [None])
+        return {'anyOf': [schema, {'type': 'null'}]}
     if origin is typing.Literal:
         return {'enum': list(arguments)}
     if origin in (list, tuple, collections.abc.Sequence):
