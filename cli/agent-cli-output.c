@@ -559,6 +559,24 @@ cli_output_tool_finished (CliOutput     *self,
     say (self, BOLD, "← %s: %s", agent_tool_call_get_name (call), result);
 }
 
+/* Why a call failed: --json only (plain output shows it with the result) */
+void
+cli_output_tool_failed (CliOutput     *self,
+                        AgentToolCall *call,
+                        const GError  *error)
+{
+  JsonBuilder *builder;
+
+  if (!self->json)
+    return;
+
+  builder = begin ("tool-failed");
+  add_call (builder, call);
+  add_string (builder, "code", agent_error_get_code (error));
+  add_string (builder, "message", error->message);
+  end (self, builder);
+}
+
 void
 cli_output_retry (CliOutput    *self,
                   guint         attempt,

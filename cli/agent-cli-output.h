@@ -46,6 +46,9 @@ void       cli_output_tool_progress     (CliOutput      *self,
                                          AgentToolCall  *call,
                                          double          fraction,
                                          const char     *text);
+void       cli_output_tool_failed       (CliOutput      *self,
+                                         AgentToolCall  *call,
+                                         const GError   *error);
 void       cli_output_retry             (CliOutput      *self,
                                          guint           attempt,
                                          double          delay,

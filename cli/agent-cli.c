@@ -245,6 +245,15 @@ tool_finished_cb (AgentSession  *session,
 }
 
 static void
+tool_failed_cb (AgentSession  *session,
+                AgentToolCall *call,
+                const GError  *error,
+                Cli           *cli)
+{
+  cli_output_tool_failed (cli->output, call, error);
+}
+
+static void
 tool_progress_cb (AgentSession  *session,
                   AgentToolCall *call,
                   double         fraction,
@@ -970,6 +979,7 @@ run (int   argc,
   g_signal_connect (session, "tool-call-delta", G_CALLBACK (tool_call_delta_cb), &cli);
   g_signal_connect (session, "tool-call", G_CALLBACK (tool_call_cb), &cli);
   g_signal_connect (session, "tool-started", G_CALLBACK (tool_started_cb), &cli);
+  g_signal_connect (session, "tool-failed", G_CALLBACK (tool_failed_cb), &cli);
   g_signal_connect (session, "tool-finished", G_CALLBACK (tool_finished_cb), &cli);
   g_signal_connect (session, "tool-progress", G_CALLBACK (tool_progress_cb), &cli);
   g_signal_connect (session, "approve-tool-call", G_CALLBACK (approve_tool_call_cb), &cli);

@@ -158,6 +158,42 @@ test_errors_retry_status (void)
   g_assert_cmpint (json_object_get_int_member (retry, "http-status"), ==, 503);
 }
 
+/* A call that fails: a tool-failed line before its tool-finished */
+static void
+test_errors_tool_failed (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *types = NULL;
+  const char * const deltas[] = { "Sorry.", NULL };
+  AgentTestResponse *response;
+  JsonObject *failed;
+  JsonObject *finished;
+
+  response = agent_test_openai_begin (server, NULL);
+  agent_test_openai_add_tool_call (response, 0, "call_1", "calculator", "{\"expression\": 5}");
+  agent_test_openai_add_end (response, "tool_calls", 1, 1);
+  agent_test_openai_add_text_response (server, deltas, 1, 1);
+
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--tool", "calculator", "--json", "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "Compute"));
+  agent_test_process_assert_exit (cli, 0);
+  types = agent_test_process_event_types (cli);
+  g_assert_true (g_str_has_prefix (types, "tool-call step-finished tool-started tool-failed "
+                                          "tool-finished text-delta"));
+  failed = agent_test_process_nth_event (cli, "tool-failed", 0);
+  finished = agent_test_cli_finished_event (cli, "call_1");
+  g_assert_cmpstr (agent_test_get_string (failed, "id"), ==, "call_1");
+  g_assert_cmpstr (agent_test_get_string (failed, "name"), ==, "calculator");
+  g_assert_cmpstr (agent_test_get_string (failed, "code"), ==, "schema");
+  g_assert_cmpstr (agent_test_get_string (failed, "message"), ==,
+                   "The arguments do not follow the schema of “calculator”: $.expression: "
+                   "expected string, got integer");
+  g_assert_cmpstr (agent_test_get_string (finished, "error"), ==,
+                   agent_test_get_string (failed, "message"));
+}
+
 static void
 test_errors_refused (void)
 {
@@ -405,6 +441,7 @@ main (int   argc,
   g_test_add_func ("/cli/errors/provider-redacted", test_errors_provider_redacted);
   g_test_add_func ("/cli/errors/http", test_errors_http);
   g_test_add_func ("/cli/errors/retry-status", test_errors_retry_status);
+  g_test_add_func ("/cli/errors/tool-failed", test_errors_tool_failed);
   g_test_add_func ("/cli/errors/refused", test_errors_refused);
   g_test_add_func ("/cli/errors/dropped", test_errors_dropped);
   g_test_add_func ("/cli/errors/truncated", test_errors_truncated);

@@ -543,8 +543,10 @@ test_tools_unknown (void)
   agent_test_process_assert_exit (cli, 0);
   types = agent_test_process_event_types (cli);
   g_assert_cmpstr (types, ==,
-                   "tool-call step-finished tool-started tool-finished text-delta "
+                   "tool-call step-finished tool-started tool-failed tool-finished text-delta "
                    "step-finished done");
+  event = agent_test_process_nth_event (cli, "tool-failed", 0);
+  g_assert_cmpstr (agent_test_get_string (event, "code"), ==, "invalid-argument");
 
   event = agent_test_process_nth_event (cli, "tool-finished", 0);
   g_assert_cmpstr (agent_test_get_string (event, "id"), ==, "call_w");

@@ -70,6 +70,7 @@ typedef enum
   AGENT_SESSION_COMPACTED,
   AGENT_SESSION_OBJECT_DELTA,
   AGENT_SESSION_OBJECT_FINISHED,
+  AGENT_SESSION_TOOL_FAILED,
   AGENT_SESSION_N_SIGNALS
 } AgentSessionSignal;
 
@@ -141,10 +142,11 @@ gboolean _agent_session_set_output_property  (AgentSession *self,
                                               guint         prop_id,
                                               const GValue *value);
 
-/* agent-session-tools.c: validate-tool-arguments */
+/* agent-session-tools.c: validate-tool-arguments, tool-failed */
 void     _agent_session_init_tools          (AgentSession *self);
 void     _agent_session_class_add_tools     (GObjectClass *object_class,
-                                             guint         first_prop_id);
+                                             guint         first_prop_id,
+                                             guint        *tool_failed_signal);
 gboolean _agent_session_get_tools_property  (AgentSession *self,
                                              guint         prop_id,
                                              GValue       *value);

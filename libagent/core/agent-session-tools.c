@@ -1,7 +1,7 @@
 /* agent-session-tools.c — the tools the model may call
  *
- * The session's list of tools and the validate-tool-arguments property.
- * Running the calls is agent-turn-tools.c.
+ * The session's list of tools, the validate-tool-arguments property and
+ * the tool-failed signal. Running the calls is agent-turn-tools.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -26,7 +26,8 @@ _agent_session_init_tools (AgentSession *self)
 
 void
 _agent_session_class_add_tools (GObjectClass *object_class,
-                                guint         first_id)
+                                guint         first_id,
+                                guint        *tool_failed_signal)
 {
   first_prop_id = first_id;
 
@@ -40,7 +41,8 @@ _agent_session_class_add_tools (GObjectClass *object_class,
    * hook, approval or handler sees it — and its error result names where
    * and why (`The arguments do not follow the schema of “get_weather”:
    * $.city: expected string, got integer`), so that the model can correct
-   * itself; the turn goes on.
+   * itself; the turn goes on. [signal@Agent.Session::tool-failed] tells
+   * the application, with %AGENT_ERROR_SCHEMA.
    *
    * The check covers the keywords [func@Agent.json_schema_validate]
    * knows; a schema it cannot read is not held against the call, which
@@ -56,6 +58,45 @@ _agent_session_class_add_tools (GObjectClass *object_class,
 
   for (guint i = 0; i < N_TOOLS_PROPS; i++)
     g_object_class_install_property (object_class, first_prop_id + i, properties[i]);
+
+  /**
+   * AgentSession::tool-failed:
+   * @self: the session
+   * @tool_call: the call, with its error result
+   * @error: why it failed
+   *
+   * Emitted when a tool call fails, just before
+   * [signal@Agent.Session::tool-finished]: its tool returned an error
+   * (in Python and JavaScript, raised one), gave no answer or timed out,
+   * or the call could not run — no tool has its name, or its arguments are
+   * not a JSON object or do not follow the tool's schema. The error result
+   * goes to the model, marked as an error where the API has a way to say
+   * so (Anthropic's `is_error`, Gemini's `error` response); the turn goes
+   * on.
+   *
+   * @error is in the %AGENT_ERROR domain: %AGENT_ERROR_TOOL when the tool
+   * failed or gave no answer (the message is the tool's),
+   * %AGENT_ERROR_TIMEOUT when it timed out, %AGENT_ERROR_SCHEMA when the
+   * arguments do not follow the schema (the message names the path), and
+   * %AGENT_ERROR_INVALID_ARGUMENT when there is no such tool or the
+   * arguments are not a JSON object. Calls that were blocked, denied or
+   * cancelled did not fail, and are not reported here.
+   *
+   * Each failure is also logged at the debug level in the `Agent-Tools`
+   * log domain (`G_MESSAGES_DEBUG=Agent-Tools`), where the Python and
+   * JavaScript overrides log the traceback of an exception a tool or hook
+   * raised.
+   *
+   * Since: 0.1
+   */
+  *tool_failed_signal =
+    g_signal_new ("tool-failed",
+                  G_TYPE_FROM_CLASS (object_class),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2,
+                  AGENT_TYPE_TOOL_CALL,
+                  G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 gboolean

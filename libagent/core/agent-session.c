@@ -37,7 +37,8 @@
  * - An unknown tool, arguments that are not a JSON object or do not follow
  *   the tool's schema (see [property@Agent.Session:validate-tool-arguments]),
  *   and a tool that fails become that call's error result, sent back so
- *   the model can recover.
+ *   the model can recover; [signal@Agent.Session::tool-failed] tells the
+ *   application.
  * - Cancelling (the [class@Gio.Cancellable] of the turn) stops the connection, the
  *   read or the tools at once, and leaves the memory consistent: no
  *   assistant message with unanswered tool calls. Text that already
@@ -530,7 +531,8 @@ agent_session_class_init (AgentSessionClass *klass)
                                    &signals[AGENT_SESSION_OBJECT_FINISHED]);
   _agent_session_class_add_tools (object_class,
                                   N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
-                                  AGENT_SESSION_N_CONTEXT_PROPS + AGENT_SESSION_N_OUTPUT_PROPS);
+                                  AGENT_SESSION_N_CONTEXT_PROPS + AGENT_SESSION_N_OUTPUT_PROPS,
+                                  &signals[AGENT_SESSION_TOOL_FAILED]);
 
   /**
    * AgentSession::retry:

@@ -10,7 +10,8 @@
  *
  * An unknown tool, arguments that are not a JSON object or do not follow
  * the tool's schema (checked before any hook sees them), a failure or a
- * timeout are that call's error result; a cancelled turn answers the calls
+ * timeout are that call's error result, announced with tool-failed and
+ * logged in the Agent-Tools domain; a cancelled turn answers the calls
  * still pending with "cancelled", so that no call is left unanswered.
  *
  * The turn holds the approval and the invocation it hands out only
@@ -24,6 +25,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agent-enums.h"
 #include "agent-error.h"
 #include "json/agent-json-schema.h"
 #include "messages/agent-message-private.h"
@@ -33,7 +35,8 @@
 #include "tools/agent-tool-invocation-private.h"
 #include "core/agent-turn-private.h"
 
-/* Where what happens to calls is logged, at the debug level */
+/* Where failed calls are logged, at the debug level; the Python and GJS
+ * overrides log the tracebacks of exceptions there too. */
 #define TOOLS_LOG_DOMAIN "Agent-Tools"
 
 /* One call being handled */
@@ -95,11 +98,31 @@ call_run_free (gpointer data)
 
 static void after_tools (AgentTurn *turn);
 
-/* The call has its result, with its final state. */
 static void
-finish_call (CallRun            *run,
-             AgentToolCallState  state,
-             const char         *result)
+log_failure (AgentToolCall *call,
+             const GError  *failure)
+{
+  GEnumClass *codes = g_type_class_ref (AGENT_TYPE_ERROR);
+  GEnumValue *code = g_enum_get_value (codes, failure->code);
+  const char *name = agent_tool_call_get_name (call);
+  const char *id = agent_tool_call_get_id (call);
+
+  g_log_structured (TOOLS_LOG_DOMAIN, G_LOG_LEVEL_DEBUG,
+                    "AGENT_TOOL", name ? name : "",
+                    "AGENT_TOOL_CALL_ID", id ? id : "",
+                    "MESSAGE", "The call %s of “%s” failed (%s): %s",
+                    id ? id : "?", name ? name : "?",
+                    code != NULL ? code->value_nick : "failed", failure->message);
+  g_type_class_unref (codes);
+}
+
+/* The call has its result, with its final state; @failure says why a call
+ * that failed did, for tool-failed. */
+static void
+finish_call_full (CallRun            *run,
+                  AgentToolCallState  state,
+                  const char         *result,
+                  const GError       *failure)
 {
   AgentTurn *turn = run->turn;
   gboolean was_pending = run->pending;
@@ -125,6 +148,11 @@ finish_call (CallRun            *run,
       turn->totals.tool_time += agent_tool_call_get_duration (run->call);
     }
 
+  if (failure != NULL)
+    {
+      log_failure (run->call, failure);
+      _agent_session_emit (turn->session, AGENT_SESSION_TOOL_FAILED, run->call, failure);
+    }
   _agent_session_emit (turn->session, AGENT_SESSION_TOOL_FINISHED, run->call);
 
   if (was_pending)
@@ -136,6 +164,25 @@ finish_call (CallRun            *run,
       if (turn->n_pending == 0 && !turn->starting_tools)
         after_tools (turn);
     }
+}
+
+static void
+finish_call (CallRun            *run,
+             AgentToolCallState  state,
+             const char         *result)
+{
+  finish_call_full (run, state, result, NULL);
+}
+
+/* The call failed: @result goes to the model, @code to tool-failed */
+static void
+fail_call (CallRun    *run,
+           AgentError  code,
+           const char *result)
+{
+  g_autoptr(GError) failure = g_error_new_literal (AGENT_ERROR, code, result);
+
+  finish_call_full (run, AGENT_TOOL_CALL_STATE_FAILED, result, failure);
 }
 
 static void
@@ -190,9 +237,10 @@ invocation_completed_cb (AgentToolInvocation *invocation,
   _agent_tool_call_set_result (run->call, result, is_error);
   _agent_session_emit (run->turn->session, AGENT_SESSION_FILTER_TOOL_RESULT, run->call, &filtered);
 
-  finish_call (run,
-               is_error ? AGENT_TOOL_CALL_STATE_FAILED : AGENT_TOOL_CALL_STATE_SUCCEEDED,
-               filtered ? filtered : result);
+  if (is_error)
+    fail_call (run, AGENT_ERROR_TOOL, filtered ? filtered : result);
+  else
+    finish_call (run, AGENT_TOOL_CALL_STATE_SUCCEEDED, filtered ? filtered : result);
 }
 
 static void
@@ -220,7 +268,7 @@ call_timed_out_cb (gpointer data)
    * ignored. */
   g_cancellable_cancel (run->cancellable);
   result = g_strdup_printf (_("The tool timed out after %g s"), run->timeout);
-  finish_call (run, AGENT_TOOL_CALL_STATE_FAILED, result);
+  fail_call (run, AGENT_ERROR_TIMEOUT, result);
 
   return G_SOURCE_REMOVE;
 }
@@ -241,7 +289,7 @@ run_tool (CallRun *run)
        * max-tool-calls. */
       g_autofree char *message = agent_tool_invocation_dup_result (invocation, NULL);
 
-      finish_call (run, AGENT_TOOL_CALL_STATE_FAILED, message);
+      fail_call (run, AGENT_ERROR_INVALID_ARGUMENT, message);
       return;
     }
 
@@ -393,7 +441,7 @@ check_arguments (CallRun *run)
 
   if (arguments == NULL)
     {
-      finish_call (run, AGENT_TOOL_CALL_STATE_FAILED, error->message);
+      fail_call (run, AGENT_ERROR_INVALID_ARGUMENT, error->message);
       return FALSE;
     }
 
@@ -415,7 +463,7 @@ check_arguments (CallRun *run)
    * string, got integer") */
   message = g_strdup_printf (_("The arguments do not follow the schema of “%s”: %s"),
                              name, error->message);
-  finish_call (run, AGENT_TOOL_CALL_STATE_FAILED, message);
+  fail_call (run, AGENT_ERROR_SCHEMA, message);
   return FALSE;
 }
 
@@ -440,7 +488,7 @@ start_call (CallRun *run)
     {
       g_autofree char *message = describe_unknown_tool (session, name);
 
-      finish_call (run, AGENT_TOOL_CALL_STATE_FAILED, message);
+      fail_call (run, AGENT_ERROR_INVALID_ARGUMENT, message);
       return;
     }
 
