@@ -50,6 +50,52 @@ export function toolCallStream(...calls) {
     return events;
 }
 
+/**
+ * The events of an Anthropic Messages answer: each block is a string
+ * (text, in two deltas) or [id, name, arguments] for a tool_use.
+ */
+export function anthropicStream(...blocks) {
+    const events = [{
+        type: 'message_start', message: {
+            id: 'msg_scripted', type: 'message', role: 'assistant', content: [],
+            model: 'scripted', stop_reason: null, usage: {input_tokens: 10, output_tokens: 1},
+        },
+    }];
+    let calls = false;
+    blocks.forEach((block, index) => {
+        if (typeof block === 'string') {
+            const start = {type: 'text', text: ''};
+            events.push({type: 'content_block_start', index, content_block: start});
+            const half = Math.floor(block.length / 2);
+            for (const text of [block.slice(0, half), block.slice(half)]) {
+                const delta = {type: 'text_delta', text};
+                events.push({type: 'content_block_delta', index, delta});
+            }
+        } else {
+            const [id, name, args] = block;
+            calls = true;
+            events.push({
+                type: 'content_block_start', index,
+                content_block: {type: 'tool_use', id, name, input: {}},
+            });
+            const text = JSON.stringify(args);
+            for (let start = 0; start < text.length; start += 4) {
+                events.push({
+                    type: 'content_block_delta', index,
+                    delta: {type: 'input_json_delta', partial_json: text.slice(start, start + 4)},
+                });
+            }
+        }
+        events.push({type: 'content_block_stop', index});
+    });
+    events.push({
+        type: 'message_delta', delta: {stop_reason: calls ? 'tool_use' : 'end_turn'},
+        usage: {output_tokens: 5},
+    });
+    events.push({type: 'message_stop'});
+    return events;
+}
+
 /** A response that sends `events`, then waits without ending. */
 export function stall(events) {
     return {stall: true, events};
@@ -70,6 +116,9 @@ export class ScriptedServer {
         this._server = new Soup.Server();
         this._server.add_handler('/v1/chat/completions',
             (_server, message) => this._answer(message));
+        // Anthropic's Messages API: named events, no [DONE]
+        this._server.add_handler('/v1/messages',
+            (_server, message) => this._answer(message, true));
         this._server.add_handler('/v1/models', (_server, message) => {
             const models = {object: 'list', data: [{id: 'scripted', object: 'model'}]};
             message.set_response('application/json', Soup.MemoryUse.COPY,
@@ -77,12 +126,15 @@ export class ScriptedServer {
             message.set_status(200, null);
         });
         this._server.listen_local(0, Soup.ServerListenOptions.IPV4_ONLY);
-        this.url = `${this._server.get_uris()[0].to_string()}v1`;
+        // The base URL of OpenAI's APIs, and of Anthropic's (which adds /v1)
+        this.rootUrl = this._server.get_uris()[0].to_string().replace(/\/$/, '');
+        this.url = `${this.rootUrl}/v1`;
     }
 
-    _answer(message) {
+    _answer(message, anthropic = false) {
         const bytes = message.get_request_body().flatten().get_data();
         this.requests.push({
+            path: message.get_uri().get_path(),
             body: JSON.parse(decoder.decode(bytes)),
             authorization: message.get_request_headers().get_one('Authorization'),
         });
@@ -103,9 +155,12 @@ export class ScriptedServer {
         message.get_response_headers().set_encoding(Soup.Encoding.CHUNKED);
         const body = message.get_response_body();
         const write = text => body.append_bytes(new GLib.Bytes(encoder.encode(text)));
-        events.forEach(event => write(`data: ${JSON.stringify(event)}\n\n`));
+        events.forEach(event => write(anthropic
+            ? `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`
+            : `data: ${JSON.stringify(event)}\n\n`));
         if (!response.stall) {
-            write('data: [DONE]\n\n');
+            if (!anthropic)
+                write('data: [DONE]\n\n');
             body.complete();
         }
     }
@@ -121,8 +176,28 @@ export class ScriptedServer {
         return found[0];
     }
 
+    /** The Anthropic tool_result block answering `callId` in request `index`. */
+    toolResult(index, callId) {
+        const found = this.messages(index)
+            .filter(m => Array.isArray(m.content))
+            .flatMap(m => m.content)
+            .filter(b => b.type === 'tool_result' && b.tool_use_id === callId);
+        checkEqual(found.length, 1, `request ${index} answers ${callId} once`);
+        return found[0];
+    }
+
     close() {
         this._server.disconnect();
+    }
+}
+
+/** Runs `body(server)` with a server answering `responses`, then closes it. */
+export async function withServer(responses, body) {
+    const server = new ScriptedServer(...responses);
+    try {
+        return await body(server);
+    } finally {
+        server.close();
     }
 }
 

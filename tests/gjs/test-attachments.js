@@ -11,8 +11,7 @@ import GLib from 'gi://GLib';
 import Gio from 'gi://Gio';
 
 import {
-    ScriptedServer, check, checkEqual, runTests, skipUnlessIntrospection, textStream,
-    toolCallStream,
+    check, checkEqual, runTests, skipUnlessIntrospection, textStream, toolCallStream, withServer,
 } from './agenttest.js';
 
 skipUnlessIntrospection();
@@ -37,15 +36,6 @@ function newSession(server, ...tools) {
     const session = Agent.Session.new(provider);
     tools.forEach(tool => session.add_tool(tool));
     return session;
-}
-
-async function withServer(responses, body) {
-    const server = new ScriptedServer(...responses);
-    try {
-        await body(server);
-    } finally {
-        server.close();
-    }
 }
 
 function question() {

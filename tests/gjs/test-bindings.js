@@ -13,8 +13,8 @@ import Gio from 'gi://Gio';
 import Json from 'gi://Json';
 
 import {
-    ScriptedServer, check, checkEqual, runTests, skipUnlessIntrospection, stall, textStream,
-    toolCallStream,
+    check, checkEqual, runTests, skipUnlessIntrospection, stall, textStream, toolCallStream,
+    withServer,
 } from './agenttest.js';
 
 skipUnlessIntrospection();
@@ -70,15 +70,6 @@ function recordToolResults(session) {
 /** Runs a turn; returns the text of its final message. */
 async function answer(session, text) {
     return (await session.send_async(text, null)).get_content();
-}
-
-async function withServer(responses, body) {
-    const server = new ScriptedServer(...responses);
-    try {
-        await body(server);
-    } finally {
-        server.close();
-    }
 }
 
 /** Runs a turn in which the model asks for the weather in Seoul; returns

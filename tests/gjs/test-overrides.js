@@ -11,8 +11,8 @@ import Gio from 'gi://Gio';
 import System from 'system';
 
 import {
-    ScriptedServer, check, checkEqual, runTests, skipUnlessIntrospection, stall, textStream,
-    toolCallStream,
+    check, checkEqual, runTests, skipUnlessIntrospection, stall, textStream, toolCallStream,
+    withServer,
 } from './agenttest.js';
 
 skipUnlessIntrospection();
@@ -41,15 +41,6 @@ function newSession(server, ...tools) {
 
 function calls(...cities) {
     return toolCallStream(...cities.map((city, i) => [`call_${i + 1}`, 'get_weather', {city}]));
-}
-
-async function withServer(responses, body) {
-    const server = new ScriptedServer(...responses);
-    try {
-        return await body(server);
-    } finally {
-        server.close();
-    }
 }
 
 /** Runs a turn asking for the weather in `cities`; returns {city: [content, isError]}. */

@@ -8,7 +8,7 @@ import GLib from 'gi://GLib';
 import Json from 'gi://Json';
 
 import {
-    ScriptedServer, check, checkEqual, runTests, skipUnlessIntrospection, textStream,
+    check, checkEqual, runTests, skipUnlessIntrospection, textStream, withServer,
 } from './agenttest.js';
 
 skipUnlessIntrospection();
@@ -39,15 +39,6 @@ function newSession(server) {
     provider.set_model('scripted');
     provider.set_max_retries(0);
     return Agent.Session.new(provider);
-}
-
-async function withServer(responses, body) {
-    const server = new ScriptedServer(...responses);
-    try {
-        return await body(server);
-    } finally {
-        server.close();
-    }
 }
 
 function isViewOf(part, whole) {

@@ -54,6 +54,41 @@ def tool_call_stream(*calls, fragment=4):
     return events
 
 
+def anthropic_stream(*blocks, stop_reason=None):
+    """The events of an Anthropic Messages answer: each block is a str
+    (text, streamed in two deltas) or a tuple (id, name, arguments as a
+    dict) for a tool_use, its arguments sent in fragments."""
+    events = [{'type': 'message_start', 'message': {
+        'id': 'msg_scripted', 'type': 'message', 'role': 'assistant', 'content': [],
+        'model': 'scripted', 'stop_reason': None, 'stop_sequence': None,
+        'usage': {'input_tokens': 10, 'output_tokens': 1}}}]
+    calls = False
+    for index, block in enumerate(blocks):
+        if isinstance(block, str):
+            events.append({'type': 'content_block_start', 'index': index,
+                           'content_block': {'type': 'text', 'text': ''}})
+            half = len(block) // 2
+            for piece in (block[:half], block[half:]):
+                events.append({'type': 'content_block_delta', 'index': index,
+                               'delta': {'type': 'text_delta', 'text': piece}})
+        else:
+            call_id, name, arguments = block
+            calls = True
+            events.append({'type': 'content_block_start', 'index': index, 'content_block': {
+                'type': 'tool_use', 'id': call_id, 'name': name, 'input': {}}})
+            text = json.dumps(arguments)
+            for start in range(0, len(text), 4):
+                events.append({'type': 'content_block_delta', 'index': index, 'delta': {
+                    'type': 'input_json_delta', 'partial_json': text[start:start + 4]}})
+        events.append({'type': 'content_block_stop', 'index': index})
+    events.append({'type': 'message_delta',
+                   'delta': {'stop_reason': stop_reason or ('tool_use' if calls else 'end_turn'),
+                             'stop_sequence': None},
+                   'usage': {'output_tokens': 5}})
+    events.append({'type': 'message_stop'})
+    return events
+
+
 class HttpError:
     """A response that is an HTTP error status with a JSON @body."""
 
@@ -124,9 +159,11 @@ class ScriptedServer:
                     server.requests.append({'path': self.path, 'body': body,
                                             'authorization': self.headers.get('Authorization')})
                     response = server.responses.pop(0) if server.responses else None
-                if self.path != '/v1/chat/completions' or response is None:
+                if self.path not in ('/v1/chat/completions', '/v1/messages') or response is None:
                     self.send_error(500, 'No scripted response left')
                     return
+                # Anthropic's Messages API names each event, and ends without [DONE]
+                anthropic = self.path == '/v1/messages'
                 if isinstance(response, HttpError):
                     data = json.dumps(response.body).encode()
                     self.send_response(response.status)
@@ -145,12 +182,17 @@ class ScriptedServer:
                 events = response.events if stall else response
                 try:
                     for event in events:
-                        self.write_chunk('data: %s\n\n' % json.dumps(event))
+                        if anthropic:
+                            self.write_chunk('event: %s\ndata: %s\n\n'
+                                             % (event['type'], json.dumps(event)))
+                        else:
+                            self.write_chunk('data: %s\n\n' % json.dumps(event))
                         time.sleep(server.delay)
                     if stall:
                         server.closing.wait(WAIT_SECONDS)
                         return
-                    self.write_chunk('data: [DONE]\n\n')
+                    if not anthropic:
+                        self.write_chunk('data: [DONE]\n\n')
                     self.wfile.write(b'0\r\n\r\n')
                     self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
@@ -166,7 +208,9 @@ class ScriptedServer:
         self.thread = threading.Thread(target=self.httpd.serve_forever,
                                        kwargs={'poll_interval': 0.02}, daemon=True)
         self.thread.start()
+        # The base URL of OpenAI's APIs, and of Anthropic's (which adds /v1)
         self.url = 'http://127.0.0.1:%d/v1' % self.httpd.server_address[1]
+        self.root_url = 'http://127.0.0.1:%d' % self.httpd.server_address[1]
 
     def close(self):
         self.closing.set()
@@ -188,6 +232,16 @@ class ScriptedServer:
         """The tool message answering @call_id in request @index."""
         found = [m for m in self.messages(index)
                  if m.get('role') == 'tool' and m.get('tool_call_id') == call_id]
+        check(len(found) == 1, 'request %d answers %s once: %r' % (index, call_id, found))
+        return found[0]
+
+
+    def tool_result(self, index, call_id):
+        """The Anthropic tool_result block answering @call_id in request
+        @index."""
+        found = [block for m in self.messages(index) if isinstance(m.get('content'), list)
+                 for block in m['content']
+                 if block.get('type') == 'tool_result' and block.get('tool_use_id') == call_id]
         check(len(found) == 1, 'request %d answers %s once: %r' % (index, call_id, found))
         return found[0]
 

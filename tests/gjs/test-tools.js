@@ -1,0 +1,114 @@
+// test-tools.js — tools from JavaScript, where they could go silently
+// wrong: arguments checked against the tool's schema before any handler
+// runs, and failures marked as errors for the model and told on
+// tool-failed.
+//
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
+import Gio from 'gi://Gio';
+
+import {
+    anthropicStream, check, checkEqual, runTests, skipUnlessIntrospection, textStream,
+    toolCallStream, withServer,
+} from './agenttest.js';
+
+skipUnlessIntrospection();
+let Agent = null;
+
+async function setup() {
+    ({default: Agent} = await import('gi://Agent?version=1.0'));
+    Gio._promisify(Agent.Session.prototype, 'send_async', 'send_finish');
+}
+
+const SCHEMA = {type: 'object', properties: {city: {type: 'string'}}, required: ['city']};
+
+function newSession(server, tools, provider = 'openai') {
+    const made = Agent.Provider.new(provider);
+    made.set_base_url(provider === 'openai' ? server.url : server.rootUrl);
+    made.set_model('scripted');
+    made.set_max_retries(0);
+    const session = Agent.Session.new(made);
+    tools.forEach(tool => session.add_tool(tool));
+    return session;
+}
+
+const weatherCalls = (...args) =>
+    toolCallStream(...args.map((a, i) => [`call_${i + 1}`, 'get_weather', a]));
+
+function eventsOf(session) {
+    const seen = [];
+    session.connect('tool-failed', (_s, call, error) => seen.push(
+        ['tool-failed', call.get_id(), Agent.error_get_code(error), error.message]));
+    session.connect('tool-finished', (_s, call) => seen.push(
+        ['tool-finished', call.get_id(), call.is_error]));
+    return seen;
+}
+
+async function testArgumentsFollowTheSchema() {
+    const ran = [];
+    const tool = {
+        name: 'get_weather', description: 'Tells the weather',
+        parameters: {...SCHEMA, properties: {...SCHEMA.properties, days: {type: 'integer'}}},
+        execute: ({city, days}) => {
+            ran.push([city, days ?? 1]);
+            return `Sunny in ${city}`;
+        },
+    };
+    await withServer([weatherCalls({city: 5}, {city: 'Seoul', days: 'two'}, {city: 'Busan'}),
+        textStream('Done.')], async server => {
+        const session = newSession(server, [tool]);
+        check(session.validate_tool_arguments, 'on by default');
+        const guarded = [];
+        session.connect('check-tool-call', (_s, call) => guarded.push(call.get_id()) && true);
+        const seen = eventsOf(session);
+        checkEqual((await session.send_async('Weather?', null)).get_content(), 'Done.',
+            'the loop went on');
+        checkEqual(ran, [['Busan', 1]], 'only the call that follows the schema ran');
+        checkEqual(guarded, ['call_3'], 'no hook saw the others');
+        const first = 'The arguments do not follow the schema of “get_weather”: $.city: ' +
+            'expected string, got integer';
+        const second = 'The arguments do not follow the schema of “get_weather”: $.days: ' +
+            'expected integer, got string';
+        checkEqual(server.toolMessage(1, 'call_1').content, first, 'the path, to the model');
+        checkEqual(server.toolMessage(1, 'call_2').content, second, 'the second');
+        checkEqual(seen, [['tool-failed', 'call_1', 'schema', first],
+            ['tool-finished', 'call_1', true], ['tool-failed', 'call_2', 'schema', second],
+            ['tool-finished', 'call_2', true], ['tool-finished', 'call_3', false]], 'signals');
+    });
+
+    await withServer([weatherCalls({city: 5}), textStream('Done.')], async server => {
+        const session = newSession(server, [tool]);
+        session.validate_tool_arguments = false;
+        checkEqual((await session.send_async('Weather?', null)).get_content(), 'Done.');
+        checkEqual(ran[ran.length - 1], [5, 1], 'off: the handler sees what the model sent');
+    });
+}
+
+async function testFailuresAreErrorsForTheModel() {
+    const tool = {
+        name: 'get_weather', description: 'Tells the weather', parameters: SCHEMA,
+        execute: () => {
+            throw new Error('No forecast under the sea');
+        },
+    };
+    const calls = anthropicStream('Let me look.', ['toolu_1', 'get_weather', {city: 'Atlantis'}],
+        ['toolu_2', 'get_weather', {city: 7}]);
+    await withServer([calls, anthropicStream('Sorry.')], async server => {
+        const session = newSession(server, [tool], 'anthropic');
+        const seen = eventsOf(session);
+        checkEqual((await session.send_async('Weather?', null)).get_content(), 'Sorry.');
+        checkEqual(server.requests[1].path, '/v1/messages', 'Anthropic');
+        const raised = server.toolResult(1, 'toolu_1');
+        checkEqual([raised.content, raised.is_error], ['No forecast under the sea', true],
+            'the exception, marked as an error');
+        checkEqual(server.toolResult(1, 'toolu_2').is_error, true, 'arguments off the schema');
+        checkEqual(seen[0], ['tool-failed', 'toolu_1', 'tool', 'No forecast under the sea'],
+            'tool-failed');
+        checkEqual(seen[2].slice(0, 3), ['tool-failed', 'toolu_2', 'schema'], 'tool-failed');
+    });
+}
+
+runTests(setup, [
+    testArgumentsFollowTheSchema,
+    testFailuresAreErrorsForTheModel,
+]);

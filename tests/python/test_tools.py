@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+# test_tools.py — tools from Python, where they could go silently wrong:
+# arguments checked against the tool's schema before any handler runs,
+# and failures marked as errors for the model and told on tool-failed.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import json
+import typing
+
+from agenttest import (ScriptedServer, anthropic_stream, check, check_equal, run_async,
+                       run_tests, skip_unless_introspection, text_stream, tool_call_stream)
+
+skip_unless_introspection()
+
+import gi  # noqa: E402
+
+gi.require_version('Agent', '1.0')
+gi.require_version('Json', '1.0')
+from gi.repository import Agent, Json  # noqa: E402
+
+SCHEMA = {'type': 'object', 'properties': {'city': {'type': 'string'}}, 'required': ['city']}
+
+
+def new_session(server, *tools, provider='openai'):
+    made = Agent.Provider.new(provider)
+    made.set_base_url(server.url if provider == 'openai' else server.root_url)
+    made.set_model('scripted')
+    made.set_max_retries(0)
+    session = Agent.Session.new(made)
+    for tool in tools:
+        session.add_tool(tool)
+    return session
+
+
+def send(session, text):
+    return run_async(lambda callback: session.send_async(text, None, callback),
+                     session.send_finish)
+
+
+def weather_calls(*arguments):
+    return tool_call_stream(*[('call_%d' % i, 'get_weather', a)
+                              for i, a in enumerate(arguments, 1)])
+
+
+def events_of(session):
+    """Records tool-failed and tool-finished as they come."""
+    seen = []
+    session.connect('tool-failed', lambda s, call, error: seen.append(
+        ('tool-failed', call.get_id(), Agent.error_get_code(error), error.message)))
+    session.connect('tool-finished', lambda s, call: seen.append(
+        ('tool-finished', call.get_id(), call.is_error())))
+    return seen
+
+
+# --- arguments checked against the schema ---------------------------------
+
+def test_arguments_follow_the_schema():
+    ran = []
+
+    @Agent.tool
+    def get_weather(city: str, days: int = 1) -> str:
+        """Tells the weather."""
+        ran.append((city, days))
+        return 'Sunny in %s' % city
+
+    with ScriptedServer(weather_calls({'city': 5}, {'city': 'Seoul', 'days': 'two'},
+                                      {'city': 'Busan'}),
+                        text_stream('Done.')) as server:
+        session = new_session(server, get_weather)
+        check(session.props.validate_tool_arguments, 'on by default')
+        guarded = []
+        session.connect('check-tool-call', lambda s, call: guarded.append(call.get_id()) or True)
+        seen = events_of(session)
+        check_equal(send(session, 'Weather?').get_content(), 'Done.', 'the loop went on')
+        check_equal(ran, [('Busan', 1)], 'only the call that follows the schema ran')
+        check_equal(guarded, ['call_3'], 'no hook saw the others')
+        first = 'The arguments do not follow the schema of “get_weather”: $.city: expected ' \
+                'string, got integer'
+        second = 'The arguments do not follow the schema of “get_weather”: $.days: expected ' \
+                 'integer, got string'
+        check_equal(server.tool_message(1, 'call_1')['content'], first, 'the path, to the model')
+        check_equal(server.tool_message(1, 'call_2')['content'], second, 'the second')
+        check_equal(seen, [('tool-failed', 'call_1', 'schema', first),
+                           ('tool-finished', 'call_1', True),
+                           ('tool-failed', 'call_2', 'schema', second),
+                           ('tool-finished', 'call_2', True),
+                           ('tool-finished', 'call_3', False)], 'the signals')
+
+    # Off: the handler sees what the model sent
+    with ScriptedServer(weather_calls({'city': 5}), text_stream('Done.')) as server:
+        session = new_session(server, get_weather)
+        session.props.validate_tool_arguments = False
+        check_equal(send(session, 'Weather?').get_content(), 'Done.', 'the answer')
+        check_equal(ran[-1], (5, 1), 'unchecked')
+
+
+def test_optional_parameters_take_null():
+    @Agent.tool
+    def get_weather(city: str, days: typing.Optional[int] = None) -> str:
+        """Tells the weather."""
+        return '%s for %r days' % (city, days)
+
+    parameters = json.loads(Json.to_string(get_weather.get_parameters(), False))
+    check_equal(parameters['properties']['days'], {'type': ['integer', 'null']}, 'null allowed')
+    with ScriptedServer(weather_calls({'city': 'Seoul', 'days': None}),
+                        text_stream('Done.')) as server:
+        session = new_session(server, get_weather)
+        check_equal(send(session, 'Weather?').get_content(), 'Done.', 'the answer')
+        check_equal(server.tool_message(1, 'call_1')['content'], 'Seoul for None days', 'ran')
+
+
+# --- failures: flagged, told, logged --------------------------------------
+
+def test_failures_are_errors_for_the_model():
+    def handler(tool, invocation):
+        raise LookupError('No forecast under the sea')
+
+    tool = Agent.Tool.new('get_weather', 'Tells the weather', SCHEMA, handler)
+    with ScriptedServer(anthropic_stream('Let me look.', ('toolu_1', 'get_weather',
+                                                          {'city': 'Atlantis'}),
+                                         ('toolu_2', 'get_weather', {'city': 7})),
+                        anthropic_stream('Sorry.')) as server:
+        session = new_session(server, tool, provider='anthropic')
+        seen = events_of(session)
+        check_equal(send(session, 'Weather?').get_content(), 'Sorry.', 'the answer')
+        check_equal(server.requests[1]['path'], '/v1/messages', 'Anthropic')
+        raised = server.tool_result(1, 'toolu_1')
+        check_equal((raised['content'], raised.get('is_error')),
+                    ('No forecast under the sea', True), 'the exception, marked as an error')
+        invalid = server.tool_result(1, 'toolu_2')
+        check_equal(invalid.get('is_error'), True, 'arguments that do not follow the schema')
+        check_equal(seen[0], ('tool-failed', 'toolu_1', 'tool', 'No forecast under the sea'),
+                    'tool-failed')
+        check_equal(seen[2][:3], ('tool-failed', 'toolu_2', 'schema'), 'tool-failed')
+
+
+run_tests([test_arguments_follow_the_schema, test_optional_parameters_take_null,
+          test_failures_are_errors_for_the_model])
