@@ -130,7 +130,7 @@ async function testToolAnswersAfterATimeout() {
             invocation.return_result(forecast(invocation));
             return GLib.SOURCE_REMOVE;
         });
-        return true;
+        return Agent.ANSWER_LATER;
     };
 
     checkEqual(await weatherResult(getWeather), 'Sunny, 21 °C in Seoul', 'the late result');
@@ -151,7 +151,7 @@ async function testToolAnswersFromAnAsyncCall() {
         readForecast(invocation).then(
             text => invocation.return_result(text),
             error => invocation.return_error_literal(error.message));
-        return true;
+        return Agent.ANSWER_LATER;
     };
 
     try {
@@ -225,7 +225,7 @@ async function testCancelWhileAToolRuns() {
         held.push(invocation);
         invocation.get_cancellable().connect(() => seen.push('cancelled'));
         GLib.idle_add(GLib.PRIORITY_DEFAULT, () => cancellable.cancel());
-        return true;
+        return Agent.ANSWER_LATER;
     };
 
     await withServer([toolCallStream(SEOUL)], async server => {
@@ -261,7 +261,7 @@ function approvalSession(server, answer) {
             answer(approval);
             return GLib.SOURCE_REMOVE;
         });
-        return true;
+        return Agent.ANSWER_LATER;
     });
     return {session, ran, asked};
 }

@@ -116,18 +116,18 @@ async function testCProtocolAndDroppedInvocation() {
                 invocation.return_result('answered later');
                 return GLib.SOURCE_REMOVE;
             });
-            return true;
+            return Agent.ANSWER_LATER;
         }
-        // True, and keeps nothing: once collected, the call answers.
+        // Later, and keeps nothing: once collected, the call answers.
         GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
             System.gc();
             return GLib.SOURCE_REMOVE;
         });
-        return true;
+        return Agent.ANSWER_LATER;
     }, ['Seoul', 'Busan', 'Jeju', 'Ulsan']);
     checkEqual(got.Seoul[0], 'answered, then true', 'the C protocol');
     checkEqual(got.Busan[0], 'answered, then nothing', 'no "completed twice"');
-    checkEqual(got.Jeju[0], 'answered later', 'true means later');
+    checkEqual(got.Jeju[0], 'answered later', 'Agent.ANSWER_LATER');
     checkEqual(got.Ulsan, ['The tool “get_weather” gave no answer', true], 'dropped');
 }
 

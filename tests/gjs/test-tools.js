@@ -1,10 +1,12 @@
 // test-tools.js — tools from JavaScript, where they could go silently
-// wrong: arguments checked against the tool's schema before any handler
-// runs, and failures marked as errors for the model and told on
-// tool-failed.
+// wrong: a returned true being the result (answering later is
+// Agent.ANSWER_LATER), arguments checked against the tool's schema before
+// any handler runs, and failures marked as errors for the model and told
+// on tool-failed.
 //
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
+import GLib from 'gi://GLib';
 import Gio from 'gi://Gio';
 
 import {
@@ -42,6 +44,75 @@ function eventsOf(session) {
     session.connect('tool-finished', (_s, call) => seen.push(
         ['tool-finished', call.get_id(), call.is_error]));
     return seen;
+}
+
+async function testTrueIsAResult() {
+    const kept = [];
+    const tool = Agent.Tool.new('get_weather', 'Tells the weather', SCHEMA, (_t, invocation) => {
+        switch (invocation.args.city) {
+        case 'Seoul':
+            return true;
+        case 'Busan':
+            return false;
+        case 'Jeju':
+            kept.push(invocation);
+            GLib.timeout_add(GLib.PRIORITY_DEFAULT, 20, () => {
+                invocation.return_result('answered later');
+                return GLib.SOURCE_REMOVE;
+            });
+            return Agent.ANSWER_LATER;
+        default:
+            invocation.return_result('answered, then true');  // the C protocol
+            return true;
+        }
+    });
+    const cities = ['Seoul', 'Busan', 'Jeju', 'Ulsan'];
+    await withServer([weatherCalls(...cities.map(city => ({city}))), textStream('Done.')],
+        async server => {
+            const session = newSession(server, [tool]);
+            // A returned true used to mean "later": the turn waited for the
+            // garbage collector to drop the invocation, then said "gave no answer"
+            checkEqual((await session.send_async('Weather?', null)).get_content(), 'Done.');
+            checkEqual(cities.map((_c, i) => server.toolMessage(1, `call_${i + 1}`).content),
+                ['true', 'false', 'answered later', 'answered, then true'], 'the results');
+        });
+    checkEqual(typeof Agent.ANSWER_LATER, 'symbol', 'the sentinel');
+}
+
+async function testTrueAllows() {
+    const ran = [];
+    const tool = Agent.Tool.new('get_weather', 'Tells the weather', SCHEMA, (_t, invocation) => {
+        ran.push(invocation.args.city);
+        return 'ok';
+    });
+    tool.requires_approval = true;
+    const cities = ['Seoul', 'Busan', 'Jeju', 'Ulsan'];
+    await withServer([weatherCalls(...cities.map(city => ({city}))), textStream('Done.')],
+        async server => {
+            const session = newSession(server, [tool]);
+            session.connect('approve-tool-call', (_s, call, approval) => {
+                const later = answer => GLib.timeout_add(GLib.PRIORITY_DEFAULT, 20, () => {
+                    answer();
+                    return GLib.SOURCE_REMOVE;
+                });
+                switch (call.parse_arguments_object().city) {
+                case 'Seoul':
+                    return true;
+                case 'Busan':
+                    later(() => approval.allow());
+                    return Agent.ANSWER_LATER;
+                case 'Jeju':
+                    later(() => approval.deny('Asked: no'));
+                    return Agent.ANSWER_LATER;
+                default:
+                    return undefined;
+                }
+            });
+            checkEqual((await session.send_async('Weather?', null)).get_content(), 'Done.');
+            checkEqual(ran.sort(), ['Busan', 'Seoul'], 'the allowed calls ran');
+            checkEqual(cities.map((_c, i) => server.toolMessage(1, `call_${i + 1}`).content),
+                ['ok', 'ok', 'Denied by the user: Asked: no', 'Denied by the user'], 'results');
+        });
 }
 
 async function testArgumentsFollowTheSchema() {
@@ -109,6 +180,8 @@ async function testFailuresAreErrorsForTheModel() {
 }
 
 runTests(setup, [
+    testTrueIsAResult,
+    testTrueAllows,
     testArgumentsFollowTheSchema,
     testFailuresAreErrorsForTheModel,
 ]);

@@ -122,7 +122,7 @@ def test_tool_answers_after_a_timeout():
             invocation.return_result(forecast(invocation))
             return GLib.SOURCE_REMOVE
         GLib.timeout_add(50, answer)
-        return True
+        return Agent.ANSWER_LATER
 
     check_equal(weather_result(get_weather), 'Sunny, 21 °C in Seoul', 'the late result')
 
@@ -145,7 +145,7 @@ def test_tool_answers_from_an_async_call():
                     invocation.return_error_literal(error.message)
 
             file.load_contents_async(invocation.get_cancellable(), loaded)
-            return True
+            return Agent.ANSWER_LATER
 
         check_equal(weather_result(get_weather), 'Cloudy, 12 °C in Seoul',
                     'the result read asynchronously')
@@ -206,7 +206,7 @@ def test_cancel_while_a_tool_runs():
         held.append(invocation)
         invocation.get_cancellable().connect(lambda *args: seen.append('cancelled'))
         GLib.idle_add(cancellable.cancel)
-        return True
+        return Agent.ANSWER_LATER
 
     with ScriptedServer(tool_call_stream(SEOUL)) as server:
         session = new_session(server, weather_tool(get_weather))
@@ -240,7 +240,7 @@ def approval_session(server, answer):
     def on_approve(_session, call, approval):
         asked.append((call.get_name(), call.get_arguments(), approval.get_tool().get_name()))
         GLib.idle_add(lambda: answer(approval) and False)  # answered later, from the loop
-        return True
+        return Agent.ANSWER_LATER
 
     session.connect('approve-tool-call', on_approve)
     return session, ran, asked

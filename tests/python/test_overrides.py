@@ -117,7 +117,7 @@ def test_c_protocol_still_works():
             return None
         later.append(invocation)
         GLib.timeout_add(20, lambda: invocation.return_result('answered later') and False)
-        return True
+        return Agent.ANSWER_LATER
 
     got = results_for(handler, 'Seoul', 'Busan', 'Jeju')
     check_equal([got[c][0] for c in ('Seoul', 'Busan', 'Jeju')],
@@ -125,10 +125,10 @@ def test_c_protocol_still_works():
 
 
 def test_dropped_invocation_answers():
-    # Returns True ("later") and keeps nothing: without a tool-timeout this
-    # hung the turn forever.
+    # Answers later and keeps nothing: without a tool-timeout this hung the
+    # turn forever.
     def handler(tool, invocation):
-        return True
+        return Agent.ANSWER_LATER
 
     got = results_for(handler, 'Seoul')
     check_equal(got['Seoul'], ('The tool “get_weather” gave no answer', True), 'no answer')
@@ -157,7 +157,7 @@ def test_late_result_warns_once():
 
     def handler(tool, invocation):
         held.append(invocation)
-        return True
+        return Agent.ANSWER_LATER
 
     handler_id = GLib.log_set_handler('Agent', GLib.LogLevelFlags.LEVEL_WARNING, log_handler, None)
     try:
@@ -255,13 +255,13 @@ def test_approval_values():
         if city == 'Suwon':
             return True  # keeps nothing: True is the answer
         if city == 'Gimhae':
-            # the C protocol: keeps the approval, answers later, returns True
+            # keeps the approval, answers later
             GLib.timeout_add(20, lambda: approval.deny('Asked the user: no') and False)
-            return True
+            return Agent.ANSWER_LATER
         if city == 'Mokpo':
             kept.append(approval)  # kept, never answered, then dropped
             GLib.timeout_add(20, lambda: kept.clear() and False)
-            return True
+            return Agent.ANSWER_LATER
         return answers[city]
 
     kept = []

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 # test_tools.py — tools from Python, where they could go silently wrong:
-# arguments checked against the tool's schema before any handler runs,
-# and failures marked as errors for the model and told on tool-failed.
+# a returned True being the result (answering later is
+# Agent.ANSWER_LATER), arguments checked against the tool's schema before
+# any handler runs, and failures marked as errors for the model and told
+# on tool-failed.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -17,7 +19,7 @@ import gi  # noqa: E402
 
 gi.require_version('Agent', '1.0')
 gi.require_version('Json', '1.0')
-from gi.repository import Agent, Json  # noqa: E402
+from gi.repository import Agent, GLib, Json  # noqa: E402
 
 SCHEMA = {'type': 'object', 'properties': {'city': {'type': 'string'}}, 'required': ['city']}
 
@@ -51,6 +53,74 @@ def events_of(session):
     session.connect('tool-finished', lambda s, call: seen.append(
         ('tool-finished', call.get_id(), call.is_error())))
     return seen
+
+
+# --- what a handler returns -----------------------------------------------
+
+def test_true_is_a_result():
+    kept = []
+
+    def handler(tool, invocation):
+        city = invocation.arguments['city']
+        if city == 'Seoul':
+            return True
+        if city == 'Busan':
+            return False
+        if city == 'Jeju':
+            kept.append(invocation)
+            GLib.timeout_add(20, lambda: invocation.return_result('answered later') and False)
+            return Agent.ANSWER_LATER
+        if city == 'Ulsan':
+            invocation.return_result('answered, then True')  # the C protocol
+            return True
+        return Agent.ANSWER_LATER  # keeps nothing: answers "no answer" once dropped
+
+    tool = Agent.Tool.new('get_weather', 'Tells the weather', SCHEMA, handler)
+    cities = ['Seoul', 'Busan', 'Jeju', 'Ulsan', 'Daegu']
+    with ScriptedServer(weather_calls(*[{'city': c} for c in cities]),
+                        text_stream('Done.')) as server:
+        session = new_session(server, tool)
+        check_equal(send(session, 'Weather?').get_content(), 'Done.', 'the answer')
+        got = [server.tool_message(1, 'call_%d' % i)['content'] for i in range(1, 6)]
+    check_equal(got, ['true', 'false', 'answered later', 'answered, then True',
+                      'The tool “get_weather” gave no answer'], 'the results')
+    check_equal(repr(Agent.ANSWER_LATER), 'Agent.ANSWER_LATER', 'the sentinel')
+
+
+def test_true_allows():
+    ran = []
+
+    def handler(tool, invocation):
+        ran.append(invocation.arguments['city'])
+        return 'ok'
+
+    kept = []
+
+    def approve(session, call, approval):
+        city = call.arguments_dict()['city']
+        kept.append(approval)  # keeping it does not make True mean "later"
+        if city == 'Seoul':
+            return True
+        if city == 'Busan':
+            GLib.timeout_add(20, lambda: approval.allow() or False)
+            return Agent.ANSWER_LATER
+        if city == 'Jeju':
+            GLib.timeout_add(20, lambda: approval.deny('Asked: no') or False)
+            return Agent.ANSWER_LATER
+        return None
+
+    tool = Agent.Tool.new('get_weather', 'Tells the weather', SCHEMA, handler)
+    tool.set_requires_approval(True)
+    cities = ['Seoul', 'Busan', 'Jeju', 'Ulsan']
+    with ScriptedServer(weather_calls(*[{'city': c} for c in cities]),
+                        text_stream('Done.')) as server:
+        session = new_session(server, tool)
+        session.connect('approve-tool-call', approve)
+        check_equal(send(session, 'Weather?').get_content(), 'Done.', 'the answer')
+        got = [server.tool_message(1, 'call_%d' % i)['content'] for i in range(1, 5)]
+    check_equal(sorted(ran), ['Busan', 'Seoul'], 'the allowed calls ran')
+    check_equal(got, ['ok', 'ok', 'Denied by the user: Asked: no', 'Denied by the user'],
+                'the results')
 
 
 # --- arguments checked against the schema ---------------------------------
@@ -135,5 +205,5 @@ def test_failures_are_errors_for_the_model():
         check_equal(seen[2][:3], ('tool-failed', 'toolu_2', 'schema'), 'tool-failed')
 
 
-run_tests([test_arguments_follow_the_schema, test_optional_parameters_take_null,
-          test_failures_are_errors_for_the_model])
+run_tests([test_true_is_a_result, test_true_allows, test_arguments_follow_the_schema,
+          test_optional_parameters_take_null, test_failures_are_errors_for_the_model])

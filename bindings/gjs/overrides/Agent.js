@@ -5,12 +5,13 @@
 // expects:
 //
 // - a tool handler returns its result (a string as it is, other values as
-//   JSON), throws for an error result, or returns a Promise (an async
-//   function); a handler written for the C protocol (complete the
-//   invocation, return true) keeps working, and true without an answer
-//   still means "later";
+//   JSON: true is the result `true`), throws for an error result, or
+//   returns a Promise (an async function); one that answers later itself
+//   returns Agent.ANSWER_LATER, and a handler written for the C protocol
+//   (complete the invocation, then return true) keeps working;
 // - approval handlers and the check-tool-call / filter-tool-result hooks take
-//   plain values too, and fail closed: a throw, a wrong type or no answer
+//   plain values too (true allows; Agent.ANSWER_LATER keeps the approval to
+//   answer it later), and fail closed: a throw, a wrong type or no answer
 //   denies or blocks;
 // - Agent.tool({name, description, parameters, execute}) declares a tool
 //   from an object, and session.add_tool() takes such an object;
@@ -28,6 +29,10 @@
 const {GLib, Gio} = imports.gi;
 
 const NUL_ERROR = 'The result contains a NUL character, which cannot be sent';
+
+// What a tool or approval handler returns when it keeps the invocation or
+// the approval and answers it later itself (the C protocol's TRUE)
+const ANSWER_LATER = Symbol('Agent.ANSWER_LATER');
 
 function _message(error) {
     if (error instanceof GLib.Error)
@@ -63,6 +68,8 @@ function _text(value) {
 function _init() {
     const Agent = this;
 
+    Agent.ANSWER_LATER = ANSWER_LATER;
+
     const rawReturnResult = Agent.ToolInvocation.prototype.return_result;
     const rawReturnError = Agent.ToolInvocation.prototype.return_error_literal;
 
@@ -77,22 +84,21 @@ function _init() {
             rawReturnError.call(invocation, _message(error));
     }
 
-    // Completes `invocation` with what a handler returned.
-    function settle(invocation, value, awaited = false) {
-        if (invocation.is_completed())
+    // Completes `invocation` with what a handler returned: the value is the
+    // result, a Promise is awaited, ANSWER_LATER leaves it to the handler.
+    function settle(invocation, value) {
+        if (invocation.is_completed() || value === ANSWER_LATER)
             return;
         if (_isThenable(value)) {
             Promise.resolve(value).then(result => {
                 if (!invocation.is_completed() && !invocation.get_cancellable().is_cancelled())
-                    settle(invocation, result, true);
+                    settle(invocation, result);
             }, error => {
                 if (!invocation.get_cancellable().is_cancelled())
                     fail(invocation, error);
             });
             return;
         }
-        if (value === true && !awaited)
-            return;  // the C protocol: true without an answer means "later"
         const [text, error] = _text(value);
         if (error !== null)
             rawReturnError.call(invocation, error);
@@ -125,7 +131,9 @@ function _init() {
 
     /** Completes the invocation with `value`: a string as it is, other values as JSON. */
     Agent.ToolInvocation.prototype.return_value = function (value) {
-        settle(this, value, true);
+        if (value === ANSWER_LATER)
+            throw new TypeError('return_value() needs a value, not Agent.ANSWER_LATER');
+        settle(this, value);
     };
 
     Object.defineProperty(Agent.ToolInvocation.prototype, 'args', {
@@ -178,6 +186,8 @@ function _init() {
             return Agent.ToolDecision.new_block(value);
         if (value === null || value === undefined)
             return Agent.ToolDecision.new_block('the check-tool-call hook gave no decision');
+        if (value === ANSWER_LATER)
+            return Agent.ToolDecision.new_block('the check-tool-call hook must decide at once');
         if (_isThenable(value)) {
             return Agent.ToolDecision.new_block(
                 'the check-tool-call hook must decide at once, not in a Promise');
@@ -186,8 +196,10 @@ function _init() {
             `the check-tool-call hook returned ${typeof value}, not a decision`);
     }
 
-    function answer(approval, value, awaited) {
-        if (approval.is_answered())
+    // Answers `approval` with what a handler returned: true allows; false,
+    // null, undefined or a reason deny; ANSWER_LATER leaves it to the handler.
+    function answer(approval, value) {
+        if (approval.is_answered() || value === ANSWER_LATER)
             return;
         if (value instanceof Agent.ToolDecision) {
             if (value.allowed)
@@ -195,8 +207,7 @@ function _init() {
             else
                 approval.deny(value.reason);
         } else if (value === true) {
-            if (awaited)
-                approval.allow();
+            approval.allow();
         } else if (typeof value === 'string' && value !== '') {
             approval.deny(value);
         } else if (value === false || value === null || value === undefined) {
@@ -238,14 +249,14 @@ function _init() {
             if (_isThenable(value)) {
                 Promise.resolve(value).then(result => {
                     if (!approval.get_cancellable().is_cancelled())
-                        answer(approval, result, true);
+                        answer(approval, result);
                 }, error => {
                     if (!approval.is_answered() && !approval.get_cancellable().is_cancelled())
                         approval.deny(_message(error));
                 });
                 return true;
             }
-            answer(approval, value, false);
+            answer(approval, value);
             return true;
         },
     };

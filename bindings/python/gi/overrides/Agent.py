@@ -4,13 +4,14 @@
 # make libagent behave as a Python developer expects:
 #
 # - a tool handler returns its result (str as it is; dict, list, numbers,
-#   bool and None as JSON), raises for an error result, or is `async def`;
-#   a handler written for the C protocol (complete the invocation, return
-#   True) keeps working, and True without an answer still means "later";
+#   bool and None as JSON: True is the result `true`), raises for an error
+#   result, or is `async def`; one that answers later itself returns
+#   Agent.ANSWER_LATER, and a handler written for the C protocol (complete
+#   the invocation, then return True) keeps working;
 # - approval handlers and the check-tool-call / filter-tool-result hooks take
-#   plain values too (an approval handler that keeps the approval to answer
-#   it later returns True, as in C), and fail closed: an exception, a wrong
-#   type or no answer denies or blocks;
+#   plain values too (True allows; Agent.ANSWER_LATER keeps the approval to
+#   answer it later), and fail closed: an exception, a wrong type or no
+#   answer denies or blocks;
 # - `@Agent.tool` declares a tool from a function, its JSON Schema built
 #   from type hints and docstring;
 # - `session.stream(text)` iterates the events of a turn, and
@@ -23,7 +24,6 @@ import collections
 import inspect
 import json
 import re
-import sys
 import typing
 
 from gi.repository import GLib
@@ -36,6 +36,23 @@ Agent = get_introspection_module('Agent')
 __all__ = []
 
 NUL_ERROR = 'The result contains a NUL character, which cannot be sent'
+
+
+class _AnswerLater:
+    """The type of Agent.ANSWER_LATER."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return 'Agent.ANSWER_LATER'
+
+
+ANSWER_LATER = _AnswerLater()
+"""What a tool or approval handler returns when it keeps the invocation
+or the approval and answers it later itself (the C protocol's TRUE): it
+must keep a reference until it does."""
+
+__all__.append('ANSWER_LATER')
 
 
 # --- values ----------------------------------------------------------------
@@ -142,9 +159,11 @@ def _fail(invocation, error):
         Agent.ToolInvocation.return_error_literal(invocation, _message(error))
 
 
-def _settle(invocation, value, awaited=False):
-    """Completes @invocation with what a handler returned."""
-    if invocation.is_completed():
+def _settle(invocation, value):
+    """Completes @invocation with what a handler returned: the value is
+    the result, an awaitable is awaited, ANSWER_LATER leaves it to the
+    handler."""
+    if invocation.is_completed() or value is ANSWER_LATER:
         return
     if inspect.isawaitable(value):
         def done(result, error):
@@ -153,11 +172,9 @@ def _settle(invocation, value, awaited=False):
             if error is not None:
                 _fail(invocation, error)
             else:
-                _settle(invocation, result, awaited=True)
+                _settle(invocation, result)
         _await(value, done, invocation.get_cancellable())
         return
-    if value is True and not awaited:
-        return  # the C protocol: True without an answer means "later"
     text, error = _text(value)
     if error is not None:
         Agent.ToolInvocation.return_error_literal(invocation, error)
@@ -198,8 +215,9 @@ class Tool(Agent.Tool):
     def new(cls, name, description, parameters, handler, *user_data):
         """A tool that runs @handler(tool, invocation) for each call. The
         handler returns the result (str as it is, other values as JSON),
-        raises for an error result, or is a coroutine function; or, as in C,
-        completes the invocation (now, or later after returning True)."""
+        raises for an error result, or is a coroutine function; or it
+        completes the invocation itself, at once or later after returning
+        Agent.ANSWER_LATER."""
         return Agent.Tool.new(name, description, _parameters(parameters),
                               _handler(handler, user_data))
 
@@ -230,7 +248,9 @@ class ToolInvocation(Agent.ToolInvocation):
     def return_value(self, value):
         """Completes the invocation with @value: str as it is, other values
         as JSON."""
-        _settle(self, value, awaited=True)
+        if value is ANSWER_LATER:
+            raise TypeError('return_value() needs a value, not Agent.ANSWER_LATER')
+        _settle(self, value)
 
 
 __all__.append('ToolInvocation')
@@ -384,6 +404,8 @@ def _decision(value):
         return Agent.ToolDecision.new_block(value)
     if value is None:
         return Agent.ToolDecision.new_block('the check-tool-call hook gave no decision')
+    if value is ANSWER_LATER:
+        return Agent.ToolDecision.new_block('the check-tool-call hook must decide at once')
     if inspect.isawaitable(value):
         if inspect.iscoroutine(value):
             value.close()
@@ -419,11 +441,10 @@ def _filter_tool_result(handler, user_data):
     return filter_result
 
 
-def _answer(approval, value, later=False):
+def _answer(approval, value):
     """Answers @approval with what a handler returned: True allows, False,
-    None or a reason deny. @later: the handler kept the approval to answer
-    it itself, as in C (True then means "later")."""
-    if approval.is_answered():
+    None or a reason deny; ANSWER_LATER leaves it to the handler."""
+    if approval.is_answered() or value is ANSWER_LATER:
         return
     if isinstance(value, Agent.ToolDecision):
         if value.get_allowed():
@@ -431,8 +452,7 @@ def _answer(approval, value, later=False):
         else:
             approval.deny(value.get_reason())
     elif value is True:
-        if not later:
-            approval.allow()
+        approval.allow()
     elif isinstance(value, str) and value:
         approval.deny(value)
     elif value is None or value is False:
@@ -444,9 +464,6 @@ def _answer(approval, value, later=False):
 
 def _approve_tool_call(handler, user_data):
     def approve(session, call, approval, *ignored):
-        # A handler that keeps the approval (in a closure, a dialog, a list)
-        # to answer it later holds a reference to it when it returns.
-        references = sys.getrefcount(approval)
         try:
             value = handler(session, call, approval, *user_data)
         except Exception as error:  # fail closed
@@ -463,8 +480,7 @@ def _approve_tool_call(handler, user_data):
                     _answer(approval, result)
             _await(value, done, approval.get_cancellable())
             return True
-        kept = sys.getrefcount(approval) > references
-        _answer(approval, value, later=kept)
+        _answer(approval, value)
         return True
     return approve
 
