@@ -1,5 +1,7 @@
 // test-tools.js — tools from JavaScript, where they could go silently
-// wrong: a returned true being the result (answering later is
+// wrong: the keys of a tool object checked (requires_approval spelt as the
+// GObject property is read too), a tool that requires approval never run
+// unapproved, a returned true being the result (answering later is
 // Agent.ANSWER_LATER), arguments checked against the tool's schema before
 // any handler runs, and failures marked as errors for the model and told
 // on tool-failed.
@@ -44,6 +46,71 @@ function eventsOf(session) {
     session.connect('tool-finished', (_s, call) => seen.push(
         ['tool-finished', call.get_id(), call.is_error]));
     return seen;
+}
+
+function throws(what, body, ...expected) {
+    try {
+        body();
+    } catch (error) {
+        check(error instanceof TypeError, `${what}: a TypeError, not ${error}`);
+        for (const text of expected)
+            check(error.message.includes(text), `${what}: "${text}" in "${error.message}"`);
+        return;
+    }
+    check(false, `${what} was accepted`);
+}
+
+const execute = () => 'Sunny';
+
+async function testToolObjectKeysAreChecked() {
+    const keys = 'name, description, parameters, execute, requiresApproval (or ' +
+        'requires_approval), returnDirect (or return_direct), timeout';
+    throws('a misspelt key', () => Agent.tool({name: 'w', execute, requireApproval: true}),
+        '“requireApproval”', keys);
+    throws('an unknown key', () => Agent.tool({name: 'w', execute, inputSchema: SCHEMA}),
+        '“inputSchema”', keys);
+    throws('a key of the session', () => Agent.tool({name: 'w', execute, approve: () => true}),
+        '“approve”');
+    throws('not a boolean', () => Agent.tool({name: 'w', execute, requiresApproval: 'yes'}),
+        'requiresApproval must be true or false, not string');
+    throws('a negative timeout', () => Agent.tool({name: 'w', execute, timeout: -1}),
+        'timeout must be seconds');
+    throws('both spellings', () => Agent.tool({
+        name: 'w', execute, requiresApproval: true, requires_approval: false,
+    }), 'requiresApproval is given twice');
+    throws('no execute', () => Agent.tool({name: 'w'}), 'needs a name and an execute function');
+    throws('add_tool checks too', () => Agent.Session.new(Agent.Provider.new('openai'))
+        .add_tool({name: 'w', execute, requiresAproval: true}), '“requiresAproval”');
+
+    const snake = Agent.tool({name: 'w', execute, requires_approval: true, return_direct: true});
+    checkEqual([snake.requires_approval, snake.return_direct], [true, true], 'snake_case');
+    const camel = Agent.tool({
+        name: 'w', description: 'Weather', parameters: SCHEMA, execute,
+        requiresApproval: true, returnDirect: true, timeout: 2.5,
+    });
+    checkEqual([camel.requires_approval, camel.return_direct, camel.timeout,
+        camel.get_description()], [true, true, 2.5, 'Weather'], 'camelCase');
+    const plain = Agent.tool({name: 'w', execute});
+    checkEqual([plain.requires_approval, plain.return_direct, plain.timeout],
+        [false, false, 0], 'the defaults');
+}
+
+async function testRequiresApprovalNeverRunsUnapproved() {
+    // requires_approval, as the GObject property is spelt: it used to be
+    // ignored, and the tool ran without asking
+    const ran = [];
+    const tool = {
+        name: 'get_weather', description: 'Tells the weather', parameters: SCHEMA,
+        requires_approval: true,
+        execute: ({city}) => ran.push(city) && 'Sunny',
+    };
+    await withServer([weatherCalls({city: 'Seoul'}), textStream('Done.')], async server => {
+        const session = newSession(server, [tool]);
+        checkEqual((await session.send_async('Weather?', null)).get_content(), 'Done.', 'answer');
+        checkEqual(ran, [], 'not run without an approval');
+        checkEqual(server.toolMessage(1, 'call_1').content,
+            "Not run: this tool needs the user's approval and no one could be asked", 'result');
+    });
 }
 
 async function testTrueIsAResult() {
@@ -180,6 +247,8 @@ async function testFailuresAreErrorsForTheModel() {
 }
 
 runTests(setup, [
+    testToolObjectKeysAreChecked,
+    testRequiresApprovalNeverRunsUnapproved,
     testTrueIsAResult,
     testTrueAllows,
     testArgumentsFollowTheSchema,

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # test_tools.py — tools from Python, where they could go silently wrong:
-# a returned True being the result (answering later is
+# the options of @Agent.tool checked, a tool that requires approval never
+# run unapproved, a returned True being the result (answering later is
 # Agent.ANSWER_LATER), arguments checked against the tool's schema before
 # any handler runs, and failures marked as errors for the model and told
 # on tool-failed.
@@ -53,6 +54,72 @@ def events_of(session):
     session.connect('tool-finished', lambda s, call: seen.append(
         ('tool-finished', call.get_id(), call.is_error())))
     return seen
+
+
+# --- the options of @Agent.tool -------------------------------------------
+
+def test_decorator_options_are_checked():
+    def get_weather(city: str) -> str:
+        """Tells the weather."""
+        return 'Sunny'
+
+    for options, named in [({'requires_aproval': True}, "'requires_aproval'"),
+                           ({'requiresApproval': True}, "'requiresApproval'"),
+                           ({'approval': True}, "'approval'")]:
+        try:
+            Agent.tool(**options)(get_weather)
+        except TypeError as error:
+            text = str(error)
+            check(named in text, 'the key is named: %s' % text)
+            check('name, description, requires_approval, return_direct, timeout' in text,
+                  'the options are listed: %s' % text)
+        else:
+            check(False, '%r was accepted' % (options,))
+
+    for options, said in [({'requires_approval': 'yes'}, 'requires_approval must be True or '
+                                                          "False, not 'yes'"),
+                          ({'timeout': -1}, 'timeout must be seconds, a number >= 0, not -1'),
+                          ({'name': 3}, 'name must be a str, not 3')]:
+        try:
+            Agent.tool(**options)(get_weather)
+        except TypeError as error:
+            check_equal(str(error), 'Agent.tool(): ' + said, 'a wrong value')
+        else:
+            check(False, '%r was accepted' % (options,))
+
+    try:
+        Agent.tool('get_weather')
+    except TypeError as error:
+        check('makes a tool of a function' in str(error), str(error))
+    else:
+        check(False, 'a str was taken for a function')
+
+    made = Agent.tool(name='weather', description='Weather.', requires_approval=True,
+                      return_direct=True, timeout=2.5)(get_weather)
+    check_equal((made.get_name(), made.get_description(), made.get_requires_approval(),
+                 made.get_return_direct(), made.get_timeout()),
+                ('weather', 'Weather.', True, True, 2.5), 'every option applied')
+    plain = Agent.tool(get_weather)
+    check_equal((plain.get_name(), plain.get_description(), plain.get_requires_approval()),
+                ('get_weather', 'Tells the weather.', False), 'the defaults')
+
+
+def test_requires_approval_never_runs_unapproved():
+    ran = []
+
+    @Agent.tool(requires_approval=True)
+    def get_weather(city: str) -> str:
+        """Tells the weather."""
+        ran.append(city)
+        return 'Sunny'
+
+    with ScriptedServer(weather_calls({'city': 'Seoul'}), text_stream('Done.')) as server:
+        session = new_session(server, get_weather)
+        check_equal(send(session, 'Weather?').get_content(), 'Done.', 'the answer')
+        check_equal(ran, [], 'not run without an approval')
+        check_equal(server.tool_message(1, 'call_1')['content'],
+                    "Not run: this tool needs the user's approval and no one could be asked",
+                    'the result')
 
 
 # --- what a handler returns -----------------------------------------------
@@ -205,5 +272,6 @@ def test_failures_are_errors_for_the_model():
         check_equal(seen[2][:3], ('tool-failed', 'toolu_2', 'schema'), 'tool-failed')
 
 
-run_tests([test_true_is_a_result, test_true_allows, test_arguments_follow_the_schema,
+run_tests([test_decorator_options_are_checked, test_requires_approval_never_runs_unapproved,
+          test_true_is_a_result, test_true_allows, test_arguments_follow_the_schema,
           test_optional_parameters_take_null, test_failures_are_errors_for_the_model])

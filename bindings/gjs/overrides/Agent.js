@@ -13,8 +13,9 @@
 //   plain values too (true allows; Agent.ANSWER_LATER keeps the approval to
 //   answer it later), and fail closed: a throw, a wrong type or no answer
 //   denies or blocks;
-// - Agent.tool({name, description, parameters, execute}) declares a tool
-//   from an object, and session.add_tool() takes such an object;
+// - Agent.tool({name, description, parameters, execute, requiresApproval,
+//   returnDirect, timeout}) declares a tool from an object, and
+//   session.add_tool() takes such an object; any other key is an error;
 // - session.stream(text) is an async generator of the turn's events;
 // - structured output: schemas as plain objects (set_output_schema,
 //   send_for_object_async), session.ask_for_object(text, schema) resolves
@@ -148,23 +149,68 @@ function _init() {
         return JSON.parse(imports.gi.Json.to_string(this.parse_arguments(), false));
     };
 
+    // The keys of a tool object: [name, its other spelling, what it takes, a check]
+    const toolKeys = [
+        ['name', null, 'a name', v => typeof v === 'string' && v !== ''],
+        ['description', null, 'a string', v => typeof v === 'string'],
+        ['parameters', null, 'a JSON Schema (an object, JSON text or a Json.Node)',
+            v => typeof v === 'string' || (typeof v === 'object' && v !== null)],
+        ['execute', null, 'a function', v => typeof v === 'function'],
+        ['requiresApproval', 'requires_approval', 'true or false', v => typeof v === 'boolean'],
+        ['returnDirect', 'return_direct', 'true or false', v => typeof v === 'boolean'],
+        ['timeout', null, 'seconds, a number >= 0',
+            v => typeof v === 'number' && Number.isFinite(v) && v >= 0],
+    ];
+    const toolKeyList = toolKeys.map(([key, other]) => other ? `${key} (or ${other})` : key)
+        .join(', ');
+
+    // The options of a tool object, checked: an unknown key, a key given
+    // twice or a value of the wrong type is a TypeError that says so.
+    function toolOptions(spec) {
+        if (typeof spec !== 'object' || spec === null || spec instanceof Agent.Tool)
+            throw new TypeError('Agent.tool() takes an object: {name, execute, …}');
+        const known = new Map();
+        toolKeys.forEach(entry => {
+            known.set(entry[0], entry);
+            if (entry[1])
+                known.set(entry[1], entry);
+        });
+        const options = {};
+        for (const [key, value] of Object.entries(spec)) {
+            const entry = known.get(key);
+            if (!entry) {
+                throw new TypeError(`Agent.tool(): unknown key “${key}”; a tool object takes ` +
+                    `${toolKeyList}`);
+            }
+            const [name, , what, valid] = entry;
+            if (value === undefined)
+                continue;
+            if (name in options)
+                throw new TypeError(`Agent.tool(): ${name} is given twice`);
+            if (!valid(value))
+                throw new TypeError(`Agent.tool(): ${key} must be ${what}, not ${typeof value}`);
+            options[name] = value;
+        }
+        if (!('name' in options) || !('execute' in options))
+            throw new TypeError('Agent.tool() needs a name and an execute function');
+        return options;
+    }
+
     /**
      * A tool from an object: {name, description, parameters (a JSON Schema
      * object), execute(args, invocation), requiresApproval, returnDirect,
-     * timeout}. execute returns the result, throws, or returns a Promise.
+     * timeout}; requires_approval and return_direct are the same keys,
+     * spelt as GObject properties are. execute returns the result, throws,
+     * or returns a Promise. Any other key is a TypeError naming it.
      */
     Agent.tool = function (spec) {
-        if (typeof spec?.name !== 'string' || typeof spec.execute !== 'function')
-            throw new TypeError('Agent.tool() needs an object with a name and an execute function');
-        const tool = Agent.Tool.new(spec.name, spec.description ?? '',
-            spec.parameters ?? {type: 'object', properties: {}},
-            (_tool, invocation) => spec.execute(invocation.args, invocation));
-        if (spec.requiresApproval)
-            tool.requires_approval = true;
-        if (spec.returnDirect)
-            tool.return_direct = true;
-        if (spec.timeout)
-            tool.timeout = spec.timeout;
+        const options = toolOptions(spec);
+        const tool = Agent.Tool.new(options.name, options.description ?? '',
+            options.parameters ?? {type: 'object', properties: {}},
+            (_tool, invocation) => options.execute(invocation.args, invocation));
+        tool.requires_approval = options.requiresApproval ?? false;
+        tool.return_direct = options.returnDirect ?? false;
+        tool.timeout = options.timeout ?? 0;
         return tool;
     };
 

@@ -13,7 +13,7 @@
 #   answer it later), and fail closed: an exception, a wrong type or no
 #   answer denies or blocks;
 # - `@Agent.tool` declares a tool from a function, its JSON Schema built
-#   from type hints and docstring;
+#   from type hints and docstring; an unknown option is a TypeError;
 # - `session.stream(text)` iterates the events of a turn, and
 #   `session.stream_async(text)` does so for asyncio.
 #
@@ -321,14 +321,45 @@ def _wants_invocation(parameter):
     return parameter.name == 'invocation' or parameter.annotation is Agent.ToolInvocation
 
 
-def tool(function=None, *, name=None, description=None, requires_approval=False,
-         return_direct=False, timeout=0):
+# The options of @Agent.tool: name → (what it takes, a check)
+_TOOL_OPTIONS = {
+    'name': ('a str', lambda v: isinstance(v, str) and v != ''),
+    'description': ('a str', lambda v: isinstance(v, str)),
+    'requires_approval': ('True or False', lambda v: isinstance(v, bool)),
+    'return_direct': ('True or False', lambda v: isinstance(v, bool)),
+    'timeout': ('seconds, a number >= 0',
+                lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0),
+}
+
+
+def _check_tool_options(options):
+    """Raises TypeError for an option @Agent.tool does not take, naming it
+    and the ones it takes, and for a value of the wrong type."""
+    accepted = ', '.join(_TOOL_OPTIONS)
+    for option, value in options.items():
+        if value is None and option in ('name', 'description'):
+            continue  # the function's own
+        if option not in _TOOL_OPTIONS:
+            raise TypeError('Agent.tool() has no option %r; its options are: %s'
+                            % (option, accepted))
+        what, valid = _TOOL_OPTIONS[option]
+        if not valid(value):
+            raise TypeError('Agent.tool(): %s must be %s, not %r' % (option, what, value))
+
+
+def tool(function=None, **options):
     """Makes an Agent.Tool of a function: its name, its docstring's first
     paragraph as the description, and a JSON Schema of its parameters from
     their type hints (a default makes one optional; the docstring's Args:
     describe them). The function is called with the arguments as keywords
     (and the invocation, if it has a parameter named `invocation`), and
     returns its result, raises, or is `async def`.
+
+    The options, all keywords: name (instead of the function's),
+    description (instead of the docstring's), requires_approval (True: the
+    call runs only once approved, see the approve-tool-call signal),
+    return_direct (True: its result is the answer) and timeout (seconds,
+    0 for the session's tool-timeout). Any other is a TypeError.
 
         @Agent.tool
         def get_weather(city: str, unit: Literal['C', 'F'] = 'C') -> str:
@@ -338,7 +369,15 @@ def tool(function=None, *, name=None, description=None, requires_approval=False,
                 city: the city, e.g. Seoul
             '''
             return f'Sunny, 21 °{unit} in {city}'
+
+        @Agent.tool(requires_approval=True)
+        def delete_file(path: str) -> str:
+            ...
     """
+    _check_tool_options(options)
+    if function is not None and not callable(function):
+        raise TypeError('Agent.tool() makes a tool of a function, not of %r' % (function,))
+
     def make(function):
         signature = inspect.signature(function)
         try:
@@ -377,10 +416,12 @@ def tool(function=None, *, name=None, description=None, requires_approval=False,
                 arguments['invocation'] = invocation
             return function(**arguments)
 
-        made = Tool.new(name or function.__name__, description or summary, schema, handler)
-        made.set_requires_approval(requires_approval)
-        made.set_return_direct(return_direct)
-        made.set_timeout(timeout)
+        description = options.get('description')
+        made = Tool.new(options.get('name') or function.__name__,
+                        summary if description is None else description, schema, handler)
+        made.set_requires_approval(options.get('requires_approval', False))
+        made.set_return_direct(options.get('return_direct', False))
+        made.set_timeout(options.get('timeout', 0))
         return made
 
     return make(function) if function is not None else make
