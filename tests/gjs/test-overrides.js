@@ -210,7 +210,8 @@ async function testCheckToolCallIsTypedAndFailsClosed() {
     checkEqual(got.Jeju[0], 'Blocked: the check-tool-call hook returned number, not a decision',
         'a wrong type');
     checkEqual(got.Suwon[0], 'Blocked: Typed no', 'typed');
-    checkEqual(got.Pyongyang[0], 'Blocked: guard crashed', 'a throw blocks');
+    checkEqual(got.Pyongyang[0], 'Blocked: the check-tool-call hook failed: guard crashed',
+        'a throw blocks, and says the hook failed');
 }
 
 async function testFilterToolResultTakesJson() {

@@ -3,8 +3,8 @@
 // GObject property is read too), a tool that requires approval never run
 // unapproved, a returned true being the result (answering later is
 // Agent.ANSWER_LATER), arguments checked against the tool's schema before
-// any handler runs, and failures marked as errors for the model and told
-// on tool-failed.
+// any handler runs, and failures marked as errors for the model, told on
+// tool-failed and logged with their stack.
 //
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -24,6 +24,7 @@ async function setup() {
     Gio._promisify(Agent.Session.prototype, 'send_async', 'send_finish');
 }
 
+const HERE = GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]);
 const SCHEMA = {type: 'object', properties: {city: {type: 'string'}}, required: ['city']};
 
 function newSession(server, tools, provider = 'openai') {
@@ -234,7 +235,9 @@ async function testFailuresAreErrorsForTheModel() {
     await withServer([calls, anthropicStream('Sorry.')], async server => {
         const session = newSession(server, [tool], 'anthropic');
         const seen = eventsOf(session);
-        checkEqual((await session.send_async('Weather?', null)).get_content(), 'Sorry.');
+        const events = [];
+        for await (const event of session.stream('Weather?'))
+            events.push(event);
         checkEqual(server.requests[1].path, '/v1/messages', 'Anthropic');
         const raised = server.toolResult(1, 'toolu_1');
         checkEqual([raised.content, raised.is_error], ['No forecast under the sea', true],
@@ -243,7 +246,56 @@ async function testFailuresAreErrorsForTheModel() {
         checkEqual(seen[0], ['tool-failed', 'toolu_1', 'tool', 'No forecast under the sea'],
             'tool-failed');
         checkEqual(seen[2].slice(0, 3), ['tool-failed', 'toolu_2', 'schema'], 'tool-failed');
+        const failed = events.filter(e => e.type === 'tool-failed');
+        checkEqual(failed[0], {
+            type: 'tool-failed', id: 'toolu_1', name: 'get_weather', code: 'tool',
+            message: 'No forecast under the sea',
+        }, 'the stream has it too');
     });
+}
+
+function run(argv, env) {
+    const launcher = new Gio.SubprocessLauncher({
+        flags: Gio.SubprocessFlags.STDOUT_PIPE | Gio.SubprocessFlags.STDERR_PIPE,
+    });
+    for (const [name, value] of Object.entries(env))
+        value === null ? launcher.unsetenv(name) : launcher.setenv(name, value, true);
+    const process = launcher.spawnv(argv);
+    return new Promise((resolve, reject) => {
+        process.communicate_utf8_async(null, null, (p, result) => {
+            try {
+                const [, stdout, stderr] = p.communicate_utf8_finish(result);
+                resolve({status: p.get_exit_status(), stdout, stderr});
+            } catch (error) {
+                reject(error);
+            }
+        });
+    });
+}
+
+async function testStacksAreLogged() {
+    const gjs = GLib.getenv('AGENT_GJS') ?? 'gjs';
+    const script = `${HERE}/tools-failing.js`;
+    const {status, stdout, stderr: errors} = await run([gjs, '-m', script],
+        {G_MESSAGES_DEBUG: 'Agent-Tools'});
+    checkEqual(status, 0, `the exit status: ${errors}`);
+    const results = JSON.parse(stdout.split('\n').find(line => line.startsWith('{"guard"')));
+    const stderr = stdout + errors;  // GLib writes debug messages on standard output
+    checkEqual(results.guard, 'Blocked: the check-tool-call hook failed: guard crashed',
+        'the reason says the hook failed');
+    checkEqual(results.tool, 'Cannot divide by zero', "the tool's exception");
+    check(stderr.includes('Agent-Tools-DEBUG'), `the Agent-Tools domain: ${stderr}`);
+    check(stderr.includes('The tool “divide” (call call_2) threw an exception:\n' +
+        'RangeError: Cannot divide by zero'), `the tool: ${stderr}`);
+    check(/divide@.*tools-failing\.js:\d+/.test(stderr), `its stack: ${stderr}`);
+    check(stderr.includes('The check-tool-call hook, for “get_weather” (call call_1), threw ' +
+        'an exception:\nError: guard crashed'), `the hook: ${stderr}`);
+    check(/guard@.*tools-failing\.js:\d+/.test(stderr), `its stack: ${stderr}`);
+
+    const quiet = await run([gjs, '-m', script], {G_MESSAGES_DEBUG: null});
+    checkEqual(quiet.status, 0, 'the exit status');
+    check(!`${quiet.stdout}${quiet.stderr}`.includes('threw an exception'),
+        `nothing without G_MESSAGES_DEBUG: ${quiet.stdout}${quiet.stderr}`);
 }
 
 runTests(setup, [
@@ -253,4 +305,5 @@ runTests(setup, [
     testTrueAllows,
     testArgumentsFollowTheSchema,
     testFailuresAreErrorsForTheModel,
+    testStacksAreLogged,
 ]);

@@ -308,7 +308,8 @@ def test_check_tool_call_is_typed_and_fails_closed():
     check_equal(got['Jeju'][0], 'Blocked: the check-tool-call hook returned int, not a decision',
                 'a wrong type')
     check_equal(got['Suwon'][0], 'Blocked: Typed no', 'a typed decision')
-    check_equal(got['Pyongyang'][0], 'Blocked: guard crashed', 'an exception blocks')
+    check_equal(got['Pyongyang'][0], 'Blocked: the check-tool-call hook failed: guard crashed',
+                'an exception blocks, and says the hook failed')
 
 
 def test_filter_tool_result_takes_json():

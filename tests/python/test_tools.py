@@ -3,12 +3,15 @@
 # the options of @Agent.tool checked, a tool that requires approval never
 # run unapproved, a returned True being the result (answering later is
 # Agent.ANSWER_LATER), arguments checked against the tool's schema before
-# any handler runs, and failures marked as errors for the model and told
-# on tool-failed.
+# any handler runs, and failures marked as errors for the model, told on
+# tool-failed and logged with their traceback.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import json
+import os
+import subprocess
+import sys
 import typing
 
 from agenttest import (ScriptedServer, anthropic_stream, check, check_equal, run_async,
@@ -22,6 +25,7 @@ gi.require_version('Agent', '1.0')
 gi.require_version('Json', '1.0')
 from gi.repository import Agent, GLib, Json  # noqa: E402
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA = {'type': 'object', 'properties': {'city': {'type': 'string'}}, 'required': ['city']}
 
 
@@ -272,6 +276,41 @@ def test_failures_are_errors_for_the_model():
         check_equal(seen[2][:3], ('tool-failed', 'toolu_2', 'schema'), 'tool-failed')
 
 
+def test_tracebacks_are_logged():
+    # What a developer sees with G_MESSAGES_DEBUG=Agent-Tools
+    env = dict(os.environ, G_MESSAGES_DEBUG='Agent-Tools')
+    done = subprocess.run([sys.executable, os.path.join(HERE, 'tools_failing.py')], env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+    for line in (done.stdout + done.stderr).splitlines():
+        print('# ' + line)
+    check_equal(done.returncode, 0, 'the exit status')
+    results = json.loads([line for line in done.stdout.splitlines()
+                          if line.startswith('{"guard"')][0])
+    check_equal(results['guard'], 'Blocked: the check-tool-call hook failed: guard crashed',
+                'the reason says the hook failed')
+    check_equal(results['tool'], 'division by zero', 'the tool\'s exception')
+    log = done.stdout + done.stderr  # GLib writes debug messages on standard output
+    check('Agent-Tools-DEBUG' in log, 'logged in the Agent-Tools domain: %s' % log)
+    check('The tool “divide” (call call_2) raised an exception:\nTraceback (most recent call '
+          'last):' in log, 'the tool: %s' % log)
+    check('ZeroDivisionError: division by zero' in log, 'the traceback of the tool: %s' % log)
+    check('in divide' in log, 'the frame that raised: %s' % log)
+    check('The check-tool-call hook, for “get_weather” (call call_1), raised an exception:'
+          in log, 'the hook: %s' % log)
+    check('RuntimeError: guard crashed' in log and 'in guard' in log,
+          'the traceback of the hook: %s' % log)
+    check('The call call_2 of “divide” failed (tool): division by zero' in log,
+          'the library logs the failure: %s' % log)
+
+    quiet = subprocess.run([sys.executable, os.path.join(HERE, 'tools_failing.py')],
+                           env={k: v for k, v in os.environ.items() if k != 'G_MESSAGES_DEBUG'},
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+    check_equal(quiet.returncode, 0, 'the exit status')
+    check('Traceback' not in quiet.stdout + quiet.stderr,
+          'nothing without G_MESSAGES_DEBUG: %s' % (quiet.stdout + quiet.stderr))
+
+
 run_tests([test_decorator_options_are_checked, test_requires_approval_never_runs_unapproved,
-          test_true_is_a_result, test_true_allows, test_arguments_follow_the_schema,
-          test_optional_parameters_take_null, test_failures_are_errors_for_the_model])
+           test_true_is_a_result, test_true_allows, test_arguments_follow_the_schema,
+           test_optional_parameters_take_null, test_failures_are_errors_for_the_model,
+           test_tracebacks_are_logged])

@@ -13,6 +13,8 @@
 //   plain values too (true allows; Agent.ANSWER_LATER keeps the approval to
 //   answer it later), and fail closed: a throw, a wrong type or no answer
 //   denies or blocks;
+// - an exception a tool or a hook throws is logged with its stack at the
+//   debug level in the Agent-Tools log domain (G_MESSAGES_DEBUG=Agent-Tools);
 // - Agent.tool({name, description, parameters, execute, requiresApproval,
 //   returnDirect, timeout}) declares a tool from an object, and
 //   session.add_tool() takes such an object; any other key is an error;
@@ -30,10 +32,23 @@
 const {GLib, Gio} = imports.gi;
 
 const NUL_ERROR = 'The result contains a NUL character, which cannot be sent';
+const LOG_DOMAIN = 'Agent-Tools';
 
 // What a tool or approval handler returns when it keeps the invocation or
 // the approval and answers it later itself (the C protocol's TRUE)
 const ANSWER_LATER = Symbol('Agent.ANSWER_LATER');
+
+// Logs `error`, which `what` threw, with its stack, at the debug level of
+// the Agent-Tools domain (shown with G_MESSAGES_DEBUG)
+function _logException(what, error) {
+    let text = String(error);
+    if (error instanceof Error || error instanceof GLib.Error)
+        text = `${error}${error.stack ? `\n${error.stack.trimEnd()}` : ''}`;
+    GLib.log_structured(LOG_DOMAIN, GLib.LogLevelFlags.LEVEL_DEBUG, {
+        MESSAGE: `${what} threw an exception:\n${text}`,
+        AGENT_EXCEPTION: error?.name ?? typeof error,
+    });
+}
 
 function _message(error) {
     if (error instanceof GLib.Error)
@@ -80,7 +95,10 @@ function _init() {
         return Agent.Tool.parse_parameters(typeof schema === 'string' ? schema : JSON.stringify(schema));
     }
 
+    const callName = call => `“${call.get_name()}” (call ${call.get_id()})`;
+
     function fail(invocation, error) {
+        _logException(`The tool ${callName(invocation.get_tool_call())}`, error);
         if (!invocation.is_completed())
             rawReturnError.call(invocation, _message(error));
     }
@@ -268,7 +286,9 @@ function _init() {
             try {
                 return decision(handler(session, call, ...rest));
             } catch (error) {  // fail closed
-                return Agent.ToolDecision.new_block(_message(error));
+                _logException(`The check-tool-call hook, for ${callName(call)},`, error);
+                return Agent.ToolDecision.new_block(
+                    `the check-tool-call hook failed: ${_message(error)}`);
             }
         },
         'filter-tool-result': handler => (session, call, ...rest) => {
@@ -276,7 +296,9 @@ function _init() {
             try {
                 value = handler(session, call, ...rest);
             } catch (error) {  // withheld rather than unfiltered
-                return `The result was withheld: the filter-tool-result hook failed: ${_message(error)}`;
+                _logException(`The filter-tool-result hook, for ${callName(call)},`, error);
+                return 'The result was withheld: the filter-tool-result hook failed: ' +
+                    `${_message(error)}`;
             }
             if (value === null || value === undefined)
                 return null;
@@ -288,6 +310,7 @@ function _init() {
             try {
                 value = handler(session, call, approval, ...rest);
             } catch (error) {  // fail closed
+                _logException(`The approve-tool-call handler, for ${callName(call)},`, error);
                 if (!approval.is_answered())
                     approval.deny(_message(error));
                 return true;
@@ -297,6 +320,7 @@ function _init() {
                     if (!approval.get_cancellable().is_cancelled())
                         answer(approval, result);
                 }, error => {
+                    _logException(`The approve-tool-call handler, for ${callName(call)},`, error);
                     if (!approval.is_answered() && !approval.get_cancellable().is_cancelled())
                         approval.deny(_message(error));
                 });
@@ -399,6 +423,8 @@ function _init() {
                 {...call(c), arguments: c.get_arguments()})),
             rawConnect.call(this, 'tool-started', (_s, c) => add('tool-started',
                 {...call(c), arguments: c.get_arguments()})),
+            rawConnect.call(this, 'tool-failed', (_s, c, error) => add('tool-failed',
+                {...call(c), code: Agent.error_get_code(error), message: error.message})),
             rawConnect.call(this, 'tool-finished', (_s, c) => add('tool-finished',
                 {...call(c), [c.is_error ? 'error' : 'result']: c.get_result()})),
             rawConnect.call(this, 'tool-progress', (_s, c, fraction, t) => add('tool-progress',

@@ -12,6 +12,8 @@
 #   plain values too (True allows; Agent.ANSWER_LATER keeps the approval to
 #   answer it later), and fail closed: an exception, a wrong type or no
 #   answer denies or blocks;
+# - an exception a tool or a hook raises is logged with its traceback at the
+#   debug level in the Agent-Tools log domain (G_MESSAGES_DEBUG=Agent-Tools);
 # - `@Agent.tool` declares a tool from a function, its JSON Schema built
 #   from type hints and docstring; an unknown option is a TypeError;
 # - `session.stream(text)` iterates the events of a turn, and
@@ -24,6 +26,7 @@ import collections
 import inspect
 import json
 import re
+import traceback
 import typing
 
 from gi.repository import GLib
@@ -36,6 +39,7 @@ Agent = get_introspection_module('Agent')
 __all__ = []
 
 NUL_ERROR = 'The result contains a NUL character, which cannot be sent'
+LOG_DOMAIN = 'Agent-Tools'
 
 
 class _AnswerLater:
@@ -63,6 +67,22 @@ def _message(error):
         return error.message
     text = str(error)
     return text if text else type(error).__name__
+
+
+def _log_exception(what, error):
+    """Logs @error, which @what raised, with its traceback, at the debug
+    level of the Agent-Tools domain (shown with G_MESSAGES_DEBUG)."""
+    lines = traceback.format_exception(type(error), error, error.__traceback__)
+    text = '%s raised an exception:\n%s' % (what, ''.join(lines).rstrip())
+    fields = {'MESSAGE': GLib.Variant('s', text),
+              'AGENT_EXCEPTION': GLib.Variant('s', type(error).__name__)}
+    GLib.log_variant(LOG_DOMAIN, GLib.LogLevelFlags.LEVEL_DEBUG,
+                     GLib.Variant('a{sv}', fields))
+
+
+def _tool_name(invocation):
+    call = invocation.get_tool_call()
+    return 'The tool “%s” (call %s)' % (call.get_name(), call.get_id())
 
 
 def _text(value):
@@ -155,6 +175,7 @@ def _await(awaitable, done, cancellable=None):
 # --- tools -----------------------------------------------------------------
 
 def _fail(invocation, error):
+    _log_exception(_tool_name(invocation), error)
     if not invocation.is_completed():
         Agent.ToolInvocation.return_error_literal(invocation, _message(error))
 
@@ -198,9 +219,11 @@ def _blocking(function, user_data=()):
     def body(tool, arguments, cancellable, *ignored):
         try:
             value = function(tool, arguments, cancellable, *user_data)
-        except GLib.Error:
+        except GLib.Error as error:
+            _log_exception('The tool “%s”' % tool.get_name(), error)
             raise
         except Exception as error:
+            _log_exception('The tool “%s”' % tool.get_name(), error)
             raise GLib.Error(_message(error))
         text, error = _text(value)
         if error is not None:
@@ -456,12 +479,18 @@ def _decision(value):
                                         % type(value).__name__)
 
 
+def _call_name(call):
+    return '“%s” (call %s)' % (call.get_name(), call.get_id())
+
+
 def _check_tool_call(handler, user_data):
     def check(session, call, *ignored):
         try:
             value = handler(session, call, *user_data)
         except Exception as error:  # fail closed
-            return Agent.ToolDecision.new_block(_message(error))
+            _log_exception('The check-tool-call hook, for %s,' % _call_name(call), error)
+            return Agent.ToolDecision.new_block('the check-tool-call hook failed: %s'
+                                                % _message(error))
         return _decision(value)
     return check
 
@@ -471,6 +500,7 @@ def _filter_tool_result(handler, user_data):
         try:
             value = handler(session, call, *user_data)
         except Exception as error:  # withheld rather than unfiltered
+            _log_exception('The filter-tool-result hook, for %s,' % _call_name(call), error)
             return 'The result was withheld: the filter-tool-result hook failed: %s' % (
                 _message(error))
         if value is None:
@@ -508,6 +538,7 @@ def _approve_tool_call(handler, user_data):
         try:
             value = handler(session, call, approval, *user_data)
         except Exception as error:  # fail closed
+            _log_exception('The approve-tool-call handler, for %s,' % _call_name(call), error)
             if not approval.is_answered():
                 approval.deny(_message(error))
             return True
@@ -516,6 +547,8 @@ def _approve_tool_call(handler, user_data):
                 if approval.is_answered() or approval.get_cancellable().is_cancelled():
                     return
                 if error is not None:
+                    _log_exception('The approve-tool-call handler, for %s,' % _call_name(call),
+                                   error)
                     approval.deny(_message(error))
                 else:
                     _answer(approval, result)
@@ -568,6 +601,9 @@ class _Events:
             raw(session, 'tool-started', lambda s, call: self.add(
                 'tool-started', id=call.get_id(), name=call.get_name(),
                 arguments=call.get_arguments())),
+            raw(session, 'tool-failed', lambda s, call, error: self.add(
+                'tool-failed', id=call.get_id(), name=call.get_name(),
+                code=Agent.error_get_code(error), message=error.message)),
             raw(session, 'tool-finished', lambda s, call: self.add(
                 'tool-finished', id=call.get_id(), name=call.get_name(),
                 **{'error' if call.is_error() else 'result': call.get_result()})),
