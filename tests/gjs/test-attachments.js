@@ -75,6 +75,39 @@ async function testSendMessage() {
     });
 }
 
+async function testStreamTakesAMessage() {
+    const schema = {type: 'object', properties: {animal: {type: 'string'}}, required: ['animal']};
+    await withServer([textStream('A ', 'cat.'), textStream('{"animal": "cat"}')], async server => {
+        const session = newSession(server);
+        const events = [];
+        for await (const event of session.stream(question()))
+            events.push(event);
+        checkEqual(events.map(e => e.type), ['text-delta', 'text-delta', 'step-finished', 'done'],
+            'the events');
+        checkEqual(events[3].message.content, 'A cat.', 'the answer');
+        checkEqual(server.messages(0)[0].content[1].image_url.url, pngDataUrl(), 'the image');
+
+        const objects = [];
+        for await (const event of session.stream(question(), null, {schema}))
+            objects.push(event);
+        checkEqual(objects.filter(e => e.type === 'object'),
+            [{type: 'object', object: {animal: 'cat'}}], 'with a schema, the object');
+        checkEqual(server.requests[1].body.response_format.json_schema.schema, schema,
+            'the schema was asked for');
+        checkEqual(session.get_output_schema(), null, 'for that turn only');
+        checkEqual(server.messages(1).at(-1).content[1].image_url.url, pngDataUrl(), 'the image');
+
+        try {
+            for await (const event of session.stream(42))
+                check(false, `an event: ${event}`);
+            check(false, 'a number was sent');
+        } catch (error) {
+            checkEqual(error.message, 'stream() sends a string or an Agent.Message, not number',
+                'the error');
+        }
+    });
+}
+
 async function testToolReturnsImage() {
     const screenshot = (_tool, invocation) => {
         invocation.add_attachment(Agent.ContentPart.new_image('image/png', new GLib.Bytes(PNG)));
@@ -99,5 +132,6 @@ async function testToolReturnsImage() {
 runTests(setup, [
     testMessageParts,
     testSendMessage,
+    testStreamTakesAMessage,
     testToolReturnsImage,
 ]);

@@ -8,10 +8,11 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import asyncio
 import base64
 import sys
 
-from agenttest import (ScriptedServer, check_equal, run_async, run_tests,
+from agenttest import (ScriptedServer, check, check_equal, run_async, run_tests,
                        skip_unless_introspection, text_stream, tool_call_stream)
 
 skip_unless_introspection()
@@ -74,6 +75,44 @@ def test_send_message():
         check_equal(content[2]['file']['filename'], 'report.pdf', 'the document')
 
 
+def test_stream_takes_a_message():
+    image_url = 'data:image/png;base64,' + base64.b64encode(PNG).decode()
+    with ScriptedServer(text_stream('A ', 'cat.'), text_stream('A cat.'),
+                        text_stream('{"animal": "cat"}')) as server:
+        session = new_session(server)
+        events = list(session.stream(question()))
+        check_equal([e['type'] for e in events],
+                    ['text-delta', 'text-delta', 'step-finished', 'done'], 'the events')
+        check_equal(events[-1]['message']['content'], 'A cat.', 'the answer')
+        check_equal(server.messages(0)[0]['content'][1]['image_url']['url'], image_url,
+                    'the image was sent')
+
+        async def iterate():
+            return [e async for e in session.stream_async(question())]
+        events = asyncio.run(iterate())
+        check_equal(events[-1]['type'], 'done', 'stream_async too')
+        check_equal(server.messages(1)[-1]['content'][1]['image_url']['url'], image_url,
+                    'the image was sent')
+
+        schema = {'type': 'object', 'properties': {'animal': {'type': 'string'}},
+                  'required': ['animal']}
+        events = list(session.stream(question(), schema=schema))
+        check_equal([e for e in events if e['type'] == 'object'],
+                    [{'type': 'object', 'object': {'animal': 'cat'}}], 'with a schema, the object')
+        check_equal(server.requests[2]['body']['response_format']['json_schema']['schema'],
+                    schema, 'the schema was asked for')
+        check_equal(session.get_output_schema(), None, 'for that turn only')
+        check_equal(server.messages(2)[-1]['content'][1]['image_url']['url'], image_url,
+                    'the image was sent')
+
+    try:
+        list(session.stream(42))
+    except TypeError as error:
+        check_equal(str(error), 'stream() sends a str or an Agent.Message, not int', 'the error')
+    else:
+        check(False, 'an int was sent')
+
+
 def test_tool_returns_image():
     def screenshot(tool, invocation):
         invocation.add_attachment(Agent.ContentPart.new_image('image/png', GLib.Bytes.new(PNG)))
@@ -97,5 +136,6 @@ if __name__ == '__main__':
     sys.exit(run_tests([
         test_message_parts,
         test_send_message,
+        test_stream_takes_a_message,
         test_tool_returns_image,
     ]))

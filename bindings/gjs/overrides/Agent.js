@@ -18,7 +18,8 @@
 // - Agent.tool({name, description, parameters, execute, requiresApproval,
 //   returnDirect, timeout}) declares a tool from an object, and
 //   session.add_tool() takes such an object; any other key is an error;
-// - session.stream(text) is an async generator of the turn's events;
+// - session.stream(text or message) is an async generator of the turn's
+//   events;
 // - structured output: schemas as plain objects (set_output_schema,
 //   send_for_object_async), session.ask_for_object(text, schema) resolves
 //   to the object, session.stream(text, null, {schema}) adds object-delta
@@ -395,8 +396,65 @@ function _init() {
     /** The start of a JSON document as JavaScript values, as far as it arrived. */
     Agent.parse_partial = text => jsValue(Agent.json_parse_partial(encode(text)));
 
+    const rawSendAsync = Agent.Session.prototype.send_async;
+    const rawSendFinish = Agent.Session.prototype.send_finish;
+    const rawSendMessageAsync = Agent.Session.prototype.send_message_async;
+    const rawSendMessageFinish = Agent.Session.prototype.send_message_finish;
+    const rawSendForObjectFinish = Agent.Session.prototype.send_for_object_finish;
+    const rawGetOutputSchema = Agent.Session.prototype.get_output_schema;
+
+    // Starts the turn of stream(): after `what`, a string or an
+    // Agent.Message, asking for an answer that follows `schema` if it is
+    // given. Calls finished(message) or finished(null, error).
+    function startStream(session, what, schema, cancellable, finished) {
+        const isMessage = what instanceof Agent.Message;
+        if (!isMessage && typeof what !== 'string')
+            throw new TypeError(`stream() sends a string or an Agent.Message, not ${typeof what}`);
+        const lastMessage = () => {
+            const memory = session.get_memory();
+            return memory.get_item(memory.get_n_items() - 1);
+        };
+        const settle = finish => (source, result) => {
+            let message;
+            try {
+                message = finish(source, result);
+            } catch (error) {
+                finished(null, error);
+                return;
+            }
+            finished(message, null);
+        };
+        const withSchema = schema !== undefined && schema !== null;
+        if (!withSchema && isMessage) {
+            rawSendMessageAsync.call(session, what, cancellable,
+                settle((s, r) => rawSendMessageFinish.call(s, r)));
+        } else if (!withSchema) {
+            rawSendAsync.call(session, what, cancellable,
+                settle((s, r) => rawSendFinish.call(s, r)));
+        } else if (isMessage) {
+            // No send_for_object for a message: the output-schema of the
+            // session, which a turn reads as it starts, for this one only
+            const kept = rawGetOutputSchema.call(session);
+            rawSetOutputSchema.call(session, parameters(schema));
+            try {
+                rawSendMessageAsync.call(session, what, cancellable, settle((s, r) => {
+                    rawSendMessageFinish.call(s, r);
+                    return lastMessage();
+                }));
+            } finally {
+                rawSetOutputSchema.call(session, kept);
+            }
+        } else {
+            rawSendForObject.call(session, what, parameters(schema), cancellable, settle((s, r) => {
+                rawSendForObjectFinish.call(s, r);
+                return lastMessage();
+            }));
+        }
+    }
+
     /**
-     * Runs a turn and yields its events, objects with the fields of
+     * Runs a turn after `text` — a string, or an Agent.Message with images
+     * and documents — and yields its events, objects with the fields of
      * agent-cli's --json lines. The last is 'done'; or 'error', after which
      * the GLib.Error is thrown. Leaving the loop early cancels the turn.
      * The GLib main loop must run (it does in `gjs -m` while a top-level
@@ -443,38 +501,31 @@ function _init() {
                 {object: jsValue(node)})),
         ];
         const own = new Gio.Cancellable();
-        const relay = cancellable ? cancellable.connect(() => own.cancel()) : 0;
-
-        const finished = (session, result) => {
-            try {
-                let message;
-                if (schema !== undefined && schema !== null) {
-                    session.send_for_object_finish(result);
-                    const memory = session.get_memory();
-                    message = memory.get_item(memory.get_n_items() - 1);
-                } else {
-                    message = session.send_finish(result);
-                }
+        const finished = (message, error) => {
+            if (error !== null) {
+                failure = error;
+                add('error', {code: Agent.error_get_code(error), message: error.message});
+            } else {
                 const content = {role: 'assistant', content: message.get_content()};
                 if (message.get_reasoning() !== null)
                     content.reasoning = message.get_reasoning();
                 if (message.get_refusal() !== null)
                     content.refusal = message.get_refusal();
                 add('done', {
-                    message: content, usage: usageFields(session.get_usage()),
+                    message: content, usage: usageFields(this.get_usage()),
                     metrics: metricsFields(message.get_turn_metrics()),
                 });
-            } catch (error) {
-                failure = error;
-                add('error', {code: Agent.error_get_code(error), message: error.message});
             }
             done = true;
             wake?.();
         };
-        if (schema !== undefined && schema !== null)
-            this.send_for_object_async(text, schema, own, finished);
-        else
-            this.send_async(text, own, finished);
+        try {
+            startStream(this, text, schema, own, finished);
+        } catch (error) {
+            ids.forEach(id => this.disconnect(id));
+            throw error;
+        }
+        const relay = cancellable ? cancellable.connect(() => own.cancel()) : 0;
 
         try {
             for (;;) {

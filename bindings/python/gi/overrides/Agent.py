@@ -16,8 +16,8 @@
 #   debug level in the Agent-Tools log domain (G_MESSAGES_DEBUG=Agent-Tools);
 # - `@Agent.tool` declares a tool from a function, its JSON Schema built
 #   from type hints and docstring; an unknown option is a TypeError;
-# - `session.stream(text)` iterates the events of a turn, and
-#   `session.stream_async(text)` does so for asyncio.
+# - `session.stream(text or message)` iterates the events of a turn, and
+#   `session.stream_async(…)` does so for asyncio.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -580,9 +580,9 @@ class _Events:
     """Listens to a session for one turn and keeps its events as dicts with
     the fields of agent-cli's --json lines."""
 
-    def __init__(self, session, wake=None, for_object=False):
+    def __init__(self, session, finish, wake=None):
         self.session = session
-        self.for_object = for_object
+        self.finisher = finish
         self.queue = collections.deque()
         self.wake = wake
         self.done = False
@@ -632,12 +632,7 @@ class _Events:
 
     def finish(self, session, result):
         try:
-            if self.for_object:
-                session.send_for_object_finish(result)
-                memory = session.get_memory()
-                message = memory.get_item(memory.get_n_items() - 1)
-            else:
-                message = session.send_finish(result)
+            message = self.finisher(session, result)
         except GLib.Error as error:
             self.error = error
             self.add('error', code=Agent.error_get_code(error), message=error.message)
@@ -719,14 +714,49 @@ class Session(Agent.Session):
             raise outcome['error']
         return outcome['object']
 
-    def _start_stream(self, text, own, events, schema):
-        if schema is None:
-            Agent.Session.send_async(self, text, own, events.finish)
+    def _start_stream(self, what, own, schema, wake=None):
+        """Starts the turn of stream() and stream_async(): after @what, a
+        str or an Agent.Message, asking for an answer that follows @schema
+        if it is not None. Returns its _Events."""
+        is_message = isinstance(what, Agent.Message)
+        if not is_message and not isinstance(what, str):
+            raise TypeError('stream() sends a str or an Agent.Message, not %s'
+                            % type(what).__name__)
+
+        def last_message(session):
+            memory = session.get_memory()
+            return memory.get_item(memory.get_n_items() - 1)
+
+        if schema is None and is_message:
+            events = _Events(self, Agent.Session.send_message_finish, wake)
+            Agent.Session.send_message_async(self, what, own, events.finish)
+        elif schema is None:
+            events = _Events(self, Agent.Session.send_finish, wake)
+            Agent.Session.send_async(self, what, own, events.finish)
+        elif is_message:
+            # No send_for_object for a message: the output-schema of the
+            # session, which a turn reads as it starts, for this one only
+            def finish(session, result):
+                Agent.Session.send_message_finish(session, result)
+                return last_message(session)
+            events = _Events(self, finish, wake)
+            kept = self.get_output_schema()
+            Agent.Session.set_output_schema(self, _parameters(schema))
+            try:
+                Agent.Session.send_message_async(self, what, own, events.finish)
+            finally:
+                Agent.Session.set_output_schema(self, kept)
         else:
-            self.send_for_object_async(text, schema, own, events.finish)
+            def finish(session, result):
+                Agent.Session.send_for_object_finish(session, result)
+                return last_message(session)
+            events = _Events(self, finish, wake)
+            self.send_for_object_async(what, schema, own, events.finish)
+        return events
 
     def stream(self, text, cancellable=None, schema=None):
-        """Runs a turn and yields its events as dicts, the fields of
+        """Runs a turn after @text — a str, or an Agent.Message with images
+        and documents — and yields its events as dicts, the fields of
         agent-cli's --json lines, running the thread-default main context
         meanwhile. The last is 'done'; or 'error', after which the
         GLib.Error is raised. Leaving the loop early cancels the turn.
@@ -735,10 +765,9 @@ class Session(Agent.Session):
         an 'object' event the whole of it, as Python values."""
         from gi.repository import Gio
         own = Gio.Cancellable()
+        events = self._start_stream(text, own, schema)
         if cancellable is not None:
             cancellable.connect(lambda *args: own.cancel())
-        events = _Events(self, for_object=schema is not None)
-        self._start_stream(text, own, events, schema)
         context = GLib.MainContext.ref_thread_default()
         try:
             while True:
@@ -757,7 +786,8 @@ class Session(Agent.Session):
             raise events.error
 
     async def stream_async(self, text, cancellable=None, schema=None):
-        """Like stream(), as an async iterator for asyncio. With PyGObject
+        """Like stream() (after a str or an Agent.Message), as an async
+        iterator for asyncio. With PyGObject
         3.50's GLib event loop policy the GLib main loop runs asyncio; on
         older PyGObject this iterator runs the default GLib main context
         itself, a few milliseconds at a time, while it waits."""
@@ -771,10 +801,9 @@ class Session(Agent.Session):
                 waiter[0].set_result(None)
 
         own = Gio.Cancellable()
+        events = self._start_stream(text, own, schema, wake)
         if cancellable is not None:
             cancellable.connect(lambda *args: own.cancel())
-        events = _Events(self, wake, for_object=schema is not None)
-        self._start_stream(text, own, events, schema)
         context = GLib.MainContext.default()
         try:
             while True:
