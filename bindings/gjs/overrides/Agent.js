@@ -396,6 +396,16 @@ function _init() {
     /** The start of a JSON document as JavaScript values, as far as it arrived. */
     Agent.parse_partial = text => jsValue(Agent.json_parse_partial(encode(text)));
 
+    // The fields of agent-cli's --json error and retry lines
+    const errorFields = error => {
+        const fields = {code: Agent.error_get_code(error)};
+        const status = Agent.error_get_http_status(error);
+        if (status)
+            fields['http-status'] = status;
+        fields.message = error.message;
+        return fields;
+    };
+
     const rawSendAsync = Agent.Session.prototype.send_async;
     const rawSendFinish = Agent.Session.prototype.send_finish;
     const rawSendMessageAsync = Agent.Session.prototype.send_message_async;
@@ -482,14 +492,13 @@ function _init() {
             rawConnect.call(this, 'tool-started', (_s, c) => add('tool-started',
                 {...call(c), arguments: c.get_arguments()})),
             rawConnect.call(this, 'tool-failed', (_s, c, error) => add('tool-failed',
-                {...call(c), code: Agent.error_get_code(error), message: error.message})),
+                {...call(c), ...errorFields(error)})),
             rawConnect.call(this, 'tool-finished', (_s, c) => add('tool-finished',
                 {...call(c), [c.is_error ? 'error' : 'result']: c.get_result()})),
             rawConnect.call(this, 'tool-progress', (_s, c, fraction, t) => add('tool-progress',
                 {...call(c), fraction: fraction < 0 ? null : fraction, text: t})),
             rawConnect.call(this, 'retry', (_s, attempt, delay, error) => add('retry', {
-                attempt, 'delay-ms': Math.round(delay * 1000), code: Agent.error_get_code(error),
-                message: error.message,
+                attempt, 'delay-ms': Math.round(delay * 1000), ...errorFields(error),
             })),
             rawConnect.call(this, 'step-finished', (_s, m) => add('step-finished', {
                 'finish-reason': m.get_finish_reason(), usage: usageFields(m.get_usage()),
@@ -504,7 +513,7 @@ function _init() {
         const finished = (message, error) => {
             if (error !== null) {
                 failure = error;
-                add('error', {code: Agent.error_get_code(error), message: error.message});
+                add('error', errorFields(error));
             } else {
                 const content = {role: 'assistant', content: message.get_content()};
                 if (message.get_reasoning() !== null)

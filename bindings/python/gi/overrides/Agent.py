@@ -576,6 +576,16 @@ def _metrics(metrics):
     return None if metrics is None else _python(metrics.to_json())
 
 
+def _error_fields(error):
+    """The fields of agent-cli's --json error and retry lines."""
+    fields = {'code': Agent.error_get_code(error)}
+    status = Agent.error_get_http_status(error)
+    if status:
+        fields['http-status'] = status
+    fields['message'] = error.message
+    return fields
+
+
 class _Events:
     """Listens to a session for one turn and keeps its events as dicts with
     the fields of agent-cli's --json lines."""
@@ -602,8 +612,7 @@ class _Events:
                 'tool-started', id=call.get_id(), name=call.get_name(),
                 arguments=call.get_arguments())),
             raw(session, 'tool-failed', lambda s, call, error: self.add(
-                'tool-failed', id=call.get_id(), name=call.get_name(),
-                code=Agent.error_get_code(error), message=error.message)),
+                'tool-failed', id=call.get_id(), name=call.get_name(), **_error_fields(error))),
             raw(session, 'tool-finished', lambda s, call: self.add(
                 'tool-finished', id=call.get_id(), name=call.get_name(),
                 **{'error' if call.is_error() else 'result': call.get_result()})),
@@ -611,8 +620,8 @@ class _Events:
                 'tool-progress', id=call.get_id(), name=call.get_name(),
                 fraction=None if fraction < 0 else fraction, text=text)),
             raw(session, 'retry', lambda s, attempt, delay, error: self.add(
-                'retry', attempt=attempt, code=Agent.error_get_code(error),
-                message=error.message, **{'delay-ms': int(delay * 1000 + 0.5)})),
+                'retry', attempt=attempt, **{'delay-ms': int(delay * 1000 + 0.5)},
+                **_error_fields(error))),
             raw(session, 'step-finished', lambda s, message: self.add(
                 'step-finished', usage=_usage(message.get_usage()),
                 metrics=_metrics(message.get_metrics()),
@@ -635,7 +644,7 @@ class _Events:
             message = self.finisher(session, result)
         except GLib.Error as error:
             self.error = error
-            self.add('error', code=Agent.error_get_code(error), message=error.message)
+            self.add('error', **_error_fields(error))
         else:
             answer = {'role': 'assistant', 'content': message.get_content()}
             if message.get_reasoning() is not None:
