@@ -75,11 +75,8 @@ async function main(argv) {
     const session = Agent.Session.new(provider);
     session.add_tool(getWeather);
     session.add_tool(Agent.calculator_tool_new());
-    session.connect('text-delta', (_session, _message, delta) => {
-        // print() would add a newline: write the delta as it is
-        stdout.write_all(new TextEncoder().encode(delta), null);
-        stdout.flush(null);
-    });
+    // Agent.write() prints the delta as it is (print() would add a newline)
+    session.connect('text-delta', (_session, _message, delta) => Agent.write(delta));
     session.connect('tool-started', (_session, call) =>
         printerr(`[${call.get_name()} ${call.get_arguments()}]`));
 
@@ -93,7 +90,6 @@ async function main(argv) {
     print();
 }
 
-const stdout = new Gio.UnixOutputStream({fd: 1, close_fd: false});
 const loop = new GLib.MainLoop(null, false);
 let status = 0;
 main(System.programArgs).catch(error => {

@@ -310,6 +310,25 @@ async function testBusyGoesFalseLast() {
     });
 }
 
+async function testWritePrintsAsItIs() {
+    // In a program of its own: what reaches its standard output
+    const code = "const Agent = imports.gi.Agent; Agent.write('Hel'); Agent.write('lo'); " +
+        "Agent.write(''); print(' world'); Agent.write('é'); Agent.write(42);";
+    const process = Gio.Subprocess.new([GLib.getenv('AGENT_GJS') ?? 'gjs', '-c', code],
+        Gio.SubprocessFlags.STDOUT_PIPE | Gio.SubprocessFlags.STDERR_PIPE);
+    const [stdout, stderr] = await new Promise((resolve, reject) => {
+        process.communicate_utf8_async(null, null, (p, result) => {
+            try {
+                resolve(p.communicate_utf8_finish(result).slice(1));
+            } catch (error) {
+                reject(error);
+            }
+        });
+    });
+    checkEqual(process.get_exit_status(), 0, `the exit status: ${stderr}`);
+    checkEqual(stdout, 'Hello world\né42', 'no newline added, in order with print()');
+}
+
 runTests(setup, [
     testHandlerReturnsValues,
     testHandlerThrowsAndAwaits,
@@ -321,4 +340,5 @@ runTests(setup, [
     testStreamIsAnAsyncGenerator,
     testDisposeMidTurnCancels,
     testBusyGoesFalseLast,
+    testWritePrintsAsItIs,
 ]);

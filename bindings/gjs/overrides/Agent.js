@@ -19,7 +19,7 @@
 //   returnDirect, timeout}) declares a tool from an object, and
 //   session.add_tool() takes such an object; any other key is an error;
 // - session.stream(text or message) is an async generator of the turn's
-//   events;
+//   events; Agent.write(text) prints a delta as it is, without a newline;
 // - structured output: schemas as plain objects (set_output_schema,
 //   send_for_object_async), session.ask_for_object(text, schema) resolves
 //   to the object, session.stream(text, null, {schema}) adds object-delta
@@ -391,6 +391,21 @@ function _init() {
     /** The value read so far, as JavaScript values (a copy). */
     Agent.PartialJson.prototype.get_value_object = function () {
         return jsValue(this.get_value());
+    };
+
+    let stdout = null;
+    const encoder = new TextEncoder();
+
+    /**
+     * Writes `text` to standard output as it is — print() would add a
+     * newline — and flushes it: Agent.write(delta) prints a streamed answer,
+     * as process.stdout.write() does in Node.js.
+     */
+    Agent.write = function (text) {
+        stdout ??= new Gio.UnixOutputStream({fd: 1, close_fd: false});
+        const bytes = encoder.encode(String(text));
+        if (bytes.length > 0)
+            stdout.write_all(bytes, null);
     };
 
     /** The start of a JSON document as JavaScript values, as far as it arrived. */
