@@ -23,7 +23,8 @@
  * and `synchronous=FULL`, so that what was committed survives a crash or a
  * power cut. Its schema has a version; opening an older database migrates
  * it, one transaction per step, and a newer one is refused, untouched.
- * See docs/store.md for the schema and what a crash can lose.
+ * [The conversation store](store.html) shows it from C, Python and
+ * JavaScript, with the schema and what a crash can lose.
  *
  * API keys are never kept here: see [func@Agent.secret_store_api_key_async].
  *

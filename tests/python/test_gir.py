@@ -1,16 +1,22 @@
 #!/usr/bin/python3
 # test_gir.py — the shape of Agent-1.0.gir, as bindings need it
 #
-#   test_gir.py GIR
+#   test_gir.py GIR SOURCE-DIR
 #
 # Every _async function takes one GCancellable, one (scope async) callback
 # and its user data, returns nothing, and has a _finish function that takes
 # the GAsyncResult and throws: what Gio._promisify() in GJS and PyGObject's
 # await expect. Nothing public is left out of the bindings unless a bindable
-# twin takes its name, and every callback parameter has a scope.
+# twin takes its name, and every callback parameter has a scope. Every link
+# of the documentation leads somewhere: a link to a page goes to a page of
+# the API reference (docs/libagent.toml.in's content files), a file of the
+# source tree named in the text exists. (gi-docgen itself checks the links
+# to symbols: the check-docs test.)
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import os
+import re
 import sys
 import xml.etree.ElementTree as ElementTree
 
@@ -40,8 +46,39 @@ def type_name(parameter):
     return None if found is None else found.get('name')
 
 
+# A link in Markdown to a page: [words](target)
+PAGE_LINK = re.compile(r'\[[^\]]*\]\(([^)\s]+)\)')
+# A file of the source tree, named in the text
+SOURCE_FILE = re.compile(r'(?<![\w/.-])((?:bench|bindings|cli|data|demo|docs|examples|gui|libagent|'
+                         r'libagent-gtk|po|tests)/[\w/.-]*\w\.(?:md|c|h|py|js|json|in|txt|sh))\b')
+
+
+def reference_pages(source_dir, namespace):
+    """The pages of the API reference: its content files, as .html."""
+    with open(os.path.join(source_dir, 'docs', 'libagent.toml.in')) as f:
+        text = f.read()
+    has_store = namespace.find(CORE + "class[@name='Store']") is not None
+    text = text.replace('@STORE_PAGE@', '"store.md",' if has_store else '')
+    files = re.findall(r'"([\w-]+)\.md"', text.split('content_files', 1)[1].split(']', 1)[0])
+    return {name + '.html' for name in files}
+
+
+def documentation(namespace):
+    """(where, text) of each doc element of the namespace."""
+    def walk(element, where):
+        for child in element:
+            name = child.get('name')
+            here = '%s.%s' % (where, name) if name else where
+            if child.tag == CORE + 'doc' and child.text:
+                yield here, child.text
+            else:
+                yield from walk(child, here)
+    yield from walk(namespace, namespace.get('name'))
+
+
 def main():
     root = ElementTree.parse(sys.argv[1]).getroot()
+    source_dir = sys.argv[2]
     namespace = root.find(CORE + 'namespace')
     functions = list(callables(namespace))
     by_symbol = {f.get(C + 'identifier'): f for _owner, f in functions}
@@ -89,8 +126,29 @@ def main():
                           '%s: %s has a scope' % (function.get(C + 'identifier'),
                                                   param.get('name')))
 
+    def test_documentation_links_resolve():
+        pages = reference_pages(source_dir, namespace)
+        check('python-and-javascript.html' in pages, 'the pages: %r' % sorted(pages))
+        broken = []
+        n_links = n_files = 0
+        for where, text in documentation(namespace):
+            for target in PAGE_LINK.findall(text):
+                if re.match(r'[a-z]+:', target) or target.startswith('#'):
+                    continue  # a URL, or a place on the same page
+                n_links += 1
+                if target.split('#')[0] not in pages:
+                    broken.append('%s links to %s, which is not a page of the reference'
+                                  % (where, target))
+            for path in SOURCE_FILE.findall(text):
+                n_files += 1
+                if not os.path.exists(os.path.join(source_dir, path)):
+                    broken.append('%s names %s, which does not exist' % (where, path))
+        print('# %d links to pages, %d files named' % (n_links, n_files))
+        check(n_links + n_files > 0, 'the documentation has links')
+        check_equal(broken, [], 'the links that lead nowhere')
+
     return run_tests([test_async_functions_are_bindable, test_nothing_public_is_hidden,
-                      test_callback_parameters_have_a_scope])
+                      test_callback_parameters_have_a_scope, test_documentation_links_resolve])
 
 
 if __name__ == '__main__':
