@@ -697,11 +697,14 @@ merge_usage (AnthropicDecoder *self,
       json_object_set_member (self->usage, name, agent_json_to_node (&member));
 
 #define COUNT(name) json_object_get_int_member_with_default (self->usage, name, 0)
+#define REPORTED(name) (json_object_has_member (self->usage, name) ? COUNT (name) : -1)
   node = json_node_init_object (json_node_alloc (), self->usage);
   result = _agent_usage_new_full (COUNT ("input_tokens") + COUNT ("cache_creation_input_tokens")
                                     + COUNT ("cache_read_input_tokens"),
                                   COUNT ("output_tokens"), -1, 0,
-                                  COUNT ("cache_read_input_tokens"), node);
+                                  REPORTED ("cache_read_input_tokens"),
+                                  REPORTED ("cache_creation_input_tokens"), node);
+#undef REPORTED
 #undef COUNT
   agent_accumulator_set_usage (self->accumulator, result);
 }

@@ -763,8 +763,9 @@ decode_usage (GeminiDecoder   *self,
                                  json_object_has_member (object, "totalTokenCount")
                                    ? COUNT ("totalTokenCount") : -1,
                                  COUNT ("thoughtsTokenCount"),
-                                 COUNT ("cachedContentTokenCount"),
-                                 node);
+                                 json_object_has_member (object, "cachedContentTokenCount")
+                                   ? COUNT ("cachedContentTokenCount") : -1,
+                                 -1, node);
 #undef COUNT
   agent_accumulator_set_usage (self->accumulator, usage);
 }

@@ -442,7 +442,7 @@ decode_usage (OllamaDecoder   *self,
   if (!counted)
     return;
 
-  usage = _agent_usage_new_full (prompt_tokens, completion_tokens, -1, 0, 0, node);
+  usage = _agent_usage_new_full (prompt_tokens, completion_tokens, -1, 0, -1, -1, node);
   agent_accumulator_set_usage (self->accumulator, usage);
 }
 
