@@ -26,6 +26,7 @@
 # include "agent-partial-json.h"
 # include "agent-metrics.h"
 # include "agent-provider.h"
+# include "agent-request-settings.h"
 # include "agent-session.h"
 # include "agent-step-request.h"
 # include "agent-tool.h"

@@ -20,6 +20,8 @@ enum {
   N_OUTPUT_PROPS
 };
 
+G_STATIC_ASSERT (N_OUTPUT_PROPS == AGENT_SESSION_N_OUTPUT_PROPS);
+
 static GParamSpec *properties[N_OUTPUT_PROPS];
 static guint first_prop_id;
 

@@ -25,6 +25,7 @@ struct _AgentSession
   AgentMessage  *current_message;
   GObject       *transcript;  /* an AgentTranscript, made when asked for */
   JsonNode      *output_schema;
+  AgentRequestSettings *settings;  /* agent-session-settings.c */
   AgentTurn     *turn;
   double         tool_timeout;
   double         step_timeout;
@@ -126,6 +127,8 @@ void     _agent_session_set_context_used      (AgentSession *self,
                                                gint64        tokens);
 
 /* agent-session-output.c: output-schema, object-delta, object-finished */
+#define AGENT_SESSION_N_OUTPUT_PROPS 1
+
 void     _agent_session_class_add_output     (GObjectClass *object_class,
                                               guint         first_prop_id,
                                               guint        *object_delta_signal,
@@ -136,5 +139,15 @@ gboolean _agent_session_get_output_property  (AgentSession *self,
 gboolean _agent_session_set_output_property  (AgentSession *self,
                                               guint         prop_id,
                                               const GValue *value);
+
+/* agent-session-settings.c: settings */
+#define AGENT_SESSION_N_SETTINGS_PROPS 1
+
+void                  _agent_session_class_add_settings    (GObjectClass *object_class,
+                                                            guint         first_prop_id);
+gboolean              _agent_session_get_settings_property (AgentSession *self,
+                                                            guint         prop_id,
+                                                            GValue       *value);
+AgentRequestSettings *_agent_session_dup_request_settings  (AgentSession *self);
 
 G_END_DECLS

@@ -26,6 +26,7 @@
 #include "json/agent-json-private.h"
 #include "providers/agent-openai-chat-private.h"
 #include "providers/agent-provider-parts-private.h"
+#include "providers/agent-provider-settings-private.h"
 #include "core/agent-provider-private.h"
 #include "messages/agent-usage-private.h"
 #include "tools/agent-tool.h"
@@ -377,7 +378,13 @@ anthropic_build_body (const AgentRequest  *request,
     }
 
   _agent_output_add_anthropic (root, request, budget > 0);
+  if (!_agent_settings_add_anthropic (root, request, budget > 0, error))
+    return NULL;
   cJSON_AddTrueToObject (root, "stream");
+  if (!_agent_settings_merge_options (root, request, "Anthropic", "messages", error))
+    return NULL;
+  if (agent_provider_get_prompt_cache (request->provider))
+    _agent_anthropic_add_cache_control (root);
 
   return _agent_json_print_body (root, error);
 }
