@@ -25,6 +25,7 @@
 # include "agent-message.h"
 # include "agent-partial-json.h"
 # include "agent-metrics.h"
+# include "agent-output-decision.h"
 # include "agent-provider.h"
 # include "agent-request-settings.h"
 # include "agent-session.h"

@@ -70,6 +70,7 @@ typedef enum
   AGENT_SESSION_COMPACTED,
   AGENT_SESSION_OBJECT_DELTA,
   AGENT_SESSION_OBJECT_FINISHED,
+  AGENT_SESSION_CHECK_OUTPUT,
   AGENT_SESSION_N_SIGNALS
 } AgentSessionSignal;
 
@@ -126,13 +127,15 @@ gboolean _agent_session_set_context_property  (AgentSession *self,
 void     _agent_session_set_context_used      (AgentSession *self,
                                                gint64        tokens);
 
-/* agent-session-output.c: output-schema, object-delta, object-finished */
+/* agent-session-output.c: output-schema, object-delta, object-finished,
+ * check-output */
 #define AGENT_SESSION_N_OUTPUT_PROPS 1
 
 void     _agent_session_class_add_output     (GObjectClass *object_class,
                                               guint         first_prop_id,
                                               guint        *object_delta_signal,
-                                              guint        *object_finished_signal);
+                                              guint        *object_finished_signal,
+                                              guint        *check_output_signal);
 gboolean _agent_session_get_output_property  (AgentSession *self,
                                               guint         prop_id,
                                               GValue       *value);

@@ -525,7 +525,8 @@ agent_session_class_init (AgentSessionClass *klass)
                                    N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
                                    AGENT_SESSION_N_CONTEXT_PROPS,
                                    &signals[AGENT_SESSION_OBJECT_DELTA],
-                                   &signals[AGENT_SESSION_OBJECT_FINISHED]);
+                                   &signals[AGENT_SESSION_OBJECT_FINISHED],
+                                   &signals[AGENT_SESSION_CHECK_OUTPUT]);
   _agent_session_class_add_settings (object_class,
                                      N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
                                      AGENT_SESSION_N_CONTEXT_PROPS + AGENT_SESSION_N_OUTPUT_PROPS);

@@ -686,6 +686,13 @@ step_cb (GObject      *object,
 
   if (agent_message_get_n_tool_calls (message) == 0)
     {
+      /* The output guard first: a rejected answer is not kept */
+      if (!_agent_turn_check_output (turn, message, &error))
+        {
+          _agent_turn_fail (turn, error);
+          return;
+        }
+
       /* An answer that was to follow a schema and does not stays in the
        * conversation as it came; the turn fails saying why */
       error = _agent_turn_output_finish (turn, message);
