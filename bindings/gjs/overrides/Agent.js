@@ -9,9 +9,9 @@
 //   function); a handler written for the C protocol (complete the
 //   invocation, return true) keeps working, and true without an answer
 //   still means "later";
-// - approval handlers and the check-tool-call / filter-tool-result hooks take
-//   plain values too, and fail closed: a throw, a wrong type or no answer
-//   denies or blocks;
+// - approval handlers and the check-tool-call / filter-tool-result /
+//   check-output hooks take plain values too, and fail closed: a throw, a
+//   wrong type or no answer denies, blocks or rejects;
 // - Agent.tool({name, description, parameters, execute}) declares a tool
 //   from an object, and session.add_tool() takes such an object;
 // - session.stream(text) is an async generator of the turn's events;
@@ -206,7 +206,31 @@ function _init() {
         }
     }
 
+    function outputDecision(value) {
+        if (value instanceof Agent.OutputDecision)
+            return value;
+        if (value === true)
+            return Agent.OutputDecision.new_allow();
+        if (value === false)
+            return Agent.OutputDecision.new_reject('a check-output hook rejected it');
+        if (value === null || value === undefined)
+            return Agent.OutputDecision.new_reject('the check-output hook gave no decision');
+        if (_isThenable(value)) {
+            return Agent.OutputDecision.new_reject(
+                'the check-output hook must decide at once, not in a Promise');
+        }
+        return Agent.OutputDecision.new_reject(
+            `the check-output hook returned ${typeof value}, not a decision`);
+    }
+
     const hooks = {
+        'check-output': handler => (session, answer, ...rest) => {
+            try {
+                return outputDecision(handler(session, answer, ...rest));
+            } catch (error) {  // fail closed
+                return Agent.OutputDecision.new_reject(_message(error));
+            }
+        },
         'check-tool-call': handler => (session, call, ...rest) => {
             try {
                 return decision(handler(session, call, ...rest));

@@ -7,10 +7,10 @@
 #   bool and None as JSON), raises for an error result, or is `async def`;
 #   a handler written for the C protocol (complete the invocation, return
 #   True) keeps working, and True without an answer still means "later";
-# - approval handlers and the check-tool-call / filter-tool-result hooks take
-#   plain values too (an approval handler that keeps the approval to answer
-#   it later returns True, as in C), and fail closed: an exception, a wrong
-#   type or no answer denies or blocks;
+# - approval handlers and the check-tool-call / filter-tool-result /
+#   check-output hooks take plain values too (an approval handler that keeps
+#   the approval to answer it later returns True, as in C), and fail closed:
+#   an exception, a wrong type or no answer denies, blocks or rejects;
 # - `@Agent.tool` declares a tool from a function, its JSON Schema built
 #   from type hints and docstring;
 # - `session.stream(text)` iterates the events of a turn, and
@@ -461,7 +461,38 @@ def _approve_tool_call(handler, user_data):
     return approve
 
 
+def _output_decision(value):
+    """An Agent.OutputDecision from what a check-output handler returned:
+    True lets the answer stand; False, None or anything else rejects it."""
+    if isinstance(value, Agent.OutputDecision):
+        return value
+    if value is True:
+        return Agent.OutputDecision.new_allow()
+    if value is False:
+        return Agent.OutputDecision.new_reject('a check-output hook rejected it')
+    if value is None:
+        return Agent.OutputDecision.new_reject('the check-output hook gave no decision')
+    if inspect.isawaitable(value):
+        if inspect.iscoroutine(value):
+            value.close()
+        return Agent.OutputDecision.new_reject('the check-output hook must decide at once, '
+                                               'not in a coroutine')
+    return Agent.OutputDecision.new_reject('the check-output hook returned %s, not a decision'
+                                           % type(value).__name__)
+
+
+def _check_output(handler, user_data):
+    def check(session, answer, *ignored):
+        try:
+            value = handler(session, answer, *user_data)
+        except Exception as error:  # fail closed
+            return Agent.OutputDecision.new_reject(_message(error))
+        return _output_decision(value)
+    return check
+
+
 _HOOKS = {
+    'check-output': _check_output,
     'check-tool-call': _check_tool_call,
     'filter-tool-result': _filter_tool_result,
     'approve-tool-call': _approve_tool_call,
