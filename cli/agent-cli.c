@@ -30,6 +30,7 @@
 #include "agent-cli-mcp.h"
 #include "agent-cli-output.h"
 #include "agent-cli-schema.h"
+#include "agent-cli-settings.h"
 #include "agent-cli-store.h"
 
 #define EXIT_INTERRUPTED 130
@@ -797,6 +798,9 @@ create_session (GError **error)
       agent_session_add_tool (session, tool);
     }
 
+  if (!cli_settings_apply (session, error))
+    return NULL;
+
   return g_steal_pointer (&session);
 }
 
@@ -861,6 +865,7 @@ run (int   argc,
   g_option_context_add_main_entries (context, cli_mcp_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_store_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_attach_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, cli_settings_entries, GETTEXT_PACKAGE);
   description = g_strconcat (
     _("The prompt is read from standard input when none is given; in a terminal, "
       "each line is a turn of one conversation.\n"

@@ -3,7 +3,9 @@
  * The preferences: the model server of the window they were opened from
  * (provider, base URL, model — picked from the server's list or typed — and
  * API key), the system prompt, the tools the model may call, the Show
- * Tool-Call Chunks toggle and what is sent of long conversations (Long
+ * Tool-Call Chunks toggle, the sampling of conversations that do not set
+ * their own (Model Settings: temperature, top-p, seed, each "Default" for
+ * the server's) and what is sent of long conversations (Long
  * Conversations: the strategy, the turns kept, compacting on its own, the
  * context window); and, on a page of their own, the MCP servers
  * (AgentChatMcpPage).
@@ -25,6 +27,7 @@
 #include <agent.h>
 #include <glib/gi18n.h>
 
+#include "agent-chat-default-spin.h"
 #include "agent-chat-mcp-page.h"
 #include "agent-chat-names.h"
 #include "agent-chat-preferences.h"
@@ -53,6 +56,9 @@ struct _AgentChatPreferences
   GtkWidget            *auto_compact_row;
   GtkSwitch            *auto_compact_switch;
   GtkSpinButton        *window_spin;
+  GtkSpinButton        *temperature_spin;
+  GtkSpinButton        *top_p_spin;
+  GtkSpinButton        *seed_spin;
   AdwPreferencesGroup  *tools_group;
 
   GSettings            *settings;
@@ -520,6 +526,9 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, auto_compact_row);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, auto_compact_switch);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, window_spin);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, temperature_spin);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, top_p_spin);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, seed_spin);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, tools_group);
   gtk_widget_class_bind_template_callback (widget_class, on_model_activated);
 }
@@ -588,6 +597,63 @@ bind_context_settings (AgentChatPreferences *self,
   update_context_rows (self);
 }
 
+/* Model Settings: a negative setting (the server's default) is the spin's
+ * lowest value, which says "Default" */
+static gboolean
+setting_to_spin (GValue   *value,
+                 GVariant *variant,
+                 gpointer  user_data)
+{
+  GtkAdjustment *adjustment = user_data;
+  double number = g_variant_is_of_type (variant, G_VARIANT_TYPE_DOUBLE)
+                  ? g_variant_get_double (variant) : (double) g_variant_get_int64 (variant);
+
+  g_value_set_double (value, number < 0 ? gtk_adjustment_get_lower (adjustment) : number);
+  return TRUE;
+}
+
+static GVariant *
+spin_to_setting (const GValue       *value,
+                 const GVariantType *expected_type,
+                 gpointer            user_data)
+{
+  GtkAdjustment *adjustment = user_data;
+  double number = g_value_get_double (value);
+
+  if (number <= gtk_adjustment_get_lower (adjustment))
+    number = -1;
+  if (g_variant_type_equal (expected_type, G_VARIANT_TYPE_INT64))
+    return g_variant_new_int64 ((gint64) number);
+  return g_variant_new_double (number);
+}
+
+static void
+bind_sampling_settings (AgentChatPreferences *self,
+                        GSettings            *settings)
+{
+  static const struct {
+    const char *key;
+    gsize       offset;
+  } rows[] = {
+    { "default-temperature", G_STRUCT_OFFSET (AgentChatPreferences, temperature_spin) },
+    { "default-top-p", G_STRUCT_OFFSET (AgentChatPreferences, top_p_spin) },
+    { "default-seed", G_STRUCT_OFFSET (AgentChatPreferences, seed_spin) },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      GtkSpinButton *spin = G_STRUCT_MEMBER (GtkSpinButton *, self, rows[i].offset);
+      GtkAdjustment *adjustment = gtk_spin_button_get_adjustment (spin);
+
+      /* Translators: a setting left to the server's default */
+      agent_chat_default_spin_init (spin, i == 2 ? C_("setting", "Random")
+                                                 : C_("setting", "Default"));
+      g_settings_bind_with_mapping (settings, rows[i].key, adjustment, "value",
+                                    G_SETTINGS_BIND_DEFAULT, setting_to_spin, spin_to_setting,
+                                    g_object_ref (adjustment), g_object_unref);
+    }
+}
+
 /**
  * agent_chat_preferences_new:
  * @parent: (nullable): the window whose server to show
@@ -653,6 +719,7 @@ agent_chat_preferences_new (GtkWindow            *parent,
   g_settings_bind (settings, "generate-titles", self->titles_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
   bind_context_settings (self, settings);
+  bind_sampling_settings (self, settings);
   refresh (self);
   if (mcp_servers != NULL)
     adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self),

@@ -5,12 +5,15 @@
  * context meter beside the composer follows the session. A setting
  * changed between turns is applied at once.
  *
- * The window is the setting "context-window" when it is not 0; else, while
- * long conversations are handled (a strategy other than off), the server's
- * model list says it where it does: asked once per server and model, and
- * the first turn waits for the answer, so that it already knows the window
- * (a list that says nothing, or fails, leaves it unknown: the turn goes
- * on). A refusal as too long that names the limit sets it too (libagent).
+ * The window is the conversation's own (agent-chat-window-settings.c), or
+ * the setting "context-window" when it is not 0; else, while long
+ * conversations are handled (a strategy other than off) or the server is
+ * Ollama (which runs the model with the window asked: num_ctx), the
+ * server's model list says it where it does: asked once per server and
+ * model, and the first turn waits for the answer, so that it already knows
+ * the window (a list that says nothing, or fails, leaves it unknown: the
+ * turn goes on). A refusal as too long that names the limit sets it too
+ * (libagent).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -43,11 +46,20 @@ window_key (AgentChatWindow *self)
                     model ? model : "", NULL);
 }
 
+static gboolean
+is_ollama (AgentChatWindow *self)
+{
+  return g_str_equal (agent_provider_get_name (agent_session_get_provider (self->session)),
+                      "ollama");
+}
+
 static void
 apply_window (AgentChatWindow *self)
 {
-  guint64 window = g_settings_get_uint (self->settings, "context-window");
+  guint64 window = _agent_chat_window_chat_context_window (self);
 
+  if (window == 0)
+    window = g_settings_get_uint (self->settings, "context-window");
   if (window == 0)
     window = self->listed_window;
   /* An unknown window leaves the session's: a refusal may have named the
@@ -134,7 +146,11 @@ _agent_chat_window_wait_for_context_window (AgentChatWindow *self)
 
   if (self->context_cancellable != NULL)
     return TRUE;
-  if (g_str_equal (strategy, "off") || g_settings_get_uint (self->settings, "context-window") > 0)
+  /* Ollama runs the model with the window the session says: it is asked
+   * for even when long conversations are not handled */
+  if ((g_str_equal (strategy, "off") && !is_ollama (self)) ||
+      g_settings_get_uint (self->settings, "context-window") > 0 ||
+      _agent_chat_window_chat_context_window (self) > 0)
     return FALSE;
   key = window_key (self);
   if (g_strcmp0 (key, self->listed_window_key) == 0)

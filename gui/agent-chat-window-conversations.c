@@ -114,7 +114,7 @@ _agent_chat_window_turn_started (AgentChatWindow *self)
 {
   /* The app's own members of the settings */
   static const char * const members[] = { AGENT_CHAT_APPROVALS_MEMBER, "picked-model",
-                                          "title-asked" };
+                                          "title-asked", "chat-settings" };
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) before = NULL;
   g_autoptr(JsonNode) after = NULL;

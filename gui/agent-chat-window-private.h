@@ -4,7 +4,8 @@
  * libagent-gtk AgentGtkChatView, and its session), agent-chat-window-split.c
  * (the panes), agent-chat-window-context.c (long conversations),
  * agent-chat-window-approvals.c (the tools allowed, the
- * notifications), agent-chat-window-models.c (the model picker) and
+ * notifications), agent-chat-window-models.c (the model picker),
+ * agent-chat-window-settings.c (the conversation's settings) and
  * agent-chat-window-conversations.c (the stored conversations and the
  * sidebar).
  *
@@ -33,6 +34,7 @@ struct _AgentChatWindow
   GtkWidget            *content_new_button;
   AdwWindowTitle       *window_title;
   GtkMenuButton        *menu_button;
+  GtkMenuButton        *settings_button;  /* the conversation's: agent-chat-window-settings.c */
   GtkMenuButton        *model_button;
   GtkPopover           *models_popover;
   GtkSearchEntry       *model_search;
@@ -95,6 +97,11 @@ char    *_agent_chat_window_excerpt           (const char        *text);
 const char *_agent_chat_window_chat_model    (AgentChatWindow *self);
 void        _agent_chat_window_init_models   (AgentChatWindow *self);
 void        _agent_chat_window_dispose_models (AgentChatWindow *self);
+
+/* agent-chat-window-settings.c */
+void     _agent_chat_window_init_chat_settings      (AgentChatWindow *self);
+void     _agent_chat_window_apply_chat_settings     (AgentChatWindow *self);
+guint64  _agent_chat_window_chat_context_window     (AgentChatWindow *self);
 
 /* agent-chat-window-context.c */
 void     _agent_chat_window_configure_context       (AgentChatWindow *self);

@@ -11,7 +11,8 @@
  * The window owns the AgentSession. Its provider, base URL and model come
  * from the window's AgentChatConnection (the settings, or the command line
  * that opened the window), its key from the secret store, its system
- * prompt and tools from the settings: all are applied in the view's
+ * prompt and tools from the settings, and the conversation's own settings
+ * over them (agent-chat-window-settings.c): all are applied in the view's
  * ::prepare-turn, before each turn, which holds the turn while the key is
  * looked up (the first time, the keyring may want to be unlocked) or while
  * another program adds to the stored conversation (see
@@ -171,6 +172,7 @@ configure_session (AgentChatWindow  *self,
                                 &key, &source);
   agent_provider_set_api_key (provider, key);
   agent_session_set_system_prompt (self->session, *prompt ? prompt : NULL);
+  _agent_chat_window_apply_chat_settings (self);
   configure_tools (self);
   _agent_chat_window_configure_context (self);
   return TRUE;
@@ -598,6 +600,7 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, content_new_button);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, settings_button);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, approvals_section);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, model_button);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, models_popover);
@@ -633,6 +636,7 @@ agent_chat_window_init (AgentChatWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
   agent_chat_a11y_name_status_page (self->empty_page);
   _agent_chat_window_init_models (self);
+  _agent_chat_window_init_chat_settings (self);
   agent_chat_a11y_name_toasts (self->toast_overlay);
   /* The development build's header bars are striped (libadwaita's style) */
   if (g_str_equal (AGENT_CHAT_PROFILE, "development"))

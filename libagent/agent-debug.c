@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "agent-debug-private.h"
+#include "agent-util-private.h"
 #include "wire/agent-wire-util-private.h"
 
 #define DEBUG_DOMAIN "Agent-HTTP"
@@ -60,20 +61,6 @@ _agent_debug_note (const char *format,
   emit (text);
 }
 
-static gboolean
-is_secret_header (const char *name)
-{
-  static const char * const secret[] = {
-    "Authorization", "Proxy-Authorization", "x-api-key", "x-goog-api-key", "api-key", "Cookie",
-    "Set-Cookie",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (secret); i++)
-    if (g_ascii_strcasecmp (name, secret[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 static void
 append_headers (GString             *text,
                 SoupMessageHeaders  *headers,
@@ -86,8 +73,8 @@ append_headers (GString             *text,
   soup_message_headers_iter_init (&iter, headers);
   while (soup_message_headers_iter_next (&iter, &name, &value))
     {
-      g_autofree char *shown = is_secret_header (name) ? g_strdup (AGENT_REDACTED)
-                                                       : agent_redact (value, secrets);
+      g_autofree char *shown = _agent_header_is_secret (name) ? g_strdup (AGENT_REDACTED)
+                                                              : agent_redact (value, secrets);
 
       g_string_append_printf (text, "\n  %s: %s", name, shown);
     }

@@ -26,4 +26,6 @@ char *_agent_url_hide_userinfo (const char   *url);
 char *_agent_redirect_target   (SoupMessage        *message,
                                 const char * const *secrets);
 
+gboolean _agent_header_is_secret (const char *name);
+
 G_END_DECLS

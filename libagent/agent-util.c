@@ -89,3 +89,30 @@ _agent_redirect_target (SoupMessage        *message,
                          : g_utf8_make_valid (location, -1);
   return agent_redact (shown, secrets);
 }
+
+/* Whether the value of the HTTP header @name is a credential, to be kept
+ * out of logs and errors: a name one of whose words (between "-" or "_")
+ * is authorization, auth, cookie, key, apikey, token, secret, password or
+ * session — Authorization, x-api-key, x-goog-api-key, Set-Cookie,
+ * Helicone-Auth, X-Access-Token; not x-ratelimit-remaining-tokens. */
+gboolean
+_agent_header_is_secret (const char *name)
+{
+  static const char * const words[] = {
+    "authorization", "auth", "cookie", "key", "apikey", "token", "secret", "password", "session",
+    NULL,
+  };
+  g_auto(GStrv) parts = NULL;
+  g_autofree char *lower = NULL;
+
+  if (name == NULL)
+    return FALSE;
+
+  lower = g_ascii_strdown (name, -1);
+  g_strdelimit (lower, "_", '-');
+  parts = g_strsplit (lower, "-", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (g_strv_contains (words, parts[i]))
+      return TRUE;
+  return FALSE;
+}

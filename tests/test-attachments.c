@@ -309,6 +309,8 @@ test_request (gconstpointer data)
   JsonNode *body;
 
   agent_test_session_init (&s, c->provider);
+  /* The messages as written (Anthropic's breakpoints are test-prompt-cache's) */
+  agent_provider_set_prompt_cache (s.provider, FALSE);
   response = agent_test_server_add_response (s.server, 200);
   if (c->answer_path != NULL)
     {
@@ -585,6 +587,8 @@ test_tool_image_requests (void)
       g_autofree char *expected = expand (cases[i].expected, image64, NULL);
 
       agent_message_add_part (result, image);
+      /* The messages as written (Anthropic's breakpoints are test-prompt-cache's) */
+      agent_provider_set_prompt_cache (provider, FALSE);
       store = agent_test_messages_new (
         agent_message_new (AGENT_MESSAGE_ROLE_USER, "What is on the screen?"),
         agent_test_assistant_new (NULL, NULL, "call_1", "screenshot", "{}", NULL),
@@ -638,6 +642,8 @@ test_tool_image_described (void)
       JsonArray *items;
 
       agent_message_add_part (result, image);
+      /* The messages as written (Anthropic's breakpoints are test-prompt-cache's) */
+      agent_provider_set_prompt_cache (provider, FALSE);
       store = agent_test_messages_new (
         agent_message_new (AGENT_MESSAGE_ROLE_USER, "What is on the screen?"),
         agent_test_assistant_new (NULL, NULL, "call_1", "screenshot", "{}", NULL),

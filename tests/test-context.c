@@ -604,6 +604,8 @@ test_window_case (gconstpointer data)
 
   agent_provider_set_base_url (provider, agent_test_server_get_base_url (server));
   agent_provider_set_model (provider, c->model);
+  /* The model's own window (test-ollama-window has Ollama's bound) */
+  agent_provider_set_max_context_window (provider, 0);
   agent_test_response_set_body (agent_test_server_add_response (server, 200), "application/json",
                                 c->body);
 

@@ -40,6 +40,8 @@ test_request_messages (void)
   g_autofree char *body = NULL;
   JsonObject *object;
 
+  /* Its breakpoints are test-prompt-cache's */
+  agent_provider_set_prompt_cache (provider, FALSE);
   assistant = agent_test_assistant_new ("Checking.", NULL,
                                         "toolu_a", "get_weather",
                                         "{\"city\": \"Paris\",\n \"n\": 12345678901234567890}",

@@ -420,6 +420,8 @@ fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
   agent_test_session_init (f, "anthropic");
+  /* Its breakpoints are test-prompt-cache's */
+  agent_provider_set_prompt_cache (f->provider, FALSE);
   agent_provider_set_model (f->provider, "claude-test");
   agent_provider_set_api_key (f->provider, API_KEY);
 }

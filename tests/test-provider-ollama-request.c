@@ -104,7 +104,9 @@ test_request_body (void)
     agent_message_new_tool_result ("call_cut", "count", "Error: not valid JSON", TRUE),
     NULL);
 
-  /* No system prompt, tools, max tokens or effort: none of them is sent. */
+  /* No system prompt, tools, max tokens, effort or window: none of them is
+   * sent. */
+  agent_provider_set_max_context_window (provider, 0);
   body = build_request (provider, "llama3.2", G_LIST_MODEL (messages), G_LIST_MODEL (tools),
                         &text);
   g_assert_false (json_object_has_member (body, "tools"));

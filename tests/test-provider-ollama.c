@@ -593,7 +593,8 @@ test_session_tool_round_trip (void)
   g_assert_true (json_object_get_boolean_member (body, "think"));
   g_assert_cmpint (json_object_get_int_member (agent_test_member_object (body, "options"),
                                                "num_predict"), ==, 256);
-  g_assert_cmpuint (json_object_get_size (agent_test_member_object (body, "options")), ==, 1);
+  /* and the window (test-ollama-window) */
+  g_assert_cmpuint (json_object_get_size (agent_test_member_object (body, "options")), ==, 2);
 
   tools = agent_test_member_array (body, "tools");
   g_assert_cmpuint (json_array_get_length (tools), ==, 2);

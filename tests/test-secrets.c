@@ -232,6 +232,47 @@ test_debug_response_headers (void)
   fixture_clear (&f);
 }
 
+/* Headers of the request settings whose names say they hold a credential
+ * (Helicone-Auth, X-Access-Token, api-key) are not in the debug log, with
+ * the API key; the others are shown */
+static void
+test_debug_settings_headers (void)
+{
+  static const char * const secret_names[] = { "Helicone-Auth", "X-Access-Token", "api-key" };
+  AgentRequestSettings *settings;
+  AgentTestResponse *r;
+  Fixture f = { 0 };
+
+  fixture_init (&f, "openai");
+  settings = agent_session_get_settings (f.session);
+  for (guint i = 0; i < G_N_ELEMENTS (secret_names); i++)
+    {
+      g_autofree char *value = g_strdup_printf ("%u-%s", i, PASSWORD);
+
+      agent_request_settings_set_header (settings, secret_names[i], value);
+    }
+  agent_request_settings_set_header (settings, "X-Title", "Chat of the week");
+  r = agent_test_openai_begin (f.server, "");
+  agent_test_openai_add_text (r, "Fine.");
+  agent_test_openai_add_end (r, "stop", 1, 1);
+
+  agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+  g_assert_no_error (f.turn.error);
+  g_assert_cmpstr (agent_test_server_get_request_header (f.server, 0, "X-Access-Token"), ==,
+                   "1-" PASSWORD);
+  agent_test_assert_contains (debug_log->str, "X-Title: Chat of the week");
+  for (guint i = 0; i < G_N_ELEMENTS (secret_names); i++)
+    {
+      g_autofree char *shown = g_strdup_printf ("%s: [redacted]", secret_names[i]);
+
+      agent_test_assert_contains (debug_log->str, shown);
+    }
+  assert_no_piece_of (debug_log->str, PASSWORD, "The debug log");
+  assert_no_piece_of (debug_log->str, SECRET, "The debug log");
+  fixture_clear (&f);
+}
+
 /* The key split between two reads of the body */
 static void
 test_debug_split_key (void)
@@ -456,6 +497,7 @@ main (int   argc,
   g_test_add_func ("/secrets/redirect/models", test_redirect_models);
   g_test_add_func ("/secrets/debug/response-headers", test_debug_response_headers);
   g_test_add_func ("/secrets/debug/split-key", test_debug_split_key);
+  g_test_add_func ("/secrets/debug/settings-headers", test_debug_settings_headers);
   g_test_add_func ("/secrets/debug/base-url-password", test_debug_base_url_password);
   g_test_add_func ("/secrets/excerpt/cut-key", test_excerpt_cut_key);
   g_test_add_func ("/secrets/excerpt/cut-mcp", test_excerpt_cut_mcp);

@@ -228,7 +228,16 @@ assert_same_usage (AgentUsage *expected,
   g_assert_cmpint (agent_usage_get_reasoning_tokens (expected), ==,
                    agent_usage_get_reasoning_tokens (actual));
   g_assert_cmpint (agent_usage_get_cached_tokens (expected), ==, agent_usage_get_cached_tokens (actual));
+  g_assert_cmpint (agent_usage_get_cache_creation_tokens (expected), ==,
+                   agent_usage_get_cache_creation_tokens (actual));
   assert_same_json (agent_usage_get_raw (expected), agent_usage_get_raw (actual));
+  {
+    /* The counts the provider reported, and only those */
+    g_autoptr(JsonNode) expected_json = agent_usage_to_json (expected);
+    g_autoptr(JsonNode) actual_json = agent_usage_to_json (actual);
+
+    assert_same_json (expected_json, actual_json);
+  }
 }
 
 static void

@@ -733,6 +733,51 @@ test_turn_errors_fresh_process (void)
   }
 }
 
+/* The prompt cache's counts come back as the provider reported them: an
+ * Anthropic usage's cache reads and writes, and none where an OpenAI
+ * usage had none (not a count of 0 the provider never gave) */
+static void
+test_usage_cache (Fixture       *f,
+                  gconstpointer  data)
+{
+  static const char *raw[] = {
+    "{\"input_tokens\":10,\"output_tokens\":2,\"cache_read_input_tokens\":1024,"
+    "\"cache_creation_input_tokens\":300}",
+    "{\"prompt_tokens\":9,\"completion_tokens\":3,\"total_tokens\":12}",
+  };
+  g_autoptr(AgentStore) store = NULL;
+  g_autoptr(AgentConversation) copy = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (raw); i++)
+    {
+      g_autoptr(JsonNode) node = agent_test_parse_json (raw[i]);
+      g_autoptr(AgentUsage) usage = agent_usage_new_from_json (node);
+
+      append (f, g_object_new (AGENT_TYPE_MESSAGE, "role", AGENT_MESSAGE_ROLE_ASSISTANT,
+                               "content", "Hi.", "usage", usage, NULL));
+    }
+
+  copy = read_back (f, &store);
+  test_store_assert_same_messages (G_LIST_MODEL (f->conversation), G_LIST_MODEL (copy));
+  for (guint i = 0; i < G_N_ELEMENTS (raw); i++)
+    {
+      g_autoptr(AgentMessage) message = g_list_model_get_item (G_LIST_MODEL (copy), i);
+      g_autoptr(JsonNode) json = agent_usage_to_json (agent_message_get_usage (message));
+      JsonObject *object = json_node_get_object (json);
+
+      g_assert_cmpint (json_object_has_member (object, "cached-input-tokens"), ==, i == 0);
+      g_assert_cmpint (json_object_has_member (object, "cache-creation-input-tokens"), ==, i == 0);
+    }
+  {
+    g_autoptr(AgentMessage) message = g_list_model_get_item (G_LIST_MODEL (copy), 0);
+    AgentUsage *usage = agent_message_get_usage (message);
+
+    g_assert_cmpint (agent_usage_get_cached_tokens (usage), ==, 1024);
+    g_assert_cmpint (agent_usage_get_cache_creation_tokens (usage), ==, 300);
+    g_assert_cmpint (agent_usage_get_prompt_tokens (usage), ==, 1334);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -751,6 +796,7 @@ main (int   argc,
   ADD ("/store/record-session", test_record_session);
   ADD ("/store/record-session-keeps-members", test_record_session_keeps_members);
   ADD ("/store/turn-errors", test_turn_errors);
+  ADD ("/store/usage-cache", test_usage_cache);
   g_test_add_func ("/store/turn-errors-fresh-process", test_turn_errors_fresh_process);
 
   return g_test_run ();

@@ -360,6 +360,8 @@ test_anthropic_thinking (Fixture       *f,
   JsonObject *body;
 
   agent_provider_set_reasoning_effort (f->s.provider, AGENT_REASONING_EFFORT_LOW);
+  /* The system prompt as a string (its cache breakpoint is test-prompt-cache's) */
+  agent_provider_set_prompt_cache (f->s.provider, FALSE);
   agent_session_set_system_prompt (f->s.session, "Be brief.");
   add_anthropic_start (r);
   add_event (r, "{\"type\":\"content_block_start\",\"index\":0,"

@@ -520,12 +520,15 @@ _agent_provider_build_url (AgentProvider  *self,
   return g_steal_pointer (&url);
 }
 
-/* The backend's headers: authentication and its own. Fails, without
- * showing it, when the key cannot be sent in a header. */
+/* The backend's headers (authentication and its own), then those of
+ * @settings (the provider's when NULL). Fails, without showing it, when
+ * the key cannot be sent in a header, and when a header set cannot be
+ * sent. */
 gboolean
-_agent_provider_add_headers (AgentProvider       *self,
-                             SoupMessageHeaders  *headers,
-                             GError             **error)
+_agent_provider_add_headers (AgentProvider         *self,
+                             AgentRequestSettings  *settings,
+                             SoupMessageHeaders    *headers,
+                             GError               **error)
 {
   const char *api_key = _agent_provider_get_http (self)->api_key;
 
@@ -539,7 +542,9 @@ _agent_provider_add_headers (AgentProvider       *self,
       }
 
   _agent_provider_get_backend (self)->add_headers (self, headers);
-  return TRUE;
+  return _agent_request_settings_add_headers (settings ? settings
+                                                       : agent_provider_get_settings (self),
+                                              headers, error);
 }
 
 SoupMessage *
@@ -569,7 +574,7 @@ _agent_provider_build_message (AgentProvider       *self,
   soup_message_headers_replace (headers, "Accept",
                                 backend->stream.framing == AGENT_FRAMING_SSE
                                   ? "text/event-stream" : "application/x-ndjson");
-  if (!_agent_provider_add_headers (self, headers, error))
+  if (!_agent_provider_add_headers (self, request->settings, headers, error))
     {
       g_object_unref (message);
       return NULL;
@@ -604,12 +609,14 @@ add_secret (GPtrArray  *secrets,
     g_ptr_array_add (secrets, g_steal_pointer (&decoded));
 }
 
-/* What a request of @self carries that nobody else may see: the API key
- * and the user information of the base URL (as written and decoded: a
- * server may echo either). A new NULL-terminated list, for
+/* What a request of @self carries that nobody else may see: the API key,
+ * the user information of the base URL (as written and decoded: a server
+ * may echo either), and the values of the credential headers of @settings
+ * (the provider's when NULL). A new NULL-terminated list, for
  * _agent_secrets_free(). */
 char **
-_agent_provider_dup_secrets (AgentProvider *self)
+_agent_provider_dup_request_secrets (AgentProvider        *self,
+                                     AgentRequestSettings *settings)
 {
   GPtrArray *secrets = g_ptr_array_new ();
   g_autofree char *user = NULL;
@@ -634,8 +641,19 @@ _agent_provider_dup_secrets (AgentProvider *self)
         explicit_bzero (password, strlen (password));
     }
 
+  if (self != NULL)
+    _agent_request_settings_add_secrets (settings ? settings : agent_provider_get_settings (self),
+                                         secrets);
+
   g_ptr_array_add (secrets, NULL);
   return (char **) g_ptr_array_free (secrets, FALSE);
+}
+
+/* The secrets of any request of @self: see _agent_provider_dup_request_secrets() */
+char **
+_agent_provider_dup_secrets (AgentProvider *self)
+{
+  return _agent_provider_dup_request_secrets (self, NULL);
 }
 
 /* Frees a list from _agent_provider_dup_secrets(), wiping it first */

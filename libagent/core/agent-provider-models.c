@@ -35,6 +35,7 @@ typedef struct
   GInputStream *stream;
   GByteArray   *body;
   char         *model;       /* fetching this model's context window */
+  gboolean      props;       /* … from llama.cpp's /props */
 } ListModels;
 
 static void
@@ -141,16 +142,21 @@ ollama_context_window (const AgentJson *root)
 }
 
 /* An OpenAI-style list, {"data": [{"id", …}]}: OpenRouter and LM Studio
- * say "context_length", Groq "context_window", vLLM "max_model_len" */
+ * say "context_length", Groq "context_window", vLLM "max_model_len".
+ * llama.cpp's server lists its model ("owned_by": "llamacpp") with the
+ * window it was trained with only: *llama_cpp says to ask its /props for
+ * the one it runs with. */
 static gint64
 listed_context_window (const AgentJson *root,
-                       const char      *model)
+                       const char      *model,
+                       gboolean        *llama_cpp)
 {
   static const char * const names[] = { "context_length", "context_window", "max_model_len",
                                         "max_context_length", "max_input_tokens" };
   AgentJson data = agent_json_member (root, "data");
   AgentJsonIter iter;
   AgentJson item;
+  gint64 found = 0;
 
   if (!agent_json_is (&data, AGENT_JSON_ARRAY))
     data = agent_json_member (root, "models");
@@ -162,31 +168,58 @@ listed_context_window (const AgentJson *root,
     {
       const char *id = agent_json_member_string (&item, "id", NULL);
 
-      if (id == NULL || strcmp (id, model) != 0)
+      /* It serves one model, whatever the request names */
+      if (g_strcmp0 (agent_json_member_string (&item, "owned_by", NULL), "llamacpp") == 0)
+        *llama_cpp = TRUE;
+      if (id == NULL || strcmp (id, model) != 0 || found > 0)
         continue;
-      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-        {
-          gint64 tokens = member_tokens (&item, names[i]);
-
-          if (tokens > 0)
-            return tokens;
-        }
-      return 0;
+      for (guint i = 0; i < G_N_ELEMENTS (names) && found == 0; i++)
+        found = member_tokens (&item, names[i]);
     }
 
-  return 0;
+  return found;
 }
 
+/* llama.cpp's /props: {"default_generation_settings": {"n_ctx": N}, …},
+ * the window of each of its slots */
 static gint64
-parse_context_window (const AgentProviderBackend *backend,
-                      const char                 *model,
-                      const AgentJson            *root)
+props_context_window (const AgentJson *root)
 {
-  if (g_str_equal (backend->name, "ollama"))
-    return ollama_context_window (root);
-  if (g_str_equal (backend->name, "gemini"))
-    return member_tokens (root, "inputTokenLimit");
-  return listed_context_window (root, model);
+  AgentJson settings = agent_json_member (root, "default_generation_settings");
+  gint64 tokens = member_tokens (&settings, "n_ctx");
+
+  return tokens > 0 ? tokens : member_tokens (root, "n_ctx");
+}
+
+/* Ollama's window is the one a request asks for: the model's, within the
+ * provider's max-context-window */
+static gint64
+capped (AgentProvider *self,
+        gint64         tokens)
+{
+  guint64 limit = agent_provider_get_max_context_window (self);
+
+  return limit > 0 && tokens > 0 && (guint64) tokens > limit ? (gint64) limit : tokens;
+}
+
+static void start_request (AgentProvider *self,
+                           GTask         *task,
+                           const char    *method,
+                           const char    *url,
+                           const char    *body,
+                           char          *model,
+                           GCancellable  *cancellable);
+
+/* {base}/props, the base URL without its /v1 */
+static char *
+props_url (AgentProvider *self)
+{
+  const char *base = agent_provider_get_base_url (self);
+  gsize len = strlen (base);
+
+  if (g_str_has_suffix (base, "/v1"))
+    len -= strlen ("/v1");
+  return g_strdup_printf ("%.*s/props", (int) len, base);
 }
 
 static void
@@ -208,6 +241,13 @@ body_read (GTask *task)
       g_task_return_error (task, _agent_provider_error_from_redirect ((const char * const *) secrets,
                                                                        list->message));
       _agent_secrets_free (secrets);
+      return;
+    }
+
+  /* A llama.cpp too old (or too new) for /props: the window is unknown */
+  if (list->props && !SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      g_task_return_int (task, 0);
       return;
     }
 
@@ -234,12 +274,34 @@ body_read (GTask *task)
   parser = agent_json_parser_new ();
   if (list->model != NULL)
     {
+      const char *backend = _agent_provider_get_backend (self)->name;
+      gboolean llama_cpp = FALSE;
+      gint64 tokens;
+
       if (!agent_json_parser_parse (parser, data, len, &root, NULL))
-        g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                                 _("The server's description of the model could not be read"));
-      else
-        g_task_return_int (task, parse_context_window (_agent_provider_get_backend (self),
-                                                       list->model, &root));
+        {
+          g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                                   _("The server's description of the model could not be read"));
+          return;
+        }
+
+      if (list->props)
+        tokens = props_context_window (&root);
+      else if (g_str_equal (backend, "ollama"))
+        tokens = capped (self, ollama_context_window (&root));
+      else if (g_str_equal (backend, "gemini"))
+        tokens = member_tokens (&root, "inputTokenLimit");
+      else if ((tokens = listed_context_window (&root, list->model, &llama_cpp)) == 0 && llama_cpp)
+        {
+          g_autofree char *url = props_url (self);
+
+          /* Sets the task's data anew: list is gone */
+          start_request (self, task, SOUP_METHOD_GET, url, NULL, g_strdup (list->model),
+                         g_task_get_cancellable (task));
+          ((ListModels *) g_task_get_task_data (task))->props = TRUE;
+          return;
+        }
+      g_task_return_int (task, tokens);
       return;
     }
 
@@ -304,28 +366,20 @@ send_cb (GObject      *object,
                                    list->cancellable, read_cb, g_steal_pointer (&task));
 }
 
-/* Sends @method @path (with a JSON @body, or none) and reads the answer
+/* Sends @method @url (with a JSON @body, or none) and reads the answer
  * into @task, whose data it sets */
 static void
 start_request (AgentProvider *self,
                GTask         *task,
                const char    *method,
-               const char    *path,
+               const char    *url,
                const char    *body,
                char          *model,
                GCancellable  *cancellable)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *url = NULL;
   SoupSession *session;
   ListModels *list;
-
-  if (!(url = _agent_provider_build_url (self, path, &error)))
-    {
-      g_free (model);
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
 
   list = g_new0 (ListModels, 1);
   list->model = model;
@@ -342,7 +396,7 @@ start_request (AgentProvider *self,
 
       soup_message_set_request_body_from_bytes (list->message, "application/json", bytes);
     }
-  if (!_agent_provider_add_headers (self, soup_message_get_request_headers (list->message),
+  if (!_agent_provider_add_headers (self, NULL, soup_message_get_request_headers (list->message),
                                     &error) ||
       !(session = _agent_provider_get_soup_session (self, &error)))
     {
@@ -402,14 +456,21 @@ agent_provider_list_models_async (AgentProvider       *self,
                                   gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
 
   g_return_if_fail (AGENT_IS_PROVIDER (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, agent_provider_list_models_async);
-  start_request (self, task, SOUP_METHOD_GET, _agent_provider_get_backend (self)->models_path,
-                 NULL, NULL, cancellable);
+  if ((url = _agent_provider_build_url (self, _agent_provider_get_backend (self)->models_path,
+                                        &error)) == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  start_request (self, task, SOUP_METHOD_GET, url, NULL, NULL, cancellable);
 }
 
 /**
@@ -424,7 +485,15 @@ agent_provider_list_models_async (AgentProvider       *self,
  * says: Ollama's `POST /api/show` (`model_info`, `*.context_length`),
  * Gemini's `GET models/MODEL` (`inputTokenLimit`), or the model's entry
  * in an OpenAI-style list (`context_length` as OpenRouter and LM Studio
- * write it, `context_window`, `max_model_len`). Set the answer as
+ * write it, `context_window`, `max_model_len`). llama.cpp's server lists
+ * its model with the window it was trained with only: the window it runs
+ * with (`-c`, per slot) is asked of its `GET /props`
+ * (`default_generation_settings.n_ctx`).
+ *
+ * Ollama makes the window each request asks for (`num_ctx`): the answer
+ * is the model's window capped by
+ * [property@Agent.Provider:max-context-window], which is what the
+ * session then sends. Set the answer as
  * [property@Agent.Session:context-window]. Call
  * [method@Agent.Provider.fetch_context_window_finish] from @callback.
  *
@@ -439,7 +508,9 @@ agent_provider_fetch_context_window_async (AgentProvider       *self,
 {
   const AgentProviderBackend *backend;
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
+  g_autofree char *url = NULL;
   g_autofree char *body = NULL;
   const char *method = SOUP_METHOD_GET;
 
@@ -484,7 +555,12 @@ agent_provider_fetch_context_window_async (AgentProvider       *self,
   else
     path = g_strdup (backend->models_path);
 
-  start_request (self, task, method, path, body, g_strdup (model), cancellable);
+  if ((url = _agent_provider_build_url (self, path, &error)) == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  start_request (self, task, method, url, body, g_strdup (model), cancellable);
 }
 
 /**

@@ -14,6 +14,7 @@
 #include "wire/agent-accumulator-private.h"
 #include "json/agent-json-private.h"
 #include "core/agent-provider.h"
+#include "core/agent-request-settings-private.h"
 #include "wire/agent-stream-decoder-private.h"
 
 G_BEGIN_DECLS
@@ -30,6 +31,12 @@ typedef struct
    * providers whose backend has output_by_tool) */
   JsonNode      *output_schema;
   const char    *output_name;
+  /* What the request asks besides its messages: the provider's, the
+   * session's and the step's settings merged (NULL: nothing set) */
+  AgentRequestSettings *settings;
+  /* The session's context window in tokens (0: unknown), for the APIs
+   * whose window each request sizes (Ollama's num_ctx) */
+  guint64        context_window;
 } AgentRequest;
 
 typedef struct _AgentProviderBackend AgentProviderBackend;
@@ -66,6 +73,7 @@ struct _AgentProviderBackend
  * the provider owns them. */
 typedef struct _AgentProviderHttp  AgentProviderHttp;
 typedef struct _AgentProviderSlots AgentProviderSlots;
+typedef struct _AgentProviderDefaults AgentProviderDefaults;
 
 AgentProviderHttp          *_agent_provider_http_new          (void);
 void                        _agent_provider_http_dispose      (AgentProviderHttp   *http);
@@ -73,9 +81,27 @@ void                        _agent_provider_http_free         (AgentProviderHttp
 AgentProviderSlots         *_agent_provider_slots_new         (void);
 void                        _agent_provider_slots_free        (AgentProviderSlots  *slots);
 
+/* agent-provider-settings.c: settings, prompt-cache, keep-alive,
+ * max-context-window */
+#define AGENT_PROVIDER_N_DEFAULTS_PROPS 4
+#define AGENT_PROVIDER_DEFAULT_MAX_CONTEXT_WINDOW 16384
+
+AgentProviderDefaults      *_agent_provider_defaults_new      (void);
+void                        _agent_provider_defaults_free     (AgentProviderDefaults *defaults);
+void                        _agent_provider_class_add_defaults (GObjectClass        *object_class,
+                                                                guint                first_prop_id);
+gboolean                    _agent_provider_get_defaults_property (AgentProvider    *self,
+                                                                   guint             prop_id,
+                                                                   GValue           *value);
+gboolean                    _agent_provider_set_defaults_property (AgentProvider    *self,
+                                                                   guint             prop_id,
+                                                                   const GValue     *value);
+gboolean                    _agent_keep_alive_is_seconds      (const char          *text);
+
 const AgentProviderBackend *_agent_provider_get_backend       (AgentProvider       *self);
 AgentProviderHttp          *_agent_provider_get_http          (AgentProvider       *self);
 AgentProviderSlots         *_agent_provider_get_slots         (AgentProvider       *self);
+AgentProviderDefaults      *_agent_provider_get_defaults      (AgentProvider       *self);
 SoupSession                *_agent_provider_get_soup_session  (AgentProvider       *self,
                                                                GError             **error);
 GCancellable               *_agent_provider_get_cancellable   (AgentProvider       *self);
@@ -92,10 +118,13 @@ GError                     *_agent_provider_error_from_redirect (const char * co
 char                       *_agent_provider_redact            (AgentProvider       *self,
                                                                const char          *text);
 char                      **_agent_provider_dup_secrets       (AgentProvider       *self);
+char                      **_agent_provider_dup_request_secrets (AgentProvider     *self,
+                                                                 AgentRequestSettings *settings);
 void                        _agent_secrets_free               (char               **secrets);
 void                        _agent_provider_add_bearer_auth   (AgentProvider       *self,
                                                                SoupMessageHeaders  *headers);
 gboolean                    _agent_provider_add_headers       (AgentProvider       *self,
+                                                               AgentRequestSettings *settings,
                                                                SoupMessageHeaders  *headers,
                                                                GError             **error);
 void                        _agent_provider_add_api_key_header (AgentProvider      *self,

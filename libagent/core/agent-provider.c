@@ -57,6 +57,7 @@ struct _AgentProvider
   char                       *model;
   AgentProviderHttp          *http;    /* agent-provider-http.c */
   AgentProviderSlots         *slots;   /* agent-provider-slots.c */
+  AgentProviderDefaults      *defaults; /* agent-provider-settings.c */
 
   guint                       max_tokens;
   AgentReasoningEffort        reasoning_effort;
@@ -136,6 +137,7 @@ agent_provider_finalize (GObject *object)
   AgentProvider *self = (AgentProvider *)object;
 
   g_clear_pointer (&self->slots, _agent_provider_slots_free);
+  g_clear_pointer (&self->defaults, _agent_provider_defaults_free);
   g_clear_pointer (&self->http, _agent_provider_http_free);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->model, g_free);
@@ -210,7 +212,8 @@ agent_provider_get_property (GObject    *object,
       break;
 
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_agent_provider_get_defaults_property (self, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -286,7 +289,8 @@ agent_provider_set_property (GObject      *object,
       break;
 
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_agent_provider_set_defaults_property (self, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -479,6 +483,7 @@ agent_provider_class_init (AgentProviderClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  _agent_provider_class_add_defaults (object_class, N_PROPS);
 }
 
 static void
@@ -487,6 +492,7 @@ agent_provider_init (AgentProvider *self)
   self->backend = backends[0];
   self->http = _agent_provider_http_new ();
   self->slots = _agent_provider_slots_new ();
+  self->defaults = _agent_provider_defaults_new ();
 }
 
 /**
@@ -825,4 +831,10 @@ AgentProviderSlots *
 _agent_provider_get_slots (AgentProvider *self)
 {
   return self->slots;
+}
+
+AgentProviderDefaults *
+_agent_provider_get_defaults (AgentProvider *self)
+{
+  return self->defaults;
 }

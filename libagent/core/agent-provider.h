@@ -11,6 +11,7 @@
 
 #include <gio/gio.h>
 
+#include "agent-request-settings.h"
 #include "agent-version-macros.h"
 
 G_BEGIN_DECLS
@@ -112,6 +113,24 @@ AgentReasoningEffort agent_provider_get_reasoning_effort (AgentProvider *self);
 AGENT_AVAILABLE_IN_ALL
 void                agent_provider_set_reasoning_effort (AgentProvider        *self,
                                                          AgentReasoningEffort  effort);
+AGENT_AVAILABLE_IN_ALL
+AgentRequestSettings *agent_provider_get_settings       (AgentProvider        *self);
+AGENT_AVAILABLE_IN_ALL
+gboolean            agent_provider_get_prompt_cache     (AgentProvider        *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_set_prompt_cache     (AgentProvider        *self,
+                                                         gboolean              prompt_cache);
+AGENT_AVAILABLE_IN_ALL
+const char         *agent_provider_get_keep_alive       (AgentProvider        *self);
+AGENT_AVAILABLE_IN_ALL
+gboolean            agent_provider_set_keep_alive       (AgentProvider        *self,
+                                                         const char           *duration,
+                                                         GError              **error);
+AGENT_AVAILABLE_IN_ALL
+guint64             agent_provider_get_max_context_window (AgentProvider      *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_set_max_context_window (AgentProvider      *self,
+                                                           guint64             tokens);
 AGENT_AVAILABLE_IN_ALL
 void                agent_provider_list_models_async    (AgentProvider        *self,
                                                          GCancellable         *cancellable,

@@ -1,4 +1,4 @@
-/* agent-session-output.c — answers that follow a JSON Schema
+/* agent-session-output.c — the answer: its JSON Schema and its guard
  *
  * The session's side of structured output: the output-schema property,
  * the object-delta and object-finished signals, and sending one message
@@ -6,12 +6,16 @@
  * reading and checking the object, is agent-turn-output.c; each provider
  * asks for it its own way (providers/agent-provider-output.c).
  *
+ * And the output guard: the check-output hook, which the turn runs on its
+ * final answer (agent-turn-output.c).
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include "config.h"
 
 #include "agent-marshal.h"
+#include "core/agent-output-decision.h"
 #include "core/agent-session-private.h"
 #include "json/agent-json-private.h"
 
@@ -25,11 +29,29 @@ G_STATIC_ASSERT (N_OUTPUT_PROPS == AGENT_SESSION_N_OUTPUT_PROPS);
 static GParamSpec *properties[N_OUTPUT_PROPS];
 static guint first_prop_id;
 
+/* For check-output: a guard that fails closed. Every handler must let the
+ * answer stand; the first that rejects or replaces it, or gives no
+ * decision (returns NULL: in Python or JavaScript, raised or returned
+ * something else), decides. */
+static gboolean
+all_allow_accumulator (GSignalInvocationHint *hint,
+                       GValue                *return_accu,
+                       const GValue          *handler_return,
+                       gpointer               data)
+{
+  AgentOutputDecision *decision = g_value_get_object (handler_return);
+
+  g_value_set_object (return_accu, decision);
+  return decision != NULL &&
+         agent_output_decision_get_verdict (decision) == AGENT_OUTPUT_VERDICT_ALLOW;
+}
+
 void
 _agent_session_class_add_output (GObjectClass *object_class,
                                  guint         first_id,
                                  guint        *object_delta_signal,
-                                 guint        *object_finished_signal)
+                                 guint        *object_finished_signal,
+                                 guint        *check_output_signal)
 {
   GType type = G_TYPE_FROM_CLASS (object_class);
 
@@ -127,6 +149,46 @@ _agent_session_class_add_output (GObjectClass *object_class,
                   JSON_TYPE_NODE);
   g_signal_set_va_marshaller (*object_finished_signal, type,
                               _agent_marshal_VOID__OBJECT_BOXEDv);
+
+  /**
+   * AgentSession::check-output:
+   * @self: the session
+   * @answer: the turn's final answer, whole, not yet in the memory
+   *
+   * A guard that runs on the final answer of each turn (the one without
+   * tool calls), before it is kept in the memory and the turn completes:
+   * a handler returns [ctor@Agent.OutputDecision.new_allow] to let it
+   * stand, [ctor@Agent.OutputDecision.new_replace] to put another text in
+   * its place (kept, sent back to the model later, and given to the
+   * caller), or [ctor@Agent.OutputDecision.new_reject] with a reason:
+   * then the answer is not kept, and the turn fails with %AGENT_ERROR_HOOK
+   * and that reason. The conversation stays as it was before the answer
+   * (the user's message, and the tool calls of earlier steps with their
+   * results).
+   *
+   * Its text has streamed already ([signal@Agent.Session::text-delta]):
+   * an application that must not show a rejected answer shows the answer
+   * once this hook let it stand ([signal@Agent.Session::completed]).
+   *
+   * The hook fails closed, as [signal@Agent.Session::check-tool-call]
+   * does: a handler that returns %NULL rejects the answer, and so, in
+   * Python and JavaScript, does one that raises an exception or returns a
+   * value of another type. Every handler must let the answer stand; the
+   * first that does not decides. Without a handler, answers stand. With
+   * an [property@Agent.Session:output-schema], a replacement is checked
+   * against the schema too.
+   *
+   * Returns: (transfer full) (nullable): the decision; %NULL rejects the
+   *   answer
+   *
+   * Since: 0.1
+   */
+  *check_output_signal =
+    g_signal_new ("check-output",
+                  type,
+                  G_SIGNAL_RUN_LAST,
+                  0, all_allow_accumulator, NULL, NULL,
+                  AGENT_TYPE_OUTPUT_DECISION, 1, AGENT_TYPE_MESSAGE);
 }
 
 gboolean

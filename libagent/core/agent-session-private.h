@@ -25,6 +25,7 @@ struct _AgentSession
   AgentMessage  *current_message;
   GObject       *transcript;  /* an AgentTranscript, made when asked for */
   JsonNode      *output_schema;
+  AgentRequestSettings *settings;  /* agent-session-settings.c */
   AgentTurn     *turn;
   double         tool_timeout;
   double         step_timeout;
@@ -71,6 +72,7 @@ typedef enum
   AGENT_SESSION_OBJECT_DELTA,
   AGENT_SESSION_OBJECT_FINISHED,
   AGENT_SESSION_TOOL_FAILED,
+  AGENT_SESSION_CHECK_OUTPUT,
   AGENT_SESSION_N_SIGNALS
 } AgentSessionSignal;
 
@@ -127,14 +129,15 @@ gboolean _agent_session_set_context_property  (AgentSession *self,
 void     _agent_session_set_context_used      (AgentSession *self,
                                                gint64        tokens);
 
-/* agent-session-output.c adds this many properties */
+/* agent-session-output.c: output-schema, object-delta, object-finished,
+ * check-output */
 #define AGENT_SESSION_N_OUTPUT_PROPS 1
 
-/* agent-session-output.c: output-schema, object-delta, object-finished */
 void     _agent_session_class_add_output     (GObjectClass *object_class,
                                               guint         first_prop_id,
                                               guint        *object_delta_signal,
-                                              guint        *object_finished_signal);
+                                              guint        *object_finished_signal,
+                                              guint        *check_output_signal);
 gboolean _agent_session_get_output_property  (AgentSession *self,
                                               guint         prop_id,
                                               GValue       *value);
@@ -143,6 +146,8 @@ gboolean _agent_session_set_output_property  (AgentSession *self,
                                               const GValue *value);
 
 /* agent-session-tools.c: validate-tool-arguments, tool-failed */
+#define AGENT_SESSION_N_TOOLS_PROPS 1
+
 void     _agent_session_init_tools          (AgentSession *self);
 void     _agent_session_class_add_tools     (GObjectClass *object_class,
                                              guint         first_prop_id,
@@ -153,5 +158,15 @@ gboolean _agent_session_get_tools_property  (AgentSession *self,
 gboolean _agent_session_set_tools_property  (AgentSession *self,
                                              guint         prop_id,
                                              const GValue *value);
+
+/* agent-session-settings.c: settings */
+#define AGENT_SESSION_N_SETTINGS_PROPS 1
+
+void                  _agent_session_class_add_settings    (GObjectClass *object_class,
+                                                            guint         first_prop_id);
+gboolean              _agent_session_get_settings_property (AgentSession *self,
+                                                            guint         prop_id,
+                                                            GValue       *value);
+AgentRequestSettings *_agent_session_dup_request_settings  (AgentSession *self);
 
 G_END_DECLS

@@ -15,6 +15,8 @@ enum {
   N_TOOLS_PROPS
 };
 
+G_STATIC_ASSERT (N_TOOLS_PROPS == AGENT_SESSION_N_TOOLS_PROPS);
+
 static GParamSpec *properties[N_TOOLS_PROPS];
 static guint first_prop_id;
 

@@ -169,6 +169,7 @@ agent_session_finalize (GObject *object)
   g_clear_pointer (&self->output_schema, json_node_unref);
   g_clear_pointer (&self->usage, agent_usage_unref);
   g_clear_pointer (&self->turn_metrics, agent_metrics_unref);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (agent_session_parent_class)->finalize (object);
 }
@@ -256,7 +257,8 @@ agent_session_get_property (GObject    *object,
       if (!_agent_session_get_limit_property (self, prop_id, value) &&
           !_agent_session_get_context_property (self, prop_id, value) &&
           !_agent_session_get_output_property (self, prop_id, value) &&
-          !_agent_session_get_tools_property (self, prop_id, value))
+          !_agent_session_get_tools_property (self, prop_id, value) &&
+          !_agent_session_get_settings_property (self, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -528,11 +530,16 @@ agent_session_class_init (AgentSessionClass *klass)
                                    N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
                                    AGENT_SESSION_N_CONTEXT_PROPS,
                                    &signals[AGENT_SESSION_OBJECT_DELTA],
-                                   &signals[AGENT_SESSION_OBJECT_FINISHED]);
+                                   &signals[AGENT_SESSION_OBJECT_FINISHED],
+                                   &signals[AGENT_SESSION_CHECK_OUTPUT]);
   _agent_session_class_add_tools (object_class,
                                   N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
                                   AGENT_SESSION_N_CONTEXT_PROPS + AGENT_SESSION_N_OUTPUT_PROPS,
                                   &signals[AGENT_SESSION_TOOL_FAILED]);
+  _agent_session_class_add_settings (object_class,
+                                     N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
+                                     AGENT_SESSION_N_CONTEXT_PROPS + AGENT_SESSION_N_OUTPUT_PROPS +
+                                     AGENT_SESSION_N_TOOLS_PROPS);
 
   /**
    * AgentSession::retry:
@@ -579,8 +586,11 @@ agent_session_class_init (AgentSessionClass *klass)
    * @request: the request about to be sent
    *
    * A hook that runs before each model request, to inspect or change it:
-   * the messages (a copy of the memory), the tools offered, the system
-   * prompt, the model. Changes affect this request only.
+   * the messages (a copy of the memory), the tools offered (or only some of
+   * them: [property@Agent.StepRequest:active-tools]), the system prompt, the
+   * model, and the [class@Agent.RequestSettings] (temperature, tool choice,
+   * …: the provider's and the session's merged). Changes affect this
+   * request only.
    */
   signals[AGENT_SESSION_PREPARE_STEP] =
     g_signal_new ("prepare-step",
@@ -859,6 +869,7 @@ static void
 agent_session_init (AgentSession *self)
 {
   self->tools = g_list_store_new (AGENT_TYPE_TOOL);
+  self->settings = agent_request_settings_new ();
   self->max_steps = 10;
   _agent_session_init_limits (self);
   _agent_session_init_context (self);

@@ -16,6 +16,7 @@
 #include "agent-message.h"
 #include "agent-metrics.h"
 #include "agent-provider.h"
+#include "agent-request-settings.h"
 #include "agent-tool.h"
 #include "agent-usage.h"
 #include "agent-version-macros.h"
@@ -41,6 +42,8 @@ const char    *agent_session_get_system_prompt             (AgentSession        
 AGENT_AVAILABLE_IN_ALL
 void           agent_session_set_system_prompt             (AgentSession         *self,
                                                             const char           *system_prompt);
+AGENT_AVAILABLE_IN_ALL
+AgentRequestSettings *agent_session_get_settings           (AgentSession         *self);
 AGENT_AVAILABLE_IN_ALL
 gboolean       agent_session_get_stream_tool_call_chunks   (AgentSession         *self);
 AGENT_AVAILABLE_IN_ALL

@@ -29,6 +29,7 @@ typedef void (*AgentStepRetryFunc) (gpointer      user_data,
                                     const GError *error);
 
 AgentStep    *agent_step_new          (AgentProvider                  *provider,
+                                       AgentRequestSettings           *settings,
                                        const AgentAccumulatorListener *listener,
                                        gpointer                        user_data);
 AgentStep    *agent_step_ref          (AgentStep                      *self);

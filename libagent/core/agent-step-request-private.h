@@ -9,10 +9,13 @@
 
 G_BEGIN_DECLS
 
-AgentStepRequest *_agent_step_request_new (guint       step,
-                                           GListModel *messages,
-                                           GListModel *tools,
-                                           const char *system_prompt,
-                                           const char *model);
+AgentStepRequest *_agent_step_request_new          (guint                  step,
+                                                    GListModel            *messages,
+                                                    GListModel            *tools,
+                                                    const char            *system_prompt,
+                                                    const char            *model,
+                                                    AgentRequestSettings  *settings);
+GListModel       *_agent_step_request_active_tools (AgentStepRequest      *self,
+                                                    GError               **error);
 
 G_END_DECLS

@@ -5,6 +5,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
+#include "agent-error.h"
 #include "messages/agent-message.h"
 #include "core/agent-step-request-private.h"
 #include "tools/agent-tool.h"
@@ -16,7 +19,9 @@
  * [signal@Agent.Session::prepare-step] to inspect or change: the messages
  * (a copy of the memory, or of the view of it that the session's
  * [class@Agent.ContextPolicy] made: changing it changes this request
- * only), the tools offered, the system prompt and the model.
+ * only), the tools offered (all of them, or the
+ * [property@Agent.StepRequest:active-tools]), the system prompt, the model
+ * and the [property@Agent.StepRequest:settings].
  *
  * Since: 0.1
  */
@@ -28,6 +33,8 @@ struct _AgentStepRequest
   GListStore *tools;
   char       *system_prompt;
   char       *model;
+  char      **active_tools;
+  AgentRequestSettings *settings;
   guint       step;
 };
 
@@ -38,6 +45,8 @@ enum {
   PROP_TOOLS,
   PROP_SYSTEM_PROMPT,
   PROP_MODEL,
+  PROP_SETTINGS,
+  PROP_ACTIVE_TOOLS,
   N_PROPS
 };
 
@@ -54,6 +63,8 @@ agent_step_request_finalize (GObject *object)
   g_clear_object (&self->tools);
   g_clear_pointer (&self->system_prompt, g_free);
   g_clear_pointer (&self->model, g_free);
+  g_clear_pointer (&self->active_tools, g_strfreev);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (agent_step_request_parent_class)->finalize (object);
 }
@@ -88,6 +99,14 @@ agent_step_request_get_property (GObject    *object,
       g_value_set_string (value, self->model);
       break;
 
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
+
+    case PROP_ACTIVE_TOOLS:
+      g_value_set_boxed (value, self->active_tools);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -109,6 +128,10 @@ agent_step_request_set_property (GObject      *object,
 
     case PROP_MODEL:
       agent_step_request_set_model (self, g_value_get_string (value));
+      break;
+
+    case PROP_ACTIVE_TOOLS:
+      agent_step_request_set_active_tools (self, g_value_get_boxed (value));
       break;
 
     default:
@@ -175,6 +198,38 @@ agent_step_request_class_init (AgentStepRequestClass *klass)
                          NULL,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AgentStepRequest:settings:
+   *
+   * What this request asks besides its messages: the provider's
+   * [property@Agent.Provider:settings] with the session's
+   * [property@Agent.Session:settings] over them, as one
+   * [class@Agent.RequestSettings] to change (or
+   * [method@Agent.RequestSettings.unset]) for this request only.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL,
+                         AGENT_TYPE_REQUEST_SETTINGS,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentStepRequest:active-tools:
+   *
+   * The names of the tools this request offers, of those in
+   * [property@Agent.StepRequest:tools] (the session's), or %NULL for all
+   * of them. A name that is not among them fails the turn before sending,
+   * with %AGENT_ERROR_INVALID_ARGUMENT. The model may still call only
+   * tools the session has.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_ACTIVE_TOOLS] =
+    g_param_spec_boxed ("active-tools", NULL, NULL,
+                        G_TYPE_STRV,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -198,12 +253,14 @@ copy_items (GListStore *store,
   g_list_store_splice (store, 0, 0, items->pdata, items->len);
 }
 
+/* @settings: the merged settings, which the request changes */
 AgentStepRequest *
-_agent_step_request_new (guint       step,
-                         GListModel *messages,
-                         GListModel *tools,
-                         const char *system_prompt,
-                         const char *model)
+_agent_step_request_new (guint                 step,
+                         GListModel           *messages,
+                         GListModel           *tools,
+                         const char           *system_prompt,
+                         const char           *model,
+                         AgentRequestSettings *settings)
 {
   AgentStepRequest *self = g_object_new (AGENT_TYPE_STEP_REQUEST, NULL);
 
@@ -212,8 +269,52 @@ _agent_step_request_new (guint       step,
   copy_items (self->tools, tools);
   self->system_prompt = g_strdup (system_prompt);
   self->model = g_strdup (model);
+  self->settings = g_object_ref (settings);
 
   return self;
+}
+
+/* The tools sent: those of the list named in active-tools, in the list's
+ * order (a new list), or NULL with @error naming one that is not there */
+GListModel *
+_agent_step_request_active_tools (AgentStepRequest  *self,
+                                  GError           **error)
+{
+  GListStore *active;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tools));
+
+  if (self->active_tools == NULL)
+    return g_object_ref (G_LIST_MODEL (self->tools));
+
+  for (guint i = 0; self->active_tools[i] != NULL; i++)
+    {
+      gboolean found = FALSE;
+
+      for (guint j = 0; j < n && !found; j++)
+        {
+          g_autoptr(AgentTool) tool = g_list_model_get_item (G_LIST_MODEL (self->tools), j);
+
+          found = g_strcmp0 (agent_tool_get_name (tool), self->active_tools[i]) == 0;
+        }
+      if (!found)
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                       _("active-tools names “%s”, which is not one of the tools of the "
+                         "request"),
+                       self->active_tools[i]);
+          return NULL;
+        }
+    }
+
+  active = g_list_store_new (AGENT_TYPE_TOOL);
+  for (guint j = 0; j < n; j++)
+    {
+      g_autoptr(AgentTool) tool = g_list_model_get_item (G_LIST_MODEL (self->tools), j);
+
+      if (g_strv_contains ((const char * const *) self->active_tools, agent_tool_get_name (tool)))
+        g_list_store_append (active, tool);
+    }
+  return G_LIST_MODEL (active);
 }
 
 /**
@@ -348,4 +449,68 @@ agent_step_request_set_model (AgentStepRequest *self,
       self->model = g_strdup (model);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
     }
+}
+
+/**
+ * agent_step_request_get_settings:
+ * @self: a [class@Agent.StepRequest]
+ *
+ * Gets the settings of this request, to read or change:
+ * [property@Agent.StepRequest:settings].
+ *
+ * Returns: (transfer none): the request's settings
+ *
+ * Since: 0.1
+ */
+AgentRequestSettings *
+agent_step_request_get_settings (AgentStepRequest *self)
+{
+  g_return_val_if_fail (AGENT_IS_STEP_REQUEST (self), NULL);
+  return self->settings;
+}
+
+/**
+ * agent_step_request_get_active_tools:
+ * @self: a [class@Agent.StepRequest]
+ *
+ * Gets [property@Agent.StepRequest:active-tools].
+ *
+ * Returns: (nullable) (transfer none) (array zero-terminated=1): the names
+ *   of the tools offered, or %NULL for all of them
+ *
+ * Since: 0.1
+ */
+const char * const *
+agent_step_request_get_active_tools (AgentStepRequest *self)
+{
+  g_return_val_if_fail (AGENT_IS_STEP_REQUEST (self), NULL);
+  return (const char * const *) self->active_tools;
+}
+
+/**
+ * agent_step_request_set_active_tools:
+ * @self: a [class@Agent.StepRequest]
+ * @names: (nullable) (array zero-terminated=1): the names of the tools to
+ *   offer, or %NULL for all of them
+ *
+ * Offers only the tools named in this request (an empty list offers
+ * none): [property@Agent.StepRequest:active-tools].
+ *
+ * Since: 0.1
+ */
+void
+agent_step_request_set_active_tools (AgentStepRequest   *self,
+                                     const char * const *names)
+{
+  g_return_if_fail (AGENT_IS_STEP_REQUEST (self));
+
+  if (names == NULL && self->active_tools == NULL)
+    return;
+  if (names != NULL && self->active_tools != NULL &&
+      g_strv_equal (names, (const char * const *) self->active_tools))
+    return;
+
+  g_strfreev (self->active_tools);
+  self->active_tools = g_strdupv ((char **) names);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVE_TOOLS]);
 }

@@ -11,6 +11,7 @@
 
 #include <gio/gio.h>
 
+#include "agent-request-settings.h"
 #include "agent-version-macros.h"
 
 G_BEGIN_DECLS
@@ -36,5 +37,12 @@ const char *agent_step_request_get_model         (AgentStepRequest *self);
 AGENT_AVAILABLE_IN_ALL
 void        agent_step_request_set_model         (AgentStepRequest *self,
                                                   const char       *model);
+AGENT_AVAILABLE_IN_ALL
+AgentRequestSettings *agent_step_request_get_settings (AgentStepRequest *self);
+AGENT_AVAILABLE_IN_ALL
+const char * const *agent_step_request_get_active_tools (AgentStepRequest   *self);
+AGENT_AVAILABLE_IN_ALL
+void        agent_step_request_set_active_tools  (AgentStepRequest   *self,
+                                                  const char * const *names);
 
 G_END_DECLS

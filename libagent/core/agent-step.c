@@ -58,13 +58,14 @@ agent_step_clear (gpointer data)
 
 AgentStep *
 agent_step_new (AgentProvider                  *provider,
+                AgentRequestSettings           *settings,
                 const AgentAccumulatorListener *listener,
                 gpointer                        user_data)
 {
   AgentStep *self = g_rc_box_new0 (AgentStep);
 
   self->provider = g_object_ref (provider);
-  self->secrets = _agent_provider_dup_secrets (provider);
+  self->secrets = _agent_provider_dup_request_secrets (provider, settings);
   self->accumulator = agent_accumulator_new (listener, user_data);
   self->decoder = agent_stream_decoder_new (&_agent_provider_get_backend (provider)->stream,
                                             self->accumulator,

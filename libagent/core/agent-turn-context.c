@@ -206,6 +206,7 @@ start_summary (AgentTurn  *turn,
   g_autoptr(GListStore) messages = NULL;
   g_autoptr(GListStore) no_tools = g_list_store_new (AGENT_TYPE_TOOL);
   g_autoptr(AgentMessage) ask = NULL;
+  g_autoptr(AgentRequestSettings) settings = NULL;
   AgentRequest request = { 0 };
   guint n_trimmed, n_dropped;
   guint start = view_first_replaced (base);
@@ -236,10 +237,16 @@ start_summary (AgentTurn  *turn,
   request.system_prompt = session->system_prompt;
   request.messages = G_LIST_MODEL (messages);
   request.tools = G_LIST_MODEL (no_tools);
+  /* The session's settings, without what only tools make sense with; the
+   * same window (Ollama would load the model again for another) */
+  request.settings = settings = _agent_session_dup_request_settings (session);
+  agent_request_settings_unset (settings, "tool-choice");
+  agent_request_settings_unset (settings, "parallel-tool-calls");
+  request.context_window = session->context_window;
 
   g_debug ("Summarizing messages %u to %u", start, boundary);
 
-  turn->step = agent_step_new (session->provider, &_agent_turn_listener, turn);
+  turn->step = agent_step_new (session->provider, settings, &_agent_turn_listener, turn);
   _agent_message_set_summary (agent_step_get_message (turn->step), start, boundary);
   agent_step_set_timeout (turn->step, session->step_timeout);
   agent_step_set_max_request_size (turn->step, session->max_request_size);

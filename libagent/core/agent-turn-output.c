@@ -1,4 +1,10 @@
-/* agent-turn-output.c — the object of a turn whose answer follows a schema
+/* agent-turn-output.c — the turn's answer: its object and its guard
+ *
+ * The output guard: the check-output hook sees the final answer before
+ * anything else does with it, and may reject it (it is not kept, and the
+ * turn fails) or put another text in its place.
+ *
+ * The object of a turn whose answer follows a schema:
  *
  * Each step's request asks for the schema (the provider decides how); the
  * answer's text — or, where the provider answers with a forced tool call,
@@ -23,6 +29,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "core/agent-output-decision.h"
 #include "json/agent-json-schema.h"
 #include "messages/agent-message-private.h"
 #include "core/agent-turn-private.h"
@@ -165,6 +172,52 @@ _agent_turn_output_take_call (AgentTurn    *turn,
   _agent_message_append (&message->content, arguments, strlen (arguments));
   _agent_message_clear_tool_calls (message);
   _agent_message_notify_content (message);
+}
+
+/* The check-output hook on the final answer, which fails closed: FALSE
+ * with @error (AGENT_ERROR_HOOK) if it rejects it, or gives no decision;
+ * the answer's text replaced if it says so. */
+gboolean
+_agent_turn_check_output (AgentTurn     *turn,
+                          AgentMessage  *message,
+                          GError       **error)
+{
+  g_autoptr(AgentOutputDecision) decision = NULL;
+  const char *text;
+
+  if (!_agent_session_has_handler (turn->session, AGENT_SESSION_CHECK_OUTPUT))
+    return TRUE;
+
+  _agent_session_emit (turn->session, AGENT_SESSION_CHECK_OUTPUT, message, &decision);
+  if (decision == NULL)
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_HOOK,
+                           _("The answer was rejected: the check-output hook gave no decision"));
+      return FALSE;
+    }
+
+  switch (agent_output_decision_get_verdict (decision))
+    {
+    case AGENT_OUTPUT_VERDICT_ALLOW:
+      return TRUE;
+
+    case AGENT_OUTPUT_VERDICT_REPLACE:
+      text = agent_output_decision_get_replacement (decision);
+      if (message->content != NULL)
+        g_string_truncate (message->content, 0);
+      if (message->content_breaks != NULL)
+        g_array_set_size (message->content_breaks, 0);
+      _agent_message_append (&message->content, text, strlen (text));
+      _agent_message_notify_content (message);
+      return TRUE;
+
+    case AGENT_OUTPUT_VERDICT_REJECT:
+    default:
+      text = agent_output_decision_get_reason (decision);
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_HOOK, _("The answer was rejected: %s"),
+                   text != NULL ? text : _("the check-output hook gave no reason"));
+      return FALSE;
+    }
 }
 
 /* The last answer: read whole, checked, given to object-finished. Returns

@@ -116,6 +116,9 @@ void       _agent_turn_output_call_delta (AgentTurn     *turn,
                                           gsize          len);
 void       _agent_turn_output_take_call  (AgentTurn     *turn,
                                           AgentMessage  *message);
+gboolean   _agent_turn_check_output      (AgentTurn     *turn,
+                                          AgentMessage  *message,
+                                          GError       **error);
 GError    *_agent_turn_output_finish     (AgentTurn     *turn,
                                           AgentMessage  *message);
 GError    *_agent_turn_output_explain    (AgentTurn     *turn,

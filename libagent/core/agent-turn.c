@@ -686,6 +686,13 @@ step_cb (GObject      *object,
 
   if (agent_message_get_n_tool_calls (message) == 0)
     {
+      /* The output guard first: a rejected answer is not kept */
+      if (!_agent_turn_check_output (turn, message, &error))
+        {
+          _agent_turn_fail (turn, error);
+          return;
+        }
+
       /* An answer that was to follow a schema and does not stays in the
        * conversation as it came; the turn fails saying why */
       error = _agent_turn_output_finish (turn, message);
@@ -731,6 +738,8 @@ send_step (AgentTurn *turn)
 {
   AgentSession *session = turn->session;
   g_autoptr(AgentStepRequest) prepared = NULL;
+  g_autoptr(AgentRequestSettings) settings = NULL;
+  g_autoptr(GListModel) active_tools = NULL;
   AgentRequest request = { 0 };
 
   if (g_cancellable_is_cancelled (turn->cancellable))
@@ -773,20 +782,30 @@ send_step (AgentTurn *turn)
   request.system_prompt = session->system_prompt;
   request.messages = turn->view ? G_LIST_MODEL (turn->view) : G_LIST_MODEL (session->memory);
   request.tools = G_LIST_MODEL (session->tools);
+  /* The provider's settings, the session's over them */
+  request.settings = settings = _agent_session_dup_request_settings (session);
+  request.context_window = session->context_window;
   _agent_turn_output_prepare (turn, &request);
 
   /* The prepare-step hook sees (and may change) a copy; without a handler
    * the memory is read as it is. */
   if (_agent_session_has_handler (session, AGENT_SESSION_PREPARE_STEP))
     {
+      GError *tools_error = NULL;
+
       prepared = _agent_step_request_new (turn->totals.steps + 1, request.messages, request.tools,
-                                          request.system_prompt, request.model);
+                                          request.system_prompt, request.model, settings);
       _agent_session_emit (session, AGENT_SESSION_PREPARE_STEP, prepared);
 
       request.model = agent_step_request_get_model (prepared);
       request.system_prompt = agent_step_request_get_system_prompt (prepared);
       request.messages = G_LIST_MODEL (agent_step_request_get_messages (prepared));
-      request.tools = G_LIST_MODEL (agent_step_request_get_tools (prepared));
+      if (!(active_tools = _agent_step_request_active_tools (prepared, &tools_error)))
+        {
+          _agent_turn_fail (turn, tools_error);
+          return;
+        }
+      request.tools = active_tools;
     }
 
   /* Refused before the request is built: building it would take as much
@@ -813,7 +832,7 @@ send_step (AgentTurn *turn)
         }
     }
 
-  turn->step = agent_step_new (session->provider, &_agent_turn_listener, turn);
+  turn->step = agent_step_new (session->provider, request.settings, &_agent_turn_listener, turn);
   turn->step_started_at = g_get_monotonic_time ();
   agent_step_set_timeout (turn->step, session->step_timeout);
   agent_step_set_max_request_size (turn->step, session->max_request_size);

@@ -13,6 +13,12 @@
  *
  * How many tokens a request (or a whole turn) used.
  *
+ * The prompt's tokens count all it sent, those read from the provider's
+ * prompt cache ([method@Agent.Usage.get_cached_tokens]) and those written
+ * to it ([method@Agent.Usage.get_cache_creation_tokens]) included, for
+ * every provider: Anthropic's `input_tokens` leave both out, and are added
+ * to them here.
+ *
  * An `AgentUsage` is immutable. Besides the counts every provider reports,
  * it keeps the provider's own usage object ([method@Agent.Usage.get_raw]) for
  * the fields only that provider has (costs, timings, …).
@@ -27,7 +33,10 @@ struct _AgentUsage
   gint64    total_tokens;
   gint64    reasoning_tokens;
   gint64    cached_tokens;
+  gint64    cache_creation_tokens;
   JsonNode *raw;
+  guint     has_cached : 1;          /* the provider reported each */
+  guint     has_cache_creation : 1;
 };
 
 G_DEFINE_BOXED_TYPE (AgentUsage, agent_usage, agent_usage_ref, agent_usage_unref)
@@ -78,6 +87,23 @@ member_int (JsonObject *object,
   return 0;
 }
 
+/* Whether the count @path (a member, or DETAILS.MEMBER) is in @object */
+static gboolean
+has_count (JsonObject *object,
+           const char *details,
+           const char *name)
+{
+  JsonNode *node;
+
+  if (details != NULL)
+    {
+      node = json_object_get_member (object, details);
+      object = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+    }
+  node = object != NULL ? json_object_get_member (object, name) : NULL;
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node);
+}
+
 static JsonObject *
 member_object (JsonObject *object,
                const char *name)
@@ -96,9 +122,11 @@ member_object (JsonObject *object,
  * Reads the token counts from a provider's usage object. The names of the
  * OpenAI chat API (`prompt_tokens`, `completion_tokens`, `total_tokens`,
  * `completion_tokens_details.reasoning_tokens`,
- * `prompt_tokens_details.cached_tokens`) and of the Responses and Anthropic
- * APIs (`input_tokens`, `output_tokens`) are understood. @node is kept as
- * the raw usage.
+ * `prompt_tokens_details.cached_tokens`), of the Responses API
+ * (`input_tokens`, `output_tokens`, `input_tokens_details.cached_tokens`,
+ * `output_tokens_details.reasoning_tokens`) and of Anthropic's
+ * (`cache_read_input_tokens` and `cache_creation_input_tokens`, added to
+ * the prompt's) are understood. @node is kept as the raw usage.
  *
  * Returns: (transfer full) (nullable): a new [struct@Agent.Usage], or %NULL if @node
  *   is not an object
@@ -110,6 +138,8 @@ agent_usage_new_from_json (JsonNode *node)
 {
   AgentUsage *self;
   JsonObject *object;
+  gint64 cache_read;
+  gint64 cache_creation;
 
   g_return_val_if_fail (node != NULL, NULL);
 
@@ -118,7 +148,10 @@ agent_usage_new_from_json (JsonNode *node)
 
   object = json_node_get_object (node);
   self = g_atomic_rc_box_new0 (AgentUsage);
-  self->prompt_tokens = member_int (object, "prompt_tokens") + member_int (object, "input_tokens");
+  cache_read = member_int (object, "cache_read_input_tokens");
+  cache_creation = member_int (object, "cache_creation_input_tokens");
+  self->prompt_tokens = member_int (object, "prompt_tokens") + member_int (object, "input_tokens")
+                      + cache_read + cache_creation;
   self->completion_tokens = member_int (object, "completion_tokens")
                           + member_int (object, "output_tokens");
   self->total_tokens = json_object_has_member (object, "total_tokens")
@@ -131,28 +164,54 @@ agent_usage_new_from_json (JsonNode *node)
   self->cached_tokens = member_int (member_object (object, "prompt_tokens_details"),
                                     "cached_tokens")
                       + member_int (member_object (object, "input_tokens_details"),
-                                    "cached_tokens");
+                                    "cached_tokens")
+                      + cache_read;
+  self->has_cached = has_count (object, "prompt_tokens_details", "cached_tokens") ||
+                     has_count (object, "input_tokens_details", "cached_tokens") ||
+                     has_count (object, NULL, "cache_read_input_tokens");
+  self->cache_creation_tokens = cache_creation;
+  self->has_cache_creation = has_count (object, NULL, "cache_creation_input_tokens");
   /* A deep copy: sealing a shallow one would seal the caller's object */
   self->raw = _agent_json_node_sealed_copy (node);
 
   return self;
 }
 
+/* @cached_tokens and @cache_creation_tokens are -1 when the provider did
+ * not report them */
 AgentUsage *
 _agent_usage_new_full (gint64    prompt_tokens,
                        gint64    completion_tokens,
                        gint64    total_tokens,
                        gint64    reasoning_tokens,
                        gint64    cached_tokens,
+                       gint64    cache_creation_tokens,
                        JsonNode *raw)
 {
   AgentUsage *self = agent_usage_new (prompt_tokens, completion_tokens, total_tokens);
 
   self->reasoning_tokens = MAX (reasoning_tokens, 0);
   self->cached_tokens = MAX (cached_tokens, 0);
+  self->has_cached = cached_tokens >= 0;
+  self->cache_creation_tokens = MAX (cache_creation_tokens, 0);
+  self->has_cache_creation = cache_creation_tokens >= 0;
   self->raw = raw != NULL ? _agent_json_node_sealed_copy (raw) : NULL;
 
   return self;
+}
+
+/* The cache's counts as _agent_usage_new_full() takes them: -1 when the
+ * provider did not report them */
+gint64
+_agent_usage_get_reported_cached_tokens (const AgentUsage *self)
+{
+  return self->has_cached ? self->cached_tokens : -1;
+}
+
+gint64
+_agent_usage_get_reported_cache_creation_tokens (const AgentUsage *self)
+{
+  return self->has_cache_creation ? self->cache_creation_tokens : -1;
 }
 
 /**
@@ -281,6 +340,24 @@ agent_usage_get_cached_tokens (const AgentUsage *self)
 }
 
 /**
+ * agent_usage_get_cache_creation_tokens:
+ * @self: a [struct@Agent.Usage]
+ *
+ * Gets how many of the prompt tokens were written to the provider's cache
+ * (Anthropic's `cache_creation_input_tokens`), or 0.
+ *
+ * Returns: how many of the prompt tokens were written to the cache, or 0
+ *
+ * Since: 0.1
+ */
+gint64
+agent_usage_get_cache_creation_tokens (const AgentUsage *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->cache_creation_tokens;
+}
+
+/**
  * agent_usage_get_raw:
  * @self: a [struct@Agent.Usage]
  *
@@ -323,6 +400,9 @@ agent_usage_add (const AgentUsage *self,
       sum->total_tokens += self->total_tokens;
       sum->reasoning_tokens += self->reasoning_tokens;
       sum->cached_tokens += self->cached_tokens;
+      sum->cache_creation_tokens += self->cache_creation_tokens;
+      sum->has_cached |= self->has_cached;
+      sum->has_cache_creation |= self->has_cache_creation;
     }
   if (other != NULL)
     {
@@ -331,6 +411,9 @@ agent_usage_add (const AgentUsage *self,
       sum->total_tokens += other->total_tokens;
       sum->reasoning_tokens += other->reasoning_tokens;
       sum->cached_tokens += other->cached_tokens;
+      sum->cache_creation_tokens += other->cache_creation_tokens;
+      sum->has_cached |= other->has_cached;
+      sum->has_cache_creation |= other->has_cache_creation;
     }
   return sum;
 }
@@ -340,8 +423,10 @@ agent_usage_add (const AgentUsage *self,
  * @self: an [struct@Agent.Usage]
  *
  * Writes the token counts as a JSON object: `prompt-tokens`,
- * `completion-tokens`, `total-tokens`, and `reasoning-tokens` when there
- * were any. This is the form of agent-cli's `--json` output and of the
+ * `completion-tokens`, `total-tokens`, `reasoning-tokens` when there were
+ * any, and `cached-input-tokens` and `cache-creation-input-tokens` (the
+ * prompt's tokens read from and written to the provider's cache) when the
+ * provider reported them, 0 included. This is the form of agent-cli's `--json` output and of the
  * events of the Python and JavaScript `stream()`.
  *
  * Returns: (transfer full): a new JSON object
@@ -366,6 +451,16 @@ agent_usage_to_json (const AgentUsage *self)
     {
       json_builder_set_member_name (builder, "reasoning-tokens");
       json_builder_add_int_value (builder, self->reasoning_tokens);
+    }
+  if (self->has_cached)
+    {
+      json_builder_set_member_name (builder, "cached-input-tokens");
+      json_builder_add_int_value (builder, self->cached_tokens);
+    }
+  if (self->has_cache_creation)
+    {
+      json_builder_set_member_name (builder, "cache-creation-input-tokens");
+      json_builder_add_int_value (builder, self->cache_creation_tokens);
     }
   json_builder_end_object (builder);
 

@@ -42,6 +42,8 @@ gint64      agent_usage_get_reasoning_tokens  (const AgentUsage *self);
 AGENT_AVAILABLE_IN_ALL
 gint64      agent_usage_get_cached_tokens     (const AgentUsage *self);
 AGENT_AVAILABLE_IN_ALL
+gint64      agent_usage_get_cache_creation_tokens (const AgentUsage *self);
+AGENT_AVAILABLE_IN_ALL
 JsonNode   *agent_usage_get_raw               (const AgentUsage *self);
 AGENT_AVAILABLE_IN_ALL
 AgentUsage *agent_usage_add                   (const AgentUsage *self,

@@ -26,6 +26,7 @@
 #include "json/agent-json-private.h"
 #include "providers/agent-openai-chat-private.h"
 #include "providers/agent-provider-parts-private.h"
+#include "providers/agent-provider-settings-private.h"
 #include "core/agent-provider-private.h"
 #include "messages/agent-usage-private.h"
 #include "tools/agent-tool.h"
@@ -377,7 +378,13 @@ anthropic_build_body (const AgentRequest  *request,
     }
 
   _agent_output_add_anthropic (root, request, budget > 0);
+  if (!_agent_settings_add_anthropic (root, request, budget > 0, error))
+    return NULL;
   cJSON_AddTrueToObject (root, "stream");
+  if (!_agent_settings_merge_options (root, request, "Anthropic", "messages", error))
+    return NULL;
+  if (agent_provider_get_prompt_cache (request->provider))
+    _agent_anthropic_add_cache_control (root);
 
   return _agent_json_print_body (root, error);
 }
@@ -697,11 +704,14 @@ merge_usage (AnthropicDecoder *self,
       json_object_set_member (self->usage, name, agent_json_to_node (&member));
 
 #define COUNT(name) json_object_get_int_member_with_default (self->usage, name, 0)
+#define REPORTED(name) (json_object_has_member (self->usage, name) ? COUNT (name) : -1)
   node = json_node_init_object (json_node_alloc (), self->usage);
   result = _agent_usage_new_full (COUNT ("input_tokens") + COUNT ("cache_creation_input_tokens")
                                     + COUNT ("cache_read_input_tokens"),
                                   COUNT ("output_tokens"), -1, 0,
-                                  COUNT ("cache_read_input_tokens"), node);
+                                  REPORTED ("cache_read_input_tokens"),
+                                  REPORTED ("cache_creation_input_tokens"), node);
+#undef REPORTED
 #undef COUNT
   agent_accumulator_set_usage (self->accumulator, result);
 }

@@ -37,6 +37,7 @@
 #include "tools/agent-tool.h"
 #include "messages/agent-tool-call-private.h"
 #include "providers/agent-output-private.h"
+#include "providers/agent-provider-settings-private.h"
 
 #define PROVIDER "gemini"
 
@@ -409,7 +410,8 @@ gemini_write_body (const AgentRequest  *request,
       if (budgets[effort] > 0)
         cJSON_AddTrueToObject (thinking, "includeThoughts");
     }
-  if (!_agent_output_add_gemini (config, request, error))
+  if (!_agent_output_add_gemini (config, request, error) ||
+      !_agent_settings_add_gemini (root, config, request, error))
     {
       cJSON_Delete (config);
       return NULL;
@@ -418,6 +420,8 @@ gemini_write_body (const AgentRequest  *request,
     cJSON_AddItemToObject (root, "generationConfig", config);
   else
     cJSON_Delete (config);
+  if (!_agent_settings_merge_options (root, request, "Gemini", "contents", error))
+    return NULL;
 
   return _agent_json_print_body (root, error);
 }
@@ -763,8 +767,9 @@ decode_usage (GeminiDecoder   *self,
                                  json_object_has_member (object, "totalTokenCount")
                                    ? COUNT ("totalTokenCount") : -1,
                                  COUNT ("thoughtsTokenCount"),
-                                 COUNT ("cachedContentTokenCount"),
-                                 node);
+                                 json_object_has_member (object, "cachedContentTokenCount")
+                                   ? COUNT ("cachedContentTokenCount") : -1,
+                                 -1, node);
 #undef COUNT
   agent_accumulator_set_usage (self->accumulator, usage);
 }

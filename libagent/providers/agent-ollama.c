@@ -25,6 +25,7 @@
 #include "json/agent-json-private.h"
 #include "providers/agent-openai-chat-private.h"
 #include "providers/agent-provider-parts-private.h"
+#include "providers/agent-provider-settings-private.h"
 #include "core/agent-provider-private.h"
 #include "messages/agent-usage-private.h"
 #include "tools/agent-tool.h"
@@ -289,10 +290,15 @@ ollama_build_body (const AgentRequest  *request,
   cJSON_AddTrueToObject (root, "stream");
 
   if ((max_tokens = agent_provider_get_max_tokens (request->provider)) > 0)
-    cJSON_AddNumberToObject (cJSON_AddObjectToObject (root, "options"), "num_predict", max_tokens);
+    cJSON_AddNumberToObject (_agent_json_object_member (root, "options"), "num_predict",
+                             max_tokens);
 
   add_think (root, request);
+  if (!_agent_settings_add_ollama (root, request, error))
+    return NULL;
   _agent_output_add_ollama (root, request);
+  if (!_agent_settings_merge_options (root, request, "Ollama", "messages", error))
+    return NULL;
 
   return _agent_json_print_body (root, error);
 }
@@ -442,7 +448,7 @@ decode_usage (OllamaDecoder   *self,
   if (!counted)
     return;
 
-  usage = _agent_usage_new_full (prompt_tokens, completion_tokens, -1, 0, 0, node);
+  usage = _agent_usage_new_full (prompt_tokens, completion_tokens, -1, 0, -1, -1, node);
   agent_accumulator_set_usage (self->accumulator, usage);
 }
 

@@ -22,6 +22,7 @@
 #include "providers/agent-openai-chat-private.h"
 #include "providers/agent-openai-chat-scan-private.h"
 #include "providers/agent-provider-parts-private.h"
+#include "providers/agent-provider-settings-private.h"
 #include "core/agent-provider-private.h"
 #include "tools/agent-tool.h"
 #include "messages/agent-tool-call-private.h"
@@ -321,9 +322,13 @@ openai_chat_build_body (const AgentRequest  *request,
       break;
     }
 
+  if (!_agent_settings_add_openai_chat (root, request, error))
+    return NULL;
   _agent_output_add_openai_chat (root, request);
   cJSON_AddTrueToObject (root, "stream");
   cJSON_AddTrueToObject (cJSON_AddObjectToObject (root, "stream_options"), "include_usage");
+  if (!_agent_settings_merge_options (root, request, "OpenAI", "messages", error))
+    return NULL;
 
   return _agent_json_print_body (root, error);
 }

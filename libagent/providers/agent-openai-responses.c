@@ -37,6 +37,7 @@
 #include "tools/agent-tool.h"
 #include "wire/agent-wire-util-private.h"
 #include "providers/agent-output-private.h"
+#include "providers/agent-provider-settings-private.h"
 
 #define PROVIDER_NAME "openai-responses"
 /* Between two parts of the reasoning or the refusal. The text of several
@@ -457,9 +458,13 @@ openai_responses_build_body (const AgentRequest  *request,
                             cJSON_CreateString ("reasoning.encrypted_content"));
     }
 
+  if (!_agent_settings_add_openai_responses (root, request, error))
+    return NULL;
   _agent_output_add_openai_responses (root, request);
   cJSON_AddFalseToObject (root, "store");
   cJSON_AddTrueToObject (root, "stream");
+  if (!_agent_settings_merge_options (root, request, "OpenAI Responses", "input", error))
+    return NULL;
 
   return _agent_json_print_body (root, error);
 }

@@ -96,6 +96,7 @@ _agent_store_usage_to_node (AgentUsage *usage)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   JsonNode *raw;
+  gint64 cached;
 
   if (usage == NULL)
     return NULL;
@@ -109,8 +110,18 @@ _agent_store_usage_to_node (AgentUsage *usage)
   json_builder_add_int_value (builder, agent_usage_get_total_tokens (usage));
   json_builder_set_member_name (builder, "reasoning-tokens");
   json_builder_add_int_value (builder, agent_usage_get_reasoning_tokens (usage));
-  json_builder_set_member_name (builder, "cached-tokens");
-  json_builder_add_int_value (builder, agent_usage_get_cached_tokens (usage));
+  /* The cache's counts only where the provider reported them (stores
+   * written before had cached-tokens always) */
+  if ((cached = _agent_usage_get_reported_cached_tokens (usage)) >= 0)
+    {
+      json_builder_set_member_name (builder, "cached-tokens");
+      json_builder_add_int_value (builder, cached);
+    }
+  if ((cached = _agent_usage_get_reported_cache_creation_tokens (usage)) >= 0)
+    {
+      json_builder_set_member_name (builder, "cache-creation-tokens");
+      json_builder_add_int_value (builder, cached);
+    }
   if ((raw = agent_usage_get_raw (usage)) != NULL)
     {
       json_builder_set_member_name (builder, "raw");
@@ -124,14 +135,18 @@ _agent_store_usage_to_node (AgentUsage *usage)
 static AgentUsage *
 usage_from_object (JsonObject *object)
 {
+  gint64 cache_creation;
+
   if (object == NULL)
     return NULL;
 
+  cache_creation = json_object_get_int_member_with_default (object, "cache-creation-tokens", -1);
   return _agent_usage_new_full (json_object_get_int_member_with_default (object, "prompt-tokens", 0),
                                 json_object_get_int_member_with_default (object, "completion-tokens", 0),
                                 json_object_get_int_member_with_default (object, "total-tokens", 0),
                                 json_object_get_int_member_with_default (object, "reasoning-tokens", 0),
-                                json_object_get_int_member_with_default (object, "cached-tokens", 0),
+                                json_object_get_int_member_with_default (object, "cached-tokens", -1),
+                                cache_creation,
                                 json_object_get_member (object, "raw"));
 }
 

@@ -9,10 +9,10 @@
 //   returns a Promise (an async function); one that answers later itself
 //   returns Agent.ANSWER_LATER, and a handler written for the C protocol
 //   (complete the invocation, then return true) keeps working;
-// - approval handlers and the check-tool-call / filter-tool-result hooks take
-//   plain values too (true allows; Agent.ANSWER_LATER keeps the approval to
-//   answer it later), and fail closed: a throw, a wrong type or no answer
-//   denies or blocks;
+// - approval handlers and the check-tool-call / filter-tool-result /
+//   check-output hooks take plain values too (true allows;
+//   Agent.ANSWER_LATER keeps an approval to answer it later), and fail
+//   closed: a throw, a wrong type or no answer denies, blocks or rejects;
 // - an exception a tool or a hook throws is logged with its stack at the
 //   debug level in the Agent-Tools log domain (G_MESSAGES_DEBUG=Agent-Tools);
 // - Agent.tool({name, description, parameters, execute, requiresApproval,
@@ -282,7 +282,33 @@ function _init() {
         }
     }
 
+    function outputDecision(value) {
+        if (value instanceof Agent.OutputDecision)
+            return value;
+        if (value === true)
+            return Agent.OutputDecision.new_allow();
+        if (value === false)
+            return Agent.OutputDecision.new_reject('a check-output hook rejected it');
+        if (value === null || value === undefined)
+            return Agent.OutputDecision.new_reject('the check-output hook gave no decision');
+        if (_isThenable(value)) {
+            return Agent.OutputDecision.new_reject(
+                'the check-output hook must decide at once, not in a Promise');
+        }
+        return Agent.OutputDecision.new_reject(
+            `the check-output hook returned ${typeof value}, not a decision`);
+    }
+
     const hooks = {
+        'check-output': handler => (session, answer, ...rest) => {
+            try {
+                return outputDecision(handler(session, answer, ...rest));
+            } catch (error) {  // fail closed
+                _logException('The check-output hook', error);
+                return Agent.OutputDecision.new_reject(
+                    `the check-output hook failed: ${_message(error)}`);
+            }
+        },
         'check-tool-call': handler => (session, call, ...rest) => {
             try {
                 return decision(handler(session, call, ...rest));

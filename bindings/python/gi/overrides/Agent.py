@@ -8,10 +8,11 @@
 #   result, or is `async def`; one that answers later itself returns
 #   Agent.ANSWER_LATER, and a handler written for the C protocol (complete
 #   the invocation, then return True) keeps working;
-# - approval handlers and the check-tool-call / filter-tool-result hooks take
-#   plain values too (True allows; Agent.ANSWER_LATER keeps the approval to
-#   answer it later), and fail closed: an exception, a wrong type or no
-#   answer denies or blocks;
+# - approval handlers and the check-tool-call / filter-tool-result /
+#   check-output hooks take plain values too (True allows;
+#   Agent.ANSWER_LATER keeps an approval to answer it later), and fail
+#   closed: an exception, a wrong type or no answer denies, blocks or
+#   rejects;
 # - an exception a tool or a hook raises is logged with its traceback at the
 #   debug level in the Agent-Tools log domain (G_MESSAGES_DEBUG=Agent-Tools);
 # - `@Agent.tool` declares a tool from a function, its JSON Schema built
@@ -559,7 +560,40 @@ def _approve_tool_call(handler, user_data):
     return approve
 
 
+def _output_decision(value):
+    """An Agent.OutputDecision from what a check-output handler returned:
+    True lets the answer stand; False, None or anything else rejects it."""
+    if isinstance(value, Agent.OutputDecision):
+        return value
+    if value is True:
+        return Agent.OutputDecision.new_allow()
+    if value is False:
+        return Agent.OutputDecision.new_reject('a check-output hook rejected it')
+    if value is None:
+        return Agent.OutputDecision.new_reject('the check-output hook gave no decision')
+    if inspect.isawaitable(value):
+        if inspect.iscoroutine(value):
+            value.close()
+        return Agent.OutputDecision.new_reject('the check-output hook must decide at once, '
+                                               'not in a coroutine')
+    return Agent.OutputDecision.new_reject('the check-output hook returned %s, not a decision'
+                                           % type(value).__name__)
+
+
+def _check_output(handler, user_data):
+    def check(session, answer, *ignored):
+        try:
+            value = handler(session, answer, *user_data)
+        except Exception as error:  # fail closed
+            _log_exception('The check-output hook', error)
+            return Agent.OutputDecision.new_reject('the check-output hook failed: %s'
+                                                   % _message(error))
+        return _output_decision(value)
+    return check
+
+
 _HOOKS = {
+    'check-output': _check_output,
     'check-tool-call': _check_tool_call,
     'filter-tool-result': _filter_tool_result,
     'approve-tool-call': _approve_tool_call,
