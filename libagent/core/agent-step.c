@@ -425,11 +425,18 @@ _agent_step_retry_or_fail (AgentStep *self,
       g_autofree char *message = g_strdup (error->message);
 
       g_free (error->message);
-      /* Translators: the first %s is an error message, the %.0f numbers are seconds */
-      error->message = g_strdup_printf (_("%s; the server asked to try again in %.0f s, longer "
-                                          "than the %.0f s libagent waits"),
-                                        message, retry_after / (double) G_USEC_PER_SEC,
-                                        AGENT_RETRY_MAX_WAIT_US / (double) G_USEC_PER_SEC);
+      if (retry_after >= AGENT_RETRY_MAX_REPORTED_US)
+        /* Translators: the first %s is an error message, %.0f a number of seconds */
+        error->message = g_strdup_printf (_("%s; not tried again: the server asked to wait more "
+                                            "than 31 years, and libagent waits at most %.0f s"),
+                                          message,
+                                          AGENT_RETRY_MAX_WAIT_US / (double) G_USEC_PER_SEC);
+      else
+        /* Translators: the first %s is an error message, the %.0f numbers are seconds */
+        error->message = g_strdup_printf (_("%s; not tried again: the server asked to wait "
+                                            "%.0f s, and libagent waits at most %.0f s"),
+                                          message, retry_after / (double) G_USEC_PER_SEC,
+                                          AGENT_RETRY_MAX_WAIT_US / (double) G_USEC_PER_SEC);
       _agent_step_return_error (self, error);
       return;
     }
@@ -440,7 +447,7 @@ _agent_step_retry_or_fail (AgentStep *self,
       return;
     }
 
-  delay = retry_after >= 0 ? retry_after
+  delay = retry_after >= 0 ? _agent_retry_floor (self->attempt, retry_after)
                            : _agent_retry_backoff (self->attempt, g_random_double ());
 
   _agent_debug_note ("↻ %s; trying again in %.1f s", error->message, delay / 1e6);
