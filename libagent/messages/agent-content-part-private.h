@@ -27,7 +27,8 @@ char             *_agent_content_part_dup_description (AgentContentPart     *sel
 /* A document of a text/ type in valid UTF-8: sent as text where the API
  * takes no such document */
 gboolean          _agent_content_part_is_text_file    (AgentContentPart     *self);
-/* Its text, in a <file name="…" type="…"> wrapper */
+/* Its text, in a <file name="…" type="…"> wrapper (the name and type
+ * escaped as XML attributes) */
 char             *_agent_content_part_dup_file_text   (AgentContentPart     *self);
 /* AGENT_ERROR_INVALID_ARGUMENT naming the provider and the MIME type */
 GError           *_agent_content_part_unsupported     (AgentContentPart     *self,

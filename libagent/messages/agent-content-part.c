@@ -594,6 +594,21 @@ _agent_content_part_dup_description (AgentContentPart *self)
   return g_strdup_printf ("[%s: %s, %s]", label, self->mime_type, size);
 }
 
+/* @value as an XML attribute's value: quotes, angle brackets and
+ * ampersands as entities, and the line breaks and tabs that an attribute
+ * would turn into spaces as character references */
+static char *
+escape_attribute (const char *value)
+{
+  g_autofree char *escaped = g_markup_escape_text (value, -1);
+  GString *result = g_string_new (escaped);
+
+  g_string_replace (result, "\n", "&#10;", 0);
+  g_string_replace (result, "\r", "&#13;", 0);
+  g_string_replace (result, "\t", "&#9;", 0);
+  return g_string_free (result, FALSE);
+}
+
 /* Documented in agent-content-part-private.h */
 gboolean
 _agent_content_part_is_text_file (AgentContentPart *self)
@@ -616,9 +631,10 @@ _agent_content_part_dup_file_text (AgentContentPart *self)
   gsize len;
   const char *bytes = g_bytes_get_data (self->data, &len);
   g_autofree char *text = g_strndup (bytes, len);
+  g_autofree char *name = escape_attribute (self->name ? self->name : "");
+  g_autofree char *type = escape_attribute (self->mime_type);
 
-  return g_strdup_printf ("<file name=\"%s\" type=\"%s\">\n%s\n</file>",
-                          self->name ? self->name : "", self->mime_type, text);
+  return g_strdup_printf ("<file name=\"%s\" type=\"%s\">\n%s\n</file>", name, type, text);
 }
 
 /* Documented in agent-content-part-private.h */
