@@ -276,6 +276,11 @@ _agent_store_db_open (const char  *path,
   if (!connect_db (self, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error))
     return NULL;
 
+  /* A file of another program, or of a newer libagent, is refused before
+   * anything is written to it: switching it to WAL would change it */
+  if (!_agent_store_schema_check (self->db, error))
+    return NULL;
+
   /* WAL: readers never wait for a writer and see only whole transactions.
    * synchronous=FULL: a committed turn survives a power cut, not only a
    * crash. secure_delete: deleted text is overwritten, not left in free

@@ -167,6 +167,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentStoreDb, _agent_store_db_unref)
 
 /* agent-store-schema.c */
 guint          _agent_store_schema_version     (void);
+gboolean       _agent_store_schema_check       (sqlite3             *db,
+                                                GError             **error);
 gboolean       _agent_store_schema_migrate     (sqlite3             *db,
                                                 GError             **error);
 

@@ -216,8 +216,8 @@ query_int (sqlite3     *db,
   return TRUE;
 }
 
-/* Inside the write transaction: what the file is, and which migrations it
- * still needs. */
+/* What the file is, and which migrations it still needs (read again
+ * inside the write transaction that migrates it). */
 static gboolean
 check_database (sqlite3  *db,
                 gint64   *version,
@@ -234,7 +234,8 @@ check_database (sqlite3  *db,
   if (application_id != APPLICATION_ID && (application_id != 0 || n_tables > 0))
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                   _("%s is a database of another program, not one of conversations"),
+                   _("%s is a database of another program, not one of conversations; it was "
+                     "left unchanged"),
                    file_name (db));
       return FALSE;
     }
@@ -249,6 +250,17 @@ check_database (sqlite3  *db,
     }
 
   return TRUE;
+}
+
+/* Whether @db is a database of conversations that this library can
+ * read and bring up to date (or an empty file), reading only */
+gboolean
+_agent_store_schema_check (sqlite3  *db,
+                           GError  **error)
+{
+  gint64 version;
+
+  return check_database (db, &version, error);
 }
 
 /* Brings @db to the current schema: one transaction per migration, each
