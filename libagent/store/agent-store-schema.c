@@ -174,13 +174,17 @@ exec (sqlite3     *db,
       GError     **error)
 {
   char *message = NULL;
+  g_autofree char *described = NULL;
 
   if (sqlite3_exec (db, sql, NULL, NULL, &message) == SQLITE_OK)
     return TRUE;
 
-  g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-               _("The conversation database %s could not be updated: %s"),
-               file_name (db), message ? message : sqlite3_errmsg (db));
+  if ((described = _agent_store_describe_failure (db, file_name (db))) != NULL)
+    g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE, described);
+  else
+    g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                 _("The conversation database %s could not be updated: %s"),
+                 file_name (db), message ? message : sqlite3_errmsg (db));
   sqlite3_free (message);
   return FALSE;
 }
