@@ -1003,15 +1003,15 @@ run (int   argc,
       cli_output_error (output, error);
       return cli.interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE;
     }
-  cli.starting = NULL;
 
   /* Read before the first request: a file that cannot be read sends nothing */
-  cli.attachments = cli_attach_load (session, output, &error);
+  cli.attachments = cli_attach_load (session, output, starting, &error);
   if (error != NULL)
     {
       cli_output_error (output, error);
-      return EXIT_FAILURE;
+      return cli.interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE;
     }
+  cli.starting = NULL;
 
   approver = cli_approver_new (opt_yes);
   cli.session = session;

@@ -15,6 +15,13 @@ AgentContentPart *_agent_content_part_new             (AgentContentPartKind  kin
                                                        GBytes               *data,
                                                        const char           *uri,
                                                        const char           *name);
+/* @file read into a part: a regular file only, at most the size it had
+ * when opened, not at all when that is more than @max_size (0: no limit);
+ * see agent-content-part-load.c */
+AgentContentPart *_agent_content_part_load_file       (GFile                *file,
+                                                       guint64               max_size,
+                                                       GCancellable         *cancellable,
+                                                       GError              **error);
 /* The MIME type GIO guesses from @name and the first bytes of @data */
 char             *_agent_content_part_guess_mime_type (const char           *name,
                                                        GBytes               *data);
