@@ -414,9 +414,11 @@ test_refused (gconstpointer data)
   g_assert_error (s.turn.error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (s.turn.error->message, c->name));
   g_assert_nonnull (strstr (s.turn.error->message, c->mime_type));
-  /* Nothing was sent */
+  /* Nothing was sent, nor kept: the next turn would fail the same way */
   g_assert_cmpuint (agent_test_server_get_n_requests (s.server), ==, 0);
   g_assert_false (agent_session_get_busy (s.session));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (s.session))),
+                    ==, 0);
 
   agent_test_session_clear (&s);
 }
@@ -436,6 +438,8 @@ test_refused_uri (void)
   g_assert_error (s.turn.error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (s.turn.error->message, "https://example.com/a.png"));
   g_assert_cmpuint (agent_test_server_get_n_requests (s.server), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (s.session))),
+                    ==, 0);
   agent_test_session_clear (&s);
 
   /* OpenAI fetches it: the URL goes as it is */
@@ -496,18 +500,22 @@ test_limits (void)
   g_assert_nonnull (strstr (s.turn.error->message, "max-attachment-size"));
   g_assert_nonnull (strstr (s.turn.error->message, "image/png"));
   g_assert_cmpuint (agent_test_server_get_n_requests (s.server), ==, 0);
+  /* Refused before it was sent: not kept */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (s.session))),
+                    ==, 0);
 
   /* Attachments count in max-request-size (the text is far smaller) */
-  agent_memory_truncate (agent_session_get_memory (s.session), 0, NULL);
   g_object_set (s.session, "max-attachment-size", (guint64) 4096, "max-request-size", (guint64) 4000,
                 NULL);
   send_message (&s.turn, s.session, message);
   g_assert_error (s.turn.error, AGENT_ERROR, AGENT_ERROR_LIMIT);
   g_assert_nonnull (strstr (s.turn.error->message, "max-request-size"));
   g_assert_cmpuint (agent_test_server_get_n_requests (s.server), ==, 0);
+  /* The message alone is larger than any request may be: not kept */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (s.session))),
+                    ==, 0);
 
   /* Within both: sent */
-  agent_memory_truncate (agent_session_get_memory (s.session), 0, NULL);
   g_object_set (s.session, "max-request-size", (guint64) 65536, NULL);
   agent_test_openai_add_text_response (s.server, (const char * const[]) { "Blank.", NULL }, 1, 1);
   send_message (&s.turn, s.session, message);
