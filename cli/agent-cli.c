@@ -27,6 +27,7 @@
 #include "agent-cli-approval.h"
 #include "agent-cli-attach.h"
 #include "agent-cli-context.h"
+#include "agent-cli-log.h"
 #include "agent-cli-mcp.h"
 #include "agent-cli-output.h"
 #include "agent-cli-schema.h"
@@ -313,14 +314,6 @@ turn_told (Cli          *cli,
            AgentMessage *message,
            const GError *error)
 {
-  cli->turn_running = FALSE;
-  g_clear_object (&cli->cancellable);
-  g_clear_pointer (&cli->prompt, g_free);
-  cli_store_release (cli->store);
-  /* What standard output still holds of the answer: a failure to write
-   * it is this turn's */
-  cli_output_flush (cli->output);
-
   if (cli->output_failed)
     {
       cli_output_report_failure (cli->output);
@@ -1051,8 +1044,6 @@ run (int   argc,
       cli_output_notice (output, _("Type a message and press Enter; Ctrl-D quits."));
       read_next_prompt (&cli);
     }
-  while (cli.syncing)
-    g_main_context_iteration (NULL, TRUE);
 
   g_main_loop_run (loop);
 
@@ -1063,6 +1054,8 @@ run (int   argc,
       while (cli.turn_running)
         g_main_context_iteration (NULL, TRUE);
     }
+  while (cli.syncing)
+    g_main_context_iteration (NULL, TRUE);
 
   g_clear_object (&cli.input);
   g_clear_object (&cli.streaming);
@@ -1081,6 +1074,7 @@ main (int   argc,
   /* agent-cli's messages are in libagent's domain, which the library binds */
   setlocale (LC_ALL, "");
   textdomain (GETTEXT_PACKAGE);
+  cli_log_init ();
 
   /* A reader that went away (`| head`) is a failed write, reported and
    * ending the turn, not a signal that kills the process mid-sentence;

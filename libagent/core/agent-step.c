@@ -499,6 +499,27 @@ retry_on_new_connection (AgentStep    *self,
   send_attempt (self);
 }
 
+/* A Content-Length that is not a number of bytes ("-5", "1e3"): libsoup
+ * 3 reads a minus sign as a length below zero, which its body stream does
+ * not take (GObject warns, naming the property, and the body is read as if
+ * it had no length). An error naming the header, or NULL. */
+static GError *
+check_content_length (SoupMessage *message)
+{
+  const char *value = soup_message_headers_get_one (soup_message_get_response_headers (message),
+                                                    "Content-Length");
+  guint64 length;
+
+  if (value == NULL ||
+      g_ascii_string_to_unsigned (value, 10, 0, G_MAXINT64, &length, NULL))
+    return NULL;
+
+  return g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                      _("The server's answer has an invalid Content-Length header (“%s”): "
+                        "it was not read"),
+                      value);
+}
+
 static void
 send_cb (GObject      *object,
          GAsyncResult *result,
@@ -531,6 +552,13 @@ send_cb (GObject      *object,
 
   _agent_debug_response ((const char * const *) self->secrets, self->message);
   status = soup_message_get_status (self->message);
+
+  if ((error = check_content_length (self->message)) != NULL)
+    {
+      /* Not an answer that can be trusted to end where it says */
+      _agent_step_return_error (self, g_steal_pointer (&error));
+      return;
+    }
 
   if (SOUP_STATUS_IS_REDIRECTION (status))
     {
