@@ -16,6 +16,8 @@
  *   bench-bounds mcp-result TOOL AMOUNT     the model calls an MCP tool whose
  *                                           answer is huge: huge_text BYTES or
  *                                           many_blocks COUNT
+ *   bench-bounds disk-full, attach-fifo…    hostile files, disks and processes
+ *                                           (bench-bounds-files.c)
  *
  * Each runs agent-cli (with its default settings, its conversation kept in
  * a scratch store) as a child of bench-rusage, against a model server in
@@ -40,6 +42,8 @@
 #include <libsoup/soup.h>
 
 #include <agent.h>
+
+#include "bench-bounds.h"
 
 #define CHUNK_TEXT (64 * 1024)
 
@@ -246,6 +250,13 @@ cli_path (void)
   if (other != NULL && other[0] != '\0')
     return g_strdup (other);
   return g_build_filename (BENCH_BUILD_ROOT, "cli", "agent-cli", NULL);
+}
+
+/* Documented in bench-bounds.h */
+char *
+bench_bounds_cli_path (void)
+{
+  return cli_path ();
 }
 
 /* Runs agent-cli through bench-rusage; stdout goes to /dev/null, stderr
@@ -550,11 +561,16 @@ main (int   argc,
                                         NULL });
       g_free (model.mcp_arguments);
     }
+  else if (run_hostile_files (mode, argc, argv, dir))
+    ;
   else
     {
       g_printerr ("usage: bench-bounds steps [MB] | stall [SECONDS] | mcp-tools N… | mcp-register N… | "
                   "writers N MB | "
-                  "mcp-result huge_text|many_blocks AMOUNT\n");
+                  "mcp-result huge_text|many_blocks AMOUNT | "
+                  "disk-full | disk-full-tools | attach-fifo | attach-zero | attach-growing | "
+                  "attach-refused | foreign-db | mcp-children | retry-zero [N] | retry-huge | "
+                  "key-echo | negative-length | name-escape\n");
       return 2;
     }
 

@@ -1,7 +1,8 @@
 /* agent-cli-attach.c — files attached to the prompt (--attach FILE)
  *
- * Each file is read whole before anything is sent (unless it is larger
- * than the session's max-attachment-size), its MIME type guessed by GIO
+ * Each file is read before anything is sent (a regular file only, up to
+ * its size when opened, not at all when that is more than the session's
+ * max-attachment-size), on a worker thread, its MIME type guessed by GIO
  * from its name and first bytes; --scale-images scales images down. The
  * first prompt goes as a message with the text and the files. --json
  * reports each as an "attachment" event (name, MIME type, size: never the
@@ -29,11 +30,23 @@ const GOptionEntry cli_attach_entries[] = {
   { NULL }
 };
 
+static void
+loaded_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
 /* The files of --attach, as parts, each reported to @output; NULL (and no
- * error) when there are none */
+ * error) when there are none. Each is read on a worker thread while the
+ * main loop goes on, so that Ctrl-C and SIGTERM (@cancellable) stop it:
+ * a regular file only (not a FIFO that nobody writes to, not /dev/zero),
+ * up to its size when opened, at most max-attachment-size. */
 GPtrArray *
 cli_attach_load (AgentSession  *session,
                  CliOutput     *output,
+                 GCancellable  *cancellable,
                  GError       **error)
 {
   g_autoptr(GPtrArray) parts = NULL;
@@ -54,41 +67,26 @@ cli_attach_load (AgentSession  *session,
   for (guint i = 0; opt_attach[i] != NULL; i++)
     {
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (opt_attach[i]);
+      g_autoptr(GAsyncResult) result = NULL;
       g_autoptr(GError) local_error = NULL;
       g_autofree char *display = g_filename_display_name (opt_attach[i]);
-      g_autoptr(GFileInfo) info = NULL;
       AgentContentPart *part;
 
-      info = g_file_query_info (file,
-                                G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
-                                G_FILE_QUERY_INFO_NONE, NULL, NULL);
-      if (info != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-        {
-          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                       _("--attach: “%s” is a folder, not a file"), display);
-          return NULL;
-        }
+      agent_content_part_new_from_file_async (file, max, cancellable, loaded_cb, &result);
+      while (result == NULL)
+        g_main_context_iteration (NULL, TRUE);
 
-      /* Not read at all when it could not be sent */
-      if (info != NULL && max > 0 && (guint64) g_file_info_get_size (info) > max)
-        {
-          g_autofree char *size = g_format_size_full (g_file_info_get_size (info),
-                                                      G_FORMAT_SIZE_IEC_UNITS);
-          g_autofree char *limit = g_format_size_full (max, G_FORMAT_SIZE_IEC_UNITS);
-
-          g_set_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT,
-                       _("--attach: “%s” is too large to send: %s, more than %s "
-                         "(max-attachment-size)"),
-                       display, size, limit);
-          return NULL;
-        }
-
-      part = agent_content_part_new_from_file (file, NULL, &local_error);
+      part = agent_content_part_new_from_file_finish (result, &local_error);
       if (part == NULL)
         {
-          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                       _("--attach: “%s” could not be read: %s"),
-                       display, local_error->message);
+          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            g_propagate_error (error, g_steal_pointer (&local_error));
+          else
+            /* The message names the file and what is wrong with it */
+            g_set_error (error, AGENT_ERROR,
+                         g_error_matches (local_error, AGENT_ERROR, AGENT_ERROR_LIMIT) ?
+                         AGENT_ERROR_LIMIT : AGENT_ERROR_INVALID_ARGUMENT,
+                         "--attach: %s", local_error->message);
           return NULL;
         }
 

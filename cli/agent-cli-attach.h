@@ -15,6 +15,7 @@ extern const GOptionEntry cli_attach_entries[];
 
 GPtrArray    *cli_attach_load        (AgentSession *session,
                                       CliOutput    *output,
+                                      GCancellable *cancellable,
                                       GError      **error);
 AgentMessage *cli_attach_new_message (const char  *prompt,
                                       GPtrArray   *attachments);

@@ -26,7 +26,7 @@ struct _CliStore
   AgentStore        *store;
   AgentConversation *conversation;
 #endif
-  int                unused;
+  gboolean           told;   /* a failure of the store was printed */
 };
 
 static char *opt_store G_GNUC_UNUSED;
@@ -445,9 +445,70 @@ cli_store_claim (CliStore  *self,
   return TRUE;
 }
 
+#if AGENT_HAS_STORE
+static void
+conversation_flushed_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (agent_conversation_flush_finish (AGENT_CONVERSATION (object), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+#endif
+
+/* After a turn that answered: until the conversation's messages are on the
+ * disk (the store's writer thread commits them after the turn ended), on
+ * the main loop, so that signals are still heard. Without a store, at
+ * once. */
+void
+cli_store_sync_async (CliStore            *self,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, NULL, callback, user_data);
+
+  g_task_set_source_tag (task, cli_store_sync_async);
+#if AGENT_HAS_STORE
+  if (self != NULL)
+    {
+      agent_conversation_flush_async (self->conversation, NULL, conversation_flushed_cb,
+                                      g_steal_pointer (&task));
+      return;
+    }
+#endif
+  g_task_return_boolean (task, TRUE);
+}
+
+/* FALSE with the failure (a full disk…) when the answer is not kept */
+gboolean
+cli_store_sync_finish (CliStore      *self,
+                       GAsyncResult  *result,
+                       GError       **error)
+{
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == cli_store_sync_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* @error was printed: a failure of the store among them is not printed
+ * again when leaving */
+void
+cli_store_told (CliStore     *self,
+                const GError *error)
+{
+  if (self != NULL && g_error_matches (error, AGENT_ERROR, AGENT_ERROR_STORAGE))
+    self->told = TRUE;
+}
+
 /* Before leaving: waits until the conversation's messages are on the
  * disk (they are committed on the store's writer thread). Returns
- * @status, or EXIT_FAILURE when a write failed and was not told yet. */
+ * @status, or EXIT_FAILURE when a write failed (printed unless it was
+ * already). */
 int
 cli_store_flush (CliStore  *self,
                  CliOutput *output,
@@ -463,7 +524,10 @@ cli_store_flush (CliStore  *self,
       wait_for (&result);
       if (!agent_store_flush_finish (self->store, result, &error))
         {
-          cli_output_error (output, error);
+          /* The same failure, which the turn reported: once is enough */
+          if (!self->told)
+            cli_output_error (output, error);
+          self->told = TRUE;
           if (status == EXIT_SUCCESS)
             return EXIT_FAILURE;
         }

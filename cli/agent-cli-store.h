@@ -30,6 +30,14 @@ gboolean    cli_store_claim       (CliStore      *store,
                                    gboolean      *busy,
                                    GError       **error);
 void        cli_store_release     (CliStore      *store);
+void        cli_store_sync_async  (CliStore      *store,
+                                   GAsyncReadyCallback callback,
+                                   gpointer       user_data);
+gboolean    cli_store_sync_finish (CliStore      *store,
+                                   GAsyncResult  *result,
+                                   GError       **error);
+void        cli_store_told        (CliStore      *store,
+                                   const GError  *error);
 int         cli_store_flush       (CliStore      *store,
                                    CliOutput     *output,
                                    int            status);

@@ -27,6 +27,7 @@
 #include "agent-cli-approval.h"
 #include "agent-cli-attach.h"
 #include "agent-cli-context.h"
+#include "agent-cli-log.h"
 #include "agent-cli-mcp.h"
 #include "agent-cli-output.h"
 #include "agent-cli-schema.h"
@@ -58,6 +59,8 @@ typedef struct
   guint             turn_running : 1;
   guint             claim_waiting : 1;
   guint             output_failed : 1;  /* standard output could not be written to */
+  guint             syncing : 1;        /* the answer is being written to the disk… */
+  AgentMessage     *answer;             /* …this answer, told once it is kept */
   AgentMessage     *streaming;          /* the message whose text is streaming… */
   guint             n_breaks_shown;     /* …and how many of its content breaks were shown */
 } Cli;
@@ -315,20 +318,12 @@ output_failed_cb (gpointer user_data)
     quit (cli, EXIT_FAILURE);
 }
 
-/* The turn is over: @message, or @error */
+/* The turn is over, and what it answered kept: @message, or @error */
 static void
-turn_done (Cli          *cli,
+turn_told (Cli          *cli,
            AgentMessage *message,
            const GError *error)
 {
-  cli->turn_running = FALSE;
-  g_clear_object (&cli->cancellable);
-  g_clear_pointer (&cli->prompt, g_free);
-  cli_store_release (cli->store);
-  /* What standard output still holds of the answer: a failure to write
-   * it is this turn's */
-  cli_output_flush (cli->output);
-
   if (cli->output_failed)
     {
       cli_output_report_failure (cli->output);
@@ -340,7 +335,10 @@ turn_done (Cli          *cli,
     cli_output_done (cli->output, message, agent_session_get_usage (cli->session),
                      agent_message_get_turn_metrics (message));
   else
-    cli_output_error (cli->output, error);
+    {
+      cli_output_error (cli->output, error);
+      cli_store_told (cli->store, error);
+    }
 
   /* The last lines may be what failed */
   if (cli_output_report_failure (cli->output))
@@ -363,6 +361,55 @@ turn_done (Cli          *cli,
     quit (cli, EXIT_INTERRUPTED);
   else
     quit (cli, EXIT_FAILURE);
+}
+
+static void
+synced_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(AgentMessage) message = g_steal_pointer (&cli->answer);
+  g_autoptr(GError) error = NULL;
+  gboolean kept = cli_store_sync_finish (cli->store, result, &error);
+
+  cli->syncing = FALSE;
+  /* Leaving already (Ctrl-C, standard output gone): the last flush tells
+   * what failed */
+  if (!g_main_loop_is_running (cli->loop))
+    return;
+
+  if (kept)
+    turn_told (cli, message, NULL);
+  else
+    turn_told (cli, NULL, error);
+}
+
+/* The turn is over: @message, or @error */
+static void
+turn_done (Cli          *cli,
+           AgentMessage *message,
+           const GError *error)
+{
+  cli->turn_running = FALSE;
+  g_clear_object (&cli->cancellable);
+  g_clear_pointer (&cli->prompt, g_free);
+  cli_store_release (cli->store);
+  /* What standard output still holds of the answer: a failure to write
+   * it is this turn's */
+  cli_output_flush (cli->output);
+
+  /* "done" (and exit status 0) say the answer is kept: once it is on the
+   * disk. A full disk, a file size limit is this turn's error instead. */
+  if (message != NULL && !cli->output_failed)
+    {
+      g_set_object (&cli->answer, message);
+      cli->syncing = TRUE;
+      cli_store_sync_async (cli->store, synced_cb, cli);
+      return;
+    }
+
+  turn_told (cli, message, error);
 }
 
 static void
@@ -963,15 +1010,15 @@ run (int   argc,
       cli_output_error (output, error);
       return cli.interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE;
     }
-  cli.starting = NULL;
 
   /* Read before the first request: a file that cannot be read sends nothing */
-  cli.attachments = cli_attach_load (session, output, &error);
+  cli.attachments = cli_attach_load (session, output, starting, &error);
   if (error != NULL)
     {
       cli_output_error (output, error);
-      return EXIT_FAILURE;
+      return cli.interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE;
     }
+  cli.starting = NULL;
 
   approver = cli_approver_new (opt_yes);
   cli.session = session;
@@ -1022,9 +1069,12 @@ run (int   argc,
       while (cli.turn_running)
         g_main_context_iteration (NULL, TRUE);
     }
+  while (cli.syncing)
+    g_main_context_iteration (NULL, TRUE);
 
   g_clear_object (&cli.input);
   g_clear_object (&cli.streaming);
+  g_clear_object (&cli.answer);
   g_clear_pointer (&cli.attachments, g_ptr_array_unref);
   /* The session goes before the approver it calls. */
   g_signal_handlers_disconnect_by_data (session, &cli);
@@ -1039,10 +1089,14 @@ main (int   argc,
   /* agent-cli's messages are in libagent's domain, which the library binds */
   setlocale (LC_ALL, "");
   textdomain (GETTEXT_PACKAGE);
+  cli_log_init ();
 
   /* A reader that went away (`| head`) is a failed write, reported and
-   * ending the turn, not a signal that kills the process mid-sentence */
+   * ending the turn, not a signal that kills the process mid-sentence;
+   * so is a file size limit (ulimit -f) that a write passes, to standard
+   * output or to the store */
   signal (SIGPIPE, SIG_IGN);
+  signal (SIGXFSZ, SIG_IGN);
 
   return cli_output_finish (run (argc, argv));
 }

@@ -151,19 +151,8 @@ _agent_debug_response (const char * const *secrets,
   emit (text->str);
 }
 
-/* The longest of @secrets, in bytes */
-static gsize
-longest_secret (const char * const *secrets)
-{
-  gsize most = 0;
-
-  for (guint i = 0; secrets != NULL && secrets[i] != NULL; i++)
-    most = MAX (most, strlen (secrets[i]));
-  return most;
-}
-
 /* The bytes of a body, as they were read. A secret may be split between
- * two reads: the last bytes of a read that could begin one are held in
+ * two reads: the end of a read that could begin a piece of one is held in
  * *@held (the caller's, NULL at first) and shown with the next read, or
  * by _agent_debug_data_end(). */
 void
@@ -173,16 +162,18 @@ _agent_debug_data (const char * const  *secrets,
                    gsize                len)
 {
   g_autoptr(GString) text = NULL;
-  gsize keep;
+  g_autofree char *valid = NULL;
+  g_autofree char *redacted = NULL;
+  gsize redacted_len;
+  gsize consumed;
   gsize shown;
+  gsize keep;
 
   /* Called for every read of a streaming body: nothing else unless on */
   if G_LIKELY (!_agent_debug_enabled (AGENT_DEBUG_HTTP))
     return;
 
-  keep = longest_secret (secrets);
-
-  if (keep == 0)
+  if (secrets == NULL || secrets[0] == NULL)
     {
       text = g_string_new ("← ");
       append_data (text, secrets, data, len);
@@ -194,24 +185,24 @@ _agent_debug_data (const char * const  *secrets,
     *held = g_string_new (NULL);
   g_string_append_len (*held, data, len);
 
-  {
-    /* The whole secrets go now; what is left at the end may be the start
-     * of one, and waits, cut at a character */
-    g_autofree char *valid = g_utf8_make_valid ((*held)->str, (*held)->len);
-    g_autofree char *redacted = agent_redact (valid, secrets);
-    gsize redacted_len = strlen (redacted);
+  /* What can be shown goes now; the end that may be the start of a
+   * piece of a secret waits, and with it as much of the text before (so
+   * that a secret redacted with the next read is shown with what precedes
+   * it), cut at a character */
+  valid = g_utf8_make_valid ((*held)->str, (*held)->len);
+  redacted = agent_redact_prefix (valid, strlen (valid), secrets, &consumed);
+  keep = agent_secrets_longest (secrets);
+  redacted_len = strlen (redacted);
+  shown = redacted_len > keep ? redacted_len - keep : 0;
+  while (shown > 0 && (redacted[shown] & 0xc0) == 0x80)
+    shown--;
+  if (shown == 0)
+    return;
 
-    shown = redacted_len > keep - 1 ? redacted_len - (keep - 1) : 0;
-    while (shown > 0 && (redacted[shown] & 0xc0) == 0x80)
-      shown--;
-    if (shown == 0)
-      return;
-
-    text = g_string_new ("← ");
-    append_data (text, NULL, redacted, shown);
-    g_string_assign (*held, redacted + shown);
-  }
-
+  g_string_assign (*held, redacted + shown);
+  g_string_append (*held, valid + consumed);
+  text = g_string_new ("← ");
+  append_data (text, NULL, redacted, shown);
   emit (text->str);
 }
 

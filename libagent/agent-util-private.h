@@ -5,7 +5,9 @@
 
 #pragma once
 
-#include <glib-object.h>
+#include <sys/stat.h>
+
+#include <gio/gio.h>
 #include <libsoup/soup.h>
 
 G_BEGIN_DECLS
@@ -25,6 +27,9 @@ void  _agent_run_later         (GObject      *object,
 char *_agent_url_hide_userinfo (const char   *url);
 char *_agent_redirect_target   (SoupMessage        *message,
                                 const char * const *secrets);
+int   _agent_open_regular_file (const char         *path,
+                                GCancellable       *cancellable,
+                                struct stat        *info);
 
 gboolean _agent_header_is_secret (const char *name);
 

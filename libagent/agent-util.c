@@ -5,6 +5,12 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
 #include "agent-util-private.h"
 #include "wire/agent-wire-util-private.h"
 
@@ -115,4 +121,57 @@ _agent_header_is_secret (const char *name)
     if (g_strv_contains (words, parts[i]))
       return TRUE;
   return FALSE;
+}
+
+#define LEASE_POLL_USEC (20 * 1000)
+
+/* Opens @path for reading when it is a regular file, as a descriptor
+ * (close-on-exec, blocking) with what fstat() says of it in @info. Opened
+ * without waiting: a FIFO would block open() until a writer comes, and its
+ * type is checked on what was opened, since a look at the path first could
+ * be answered by a regular file that is a FIFO by the time it is opened. A
+ * file under another process's lease answers EWOULDBLOCK until the lease is
+ * given up: asked again, until then or until @cancellable is cancelled
+ * (ECANCELED).
+ *
+ * Returns -1 with errno set when it could not be opened, or with errno 0
+ * when it is not a regular file (@info says what it is). */
+int
+_agent_open_regular_file (const char   *path,
+                          GCancellable *cancellable,
+                          struct stat  *info)
+{
+  int fd;
+
+  while ((fd = g_open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0)) < 0 &&
+         errno == EWOULDBLOCK)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          errno = ECANCELED;
+          return -1;
+        }
+      g_usleep (LEASE_POLL_USEC);
+    }
+  if (fd < 0)
+    return -1;
+
+  if (fstat (fd, info) != 0)
+    {
+      int saved_errno = errno;
+
+      close (fd);
+      errno = saved_errno;
+      return -1;
+    }
+  if (!S_ISREG (info->st_mode))
+    {
+      close (fd);
+      errno = 0;
+      return -1;
+    }
+
+  /* A regular file never blocks; reads need no O_NONBLOCK */
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
 }

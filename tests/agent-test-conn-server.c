@@ -230,9 +230,14 @@ serve (AgentTestConnServer *self,
   late_end = action == AGENT_TEST_CONN_ANSWER_LATE_END;
 
   g_string_append (out, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n");
-  if (action == AGENT_TEST_CONN_ANSWER_CLOSE)
+  if (action == AGENT_TEST_CONN_ANSWER_CLOSE || action == AGENT_TEST_CONN_NEGATIVE_LENGTH)
     g_string_append (out, "Connection: close\r\n");
-  if (self->chunked || partial || late_end || no_end)
+  if (action == AGENT_TEST_CONN_NEGATIVE_LENGTH)
+    {
+      g_string_append (out, "Content-Length: -5\r\n\r\n");
+      append_body (out, events, events->len, FALSE);
+    }
+  else if (self->chunked || partial || late_end || no_end)
     {
       g_string_append (out, "Transfer-Encoding: chunked\r\n\r\n");
       /* The role and the first text delta */

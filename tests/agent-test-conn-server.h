@@ -42,6 +42,8 @@ typedef enum
   /* The headers and the first text delta, then nothing: the server waits
    * until the client closes the connection */
   AGENT_TEST_CONN_HANG,
+  /* The answer with "Content-Length: -5", then the server closes */
+  AGENT_TEST_CONN_NEGATIVE_LENGTH,
 } AgentTestConnAction;
 
 typedef struct _AgentTestConnServer AgentTestConnServer;

@@ -206,6 +206,81 @@ agent_test_process_wait (AgentTestProcess *self)
     }
 }
 
+static gboolean
+tick_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Waits for what no event announces (a file, a process gone): the main
+ * loop wakes up every 20 ms to look, for AGENT_TEST_PROCESS_WAIT_SECONDS
+ * at most. FALSE when @predicate never held. */
+gboolean
+agent_test_poll_until (gboolean (*predicate) (gpointer),
+                       gpointer   data)
+{
+  guint tick = g_timeout_add (20, tick_cb, NULL);
+  gboolean ok = agent_test_wait_until_timeout (predicate, data, AGENT_TEST_PROCESS_WAIT_SECONDS);
+
+  g_source_remove (tick);
+  return ok;
+}
+
+static gboolean
+pid_file_written (gpointer data)
+{
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (data, &contents, NULL, NULL) && contents[0] != '\0' &&
+         g_str_has_suffix (contents, "\n");
+}
+
+/* The process id a program wrote to @path (a line), once it did */
+GPid
+agent_test_read_pid_file (const char *path)
+{
+  g_autofree char *contents = NULL;
+
+  if (!agent_test_poll_until (pid_file_written, (gpointer) path))
+    g_error ("No process wrote its id to %s", path);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  return (GPid) g_ascii_strtoll (contents, NULL, 10);
+}
+
+/* Gone, or a zombie nobody reaped yet (an orphan's reaper may be slow, or
+ * absent in a container): either way, not running */
+gboolean
+agent_test_pid_is_gone (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *stat = NULL;
+  const char *end;
+
+  if (!g_file_get_contents (path, &stat, NULL, NULL))
+    return TRUE;
+  end = strrchr (stat, ')');
+  return end != NULL && (end[2] == 'Z' || end[2] == 'X');
+}
+
+static gboolean
+pid_is_gone (gpointer data)
+{
+  return agent_test_pid_is_gone (GPOINTER_TO_INT (data));
+}
+
+/* Fails the test (after killing it) when process @pid, which @what names,
+ * is still running after AGENT_TEST_PROCESS_WAIT_SECONDS */
+void
+agent_test_assert_pid_gone (GPid        pid,
+                            const char *what)
+{
+  if (!agent_test_poll_until (pid_is_gone, GINT_TO_POINTER (pid)))
+    {
+      kill (pid, SIGKILL);
+      g_error ("%s (process %d) is still running", what, (int) pid);
+    }
+}
+
 void
 agent_test_process_assert_exit (AgentTestProcess *self,
                                 int               status)

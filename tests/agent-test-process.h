@@ -58,6 +58,13 @@ void              agent_test_process_wait         (AgentTestProcess      *self);
 void              agent_test_process_assert_exit  (AgentTestProcess      *self,
                                                    int                    status);
 
+gboolean          agent_test_poll_until           (gboolean             (*predicate) (gpointer),
+                                                   gpointer               data);
+GPid              agent_test_read_pid_file        (const char            *path);
+gboolean          agent_test_pid_is_gone          (GPid                   pid);
+void              agent_test_assert_pid_gone      (GPid                   pid,
+                                                   const char            *what);
+
 void              agent_test_process_parse_json   (AgentTestProcess      *self);
 GPtrArray        *agent_test_parse_json_lines     (const GString         *text);
 const char       *agent_test_event_type           (JsonObject            *event);

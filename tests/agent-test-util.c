@@ -5,8 +5,12 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -560,4 +564,53 @@ agent_test_json_is_view_of (JsonNode *part,
     default:
       return TRUE;
     }
+}
+
+typedef struct
+{
+  char  *path;
+  int    watch;
+  guint  n_mib;
+} Growth;
+
+static gpointer
+grow_thread (gpointer data)
+{
+  Growth *growth = data;
+  g_autofree char *line = g_strnfill (1024 * 1024, 'x');
+  struct inotify_event event;
+  int fd;
+
+  line[1024 * 1024 - 1] = '\n';
+  if (read (growth->watch, &event, sizeof event) < 0)
+    g_error ("inotify: %s", g_strerror (errno));
+  close (growth->watch);
+
+  fd = open (growth->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  for (guint i = 0; i < growth->n_mib; i++)
+    if (write (fd, line, 1024 * 1024) != 1024 * 1024)
+      g_error ("%s: %s", growth->path, g_strerror (errno));
+  close (fd);
+
+  g_free (growth->path);
+  g_free (growth);
+  return NULL;
+}
+
+/* A file that grows while it is read: once a process opens @path, a
+ * thread appends @n_mib MiB to it (lines of "x"), as fast as it goes.
+ * Join the thread when done. */
+GThread *
+agent_test_grow_on_open (const char *path,
+                         guint       n_mib)
+{
+  Growth *growth = g_new0 (Growth, 1);
+
+  growth->path = g_strdup (path);
+  growth->n_mib = n_mib;
+  growth->watch = inotify_init1 (IN_CLOEXEC);
+  if (growth->watch < 0 || inotify_add_watch (growth->watch, path, IN_OPEN) < 0)
+    g_error ("inotify: %s", g_strerror (errno));
+  return g_thread_new ("grow-on-open", grow_thread, growth);
 }

@@ -56,5 +56,7 @@ void         agent_test_assert_contains    (const char     *haystack,
                                             const char     *needle);
 gboolean     agent_test_json_is_view_of    (JsonNode       *part,
                                             JsonNode       *whole);
+GThread     *agent_test_grow_on_open       (const char     *path,
+                                            guint           n_mib);
 
 G_END_DECLS

@@ -3,15 +3,18 @@
  * The real binary against the in-process server: the files go with the
  * prompt as the provider's API defines, --json reports each (name, MIME
  * type, size; never the bytes), and a file that cannot be read or sent
- * sends nothing.
+ * sends nothing. Only regular files are read, up to their size when
+ * opened.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <agent.h>
 
@@ -262,6 +265,188 @@ test_attach_refused (void)
   agent_test_remove_dir (dir);
 }
 
+/* What is not a regular file is refused at once, naming what it is: a
+ * named pipe nobody writes to (reading it would wait for ever), a device
+ * that never ends (/dev/zero), a folder */
+static void
+test_attach_not_regular (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autofree char *dir = agent_test_make_dir ("cli-attach-XXXXXX");
+  g_autofree char *fifo = g_build_filename (dir, "pipe", NULL);
+  const struct { const char *path; const char *what; } cases[] = {
+    { fifo, "named pipe" },
+    { "/dev/zero", "character device" },
+    { dir, "folder" },
+  };
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(AgentTestProcess) cli = NULL;
+      const char *message;
+
+      cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--no-store", "--base-url",
+                                                      agent_test_server_get_base_url (server),
+                                                      "--attach", cases[i].path, "Look"));
+      agent_test_process_assert_exit (cli, 1);
+      message = agent_test_cli_assert_error (cli, "invalid-argument");
+      g_test_message ("%s", message);
+      agent_test_assert_contains (message, cases[i].path);
+      agent_test_assert_contains (message, cases[i].what);
+    }
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 0);
+
+  agent_test_remove_dir (dir);
+}
+
+#define LEASE_HOLDER \
+  "import fcntl, os, signal, sys, time\n" \
+  "path, marker = sys.argv[1], sys.argv[2]\n" \
+  "def asked(*args):\n" \
+  "    open(marker, 'w').write('asked\\n')\n" \
+  "signal.signal(signal.SIGIO, asked)\n" \
+  "fd = os.open(path, os.O_RDWR)\n" \
+  "fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)\n" \
+  "open(marker + '.held', 'w').write('held\\n')\n" \
+  "while True:\n" \
+  "    time.sleep(1)\n"
+
+static gboolean
+exists (gpointer path)
+{
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+/* A file another program holds a lease on: opening it waits until the
+ * holder gives the lease up (the kernel asks it, and waits up to 45 s).
+ * Meanwhile SIGTERM stops agent-cli, as Ctrl-C does: the file is opened
+ * and read off the main loop */
+static void
+test_attach_interrupted (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) holder = NULL;
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *dir = agent_test_make_dir ("cli-attach-XXXXXX");
+  g_autofree char *path = agent_test_write_file (dir, "leased.txt", NOTES, -1);
+  g_autofree char *asked = g_build_filename (dir, "asked", NULL);
+  g_autofree char *held = g_strconcat (asked, ".held", NULL);
+
+  holder = agent_test_process_spawn ("/usr/bin/python3", NULL, NULL, AGENT_TEST_PROCESS_DEFAULT,
+                                     AGENT_TEST_ARGS ("-c", LEASE_HOLDER, path, asked));
+  if (!agent_test_poll_until (exists, held))
+    {
+      g_autofree char *why = g_strdup_printf ("No lease could be taken here: %s",
+                                              holder->err->str);
+
+      g_test_skip (why);
+      agent_test_remove_dir (dir);
+      return;
+    }
+
+  cli = agent_test_cli_spawn (NULL, NULL,
+                              AGENT_TEST_ARGS ("--json", "--no-store", "--base-url",
+                                               agent_test_server_get_base_url (server),
+                                               "--attach", path, "Look"));
+  /* It is opening the file: the holder was asked to give the lease up */
+  g_assert_true (agent_test_poll_until (exists, asked));
+  g_subprocess_send_signal (cli->process, SIGTERM);
+  agent_test_process_wait (cli);
+
+  agent_test_process_assert_exit (cli, 130);
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 0);
+  agent_test_remove_dir (dir);
+}
+
+/* Never more than the size a file had when it was opened: files of /proc
+ * say 0 and hold more (here the environment, with the API key) */
+static void
+test_attach_size_at_open (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  JsonObject *event;
+
+  cli = agent_test_cli_run_full (AGENT_TEST_ARGS ("OPENAI_API_KEY=sk-environ-NEVER-SENT-42"),
+                                 NULL,
+                                 AGENT_TEST_ARGS ("--json", "--no-store", "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "--attach", "/proc/self/environ", "Look"));
+  agent_test_process_parse_json (cli);
+  g_test_message ("%s", cli->out->str);
+
+  event = agent_test_process_nth_event (cli, "attachment", 0);
+  g_assert_nonnull (event);
+  g_assert_cmpint (json_object_get_int_member (event, "size"), ==, 0);
+  g_assert_null (strstr (cli->out->str, "sk-environ-NEVER-SENT-42"));
+  g_assert_null (strstr (cli->err->str, "sk-environ-NEVER-SENT-42"));
+  for (guint i = 0; i < agent_test_server_get_n_requests (server); i++)
+    {
+      g_autofree char *body = json_to_string (agent_test_server_get_request_body (server, i),
+                                              FALSE);
+
+      g_assert_null (strstr (body, "sk-environ-NEVER-SENT-42"));
+    }
+}
+
+/* A file that grows while it is read (from its open on, 21 MiB more, as
+ * fast as a thread writes them): what is sent is what it held when it was
+ * opened, and never more than max-attachment-size (20 MiB); a file that
+ * was already too large when opened is refused as --attach's */
+static void
+test_attach_growing (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *dir = agent_test_make_dir ("cli-attach-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "growing.log", NULL);
+  g_autofree char *chunk = g_strnfill (1024 * 1024 - 1, 'x');
+  g_autoptr(GString) start = g_string_new (NULL);
+  GThread *writer;
+
+  /* 19 MiB */
+  for (guint i = 0; i < 19; i++)
+    {
+      g_string_append (start, chunk);
+      g_string_append_c (start, '\n');
+    }
+  g_assert_true (g_file_set_contents (path, start->str, start->len, NULL));
+  agent_test_openai_add_text_response (server, (const char * const[]) { "A log.", NULL }, 5, 2);
+  writer = agent_test_grow_on_open (path, 21);
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--no-store", "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "--attach", path, "Read the log"));
+  g_thread_join (writer);
+
+  if (cli->status == 0)
+    {
+      JsonObject *event = agent_test_process_nth_event (cli, "attachment", 0);
+      gint64 size = json_object_get_int_member (event, "size");
+      g_autofree char *body = json_to_string (agent_test_server_get_request_body (server, 0),
+                                              FALSE);
+
+      g_test_message ("sent %" G_GINT64_FORMAT " bytes", size);
+      g_assert_cmpint (size, >=, 19 * 1024 * 1024);
+      g_assert_cmpint (size, <=, 20 * 1024 * 1024);
+      /* The request carries that much, as text: no more */
+      g_assert_cmpuint (strlen (body), <, (gsize) size + 4096);
+    }
+  else
+    {
+      const char *message;
+
+      /* It had grown past the limit between its open and the look at it */
+      agent_test_process_assert_exit (cli, 1);
+      message = agent_test_cli_assert_error (cli, "limit");
+      g_test_message ("%s", message);
+      g_assert_true (g_str_has_prefix (message, "--attach: "));
+      g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 0);
+    }
+
+  agent_test_remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -274,6 +459,10 @@ main (int   argc,
   g_test_add_func ("/cli/attach/too-large", test_attach_too_large);
   g_test_add_func ("/cli/attach/scaled", test_attach_scaled);
   g_test_add_func ("/cli/attach/refused", test_attach_refused);
+  g_test_add_func ("/cli/attach/not-regular", test_attach_not_regular);
+  g_test_add_func ("/cli/attach/interrupted", test_attach_interrupted);
+  g_test_add_func ("/cli/attach/size-at-open", test_attach_size_at_open);
+  g_test_add_func ("/cli/attach/growing", test_attach_growing);
 
   return g_test_run ();
 }

@@ -16,6 +16,7 @@
 #include <agent.h>
 
 #include "agent-test-cli.h"
+#include "agent-test-conn-server.h"
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
 #include "agent-test-util.h"
@@ -431,6 +432,28 @@ test_demo_server (void)
   agent_test_process_assert_exit (demo, 0);
 }
 
+/* A Content-Length below zero: an error that says so, and nothing else
+ * (libsoup's own warning about it is no message for a user) */
+static void
+test_errors_negative_length (void)
+{
+  AgentTestConnServer *server = agent_test_conn_server_new (FALSE);
+  g_autoptr(AgentTestProcess) cli = NULL;
+  const char *message;
+
+  agent_test_conn_server_push (server, AGENT_TEST_CONN_NEGATIVE_LENGTH);
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--no-store", "--max-retries", "0",
+                                                  "--base-url",
+                                                  agent_test_conn_server_get_base_url (server),
+                                                  "Hi"));
+  agent_test_process_assert_exit (cli, 1);
+  message = agent_test_cli_assert_error (cli, "protocol");
+  agent_test_assert_contains (message, "Content-Length");
+  agent_test_assert_contains (message, "-5");
+  g_assert_cmpstr (cli->err->str, ==, "");
+  agent_test_conn_server_free (server);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -445,6 +468,7 @@ main (int   argc,
   g_test_add_func ("/cli/errors/refused", test_errors_refused);
   g_test_add_func ("/cli/errors/dropped", test_errors_dropped);
   g_test_add_func ("/cli/errors/truncated", test_errors_truncated);
+  g_test_add_func ("/cli/errors/negative-content-length", test_errors_negative_length);
   g_test_add_func ("/cli/signal/sigint-json", test_signal_sigint_json);
   g_test_add_func ("/cli/signal/sigint-plain", test_signal_sigint_plain);
   g_test_add_func ("/cli/signal/sigint-before-answer", test_signal_sigint_before_answer);

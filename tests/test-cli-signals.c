@@ -1,6 +1,6 @@
 /* test-cli-signals.c — agent-cli stopped by a signal leaves no MCP server
- * behind: SIGTERM while the servers start, Ctrl-C while the prompt is
- * read, and kill -9, which no handler sees
+ * behind, nor what a server started: SIGTERM while the servers start,
+ * Ctrl-C while the prompt is read, and kill -9, which no handler sees
  *
  * Real processes: agent-cli, and MCP servers that do not leave on their
  * own (one never answers the handshake, one ignores the end of its input).
@@ -68,68 +68,16 @@ setup_lingering (Setup *setup)
   setup->config = agent_test_write_file (setup->dir, "mcp.json", json, -1);
 }
 
-static gboolean
-tick_cb (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Waits for what no event announces (a file, a process gone): the main
- * loop wakes up every 20 ms to look */
-static gboolean
-poll_until (gboolean (*predicate) (gpointer),
-            gpointer   data)
-{
-  guint tick = g_timeout_add (20, tick_cb, NULL);
-  gboolean ok = agent_test_wait_until_timeout (predicate, data, AGENT_TEST_PROCESS_WAIT_SECONDS);
-
-  g_source_remove (tick);
-  return ok;
-}
-
-static gboolean
-pid_file_written (gpointer data)
-{
-  g_autofree char *contents = NULL;
-
-  return g_file_get_contents (data, &contents, NULL, NULL) && contents[0] != '\0' &&
-         g_str_has_suffix (contents, "\n");
-}
-
 static GPid
 server_pid (Setup *setup)
 {
-  g_autofree char *contents = NULL;
-
-  if (!poll_until (pid_file_written, setup->pid_file))
-    g_error ("The MCP server did not start");
-  g_assert_true (g_file_get_contents (setup->pid_file, &contents, NULL, NULL));
-  return (GPid) g_ascii_strtoll (contents, NULL, 10);
-}
-
-/* Gone, or a zombie nobody reaped yet (an orphan's reaper may be slow, or
- * absent in a container): either way, not running */
-static gboolean
-process_is_gone (gpointer data)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", GPOINTER_TO_INT (data));
-  g_autofree char *stat = NULL;
-  const char *end;
-
-  if (!g_file_get_contents (path, &stat, NULL, NULL))
-    return TRUE;
-  end = strrchr (stat, ')');
-  return end != NULL && (end[2] == 'Z' || end[2] == 'X');
+  return agent_test_read_pid_file (setup->pid_file);
 }
 
 static void
 assert_gone (GPid pid)
 {
-  if (!poll_until (process_is_gone, GINT_TO_POINTER (pid)))
-    {
-      kill (pid, SIGKILL);
-      g_error ("The MCP server (process %d) outlived agent-cli", (int) pid);
-    }
+  agent_test_assert_pid_gone (pid, "The MCP server, after agent-cli,");
 }
 
 static AgentTestProcess *
@@ -149,6 +97,33 @@ spawn_cli (Setup              *setup,
   /* Standard input stays open: a prompt that never ends */
   return agent_test_process_spawn (cli, NULL, NULL, AGENT_TEST_PROCESS_KEEP_STDIN,
                                    (const char * const *) argv->pdata);
+}
+
+/* A server that starts a process of its own (in its process group, as a
+ * shell's background job is), writing that one's id to child.pid */
+static void
+setup_with_child (Setup *setup)
+{
+  const char *server = agent_test_find_program ("AGENT_TEST_MCP_SERVER", "tests",
+                                                "agent-test-mcp-server");
+  g_autofree char *child_file = NULL;
+  g_autofree char *json = NULL;
+
+  setup->dir = agent_test_make_dir ("agent-cli-signals");
+  setup->pid_file = g_build_filename (setup->dir, "server.pid", NULL);
+  child_file = g_build_filename (setup->dir, "child.pid", NULL);
+  json = g_strdup_printf ("{\"mcpServers\":{\"parent\":{\"command\":\"sh\",\"args\":[\"-c\","
+                          "\"sleep 600 & echo $! > '%s'; exec '%s' --pid-file '%s' --linger\"]}}}",
+                          child_file, server, setup->pid_file);
+  setup->config = agent_test_write_file (setup->dir, "mcp.json", json, -1);
+}
+
+static GPid
+child_pid (Setup *setup)
+{
+  g_autofree char *child_file = g_build_filename (setup->dir, "child.pid", NULL);
+
+  return agent_test_read_pid_file (child_file);
 }
 
 /* SIGTERM while the servers start: agent-cli stops starting, the server
@@ -215,6 +190,48 @@ test_kill_9 (void)
   setup_clear (&setup);
 }
 
+/* agent-cli with a server that started a process of its own, connected:
+ * *@pid the server, *@child that process */
+static AgentTestProcess *
+spawn_with_child (Setup *setup,
+                  GPid  *pid,
+                  GPid  *child)
+{
+  AgentTestProcess *cli;
+
+  setup_with_child (setup);
+  cli = spawn_cli (setup, AGENT_TEST_ARGS ("--json"));
+  *pid = server_pid (setup);
+  *child = child_pid (setup);
+  while (strstr (cli->out->str, "\"mcp-server\"") == NULL && !cli->exited)
+    g_main_context_iteration (NULL, TRUE);
+  return cli;
+}
+
+/* kill -9 of agent-cli ends what its servers started too (their process
+ * groups), not only the servers; so does Ctrl-C */
+static void
+test_children (gconstpointer data)
+{
+  gboolean kill_9 = GPOINTER_TO_INT (data);
+  g_autoptr(AgentTestProcess) cli = NULL;
+  Setup setup = { 0 };
+  GPid pid, child;
+
+  cli = spawn_with_child (&setup, &pid, &child);
+  if (kill_9)
+    g_subprocess_force_exit (cli->process);
+  else
+    g_subprocess_send_signal (cli->process, SIGINT);
+  agent_test_process_wait (cli);
+
+  if (!kill_9)
+    agent_test_process_assert_exit (cli, 130);
+  assert_gone (pid);
+  agent_test_assert_pid_gone (child, "What the MCP server started, after agent-cli,");
+  setup_clear (&setup);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -224,6 +241,8 @@ main (int   argc,
   g_test_add_func ("/cli-signals/sigterm-while-starting", test_sigterm_while_starting);
   g_test_add_func ("/cli-signals/sigint-while-reading-prompt", test_sigint_while_reading_prompt);
   g_test_add_func ("/cli-signals/kill-9", test_kill_9);
+  g_test_add_data_func ("/cli-signals/kill-9-children", GINT_TO_POINTER (TRUE), test_children);
+  g_test_add_data_func ("/cli-signals/sigint-children", GINT_TO_POINTER (FALSE), test_children);
 
   return g_test_run ();
 }

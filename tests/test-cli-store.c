@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include <glib/gstdio.h>
@@ -329,6 +330,136 @@ test_default_path (Fixture       *f,
   agent_test_remove_dir (folder);
 }
 
+/* Disks that run out */
+
+/* An answer of 2 MiB, in 64 deltas; with @tool, it calls the calculator
+ * after them */
+static void
+add_long_answer (Fixture  *f,
+                 gboolean  tool)
+{
+  g_autofree char *piece = g_strnfill (32 * 1024, 'a');
+  AgentTestResponse *response = agent_test_openai_begin (f->server, "");
+
+  for (guint i = 0; i < 64; i++)
+    agent_test_openai_add_text (response, piece);
+  if (tool)
+    agent_test_openai_add_tool_call (response, 0, "call_1", "calculator",
+                                     "{\"expression\":\"1+1\"}");
+  agent_test_openai_add_end (response, tool ? "tool_calls" : "stop", 1, 1);
+}
+
+/* What a run that could not keep its answer printed: one error, of the
+ * store, naming the file and what happened; no "done" */
+static const char *
+assert_storage_failure (AgentTestProcess *cli,
+                        const char       *path,
+                        const char       *what)
+{
+  JsonObject *error;
+  const char *message;
+
+  g_test_message ("exit %d; stderr: %s", cli->status, cli->err->str);
+  /* Not killed by SIGXFSZ */
+  agent_test_process_assert_exit (cli, 1);
+  agent_test_process_parse_json (cli);
+  g_assert_cmpuint (agent_test_process_count_events (cli, "done"), ==, 0);
+  g_assert_cmpuint (agent_test_process_count_events (cli, "error"), ==, 1);
+  error = agent_test_process_nth_event (cli, "error", 0);
+  g_assert_cmpstr (agent_test_get_string (error, "code"), ==, "storage");
+  message = agent_test_get_string (error, "message");
+  agent_test_assert_contains (message, path);
+  agent_test_assert_contains (message, what);
+  g_assert_null (strstr (message, "disk I/O error"));
+  g_assert_null (strstr (message, "database or disk is full"));
+  /* The answer streamed: it is the store that failed */
+  g_assert_cmpuint (agent_test_process_count_events (cli, "text-delta"), >, 0);
+  return message;
+}
+
+/* A file size limit (ulimit -f) the answer does not fit under: agent-cli
+ * is not killed by SIGXFSZ, and says the answer was not kept instead of
+ * "done", once; with a tool call in the answer, the turn stops before the
+ * next request, and says it once too */
+static void
+test_file_size_limit (Fixture       *f,
+                      gconstpointer  data)
+{
+  gboolean tool = GPOINTER_TO_INT (data);
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentStore) store = NULL;
+  g_autoptr(AgentConversation) conversation = NULL;
+  g_autofree char *blocks = NULL;
+  GStatBuf info;
+
+  /* Room for the question, not for the answer (512-byte blocks) */
+  g_assert_cmpint (g_stat (f->db.path, &info), ==, 0);
+  blocks = g_strdup_printf ("%" G_GUINT64_FORMAT, ((guint64) info.st_size + 512 * 1024) / 512);
+  add_long_answer (f, tool);
+  cli = agent_test_process_spawn ("sh", NULL, NULL, AGENT_TEST_PROCESS_DEFAULT,
+                                  AGENT_TEST_ARGS ("-c", "ulimit -f \"$1\" && shift && exec \"$@\"",
+                                                   "sh", blocks,
+                                                   agent_test_find_program ("AGENT_CLI", "cli",
+                                                                            "agent-cli"),
+                                                   "--json", "--store", f->db.path,
+                                                   "--base-url",
+                                                   agent_test_server_get_base_url (f->server),
+                                                   "--tool", "calculator", "--yes",
+                                                   "Write at length"));
+  agent_test_process_wait (cli);
+  assert_storage_failure (cli, f->db.path, "ulimit -f");
+  /* Nothing was asked after the answer that was not kept */
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 1);
+
+  /* What was kept is whole: the question */
+  conversation = read_only_conversation (f, &store);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (conversation)), ==, 1);
+  g_assert_cmpstr (agent_message_get_content (message_at (conversation, 0)), ==,
+                   "Write at length");
+}
+
+/* A disk that is full: a small tmpfs, mounted in a mount namespace of
+ * agent-cli's own (unshare: no root needed where user namespaces are
+ * allowed) */
+static void
+test_disk_full (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *mount_point = g_build_filename (f->db.dir, "small-disk", NULL);
+  g_autofree char *path = g_build_filename (mount_point, "conversations.db", NULL);
+  g_autoptr(AgentTestProcess) probe = NULL;
+  g_autoptr(AgentTestProcess) cli = NULL;
+
+  g_assert_cmpint (g_mkdir (mount_point, 0700), ==, 0);
+  probe = agent_test_process_spawn ("unshare", NULL, NULL, AGENT_TEST_PROCESS_DEFAULT,
+                                    AGENT_TEST_ARGS ("-rm", "mount", "-t", "tmpfs", "-o", "size=1m",
+                                                     "tmpfs", mount_point));
+  agent_test_process_wait (probe);
+  if (probe->status != 0)
+    {
+      g_autofree char *why = g_strdup_printf ("No tmpfs can be mounted here: %s",
+                                              probe->err->str);
+
+      g_test_skip (why);
+      return;
+    }
+
+  add_long_answer (f, FALSE);
+  cli = agent_test_process_spawn ("unshare", NULL, NULL, AGENT_TEST_PROCESS_DEFAULT,
+                                  AGENT_TEST_ARGS ("-rm", "sh", "-c",
+                                                   "mount -t tmpfs -o size=1m tmpfs \"$1\" && "
+                                                   "shift && exec \"$@\"",
+                                                   "sh", mount_point,
+                                                   agent_test_find_program ("AGENT_CLI", "cli",
+                                                                            "agent-cli"),
+                                                   "--json", "--store", path,
+                                                   "--base-url",
+                                                   agent_test_server_get_base_url (f->server),
+                                                   "Write at length"));
+  agent_test_process_wait (cli);
+  assert_storage_failure (cli, path, "disk is full");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -342,6 +473,11 @@ main (int   argc,
   ADD ("/cli-store/interrupted", test_interrupted);
   ADD ("/cli-store/list-and-pick", test_list_and_pick);
   ADD ("/cli-store/default-path", test_default_path);
+  g_test_add ("/cli-store/disk-full/file-size-limit", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_setup, test_file_size_limit, fixture_teardown);
+  g_test_add ("/cli-store/disk-full/tool-loop", Fixture, GINT_TO_POINTER (TRUE),
+              fixture_setup, test_file_size_limit, fixture_teardown);
+  ADD ("/cli-store/disk-full/tmpfs", test_disk_full);
 
   return g_test_run ();
 }

@@ -16,6 +16,7 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -491,6 +492,52 @@ test_list_dispose_while_closing (void)
   server_clear (&server);
 }
 
+/* What a stdio server starts (its process group: a shell's background
+ * job) goes with it: when the client closes the server, and when the
+ * server dies on its own while the client lives on */
+static void
+test_server_children (void)
+{
+  const char *program = agent_test_find_program ("AGENT_TEST_MCP_SERVER", "tests",
+                                                 "agent-test-mcp-server");
+  g_autofree char *dir = agent_test_make_dir ("agent-mcp-lifetimes");
+  g_autofree char *child_file = g_build_filename (dir, "child.pid", NULL);
+  g_autofree char *server_file = g_build_filename (dir, "server.pid", NULL);
+  g_autofree char *script = g_strdup_printf ("sleep 600 & echo $! > '%s'; exec '%s' --pid-file '%s'",
+                                             child_file, program, server_file);
+  const char *args[] = { "-c", script, NULL };
+
+  for (guint dies = 0; dies < 2; dies++)
+    {
+      g_autoptr(AgentMcpClient) client = agent_mcp_client_new_stdio ("parent", "sh", args);
+      GPid child, pid;
+
+      g_unlink (child_file);
+      g_unlink (server_file);
+      agent_test_mcp_connect (client);
+      child = agent_test_read_pid_file (child_file);
+      pid = agent_test_read_pid_file (server_file);
+      g_assert_false (agent_test_pid_is_gone (child));
+
+      if (dies)
+        {
+          /* Killed by someone else: the client sees it go */
+          g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+          agent_test_assert_pid_gone (child, "What the dead MCP server started");
+        }
+      else
+        {
+          /* It leaves at the end of its input, as servers do */
+          agent_test_mcp_close (client);
+          agent_test_assert_pid_gone (pid, "The MCP server");
+          agent_test_assert_pid_gone (child, "What the closed MCP server started");
+        }
+      agent_test_mcp_close (client);
+    }
+
+  agent_test_remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -505,6 +552,7 @@ main (int   argc,
   g_test_add_func ("/lifetimes/mcp/list-dispose-while-connecting",
                    test_list_dispose_while_connecting);
   g_test_add_func ("/lifetimes/mcp/list-dispose-while-closing", test_list_dispose_while_closing);
+  g_test_add_func ("/lifetimes/mcp/server-children", test_server_children);
 
   return g_test_run ();
 }

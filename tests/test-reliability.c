@@ -240,6 +240,75 @@ test_retry_after_too_long (Fixture       *f,
   g_assert_cmpuint (f->retries->len, ==, 0);
 }
 
+/* A server that says "try again now" (Retry-After: 0, or a few µs)
+ * and fails each time is not hammered: the waits have a floor that grows
+ * with each attempt, and the retry signal says what is waited */
+static void
+test_retry_after_zero (Fixture       *f,
+                       gconstpointer  data)
+{
+  static const char * const asked[][2] = {
+    { "Retry-After", "0" }, { "retry-after-ms", "0" }, { "retry-after-ms", "0.001" },
+    { "Retry-After", "0" }, { "Retry-After", "0" },
+  };
+  double previous = 0;
+
+  agent_provider_set_max_retries (f->provider, G_N_ELEMENTS (asked));
+  for (guint i = 0; i < G_N_ELEMENTS (asked); i++)
+    {
+      AgentTestResponse *r = add_error (f, 503, "application/json",
+                                        "{\"error\":{\"message\":\"Overloaded\"}}");
+
+      agent_test_response_add_header (r, asked[i][0], asked[i][1]);
+    }
+  add_answer (f, "At last.");
+
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpuint (f->retries->len, ==, G_N_ELEMENTS (asked));
+  for (guint i = 0; i < f->retries->len; i++)
+    {
+      double delay = g_ascii_strtod (strchr (g_ptr_array_index (f->retries, i), ' ') + 1, NULL);
+
+      g_test_message ("retry %u: %s", i + 1, (char *) g_ptr_array_index (f->retries, i));
+      /* 25 ms, then twice as long each time */
+      g_assert_cmpfloat (delay, >=, 0.025);
+      g_assert_cmpfloat (delay, >, previous);
+      previous = delay;
+    }
+  g_assert_cmpfloat (previous, >=, 0.4);
+}
+
+/* A wait longer than anything representable is told as what it is, not
+ * as the number it was clamped to */
+static void
+test_retry_after_huge (Fixture       *f,
+                       gconstpointer  data)
+{
+  static const char * const asked[][2] = {
+    { "retry-after-ms", "1e300" }, { "Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (asked); i++)
+    {
+      AgentTestResponse *r = add_error (f, 429, "application/json",
+                                        "{\"error\":{\"message\":\"Come back much later\"}}");
+
+      agent_test_response_add_header (r, asked[i][0], asked[i][1]);
+      agent_test_turn_clear (&f->turn);
+      agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+
+      g_test_message ("%s: %s", asked[i][1], f->turn.error->message);
+      g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_HTTP);
+      assert_message_contains (f->turn.error, "Come back much later");
+      assert_message_contains (f->turn.error, "more than 31 years");
+      assert_message_contains (f->turn.error, "not tried again");
+      g_assert_null (strstr (f->turn.error->message, "1000000000"));
+    }
+  g_assert_cmpuint (f->retries->len, ==, 0);
+}
+
 static void
 test_no_retry_statuses (Fixture       *f,
                         gconstpointer  data)
@@ -822,6 +891,8 @@ main (int   argc,
   ADD ("/reliability/retry/backoff", test_retry_backoff);
   ADD ("/reliability/retry/gives-up", test_retry_gives_up);
   ADD ("/reliability/retry/retry-after-too-long", test_retry_after_too_long);
+  ADD ("/reliability/retry/retry-after-zero", test_retry_after_zero);
+  ADD ("/reliability/retry/retry-after-huge", test_retry_after_huge);
   ADD ("/reliability/retry/not-for-client-errors", test_no_retry_statuses);
   ADD ("/reliability/errors/authentication", test_authentication);
   ADD ("/reliability/errors/html-page", test_html_error_page);

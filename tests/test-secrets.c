@@ -416,6 +416,136 @@ test_excerpt_cut_mcp (void)
     }
 }
 
+/* Pieces of a key */
+
+/* How servers echo a key they refused: its first characters, then stars */
+#define ECHOED   "sk-live-0123456***"
+/* Its last characters, after stars */
+#define ECHOED_END "****************************************QRSTUVWXYZ"
+
+/* A server that echoes part of the key, in the body of an HTTP error, in
+ * its status line, in an error event of the stream: each piece of 8 bytes
+ * or more is redacted, from the error and from the debug log */
+static void
+test_partial_key (void)
+{
+  for (guint p = 0; p < G_N_ELEMENTS (providers); p++)
+    for (guint shape = 0; shape < 3; shape++)
+      {
+        gboolean ndjson = g_str_equal (providers[p], "ollama");
+        AgentTestResponse *r;
+        Fixture f = { 0 };
+
+        fixture_init (&f, providers[p]);
+        if (shape == 0)
+          {
+            r = agent_test_server_add_response (f.server, 401);
+            agent_test_response_set_body (r, "application/json",
+                                          "{\"error\":{\"message\":\"Incorrect API key provided: "
+                                          ECHOED " (" ECHOED_END ")\",\"type\":\"invalid_request"
+                                          "_error\"}}");
+          }
+        else if (shape == 1)
+          {
+            r = agent_test_server_add_response (f.server, 403);
+            agent_test_response_set_reason (r, "Key " ECHOED " refused");
+            agent_test_response_set_body (r, "text/plain", "Incorrect API key provided: "
+                                          ECHOED_END);
+          }
+        else
+          {
+            r = agent_test_server_add_response (f.server, 200);
+            agent_test_response_set_content_type (r, ndjson ? "application/x-ndjson"
+                                                            : "text/event-stream");
+            if (!ndjson)
+              agent_test_response_add_bytes (r, "event: error\ndata: ", -1);
+            agent_test_response_add_bytes (r, "{\"error\":{\"message\":\"Incorrect API key "
+                                           "provided: " ECHOED "\"}}\n\n", -1);
+          }
+
+        agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+        g_test_message ("%s, shape %u: %s", providers[p], shape,
+                        f.turn.error ? f.turn.error->message : "no error");
+        g_assert_nonnull (f.turn.error);
+        /* What the server said is told, without the pieces */
+        if (shape != 1)
+          agent_test_assert_contains (f.turn.error->message, "Incorrect API key provided");
+        agent_test_assert_contains (f.turn.error->message, "[redacted]");
+        assert_no_piece_of (f.turn.error->message, SECRET, "The error");
+        assert_no_piece_of (debug_log->str, SECRET, "The debug log");
+        fixture_clear (&f);
+      }
+}
+
+/* A piece of the key split between two reads of the body, in the debug
+ * log: held back until the next read shows where it ends */
+static void
+test_debug_split_piece (void)
+{
+  AgentTestResponse *r;
+  Fixture f = { 0 };
+
+  fixture_init (&f, "openai");
+  r = agent_test_openai_begin (f.server, "");
+  agent_test_response_add_bytes (r, "data: {\"choices\":[{\"index\":0,\"delta\":"
+                                 "{\"content\":\"echo: sk-live-012", -1);
+  agent_test_response_add_delay (r, 200);
+  agent_test_response_add_bytes (r, "3456*** ok\"}}]}\n\n", -1);
+  agent_test_openai_add_end (r, "stop", 1, 1);
+
+  agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+  g_assert_no_error (f.turn.error);
+  agent_test_assert_contains (debug_log->str, "echo: [redacted]*** ok");
+  assert_no_piece_of (debug_log->str, SECRET, "The debug log");
+  fixture_clear (&f);
+}
+
+/* An MCP server that prints a piece of a secret of its configuration */
+static void
+test_mcp_partial_secret (void)
+{
+  const char *args[] = { "-c", "echo \"token ${MCP_TEST_TOKEN%????????} refused\" >&2; exit 3",
+                         NULL };
+  const char *env[] = { "MCP_TEST_TOKEN=" SECRET, NULL };
+  g_autoptr(AgentMcpClient) client = agent_mcp_client_new_stdio ("leaky", "sh", args);
+  g_autoptr(GError) error = NULL;
+
+  agent_mcp_client_set_env (client, env);
+  error = agent_test_mcp_connect_error (client);
+
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_NETWORK);
+  g_test_message ("%s", error->message);
+  agent_test_assert_contains (error->message, "token [redacted] refused");
+  assert_no_piece_of (error->message, SECRET, "The error");
+  agent_test_mcp_close (client);
+}
+
+/* agent-cli, which prints what the server said */
+static void
+test_cli_partial_key (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *url = g_strdup (agent_test_server_get_base_url (server));
+  AgentTestResponse *r;
+
+  r = agent_test_server_add_response (server, 401);
+  agent_test_response_set_body (r, "application/json",
+                                "{\"error\":{\"message\":\"Incorrect API key provided: " ECHOED
+                                "\"}}");
+
+  cli = agent_test_cli_run_full (AGENT_TEST_ARGS ("OPENAI_API_KEY=" SECRET), NULL,
+                                 AGENT_TEST_ARGS ("--no-store", "--base-url", url,
+                                                  "--max-retries", "0", "Hi"));
+
+  agent_test_process_assert_exit (cli, 1);
+  agent_test_assert_contains (cli->err->str, "Incorrect API key provided: [redacted]***");
+  assert_no_piece_of (cli->err->str, SECRET, "agent-cli's standard error");
+  assert_no_piece_of (cli->out->str, SECRET, "agent-cli's standard output");
+}
+
 /* The base URL's password is not stored, nor exported */
 
 #if AGENT_HAS_STORE
@@ -501,6 +631,10 @@ main (int   argc,
   g_test_add_func ("/secrets/debug/base-url-password", test_debug_base_url_password);
   g_test_add_func ("/secrets/excerpt/cut-key", test_excerpt_cut_key);
   g_test_add_func ("/secrets/excerpt/cut-mcp", test_excerpt_cut_mcp);
+  g_test_add_func ("/secrets/pieces/partial-key", test_partial_key);
+  g_test_add_func ("/secrets/pieces/debug-split", test_debug_split_piece);
+  g_test_add_func ("/secrets/pieces/mcp", test_mcp_partial_secret);
+  g_test_add_func ("/secrets/pieces/agent-cli", test_cli_partial_key);
 #if AGENT_HAS_STORE
   g_test_add_func ("/secrets/store/base-url-password", test_stored_base_url);
 #endif

@@ -10,6 +10,8 @@
  * - /store/attachments/export: JSON in base64, Markdown embedded.
  * - /store/attachments/cli: agent-cli --attach keeps the files with the
  *   conversation, and a kill -9 in the middle of the turn leaves them whole.
+ * - /store/attachments/cli-refused: a file the provider does not take is
+ *   refused before anything is written, and -c goes on.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -372,6 +374,55 @@ test_cli (void)
   agent_test_remove_dir (dir);
 }
 
+/* An attachment refused before sending (a type the provider does not
+ * take) is not kept: neither the file (here holding what looks like a
+ * key, as /proc/self/environ would) nor the question; and the next
+ * agent-cli -c goes on, instead of failing the same way */
+static void
+test_cli_refused (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) refused = NULL;
+  g_autoptr(AgentTestProcess) next = NULL;
+  g_autofree char *dir = agent_test_make_dir ("store-cli-attach-XXXXXX");
+  g_autofree char *db_path = g_build_filename (dir, "conversations.db", NULL);
+  g_autofree char *archive = agent_test_write_file (dir, "environ.zip",
+                                                    "PK\3\4 OPENAI_API_KEY=sk-kept-NEVER-42", -1);
+  const char *base_url = agent_test_server_get_base_url (server);
+  g_autofree char *count = NULL;
+  JsonArray *messages;
+
+  refused = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--base-url", base_url,
+                                                      "--store", db_path, "--attach", archive,
+                                                      "Unpack this"));
+  agent_test_process_assert_exit (refused, 1);
+  agent_test_assert_contains (agent_test_cli_assert_error (refused, "invalid-argument"),
+                              "application/zip");
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 0);
+
+  test_store_assert_sound (db_path);
+  g_assert_false (test_store_file_contains (db_path, "sk-kept-NEVER-42"));
+  g_assert_false (test_store_file_contains (db_path, "Unpack this"));
+  count = test_store_query (db_path, "SELECT count(*) FROM messages");
+  g_assert_cmpstr (count, ==, "0");
+  g_clear_pointer (&count, g_free);
+  count = test_store_query (db_path, "SELECT count(*) FROM attachments");
+  g_assert_cmpstr (count, ==, "0");
+  g_clear_pointer (&count, g_free);
+
+  /* The conversation goes on */
+  agent_test_openai_add_text_response (server, (const char * const[]) { "Hello.", NULL }, 1, 1);
+  next = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--base-url", base_url,
+                                                   "--store", db_path, "-c", "Hi"));
+  agent_test_process_assert_exit (next, 0);
+  messages = agent_test_openai_get_messages (server, 0);
+  g_assert_cmpuint (json_array_get_length (messages), ==, 1);
+  count = test_store_query (db_path, "SELECT count(*) FROM messages");
+  g_assert_cmpstr (count, ==, "2");
+
+  agent_test_remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -383,6 +434,7 @@ main (int   argc,
   g_test_add_func ("/store/attachments/migrate-from-v4", test_migrate_from_v4);
   g_test_add_func ("/store/attachments/export", test_export);
   g_test_add_func ("/store/attachments/cli", test_cli);
+  g_test_add_func ("/store/attachments/cli-refused", test_cli_refused);
 
   return g_test_run ();
 }

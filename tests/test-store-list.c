@@ -478,7 +478,77 @@ test_migrate_from_v1 (void)
   agent_test_remove_dir (dir);
 }
 
-/* Files that are not ours to change are refused, and left as they were */
+/* The bytes of @path, which must not have changed; and SQLite left no
+ * file of its own beside it */
+static void
+assert_unchanged (const char *path,
+                  GBytes     *before)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+  g_autofree char *journal = g_strconcat (path, "-journal", NULL);
+  g_autoptr(GBytes) after = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  after = g_bytes_new (contents, len);
+  if (!g_bytes_equal (before, after))
+    g_error ("%s was changed", path);
+  g_assert_false (g_file_test (wal, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (shm, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
+}
+
+static GBytes *
+read_bytes (const char *path)
+{
+  char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  return g_bytes_new_take (contents, len);
+}
+
+static void
+new_async_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Opens @path both ways: each must fail, leaving it as it was */
+static GError *
+assert_refused (const char *path)
+{
+  g_autoptr(GBytes) before = read_bytes (path);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AgentStore) store = NULL;
+  GError *error = NULL;
+  GError *async_error = NULL;
+
+  store = agent_store_new (path, &error);
+  g_assert_null (store);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  assert_unchanged (path, before);
+
+  agent_store_new_async (path, NULL, new_async_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  store = agent_store_new_finish (result, &async_error);
+  g_assert_null (store);
+  g_assert_error (async_error, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  g_assert_cmpstr (async_error->message, ==, error->message);
+  g_error_free (async_error);
+  assert_unchanged (path, before);
+
+  return error;
+}
+
+/* Files that are not ours to change are refused before anything is
+ * written: their bytes are as they were (not even switched to WAL), and
+ * no -wal, -shm or -journal file is left beside them */
 static void
 test_refused_files (void)
 {
@@ -487,30 +557,28 @@ test_refused_files (void)
   g_autofree char *foreign = g_build_filename (dir, "foreign.db", NULL);
   g_autofree char *garbage = agent_test_write_file (dir, "garbage.db",
                                                     "not a database, not at all, no", -1);
-  g_autoptr(AgentStore) store = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *version = NULL;
   g_autofree char *tables = NULL;
 
   test_store_exec (newer, "PRAGMA application_id = 1634168436; PRAGMA user_version = 99;"
                           "CREATE TABLE future (x)");
-  store = agent_store_new (newer, &error);
-  g_assert_null (store);
-  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  error = assert_refused (newer);
   agent_test_assert_contains (error->message, "newer version");
+  agent_test_assert_contains (error->message, "left unchanged");
   g_clear_error (&error);
   version = test_store_query (newer, "PRAGMA user_version");
   g_assert_cmpstr (version, ==, "99");
 
   test_store_exec (foreign, "CREATE TABLE notes (text)");
-  g_assert_null (agent_store_new (foreign, &error));
-  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  error = assert_refused (foreign);
+  agent_test_assert_contains (error->message, "another program");
   g_clear_error (&error);
   tables = test_store_query (foreign, "SELECT group_concat (name) FROM sqlite_schema");
   g_assert_cmpstr (tables, ==, "notes");
 
-  g_assert_null (agent_store_new (garbage, &error));
-  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE);
+  g_clear_error (&error);
+  error = assert_refused (garbage);
 
   agent_test_remove_dir (dir);
 }

@@ -64,6 +64,13 @@ struct _AgentProviderBackend
    * named output_name (Anthropic), not as the answer's text */
   gboolean    output_by_tool;
 
+  /* Whether its API takes @part in a message of @role, and the API's name
+   * in the error that says it does not (agent-provider-parts.c): a turn
+   * refuses the user's message before keeping it */
+  gboolean  (*accepts_part)  (AgentContentPart    *part,
+                              AgentMessageRole     role);
+  const char *parts_name;
+
   /* Listing models: GET {base}{models_path}; the names in the answer. */
   const char *models_path;
   char     **(*parse_models) (const AgentJson     *root);

@@ -445,8 +445,10 @@ agent_provider_class_init (AgentProviderClass *klass)
    * How many times a request is tried again after a connection error, a
    * connect timeout, or an HTTP 408, 409, 429 or 5xx, before any of the
    * answer reached the application: with exponential backoff and jitter,
-   * or after the server's `Retry-After` (up to 60 s). Never once text has
-   * streamed, and never after 400, 401, 403, 404 or 422.
+   * or after the server's `Retry-After` (up to 60 s; a server asking for
+   * less than 25 ms, 50 ms, 100 ms… up to 1 s by attempt waits that long,
+   * so that `Retry-After: 0` cannot take the backoff away). Never once
+   * text has streamed, and never after 400, 401, 403, 404 or 422.
    *
    * Requests of the provider share its kept-alive connections. A request
    * that fails on a reused connection before any of the answer arrived

@@ -11,6 +11,10 @@
 
 #define BACKOFF_BASE_US (500 * 1000)
 #define BACKOFF_MAX_US  (8 * G_USEC_PER_SEC)
+/* The shortest wait a server's Retry-After may ask for, doubling with each
+ * attempt up to FLOOR_MAX_US */
+#define FLOOR_BASE_US   (25 * 1000)
+#define FLOOR_MAX_US    G_USEC_PER_SEC
 
 /* 408, 409 (a conflict that clears), 429 and the 5xx are worth another
  * try; the other errors would fail the same way again. */
@@ -23,8 +27,6 @@ _agent_retry_status_is_retryable (guint status)
          (status >= 500 && status <= 599);
 }
 
-/* Waits are kept below this (about 31 years), so that they add up */
-#define MAX_REPORTED_US (G_GINT64_CONSTANT (1000000000) * G_USEC_PER_SEC)
 
 /* How long the server asked to wait, in µs: `retry-after-ms`, or
  * `Retry-After` as seconds or as an HTTP date. -1 when it did not say (or
@@ -42,7 +44,8 @@ _agent_retry_after (SoupMessageHeaders *headers,
       double ms = g_ascii_strtod (value, &end);
 
       if (end != value && *end == '\0' && ms >= 0)
-        return ms * 1000 < MAX_REPORTED_US ? (gint64) (ms * 1000) : MAX_REPORTED_US;
+        return ms * 1000 < AGENT_RETRY_MAX_REPORTED_US ? (gint64) (ms * 1000)
+                                                       : AGENT_RETRY_MAX_REPORTED_US;
     }
 
   if ((value = soup_message_headers_get_one (headers, "Retry-After")) != NULL)
@@ -57,7 +60,7 @@ _agent_retry_after (SoupMessageHeaders *headers,
         {
           gint64 wait = g_date_time_difference (date, now);
 
-          return CLAMP (wait, 0, MAX_REPORTED_US);
+          return CLAMP (wait, 0, AGENT_RETRY_MAX_REPORTED_US);
         }
     }
 
@@ -75,4 +78,18 @@ _agent_retry_backoff (guint  attempt,
 
   delay = MIN (delay, BACKOFF_MAX_US);
   return (gint64) (delay * (0.75 + 0.5 * random));
+}
+
+/* What is waited before attempt @attempt + 2 when the server asked for
+ * @retry_after µs: that, but never less than a floor of 25 ms, 50 ms,
+ * 100 ms… up to a second. A server that answers every request with
+ * "Retry-After: 0" (or a few µs) would otherwise take away all backoff:
+ * max-retries requests at once. */
+gint64
+_agent_retry_floor (guint  attempt,
+                    gint64 retry_after)
+{
+  gint64 floor = MIN (FLOOR_BASE_US << MIN (attempt, 10), FLOOR_MAX_US);
+
+  return MAX (retry_after, floor);
 }

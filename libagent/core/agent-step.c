@@ -426,11 +426,18 @@ _agent_step_retry_or_fail (AgentStep *self,
       g_autofree char *message = g_strdup (error->message);
 
       g_free (error->message);
-      /* Translators: the first %s is an error message, the %.0f numbers are seconds */
-      error->message = g_strdup_printf (_("%s; the server asked to try again in %.0f s, longer "
-                                          "than the %.0f s libagent waits"),
-                                        message, retry_after / (double) G_USEC_PER_SEC,
-                                        AGENT_RETRY_MAX_WAIT_US / (double) G_USEC_PER_SEC);
+      if (retry_after >= AGENT_RETRY_MAX_REPORTED_US)
+        /* Translators: the first %s is an error message, %.0f a number of seconds */
+        error->message = g_strdup_printf (_("%s; not tried again: the server asked to wait more "
+                                            "than 31 years, and libagent waits at most %.0f s"),
+                                          message,
+                                          AGENT_RETRY_MAX_WAIT_US / (double) G_USEC_PER_SEC);
+      else
+        /* Translators: the first %s is an error message, the %.0f numbers are seconds */
+        error->message = g_strdup_printf (_("%s; not tried again: the server asked to wait "
+                                            "%.0f s, and libagent waits at most %.0f s"),
+                                          message, retry_after / (double) G_USEC_PER_SEC,
+                                          AGENT_RETRY_MAX_WAIT_US / (double) G_USEC_PER_SEC);
       _agent_step_return_error (self, error);
       return;
     }
@@ -441,7 +448,7 @@ _agent_step_retry_or_fail (AgentStep *self,
       return;
     }
 
-  delay = retry_after >= 0 ? retry_after
+  delay = retry_after >= 0 ? _agent_retry_floor (self->attempt, retry_after)
                            : _agent_retry_backoff (self->attempt, g_random_double ());
 
   _agent_debug_note ("↻ %s; trying again in %.1f s", error->message, delay / 1e6);
@@ -493,6 +500,27 @@ retry_on_new_connection (AgentStep    *self,
   send_attempt (self);
 }
 
+/* A Content-Length that is not a number of bytes ("-5", "1e3"): libsoup
+ * 3 reads a minus sign as a length below zero, which its body stream does
+ * not take (GObject warns, naming the property, and the body is read as if
+ * it had no length). An error naming the header, or NULL. */
+static GError *
+check_content_length (SoupMessage *message)
+{
+  const char *value = soup_message_headers_get_one (soup_message_get_response_headers (message),
+                                                    "Content-Length");
+  guint64 length;
+
+  if (value == NULL ||
+      g_ascii_string_to_unsigned (value, 10, 0, G_MAXINT64, &length, NULL))
+    return NULL;
+
+  return g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                      _("The server's answer has an invalid Content-Length header (“%s”): "
+                        "it was not read"),
+                      value);
+}
+
 static void
 send_cb (GObject      *object,
          GAsyncResult *result,
@@ -525,6 +553,13 @@ send_cb (GObject      *object,
 
   _agent_debug_response ((const char * const *) self->secrets, self->message);
   status = soup_message_get_status (self->message);
+
+  if ((error = check_content_length (self->message)) != NULL)
+    {
+      /* Not an answer that can be trusted to end where it says */
+      _agent_step_return_error (self, g_steal_pointer (&error));
+      return;
+    }
 
   if (SOUP_STATUS_IS_REDIRECTION (status))
     {

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "messages/agent-content-part-private.h"
 #include "messages/agent-message-private.h"
 #include "core/agent-step-request-private.h"
 #include "messages/agent-tool-call-private.h"
@@ -140,8 +141,37 @@ request_size_error (guint64 size,
                       size_text, limit);
 }
 
-/* max-attachment-size: the first image or document of @messages larger
+/* max-attachment-size: the first image or document of @message larger
  * than @max, as an error naming it, or NULL */
+static GError *
+message_attachment_size_error (AgentMessage *message,
+                               guint64       max)
+{
+  guint n_attachments = agent_message_get_n_attachments (message);
+
+  for (guint j = 0; j < n_attachments; j++)
+    {
+      AgentContentPart *part = agent_message_get_attachment (message, j);
+      guint64 size = agent_content_part_get_size (part);
+
+      if (size > max)
+        {
+          g_autofree char *size_text = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *limit = g_format_size_full (max, G_FORMAT_SIZE_IEC_UNITS);
+          const char *name = agent_content_part_get_name (part);
+
+          return g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
+                              _("The attachment %s (%s) is too large to send: %s, more "
+                                "than %s (max-attachment-size)"),
+                              name != NULL ? name : "", agent_content_part_get_mime_type (part),
+                              size_text, limit);
+        }
+    }
+
+  return NULL;
+}
+
+/* The same, of any message of @messages */
 static GError *
 attachment_size_error (GListModel *messages,
                        guint64     max)
@@ -151,26 +181,10 @@ attachment_size_error (GListModel *messages,
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(AgentMessage) message = g_list_model_get_item (messages, i);
-      guint n_attachments = agent_message_get_n_attachments (message);
+      GError *error = message_attachment_size_error (message, max);
 
-      for (guint j = 0; j < n_attachments; j++)
-        {
-          AgentContentPart *part = agent_message_get_attachment (message, j);
-          guint64 size = agent_content_part_get_size (part);
-
-          if (size > max)
-            {
-              g_autofree char *size_text = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
-              g_autofree char *limit = g_format_size_full (max, G_FORMAT_SIZE_IEC_UNITS);
-              const char *name = agent_content_part_get_name (part);
-
-              return g_error_new (AGENT_ERROR, AGENT_ERROR_LIMIT,
-                                  _("The attachment %s (%s) is too large to send: %s, more "
-                                    "than %s (max-attachment-size)"),
-                                  name != NULL ? name : "", agent_content_part_get_mime_type (part),
-                                  size_text, limit);
-            }
-        }
+      if (error != NULL)
+        return error;
     }
 
   return NULL;
@@ -872,6 +886,43 @@ _agent_turn_next_step (AgentTurn *turn)
     send_step (turn);
 }
 
+/* What would be refused before any request is sent, because of the user's
+ * message itself, refuses it before it is kept: the memory (a store, a
+ * file) never holds what was never sent, and the next turn does not fail
+ * the same way. An attachment of a type the provider does not take, one
+ * over max-attachment-size, a message larger than max-request-size. */
+static GError *
+check_input (AgentTurn    *turn,
+             AgentMessage *message)
+{
+  AgentSession *session = turn->session;
+  const AgentProviderBackend *backend = _agent_provider_get_backend (session->provider);
+  guint n_attachments = agent_message_get_n_attachments (message);
+  guint64 size;
+
+  for (guint i = 0; i < n_attachments && backend->accepts_part != NULL; i++)
+    {
+      AgentContentPart *part = agent_message_get_attachment (message, i);
+
+      if (!backend->accepts_part (part, AGENT_MESSAGE_ROLE_USER))
+        return _agent_content_part_unsupported (part, backend->parts_name);
+    }
+
+  if (session->max_attachment_size > 0 && n_attachments > 0)
+    {
+      GError *error = message_attachment_size_error (message, session->max_attachment_size);
+
+      if (error != NULL)
+        return error;
+    }
+
+  size = text_size (session->system_prompt) + message_size (message);
+  if (session->max_request_size > 0 && size > session->max_request_size)
+    return request_size_error (size, session->max_request_size);
+
+  return NULL;
+}
+
 void
 _agent_turn_start (AgentTurn    *turn,
                    const char   *text,
@@ -879,6 +930,7 @@ _agent_turn_start (AgentTurn    *turn,
 {
   g_autoptr(AgentMessage) user_message = NULL;
   g_autofree char *refusal = NULL;
+  GError *error;
 
   /* A message with parts: its text goes through the hook */
   if (message != NULL)
@@ -903,6 +955,11 @@ _agent_turn_start (AgentTurn    *turn,
 
   user_message = message != NULL ? g_object_ref (message)
                                  : agent_message_new (AGENT_MESSAGE_ROLE_USER, text);
+  if ((error = check_input (turn, user_message)) != NULL)
+    {
+      _agent_turn_fail (turn, error);
+      return;
+    }
   if (_agent_turn_append (turn, user_message))
     {
       turn->first_new = g_list_model_get_n_items (G_LIST_MODEL (turn->session->memory));

@@ -7,20 +7,36 @@
  *
  * The server is gone when its output and its stderr ended and it exited
  * (or two seconds after the first of these). Closing follows the specification:
- * close its input, wait, then SIGTERM, then SIGKILL. Should the application
- * die without closing it, the kernel kills it (PR_SET_PDEATHSIG).
+ * close its input, wait, then SIGTERM, then SIGKILL, each to the server's
+ * process group: the server is the leader of a group of its own, which
+ * the processes it starts join unless they ask otherwise (a language
+ * server, a shell's jobs), and they go with it.
+ *
+ * The group ends with the application too, however it ends: the kernel
+ * kills the server (PR_SET_PDEATHSIG), and a guard in the group, a shell
+ * started before the server's exec that only waits on a pipe whose other
+ * end the application holds, kills the whole group (SIGKILL) when that
+ * pipe closes: when the application dies (kill -9 included), or closes it
+ * once the server has exited. The guard also keeps the group's id from
+ * being given to another process while the application may still signal
+ * it.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
+
+#include <glib-unix.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -50,6 +66,8 @@ struct _AgentMcpStdioTransport
   char                *cwd;
 
   GSubprocess         *process;
+  GPid                 group;          /* the server's pid, its process group's id */
+  int                  guard_fd;       /* our end of the guard's pipe, or -1 */
   GOutputStream       *input;
   GCancellable        *cancellable;    /* the reads */
   AgentNdjsonSplitter *splitter;
@@ -90,11 +108,53 @@ ignore_sigpipe (void)
     }
 }
 
+/* What the child needs to know, read between fork and exec */
+typedef struct
+{
+  pid_t parent;
+  int   guard_read;    /* the guard's end of its pipe */
+} ChildSetup;
+
+/* The guard (see the top of the file): a shell's background job in the
+ * server's group, with nothing open but its end of the pipe (on fd 3),
+ * deaf to the signals that end the group gently, that kills the group
+ * (itself included) when the pipe ends. A shell, not a copy of this
+ * process: a few hundred kilobytes, and no copy of a big application's
+ * memory. */
+#define GUARD_SCRIPT \
+  "trap '' TERM INT HUP QUIT PIPE; ( read -r _ <&3; kill -s KILL 0 ) &"
+
+static void
+exec_guard (int fd)
+{
+  int null;
+
+  /* dup2() leaves the copy open across exec; a descriptor already at 3
+   * has to be told */
+  if (fd == 3)
+    fcntl (fd, F_SETFD, 0);
+  else if (dup2 (fd, 3) < 0)
+    _exit (127);
+  if ((null = open ("/dev/null", O_RDWR)) >= 0)
+    {
+      dup2 (null, 0);
+      dup2 (null, 1);
+      dup2 (null, 2);
+      if (null > 3)
+        close (null);
+    }
+  execl ("/bin/sh", "sh", "-c", GUARD_SCRIPT, (char *) NULL);
+  _exit (127);
+}
+
 static void
 child_setup (gpointer user_data)
 {
+  ChildSetup *setup = user_data;
+  pid_t intermediate;
+
   /* Its own process group: Ctrl-C in a terminal interrupts the app's
-   * turn, not its servers. */
+   * turn, not its servers; and the group is what is ended. */
   setpgid (0, 0);
 
 #ifdef __linux__
@@ -102,9 +162,45 @@ child_setup (gpointer user_data)
    * sends it SIGKILL when the thread that started it ends. Had we died
    * already, it would belong to another parent now. */
   prctl (PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid () != (pid_t) GPOINTER_TO_INT (user_data))
+  if (getppid () != setup->parent)
     _exit (127);
 #endif
+
+  if (setup->guard_read < 0)
+    return;
+
+  /* The guard, by a double fork: started by a shell that leaves at once,
+   * it is nobody's to wait for but init's (or a subreaper's), and the
+   * server never sees it (a shell script's `wait` would wait for it) */
+  intermediate = fork ();
+  if (intermediate == 0)
+    exec_guard (setup->guard_read);
+  if (intermediate > 0)
+    while (waitpid (intermediate, NULL, 0) < 0 && errno == EINTR)
+      ;
+}
+
+/* A signal to the server's whole process group, while the server is not
+ * reaped (its id, the group's, is not anyone else's until then) */
+static void
+signal_group (AgentMcpStdioTransport *self,
+              int                     signal_number)
+{
+  if (self->exited)
+    return;
+  if (self->group <= 0 || kill (-self->group, signal_number) != 0)
+    g_subprocess_send_signal (self->process, signal_number);
+}
+
+/* What is left of the group is killed, by the guard */
+static void
+end_group (AgentMcpStdioTransport *self)
+{
+  if (self->guard_fd >= 0)
+    {
+      close (self->guard_fd);
+      self->guard_fd = -1;
+    }
 }
 
 /* Ending */
@@ -196,7 +292,7 @@ report_gone (AgentMcpStdioTransport *self)
 
   /* A server whose output ended but that lives on is of no use. */
   if (!self->exited)
-    g_subprocess_force_exit (self->process);
+    signal_group (self, SIGKILL);
 }
 
 static gboolean
@@ -248,6 +344,8 @@ wait_cb (GObject      *object,
 
   g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
   self->exited = TRUE;
+  /* What it started goes with it */
+  end_group (self);
 
   if (self->closing)
     complete_close (self);
@@ -324,7 +422,7 @@ read_output_cb (GObject      *object,
       if (!self->exited)
         {
           self->stopped = TRUE;
-          g_subprocess_force_exit (self->process);
+          signal_group (self, SIGKILL);
         }
       return;
     }
@@ -521,6 +619,8 @@ agent_mcp_stdio_transport_start (AgentMcpTransport  *transport,
   g_autoptr(GError) spawn_error = NULL;
   g_auto(GStrv) environment = build_environment (self);
   g_autofree char *program = NULL;
+  ChildSetup setup;
+  int guard_pipe[2];
 
   ignore_sigpipe ();
 
@@ -544,13 +644,27 @@ agent_mcp_stdio_transport_start (AgentMcpTransport  *transport,
   g_subprocess_launcher_set_environ (launcher, environment);
   if (self->cwd != NULL)
     g_subprocess_launcher_set_cwd (launcher, self->cwd);
-  g_subprocess_launcher_set_child_setup (launcher, child_setup, GINT_TO_POINTER (getpid ()), NULL);
+
+  /* The guard's pipe: both ends close on exec, so that no other program
+   * we start holds them; without one, the server runs unguarded */
+  setup.parent = getpid ();
+  setup.guard_read = -1;
+  if (g_unix_open_pipe (guard_pipe, FD_CLOEXEC, NULL))
+    {
+      setup.guard_read = guard_pipe[0];
+      self->guard_fd = guard_pipe[1];
+    }
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, &setup, NULL);
 
   self->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata,
                                                 &spawn_error);
+  if (setup.guard_read >= 0)
+    close (setup.guard_read);
   if (self->process == NULL)
     {
       g_autofree char *message = _agent_mcp_transport_redact (transport, spawn_error->message);
+
+      end_group (self);
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_FAILED,
                    _("The MCP server “%s” could not be started: %s"),
@@ -558,6 +672,9 @@ agent_mcp_stdio_transport_start (AgentMcpTransport  *transport,
       return FALSE;
     }
 
+  /* (None when it already ended: then there is nothing to signal) */
+  if (g_subprocess_get_identifier (self->process) != NULL)
+    self->group = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (self->process), NULL, 10);
   self->input = g_object_ref (g_subprocess_get_stdin_pipe (self->process));
   self->splitter = agent_ndjson_splitter_new (line_cb, self);
   agent_ndjson_splitter_set_max_line (self->splitter, MAX_LINE);
@@ -582,11 +699,11 @@ close_grace_cb (gpointer data)
   if (!self->term_sent)
     {
       self->term_sent = TRUE;
-      g_subprocess_send_signal (self->process, SIGTERM);
+      signal_group (self, SIGTERM);
       start_grace (self, CLOSE_GRACE_MS, close_grace_cb);
     }
   else
-    g_subprocess_force_exit (self->process);
+    signal_group (self, SIGKILL);
 
   return G_SOURCE_REMOVE;
 }
@@ -653,6 +770,7 @@ agent_mcp_stdio_transport_finalize (GObject *object)
   AgentMcpStdioTransport *self = (AgentMcpStdioTransport *)object;
 
   /* Only once the wait finished, so the process is reaped. */
+  end_group (self);
   g_clear_object (&self->process);
   g_clear_object (&self->input);
   g_clear_object (&self->cancellable);
@@ -686,6 +804,7 @@ static void
 agent_mcp_stdio_transport_init (AgentMcpStdioTransport *self)
 {
   self->cancellable = g_cancellable_new ();
+  self->guard_fd = -1;
   self->stderr_tail = g_string_new (NULL);
   g_queue_init (&self->writes);
 }

@@ -15,6 +15,13 @@ AgentContentPart *_agent_content_part_new             (AgentContentPartKind  kin
                                                        GBytes               *data,
                                                        const char           *uri,
                                                        const char           *name);
+/* @file read into a part: a regular file only, at most the size it had
+ * when opened, not at all when that is more than @max_size (0: no limit);
+ * see agent-content-part-load.c */
+AgentContentPart *_agent_content_part_load_file       (GFile                *file,
+                                                       guint64               max_size,
+                                                       GCancellable         *cancellable,
+                                                       GError              **error);
 /* The MIME type GIO guesses from @name and the first bytes of @data */
 char             *_agent_content_part_guess_mime_type (const char           *name,
                                                        GBytes               *data);
@@ -27,7 +34,8 @@ char             *_agent_content_part_dup_description (AgentContentPart     *sel
 /* A document of a text/ type in valid UTF-8: sent as text where the API
  * takes no such document */
 gboolean          _agent_content_part_is_text_file    (AgentContentPart     *self);
-/* Its text, in a <file name="…" type="…"> wrapper */
+/* Its text, in a <file name="…" type="…"> wrapper (the name and type
+ * escaped as XML attributes) */
 char             *_agent_content_part_dup_file_text   (AgentContentPart     *self);
 /* AGENT_ERROR_INVALID_ARGUMENT naming the provider and the MIME type */
 GError           *_agent_content_part_unsupported     (AgentContentPart     *self,

@@ -360,7 +360,18 @@ _agent_content_part_guess_mime_type (const char *name,
  *
  * Reads @file into an image or document part, its MIME type guessed by
  * GIO from its name and its first bytes: an image part for `image/` types,
- * a document part for the others. The part's name is the file's name.
+ * a document part for the others. The part's name is the file's name (in
+ * UTF-8, whatever the file system's encoding).
+ *
+ * Only a regular file is read: a folder, a named pipe, a device or a
+ * socket fails with %G_IO_ERROR_IS_DIRECTORY or
+ * %G_IO_ERROR_NOT_REGULAR_FILE, naming what it is (reading a pipe could
+ * wait for ever, a device never end). A file is read up to the size it
+ * had when it was opened: what it grows by meanwhile is not read (files of
+ * `/proc` and `/sys`, which say they hold nothing, are read empty).
+ *
+ * This blocks: a program with a main loop to keep going uses
+ * [func@Agent.ContentPart.new_from_file_async], which also takes a limit.
  *
  * Returns: (transfer full): a new [class@Agent.ContentPart], or %NULL with
  *   @error set when the file cannot be read
@@ -372,28 +383,9 @@ agent_content_part_new_from_file (GFile         *file,
                                   GCancellable  *cancellable,
                                   GError       **error)
 {
-  g_autoptr(GBytes) data = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *mime_type = NULL;
-  AgentContentPartKind kind;
-
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  data = g_file_load_bytes (file, cancellable, NULL, error);
-  if (data == NULL)
-    return NULL;
-
-  name = g_file_get_basename (file);
-  mime_type = _agent_content_part_guess_mime_type (name, data);
-  kind = g_str_has_prefix (mime_type, "image/") ? AGENT_CONTENT_PART_KIND_IMAGE
-                                                : AGENT_CONTENT_PART_KIND_FILE;
-
-  return g_object_new (AGENT_TYPE_CONTENT_PART,
-                       "kind", kind,
-                       "mime-type", mime_type,
-                       "data", data,
-                       "name", name,
-                       NULL);
+  return _agent_content_part_load_file (file, 0, cancellable, error);
 }
 
 /**
@@ -609,6 +601,21 @@ _agent_content_part_is_text_file (AgentContentPart *self)
   return g_utf8_validate_len (bytes, len, NULL) && memchr (bytes, '\0', len) == NULL;
 }
 
+/* @value as an XML attribute's value: quotes, angle brackets and
+ * ampersands as entities, and the line breaks and tabs that an attribute
+ * would turn into spaces as character references */
+static char *
+escape_attribute (const char *value)
+{
+  g_autofree char *escaped = g_markup_escape_text (value, -1);
+  GString *result = g_string_new (escaped);
+
+  g_string_replace (result, "\n", "&#10;", 0);
+  g_string_replace (result, "\r", "&#13;", 0);
+  g_string_replace (result, "\t", "&#9;", 0);
+  return g_string_free (result, FALSE);
+}
+
 /* Documented in agent-content-part-private.h */
 char *
 _agent_content_part_dup_file_text (AgentContentPart *self)
@@ -616,9 +623,10 @@ _agent_content_part_dup_file_text (AgentContentPart *self)
   gsize len;
   const char *bytes = g_bytes_get_data (self->data, &len);
   g_autofree char *text = g_strndup (bytes, len);
+  g_autofree char *name = escape_attribute (self->name ? self->name : "");
+  g_autofree char *type = escape_attribute (self->mime_type);
 
-  return g_strdup_printf ("<file name=\"%s\" type=\"%s\">\n%s\n</file>",
-                          self->name ? self->name : "", self->mime_type, text);
+  return g_strdup_printf ("<file name=\"%s\" type=\"%s\">\n%s\n</file>", name, type, text);
 }
 
 /* Documented in agent-content-part-private.h */

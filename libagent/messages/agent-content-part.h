@@ -55,6 +55,15 @@ AgentContentPart     *agent_content_part_new_from_file (GFile                 *f
                                                         GCancellable          *cancellable,
                                                         GError               **error) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
+void                  agent_content_part_new_from_file_async (GFile               *file,
+                                                              guint64              max_size,
+                                                              GCancellable        *cancellable,
+                                                              GAsyncReadyCallback  callback,
+                                                              gpointer             user_data);
+AGENT_AVAILABLE_IN_ALL
+AgentContentPart     *agent_content_part_new_from_file_finish (GAsyncResult       *result,
+                                                               GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
 AgentContentPartKind  agent_content_part_get_kind      (AgentContentPart      *self);
 AGENT_AVAILABLE_IN_ALL
 const char           *agent_content_part_get_text      (AgentContentPart      *self);

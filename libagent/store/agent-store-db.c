@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <glib/gi18n-lib.h>
@@ -64,11 +66,85 @@ static const char * const statement_sql[N_STATEMENTS] = {
     "sha256, uri) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 };
 
+/* Whether @path (the database) or its write-ahead log is at the file size
+ * limit of this process, or so near it that the next page cannot go */
+static gboolean
+at_file_size_limit (const char *path)
+{
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  const char *files[] = { path, wal };
+  struct rlimit limit;
+
+  if (getrlimit (RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+    return FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      GStatBuf info;
+
+      if (g_stat (files[i], &info) == 0 &&
+          (guint64) info.st_size + 64 * 1024 > (guint64) limit.rlim_cur)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The last failure of @db, in words that say what happened where SQLite's
+ * do not: its "disk I/O error" is also a file size limit, its "database or
+ * disk is full" a quota. NULL for the other failures.
+ *
+ * SQLite keeps the errno of a failed write with its file, and gives the
+ * connection the errno of the moment it reports the error, which later
+ * calls may have changed: a file size limit is also recognized by the
+ * files' sizes. */
+char *
+_agent_store_describe_failure (sqlite3    *db,
+                               const char *path)
+{
+  int code = sqlite3_extended_errcode (db) & 0xff;
+  int system_errno = sqlite3_system_errno (db);
+
+  if (code != SQLITE_IOERR && code != SQLITE_FULL && code != SQLITE_CANTOPEN)
+    return NULL;
+
+  if (system_errno != ENOSPC && system_errno != EFBIG && at_file_size_limit (path))
+    system_errno = EFBIG;
+
+  switch (system_errno)
+    {
+    case ENOSPC:
+      return g_strdup_printf (_("The disk is full: the conversation database %s could not be "
+                                "written"), path);
+#ifdef EDQUOT
+    case EDQUOT:
+      return g_strdup_printf (_("The disk quota is used up: the conversation database %s could "
+                                "not be written"), path);
+#endif
+    case EFBIG:
+      return g_strdup_printf (_("The conversation database %s could not be written: it reached "
+                                "the largest file this program may write (ulimit -f)"), path);
+    case EROFS:
+      return g_strdup_printf (_("The conversation database %s could not be written: its disk "
+                                "is read-only"), path);
+    default:
+      break;
+    }
+
+  if (code == SQLITE_FULL)
+    return g_strdup_printf (_("The disk is full: the conversation database %s could not be "
+                              "written"), path);
+  return NULL;
+}
+
 void
 _agent_store_db_set_error (AgentStoreDb  *self,
                            GError       **error)
 {
-  if ((sqlite3_extended_errcode (self->db) & 0xff) == SQLITE_BUSY)
+  g_autofree char *described = _agent_store_describe_failure (self->db, self->path);
+
+  if (described != NULL)
+    g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE, described);
+  else if ((sqlite3_extended_errcode (self->db) & 0xff) == SQLITE_BUSY)
     g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
                  _("The conversation database %s stayed locked by another program (%s)"),
                  self->path, sqlite3_errmsg (self->db));
@@ -246,6 +322,25 @@ _agent_store_db_get_writer (AgentStoreDb *self)
   return self->writer;
 }
 
+static void
+ignore_sigxfsz (void)
+{
+  static gsize once;
+
+  /* A write past the file size limit (ulimit -f) kills the process with
+   * SIGXFSZ, by default: an answer already shown would be lost without a
+   * word. Ignored, the write fails with EFBIG, which the store reports.
+   * An application's own handler is left alone. */
+  if (g_once_init_enter (&once))
+    {
+      struct sigaction action;
+
+      if (sigaction (SIGXFSZ, NULL, &action) == 0 && action.sa_handler == SIG_DFL)
+        signal (SIGXFSZ, SIG_IGN);
+      g_once_init_leave (&once, 1);
+    }
+}
+
 /* Opens (creating it if needed) and migrates the database at @path. */
 AgentStoreDb *
 _agent_store_db_open (const char  *path,
@@ -254,6 +349,8 @@ _agent_store_db_open (const char  *path,
   g_autoptr(AgentStoreDb) self = db_new (path);
   g_autofree char *dir = g_path_get_dirname (path);
   int fd;
+
+  ignore_sigxfsz ();
 
   /* Conversations are private: the folder and the files are the user's only */
   if (g_mkdir_with_parents (dir, 0700) != 0)
@@ -276,6 +373,11 @@ _agent_store_db_open (const char  *path,
   if (!connect_db (self, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error))
     return NULL;
 
+  /* A file of another program, or of a newer libagent, is refused before
+   * anything is written to it: switching it to WAL would change it */
+  if (!_agent_store_schema_check (self->db, error))
+    return NULL;
+
   /* WAL: readers never wait for a writer and see only whole transactions.
    * synchronous=FULL: a committed turn survives a power cut, not only a
    * crash. secure_delete: deleted text is overwritten, not left in free
@@ -296,13 +398,17 @@ _agent_store_db_exec (AgentStoreDb  *self,
                       GError       **error)
 {
   char *message = NULL;
+  g_autofree char *described = NULL;
 
   if (sqlite3_exec (self->db, sql, NULL, NULL, &message) == SQLITE_OK)
     return TRUE;
 
-  g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-               _("The conversation database %s failed: %s"),
-               self->path, message ? message : sqlite3_errmsg (self->db));
+  if ((described = _agent_store_describe_failure (self->db, self->path)) != NULL)
+    g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE, described);
+  else
+    g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                 _("The conversation database %s failed: %s"),
+                 self->path, message ? message : sqlite3_errmsg (self->db));
   sqlite3_free (message);
   return FALSE;
 }

@@ -165,8 +165,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentStoreBatch, _agent_store_batch_free)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentStoreDb, _agent_store_db_unref)
 
+/* agent-store-db.c: a full disk, a file size limit… in words (NULL for
+ * the failures SQLite's own message says well) */
+char          *_agent_store_describe_failure   (sqlite3             *db,
+                                                const char          *path);
+
 /* agent-store-schema.c */
 guint          _agent_store_schema_version     (void);
+gboolean       _agent_store_schema_check       (sqlite3             *db,
+                                                GError             **error);
 gboolean       _agent_store_schema_migrate     (sqlite3             *db,
                                                 GError             **error);
 

@@ -174,13 +174,17 @@ exec (sqlite3     *db,
       GError     **error)
 {
   char *message = NULL;
+  g_autofree char *described = NULL;
 
   if (sqlite3_exec (db, sql, NULL, NULL, &message) == SQLITE_OK)
     return TRUE;
 
-  g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-               _("The conversation database %s could not be updated: %s"),
-               file_name (db), message ? message : sqlite3_errmsg (db));
+  if ((described = _agent_store_describe_failure (db, file_name (db))) != NULL)
+    g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_STORAGE, described);
+  else
+    g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
+                 _("The conversation database %s could not be updated: %s"),
+                 file_name (db), message ? message : sqlite3_errmsg (db));
   sqlite3_free (message);
   return FALSE;
 }
@@ -216,8 +220,8 @@ query_int (sqlite3     *db,
   return TRUE;
 }
 
-/* Inside the write transaction: what the file is, and which migrations it
- * still needs. */
+/* What the file is, and which migrations it still needs (read again
+ * inside the write transaction that migrates it). */
 static gboolean
 check_database (sqlite3  *db,
                 gint64   *version,
@@ -234,7 +238,8 @@ check_database (sqlite3  *db,
   if (application_id != APPLICATION_ID && (application_id != 0 || n_tables > 0))
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_STORAGE,
-                   _("%s is a database of another program, not one of conversations"),
+                   _("%s is a database of another program, not one of conversations; it was "
+                     "left unchanged"),
                    file_name (db));
       return FALSE;
     }
@@ -249,6 +254,17 @@ check_database (sqlite3  *db,
     }
 
   return TRUE;
+}
+
+/* Whether @db is a database of conversations that this library can
+ * read and bring up to date (or an empty file), reading only */
+gboolean
+_agent_store_schema_check (sqlite3  *db,
+                           GError  **error)
+{
+  gint64 version;
+
+  return check_database (db, &version, error);
 }
 
 /* Brings @db to the current schema: one transaction per migration, each

@@ -22,9 +22,16 @@
  * wait for a writer and see only whole transactions), with foreign keys on
  * and `synchronous=FULL`, so that what was committed survives a crash or a
  * power cut. Its schema has a version; opening an older database migrates
- * it, one transaction per step, and a newer one is refused, untouched.
+ * it, one transaction per step, and a newer one, or a database of another
+ * program, is refused before anything is written to it.
  * [The conversation store](store.html) shows it from C, Python and
  * JavaScript, with the schema and what a crash can lose.
+ *
+ * A write that fails says why, naming the file: a full disk, a used-up
+ * quota, a file size limit (`ulimit -f`). Opening a store ignores
+ * `SIGXFSZ` when the application leaves it to its default, which would end
+ * the program at the write that passes such a limit, before any error
+ * could be told.
  *
  * API keys are never kept here: see [func@Agent.secret_store_api_key_async].
  *

@@ -6,19 +6,17 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
 #include <gio/gunixinputstream.h>
 
 #include "tools/agent-builtin-tools.h"
 #include "agent-error.h"
+#include "agent-util-private.h"
 
 #define MAX_BYTES (64 * 1024)
-#define LEASE_POLL_USEC (20 * 1000)
 
 static JsonNode *
 read_file_parameters (void)
@@ -86,38 +84,20 @@ read_file (AgentTool     *tool,
       return NULL;
     }
 
-  /* Opened without waiting (a FIFO would block open() until a writer
-   * comes), and its type checked on what was opened: a check of the path
-   * first could be answered by a regular file that is a FIFO by the time
-   * it is opened. A file under another process's lease answers
-   * EWOULDBLOCK until the lease is given up: we ask again, until then or
-   * until the call is cancelled. */
-  while ((fd = g_open (local_path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0)) < 0 &&
-         errno == EWOULDBLOCK)
-    {
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
-      g_usleep (LEASE_POLL_USEC);
-    }
-
-  if (fd < 0)
+  if ((fd = _agent_open_regular_file (local_path, cancellable, &st)) < 0)
     {
       int saved_errno = errno;
 
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not open “%s”: %s"), path, g_strerror (saved_errno));
+      if (saved_errno == ECANCELED)
+        g_cancellable_set_error_if_cancelled (cancellable, error);
+      else if (saved_errno == 0)
+        g_set_error (error, AGENT_ERROR, AGENT_ERROR_TOOL, _("“%s” is not a regular file"), path);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                     _("Could not open “%s”: %s"), path, g_strerror (saved_errno));
       return NULL;
     }
   stream = g_unix_input_stream_new (fd, TRUE);
-
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_TOOL, _("“%s” is not a regular file"), path);
-      return NULL;
-    }
-
-  /* A regular file never blocks; reads need no O_NONBLOCK */
-  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
 
   size = st.st_size;
   buffer = g_malloc (MAX_BYTES + 1);

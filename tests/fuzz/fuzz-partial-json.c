@@ -22,23 +22,10 @@
 
 #include <agent.h>
 
+#include "fuzz-util.h"
+
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
-
-/* abort(), not g_error()'s trap: libFuzzer saves the input on SIGABRT */
-G_GNUC_PRINTF (1, 2) G_GNUC_NORETURN
-static void
-failure (const char *format,
-         ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  g_vfprintf (stderr, format, args);
-  va_end (args);
-  fputc ('\n', stderr);
-  abort ();
-}
 
 static gboolean
 is_view_of (JsonNode *part,

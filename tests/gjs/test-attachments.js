@@ -3,7 +3,8 @@
 // A message built from text, an image and a document (GLib.Bytes), read
 // back through the plain-text API and the parts; sent to a scripted server,
 // which receives the image as a data URL; a tool written in JavaScript
-// that returns an image with its result.
+// that returns an image with its result; a file read into a part
+// asynchronously, within a limit.
 //
 // SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -21,6 +22,7 @@ async function setup() {
     ({default: Agent} = await import('gi://Agent?version=1.0'));
     Gio._promisify(Agent.Session.prototype, 'send_async', 'send_finish');
     Gio._promisify(Agent.Session.prototype, 'send_message_async', 'send_message_finish');
+    Gio._promisify(Agent.ContentPart, 'new_from_file_async', 'new_from_file_finish');
 }
 
 const encoder = new TextEncoder();
@@ -129,9 +131,36 @@ async function testToolReturnsImage() {
     });
 }
 
+async function testReadFile() {
+    const directory = GLib.dir_make_tmp('test-attachments-XXXXXX');
+    const path = GLib.build_filenamev([directory, 'shot.png']);
+    GLib.file_set_contents(path, PNG);
+    try {
+        const part = await Agent.ContentPart.new_from_file_async(
+            Gio.File.new_for_path(path), 0, null);
+        checkEqual(part.get_kind(), Agent.ContentPartKind.IMAGE, 'an image');
+        checkEqual(part.get_name(), 'shot.png', 'its name');
+        checkEqual(part.get_data().get_size(), PNG.length, 'its bytes');
+
+        let error = null;
+        try {
+            await Agent.ContentPart.new_from_file_async(Gio.File.new_for_path(path),
+                PNG.length - 1, null);
+        } catch (e) {
+            error = e;
+        }
+        check(error !== null && error.matches(Agent.Error, Agent.Error.LIMIT),
+            'over the limit: refused');
+    } finally {
+        GLib.unlink(path);
+        GLib.rmdir(directory);
+    }
+}
+
 runTests(setup, [
     testMessageParts,
     testSendMessage,
     testStreamTakesAMessage,
     testToolReturnsImage,
+    testReadFile,
 ]);

@@ -4,13 +4,17 @@
 # A message built from text, an image and a document (GLib.Bytes), read
 # back through the plain-text API and the parts; sent to a scripted server,
 # which receives the image as a data URL; a tool written in Python that
-# returns an image with its result.
+# returns an image with its result; a file read into a part asynchronously
+# (within a limit, and not a named pipe).
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import asyncio
 import base64
+import os
+import shutil
 import sys
+import tempfile
 
 from agenttest import (ScriptedServer, check, check_equal, run_async, run_tests,
                        skip_unless_introspection, text_stream, tool_call_stream)
@@ -20,7 +24,7 @@ skip_unless_introspection()
 import gi  # noqa: E402
 
 gi.require_version('Agent', '1.0')
-from gi.repository import Agent, GLib  # noqa: E402
+from gi.repository import Agent, Gio, GLib  # noqa: E402
 
 PNG = b'\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR python image'
 PDF = b'%PDF-1.4\n% python document\n'
@@ -132,10 +136,42 @@ def test_tool_returns_image():
                     'data:image/png;base64,' + base64.b64encode(PNG).decode(), 'the image')
 
 
+def test_read_file():
+    directory = tempfile.mkdtemp(prefix='test-attachments-')
+    try:
+        path = os.path.join(directory, 'shot.png')
+        with open(path, 'wb') as f:
+            f.write(PNG)
+        image = Gio.File.new_for_path(path)
+        part = run_async(lambda callback: Agent.ContentPart.new_from_file_async(
+            image, 0, None, callback), Agent.ContentPart.new_from_file_finish)
+        check_equal(part.get_kind(), Agent.ContentPartKind.IMAGE, 'an image')
+        check_equal(part.get_name(), 'shot.png', 'its name')
+        check_equal(part.get_data().get_data(), PNG, 'its bytes')
+
+        # Over the limit: refused before it is read
+        error = run_async(lambda callback: Agent.ContentPart.new_from_file_async(
+            image, len(PNG) - 1, None, callback), Agent.ContentPart.new_from_file_finish)
+        check_equal(isinstance(error, GLib.Error), True, 'an error')
+        check_equal(error.matches(Agent.error_quark(), Agent.Error.LIMIT), True, 'a limit')
+
+        # A named pipe: refused by its type, at once
+        fifo = os.path.join(directory, 'pipe')
+        os.mkfifo(fifo)
+        error = run_async(lambda callback: Agent.ContentPart.new_from_file_async(
+            Gio.File.new_for_path(fifo), 0, None, callback), Agent.ContentPart.new_from_file_finish)
+        check_equal(error.matches(Gio.io_error_quark(), Gio.IOErrorEnum.NOT_REGULAR_FILE), True,
+                    'not a regular file')
+        check_equal('named pipe' in error.message, True, 'says what it is')
+    finally:
+        shutil.rmtree(directory)
+
+
 if __name__ == '__main__':
     sys.exit(run_tests([
         test_message_parts,
         test_send_message,
         test_stream_takes_a_message,
         test_tool_returns_image,
+        test_read_file,
     ]))

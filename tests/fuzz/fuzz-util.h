@@ -1,0 +1,27 @@
+/* fuzz-util.h — what the fuzz targets share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <glib.h>
+#include <glib/gprintf.h>
+
+/* abort(), not g_error()'s trap: libFuzzer saves the input on SIGABRT */
+G_GNUC_PRINTF (1, 2) G_GNUC_NORETURN
+static inline void
+failure (const char *format,
+         ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_vfprintf (stderr, format, args);
+  va_end (args);
+  fputc ('\n', stderr);
+  abort ();
+}
