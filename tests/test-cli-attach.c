@@ -360,12 +360,18 @@ test_attach_interrupted (void)
 }
 
 /* Never more than the size a file had when it was opened: files of /proc
- * say 0 and hold more (here the environment, with the API key) */
+ * say 0 and hold more (here the environment, with the API key). Such a
+ * file is refused, saying why, rather than attached silently empty; a file
+ * that is really empty is attached as it is */
 static void
 test_attach_size_at_open (void)
 {
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) empty_cli = NULL;
+  g_autofree char *dir = agent_test_make_dir ("cli-attach-XXXXXX");
+  g_autofree char *empty = g_build_filename (dir, "empty.txt", NULL);
+  const char *message;
   JsonObject *event;
 
   cli = agent_test_cli_run_full (AGENT_TEST_ARGS ("OPENAI_API_KEY=sk-environ-NEVER-SENT-42"),
@@ -376,18 +382,29 @@ test_attach_size_at_open (void)
   agent_test_process_parse_json (cli);
   g_test_message ("%s", cli->out->str);
 
-  event = agent_test_process_nth_event (cli, "attachment", 0);
-  g_assert_nonnull (event);
-  g_assert_cmpint (json_object_get_int_member (event, "size"), ==, 0);
+  agent_test_process_assert_exit (cli, 1);
+  message = agent_test_cli_assert_error (cli, "invalid-argument");
+  g_test_message ("%s", message);
+  agent_test_assert_contains (message, "/proc/self/environ");
+  agent_test_assert_contains (message, "size of 0");
+  g_assert_cmpuint (agent_test_process_count_events (cli, "attachment"), ==, 0);
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 0);
   g_assert_null (strstr (cli->out->str, "sk-environ-NEVER-SENT-42"));
   g_assert_null (strstr (cli->err->str, "sk-environ-NEVER-SENT-42"));
-  for (guint i = 0; i < agent_test_server_get_n_requests (server); i++)
-    {
-      g_autofree char *body = json_to_string (agent_test_server_get_request_body (server, i),
-                                              FALSE);
 
-      g_assert_null (strstr (body, "sk-environ-NEVER-SENT-42"));
-    }
+  /* Truly empty: attached, 0 bytes */
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  agent_test_openai_add_text_response (server, (const char * const[]) { "Empty.", NULL }, 5, 2);
+  empty_cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--no-store", "--base-url",
+                                                        agent_test_server_get_base_url (server),
+                                                        "--attach", empty, "Look"));
+  agent_test_process_assert_exit (empty_cli, 0);
+  event = agent_test_process_nth_event (empty_cli, "attachment", 0);
+  g_assert_nonnull (event);
+  g_assert_cmpint (json_object_get_int_member (event, "size"), ==, 0);
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 1);
+
+  agent_test_remove_dir (dir);
 }
 
 /* A file that grows while it is read (from its open on, 21 MiB more, as

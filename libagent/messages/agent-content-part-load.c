@@ -202,6 +202,24 @@ _agent_content_part_load_file (GFile         *file,
                    shown, (unsigned long long) n_read, (unsigned long long) size);
       return NULL;
     }
+  /* Files of /proc and /sys say they are empty and are not: what they
+   * hold is read only by reading, so one byte more tells; refused rather
+   * than attached empty (or read without a bound) */
+  if (size == 0)
+    {
+      guchar probe;
+      gssize n_probe = g_input_stream_read (stream, &probe, 1, cancellable, NULL);
+
+      if (n_probe > 0)
+        {
+          g_free (buffer);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                       _("“%s” states a size of 0 but holds data (a file of /proc or /sys?): "
+                         "it was not read; copy it to a regular file to attach it"),
+                       shown);
+          return NULL;
+        }
+    }
   data = g_bytes_new_take (buffer, size);
 
   /* A name, in valid UTF-8 whatever the file system's bytes */
