@@ -561,3 +561,40 @@ agent_test_json_is_view_of (JsonNode *part,
       return TRUE;
     }
 }
+
+/* How many messages @session's memory holds */
+guint
+agent_test_memory_length (AgentSession *session)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (session)));
+}
+
+/* The message at @index of @session's memory, which keeps it */
+AgentMessage *
+agent_test_memory_message (AgentSession *session,
+                           guint         index)
+{
+  g_autoptr(AgentMessage) message =
+    g_list_model_get_item (G_LIST_MODEL (agent_session_get_memory (session)), index);
+
+  g_assert_nonnull (message);
+  return message;
+}
+
+static gboolean
+counting_handler (AgentTool           *tool,
+                  AgentToolInvocation *invocation,
+                  gpointer             user_data,
+                  GError             **error)
+{
+  (*(guint *) user_data)++;
+  agent_tool_invocation_return_result (invocation, "ran");
+  return TRUE;
+}
+
+/* A tool named "count" that adds its runs to *@runs and answers "ran" */
+AgentTool *
+agent_test_counting_tool_new (guint *runs)
+{
+  return agent_tool_new ("count", "Counts", NULL, counting_handler, runs, NULL);
+}

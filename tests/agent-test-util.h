@@ -56,5 +56,9 @@ void         agent_test_assert_contains    (const char     *haystack,
                                             const char     *needle);
 gboolean     agent_test_json_is_view_of    (JsonNode       *part,
                                             JsonNode       *whole);
+AgentTool   *agent_test_counting_tool_new  (guint          *runs);
+guint        agent_test_memory_length      (AgentSession   *session);
+AgentMessage *agent_test_memory_message    (AgentSession   *session,
+                                            guint           index);
 
 G_END_DECLS

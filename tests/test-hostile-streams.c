@@ -24,22 +24,6 @@
 
 typedef AgentTestSession Fixture;
 
-static guint
-memory_length (Fixture *f)
-{
-  return g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (f->session)));
-}
-
-static AgentMessage *
-memory_message (Fixture *f,
-                guint    index)
-{
-  g_autoptr(AgentMessage) message =
-    g_list_model_get_item (G_LIST_MODEL (agent_session_get_memory (f->session)), index);
-
-  return message;  /* the memory keeps it */
-}
-
 /* One SSE event of JSON written with single quotes */
 static void
 add_event (AgentTestResponse *r,
@@ -48,16 +32,6 @@ add_event (AgentTestResponse *r,
   g_autofree char *json = agent_test_json_text (quoted);
 
   agent_test_response_add_sse (r, json);
-}
-
-/* The same, named after its type (Anthropic, Responses) */
-static void
-add_typed (AgentTestResponse *r,
-           const char        *quoted)
-{
-  g_autofree char *json = agent_test_json_text (quoted);
-
-  agent_test_add_typed_event (r, json);
 }
 
 /* Nothing silently empty */
@@ -82,7 +56,7 @@ test_other_api (void)
 
   g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
   agent_test_assert_contains (f.turn.error->message, "OpenAI Responses");
-  g_assert_cmpuint (memory_length (&f), ==, 1);
+  g_assert_cmpuint (agent_test_memory_length (f.session), ==, 1);
   agent_test_session_clear (&f);
 }
 
@@ -113,7 +87,7 @@ test_lone_end_marker (void)
       g_test_message ("%s: %s", cases[i].provider,
                       f.turn.error ? f.turn.error->message : "no error");
       g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
-      g_assert_cmpuint (memory_length (&f), ==, 1);
+      g_assert_cmpuint (agent_test_memory_length (f.session), ==, 1);
       agent_test_session_clear (&f);
     }
 }
@@ -163,7 +137,8 @@ test_content_parts_unknown (void)
   g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
   agent_test_assert_contains (f.turn.error->message, "hologram");
   /* What streamed stays */
-  g_assert_cmpstr (agent_message_get_content (memory_message (&f, 1)), ==, "See ");
+  g_assert_cmpstr (agent_message_get_content (agent_test_memory_message (f.session, 1)), ==,
+                   "See ");
   agent_test_session_clear (&f);
 }
 
@@ -193,21 +168,7 @@ test_reasoning_twice (void)
 
 /* Anthropic: never a call whose arguments did not finish */
 
-static gboolean
-counting_handler (AgentTool           *tool,
-                  AgentToolInvocation *invocation,
-                  gpointer             user_data,
-                  GError             **error)
-{
-  (*(guint *) user_data)++;
-  agent_tool_invocation_return_result (invocation, "ran");
-
-  return TRUE;
-}
-
-#define MESSAGE_START(id) \
-  "{'type':'message_start','message':{'id':'" id "','type':'message','role':'assistant'," \
-  "'model':'claude-test','content':[],'usage':{'input_tokens':5,'output_tokens':1}}}"
+#define MESSAGE_START(id) AGENT_TEST_ANTHROPIC_MESSAGE_START (id)
 
 /* A proxy that splices a retried stream into the first: a second
  * message_start while the first message's call is still streaming */
@@ -215,29 +176,31 @@ static void
 test_anthropic_spliced (void)
 {
   guint runs = 0;
-  g_autoptr(AgentTool) tool = agent_tool_new ("count", "Counts", NULL, counting_handler,
-                                              &runs, NULL);
+  g_autoptr(AgentTool) tool = agent_test_counting_tool_new (&runs);
   Fixture f;
   AgentTestResponse *r;
 
   agent_test_session_init (&f, "anthropic");
   agent_session_add_tool (f.session, tool);
   r = agent_test_server_add_response (f.server, 200);
-  add_typed (r, MESSAGE_START ("msg_1"));
-  add_typed (r, "{'type':'content_block_start','index':0,'content_block':{'type':'tool_use',"
-                "'id':'toolu_1','name':'count','input':{}}}");
-  add_typed (r, "{'type':'content_block_delta','index':0,'delta':{'type':'input_json_delta',"
-                "'partial_json':'{\\'n\\': 12'}}");
+  agent_test_add_typed_quoted (r, MESSAGE_START ("msg_1"));
+  agent_test_add_typed_quoted (r, "{'type':'content_block_start','index':0,"
+                                  "'content_block':{'type':'tool_use','id':'toolu_1',"
+                                  "'name':'count','input':{}}}");
+  agent_test_add_typed_quoted (r, "{'type':'content_block_delta','index':0,"
+                                  "'delta':{'type':'input_json_delta',"
+                                  "'partial_json':'{\\'n\\': 12'}}");
   /* The retried message, whole */
-  add_typed (r, MESSAGE_START ("msg_2"));
-  add_typed (r, "{'type':'content_block_start','index':0,'content_block':{'type':'tool_use',"
-                "'id':'toolu_2','name':'count','input':{}}}");
-  add_typed (r, "{'type':'content_block_delta','index':0,'delta':{'type':'input_json_delta',"
-                "'partial_json':'}'}}");
-  add_typed (r, "{'type':'content_block_stop','index':0}");
-  add_typed (r, "{'type':'message_delta','delta':{'stop_reason':'tool_use'},"
-                "'usage':{'output_tokens':9}}");
-  add_typed (r, "{'type':'message_stop'}");
+  agent_test_add_typed_quoted (r, MESSAGE_START ("msg_2"));
+  agent_test_add_typed_quoted (r, "{'type':'content_block_start','index':0,"
+                                  "'content_block':{'type':'tool_use','id':'toolu_2',"
+                                  "'name':'count','input':{}}}");
+  agent_test_add_typed_quoted (r, "{'type':'content_block_delta','index':0,"
+                                  "'delta':{'type':'input_json_delta','partial_json':'}'}}");
+  agent_test_add_typed_quoted (r, "{'type':'content_block_stop','index':0}");
+  agent_test_add_typed_quoted (r, "{'type':'message_delta','delta':{'stop_reason':'tool_use'},"
+                                  "'usage':{'output_tokens':9}}");
+  agent_test_add_typed_quoted (r, "{'type':'message_stop'}");
 
   agent_test_turn_run (&f.turn, f.session, "Count", NULL);
 
@@ -246,8 +209,9 @@ test_anthropic_spliced (void)
   g_assert_cmpuint (runs, ==, 0);
   g_assert_cmpuint (agent_test_server_get_n_requests (f.server), ==, 1);
   /* No call in memory that has no result */
-  for (guint i = 0; i < memory_length (&f); i++)
-    g_assert_cmpuint (agent_message_get_n_tool_calls (memory_message (&f, i)), ==, 0);
+  for (guint i = 0; i < agent_test_memory_length (f.session); i++)
+    g_assert_cmpuint (agent_message_get_n_tool_calls (agent_test_memory_message (f.session, i)),
+                      ==, 0);
   agent_test_session_clear (&f);
 }
 
@@ -256,22 +220,23 @@ static void
 test_anthropic_call_unfinished (void)
 {
   guint runs = 0;
-  g_autoptr(AgentTool) tool = agent_tool_new ("count", "Counts", NULL, counting_handler,
-                                              &runs, NULL);
+  g_autoptr(AgentTool) tool = agent_test_counting_tool_new (&runs);
   Fixture f;
   AgentTestResponse *r;
 
   agent_test_session_init (&f, "anthropic");
   agent_session_add_tool (f.session, tool);
   r = agent_test_server_add_response (f.server, 200);
-  add_typed (r, MESSAGE_START ("msg_1"));
-  add_typed (r, "{'type':'content_block_start','index':0,'content_block':{'type':'tool_use',"
-                "'id':'toolu_1','name':'count','input':{}}}");
-  add_typed (r, "{'type':'content_block_delta','index':0,'delta':{'type':'input_json_delta',"
-                "'partial_json':'{\\'n\\': 1'}}");
-  add_typed (r, "{'type':'message_delta','delta':{'stop_reason':'tool_use'},"
-                "'usage':{'output_tokens':9}}");
-  add_typed (r, "{'type':'message_stop'}");
+  agent_test_add_typed_quoted (r, MESSAGE_START ("msg_1"));
+  agent_test_add_typed_quoted (r, "{'type':'content_block_start','index':0,"
+                                  "'content_block':{'type':'tool_use','id':'toolu_1',"
+                                  "'name':'count','input':{}}}");
+  agent_test_add_typed_quoted (r, "{'type':'content_block_delta','index':0,"
+                                  "'delta':{'type':'input_json_delta',"
+                                  "'partial_json':'{\\'n\\': 1'}}");
+  agent_test_add_typed_quoted (r, "{'type':'message_delta','delta':{'stop_reason':'tool_use'},"
+                                  "'usage':{'output_tokens':9}}");
+  agent_test_add_typed_quoted (r, "{'type':'message_stop'}");
 
   agent_test_turn_run (&f.turn, f.session, "Count", NULL);
 
@@ -305,9 +270,9 @@ add_message_item (AgentTestResponse *r,
                                            "'type':'message','content':[{'type':'output_text',"
                                            "'text':'%s'}]}}", index, index, text);
 
-  add_typed (r, added);
-  add_typed (r, delta);
-  add_typed (r, done);
+  agent_test_add_typed_quoted (r, added);
+  agent_test_add_typed_quoted (r, delta);
+  agent_test_add_typed_quoted (r, done);
 }
 
 static void
@@ -322,10 +287,10 @@ test_responses_items (void)
 
   agent_test_session_init (&f, "openai-responses");
   r = agent_test_server_add_response (f.server, 200);
-  add_typed (r, CREATED);
+  agent_test_add_typed_quoted (r, CREATED);
   add_message_item (r, 0, "First.");
   add_message_item (r, 1, "Second.");
-  add_typed (r, COMPLETED);
+  agent_test_add_typed_quoted (r, COMPLETED);
 
   agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
 
@@ -344,9 +309,9 @@ test_responses_items (void)
 
   /* Sent back as the two messages they were */
   r = agent_test_server_add_response (f.server, 200);
-  add_typed (r, CREATED);
+  agent_test_add_typed_quoted (r, CREATED);
   add_message_item (r, 0, "Third.");
-  add_typed (r, COMPLETED);
+  agent_test_add_typed_quoted (r, COMPLETED);
   agent_test_turn_run (&f.turn, f.session, "Again", NULL);
   g_assert_no_error (f.turn.error);
   input = json_object_get_array_member (json_node_get_object (agent_test_server_get_request_body (f.server, 1)),

@@ -532,8 +532,8 @@ test_deep_nesting (void)
   g_autofree char *deep = g_strnfill (100000, '[');
 
   g_assert_false (agent_partial_json_feed (reader, deep, -1, &error));
-  g_assert_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA);
-  g_assert_nonnull (strstr (error->message, "nested too deeply"));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
+  g_assert_nonnull (strstr (error->message, "nested more than 512"));
 }
 
 int

@@ -10,11 +10,11 @@
 
 #pragma once
 
+#include "json/agent-json-private.h"
 #include "json/agent-partial-json.h"
 
 G_BEGIN_DECLS
 
-#define MAX_DEPTH 512
 #define LONG_STRING 1024
 
 typedef enum

@@ -39,6 +39,10 @@
  * arguments while they stream ([func@Agent.json_parse_partial] on
  * [method@Agent.ToolCall.get_arguments]).
  *
+ * Arrays and objects nested more than [const@Agent.JSON_MAX_DEPTH] deep
+ * are an error, as for every reader of libagent: the value keeps the
+ * levels above.
+ *
  * Whitespace around the document and a Markdown code fence (```` ```json ````
  * on a line of its own before it, ```` ``` ```` after it) are skipped, as
  * some models wrap JSON in one. Anything else that is not JSON is an error
@@ -210,6 +214,15 @@ attach (AgentPartialJson *self,
   Frame *frame = top_frame (self);
   gboolean container = JSON_NODE_HOLDS_OBJECT (node) || JSON_NODE_HOLDS_ARRAY (node);
 
+  /* Not even in the value: no deeper than any other reader's */
+  if (container && self->frames->len >= AGENT_JSON_MAX_DEPTH)
+    {
+      json_node_unref (node);
+      if (self->error == NULL)
+        _agent_json_set_too_deep (&self->error, self->offset + at);
+      return FALSE;
+    }
+
   if (frame == NULL)
     self->root = node;
   else if (JSON_NODE_HOLDS_OBJECT (frame->node))
@@ -224,9 +237,6 @@ attach (AgentPartialJson *self,
   if (container)
     {
       Frame child = { node, NULL };
-
-      if (self->frames->len >= MAX_DEPTH)
-        return _agent_partial_json_fail (self, at, _("nested too deeply"));
 
       g_array_append_val (self->frames, child);
       self->expect = JSON_NODE_HOLDS_OBJECT (node) ? EXPECT_FIRST_KEY_OR_END
@@ -655,9 +665,10 @@ feed (AgentPartialJson *self,
  * Reads the next piece. A piece may end anywhere, even inside a character
  * or an escape sequence.
  *
- * Returns: %TRUE, or %FALSE with @error set (%JSON_PARSER_ERROR_INVALID_DATA)
- *   if the text is not JSON; the value read before the error stays, and
- *   every later call fails the same way
+ * Returns: %TRUE, or %FALSE with @error set: %JSON_PARSER_ERROR_INVALID_DATA
+ *   if the text is not JSON, %AGENT_ERROR_LIMIT if it nests arrays and
+ *   objects more than [const@Agent.JSON_MAX_DEPTH] deep; the value read
+ *   before the error stays, and every later call fails the same way
  *
  * Since: 0.1
  */

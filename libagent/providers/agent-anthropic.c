@@ -166,7 +166,7 @@ static cJSON *
 tool_input (AgentToolCall *call)
 {
   const char *arguments = agent_tool_call_get_arguments (call);
-  cJSON *parsed = cJSON_ParseWithOpts (arguments, NULL, TRUE);
+  cJSON *parsed = _agent_json_parse_cjson (arguments);
   gboolean is_object = cJSON_IsObject (parsed);
 
   cJSON_Delete (parsed);
@@ -531,7 +531,7 @@ close_block (AnthropicDecoder *self)
 
     case BLOCK_SERVER_TOOL_USE:
       /* Run by the server: sent back with the whole input it streamed. */
-      if ((input = json_from_string (block->text->str, NULL)) != NULL)
+      if ((input = agent_json_parse (block->text->str, block->text->len, NULL)) != NULL)
         {
           if (JSON_NODE_HOLDS_OBJECT (input))
             json_object_set_member (object, "input", g_steal_pointer (&input));
@@ -715,15 +715,20 @@ anthropic_decode (gpointer     data,
                   GError     **error)
 {
   AnthropicDecoder *self = data;
+  g_autoptr(GError) json_error = NULL;
   AgentJson root;
   AgentJson member;
   AgentJson part;
   const char *type;
 
-  if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
+  if (!agent_json_parser_parse (self->parser, text, len, &root, &json_error) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = agent_excerpt (text, len, 80, self->secrets);
+      g_autofree char *excerpt = NULL;
+
+      if (agent_stream_event_too_deep (json_error, error))
+        return FALSE;
+      excerpt = agent_excerpt (text, len, 80, self->secrets);
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent an event that is not a JSON object: “%s”"), excerpt);

@@ -270,7 +270,7 @@ model_content (AgentMessage *message,
       const char *arguments = call->arguments->str;
       cJSON *part = cJSON_CreateObject ();
       cJSON *function = cJSON_AddObjectToObject (part, "functionCall");
-      cJSON *parsed = cJSON_ParseWithOpts (arguments, NULL, TRUE);
+      cJSON *parsed = _agent_json_parse_cjson (arguments);
 
       cJSON_AddStringToObject (function, "name", call->name ? call->name : "");
       /* Gemini wants an object: the arguments go back byte for byte when
@@ -778,6 +778,7 @@ gemini_decode (gpointer     data,
                GError     **error)
 {
   GeminiDecoder *self = data;
+  g_autoptr(GError) json_error = NULL;
   AgentJson root;
   AgentJson member;
   AgentJson candidate;
@@ -785,10 +786,14 @@ gemini_decode (gpointer     data,
   AgentJson part;
   const char *reason;
 
-  if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
+  if (!agent_json_parser_parse (self->parser, text, len, &root, &json_error) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = agent_excerpt (text, len, 80, self->secrets);
+      g_autofree char *excerpt = NULL;
+
+      if (agent_stream_event_too_deep (json_error, error))
+        return FALSE;
+      excerpt = agent_excerpt (text, len, 80, self->secrets);
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent an event that is not a JSON object: “%s”"), excerpt);

@@ -736,6 +736,9 @@ openai_chat_decode (gpointer     data,
     {
       g_autofree char *excerpt = NULL;
 
+      if (agent_stream_event_too_deep (json_error, error))
+        return FALSE;
+
       if (event_type != NULL && strcmp (event_type, "error") == 0)
         {
           /* An error event whose data is plain text */

@@ -816,6 +816,7 @@ openai_responses_decode (gpointer     data,
                          GError     **error)
 {
   AgentOpenaiResponsesDecoder *self = data;
+  g_autoptr(GError) json_error = NULL;
   AgentJson root;
   AgentJson member;
   const char *type;
@@ -830,11 +831,13 @@ openai_responses_decode (gpointer     data,
       return TRUE;
     }
 
-  if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
+  if (!agent_json_parser_parse (self->parser, text, len, &root, &json_error) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
       g_autofree char *excerpt = agent_excerpt (text, len, 200, self->secrets);
 
+      if (agent_stream_event_too_deep (json_error, error))
+        return FALSE;
       if (g_strcmp0 (event_type, "error") == 0)
         g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROVIDER,
                      _("The provider reported an error: %s"), excerpt);

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "json/agent-json-private.h"
 #include "wire/agent-ndjson-private.h"
 #include "wire/agent-sse-parser-private.h"
 #include "wire/agent-stream-decoder-private.h"
@@ -221,4 +222,16 @@ gpointer
 agent_stream_decoder_get_provider_decoder (AgentStreamDecoder *self)
 {
   return self->decoder;
+}
+
+gboolean
+agent_stream_event_too_deep (const GError  *parse_error,
+                             GError       **error)
+{
+  if (!_agent_json_error_is_too_deep (parse_error))
+    return FALSE;
+
+  g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+               _("The server sent an event that cannot be read: %s"), parse_error->message);
+  return TRUE;
 }

@@ -122,9 +122,30 @@ function testPartialReader() {
     checkEqual(JSON.parse(Json.to_string(reader.finish(), false)), {tags: ['a', 'b']}, 'finish');
 }
 
+function testJsonDepth() {
+    checkEqual(Agent.JSON_MAX_DEPTH, 512, 'the bound');
+    checkEqual(JSON.parse(Json.to_string(Agent.json_parse('{"a": [1]}', -1), false)), {a: [1]},
+        'parsed');
+    try {
+        Agent.json_parse('['.repeat(150000), -1);
+        check(false, 'nested too deeply');
+    } catch (error) {
+        check(error.matches(Agent.error_quark(), Agent.Error.LIMIT), `${error}`);
+        check(error.message.includes('512'), error.message);
+    }
+
+    // The partial reader keeps the levels above the bound
+    let value = Agent.parse_partial('['.repeat(150000));
+    let depth = 0;
+    for (; Array.isArray(value); depth++)
+        value = value.length > 0 ? value[0] : null;
+    checkEqual(depth, 512, 'the levels kept');
+}
+
 runTests(setup, [
     testAskForObject,
     testStreamEvents,
     testMismatchRejects,
     testPartialReader,
+    testJsonDepth,
 ]);

@@ -125,6 +125,28 @@ def test_partial_reader():
         check(False, 'invalid JSON')
 
 
+def test_json_depth():
+    check_equal(Agent.JSON_MAX_DEPTH, 512, 'the bound')
+    node = Agent.json_parse('{"a": [1]}', -1)
+    check_equal(json.loads(Json.to_string(node, False)), {'a': [1]}, 'parsed')
+    try:
+        Agent.json_parse('[' * 150000, -1)
+    except GLib.Error as error:
+        check(error.matches(Agent.error_quark(), Agent.Error.LIMIT), error.message)
+        check('512' in error.message, error.message)
+    else:
+        check(False, 'nested too deeply')
+
+    # The partial reader keeps the levels above the bound, and Python's
+    # conversion takes them
+    value = Agent.parse_partial('[' * 150000)
+    depth = 0
+    while isinstance(value, list):
+        depth += 1
+        value = value[0] if value else None
+    check_equal(depth, 512, 'the levels kept')
+
+
 def test_validate():
     schema = Agent.Tool.parse_parameters(json.dumps(SCHEMA))
     good = Json.from_string(json.dumps(OBJECT))
@@ -145,5 +167,6 @@ if __name__ == '__main__':
         test_stream_events,
         test_mismatch_raises,
         test_partial_reader,
+        test_json_depth,
         test_validate,
     ])
