@@ -39,20 +39,22 @@ cli_schema_attach (AgentSession  *session,
                    const char    *path,
                    GError       **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local_error = NULL;
   g_autofree char *display = g_filename_display_name (path);
-  JsonNode *root;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  gsize len;
 
-  if (!json_parser_load_from_file (parser, path, &local_error))
+  /* Read as every JSON from outside is: no deeper than AGENT_JSON_MAX_DEPTH */
+  if (!g_file_get_contents (path, &text, &len, &local_error) ||
+      !(root = agent_json_parse (text, len, &local_error)))
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                    _("Could not read the schema %s: %s"), display, local_error->message);
       return FALSE;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                    _("The schema %s is not a JSON object"), display);

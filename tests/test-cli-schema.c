@@ -6,7 +6,8 @@
  *   object event with it, besides the usual events;
  * - an answer that does not follow the schema: exit status 1, the error
  *   with its JSON path, and the answer as it came, on standard error;
- * - a schema file that cannot be used: exit status 1, said why.
+ * - a schema file that cannot be used (not an object, nested 100,000
+ *   deep): exit status 1, said why, before any request.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -184,6 +185,31 @@ test_bad_file (Fixture       *f,
   g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 0);
 }
 
+/* 100,000 levels: json-glib's parser overflowed the stack reading it,
+ * before any request */
+static void
+test_too_deep (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GString) deep = g_string_new ("{\"type\": \"object\", \"examples\": ");
+  g_autofree char *path = NULL;
+  g_autoptr(AgentTestProcess) cli = NULL;
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, ']');
+  g_string_append_c (deep, '}');
+  path = agent_test_write_file (f->dir, "deep.json", deep->str, deep->len);
+
+  cli = agent_test_cli_run (AGENT_TEST_ARGS ("--base-url", agent_test_server_get_base_url (f->server),
+                                             "--schema", path, "Hi"));
+  agent_test_process_assert_exit (cli, 1);
+  agent_test_assert_contains (cli->err->str, "deep.json");
+  agent_test_assert_contains (cli->err->str, "nested more than 512");
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -195,6 +221,8 @@ main (int   argc,
   g_test_add ("/cli-schema/mismatch", Fixture, NULL, fixture_setup, test_mismatch,
               fixture_teardown);
   g_test_add ("/cli-schema/bad-file", Fixture, NULL, fixture_setup, test_bad_file,
+              fixture_teardown);
+  g_test_add ("/cli-schema/too-deep", Fixture, NULL, fixture_setup, test_too_deep,
               fixture_teardown);
 
   return g_test_run ();
