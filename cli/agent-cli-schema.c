@@ -45,7 +45,8 @@ cli_schema_attach (AgentSession  *session,
   g_autoptr(JsonNode) root = NULL;
   gsize len;
 
-  /* Read as every JSON from outside is: no deeper than AGENT_JSON_MAX_DEPTH */
+  /* Read as every JSON from outside is (no deeper than
+   * AGENT_JSON_MAX_DEPTH), and checked before any request */
   if (!g_file_get_contents (path, &text, &len, &local_error) ||
       !(root = agent_json_parse (text, len, &local_error)))
     {
@@ -58,6 +59,13 @@ cli_schema_attach (AgentSession  *session,
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                    _("The schema %s is not a JSON object"), display);
+      return FALSE;
+    }
+
+  if (!agent_json_schema_check (root, &local_error))
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT, "%s: %s", display,
+                   local_error->message);
       return FALSE;
     }
 

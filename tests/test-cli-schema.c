@@ -7,7 +7,8 @@
  * - an answer that does not follow the schema: exit status 1, the error
  *   with its JSON path, and the answer as it came, on standard error;
  * - a schema file that cannot be used (not an object, nested 100,000
- *   deep): exit status 1, said why, before any request.
+ *   deep, a $ref that goes round in a circle): exit status 1, said why,
+ *   before any request.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -210,6 +211,28 @@ test_too_deep (Fixture       *f,
   g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 0);
 }
 
+/* A $ref that goes round in a circle: found before the request, not when
+ * the answer is checked */
+static void
+test_ref_loop (Fixture       *f,
+               gconstpointer  data)
+{
+  static const char loop[] =
+    "{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"#/$defs/b\"}},"
+    " \"$defs\": {\"b\": {\"anyOf\": [{\"$ref\": \"#/$defs/c\"}]},"
+    "             \"c\": {\"$ref\": \"#/$defs/b\"}}}";
+  g_autofree char *path = agent_test_write_file (f->dir, "loop.json", loop, -1);
+  g_autoptr(AgentTestProcess) cli = NULL;
+
+  agent_test_openai_add_text_response (f->server, answer, 10, 6);
+  cli = agent_test_cli_run (AGENT_TEST_ARGS ("--base-url", agent_test_server_get_base_url (f->server),
+                                             "--schema", path, "Hi"));
+  agent_test_process_assert_exit (cli, 1);
+  agent_test_assert_contains (cli->err->str, "loop.json");
+  agent_test_assert_contains (cli->err->str, "goes round in a circle");
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -223,6 +246,8 @@ main (int   argc,
   g_test_add ("/cli-schema/bad-file", Fixture, NULL, fixture_setup, test_bad_file,
               fixture_teardown);
   g_test_add ("/cli-schema/too-deep", Fixture, NULL, fixture_setup, test_too_deep,
+              fixture_teardown);
+  g_test_add ("/cli-schema/ref-loop", Fixture, NULL, fixture_setup, test_ref_loop,
               fixture_teardown);
 
   return g_test_run ();

@@ -170,6 +170,48 @@ test_no_schema (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (memory (f)), ==, 0);
 }
 
+/* A schema that cannot be used is refused before anything is sent or kept:
+ * a $ref that goes round in a circle (directly, through $defs, through
+ * anyOf) or leads nowhere, a "type" that is no name */
+static void
+test_schema_checked_first (Fixture       *f,
+                           gconstpointer  data)
+{
+  static const struct { const char *schema; const char *error; } cases[] = {
+    { "{\"$ref\": \"#\"}", "goes round in a circle" },
+    { "{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"#/$defs/b\"}},"
+      " \"$defs\": {\"b\": {\"$ref\": \"#/$defs/c\"}, \"c\": {\"$ref\": \"#/$defs/b\"}}}",
+      "goes round in a circle" },
+    { "{\"anyOf\": [{\"type\": \"string\"}, {\"$ref\": \"#\"}]}", "goes round in a circle" },
+    { "{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"#/$defs/none\"}}}",
+      "leads nowhere" },
+    { "{\"type\": \"object\", \"properties\": {\"a\": {\"type\": 4}}}",
+      "neither a name nor a list of names" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_clear_error (&f->error);
+      run_for_object (f, "Which dates?", cases[i].schema);
+
+      g_test_message ("%s: %s", cases[i].schema, f->error ? f->error->message : "no error");
+      g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+      agent_test_assert_contains (f->error->message, cases[i].error);
+      g_assert_cmpuint (agent_test_server_get_n_requests (f->s.server), ==, 0);
+      g_assert_cmpuint (g_list_model_get_n_items (memory (f)), ==, 0);
+    }
+
+  /* A schema that refers to itself inside the value is fine */
+  add_openai_answer (f, "{\"name\": \"a\", \"children\": [{\"name\": \"b\", \"children\": []}]}",
+                     "stop");
+  g_clear_error (&f->error);
+  run_for_object (f, "A tree?",
+                  "{\"type\": \"object\", \"required\": [\"name\", \"children\"],"
+                  " \"properties\": {\"name\": {\"type\": \"string\"},"
+                  " \"children\": {\"type\": \"array\", \"items\": {\"$ref\": \"#\"}}}}");
+  g_assert_no_error (f->error);
+}
+
 /* The tools run first; the last answer is the object */
 static void
 test_openai_tools (Fixture       *f,
@@ -301,6 +343,7 @@ main (int   argc,
   ADD ("openai-chat/refused", "openai", test_refused);
   ADD ("openai-chat/no-schema", "openai", test_no_schema);
   ADD ("openai-chat/tools", "openai", test_openai_tools);
+  ADD ("openai-chat/schema-checked-first", "openai", test_schema_checked_first);
   ADD ("openai-chat/property", "openai", test_property);
   ADD ("openai-chat/corpus", "openai", test_openai_corpus);
 

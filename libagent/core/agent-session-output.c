@@ -58,6 +58,12 @@ _agent_session_class_add_output (GObjectClass *object_class,
    * JSON, with every provider. Tools still work: the model may call them
    * first, and its last answer is the object.
    *
+   * Each turn first checks the schema ([func@Agent.json_schema_check]): one
+   * that cannot be used (a `$ref` that goes round in a circle or leads
+   * nowhere, a `type` that is not a name, …) fails the turn with
+   * %AGENT_ERROR_INVALID_ARGUMENT before anything is sent or added to the
+   * conversation.
+   *
    * The schema's `title`, if it is a name of letters, digits, `_` and `-`,
    * names the answer for the providers that want a name; otherwise it is
    * `response`.

@@ -152,6 +152,14 @@ def test_validate():
     good = Json.from_string(json.dumps(OBJECT))
     bad = Json.from_string('{"dates": [{"day": 1}]}')
     check(Agent.json_schema_validate(schema, good), 'valid')
+    check(Agent.json_schema_check(schema), 'usable')
+    try:
+        Agent.json_schema_check(Json.from_string('{"$ref": "#"}'))
+    except GLib.Error as error:
+        check_equal(error.message, 'The schema cannot be used (at #): the reference “#” goes round '
+                    'in a circle', 'a circle')
+    else:
+        check(False, 'a circle')
     try:
         Agent.json_schema_validate(schema, bad)
     except GLib.Error as error:
