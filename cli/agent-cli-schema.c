@@ -3,8 +3,9 @@
  * The session's output-schema is read from FILE. Without --json, the
  * object is printed once whole and checked, as indented JSON on standard
  * output (the text it streams as is not shown); with --json, an
- * object-delta event carries the object as far as it arrived, and an
- * object event the whole object, besides the usual events.
+ * object-delta event carries what the object gained since the one before
+ * (the session's changes: applied in turn they build it), and an object
+ * event the whole object, besides the usual events.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,9 +20,10 @@ static void
 object_delta_cb (AgentSession *session,
                  AgentMessage *message,
                  JsonNode     *object,
+                 JsonNode     *changes,
                  CliOutput    *output)
 {
-  cli_output_object_delta (output, object);
+  cli_output_object_delta (output, changes);
 }
 
 static void

@@ -57,6 +57,8 @@ void         agent_test_assert_contains    (const char     *haystack,
 gboolean     agent_test_json_is_view_of    (JsonNode       *part,
                                             JsonNode       *whole);
 AgentTool   *agent_test_counting_tool_new  (guint          *runs);
+JsonNode    *agent_test_apply_changes      (JsonNode       *object,
+                                            JsonNode       *changes);
 guint        agent_test_memory_length      (AgentSession   *session);
 AgentMessage *agent_test_memory_message    (AgentSession   *session,
                                             guint           index);

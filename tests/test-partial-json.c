@@ -536,6 +536,31 @@ test_deep_nesting (void)
   g_assert_nonnull (strstr (error->message, "nested more than 512"));
 }
 
+/* A reader of the value that seals it (json_node_seal(), or a shallow copy
+ * put into an immutable JsonBuilder): the reader goes on with a copy, the
+ * string it was reading and one that begins in a sealed object included */
+static void
+test_sealed_value (void)
+{
+  static const char * const pieces[] = {
+    "{\"note\": \"Hel", "lo\", ", "\"tag\": \"a", "bc\", \"list\": [", "1, {\"x\": \"y", "z\"}]}",
+  };
+  g_autoptr(AgentPartialJson) reader = agent_partial_json_new ();
+  g_autoptr(JsonNode) whole = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pieces); i++)
+    {
+      g_assert_true (agent_partial_json_feed (reader, pieces[i], -1, &error));
+      json_node_seal (agent_partial_json_get_value (reader));
+    }
+  whole = agent_partial_json_finish (reader, &error);
+  g_assert_no_error (error);
+  text = json_to_string (whole, FALSE);
+  g_assert_cmpstr (text, ==, "{\"note\":\"Hello\",\"tag\":\"abc\",\"list\":[1,{\"x\":\"yz\"}]}");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -553,6 +578,7 @@ main (int   argc,
   g_test_add_func ("/partial-json/mutations", test_mutations);
   g_test_add_func ("/partial-json/long-string", test_long_string);
   g_test_add_func ("/partial-json/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/partial-json/sealed-value", test_sealed_value);
 
   return g_test_run ();
 }

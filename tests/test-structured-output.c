@@ -170,6 +170,124 @@ test_no_schema (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (memory (f)), ==, 0);
 }
 
+/* A handler that seals what object-delta gives it (as agent-cli did: a
+ * shallow copy into an immutable JsonBuilder seals the objects it shares)
+ * does not stop the object from growing */
+static void
+sealing_cb (AgentSession *session,
+            AgentMessage *message,
+            JsonNode     *object)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+  g_autoptr(JsonNode) line = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "object");
+  json_builder_add_value (builder, json_node_copy (object));
+  json_builder_end_object (builder);
+  line = json_builder_get_root (builder);
+}
+
+static void
+test_handler_seals (Fixture       *f,
+                    gconstpointer  data)
+{
+  /* The first delta shows a string that grows on: sealed, it stopped
+   * ("json_node_set_string: assertion '!node->immutable'"); a string that
+   * begins in the sealed object grows too */
+  static const char * const pieces[] = {
+    "{\"note\": \"Hel", "lo, ", "wor", "ld\", \"n\": 1", "2, \"tag\": \"a", "bc\"}", NULL
+  };
+  static const char whole[] = "{\"note\": \"Hello, world\", \"n\": 12, \"tag\": \"abc\"}";
+  g_autoptr(JsonNode) object = agent_test_parse_json (whole);
+
+  g_signal_connect (f->s.session, "object-delta", G_CALLBACK (sealing_cb), NULL);
+  agent_test_openai_add_text_response (f->s.server, pieces, 10, 20);
+  run_for_object (f, "A note?", "{\"type\": \"object\"}");
+
+  assert_object (f, whole);
+  assert_deltas (f, object, 2);
+
+  /* The dates, in their pieces */
+  g_clear_pointer (&f->object, json_node_unref);
+  g_clear_pointer (&f->finished, json_node_unref);
+  g_ptr_array_set_size (f->deltas, 0);
+  add_openai_answer (f, dates_answer, "stop");
+  run_for_object (f, "Which dates?", dates_schema);
+  g_clear_pointer (&object, json_node_unref);
+  object = agent_test_parse_json (dates_answer);
+  assert_object (f, dates_answer);
+  assert_deltas (f, object, 3);
+}
+
+static void
+changes_size_cb (AgentSession *session,
+                 AgentMessage *message,
+                 JsonNode     *object,
+                 JsonNode     *changes,
+                 gsize        *size)
+{
+  g_autofree char *text = json_to_string (changes, FALSE);
+
+  *size += strlen (text);
+}
+
+/* A string 500 arrays deep, or under a name of 20 kB, growing a byte at a
+ * time (5,000 times): the changes' paths do not make object-delta weigh more than a few
+ * times the answer (they wait for more of it) */
+static void
+test_changes_linear (Fixture       *f,
+                     gconstpointer  data)
+{
+  static const struct { const char *before; const char *after; guint depth; } shapes[] = {
+    { "[", "]", 500 },
+    { NULL, "}", 1 },
+  };
+
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    {
+      g_autoptr(GString) answer = g_string_new (NULL);
+      g_autoptr(GString) text = g_string_new (NULL);
+      AgentTestResponse *r = agent_test_openai_begin (f->s.server, NULL);
+      gsize size = 0;
+      gulong handler;
+      g_autofree char *name = g_strnfill (20000, 'k');
+
+      if (shapes[s].before != NULL)
+        for (guint i = 0; i < shapes[s].depth; i++)
+          g_string_append (answer, shapes[s].before);
+      else
+        g_string_append_printf (answer, "{\"%s\": ", name);
+      g_string_append_c (answer, '"');
+      agent_test_openai_add_text (r, answer->str);
+      for (guint i = 0; i < 5000; i++)
+        {
+          agent_test_openai_add_text (r, "x");
+          g_string_append_c (answer, 'x');
+        }
+      for (guint i = 0; i < shapes[s].depth; i++)
+        g_string_append (text, shapes[s].after);
+      g_string_prepend_c (text, '"');
+      agent_test_openai_add_text (r, text->str);
+      agent_test_openai_add_end (r, "stop", 10, 20);
+      g_string_append (answer, text->str);
+
+      handler = g_signal_connect (f->s.session, "object-delta", G_CALLBACK (changes_size_cb),
+                                  &size);
+      g_clear_pointer (&f->object, json_node_unref);
+      g_clear_pointer (&f->finished, json_node_unref);
+      g_ptr_array_set_size (f->deltas, 0);
+      run_for_object (f, "Deep?", "{}");
+      g_signal_handler_disconnect (f->s.session, handler);
+
+      g_assert_no_error (f->error);
+      assert_deltas (f, f->object, 2);
+      g_test_message ("an answer of %" G_GSIZE_FORMAT " bytes: %u object-delta, %" G_GSIZE_FORMAT
+                      " bytes of changes", answer->len, f->deltas->len, size);
+      g_assert_cmpuint (size, <, 20 * answer->len);
+    }
+}
+
 /* A schema that cannot be used is refused before anything is sent or kept:
  * a $ref that goes round in a circle (directly, through $defs, through
  * anyOf) or leads nowhere, a "type" that is no name */
@@ -344,6 +462,8 @@ main (int   argc,
   ADD ("openai-chat/no-schema", "openai", test_no_schema);
   ADD ("openai-chat/tools", "openai", test_openai_tools);
   ADD ("openai-chat/schema-checked-first", "openai", test_schema_checked_first);
+  ADD ("openai-chat/handler-seals", "openai", test_handler_seals);
+  ADD ("openai-chat/changes-linear", "openai", test_changes_linear);
   ADD ("openai-chat/property", "openai", test_property);
   ADD ("openai-chat/corpus", "openai", test_openai_corpus);
 

@@ -24,6 +24,7 @@
 
 #include "agent-error.h"
 #include "json/agent-json-schema.h"
+#include "json/agent-partial-json-private.h"
 #include "messages/agent-message-private.h"
 #include "core/agent-turn-private.h"
 
@@ -61,6 +62,7 @@ _agent_turn_output_start (AgentTurn *turn,
   turn->output_name = output_name (schema);
   turn->output_by_tool = _agent_provider_get_backend (turn->session->provider)->output_by_tool;
   turn->partial = agent_partial_json_new ();
+  _agent_partial_json_track_changes (turn->partial);
 }
 
 void
@@ -83,7 +85,22 @@ _agent_turn_output_prepare (AgentTurn    *turn,
   request->output_schema = turn->output_schema;
   request->output_name = turn->output_name;
   agent_partial_json_reset (turn->partial);
-  turn->partial_revision = agent_partial_json_get_revision (turn->partial);
+}
+
+/* object-delta, with what changed since the last one, if anything did
+ * (and, unless @force, if it is not too little beside its paths) */
+static void
+emit_changes (AgentTurn    *turn,
+              AgentMessage *message,
+              gboolean      force)
+{
+  g_autoptr(JsonNode) changes = _agent_partial_json_take_changes (turn->partial, force);
+  JsonNode *value = agent_partial_json_get_value (turn->partial);
+
+  if (changes == NULL || value == NULL)
+    return;
+
+  _agent_session_emit (turn->session, AGENT_SESSION_OBJECT_DELTA, message, value, changes);
 }
 
 static void
@@ -92,21 +109,23 @@ feed (AgentTurn    *turn,
       const char   *text,
       gsize         len)
 {
-  JsonNode *value;
-  guint revision;
-
   /* Not JSON (prose before a tool call, say): nothing to show; the answer
    * is read again whole at the end */
   if (!agent_partial_json_feed (turn->partial, text, len, NULL))
     return;
 
-  revision = agent_partial_json_get_revision (turn->partial);
-  value = agent_partial_json_get_value (turn->partial);
-  if (revision == turn->partial_revision || value == NULL)
+  emit_changes (turn, message, FALSE);
+}
+
+/* The step's answer ended: what changed and waited goes out */
+void
+_agent_turn_output_flush (AgentTurn    *turn,
+                          AgentMessage *message)
+{
+  if (turn->output_schema == NULL)
     return;
 
-  turn->partial_revision = revision;
-  _agent_session_emit (turn->session, AGENT_SESSION_OBJECT_DELTA, message, value);
+  emit_changes (turn, message, TRUE);
 }
 
 void

@@ -129,6 +129,8 @@ cJSON   *_agent_json_parse_cjson      (const char    *text);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
 
 cJSON    *agent_node_to_cjson           (JsonNode   *node);
+void      _agent_json_pointer_append    (GString    *pointer,
+                                         const char *name);
 GBytes   *_agent_json_print_body        (cJSON      *root,
                                          GError    **error);
 JsonNode *_agent_json_node_sealed_copy  (JsonNode   *node);

@@ -78,17 +78,7 @@ pointer_append (const char *location,
 {
   GString *pointer = g_string_new (location);
 
-  g_string_append_c (pointer, '/');
-  for (const char *p = name; *p != '\0'; p++)
-    {
-      if (*p == '~')
-        g_string_append (pointer, "~0");
-      else if (*p == '/')
-        g_string_append (pointer, "~1");
-      else
-        g_string_append_c (pointer, *p);
-    }
-
+  _agent_json_pointer_append (pointer, name);
   return g_string_free (pointer, FALSE);
 }
 

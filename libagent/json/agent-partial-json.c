@@ -67,6 +67,7 @@ frame_clear (gpointer data)
   Frame *frame = data;
 
   g_clear_pointer (&frame->key, g_free);
+  g_clear_pointer (&frame->segment, g_free);
 }
 
 static void
@@ -87,6 +88,7 @@ partial_json_clear (AgentPartialJson *self)
   if (self->buffer != NULL)
     g_string_free (g_steal_pointer (&self->buffer), TRUE);
   g_clear_error (&self->error);
+  _agent_partial_json_clear_changes (self);
   self->string_node = NULL;
   self->offset = 0;
   self->synced = 0;
@@ -160,14 +162,18 @@ agent_partial_json_unref (AgentPartialJson *self)
 void
 agent_partial_json_reset (AgentPartialJson *self)
 {
+  gboolean tracking;
   guint revision;
 
   g_return_if_fail (self != NULL);
 
   revision = self->revision;
+  tracking = self->tracking;
   partial_json_clear (self);
   partial_json_init (self);
   self->revision = revision + 1;
+  if (tracking)
+    _agent_partial_json_track_changes (self);
 }
 
 gboolean
@@ -213,6 +219,7 @@ attach (AgentPartialJson *self,
 {
   Frame *frame = top_frame (self);
   gboolean container = JSON_NODE_HOLDS_OBJECT (node) || JSON_NODE_HOLDS_ARRAY (node);
+  g_autofree char *segment = NULL;
 
   /* Not even in the value: no deeper than any other reader's */
   if (container && self->frames->len >= AGENT_JSON_MAX_DEPTH)
@@ -222,6 +229,16 @@ attach (AgentPartialJson *self,
         _agent_json_set_too_deep (&self->error, self->offset + at);
       return FALSE;
     }
+
+  /* Sealed by someone it was given to (object-delta's handlers) */
+  if (frame != NULL && json_node_is_immutable (frame->node))
+    {
+      _agent_partial_json_unseal (self);
+      frame = top_frame (self);
+    }
+
+  segment = _agent_partial_json_segment (self);
+  _agent_partial_json_note_attach (self, node);
 
   if (frame == NULL)
     self->root = node;
@@ -234,9 +251,17 @@ attach (AgentPartialJson *self,
     g_clear_pointer (&frame->key, g_free);
   self->revision++;
 
+  if (node == self->string_node)
+    {
+      g_free (self->string_segment);
+      self->string_segment = g_steal_pointer (&segment);
+      self->string_batch = self->batch;
+      self->string_change_batch = G_MAXUINT;
+    }
+
   if (container)
     {
-      Frame child = { node, NULL };
+      Frame child = { node, NULL, g_steal_pointer (&segment), self->batch, G_MAXUINT, 0 };
 
       g_array_append_val (self->frames, child);
       self->expect = JSON_NODE_HOLDS_OBJECT (node) ? EXPECT_FIRST_KEY_OR_END
