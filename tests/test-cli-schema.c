@@ -7,7 +7,8 @@
  *   one at each step; their size grows with the answer, not with its
  *   square), and an object event with it, besides the usual events;
  * - an answer that does not follow the schema: exit status 1, the error
- *   with its JSON path, and the answer as it came, on standard error;
+ *   with its JSON path, and the answer as it came, on standard error; so
+ *   does one that was cut off (finish reason "length"), even whole;
  * - a schema file that cannot be used (not an object, nested 100,000
  *   deep, a $ref that goes round in a circle): exit status 1, said why,
  *   before any request.
@@ -257,6 +258,26 @@ test_mismatch (Fixture       *f,
   g_assert_cmpuint (agent_test_process_count_events (json_cli, "object"), ==, 0);
 }
 
+/* An object that happens to be whole when the model ran out of tokens
+ * (finish reason "length") is not taken */
+static void
+test_cut_off (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *joined = g_strjoinv ("", (char **) answer);
+  g_autoptr(AgentTestProcess) cli = NULL;
+  AgentTestResponse *r = agent_test_openai_begin (f->server, NULL);
+
+  agent_test_openai_add_text (r, joined);
+  agent_test_openai_add_end (r, "length", 10, 6);
+  cli = agent_test_cli_run (AGENT_TEST_ARGS ("--base-url", agent_test_server_get_base_url (f->server),
+                                             "--schema", f->schema_path, "Which dates?"));
+
+  agent_test_process_assert_exit (cli, 1);
+  g_assert_cmpstr (cli->out->str, ==, "");
+  agent_test_assert_contains (cli->err->str, "cut off (finish reason “length”)");
+}
+
 static void
 test_bad_file (Fixture       *f,
                gconstpointer  data)
@@ -340,6 +361,8 @@ main (int   argc,
   g_test_add ("/cli-schema/json-string-first", Fixture, NULL, fixture_setup,
               test_json_string_first, fixture_teardown);
   g_test_add ("/cli-schema/mismatch", Fixture, NULL, fixture_setup, test_mismatch,
+              fixture_teardown);
+  g_test_add ("/cli-schema/cut-off", Fixture, NULL, fixture_setup, test_cut_off,
               fixture_teardown);
   g_test_add ("/cli-schema/bad-file", Fixture, NULL, fixture_setup, test_bad_file,
               fixture_teardown);

@@ -119,6 +119,23 @@ test_cut_off (Fixture       *f,
   }
 }
 
+/* Cut off just where the JSON happens to close: still cut off (an array or
+ * a text may have been meant to go on), a schema error, the answer kept */
+static void
+test_cut_off_whole (Fixture       *f,
+                    gconstpointer  data)
+{
+  add_openai_answer (f, dates_answer, "length");
+  run_for_object (f, "Which dates?", dates_schema);
+
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_SCHEMA);
+  agent_test_assert_contains (f->error->message, "cut off");
+  agent_test_assert_contains (f->error->message, "“length”");
+  g_assert_null (f->finished);
+  g_assert_null (f->object);
+  g_assert_cmpstr (agent_message_get_content (memory_item (f, 1)), ==, dates_answer);
+}
+
 static void
 test_not_json (Fixture       *f,
                gconstpointer  data)
@@ -457,6 +474,7 @@ main (int   argc,
   ADD ("openai-chat/object", "openai", test_openai_chat);
   ADD ("openai-chat/mismatch", "openai", test_mismatch);
   ADD ("openai-chat/cut-off", "openai", test_cut_off);
+  ADD ("openai-chat/cut-off-whole", "openai", test_cut_off_whole);
   ADD ("openai-chat/not-json", "openai", test_not_json);
   ADD ("openai-chat/refused", "openai", test_refused);
   ADD ("openai-chat/no-schema", "openai", test_no_schema);

@@ -186,6 +186,14 @@ _agent_turn_output_take_call (AgentTurn    *turn,
   _agent_message_notify_content (message);
 }
 
+/* The model stopped because it ran out of tokens */
+static gboolean
+is_cut_off (const char *reason)
+{
+  return g_strcmp0 (reason, "length") == 0 || g_strcmp0 (reason, "max_tokens") == 0 ||
+         g_strcmp0 (reason, "MAX_TOKENS") == 0;
+}
+
 /* The last answer: read whole, checked, given to object-finished. Returns
  * the error that fails the turn, or NULL. */
 GError *
@@ -219,8 +227,7 @@ _agent_turn_output_finish (AgentTurn    *turn,
   if (!agent_partial_json_feed (reader, content, -1, &error) ||
       (object = agent_partial_json_finish (reader, &error)) == NULL)
     {
-      if (g_strcmp0 (reason, "length") == 0 || g_strcmp0 (reason, "max_tokens") == 0 ||
-          g_strcmp0 (reason, "MAX_TOKENS") == 0)
+      if (is_cut_off (reason))
         return g_error_new (AGENT_ERROR, AGENT_ERROR_SCHEMA,
                             _("The answer from %s was cut off (finish reason “%s”) before "
                               "the object was whole: %s"),
@@ -231,6 +238,14 @@ _agent_turn_output_finish (AgentTurn    *turn,
                           _("The answer from %s is not the JSON the schema asks for: %s"),
                           agent_provider_get_name (turn->session->provider), error->message);
     }
+
+  /* Cut off where the JSON happens to close, it may still lack what the
+   * model meant to write: the last element of a list, the end of a text */
+  if (is_cut_off (reason))
+    return g_error_new (AGENT_ERROR, AGENT_ERROR_SCHEMA,
+                        _("The answer from %s was cut off (finish reason “%s”): the object "
+                          "may lack what did not come"),
+                        agent_provider_get_name (turn->session->provider), reason);
 
   if (!agent_json_schema_validate (turn->output_schema, object, &error))
     {
