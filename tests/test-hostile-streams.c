@@ -92,6 +92,59 @@ test_lone_end_marker (void)
     }
 }
 
+/* A Responses stream that is only its end, response.completed: no
+ * answer, whatever the event says */
+static void
+test_responses_completed_only (void)
+{
+  Fixture f;
+  AgentTestResponse *r;
+
+  agent_test_session_init (&f, "openai-responses");
+  r = agent_test_server_add_response (f.server, 200);
+  agent_test_add_typed_quoted (r, "{'type':'response.completed','response':{'id':'resp_1',"
+                                  "'model':'gpt-test','status':'completed','output':[],"
+                                  "'usage':{'input_tokens':3,'output_tokens':0,'total_tokens':3}}}");
+
+  agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+  g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  agent_test_assert_contains (f.turn.error->message, "OpenAI Responses");
+  g_assert_cmpuint (agent_test_memory_length (f.session), ==, 1);
+  agent_test_session_clear (&f);
+}
+
+/* A Gemini stream that is only a finish reason (its end marker), with or
+ * without usage: no answer */
+static void
+test_gemini_finish_only (void)
+{
+  static const char * const bodies[] = {
+    "data: {\"candidates\": [{\"finishReason\": \"STOP\", \"index\": 0}]}\r\n\r\n",
+    "data: {\"candidates\": [{\"finishReason\": \"STOP\"}], \"usageMetadata\":"
+    " {\"promptTokenCount\": 3, \"totalTokenCount\": 3}, \"modelVersion\": \"gemini-test\"}\r\n\r\n",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bodies); i++)
+    {
+      Fixture f;
+      AgentTestResponse *r;
+
+      agent_test_session_init (&f, "gemini");
+      r = agent_test_server_add_response (f.server, 200);
+      agent_test_response_set_content_type (r, "text/event-stream");
+      agent_test_response_add_bytes (r, bodies[i], -1);
+
+      agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+      g_test_message ("%s", f.turn.error ? f.turn.error->message : "no error");
+      g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+      agent_test_assert_contains (f.turn.error->message, "Google Gemini");
+      g_assert_cmpuint (agent_test_memory_length (f.session), ==, 1);
+      agent_test_session_clear (&f);
+    }
+}
+
 /* Content as an array of parts (Mistral's reasoning models) */
 static void
 test_content_parts (void)
@@ -524,6 +577,9 @@ main (int   argc,
 
   g_test_add_func ("/hostile-streams/empty/other-api", test_other_api);
   g_test_add_func ("/hostile-streams/empty/lone-end-marker", test_lone_end_marker);
+  g_test_add_func ("/hostile-streams/empty/responses-completed-only",
+                   test_responses_completed_only);
+  g_test_add_func ("/hostile-streams/empty/gemini-finish-only", test_gemini_finish_only);
   g_test_add_func ("/hostile-streams/parts/content", test_content_parts);
   g_test_add_func ("/hostile-streams/parts/unknown", test_content_parts_unknown);
   g_test_add_func ("/hostile-streams/reasoning-twice", test_reasoning_twice);

@@ -466,7 +466,7 @@ typedef struct
   gint64            open_key;     /* the call whose partialArgs are arriving */
   cJSON            *open_args;    /* its arguments so far, or NULL */
   guint             finished : 1;
-  guint             saw_event : 1; /* a chunk with candidates or usage */
+  guint             saw_event : 1; /* a candidate with content */
 } GeminiDecoder;
 
 static gpointer
@@ -828,13 +828,15 @@ gemini_decode (gpointer     data,
   agent_accumulator_set_model (self->accumulator,
                                agent_json_member_string (&root, "modelVersion", NULL));
 
-  /* The first candidate: libagent never asks for more. */
+  /* The first candidate: libagent never asks for more. A finishReason
+   * alone (with usage or not) is the end marker, no answer; an empty
+   * answer still has its content ({"role": "model"}) */
   member = agent_json_member (&root, "candidates");
-  self->saw_event |= agent_json_is (&member, AGENT_JSON_ARRAY);
   agent_json_iter_init (&iter, &member);
   if (agent_json_iter_next (&iter, NULL, NULL, &candidate))
     {
       member = agent_json_member (&candidate, "content");
+      self->saw_event |= agent_json_is (&member, AGENT_JSON_OBJECT);
       member = agent_json_member (&member, "parts");
       agent_json_iter_init (&iter, &member);
       while (agent_json_iter_next (&iter, NULL, NULL, &part))
@@ -850,7 +852,6 @@ gemini_decode (gpointer     data,
 
   /* Every chunk has the usage so far: it is read once the answer is whole. */
   member = agent_json_member (&root, "usageMetadata");
-  self->saw_event |= agent_json_is (&member, AGENT_JSON_OBJECT);
   if (self->finished && agent_json_is (&member, AGENT_JSON_OBJECT))
     decode_usage (self, &member);
 

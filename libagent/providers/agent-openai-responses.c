@@ -505,7 +505,7 @@ typedef struct
   gint64            last_index[N_KINDS];
   gint64            last_part[N_KINDS];
   gsize             text_start;  /* where the text of the item last_index[TEXT] begins */
-  gboolean          saw_event;   /* a response.* event */
+  gboolean          saw_event;   /* a response.* event but the end */
 } AgentOpenaiResponsesDecoder;
 
 static gpointer
@@ -850,7 +850,10 @@ openai_responses_decode (gpointer     data,
   if (!(type = agent_json_member_string (&root, "type", NULL)) && !(type = event_type))
     return TRUE;
 
-  if (g_str_has_prefix (type, "response."))
+  /* The end alone (response.completed or .incomplete) is no answer: a real
+   * stream begins with response.created */
+  if (g_str_has_prefix (type, "response.") && strcmp (type, "response.completed") != 0 &&
+      strcmp (type, "response.incomplete") != 0)
     self->saw_event = TRUE;
 
   delta = agent_json_member_string (&root, "delta", &delta_len);
