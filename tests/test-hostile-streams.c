@@ -219,6 +219,58 @@ test_reasoning_twice (void)
   agent_test_session_clear (&f);
 }
 
+/* Anthropic: a content block of a type libagent does not know is
+ * reported, what streamed before it kept; the results of server tools, of
+ * every name, are kept to be sent back */
+static void
+test_anthropic_unknown_block (void)
+{
+  static const struct { const char *type; gboolean known; } blocks[] = {
+    { "hologram", FALSE },
+    { "web_fetch_tool_result", TRUE },
+    { "redacted_thinking", TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+    {
+      g_autofree char *start = g_strdup_printf ("{'type':'content_block_start','index':1,"
+                                                "'content_block':{'type':'%s','data':'x'}}",
+                                                blocks[i].type);
+      Fixture f;
+      AgentTestResponse *r;
+
+      agent_test_session_init (&f, "anthropic");
+      r = agent_test_server_add_response (f.server, 200);
+      agent_test_add_typed_quoted (r, AGENT_TEST_ANTHROPIC_MESSAGE_START ("msg_1"));
+      agent_test_add_typed_quoted (r, "{'type':'content_block_start','index':0,"
+                                      "'content_block':{'type':'text','text':''}}");
+      agent_test_add_typed_quoted (r, "{'type':'content_block_delta','index':0,"
+                                      "'delta':{'type':'text_delta','text':'Before.'}}");
+      agent_test_add_typed_quoted (r, "{'type':'content_block_stop','index':0}");
+      agent_test_add_typed_quoted (r, start);
+      agent_test_add_typed_quoted (r, "{'type':'content_block_stop','index':1}");
+      agent_test_add_typed_quoted (r, "{'type':'message_delta','delta':{'stop_reason':'end_turn'},"
+                                      "'usage':{'output_tokens':9}}");
+      agent_test_add_typed_quoted (r, "{'type':'message_stop'}");
+
+      agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+      g_test_message ("%s: %s", blocks[i].type, f.turn.error ? f.turn.error->message : "no error");
+      if (blocks[i].known)
+        {
+          g_assert_no_error (f.turn.error);
+        }
+      else
+        {
+          g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+          agent_test_assert_contains (f.turn.error->message, "“hologram”");
+        }
+      g_assert_cmpstr (agent_message_get_content (agent_test_memory_message (f.session, 1)), ==,
+                       "Before.");
+      agent_test_session_clear (&f);
+    }
+}
+
 /* Anthropic: never a call whose arguments did not finish */
 
 #define MESSAGE_START(id) AGENT_TEST_ANTHROPIC_MESSAGE_START (id)
@@ -584,6 +636,7 @@ main (int   argc,
   g_test_add_func ("/hostile-streams/parts/unknown", test_content_parts_unknown);
   g_test_add_func ("/hostile-streams/reasoning-twice", test_reasoning_twice);
   g_test_add_func ("/hostile-streams/anthropic/spliced", test_anthropic_spliced);
+  g_test_add_func ("/hostile-streams/anthropic/unknown-block", test_anthropic_unknown_block);
   g_test_add_func ("/hostile-streams/anthropic/call-unfinished", test_anthropic_call_unfinished);
   g_test_add_func ("/hostile-streams/responses/items", test_responses_items);
   g_test_add_func ("/hostile-streams/errors/cut-in-first-event", test_cut_in_first_event);

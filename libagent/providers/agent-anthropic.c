@@ -404,7 +404,8 @@ typedef enum
   BLOCK_THINKING,
   BLOCK_TOOL_USE,
   BLOCK_SERVER_TOOL_USE,
-  BLOCK_OTHER,           /* kept as it started: redacted_thinking, server tool results, … */
+  BLOCK_OTHER,           /* kept as it started: redacted_thinking, server tool results, …
+                          * (is_kept_block()); any other type is an error */
 } BlockKind;
 
 typedef struct
@@ -572,9 +573,30 @@ check_call_finished (AnthropicDecoder  *self,
   return FALSE;
 }
 
-static void
-block_start (AnthropicDecoder *self,
-             const AgentJson  *root)
+/* Blocks kept as they came and sent back: the server's own tools, their
+ * results, and what it keeps to itself */
+static gboolean
+is_kept_block (const char *type)
+{
+  static const char * const kept[] = {
+    "redacted_thinking", "mcp_tool_use", "mcp_tool_result", "container_upload",
+  };
+
+  if (type == NULL)
+    return FALSE;
+  /* web_search_tool_result, code_execution_tool_result, … */
+  if (g_str_has_suffix (type, "_tool_result"))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (kept); i++)
+    if (strcmp (type, kept[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+block_start (AnthropicDecoder  *self,
+             const AgentJson   *root,
+             GError           **error)
 {
   AgentJson index = agent_json_member (root, "index");
   AgentJson content_block = agent_json_member (root, "content_block");
@@ -582,6 +604,19 @@ block_start (AnthropicDecoder *self,
   Block *block = &self->block;
   const char *text;
   gsize len;
+
+  /* A part of the answer libagent cannot tell the meaning of: reported,
+   * not dropped nor sent back blindly */
+  if (g_strcmp0 (type, "text") != 0 && g_strcmp0 (type, "thinking") != 0 &&
+      g_strcmp0 (type, "tool_use") != 0 && g_strcmp0 (type, "server_tool_use") != 0 &&
+      !is_kept_block (type))
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                   _("The server sent a part of the answer of a kind libagent does not know "
+                     "(“%s”)"),
+                   type != NULL ? type : "?");
+      return FALSE;
+    }
 
   close_block (self);
   block->open = TRUE;
@@ -596,7 +631,7 @@ block_start (AnthropicDecoder *self,
       block->kind = BLOCK_TEXT;
       if ((text = agent_json_member_string (&content_block, "text", &len)) != NULL && len > 0)
         agent_accumulator_append_text (self->accumulator, text, len);
-      return;
+      return TRUE;
     }
 
   block->start = agent_json_to_node (&content_block);
@@ -625,6 +660,8 @@ block_start (AnthropicDecoder *self,
     }
   else
     block->kind = BLOCK_OTHER;
+
+  return TRUE;
 }
 
 static void
@@ -743,9 +780,8 @@ anthropic_decode (gpointer     data,
     block_delta (self, &root);
   else if (strcmp (type, "content_block_start") == 0)
     {
-      if (!check_call_finished (self, error))
+      if (!check_call_finished (self, error) || !block_start (self, &root, error))
         return FALSE;
-      block_start (self, &root);
     }
   else if (strcmp (type, "content_block_stop") == 0)
     {
