@@ -145,6 +145,52 @@ test_gemini_finish_only (void)
     }
 }
 
+/* Each API's recorded stream given to each other provider: an error that
+ * says the stream is not of that provider's API, never an empty answer or
+ * "the stream ended" */
+static void
+test_other_apis (void)
+{
+  static const struct { const char *provider; const char *api; const char *file; } apis[] = {
+    { "openai", "OpenAI-compatible chat completions", "openai-chat/oaipy-json-object-unicode.sse" },
+    { "openai-responses", "OpenAI Responses", "openai-responses/simonw-llm-function-call.sse" },
+    { "anthropic", "Anthropic Messages", "anthropic/antpy-text-only.sse" },
+    { "ollama", "Ollama", "ollama/langchaingo-text-stream-chunked.ndjson" },
+    { "gemini", "Google Gemini", "gemini/pydai-thought-signature-crlf.sse" },
+  };
+  g_autoptr(GString) problems = g_string_new (NULL);
+
+  for (guint p = 0; p < G_N_ELEMENTS (apis); p++)
+    for (guint s = 0; s < G_N_ELEMENTS (apis); s++)
+      {
+        g_autofree char *path = agent_test_corpus_path (apis[s].file);
+        Fixture f;
+        AgentTestResponse *r;
+
+        if (p == s)
+          continue;
+
+        agent_test_session_init (&f, apis[p].provider);
+        r = agent_test_server_add_response (f.server, 200);
+        agent_test_response_set_content_type (r, g_str_has_suffix (path, ".ndjson")
+                                                 ? "application/x-ndjson" : "text/event-stream");
+        agent_test_response_add_file_in_pieces (r, path, 7, 4096);
+
+        agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+        g_test_message ("%s to %s: %s", apis[s].file, apis[p].provider,
+                        f.turn.error ? f.turn.error->message : "no error");
+        if (!g_error_matches (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL) ||
+            strstr (f.turn.error->message, apis[p].api) == NULL)
+          g_string_append_printf (problems, "\n  %s to %s: %s", apis[s].file, apis[p].provider,
+                                  f.turn.error ? f.turn.error->message : "no error");
+        agent_test_session_clear (&f);
+      }
+
+  if (problems->len > 0)
+    g_error ("Streams of other APIs not said to be so:%s", problems->str);
+}
+
 /* Content as an array of parts (Mistral's reasoning models) */
 static void
 test_content_parts (void)
@@ -632,6 +678,7 @@ main (int   argc,
   g_test_add_func ("/hostile-streams/empty/responses-completed-only",
                    test_responses_completed_only);
   g_test_add_func ("/hostile-streams/empty/gemini-finish-only", test_gemini_finish_only);
+  g_test_add_func ("/hostile-streams/empty/other-apis", test_other_apis);
   g_test_add_func ("/hostile-streams/parts/content", test_content_parts);
   g_test_add_func ("/hostile-streams/parts/unknown", test_content_parts_unknown);
   g_test_add_func ("/hostile-streams/reasoning-twice", test_reasoning_twice);
