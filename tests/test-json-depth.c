@@ -174,6 +174,34 @@ test_event_reader_bound (void)
   }
 }
 
+/* The id of a JSON-RPC message too deep to read, found at its top level */
+static void
+test_find_top_level_int (void)
+{
+  static const struct { const char *text; gboolean found; gint64 id; } cases[] = {
+    { "{\"a\": {\"id\": 5}, \"id\": 7}", TRUE, 7 },
+    { "{\"x\": \"\\\"id\\\": 3\", \"id\" : -4, \"y\": [[[", TRUE, -4 },
+    { " {\"id\":12", TRUE, 12 },
+    { "{\"id\": \"12\"}", FALSE, 0 },
+    { "[{\"id\": 1}]", FALSE, 0 },
+    { "{\"a\": [1, {\"id\": 2}]}", FALSE, 0 },
+    { "{\"ids\": 1}", FALSE, 0 },
+    { "{\"id\": 99999999999999999999}", FALSE, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gint64 id = 0;
+      gboolean found = _agent_json_find_top_level_int (cases[i].text, strlen (cases[i].text),
+                                                       "id", &id);
+
+      g_test_message ("%s", cases[i].text);
+      g_assert_cmpint (found, ==, cases[i].found);
+      if (found)
+        g_assert_cmpint (id, ==, cases[i].id);
+    }
+}
+
 /* JSON still streaming: the same bound, and nothing deeper in the value */
 static void
 test_partial_bound (void)
@@ -425,6 +453,7 @@ main (int   argc,
   g_test_add_func ("/json-depth/bound/parse", test_parse_bound);
   g_test_add_func ("/json-depth/bound/partial", test_partial_bound);
   g_test_add_func ("/json-depth/bound/event-reader", test_event_reader_bound);
+  g_test_add_func ("/json-depth/find-top-level-int", test_find_top_level_int);
   g_test_add_func ("/json-depth/arguments/openai", test_arguments_openai);
   g_test_add_func ("/json-depth/arguments/anthropic", test_arguments_anthropic);
   g_test_add_func ("/json-depth/arguments/bound", test_arguments_bound);

@@ -123,6 +123,79 @@ _agent_json_error_is_too_deep (const GError *error)
   return g_error_matches (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
 }
 
+/* The integer member @name at the top of the object @text, found without
+ * building anything, however deep the rest: the id of a JSON-RPC message
+ * too deep to read. FALSE if @text is no object or has no such member. */
+gboolean
+_agent_json_find_top_level_int (const char *text,
+                                gsize       len,
+                                const char *name,
+                                gint64     *out)
+{
+  gsize name_len = strlen (name);
+  guint depth = 0;
+  gsize i = 0;
+
+  while (i < len && g_ascii_isspace (text[i]))
+    i++;
+  if (i >= len || text[i] != '{')
+    return FALSE;
+
+  while (i < len)
+    {
+      gsize start;
+      gsize end;
+
+      switch (text[i])
+        {
+        case '[':
+        case '{':
+          depth++;
+          i++;
+          break;
+
+        case ']':
+        case '}':
+          if (depth > 0 && --depth == 0)
+            return FALSE;
+          i++;
+          break;
+
+        case '"':
+          start = ++i;
+          for (; i < len && text[i] != '"'; i++)
+            if (text[i] == '\\')
+              i++;
+          end = MIN (i, len);
+          i++;
+          if (depth != 1 || end - start != name_len || memcmp (text + start, name, name_len) != 0)
+            break;
+          /* A member's name when a colon follows */
+          while (i < len && g_ascii_isspace (text[i]))
+            i++;
+          if (i >= len || text[i] != ':')
+            break;
+          for (i++; i < len && g_ascii_isspace (text[i]); i++)
+            ;
+          {
+            g_autofree char *digits = NULL;
+            gsize n = 0;
+
+            while (i + n < len && (g_ascii_isdigit (text[i + n]) || (n == 0 && text[i] == '-')))
+              n++;
+            digits = g_strndup (text + i, n);
+            return g_ascii_string_to_signed (digits, 10, G_MININT64, G_MAXINT64, out, NULL);
+          }
+
+        default:
+          i++;
+          break;
+        }
+    }
+
+  return FALSE;
+}
+
 /* cJSON's parse of @text (NUL-terminated, nothing after the value), or
  * NULL if it is not JSON or nests too deeply. */
 cJSON *

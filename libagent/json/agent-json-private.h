@@ -122,6 +122,10 @@ void     _agent_json_set_too_deep     (GError       **error,
                                        gsize          at);
 gboolean _agent_json_error_is_too_deep (const GError *error);
 cJSON   *_agent_json_parse_cjson      (const char    *text);
+gboolean _agent_json_find_top_level_int (const char  *text,
+                                         gsize        len,
+                                         const char  *name,
+                                         gint64      *out);
 
 /* Writing (agent-json-write.c): request bodies are built with cJSON, which
  * prints large documents fast (a 10,000-message history in milliseconds). */
