@@ -45,6 +45,8 @@
 
 #include <agent.h>
 
+#include "agent-test-util.h"
+
 #define CHUNK_TEXT (64 * 1024)
 
 typedef enum
@@ -507,18 +509,6 @@ register_tools (guint n)
 
 /* Hostile JSON, schemas and streams (issue 37): canned answers */
 
-static char *
-nested_arrays (guint depth)
-{
-  GString *text = g_string_sized_new (2 * depth);
-
-  for (guint i = 0; i < depth; i++)
-    g_string_append_c (text, '[');
-  for (guint i = 0; i < depth; i++)
-    g_string_append_c (text, ']');
-  return g_string_free (text, FALSE);
-}
-
 /* An OpenAI chat answer of @text in pieces of @piece bytes, then its
  * finish reason */
 static char *
@@ -625,8 +615,8 @@ write_file (const char *dir,
 
 static const char * const json_cases[] = {
   "deep-arguments", "deep-arguments-anthropic", "deep-schema", "schema-array", "schema-string",
-  "schema-ref-loop", "schema-cut-off", "responses-completed-only", "gemini-finish-only", "anthropic-unknown-block",
-  "anthropic-to-openai", "mcp-deep", NULL,
+  "schema-ref-loop", "schema-cut-off", "responses-completed-only", "gemini-finish-only",
+  "anthropic-unknown-block", "anthropic-to-openai", "mcp-deep", NULL,
 };
 
 /* One case of `bench-bounds json CASE` */
@@ -641,7 +631,7 @@ run_json_case (const char *name,
     " {\"type\": \"array\", \"items\": {\"type\": \"object\"}}}}";
   g_autoptr(GPtrArray) bodies = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *deep = nested_arrays (150000);
+  g_autofree char *deep = agent_test_nested_arrays (150000, NULL);
 
   model->kind = MODEL_CANNED;
   model->bodies = bodies;
@@ -675,7 +665,7 @@ run_json_case (const char *name,
   else if (g_str_equal (name, "deep-schema"))
     {
       /* A --schema file 100,000 deep */
-      g_autofree char *nested = nested_arrays (100000);
+      g_autofree char *nested = agent_test_nested_arrays (100000, NULL);
       g_autofree char *schema = g_strdup_printf ("{\"type\": \"object\", \"examples\": %s}",
                                                  nested);
 

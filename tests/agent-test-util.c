@@ -599,111 +599,18 @@ agent_test_counting_tool_new (guint *runs)
   return agent_tool_new ("count", "Counts", NULL, counting_handler, runs, NULL);
 }
 
-/* A copy that may be changed (json_node_copy() shares objects and arrays) */
-static JsonNode *
-mutable_copy (JsonNode *node)
+/* @depth arrays inside each other, @inner (or nothing) in the innermost */
+char *
+agent_test_nested_arrays (guint       depth,
+                          const char *inner)
 {
-  g_autofree char *text = json_to_string (node, FALSE);
+  GString *text = g_string_sized_new (2 * depth + 16);
 
-  return json_from_string (text, NULL);
-}
-
-/* The value at the JSON pointer @path in @root, or NULL */
-static JsonNode *
-resolve_pointer (JsonNode   *root,
-                 const char *path)
-{
-  g_auto(GStrv) parts = NULL;
-  JsonNode *node = root;
-
-  if (path[0] == '\0')
-    return root;
-  g_assert_true (path[0] == '/');
-  parts = g_strsplit (path + 1, "/", -1);
-  for (guint i = 0; parts[i] != NULL && node != NULL; i++)
-    {
-      g_autoptr(GString) name = g_string_new (parts[i]);
-      guint64 index;
-
-      g_string_replace (name, "~1", "/", 0);
-      g_string_replace (name, "~0", "~", 0);
-      if (JSON_NODE_HOLDS_OBJECT (node))
-        node = json_object_get_member (json_node_get_object (node), name->str);
-      else if (JSON_NODE_HOLDS_ARRAY (node) &&
-               g_ascii_string_to_unsigned (name->str, 10, 0, G_MAXUINT, &index, NULL) &&
-               index < json_array_get_length (json_node_get_array (node)))
-        node = json_array_get_element (json_node_get_array (node), index);
-      else
-        node = NULL;
-    }
-  return node;
-}
-
-/* @object (taken; NULL before the first) after the changes of an
- * object-delta, applied as docs/structured-output.md says: "add" at "" is
- * the object anew, "append" extends the string, array or object at its
- * path by its value */
-JsonNode *
-agent_test_apply_changes (JsonNode *object,
-                          JsonNode *changes)
-{
-  JsonArray *operations;
-
-  g_assert_true (JSON_NODE_HOLDS_ARRAY (changes));
-  operations = json_node_get_array (changes);
-  g_assert_cmpuint (json_array_get_length (operations), >, 0);
-
-  for (guint i = 0; i < json_array_get_length (operations); i++)
-    {
-      JsonObject *operation = json_array_get_object_element (operations, i);
-      const char *op = json_object_get_string_member (operation, "op");
-      const char *path = json_object_get_string_member (operation, "path");
-      JsonNode *value = json_object_get_member (operation, "value");
-      JsonNode *target;
-
-      g_assert_nonnull (value);
-      if (g_str_equal (op, "add"))
-        {
-          g_assert_cmpstr (path, ==, "");
-          g_clear_pointer (&object, json_node_unref);
-          object = mutable_copy (value);
-          continue;
-        }
-
-      g_assert_cmpstr (op, ==, "append");
-      g_assert_nonnull (object);
-      target = resolve_pointer (object, path);
-      if (target == NULL)
-        g_error ("The path “%s” of an object-delta leads nowhere", path);
-      g_assert_cmpint (JSON_NODE_TYPE (target), ==, JSON_NODE_TYPE (value));
-
-      if (JSON_NODE_HOLDS_ARRAY (target))
-        {
-          JsonArray *added = json_node_get_array (value);
-
-          for (guint k = 0; k < json_array_get_length (added); k++)
-            json_array_add_element (json_node_get_array (target),
-                                    mutable_copy (json_array_get_element (added, k)));
-        }
-      else if (JSON_NODE_HOLDS_OBJECT (target))
-        {
-          JsonObjectIter iter;
-          const char *name;
-          JsonNode *member;
-
-          json_object_iter_init_ordered (&iter, json_node_get_object (value));
-          while (json_object_iter_next_ordered (&iter, &name, &member))
-            json_object_set_member (json_node_get_object (target), name, mutable_copy (member));
-        }
-      else
-        {
-          g_autofree char *text = NULL;
-
-          g_assert_cmpuint (json_node_get_value_type (target), ==, G_TYPE_STRING);
-          text = g_strconcat (json_node_get_string (target), json_node_get_string (value), NULL);
-          json_node_set_string (target, text);
-        }
-    }
-
-  return object;
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, '[');
+  if (inner != NULL)
+    g_string_append (text, inner);
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, ']');
+  return g_string_free (text, FALSE);
 }

@@ -7,6 +7,8 @@
 
 #include <agent.h>
 
+#include "agent-test-changes.h"
+
 G_BEGIN_DECLS
 
 /* How long agent_test_wait_until() lets the main loop run before it fails. */
@@ -57,8 +59,8 @@ void         agent_test_assert_contains    (const char     *haystack,
 gboolean     agent_test_json_is_view_of    (JsonNode       *part,
                                             JsonNode       *whole);
 AgentTool   *agent_test_counting_tool_new  (guint          *runs);
-JsonNode    *agent_test_apply_changes      (JsonNode       *object,
-                                            JsonNode       *changes);
+char        *agent_test_nested_arrays      (guint           depth,
+                                            const char     *inner);
 guint        agent_test_memory_length      (AgentSession   *session);
 AgentMessage *agent_test_memory_message    (AgentSession   *session,
                                             guint           index);

@@ -336,18 +336,6 @@ test_default_path (Fixture       *f,
  * far past any stack */
 #define HUGE_DEPTH 150000
 
-static char *
-nested (guint depth)
-{
-  GString *text = g_string_sized_new (2 * depth);
-
-  for (guint i = 0; i < depth; i++)
-    g_string_append_c (text, '[');
-  for (guint i = 0; i < depth; i++)
-    g_string_append_c (text, ']');
-  return g_string_free (text, FALSE);
-}
-
 /* The calculator is called with arguments 150,000 arrays deep: its call
  * fails with an error that says so, the model answers, and the file holds
  * the whole turn: the text that streamed before the call too */
@@ -356,7 +344,7 @@ test_arguments_kept (Fixture       *f,
                      gconstpointer  data)
 {
   static const char * const after[] = { "It could not count that.", NULL };
-  g_autofree char *arguments = nested (HUGE_DEPTH);
+  g_autofree char *arguments = agent_test_nested_arrays (HUGE_DEPTH, NULL);
   g_autoptr(AgentTestProcess) cli = NULL;
   g_autoptr(AgentConversation) conversation = NULL;
   g_autoptr(AgentStore) store = NULL;
@@ -369,8 +357,8 @@ test_arguments_kept (Fixture       *f,
   agent_test_openai_add_end (r, "tool_calls", 1, 1);
   agent_test_openai_add_text_response (f->server, after, 1, 1);
 
-  cli = agent_test_cli_run (AGENT_TEST_ARGS ("--json", "--store", f->db.path, "--tool", "calculator",
-                                             "--base-url",
+  cli = agent_test_cli_run (AGENT_TEST_ARGS ("--json", "--store", f->db.path,
+                                             "--tool", "calculator", "--base-url",
                                              agent_test_server_get_base_url (f->server),
                                              "Count it"));
   agent_test_process_assert_exit (cli, 0);
@@ -402,7 +390,7 @@ test_stored_json (Fixture       *f,
                   gconstpointer  data)
 {
   static const char * const answer[] = { "Fine.", NULL };
-  g_autofree char *deep = nested (HUGE_DEPTH);
+  g_autofree char *deep = agent_test_nested_arrays (HUGE_DEPTH, NULL);
   g_autofree char *object = g_strdup_printf ("{\"a\":%s}", deep);
   g_autofree char *sql = NULL;
   g_autoptr(AgentTestProcess) cli = NULL;

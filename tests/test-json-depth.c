@@ -28,26 +28,11 @@ typedef AgentTestSession Fixture;
 /* 150 KB: far under every size limit, far past any stack */
 #define HUGE_DEPTH 150000
 
-/* @depth arrays inside each other, @inner in the innermost */
-static char *
-nested (guint       depth,
-        const char *inner)
-{
-  GString *text = g_string_sized_new (2 * depth + 16);
-
-  for (guint i = 0; i < depth; i++)
-    g_string_append_c (text, '[');
-  g_string_append (text, inner);
-  for (guint i = 0; i < depth; i++)
-    g_string_append_c (text, ']');
-  return g_string_free (text, FALSE);
-}
-
 /* An object whose "value" holds @depth - 1 arrays: @depth levels */
 static char *
 nested_object (guint depth)
 {
-  g_autofree char *inner = nested (depth - 1, "1");
+  g_autofree char *inner = agent_test_nested_arrays (depth - 1, "1");
 
   return g_strdup_printf ("{\"value\":%s}", inner);
 }
@@ -82,9 +67,9 @@ depth_of (JsonNode *node)
 static void
 test_parse_bound (void)
 {
-  g_autofree char *deepest = nested (AGENT_JSON_MAX_DEPTH, "1");
-  g_autofree char *too_deep = nested (AGENT_JSON_MAX_DEPTH + 1, "1");
-  g_autofree char *huge = nested (HUGE_DEPTH, "");
+  g_autofree char *deepest = agent_test_nested_arrays (AGENT_JSON_MAX_DEPTH, "1");
+  g_autofree char *too_deep = agent_test_nested_arrays (AGENT_JSON_MAX_DEPTH + 1, "1");
+  g_autofree char *huge = agent_test_nested_arrays (HUGE_DEPTH, "");
   g_autofree char *at = g_strdup_printf ("at byte %d", AGENT_JSON_MAX_DEPTH);
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
@@ -141,8 +126,8 @@ test_parse_bound (void)
 static void
 test_event_reader_bound (void)
 {
-  g_autofree char *deepest = nested (AGENT_JSON_MAX_DEPTH, "1");
-  g_autofree char *too_deep = nested (AGENT_JSON_MAX_DEPTH + 1, "1");
+  g_autofree char *deepest = agent_test_nested_arrays (AGENT_JSON_MAX_DEPTH, "1");
+  g_autofree char *too_deep = agent_test_nested_arrays (AGENT_JSON_MAX_DEPTH + 1, "1");
   g_autofree char *at = g_strdup_printf ("at byte %d", AGENT_JSON_MAX_DEPTH);
   g_autoptr(AgentJsonParser) parser = agent_json_parser_new ();
   g_autoptr(GError) error = NULL;
@@ -206,8 +191,8 @@ test_find_top_level_int (void)
 static void
 test_partial_bound (void)
 {
-  g_autofree char *deepest = nested (AGENT_JSON_MAX_DEPTH, "1");
-  g_autofree char *huge = nested (HUGE_DEPTH, "");
+  g_autofree char *deepest = agent_test_nested_arrays (AGENT_JSON_MAX_DEPTH, "1");
+  g_autofree char *huge = agent_test_nested_arrays (HUGE_DEPTH, "");
   g_autoptr(AgentPartialJson) reader = agent_partial_json_new ();
   g_autoptr(JsonNode) whole = NULL;
   g_autoptr(GError) error = NULL;
@@ -254,14 +239,15 @@ assert_call_refused (Fixture    *f,
   /* The error names what was too deep */
   agent_test_assert_contains (agent_tool_call_get_result (call), "arguments of “count”");
   agent_test_assert_contains (agent_tool_call_get_result (call), "nested more than 512");
-  g_assert_cmpstr (agent_message_get_content (agent_test_memory_message (f->session, 3)), ==, "Done.");
+  g_assert_cmpstr (agent_message_get_content (agent_test_memory_message (f->session, 3)), ==,
+                   "Done.");
   g_assert_cmpstr (f->text->str, ==, "Let me count.Done.");
 }
 
 static void
 test_arguments_openai (void)
 {
-  g_autofree char *arguments = nested (HUGE_DEPTH, "");
+  g_autofree char *arguments = agent_test_nested_arrays (HUGE_DEPTH, "");
   guint runs = 0;
   g_autoptr(AgentTool) tool = agent_test_counting_tool_new (&runs);
   Fixture f;
@@ -329,7 +315,7 @@ add_input_delta (AgentTestResponse *r,
 static void
 test_arguments_anthropic (void)
 {
-  g_autofree char *arguments = nested (HUGE_DEPTH, "");
+  g_autofree char *arguments = agent_test_nested_arrays (HUGE_DEPTH, "");
   g_autofree char *wrapped = g_strdup_printf ("{\"n\":%s}", arguments);
   guint runs = 0;
   g_autoptr(AgentTool) tool = agent_test_counting_tool_new (&runs);
@@ -377,7 +363,7 @@ test_arguments_bound (void)
 static void
 test_server_tool_input (void)
 {
-  g_autofree char *input = nested (HUGE_DEPTH, "");
+  g_autofree char *input = agent_test_nested_arrays (HUGE_DEPTH, "");
   g_autofree char *wrapped = g_strdup_printf ("{\"query\":%s}", input);
   Fixture f;
   AgentTestResponse *r;
@@ -403,7 +389,7 @@ test_server_tool_input (void)
 static void
 test_event_too_deep (void)
 {
-  g_autofree char *deep = nested (AGENT_JSON_MAX_DEPTH + 100, "1");
+  g_autofree char *deep = agent_test_nested_arrays (AGENT_JSON_MAX_DEPTH + 100, "1");
   Fixture f;
   AgentTestResponse *r;
 
@@ -418,7 +404,8 @@ test_event_too_deep (void)
   g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
   assert_too_deep (f.turn.error);
   g_assert_cmpuint (agent_test_memory_length (f.session), ==, 2);
-  g_assert_cmpstr (agent_message_get_content (agent_test_memory_message (f.session, 1)), ==, "Before.");
+  g_assert_cmpstr (agent_message_get_content (agent_test_memory_message (f.session, 1)), ==,
+                   "Before.");
   agent_test_session_clear (&f);
 }
 
@@ -426,7 +413,7 @@ test_event_too_deep (void)
 static void
 test_schema_text (void)
 {
-  g_autofree char *huge = nested (HUGE_DEPTH, "");
+  g_autofree char *huge = agent_test_nested_arrays (HUGE_DEPTH, "");
   g_autofree char *schema = g_strdup_printf ("{\"type\":\"object\",\"x\":%s}", huge);
   g_autofree char *config = g_strdup_printf ("{\"mcpServers\":{\"a\":{\"command\":\"true\","
                                              "\"args\":%s}}}", huge);
