@@ -561,6 +561,17 @@ test_sealed_value (void)
   g_assert_cmpstr (text, ==, "{\"note\":\"Hello\",\"tag\":\"abc\",\"list\":[1,{\"x\":\"yz\"}]}");
 }
 
+/* A member named twice: the second replaces the first (as JSON.parse()
+ * reads it), the one case where a value is not a view of the next */
+static void
+test_member_named_twice (void)
+{
+  g_autoptr(JsonNode) value = agent_json_parse_partial ("{\"a\": \"first\", \"a\": [1", -1);
+  g_autofree char *text = json_to_string (value, FALSE);
+
+  g_assert_cmpstr (text, ==, "{\"a\":[]}");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -579,6 +590,7 @@ main (int   argc,
   g_test_add_func ("/partial-json/long-string", test_long_string);
   g_test_add_func ("/partial-json/deep-nesting", test_deep_nesting);
   g_test_add_func ("/partial-json/sealed-value", test_sealed_value);
+  g_test_add_func ("/partial-json/member-named-twice", test_member_named_twice);
 
   return g_test_run ();
 }

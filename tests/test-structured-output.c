@@ -305,6 +305,28 @@ test_changes_linear (Fixture       *f,
     }
 }
 
+/* An object that names a member twice: the second replaces the first,
+ * in the object and in what the changes rebuild (the fixture checks them
+ * at each emission) */
+static void
+test_member_named_twice (Fixture       *f,
+                         gconstpointer  data)
+{
+  static const char * const pieces[] = {
+    "{\"a\": \"fir", "st\", \"b\": [1, ", "2], \"a\": \"sec", "ond\", \"b\": {\"c", "\": 3}}", NULL
+  };
+
+  g_autoptr(JsonNode) want = agent_test_parse_json ("{\"a\": \"second\", \"b\": {\"c\": 3}}");
+
+  agent_test_openai_add_text_response (f->s.server, pieces, 10, 20);
+  run_for_object (f, "Twice?", "{\"type\": \"object\"}");
+
+  g_assert_no_error (f->error);
+  g_assert_true (agent_test_json_equal (f->object, want));
+  g_assert_cmpuint (f->deltas->len, >=, 1);
+  g_assert_true (agent_test_json_equal (f->built, want));
+}
+
 /* A schema that cannot be used is refused before anything is sent or kept:
  * a $ref that goes round in a circle (directly, through $defs, through
  * anyOf) or leads nowhere, a "type" that is no name */
@@ -482,6 +504,7 @@ main (int   argc,
   ADD ("openai-chat/schema-checked-first", "openai", test_schema_checked_first);
   ADD ("openai-chat/handler-seals", "openai", test_handler_seals);
   ADD ("openai-chat/changes-linear", "openai", test_changes_linear);
+  ADD ("openai-chat/member-named-twice", "openai", test_member_named_twice);
   ADD ("openai-chat/property", "openai", test_property);
   ADD ("openai-chat/corpus", "openai", test_openai_corpus);
 

@@ -92,7 +92,8 @@ _agent_session_class_add_output (GObjectClass *object_class,
    * ([property@Agent.Session:output-schema]), each time more of the object
    * arrived: open strings, arrays and objects closed, an unfinished number
    * or literal left out. Each value is a view the next one only adds to, so
-   * a form or a list can fill in as the answer arrives.
+   * a form or a list can fill in as the answer arrives (but for a member
+   * named twice in an object, whose second value replaces the first).
    *
    * @changes says what the object gained since the emission before, so that
    * a handler that copies, converts or writes out the object can do so
@@ -103,7 +104,8 @@ _agent_session_class_add_output (GObjectClass *object_class,
    * - `{"op": "add", "path": "", "value": V}`: the object is V (the first
    *   change of each answer);
    * - `{"op": "append", "path": P, "value": V}`: the string, array or
-   *   object at P gained V — its text, its elements, its members.
+   *   object at P gained V — its text, its elements, its members (an
+   *   object that names a member again replaces it).
    *
    * Applied in turn to a copy of the object, the changes make it equal to
    * @object. An emission waits for more of the answer when the paths of

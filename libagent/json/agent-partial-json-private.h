@@ -65,6 +65,7 @@ struct _AgentPartialJson
   gunichar  high_surrogate;
   guint     n_digits;
   guint     revision;
+  guint     n_replaced;    /* members named again, which replaced the one before */
   Expect    expect;
   Lex       lex;
   guint     string_is_key : 1;

@@ -32,7 +32,9 @@
  * sequence or a character split between pieces once it is complete. Each
  * value is therefore a prefix of the final one: strings are prefixes of
  * their final text, arrays hold the final elements (the last maybe still
- * growing), objects a subset of the final members.
+ * growing), objects a subset of the final members. The one exception is a
+ * member named twice in an object: the second replaces the first, as
+ * `JSON.parse()` and json-glib read it.
  *
  * This is how [signal@Agent.Session::object-delta] shows an answer that
  * follows a schema as it arrives, and how a view can show a tool call's
@@ -95,6 +97,7 @@ partial_json_clear (AgentPartialJson *self)
   self->code_unit = 0;
   self->high_surrogate = 0;
   self->n_digits = 0;
+  self->n_replaced = 0;
   self->string_is_key = FALSE;
 }
 
@@ -243,7 +246,11 @@ attach (AgentPartialJson *self,
   if (frame == NULL)
     self->root = node;
   else if (JSON_NODE_HOLDS_OBJECT (frame->node))
-    json_object_set_member (json_node_get_object (frame->node), frame->key, node);
+    {
+      if (json_object_has_member (json_node_get_object (frame->node), frame->key))
+        self->n_replaced++;
+      json_object_set_member (json_node_get_object (frame->node), frame->key, node);
+    }
   else
     json_array_add_element (json_node_get_array (frame->node), node);
 
