@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "agent-test-changes.h"
 
 /* A copy that may be changed and shares nothing (json_node_copy() shares
@@ -59,19 +61,23 @@ static JsonNode *
 resolve_pointer (JsonNode   *root,
                  const char *path)
 {
-  g_auto(GStrv) parts = NULL;
   JsonNode *node = root;
+  const char *at = path;
 
-  if (path[0] == '\0')
-    return root;
-  if (path[0] != '/')
-    return NULL;
-  parts = g_strsplit (path + 1, "/", -1);
-  for (guint i = 0; parts[i] != NULL && node != NULL; i++)
+  /* Each "/" starts a segment, which may be empty: "/" is the member
+   * named "" (g_strsplit() would find no segment in it) */
+  while (node != NULL && at[0] != '\0')
     {
-      g_autoptr(GString) name = g_string_new (parts[i]);
+      const char *end;
+      g_autoptr(GString) name = NULL;
       guint64 index;
 
+      if (at[0] != '/')
+        return NULL;
+      if ((end = strchr (at + 1, '/')) == NULL)
+        end = at + strlen (at);
+      name = g_string_new_len (at + 1, end - (at + 1));
+      at = end;
       g_string_replace (name, "~1", "/", 0);
       g_string_replace (name, "~0", "~", 0);
       if (JSON_NODE_HOLDS_OBJECT (node))

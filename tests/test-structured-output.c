@@ -305,9 +305,27 @@ test_changes_linear (Fixture       *f,
     }
 }
 
+/* An object answer streamed in @pieces is @whole, and so is what the
+ * changes rebuild (the fixture checks them at each emission too) */
+static void
+assert_streams_as (Fixture           *f,
+                   const char * const pieces[],
+                   const char        *whole,
+                   guint              min_deltas)
+{
+  g_autoptr(JsonNode) want = agent_test_parse_json (whole);
+
+  agent_test_openai_add_text_response (f->s.server, pieces, 10, 20);
+  run_for_object (f, "Which object?", "{\"type\": \"object\"}");
+
+  g_assert_no_error (f->error);
+  g_assert_true (agent_test_json_equal (f->object, want));
+  g_assert_cmpuint (f->deltas->len, >=, min_deltas);
+  g_assert_true (agent_test_json_equal (f->built, want));
+}
+
 /* An object that names a member twice: the second replaces the first,
- * in the object and in what the changes rebuild (the fixture checks them
- * at each emission) */
+ * in the object and in what the changes rebuild */
 static void
 test_member_named_twice (Fixture       *f,
                          gconstpointer  data)
@@ -316,15 +334,25 @@ test_member_named_twice (Fixture       *f,
     "{\"a\": \"fir", "st\", \"b\": [1, ", "2], \"a\": \"sec", "ond\", \"b\": {\"c", "\": 3}}", NULL
   };
 
-  g_autoptr(JsonNode) want = agent_test_parse_json ("{\"a\": \"second\", \"b\": {\"c\": 3}}");
+  assert_streams_as (f, pieces, "{\"a\": \"second\", \"b\": {\"c\": 3}}", 1);
+}
 
-  agent_test_openai_add_text_response (f->s.server, pieces, 10, 20);
-  run_for_object (f, "Twice?", "{\"type\": \"object\"}");
+/* Members whose names a JSON pointer escapes or leaves empty ("" is "/",
+ * "a/b" is "/a~1b", "~" is "/~0"), growing in pieces: the changes name
+ * them so that they rebuild the object (fuzz-partial-json found the empty
+ * name) */
+static void
+test_pointer_names (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const char * const pieces[] = {
+    "{\"\": \"un", "til\", \"a/b\": [\"x", "y\", {\"~\": \"ti", "lde\", \"\": [1",
+    ", 2]}], \"~1\": {\"\": \"em", "pty\"}}", NULL
+  };
 
-  g_assert_no_error (f->error);
-  g_assert_true (agent_test_json_equal (f->object, want));
-  g_assert_cmpuint (f->deltas->len, >=, 1);
-  g_assert_true (agent_test_json_equal (f->built, want));
+  assert_streams_as (f, pieces,
+                     "{\"\": \"until\", \"a/b\": [\"xy\", {\"~\": \"tilde\", \"\": [1, 2]}], "
+                     "\"~1\": {\"\": \"empty\"}}", 3);
 }
 
 /* A schema that cannot be used is refused before anything is sent or kept:
@@ -505,6 +533,7 @@ main (int   argc,
   ADD ("openai-chat/handler-seals", "openai", test_handler_seals);
   ADD ("openai-chat/changes-linear", "openai", test_changes_linear);
   ADD ("openai-chat/member-named-twice", "openai", test_member_named_twice);
+  ADD ("openai-chat/pointer-names", "openai", test_pointer_names);
   ADD ("openai-chat/property", "openai", test_property);
   ADD ("openai-chat/corpus", "openai", test_openai_corpus);
 
