@@ -78,7 +78,8 @@ describe_run (const uint8_t *data,
 #define ADD(label, text) G_STMT_START {                             \
     const char *value_ = (text);                                     \
     if (value_ != NULL && !g_utf8_validate (value_, -1, NULL))       \
-      failure ("%s is not valid UTF-8", label);                      \
+      failure ("%s is not valid UTF-8: %s", label,                   \
+               g_strescape (value_, NULL));                          \
     g_string_append_printf (out, "%s=%s\n", label, value_ ? value_ : "(null)"); \
   } G_STMT_END
 
