@@ -191,6 +191,41 @@ test_other_apis (void)
     g_error ("Streams of other APIs not said to be so:%s", problems->str);
 }
 
+/* The first event's type, quoted in that error, is text from the wire:
+ * bytes that are not UTF-8 and a name too long to quote whole (cut in the
+ * middle of a character) are quoted as valid UTF-8 (fuzz-decoder-anthropic
+ * and -openai-responses found the first) */
+static void
+test_other_api_type_quoted (void)
+{
+  static const struct { const char *type; const char *quoted; } cases[] = {
+    { "message_s\xf4op", "“message_s\xef\xbf\xbdop”" },
+    { "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9" "bbbbbbbbbb",
+      "“aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9…”" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *body = g_strdup_printf ("event: %s\ndata: {\"type\":\"message_stop\"}\n\n",
+                                               cases[i].type);
+      Fixture f;
+      AgentTestResponse *r;
+
+      agent_test_session_init (&f, "anthropic");
+      r = agent_test_server_add_response (f.server, 200);
+      agent_test_response_set_content_type (r, "text/event-stream");
+      agent_test_response_add_bytes (r, body, -1);
+
+      agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+      g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+      g_assert_true (g_utf8_validate (f.turn.error->message, -1, NULL));
+      agent_test_assert_contains (f.turn.error->message, cases[i].quoted);
+      g_assert_cmpuint (agent_test_memory_length (f.session), ==, 1);
+      agent_test_session_clear (&f);
+    }
+}
+
 /* Content as an array of parts (Mistral's reasoning models) */
 static void
 test_content_parts (void)
@@ -679,6 +714,7 @@ main (int   argc,
                    test_responses_completed_only);
   g_test_add_func ("/hostile-streams/empty/gemini-finish-only", test_gemini_finish_only);
   g_test_add_func ("/hostile-streams/empty/other-apis", test_other_apis);
+  g_test_add_func ("/hostile-streams/empty/other-api-type-quoted", test_other_api_type_quoted);
   g_test_add_func ("/hostile-streams/parts/content", test_content_parts);
   g_test_add_func ("/hostile-streams/parts/unknown", test_content_parts_unknown);
   g_test_add_func ("/hostile-streams/reasoning-twice", test_reasoning_twice);

@@ -14,6 +14,7 @@
 #include "wire/agent-ndjson-private.h"
 #include "wire/agent-sse-parser-private.h"
 #include "wire/agent-stream-decoder-private.h"
+#include "wire/agent-wire-util-private.h"
 
 struct _AgentStreamDecoder
 {
@@ -23,7 +24,8 @@ struct _AgentStreamDecoder
   AgentSseParser             *sse;
   AgentNdjsonSplitter        *ndjson;
   guint64                     n_events;
-  char                       *first_type;   /* the first event's SSE type, if any */
+  char                       *first_type;   /* the first event's SSE type, if any, as
+                                             * valid UTF-8 to quote */
   guint                       done : 1;
   guint                       failed : 1;
   guint                       cut_off : 1;   /* the body ended inside an event */
@@ -87,7 +89,7 @@ decode (AgentStreamDecoder  *self,
 
   self->n_events++;
   if (self->n_events == 1 && event_type != NULL && strcmp (event_type, "message") != 0)
-    self->first_type = g_strndup (event_type, 64);
+    self->first_type = agent_excerpt (event_type, strlen (event_type), 64, NULL);
 
   if (!self->format->decode (self->decoder, event_type, data, len, &done, error))
     {
