@@ -18,12 +18,16 @@
  *                                           many_blocks COUNT
  *   bench-bounds disk-full, attach-fifo…    hostile files, disks and processes
  *                                           (bench-bounds-files.c)
+ *   bench-bounds json CASE                  hostile JSON, schemas and streams
+ *                                           (issue 37; bench-bounds json lists
+ *                                           the cases)
  *
  * Each runs agent-cli (with its default settings, its conversation kept in
  * a scratch store) as a child of bench-rusage, against a model server in
  * this process, and prints agent-cli's peak RSS (wait4()), its wall time,
- * its exit status, the requests the model server got and the largest
- * body, and agent-cli's last line on stderr. $BENCH_AGENT_CLI runs another
+ * its exit status (128 + N: killed by signal N), the requests the model
+ * server got and the largest body, the bytes it wrote on stdout, the
+ * lines of json-glib's criticals on stderr, and its last line there. $BENCH_AGENT_CLI runs another
  * build's agent-cli instead, to compare. Numbers only: nothing is compared
  * with a limit (bench/README.md).
  *
@@ -43,6 +47,7 @@
 
 #include <agent.h>
 
+#include "agent-test-util.h"
 #include "bench-bounds.h"
 
 #define CHUNK_TEXT (64 * 1024)
@@ -54,6 +59,7 @@ typedef enum
   MODEL_ANSWER,       /* a short answer */
   MODEL_CALL_MCP,     /* a call of an MCP tool, then a short answer */
   MODEL_BIG_ANSWER,   /* text_bytes of text, no tool call */
+  MODEL_CANNED,       /* bodies[request], the last one again after */
 } ModelKind;
 
 typedef struct
@@ -65,6 +71,8 @@ typedef struct
   guint       n_requests;
   guint64     max_request;
   guint       stall_seconds;
+  GPtrArray  *bodies;          /* MODEL_CANNED */
+  const char *content_type;    /* MODEL_CANNED */
 } Model;
 
 static void
@@ -200,6 +208,15 @@ handle_cb (SoupServer        *server,
       add_event (body, "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}");
       break;
 
+    case MODEL_CANNED:
+      body = g_string_new (g_ptr_array_index (model->bodies,
+                                              MIN (model->n_requests, model->bodies->len) - 1));
+      soup_message_headers_set_content_type (headers, model->content_type, NULL);
+      len = body->len;
+      soup_message_body_append_take (soup_server_message_get_response_body (message),
+                                     (guchar *) g_string_free (g_steal_pointer (&body), FALSE), len);
+      return;
+
     case MODEL_ANSWER:
     default:
       body = g_string_new (NULL);
@@ -217,7 +234,29 @@ typedef struct
 {
   gboolean  done;
   GString  *err;
+  guint64   out_bytes;   /* what it wrote on stdout */
+  gboolean  out_done;
+  char      buffer[65536];
 } Child;
+
+/* Counts what a child writes on stdout, and drops it */
+static void
+out_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  Child *child = user_data;
+  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, NULL);
+
+  if (n <= 0)
+    {
+      child->out_done = TRUE;
+      return;
+    }
+  child->out_bytes += n;
+  g_input_stream_read_async (G_INPUT_STREAM (object), child->buffer, sizeof child->buffer,
+                             G_PRIORITY_DEFAULT, NULL, out_cb, child);
+}
 
 static void
 wait_cb (GObject      *object,
@@ -280,6 +319,7 @@ run_cli (const char         *label,
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   JsonObject *usage;
+  guint n_criticals = 0;
   Child child = { 0 };
 
   g_ptr_array_add (argv, rusage);
@@ -291,21 +331,26 @@ run_cli (const char         *label,
     g_ptr_array_add (argv, (gpointer) extra[i]);
   g_ptr_array_add (argv, NULL);
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_INHERIT);
-  g_subprocess_launcher_set_stdout_file_path (launcher, "/dev/null");
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_INHERIT |
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_subprocess_launcher_set_stderr_file_path (launcher, err_file);
   g_subprocess_launcher_setenv (launcher, "OPENAI_API_KEY", "bench", TRUE);
+  g_subprocess_launcher_setenv (launcher, "ANTHROPIC_API_KEY", "bench", TRUE);
+  g_subprocess_launcher_setenv (launcher, "GEMINI_API_KEY", "bench", TRUE);
   g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
 
   model->n_requests = 0;
   model->max_request = 0;
   g_unlink (store);
+  g_unlink (err_file);  /* the launcher does not truncate it */
 
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   if (process == NULL)
     g_error ("%s", error->message);
+  g_input_stream_read_async (g_subprocess_get_stdout_pipe (process), child.buffer,
+                             sizeof child.buffer, G_PRIORITY_DEFAULT, NULL, out_cb, &child);
   g_subprocess_wait_async (process, NULL, wait_cb, &child);
-  while (!child.done)
+  while (!child.done || !child.out_done)
     g_main_context_iteration (NULL, TRUE);
 
   if (!json_parser_load_from_file (parser, result_file, &error))
@@ -313,16 +358,26 @@ run_cli (const char         *label,
   usage = json_node_get_object (json_parser_get_root (parser));
   g_file_get_contents (err_file, &err, NULL, NULL);
   line = last_line (err ? err : "");
+  {
+    const char *p = err;
 
-  g_print ("%-28s peak RSS %7.1f MB  wall %7.2f s  cpu %7.2f s  exit %2d  requests %2u  "
-           "largest request %8.1f MB\n    stderr: %s\n",
+    while (p != NULL && (p = strstr (p, "CRITICAL")) != NULL)
+      {
+        n_criticals++;
+        p++;
+      }
+  }
+
+  g_print ("%-28s peak RSS %7.1f MB  wall %7.2f s  cpu %7.2f s  exit %3d  requests %2u  "
+           "largest request %8.1f MB  stdout %13" G_GUINT64_FORMAT " bytes  criticals %u\n"
+           "    stderr: %s\n",
            label,
            json_object_get_int_member (usage, "maxrss_kib") / 1024.0,
            json_object_get_double_member (usage, "wall_s"),
            json_object_get_double_member (usage, "user_s") +
            json_object_get_double_member (usage, "sys_s"),
            (int) json_object_get_int_member (usage, "status"),
-           model->n_requests, model->max_request / 1e6, line);
+           model->n_requests, model->max_request / 1e6, child.out_bytes, n_criticals, line);
 }
 
 /* @n agent-cli at once, each with a conversation of its own in one store */
@@ -462,6 +517,265 @@ register_tools (guint n)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* Hostile JSON, schemas and streams (issue 37): canned answers */
+
+/* An OpenAI chat answer of @text in pieces of @piece bytes, then its
+ * finish reason */
+static char *
+chat_text_body (const char *text,
+                gsize       piece,
+                const char *finish_reason)
+{
+  GString *body = g_string_new (NULL);
+  gsize len = strlen (text);
+
+  for (gsize at = 0; at < len; at += piece)
+    {
+      g_autoptr(JsonNode) node = NULL;
+      g_autofree char *part = g_strndup (text + at, MIN (piece, len - at));
+      g_autofree char *quoted = NULL;
+      g_autofree char *event = NULL;
+
+      node = json_node_init_string (json_node_alloc (), part);
+      quoted = json_to_string (node, FALSE);
+      event = g_strdup_printf ("{\"choices\":[{\"index\":0,\"delta\":{\"content\":%s}}]}",
+                               quoted);
+      add_event (body, event);
+    }
+  {
+    g_autofree char *end = g_strdup_printf ("{\"choices\":[{\"index\":0,\"delta\":{},"
+                                            "\"finish_reason\":\"%s\"}]}", finish_reason);
+
+    add_event (body, end);
+  }
+  g_string_append (body, "data: [DONE]\n\n");
+  return g_string_free (body, FALSE);
+}
+
+static char *
+chat_answer_body (const char *text)
+{
+  return chat_text_body (text, 64, "stop");
+}
+
+/* Anthropic events: one per line pair, typed */
+static void
+add_typed (GString    *body,
+           const char *type,
+           const char *json)
+{
+  g_string_append_printf (body, "event: %s\ndata: %s\n\n", type, json);
+}
+
+static char *
+anthropic_body (const char *block_type,
+                const char *arguments)
+{
+  GString *body = g_string_new (NULL);
+
+  add_typed (body, "message_start", "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\","
+             "\"type\":\"message\",\"role\":\"assistant\",\"model\":\"bench\",\"content\":[],"
+             "\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}");
+  add_typed (body, "content_block_start", "{\"type\":\"content_block_start\",\"index\":0,"
+             "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}");
+  add_typed (body, "content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,"
+             "\"delta\":{\"type\":\"text_delta\",\"text\":\"Let me work it out.\"}}");
+  add_typed (body, "content_block_stop", "{\"type\":\"content_block_stop\",\"index\":0}");
+  if (block_type != NULL)
+    {
+      g_autofree char *start = NULL;
+
+      start = g_strdup_printf ("{\"type\":\"content_block_start\",\"index\":1,"
+                               "\"content_block\":{\"type\":\"%s\",\"id\":\"toolu_1\","
+                               "\"name\":\"calculator\",\"input\":{}}}", block_type);
+      add_typed (body, "content_block_start", start);
+      if (arguments != NULL)
+        {
+          g_autoptr(JsonNode) node = json_node_init_string (json_node_alloc (), arguments);
+          g_autofree char *quoted = json_to_string (node, FALSE);
+          g_autofree char *delta = g_strdup_printf ("{\"type\":\"content_block_delta\","
+                                                    "\"index\":1,\"delta\":{\"type\":"
+                                                    "\"input_json_delta\",\"partial_json\":%s}}",
+                                                    quoted);
+
+          add_typed (body, "content_block_delta", delta);
+        }
+      add_typed (body, "content_block_stop", "{\"type\":\"content_block_stop\",\"index\":1}");
+    }
+  add_typed (body, "message_delta", block_type != NULL && arguments != NULL ?
+             "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},"
+             "\"usage\":{\"output_tokens\":9}}" :
+             "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
+             "\"usage\":{\"output_tokens\":9}}");
+  add_typed (body, "message_stop", "{\"type\":\"message_stop\"}");
+  return g_string_free (body, FALSE);
+}
+
+static char *
+write_file (const char *dir,
+            const char *name,
+            const char *contents)
+{
+  char *path = g_build_filename (dir, name, NULL);
+
+  if (!g_file_set_contents (path, contents, -1, NULL))
+    g_error ("cannot write %s", path);
+  return path;
+}
+
+static const char * const json_cases[] = {
+  "deep-arguments", "deep-arguments-anthropic", "deep-schema", "schema-array", "schema-string",
+  "schema-ref-loop", "schema-cut-off", "responses-completed-only", "gemini-finish-only",
+  "anthropic-unknown-block", "anthropic-to-openai", "mcp-deep", NULL,
+};
+
+/* One case of `bench-bounds json CASE` */
+static gboolean
+run_json_case (const char *name,
+               Model      *model,
+               const char *dir,
+               const char *base_url)
+{
+  static const char items_schema[] =
+    "{\"type\": \"object\", \"required\": [\"items\"], \"properties\": {\"items\":"
+    " {\"type\": \"array\", \"items\": {\"type\": \"object\"}}}}";
+  g_autoptr(GPtrArray) bodies = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *deep = agent_test_nested_arrays (150000, NULL);
+
+  model->kind = MODEL_CANNED;
+  model->bodies = bodies;
+  model->content_type = "text/event-stream";
+  g_ptr_array_add (args, g_strdup ("-u"));
+  g_ptr_array_add (args, g_strdup (base_url));
+
+  if (g_str_equal (name, "deep-arguments"))
+    {
+      /* Text, then the calculator (run without asking) with 150,000
+       * arrays as its arguments; then an answer */
+      GString *body = g_string_new (NULL);
+
+      add_event (body, "{\"choices\":[{\"index\":0,\"delta\":{\"content\":"
+                       "\"Let me work it out.\"}}]}");
+      add_tool_call (body, "call_1", "calculator", deep);
+      g_string_append (body, "data: [DONE]\n\n");
+      g_ptr_array_add (bodies, g_string_free (body, FALSE));
+      g_ptr_array_add (bodies, chat_answer_body ("done"));
+      g_ptr_array_add (args, g_strdup ("--tool=calculator"));
+    }
+  else if (g_str_equal (name, "deep-arguments-anthropic"))
+    {
+      g_autofree char *arguments = g_strdup_printf ("{\"expression\":%s}", deep);
+
+      g_ptr_array_add (bodies, anthropic_body ("tool_use", arguments));
+      g_ptr_array_add (bodies, anthropic_body (NULL, NULL));
+      g_ptr_array_add (args, g_strdup ("--provider=anthropic"));
+      g_ptr_array_add (args, g_strdup ("--tool=calculator"));
+    }
+  else if (g_str_equal (name, "deep-schema"))
+    {
+      /* A --schema file 100,000 deep */
+      g_autofree char *nested = agent_test_nested_arrays (100000, NULL);
+      g_autofree char *schema = g_strdup_printf ("{\"type\": \"object\", \"examples\": %s}",
+                                                 nested);
+
+      g_ptr_array_add (bodies, chat_answer_body ("{}"));
+      g_ptr_array_add (args, g_strdup ("--schema"));
+      g_ptr_array_add (args, write_file (dir, "deep.json", schema));
+    }
+  else if (g_str_equal (name, "schema-array"))
+    {
+      /* --json --schema, an array of 269 kB in pieces of 20 bytes */
+      g_autoptr(GString) answer = g_string_new ("{\"items\": [");
+
+      for (guint i = 0; answer->len < 269000; i++)
+        g_string_append_printf (answer, "%s{\"n\": %u, \"name\": \"item number %u\"}",
+                                i > 0 ? ", " : "", i, i);
+      g_string_append (answer, "]}");
+      g_ptr_array_add (bodies, chat_text_body (answer->str, 20, "stop"));
+      g_ptr_array_add (args, g_strdup ("--json"));
+      g_ptr_array_add (args, g_strdup ("--schema"));
+      g_ptr_array_add (args, write_file (dir, "items.json", items_schema));
+    }
+  else if (g_str_equal (name, "schema-string"))
+    {
+      /* --json --schema, a text of 100 kB in pieces of 20 bytes, whose
+       * first piece shows it begun */
+      g_autoptr(GString) answer = g_string_new ("{\"note\": \"");
+
+      while (answer->len < 100000)
+        g_string_append (answer, "All work and no play. ");
+      g_string_append (answer, "\"}");
+      g_ptr_array_add (bodies, chat_text_body (answer->str, 20, "stop"));
+      g_ptr_array_add (args, g_strdup ("--json"));
+      g_ptr_array_add (args, g_strdup ("--schema"));
+      g_ptr_array_add (args, write_file (dir, "note.json", "{\"type\": \"object\"}"));
+    }
+  else if (g_str_equal (name, "schema-ref-loop"))
+    {
+      static const char loop[] =
+        "{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"#/$defs/b\"}},"
+        " \"$defs\": {\"b\": {\"anyOf\": [{\"$ref\": \"#/$defs/c\"}]},"
+        " \"c\": {\"$ref\": \"#/$defs/b\"}}}";
+
+      g_ptr_array_add (bodies, chat_answer_body ("{\"b\": 1}"));
+      g_ptr_array_add (args, g_strdup ("--schema"));
+      g_ptr_array_add (args, write_file (dir, "loop.json", loop));
+    }
+  else if (g_str_equal (name, "schema-cut-off"))
+    {
+      /* Whole JSON, where the model ran out of tokens */
+      g_ptr_array_add (bodies, chat_text_body ("{\"items\": [{\"n\": 1}]}", 8, "length"));
+      g_ptr_array_add (args, g_strdup ("--schema"));
+      g_ptr_array_add (args, write_file (dir, "items.json", items_schema));
+    }
+  else if (g_str_equal (name, "responses-completed-only"))
+    {
+      g_ptr_array_add (bodies, g_strdup ("event: response.completed\ndata: {\"type\":"
+                                         "\"response.completed\",\"response\":{\"id\":\"r\","
+                                         "\"status\":\"completed\",\"output\":[]}}\n\n"));
+      g_ptr_array_add (args, g_strdup ("--provider=openai-responses"));
+    }
+  else if (g_str_equal (name, "gemini-finish-only"))
+    {
+      g_ptr_array_add (bodies, g_strdup ("data: {\"candidates\": [{\"finishReason\": "
+                                         "\"STOP\"}]}\r\n\r\n"));
+      g_ptr_array_add (args, g_strdup ("--provider=gemini"));
+    }
+  else if (g_str_equal (name, "anthropic-unknown-block"))
+    {
+      g_ptr_array_add (bodies, anthropic_body ("hologram", NULL));
+      g_ptr_array_add (args, g_strdup ("--provider=anthropic"));
+    }
+  else if (g_str_equal (name, "anthropic-to-openai"))
+    {
+      /* An Anthropic stream, to --provider openai */
+      g_ptr_array_add (bodies, anthropic_body (NULL, NULL));
+    }
+  else if (g_str_equal (name, "mcp-deep"))
+    {
+      /* An MCP tool that answers 100,000 arrays deep */
+      g_autofree char *config = write_mcp_config (dir, 0);
+
+      model->kind = MODEL_CALL_MCP;
+      model->mcp_tool = "deep";
+      model->mcp_arguments = g_strdup ("{\"depth\":100000}");
+      g_ptr_array_add (args, g_strdup ("--mcp-config"));
+      g_ptr_array_add (args, g_steal_pointer (&config));
+    }
+  else
+    {
+      return FALSE;
+    }
+
+  g_ptr_array_add (args, g_strdup ("Go"));
+  g_ptr_array_add (args, NULL);
+  run_cli (name, model, dir, (const char * const *) args->pdata);
+  g_clear_pointer (&model->mcp_arguments, g_free);
+  model->bodies = NULL;
+  return TRUE;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -563,14 +877,35 @@ main (int   argc,
     }
   else if (run_hostile_files (mode, argc, argv, dir))
     ;
+  else if (g_str_equal (mode, "json") && argc > 2)
+    {
+      for (int i = 2; i < argc; i++)
+        {
+          if (g_str_equal (argv[i], "all"))
+            {
+              for (guint k = 0; json_cases[k] != NULL; k++)
+                run_json_case (json_cases[k], &model, dir, base_url);
+            }
+          else if (!run_json_case (argv[i], &model, dir, base_url))
+            {
+              g_autofree char *cases = g_strjoinv (" ", (char **) json_cases);
+
+              g_printerr ("bench-bounds json: no case %s (all, or: %s)\n", argv[i], cases);
+              return 2;
+            }
+        }
+    }
   else
     {
+      g_autofree char *cases = g_strjoinv (" ", (char **) json_cases);
+
       g_printerr ("usage: bench-bounds steps [MB] | stall [SECONDS] | mcp-tools N… | mcp-register N… | "
                   "writers N MB | "
-                  "mcp-result huge_text|many_blocks AMOUNT | "
+                  "mcp-result huge_text|many_blocks AMOUNT | json all|CASE… | "
                   "disk-full | disk-full-tools | attach-fifo | attach-zero | attach-growing | "
                   "attach-refused | foreign-db | mcp-children | retry-zero [N] | retry-huge | "
-                  "key-echo | negative-length | name-escape\n");
+                  "key-echo | negative-length | name-escape\n"
+                  "  json cases: %s\n", cases);
       return 2;
     }
 

@@ -844,9 +844,14 @@ cli_output_set_objects (CliOutput *self,
     self->held = g_string_new (NULL);
 }
 
+/* What changed since the line before (the session's object-delta): each
+ * line carries its pieces of the object once, not the whole object again.
+ * The changes are the session's own for the emission, shared with nothing
+ * (json_node_copy() of the object would share its arrays and objects, and
+ * the immutable builder would seal the session's live object with them). */
 void
 cli_output_object_delta (CliOutput *self,
-                         JsonNode  *object)
+                         JsonNode  *changes)
 {
   JsonBuilder *builder;
 
@@ -854,8 +859,8 @@ cli_output_object_delta (CliOutput *self,
     return;
 
   builder = begin ("object-delta");
-  json_builder_set_member_name (builder, "object");
-  json_builder_add_value (builder, json_node_copy (object));
+  json_builder_set_member_name (builder, "changes");
+  json_builder_add_value (builder, json_node_ref (changes));
   end (self, builder);
 }
 
@@ -869,8 +874,9 @@ cli_output_object (CliOutput *self,
     {
       JsonBuilder *builder = begin ("object");
 
+      /* The checked object, sealed already */
       json_builder_set_member_name (builder, "object");
-      json_builder_add_value (builder, json_node_copy (object));
+      json_builder_add_value (builder, json_node_ref (object));
       end (self, builder);
       return;
     }

@@ -68,7 +68,7 @@ void       cli_output_attachment        (CliOutput      *self,
 void       cli_output_set_objects       (CliOutput      *self,
                                          gboolean        objects);
 void       cli_output_object_delta      (CliOutput      *self,
-                                         JsonNode       *object);
+                                         JsonNode       *changes);
 void       cli_output_object            (CliOutput      *self,
                                          JsonNode       *object);
 void       cli_output_models            (CliOutput      *self,

@@ -3,8 +3,9 @@
  * The session's output-schema is read from FILE. Without --json, the
  * object is printed once whole and checked, as indented JSON on standard
  * output (the text it streams as is not shown); with --json, an
- * object-delta event carries the object as far as it arrived, and an
- * object event the whole object, besides the usual events.
+ * object-delta event carries what the object gained since the one before
+ * (the session's changes: applied in turn they build it), and an object
+ * event the whole object, besides the usual events.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,9 +20,10 @@ static void
 object_delta_cb (AgentSession *session,
                  AgentMessage *message,
                  JsonNode     *object,
+                 JsonNode     *changes,
                  CliOutput    *output)
 {
-  cli_output_object_delta (output, object);
+  cli_output_object_delta (output, changes);
 }
 
 static void
@@ -39,23 +41,33 @@ cli_schema_attach (AgentSession  *session,
                    const char    *path,
                    GError       **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local_error = NULL;
   g_autofree char *display = g_filename_display_name (path);
-  JsonNode *root;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  gsize len;
 
-  if (!json_parser_load_from_file (parser, path, &local_error))
+  /* Read as every JSON from outside is (no deeper than
+   * AGENT_JSON_MAX_DEPTH), and checked before any request */
+  if (!g_file_get_contents (path, &text, &len, &local_error) ||
+      !(root = agent_json_parse (text, len, &local_error)))
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                    _("Could not read the schema %s: %s"), display, local_error->message);
       return FALSE;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                    _("The schema %s is not a JSON object"), display);
+      return FALSE;
+    }
+
+  if (!agent_json_schema_check (root, &local_error))
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT, "%s: %s", display,
+                   local_error->message);
       return FALSE;
     }
 

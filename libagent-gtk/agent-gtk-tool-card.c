@@ -73,22 +73,23 @@ G_DEFINE_FINAL_TYPE (AgentGtkToolCard, agent_gtk_tool_card, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
 
-/* @json indented, or a copy of @json when it is not (yet) valid JSON */
+/* @json indented, or a copy of @json when it is not (yet) valid JSON or
+ * nests deeper than AGENT_JSON_MAX_DEPTH */
 char *
 _agent_gtk_pretty_json (const char *json)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(JsonGenerator) generator = NULL;
+  g_autoptr(JsonNode) root = NULL;
 
   if (json == NULL || *json == '\0')
     return g_strdup ("");
-  if (!json_parser_load_from_data (parser, json, -1, NULL) || json_parser_get_root (parser) == NULL)
+  if (!(root = agent_json_parse (json, -1, NULL)))
     return g_strdup (json);
 
   generator = json_generator_new ();
   json_generator_set_pretty (generator, TRUE);
   json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, json_parser_get_root (parser));
+  json_generator_set_root (generator, root);
   return json_generator_to_data (generator, NULL);
 }
 

@@ -17,6 +17,7 @@
 # include "agent-content-part.h"
 # include "agent-context-policy.h"
 # include "agent-error.h"
+# include "agent-json.h"
 # include "agent-json-schema.h"
 # include "agent-mcp-client.h"
 # include "agent-mcp-server-list.h"

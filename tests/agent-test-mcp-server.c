@@ -11,6 +11,7 @@
  *   silent      {}                     never answered
  *   progress    {"steps": N, "ms": M}  N progress reports M ms apart, then "done"
  *   echo        {"text": "…"}          the text back
+ *   deep        {"depth": N}           a result whose structuredContent nests N arrays
  *
  * --pid-file writes its process id there once it runs; --linger keeps it
  * alive after its input ends (a server that ignores the end of its input);
@@ -64,6 +65,8 @@ list_tools (JsonNode *id,
     "\"ms\":{\"type\":\"integer\"}}}}",
     "{\"name\":\"echo\",\"description\":\"The text back\","
     "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}}",
+    "{\"name\":\"deep\",\"description\":\"A result nested `depth` arrays deep\","
+    "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"depth\":{\"type\":\"integer\"}}}}",
   };
   g_autofree char *id_text = json_to_string (id, FALSE);
   g_autoptr(GString) line = g_string_new (NULL);
@@ -133,6 +136,19 @@ call_tool (JsonNode   *id,
       for (gint64 i = 0; i < bytes; i++)
         g_string_append_c (line, 'x');
       g_string_append (line, "\"}");
+    }
+  else if (g_str_equal (name, "deep"))
+    {
+      gint64 depth = int_argument (arguments, "depth");
+
+      g_string_append (line, "{\"type\":\"text\",\"text\":\"deep\"}],\"structuredContent\":{\"v\":");
+      for (gint64 i = 0; i < depth; i++)
+        g_string_append_c (line, '[');
+      for (gint64 i = 0; i < depth; i++)
+        g_string_append_c (line, ']');
+      g_string_append (line, "}}}");
+      write_line (line);
+      return;
     }
   else if (g_str_equal (name, "many_blocks"))
     {

@@ -728,6 +728,16 @@ agent_test_add_typed_event (AgentTestResponse *response,
   agent_test_response_add_bytes (response, event->str, event->len);
 }
 
+/* The same, of JSON written with single quotes (agent_test_json_text()) */
+void
+agent_test_add_typed_quoted (AgentTestResponse *response,
+                             const char        *quoted)
+{
+  g_autofree char *json = agent_test_json_text (quoted);
+
+  agent_test_add_typed_event (response, json);
+}
+
 /* The body @provider writes for @model (its own if NULL) and @messages (none if NULL). */
 char *
 agent_test_build_body (AgentProvider *provider,

@@ -206,11 +206,18 @@ void           agent_test_assert_models_error (AgentProvider    *provider,
 
 /* Writing events and requests */
 
+/* Anthropic's message_start, with single quotes (agent_test_json_text()) */
+#define AGENT_TEST_ANTHROPIC_MESSAGE_START(id) \
+  "{'type':'message_start','message':{'id':'" id "','type':'message','role':'assistant'," \
+  "'model':'claude-test','content':[],'usage':{'input_tokens':5,'output_tokens':1}}}"
+
 char          *agent_test_json_text           (const char        *quoted);
 void           agent_test_append_typed_event  (GString           *body,
                                                const char        *json);
 void           agent_test_add_typed_event     (AgentTestResponse *response,
                                                const char        *json);
+void           agent_test_add_typed_quoted    (AgentTestResponse *response,
+                                               const char        *quoted);
 char          *agent_test_build_body          (AgentProvider     *provider,
                                                const char        *model,
                                                const char        *system_prompt,

@@ -614,3 +614,56 @@ agent_test_grow_on_open (const char *path,
     g_error ("inotify: %s", g_strerror (errno));
   return g_thread_new ("grow-on-open", grow_thread, growth);
 }
+
+/* How many messages @session's memory holds */
+guint
+agent_test_memory_length (AgentSession *session)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (session)));
+}
+
+/* The message at @index of @session's memory, which keeps it */
+AgentMessage *
+agent_test_memory_message (AgentSession *session,
+                           guint         index)
+{
+  g_autoptr(AgentMessage) message =
+    g_list_model_get_item (G_LIST_MODEL (agent_session_get_memory (session)), index);
+
+  g_assert_nonnull (message);
+  return message;
+}
+
+static gboolean
+counting_handler (AgentTool           *tool,
+                  AgentToolInvocation *invocation,
+                  gpointer             user_data,
+                  GError             **error)
+{
+  (*(guint *) user_data)++;
+  agent_tool_invocation_return_result (invocation, "ran");
+  return TRUE;
+}
+
+/* A tool named "count" that adds its runs to *@runs and answers "ran" */
+AgentTool *
+agent_test_counting_tool_new (guint *runs)
+{
+  return agent_tool_new ("count", "Counts", NULL, counting_handler, runs, NULL);
+}
+
+/* @depth arrays inside each other, @inner (or nothing) in the innermost */
+char *
+agent_test_nested_arrays (guint       depth,
+                          const char *inner)
+{
+  GString *text = g_string_sized_new (2 * depth + 16);
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, '[');
+  if (inner != NULL)
+    g_string_append (text, inner);
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, ']');
+  return g_string_free (text, FALSE);
+}

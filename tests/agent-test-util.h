@@ -7,6 +7,8 @@
 
 #include <agent.h>
 
+#include "agent-test-changes.h"
+
 G_BEGIN_DECLS
 
 /* How long agent_test_wait_until() lets the main loop run before it fails. */
@@ -58,5 +60,11 @@ gboolean     agent_test_json_is_view_of    (JsonNode       *part,
                                             JsonNode       *whole);
 GThread     *agent_test_grow_on_open       (const char     *path,
                                             guint           n_mib);
+AgentTool   *agent_test_counting_tool_new  (guint          *runs);
+char        *agent_test_nested_arrays      (guint           depth,
+                                            const char     *inner);
+guint        agent_test_memory_length      (AgentSession   *session);
+AgentMessage *agent_test_memory_message    (AgentSession   *session,
+                                            guint           index);
 
 G_END_DECLS

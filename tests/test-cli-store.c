@@ -1,6 +1,9 @@
 /* test-cli-store.c — agent-cli --store, --continue, --conversation,
- * --list-conversations, and what a kill -9 in the middle of an answer
- * leaves in the file
+ * --list-conversations, what a kill -9 in the middle of an answer leaves
+ * in the file, and JSON nested too deeply: a turn whose tool call had
+ * arguments too deep keeps its text on disk (agent-cli used to die of a
+ * stack overflow in the middle of the turn), and JSON too deep in a
+ * database file is left out when it is read, not a crash
  *
  * Each case runs $AGENT_CLI against an AgentTestServer served from this
  * process's main loop, then reads the database with AgentStore and with
@@ -460,6 +463,91 @@ test_disk_full (Fixture       *f,
   assert_storage_failure (cli, path, "disk is full");
 }
 
+/* JSON nested too deeply: 150 KB of "[[[…", far under every size limit,
+ * far past any stack */
+#define HUGE_DEPTH 150000
+
+/* The calculator is called with arguments 150,000 arrays deep: its call
+ * fails with an error that says so, the model answers, and the file holds
+ * the whole turn: the text that streamed before the call too */
+static void
+test_arguments_kept (Fixture       *f,
+                     gconstpointer  data)
+{
+  static const char * const after[] = { "It could not count that.", NULL };
+  g_autofree char *arguments = agent_test_nested_arrays (HUGE_DEPTH, NULL);
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentConversation) conversation = NULL;
+  g_autoptr(AgentStore) store = NULL;
+  AgentTestResponse *r;
+  AgentMessage *assistant;
+  AgentToolCall *call;
+
+  r = agent_test_openai_begin (f->server, "Let me work it out.");
+  agent_test_openai_add_tool_call (r, 0, "call_1", "calculator", arguments);
+  agent_test_openai_add_end (r, "tool_calls", 1, 1);
+  agent_test_openai_add_text_response (f->server, after, 1, 1);
+
+  cli = agent_test_cli_run (AGENT_TEST_ARGS ("--json", "--store", f->db.path,
+                                             "--tool", "calculator", "--base-url",
+                                             agent_test_server_get_base_url (f->server),
+                                             "Count it"));
+  agent_test_process_assert_exit (cli, 0);
+  agent_test_process_parse_json (cli);
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "It could not count that.");
+  agent_test_assert_contains (agent_test_cli_call_error (cli, "call_1"), "nested more than 512");
+
+  conversation = read_only_conversation (f, &store);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (conversation)), ==, 4);
+  g_assert_cmpstr (agent_message_get_content (message_at (conversation, 0)), ==, "Count it");
+  assistant = message_at (conversation, 1);
+  g_assert_cmpstr (agent_message_get_content (assistant), ==, "Let me work it out.");
+  g_assert_cmpuint (agent_message_get_n_tool_calls (assistant), ==, 1);
+  call = agent_message_get_tool_call (assistant, 0);
+  g_assert_cmpstr (agent_tool_call_get_arguments (call), ==, arguments);
+  g_assert_true (agent_tool_call_is_error (call));
+  agent_test_assert_contains (agent_tool_call_get_result (call), "nested more than 512");
+  agent_test_assert_contains (agent_message_get_content (message_at (conversation, 2)),
+                              "nested more than 512");
+  g_assert_cmpstr (agent_message_get_content (message_at (conversation, 3)), ==,
+                   "It could not count that.");
+}
+
+/* A database whose JSON columns were written by someone else: JSON too
+ * deep in them is left out as JSON that is not an object is, and the
+ * messages read */
+static void
+test_stored_json (Fixture       *f,
+                  gconstpointer  data)
+{
+  static const char * const answer[] = { "Fine.", NULL };
+  g_autofree char *deep = agent_test_nested_arrays (HUGE_DEPTH, NULL);
+  g_autofree char *object = g_strdup_printf ("{\"a\":%s}", deep);
+  g_autofree char *sql = NULL;
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentConversation) conversation = NULL;
+  g_autoptr(AgentStore) store = NULL;
+  AgentMessage *message;
+
+  agent_test_openai_add_text_response (f->server, answer, 1, 1);
+  cli = agent_test_cli_run (AGENT_TEST_ARGS ("--json", "--store", f->db.path, "--base-url",
+                                             agent_test_server_get_base_url (f->server), "Hello"));
+  agent_test_process_assert_exit (cli, 0);
+
+  sql = g_strdup_printf ("UPDATE messages SET provider_data = '%s', usage = '%s', "
+                         "metrics = '%s', error = '%s';"
+                         "UPDATE conversations SET settings = '%s';",
+                         object, object, object, object, object);
+  test_store_exec (f->db.path, sql);
+
+  conversation = read_only_conversation (f, &store);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (conversation)), ==, 2);
+  message = message_at (conversation, 1);
+  g_assert_cmpstr (agent_message_get_content (message), ==, "Fine.");
+  g_assert_null (agent_message_get_provider_data (message));
+  g_assert_null (agent_conversation_get_settings (conversation));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -478,6 +566,8 @@ main (int   argc,
   g_test_add ("/cli-store/disk-full/tool-loop", Fixture, GINT_TO_POINTER (TRUE),
               fixture_setup, test_file_size_limit, fixture_teardown);
   ADD ("/cli-store/disk-full/tmpfs", test_disk_full);
+  ADD ("/cli-store/too-deep/arguments-kept", test_arguments_kept);
+  ADD ("/cli-store/too-deep/stored-json", test_stored_json);
 
   return g_test_run ();
 }

@@ -24,22 +24,6 @@
 
 typedef AgentTestSession Fixture;
 
-static guint
-memory_length (Fixture *f)
-{
-  return g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (f->session)));
-}
-
-static AgentMessage *
-memory_message (Fixture *f,
-                guint    index)
-{
-  g_autoptr(AgentMessage) message =
-    g_list_model_get_item (G_LIST_MODEL (agent_session_get_memory (f->session)), index);
-
-  return message;  /* the memory keeps it */
-}
-
 /* One SSE event of JSON written with single quotes */
 static void
 add_event (AgentTestResponse *r,
@@ -48,16 +32,6 @@ add_event (AgentTestResponse *r,
   g_autofree char *json = agent_test_json_text (quoted);
 
   agent_test_response_add_sse (r, json);
-}
-
-/* The same, named after its type (Anthropic, Responses) */
-static void
-add_typed (AgentTestResponse *r,
-           const char        *quoted)
-{
-  g_autofree char *json = agent_test_json_text (quoted);
-
-  agent_test_add_typed_event (r, json);
 }
 
 /* Nothing silently empty */
@@ -82,7 +56,7 @@ test_other_api (void)
 
   g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
   agent_test_assert_contains (f.turn.error->message, "OpenAI Responses");
-  g_assert_cmpuint (memory_length (&f), ==, 1);
+  g_assert_cmpuint (agent_test_memory_length (f.session), ==, 1);
   agent_test_session_clear (&f);
 }
 
@@ -113,7 +87,141 @@ test_lone_end_marker (void)
       g_test_message ("%s: %s", cases[i].provider,
                       f.turn.error ? f.turn.error->message : "no error");
       g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
-      g_assert_cmpuint (memory_length (&f), ==, 1);
+      g_assert_cmpuint (agent_test_memory_length (f.session), ==, 1);
+      agent_test_session_clear (&f);
+    }
+}
+
+/* A Responses stream that is only its end, response.completed: no
+ * answer, whatever the event says */
+static void
+test_responses_completed_only (void)
+{
+  Fixture f;
+  AgentTestResponse *r;
+
+  agent_test_session_init (&f, "openai-responses");
+  r = agent_test_server_add_response (f.server, 200);
+  agent_test_add_typed_quoted (r, "{'type':'response.completed','response':{'id':'resp_1',"
+                                  "'model':'gpt-test','status':'completed','output':[],"
+                                  "'usage':{'input_tokens':3,'output_tokens':0,'total_tokens':3}}}");
+
+  agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+  g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+  agent_test_assert_contains (f.turn.error->message, "OpenAI Responses");
+  g_assert_cmpuint (agent_test_memory_length (f.session), ==, 1);
+  agent_test_session_clear (&f);
+}
+
+/* A Gemini stream that is only a finish reason (its end marker), with or
+ * without usage: no answer */
+static void
+test_gemini_finish_only (void)
+{
+  static const char * const bodies[] = {
+    "data: {\"candidates\": [{\"finishReason\": \"STOP\", \"index\": 0}]}\r\n\r\n",
+    "data: {\"candidates\": [{\"finishReason\": \"STOP\"}], \"usageMetadata\":"
+    " {\"promptTokenCount\": 3, \"totalTokenCount\": 3}, \"modelVersion\": \"gemini-test\"}\r\n\r\n",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bodies); i++)
+    {
+      Fixture f;
+      AgentTestResponse *r;
+
+      agent_test_session_init (&f, "gemini");
+      r = agent_test_server_add_response (f.server, 200);
+      agent_test_response_set_content_type (r, "text/event-stream");
+      agent_test_response_add_bytes (r, bodies[i], -1);
+
+      agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+      g_test_message ("%s", f.turn.error ? f.turn.error->message : "no error");
+      g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+      agent_test_assert_contains (f.turn.error->message, "Google Gemini");
+      g_assert_cmpuint (agent_test_memory_length (f.session), ==, 1);
+      agent_test_session_clear (&f);
+    }
+}
+
+/* Each API's recorded stream given to each other provider: an error that
+ * says the stream is not of that provider's API, never an empty answer or
+ * "the stream ended" */
+static void
+test_other_apis (void)
+{
+  static const struct { const char *provider; const char *api; const char *file; } apis[] = {
+    { "openai", "OpenAI-compatible chat completions", "openai-chat/oaipy-json-object-unicode.sse" },
+    { "openai-responses", "OpenAI Responses", "openai-responses/simonw-llm-function-call.sse" },
+    { "anthropic", "Anthropic Messages", "anthropic/antpy-text-only.sse" },
+    { "ollama", "Ollama", "ollama/langchaingo-text-stream-chunked.ndjson" },
+    { "gemini", "Google Gemini", "gemini/pydai-thought-signature-crlf.sse" },
+  };
+  g_autoptr(GString) problems = g_string_new (NULL);
+
+  for (guint p = 0; p < G_N_ELEMENTS (apis); p++)
+    for (guint s = 0; s < G_N_ELEMENTS (apis); s++)
+      {
+        g_autofree char *path = agent_test_corpus_path (apis[s].file);
+        Fixture f;
+        AgentTestResponse *r;
+
+        if (p == s)
+          continue;
+
+        agent_test_session_init (&f, apis[p].provider);
+        r = agent_test_server_add_response (f.server, 200);
+        agent_test_response_set_content_type (r, g_str_has_suffix (path, ".ndjson")
+                                                 ? "application/x-ndjson" : "text/event-stream");
+        agent_test_response_add_file_in_pieces (r, path, 7, 4096);
+
+        agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+        g_test_message ("%s to %s: %s", apis[s].file, apis[p].provider,
+                        f.turn.error ? f.turn.error->message : "no error");
+        if (!g_error_matches (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL) ||
+            strstr (f.turn.error->message, apis[p].api) == NULL)
+          g_string_append_printf (problems, "\n  %s to %s: %s", apis[s].file, apis[p].provider,
+                                  f.turn.error ? f.turn.error->message : "no error");
+        agent_test_session_clear (&f);
+      }
+
+  if (problems->len > 0)
+    g_error ("Streams of other APIs not said to be so:%s", problems->str);
+}
+
+/* The first event's type, quoted in that error, is text from the wire:
+ * bytes that are not UTF-8 and a name too long to quote whole (cut in the
+ * middle of a character) are quoted as valid UTF-8 (fuzz-decoder-anthropic
+ * and -openai-responses found the first) */
+static void
+test_other_api_type_quoted (void)
+{
+  static const struct { const char *type; const char *quoted; } cases[] = {
+    { "message_s\xf4op", "“message_s\xef\xbf\xbdop”" },
+    { "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9" "bbbbbbbbbb",
+      "“aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9…”" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *body = g_strdup_printf ("event: %s\ndata: {\"type\":\"message_stop\"}\n\n",
+                                               cases[i].type);
+      Fixture f;
+      AgentTestResponse *r;
+
+      agent_test_session_init (&f, "anthropic");
+      r = agent_test_server_add_response (f.server, 200);
+      agent_test_response_set_content_type (r, "text/event-stream");
+      agent_test_response_add_bytes (r, body, -1);
+
+      agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+      g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+      g_assert_true (g_utf8_validate (f.turn.error->message, -1, NULL));
+      agent_test_assert_contains (f.turn.error->message, cases[i].quoted);
+      g_assert_cmpuint (agent_test_memory_length (f.session), ==, 1);
       agent_test_session_clear (&f);
     }
 }
@@ -163,7 +271,8 @@ test_content_parts_unknown (void)
   g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
   agent_test_assert_contains (f.turn.error->message, "hologram");
   /* What streamed stays */
-  g_assert_cmpstr (agent_message_get_content (memory_message (&f, 1)), ==, "See ");
+  g_assert_cmpstr (agent_message_get_content (agent_test_memory_message (f.session, 1)), ==,
+                   "See ");
   agent_test_session_clear (&f);
 }
 
@@ -191,23 +300,61 @@ test_reasoning_twice (void)
   agent_test_session_clear (&f);
 }
 
-/* Anthropic: never a call whose arguments did not finish */
-
-static gboolean
-counting_handler (AgentTool           *tool,
-                  AgentToolInvocation *invocation,
-                  gpointer             user_data,
-                  GError             **error)
+/* Anthropic: a content block of a type libagent does not know is
+ * reported, what streamed before it kept; the results of server tools, of
+ * every name, are kept to be sent back */
+static void
+test_anthropic_unknown_block (void)
 {
-  (*(guint *) user_data)++;
-  agent_tool_invocation_return_result (invocation, "ran");
+  static const struct { const char *type; gboolean known; } blocks[] = {
+    { "hologram", FALSE },
+    { "web_fetch_tool_result", TRUE },
+    { "redacted_thinking", TRUE },
+  };
 
-  return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+    {
+      g_autofree char *start = g_strdup_printf ("{'type':'content_block_start','index':1,"
+                                                "'content_block':{'type':'%s','data':'x'}}",
+                                                blocks[i].type);
+      Fixture f;
+      AgentTestResponse *r;
+
+      agent_test_session_init (&f, "anthropic");
+      r = agent_test_server_add_response (f.server, 200);
+      agent_test_add_typed_quoted (r, AGENT_TEST_ANTHROPIC_MESSAGE_START ("msg_1"));
+      agent_test_add_typed_quoted (r, "{'type':'content_block_start','index':0,"
+                                      "'content_block':{'type':'text','text':''}}");
+      agent_test_add_typed_quoted (r, "{'type':'content_block_delta','index':0,"
+                                      "'delta':{'type':'text_delta','text':'Before.'}}");
+      agent_test_add_typed_quoted (r, "{'type':'content_block_stop','index':0}");
+      agent_test_add_typed_quoted (r, start);
+      agent_test_add_typed_quoted (r, "{'type':'content_block_stop','index':1}");
+      agent_test_add_typed_quoted (r, "{'type':'message_delta','delta':{'stop_reason':'end_turn'},"
+                                      "'usage':{'output_tokens':9}}");
+      agent_test_add_typed_quoted (r, "{'type':'message_stop'}");
+
+      agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
+
+      g_test_message ("%s: %s", blocks[i].type, f.turn.error ? f.turn.error->message : "no error");
+      if (blocks[i].known)
+        {
+          g_assert_no_error (f.turn.error);
+        }
+      else
+        {
+          g_assert_error (f.turn.error, AGENT_ERROR, AGENT_ERROR_PROTOCOL);
+          agent_test_assert_contains (f.turn.error->message, "“hologram”");
+        }
+      g_assert_cmpstr (agent_message_get_content (agent_test_memory_message (f.session, 1)), ==,
+                       "Before.");
+      agent_test_session_clear (&f);
+    }
 }
 
-#define MESSAGE_START(id) \
-  "{'type':'message_start','message':{'id':'" id "','type':'message','role':'assistant'," \
-  "'model':'claude-test','content':[],'usage':{'input_tokens':5,'output_tokens':1}}}"
+/* Anthropic: never a call whose arguments did not finish */
+
+#define MESSAGE_START(id) AGENT_TEST_ANTHROPIC_MESSAGE_START (id)
 
 /* A proxy that splices a retried stream into the first: a second
  * message_start while the first message's call is still streaming */
@@ -215,29 +362,31 @@ static void
 test_anthropic_spliced (void)
 {
   guint runs = 0;
-  g_autoptr(AgentTool) tool = agent_tool_new ("count", "Counts", NULL, counting_handler,
-                                              &runs, NULL);
+  g_autoptr(AgentTool) tool = agent_test_counting_tool_new (&runs);
   Fixture f;
   AgentTestResponse *r;
 
   agent_test_session_init (&f, "anthropic");
   agent_session_add_tool (f.session, tool);
   r = agent_test_server_add_response (f.server, 200);
-  add_typed (r, MESSAGE_START ("msg_1"));
-  add_typed (r, "{'type':'content_block_start','index':0,'content_block':{'type':'tool_use',"
-                "'id':'toolu_1','name':'count','input':{}}}");
-  add_typed (r, "{'type':'content_block_delta','index':0,'delta':{'type':'input_json_delta',"
-                "'partial_json':'{\\'n\\': 12'}}");
+  agent_test_add_typed_quoted (r, MESSAGE_START ("msg_1"));
+  agent_test_add_typed_quoted (r, "{'type':'content_block_start','index':0,"
+                                  "'content_block':{'type':'tool_use','id':'toolu_1',"
+                                  "'name':'count','input':{}}}");
+  agent_test_add_typed_quoted (r, "{'type':'content_block_delta','index':0,"
+                                  "'delta':{'type':'input_json_delta',"
+                                  "'partial_json':'{\\'n\\': 12'}}");
   /* The retried message, whole */
-  add_typed (r, MESSAGE_START ("msg_2"));
-  add_typed (r, "{'type':'content_block_start','index':0,'content_block':{'type':'tool_use',"
-                "'id':'toolu_2','name':'count','input':{}}}");
-  add_typed (r, "{'type':'content_block_delta','index':0,'delta':{'type':'input_json_delta',"
-                "'partial_json':'}'}}");
-  add_typed (r, "{'type':'content_block_stop','index':0}");
-  add_typed (r, "{'type':'message_delta','delta':{'stop_reason':'tool_use'},"
-                "'usage':{'output_tokens':9}}");
-  add_typed (r, "{'type':'message_stop'}");
+  agent_test_add_typed_quoted (r, MESSAGE_START ("msg_2"));
+  agent_test_add_typed_quoted (r, "{'type':'content_block_start','index':0,"
+                                  "'content_block':{'type':'tool_use','id':'toolu_2',"
+                                  "'name':'count','input':{}}}");
+  agent_test_add_typed_quoted (r, "{'type':'content_block_delta','index':0,"
+                                  "'delta':{'type':'input_json_delta','partial_json':'}'}}");
+  agent_test_add_typed_quoted (r, "{'type':'content_block_stop','index':0}");
+  agent_test_add_typed_quoted (r, "{'type':'message_delta','delta':{'stop_reason':'tool_use'},"
+                                  "'usage':{'output_tokens':9}}");
+  agent_test_add_typed_quoted (r, "{'type':'message_stop'}");
 
   agent_test_turn_run (&f.turn, f.session, "Count", NULL);
 
@@ -246,8 +395,9 @@ test_anthropic_spliced (void)
   g_assert_cmpuint (runs, ==, 0);
   g_assert_cmpuint (agent_test_server_get_n_requests (f.server), ==, 1);
   /* No call in memory that has no result */
-  for (guint i = 0; i < memory_length (&f); i++)
-    g_assert_cmpuint (agent_message_get_n_tool_calls (memory_message (&f, i)), ==, 0);
+  for (guint i = 0; i < agent_test_memory_length (f.session); i++)
+    g_assert_cmpuint (agent_message_get_n_tool_calls (agent_test_memory_message (f.session, i)),
+                      ==, 0);
   agent_test_session_clear (&f);
 }
 
@@ -256,22 +406,23 @@ static void
 test_anthropic_call_unfinished (void)
 {
   guint runs = 0;
-  g_autoptr(AgentTool) tool = agent_tool_new ("count", "Counts", NULL, counting_handler,
-                                              &runs, NULL);
+  g_autoptr(AgentTool) tool = agent_test_counting_tool_new (&runs);
   Fixture f;
   AgentTestResponse *r;
 
   agent_test_session_init (&f, "anthropic");
   agent_session_add_tool (f.session, tool);
   r = agent_test_server_add_response (f.server, 200);
-  add_typed (r, MESSAGE_START ("msg_1"));
-  add_typed (r, "{'type':'content_block_start','index':0,'content_block':{'type':'tool_use',"
-                "'id':'toolu_1','name':'count','input':{}}}");
-  add_typed (r, "{'type':'content_block_delta','index':0,'delta':{'type':'input_json_delta',"
-                "'partial_json':'{\\'n\\': 1'}}");
-  add_typed (r, "{'type':'message_delta','delta':{'stop_reason':'tool_use'},"
-                "'usage':{'output_tokens':9}}");
-  add_typed (r, "{'type':'message_stop'}");
+  agent_test_add_typed_quoted (r, MESSAGE_START ("msg_1"));
+  agent_test_add_typed_quoted (r, "{'type':'content_block_start','index':0,"
+                                  "'content_block':{'type':'tool_use','id':'toolu_1',"
+                                  "'name':'count','input':{}}}");
+  agent_test_add_typed_quoted (r, "{'type':'content_block_delta','index':0,"
+                                  "'delta':{'type':'input_json_delta',"
+                                  "'partial_json':'{\\'n\\': 1'}}");
+  agent_test_add_typed_quoted (r, "{'type':'message_delta','delta':{'stop_reason':'tool_use'},"
+                                  "'usage':{'output_tokens':9}}");
+  agent_test_add_typed_quoted (r, "{'type':'message_stop'}");
 
   agent_test_turn_run (&f.turn, f.session, "Count", NULL);
 
@@ -305,9 +456,9 @@ add_message_item (AgentTestResponse *r,
                                            "'type':'message','content':[{'type':'output_text',"
                                            "'text':'%s'}]}}", index, index, text);
 
-  add_typed (r, added);
-  add_typed (r, delta);
-  add_typed (r, done);
+  agent_test_add_typed_quoted (r, added);
+  agent_test_add_typed_quoted (r, delta);
+  agent_test_add_typed_quoted (r, done);
 }
 
 static void
@@ -322,10 +473,10 @@ test_responses_items (void)
 
   agent_test_session_init (&f, "openai-responses");
   r = agent_test_server_add_response (f.server, 200);
-  add_typed (r, CREATED);
+  agent_test_add_typed_quoted (r, CREATED);
   add_message_item (r, 0, "First.");
   add_message_item (r, 1, "Second.");
-  add_typed (r, COMPLETED);
+  agent_test_add_typed_quoted (r, COMPLETED);
 
   agent_test_turn_run (&f.turn, f.session, "Hi", NULL);
 
@@ -344,9 +495,9 @@ test_responses_items (void)
 
   /* Sent back as the two messages they were */
   r = agent_test_server_add_response (f.server, 200);
-  add_typed (r, CREATED);
+  agent_test_add_typed_quoted (r, CREATED);
   add_message_item (r, 0, "Third.");
-  add_typed (r, COMPLETED);
+  agent_test_add_typed_quoted (r, COMPLETED);
   agent_test_turn_run (&f.turn, f.session, "Again", NULL);
   g_assert_no_error (f.turn.error);
   input = json_object_get_array_member (json_node_get_object (agent_test_server_get_request_body (f.server, 1)),
@@ -559,10 +710,16 @@ main (int   argc,
 
   g_test_add_func ("/hostile-streams/empty/other-api", test_other_api);
   g_test_add_func ("/hostile-streams/empty/lone-end-marker", test_lone_end_marker);
+  g_test_add_func ("/hostile-streams/empty/responses-completed-only",
+                   test_responses_completed_only);
+  g_test_add_func ("/hostile-streams/empty/gemini-finish-only", test_gemini_finish_only);
+  g_test_add_func ("/hostile-streams/empty/other-apis", test_other_apis);
+  g_test_add_func ("/hostile-streams/empty/other-api-type-quoted", test_other_api_type_quoted);
   g_test_add_func ("/hostile-streams/parts/content", test_content_parts);
   g_test_add_func ("/hostile-streams/parts/unknown", test_content_parts_unknown);
   g_test_add_func ("/hostile-streams/reasoning-twice", test_reasoning_twice);
   g_test_add_func ("/hostile-streams/anthropic/spliced", test_anthropic_spliced);
+  g_test_add_func ("/hostile-streams/anthropic/unknown-block", test_anthropic_unknown_block);
   g_test_add_func ("/hostile-streams/anthropic/call-unfinished", test_anthropic_call_unfinished);
   g_test_add_func ("/hostile-streams/responses/items", test_responses_items);
   g_test_add_func ("/hostile-streams/errors/cut-in-first-event", test_cut_in_first_event);

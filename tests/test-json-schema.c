@@ -1,5 +1,7 @@
 /* test-json-schema.c — agent_json_schema_validate(): what passes, and the
- * JSON path and reason of what does not
+ * JSON path and reason of what does not; agent_json_schema_check(): a
+ * schema that cannot be used, found before any value is checked; the
+ * bounds of a check (its steps, its nesting)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -9,6 +11,8 @@
 #include <string.h>
 
 #include <agent.h>
+
+#include "agent-test-util.h"
 
 static JsonNode *
 parse (const char *text)
@@ -185,6 +189,166 @@ test_recursive (void)
   run_cases (cases, G_N_ELEMENTS (cases));
 }
 
+/* The schema alone: what agent_json_schema_check() refuses, and where */
+static void
+test_check (void)
+{
+  static const struct { const char *schema; const char *message; } cases[] = {
+    { dates_schema, NULL },
+    { "true", NULL },
+    /* Recursion through a value is fine */
+    { "{\"type\": \"object\", \"properties\": {\"children\": {\"type\": \"array\","
+      " \"items\": {\"$ref\": \"#\"}}}}", NULL },
+    { "{\"$ref\": \"#/$defs/a\", \"$defs\": {\"a\": {\"$ref\": \"#/$defs/b\"},"
+      " \"b\": {\"type\": \"string\"}}}", NULL },
+    /* A $def that nothing refers to is not checked */
+    { "{\"type\": \"string\", \"$defs\": {\"unused\": {\"type\": 3}}}", NULL },
+    /* Loops without reaching into the value */
+    { "{\"$ref\": \"#\"}",
+      "The schema cannot be used (at #): the reference “#” goes round in a circle" },
+    { "{\"properties\": {\"a\": {\"$ref\": \"#/$defs/b\"}},"
+      " \"$defs\": {\"b\": {\"$ref\": \"#/$defs/c\"}, \"c\": {\"$ref\": \"#/$defs/b\"}}}",
+      "The schema cannot be used (at #/$defs/c): the reference “#/$defs/b” goes round in a "
+      "circle" },
+    { "{\"items\": {\"oneOf\": [{\"type\": \"null\"}, {\"allOf\": [{\"$ref\": \"#/items\"}]}]}}",
+      "The schema cannot be used (at #/items/oneOf/1/allOf/0): the reference “#/items” goes "
+      "round in a circle" },
+    /* What the check of a value would find */
+    { "{\"properties\": {\"a\": {\"$ref\": \"#/$defs/none\"}}}",
+      "The schema cannot be used (at #/properties/a): the reference “#/$defs/none” leads "
+      "nowhere" },
+    { "{\"items\": {\"type\": [\"string\", 2]}}",
+      "The schema cannot be used (at #/items): “type” holds something other than names" },
+    { "{\"additionalProperties\": {\"enum\": {}}}",
+      "The schema cannot be used (at #/additionalProperties): “enum” is not a list" },
+    { "{\"properties\": {\"a~b/c\": {\"pattern\": \"(\"}}}", "(at #/properties/a~0b~1c): the "
+      "pattern “(” is not a regular expression" },
+    { "{\"anyOf\": {\"type\": \"string\"}}",
+      "The schema cannot be used (at #): “anyOf” is not a list" },
+    { "{\"properties\": {\"a\": 3}}",
+      "The schema cannot be used (at #/properties/a): a schema is an object" },
+    { "[]", "The schema cannot be used (at #): a schema is an object" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) schema = parse (cases[i].schema);
+      g_autoptr(GError) error = NULL;
+      gboolean ok = agent_json_schema_check (schema, &error);
+
+      if (cases[i].message == NULL)
+        {
+          if (!ok)
+            g_error ("%s should be usable: %s", cases[i].schema, error->message);
+          continue;
+        }
+      if (ok)
+        g_error ("%s should not be usable", cases[i].schema);
+      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+      if (strstr (error->message, cases[i].message) == NULL)
+        g_error ("%s: “%s” does not say “%s”", cases[i].schema, error->message, cases[i].message);
+    }
+}
+
+/* $defs that each refer twice to the next: a check of one value would
+ * take 2^@n steps */
+static char *
+doubling_schema (guint n)
+{
+  GString *schema = g_string_new ("{\"$ref\": \"#/$defs/a0\", \"$defs\": {");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (schema, "\"a%u\": {\"anyOf\": [{\"$ref\": \"#/$defs/a%u\"},"
+                            " {\"$ref\": \"#/$defs/a%u\"}]}, ", i, i + 1, i + 1);
+  g_string_append_printf (schema, "\"a%u\": {\"type\": \"number\"}}}", n);
+  return g_string_free (schema, FALSE);
+}
+
+/* A check's work is bounded: a schema whose combinations multiply is
+ * refused by agent_json_schema_check(), and a check of a value that would
+ * take too many steps, or nest too deeply, stops with an error */
+static void
+test_bounds (void)
+{
+  g_autofree char *small = doubling_schema (4);
+  g_autofree char *doubling = doubling_schema (30);
+  g_autoptr(JsonNode) value = parse ("\"x\"");
+  g_autoptr(GError) error = NULL;
+
+  {
+    g_autoptr(JsonNode) schema = parse (small);
+
+    g_assert_true (agent_json_schema_check (schema, &error));
+    g_assert_no_error (error);
+    g_assert_false (agent_json_schema_validate (schema, value, &error));
+    g_assert_error (error, AGENT_ERROR, AGENT_ERROR_SCHEMA);
+    g_clear_error (&error);
+  }
+
+  {
+    g_autoptr(JsonNode) schema = parse (doubling);
+
+    g_assert_false (agent_json_schema_check (schema, &error));
+    g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+    agent_test_assert_contains (error->message, "anyOf, oneOf, allOf and $ref");
+    g_clear_error (&error);
+
+    /* Checked anyway: stopped */
+    g_assert_false (agent_json_schema_validate (schema, value, &error));
+    g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+    agent_test_assert_contains (error->message, "steps");
+    g_clear_error (&error);
+  }
+
+  /* Each level of the value doubles the work: nothing to see in the
+   * schema alone */
+  {
+    g_autoptr(JsonNode) schema =
+      parse ("{\"anyOf\": [{\"type\": \"array\", \"items\": {\"$ref\": \"#\"}},"
+             " {\"type\": \"array\", \"items\": {\"$ref\": \"#\"}}]}");
+    g_autoptr(GString) deep = g_string_new (NULL);
+    g_autoptr(JsonNode) deep_value = NULL;
+
+    for (guint i = 0; i < 40; i++)
+      g_string_append_c (deep, '[');
+    g_string_append (deep, "\"x\"");
+    for (guint i = 0; i < 40; i++)
+      g_string_append_c (deep, ']');
+    deep_value = parse (deep->str);
+
+    g_assert_true (agent_json_schema_check (schema, &error));
+    g_assert_false (agent_json_schema_validate (schema, deep_value, &error));
+    g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+    agent_test_assert_contains (error->message, "steps");
+    g_clear_error (&error);
+  }
+
+  /* 500 anyOf inside each other, at each of 500 levels of the value: a
+   * quarter of a million checks inside each other */
+  {
+    g_autoptr(GString) nested = g_string_new (NULL);
+    g_autoptr(GString) deep = g_string_new (NULL);
+    g_autoptr(JsonNode) schema = NULL;
+    g_autoptr(JsonNode) deep_value = NULL;
+
+    for (guint i = 0; i < 500; i++)
+      g_string_append (nested, "{\"anyOf\": [");
+    g_string_append (nested, "{\"items\": {\"$ref\": \"#\"}}");
+    for (guint i = 0; i < 500; i++)
+      g_string_append (nested, "]}");
+    schema = parse (nested->str);
+    for (guint i = 0; i < 500; i++)
+      g_string_append_c (deep, '[');
+    for (guint i = 0; i < 500; i++)
+      g_string_append_c (deep, ']');
+    deep_value = parse (deep->str);
+
+    g_assert_false (agent_json_schema_validate (schema, deep_value, &error));
+    g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+    agent_test_assert_contains (error->message, "deep");
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -195,6 +359,8 @@ main (int   argc,
   g_test_add_func ("/json-schema/keywords", test_keywords);
   g_test_add_func ("/json-schema/bad-schemas", test_bad_schemas);
   g_test_add_func ("/json-schema/recursive", test_recursive);
+  g_test_add_func ("/json-schema/check", test_check);
+  g_test_add_func ("/json-schema/bounds", test_bounds);
 
   return g_test_run ();
 }

@@ -57,7 +57,7 @@ test_too_many_tools (void)
 
   agent_mcp_client_set_max_tools (client, 0);
   agent_test_mcp_connect (client);
-  g_assert_cmpuint (g_list_model_get_n_items (agent_mcp_client_get_tools (client)), ==, 2005);
+  g_assert_cmpuint (g_list_model_get_n_items (agent_mcp_client_get_tools (client)), ==, 2006);
   agent_test_mcp_close (client);
 }
 
@@ -91,7 +91,7 @@ test_many_tools_attached (void)
   agent_mcp_server_list_attach (list, session);
   agent_test_mcp_connect (client);
 
-  g_assert_cmpuint (g_list_model_get_n_items (tools), ==, 5005);
+  g_assert_cmpuint (g_list_model_get_n_items (tools), ==, 5006);
   g_assert_true (agent_session_lookup_tool (session, "tool_00042") == own);
   g_assert_true (AGENT_IS_MCP_TOOL (agent_session_lookup_tool (session, "tool_04999")));
   g_assert_true (AGENT_IS_MCP_TOOL (agent_session_lookup_tool (session, "huge_text")));
@@ -195,6 +195,35 @@ test_over_long_line (void)
   agent_test_mcp_close (client);
 }
 
+/* An answer nested 100,000 arrays deep cannot be read (no JSON of
+ * libagent nests more than 512): the call fails at once saying so, not
+ * after call-timeout with "did not answer"; the server works on */
+static void
+test_too_deep (void)
+{
+  g_autoptr(AgentMcpClient) client = hostile_new (0);
+  AgentTestMcpResult result;
+
+  agent_mcp_client_set_call_timeout (client, 3);
+  agent_test_mcp_connect (client);
+
+  agent_test_mcp_call (client, "deep", "{\"depth\":100000}", &result);
+  g_assert_true (result.is_error);
+  g_test_message ("%s", result.text);
+  agent_test_assert_contains (result.text, "The MCP server “hostile” answered tools/call");
+  agent_test_assert_contains (result.text, "nested more than 512");
+  g_assert_null (strstr (result.text, "did not answer"));
+  agent_test_mcp_result_clear (&result);
+
+  /* Within the bound it is a result */
+  agent_test_mcp_call (client, "deep", "{\"depth\":400}", &result);
+  g_assert_false (result.is_error);
+  agent_test_mcp_result_clear (&result);
+
+  assert_still_works (client);
+  agent_test_mcp_close (client);
+}
+
 /* A server that never answers a call: call-timeout ends the call, the
  * server is told, and works on */
 static void
@@ -248,6 +277,7 @@ main (int   argc,
   g_test_add_func ("/mcp/limits/result-size", test_result_size);
   g_test_add_func ("/mcp/limits/many-blocks", test_many_blocks);
   g_test_add_func ("/mcp/limits/over-long-line", test_over_long_line);
+  g_test_add_func ("/mcp/limits/too-deep", test_too_deep);
   g_test_add_func ("/mcp/limits/call-timeout", test_call_timeout);
   g_test_add_func ("/mcp/limits/call-timeout-progress", test_call_timeout_progress);
 

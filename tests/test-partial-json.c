@@ -532,8 +532,44 @@ test_deep_nesting (void)
   g_autofree char *deep = g_strnfill (100000, '[');
 
   g_assert_false (agent_partial_json_feed (reader, deep, -1, &error));
-  g_assert_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA);
-  g_assert_nonnull (strstr (error->message, "nested too deeply"));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT);
+  g_assert_nonnull (strstr (error->message, "nested more than 512"));
+}
+
+/* A reader of the value that seals it (json_node_seal(), or a shallow copy
+ * put into an immutable JsonBuilder): the reader goes on with a copy, the
+ * string it was reading and one that begins in a sealed object included */
+static void
+test_sealed_value (void)
+{
+  static const char * const pieces[] = {
+    "{\"note\": \"Hel", "lo\", ", "\"tag\": \"a", "bc\", \"list\": [", "1, {\"x\": \"y", "z\"}]}",
+  };
+  g_autoptr(AgentPartialJson) reader = agent_partial_json_new ();
+  g_autoptr(JsonNode) whole = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pieces); i++)
+    {
+      g_assert_true (agent_partial_json_feed (reader, pieces[i], -1, &error));
+      json_node_seal (agent_partial_json_get_value (reader));
+    }
+  whole = agent_partial_json_finish (reader, &error);
+  g_assert_no_error (error);
+  text = json_to_string (whole, FALSE);
+  g_assert_cmpstr (text, ==, "{\"note\":\"Hello\",\"tag\":\"abc\",\"list\":[1,{\"x\":\"yz\"}]}");
+}
+
+/* A member named twice: the second replaces the first (as JSON.parse()
+ * reads it), the one case where a value is not a view of the next */
+static void
+test_member_named_twice (void)
+{
+  g_autoptr(JsonNode) value = agent_json_parse_partial ("{\"a\": \"first\", \"a\": [1", -1);
+  g_autofree char *text = json_to_string (value, FALSE);
+
+  g_assert_cmpstr (text, ==, "{\"a\":[]}");
 }
 
 int
@@ -553,6 +589,8 @@ main (int   argc,
   g_test_add_func ("/partial-json/mutations", test_mutations);
   g_test_add_func ("/partial-json/long-string", test_long_string);
   g_test_add_func ("/partial-json/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/partial-json/sealed-value", test_sealed_value);
+  g_test_add_func ("/partial-json/member-named-twice", test_member_named_twice);
 
   return g_test_run ();
 }

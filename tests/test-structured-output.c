@@ -119,6 +119,23 @@ test_cut_off (Fixture       *f,
   }
 }
 
+/* Cut off just where the JSON happens to close: still cut off (an array or
+ * a text may have been meant to go on), a schema error, the answer kept */
+static void
+test_cut_off_whole (Fixture       *f,
+                    gconstpointer  data)
+{
+  add_openai_answer (f, dates_answer, "length");
+  run_for_object (f, "Which dates?", dates_schema);
+
+  g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_SCHEMA);
+  agent_test_assert_contains (f->error->message, "cut off");
+  agent_test_assert_contains (f->error->message, "“length”");
+  g_assert_null (f->finished);
+  g_assert_null (f->object);
+  g_assert_cmpstr (agent_message_get_content (memory_item (f, 1)), ==, dates_answer);
+}
+
 static void
 test_not_json (Fixture       *f,
                gconstpointer  data)
@@ -168,6 +185,216 @@ test_no_schema (Fixture       *f,
   g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
   g_assert_cmpuint (agent_test_server_get_n_requests (f->s.server), ==, 0);
   g_assert_cmpuint (g_list_model_get_n_items (memory (f)), ==, 0);
+}
+
+/* A handler that seals what object-delta gives it (as agent-cli did: a
+ * shallow copy into an immutable JsonBuilder seals the objects it shares)
+ * does not stop the object from growing */
+static void
+sealing_cb (AgentSession *session,
+            AgentMessage *message,
+            JsonNode     *object)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+  g_autoptr(JsonNode) line = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "object");
+  json_builder_add_value (builder, json_node_copy (object));
+  json_builder_end_object (builder);
+  line = json_builder_get_root (builder);
+}
+
+static void
+test_handler_seals (Fixture       *f,
+                    gconstpointer  data)
+{
+  /* The first delta shows a string that grows on: sealed, it stopped
+   * ("json_node_set_string: assertion '!node->immutable'"); a string that
+   * begins in the sealed object grows too */
+  static const char * const pieces[] = {
+    "{\"note\": \"Hel", "lo, ", "wor", "ld\", \"n\": 1", "2, \"tag\": \"a", "bc\"}", NULL
+  };
+  static const char whole[] = "{\"note\": \"Hello, world\", \"n\": 12, \"tag\": \"abc\"}";
+  g_autoptr(JsonNode) object = agent_test_parse_json (whole);
+
+  g_signal_connect (f->s.session, "object-delta", G_CALLBACK (sealing_cb), NULL);
+  agent_test_openai_add_text_response (f->s.server, pieces, 10, 20);
+  run_for_object (f, "A note?", "{\"type\": \"object\"}");
+
+  assert_object (f, whole);
+  assert_deltas (f, object, 2);
+
+  /* The dates, in their pieces */
+  g_clear_pointer (&f->object, json_node_unref);
+  g_clear_pointer (&f->finished, json_node_unref);
+  g_ptr_array_set_size (f->deltas, 0);
+  add_openai_answer (f, dates_answer, "stop");
+  run_for_object (f, "Which dates?", dates_schema);
+  g_clear_pointer (&object, json_node_unref);
+  object = agent_test_parse_json (dates_answer);
+  assert_object (f, dates_answer);
+  assert_deltas (f, object, 3);
+}
+
+static void
+changes_size_cb (AgentSession *session,
+                 AgentMessage *message,
+                 JsonNode     *object,
+                 JsonNode     *changes,
+                 gsize        *size)
+{
+  g_autofree char *text = json_to_string (changes, FALSE);
+
+  *size += strlen (text);
+}
+
+/* A string 500 arrays deep, or under a name of 20 kB, growing a byte at a
+ * time (5,000 times): the changes' paths do not make object-delta weigh more than a few
+ * times the answer (they wait for more of it) */
+static void
+test_changes_linear (Fixture       *f,
+                     gconstpointer  data)
+{
+  static const struct { const char *before; const char *after; guint depth; } shapes[] = {
+    { "[", "]", 500 },
+    { NULL, "}", 1 },
+  };
+
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    {
+      g_autoptr(GString) answer = g_string_new (NULL);
+      g_autoptr(GString) text = g_string_new (NULL);
+      AgentTestResponse *r = agent_test_openai_begin (f->s.server, NULL);
+      gsize size = 0;
+      gulong handler;
+      g_autofree char *name = g_strnfill (20000, 'k');
+
+      if (shapes[s].before != NULL)
+        for (guint i = 0; i < shapes[s].depth; i++)
+          g_string_append (answer, shapes[s].before);
+      else
+        g_string_append_printf (answer, "{\"%s\": ", name);
+      g_string_append_c (answer, '"');
+      agent_test_openai_add_text (r, answer->str);
+      for (guint i = 0; i < 5000; i++)
+        {
+          agent_test_openai_add_text (r, "x");
+          g_string_append_c (answer, 'x');
+        }
+      for (guint i = 0; i < shapes[s].depth; i++)
+        g_string_append (text, shapes[s].after);
+      g_string_prepend_c (text, '"');
+      agent_test_openai_add_text (r, text->str);
+      agent_test_openai_add_end (r, "stop", 10, 20);
+      g_string_append (answer, text->str);
+
+      handler = g_signal_connect (f->s.session, "object-delta", G_CALLBACK (changes_size_cb),
+                                  &size);
+      g_clear_pointer (&f->object, json_node_unref);
+      g_clear_pointer (&f->finished, json_node_unref);
+      g_ptr_array_set_size (f->deltas, 0);
+      run_for_object (f, "Deep?", "{}");
+      g_signal_handler_disconnect (f->s.session, handler);
+
+      g_assert_no_error (f->error);
+      assert_deltas (f, f->object, 2);
+      g_test_message ("an answer of %" G_GSIZE_FORMAT " bytes: %u object-delta, %" G_GSIZE_FORMAT
+                      " bytes of changes", answer->len, f->deltas->len, size);
+      g_assert_cmpuint (size, <, 20 * answer->len);
+    }
+}
+
+/* An object answer streamed in @pieces is @whole, and so is what the
+ * changes rebuild (the fixture checks them at each emission too) */
+static void
+assert_streams_as (Fixture           *f,
+                   const char * const pieces[],
+                   const char        *whole,
+                   guint              min_deltas)
+{
+  g_autoptr(JsonNode) want = agent_test_parse_json (whole);
+
+  agent_test_openai_add_text_response (f->s.server, pieces, 10, 20);
+  run_for_object (f, "Which object?", "{\"type\": \"object\"}");
+
+  g_assert_no_error (f->error);
+  g_assert_true (agent_test_json_equal (f->object, want));
+  g_assert_cmpuint (f->deltas->len, >=, min_deltas);
+  g_assert_true (agent_test_json_equal (f->built, want));
+}
+
+/* An object that names a member twice: the second replaces the first,
+ * in the object and in what the changes rebuild */
+static void
+test_member_named_twice (Fixture       *f,
+                         gconstpointer  data)
+{
+  static const char * const pieces[] = {
+    "{\"a\": \"fir", "st\", \"b\": [1, ", "2], \"a\": \"sec", "ond\", \"b\": {\"c", "\": 3}}", NULL
+  };
+
+  assert_streams_as (f, pieces, "{\"a\": \"second\", \"b\": {\"c\": 3}}", 1);
+}
+
+/* Members whose names a JSON pointer escapes or leaves empty ("" is "/",
+ * "a/b" is "/a~1b", "~" is "/~0"), growing in pieces: the changes name
+ * them so that they rebuild the object (fuzz-partial-json found the empty
+ * name) */
+static void
+test_pointer_names (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const char * const pieces[] = {
+    "{\"\": \"un", "til\", \"a/b\": [\"x", "y\", {\"~\": \"ti", "lde\", \"\": [1",
+    ", 2]}], \"~1\": {\"\": \"em", "pty\"}}", NULL
+  };
+
+  assert_streams_as (f, pieces,
+                     "{\"\": \"until\", \"a/b\": [\"xy\", {\"~\": \"tilde\", \"\": [1, 2]}], "
+                     "\"~1\": {\"\": \"empty\"}}", 3);
+}
+
+/* A schema that cannot be used is refused before anything is sent or kept:
+ * a $ref that goes round in a circle (directly, through $defs, through
+ * anyOf) or leads nowhere, a "type" that is no name */
+static void
+test_schema_checked_first (Fixture       *f,
+                           gconstpointer  data)
+{
+  static const struct { const char *schema; const char *error; } cases[] = {
+    { "{\"$ref\": \"#\"}", "goes round in a circle" },
+    { "{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"#/$defs/b\"}},"
+      " \"$defs\": {\"b\": {\"$ref\": \"#/$defs/c\"}, \"c\": {\"$ref\": \"#/$defs/b\"}}}",
+      "goes round in a circle" },
+    { "{\"anyOf\": [{\"type\": \"string\"}, {\"$ref\": \"#\"}]}", "goes round in a circle" },
+    { "{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"#/$defs/none\"}}}",
+      "leads nowhere" },
+    { "{\"type\": \"object\", \"properties\": {\"a\": {\"type\": 4}}}",
+      "neither a name nor a list of names" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_clear_error (&f->error);
+      run_for_object (f, "Which dates?", cases[i].schema);
+
+      g_test_message ("%s: %s", cases[i].schema, f->error ? f->error->message : "no error");
+      g_assert_error (f->error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+      agent_test_assert_contains (f->error->message, cases[i].error);
+      g_assert_cmpuint (agent_test_server_get_n_requests (f->s.server), ==, 0);
+      g_assert_cmpuint (g_list_model_get_n_items (memory (f)), ==, 0);
+    }
+
+  /* A schema that refers to itself inside the value is fine */
+  add_openai_answer (f, "{\"name\": \"a\", \"children\": [{\"name\": \"b\", \"children\": []}]}",
+                     "stop");
+  g_clear_error (&f->error);
+  run_for_object (f, "A tree?",
+                  "{\"type\": \"object\", \"required\": [\"name\", \"children\"],"
+                  " \"properties\": {\"name\": {\"type\": \"string\"},"
+                  " \"children\": {\"type\": \"array\", \"items\": {\"$ref\": \"#\"}}}}");
+  g_assert_no_error (f->error);
 }
 
 /* The tools run first; the last answer is the object */
@@ -297,10 +524,16 @@ main (int   argc,
   ADD ("openai-chat/object", "openai", test_openai_chat);
   ADD ("openai-chat/mismatch", "openai", test_mismatch);
   ADD ("openai-chat/cut-off", "openai", test_cut_off);
+  ADD ("openai-chat/cut-off-whole", "openai", test_cut_off_whole);
   ADD ("openai-chat/not-json", "openai", test_not_json);
   ADD ("openai-chat/refused", "openai", test_refused);
   ADD ("openai-chat/no-schema", "openai", test_no_schema);
   ADD ("openai-chat/tools", "openai", test_openai_tools);
+  ADD ("openai-chat/schema-checked-first", "openai", test_schema_checked_first);
+  ADD ("openai-chat/handler-seals", "openai", test_handler_seals);
+  ADD ("openai-chat/changes-linear", "openai", test_changes_linear);
+  ADD ("openai-chat/member-named-twice", "openai", test_member_named_twice);
+  ADD ("openai-chat/pointer-names", "openai", test_pointer_names);
   ADD ("openai-chat/property", "openai", test_property);
   ADD ("openai-chat/corpus", "openai", test_openai_corpus);
 

@@ -33,13 +33,33 @@ deep_copy (JsonNode *node)
   return json_from_string (text, NULL);
 }
 
+/* Each object-delta's changes, applied to what the ones before built,
+ * build the object it shows */
 static void
 object_delta_cb (AgentSession *session,
                  AgentMessage *message,
                  JsonNode     *object,
+                 JsonNode     *changes,
                  Fixture      *f)
 {
   g_assert_true (AGENT_IS_MESSAGE (message));
+  g_assert_nonnull (changes);
+  if (f->message != message)
+    {
+      /* A step's answer: an object of its own, which the changes add */
+      g_clear_pointer (&f->built, json_node_unref);
+      f->message = message;
+    }
+  f->built = agent_test_apply_changes (g_steal_pointer (&f->built), changes);
+  if (!agent_test_json_equal (f->built, object))
+    {
+      g_autofree char *built = json_to_string (f->built, FALSE);
+      g_autofree char *shown = json_to_string (object, FALSE);
+      g_autofree char *text = json_to_string (changes, FALSE);
+
+      g_error ("object-delta %u: its changes %s build %s, not %s", f->deltas->len, text, built,
+               shown);
+    }
   g_ptr_array_add (f->deltas, deep_copy (object));
 }
 
@@ -78,6 +98,7 @@ fixture_teardown (Fixture       *f,
   g_clear_pointer (&f->deltas, g_ptr_array_unref);
   g_clear_pointer (&f->finished, json_node_unref);
   g_clear_pointer (&f->object, json_node_unref);
+  g_clear_pointer (&f->built, json_node_unref);
   g_clear_error (&f->error);
   agent_test_session_clear (&f->s);
 }

@@ -20,6 +20,8 @@ typedef struct
 {
   AgentTestSession  s;
   GPtrArray        *deltas;     /* JsonNode: a copy of each object-delta */
+  JsonNode         *built;      /* the object-deltas' changes, applied */
+  AgentMessage     *message;    /* the answer they belong to */
   JsonNode         *finished;   /* object-finished's */
   JsonNode         *object;     /* send_for_object_finish's */
   GError           *error;

@@ -82,6 +82,12 @@ _agent_session_class_add_output (GObjectClass *object_class,
    * JSON, with every provider. Tools still work: the model may call them
    * first, and its last answer is the object.
    *
+   * Each turn first checks the schema ([func@Agent.json_schema_check]): one
+   * that cannot be used (a `$ref` that goes round in a circle or leads
+   * nowhere, a `type` that is not a name, …) fails the turn with
+   * %AGENT_ERROR_INVALID_ARGUMENT before anything is sent or added to the
+   * conversation.
+   *
    * The schema's `title`, if it is a name of letters, digits, `_` and `-`,
    * names the answer for the providers that want a name; otherwise it is
    * `response`.
@@ -103,15 +109,38 @@ _agent_session_class_add_output (GObjectClass *object_class,
    * @self: the session
    * @message: the answer being streamed
    * @object: the object as far as it arrived (see [struct@Agent.PartialJson])
+   * @changes: what changed since the last emission, as a JSON array of
+   *   operations
    *
    * Emitted, when the answer is to follow a schema
    * ([property@Agent.Session:output-schema]), each time more of the object
    * arrived: open strings, arrays and objects closed, an unfinished number
    * or literal left out. Each value is a view the next one only adds to, so
-   * a form or a list can fill in as the answer arrives.
+   * a form or a list can fill in as the answer arrives (but for a member
+   * named twice in an object, whose second value replaces the first).
+   *
+   * @changes says what the object gained since the emission before, so that
+   * a handler that copies, converts or writes out the object can do so
+   * piece by piece, in time that grows with the answer rather than with
+   * its square. Each operation is an object with `op`, `path` (a JSON
+   * pointer) and `value`:
+   *
+   * - `{"op": "add", "path": "", "value": V}`: the object is V (the first
+   *   change of each answer);
+   * - `{"op": "append", "path": P, "value": V}`: the string, array or
+   *   object at P gained V — its text, its elements, its members (an
+   *   object that names a member again replaces it).
+   *
+   * Applied in turn to a copy of the object, the changes make it equal to
+   * @object. An emission waits for more of the answer when the paths of
+   * its changes would weigh more than 16 times what they add (and 64
+   * bytes), so several pieces of the answer may come in one emission.
    *
    * @object belongs to the session and changes after the handler returns:
-   * copy what you keep. It is not checked against the schema yet.
+   * copy what you keep (json_node_copy() shares its objects and arrays:
+   * serialize it, or apply @changes to a copy of your own). It is not
+   * checked against the schema yet. @changes is the handler's to read
+   * during the emission.
    *
    * Since: 0.1
    */
@@ -120,12 +149,13 @@ _agent_session_class_add_output (GObjectClass *object_class,
                   type,
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL,
-                  _agent_marshal_VOID__OBJECT_BOXED,
-                  G_TYPE_NONE, 2,
+                  _agent_marshal_VOID__OBJECT_BOXED_BOXED,
+                  G_TYPE_NONE, 3,
                   AGENT_TYPE_MESSAGE,
+                  JSON_TYPE_NODE | G_SIGNAL_TYPE_STATIC_SCOPE,
                   JSON_TYPE_NODE | G_SIGNAL_TYPE_STATIC_SCOPE);
   g_signal_set_va_marshaller (*object_delta_signal, type,
-                              _agent_marshal_VOID__OBJECT_BOXEDv);
+                              _agent_marshal_VOID__OBJECT_BOXED_BOXEDv);
 
   /**
    * AgentSession::object-finished:

@@ -12,6 +12,7 @@
 #include "core/agent-transcript-private.h"
 #include "core/agent-turn-private.h"
 #include "json/agent-json-private.h"
+#include "json/agent-json-schema.h"
 
 /* Starting a turn, and what the session shows of the turn that runs or
  * last ran. The turn itself is in agent-turn.c. */
@@ -140,6 +141,7 @@ start_turn (AgentSession        *self,
             gpointer             source_tag)
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr(GError) error = NULL;
   AgentTurn *turn;
 
   g_task_set_source_tag (task, source_tag);
@@ -162,6 +164,13 @@ start_turn (AgentSession        *self,
     {
       g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                                _("Only a user message can be sent"));
+      return;
+    }
+
+  /* A schema that cannot be used fails now, not when the answer is checked */
+  if (schema != NULL && !agent_json_schema_check (schema, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 

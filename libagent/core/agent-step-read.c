@@ -78,8 +78,11 @@ describe_non_stream (AgentStep *self)
     return g_error_new_literal (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                                 _("The server sent an empty answer"));
 
+  /* Another API's stream (Ollama's NDJSON), or no stream at all */
   return g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                      _("The server's answer is not an event stream (Content-Type: %s)"),
+                      _("The server's answer is not an event stream, as the %s API's are "
+                        "(Content-Type: %s): the server may speak another API"),
+                      _(_agent_provider_get_backend (self->provider)->stream.display_name),
                       content_type ? content_type : _("none"));
 }
 

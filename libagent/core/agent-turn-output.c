@@ -31,6 +31,7 @@
 #include "agent-error.h"
 #include "core/agent-output-decision.h"
 #include "json/agent-json-schema.h"
+#include "json/agent-partial-json-private.h"
 #include "messages/agent-message-private.h"
 #include "core/agent-turn-private.h"
 
@@ -68,6 +69,7 @@ _agent_turn_output_start (AgentTurn *turn,
   turn->output_name = output_name (schema);
   turn->output_by_tool = _agent_provider_get_backend (turn->session->provider)->output_by_tool;
   turn->partial = agent_partial_json_new ();
+  _agent_partial_json_track_changes (turn->partial);
 }
 
 void
@@ -90,7 +92,22 @@ _agent_turn_output_prepare (AgentTurn    *turn,
   request->output_schema = turn->output_schema;
   request->output_name = turn->output_name;
   agent_partial_json_reset (turn->partial);
-  turn->partial_revision = agent_partial_json_get_revision (turn->partial);
+}
+
+/* object-delta, with what changed since the last one, if anything did
+ * (and, unless @force, if it is not too little beside its paths) */
+static void
+emit_changes (AgentTurn    *turn,
+              AgentMessage *message,
+              gboolean      force)
+{
+  g_autoptr(JsonNode) changes = _agent_partial_json_take_changes (turn->partial, force);
+  JsonNode *value = agent_partial_json_get_value (turn->partial);
+
+  if (changes == NULL || value == NULL)
+    return;
+
+  _agent_session_emit (turn->session, AGENT_SESSION_OBJECT_DELTA, message, value, changes);
 }
 
 static void
@@ -99,21 +116,23 @@ feed (AgentTurn    *turn,
       const char   *text,
       gsize         len)
 {
-  JsonNode *value;
-  guint revision;
-
   /* Not JSON (prose before a tool call, say): nothing to show; the answer
    * is read again whole at the end */
   if (!agent_partial_json_feed (turn->partial, text, len, NULL))
     return;
 
-  revision = agent_partial_json_get_revision (turn->partial);
-  value = agent_partial_json_get_value (turn->partial);
-  if (revision == turn->partial_revision || value == NULL)
+  emit_changes (turn, message, FALSE);
+}
+
+/* The step's answer ended: what changed and waited goes out */
+void
+_agent_turn_output_flush (AgentTurn    *turn,
+                          AgentMessage *message)
+{
+  if (turn->output_schema == NULL)
     return;
 
-  turn->partial_revision = revision;
-  _agent_session_emit (turn->session, AGENT_SESSION_OBJECT_DELTA, message, value);
+  emit_changes (turn, message, TRUE);
 }
 
 void
@@ -220,6 +239,14 @@ _agent_turn_check_output (AgentTurn     *turn,
     }
 }
 
+/* The model stopped because it ran out of tokens */
+static gboolean
+is_cut_off (const char *reason)
+{
+  return g_strcmp0 (reason, "length") == 0 || g_strcmp0 (reason, "max_tokens") == 0 ||
+         g_strcmp0 (reason, "MAX_TOKENS") == 0;
+}
+
 /* The last answer: read whole, checked, given to object-finished. Returns
  * the error that fails the turn, or NULL. */
 GError *
@@ -253,8 +280,7 @@ _agent_turn_output_finish (AgentTurn    *turn,
   if (!agent_partial_json_feed (reader, content, -1, &error) ||
       (object = agent_partial_json_finish (reader, &error)) == NULL)
     {
-      if (g_strcmp0 (reason, "length") == 0 || g_strcmp0 (reason, "max_tokens") == 0 ||
-          g_strcmp0 (reason, "MAX_TOKENS") == 0)
+      if (is_cut_off (reason))
         return g_error_new (AGENT_ERROR, AGENT_ERROR_SCHEMA,
                             _("The answer from %s was cut off (finish reason “%s”) before "
                               "the object was whole: %s"),
@@ -265,6 +291,14 @@ _agent_turn_output_finish (AgentTurn    *turn,
                           _("The answer from %s is not the JSON the schema asks for: %s"),
                           agent_provider_get_name (turn->session->provider), error->message);
     }
+
+  /* Cut off where the JSON happens to close, it may still lack what the
+   * model meant to write: the last element of a list, the end of a text */
+  if (is_cut_off (reason))
+    return g_error_new (AGENT_ERROR, AGENT_ERROR_SCHEMA,
+                        _("The answer from %s was cut off (finish reason “%s”): the object "
+                          "may lack what did not come"),
+                        agent_provider_get_name (turn->session->provider), reason);
 
   if (!agent_json_schema_validate (turn->output_schema, object, &error))
     {

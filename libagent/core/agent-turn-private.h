@@ -64,7 +64,6 @@ struct _AgentTurn
   JsonNode         *output_schema;
   char             *output_name;
   AgentPartialJson *partial;        /* the step's object as it streams */
-  guint             partial_revision;
   JsonNode         *object;         /* the last answer's, once checked */
   guint             output_by_tool : 1;
 };
@@ -114,6 +113,8 @@ void       _agent_turn_output_call_delta (AgentTurn     *turn,
                                           AgentToolCall *call,
                                           const char    *fragment,
                                           gsize          len);
+void       _agent_turn_output_flush      (AgentTurn     *turn,
+                                          AgentMessage  *message);
 void       _agent_turn_output_take_call  (AgentTurn     *turn,
                                           AgentMessage  *message);
 gboolean   _agent_turn_check_output      (AgentTurn     *turn,

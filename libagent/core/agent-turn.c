@@ -672,6 +672,7 @@ step_cb (GObject      *object,
   success = agent_step_run_finish (step, result, &error);
   account_step (turn, step, message);
   stop_stall_timer (turn);
+  _agent_turn_output_flush (turn, message);
   turn->size += turn->step_size;
   turn->step_size = 0;
 

@@ -23,6 +23,8 @@
 #include <cjson/cJSON.h>
 #include <json-glib/json-glib.h>
 
+#include "json/agent-json.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -110,12 +112,29 @@ agent_json_exists (const AgentJson *value)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentJsonParser, agent_json_parser_free)
 
+/* The bound of every reader (agent-json-parse.c): AGENT_JSON_MAX_DEPTH of
+ * agent-json.h. Too deep is AGENT_ERROR_LIMIT, with a message that says
+ * so and where. */
+gboolean _agent_json_check_depth      (const char    *text,
+                                       gsize          len,
+                                       GError       **error);
+void     _agent_json_set_too_deep     (GError       **error,
+                                       gsize          at);
+gboolean _agent_json_error_is_too_deep (const GError *error);
+cJSON   *_agent_json_parse_cjson      (const char    *text);
+gboolean _agent_json_find_top_level_int (const char  *text,
+                                         gsize        len,
+                                         const char  *name,
+                                         gint64      *out);
+
 /* Writing (agent-json-write.c): request bodies are built with cJSON, which
  * prints large documents fast (a 10,000-message history in milliseconds). */
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
 
 cJSON    *agent_node_to_cjson           (JsonNode   *node);
+void      _agent_json_pointer_append    (GString    *pointer,
+                                         const char *name);
 GBytes   *_agent_json_print_body        (cJSON      *root,
                                          GError    **error);
 JsonNode *_agent_json_node_sealed_copy  (JsonNode   *node);

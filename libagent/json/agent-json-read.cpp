@@ -31,6 +31,10 @@ static_assert (std::is_trivially_copyable<simdjson::dom::array::iterator>::value
 /* Buffers grown past this are given back after the document is read. */
 #define KEEP_CAPACITY (1024 * 1024)
 
+/* simdjson counts the document as a level: AGENT_JSON_MAX_DEPTH arrays and
+ * objects inside each other, and no more, need one more. */
+#define SIMDJSON_DEPTH (AGENT_JSON_MAX_DEPTH + 1)
+
 struct _AgentJsonParser
 {
   simdjson::dom::parser  parser;
@@ -73,7 +77,12 @@ agent_json_library_version (void)
 extern "C" AgentJsonParser *
 agent_json_parser_new (void)
 {
-  return new AgentJsonParser ();
+  AgentJsonParser *self = new AgentJsonParser ();
+  simdjson::error_code code = self->parser.allocate (4096, SIMDJSON_DEPTH);
+
+  /* Out of memory: the next parse allocates (and fails) again */
+  (void) code;
+  return self;
 }
 
 extern "C" void
@@ -254,7 +263,7 @@ agent_json_parser_parse (AgentJsonParser  *self,
       self->buffer_size = 0;
       if (self->parser.capacity () > KEEP_CAPACITY)
         {
-          simdjson::error_code ignored = self->parser.allocate (KEEP_CAPACITY);
+          simdjson::error_code ignored = self->parser.allocate (KEEP_CAPACITY, SIMDJSON_DEPTH);
 
           (void) ignored;  /* on failure the parser keeps its larger buffers */
         }
@@ -279,6 +288,14 @@ agent_json_parser_parse (AgentJsonParser  *self,
        * nobody reads, often): the same, for numbers */
       numbers = replace_unrepresentable_numbers (text, len);
       parse_copy (self, numbers, strlen (numbers), &e, &code);
+    }
+
+  if (code == simdjson::DEPTH_ERROR)
+    {
+      /* The same error as every other reader's, with the byte */
+      if (_agent_json_check_depth (text, len, error))
+        _agent_json_set_too_deep (error, 0);
+      return FALSE;
     }
 
   if (code != simdjson::SUCCESS)

@@ -15,15 +15,26 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "json/agent-json-schema.h"
+#include "json/agent-json-private.h"
+#include "json/agent-json-schema-private.h"
 
-#define MAX_REF_DEPTH 32
+/* Checks inside each other: each is a few frames of the stack */
+#define MAX_NESTING (4 * AGENT_JSON_MAX_DEPTH)
+
+/* The steps of one check: a few for each value, more with anyOf, oneOf,
+ * allOf and $ref (where agent_json_schema_check() found no more than
+ * AGENT_JSON_SCHEMA_MAX_BRANCHES for one value; they may still multiply
+ * from one level of the value to the next) */
+#define STEPS_PER_VALUE 64
+#define MIN_STEPS 100000
 
 typedef struct
 {
   JsonNode *root;      /* the schema, for $ref */
   GString  *path;      /* of the value being checked: $.dates[2].day */
   guint     ref_depth; /* $refs followed without going into the value */
+  guint     nesting;   /* checks inside each other */
+  guint64   steps;     /* checks left */
 } Check;
 
 static gboolean check_value (Check     *check,
@@ -49,12 +60,13 @@ mismatch (Check       *check,
   return FALSE;
 }
 
-G_GNUC_PRINTF (3, 4)
-static gboolean
-bad_schema (Check       *check,
-            GError     **error,
-            const char  *format,
-            ...)
+/* The error of a schema that cannot be used, at @location (of the value,
+ * here; of the schema, in agent-json-schema-check.c) */
+gboolean
+_agent_json_schema_unusable (GError     **error,
+                             const char  *location,
+                             const char  *format,
+                             ...)
 {
   g_autofree char *reason = NULL;
   va_list args;
@@ -64,12 +76,15 @@ bad_schema (Check       *check,
   va_end (args);
 
   g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-               _("The schema cannot be used (at %s): %s"), check->path->str, reason);
+               _("The schema cannot be used (at %s): %s"), location, reason);
   return FALSE;
 }
 
-static const char *
-string_of (JsonNode *node)
+#define bad_schema(check, error, ...) \
+  _agent_json_schema_unusable (error, (check)->path->str, __VA_ARGS__)
+
+const char *
+_agent_json_schema_string_of (JsonNode *node)
 {
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
       json_node_get_value_type (node) != G_TYPE_STRING)
@@ -81,7 +96,7 @@ static const char *
 string_member (JsonObject *object,
                const char *name)
 {
-  return string_of (json_object_get_member (object, name));
+  return _agent_json_schema_string_of (json_object_get_member (object, name));
 }
 
 static gboolean
@@ -265,12 +280,12 @@ short_json (JsonNode *node)
 }
 
 /* Follows "#/$defs/name" (any JSON pointer into the schema) */
-static JsonNode *
-resolve_ref (Check      *check,
-             const char *ref)
+JsonNode *
+_agent_json_schema_resolve_ref (JsonNode   *root,
+                                const char *ref)
 {
   g_auto(GStrv) parts = NULL;
-  JsonNode *node = check->root;
+  JsonNode *node = root;
 
   if (ref[0] != '#')
     return NULL;
@@ -352,7 +367,7 @@ check_type (Check       *check,
       wanted = g_string_new (NULL);
       for (guint i = 0; i < json_array_get_length (types); i++)
         {
-          const char *name = string_of (json_array_get_element (types, i));
+          const char *name = _agent_json_schema_string_of (json_array_get_element (types, i));
 
           if (name == NULL)
             return bad_schema (check, error, _("“type” holds something other than names"));
@@ -499,7 +514,7 @@ check_object (Check       *check,
 
       for (guint i = 0; i < json_array_get_length (names); i++)
         {
-          const char *wanted = string_of (json_array_get_element (names, i));
+          const char *wanted = _agent_json_schema_string_of (json_array_get_element (names, i));
 
           if (wanted != NULL && !json_object_has_member (object, wanted))
             return mismatch (check, error, _("the member “%s” is missing"), wanted);
@@ -592,10 +607,10 @@ check_combination (Check       *check,
 }
 
 static gboolean
-check_value (Check     *check,
-             JsonNode  *schema_node,
-             JsonNode  *value,
-             GError   **error)
+check_one (Check     *check,
+           JsonNode  *schema_node,
+           JsonNode  *value,
+           GError   **error)
 {
   JsonObject *schema;
   JsonNode *list;
@@ -618,12 +633,12 @@ check_value (Check     *check,
 
   if ((ref = string_member (schema, "$ref")) != NULL)
     {
-      JsonNode *target = resolve_ref (check, ref);
+      JsonNode *target = _agent_json_schema_resolve_ref (check->root, ref);
       gboolean ok;
 
       if (target == NULL)
         return bad_schema (check, error, _("the reference “%s” leads nowhere"), ref);
-      if (++check->ref_depth > MAX_REF_DEPTH)
+      if (++check->ref_depth > AGENT_JSON_SCHEMA_MAX_REFS)
         return bad_schema (check, error, _("the reference “%s” goes round in a circle"), ref);
       ok = check_value (check, target, value, error);
       check->ref_depth--;
@@ -679,6 +694,63 @@ check_value (Check     *check,
   return check_combination (check, schema, value, error);
 }
 
+/* @value against @schema_node, within the check's bounds */
+static gboolean
+check_value (Check     *check,
+             JsonNode  *schema_node,
+             JsonNode  *value,
+             GError   **error)
+{
+  gboolean ok;
+
+  if (check->steps == 0)
+    return bad_schema (check, error,
+                       _("checking the value takes too many steps (its anyOf, oneOf, allOf "
+                         "and $ref multiply them)"));
+  if (check->nesting >= MAX_NESTING)
+    return bad_schema (check, error, _("the checks nest more than %d deep"), MAX_NESTING);
+
+  check->steps--;
+  check->nesting++;
+  ok = check_one (check, schema_node, value, error);
+  check->nesting--;
+  return ok;
+}
+
+/* How many values @value holds, itself included */
+static guint64
+count_values (JsonNode *value)
+{
+  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+  guint64 n = 0;
+
+  g_ptr_array_add (stack, value);
+  while (stack->len > 0)
+    {
+      JsonNode *node = g_ptr_array_steal_index_fast (stack, stack->len - 1);
+
+      n++;
+      if (JSON_NODE_HOLDS_ARRAY (node))
+        {
+          JsonArray *array = json_node_get_array (node);
+
+          for (guint i = 0; i < json_array_get_length (array); i++)
+            g_ptr_array_add (stack, json_array_get_element (array, i));
+        }
+      else if (JSON_NODE_HOLDS_OBJECT (node))
+        {
+          JsonObjectIter iter;
+          JsonNode *member;
+
+          json_object_iter_init (&iter, json_node_get_object (node));
+          while (json_object_iter_next (&iter, NULL, &member))
+            g_ptr_array_add (stack, member);
+        }
+    }
+
+  return n;
+}
+
 /**
  * agent_json_schema_validate:
  * @schema: a JSON Schema
@@ -698,10 +770,15 @@ check_value (Check     *check,
  * The error names where the value fails, as a JSON path, and why:
  * `$.dates[2].day: expected integer, got string`.
  *
+ * The check's work is bounded: a schema whose `anyOf`, `oneOf`, `allOf` and
+ * `$ref` would multiply it past 64 steps for each value of @instance (and
+ * 100,000 in all), or nest it deeper than 2,048 checks, cannot be used.
+ * [func@Agent.json_schema_check] finds most such schemas before any value.
+ *
  * Returns: %TRUE if it does; %FALSE with @error set: %AGENT_ERROR_SCHEMA
  *   when @instance does not follow @schema, %AGENT_ERROR_INVALID_ARGUMENT
  *   when @schema cannot be read (a `$ref` that leads nowhere, a `type`
- *   that is not a name, …)
+ *   that is not a name, …) or checking takes too long
  *
  * Since: 0.1
  */
@@ -711,11 +788,12 @@ agent_json_schema_validate (JsonNode  *schema,
                             GError   **error)
 {
   g_autoptr(GString) path = g_string_new ("$");
-  Check check = { schema, path, 0 };
+  Check check = { schema, path, 0, 0, 0 };
 
   g_return_val_if_fail (schema != NULL, FALSE);
   g_return_val_if_fail (instance != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  check.steps = MIN_STEPS + STEPS_PER_VALUE * count_values (instance);
   return check_value (&check, schema, instance, error);
 }

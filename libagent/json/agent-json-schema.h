@@ -19,5 +19,8 @@ AGENT_AVAILABLE_IN_ALL
 gboolean agent_json_schema_validate (JsonNode  *schema,
                                      JsonNode  *instance,
                                      GError   **error);
+AGENT_AVAILABLE_IN_ALL
+gboolean agent_json_schema_check    (JsonNode  *schema,
+                                     GError   **error);
 
 G_END_DECLS

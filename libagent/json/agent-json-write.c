@@ -63,6 +63,23 @@ agent_node_to_cjson (JsonNode *node)
     }
 }
 
+/* /@name at the end of the JSON pointer @pointer, ~ and / escaped (RFC 6901) */
+void
+_agent_json_pointer_append (GString    *pointer,
+                            const char *name)
+{
+  g_string_append_c (pointer, '/');
+  for (const char *p = name; *p != '\0'; p++)
+    {
+      if (*p == '~')
+        g_string_append (pointer, "~0");
+      else if (*p == '/')
+        g_string_append (pointer, "~1");
+      else
+        g_string_append_c (pointer, *p);
+    }
+}
+
 /* A deep copy, sealed: json_node_copy() shares objects and arrays. */
 JsonNode *
 _agent_json_node_sealed_copy (JsonNode *node)

@@ -124,6 +124,12 @@ _agent_partial_json_sync_string (AgentPartialJson *self,
   if (len == self->synced && !whole)
     return;
 
+  /* Sealed by someone it was given to (object-delta's handlers) */
+  if (json_node_is_immutable (self->string_node))
+    _agent_partial_json_unseal (self);
+  if (len != self->synced)
+    _agent_partial_json_note_string (self, self->synced);
+
   saved = self->buffer->str[len];
   self->buffer->str[len] = '\0';
   json_node_set_string (self->string_node, self->buffer->str);

@@ -32,12 +32,18 @@
  * sequence or a character split between pieces once it is complete. Each
  * value is therefore a prefix of the final one: strings are prefixes of
  * their final text, arrays hold the final elements (the last maybe still
- * growing), objects a subset of the final members.
+ * growing), objects a subset of the final members. The one exception is a
+ * member named twice in an object: the second replaces the first, as
+ * `JSON.parse()` and json-glib read it.
  *
  * This is how [signal@Agent.Session::object-delta] shows an answer that
  * follows a schema as it arrives, and how a view can show a tool call's
  * arguments while they stream ([func@Agent.json_parse_partial] on
  * [method@Agent.ToolCall.get_arguments]).
+ *
+ * Arrays and objects nested more than [const@Agent.JSON_MAX_DEPTH] deep
+ * are an error, as for every reader of libagent: the value keeps the
+ * levels above.
  *
  * Whitespace around the document and a Markdown code fence (```` ```json ````
  * on a line of its own before it, ```` ``` ```` after it) are skipped, as
@@ -63,6 +69,7 @@ frame_clear (gpointer data)
   Frame *frame = data;
 
   g_clear_pointer (&frame->key, g_free);
+  g_clear_pointer (&frame->segment, g_free);
 }
 
 static void
@@ -83,12 +90,14 @@ partial_json_clear (AgentPartialJson *self)
   if (self->buffer != NULL)
     g_string_free (g_steal_pointer (&self->buffer), TRUE);
   g_clear_error (&self->error);
+  _agent_partial_json_clear_changes (self);
   self->string_node = NULL;
   self->offset = 0;
   self->synced = 0;
   self->code_unit = 0;
   self->high_surrogate = 0;
   self->n_digits = 0;
+  self->n_replaced = 0;
   self->string_is_key = FALSE;
 }
 
@@ -156,14 +165,18 @@ agent_partial_json_unref (AgentPartialJson *self)
 void
 agent_partial_json_reset (AgentPartialJson *self)
 {
+  gboolean tracking;
   guint revision;
 
   g_return_if_fail (self != NULL);
 
   revision = self->revision;
+  tracking = self->tracking;
   partial_json_clear (self);
   partial_json_init (self);
   self->revision = revision + 1;
+  if (tracking)
+    _agent_partial_json_track_changes (self);
 }
 
 gboolean
@@ -209,11 +222,35 @@ attach (AgentPartialJson *self,
 {
   Frame *frame = top_frame (self);
   gboolean container = JSON_NODE_HOLDS_OBJECT (node) || JSON_NODE_HOLDS_ARRAY (node);
+  g_autofree char *segment = NULL;
+
+  /* Not even in the value: no deeper than any other reader's */
+  if (container && self->frames->len >= AGENT_JSON_MAX_DEPTH)
+    {
+      json_node_unref (node);
+      if (self->error == NULL)
+        _agent_json_set_too_deep (&self->error, self->offset + at);
+      return FALSE;
+    }
+
+  /* Sealed by someone it was given to (object-delta's handlers) */
+  if (frame != NULL && json_node_is_immutable (frame->node))
+    {
+      _agent_partial_json_unseal (self);
+      frame = top_frame (self);
+    }
+
+  segment = _agent_partial_json_segment (self);
+  _agent_partial_json_note_attach (self, node);
 
   if (frame == NULL)
     self->root = node;
   else if (JSON_NODE_HOLDS_OBJECT (frame->node))
-    json_object_set_member (json_node_get_object (frame->node), frame->key, node);
+    {
+      if (json_object_has_member (json_node_get_object (frame->node), frame->key))
+        self->n_replaced++;
+      json_object_set_member (json_node_get_object (frame->node), frame->key, node);
+    }
   else
     json_array_add_element (json_node_get_array (frame->node), node);
 
@@ -221,12 +258,17 @@ attach (AgentPartialJson *self,
     g_clear_pointer (&frame->key, g_free);
   self->revision++;
 
+  if (node == self->string_node)
+    {
+      g_free (self->string_segment);
+      self->string_segment = g_steal_pointer (&segment);
+      self->string_batch = self->batch;
+      self->string_change_batch = G_MAXUINT;
+    }
+
   if (container)
     {
-      Frame child = { node, NULL };
-
-      if (self->frames->len >= MAX_DEPTH)
-        return _agent_partial_json_fail (self, at, _("nested too deeply"));
+      Frame child = { node, NULL, g_steal_pointer (&segment), self->batch, G_MAXUINT, 0 };
 
       g_array_append_val (self->frames, child);
       self->expect = JSON_NODE_HOLDS_OBJECT (node) ? EXPECT_FIRST_KEY_OR_END
@@ -655,9 +697,10 @@ feed (AgentPartialJson *self,
  * Reads the next piece. A piece may end anywhere, even inside a character
  * or an escape sequence.
  *
- * Returns: %TRUE, or %FALSE with @error set (%JSON_PARSER_ERROR_INVALID_DATA)
- *   if the text is not JSON; the value read before the error stays, and
- *   every later call fails the same way
+ * Returns: %TRUE, or %FALSE with @error set: %JSON_PARSER_ERROR_INVALID_DATA
+ *   if the text is not JSON, %AGENT_ERROR_LIMIT if it nests arrays and
+ *   objects more than [const@Agent.JSON_MAX_DEPTH] deep; the value read
+ *   before the error stays, and every later call fails the same way
  *
  * Since: 0.1
  */

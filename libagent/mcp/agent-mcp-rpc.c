@@ -506,20 +506,50 @@ message_cb (gpointer    user_data,
   leave (self);
 }
 
+/* A message nested too deeply to be read: if it answers a request (its id
+ * is found without reading the rest), the request fails saying so, at
+ * once, rather than "did not answer" when its time is up */
+static gboolean
+fail_too_deep (AgentMcpRpc  *self,
+               const char   *text,
+               gsize         len,
+               const GError *parse_error)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *method = NULL;
+  Pending *pending;
+  gint64 id;
+
+  if (!_agent_json_error_is_too_deep (parse_error) ||
+      !_agent_json_find_top_level_int (text, len, "id", &id) ||
+      (pending = g_hash_table_lookup (self->pending, &id)) == NULL)
+    return FALSE;
+
+  method = g_strdup (pending->method);
+  task = take_pending (self, id);
+  g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                           _("The MCP server “%s” answered %s with a message that cannot be "
+                             "read: %s"),
+                           self->server_name, method, parse_error->message);
+  return TRUE;
+}
+
 static void
 dispatch (AgentMcpRpc *self,
           const char  *text,
           gsize        len)
 {
+  g_autoptr(GError) parse_error = NULL;
   AgentJson root;
 
   if (self->shut_down)
     return;
 
-  if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
+  if (!agent_json_parser_parse (self->parser, text, len, &root, &parse_error) ||
       !(agent_json_is (&root, AGENT_JSON_OBJECT) || agent_json_is (&root, AGENT_JSON_ARRAY)))
     {
-      remember_garbage (self, text, len);
+      if (!fail_too_deep (self, text, len, parse_error))
+        remember_garbage (self, text, len);
       return;
     }
 

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "json/agent-json.h"
 #include "mcp/agent-mcp-private.h"
 #include "mcp/agent-mcp-server-list.h"
 
@@ -513,7 +514,7 @@ agent_mcp_server_list_load_data (AgentMcpServerList  *self,
                                  gssize               length,
                                  GError             **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) document = NULL;
   g_autoptr(GPtrArray) clients = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GError) parse_error = NULL;
   JsonObject *root;
@@ -525,16 +526,20 @@ agent_mcp_server_list_load_data (AgentMcpServerList  *self,
   g_return_val_if_fail (AGENT_IS_MCP_SERVER_LIST (self), FALSE);
   g_return_val_if_fail (data != NULL, FALSE);
 
-  if (!json_parser_load_from_data (parser, data, length, &parse_error))
+  if (!(document = agent_json_parse (data, length, &parse_error)))
     {
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                   _("The MCP configuration is not valid JSON: %s"), parse_error->message);
+      if (g_error_matches (parse_error, AGENT_ERROR, AGENT_ERROR_LIMIT))
+        g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                     _("The MCP configuration cannot be read: %s"), parse_error->message);
+      else
+        g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                     _("The MCP configuration is not valid JSON: %s"), parse_error->message);
       return FALSE;
     }
 
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (!JSON_NODE_HOLDS_OBJECT (document))
     goto no_servers;
-  root = json_node_get_object (json_parser_get_root (parser));
+  root = json_node_get_object (document);
   servers = json_object_get_member (root, "mcpServers");
   if (servers == NULL)
     servers = json_object_get_member (root, "servers");

@@ -414,7 +414,9 @@ agent_tool_call_get_arguments (AgentToolCall *self)
  * @error: return location for a [struct@GLib.Error]
  *
  * Parses the arguments. Empty arguments (which some servers send for a tool
- * without parameters) mean an empty object.
+ * without parameters) mean an empty object. Arguments nested more than
+ * [const@Agent.JSON_MAX_DEPTH] deep are refused, with an error that says
+ * so (see [func@Agent.json_parse]).
  *
  * Returns: (transfer full): a JSON object, or %NULL with @error set
  *   (%AGENT_ERROR_INVALID_ARGUMENT) when the arguments are not a JSON object
@@ -425,10 +427,9 @@ JsonNode *
 agent_tool_call_parse_arguments (AgentToolCall  *self,
                                  GError        **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonNode) root = NULL;
   const char *p;
-  JsonNode *root;
 
   g_return_val_if_fail (AGENT_IS_TOOL_CALL (self), NULL);
 
@@ -442,24 +443,21 @@ agent_tool_call_parse_arguments (AgentToolCall  *self,
       return node;
     }
 
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, self->arguments->str, self->arguments->len,
-                                   &local_error))
+  root = agent_json_parse (self->arguments->str, self->arguments->len, &local_error);
+  if (root == NULL)
     {
-      const char *detail = local_error->message;
-
-      /* json-glib prefixes "<data>:LINE:COLUMN: " */
-      if (g_str_has_prefix (detail, "<data>:"))
-        detail += strlen ("<data>:");
-
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                   _("The arguments of “%s” are not valid JSON: %s"),
-                   self->name ? self->name : "", detail);
+      if (g_error_matches (local_error, AGENT_ERROR, AGENT_ERROR_LIMIT))
+        g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                     _("The arguments of “%s” cannot be read: %s"),
+                     self->name ? self->name : "", local_error->message);
+      else
+        g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                     _("The arguments of “%s” are not valid JSON: %s"),
+                     self->name ? self->name : "", local_error->message);
       return NULL;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                    _("The arguments of “%s” are not a JSON object"),
@@ -467,7 +465,8 @@ agent_tool_call_parse_arguments (AgentToolCall  *self,
       return NULL;
     }
 
-  return json_node_ref (root);
+  json_node_seal (root);
+  return g_steal_pointer (&root);
 }
 
 /**

@@ -167,7 +167,7 @@ static cJSON *
 tool_input (AgentToolCall *call)
 {
   const char *arguments = agent_tool_call_get_arguments (call);
-  cJSON *parsed = cJSON_ParseWithOpts (arguments, NULL, TRUE);
+  cJSON *parsed = _agent_json_parse_cjson (arguments);
   gboolean is_object = cJSON_IsObject (parsed);
 
   cJSON_Delete (parsed);
@@ -411,7 +411,8 @@ typedef enum
   BLOCK_THINKING,
   BLOCK_TOOL_USE,
   BLOCK_SERVER_TOOL_USE,
-  BLOCK_OTHER,           /* kept as it started: redacted_thinking, server tool results, … */
+  BLOCK_OTHER,           /* kept as it started: redacted_thinking, server tool results, …
+                          * (is_kept_block()); any other type is an error */
 } BlockKind;
 
 typedef struct
@@ -538,7 +539,7 @@ close_block (AnthropicDecoder *self)
 
     case BLOCK_SERVER_TOOL_USE:
       /* Run by the server: sent back with the whole input it streamed. */
-      if ((input = json_from_string (block->text->str, NULL)) != NULL)
+      if ((input = agent_json_parse (block->text->str, block->text->len, NULL)) != NULL)
         {
           if (JSON_NODE_HOLDS_OBJECT (input))
             json_object_set_member (object, "input", g_steal_pointer (&input));
@@ -579,9 +580,30 @@ check_call_finished (AnthropicDecoder  *self,
   return FALSE;
 }
 
-static void
-block_start (AnthropicDecoder *self,
-             const AgentJson  *root)
+/* Blocks kept as they came and sent back: the server's own tools, their
+ * results, and what it keeps to itself */
+static gboolean
+is_kept_block (const char *type)
+{
+  static const char * const kept[] = {
+    "redacted_thinking", "mcp_tool_use", "mcp_tool_result", "container_upload",
+  };
+
+  if (type == NULL)
+    return FALSE;
+  /* web_search_tool_result, code_execution_tool_result, … */
+  if (g_str_has_suffix (type, "_tool_result"))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (kept); i++)
+    if (strcmp (type, kept[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+block_start (AnthropicDecoder  *self,
+             const AgentJson   *root,
+             GError           **error)
 {
   AgentJson index = agent_json_member (root, "index");
   AgentJson content_block = agent_json_member (root, "content_block");
@@ -589,6 +611,19 @@ block_start (AnthropicDecoder *self,
   Block *block = &self->block;
   const char *text;
   gsize len;
+
+  /* A part of the answer libagent cannot tell the meaning of: reported,
+   * not dropped nor sent back blindly */
+  if (g_strcmp0 (type, "text") != 0 && g_strcmp0 (type, "thinking") != 0 &&
+      g_strcmp0 (type, "tool_use") != 0 && g_strcmp0 (type, "server_tool_use") != 0 &&
+      !is_kept_block (type))
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                   _("The server sent a part of the answer of a kind libagent does not know "
+                     "(“%s”)"),
+                   type != NULL ? type : "?");
+      return FALSE;
+    }
 
   close_block (self);
   block->open = TRUE;
@@ -603,7 +638,7 @@ block_start (AnthropicDecoder *self,
       block->kind = BLOCK_TEXT;
       if ((text = agent_json_member_string (&content_block, "text", &len)) != NULL && len > 0)
         agent_accumulator_append_text (self->accumulator, text, len);
-      return;
+      return TRUE;
     }
 
   block->start = agent_json_to_node (&content_block);
@@ -632,6 +667,8 @@ block_start (AnthropicDecoder *self,
     }
   else
     block->kind = BLOCK_OTHER;
+
+  return TRUE;
 }
 
 static void
@@ -725,15 +762,20 @@ anthropic_decode (gpointer     data,
                   GError     **error)
 {
   AnthropicDecoder *self = data;
+  g_autoptr(GError) json_error = NULL;
   AgentJson root;
   AgentJson member;
   AgentJson part;
   const char *type;
 
-  if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
+  if (!agent_json_parser_parse (self->parser, text, len, &root, &json_error) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = agent_excerpt (text, len, 80, self->secrets);
+      g_autofree char *excerpt = NULL;
+
+      if (agent_stream_event_too_deep (json_error, error))
+        return FALSE;
+      excerpt = agent_excerpt (text, len, 80, self->secrets);
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent an event that is not a JSON object: “%s”"), excerpt);
@@ -748,9 +790,8 @@ anthropic_decode (gpointer     data,
     block_delta (self, &root);
   else if (strcmp (type, "content_block_start") == 0)
     {
-      if (!check_call_finished (self, error))
+      if (!check_call_finished (self, error) || !block_start (self, &root, error))
         return FALSE;
-      block_start (self, &root);
     }
   else if (strcmp (type, "content_block_stop") == 0)
     {

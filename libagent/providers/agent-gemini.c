@@ -271,7 +271,7 @@ model_content (AgentMessage *message,
       const char *arguments = call->arguments->str;
       cJSON *part = cJSON_CreateObject ();
       cJSON *function = cJSON_AddObjectToObject (part, "functionCall");
-      cJSON *parsed = cJSON_ParseWithOpts (arguments, NULL, TRUE);
+      cJSON *parsed = _agent_json_parse_cjson (arguments);
 
       cJSON_AddStringToObject (function, "name", call->name ? call->name : "");
       /* Gemini wants an object: the arguments go back byte for byte when
@@ -470,7 +470,7 @@ typedef struct
   gint64            open_key;     /* the call whose partialArgs are arriving */
   cJSON            *open_args;    /* its arguments so far, or NULL */
   guint             finished : 1;
-  guint             saw_event : 1; /* a chunk with candidates or usage */
+  guint             saw_event : 1; /* a candidate with content */
 } GeminiDecoder;
 
 static gpointer
@@ -783,6 +783,7 @@ gemini_decode (gpointer     data,
                GError     **error)
 {
   GeminiDecoder *self = data;
+  g_autoptr(GError) json_error = NULL;
   AgentJson root;
   AgentJson member;
   AgentJson candidate;
@@ -790,10 +791,14 @@ gemini_decode (gpointer     data,
   AgentJson part;
   const char *reason;
 
-  if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
+  if (!agent_json_parser_parse (self->parser, text, len, &root, &json_error) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *excerpt = agent_excerpt (text, len, 80, self->secrets);
+      g_autofree char *excerpt = NULL;
+
+      if (agent_stream_event_too_deep (json_error, error))
+        return FALSE;
+      excerpt = agent_excerpt (text, len, 80, self->secrets);
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent an event that is not a JSON object: “%s”"), excerpt);
@@ -828,13 +833,15 @@ gemini_decode (gpointer     data,
   agent_accumulator_set_model (self->accumulator,
                                agent_json_member_string (&root, "modelVersion", NULL));
 
-  /* The first candidate: libagent never asks for more. */
+  /* The first candidate: libagent never asks for more. A finishReason
+   * alone (with usage or not) is the end marker, no answer; an empty
+   * answer still has its content ({"role": "model"}) */
   member = agent_json_member (&root, "candidates");
-  self->saw_event |= agent_json_is (&member, AGENT_JSON_ARRAY);
   agent_json_iter_init (&iter, &member);
   if (agent_json_iter_next (&iter, NULL, NULL, &candidate))
     {
       member = agent_json_member (&candidate, "content");
+      self->saw_event |= agent_json_is (&member, AGENT_JSON_OBJECT);
       member = agent_json_member (&member, "parts");
       agent_json_iter_init (&iter, &member);
       while (agent_json_iter_next (&iter, NULL, NULL, &part))
@@ -850,7 +857,6 @@ gemini_decode (gpointer     data,
 
   /* Every chunk has the usage so far: it is read once the answer is whole. */
   member = agent_json_member (&root, "usageMetadata");
-  self->saw_event |= agent_json_is (&member, AGENT_JSON_OBJECT);
   if (self->finished && agent_json_is (&member, AGENT_JSON_OBJECT))
     decode_usage (self, &member);
 

@@ -49,7 +49,7 @@ arguments_to_json (AgentToolCall *call)
   if (arguments[0] == '\0')
     return cJSON_CreateObject ();
 
-  parsed = cJSON_ParseWithOpts (arguments, NULL, TRUE);
+  parsed = _agent_json_parse_cjson (arguments);
   if (parsed != NULL && cJSON_IsObject (parsed))
     return cJSON_CreateRaw (arguments);
 
@@ -461,13 +461,18 @@ ollama_decode (gpointer     data,
                GError     **error)
 {
   OllamaDecoder *self = data;
+  g_autoptr(GError) json_error = NULL;
   AgentJson root;
   AgentJson member;
 
-  if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
+  if (!agent_json_parser_parse (self->parser, text, len, &root, &json_error) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
-      g_autofree char *cut = agent_excerpt (text, len, 80, self->secrets);
+      g_autofree char *cut = NULL;
+
+      if (agent_stream_event_too_deep (json_error, error))
+        return FALSE;
+      cut = agent_excerpt (text, len, 80, self->secrets);
 
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("The server sent a line that is not a JSON object: “%s”"), cut);

@@ -358,7 +358,7 @@ struct _AgentOpenaiChatDecoder
   GPtrArray        *other_choices;
   AgentUsage       *provider_usage;
   guint             saw_usage : 1;
-  guint             saw_event : 1;  /* a chunk with choices or usage */
+  guint             saw_event : 1;  /* a chunk with choices */
   guint             no_scan : 1;    /* for tests: every event read with the DOM */
   guint             n_scanned;      /* for tests: the events the scan read */
 };
@@ -741,6 +741,9 @@ openai_chat_decode (gpointer     data,
     {
       g_autofree char *excerpt = NULL;
 
+      if (agent_stream_event_too_deep (json_error, error))
+        return FALSE;
+
       if (event_type != NULL && strcmp (event_type, "error") == 0)
         {
           /* An error event whose data is plain text */
@@ -789,9 +792,10 @@ openai_chat_decode (gpointer     data,
           g_autoptr(JsonNode) node = agent_json_to_node (&member);
           g_autoptr(AgentUsage) usage = agent_usage_new_from_json (node);
 
+          /* Not an answer by itself: Anthropic's message_delta has a
+           * usage too, and no choices */
           agent_accumulator_set_usage (self->accumulator, usage);
           self->saw_usage = TRUE;
-          self->saw_event = TRUE;
         }
       else if (KEY_IS (name, name_len, "x_groq") && !self->saw_usage)
         {

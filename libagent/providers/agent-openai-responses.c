@@ -510,7 +510,7 @@ typedef struct
   gint64            last_index[N_KINDS];
   gint64            last_part[N_KINDS];
   gsize             text_start;  /* where the text of the item last_index[TEXT] begins */
-  gboolean          saw_event;   /* a response.* event */
+  gboolean          saw_event;   /* a response.* event but the end */
 } AgentOpenaiResponsesDecoder;
 
 static gpointer
@@ -821,6 +821,7 @@ openai_responses_decode (gpointer     data,
                          GError     **error)
 {
   AgentOpenaiResponsesDecoder *self = data;
+  g_autoptr(GError) json_error = NULL;
   AgentJson root;
   AgentJson member;
   const char *type;
@@ -835,11 +836,13 @@ openai_responses_decode (gpointer     data,
       return TRUE;
     }
 
-  if (!agent_json_parser_parse (self->parser, text, len, &root, NULL) ||
+  if (!agent_json_parser_parse (self->parser, text, len, &root, &json_error) ||
       !agent_json_is (&root, AGENT_JSON_OBJECT))
     {
       g_autofree char *excerpt = agent_excerpt (text, len, 200, self->secrets);
 
+      if (agent_stream_event_too_deep (json_error, error))
+        return FALSE;
       if (g_strcmp0 (event_type, "error") == 0)
         g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROVIDER,
                      _("The provider reported an error: %s"), excerpt);
@@ -852,7 +855,10 @@ openai_responses_decode (gpointer     data,
   if (!(type = agent_json_member_string (&root, "type", NULL)) && !(type = event_type))
     return TRUE;
 
-  if (g_str_has_prefix (type, "response."))
+  /* The end alone (response.completed or .incomplete) is no answer: a real
+   * stream begins with response.created */
+  if (g_str_has_prefix (type, "response.") && strcmp (type, "response.completed") != 0 &&
+      strcmp (type, "response.incomplete") != 0)
     self->saw_event = TRUE;
 
   delta = agent_json_member_string (&root, "delta", &delta_len);

@@ -16,6 +16,7 @@
 
 #include "store/agent-conversation-private.h"
 #include "agent-error.h"
+#include "json/agent-json.h"
 #include "messages/agent-message.h"
 
 /**
@@ -54,7 +55,7 @@ _agent_conversation_error_to_node (const GError *error)
 static GError *
 error_from_text (const char *text)
 {
-  g_autoptr(JsonNode) node = json_from_string (text, NULL);
+  g_autoptr(JsonNode) node = agent_json_parse (text, -1, NULL);
   JsonObject *object;
   const char *domain;
   const char *message;

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "json/agent-json.h"
 #include "messages/agent-message-private.h"
 #include "store/agent-conversation-private.h"
 #include "store/agent-store-private.h"
@@ -805,7 +806,7 @@ _agent_conversation_new_from_row (AgentStoreDb *db,
   self->updated = sqlite3_column_int64 (row, 3);
   self->provider = g_strdup ((const char *) sqlite3_column_text (row, 4));
   self->model = g_strdup ((const char *) sqlite3_column_text (row, 5));
-  if (settings != NULL && (self->settings = json_from_string (settings, NULL)))
+  if (settings != NULL && (self->settings = agent_json_parse (settings, -1, NULL)))
     json_node_seal (self->settings);
   return self;
 }

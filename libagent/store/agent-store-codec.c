@@ -18,6 +18,7 @@
 
 #include "agent-enums.h"
 #include "agent-error.h"
+#include "json/agent-json.h"
 #include "messages/agent-message-private.h"
 #include "messages/agent-metrics-private.h"
 #include "store/agent-store-private.h"
@@ -419,7 +420,8 @@ column_string (sqlite3_stmt *row,
 }
 
 /* A sealed JSON node from a column, or NULL if the column is NULL or not
- * JSON of the expected kind. */
+ * JSON of the expected kind (nor nested deeper than AGENT_JSON_MAX_DEPTH:
+ * the file may come from anywhere). */
 static JsonNode *
 column_json (sqlite3_stmt *row,
              int           column)
@@ -427,7 +429,7 @@ column_json (sqlite3_stmt *row,
   const char *text = (const char *) sqlite3_column_text (row, column);
   JsonNode *node;
 
-  if (text == NULL || !(node = json_from_string (text, NULL)))
+  if (text == NULL || !(node = agent_json_parse (text, sqlite3_column_bytes (row, column), NULL)))
     return NULL;
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {

@@ -747,11 +747,23 @@ agent_tool_parse_parameters (const char  *schema,
   g_return_val_if_fail (schema != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  node = json_from_string (schema, &parse_error);
-  if (node == NULL && parse_error == NULL)
+  for (const char *p = schema; ; p++)
     {
-      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                           _("The parameters schema is empty"));
+      if (*p == '\0')
+        {
+          g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("The parameters schema is empty"));
+          return NULL;
+        }
+      if (!g_ascii_isspace (*p))
+        break;
+    }
+
+  node = agent_json_parse (schema, -1, &parse_error);
+  if (node == NULL && g_error_matches (parse_error, AGENT_ERROR, AGENT_ERROR_LIMIT))
+    {
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("The parameters schema cannot be read: %s"), parse_error->message);
       return NULL;
     }
   if (node == NULL)

@@ -63,6 +63,13 @@ guint64             agent_stream_decoder_get_n_events    (AgentStreamDecoder    
 gboolean            agent_stream_decoder_was_cut_off     (AgentStreamDecoder         *self);
 gpointer            agent_stream_decoder_get_provider_decoder (AgentStreamDecoder    *self);
 
+/* For a backend's decode(): TRUE, with @error set to a protocol error that
+ * says so, if @parse_error (of agent_json_parser_parse()) is an event
+ * nested more than AGENT_JSON_MAX_DEPTH deep, rather than one that is not
+ * JSON. */
+gboolean            agent_stream_event_too_deep          (const GError               *parse_error,
+                                                          GError                    **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentStreamDecoder, agent_stream_decoder_free)
 
 G_END_DECLS

@@ -5,12 +5,16 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "json/agent-json-private.h"
 #include "wire/agent-ndjson-private.h"
 #include "wire/agent-sse-parser-private.h"
 #include "wire/agent-stream-decoder-private.h"
+#include "wire/agent-wire-util-private.h"
 
 struct _AgentStreamDecoder
 {
@@ -20,13 +24,16 @@ struct _AgentStreamDecoder
   AgentSseParser             *sse;
   AgentNdjsonSplitter        *ndjson;
   guint64                     n_events;
+  char                       *first_type;   /* the first event's SSE type, if any, as
+                                             * valid UTF-8 to quote */
   guint                       done : 1;
   guint                       failed : 1;
   guint                       cut_off : 1;   /* the body ended inside an event */
 };
 
 /* A stream that ended without one event of the API: however it ended
- * (an end marker alone, another API's events), it holds no answer. */
+ * (an end marker alone, another API's events, cut), it holds no answer,
+ * and that is what the error says (not that it ended too soon). */
 static gboolean
 check_saw_event (AgentStreamDecoder  *self,
                  GError             **error)
@@ -34,11 +41,36 @@ check_saw_event (AgentStreamDecoder  *self,
   if (self->format->saw_event (self->decoder))
     return TRUE;
 
-  g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-               _("The stream ended without any event of the %s API: the server may speak "
-                 "another one"),
-               _(self->format->display_name));
+  if (self->first_type != NULL)
+    g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                 _("The stream ended without any event of the %s API (its first was “%s”): "
+                   "the server may speak another one"),
+                 _(self->format->display_name), self->first_type);
+  else
+    g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                 _("The stream ended without any event of the %s API: the server may speak "
+                   "another one"),
+                 _(self->format->display_name));
   return FALSE;
+}
+
+/* An event the backend could not read, before any event of its API: the
+ * stream may be another API's, and the error says so */
+static void
+explain_first_failure (AgentStreamDecoder  *self,
+                       GError             **error)
+{
+  char *message;
+
+  if (error == NULL || *error == NULL || !g_error_matches (*error, AGENT_ERROR, AGENT_ERROR_PROTOCOL) ||
+      self->format->saw_event (self->decoder))
+    return;
+
+  message = g_strdup_printf (_("%s (no event of the %s API came before it: the server may "
+                               "speak another one)"),
+                             (*error)->message, _(self->format->display_name));
+  g_free ((*error)->message);
+  (*error)->message = message;
 }
 
 static gboolean
@@ -56,9 +88,14 @@ decode (AgentStreamDecoder  *self,
     return TRUE;
 
   self->n_events++;
+  if (self->n_events == 1 && event_type != NULL && strcmp (event_type, "message") != 0)
+    self->first_type = agent_excerpt (event_type, strlen (event_type), 64, NULL);
 
   if (!self->format->decode (self->decoder, event_type, data, len, &done, error))
-    return FALSE;
+    {
+      explain_first_failure (self, error);
+      return FALSE;
+    }
 
   if G_UNLIKELY ((bound = agent_accumulator_take_error (self->accumulator)) != NULL)
     {
@@ -121,6 +158,7 @@ agent_stream_decoder_free (AgentStreamDecoder *self)
   g_clear_pointer (&self->sse, agent_sse_parser_free);
   g_clear_pointer (&self->ndjson, agent_ndjson_splitter_free);
   self->format->decoder_free (self->decoder);
+  g_free (self->first_type);
   g_free (self);
 }
 
@@ -183,9 +221,12 @@ agent_stream_decoder_finish (AgentStreamDecoder  *self,
 
   agent_accumulator_finish (self->accumulator);
 
-  /* Asked even when done: it may complete the message (usage, …) */
+  /* Asked even when done: it may complete the message (usage, …). Events
+   * that came, none of the API's: another API's stream, however it ended
+   * (a body cut inside its very first event is said to be cut). */
   complete = self->format->is_complete != NULL && self->format->is_complete (self->decoder);
-  if (complete || self->done)
+  if (complete || self->done ||
+      (!self->format->saw_event (self->decoder) && (self->n_events > 0 || !cut_off)))
     return check_saw_event (self, error);
 
   if (cut_off)
@@ -221,4 +262,16 @@ gpointer
 agent_stream_decoder_get_provider_decoder (AgentStreamDecoder *self)
 {
   return self->decoder;
+}
+
+gboolean
+agent_stream_event_too_deep (const GError  *parse_error,
+                             GError       **error)
+{
+  if (!_agent_json_error_is_too_deep (parse_error))
+    return FALSE;
+
+  g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+               _("The server sent an event that cannot be read: %s"), parse_error->message);
+  return TRUE;
 }

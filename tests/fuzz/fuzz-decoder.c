@@ -15,6 +15,8 @@
  * event with simdjson's DOM, never with the scan of the usual chunk: it
  * must end the same too.
  *
+ * A difference aborts (failure()), so that libFuzzer keeps the input.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -22,6 +24,8 @@
 
 #include <stdint.h>
 #include <string.h>
+
+#include "fuzz-util.h"
 
 #include "wire/agent-accumulator-private.h"
 #include "core/agent-provider-private.h"
@@ -74,7 +78,8 @@ describe_run (const uint8_t *data,
 #define ADD(label, text) G_STMT_START {                             \
     const char *value_ = (text);                                     \
     if (value_ != NULL && !g_utf8_validate (value_, -1, NULL))       \
-      g_error ("%s is not valid UTF-8", label);                      \
+      failure ("%s is not valid UTF-8: %s", label,                   \
+               g_strescape (value_, NULL));                          \
     g_string_append_printf (out, "%s=%s\n", label, value_ ? value_ : "(null)"); \
   } G_STMT_END
 
@@ -118,14 +123,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   pieces = describe_run (data, size, seed, TRUE);
 
   if (strcmp (whole, pieces) != 0)
-    g_error ("Fed whole:\n%s\nFed in pieces:\n%s", whole, pieces);
+    failure ("Fed whole:\n%s\nFed in pieces:\n%s", whole, pieces);
 
 #ifdef FUZZ_COMPARE_SCAN
   {
     g_autofree char *dom = describe_run (data, size, 0, FALSE);
 
     if (strcmp (whole, dom) != 0)
-      g_error ("With the scan:\n%s\nWith the DOM alone:\n%s", whole, dom);
+      failure ("With the scan:\n%s\nWith the DOM alone:\n%s", whole, dom);
   }
 #endif
 

@@ -8,6 +8,15 @@
  * value shown on the way must be a view of the final one (strings growing
  * into theirs, arrays adding elements, objects members), in valid UTF-8.
  *
+ * (An object that names a member twice is the exception: the second
+ * replaces the first.)
+ *
+ * The reading in pieces also tracks the changes, as the session does for
+ * object-delta, takes them now and then (when the reader will, or always)
+ * and applies them to a copy of its own, which must then be the value;
+ * and it seals the value now and then, as a careless reader of it may,
+ * which the reader must survive.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -23,6 +32,9 @@
 #include <agent.h>
 
 #include "fuzz-util.h"
+
+#include "json/agent-partial-json-private.h"
+#include "agent-test-changes.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
@@ -134,19 +146,48 @@ same (JsonNode *a,
   return is_view_of (a, b) && is_view_of (b, a);
 }
 
+/* The changes the reader has, if it gives them (all, with @force),
+ * applied to @mirror, which must then be the value */
+static JsonNode *
+follow_changes (AgentPartialJson *reader,
+                JsonNode         *mirror,
+                gboolean          force)
+{
+  g_autoptr(JsonNode) changes = _agent_partial_json_take_changes (reader, force);
+  JsonNode *value = agent_partial_json_get_value (reader);
+  g_autoptr(GError) error = NULL;
+
+  if (changes == NULL)
+    return mirror;
+
+  if (!(mirror = agent_test_try_apply_changes (mirror, changes, &error)))
+    failure ("The changes do not apply: %s", error->message);
+  if (!same (mirror, value))
+    failure ("The changes do not build the value");
+  return mirror;
+}
+
 /* Reads @data in pieces (@seed 0: whole, 1: bytes, else random sizes);
  * returns the final value, or NULL for an error. @views, when given,
- * collects a copy of the value after each piece. */
+ * collects a copy of the value after each piece, and *@replaced says
+ * whether an object named a member twice (the second replacing the
+ * first: the one case where a value is not a view of the next). */
 static JsonNode *
 read_in_pieces (const uint8_t *data,
                 size_t         size,
                 guint32        seed,
-                GPtrArray     *views)
+                GPtrArray     *views,
+                gboolean      *replaced)
 {
   g_autoptr(AgentPartialJson) reader = agent_partial_json_new ();
   g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
   g_autoptr(JsonNode) result = NULL;
+  g_autoptr(JsonNode) mirror = NULL;
+  gboolean tracking = seed >= 2;
   gsize at = 0;
+
+  if (tracking)
+    _agent_partial_json_track_changes (reader);
 
   while (at < size)
     {
@@ -160,10 +201,25 @@ read_in_pieces (const uint8_t *data,
       value = agent_partial_json_get_value (reader);
       if (views != NULL && value != NULL)
         g_ptr_array_add (views, deep_copy (value));
+      if (tracking)
+        {
+          mirror = follow_changes (reader, mirror, g_rand_int_range (rand, 0, 4) == 0);
+          /* A reader of the value that seals it */
+          if (value != NULL && g_rand_int_range (rand, 0, 8) == 0)
+            json_node_seal (value);
+        }
     }
 
   if ((result = agent_partial_json_finish (reader, NULL)) == NULL)
     return NULL;
+  if (replaced != NULL)
+    *replaced = reader->n_replaced > 0;
+  if (tracking)
+    {
+      mirror = follow_changes (reader, mirror, TRUE);
+      if (!same (mirror, result))
+        failure ("The changes do not build the whole value");
+    }
   return deep_copy (result);
 }
 
@@ -173,18 +229,26 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 {
   g_autoptr(GPtrArray) views = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   guint32 seed = 2;
-  g_autoptr(JsonNode) whole = read_in_pieces (data, size, 0, NULL);
-  g_autoptr(JsonNode) bytes = read_in_pieces (data, size, 1, views);
+  gboolean replaced = FALSE;
+  g_autoptr(JsonNode) whole = read_in_pieces (data, size, 0, NULL, NULL);
+  g_autoptr(JsonNode) bytes = read_in_pieces (data, size, 1, views, &replaced);
   g_autoptr(JsonNode) random = NULL;
 
   for (gsize i = 0; i < MIN (size, 64); i++)
     seed = seed * 31 + data[i];
-  random = read_in_pieces (data, size, MAX (seed, 2), NULL);
+  random = read_in_pieces (data, size, MAX (seed, 2), NULL, NULL);
 
   if (!same (whole, bytes) || !same (whole, random))
-    failure ("The readings differ: whole, one byte at a time and in pieces");
+    {
+      g_autofree char *a = whole ? json_to_string (whole, FALSE) : g_strdup ("(error)");
+      g_autofree char *b = bytes ? json_to_string (bytes, FALSE) : g_strdup ("(error)");
+      g_autofree char *c = random ? json_to_string (random, FALSE) : g_strdup ("(error)");
 
-  if (whole != NULL)
+      failure ("The readings differ: whole, one byte at a time and in pieces:\n%s\n%s\n%s",
+               a, b, c);
+    }
+
+  if (whole != NULL && !replaced)
     for (guint i = 0; i < views->len; i++)
       if (!is_view_of (g_ptr_array_index (views, i), whole))
         failure ("After byte %u the value is not a view of the final one", i + 1);

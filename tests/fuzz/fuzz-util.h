@@ -11,7 +11,10 @@
 #include <glib.h>
 #include <glib/gprintf.h>
 
-/* abort(), not g_error()'s trap: libFuzzer saves the input on SIGABRT */
+G_BEGIN_DECLS
+
+/* Says what failed and aborts: abort(), not g_error()'s trap, for
+ * libFuzzer saves the input on SIGABRT */
 G_GNUC_PRINTF (1, 2) G_GNUC_NORETURN
 static inline void
 failure (const char *format,
@@ -25,3 +28,5 @@ failure (const char *format,
   fputc ('\n', stderr);
   abort ();
 }
+
+G_END_DECLS

@@ -60,12 +60,18 @@ async function testAskForObject() {
     await withServer([textStream(...ANSWER)], async server => {
         const session = newSession(server);
         const deltas = [];
-        session.connect('object-delta', (_s, _m, node) =>
-            deltas.push(JSON.parse(Json.to_string(node, false))));
+        let built = null;
+        session.connect('object-delta', (_s, _m, node, changes) => {
+            // The changes build, in turn, the object each delta shows
+            built = Agent.apply_object_changes(built, JSON.parse(Json.to_string(changes, false)));
+            deltas.push(JSON.parse(Json.to_string(node, false)));
+            checkEqual(built, deltas.at(-1), 'the changes build the object');
+        });
         const object = await session.ask_for_object('Which dates?', SCHEMA);
         checkEqual(object, OBJECT, 'the object');
         check(deltas.length >= 3, `object-delta came ${deltas.length} times`);
         check(deltas.every(delta => isViewOf(delta, OBJECT)), 'each delta grows into the object');
+        checkEqual(built, OBJECT, 'the changes build the whole object');
         checkEqual(server.requests[0].body.response_format.json_schema.schema, SCHEMA, 'sent');
     });
 }
@@ -78,6 +84,14 @@ async function testStreamEvents() {
             events.push(event);
         const types = events.map(event => event.type);
         check(types.includes('object-delta'), `object-delta events: ${types}`);
+        let built = null;
+        for (const event of events.filter(e => e.type === 'object-delta')) {
+            check(Array.isArray(event.changes) && event.changes.length > 0, 'changes');
+            built = Agent.apply_object_changes(built, event.changes);
+        }
+        checkEqual(built, OBJECT, 'the changes build the object');
+        checkEqual(events.filter(e => e.type === 'object-delta').at(-1).object, OBJECT,
+            "the object-delta's object, the object so far");
         checkEqual(events.filter(e => e.type === 'object').map(e => e.object), [OBJECT], 'object');
         checkEqual(types.at(-1), 'done', 'the end');
     });
@@ -113,9 +127,30 @@ function testPartialReader() {
     checkEqual(JSON.parse(Json.to_string(reader.finish(), false)), {tags: ['a', 'b']}, 'finish');
 }
 
+function testJsonDepth() {
+    checkEqual(Agent.JSON_MAX_DEPTH, 512, 'the bound');
+    checkEqual(JSON.parse(Json.to_string(Agent.json_parse('{"a": [1]}', -1), false)), {a: [1]},
+        'parsed');
+    try {
+        Agent.json_parse('['.repeat(150000), -1);
+        check(false, 'nested too deeply');
+    } catch (error) {
+        check(error.matches(Agent.error_quark(), Agent.Error.LIMIT), `${error}`);
+        check(error.message.includes('512'), error.message);
+    }
+
+    // The partial reader keeps the levels above the bound
+    let value = Agent.parse_partial('['.repeat(150000));
+    let depth = 0;
+    for (; Array.isArray(value); depth++)
+        value = value.length > 0 ? value[0] : null;
+    checkEqual(depth, 512, 'the levels kept');
+}
+
 runTests(setup, [
     testAskForObject,
     testStreamEvents,
     testMismatchRejects,
     testPartialReader,
+    testJsonDepth,
 ]);

@@ -292,6 +292,20 @@ test_pretty_json (void)
 
   agent_test_assert_contains (pretty, "\n  \"a\" : [\n");
   g_assert_cmpstr (partial, ==, "{\"a\":[1,");
+
+  /* Arguments nested past AGENT_JSON_MAX_DEPTH (150 KB of "[[[…") show as
+   * they came: json-glib's parser overflowed the stack on them */
+  {
+    g_autoptr(GString) deep = g_string_new (NULL);
+    g_autofree char *shown = NULL;
+
+    for (guint i = 0; i < 150000; i++)
+      g_string_append_c (deep, '[');
+    for (guint i = 0; i < 150000; i++)
+      g_string_append_c (deep, ']');
+    shown = _agent_gtk_pretty_json (deep->str);
+    g_assert_cmpstr (shown, ==, deep->str);
+  }
 }
 
 /* The window and the toggle */

@@ -54,8 +54,16 @@ def test_ask_for_object():
     with ScriptedServer(text_stream(*ANSWER)) as server:
         session = new_session(server)
         deltas = []
-        session.connect('object-delta', lambda s, message, node: deltas.append(
-            json.loads(Json.to_string(node, False))))
+        built = [None]
+
+        def object_delta(s, message, node, changes):
+            # The changes build, in turn, the object each delta shows
+            built[0] = Agent.apply_object_changes(built[0],
+                                                  json.loads(Json.to_string(changes, False)))
+            deltas.append(json.loads(Json.to_string(node, False)))
+            check_equal(built[0], deltas[-1], 'the changes build the object')
+
+        session.connect('object-delta', object_delta)
         result = session.ask_for_object('Which dates?', SCHEMA)
         request = server.requests[0]['body']
 
@@ -63,6 +71,7 @@ def test_ask_for_object():
     check_equal(request['response_format']['json_schema']['schema'], SCHEMA, 'the schema sent')
     check(len(deltas) >= 3, 'object-delta came %d times' % len(deltas))
     check(all(is_view_of(delta, OBJECT) for delta in deltas), 'each delta grows into the object')
+    check_equal(built[0], OBJECT, 'the changes build the whole object')
 
 
 def test_node_and_property():
@@ -83,6 +92,14 @@ def test_stream_events():
         events = list(session.stream('Which dates?', schema=SCHEMA))
     types = [event['type'] for event in events]
     check('object-delta' in types, 'object-delta events: %r' % types)
+    built = None
+    for event in events:
+        if event['type'] == 'object-delta':
+            check(isinstance(event['changes'], list) and event['changes'], 'changes: %r' % event)
+            built = Agent.apply_object_changes(built, event['changes'])
+    check_equal(built, OBJECT, 'the changes build the object')
+    deltas = [event['object'] for event in events if event['type'] == 'object-delta']
+    check_equal(deltas[-1], OBJECT, "the object-delta's object, the object so far")
     check_equal(types[-2:], ['step-finished', 'done'], 'the end')
     objects = [event['object'] for event in events if event['type'] == 'object']
     check_equal(objects, [OBJECT], 'one object event')
@@ -125,11 +142,41 @@ def test_partial_reader():
         check(False, 'invalid JSON')
 
 
+def test_json_depth():
+    check_equal(Agent.JSON_MAX_DEPTH, 512, 'the bound')
+    node = Agent.json_parse('{"a": [1]}', -1)
+    check_equal(json.loads(Json.to_string(node, False)), {'a': [1]}, 'parsed')
+    try:
+        Agent.json_parse('[' * 150000, -1)
+    except GLib.Error as error:
+        check(error.matches(Agent.error_quark(), Agent.Error.LIMIT), error.message)
+        check('512' in error.message, error.message)
+    else:
+        check(False, 'nested too deeply')
+
+    # The partial reader keeps the levels above the bound, and Python's
+    # conversion takes them
+    value = Agent.parse_partial('[' * 150000)
+    depth = 0
+    while isinstance(value, list):
+        depth += 1
+        value = value[0] if value else None
+    check_equal(depth, 512, 'the levels kept')
+
+
 def test_validate():
     schema = Agent.Tool.parse_parameters(json.dumps(SCHEMA))
     good = Json.from_string(json.dumps(OBJECT))
     bad = Json.from_string('{"dates": [{"day": 1}]}')
     check(Agent.json_schema_validate(schema, good), 'valid')
+    check(Agent.json_schema_check(schema), 'usable')
+    try:
+        Agent.json_schema_check(Json.from_string('{"$ref": "#"}'))
+    except GLib.Error as error:
+        check_equal(error.message, 'The schema cannot be used (at #): the reference “#” goes round '
+                    'in a circle', 'a circle')
+    else:
+        check(False, 'a circle')
     try:
         Agent.json_schema_validate(schema, bad)
     except GLib.Error as error:
@@ -145,5 +192,6 @@ if __name__ == '__main__':
         test_stream_events,
         test_mismatch_raises,
         test_partial_reader,
+        test_json_depth,
         test_validate,
     ])

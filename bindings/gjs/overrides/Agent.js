@@ -23,7 +23,8 @@
 // - structured output: schemas as plain objects (set_output_schema,
 //   send_for_object_async), session.ask_for_object(text, schema) resolves
 //   to the object, session.stream(text, null, {schema}) adds object-delta
-//   and object events, Agent.parse_partial(text) and
+//   and object events, Agent.apply_object_changes(value, changes) applies
+//   an object-delta's changes, Agent.parse_partial(text) and
 //   reader.get_value_object() give partial JSON as JavaScript values.
 //
 // SPDX-License-Identifier: LGPL-2.1-or-later
@@ -504,17 +505,57 @@ function _init() {
     }
 
     /**
+     * The value after the changes of an object-delta (an array of {op,
+     * path, value}, see Agent.Session::object-delta): 'add' at '' is the
+     * object anew; 'append' extends the string, array or object at its
+     * JSON pointer by its value. Arrays and objects change in place; the
+     * changes' own values are copied, never shared.
+     */
+    Agent.apply_object_changes = function (value, changes) {
+        for (const change of changes) {
+            const added = JSON.parse(JSON.stringify(change.value));
+            if (change.op === 'add') {
+                value = added;
+                continue;
+            }
+            const parts = change.path.split('/').slice(1)
+                .map(part => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+            let parent = null;
+            let target = value;
+            for (const part of parts) {
+                parent = target;
+                target = target[Array.isArray(target) ? Number(part) : part];
+            }
+            if (typeof target === 'string') {
+                if (parent === null)
+                    value = target + added;
+                else
+                    parent[Array.isArray(parent) ? Number(parts.at(-1)) : parts.at(-1)] = target + added;
+            } else if (Array.isArray(target)) {
+                for (const element of added)
+                    target.push(element);
+            } else {
+                Object.assign(target, added);
+            }
+        }
+        return value;
+    };
+
+    /**
      * Runs a turn after `text` — a string, or an Agent.Message with images
      * and documents — and yields its events, objects with the fields of
      * agent-cli's --json lines. The last is 'done'; or 'error', after which
      * the GLib.Error is thrown. Leaving the loop early cancels the turn.
      * The GLib main loop must run (it does in `gjs -m` while a top-level
      * await is pending, and in an application). With {schema} the answer
-     * is to follow it: 'object-delta' events carry the object as it
-     * arrives, an 'object' event the whole of it.
+     * is to follow it: 'object-delta' events carry `changes` (what the
+     * object gained, as agent-cli's lines do) and `object` (the object so
+     * far, built from them: the same value in each event of an answer,
+     * growing), an 'object' event the whole of it.
      */
     Agent.Session.prototype.stream = async function* (text, cancellable = null, {schema} = {}) {
         const queue = [];
+        let object = null;
         let wake = null;
         let done = false;
         let failure = null;
@@ -545,8 +586,13 @@ function _init() {
                 'finish-reason': m.get_finish_reason(), usage: usageFields(m.get_usage()),
                 metrics: metricsFields(m.get_metrics()),
             })),
-            rawConnect.call(this, 'object-delta', (_s, _m, node) => add('object-delta',
-                {object: jsValue(node)})),
+            rawConnect.call(this, 'object-delta', (_s, _m, _node, changes) => {
+                // The object so far, built from the changes: each piece
+                // converted once, not the whole object again for each
+                const list = jsValue(changes);
+                object = Agent.apply_object_changes(object, list);
+                add('object-delta', {changes: list, object});
+            }),
             rawConnect.call(this, 'object-finished', (_s, _m, node) => add('object',
                 {object: jsValue(node)})),
         ];

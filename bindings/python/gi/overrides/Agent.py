@@ -24,6 +24,7 @@
 
 import asyncio
 import collections
+import copy
 import inspect
 import json
 import re
@@ -660,11 +661,17 @@ class _Events:
                 'step-finished', usage=_usage(message.get_usage()),
                 metrics=_metrics(message.get_metrics()),
                 **{'finish-reason': message.get_finish_reason()})),
-            raw(session, 'object-delta', lambda s, message, node: self.add(
-                'object-delta', object=_python(node))),
+            raw(session, 'object-delta',
+                lambda s, message, node, changes: self.object_delta(_python(changes))),
             raw(session, 'object-finished', lambda s, message, node: self.add(
                 'object', object=_python(node))),
         ]
+
+    def object_delta(self, changes):
+        # The object so far, built from the changes: each piece converted
+        # once, not the whole object again for every piece
+        self.object = apply_object_changes(getattr(self, 'object', None), changes)
+        self.add('object-delta', changes=changes, object=self.object)
 
     def add(self, kind, **fields):
         event = {'type': kind}
@@ -804,8 +811,11 @@ class Session(Agent.Session):
         meanwhile. The last is 'done'; or 'error', after which the
         GLib.Error is raised. Leaving the loop early cancels the turn.
         With @schema (a dict, JSON text or a Json.Node) the answer is to
-        follow it: 'object-delta' events carry the object as it arrives,
-        an 'object' event the whole of it, as Python values."""
+        follow it: 'object-delta' events carry 'changes' (what the object
+        gained, as agent-cli's lines do) and 'object' (the object so far,
+        built from them: the same value in each event of an answer,
+        growing; copy it to keep how it was), an 'object' event the whole
+        of it, as Python values."""
         from gi.repository import Gio
         own = Gio.Cancellable()
         events = self._start_stream(text, own, schema)
@@ -884,6 +894,42 @@ def parse_partial(text):
 
 
 __all__.append('parse_partial')
+
+
+def _pointer(path):
+    return [part.replace('~1', '/').replace('~0', '~') for part in path.split('/')[1:]]
+
+
+def apply_object_changes(value, changes):
+    """The value after the changes of an object-delta (a list of
+    {'op', 'path', 'value'}, see Agent.Session::object-delta): 'add' at ''
+    is the object anew; 'append' extends the str, list or dict at its JSON
+    pointer by its value. Lists and dicts change in place; the changes'
+    own values are copied, never shared. Returns the value (a new one when
+    it is a str, or after 'add')."""
+    for change in changes:
+        added = copy.deepcopy(change['value'])
+        if change['op'] == 'add':
+            value = added
+            continue
+        parts = _pointer(change['path'])
+        parent, target = None, value
+        for part in parts:
+            parent = target
+            target = target[int(part)] if isinstance(target, list) else target[part]
+        if isinstance(target, str):
+            if parent is None:
+                value = target + added
+            else:
+                parent[int(parts[-1]) if isinstance(parent, list) else parts[-1]] = target + added
+        elif isinstance(target, list):
+            target.extend(added)
+        else:
+            target.update(added)
+    return value
+
+
+__all__.append('apply_object_changes')
 
 
 @override
