@@ -16,6 +16,9 @@
  *   bench-bounds mcp-result TOOL AMOUNT     the model calls an MCP tool whose
  *                                           answer is huge: huge_text BYTES or
  *                                           many_blocks COUNT
+ *   bench-bounds scale-image [SIDE]         --scale-images 1024 --attach of a
+ *                                           PNG of SIDE × SIDE pixels (40000:
+ *                                           194 KB on the disk)
  *
  * Each runs agent-cli (with its default settings, its conversation kept in
  * a scratch store) as a child of bench-rusage, against a model server in
@@ -40,6 +43,8 @@
 #include <libsoup/soup.h>
 
 #include <agent.h>
+
+#include "agent-test-png.h"
 
 #define CHUNK_TEXT (64 * 1024)
 
@@ -451,6 +456,28 @@ register_tools (guint n)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* scale-image: an image small on the disk and huge decoded, attached and
+ * scaled (issue 37) */
+static void
+scale_image (Model      *model,
+             const char *dir,
+             const char *base_url,
+             guint32     side)
+{
+  g_autoptr(GBytes) png = agent_test_grey_png_new (side, side, side);
+  g_autofree char *path = g_build_filename (dir, "huge.png", NULL);
+  g_autofree char *label = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_set_contents (path, g_bytes_get_data (png, NULL), g_bytes_get_size (png), &error))
+    g_error ("%s", error->message);
+  label = g_strdup_printf ("PNG %u × %u, %.0f KB", side, side, g_bytes_get_size (png) / 1e3);
+  model->kind = MODEL_ANSWER;
+  run_cli (label, model, dir,
+           (const char * const[]) { "-u", base_url, "--scale-images", "1024", "--attach", path,
+                                    "What is this?", NULL });
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -550,11 +577,13 @@ main (int   argc,
                                         NULL });
       g_free (model.mcp_arguments);
     }
+  else if (g_str_equal (mode, "scale-image"))
+    scale_image (&model, dir, base_url, argc > 2 ? atoi (argv[2]) : 40000);
   else
     {
       g_printerr ("usage: bench-bounds steps [MB] | stall [SECONDS] | mcp-tools N… | mcp-register N… | "
                   "writers N MB | "
-                  "mcp-result huge_text|many_blocks AMOUNT\n");
+                  "mcp-result huge_text|many_blocks AMOUNT | scale-image [SIDE]\n");
       return 2;
     }
 

@@ -37,6 +37,7 @@ struct _AgentContentPart
   char                 *uri;
   char                 *name;
   AgentContentPartKind  kind;
+  AgentPartCache       *cache;  /* agent-content-part-cache.c: made once, as asked for */
 };
 
 enum {
@@ -65,6 +66,7 @@ agent_content_part_finalize (GObject *object)
   g_clear_pointer (&self->data, g_bytes_unref);
   g_clear_pointer (&self->uri, g_free);
   g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->cache, _agent_part_cache_free);
 
   G_OBJECT_CLASS (agent_content_part_parent_class)->finalize (object);
 }
@@ -541,6 +543,13 @@ agent_content_part_dup_checksum (AgentContentPart *self)
     return NULL;
 
   return g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, self->data);
+}
+
+/* Documented in agent-content-part-private.h */
+AgentPartCache **
+_agent_content_part_cache_slot (AgentContentPart *self)
+{
+  return &self->cache;
 }
 
 /* Documented in agent-content-part-private.h */

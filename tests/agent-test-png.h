@@ -1,0 +1,16 @@
+/* agent-test-png.h — PNG files written byte by byte, of any size
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+GBytes *agent_test_grey_png_new (guint32 width,
+                                 guint32 height,
+                                 guint32 rows_written);
+
+G_END_DECLS
