@@ -171,6 +171,8 @@ configure_session (AgentChatWindow  *self,
                                 &key, &source);
   agent_provider_set_api_key (provider, key);
   agent_session_set_system_prompt (self->session, *prompt ? prompt : NULL);
+  g_object_set (self->session, "scale-images",
+                g_settings_get_boolean (self->settings, "scale-images"), NULL);
   configure_tools (self);
   _agent_chat_window_configure_context (self);
   return TRUE;

@@ -104,3 +104,14 @@ agent_test_grey_png_new (guint32 width,
 }
 
 
+/* A user's message: @text, then the image @png */
+AgentMessage *
+agent_test_image_message_new (const char *text,
+                              GBytes     *png)
+{
+  g_autoptr(AgentContentPart) words = agent_content_part_new_text (text);
+  g_autoptr(AgentContentPart) image = agent_content_part_new_image ("image/png", png);
+  AgentContentPart *parts[] = { words, image };
+
+  return agent_message_new_with_parts (AGENT_MESSAGE_ROLE_USER, parts, 2);
+}

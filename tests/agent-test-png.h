@@ -5,12 +5,14 @@
 
 #pragma once
 
-#include <glib.h>
+#include <agent.h>
 
 G_BEGIN_DECLS
 
-GBytes *agent_test_grey_png_new (guint32 width,
-                                 guint32 height,
-                                 guint32 rows_written);
+GBytes       *agent_test_grey_png_new       (guint32     width,
+                                             guint32     height,
+                                             guint32     rows_written);
+AgentMessage *agent_test_image_message_new  (const char *text,
+                                             GBytes     *png);
 
 G_END_DECLS

@@ -14,6 +14,7 @@
 #include "wire/agent-accumulator-private.h"
 #include "json/agent-json-private.h"
 #include "core/agent-provider.h"
+#include "messages/agent-content-part-private.h"
 #include "wire/agent-stream-decoder-private.h"
 
 G_BEGIN_DECLS
@@ -30,6 +31,9 @@ typedef struct
    * providers whose backend has output_by_tool) */
   JsonNode      *output_schema;
   const char    *output_name;
+  /* Images are sent scaled down by this rule (the backend's images, when
+   * AgentSession:scale-images is on), or as they are (NULL) */
+  const AgentImageRule *scale_images;
 } AgentRequest;
 
 typedef struct _AgentProviderBackend AgentProviderBackend;
@@ -57,6 +61,10 @@ struct _AgentProviderBackend
    * named output_name (Anthropic), not as the answer's text */
   gboolean    output_by_tool;
 
+  /* What its API makes of images and documents: the largest image it
+   * documents as useful, the tokens it bills */
+  const AgentImageRule *images;
+
   /* Listing models: GET {base}{models_path}; the names in the answer. */
   const char *models_path;
   char     **(*parse_models) (const AgentJson     *root);
@@ -74,6 +82,10 @@ AgentProviderSlots         *_agent_provider_slots_new         (void);
 void                        _agent_provider_slots_free        (AgentProviderSlots  *slots);
 
 const AgentProviderBackend *_agent_provider_get_backend       (AgentProvider       *self);
+/* While a backend builds a request's body on this thread: the request's
+ * scale_images (the writers of its parts are reached through callbacks
+ * that carry a message, not the request) */
+const AgentImageRule       *_agent_provider_get_writing_images (void);
 AgentProviderHttp          *_agent_provider_get_http          (AgentProvider       *self);
 AgentProviderSlots         *_agent_provider_get_slots         (AgentProvider       *self);
 SoupSession                *_agent_provider_get_soup_session  (AgentProvider       *self,

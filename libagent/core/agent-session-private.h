@@ -7,6 +7,7 @@
 
 #include "core/agent-session.h"
 #include "agent-util-private.h"
+#include "messages/agent-content-part-private.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,7 @@ struct _AgentSession
   guint          max_steps;
   guint          max_tool_calls;
   guint          stream_tool_call_chunks : 1;
+  guint          scale_images : 1;
 
   /* agent-session-context.c */
   AgentContextPolicy *context_policy;
@@ -87,7 +89,8 @@ void _agent_session_set_usage           (AgentSession *self,
 void _agent_session_set_turn_metrics    (AgentSession *self,
                                          AgentMetrics *metrics);
 
-/* agent-session-limits.c: max-request-size, max-turn-size, stall-timeout */
+/* agent-session-limits.c: max-request-size, max-turn-size, stall-timeout,
+ * max-attachment-size, scale-images */
 #define AGENT_SESSION_DEFAULT_MAX_REQUEST_SIZE (G_GUINT64_CONSTANT (32) * 1024 * 1024)
 #define AGENT_SESSION_DEFAULT_MAX_TURN_SIZE    (G_GUINT64_CONSTANT (32) * 1024 * 1024)
 #define AGENT_SESSION_DEFAULT_MAX_ATTACHMENT_SIZE (G_GUINT64_CONSTANT (20) * 1024 * 1024)
@@ -104,7 +107,7 @@ gboolean _agent_session_set_limit_property   (AgentSession *self,
                                               const GValue *value);
 
 /* agent-session-limits.c adds this many properties */
-#define AGENT_SESSION_N_LIMIT_PROPS 4
+#define AGENT_SESSION_N_LIMIT_PROPS 5
 
 /* agent-session-context.c adds this many properties */
 #define AGENT_SESSION_N_CONTEXT_PROPS 4
@@ -136,5 +139,10 @@ gboolean _agent_session_get_output_property  (AgentSession *self,
 gboolean _agent_session_set_output_property  (AgentSession *self,
                                               guint         prop_id,
                                               const GValue *value);
+
+/* agent-turn-parts.c: what the provider's API makes of images, and the
+ * rule images are scaled by (NULL: scale-images off) */
+const AgentImageRule *_agent_session_get_images       (AgentSession *self);
+const AgentImageRule *_agent_session_get_scale_images (AgentSession *self);
 
 G_END_DECLS

@@ -236,6 +236,7 @@ start_summary (AgentTurn  *turn,
   request.system_prompt = session->system_prompt;
   request.messages = G_LIST_MODEL (messages);
   request.tools = G_LIST_MODEL (no_tools);
+  request.scale_images = _agent_session_get_scale_images (session);
 
   g_debug ("Summarizing messages %u to %u", start, boundary);
 

@@ -92,6 +92,11 @@ void       _agent_turn_stop_tools    (AgentTurn    *turn);
 
 extern const AgentAccumulatorListener _agent_turn_listener;
 
+/* agent-turn-parts.c: FALSE when every attachment is ready; else they
+ * are made ready on a thread, and @callback called (with @turn) after */
+gboolean   _agent_turn_prepare_parts (AgentTurn           *turn,
+                                      GAsyncReadyCallback  callback);
+
 /* agent-turn-context.c */
 gboolean   _agent_turn_prepare_view  (AgentTurn    *turn);
 void       _agent_turn_update_context_used (AgentTurn *turn);

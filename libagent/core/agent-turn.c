@@ -773,6 +773,7 @@ send_step (AgentTurn *turn)
   request.system_prompt = session->system_prompt;
   request.messages = turn->view ? G_LIST_MODEL (turn->view) : G_LIST_MODEL (session->memory);
   request.tools = G_LIST_MODEL (session->tools);
+  request.scale_images = _agent_session_get_scale_images (session);
   _agent_turn_output_prepare (turn, &request);
 
   /* The prepare-step hook sees (and may change) a copy; without a handler
@@ -842,8 +843,8 @@ memory_synced_cb (GObject      *object,
  * crash loses at most the answer being streamed: a memory that writes
  * after append returned (on a thread of its own) is awaited, without
  * blocking the main context. */
-void
-_agent_turn_next_step (AgentTurn *turn)
+static void
+sync_memory (AgentTurn *turn)
 {
   AgentMemory *memory = turn->session->memory;
 
@@ -851,6 +852,22 @@ _agent_turn_next_step (AgentTurn *turn)
     agent_memory_sync_async (memory, turn->cancellable, memory_synced_cb, turn);
   else
     send_step (turn);
+}
+
+static void
+parts_prepared_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  sync_memory (user_data);
+}
+
+/* The attachments first (agent-turn-parts.c), then the memory */
+void
+_agent_turn_next_step (AgentTurn *turn)
+{
+  if (!_agent_turn_prepare_parts (turn, parts_prepared_cb))
+    sync_memory (turn);
 }
 
 void

@@ -9,6 +9,15 @@
 
 G_BEGIN_DECLS
 
+/* What a provider's API makes of images (providers/agent-provider-images.c):
+ * the largest image it documents as useful (0: no such bound) */
+typedef struct
+{
+  int      max_side;     /* pixels on the longer side */
+  int      max_short;    /* pixels on the shorter side */
+  guint64  max_area;     /* pixels */
+} AgentImageRule;
+
 /* What is worked out of a part once, and kept with it
  * (agent-content-part-cache.c) */
 typedef struct _AgentPartCache AgentPartCache;
@@ -28,8 +37,6 @@ char             *_agent_content_part_guess_mime_type (const char           *nam
                                                        GBytes               *data);
 /* "data:MIME;base64,…" of a part with data */
 char             *_agent_content_part_dup_data_url    (AgentContentPart     *self);
-/* The data in base64 */
-char             *_agent_content_part_dup_base64      (AgentContentPart     *self);
 /* "[Image: shot.png, image/png, 2.3 kB]": the part where only text goes */
 char             *_agent_content_part_dup_description (AgentContentPart     *self);
 /* A document of a text/ type in valid UTF-8: sent as text where the API
@@ -70,5 +77,44 @@ AgentContentPart *_agent_content_part_scale_to_fit    (AgentContentPart     *sel
 gboolean          _agent_content_part_get_image_size  (AgentContentPart     *self,
                                                        int                  *width,
                                                        int                  *height);
+/* The base64 of the part's bytes, made once: kept as long as the part */
+const char       *_agent_content_part_get_base64      (AgentContentPart     *self);
+/* The name a variant made by @rule is kept under */
+char             *_agent_image_rule_key               (const AgentImageRule *rule);
+/* Makes what a request sends of @self (@rule: images scaled by it; NULL:
+ * as they are), in base64, so that building the request costs no work:
+ * on any thread */
+void              _agent_content_part_prepare         (AgentContentPart     *self,
+                                                       const AgentImageRule *rule);
+gboolean          _agent_content_part_is_prepared     (AgentContentPart     *self,
+                                                       const AgentImageRule *rule);
+/* The base64 of what is sent of @self (made now if it was not prepared),
+ * its MIME type and its size (0 × 0 if not an image read); kept as long as
+ * the part */
+const char       *_agent_content_part_get_sent        (AgentContentPart     *self,
+                                                       const AgentImageRule *rule,
+                                                       const char          **mime_type,
+                                                       int                  *width,
+                                                       int                  *height);
+/* A variant a store kept */
+void              _agent_content_part_add_variant     (AgentContentPart     *self,
+                                                       const char           *rule,
+                                                       const char           *mime_type,
+                                                       int                   width,
+                                                       int                   height,
+                                                       const char           *base64);
+typedef void (*AgentVariantFunc) (const char *rule,
+                                  const char *mime_type,
+                                  int         width,
+                                  int         height,
+                                  const char *base64,
+                                  gpointer    user_data);
+/* Calls @func for each scaled variant not yet kept by a store, and marks
+ * it kept */
+void              _agent_content_part_foreach_unsaved (AgentContentPart     *self,
+                                                       AgentVariantFunc      func,
+                                                       gpointer              user_data);
+/* Images scaled for a rule in this process (benchmarks, tests) */
+guint             _agent_content_part_get_n_scaled    (void);
 
 G_END_DECLS

@@ -573,22 +573,8 @@ _agent_content_part_new (AgentContentPartKind  kind,
 char *
 _agent_content_part_dup_data_url (AgentContentPart *self)
 {
-  g_autofree char *base64 = NULL;
-  gsize len;
-  const guchar *bytes = g_bytes_get_data (self->data, &len);
-
-  base64 = g_base64_encode (bytes, len);
-  return g_strconcat ("data:", self->mime_type, ";base64,", base64, NULL);
-}
-
-/* Documented in agent-content-part-private.h */
-char *
-_agent_content_part_dup_base64 (AgentContentPart *self)
-{
-  gsize len;
-  const guchar *bytes = g_bytes_get_data (self->data, &len);
-
-  return g_base64_encode (bytes, len);
+  return g_strconcat ("data:", self->mime_type, ";base64,", _agent_content_part_get_base64 (self),
+                      NULL);
 }
 
 /* Documented in agent-content-part-private.h */

@@ -141,7 +141,7 @@ input_part (AgentContentPart *part)
       return input_text (text);
     }
 
-  url = has_data ? _agent_content_part_dup_data_url (part)
+  url = has_data ? _agent_part_dup_sent_data_url (part)
                  : g_strdup (agent_content_part_get_uri (part));
   item = cJSON_CreateObject ();
   if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
@@ -940,6 +940,7 @@ const AgentProviderBackend agent_openai_responses_backend = {
   .build_body = openai_responses_build_body,
   .build_path = openai_responses_build_path,
   .add_headers = openai_responses_add_headers,
+  .images = &_agent_openai_images,
   .stream = {
     .display_name = N_("OpenAI Responses"),
     .framing = AGENT_FRAMING_SSE,

@@ -578,6 +578,8 @@ agent_conversation_sync_async (AgentMemory         *memory,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
+  /* What the turn made of the attachments (scaled images), with them */
+  _agent_conversation_queue_variants (AGENT_CONVERSATION (memory));
   agent_conversation_flush_async (AGENT_CONVERSATION (memory), cancellable, callback, user_data);
 }
 

@@ -31,6 +31,7 @@ typedef enum
   STMT_SET_ERROR,
   STMT_INSERT_ATTACHMENT,
   STMT_INSERT_PART,
+  STMT_INSERT_VARIANT,
   N_STATEMENTS
 } AgentStoreStatement;
 
@@ -196,6 +197,7 @@ gboolean       _agent_store_load_parts         (AgentStoreDb        *db,
                                                 GPtrArray           *messages,
                                                 GArray              *ids,
                                                 GError             **error);
+void           _agent_conversation_queue_variants (AgentConversation *self);
 void           _agent_store_export_attachments_json (JsonBuilder    *builder,
                                                      AgentMessage   *message);
 void           _agent_store_export_attachments_markdown (GString    *out,
