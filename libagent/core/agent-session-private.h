@@ -47,6 +47,7 @@ struct _AgentSession
   guint          context_boundary;   /* memory position: a policy cut what is before */
   guint          context_since;      /* memory position of the last compaction */
   guint          context_pressure : 1;
+  guint          context_estimated : 1;  /* context_used is not all the server's count */
 };
 
 typedef enum
@@ -110,10 +111,11 @@ gboolean _agent_session_set_limit_property   (AgentSession *self,
 #define AGENT_SESSION_N_LIMIT_PROPS 5
 
 /* agent-session-context.c adds this many properties */
-#define AGENT_SESSION_N_CONTEXT_PROPS 4
+#define AGENT_SESSION_N_CONTEXT_PROPS 5
 
 /* agent-session-context.c: context-policy, context-window, context-used,
- * context-pressure-threshold; context-pressure and compacted */
+ * context-pressure-threshold, context-estimated; context-pressure and
+ * compacted */
 void     _agent_session_init_context          (AgentSession *self);
 void     _agent_session_dispose_context       (AgentSession *self);
 void     _agent_session_class_add_context     (GObjectClass *object_class,
@@ -126,7 +128,13 @@ gboolean _agent_session_set_context_property  (AgentSession *self,
                                                guint         prop_id,
                                                const GValue *value);
 void     _agent_session_set_context_used      (AgentSession *self,
+                                               gint64        tokens,
+                                               gboolean      estimated);
+/* context-used while an answer streams: notified, no pressure emitted */
+void     _agent_session_show_context_used     (AgentSession *self,
                                                gint64        tokens);
+/* agent-turn-context.c: context-used of the memory as it is */
+void     _agent_session_update_context_used   (AgentSession *self);
 
 /* agent-session-output.c: output-schema, object-delta, object-finished */
 void     _agent_session_class_add_output     (GObjectClass *object_class,
@@ -140,8 +148,8 @@ gboolean _agent_session_set_output_property  (AgentSession *self,
                                               guint         prop_id,
                                               const GValue *value);
 
-/* agent-turn-parts.c: what the provider's API makes of images, and the
- * rule images are scaled by (NULL: scale-images off) */
+/* agent-turn-parts.c: what the provider's API makes of images (its
+ * billing), and the rule images are scaled by (NULL: scale-images off) */
 const AgentImageRule *_agent_session_get_images       (AgentSession *self);
 const AgentImageRule *_agent_session_get_scale_images (AgentSession *self);
 

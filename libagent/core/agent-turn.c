@@ -257,6 +257,7 @@ _agent_turn_new (AgentSession *session,
   turn->cancellable = g_cancellable_new ();
   turn->started_at = g_get_monotonic_time ();
   turn->totals.time_to_first_token = -1;
+  turn->context_request = -1;
 
   /* The caller's cancellable cancels the turn's own */
   if (cancellable != NULL)
@@ -347,7 +348,7 @@ end_turn (AgentTurn    *turn,
       _agent_session_set_usage (turn->session, turn->totals.usage);
     }
   _agent_session_set_turn_metrics (turn->session, metrics);
-  _agent_turn_update_context_used (turn);
+  _agent_session_update_context_used (turn->session);
   _agent_session_set_turn (turn->session, NULL);
 
   _agent_session_emit (turn->session, AGENT_SESSION_TURN_FINISHED, message, error, metrics);
@@ -427,6 +428,7 @@ note_delta (AgentTurn *turn,
   turn->last_delta_at = now;
 
   turn->step_size += len;
+  _agent_turn_context_streamed (turn, now);
 }
 
 /* After the delta was shown: it is in the message, and kept */

@@ -1,7 +1,7 @@
 /* agent-content-part-cache.c — what is worked out of a part once
  *
  * A part never changes, so what is read or made of it is kept with it:
- * an image's size (from its header), the base64 of
+ * an image's size (from its header), the pages of a PDF, the base64 of
  * its bytes, and what a provider's rule sends of an image (a variant:
  * the image scaled down to the size the API documents as useful, in
  * base64). A conversation's parts live as long as it is loaded, so each
@@ -40,6 +40,7 @@ struct _AgentPartCache
   int        width;
   int        height;
   int        size_state;  /* 0: not read yet, 1: read, -1: not an image we read */
+  int        n_pages;     /* a PDF's, 0 until counted */
   char      *base64;      /* of the part's own bytes */
   GPtrArray *variants;    /* of Variant */
 };
@@ -181,6 +182,50 @@ _agent_content_part_get_base64 (AgentContentPart *self)
   g_mutex_unlock (&cache_lock);
 
   return base64;
+}
+
+/* The PDF's pages: its page objects ("/Type /Page", not "/Pages"), or 1.
+ * An estimate's count, not a parse: a PDF may hold objects no page shows. */
+static int
+count_pdf_pages (GBytes *data)
+{
+  gsize len;
+  const char *bytes = g_bytes_get_data (data, &len);
+  const char *end = bytes + len;
+  int n = 0;
+
+  for (const char *p = bytes; p != NULL && p < end;
+       p = memmem (p, end - p, "/Type", 5))
+    {
+      const char *q = p + 5;
+
+      while (q < end && (*q == ' ' || *q == '\r' || *q == '\n' || *q == '\t'))
+        q++;
+      if (end - q >= 5 && memcmp (q, "/Page", 5) == 0 &&
+          (end - q == 5 || !g_ascii_isalnum (q[5])))
+        n++;
+      p = q;
+    }
+  return MAX (n, 1);
+}
+
+/* Documented in agent-content-part-private.h */
+int
+_agent_content_part_get_pdf_pages (AgentContentPart *self)
+{
+  int n;
+
+  g_mutex_lock (&cache_lock);
+  n = get_cache (self)->n_pages;
+  g_mutex_unlock (&cache_lock);
+  if (n > 0)
+    return n;
+
+  n = count_pdf_pages (agent_content_part_get_data (self));
+  g_mutex_lock (&cache_lock);
+  get_cache (self)->n_pages = n;
+  g_mutex_unlock (&cache_lock);
+  return n;
 }
 
 /* Documented in agent-content-part-private.h */
@@ -325,6 +370,33 @@ _agent_content_part_get_sent (AgentContentPart     *self,
 
   return variant != NULL && variant->base64 != NULL ? variant->base64
                                                     : _agent_content_part_get_base64 (self);
+}
+
+/* Documented in agent-content-part-private.h */
+gboolean
+_agent_content_part_get_sent_size (AgentContentPart     *self,
+                                   const AgentImageRule *rule,
+                                   int                  *width,
+                                   int                  *height)
+{
+  g_autofree char *key = NULL;
+  Variant *variant = NULL;
+
+  if (scales (self, rule))
+    {
+      key = _agent_image_rule_key (rule);
+      g_mutex_lock (&cache_lock);
+      variant = find_variant (get_cache (self), key);
+      if (variant != NULL && variant->base64 != NULL)
+        {
+          *width = variant->width;
+          *height = variant->height;
+        }
+      g_mutex_unlock (&cache_lock);
+      if (variant != NULL && variant->base64 != NULL)
+        return TRUE;
+    }
+  return _agent_content_part_get_image_size (self, width, height);
 }
 
 /* Documented in agent-content-part-private.h */

@@ -9,13 +9,19 @@
 
 G_BEGIN_DECLS
 
-/* What a provider's API makes of images (providers/agent-provider-images.c):
- * the largest image it documents as useful (0: no such bound) */
+/* What a provider's API makes of images and documents
+ * (providers/agent-provider-images.c): the largest image it documents as
+ * useful (0: no such bound), and what it bills */
 typedef struct
 {
   int      max_side;     /* pixels on the longer side */
   int      max_short;    /* pixels on the shorter side */
   guint64  max_area;     /* pixels */
+  /* The tokens an image of @width × @height is billed, or of one the
+   * size of which is not known (width and height 0) */
+  gint64 (*image_tokens) (int width,
+                          int height);
+  gint64   page_tokens;  /* a page of a PDF */
 } AgentImageRule;
 
 /* What is worked out of a part once, and kept with it
@@ -77,6 +83,8 @@ AgentContentPart *_agent_content_part_scale_to_fit    (AgentContentPart     *sel
 gboolean          _agent_content_part_get_image_size  (AgentContentPart     *self,
                                                        int                  *width,
                                                        int                  *height);
+/* The pages of a PDF (counted once; an estimate's count) */
+int               _agent_content_part_get_pdf_pages   (AgentContentPart     *self);
 /* The base64 of the part's bytes, made once: kept as long as the part */
 const char       *_agent_content_part_get_base64      (AgentContentPart     *self);
 /* The name a variant made by @rule is kept under */
@@ -94,6 +102,11 @@ gboolean          _agent_content_part_is_prepared     (AgentContentPart     *sel
 const char       *_agent_content_part_get_sent        (AgentContentPart     *self,
                                                        const AgentImageRule *rule,
                                                        const char          **mime_type,
+                                                       int                  *width,
+                                                       int                  *height);
+/* The size of the image sent, as far as it is known without decoding it */
+gboolean          _agent_content_part_get_sent_size   (AgentContentPart     *self,
+                                                       const AgentImageRule *rule,
                                                        int                  *width,
                                                        int                  *height);
 /* A variant a store kept */
@@ -114,6 +127,11 @@ typedef void (*AgentVariantFunc) (const char *rule,
 void              _agent_content_part_foreach_unsaved (AgentContentPart     *self,
                                                        AgentVariantFunc      func,
                                                        gpointer              user_data);
+/* agent-content-part-tokens.c: the tokens @images (a provider's rule)
+ * bills for @part, sent with images scaled by @scaled (NULL: as they are) */
+gint64            _agent_content_part_get_tokens      (AgentContentPart     *part,
+                                                       const AgentImageRule *images,
+                                                       const AgentImageRule *scaled);
 /* Images scaled for a rule in this process (benchmarks, tests) */
 guint             _agent_content_part_get_n_scaled    (void);
 
