@@ -39,6 +39,7 @@
 #include "agent-gtk-copy-private.h"
 #include "agent-gtk-error-card-private.h"
 #include "agent-gtk-error-item-private.h"
+#include "agent-gtk-markdown-view-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-private.h"
 #include "agent-gtk-summary-marker-private.h"
@@ -444,7 +445,8 @@ cancel_update (AgentGtkMessageRow *self)
  * agent_gtk_message_row_flush:
  * @self: a #AgentGtkMessageRow
  *
- * Renders now what would be rendered at the next frame.
+ * Renders now what would be rendered at the next frames: the message's
+ * change, and the pages of a long answer still to be laid out.
  */
 void
 agent_gtk_message_row_flush (AgentGtkMessageRow *self)
@@ -456,6 +458,7 @@ agent_gtk_message_row_flush (AgentGtkMessageRow *self)
       cancel_update (self);
       on_tick (GTK_WIDGET (self), NULL, NULL);
     }
+  _agent_gtk_markdown_view_flush (AGENT_GTK_MARKDOWN_VIEW (self->markdown));
 }
 
 static void
@@ -1159,6 +1162,17 @@ on_contains_focus_changed (AgentGtkMessageRow *self,
   update_actions_shown (self);
 }
 
+/* A long answer laid out a page at a time: the row is busy meanwhile, for
+ * screen readers (which wait for it) */
+static void
+on_laying_out_changed (AgentGtkMessageRow *self)
+{
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_BUSY,
+                               agent_gtk_markdown_view_get_laying_out (
+                                 AGENT_GTK_MARKDOWN_VIEW (self->markdown)),
+                               -1);
+}
+
 /* The ring of the focus goes around the row when the row itself has the
  * focus, not one of its buttons (GTK 4.8 says :focus-visible of both) */
 static void
@@ -1205,6 +1219,8 @@ agent_gtk_message_row_init (AgentGtkMessageRow *self)
   g_signal_connect_swapped (motion, "leave", G_CALLBACK (on_pointer_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
   update_actions_shown (self);
+  g_signal_connect_swapped (self->markdown, "notify::laying-out",
+                            G_CALLBACK (on_laying_out_changed), self);
 
   self->signals = g_signal_group_new (AGENT_TYPE_MESSAGE);
   g_signal_group_connect_swapped (self->signals, "notify::content",
