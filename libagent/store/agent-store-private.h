@@ -183,6 +183,9 @@ void           _agent_store_batch_add_turn_metrics (AgentStoreBatch *batch,
                                                 AgentMetrics        *metrics);
 JsonNode      *_agent_store_usage_to_node      (AgentUsage          *usage);
 JsonNode      *_agent_store_metrics_to_node    (AgentMetrics        *metrics);
+/* What those wrote back (NULL for NULL or what is not an object) */
+AgentUsage    *_agent_store_usage_from_node    (JsonNode            *node);
+AgentMetrics  *_agent_store_metrics_from_node  (JsonNode            *node);
 char          *_agent_store_node_to_text       (JsonNode            *node);
 const char    *_agent_store_enum_nick          (GType                type,
                                                 int                  value);
