@@ -547,6 +547,7 @@ agent_chat_window_constructed (GObject *object)
     _agent_chat_window_show_error (self, error);
   _agent_chat_window_init_context (self);
   _agent_chat_window_init_conversations (self);
+  _agent_chat_window_init_import (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
 
@@ -623,6 +624,7 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
                                    _agent_chat_window_revoke_approvals);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
   _agent_chat_window_class_init_conversations (widget_class);
+  _agent_chat_window_class_init_import (widget_class);
 }
 
 static void
