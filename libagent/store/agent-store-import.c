@@ -126,8 +126,8 @@ read_int (const AgentJson *object,
   if (!present (&member))
     return TRUE;
   if (!agent_json_int (&member, out) || *out < minimum)
-    return invalid (error, where, _("“%s” is not a whole number of at least %" G_GINT64_FORMAT),
-                    name, minimum);
+    return invalid (error, where, _("“%s” is not a whole number of at least %lld"),
+                    name, (long long) minimum);
   return TRUE;
 }
 
@@ -298,9 +298,8 @@ read_attachment (const AgentJson  *value,
     return invalid (error, where, _("“kind” is “text”: text is the message's content"));
   if ((gsize) offset > content_len)
     return invalid (error, where,
-                    _("“offset” %" G_GINT64_FORMAT " is past the end of the message's text "
-                      "(%" G_GSIZE_FORMAT " bytes)"),
-                    offset, content_len);
+                    _("“offset” %lld is past the end of the message's text (%lld bytes)"),
+                    (long long) offset, (long long) content_len);
 
   member = agent_json_member (value, "data");
   if (present (&member))
@@ -315,9 +314,8 @@ read_attachment (const AgentJson  *value,
       data = g_bytes_new_take (decoded, decoded_len);
       if (size >= 0 && (guint64) size != decoded_len)
         return invalid (error, where,
-                        _("its data is %" G_GSIZE_FORMAT " bytes, not the %" G_GINT64_FORMAT
-                          " its “size” says"),
-                        decoded_len, size);
+                        _("its data is %lld bytes, not the %lld its “size” says"),
+                        (long long) decoded_len, (long long) size);
       g_clear_pointer (&uri, g_free);
     }
   else if (uri == NULL)
@@ -525,9 +523,9 @@ read_conversation (Import  *import,
     return invalid (error, NULL, _("“version” is missing"));
   if (version > FORMAT_VERSION)
     return invalid (error, NULL,
-                    _("It was exported by a newer version of libagent (version %" G_GINT64_FORMAT
-                      " of the format; this one reads version %d)"),
-                    version, FORMAT_VERSION);
+                    _("It was exported by a newer version of libagent (version %lld of the "
+                      "format; this one reads version %d)"),
+                    (long long) version, FORMAT_VERSION);
 
   if (!read_string (&root, "title", FALSE, NULL, &import->title, error) ||
       !read_time (&root, "created", NULL, &created, error) ||
