@@ -21,6 +21,9 @@
  *   bench-bounds json CASE                  hostile JSON, schemas and streams
  *                                           (issue 37; bench-bounds json lists
  *                                           the cases)
+ *   bench-bounds scale-image [SIDE]         --scale-images 1024 --attach of a
+ *                                           PNG of SIDE × SIDE pixels (40000:
+ *                                           194 KB on the disk)
  *
  * Each runs agent-cli (with its default settings, its conversation kept in
  * a scratch store) as a child of bench-rusage, against a model server in
@@ -47,6 +50,7 @@
 
 #include <agent.h>
 
+#include "agent-test-png.h"
 #include "agent-test-util.h"
 #include "bench-bounds.h"
 
@@ -776,6 +780,28 @@ run_json_case (const char *name,
   return TRUE;
 }
 
+/* scale-image: an image small on the disk and huge decoded, attached and
+ * scaled (issue 37) */
+static void
+scale_image (Model      *model,
+             const char *dir,
+             const char *base_url,
+             guint32     side)
+{
+  g_autoptr(GBytes) png = agent_test_grey_png_new (side, side, side);
+  g_autofree char *path = g_build_filename (dir, "huge.png", NULL);
+  g_autofree char *label = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_set_contents (path, g_bytes_get_data (png, NULL), g_bytes_get_size (png), &error))
+    g_error ("%s", error->message);
+  label = g_strdup_printf ("PNG %u × %u, %.0f KB", side, side, g_bytes_get_size (png) / 1e3);
+  model->kind = MODEL_ANSWER;
+  run_cli (label, model, dir,
+           (const char * const[]) { "-u", base_url, "--scale-images", "1024", "--attach", path,
+                                    "What is this?", NULL });
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -895,13 +921,15 @@ main (int   argc,
             }
         }
     }
+  else if (g_str_equal (mode, "scale-image"))
+    scale_image (&model, dir, base_url, argc > 2 ? atoi (argv[2]) : 40000);
   else
     {
       g_autofree char *cases = g_strjoinv (" ", (char **) json_cases);
 
       g_printerr ("usage: bench-bounds steps [MB] | stall [SECONDS] | mcp-tools N… | mcp-register N… | "
                   "writers N MB | "
-                  "mcp-result huge_text|many_blocks AMOUNT | json all|CASE… | "
+                  "mcp-result huge_text|many_blocks AMOUNT | json all|CASE… | scale-image [SIDE] | "
                   "disk-full | disk-full-tools | attach-fifo | attach-zero | attach-growing | "
                   "attach-refused | foreign-db | mcp-children | retry-zero [N] | retry-huge | "
                   "key-echo | negative-length | name-escape\n"

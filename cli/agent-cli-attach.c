@@ -3,7 +3,9 @@
  * Each file is read before anything is sent (a regular file only, up to
  * its size when opened, not at all when that is more than the session's
  * max-attachment-size), on a worker thread, its MIME type guessed by GIO
- * from its name and first bytes; --scale-images scales images down. The
+ * from its name and first bytes; --scale-images scales images down to a
+ * size of the user's (the library scales them to what the provider uses
+ * unless --no-scale-images: AgentSession:scale-images). The
  * first prompt goes as a message with the text and the files. --json
  * reports each as an "attachment" event (name, MIME type, size: never the
  * bytes).
@@ -19,6 +21,7 @@
 
 static char **opt_attach;
 static int opt_scale_images;
+static gboolean opt_no_scale_images;
 
 const GOptionEntry cli_attach_entries[] = {
   { "attach", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_attach,
@@ -27,6 +30,9 @@ const GOptionEntry cli_attach_entries[] = {
   { "scale-images", 0, 0, G_OPTION_ARG_INT, &opt_scale_images,
     N_("Scale attached images down to at most PIXELS on their longer side, keeping the aspect"),
     N_("PIXELS") },
+  { "no-scale-images", 0, 0, G_OPTION_ARG_NONE, &opt_no_scale_images,
+    N_("Send images at their full size, not scaled down to the largest size the provider uses"),
+    NULL },
   { NULL }
 };
 
@@ -58,6 +64,9 @@ cli_attach_load (AgentSession  *session,
                    _("--scale-images must be 1 or more pixels, not %d"), opt_scale_images);
       return NULL;
     }
+
+  if (opt_no_scale_images)
+    g_object_set (session, "scale-images", FALSE, NULL);
 
   if (opt_attach == NULL || opt_attach[0] == NULL)
     return NULL;

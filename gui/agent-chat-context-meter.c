@@ -4,15 +4,18 @@
  * level bar and "12 k / 128 k" beside the composer, "Context: 12,400 of
  * 128,000 tokens used" in words for the tooltip and screen readers. It
  * turns to a warning style past the session's pressure threshold (where a
- * policy that compacts on its own compacts). With the window unknown, it
- * shows only the tokens used; with nothing used yet, nothing.
+ * policy that compacts on its own compacts), and to an error style past
+ * the window itself, where the next request is likely refused. With the
+ * window unknown, it shows only the tokens used; with nothing used yet,
+ * nothing.
  *
  * The numbers are the session's: context-used, the estimate of the next
- * request, updated before each request and when a turn ends. Another
- * conversation shown in the same session has no estimate until its next
- * turn: meanwhile the meter counts it as the session would without usage
- * reported, from the server's usage of its last answer or, without one, at
- * four bytes a token.
+ * request (images and documents as the provider bills them), updated
+ * before each request, a few times a second while an answer streams, and
+ * when a turn ends; a conversation shown anew is estimated at once
+ * (agent_session_estimate_context_used()). When any of it is an estimate
+ * rather than the server's count (context-estimated), the meter says
+ * "about" ("~12 k").
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -22,9 +25,6 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-context-meter.h"
-
-/* The rough rule of libagent's estimate, for a conversation not sent yet */
-#define BYTES_PER_TOKEN 4
 
 struct _AgentChatContextMeter
 {
@@ -36,8 +36,8 @@ struct _AgentChatContextMeter
   AgentSession *session;
   gint64        used;
   guint64       window;
-  guint         stale : 1;    /* another memory, not estimated by the session yet */
   guint         warning : 1;
+  guint         over : 1;       /* more than the window */
 };
 
 enum {
@@ -46,6 +46,7 @@ enum {
   PROP_USED,
   PROP_WINDOW,
   PROP_WARNING,
+  PROP_OVER,
   N_PROPS
 };
 
@@ -74,26 +75,15 @@ agent_chat_context_meter_format_tokens (gint64 tokens)
   return g_strdup_printf (_("%.1f M"), tokens / 1000000.0);
 }
 
-/* The tokens of a conversation the session has not estimated: the usage
- * of its last answer, and the bytes of what came after it */
-static gint64
-estimate_memory (AgentMemory *memory)
+static void
+set_style (AgentChatContextMeter *self,
+           const char            *name,
+           gboolean               on)
 {
-  GListModel *model = G_LIST_MODEL (memory);
-  guint n = g_list_model_get_n_items (model);
-  gsize bytes = 0;
-
-  for (guint i = n; i > 0; i--)
-    {
-      g_autoptr(AgentMessage) message = g_list_model_get_item (model, i - 1);
-      AgentUsage *usage = agent_message_get_usage (message);
-      const char *content = agent_message_get_content (message);
-
-      if (usage != NULL && agent_usage_get_total_tokens (usage) > 0)
-        return agent_usage_get_total_tokens (usage) + (gint64) (bytes / BYTES_PER_TOKEN);
-      bytes += content != NULL ? strlen (content) : 0;
-    }
-  return n == 0 ? -1 : (gint64) (bytes / BYTES_PER_TOKEN);
+  if (on)
+    gtk_widget_add_css_class (GTK_WIDGET (self), name);
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), name);
 }
 
 static void
@@ -106,15 +96,16 @@ update (AgentChatContextMeter *self)
   gint64 used = -1;
   guint64 window = 0;
   gboolean warning = FALSE;
+  gboolean over = FALSE;
+  gboolean estimated = FALSE;
 
   if (self->session != NULL)
     {
-      AgentMemory *memory = agent_session_get_memory (self->session);
-
       window = agent_session_get_context_window (self->session);
-      used = self->stale ? (memory != NULL ? estimate_memory (memory) : -1)
-                         : agent_session_get_context_used (self->session);
-      warning = window > 0 && used >= 0 &&
+      used = agent_session_get_context_used (self->session);
+      estimated = agent_session_get_context_estimated (self->session);
+      over = window > 0 && used > 0 && (guint64) used > window;
+      warning = !over && window > 0 && used >= 0 &&
                 (double) used >= agent_session_get_context_pressure_threshold (self->session) *
                                  (double) window;
     }
@@ -122,6 +113,14 @@ update (AgentChatContextMeter *self)
   gtk_widget_set_visible (GTK_WIDGET (self), used >= 0);
   gtk_widget_set_visible (GTK_WIDGET (self->level_bar), window > 0);
   used_text = agent_chat_context_meter_format_tokens (used);
+  if (estimated)
+    {
+      char *about = g_strdup_printf (/* TRANSLATORS: an estimate of tokens, short: "~12 k" */
+                                     _("~%s"), used_text);
+
+      g_free (used_text);
+      used_text = about;
+    }
   used_words = g_strdup_printf ("%'" G_GINT64_FORMAT, MAX (used, 0));
   if (window > 0)
     {
@@ -132,9 +131,20 @@ update (AgentChatContextMeter *self)
       window_words = g_strdup_printf ("%'" G_GUINT64_FORMAT, window);
       /* TRANSLATORS: tokens used of the model's context window, short: "12 k / 128 k" */
       label = g_strdup_printf (_("%s / %s"), used_text, window_text);
-      /* TRANSLATORS: the tooltip and screen-reader name of the context meter:
-       * "Context: 12,400 of 128,000 tokens used" */
-      description = g_strdup_printf (_("Context: %s of %s tokens used"), used_words, window_words);
+      if (over)
+        /* TRANSLATORS: the tooltip and screen-reader name of the context meter
+         * when the conversation is larger than the model's window */
+        description = g_strdup_printf (estimated ? _("Context: about %s of %s tokens used, more "
+                                                     "than the model takes")
+                                                 : _("Context: %s of %s tokens used, more than "
+                                                     "the model takes"),
+                                       used_words, window_words);
+      else
+        /* TRANSLATORS: the tooltip and screen-reader name of the context meter:
+         * "Context: 12,400 of 128,000 tokens used"; "about" when it is an estimate */
+        description = g_strdup_printf (estimated ? _("Context: about %s of %s tokens used")
+                                                 : _("Context: %s of %s tokens used"),
+                                       used_words, window_words);
       gtk_level_bar_set_value (self->level_bar,
                                MIN ((double) MAX (used, 0) / (double) window, 1.0));
     }
@@ -143,8 +153,11 @@ update (AgentChatContextMeter *self)
       /* TRANSLATORS: tokens used, the model's context window unknown, short: "12 k tokens" */
       label = g_strdup_printf (_("%s tokens"), used_text);
       /* TRANSLATORS: the tooltip and screen-reader name of the context meter, the
-       * model's context window unknown: "Context: 12,400 tokens used" */
-      description = g_strdup_printf (_("Context: %s tokens used"), used_words);
+       * model's context window unknown: "Context: 12,400 tokens used"; "about" when it
+       * is an estimate */
+      description = g_strdup_printf (estimated ? _("Context: about %s tokens used")
+                                               : _("Context: %s tokens used"),
+                                     used_words);
     }
   gtk_label_set_label (self->label, label);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self), description);
@@ -154,10 +167,8 @@ update (AgentChatContextMeter *self)
                                   GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, (double) window,
                                   GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, (double) MAX (used, 0),
                                   -1);
-  if (warning)
-    gtk_widget_add_css_class (GTK_WIDGET (self), "warning");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self), "warning");
+  set_style (self, "warning", warning);
+  set_style (self, "error", over);
 
   g_object_freeze_notify (G_OBJECT (self));
   if (self->used != used)
@@ -175,20 +186,19 @@ update (AgentChatContextMeter *self)
       self->warning = warning;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WARNING]);
     }
+  if (self->over != over)
+    {
+      self->over = over;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OVER]);
+    }
   g_object_thaw_notify (G_OBJECT (self));
 }
 
-static void
-on_used_changed (AgentChatContextMeter *self)
-{
-  self->stale = FALSE;
-  update (self);
-}
-
+/* Another conversation shown: its size, before its next request */
 static void
 on_memory_changed (AgentChatContextMeter *self)
 {
-  self->stale = TRUE;
+  agent_session_estimate_context_used (self->session);
   update (self);
 }
 
@@ -206,7 +216,8 @@ agent_chat_context_meter_get_session (AgentChatContextMeter *self)
  * @session: (nullable): the session whose conversation is measured
  *
  * A session set anew keeps its estimate when it has one (the window made
- * it for the conversation it shows), and is counted from its memory else.
+ * it for the conversation it shows), and is estimated from its memory
+ * else.
  */
 void
 agent_chat_context_meter_set_session (AgentChatContextMeter *self,
@@ -221,14 +232,15 @@ agent_chat_context_meter_set_session (AgentChatContextMeter *self,
   g_set_object (&self->session, session);
   if (session != NULL)
     {
-      g_signal_connect_swapped (session, "notify::context-used", G_CALLBACK (on_used_changed),
-                                self);
+      g_signal_connect_swapped (session, "notify::context-used", G_CALLBACK (update), self);
+      g_signal_connect_swapped (session, "notify::context-estimated", G_CALLBACK (update), self);
       g_signal_connect_swapped (session, "notify::memory", G_CALLBACK (on_memory_changed), self);
       g_signal_connect_swapped (session, "notify::context-window", G_CALLBACK (update), self);
       g_signal_connect_swapped (session, "notify::context-pressure-threshold",
                                 G_CALLBACK (update), self);
       g_signal_connect_swapped (session, "context-pressure", G_CALLBACK (update), self);
-      self->stale = agent_session_get_context_used (session) < 0;
+      if (agent_session_get_context_used (session) < 0)
+        agent_session_estimate_context_used (session);
     }
   update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
@@ -256,6 +268,14 @@ agent_chat_context_meter_get_warning (AgentChatContextMeter *self)
   g_return_val_if_fail (AGENT_CHAT_IS_CONTEXT_METER (self), FALSE);
 
   return self->warning;
+}
+
+gboolean
+agent_chat_context_meter_get_over (AgentChatContextMeter *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_CONTEXT_METER (self), FALSE);
+
+  return self->over;
 }
 
 static void
@@ -290,6 +310,9 @@ agent_chat_context_meter_get_property (GObject    *object,
       break;
     case PROP_WARNING:
       g_value_set_boolean (value, self->warning);
+      break;
+    case PROP_OVER:
+      g_value_set_boolean (value, self->over);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -334,9 +357,13 @@ agent_chat_context_meter_class_init (AgentChatContextMeterClass *klass)
   /* The window shown, 0 when unknown */
   properties[PROP_WINDOW] =
     g_param_spec_uint64 ("window", NULL, NULL, 0, G_MAXUINT64, 0, read_only);
-  /* Past the session's pressure threshold: the warning style */
+  /* Past the session's pressure threshold, within the window: the warning
+   * style */
   properties[PROP_WARNING] =
     g_param_spec_boolean ("warning", NULL, NULL, FALSE, read_only);
+  /* Past the window: the error style */
+  properties[PROP_OVER] =
+    g_param_spec_boolean ("over", NULL, NULL, FALSE, read_only);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -355,7 +382,8 @@ agent_chat_context_meter_init (AgentChatContextMeter *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                               6);
-  /* Low is good here: one color, warning only past the threshold */
+  /* Low is good here: one color, warning only past the threshold, error
+   * past the window */
   gtk_level_bar_remove_offset_value (self->level_bar, GTK_LEVEL_BAR_OFFSET_LOW);
   gtk_level_bar_remove_offset_value (self->level_bar, GTK_LEVEL_BAR_OFFSET_HIGH);
   gtk_level_bar_remove_offset_value (self->level_bar, GTK_LEVEL_BAR_OFFSET_FULL);

@@ -22,6 +22,7 @@ void          agent_chat_context_meter_set_session (AgentChatContextMeter *self,
 gint64        agent_chat_context_meter_get_used    (AgentChatContextMeter *self);
 guint64       agent_chat_context_meter_get_window  (AgentChatContextMeter *self);
 gboolean      agent_chat_context_meter_get_warning (AgentChatContextMeter *self);
+gboolean      agent_chat_context_meter_get_over    (AgentChatContextMeter *self);
 char         *agent_chat_context_meter_format_tokens (gint64 tokens);
 
 G_END_DECLS

@@ -50,6 +50,7 @@ struct _AgentChatPreferences
   GtkTextView          *system_prompt_view;
   GtkSwitch            *chunks_switch;
   GtkSwitch            *titles_switch;
+  GtkSwitch            *scale_images_switch;
   AdwComboRow          *strategy_row;
   GtkWidget            *keep_turns_row;
   GtkSpinButton        *keep_turns_spin;
@@ -520,6 +521,7 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, system_prompt_view);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, chunks_switch);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, titles_switch);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, scale_images_switch);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, strategy_row);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, keep_turns_row);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, keep_turns_spin);
@@ -715,6 +717,8 @@ agent_chat_preferences_new (GtkWindow            *parent,
   g_signal_connect_object (gtk_text_view_get_buffer (self->system_prompt_view), "changed",
                            G_CALLBACK (on_system_prompt_edited), self, G_CONNECT_SWAPPED);
   g_settings_bind (settings, "show-tool-call-chunks", self->chunks_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "scale-images", self->scale_images_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "generate-titles", self->titles_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);

@@ -440,6 +440,14 @@ show_conversation (AgentChatWindow   *self,
                                  opening);
 }
 
+/* Shows @conversation, as a click on its row does */
+void
+_agent_chat_window_open_conversation (AgentChatWindow   *self,
+                                      AgentConversation *conversation)
+{
+  show_conversation (self, conversation, TRUE, FALSE);
+}
+
 static void
 on_conversation_activated (AgentChatWindow   *self,
                            AgentConversation *conversation)

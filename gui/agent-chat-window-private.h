@@ -5,9 +5,9 @@
  * (the panes), agent-chat-window-context.c (long conversations),
  * agent-chat-window-approvals.c (the tools allowed, the
  * notifications), agent-chat-window-models.c (the model picker),
- * agent-chat-window-settings.c (the conversation's settings) and
+ * agent-chat-window-settings.c (the conversation's settings),
  * agent-chat-window-conversations.c (the stored conversations and the
- * sidebar).
+ * sidebar) and agent-chat-window-import.c (conversations imported).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -126,6 +126,12 @@ gboolean     _agent_chat_window_wait_for_claim           (AgentChatWindow *self)
 void         _agent_chat_window_turn_answered            (AgentChatWindow *self,
                                                           AgentMessage    *answer);
 gboolean     _agent_chat_window_stop_waiting             (AgentChatWindow *self);
+void         _agent_chat_window_open_conversation        (AgentChatWindow   *self,
+                                                          AgentConversation *conversation);
+
+/* agent-chat-window-import.c */
+void         _agent_chat_window_class_init_import        (GtkWidgetClass  *widget_class);
+void         _agent_chat_window_init_import              (AgentChatWindow *self);
 #else
 /* Without the store: no sidebar, and conversations in memory only */
 static inline void
@@ -176,6 +182,16 @@ static inline gboolean
 _agent_chat_window_stop_waiting (AgentChatWindow *self)
 {
   return FALSE;
+}
+
+static inline void
+_agent_chat_window_class_init_import (GtkWidgetClass *widget_class)
+{
+}
+
+static inline void
+_agent_chat_window_init_import (AgentChatWindow *self)
+{
 }
 #endif
 

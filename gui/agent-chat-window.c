@@ -173,6 +173,8 @@ configure_session (AgentChatWindow  *self,
   agent_provider_set_api_key (provider, key);
   agent_session_set_system_prompt (self->session, *prompt ? prompt : NULL);
   _agent_chat_window_apply_chat_settings (self);
+  g_object_set (self->session, "scale-images",
+                g_settings_get_boolean (self->settings, "scale-images"), NULL);
   configure_tools (self);
   _agent_chat_window_configure_context (self);
   return TRUE;
@@ -547,6 +549,7 @@ agent_chat_window_constructed (GObject *object)
     _agent_chat_window_show_error (self, error);
   _agent_chat_window_init_context (self);
   _agent_chat_window_init_conversations (self);
+  _agent_chat_window_init_import (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
 
@@ -624,6 +627,7 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
                                    _agent_chat_window_revoke_approvals);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
   _agent_chat_window_class_init_conversations (widget_class);
+  _agent_chat_window_class_init_import (widget_class);
 }
 
 static void

@@ -13,6 +13,9 @@ G_BEGIN_DECLS
 /* The longest side of an image: in the composer, and in the conversation */
 #define AGENT_GTK_ATTACHMENT_THUMBNAIL_SIZE 64
 #define AGENT_GTK_ATTACHMENT_PICTURE_SIZE   240
+/* …and in its own window, shown larger (at most 1000 × 800, twice that
+ * on a screen of scale 2) */
+#define AGENT_GTK_ATTACHMENT_VIEWER_SIZE    2048
 
 #define AGENT_GTK_TYPE_ATTACHMENT (agent_gtk_attachment_get_type ())
 

@@ -7,7 +7,8 @@
  *
  * Images are decoded at the size they are shown (never larger than they
  * are), once (kept with the part), so that a large photo never widens the
- * window nor fills the memory.
+ * window nor fills the memory; one too large to decode
+ * (AGENT_CONTENT_PART_MAX_IMAGE_PIXELS) shows as a document does.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -58,55 +59,30 @@ _agent_gtk_attachment_dup_name (AgentContentPart *part)
   return g_strdup (_("Document"));
 }
 
-static void
-on_size_prepared (GdkPixbufLoader *loader,
-                  int              width,
-                  int              height,
-                  gpointer         user_data)
-{
-  int max_size = GPOINTER_TO_INT (user_data);
-  double scale;
-
-  if (max_size <= 0 || (width <= max_size && height <= max_size))
-    return;
-  scale = (double) max_size / MAX (width, height);
-  gdk_pixbuf_loader_set_size (loader, MAX (1, (int) (width * scale)),
-                              MAX (1, (int) (height * scale)));
-}
-
-/* The image of @part, at most @max_size pixels on its longer side (0: as
- * it is) */
+/* The image of @part, at most @max_size pixels on its longer side (0: the
+ * viewer's largest). libagent scales it (agent_content_part_scale_image()),
+ * which reads its size first and refuses an image too large to decode
+ * (AGENT_CONTENT_PART_MAX_IMAGE_PIXELS): what GTK decodes then is never
+ * larger than it is shown. */
 GdkTexture *
 _agent_gtk_attachment_load_texture (AgentContentPart *part,
                                     int               max_size,
                                     GError          **error)
 {
-  g_autoptr(GdkPixbufLoader) loader = NULL;
-  GBytes *data = agent_content_part_get_data (part);
-  GdkPixbuf *pixbuf;
+  g_autoptr(AgentContentPart) scaled = NULL;
 
-  if (data == NULL)
+  if (agent_content_part_get_data (part) == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("The image is not here"));
       return NULL;
     }
-  loader = gdk_pixbuf_loader_new ();
-  g_signal_connect (loader, "size-prepared", G_CALLBACK (on_size_prepared),
-                    GINT_TO_POINTER (max_size));
-  if (!gdk_pixbuf_loader_write_bytes (loader, data, error) ||
-      !gdk_pixbuf_loader_close (loader, error))
-    {
-      gdk_pixbuf_loader_close (loader, NULL);
-      return NULL;
-    }
-  pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
-  if (pixbuf == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("The image could not be read"));
-      return NULL;
-    }
-  return gdk_texture_new_for_pixbuf (pixbuf);
+  scaled = agent_content_part_scale_image (part,
+                                           max_size > 0 ? max_size
+                                                        : AGENT_GTK_ATTACHMENT_VIEWER_SIZE,
+                                           error);
+  if (scaled == NULL)
+    return NULL;
+  return gdk_texture_new_from_bytes (agent_content_part_get_data (scaled), error);
 }
 
 /* The image larger, in a window of its own that Escape closes */

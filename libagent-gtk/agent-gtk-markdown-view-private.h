@@ -10,6 +10,7 @@
 G_BEGIN_DECLS
 
 guint      _agent_gtk_markdown_view_get_n_renders (AgentGtkMarkdownView *self);
+void       _agent_gtk_markdown_view_flush         (AgentGtkMarkdownView *self);
 guint      _agent_gtk_markdown_view_get_n_drawn   (AgentGtkMarkdownView *self,
                                                    guint                *last);
 guint      _agent_gtk_markdown_view_get_n_chunks  (AgentGtkMarkdownView *self);

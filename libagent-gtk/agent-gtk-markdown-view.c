@@ -20,6 +20,14 @@
  * the groups above it, not every chunk; new text that only extends the old
  * is cut into chunks from the start of its last chunk, not from the top.
  *
+ * A long text set at once (an answer of a stored conversation opened, or a
+ * first delta of 10,000 lines) is laid out as a stream would bring it:
+ * the first page at once, then chunks at each frame for at most 6 ms of it
+ * (on_build_tick()), so that the window answers the keyboard and the
+ * pointer meanwhile; the text is cut once for all of them. Opened whole, a
+ * stored answer of 10,000 lines was first drawn after 2 to 3 s, the window
+ * frozen for a second of it.
+ *
  * Each group holds its pages, then the next group: the view's one child is
  * the first group. A widget added to a parent makes GTK 4.8 restyle what its
  * siblings hold (their positions from the end change). The 157 pages of
@@ -75,6 +83,12 @@ struct _AgentGtkMarkdownView
   GPtrArray     *drawn;       /* the first group, if the last snapshot drew it */
   guint          n_renders;   /* chunks parsed so far, for tests and benchmarks */
   GtkAdjustment *scrolled;    /* the vertical adjustment of the view showing us */
+  gsize          built_end;   /* while pending: where the chunks not made yet begin */
+  GArray        *pending_cuts; /* while pending: the cuts of the text from pending_base */
+  gsize          pending_base;
+  guint          pending_next; /* the index in pending_cuts of the next chunk's end */
+  gboolean       pending_fence; /* the text ends inside a code fence */
+  guint          build_tick;  /* while pending: the tick that makes the next page */
 };
 
 /* Enough to keep a page's work small, few enough pages for a long answer:
@@ -82,10 +96,19 @@ struct _AgentGtkMarkdownView
 #define CHUNKS_PER_PAGE 64
 /* 10,000 chunks: 10 groups, one in the other, of up to 16 pages */
 #define PAGES_PER_GROUP 16
+/* The time a frame gives to making the pages of a long text, in µs, and
+ * the chunks made between two looks at the clock (a chunk takes 0.2 to
+ * 0.6 ms in a debug build) */
+#define BUILD_BUDGET_US 6000
+#define CHUNKS_PER_STEP 8
+/* The chunks of a long text made at once: more than a window shows of
+ * one-line paragraphs */
+#define FIRST_CHUNKS 32
 
 enum {
   PROP_0,
   PROP_TEXT,
+  PROP_LAYING_OUT,
   N_PROPS
 };
 
@@ -465,12 +488,14 @@ agent_gtk_markdown_view_unroot (GtkWidget *widget)
 
 static void truncate_chunks (AgentGtkMarkdownView *self,
                              guint                 n_chunks);
+static void stop_building   (AgentGtkMarkdownView *self);
 
 static void
 agent_gtk_markdown_view_dispose (GObject *object)
 {
   AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (object);
 
+  stop_building (self);
   if (self->chunks != NULL)
     truncate_chunks (self, 0);
   g_clear_pointer (&self->chunks, g_ptr_array_unref);
@@ -503,6 +528,9 @@ agent_gtk_markdown_view_get_property (GObject    *object,
     {
     case PROP_TEXT:
       g_value_set_string (value, agent_gtk_markdown_view_get_text (self));
+      break;
+    case PROP_LAYING_OUT:
+      g_value_set_boolean (value, self->build_tick != 0);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -549,6 +577,19 @@ agent_gtk_markdown_view_class_init (AgentGtkMarkdownViewClass *klass)
   properties[PROP_TEXT] =
     g_param_spec_string ("text", NULL, NULL, "",
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AgentGtkMarkdownView:laying-out:
+   *
+   * Whether a long text is still being laid out, a page of it at each
+   * frame (see [method@AgentGtk.MarkdownView.set_text]). Screen readers
+   * hear the view as busy meanwhile.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_LAYING_OUT] =
+    g_param_spec_boolean ("laying-out", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
 
@@ -665,6 +706,125 @@ truncate_chunks (AgentGtkMarkdownView *self,
     }
 }
 
+/* Makes the chunk of @source (taken) at @offset of the text, at the end;
+ * @open: it ends inside a code fence */
+static void
+add_chunk (AgentGtkMarkdownView *self,
+           char                 *source,
+           gsize                 offset,
+           gboolean              open)
+{
+  Chunk *chunk = g_new0 (Chunk, 1);
+
+  chunk->source = source;
+  chunk->offset = offset;
+  chunk->widget = chunk_widget_new (chunk->source, open);
+  append_chunk (self, chunk);
+  self->n_renders++;
+}
+
+/* Laying a long text out a page at a time */
+
+/* Whether pages are still to be made changed: said to screen readers */
+static void
+notify_laying_out (AgentGtkMarkdownView *self)
+{
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_BUSY,
+                               self->build_tick != 0, -1);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAYING_OUT]);
+}
+
+static void
+stop_building (AgentGtkMarkdownView *self)
+{
+  if (self->build_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->build_tick);
+      self->build_tick = 0;
+      g_clear_pointer (&self->pending_cuts, g_array_unref);
+      notify_laying_out (self);
+    }
+}
+
+/* Makes the chunks of the text from built_end on, at most @budget of
+ * them; FALSE when the text is all made. The text is cut once, not at
+ * each call: the cuts of the rest of a long text are most of a call's
+ * cost */
+static gboolean
+build_pending (AgentGtkMarkdownView *self,
+               guint                 budget)
+{
+  gsize length = strlen (self->text);
+  gsize start = self->built_end;
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  guint made = 0;
+
+  if (self->pending_cuts == NULL)
+    {
+      self->pending_base = self->built_end;
+      self->pending_cuts = _agent_gtk_markdown_split_chunks (self->text + self->pending_base,
+                                                             &self->pending_fence);
+      self->pending_next = 0;
+    }
+
+  for (; made < budget && self->pending_next <= self->pending_cuts->len; made++)
+    {
+      guint i = self->pending_next++;
+      gsize end = i < self->pending_cuts->len ?
+                  self->pending_base + g_array_index (self->pending_cuts, gsize, i) : length;
+
+      add_chunk (self, g_strndup (self->text + start, end - start), start,
+                 self->pending_fence && i == self->pending_cuts->len);
+      /* Its text shaped now, within the time given (the layout that
+       * follows finds it measured): made but not measured, a chunk costs
+       * four times as much again in the frame's layout */
+      if (width > 0)
+        gtk_widget_measure (((Chunk *) g_ptr_array_index (self->chunks,
+                                                          self->chunks->len - 1))->widget,
+                            GTK_ORIENTATION_VERTICAL, width, NULL, NULL, NULL, NULL);
+      start = end;
+    }
+  self->built_end = start;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  if (self->pending_next <= self->pending_cuts->len)
+    return TRUE;
+
+  stop_building (self);
+  return FALSE;
+}
+
+/* Chunks at each frame, a few at a time while they took less than
+ * BUILD_BUDGET_US together: the frame still has its layout and its paint
+ * to do */
+static gboolean
+on_build_tick (GtkWidget     *widget,
+               GdkFrameClock *clock,
+               gpointer       user_data)
+{
+  AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (widget);
+  gint64 start = g_get_monotonic_time ();
+
+  do
+    if (!build_pending (self, CHUNKS_PER_STEP))
+      return G_SOURCE_REMOVE;  /* build_pending() removed the tick */
+  while (g_get_monotonic_time () - start < BUILD_BUDGET_US);
+  return G_SOURCE_CONTINUE;
+}
+
+/* _agent_gtk_markdown_view_flush:
+ * @self: a #AgentGtkMarkdownView
+ *
+ * Makes now what a long text left for the next frames.
+ */
+void
+_agent_gtk_markdown_view_flush (AgentGtkMarkdownView *self)
+{
+  g_return_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self));
+
+  if (self->build_tick != 0)
+    build_pending (self, G_MAXUINT);
+}
+
 /**
  * agent_gtk_markdown_view_set_text:
  * @self: a Markdown view
@@ -672,7 +832,9 @@ truncate_chunks (AgentGtkMarkdownView *self,
  *
  * Shows @text. The text is cut in chunks at blank lines; the chunks that
  * did not change keep their widgets, so that a text streaming in costs
- * what changed, not the whole text again.
+ * what changed, not the whole text again. A long text is laid out a page
+ * of chunks at a time, one page at once and one more at each frame, so
+ * that the window answers meanwhile.
  *
  * Since: 0.1
  */
@@ -686,6 +848,7 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
   gsize start;
   gsize length;
   guint first = 0;
+  guint made = 0;
   guint i;
 
   g_return_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self));
@@ -694,6 +857,20 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
     text = "";
   if (g_strcmp0 (self->text, text) == 0)
     return;
+
+  /* Still laying the old text out: the pages to come take the new text,
+   * which begins as the old one did */
+  if (self->build_tick != 0 && g_str_has_prefix (text, self->text))
+    {
+      g_free (self->text);
+      self->text = g_strdup (text);
+      /* Cut again from where the chunks made end: the cuts before do not
+       * change, a cut is decided by the lines before it */
+      g_clear_pointer (&self->pending_cuts, g_array_unref);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
+      return;
+    }
+  stop_building (self);
 
   /* Text that extends the old one (a stream) changes nothing before the
    * old one's last chunk: a cut is decided by the lines before it */
@@ -742,21 +919,50 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
           truncate_chunks (self, index);
         }
 
-      chunk = g_new0 (Chunk, 1);
-      chunk->source = g_steal_pointer (&source);
-      chunk->offset = start;
-      chunk->widget = chunk_widget_new (chunk->source, ends_in_fence && i == cuts->len);
-      append_chunk (self, chunk);
-      self->n_renders++;
+      /* What fills a window made: the rest at the next frames */
+      if (made == FIRST_CHUNKS)
+        {
+          truncate_chunks (self, index);
+          self->built_end = start;
+          self->pending_cuts = g_steal_pointer (&cuts);
+          self->pending_base = base;
+          self->pending_next = i;
+          self->pending_fence = ends_in_fence;
+          self->build_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_build_tick,
+                                                           NULL, NULL);
+          notify_laying_out (self);
+          break;
+        }
+
+      add_chunk (self, g_steal_pointer (&source), start, ends_in_fence && i == cuts->len);
+      made++;
       start = end;
     }
-  truncate_chunks (self, first + i);
+  if (self->build_tick == 0)
+    truncate_chunks (self, first + i);
 
   /* Adding or removing a child resizes its parent only while the parent is
    * visible: hidden (a row being bound again), we would keep the size of
    * the old text once shown. */
   gtk_widget_queue_resize (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
+}
+
+/**
+ * agent_gtk_markdown_view_get_laying_out:
+ * @self: a Markdown view
+ *
+ * Gets [property@AgentGtk.MarkdownView:laying-out].
+ *
+ * Returns: whether a long text is still being laid out
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_gtk_markdown_view_get_laying_out (AgentGtkMarkdownView *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self), FALSE);
+  return self->build_tick != 0;
 }
 
 /* _agent_gtk_markdown_view_get_n_renders:

@@ -28,5 +28,7 @@ const char *agent_gtk_markdown_view_get_text (AgentGtkMarkdownView *self);
 AGENT_GTK_AVAILABLE_IN_ALL
 void        agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
                                               const char           *text);
+AGENT_GTK_AVAILABLE_IN_ALL
+gboolean    agent_gtk_markdown_view_get_laying_out (AgentGtkMarkdownView *self);
 
 G_END_DECLS

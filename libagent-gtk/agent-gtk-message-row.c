@@ -34,10 +34,12 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-gtk-a11y-private.h"
+#include "agent-gtk-answer-info-private.h"
 #include "agent-gtk-attachment-private.h"
 #include "agent-gtk-copy-private.h"
 #include "agent-gtk-error-card-private.h"
 #include "agent-gtk-error-item-private.h"
+#include "agent-gtk-markdown-view-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-private.h"
 #include "agent-gtk-summary-marker-private.h"
@@ -69,6 +71,7 @@ struct _AgentGtkMessageRow
   GtkWidget    *copy_button;
   GtkWidget    *edit_button;
   GtkWidget    *regenerate_button;
+  GtkWidget    *info_label;
   GMenuModel   *user_menu;
   GMenuModel   *answer_menu;
   GMenuModel   *error_menu;
@@ -82,6 +85,7 @@ struct _AgentGtkMessageRow
   char         *progress_title;   /* while the answer is awaited: NULL for "Waiting…" */
   char         *progress_detail;
   GError       *turn_error;       /* what cut the answer short, if not the user */
+  char         *info;             /* how the answer was made, in words (answer-info) */
   guint         tick_id;
   guint         n_attachments;    /* shown in attachments_box */
   guint         show_tool_call_chunks : 1;
@@ -232,6 +236,22 @@ update_stopped_part (AgentGtkMessageRow *self)
 
 static void update_accessible (AgentGtkMessageRow *self);
 
+/* When the answer was made, by which model, its tokens and time: shown
+ * with the actions, on hover and focus (update_actions_shown()), and said
+ * with the row's text */
+static void
+update_info_part (AgentGtkMessageRow *self)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *text = _agent_gtk_answer_info_dup_short (self->message, now);
+
+  g_free (self->info);
+  self->info = _agent_gtk_answer_info_dup_long (self->message, now);
+  gtk_label_set_text (GTK_LABEL (self->info_label), text ? text : "");
+  gtk_widget_set_tooltip_text (self->info_label, self->info);
+  gtk_widget_set_visible (self->info_label, text != NULL && (self->hovered || self->focused));
+}
+
 /* The actions go beside the user's bubble (at its start, level with its
  * last line), under an answer; rows are recycled from one to the other */
 static void
@@ -280,7 +300,10 @@ update_actions_part (AgentGtkMessageRow *self)
   gtk_widget_set_halign (self->actions_box, GTK_ALIGN_START);
   /* Said once the text is whole, not at every delta */
   if (state != AGENT_MESSAGE_STATE_STREAMING)
-    update_accessible (self);
+    {
+      update_info_part (self);
+      update_accessible (self);
+    }
 }
 
 /* The parts few rows show are made when one first does: a conversation
@@ -362,6 +385,14 @@ update_accessible (AgentGtkMessageRow *self)
                                        _agent_gtk_describe_interruption (self->turn_error));
       else
         description = g_strdup (content ? content : "");
+      /* How it was made, first: a long answer is not read to its end */
+      if (self->info != NULL && !user)
+        {
+          char *with_info = g_strdup_printf ("%s. %s", self->info, description);
+
+          g_free (description);
+          description = with_info;
+        }
     }
   else if (AGENT_GTK_IS_ERROR_ITEM (self->item))
     {
@@ -414,7 +445,8 @@ cancel_update (AgentGtkMessageRow *self)
  * agent_gtk_message_row_flush:
  * @self: a #AgentGtkMessageRow
  *
- * Renders now what would be rendered at the next frame.
+ * Renders now what would be rendered at the next frames: the message's
+ * change, and the pages of a long answer still to be laid out.
  */
 void
 agent_gtk_message_row_flush (AgentGtkMessageRow *self)
@@ -426,6 +458,7 @@ agent_gtk_message_row_flush (AgentGtkMessageRow *self)
       cancel_update (self);
       on_tick (GTK_WIDGET (self), NULL, NULL);
     }
+  _agent_gtk_markdown_view_flush (AGENT_GTK_MARKDOWN_VIEW (self->markdown));
 }
 
 static void
@@ -508,6 +541,8 @@ reset (AgentGtkMessageRow *self)
   g_clear_pointer (&self->progress_title, g_free);
   g_clear_pointer (&self->progress_detail, g_free);
   g_clear_error (&self->turn_error);
+  g_clear_pointer (&self->info, g_free);
+  gtk_widget_set_visible (self->info_label, FALSE);
   gtk_widget_set_visible (self->stopped_label, FALSE);
   if (self->error_card != NULL)
     gtk_widget_set_visible (self->error_card, FALSE);
@@ -943,6 +978,7 @@ agent_gtk_message_row_dispose (GObject *object)
   g_clear_pointer (&self->progress_title, g_free);
   g_clear_pointer (&self->progress_detail, g_free);
   g_clear_error (&self->turn_error);
+  g_clear_pointer (&self->info, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_GTK_TYPE_MESSAGE_ROW);
 
   G_OBJECT_CLASS (agent_gtk_message_row_parent_class)->dispose (object);
@@ -1070,6 +1106,7 @@ agent_gtk_message_row_class_init (AgentGtkMessageRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, copy_button);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, edit_button);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, regenerate_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, info_label);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, user_menu);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, answer_menu);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, error_menu);
@@ -1089,11 +1126,16 @@ agent_gtk_message_row_class_init (AgentGtkMessageRowClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
-/* The actions show under the pointer, or with the focus in the row */
+/* The actions show under the pointer, or with the focus in the row; and
+ * with them, how the answer was made */
 static void
 update_actions_shown (AgentGtkMessageRow *self)
 {
-  gtk_widget_set_opacity (self->actions_box, self->hovered || self->focused ? 1.0 : 0.0);
+  gboolean shown = self->hovered || self->focused;
+
+  gtk_widget_set_opacity (self->actions_box, shown ? 1.0 : 0.0);
+  gtk_widget_set_visible (self->info_label,
+                          shown && *gtk_label_get_text (GTK_LABEL (self->info_label)) != '\0');
 }
 
 static void
@@ -1118,6 +1160,17 @@ on_contains_focus_changed (AgentGtkMessageRow *self,
   self->focused = gtk_event_controller_focus_contains_focus (
     GTK_EVENT_CONTROLLER_FOCUS (controller));
   update_actions_shown (self);
+}
+
+/* A long answer laid out a page at a time: the row is busy meanwhile, for
+ * screen readers (which wait for it) */
+static void
+on_laying_out_changed (AgentGtkMessageRow *self)
+{
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_BUSY,
+                               agent_gtk_markdown_view_get_laying_out (
+                                 AGENT_GTK_MARKDOWN_VIEW (self->markdown)),
+                               -1);
 }
 
 /* The ring of the focus goes around the row when the row itself has the
@@ -1166,6 +1219,8 @@ agent_gtk_message_row_init (AgentGtkMessageRow *self)
   g_signal_connect_swapped (motion, "leave", G_CALLBACK (on_pointer_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
   update_actions_shown (self);
+  g_signal_connect_swapped (self->markdown, "notify::laying-out",
+                            G_CALLBACK (on_laying_out_changed), self);
 
   self->signals = g_signal_group_new (AGENT_TYPE_MESSAGE);
   g_signal_group_connect_swapped (self->signals, "notify::content",

@@ -47,6 +47,28 @@ agent_test_turn_run (AgentTestTurn *self,
   agent_test_turn_wait (self);
 }
 
+static void
+send_message_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  AgentTestTurn *self = user_data;
+
+  self->result = agent_session_send_message_finish (AGENT_SESSION (object), result, &self->error);
+  self->finished = TRUE;
+}
+
+/* A turn of @message (with its parts), run to its end */
+void
+agent_test_turn_run_message (AgentTestTurn *self,
+                             AgentSession  *session,
+                             AgentMessage  *message)
+{
+  agent_test_turn_clear (self);
+  agent_session_send_message_async (session, message, NULL, send_message_cb, self);
+  agent_test_turn_wait (self);
+}
+
 void
 agent_test_turn_clear (AgentTestTurn *self)
 {

@@ -28,6 +28,9 @@ void agent_test_turn_run   (AgentTestTurn *self,
                             AgentSession  *session,
                             const char    *text,
                             GCancellable  *cancellable);
+void agent_test_turn_run_message (AgentTestTurn *self,
+                                  AgentSession  *session,
+                                  AgentMessage  *message);
 void agent_test_turn_clear (AgentTestTurn *self);
 
 G_END_DECLS

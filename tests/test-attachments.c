@@ -13,6 +13,10 @@
  *   session (OpenAI chat: in a user message after the results) and in the
  *   requests of the APIs that take images in tool results.
  * - /attachments/scale: images scaled down keeping their aspect.
+ * - /attachments/scaled/PROVIDER: a 3000 × 2000 photo goes at the size
+ *   the provider's API documents as useful (scale-images, on by default),
+ *   the same in the next request; /attachments/scaled/off: at full size
+ *   when the session's scale-images is off.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -28,6 +32,7 @@
 #endif
 
 #include "agent-test-openai.h"
+#include "agent-test-png.h"
 #include "agent-test-provider.h"
 #include "agent-test-util.h"
 
@@ -83,27 +88,6 @@ question_new (AgentContentPart *document)
   AgentContentPart *parts[] = { text, image, document };
 
   return agent_message_new_with_parts (AGENT_MESSAGE_ROLE_USER, parts, 3);
-}
-
-static void
-send_message_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  AgentTestTurn *turn = user_data;
-
-  turn->result = agent_session_send_message_finish (AGENT_SESSION (object), result, &turn->error);
-  turn->finished = TRUE;
-}
-
-static void
-send_message (AgentTestTurn *turn,
-              AgentSession  *session,
-              AgentMessage  *message)
-{
-  agent_test_turn_clear (turn);
-  agent_session_send_message_async (session, message, NULL, send_message_cb, turn);
-  agent_test_turn_wait (turn);
 }
 
 /* The message model */
@@ -293,6 +277,22 @@ static const RequestCase request_cases[] = {
 };
 
 static void
+add_answer (AgentTestServer   *server,
+            const RequestCase *c)
+{
+  AgentTestResponse *response = agent_test_server_add_response (server, 200);
+
+  if (c->answer_path != NULL)
+    {
+      g_autofree char *path = agent_test_corpus_path (c->answer_path);
+
+      agent_test_response_add_file_in_pieces (response, path, 1, AGENT_TEST_MAX_PIECE);
+    }
+  else
+    agent_test_response_add_bytes (response, c->answer, strlen (c->answer));
+}
+
+static void
 test_request (gconstpointer data)
 {
   const RequestCase *c = data;
@@ -304,24 +304,15 @@ test_request (gconstpointer data)
   g_autofree char *image64 = base64_of (png_bytes, sizeof png_bytes - 1);
   g_autofree char *document64 = base64_of (pdf_bytes, sizeof pdf_bytes - 1);
   g_autofree char *expected = NULL;
-  AgentTestResponse *response;
   AgentTestSession s;
   JsonNode *body;
 
   agent_test_session_init (&s, c->provider);
   /* The messages as written (Anthropic's breakpoints are test-prompt-cache's) */
   agent_provider_set_prompt_cache (s.provider, FALSE);
-  response = agent_test_server_add_response (s.server, 200);
-  if (c->answer_path != NULL)
-    {
-      g_autofree char *path = agent_test_corpus_path (c->answer_path);
+  add_answer (s.server, c);
 
-      agent_test_response_add_file_in_pieces (response, path, 1, AGENT_TEST_MAX_PIECE);
-    }
-  else
-    agent_test_response_add_bytes (response, c->answer, strlen (c->answer));
-
-  send_message (&s.turn, s.session, question);
+  agent_test_turn_run_message (&s.turn, s.session, question);
   g_assert_no_error (s.turn.error);
   g_assert_nonnull (s.turn.result);
   g_assert_cmpuint (agent_test_server_get_n_requests (s.server), ==, 1);
@@ -364,7 +355,7 @@ test_file_name_escaped (void)
 
     agent_test_response_add_file_in_pieces (response, path, 1, AGENT_TEST_MAX_PIECE);
   }
-  send_message (&s.turn, s.session, question);
+  agent_test_turn_run_message (&s.turn, s.session, question);
   g_assert_no_error (s.turn.error);
 
   body = agent_test_server_get_request_body (s.server, 0);
@@ -375,6 +366,146 @@ test_file_name_escaped (void)
                           "type=\\\"text/plain\\\">\\nhello\\n\\n</file>\"}]");
 
   agent_test_session_clear (&s);
+}
+
+/* Images scaled to what each API uses */
+
+typedef struct
+{
+  const RequestCase *request;
+  const char        *path;    /* of the image's base64 (or data: URL) in the body */
+  const char        *media;   /* of its MIME type, or NULL */
+  int                width;   /* as sent */
+  int                height;
+} ScaledCase;
+
+static const ScaledCase scaled_cases[] = {
+  /* Within 2048 × 2048, then 768 on the shorter side */
+  { &request_cases[0], "$.messages[0].content[1].image_url.url", NULL, 1152, 768 },
+  { &request_cases[1], "$.input[0].content[1].image_url", NULL, 1152, 768 },
+  /* 1568 on the longer side, and 1092 × 1092 pixels */
+  { &request_cases[2], "$.messages[0].content[1].source.data",
+    "$.messages[0].content[1].source.media_type", 1337, 891 },
+  /* Within 3072 × 3072: as it is */
+  { &request_cases[3], "$.contents[0].parts[1].inline_data.data",
+    "$.contents[0].parts[1].inline_data.mime_type", 3000, 2000 },
+  /* 2048 on the longer side */
+  { &request_cases[4], "$.messages[0].images[0]", NULL, 2048, 1365 },
+};
+
+/* The string at @path (JSONPath) of @body */
+static char *
+body_string (JsonNode   *body,
+             const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) found = json_path_query (path, body, &error);
+  JsonArray *matches;
+
+  g_assert_no_error (error);
+  matches = json_node_get_array (found);
+  g_assert_cmpuint (json_array_get_length (matches), ==, 1);
+  return g_strdup (json_array_get_string_element (matches, 0));
+}
+
+#ifdef HAVE_GDK_PIXBUF
+/* The image a request carried, decoded: its size and MIME type */
+static void
+assert_sent_image (JsonNode         *body,
+                   const ScaledCase *c,
+                   int               width,
+                   int               height,
+                   const char       *mime_type,
+                   char            **base64_out)
+{
+  g_autofree char *sent = body_string (body, c->path);
+  g_autofree char *media = c->media ? body_string (body, c->media) : NULL;
+  const char *base64 = sent;
+  g_autofree guchar *bytes = NULL;
+  g_autoptr(GdkPixbufLoader) loader = gdk_pixbuf_loader_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *format = NULL;
+  GdkPixbuf *pixbuf;
+  gsize len;
+
+  if (g_str_has_prefix (sent, "data:"))
+    {
+      g_autofree char *prefix = g_strdup_printf ("data:%s;base64,", mime_type);
+
+      g_assert_true (g_str_has_prefix (sent, prefix));
+      base64 = sent + strlen (prefix);
+    }
+  else if (media != NULL)
+    g_assert_cmpstr (media, ==, mime_type);
+
+  bytes = g_base64_decode (base64, &len);
+  g_assert_true (gdk_pixbuf_loader_write (loader, bytes, len, &error));
+  g_assert_true (gdk_pixbuf_loader_close (loader, &error));
+  g_assert_no_error (error);
+  pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
+  g_assert_cmpint (gdk_pixbuf_get_width (pixbuf), ==, width);
+  g_assert_cmpint (gdk_pixbuf_get_height (pixbuf), ==, height);
+  if (base64_out != NULL)
+    *base64_out = g_strdup (base64);
+}
+#endif
+
+static void
+test_scaled (gconstpointer data)
+{
+#ifdef HAVE_GDK_PIXBUF
+  const ScaledCase *c = data;
+  g_autoptr(GBytes) photo = agent_test_grey_png_new (3000, 2000, 2000);
+  g_autoptr(AgentMessage) question = agent_test_image_message_new (PROMPT, photo);
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  AgentTestSession s;
+
+  agent_test_session_init (&s, c->request->provider);
+  add_answer (s.server, c->request);
+  agent_test_turn_run_message (&s.turn, s.session, question);
+  g_assert_no_error (s.turn.error);
+  assert_sent_image (agent_test_server_get_request_body (s.server, 0), c, c->width, c->height,
+                     "image/png", &first);
+
+  /* The next request of the conversation sends the same */
+  add_answer (s.server, c->request);
+  agent_test_turn_run (&s.turn, s.session, "And now?", NULL);
+  g_assert_no_error (s.turn.error);
+  assert_sent_image (agent_test_server_get_request_body (s.server, 1), c, c->width, c->height,
+                     "image/png", &second);
+  g_assert_cmpstr (first, ==, second);
+
+  /* The memory keeps the image as it was given */
+  g_assert_cmpuint (agent_content_part_get_size (agent_message_get_attachment (question, 0)),
+                    ==, g_bytes_get_size (photo));
+
+  agent_test_session_clear (&s);
+#else
+  g_test_skip ("libagent was built without gdk-pixbuf");
+#endif
+}
+
+/* scale-images off: the image as it is */
+static void
+test_scaled_off (void)
+{
+#ifdef HAVE_GDK_PIXBUF
+  g_autoptr(GBytes) photo = agent_test_grey_png_new (3000, 2000, 2000);
+  g_autoptr(AgentMessage) question = agent_test_image_message_new (PROMPT, photo);
+  AgentTestSession s;
+
+  agent_test_session_init (&s, "openai");
+  g_object_set (s.session, "scale-images", FALSE, NULL);
+  add_answer (s.server, &request_cases[0]);
+  agent_test_turn_run_message (&s.turn, s.session, question);
+  g_assert_no_error (s.turn.error);
+  assert_sent_image (agent_test_server_get_request_body (s.server, 0), &scaled_cases[0],
+                     3000, 2000, "image/png", NULL);
+  agent_test_session_clear (&s);
+#else
+  g_test_skip ("libagent was built without gdk-pixbuf");
+#endif
 }
 
 /* Refusals */
@@ -412,7 +543,7 @@ test_refused (gconstpointer data)
   AgentTestSession s;
 
   agent_test_session_init (&s, c->provider);
-  send_message (&s.turn, s.session, message);
+  agent_test_turn_run_message (&s.turn, s.session, message);
   g_assert_error (s.turn.error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (s.turn.error->message, c->name));
   g_assert_nonnull (strstr (s.turn.error->message, c->mime_type));
@@ -436,7 +567,7 @@ test_refused_uri (void)
   AgentTestSession s;
 
   agent_test_session_init (&s, "ollama");
-  send_message (&s.turn, s.session, message);
+  agent_test_turn_run_message (&s.turn, s.session, message);
   g_assert_error (s.turn.error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (s.turn.error->message, "https://example.com/a.png"));
   g_assert_cmpuint (agent_test_server_get_n_requests (s.server), ==, 0);
@@ -447,7 +578,7 @@ test_refused_uri (void)
   /* OpenAI fetches it: the URL goes as it is */
   agent_test_session_init (&s, "openai");
   agent_test_openai_add_text_response (s.server, (const char * const[]) { "A cat.", NULL }, 1, 1);
-  send_message (&s.turn, s.session, message);
+  agent_test_turn_run_message (&s.turn, s.session, message);
   g_assert_no_error (s.turn.error);
   agent_test_assert_json (
     json_object_get_member (json_node_get_object (agent_test_server_get_request_body (s.server, 0)),
@@ -497,7 +628,7 @@ test_limits (void)
 
   /* One attachment over max-attachment-size */
   g_object_set (s.session, "max-attachment-size", (guint64) 4095, NULL);
-  send_message (&s.turn, s.session, message);
+  agent_test_turn_run_message (&s.turn, s.session, message);
   g_assert_error (s.turn.error, AGENT_ERROR, AGENT_ERROR_LIMIT);
   g_assert_nonnull (strstr (s.turn.error->message, "max-attachment-size"));
   g_assert_nonnull (strstr (s.turn.error->message, "image/png"));
@@ -509,7 +640,7 @@ test_limits (void)
   /* Attachments count in max-request-size (the text is far smaller) */
   g_object_set (s.session, "max-attachment-size", (guint64) 4096, "max-request-size", (guint64) 4000,
                 NULL);
-  send_message (&s.turn, s.session, message);
+  agent_test_turn_run_message (&s.turn, s.session, message);
   g_assert_error (s.turn.error, AGENT_ERROR, AGENT_ERROR_LIMIT);
   g_assert_nonnull (strstr (s.turn.error->message, "max-request-size"));
   g_assert_cmpuint (agent_test_server_get_n_requests (s.server), ==, 0);
@@ -520,7 +651,7 @@ test_limits (void)
   /* Within both: sent */
   g_object_set (s.session, "max-request-size", (guint64) 65536, NULL);
   agent_test_openai_add_text_response (s.server, (const char * const[]) { "Blank.", NULL }, 1, 1);
-  send_message (&s.turn, s.session, message);
+  agent_test_turn_run_message (&s.turn, s.session, message);
   g_assert_no_error (s.turn.error);
   g_assert_cmpuint (agent_test_server_get_n_requests (s.server), ==, 1);
 
@@ -790,6 +921,14 @@ main (int   argc,
   g_test_add_func ("/attachments/tool-image/requests", test_tool_image_requests);
   g_test_add_func ("/attachments/tool-image/described", test_tool_image_described);
   g_test_add_func ("/attachments/scale", test_scale);
+  for (guint i = 0; i < G_N_ELEMENTS (scaled_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/attachments/scaled/%s",
+                                               scaled_cases[i].request->provider);
+
+      g_test_add_data_func (path, &scaled_cases[i], test_scaled);
+    }
+  g_test_add_func ("/attachments/scaled/off", test_scaled_off);
 
   return g_test_run ();
 }

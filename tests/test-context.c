@@ -1,7 +1,10 @@
 /* test-context.c — long conversations: a context policy compacts what a
  * request sends (keep the last turns, shorten old tool results, summarize
  * with the model), on its own before the window is full or once after the
- * server refused a request as too long; the memory keeps everything
+ * server refused a request as too long; the memory keeps everything. And
+ * the estimate of a conversation (context-used): images counted as the
+ * API bills them, followed while an answer streams, said to be an
+ * estimate when it is one.
  *
  * The assertions are on the request bodies the real HTTP server received.
  *
@@ -15,6 +18,8 @@
 #include <agent.h>
 
 #include "agent-test-openai.h"
+#include "agent-test-png.h"
+#include "agent-test-provider.h"
 #include "agent-test-server.h"
 #include "agent-test-turn.h"
 #include "agent-test-util.h"
@@ -521,6 +526,126 @@ test_pressure (Fixture       *f,
   g_assert_cmpuint (f->compactions->len, ==, 0);
 }
 
+/* An image counts as the API bills it, not as its bytes: a 1200 × 900 PNG
+ * is 765 tokens for OpenAI (85, and 170 for each of its four 512-pixel
+ * tiles once fitted into 768 on its shorter side) */
+static void
+test_attachment_tokens (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GBytes) png = agent_test_grey_png_new (1200, 900, 900);
+  g_autoptr(AgentMessage) question = agent_test_image_message_new ("Describe it", png);
+  AgentTestResponse *response = agent_test_server_add_response (f->server, 200);
+  gsize chars = strlen (SYSTEM_PROMPT) + strlen ("Describe it") + strlen ("A grey field.");
+
+  /* No usage reported: the whole conversation is estimated */
+  agent_test_openai_add_role (response, "");
+  agent_test_openai_add_text (response, "A grey field.");
+  agent_test_openai_add_finish (response, "stop");
+  agent_test_response_add_done (response);
+  agent_test_turn_run_message (&f->turn, f->session, question);
+  g_assert_no_error (f->turn.error);
+
+  g_assert_cmpint (agent_session_get_context_used (f->session), ==, (chars + 3) / 4 + 765);
+}
+
+static void
+on_used_while_streaming (AgentSession *session,
+                         GParamSpec   *pspec,
+                         GArray       *values)
+{
+  gint64 used = agent_session_get_context_used (session);
+
+  if (agent_session_get_current_message (session) != NULL)
+    g_array_append_val (values, used);
+}
+
+/* While an answer streams, the estimate follows it: a few times a second,
+ * not at every delta (5 bursts of 50 deltas, 300 ms apart) */
+static void
+test_streaming (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree char *text = g_strnfill (400, 'x');
+  AgentTestResponse *response = agent_test_server_add_response (f->server, 200);
+
+  agent_test_openai_add_role (response, "");
+  for (guint burst = 0; burst < 5; burst++)
+    {
+      for (guint i = 0; i < 50; i++)
+        agent_test_openai_add_text (response, text);
+      agent_test_response_add_delay (response, 300);
+    }
+  agent_test_openai_add_end (response, "stop", 10, 25000);
+  g_signal_connect (f->session, "notify::context-used", G_CALLBACK (on_used_while_streaming),
+                    values);
+  agent_test_turn_run (&f->turn, f->session, "Write at length", NULL);
+  g_assert_no_error (f->turn.error);
+
+  g_assert_cmpuint (values->len, >=, 4);
+  g_assert_cmpuint (values->len, <=, 20);
+  for (guint i = 1; i < values->len; i++)
+    g_assert_cmpint (g_array_index (values, gint64, i), >, g_array_index (values, gint64, i - 1));
+  g_assert_cmpint (g_array_index (values, gint64, values->len - 1), <=, 25010);
+  g_assert_cmpint (g_array_index (values, gint64, values->len - 1), >=, 20000);
+  /* Then the server's own count */
+  g_assert_cmpint (agent_session_get_context_used (f->session), ==, 25010);
+}
+
+/* An estimate says so (context-estimated); the server's count does not.
+ * A memory shown anew is estimated at once, its images as each provider's
+ * API bills them (1200 × 900: OpenAI 765, Anthropic 1440, Gemini four
+ * tiles of 258, Ollama 576) */
+static void
+test_estimated (Fixture       *f,
+                gconstpointer  data)
+{
+  static const struct { const char *provider; gint64 tokens; } bills[] = {
+    { "openai", 765 }, { "openai-responses", 765 }, { "anthropic", 1440 },
+    { "gemini", 4 * 258 }, { "ollama", 576 },
+  };
+  g_autoptr(GBytes) png = agent_test_grey_png_new (1200, 900, 900);
+  g_autoptr(AgentMessage) question = agent_test_image_message_new ("Describe it", png);
+  g_autoptr(AgentMessage) more = agent_message_new (AGENT_MESSAGE_ROLE_USER, "12345678");
+  g_autoptr(AgentMemory) shown = agent_simple_memory_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (agent_session_get_context_used (f->session), ==, -1);
+  g_assert_true (agent_session_get_context_estimated (f->session));
+
+  add_answer (f, "Short.", 500);
+  agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
+  g_assert_cmpint (agent_session_get_context_used (f->session), ==, 505);
+  g_assert_false (agent_session_get_context_estimated (f->session));
+
+  /* Added since: the server's count and an estimate of the rest */
+  g_assert_true (agent_memory_append (agent_session_get_memory (f->session), more, &error));
+  g_assert_no_error (error);
+  agent_session_estimate_context_used (f->session);
+  g_assert_cmpint (agent_session_get_context_used (f->session), ==, 505 + 2);
+  g_assert_true (agent_session_get_context_estimated (f->session));
+
+  /* Another conversation shown: estimated before any request */
+  g_assert_true (agent_memory_append (shown, question, &error));
+  for (guint i = 0; i < G_N_ELEMENTS (bills); i++)
+    {
+      g_autoptr(AgentProvider) provider = agent_test_provider_new (f->server, bills[i].provider);
+      g_autoptr(AgentSession) session = agent_session_new (provider);
+
+      agent_session_set_memory (session, shown);
+      agent_session_estimate_context_used (session);
+      g_assert_cmpint (agent_session_get_context_used (session), ==,
+                       (strlen ("Describe it") + 3) / 4 + bills[i].tokens);
+      g_assert_true (agent_session_get_context_estimated (session));
+    }
+
+  /* Empty: nothing to show */
+  agent_session_set_memory (f->session, NULL);
+  agent_session_estimate_context_used (f->session);
+  g_assert_cmpint (agent_session_get_context_used (f->session), ==, -1);
+}
+
 /* The policy's properties and their defaults */
 static void
 test_policy_properties (void)
@@ -661,6 +786,9 @@ main (int   argc,
   ADD ("/context/summarize/before-request", test_summarize);
   ADD ("/context/summarize/fails", test_summary_fails);
   ADD ("/context/pressure", test_pressure);
+  ADD ("/context/estimate/attachments", test_attachment_tokens);
+  ADD ("/context/estimate/streaming", test_streaming);
+  ADD ("/context/estimate/estimated", test_estimated);
   g_test_add_func ("/context/policy/properties", test_policy_properties);
   for (guint i = 0; i < G_N_ELEMENTS (window_cases); i++)
     {

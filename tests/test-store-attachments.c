@@ -12,6 +12,9 @@
  *   conversation, and a kill -9 in the middle of the turn leaves them whole.
  * - /store/attachments/cli-refused: a file the provider does not take is
  *   refused before anything is written, and -c goes on.
+ * - /store/attachments/scaled: what a turn made of an image (scaled to the
+ *   provider's size, in base64) is kept with it: after a restart, the next
+ *   request sends the same without scaling it again; the original stays.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -25,7 +28,10 @@
 
 #include "agent-test-cli.h"
 #include "agent-test-openai.h"
+#include "agent-test-png.h"
 #include "agent-test-server.h"
+#include "agent-test-turn.h"
+#include "messages/agent-content-part-private.h"
 #include "agent-test-util.h"
 #include "test-store-util.h"
 
@@ -232,7 +238,7 @@ test_migrate_from_v4 (void)
   store = agent_store_new (path, &error);
   g_assert_no_error (error);
   version = test_store_query (path, "PRAGMA user_version");
-  g_assert_cmpstr (version, ==, "5");
+  g_assert_cmpstr (version, ==, "6");
 
   /* What the old agent-cli wrote is all there */
   list = agent_store_list_conversations (store);
@@ -423,6 +429,90 @@ test_cli_refused (void)
   agent_test_remove_dir (dir);
 }
 
+/* The image of the first user message of request @index */
+static char *
+sent_image (AgentTestServer *server,
+            guint            index)
+{
+  JsonObject *message = json_array_get_object_element (agent_test_openai_get_messages (server,
+                                                                                        index),
+                                                         0);
+  JsonArray *content = json_object_get_array_member (message, "content");
+  JsonObject *image = json_object_get_object_member (json_array_get_object_element (content, 1),
+                                                     "image_url");
+
+  return g_strdup (json_object_get_string_member (image, "url"));
+}
+
+static void
+test_scaled (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentProvider) provider = agent_test_openai_provider_new (server);
+  g_autoptr(AgentSession) session = agent_session_new (provider);
+  g_autoptr(GBytes) png = agent_test_grey_png_new (3000, 2000, 2000);
+  g_autoptr(AgentMessage) question = agent_test_image_message_new ("What is this?", png);
+  g_autoptr(AgentConversation) conversation = NULL;
+  g_autoptr(AgentConversation) back = NULL;
+  g_autoptr(AgentStore) again = NULL;
+  g_autoptr(AgentSession) later = NULL;
+  g_autoptr(AgentMessage) read = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *kept = NULL;
+  const char *deltas[] = { "Grey.", NULL };
+  AgentTestTurn turn = { 0 };
+  guint n_scaled;
+  TestStore db;
+
+#ifndef HAVE_GDK_PIXBUF
+  g_test_skip ("libagent was built without gdk-pixbuf");
+  return;
+#endif
+
+  test_store_open (&db);
+  conversation = agent_store_create_conversation (db.store);
+  agent_session_set_memory (session, AGENT_MEMORY (conversation));
+  agent_test_openai_add_text_response (server, deltas, 10, 2);
+  agent_test_turn_run_message (&turn, session, question);
+  g_assert_no_error (turn.error);
+  test_store_flush (db.store);
+  first = sent_image (server, 0);
+  g_assert_true (g_str_has_prefix (first, "data:image/png;base64,"));
+
+  /* One variant, at the provider's size; the attachment as it was */
+  kept = test_store_query (db.path, "SELECT group_concat (width || 'x' || height) "
+                                    "FROM attachment_variants");
+  g_assert_cmpstr (kept, ==, "1152x768");
+  g_clear_pointer (&kept, g_free);
+  kept = test_store_query (db.path, "SELECT group_concat (size) FROM attachments");
+  g_assert_cmpuint (g_ascii_strtoull (kept, NULL, 10), ==, g_bytes_get_size (png));
+
+  /* After a restart: the same image sent, nothing scaled */
+  back = test_store_read_back (&db, agent_conversation_get_id (conversation), &again);
+  read = g_list_model_get_item (G_LIST_MODEL (back), 0);
+  g_assert_true (g_bytes_equal (agent_content_part_get_data (agent_message_get_attachment (read, 0)),
+                                png));
+  later = agent_session_new (provider);
+  agent_session_set_memory (later, AGENT_MEMORY (back));
+  n_scaled = _agent_content_part_get_n_scaled ();
+  agent_test_openai_add_text_response (server, deltas, 10, 2);
+  agent_test_turn_run (&turn, later, "And now?", NULL);
+  g_assert_no_error (turn.error);
+  second = sent_image (server, 1);
+  g_assert_cmpstr (second, ==, first);
+  g_assert_cmpuint (_agent_content_part_get_n_scaled (), ==, n_scaled);
+
+  agent_test_turn_clear (&turn);
+  test_store_flush (again);
+  g_clear_object (&later);
+  g_clear_object (&back);
+  g_clear_object (&again);
+  agent_session_set_memory (session, NULL);
+  g_clear_object (&conversation);
+  test_store_close (&db);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -435,6 +525,7 @@ main (int   argc,
   g_test_add_func ("/store/attachments/export", test_export);
   g_test_add_func ("/store/attachments/cli", test_cli);
   g_test_add_func ("/store/attachments/cli-refused", test_cli_refused);
+  g_test_add_func ("/store/attachments/scaled", test_scaled);
 
   return g_test_run ();
 }

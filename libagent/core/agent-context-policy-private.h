@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/agent-context-policy.h"
+#include "messages/agent-content-part-private.h"
 #include "messages/agent-message.h"
 
 G_BEGIN_DECLS
@@ -14,10 +15,16 @@ G_BEGIN_DECLS
 #define AGENT_CONTEXT_CHARS_PER_TOKEN 4
 
 gsize    _agent_context_message_chars   (AgentMessage       *message);
-gint64   _agent_context_estimate        (GPtrArray          *messages,
-                                         GArray             *positions,
-                                         guint               since,
-                                         const char         *system_prompt);
+gint64   _agent_context_message_part_tokens (AgentMessage         *message,
+                                             const AgentImageRule *images,
+                                             const AgentImageRule *scaled);
+gint64   _agent_context_estimate        (GPtrArray            *messages,
+                                         GArray               *positions,
+                                         guint                 since,
+                                         const char           *system_prompt,
+                                         const AgentImageRule *images,
+                                         const AgentImageRule *scaled,
+                                         gboolean             *estimated);
 gint64   _agent_context_estimate_chars  (gsize               chars);
 void     _agent_context_base            (GListModel         *memory,
                                          GPtrArray          *messages,

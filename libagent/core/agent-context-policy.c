@@ -497,19 +497,41 @@ chars_to_tokens (gsize chars)
   return (gint64) ((chars + AGENT_CONTEXT_CHARS_PER_TOKEN - 1) / AGENT_CONTEXT_CHARS_PER_TOKEN);
 }
 
+/* The tokens the API of @images bills for the attachments of @message,
+ * sent with images scaled by @scaled (NULL: as they are) */
+gint64
+_agent_context_message_part_tokens (AgentMessage         *message,
+                                    const AgentImageRule *images,
+                                    const AgentImageRule *scaled)
+{
+  guint n = agent_message_get_n_attachments (message);
+  gint64 tokens = 0;
+
+  for (guint i = 0; images != NULL && i < n; i++)
+    tokens += _agent_content_part_get_tokens (agent_message_get_attachment (message, i),
+                                              images, scaled);
+  return tokens;
+}
+
 /* The tokens a request sending @messages would carry: the usage the
  * server reported for the last answer among them (its prompt and its
- * completion), plus the messages after it at 4 bytes a token; with no
- * usage, everything (and @system_prompt) at 4 bytes a token. An answer
- * before the memory position @since was to a request compacted otherwise:
- * its usage is not taken. */
+ * completion), plus the messages after it: their text at 4 bytes a
+ * token, their attachments as the API of @images bills them; with no
+ * usage, everything (and @system_prompt) that way. An answer before the
+ * memory position @since was to a request compacted otherwise: its usage
+ * is not taken. *@estimated says whether any of it was estimated rather
+ * than counted by the server. */
 gint64
-_agent_context_estimate (GPtrArray  *messages,
-                         GArray     *positions,
-                         guint       since,
-                         const char *system_prompt)
+_agent_context_estimate (GPtrArray            *messages,
+                         GArray               *positions,
+                         guint                 since,
+                         const char           *system_prompt,
+                         const AgentImageRule *images,
+                         const AgentImageRule *scaled,
+                         gboolean             *estimated)
 {
   gsize added = 0;
+  gint64 part_tokens = 0;
 
   for (guint i = messages->len; i > 0; i--)
     {
@@ -524,13 +546,20 @@ _agent_context_estimate (GPtrArray  *messages,
           gint64 completion = agent_usage_get_completion_tokens (usage);
 
           if (prompt > 0)
-            return prompt + MAX (completion, 0) + chars_to_tokens (added);
+            {
+              if (estimated != NULL)
+                *estimated = added > 0 || part_tokens > 0;
+              return prompt + MAX (completion, 0) + chars_to_tokens (added) + part_tokens;
+            }
         }
 
       added += _agent_context_message_chars (message);
+      part_tokens += _agent_context_message_part_tokens (message, images, scaled);
     }
 
-  return chars_to_tokens (added + text_chars (system_prompt));
+  if (estimated != NULL)
+    *estimated = TRUE;
+  return chars_to_tokens (added + text_chars (system_prompt)) + part_tokens;
 }
 
 gint64

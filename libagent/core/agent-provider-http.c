@@ -547,6 +547,16 @@ _agent_provider_add_headers (AgentProvider         *self,
                                               headers, error);
 }
 
+/* The scale_images of the request whose body is being built on this thread */
+static GPrivate writing_images = G_PRIVATE_INIT (NULL);
+
+/* Documented in agent-provider-private.h */
+const AgentImageRule *
+_agent_provider_get_writing_images (void)
+{
+  return g_private_get (&writing_images);
+}
+
 SoupMessage *
 _agent_provider_build_message (AgentProvider       *self,
                                const AgentRequest  *request,
@@ -563,7 +573,10 @@ _agent_provider_build_message (AgentProvider       *self,
   if (!(url = _agent_provider_build_url (self, path, error)))
     return NULL;
 
-  if (!(body = backend->build_body (request, error)))
+  g_private_set (&writing_images, (gpointer) request->scale_images);
+  body = backend->build_body (request, error);
+  g_private_set (&writing_images, NULL);
+  if (body == NULL)
     return NULL;
 
   message = soup_message_new (SOUP_METHOD_POST, url);

@@ -15,6 +15,7 @@
 #include "json/agent-json-private.h"
 #include "core/agent-provider.h"
 #include "core/agent-request-settings-private.h"
+#include "messages/agent-content-part-private.h"
 #include "wire/agent-stream-decoder-private.h"
 
 G_BEGIN_DECLS
@@ -37,6 +38,9 @@ typedef struct
   /* The session's context window in tokens (0: unknown), for the APIs
    * whose window each request sizes (Ollama's num_ctx) */
   guint64        context_window;
+  /* Images are sent scaled down by this rule (the backend's images, when
+   * AgentSession:scale-images is on), or as they are (NULL) */
+  const AgentImageRule *scale_images;
 } AgentRequest;
 
 typedef struct _AgentProviderBackend AgentProviderBackend;
@@ -70,6 +74,9 @@ struct _AgentProviderBackend
   gboolean  (*accepts_part)  (AgentContentPart    *part,
                               AgentMessageRole     role);
   const char *parts_name;
+  /* What its API makes of images and documents: the largest image it
+   * documents as useful, the tokens it bills */
+  const AgentImageRule *images;
 
   /* Listing models: GET {base}{models_path}; the names in the answer. */
   const char *models_path;
@@ -106,6 +113,10 @@ gboolean                    _agent_provider_set_defaults_property (AgentProvider
 gboolean                    _agent_keep_alive_is_seconds      (const char          *text);
 
 const AgentProviderBackend *_agent_provider_get_backend       (AgentProvider       *self);
+/* While a backend builds a request's body on this thread: the request's
+ * scale_images (the writers of its parts are reached through callbacks
+ * that carry a message, not the request) */
+const AgentImageRule       *_agent_provider_get_writing_images (void);
 AgentProviderHttp          *_agent_provider_get_http          (AgentProvider       *self);
 AgentProviderSlots         *_agent_provider_get_slots         (AgentProvider       *self);
 AgentProviderDefaults      *_agent_provider_get_defaults      (AgentProvider       *self);

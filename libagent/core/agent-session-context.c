@@ -19,6 +19,7 @@ enum {
   PROP_CONTEXT_WINDOW,
   PROP_CONTEXT_USED,
   PROP_CONTEXT_PRESSURE_THRESHOLD,
+  PROP_CONTEXT_ESTIMATED,
   N_CONTEXT_PROPS
 };
 
@@ -31,6 +32,7 @@ void
 _agent_session_init_context (AgentSession *self)
 {
   self->context_used = -1;
+  self->context_estimated = TRUE;
   self->context_pressure_threshold = DEFAULT_PRESSURE_THRESHOLD;
 }
 
@@ -82,10 +84,18 @@ _agent_session_class_add_context (GObjectClass *object_class,
    *
    * An estimate of the tokens of the next request, or -1 before the
    * first: the tokens the server reported for the last answer (its prompt
-   * and completion), plus the messages added since at 4 bytes a token
-   * (a rough rule for English text and code; without any usage, the whole
-   * conversation is counted that way). It is updated before each request
-   * and when a turn ends.
+   * and completion), plus the messages added since: their text at 4 bytes
+   * a token (a rough rule for English text and code), their images and
+   * documents as the provider's API bills them (by the size of an image
+   * as it is sent, the pages of a PDF; docs/design.md, "Attachments").
+   * Without any usage, the whole conversation is counted that way; and
+   * [property@Agent.Session:context-estimated] says whether any of it is
+   * an estimate.
+   *
+   * It is updated before each request, while an answer streams (the
+   * request's estimate and the answer's bytes, four times a second at
+   * most), when a turn ends, and by
+   * [method@Agent.Session.estimate_context_used].
    *
    * Since: 0.1
    */
@@ -106,6 +116,20 @@ _agent_session_class_add_context (GObjectClass *object_class,
   properties[PROP_CONTEXT_PRESSURE_THRESHOLD] =
     g_param_spec_double ("context-pressure-threshold", NULL, NULL,
                          0.0, 1.0, DEFAULT_PRESSURE_THRESHOLD, flags);
+
+  /**
+   * AgentSession:context-estimated:
+   *
+   * Whether [property@Agent.Session:context-used] is an estimate, in part
+   * or whole, rather than the server's own count of the last request and
+   * its answer: %FALSE only when nothing was added since an answer whose
+   * usage the server reported. A view says "about" when it is %TRUE.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CONTEXT_ESTIMATED] =
+    g_param_spec_boolean ("context-estimated", NULL, NULL, TRUE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   for (guint i = 0; i < N_CONTEXT_PROPS; i++)
     g_object_class_install_property (object_class, first_prop_id + i, properties[i]);
@@ -186,6 +210,10 @@ _agent_session_get_context_property (AgentSession *self,
       g_value_set_double (value, self->context_pressure_threshold);
       return TRUE;
 
+    case PROP_CONTEXT_ESTIMATED:
+      g_value_set_boolean (value, self->context_estimated);
+      return TRUE;
+
     default:
       return FALSE;
     }
@@ -215,17 +243,41 @@ _agent_session_set_context_property (AgentSession *self,
     }
 }
 
-void
-_agent_session_set_context_used (AgentSession *self,
-                                 gint64        tokens)
+/* Sets context-used and context-estimated, notified together */
+static void
+set_used (AgentSession *self,
+          gint64        tokens,
+          gboolean      estimated)
 {
-  gboolean pressure;
-
+  g_object_freeze_notify (G_OBJECT (self));
+  if (self->context_estimated != !!estimated)
+    {
+      self->context_estimated = !!estimated;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_ESTIMATED]);
+    }
   if (self->context_used != tokens)
     {
       self->context_used = tokens;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_USED]);
     }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+_agent_session_show_context_used (AgentSession *self,
+                                  gint64        tokens)
+{
+  set_used (self, tokens, TRUE);
+}
+
+void
+_agent_session_set_context_used (AgentSession *self,
+                                 gint64        tokens,
+                                 gboolean      estimated)
+{
+  gboolean pressure;
+
+  set_used (self, tokens, estimated);
 
   pressure = self->context_window > 0 && tokens >= 0 &&
              (double) tokens >= self->context_pressure_threshold * (double) self->context_window;
@@ -332,6 +384,42 @@ agent_session_get_context_used (AgentSession *self)
 {
   g_return_val_if_fail (AGENT_IS_SESSION (self), -1);
   return self->context_used;
+}
+
+/**
+ * agent_session_get_context_estimated:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets whether [property@Agent.Session:context-used] is an estimate.
+ *
+ * Returns: %TRUE unless it is all the server's own count
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_session_get_context_estimated (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), TRUE);
+  return self->context_estimated;
+}
+
+/**
+ * agent_session_estimate_context_used:
+ * @self: a [class@Agent.Session]
+ *
+ * Estimates [property@Agent.Session:context-used] anew from the memory
+ * as it is: after the application showed another conversation
+ * ([method@Agent.Session.set_memory]) or changed this one, so that a
+ * view shows its size before its next request. An empty memory is -1.
+ * The memory is read: a stored conversation not loaded yet is loaded.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_estimate_context_used (AgentSession *self)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  _agent_session_update_context_used (self);
 }
 
 /**

@@ -1,8 +1,9 @@
 /* agent-session-limits.c — how large a turn and a request may grow, and
  * how long a step may go without news
  *
- * Three properties of AgentSession, kept apart from the others in
- * agent-session.c: agent-turn.c enforces them.
+ * Properties of AgentSession, kept apart from the others in
+ * agent-session.c: agent-turn.c enforces them. With them, scale-images:
+ * images sent at the size the API uses, not larger (agent-turn-parts.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -16,6 +17,7 @@ enum {
   PROP_MAX_TURN_SIZE,
   PROP_STALL_TIMEOUT,
   PROP_MAX_ATTACHMENT_SIZE,
+  PROP_SCALE_IMAGES,
   N_LIMIT_PROPS
 };
 
@@ -31,6 +33,7 @@ _agent_session_init_limits (AgentSession *self)
   self->max_turn_size = AGENT_SESSION_DEFAULT_MAX_TURN_SIZE;
   self->stall_timeout = AGENT_SESSION_DEFAULT_STALL_TIMEOUT;
   self->max_attachment_size = AGENT_SESSION_DEFAULT_MAX_ATTACHMENT_SIZE;
+  self->scale_images = TRUE;
 }
 
 void
@@ -109,6 +112,26 @@ _agent_session_class_add_limits (GObjectClass *object_class,
     g_param_spec_uint64 ("max-attachment-size", NULL, NULL,
                          0, G_MAXUINT64, AGENT_SESSION_DEFAULT_MAX_ATTACHMENT_SIZE, flags);
 
+  /**
+   * AgentSession:scale-images:
+   *
+   * Whether images are sent scaled down to the largest size the
+   * provider's API documents as useful (OpenAI: within 2048 × 2048 and
+   * 768 on the shorter side; Anthropic: 1568 on the longer side and 1.15
+   * megapixels; Gemini: 3072 × 3072; Ollama: 2048), which the server
+   * would otherwise scale them down to: the same tokens, a fraction of
+   * the bytes. An image is scaled once per conversation, on a worker
+   * thread before the request is built, and kept with the part (and by
+   * an [class@Agent.Store], across a restart); every image and document
+   * is encoded in base64 once the same way. An image that cannot be
+   * read, or that is larger than %AGENT_CONTENT_PART_MAX_IMAGE_PIXELS, is
+   * sent as it is. The attachments in memory are never changed.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_SCALE_IMAGES] =
+    g_param_spec_boolean ("scale-images", NULL, NULL, TRUE, flags);
+
   for (guint i = 0; i < N_LIMIT_PROPS; i++)
     g_object_class_install_property (object_class, first_prop_id + i, properties[i]);
 }
@@ -134,6 +157,10 @@ _agent_session_get_limit_property (AgentSession *self,
 
     case PROP_MAX_ATTACHMENT_SIZE:
       g_value_set_uint64 (value, self->max_attachment_size);
+      return TRUE;
+
+    case PROP_SCALE_IMAGES:
+      g_value_set_boolean (value, self->scale_images);
       return TRUE;
 
     default:
@@ -165,6 +192,14 @@ _agent_session_set_limit_property (AgentSession *self,
         {
           self->max_attachment_size = g_value_get_uint64 (value);
           g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_ATTACHMENT_SIZE]);
+        }
+      return TRUE;
+
+    case PROP_SCALE_IMAGES:
+      if (self->scale_images != g_value_get_boolean (value))
+        {
+          self->scale_images = g_value_get_boolean (value);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCALE_IMAGES]);
         }
       return TRUE;
 

@@ -7,6 +7,7 @@
 
 #include "core/agent-session.h"
 #include "agent-util-private.h"
+#include "messages/agent-content-part-private.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,7 @@ struct _AgentSession
   guint          max_tool_calls;
   guint          stream_tool_call_chunks : 1;
   guint          validate_tool_arguments : 1;  /* agent-session-tools.c */
+  guint          scale_images : 1;
 
   /* agent-session-context.c */
   AgentContextPolicy *context_policy;
@@ -47,6 +49,7 @@ struct _AgentSession
   guint          context_boundary;   /* memory position: a policy cut what is before */
   guint          context_since;      /* memory position of the last compaction */
   guint          context_pressure : 1;
+  guint          context_estimated : 1;  /* context_used is not all the server's count */
 };
 
 typedef enum
@@ -91,7 +94,8 @@ void _agent_session_set_usage           (AgentSession *self,
 void _agent_session_set_turn_metrics    (AgentSession *self,
                                          AgentMetrics *metrics);
 
-/* agent-session-limits.c: max-request-size, max-turn-size, stall-timeout */
+/* agent-session-limits.c: max-request-size, max-turn-size, stall-timeout,
+ * max-attachment-size, scale-images */
 #define AGENT_SESSION_DEFAULT_MAX_REQUEST_SIZE (G_GUINT64_CONSTANT (32) * 1024 * 1024)
 #define AGENT_SESSION_DEFAULT_MAX_TURN_SIZE    (G_GUINT64_CONSTANT (32) * 1024 * 1024)
 #define AGENT_SESSION_DEFAULT_MAX_ATTACHMENT_SIZE (G_GUINT64_CONSTANT (20) * 1024 * 1024)
@@ -108,13 +112,14 @@ gboolean _agent_session_set_limit_property   (AgentSession *self,
                                               const GValue *value);
 
 /* agent-session-limits.c adds this many properties */
-#define AGENT_SESSION_N_LIMIT_PROPS 4
+#define AGENT_SESSION_N_LIMIT_PROPS 5
 
 /* agent-session-context.c adds this many properties */
-#define AGENT_SESSION_N_CONTEXT_PROPS 4
+#define AGENT_SESSION_N_CONTEXT_PROPS 5
 
 /* agent-session-context.c: context-policy, context-window, context-used,
- * context-pressure-threshold; context-pressure and compacted */
+ * context-pressure-threshold, context-estimated; context-pressure and
+ * compacted */
 void     _agent_session_init_context          (AgentSession *self);
 void     _agent_session_dispose_context       (AgentSession *self);
 void     _agent_session_class_add_context     (GObjectClass *object_class,
@@ -127,7 +132,13 @@ gboolean _agent_session_set_context_property  (AgentSession *self,
                                                guint         prop_id,
                                                const GValue *value);
 void     _agent_session_set_context_used      (AgentSession *self,
+                                               gint64        tokens,
+                                               gboolean      estimated);
+/* context-used while an answer streams: notified, no pressure emitted */
+void     _agent_session_show_context_used     (AgentSession *self,
                                                gint64        tokens);
+/* agent-turn-context.c: context-used of the memory as it is */
+void     _agent_session_update_context_used   (AgentSession *self);
 
 /* agent-session-output.c: output-schema, object-delta, object-finished,
  * check-output */
@@ -168,5 +179,9 @@ gboolean              _agent_session_get_settings_property (AgentSession *self,
                                                             guint         prop_id,
                                                             GValue       *value);
 AgentRequestSettings *_agent_session_dup_request_settings  (AgentSession *self);
+/* agent-turn-parts.c: what the provider's API makes of images (its
+ * billing), and the rule images are scaled by (NULL: scale-images off) */
+const AgentImageRule *_agent_session_get_images       (AgentSession *self);
+const AgentImageRule *_agent_session_get_scale_images (AgentSession *self);
 
 G_END_DECLS

@@ -173,6 +173,10 @@ void                agent_session_set_context_window             (AgentSession  
 AGENT_AVAILABLE_IN_ALL
 gint64              agent_session_get_context_used               (AgentSession         *self);
 AGENT_AVAILABLE_IN_ALL
+gboolean            agent_session_get_context_estimated          (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
+void                agent_session_estimate_context_used          (AgentSession         *self);
+AGENT_AVAILABLE_IN_ALL
 double              agent_session_get_context_pressure_threshold (AgentSession         *self);
 AGENT_AVAILABLE_IN_ALL
 void                agent_session_set_context_pressure_threshold (AgentSession         *self,

@@ -22,6 +22,9 @@
 #include "messages/agent-message-private.h"
 #include "core/agent-turn-private.h"
 
+/* How often context-used follows a streaming answer: µs */
+#define CONTEXT_STREAM_INTERVAL (G_USEC_PER_SEC / 4)
+
 typedef struct
 {
   GPtrArray *messages;
@@ -68,21 +71,41 @@ view_since (AgentSession *session,
   return since;
 }
 
+/* *@estimated (optional): whether it is not all the server's count */
+static gint64
+view_estimate_full (AgentSession *session,
+                    const View   *view,
+                    gboolean     *estimated)
+{
+  return _agent_context_estimate (view->messages, view->positions, view_since (session, view),
+                                  session->system_prompt, _agent_session_get_images (session),
+                                  _agent_session_get_scale_images (session), estimated);
+}
+
 static gint64
 view_estimate (AgentSession *session,
                const View   *view)
 {
-  return _agent_context_estimate (view->messages, view->positions, view_since (session, view),
-                                  session->system_prompt);
+  return view_estimate_full (session, view, NULL);
 }
 
+/* The bytes of the view, its attachments as the bytes of the tokens they
+ * are billed */
 static gsize
-view_chars (const View *view)
+view_chars (AgentSession *session,
+            const View   *view)
 {
   gsize chars = 0;
 
   for (guint i = 0; i < view->messages->len; i++)
-    chars += _agent_context_message_chars (g_ptr_array_index (view->messages, i));
+    {
+      AgentMessage *message = g_ptr_array_index (view->messages, i);
+
+      chars += _agent_context_message_chars (message) +
+               AGENT_CONTEXT_CHARS_PER_TOKEN *
+               _agent_context_message_part_tokens (message, _agent_session_get_images (session),
+                                                   _agent_session_get_scale_images (session));
+    }
   return chars;
 }
 
@@ -243,8 +266,11 @@ start_summary (AgentTurn  *turn,
   agent_request_settings_unset (settings, "tool-choice");
   agent_request_settings_unset (settings, "parallel-tool-calls");
   request.context_window = session->context_window;
+  request.scale_images = _agent_session_get_scale_images (session);
 
   g_debug ("Summarizing messages %u to %u", start, boundary);
+  /* The summary's text is not the next request's: context-used waits */
+  turn->context_request = -1;
 
   turn->step = agent_step_new (session->provider, settings, &_agent_turn_listener, turn);
   _agent_message_set_summary (agent_step_get_message (turn->step), start, boundary);
@@ -268,6 +294,7 @@ _agent_turn_prepare_view (AgentTurn *turn)
   guint n_trimmed, n_dropped;
   gboolean forced = turn->context_error != NULL;
   gint64 tokens, budget = -1;
+  gboolean estimated = TRUE;
   guint boundary;
 
   g_clear_object (&turn->view);
@@ -280,7 +307,9 @@ _agent_turn_prepare_view (AgentTurn *turn)
    * conversation compacted earlier, loaded again) */
   if (policy == NULL)
     {
-      _agent_session_set_context_used (session, view_estimate (session, &base));
+      tokens = view_estimate_full (session, &base, &estimated);
+      _agent_session_set_context_used (session, tokens, estimated);
+      turn->context_request = tokens;
       if (base.summary_position != G_MAXUINT)
         turn->view = view_to_store (&base);
       return TRUE;
@@ -292,8 +321,9 @@ _agent_turn_prepare_view (AgentTurn *turn)
   _agent_context_policy_apply (policy, strategy, view.messages, view.positions,
                                session->context_boundary,
                                &n_trimmed, &n_dropped);
-  tokens = view_estimate (session, &view);
-  _agent_session_set_context_used (session, tokens);
+  tokens = view_estimate_full (session, &view, &estimated);
+  _agent_session_set_context_used (session, tokens, estimated);
+  turn->context_request = tokens;
 
   if (session->context_window > 0)
     budget = (gint64) (session->context_pressure_threshold * (double) session->context_window);
@@ -315,7 +345,7 @@ _agent_turn_prepare_view (AgentTurn *turn)
           boundary > session->context_boundary)
         {
           g_auto(View) compacted = { 0 };
-          gsize chars_before = view_chars (&view);
+          gsize chars_before = view_chars (session, &view);
           gint64 tokens_after;
 
           view_copy (&compacted, &base);
@@ -325,7 +355,7 @@ _agent_turn_prepare_view (AgentTurn *turn)
 
           if (n_trimmed > 0 || n_dropped > 0)
             {
-              gsize chars_after = view_chars (&compacted);
+              gsize chars_after = view_chars (session, &compacted);
 
               tokens_after = MAX (0, tokens - _agent_context_estimate_chars (chars_before - chars_after));
               session->context_boundary = boundary;
@@ -341,7 +371,8 @@ _agent_turn_prepare_view (AgentTurn *turn)
               view = compacted;
               compacted = (View) { 0 };
               tokens = tokens_after;
-              _agent_session_set_context_used (session, tokens);
+              _agent_session_set_context_used (session, tokens, TRUE);
+              turn->context_request = tokens;
               g_clear_error (&turn->context_error);
             }
         }
@@ -392,19 +423,42 @@ _agent_turn_context_retry (AgentTurn    *turn,
   return TRUE;
 }
 
-/* The estimate of the next request, as the turn left the conversation */
+/* The estimate of the next request, as the turn left the conversation (or
+ * as the application changed it): -1 for an empty conversation */
 void
-_agent_turn_update_context_used (AgentTurn *turn)
+_agent_session_update_context_used (AgentSession *session)
 {
-  AgentSession *session = turn->session;
   g_auto(View) view = { 0 };
   guint n_trimmed, n_dropped;
+  gboolean estimated = TRUE;
+  gint64 tokens;
 
+  if (memory_length (session) == 0)
+    {
+      _agent_session_set_context_used (session, -1, TRUE);
+      return;
+    }
   view_init (&view, G_LIST_MODEL (session->memory));
   if (session->context_policy != NULL && session->context_boundary <= memory_length (session))
     _agent_context_policy_apply (session->context_policy,
                                  agent_context_policy_get_strategy (session->context_policy),
                                  view.messages, view.positions, session->context_boundary,
                                  &n_trimmed, &n_dropped);
-  _agent_session_set_context_used (session, view_estimate (session, &view));
+  tokens = view_estimate_full (session, &view, &estimated);
+  _agent_session_set_context_used (session, tokens, estimated);
+}
+
+/* While an answer streams: the request's estimate and what came since, at
+ * most every CONTEXT_STREAM_INTERVAL of the stream's time (a view shows it
+ * a few times a second, not at every delta) */
+void
+_agent_turn_context_streamed (AgentTurn *turn,
+                              gint64     now)
+{
+  if (turn->context_request < 0 || now - turn->context_noted_at < CONTEXT_STREAM_INTERVAL)
+    return;
+  turn->context_noted_at = now;
+  _agent_session_show_context_used (turn->session,
+                                    turn->context_request +
+                                    _agent_context_estimate_chars (turn->step_size));
 }

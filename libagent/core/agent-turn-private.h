@@ -37,6 +37,8 @@ struct _AgentTurn
   gint64         step_started_at;
   GSource       *stall_timer;      /* stall-timeout */
   guint64        step_size;        /* the bytes of its deltas */
+  gint64         context_request;  /* its request's estimate in tokens, -1: none */
+  gint64         context_noted_at; /* when context-used last followed it */
 
   /* max-turn-size: the messages from first_new on are the turn's, and
    * were size bytes before the step running */
@@ -91,9 +93,15 @@ void       _agent_turn_stop_tools    (AgentTurn    *turn);
 
 extern const AgentAccumulatorListener _agent_turn_listener;
 
+/* agent-turn-parts.c: FALSE when every attachment is ready; else they
+ * are made ready on a thread, and @callback called (with @turn) after */
+gboolean   _agent_turn_prepare_parts (AgentTurn           *turn,
+                                      GAsyncReadyCallback  callback);
+
 /* agent-turn-context.c */
 gboolean   _agent_turn_prepare_view  (AgentTurn    *turn);
-void       _agent_turn_update_context_used (AgentTurn *turn);
+void       _agent_turn_context_streamed (AgentTurn *turn,
+                                         gint64     now);
 gboolean   _agent_turn_context_retry (AgentTurn    *turn,
                                       AgentMessage *message,
                                       GError       *error);

@@ -271,6 +271,7 @@ _agent_turn_new (AgentSession *session,
   turn->cancellable = g_cancellable_new ();
   turn->started_at = g_get_monotonic_time ();
   turn->totals.time_to_first_token = -1;
+  turn->context_request = -1;
 
   /* The caller's cancellable cancels the turn's own */
   if (cancellable != NULL)
@@ -361,7 +362,7 @@ end_turn (AgentTurn    *turn,
       _agent_session_set_usage (turn->session, turn->totals.usage);
     }
   _agent_session_set_turn_metrics (turn->session, metrics);
-  _agent_turn_update_context_used (turn);
+  _agent_session_update_context_used (turn->session);
   _agent_session_set_turn (turn->session, NULL);
 
   _agent_session_emit (turn->session, AGENT_SESSION_TURN_FINISHED, message, error, metrics);
@@ -441,6 +442,7 @@ note_delta (AgentTurn *turn,
   turn->last_delta_at = now;
 
   turn->step_size += len;
+  _agent_turn_context_streamed (turn, now);
 }
 
 /* After the delta was shown: it is in the message, and kept */
@@ -800,6 +802,7 @@ send_step (AgentTurn *turn)
   /* The provider's settings, the session's over them */
   request.settings = settings = _agent_session_dup_request_settings (session);
   request.context_window = session->context_window;
+  request.scale_images = _agent_session_get_scale_images (session);
   _agent_turn_output_prepare (turn, &request);
 
   /* The prepare-step hook sees (and may change) a copy; without a handler
@@ -876,8 +879,8 @@ memory_synced_cb (GObject      *object,
  * crash loses at most the answer being streamed: a memory that writes
  * after append returned (on a thread of its own) is awaited, without
  * blocking the main context. */
-void
-_agent_turn_next_step (AgentTurn *turn)
+static void
+sync_memory (AgentTurn *turn)
 {
   AgentMemory *memory = turn->session->memory;
 
@@ -922,6 +925,22 @@ check_input (AgentTurn    *turn,
     return request_size_error (size, session->max_request_size);
 
   return NULL;
+}
+
+static void
+parts_prepared_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  sync_memory (user_data);
+}
+
+/* The attachments first (agent-turn-parts.c), then the memory */
+void
+_agent_turn_next_step (AgentTurn *turn)
+{
+  if (!_agent_turn_prepare_parts (turn, parts_prepared_cb))
+    sync_memory (turn);
 }
 
 void

@@ -37,6 +37,7 @@ struct _AgentContentPart
   char                 *uri;
   char                 *name;
   AgentContentPartKind  kind;
+  AgentPartCache       *cache;  /* agent-content-part-cache.c: made once, as asked for */
 };
 
 enum {
@@ -65,6 +66,7 @@ agent_content_part_finalize (GObject *object)
   g_clear_pointer (&self->data, g_bytes_unref);
   g_clear_pointer (&self->uri, g_free);
   g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->cache, _agent_part_cache_free);
 
   G_OBJECT_CLASS (agent_content_part_parent_class)->finalize (object);
 }
@@ -536,6 +538,13 @@ agent_content_part_dup_checksum (AgentContentPart *self)
 }
 
 /* Documented in agent-content-part-private.h */
+AgentPartCache **
+_agent_content_part_cache_slot (AgentContentPart *self)
+{
+  return &self->cache;
+}
+
+/* Documented in agent-content-part-private.h */
 AgentContentPart *
 _agent_content_part_new (AgentContentPartKind  kind,
                          const char           *mime_type,
@@ -556,22 +565,8 @@ _agent_content_part_new (AgentContentPartKind  kind,
 char *
 _agent_content_part_dup_data_url (AgentContentPart *self)
 {
-  g_autofree char *base64 = NULL;
-  gsize len;
-  const guchar *bytes = g_bytes_get_data (self->data, &len);
-
-  base64 = g_base64_encode (bytes, len);
-  return g_strconcat ("data:", self->mime_type, ";base64,", base64, NULL);
-}
-
-/* Documented in agent-content-part-private.h */
-char *
-_agent_content_part_dup_base64 (AgentContentPart *self)
-{
-  gsize len;
-  const guchar *bytes = g_bytes_get_data (self->data, &len);
-
-  return g_base64_encode (bytes, len);
+  return g_strconcat ("data:", self->mime_type, ";base64,", _agent_content_part_get_base64 (self),
+                      NULL);
 }
 
 /* Documented in agent-content-part-private.h */

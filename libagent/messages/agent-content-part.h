@@ -32,6 +32,19 @@ typedef enum
   AGENT_CONTENT_PART_KIND_FILE,
 } AgentContentPartKind;
 
+/**
+ * AGENT_CONTENT_PART_MAX_IMAGE_PIXELS:
+ *
+ * The most pixels (width × height, as decoded) of an image that libagent
+ * reads to scale it: 8192 × 8192. A larger image is refused from its
+ * header, before any of it is decoded; a JPEG is decoded smaller (1/2 to
+ * 1/8) when that is all the scaling needs. See
+ * [method@Agent.ContentPart.scale_image].
+ *
+ * Since: 0.1
+ */
+#define AGENT_CONTENT_PART_MAX_IMAGE_PIXELS (8192 * 8192)
+
 #define AGENT_TYPE_CONTENT_PART (agent_content_part_get_type ())
 
 AGENT_AVAILABLE_IN_ALL

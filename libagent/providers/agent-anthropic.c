@@ -117,11 +117,13 @@ part_block (AgentContentPart *part)
     }
   else if (agent_content_part_get_data (part) != NULL)
     {
-      g_autofree char *base64 = _agent_content_part_dup_base64 (part);
+      const char *mime_type = NULL;
+      const char *base64 = _agent_part_get_sent_base64 (part, &mime_type);
 
       cJSON_AddStringToObject (source, "type", "base64");
-      cJSON_AddStringToObject (source, "media_type", agent_content_part_get_mime_type (part));
-      cJSON_AddStringToObject (source, "data", base64);
+      cJSON_AddStringToObject (source, "media_type", mime_type);
+      /* Kept with the part, which the request's messages hold */
+      cJSON_AddItemToObject (source, "data", cJSON_CreateStringReference (base64));
     }
   else
     {
@@ -892,6 +894,7 @@ const AgentProviderBackend agent_anthropic_backend = {
   .add_headers = anthropic_add_headers,
   .accepts_part = anthropic_accepts,
   .parts_name = "Anthropic",
+  .images = &_agent_anthropic_images,
   .stream = {
     .display_name = N_("Anthropic Messages"),
     .framing = AGENT_FRAMING_SSE,

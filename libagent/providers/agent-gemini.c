@@ -169,11 +169,13 @@ data_part (AgentContentPart *part)
   item = cJSON_CreateObject ();
   if (agent_content_part_get_data (part) != NULL)
     {
-      g_autofree char *base64 = _agent_content_part_dup_base64 (part);
+      const char *mime_type = NULL;
+      const char *base64 = _agent_part_get_sent_base64 (part, &mime_type);
 
       data = cJSON_AddObjectToObject (item, "inline_data");
-      cJSON_AddStringToObject (data, "mime_type", agent_content_part_get_mime_type (part));
-      cJSON_AddStringToObject (data, "data", base64);
+      cJSON_AddStringToObject (data, "mime_type", mime_type);
+      /* Kept with the part, which the request's messages hold */
+      cJSON_AddItemToObject (data, "data", cJSON_CreateStringReference (base64));
     }
   else
     {
@@ -929,6 +931,7 @@ const AgentProviderBackend agent_gemini_backend = {
   .add_headers = gemini_add_headers,
   .accepts_part = gemini_accepts,
   .parts_name = "Gemini",
+  .images = &_agent_gemini_images,
   .stream = {
     .display_name = N_("Google Gemini"),
     .framing = AGENT_FRAMING_SSE,

@@ -112,11 +112,12 @@ add_user_parts (cJSON        *item,
         g_string_append (text, agent_content_part_get_text (part));
       else if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
         {
-          g_autofree char *base64 = _agent_content_part_dup_base64 (part);
+          /* Kept with the part, which the request's messages hold */
+          const char *base64 = _agent_part_get_sent_base64 (part, NULL);
 
           if (images == NULL)
             images = cJSON_CreateArray ();
-          cJSON_AddItemToArray (images, cJSON_CreateString (base64));
+          cJSON_AddItemToArray (images, cJSON_CreateStringReference (base64));
         }
       else
         {
@@ -557,6 +558,7 @@ const AgentProviderBackend agent_ollama_backend = {
   .add_headers = ollama_add_headers,
   .accepts_part = ollama_accepts,
   .parts_name = "Ollama",
+  .images = &_agent_ollama_images,
   .stream = {
     .display_name = N_("Ollama"),
     .framing = AGENT_FRAMING_NDJSON,

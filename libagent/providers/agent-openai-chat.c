@@ -100,7 +100,7 @@ part_to_json (AgentContentPart *part)
   if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
     {
       g_autofree char *url = agent_content_part_get_data (part) != NULL ?
-                             _agent_content_part_dup_data_url (part) :
+                             _agent_part_dup_sent_data_url (part) :
                              g_strdup (agent_content_part_get_uri (part));
 
       cJSON_AddStringToObject (item, "type", "image_url");
@@ -108,7 +108,7 @@ part_to_json (AgentContentPart *part)
     }
   else
     {
-      g_autofree char *url = _agent_content_part_dup_data_url (part);
+      g_autofree char *url = _agent_part_dup_sent_data_url (part);
       cJSON *file = cJSON_AddObjectToObject (item, "file");
       const char *name = agent_content_part_get_name (part);
 
@@ -879,6 +879,7 @@ const AgentProviderBackend agent_openai_chat_backend = {
   .add_headers = openai_chat_add_headers,
   .accepts_part = openai_chat_accepts,
   .parts_name = "OpenAI",
+  .images = &_agent_openai_images,
   .stream = {
     .display_name = N_("OpenAI-compatible chat completions"),
     .framing = AGENT_FRAMING_SSE,

@@ -142,7 +142,7 @@ input_part (AgentContentPart *part)
       return input_text (text);
     }
 
-  url = has_data ? _agent_content_part_dup_data_url (part)
+  url = has_data ? _agent_part_dup_sent_data_url (part)
                  : g_strdup (agent_content_part_get_uri (part));
   item = cJSON_CreateObject ();
   if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
@@ -953,6 +953,7 @@ const AgentProviderBackend agent_openai_responses_backend = {
   .add_headers = openai_responses_add_headers,
   .accepts_part = responses_accepts,
   .parts_name = "OpenAI Responses",
+  .images = &_agent_openai_images,
   .stream = {
     .display_name = N_("OpenAI Responses"),
     .framing = AGENT_FRAMING_SSE,

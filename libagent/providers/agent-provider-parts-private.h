@@ -39,4 +39,17 @@ char     *_agent_message_describe_attachments (AgentMessage  *message);
 AgentMessage *_agent_tool_images_message (GPtrArray          *tool_results,
                                           AgentAcceptsPart    accepts);
 
+/* agent-provider-images.c: what each API makes of images and documents */
+extern const AgentImageRule _agent_openai_images;
+extern const AgentImageRule _agent_anthropic_images;
+extern const AgentImageRule _agent_gemini_images;
+extern const AgentImageRule _agent_ollama_images;
+
+/* The base64 of what is sent of @part (made once, kept with the part), and
+ * its MIME type; or as a data: URL. Images are scaled as the request
+ * whose body is being built asks (AgentRequest.scale_images). */
+const char *_agent_part_get_sent_base64      (AgentContentPart   *part,
+                                              const char        **mime_type);
+char       *_agent_part_dup_sent_data_url    (AgentContentPart   *part);
+
 G_END_DECLS

@@ -56,6 +56,15 @@ static GError *
 error_from_text (const char *text)
 {
   g_autoptr(JsonNode) node = agent_json_parse (text, -1, NULL);
+
+  return _agent_conversation_error_from_node (node);
+}
+
+/* The error _agent_conversation_error_to_node() wrote, or NULL if @node is
+ * not one */
+GError *
+_agent_conversation_error_from_node (JsonNode *node)
+{
   JsonObject *object;
   const char *domain;
   const char *message;

@@ -106,6 +106,16 @@ add_message (JsonBuilder  *builder,
   add_node (builder, "turn-metrics", _agent_store_metrics_to_node (message->turn_metrics));
   add_node (builder, "provider-data", message->provider_data ? json_node_copy (message->provider_data)
                                                              : NULL);
+  if (message->is_summary)
+    {
+      json_builder_set_member_name (builder, "summary");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "start");
+      json_builder_add_int_value (builder, message->summary_start);
+      json_builder_set_member_name (builder, "end");
+      json_builder_add_int_value (builder, message->summary_end);
+      json_builder_end_object (builder);
+    }
   add_node (builder, "error", _agent_conversation_error_to_node (error));
   json_builder_end_object (builder);
 }

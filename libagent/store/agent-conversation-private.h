@@ -50,6 +50,17 @@ void     _agent_conversation_release_claim (AgentConversation  *self);
 void     _agent_conversation_follow_turns  (AgentConversation  *self,
                                             AgentSession       *session);
 
+/* A new conversation given what agent-store-import.c read (@messages and
+ * @errors taken): written with its row, in one transaction */
+void  _agent_conversation_take_imported (AgentConversation  *self,
+                                         const char         *title,
+                                         gint64              created,
+                                         const char         *provider,
+                                         const char         *model,
+                                         JsonNode           *settings,
+                                         GPtrArray          *messages,
+                                         GHashTable         *errors);
+
 char *_agent_conversation_to_markdown  (AgentConversation  *self);
 char *_agent_conversation_to_json      (AgentConversation  *self);
 
@@ -63,6 +74,7 @@ GHashTable *_agent_store_load_errors        (AgentStoreDb       *db,
                                              gint64              id,
                                              guint               n_messages);
 JsonNode *_agent_conversation_error_to_node (const GError       *error);
+GError   *_agent_conversation_error_from_node (JsonNode         *node);
 void      _agent_conversation_batch_errors  (AgentConversation  *self,
                                              AgentStoreBatch    *batch,
                                              guint               from);

@@ -409,6 +409,33 @@ queue_pending (AgentConversation *self)
     _agent_store_db_changed (self->db, self);
 }
 
+/* Documented in agent-conversation-private.h */
+void
+_agent_conversation_take_imported (AgentConversation *self,
+                                   const char        *title,
+                                   gint64             created,
+                                   const char        *provider,
+                                   const char        *model,
+                                   JsonNode          *settings,
+                                   GPtrArray         *messages,
+                                   GHashTable        *errors)
+{
+  g_assert (self->id == 0 && self->messages == NULL);
+
+  self->title = g_strdup (title);
+  if (created > 0)
+    self->created = created;
+  self->provider = g_strdup (provider);
+  self->model = g_strdup (model);
+  self->settings = settings ? json_node_ref (settings) : NULL;
+  self->messages = messages;
+  self->errors = errors;
+  self->n_saved = 0;
+  queue_pending (self);
+  /* Nobody goes on with it here: others may at once */
+  _agent_conversation_release_claim (self);
+}
+
 /* Whether an assistant message among those not yet written has a call
  * whose result is not among them either. */
 static gboolean
@@ -579,6 +606,8 @@ agent_conversation_sync_async (AgentMemory         *memory,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
+  /* What the turn made of the attachments (scaled images), with them */
+  _agent_conversation_queue_variants (AGENT_CONVERSATION (memory));
   agent_conversation_flush_async (AGENT_CONVERSATION (memory), cancellable, callback, user_data);
 }
 

@@ -8,6 +8,12 @@
  * thread runs them, as one batch). A trigger removes an
  * attachment with the last part that refers to it (schema 5).
  *
+ * What a provider's rule sends of an image (scaled down, in base64:
+ * messages/agent-content-part-cache.c) is kept in `attachment_variants`
+ * (schema 6), written when the session syncs the conversation before a
+ * request (after the turn made it) and read with the parts: an image is
+ * scaled once, not once per restart. It goes with its attachment.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -76,6 +82,109 @@ _agent_store_batch_add_parts (AgentStoreBatch *batch,
     }
 }
 
+typedef struct
+{
+  AgentStoreBatch *batch;
+  const char      *checksum;
+} VariantWrite;
+
+static void
+add_variant_row (const char *rule,
+                 const char *mime_type,
+                 int         width,
+                 int         height,
+                 const char *base64,
+                 gpointer    user_data)
+{
+  VariantWrite *write = user_data;
+
+  _agent_store_batch_add (write->batch, STMT_INSERT_VARIANT);
+  _agent_store_batch_text (write->batch, write->checksum, -1);
+  _agent_store_batch_text (write->batch, rule, -1);
+  _agent_store_batch_text (write->batch, mime_type, -1);
+  _agent_store_batch_int (write->batch, width);
+  _agent_store_batch_int (write->batch, height);
+  _agent_store_batch_text (write->batch, base64, -1);
+}
+
+/* Queues the variants the turn made of the attachments of the messages
+ * written (the others go with their message), in one transaction */
+void
+_agent_conversation_queue_variants (AgentConversation *self)
+{
+  g_autoptr(AgentStoreBatch) batch = NULL;
+
+  if (self->messages == NULL || !_agent_conversation_check_writable (self, NULL))
+    return;
+
+  batch = _agent_store_batch_new (self->target);
+  for (guint i = 0; i < self->n_saved; i++)
+    {
+      AgentMessage *message = g_ptr_array_index (self->messages, i);
+      guint n = agent_message_get_n_attachments (message);
+
+      for (guint j = 0; j < n; j++)
+        {
+          AgentContentPart *part = agent_message_get_attachment (message, j);
+          g_autofree char *checksum = NULL;
+          VariantWrite write;
+
+          if (agent_content_part_get_kind (part) != AGENT_CONTENT_PART_KIND_IMAGE ||
+              agent_content_part_get_data (part) == NULL)
+            continue;
+          checksum = agent_content_part_dup_checksum (part);
+          write.batch = batch;
+          write.checksum = checksum;
+          _agent_content_part_foreach_unsaved (part, add_variant_row, &write);
+        }
+    }
+  if (!_agent_store_batch_is_empty (batch))
+    _agent_conversation_queue (self, g_steal_pointer (&batch));
+}
+
+/* Gives the parts of @by_checksum (checksum → GPtrArray of parts) the
+ * variants kept of their attachments */
+static gboolean
+load_variants (AgentStoreDb  *db,
+               gint64         conversation_id,
+               GHashTable    *by_checksum,
+               GError       **error)
+{
+  sqlite3_stmt *statement;
+  int rc;
+
+  if (g_hash_table_size (by_checksum) == 0)
+    return TRUE;
+
+  statement = prepare (db,
+                       "SELECT v.sha256, v.rule, v.mime_type, v.width, v.height, v.base64 "
+                       "FROM attachment_variants v WHERE v.sha256 IN "
+                       "(SELECT p.sha256 FROM message_parts p JOIN messages m ON m.id = p.message_id "
+                       " WHERE m.conversation_id = ?1)",
+                       error);
+  if (statement == NULL)
+    return FALSE;
+
+  sqlite3_bind_int64 (statement, 1, conversation_id);
+  while ((rc = sqlite3_step (statement)) == SQLITE_ROW)
+    {
+      GPtrArray *parts = g_hash_table_lookup (by_checksum, sqlite3_column_text (statement, 0));
+
+      for (guint i = 0; parts != NULL && i < parts->len; i++)
+        _agent_content_part_add_variant (g_ptr_array_index (parts, i),
+                                         (const char *) sqlite3_column_text (statement, 1),
+                                         (const char *) sqlite3_column_text (statement, 2),
+                                         sqlite3_column_int (statement, 3),
+                                         sqlite3_column_int (statement, 4),
+                                         (const char *) sqlite3_column_text (statement, 5));
+    }
+
+  if (rc != SQLITE_DONE)
+    _agent_store_db_set_error (db, error);
+  sqlite3_finalize (statement);
+  return rc == SQLITE_DONE;
+}
+
 /* Columns of the query below */
 enum {
   PART_MESSAGE_ID, PART_KIND, PART_OFFSET, PART_MIME_TYPE, PART_NAME, PART_URI, PART_DATA,
@@ -91,6 +200,8 @@ _agent_store_load_parts (AgentStoreDb  *db,
                          GArray        *ids,
                          GError       **error)
 {
+  g_autoptr(GHashTable) by_checksum = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                            (GDestroyNotify) g_ptr_array_unref);
   sqlite3_stmt *statement;
   guint next = 0;
   int rc;
@@ -143,6 +254,18 @@ _agent_store_load_parts (AgentStoreDb  *db,
                                       (const char *) sqlite3_column_text (statement, PART_NAME));
       _agent_message_add_attachment_at (g_ptr_array_index (messages, next),
                                         sqlite3_column_int64 (statement, PART_OFFSET), part);
+      if (data != NULL && kind->value == AGENT_CONTENT_PART_KIND_IMAGE)
+        {
+          const char *checksum = (const char *) sqlite3_column_text (statement, PART_SHA256);
+          GPtrArray *parts = g_hash_table_lookup (by_checksum, checksum);
+
+          if (parts == NULL)
+            {
+              parts = g_ptr_array_new_with_free_func (g_object_unref);
+              g_hash_table_insert (by_checksum, g_strdup (checksum), parts);
+            }
+          g_ptr_array_add (parts, g_object_ref (part));
+        }
     }
 
   if (rc != SQLITE_DONE)
@@ -153,7 +276,7 @@ _agent_store_load_parts (AgentStoreDb  *db,
     }
 
   sqlite3_finalize (statement);
-  return TRUE;
+  return load_variants (db, conversation_id, by_checksum, error);
 }
 
 /* The bytes of the distinct attachments of @conversation_id */
@@ -254,7 +377,7 @@ _agent_store_export_attachments_json (JsonBuilder  *builder,
       if (agent_content_part_get_data (part) != NULL)
         {
           g_autofree char *checksum = agent_content_part_dup_checksum (part);
-          g_autofree char *base64 = _agent_content_part_dup_base64 (part);
+          const char *base64 = _agent_content_part_get_base64 (part);
 
           json_builder_set_member_name (builder, "sha256");
           json_builder_add_string_value (builder, checksum);

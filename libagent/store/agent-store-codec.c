@@ -213,6 +213,20 @@ metrics_from_object (JsonObject *object)
   return _agent_metrics_new (&values);
 }
 
+AgentUsage *
+_agent_store_usage_from_node (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? usage_from_object (json_node_get_object (node))
+                                                       : NULL;
+}
+
+AgentMetrics *
+_agent_store_metrics_from_node (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ?
+         metrics_from_object (json_node_get_object (node)) : NULL;
+}
+
 /* Batching: the values are copied now, on the caller's thread */
 
 static void

@@ -64,6 +64,9 @@ static const char * const statement_sql[N_STATEMENTS] = {
   [STMT_INSERT_PART] =
     "INSERT INTO message_parts (message_id, position, kind, text_offset, mime_type, name, "
     "sha256, uri) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+  [STMT_INSERT_VARIANT] =
+    "INSERT OR IGNORE INTO attachment_variants (sha256, rule, mime_type, width, height, base64) "
+    "SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM attachments WHERE sha256 = ?1)",
 };
 
 /* Whether @path (the database) or its write-ahead log is at the file size

@@ -31,6 +31,7 @@ typedef enum
   STMT_SET_ERROR,
   STMT_INSERT_ATTACHMENT,
   STMT_INSERT_PART,
+  STMT_INSERT_VARIANT,
   N_STATEMENTS
 } AgentStoreStatement;
 
@@ -189,6 +190,9 @@ void           _agent_store_batch_add_turn_metrics (AgentStoreBatch *batch,
                                                 AgentMetrics        *metrics);
 JsonNode      *_agent_store_usage_to_node      (AgentUsage          *usage);
 JsonNode      *_agent_store_metrics_to_node    (AgentMetrics        *metrics);
+/* What those wrote back (NULL for NULL or what is not an object) */
+AgentUsage    *_agent_store_usage_from_node    (JsonNode            *node);
+AgentMetrics  *_agent_store_metrics_from_node  (JsonNode            *node);
 char          *_agent_store_node_to_text       (JsonNode            *node);
 const char    *_agent_store_enum_nick          (GType                type,
                                                 int                  value);
@@ -203,6 +207,7 @@ gboolean       _agent_store_load_parts         (AgentStoreDb        *db,
                                                 GPtrArray           *messages,
                                                 GArray              *ids,
                                                 GError             **error);
+void           _agent_conversation_queue_variants (AgentConversation *self);
 void           _agent_store_export_attachments_json (JsonBuilder    *builder,
                                                      AgentMessage   *message);
 void           _agent_store_export_attachments_markdown (GString    *out,

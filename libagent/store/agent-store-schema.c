@@ -145,12 +145,28 @@ static const char migration_5[] =
   "    (SELECT 1 FROM message_parts WHERE sha256 = old.sha256);"
   "END;";
 
+/* 6: what a provider's rule sends of an image (scaled down to the size
+ *    its API uses), kept so that it is made once, not after every restart:
+ *    in base64, as the request carries it. A cache: it goes with the
+ *    attachment. */
+static const char migration_6[] =
+  "CREATE TABLE attachment_variants ("
+  "  sha256    TEXT NOT NULL REFERENCES attachments (sha256) ON DELETE CASCADE,"
+  "  rule      TEXT NOT NULL,"
+  "  mime_type TEXT NOT NULL,"
+  "  width     INTEGER NOT NULL,"
+  "  height    INTEGER NOT NULL,"
+  "  base64    TEXT NOT NULL,"
+  "  PRIMARY KEY (sha256, rule)"
+  ") WITHOUT ROWID;";
+
 static const char * const migrations[] = {
   migration_1,
   migration_2,
   migration_3,
   migration_4,
   migration_5,
+  migration_6,
 };
 
 guint

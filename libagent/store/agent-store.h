@@ -80,5 +80,15 @@ gboolean           agent_store_flush_finish            (AgentStore         *self
 AGENT_AVAILABLE_IN_ALL
 gboolean           agent_store_check                   (AgentStore         *self,
                                                         GError            **error);
+AGENT_AVAILABLE_IN_ALL
+void               agent_store_import_conversation_async (AgentStore         *self,
+                                                          GBytes             *json,
+                                                          GCancellable       *cancellable,
+                                                          GAsyncReadyCallback callback,
+                                                          gpointer            user_data);
+AGENT_AVAILABLE_IN_ALL
+AgentConversation *agent_store_import_conversation_finish (AgentStore        *self,
+                                                           GAsyncResult      *result,
+                                                           GError           **error) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

@@ -127,10 +127,20 @@ chunk_text (GtkWidget *chunk)
   return g_string_free (text, FALSE);
 }
 
+static gboolean
+laid_out (gpointer data)
+{
+  GtkWidget *row = data;
+
+  return !agent_gtk_markdown_view_get_laying_out (
+    agent_gtk_message_row_get_markdown (AGENT_GTK_MESSAGE_ROW (row)));
+}
+
 /* The end of the conversation is on screen: the last line of the last
  * message, drawn, inside the view and inside its Markdown's allocation;
  * once the answer is done, its action row too, below the text and above
- * the composer. */
+ * the composer. A long answer is first laid out to its end (a page a
+ * frame). */
 void
 assert_end_shown (AgentChatWindow *window,
                   const char      *last_line,
@@ -145,6 +155,11 @@ assert_end_shown (AgentChatWindow *window,
   guint n_chunks, last_drawn = 0;
 
   g_assert_nonnull (row);
+  if (!laid_out (row))
+    {
+      wait_until (laid_out, row);
+      wait_frames (GTK_WIDGET (window), 2);
+    }
   g_assert_true (gtk_widget_get_child_visible (gtk_widget_get_parent (row)));
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment),
                      >=, gtk_adjustment_get_upper (adjustment) - 1);

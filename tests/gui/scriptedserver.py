@@ -11,14 +11,17 @@
 import json
 import queue
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class Response:
     def __init__(self, status=200, events=(), body=None, headers=None, drop=False, hold=False,
-                 pause_after=None):
+                 pause_after=None, interval=0):
         self.status = status
         self.pause_after = pause_after
+        # Seconds between two events: an answer that takes its time
+        self.interval = interval
         self.events = list(events)
         self.body = body
         self.headers = headers or {}
@@ -31,9 +34,10 @@ class Response:
         self.released.set()
 
 
-def text_events(text, words=True, usage=None):
+def text_events(text, words=True, usage=None, model=None):
     """The events of a streamed answer: @text a word (or a line) a chunk;
-    @usage (prompt, completion tokens) at the end, as OpenAI reports it."""
+    @usage (prompt, completion tokens) at the end, as OpenAI reports it;
+    @model, the model each chunk names."""
     events = [{"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]}]
     pieces = text.split(" ") if words else [text]
     for i, piece in enumerate(pieces):
@@ -44,6 +48,9 @@ def text_events(text, words=True, usage=None):
         events.append({"choices": [], "usage": {"prompt_tokens": usage[0],
                                                 "completion_tokens": usage[1],
                                                 "total_tokens": usage[0] + usage[1]}})
+    if model is not None:
+        for event in events:
+            event["model"] = model
     return events
 
 
@@ -125,6 +132,8 @@ class ScriptedServer:
                 for i, event in enumerate(events):
                     if i == response.pause_after:
                         response.released.wait(120)
+                    if response.interval and i > 0:
+                        time.sleep(response.interval)
                     self.chunk(b"data: " + json.dumps(event).encode() + b"\n\n")
                 if response.drop:
                     # Half a chunk, then the connection goes

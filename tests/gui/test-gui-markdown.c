@@ -146,6 +146,7 @@ test_markdown_draws_what_is_seen (void)
   for (guint i = 0; i < 300; i++)
     g_string_append_printf (text, "Paragraph %u of a long answer.\n\n", i);
   agent_gtk_markdown_view_set_text (view, text->str);
+  _agent_gtk_markdown_view_flush (view);
   n_chunks = _agent_gtk_markdown_view_get_n_chunks (view);
   g_assert_cmpuint (n_chunks, ==, 300);
 
@@ -217,6 +218,7 @@ test_markdown_pages_in_groups (void)
 
   append_paragraphs (text, 0, 3000);
   agent_gtk_markdown_view_set_text (view, text->str);
+  _agent_gtk_markdown_view_flush (view);
   g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 3000);
   g_assert_cmpuint (most_pages_side_by_side (markdown), <=, 17);
 
@@ -226,6 +228,8 @@ test_markdown_pages_in_groups (void)
       append_paragraphs (text, i, i + 100);
       agent_gtk_markdown_view_set_text (view, text->str);
     }
+  /* (a hundred chunks at once are laid out a page at a time) */
+  _agent_gtk_markdown_view_flush (view);
   g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 4200);
   g_assert_cmpuint (most_pages_side_by_side (markdown), <=, 17);
   g_assert_true (gtk_widget_is_ancestor (_agent_gtk_markdown_view_get_chunk (view, 4199), markdown));
@@ -243,6 +247,7 @@ test_markdown_pages_in_groups (void)
   g_string_truncate (text, 0);
   append_paragraphs (text, 0, 1100);
   agent_gtk_markdown_view_set_text (view, text->str);
+  _agent_gtk_markdown_view_flush (view);
   g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 1100);
   g_assert_true (gtk_widget_is_ancestor (_agent_gtk_markdown_view_get_chunk (view, 1099), markdown));
   g_assert_null (_agent_gtk_markdown_view_get_chunk (view, 1100));
@@ -250,6 +255,73 @@ test_markdown_pages_in_groups (void)
   wait_painted (window, 1);
   g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, &last), >, 0);
   g_assert_cmpuint (last, ==, 1099);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The text of the label of chunk @i */
+static const char *
+chunk_label (AgentGtkMarkdownView *view,
+             guint                 i)
+{
+  GtkWidget *chunk = _agent_gtk_markdown_view_get_chunk (view, i);
+
+  return chunk != NULL ? gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (chunk)))
+                       : NULL;
+}
+
+/* A long text set at once is laid out a page at a time, one page at once
+ * (busy for screen readers meanwhile); text that extends it meanwhile is
+ * laid out with it; a text that replaces it starts again */
+static void
+test_markdown_paged (void)
+{
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
+  g_autoptr(GString) text = g_string_new (NULL);
+  GtkWidget *window;
+  guint n_notify = 0;
+  guint n;
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), markdown);
+  window = show_in_window (scroller);
+  g_signal_connect (markdown, "notify::laying-out", G_CALLBACK (agent_test_count_notify),
+                    &n_notify);
+
+  append_paragraphs (text, 0, 1000);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  n = _agent_gtk_markdown_view_get_n_chunks (view);
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (n, <, 100);
+  g_assert_true (agent_gtk_markdown_view_get_laying_out (view));
+  g_assert_cmpuint (n_notify, ==, 1);
+
+  /* The stream goes on meanwhile */
+  append_paragraphs (text, 1000, 1010);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  g_assert_true (agent_gtk_markdown_view_get_laying_out (view));
+  while (agent_gtk_markdown_view_get_laying_out (view))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (n_notify, ==, 2);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 1010);
+  g_assert_cmpstr (chunk_label (view, 0), ==, "Paragraph 0 of a long answer.");
+  g_assert_cmpstr (chunk_label (view, 1009), ==, "Paragraph 1009 of a long answer.");
+
+  /* Replaced while laid out: only the new text's chunks */
+  g_string_truncate (text, 0);
+  append_paragraphs (text, 5000, 6000);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  g_assert_true (agent_gtk_markdown_view_get_laying_out (view));
+  g_string_truncate (text, 0);
+  append_paragraphs (text, 7000, 7300);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  _agent_gtk_markdown_view_flush (view);
+  g_assert_false (agent_gtk_markdown_view_get_laying_out (view));
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 300);
+  g_assert_cmpstr (chunk_label (view, 0), ==, "Paragraph 7000 of a long answer.");
+  g_assert_cmpstr (chunk_label (view, 299), ==, "Paragraph 7299 of a long answer.");
+  g_assert_null (_agent_gtk_markdown_view_get_chunk (view, 300));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -265,6 +337,7 @@ main (int   argc,
   g_test_add_func ("/gui/markdown/incremental", test_markdown_incremental);
   g_test_add_func ("/gui/markdown/draws-what-is-seen", test_markdown_draws_what_is_seen);
   g_test_add_func ("/gui/markdown/pages-in-groups", test_markdown_pages_in_groups);
+  g_test_add_func ("/gui/markdown/paged", test_markdown_paged);
 
   return agent_test_gui_run (data_home);
 }

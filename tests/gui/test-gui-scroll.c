@@ -84,6 +84,7 @@ test_markdown_long_stream (void)
       agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (streamed), prefix);
     }
   agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (whole), text->str);
+  _agent_gtk_markdown_view_flush (AGENT_GTK_MARKDOWN_VIEW (whole));
   n = _agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (whole));
   g_assert_cmpuint (n, >, 250);
   g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (streamed)), ==, n);
@@ -97,6 +98,7 @@ test_markdown_long_stream (void)
 
   /* At the end of 10,000 chunks */
   agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (whole), long_text);
+  _agent_gtk_markdown_view_flush (AGENT_GTK_MARKDOWN_VIEW (whole));
   g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (AGENT_GTK_MARKDOWN_VIEW (whole)), ==, 10000);
   renders = _agent_gtk_markdown_view_get_n_renders (AGENT_GTK_MARKDOWN_VIEW (whole));
   appended = g_strconcat (long_text, "And one more", NULL);
@@ -135,12 +137,15 @@ typedef struct
   const char      *end;
 } ContentWait;
 
-/* The last message has arrived up to @end, and its row shows it */
+/* The last message has arrived up to @end, and its row shows it (laid out
+ * to its end: what came in a frame of more than a page is laid out a page
+ * a frame) */
 static gboolean
 content_shown (gpointer data)
 {
   ContentWait *wait = data;
   gpointer item = last_item (wait->window);
+  AgentGtkMarkdownView *markdown;
   const char *content;
   GtkWidget *row;
 
@@ -150,9 +155,11 @@ content_shown (gpointer data)
   if (content == NULL || !g_str_has_suffix (content, wait->end))
     return FALSE;
   row = find_row (wait->window, item);
-  return row != NULL &&
-         g_strcmp0 (agent_gtk_markdown_view_get_text (agent_gtk_message_row_get_markdown (
-                      AGENT_GTK_MESSAGE_ROW (row))), content) == 0;
+  if (row == NULL)
+    return FALSE;
+  markdown = agent_gtk_message_row_get_markdown (AGENT_GTK_MESSAGE_ROW (row));
+  return g_strcmp0 (agent_gtk_markdown_view_get_text (markdown), content) == 0 &&
+         !agent_gtk_markdown_view_get_laying_out (markdown);
 }
 
 static void
