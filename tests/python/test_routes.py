@@ -124,19 +124,34 @@ def preamble(blocks):
 def run_block(checkout, block, before):
     script = 'set -e\n%s\n%s\n' % (preamble(before), block.text)
     print('# %s (%s): %d lines' % (block.where(), block.route, len(block.lines)))
-    done = subprocess.run(['bash', '-c', script], cwd=checkout, env=environment(),
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          timeout=300)
-    for line in done.stdout.splitlines():
+    # In a session of its own, its output in a file: a block that fails
+    # leaves its demo server behind (set -e ends it before `kill %1`), which
+    # is ended here rather than keeping a pipe open until a time-out
+    with tempfile.TemporaryFile(mode='w+') as output:
+        process = subprocess.Popen(['bash', '-c', script], cwd=checkout, env=environment(),
+                                   stdout=output, stderr=subprocess.STDOUT, text=True,
+                                   start_new_session=True)
+        try:
+            returncode = process.wait(timeout=300)
+        except subprocess.TimeoutExpired:
+            returncode = 'killed after 300 s'
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        process.wait()
+        output.seek(0)
+        stdout = output.read()
+    for line in stdout.splitlines():
         print('#   ' + line)
-    check_equal(done.returncode, 0, '%s: the exit status' % block.where())
+    check_equal(returncode, 0, '%s: the exit status' % block.where())
     lines = block.example_lines()
     helps = [line for line in lines if '--help' in line]
     asks = [line for line in lines if ARITHMETIC in line]
     check(len(helps) + len(asks) == len(lines),
           '%s: each line says what it does: %r' % (block.where(), lines))
-    check_equal(done.stdout.count('sage: '), len(helps), '%s: the usage of each' % block.where())
-    check_equal(done.stdout.count(ANSWER), len(asks), '%s: the answer of each' % block.where())
+    check_equal(stdout.count('sage: '), len(helps), '%s: the usage of each' % block.where())
+    check_equal(stdout.count(ANSWER), len(asks), '%s: the answer of each' % block.where())
 
 
 def run_window(checkout, block, before, line):
