@@ -546,6 +546,23 @@ agent_gtk_chat_view_scroll_to_end (AgentGtkChatView *self)
   agent_gtk_autoscroll_set_following (self->autoscroll, TRUE);
 }
 
+/* Jump to Bottom */
+static void
+on_jump_clicked (AgentGtkChatView *self)
+{
+  agent_gtk_chat_view_scroll_to_end (self);
+}
+
+/* Shown while the view does not follow the end, and hidden once it faded
+ * out: a screen reader finds no button that is not on screen */
+static void
+update_jump_button (AgentGtkChatView *self)
+{
+  gtk_widget_set_visible (gtk_revealer_get_child (self->jump_revealer),
+                          gtk_revealer_get_reveal_child (self->jump_revealer) ||
+                          gtk_revealer_get_child_revealed (self->jump_revealer));
+}
+
 static void
 scroll_to_end_action (GtkWidget  *widget,
                       const char *action_name,
@@ -1130,6 +1147,7 @@ agent_gtk_chat_view_class_init (AgentGtkChatViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, factory);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, jump_revealer);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, prompts_box);
+  gtk_widget_class_bind_template_callback (widget_class, on_jump_clicked);
   gtk_widget_class_install_action (widget_class, "chat-view.scroll-to-end", NULL,
                                    scroll_to_end_action);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
@@ -1178,8 +1196,13 @@ agent_gtk_chat_view_init (AgentGtkChatView *self)
 
   self->autoscroll = agent_gtk_autoscroll_new (self->list_view);
   agent_gtk_autoscroll_set_tail (self->autoscroll, self->tail, ROWS_PER_STEP);
+  g_signal_connect_object (self->jump_revealer, "notify::reveal-child",
+                           G_CALLBACK (update_jump_button), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->jump_revealer, "notify::child-revealed",
+                           G_CALLBACK (update_jump_button), self, G_CONNECT_SWAPPED);
   g_object_bind_property (self->autoscroll, "following", self->jump_revealer, "reveal-child",
                           G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
+  update_jump_button (self);
   g_signal_connect_object (self->autoscroll, "notify::following",
                            G_CALLBACK (on_following_changed), self, G_CONNECT_SWAPPED);
 }
