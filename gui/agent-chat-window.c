@@ -36,6 +36,7 @@
 
 #include "agent-chat-a11y.h"
 #include "agent-chat-mcp-servers.h"
+#include "agent-chat-popover.h"
 #include "agent-chat-window-private.h"
 
 G_DEFINE_FINAL_TYPE (AgentChatWindow, agent_chat_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -631,6 +632,8 @@ agent_chat_window_init (AgentChatWindow *self)
   /* GTK 4.8 names a popover menu after its type */
   gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->menu_button)),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
+  agent_chat_popover_forward_shortcuts (gtk_menu_button_get_popover (self->menu_button));
+  agent_chat_popover_forward_shortcuts (self->models_popover);
   agent_chat_a11y_name_status_page (self->empty_page);
   _agent_chat_window_init_models (self);
   agent_chat_a11y_name_toasts (self->toast_overlay);

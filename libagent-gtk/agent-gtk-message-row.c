@@ -815,6 +815,31 @@ show_menu_action (GtkWidget  *widget,
   show_menu (AGENT_GTK_MESSAGE_ROW (widget), -1, -1);
 }
 
+/* Whether what is at (@x, @y) has a menu of its own worth showing: text
+ * selected in a label (to copy), a link, a field */
+static gboolean
+own_menu_at (AgentGtkMessageRow *self,
+             double               x,
+             double               y)
+{
+  for (GtkWidget *widget = gtk_widget_pick (GTK_WIDGET (self), x, y, GTK_PICK_DEFAULT);
+       widget != NULL && widget != GTK_WIDGET (self);
+       widget = gtk_widget_get_parent (widget))
+    {
+      int start, end;
+
+      if (GTK_IS_EDITABLE (widget) || GTK_IS_TEXT_VIEW (widget))
+        return TRUE;
+      if (GTK_IS_LABEL (widget))
+        return gtk_label_get_selection_bounds (GTK_LABEL (widget), &start, &end) ||
+               gtk_label_get_current_uri (GTK_LABEL (widget)) != NULL;
+    }
+  return FALSE;
+}
+
+/* Before the message's labels (the capture phase): a right click on the
+ * text opens the message's menu, not a label's Cut, Paste and Delete, all
+ * insensitive; unless the label has something to offer */
 static void
 on_right_click (GtkGestureClick     *gesture,
                 int                  n_press,
@@ -822,6 +847,11 @@ on_right_click (GtkGestureClick     *gesture,
                 double               y,
                 AgentGtkMessageRow *self)
 {
+  if (own_menu_at (self, x, y))
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
   show_menu (self, x, y);
 }
@@ -1150,6 +1180,7 @@ agent_gtk_message_row_init (AgentGtkMessageRow *self)
 
   click = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
   g_signal_connect (click, "pressed", G_CALLBACK (on_right_click), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   long_press = gtk_gesture_long_press_new ();

@@ -178,6 +178,31 @@ def find_node(node, name, role=None):
                                 None))
 
 
+def menu_items(app):
+    """The names of the items of the menu open (GTK 4.8 says a popover menu
+    is visible, not showing)."""
+    def walk():
+        for menu in all_nodes(app):
+            if menu.getRole() == pyatspi.ROLE_MENU and \
+               menu.getState().contains(pyatspi.STATE_VISIBLE):
+                return [n.name for n in all_nodes(menu) if n.getRole() == pyatspi.ROLE_MENU_ITEM]
+        return []
+    return walking(walk) or []
+
+
+def focused(node):
+    """(role, name) of the nodes under @node that have the keyboard focus
+    (a node gone meanwhile, a popover closing, is passed over)."""
+    found = []
+    for inner in all_nodes(node):
+        try:
+            if inner.getState().contains(pyatspi.STATE_FOCUSED):
+                found.append((inner.getRoleName(), inner.name))
+        except Exception:
+            continue
+    return found
+
+
 def text_of(node):
     """The text of an entry, read through the accessible Text interface."""
     try:
