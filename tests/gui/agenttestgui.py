@@ -311,12 +311,12 @@ class App:
         self.env["XDG_CONFIG_HOME"] = os.path.join(home, "config")
         # Settings that last from one run to the next, as with dconf
         self.env["GSETTINGS_BACKEND"] = "keyfile"
-        settings = os.path.join(home, "config", "glib-2.0", "settings")
-        os.makedirs(settings, exist_ok=True)
-        with open(os.path.join(settings, "keyfile"), "w") as keyfile:
+        directory = os.path.join(home, "config", "glib-2.0", "settings")
+        os.makedirs(directory, exist_ok=True)
+        self.keyfile = os.path.join(directory, "keyfile")
+        with open(self.keyfile, "w") as keyfile:
             keyfile.write("[io/github/libagent/Chat]\nprovider='openai'\n"
                           "base-url='%s'\nmodel='%s'\n%s" % (url, model, settings))
-        self.keyfile = os.path.join(settings, "keyfile")
         self.process = None
 
     def start(self):
