@@ -184,7 +184,9 @@ update_reasoning_part (AgentGtkMessageRow *self)
 }
 
 /* From the moment of Send until something of the answer shows: that it is
- * awaited, or tried again and why. */
+ * awaited, or tried again and why. A summary being written says so in its
+ * marker: it awaits nothing here (the view gives the progress of the turn
+ * to the message streaming, which the summary is first). */
 static void
 update_waiting_part (AgentGtkMessageRow *self)
 {
@@ -192,6 +194,7 @@ update_waiting_part (AgentGtkMessageRow *self)
   const char *content = agent_message_get_content (message);
   const char *reasoning = agent_message_get_reasoning (message);
   gboolean waiting = agent_message_get_role (message) == AGENT_MESSAGE_ROLE_ASSISTANT &&
+                     !agent_message_is_summary (message) &&
                      agent_message_get_state (message) == AGENT_MESSAGE_STATE_STREAMING &&
                      (content == NULL || *content == '\0') &&
                      (reasoning == NULL || *reasoning == '\0') &&
