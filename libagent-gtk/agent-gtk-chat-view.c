@@ -109,6 +109,9 @@ _agent_gtk_chat_view_show_error_item (AgentGtkChatView *self,
   item = agent_gtk_error_item_new (error, partial, no_key);
   g_list_store_remove_all (self->extras);
   g_list_store_append (self->extras, item);
+  /* The card of @last's failure is this one, not one in its row */
+  g_set_object (&self->extras_failed, last);
+  _agent_gtk_chat_view_update_rows (self);
   agent_gtk_chat_view_scroll_to_end (self);
 }
 
@@ -116,6 +119,12 @@ void
 _agent_gtk_chat_view_clear_error_item (AgentGtkChatView *self)
 {
   g_list_store_remove_all (self->extras);
+  /* A failure it showed shows in its row from now on */
+  if (self->extras_failed != NULL)
+    {
+      g_clear_object (&self->extras_failed);
+      _agent_gtk_chat_view_update_rows (self);
+    }
 }
 
 /* Rows: what a row shows that its item does not say */
@@ -130,6 +139,8 @@ apply_row_state (AgentGtkChatView   *self,
                      message == agent_session_get_current_message (self->session);
 
   agent_gtk_message_row_set_turn_error (row, _agent_gtk_chat_view_lookup_error (self, message));
+  agent_gtk_message_row_set_failed_turn (row, _agent_gtk_chat_view_lookup_failed_turn (self,
+                                                                                      message));
   agent_gtk_message_row_set_editing (row, message != NULL &&
                                           message == _agent_gtk_chat_view_get_editing (self));
   agent_gtk_message_row_set_progress (row, current ? self->progress_title : NULL,
@@ -166,6 +177,21 @@ on_row_regenerate (AgentGtkChatView *self,
   agent_gtk_chat_view_regenerate (self, message);
 }
 
+/* The card after the conversation tries the last turn again; a failed
+ * turn's card in the history asks its question again */
+static void
+on_row_retry (AgentGtkMessageRow *row,
+              AgentGtkChatView   *self)
+{
+  GObject *item = agent_gtk_message_row_get_item (row);
+
+  if (AGENT_IS_MESSAGE (item) &&
+      _agent_gtk_chat_view_lookup_failed_turn (self, AGENT_MESSAGE (item)) != NULL)
+    _agent_gtk_chat_view_ask_again (self, AGENT_MESSAGE (item));
+  else
+    agent_gtk_chat_view_retry (self);
+}
+
 static void
 on_row_open_settings (AgentGtkChatView *self)
 {
@@ -185,8 +211,7 @@ on_setup_item (GtkSignalListItemFactory *factory,
   g_signal_connect_object (row, "edit", G_CALLBACK (on_row_edit), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (row, "regenerate", G_CALLBACK (on_row_regenerate), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (row, "retry", G_CALLBACK (agent_gtk_chat_view_retry), self,
-                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (row, "retry", G_CALLBACK (on_row_retry), self, 0);
   g_signal_connect_object (row, "open-settings", G_CALLBACK (on_row_open_settings), self,
                            G_CONNECT_SWAPPED);
   gtk_list_item_set_activatable (item, FALSE);
@@ -832,6 +857,7 @@ agent_gtk_chat_view_dispose (GObject *object)
   g_clear_object (&self->messages);
   g_clear_object (&self->tail);
   g_clear_object (&self->extras);
+  g_clear_object (&self->extras_failed);
   g_clear_object (&self->memory);
   g_clear_object (&self->cancellable);
 

@@ -678,6 +678,40 @@ agent_gtk_message_row_set_turn_error (AgentGtkMessageRow *self,
 }
 
 /**
+ * agent_gtk_message_row_set_failed_turn:
+ * @self: a #AgentGtkMessageRow
+ * @error: (nullable): why the turn that ended at the message failed, or
+ *   %NULL
+ *
+ * Keeps a failed turn failed in the history: under the message it ended
+ * at (its question, unanswered, or its answer cut short), a card says why,
+ * with Retry (::retry). The view shows the last turn's failure in a card
+ * of its own, after the conversation: this is for the earlier ones.
+ */
+void
+agent_gtk_message_row_set_failed_turn (AgentGtkMessageRow *self,
+                                       const GError       *error)
+{
+  AgentGtkErrorCard *card;
+
+  g_return_if_fail (AGENT_GTK_IS_MESSAGE_ROW (self));
+
+  if (self->message == NULL)
+    return;
+  if (error == NULL)
+    {
+      if (self->error_card != NULL)
+        gtk_widget_set_visible (self->error_card, FALSE);
+      return;
+    }
+  card = ensure_error_card (self);
+  agent_gtk_error_card_set_partial (card, agent_message_get_state (self->message) ==
+                                          AGENT_MESSAGE_STATE_INTERRUPTED);
+  agent_gtk_error_card_set_error (card, error);
+  gtk_widget_set_visible (self->error_card, TRUE);
+}
+
+/**
  * agent_gtk_message_row_set_editing:
  * @self: a #AgentGtkMessageRow
  * @editing: whether the message shown is being edited
