@@ -237,6 +237,29 @@ on_prepare_turn (AgentChatWindow *self)
   return FALSE;
 }
 
+/**
+ * _agent_chat_window_add_toast:
+ * @self: a #AgentChatWindow
+ * @toast: (transfer full): a toast
+ *
+ * Shows @toast over the conversation, above the message field, never over
+ * it; over the sidebar while a narrow window shows the sidebar alone. Its
+ * timeout is libadwaita's.
+ */
+void
+_agent_chat_window_add_toast (AgentChatWindow *self,
+                              AdwToast        *toast)
+{
+  AdwToastOverlay *overlay = self->toast_overlay;
+
+#if AGENT_HAS_STORE
+  if (self->sidebar_toast_overlay != NULL && !gtk_widget_get_mapped (self->content_pane) &&
+      gtk_widget_get_mapped (self->sidebar_pane))
+    overlay = self->sidebar_toast_overlay;
+#endif
+  adw_toast_overlay_add_toast (overlay, toast);
+}
+
 /* An attachment refused: a file that cannot be read, or one the provider
  * cannot take */
 static void
@@ -246,8 +269,7 @@ show_attachment_error (AgentChatWindow *self,
   AdwToast *toast = adw_toast_new (error->message);
 
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  adw_toast_set_timeout (toast, 8);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  _agent_chat_window_add_toast (self, toast);
 }
 
 static void
@@ -297,13 +319,12 @@ on_edit_sent (AgentChatWindow *self)
 
   adw_toast_set_button_label (toast, _("_Undo"));
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  adw_toast_set_timeout (toast, 10);
   g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_undo_clicked), self,
                            G_CONNECT_SWAPPED);
   if (self->undo_toast != NULL)
     adw_toast_dismiss (self->undo_toast);
   g_set_weak_pointer (&self->undo_toast, toast);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  _agent_chat_window_add_toast (self, toast);
 }
 
 static void
@@ -427,10 +448,7 @@ toast_action (GtkWidget  *widget,
               GVariant   *parameter)
 {
   AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
-  AdwToast *toast = adw_toast_new (g_variant_get_string (parameter, NULL));
-
-  adw_toast_set_timeout (toast, 2);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  _agent_chat_window_add_toast (self, adw_toast_new (g_variant_get_string (parameter, NULL)));
 }
 
 /* The header: the model and the server's host (or that it is the demo

@@ -528,6 +528,10 @@ restore_edit (AgentGtkChatView *self,
       set_composer (self, undo->text, TRUE);
       _agent_gtk_chat_view_show_last_error (self);
       _agent_gtk_chat_view_update_rows (self);
+      /* The keyboard goes back to the message, being edited again (the
+       * Undo that was clicked, in a toast, goes) */
+      if (self->composer != NULL)
+        gtk_widget_grab_focus (GTK_WIDGET (self->composer));
     }
   else
     {
@@ -560,8 +564,8 @@ agent_gtk_chat_view_get_can_undo_edit (AgentGtkChatView *self)
  *
  * Undoes the last edited message sent ([signal@AgentGtk.ChatView::edit-sent]):
  * its turn is stopped first, then the messages it replaced come back, and
- * the edit is in the composer again, as before Send. It can be undone until
- * another turn starts in its conversation.
+ * the edit is in the composer again, as before Send, with the keyboard
+ * focus. It can be undone until another turn starts in its conversation.
  *
  * Since: 0.1
  */
