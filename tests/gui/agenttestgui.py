@@ -442,20 +442,16 @@ def screenshot(name):
                        check=False)
 
 
-def dead_buttons(window):
-    """The buttons of @window (a frame) that a person sees (showing,
-    within the window) but cannot use (not sensitive) with nothing that
-    says why (a description other than its name: the tooltip of a button
-    meant to be disabled), as "role 'name'"; None if the tree could not be
-    walked."""
+def buttons_shown(window):
+    """The buttons of @window (a frame) that a person sees (showing, within
+    the window), as (name, sensitive, description); None if the tree could
+    not be walked."""
     roles = (pyatspi.ROLE_PUSH_BUTTON, pyatspi.ROLE_TOGGLE_BUTTON)
 
     def walk():
         box = extents(window)
-        return ["%s %r" % (n.getRoleName(), n.name) for n in all_nodes(window)
-                if n.getRole() in roles and showing(n, box) and
-                not state(n, pyatspi.STATE_SENSITIVE) and
-                (not n.description or n.description == n.name)]
+        return [(n.name, state(n, pyatspi.STATE_SENSITIVE), n.description)
+                for n in all_nodes(window) if n.getRole() in roles and showing(n, box)]
     return walking(walk)
 
 
