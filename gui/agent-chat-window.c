@@ -381,6 +381,59 @@ stop_action (GtkWidget  *widget,
   agent_chat_window_stop (AGENT_CHAT_WINDOW (widget));
 }
 
+/* Whether the text @widget (one with the keyboard) has somewhere to move
+ * its cursor to, towards its start (@backward) or its end */
+static gboolean
+text_can_move (GtkWidget *widget,
+               gboolean   backward)
+{
+  if (GTK_IS_TEXT_VIEW (widget))
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget));
+      GtkTextIter cursor;
+
+      gtk_text_buffer_get_iter_at_mark (buffer, &cursor, gtk_text_buffer_get_insert (buffer));
+      return gtk_text_buffer_get_has_selection (buffer) ||
+             !(backward ? gtk_text_iter_is_start (&cursor) : gtk_text_iter_is_end (&cursor));
+    }
+  if (GTK_IS_EDITABLE (widget))
+    {
+      int position = gtk_editable_get_position (GTK_EDITABLE (widget));
+      const char *text = gtk_editable_get_text (GTK_EDITABLE (widget));
+
+      return gtk_editable_get_selection_bounds (GTK_EDITABLE (widget), NULL, NULL) ||
+             (backward ? position > 0 : position < (int) g_utf8_strlen (text, -1));
+    }
+  return FALSE;
+}
+
+/* Ctrl+Home and Ctrl+End, from anywhere in the window: the first message
+ * of the conversation, and the last. In a text with somewhere to move
+ * (the message field's cursor not at its start), the text's own first:
+ * pressed again there, they go on to the conversation. In the
+ * conversation, they are its own (and its message takes the keyboard). */
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                AgentChatWindow       *self)
+{
+  gboolean home = keyval == GDK_KEY_Home || keyval == GDK_KEY_KP_Home;
+  gboolean end = keyval == GDK_KEY_End || keyval == GDK_KEY_KP_End;
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (!(home || end) || (state & gtk_accelerator_get_default_mod_mask ()) != GDK_CONTROL_MASK ||
+      (focus != NULL && (text_can_move (focus, home) ||
+                         gtk_widget_is_ancestor (focus, GTK_WIDGET (self->chat_view)))))
+    return GDK_EVENT_PROPAGATE;
+  if (home)
+    agent_gtk_chat_view_scroll_to_start (self->chat_view);
+  else
+    agent_gtk_chat_view_scroll_to_end (self->chat_view);
+  return GDK_EVENT_STOP;
+}
+
 /* Ctrl+O wherever the focus is: the composer's Attach */
 static void
 attach_action (GtkWidget  *widget,
@@ -645,6 +698,8 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
 static void
 agent_chat_window_init (AgentChatWindow *self)
 {
+  GtkEventController *keys;
+
   gtk_widget_init_template (GTK_WIDGET (self));
   _agent_chat_window_init_split (self);
   /* GTK 4.8 names a popover menu after its type */
@@ -679,6 +734,10 @@ agent_chat_window_init (AgentChatWindow *self)
   g_signal_connect (self, "notify::is-active", G_CALLBACK (_agent_chat_window_is_active_changed),
                     NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", FALSE);
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_key_pressed), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
 }
 
 AgentChatWindow *

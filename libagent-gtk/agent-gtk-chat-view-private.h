@@ -12,6 +12,7 @@
 #pragma once
 
 #include "agent-gtk-autoscroll-private.h"
+#include "agent-gtk-chat-scrollbar-private.h"
 #include "agent-gtk-chat-view.h"
 
 G_BEGIN_DECLS
@@ -52,6 +53,7 @@ struct _AgentGtkChatView
   GtkListView              *list_view;
   GtkSignalListItemFactory *factory;
   GtkRevealer              *jump_revealer;
+  AgentGtkChatScrollbar    *scrollbar;
   GtkWidget                *prompts_box;
 
   GtkWidget                *placeholder;

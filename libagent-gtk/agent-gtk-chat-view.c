@@ -588,6 +588,61 @@ update_jump_button (AgentGtkChatView *self)
                           gtk_revealer_get_child_revealed (self->jump_revealer));
 }
 
+/**
+ * agent_gtk_chat_view_scroll_to_start:
+ * @self: a chat view
+ *
+ * Brings the first message of the conversation into view, at its top,
+ * however long the conversation: the view no longer follows its end.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_chat_view_scroll_to_start (AgentGtkChatView *self)
+{
+  g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
+
+  agent_gtk_chat_scrollbar_scroll_to (self->scrollbar, 0, 0, FALSE);
+}
+
+static void
+scroll_to_start_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  agent_gtk_chat_view_scroll_to_start (AGENT_GTK_CHAT_VIEW (widget));
+}
+
+/* Home and End (with Ctrl or not) in the conversation: its first message
+ * and its last, which take the keyboard (the list's own keys go to the
+ * first and last rows it holds, a part of a long conversation) */
+static gboolean
+on_list_key_pressed (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     AgentGtkChatView      *self)
+{
+  gboolean home = keyval == GDK_KEY_Home || keyval == GDK_KEY_KP_Home;
+  gboolean end = keyval == GDK_KEY_End || keyval == GDK_KEY_KP_End;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  if (!(home || end) ||
+      (state & gtk_accelerator_get_default_mod_mask () & ~GDK_CONTROL_MASK) != 0 ||
+      (focus != NULL && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT_VIEW (focus))))
+    return GDK_EVENT_PROPAGATE;
+  agent_gtk_chat_scrollbar_scroll_to (self->scrollbar, home ? 0 : G_MAXUINT, 0, TRUE);
+  return GDK_EVENT_STOP;
+}
+
+/* The pointer over the conversation shows its scrollbar */
+static void
+on_pointer_moved (AgentGtkChatView *self)
+{
+  agent_gtk_chat_scrollbar_pointer_moved (self->scrollbar);
+}
+
 static void
 scroll_to_end_action (GtkWidget  *widget,
                       const char *action_name,
@@ -1165,6 +1220,7 @@ agent_gtk_chat_view_class_init (AgentGtkChatViewClass *klass)
                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                          G_TYPE_NONE, 0);
 
+  g_type_ensure (AGENT_GTK_TYPE_CHAT_SCROLLBAR);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Gtk/agent-gtk-chat-view.ui");
   gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, stack);
@@ -1173,7 +1229,10 @@ agent_gtk_chat_view_class_init (AgentGtkChatViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, factory);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, jump_revealer);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, prompts_box);
+  gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, scrollbar);
   gtk_widget_class_bind_template_callback (widget_class, on_jump_clicked);
+  gtk_widget_class_install_action (widget_class, "chat-view.scroll-to-start", NULL,
+                                   scroll_to_start_action);
   gtk_widget_class_install_action (widget_class, "chat-view.scroll-to-end", NULL,
                                    scroll_to_end_action);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
@@ -1193,6 +1252,8 @@ agent_gtk_chat_view_init (AgentGtkChatView *self)
   GtkCustomFilter *filter;
   GListStore *models;
   GtkDropTarget *drop;
+  GtkEventController *keys;
+  GtkEventController *motion;
   g_autoptr(GtkNoSelection) selection = NULL;
 
   AGENT_GTK_INSTANCE_INIT ();
@@ -1222,6 +1283,16 @@ agent_gtk_chat_view_init (AgentGtkChatView *self)
 
   self->autoscroll = agent_gtk_autoscroll_new (self->list_view);
   agent_gtk_autoscroll_set_tail (self->autoscroll, self->tail, ROWS_PER_STEP);
+  agent_gtk_chat_scrollbar_set_view (self->scrollbar, self->list_view, self->tail,
+                                     self->autoscroll);
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_list_key_pressed), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self->list_view), keys);
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect_object (motion, "motion", G_CALLBACK (on_pointer_moved), self,
+                           G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->stack), motion);
   g_signal_connect_object (self->jump_revealer, "notify::reveal-child",
                            G_CALLBACK (update_jump_button), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->jump_revealer, "notify::child-revealed",
