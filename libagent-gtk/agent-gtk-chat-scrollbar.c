@@ -140,22 +140,24 @@ child_item (GtkWidget *child)
          ? agent_gtk_message_row_get_item (AGENT_GTK_MESSAGE_ROW (row)) : NULL;
 }
 
-/* The position of @item in the list, or G_MAXUINT */
-static guint
-list_position (AgentGtkChatScrollbar *self,
-               GObject               *item)
+/* The positions of the list's items, by item (plus one: 0 is none), so
+ * that the children need not be looked for one by one in the list: made
+ * once an update */
+static GHashTable *
+list_positions (AgentGtkChatScrollbar *self)
 {
   GListModel *model = G_LIST_MODEL (gtk_list_view_get_model (self->list_view));
   guint n = model != NULL ? g_list_model_get_n_items (model) : 0;
+  GHashTable *positions = g_hash_table_new (NULL, NULL);
 
-  for (guint i = 0; item != NULL && i < n; i++)
+  /* The model holds the items while the table is used */
+  for (guint i = 0; i < n; i++)
     {
-      g_autoptr(GObject) other = g_list_model_get_item (model, i);
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
 
-      if (other == item)
-        return i;
+      g_hash_table_insert (positions, item, GUINT_TO_POINTER (i + 1));
     }
-  return G_MAXUINT;
+  return positions;
 }
 
 /* The list's child showing the item at @position, or NULL if it has none */
@@ -223,6 +225,7 @@ update_position (AgentGtkChatScrollbar *self)
   double page = 0;
   Rows rows = get_rows (self);
   guint total = rows.total;
+  g_autoptr(GHashTable) positions = list_positions (self);
   g_autofree char *text = NULL;
 
   self->dirty = FALSE;
@@ -241,8 +244,8 @@ update_position (AgentGtkChatScrollbar *self)
       h = bounds.size.height;
       if (h <= 0 || y + h <= 0 || y >= height)
         continue;
-      position = list_position (self, child_item (child));
-      if (position == G_MAXUINT)
+      position = GPOINTER_TO_UINT (g_hash_table_lookup (positions, child_item (child)));
+      if (position-- == 0)
         continue;
       seen = MIN (y + h, height) - MAX (y, 0);
       page += seen / h;
