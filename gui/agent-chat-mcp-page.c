@@ -41,7 +41,6 @@ show_toast (AgentChatMcpPage *self,
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   AdwToast *toast = adw_toast_new (text);
 
-  adw_toast_set_timeout (toast, 5);
   if (ADW_IS_PREFERENCES_WINDOW (root))
     adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (root), toast);
   else

@@ -30,6 +30,7 @@
 #include "agent-chat-default-spin.h"
 #include "agent-chat-mcp-page.h"
 #include "agent-chat-names.h"
+#include "agent-chat-popover.h"
 #include "agent-chat-preferences.h"
 
 struct _AgentChatPreferences
@@ -539,6 +540,7 @@ static void
 agent_chat_preferences_init (AgentChatPreferences *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  agent_chat_popover_forward_shortcuts (self->models_popover);
 }
 
 /* Long Conversations: the strategy as the combo's position, the rows

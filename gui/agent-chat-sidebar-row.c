@@ -17,6 +17,7 @@
 
 #include "agent-chat-a11y.h"
 #include "agent-chat-approvals.h"
+#include "agent-chat-popover.h"
 #include "agent-chat-sidebar-row.h"
 #include "agent-chat-snippet.h"
 
@@ -165,6 +166,7 @@ create_menu (GtkMenuButton *button,
   gtk_menu_button_set_menu_model (button, G_MENU_MODEL (menu));
   gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (button)),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Conversation Menu"), -1);
+  agent_chat_popover_forward_shortcuts (gtk_menu_button_get_popover (button));
 }
 
 /**

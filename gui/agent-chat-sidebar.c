@@ -61,6 +61,7 @@ enum {
   CONVERSATION_ACTIVATED,
   CONVERSATION_SELECTED,
   CONVERSATION_DELETED,
+  SHOW_TOAST,
   N_SIGNALS
 };
 
@@ -69,13 +70,19 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (AgentChatSidebar, agent_chat_sidebar, GTK_TYPE_WIDGET)
 
+/* Shows @toast (transfer full) where ::show-toast puts it, or over the
+ * sidebar */
 static void
 show_toast (AgentChatSidebar *self,
             AdwToast         *toast)
 {
   GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+  gboolean shown = FALSE;
 
-  if (overlay != NULL)
+  g_signal_emit (self, signals[SHOW_TOAST], 0, toast, &shown);
+  if (shown)
+    g_object_unref (toast);
+  else if (overlay != NULL)
     adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
   else
     {
@@ -876,6 +883,20 @@ agent_chat_sidebar_class_init (AgentChatSidebarClass *klass)
   signals[CONVERSATION_DELETED] =
     g_signal_new ("conversation-deleted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, AGENT_TYPE_CONVERSATION);
+  /**
+   * AgentChatSidebar::show-toast:
+   * @self: a #AgentChatSidebar
+   * @toast: a toast of the sidebar's (a conversation deleted, with Undo)
+   *
+   * Lets the window show @toast where it likes. Without a handler that
+   * returns %TRUE, it shows in the toast overlay the sidebar is in.
+   *
+   * Returns: %TRUE if the handler showed @toast
+   */
+  signals[SHOW_TOAST] =
+    g_signal_new ("show-toast", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  g_signal_accumulator_true_handled, NULL, NULL, G_TYPE_BOOLEAN, 1,
+                  ADW_TYPE_TOAST);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Chat/agent-chat-sidebar.ui");

@@ -16,6 +16,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-chat-a11y.h"
 #include "agent-chat-approvals.h"
 #include "agent-chat-sidebar.h"
 #include "agent-chat-title.h"
@@ -405,7 +406,7 @@ on_conversation_loaded (GObject      *source,
       g_autofree char *text = g_markup_printf_escaped (_("Could not open the conversation: %s"),
                                                        error->message);
 
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
+      _agent_chat_window_add_toast (self, adw_toast_new (text));
     }
 
 out:
@@ -462,6 +463,15 @@ on_conversation_selected (AgentChatWindow   *self,
                           AgentConversation *conversation)
 {
   show_conversation (self, conversation, FALSE, FALSE);
+}
+
+/* The sidebar's toasts go where the window's go */
+static gboolean
+on_sidebar_toast (AgentChatWindow *self,
+                  AdwToast        *toast)
+{
+  _agent_chat_window_add_toast (self, g_object_ref (toast));
+  return TRUE;
 }
 
 /* The conversation shown is being deleted: a new chat takes its place */
@@ -596,14 +606,21 @@ _agent_chat_window_init_conversations (AgentChatWindow *self)
     }
 
   self->sidebar = agent_chat_sidebar_new (self->store);
-  gtk_widget_set_vexpand (self->sidebar, TRUE);
-  gtk_box_append (GTK_BOX (self->sidebar_pane), self->sidebar);
+  /* Toasts show over the sidebar while a narrow window shows it alone
+   * (_agent_chat_window_add_toast()) */
+  self->sidebar_toast_overlay = ADW_TOAST_OVERLAY (adw_toast_overlay_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->sidebar_toast_overlay), TRUE);
+  adw_toast_overlay_set_child (self->sidebar_toast_overlay, self->sidebar);
+  agent_chat_a11y_name_toasts (self->sidebar_toast_overlay);
+  gtk_box_append (GTK_BOX (self->sidebar_pane), GTK_WIDGET (self->sidebar_toast_overlay));
   g_signal_connect_object (self->sidebar, "conversation-activated",
                            G_CALLBACK (on_conversation_activated), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sidebar, "conversation-selected",
                            G_CALLBACK (on_conversation_selected), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sidebar, "conversation-deleted",
                            G_CALLBACK (on_conversation_deleted), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sidebar, "show-toast", G_CALLBACK (on_sidebar_toast), self,
+                           G_CONNECT_SWAPPED);
   _agent_chat_window_show_pane (self, TRUE);
 
   /* A new chat at once, and the last one in its place once it is read (a

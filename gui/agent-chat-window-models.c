@@ -246,6 +246,14 @@ on_search_activate (AgentChatWindow *self)
       }
 }
 
+/* Escape in the search (which the search entry takes, as "stop-search",
+ * before the popover sees it): the popover closes, search typed or not */
+static void
+on_search_stopped (AgentChatWindow *self)
+{
+  gtk_popover_popdown (self->models_popover);
+}
+
 /**
  * agent_chat_window_pick_model:
  * @self: a #AgentChatWindow
@@ -287,6 +295,8 @@ _agent_chat_window_init_models (AgentChatWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->model_search, "activate", G_CALLBACK (on_search_activate), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->model_search, "stop-search", G_CALLBACK (on_search_stopped),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->model_list, "row-activated", G_CALLBACK (on_row_activated), self,
                            G_CONNECT_SWAPPED);
 }

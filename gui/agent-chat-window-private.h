@@ -23,7 +23,7 @@ struct _AgentChatWindow
 {
   AdwApplicationWindow  parent_instance;
 
-  AdwToastOverlay      *toast_overlay;
+  AdwToastOverlay      *toast_overlay;  /* over the conversation */
   GtkWidget            *split;  /* the panes: agent-chat-window-split.c */
   GtkWidget            *sidebar_pane;
   GtkWidget            *sidebar_separator;
@@ -60,6 +60,7 @@ struct _AgentChatWindow
 #if AGENT_HAS_STORE
   AgentStore           *store;
   GtkWidget            *sidebar;
+  AdwToastOverlay      *sidebar_toast_overlay;  /* over the sidebar */
   AgentConversation    *conversation;  /* the memory, when it is a stored one */
   GCancellable         *opening;       /* while a conversation is read to be shown */
 #endif
@@ -71,6 +72,8 @@ struct _AgentChatWindow
 };
 
 AgentChatApplication *_agent_chat_window_get_application (AgentChatWindow *self);
+void                  _agent_chat_window_add_toast        (AgentChatWindow *self,
+                                                           AdwToast        *toast);
 void                  _agent_chat_window_show_error       (AgentChatWindow *self,
                                                            const GError    *error);
 void                  _agent_chat_window_update_approvals (AgentChatWindow *self);

@@ -56,7 +56,7 @@ _agent_chat_window_init_split (AgentChatWindow *self)
   breakpoint = adw_breakpoint_new (adw_breakpoint_condition_parse (condition));
   adw_breakpoint_add_setters (breakpoint, G_OBJECT (split), "collapsed", TRUE, NULL);
   adw_application_window_add_breakpoint (ADW_APPLICATION_WINDOW (self), breakpoint);
-  adw_toast_overlay_set_child (self->toast_overlay, GTK_WIDGET (split));
+  adw_application_window_set_content (ADW_APPLICATION_WINDOW (self), GTK_WIDGET (split));
   self->split = GTK_WIDGET (split);
 }
 
@@ -102,7 +102,7 @@ _agent_chat_window_init_split (AgentChatWindow *self)
   gtk_widget_insert_after (sidebar, GTK_WIDGET (leaflet), NULL);
   gtk_widget_insert_after (separator, GTK_WIDGET (leaflet), sidebar);
   gtk_widget_insert_after (content, GTK_WIDGET (leaflet), separator);
-  adw_toast_overlay_set_child (self->toast_overlay, GTK_WIDGET (leaflet));
+  adw_application_window_set_content (ADW_APPLICATION_WINDOW (self), GTK_WIDGET (leaflet));
   self->split = GTK_WIDGET (leaflet);
 }
 
@@ -129,7 +129,7 @@ _agent_chat_window_hide_sidebar (AgentChatWindow *self)
 
   adw_navigation_page_set_child (page, NULL);
   self->split = NULL;
-  adw_toast_overlay_set_child (self->toast_overlay, content);
+  adw_application_window_set_content (ADW_APPLICATION_WINDOW (self), content);
   gtk_widget_set_visible (self->content_new_button, FALSE);
 #else
   gtk_widget_set_visible (self->sidebar_pane, FALSE);

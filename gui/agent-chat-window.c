@@ -37,6 +37,7 @@
 
 #include "agent-chat-a11y.h"
 #include "agent-chat-mcp-servers.h"
+#include "agent-chat-popover.h"
 #include "agent-chat-window-private.h"
 
 G_DEFINE_FINAL_TYPE (AgentChatWindow, agent_chat_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -240,6 +241,29 @@ on_prepare_turn (AgentChatWindow *self)
   return FALSE;
 }
 
+/**
+ * _agent_chat_window_add_toast:
+ * @self: a #AgentChatWindow
+ * @toast: (transfer full): a toast
+ *
+ * Shows @toast over the conversation, above the message field, never over
+ * it; over the sidebar while a narrow window shows the sidebar alone. Its
+ * timeout is libadwaita's.
+ */
+void
+_agent_chat_window_add_toast (AgentChatWindow *self,
+                              AdwToast        *toast)
+{
+  AdwToastOverlay *overlay = self->toast_overlay;
+
+#if AGENT_HAS_STORE
+  if (self->sidebar_toast_overlay != NULL && !gtk_widget_get_mapped (self->content_pane) &&
+      gtk_widget_get_mapped (self->sidebar_pane))
+    overlay = self->sidebar_toast_overlay;
+#endif
+  adw_toast_overlay_add_toast (overlay, toast);
+}
+
 /* An attachment refused: a file that cannot be read, or one the provider
  * cannot take */
 static void
@@ -249,8 +273,7 @@ show_attachment_error (AgentChatWindow *self,
   AdwToast *toast = adw_toast_new (error->message);
 
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  adw_toast_set_timeout (toast, 8);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  _agent_chat_window_add_toast (self, toast);
 }
 
 static void
@@ -300,13 +323,12 @@ on_edit_sent (AgentChatWindow *self)
 
   adw_toast_set_button_label (toast, _("_Undo"));
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  adw_toast_set_timeout (toast, 10);
   g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_undo_clicked), self,
                            G_CONNECT_SWAPPED);
   if (self->undo_toast != NULL)
     adw_toast_dismiss (self->undo_toast);
   g_set_weak_pointer (&self->undo_toast, toast);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  _agent_chat_window_add_toast (self, toast);
 }
 
 static void
@@ -361,6 +383,59 @@ stop_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   agent_chat_window_stop (AGENT_CHAT_WINDOW (widget));
+}
+
+/* Whether the text @widget (one with the keyboard) has somewhere to move
+ * its cursor to, towards its start (@backward) or its end */
+static gboolean
+text_can_move (GtkWidget *widget,
+               gboolean   backward)
+{
+  if (GTK_IS_TEXT_VIEW (widget))
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget));
+      GtkTextIter cursor;
+
+      gtk_text_buffer_get_iter_at_mark (buffer, &cursor, gtk_text_buffer_get_insert (buffer));
+      return gtk_text_buffer_get_has_selection (buffer) ||
+             !(backward ? gtk_text_iter_is_start (&cursor) : gtk_text_iter_is_end (&cursor));
+    }
+  if (GTK_IS_EDITABLE (widget))
+    {
+      int position = gtk_editable_get_position (GTK_EDITABLE (widget));
+      const char *text = gtk_editable_get_text (GTK_EDITABLE (widget));
+
+      return gtk_editable_get_selection_bounds (GTK_EDITABLE (widget), NULL, NULL) ||
+             (backward ? position > 0 : position < (int) g_utf8_strlen (text, -1));
+    }
+  return FALSE;
+}
+
+/* Ctrl+Home and Ctrl+End, from anywhere in the window: the first message
+ * of the conversation, and the last. In a text with somewhere to move
+ * (the message field's cursor not at its start), the text's own first:
+ * pressed again there, they go on to the conversation. In the
+ * conversation, they are its own (and its message takes the keyboard). */
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                AgentChatWindow       *self)
+{
+  gboolean home = keyval == GDK_KEY_Home || keyval == GDK_KEY_KP_Home;
+  gboolean end = keyval == GDK_KEY_End || keyval == GDK_KEY_KP_End;
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (!(home || end) || (state & gtk_accelerator_get_default_mod_mask ()) != GDK_CONTROL_MASK ||
+      (focus != NULL && (text_can_move (focus, home) ||
+                         gtk_widget_is_ancestor (focus, GTK_WIDGET (self->chat_view)))))
+    return GDK_EVENT_PROPAGATE;
+  if (home)
+    agent_gtk_chat_view_scroll_to_start (self->chat_view);
+  else
+    agent_gtk_chat_view_scroll_to_end (self->chat_view);
+  return GDK_EVENT_STOP;
 }
 
 /* Ctrl+O wherever the focus is: the composer's Attach */
@@ -430,10 +505,7 @@ toast_action (GtkWidget  *widget,
               GVariant   *parameter)
 {
   AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
-  AdwToast *toast = adw_toast_new (g_variant_get_string (parameter, NULL));
-
-  adw_toast_set_timeout (toast, 2);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  _agent_chat_window_add_toast (self, adw_toast_new (g_variant_get_string (parameter, NULL)));
 }
 
 /* The header: the model and the server's host (or that it is the demo
@@ -633,11 +705,15 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
 static void
 agent_chat_window_init (AgentChatWindow *self)
 {
+  GtkEventController *keys;
+
   gtk_widget_init_template (GTK_WIDGET (self));
   _agent_chat_window_init_split (self);
   /* GTK 4.8 names a popover menu after its type */
   gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_menu_button_get_popover (self->menu_button)),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Main Menu"), -1);
+  agent_chat_popover_forward_shortcuts (gtk_menu_button_get_popover (self->menu_button));
+  agent_chat_popover_forward_shortcuts (self->models_popover);
   agent_chat_a11y_name_status_page (self->empty_page);
   _agent_chat_window_init_models (self);
   _agent_chat_window_init_chat_settings (self);
@@ -666,6 +742,10 @@ agent_chat_window_init (AgentChatWindow *self)
   g_signal_connect (self, "notify::is-active", G_CALLBACK (_agent_chat_window_is_active_changed),
                     NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", FALSE);
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_key_pressed), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
 }
 
 AgentChatWindow *

@@ -19,6 +19,8 @@ AgentGtkAutoscroll *agent_gtk_autoscroll_new           (GtkListView        *list
 gboolean            agent_gtk_autoscroll_get_following (AgentGtkAutoscroll *self);
 void                agent_gtk_autoscroll_set_following (AgentGtkAutoscroll *self,
                                                         gboolean            following);
+void                agent_gtk_autoscroll_set_jumping   (AgentGtkAutoscroll *self,
+                                                        gboolean            jumping);
 void                agent_gtk_autoscroll_set_tail      (AgentGtkAutoscroll *self,
                                                         AgentGtkTailModel  *tail,
                                                         guint               step);

@@ -69,6 +69,7 @@ struct _AgentGtkAutoscroll
   guint          relayout : 1;    /* the list changed the adjustment's size */
   guint          items_changed : 1;  /* the list's, since it was laid out */
   guint          correcting : 1;  /* we are moving the view */
+  guint          jumping : 1;     /* another moves it elsewhere: not to be followed */
 };
 
 enum {
@@ -126,7 +127,7 @@ on_value_changed (AgentGtkAutoscroll *self)
 {
   double value = gtk_adjustment_get_value (self->adjustment);
 
-  if (!self->relayout && !self->correcting && !self->items_changed)
+  if (!self->relayout && !self->correcting && !self->items_changed && !self->jumping)
     {
       /* The user's doing */
       if (value < self->last_value - 1)
@@ -216,7 +217,7 @@ on_layout (GdkFrameClock       *clock,
     return;
   if (maybe_show_more (self))
     return;
-  if (at_end (self))
+  if (at_end (self) && !self->jumping)
     {
       set_following (self, TRUE);
       return;
@@ -399,6 +400,27 @@ agent_gtk_autoscroll_set_following (AgentGtkAutoscroll *self,
     agent_gtk_tail_model_show_end (self->tail);
   if (following)
     gtk_widget_queue_allocate (GTK_WIDGET (self->list_view));
+}
+
+/**
+ * agent_gtk_autoscroll_set_jumping:
+ * @self: a #AgentGtkAutoscroll
+ * @jumping: whether the view is being taken elsewhere
+ *
+ * While the view is taken elsewhere (the chat view's scrollbar jumping to
+ * a message: agent-gtk-chat-scrollbar.c), being at the end on the way is
+ * not reaching it: the view does not start to follow it. Turns following
+ * off.
+ */
+void
+agent_gtk_autoscroll_set_jumping (AgentGtkAutoscroll *self,
+                                  gboolean            jumping)
+{
+  g_return_if_fail (AGENT_GTK_IS_AUTOSCROLL (self));
+
+  self->jumping = !!jumping;
+  if (jumping)
+    set_following (self, FALSE);
 }
 
 /**

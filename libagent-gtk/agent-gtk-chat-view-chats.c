@@ -213,6 +213,92 @@ _agent_gtk_chat_view_lookup_error (AgentGtkChatView *self,
   return g_hash_table_lookup (chat_state (self->memory)->errors, message);
 }
 
+/* The failure of a turn that ended at a result of one of @message's tool
+ * calls (the request after them failed), or NULL */
+static const GError *
+lookup_tool_results_error (ChatState    *state,
+                           AgentMessage *message)
+{
+  GListModel *calls = agent_message_get_tool_calls (message);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, state->errors);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const char *id = agent_message_get_role (key) == AGENT_MESSAGE_ROLE_TOOL
+                       ? agent_message_get_tool_call_id (key) : NULL;
+
+      for (guint i = 0; id != NULL && i < g_list_model_get_n_items (calls); i++)
+        {
+          g_autoptr(AgentToolCall) call = g_list_model_get_item (calls, i);
+
+          if (g_strcmp0 (agent_tool_call_get_id (call), id) == 0)
+            return value;
+        }
+    }
+  return NULL;
+}
+
+/* Why the turn that ended at @message (of the conversation shown), or at
+ * the results of its tool calls, which no row shows, failed: NULL if it did
+ * not, or when the card after the conversation says it (the last turn) */
+const GError *
+_agent_gtk_chat_view_lookup_failed_turn (AgentGtkChatView *self,
+                                         AgentMessage     *message)
+{
+  ChatState *state;
+  const GError *error;
+
+  if (self->memory == NULL || message == NULL || message == self->extras_failed)
+    return NULL;
+  state = chat_state (self->memory);
+  if (g_hash_table_size (state->errors) == 0)
+    return NULL;
+  error = g_hash_table_lookup (state->errors, message);
+  if (error == NULL && agent_message_get_n_tool_calls (message) > 0)
+    error = lookup_tool_results_error (state, message);
+  return error;
+}
+
+/* Retry of a failed turn in the history (not the last): its question is
+ * asked again, at the end of the conversation (what came after it stays;
+ * Edit and Resend is there to replace it) */
+void
+_agent_gtk_chat_view_ask_again (AgentGtkChatView *self,
+                                AgentMessage     *message)
+{
+  g_autoptr(AgentMessage) question = NULL;
+  g_autoptr(GListStore) attachments = g_list_store_new (AGENT_TYPE_CONTENT_PART);
+  const char *text;
+  guint position;
+
+  if (self->memory == NULL)
+    return;
+  position = _agent_gtk_chat_view_memory_position (self->memory, message);
+  while (position != G_MAXUINT)
+    {
+      g_autoptr(AgentMessage) item = g_list_model_get_item (G_LIST_MODEL (self->memory),
+                                                            position);
+
+      if (agent_message_get_role (item) == AGENT_MESSAGE_ROLE_USER)
+        {
+          question = g_steal_pointer (&item);
+          break;
+        }
+      position = position > 0 ? position - 1 : G_MAXUINT;
+    }
+  if (question == NULL)
+    return;
+  for (guint i = 0; i < agent_message_get_n_attachments (question); i++)
+    g_list_store_append (attachments, agent_message_get_attachment (question, i));
+  text = agent_message_get_content (question);
+  /* What is being edited is not what is asked again */
+  agent_gtk_chat_view_cancel_edit (self);
+  _agent_gtk_chat_view_request_turn (self, TURN_SEND, text ? text : "", G_LIST_MODEL (attachments),
+                                     NULL);
+}
+
 /* Whether @message can end a failed turn: the user's message (no answer
  * came), a tool's result (the next request failed) or an answer cut short */
 static gboolean
@@ -246,8 +332,9 @@ _agent_gtk_chat_view_record_error (AgentGtkChatView *self,
   return TRUE;
 }
 
-/* A turn starts from the conversation's last message: unless it is an
- * answer cut short, which keeps saying why, its error is over. */
+/* Retry starts from the conversation's last message: unless it is an
+ * answer cut short, which keeps saying why, its error is over. (Another
+ * turn leaves it: the failed turn stays failed in the history.) */
 void
 _agent_gtk_chat_view_forget_error (AgentGtkChatView *self)
 {
@@ -441,6 +528,10 @@ restore_edit (AgentGtkChatView *self,
       set_composer (self, undo->text, TRUE);
       _agent_gtk_chat_view_show_last_error (self);
       _agent_gtk_chat_view_update_rows (self);
+      /* The keyboard goes back to the message, being edited again (the
+       * Undo that was clicked, in a toast, goes) */
+      if (self->composer != NULL)
+        gtk_widget_grab_focus (GTK_WIDGET (self->composer));
     }
   else
     {
@@ -473,8 +564,8 @@ agent_gtk_chat_view_get_can_undo_edit (AgentGtkChatView *self)
  *
  * Undoes the last edited message sent ([signal@AgentGtk.ChatView::edit-sent]):
  * its turn is stopped first, then the messages it replaced come back, and
- * the edit is in the composer again, as before Send. It can be undone until
- * another turn starts in its conversation.
+ * the edit is in the composer again, as before Send, with the keyboard
+ * focus. It can be undone until another turn starts in its conversation.
  *
  * Since: 0.1
  */

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "agent-gtk-autoscroll-private.h"
+#include "agent-gtk-chat-scrollbar-private.h"
 #include "agent-gtk-chat-view.h"
 
 G_BEGIN_DECLS
@@ -52,12 +53,14 @@ struct _AgentGtkChatView
   GtkListView              *list_view;
   GtkSignalListItemFactory *factory;
   GtkRevealer              *jump_revealer;
+  AgentGtkChatScrollbar    *scrollbar;
   GtkWidget                *prompts_box;
 
   GtkWidget                *placeholder;
   AgentGtkTailModel        *tail;       /* the transcript's end, as far back as scrolled */
   GtkFilterListModel       *messages;   /* that, without tool results */
   GListStore               *extras;     /* the error of the last turn, if any */
+  AgentMessage             *extras_failed;  /* the message whose failure it shows */
   GtkFlattenListModel      *items;
   AgentGtkAutoscroll       *autoscroll;
 
@@ -112,6 +115,10 @@ guint         _agent_gtk_chat_view_memory_position  (AgentMemory      *memory,
 /* agent-gtk-chat-view-chats.c */
 void          _agent_gtk_chat_view_memory_changed   (AgentGtkChatView *self);
 const GError *_agent_gtk_chat_view_lookup_error     (AgentGtkChatView *self,
+                                                     AgentMessage     *message);
+const GError *_agent_gtk_chat_view_lookup_failed_turn (AgentGtkChatView *self,
+                                                       AgentMessage     *message);
+void          _agent_gtk_chat_view_ask_again        (AgentGtkChatView *self,
                                                      AgentMessage     *message);
 gboolean      _agent_gtk_chat_view_record_error     (AgentGtkChatView *self,
                                                      AgentMemory      *memory,

@@ -252,7 +252,10 @@ start (AgentGtkChatView *self,
   g_autoptr(GPtrArray) parts = NULL;
 
   _agent_gtk_chat_view_clear_error_item (self);
-  _agent_gtk_chat_view_forget_error (self);
+  /* A failed turn tried again is no longer failed; any other stays failed
+   * in the history, with Retry */
+  if (kind == TURN_RETRY)
+    _agent_gtk_chat_view_forget_error (self);
   _agent_gtk_chat_view_set_progress (self, NULL, NULL);
   /* A new turn in the conversation: an Undo on offer there would cut it */
   _agent_gtk_chat_view_drop_undo (self, agent_session_get_memory (self->session));

@@ -109,6 +109,9 @@ _agent_gtk_chat_view_show_error_item (AgentGtkChatView *self,
   item = agent_gtk_error_item_new (error, partial, no_key);
   g_list_store_remove_all (self->extras);
   g_list_store_append (self->extras, item);
+  /* The card of @last's failure is this one, not one in its row */
+  g_set_object (&self->extras_failed, last);
+  _agent_gtk_chat_view_update_rows (self);
   agent_gtk_chat_view_scroll_to_end (self);
 }
 
@@ -116,6 +119,12 @@ void
 _agent_gtk_chat_view_clear_error_item (AgentGtkChatView *self)
 {
   g_list_store_remove_all (self->extras);
+  /* A failure it showed shows in its row from now on */
+  if (self->extras_failed != NULL)
+    {
+      g_clear_object (&self->extras_failed);
+      _agent_gtk_chat_view_update_rows (self);
+    }
 }
 
 /* Rows: what a row shows that its item does not say */
@@ -130,6 +139,8 @@ apply_row_state (AgentGtkChatView   *self,
                      message == agent_session_get_current_message (self->session);
 
   agent_gtk_message_row_set_turn_error (row, _agent_gtk_chat_view_lookup_error (self, message));
+  agent_gtk_message_row_set_failed_turn (row, _agent_gtk_chat_view_lookup_failed_turn (self,
+                                                                                      message));
   agent_gtk_message_row_set_editing (row, message != NULL &&
                                           message == _agent_gtk_chat_view_get_editing (self));
   agent_gtk_message_row_set_progress (row, current ? self->progress_title : NULL,
@@ -166,6 +177,21 @@ on_row_regenerate (AgentGtkChatView *self,
   agent_gtk_chat_view_regenerate (self, message);
 }
 
+/* The card after the conversation tries the last turn again; a failed
+ * turn's card in the history asks its question again */
+static void
+on_row_retry (AgentGtkMessageRow *row,
+              AgentGtkChatView   *self)
+{
+  GObject *item = agent_gtk_message_row_get_item (row);
+
+  if (AGENT_IS_MESSAGE (item) &&
+      _agent_gtk_chat_view_lookup_failed_turn (self, AGENT_MESSAGE (item)) != NULL)
+    _agent_gtk_chat_view_ask_again (self, AGENT_MESSAGE (item));
+  else
+    agent_gtk_chat_view_retry (self);
+}
+
 static void
 on_row_open_settings (AgentGtkChatView *self)
 {
@@ -185,8 +211,7 @@ on_setup_item (GtkSignalListItemFactory *factory,
   g_signal_connect_object (row, "edit", G_CALLBACK (on_row_edit), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (row, "regenerate", G_CALLBACK (on_row_regenerate), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (row, "retry", G_CALLBACK (agent_gtk_chat_view_retry), self,
-                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (row, "retry", G_CALLBACK (on_row_retry), self, 0);
   g_signal_connect_object (row, "open-settings", G_CALLBACK (on_row_open_settings), self,
                            G_CONNECT_SWAPPED);
   gtk_list_item_set_activatable (item, FALSE);
@@ -546,6 +571,78 @@ agent_gtk_chat_view_scroll_to_end (AgentGtkChatView *self)
   agent_gtk_autoscroll_set_following (self->autoscroll, TRUE);
 }
 
+/* Jump to Bottom */
+static void
+on_jump_clicked (AgentGtkChatView *self)
+{
+  agent_gtk_chat_view_scroll_to_end (self);
+}
+
+/* Shown while the view does not follow the end, and hidden once it faded
+ * out: a screen reader finds no button that is not on screen */
+static void
+update_jump_button (AgentGtkChatView *self)
+{
+  gtk_widget_set_visible (gtk_revealer_get_child (self->jump_revealer),
+                          gtk_revealer_get_reveal_child (self->jump_revealer) ||
+                          gtk_revealer_get_child_revealed (self->jump_revealer));
+}
+
+/**
+ * agent_gtk_chat_view_scroll_to_start:
+ * @self: a chat view
+ *
+ * Brings the first message of the conversation into view, at its top,
+ * however long the conversation: the view no longer follows its end.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_chat_view_scroll_to_start (AgentGtkChatView *self)
+{
+  g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
+
+  agent_gtk_chat_scrollbar_scroll_to (self->scrollbar, 0, 0, FALSE);
+}
+
+static void
+scroll_to_start_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  agent_gtk_chat_view_scroll_to_start (AGENT_GTK_CHAT_VIEW (widget));
+}
+
+/* Home and End (with Ctrl or not) in the conversation: its first message
+ * and its last, which take the keyboard (the list's own keys go to the
+ * first and last rows it holds, a part of a long conversation) */
+static gboolean
+on_list_key_pressed (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     AgentGtkChatView      *self)
+{
+  gboolean home = keyval == GDK_KEY_Home || keyval == GDK_KEY_KP_Home;
+  gboolean end = keyval == GDK_KEY_End || keyval == GDK_KEY_KP_End;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  if (!(home || end) ||
+      (state & gtk_accelerator_get_default_mod_mask () & ~GDK_CONTROL_MASK) != 0 ||
+      (focus != NULL && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT_VIEW (focus))))
+    return GDK_EVENT_PROPAGATE;
+  agent_gtk_chat_scrollbar_scroll_to (self->scrollbar, home ? 0 : G_MAXUINT, 0, TRUE);
+  return GDK_EVENT_STOP;
+}
+
+/* The pointer over the conversation shows its scrollbar */
+static void
+on_pointer_moved (AgentGtkChatView *self)
+{
+  agent_gtk_chat_scrollbar_pointer_moved (self->scrollbar);
+}
+
 static void
 scroll_to_end_action (GtkWidget  *widget,
                       const char *action_name,
@@ -815,6 +912,7 @@ agent_gtk_chat_view_dispose (GObject *object)
   g_clear_object (&self->messages);
   g_clear_object (&self->tail);
   g_clear_object (&self->extras);
+  g_clear_object (&self->extras_failed);
   g_clear_object (&self->memory);
   g_clear_object (&self->cancellable);
 
@@ -1122,6 +1220,7 @@ agent_gtk_chat_view_class_init (AgentGtkChatViewClass *klass)
                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                          G_TYPE_NONE, 0);
 
+  g_type_ensure (AGENT_GTK_TYPE_CHAT_SCROLLBAR);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Gtk/agent-gtk-chat-view.ui");
   gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, stack);
@@ -1130,6 +1229,10 @@ agent_gtk_chat_view_class_init (AgentGtkChatViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, factory);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, jump_revealer);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, prompts_box);
+  gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, scrollbar);
+  gtk_widget_class_bind_template_callback (widget_class, on_jump_clicked);
+  gtk_widget_class_install_action (widget_class, "chat-view.scroll-to-start", NULL,
+                                   scroll_to_start_action);
   gtk_widget_class_install_action (widget_class, "chat-view.scroll-to-end", NULL,
                                    scroll_to_end_action);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
@@ -1149,6 +1252,8 @@ agent_gtk_chat_view_init (AgentGtkChatView *self)
   GtkCustomFilter *filter;
   GListStore *models;
   GtkDropTarget *drop;
+  GtkEventController *keys;
+  GtkEventController *motion;
   g_autoptr(GtkNoSelection) selection = NULL;
 
   AGENT_GTK_INSTANCE_INIT ();
@@ -1178,8 +1283,23 @@ agent_gtk_chat_view_init (AgentGtkChatView *self)
 
   self->autoscroll = agent_gtk_autoscroll_new (self->list_view);
   agent_gtk_autoscroll_set_tail (self->autoscroll, self->tail, ROWS_PER_STEP);
+  agent_gtk_chat_scrollbar_set_view (self->scrollbar, self->list_view, self->tail,
+                                     self->autoscroll);
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_list_key_pressed), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self->list_view), keys);
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect_object (motion, "motion", G_CALLBACK (on_pointer_moved), self,
+                           G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->stack), motion);
+  g_signal_connect_object (self->jump_revealer, "notify::reveal-child",
+                           G_CALLBACK (update_jump_button), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->jump_revealer, "notify::child-revealed",
+                           G_CALLBACK (update_jump_button), self, G_CONNECT_SWAPPED);
   g_object_bind_property (self->autoscroll, "following", self->jump_revealer, "reveal-child",
                           G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
+  update_jump_button (self);
   g_signal_connect_object (self->autoscroll, "notify::following",
                            G_CALLBACK (on_following_changed), self, G_CONNECT_SWAPPED);
 }

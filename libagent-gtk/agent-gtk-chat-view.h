@@ -62,6 +62,8 @@ void              agent_gtk_chat_view_set_following                 (AgentGtkCha
 AGENT_GTK_AVAILABLE_IN_ALL
 void              agent_gtk_chat_view_scroll_to_end                 (AgentGtkChatView *self);
 AGENT_GTK_AVAILABLE_IN_ALL
+void              agent_gtk_chat_view_scroll_to_start               (AgentGtkChatView *self);
+AGENT_GTK_AVAILABLE_IN_ALL
 gboolean          agent_gtk_chat_view_get_busy                      (AgentGtkChatView *self);
 AGENT_GTK_AVAILABLE_IN_ALL
 void              agent_gtk_chat_view_send                          (AgentGtkChatView *self,

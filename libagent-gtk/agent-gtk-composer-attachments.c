@@ -218,13 +218,11 @@ on_chooser_response (AgentGtkComposer *self,
   gtk_widget_grab_focus (self->text_view);
 }
 
+/* The file chooser, once at a time */
 static void
-attach_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
+choose_files (AgentGtkComposer *self)
 {
-  AgentGtkComposer *self = AGENT_GTK_COMPOSER (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
   if (self->chooser != NULL)
     return;
@@ -237,6 +235,24 @@ attach_action (GtkWidget  *widget,
   g_signal_connect_object (self->chooser, "response", G_CALLBACK (on_chooser_response), self,
                            G_CONNECT_SWAPPED);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/* Ctrl+O */
+static void
+attach_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  choose_files (AGENT_GTK_COMPOSER (widget));
+}
+
+/* The paperclip: a handler of its own, not the action, which GTK 4.8 never
+ * lets a button of the template reach (its nested boxes leave the button
+ * out of the composer's actions: it would stay insensitive) */
+static void
+on_attach_clicked (AgentGtkComposer *self)
+{
+  choose_files (self);
 }
 
 /* Paste: files, or an image, are attached; text is pasted as text */
@@ -339,6 +355,7 @@ _agent_gtk_composer_class_init_attachments (GtkWidgetClass *widget_class)
   gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, attach_button);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, attachments_scroller);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, attachments_box);
+  gtk_widget_class_bind_template_callback (widget_class, on_attach_clicked);
   gtk_widget_class_install_action (widget_class, "composer.attach", NULL, attach_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
                                        "composer.attach", NULL);

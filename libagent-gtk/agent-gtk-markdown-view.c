@@ -54,6 +54,7 @@
 #include "markdown/agent-gtk-code-private.h"
 #include "markdown/agent-gtk-markdown-page-private.h"
 #include "markdown/agent-gtk-markdown-parser-private.h"
+#include "markdown/agent-gtk-sideways-private.h"
 
 typedef struct
 {
@@ -256,6 +257,7 @@ table_block_new (Block *block)
                                   GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), grid);
+  _agent_gtk_sideways_init (GTK_SCROLLED_WINDOW (scroller));
   gtk_widget_add_css_class (scroller, "card");
   gtk_widget_add_css_class (scroller, "table-block");
   /* Tab stops there (to scroll a wide table): a screen reader names it */
@@ -305,6 +307,7 @@ code_block_new (Block    *block,
                                   GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), code);
+  _agent_gtk_sideways_init (GTK_SCROLLED_WINDOW (scroller));
   /* Tab stops there (to scroll long lines): a screen reader names it */
   gtk_accessible_update_property (GTK_ACCESSIBLE (scroller), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Code"), -1);

@@ -30,5 +30,7 @@ void                  agent_gtk_message_row_set_turn_error (AgentGtkMessageRow *
                                                             const GError       *error);
 void                  agent_gtk_message_row_set_editing    (AgentGtkMessageRow *self,
                                                             gboolean            editing);
+void                  agent_gtk_message_row_set_failed_turn (AgentGtkMessageRow *self,
+                                                             const GError       *error);
 
 G_END_DECLS

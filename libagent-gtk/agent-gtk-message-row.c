@@ -188,7 +188,9 @@ update_reasoning_part (AgentGtkMessageRow *self)
 }
 
 /* From the moment of Send until something of the answer shows: that it is
- * awaited, or tried again and why. */
+ * awaited, or tried again and why. A summary being written says so in its
+ * marker: it awaits nothing here (the view gives the progress of the turn
+ * to the message streaming, which the summary is first). */
 static void
 update_waiting_part (AgentGtkMessageRow *self)
 {
@@ -196,6 +198,7 @@ update_waiting_part (AgentGtkMessageRow *self)
   const char *content = agent_message_get_content (message);
   const char *reasoning = agent_message_get_reasoning (message);
   gboolean waiting = agent_message_get_role (message) == AGENT_MESSAGE_ROLE_ASSISTANT &&
+                     !agent_message_is_summary (message) &&
                      agent_message_get_state (message) == AGENT_MESSAGE_STATE_STREAMING &&
                      (content == NULL || *content == '\0') &&
                      (reasoning == NULL || *reasoning == '\0') &&
@@ -710,6 +713,40 @@ agent_gtk_message_row_set_turn_error (AgentGtkMessageRow *self,
 }
 
 /**
+ * agent_gtk_message_row_set_failed_turn:
+ * @self: a #AgentGtkMessageRow
+ * @error: (nullable): why the turn that ended at the message failed, or
+ *   %NULL
+ *
+ * Keeps a failed turn failed in the history: under the message it ended
+ * at (its question, unanswered, or its answer cut short), a card says why,
+ * with Retry (::retry). The view shows the last turn's failure in a card
+ * of its own, after the conversation: this is for the earlier ones.
+ */
+void
+agent_gtk_message_row_set_failed_turn (AgentGtkMessageRow *self,
+                                       const GError       *error)
+{
+  AgentGtkErrorCard *card;
+
+  g_return_if_fail (AGENT_GTK_IS_MESSAGE_ROW (self));
+
+  if (self->message == NULL)
+    return;
+  if (error == NULL)
+    {
+      if (self->error_card != NULL)
+        gtk_widget_set_visible (self->error_card, FALSE);
+      return;
+    }
+  card = ensure_error_card (self);
+  agent_gtk_error_card_set_partial (card, agent_message_get_state (self->message) ==
+                                          AGENT_MESSAGE_STATE_INTERRUPTED);
+  agent_gtk_error_card_set_error (card, error);
+  gtk_widget_set_visible (self->error_card, TRUE);
+}
+
+/**
  * agent_gtk_message_row_set_editing:
  * @self: a #AgentGtkMessageRow
  * @editing: whether the message shown is being edited
@@ -850,6 +887,31 @@ show_menu_action (GtkWidget  *widget,
   show_menu (AGENT_GTK_MESSAGE_ROW (widget), -1, -1);
 }
 
+/* Whether what is at (@x, @y) has a menu of its own worth showing: text
+ * selected in a label (to copy), a link, a field */
+static gboolean
+own_menu_at (AgentGtkMessageRow *self,
+             double               x,
+             double               y)
+{
+  for (GtkWidget *widget = gtk_widget_pick (GTK_WIDGET (self), x, y, GTK_PICK_DEFAULT);
+       widget != NULL && widget != GTK_WIDGET (self);
+       widget = gtk_widget_get_parent (widget))
+    {
+      int start, end;
+
+      if (GTK_IS_EDITABLE (widget) || GTK_IS_TEXT_VIEW (widget))
+        return TRUE;
+      if (GTK_IS_LABEL (widget))
+        return gtk_label_get_selection_bounds (GTK_LABEL (widget), &start, &end) ||
+               gtk_label_get_current_uri (GTK_LABEL (widget)) != NULL;
+    }
+  return FALSE;
+}
+
+/* Before the message's labels (the capture phase): a right click on the
+ * text opens the message's menu, not a label's Cut, Paste and Delete, all
+ * insensitive; unless the label has something to offer */
 static void
 on_right_click (GtkGestureClick     *gesture,
                 int                  n_press,
@@ -857,6 +919,11 @@ on_right_click (GtkGestureClick     *gesture,
                 double               y,
                 AgentGtkMessageRow *self)
 {
+  if (own_menu_at (self, x, y))
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
   show_menu (self, x, y);
 }
@@ -1203,6 +1270,7 @@ agent_gtk_message_row_init (AgentGtkMessageRow *self)
 
   click = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
   g_signal_connect (click, "pressed", G_CALLBACK (on_right_click), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   long_press = gtk_gesture_long_press_new ();

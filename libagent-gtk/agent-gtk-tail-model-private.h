@@ -25,5 +25,11 @@ void               agent_gtk_tail_model_show_more    (AgentGtkTailModel *self,
 void               agent_gtk_tail_model_show_later   (AgentGtkTailModel *self,
                                                       guint              n_counted);
 void               agent_gtk_tail_model_show_end     (AgentGtkTailModel *self);
+guint              agent_gtk_tail_model_get_n_counted     (AgentGtkTailModel *self);
+guint              agent_gtk_tail_model_get_counted_start (AgentGtkTailModel *self);
+guint              agent_gtk_tail_model_get_counted_end   (AgentGtkTailModel *self);
+void               agent_gtk_tail_model_show_counted      (AgentGtkTailModel *self,
+                                                           guint              index,
+                                                           guint              n_before);
 
 G_END_DECLS

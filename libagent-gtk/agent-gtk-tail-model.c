@@ -35,6 +35,13 @@
  * into the shown one (a cut), or one that leaves nothing shown, shows the
  * end again as a new model would be.
  *
+ * It keeps the positions of the counted items of the whole model, so that
+ * the view can say where what it shows is in the whole conversation (its
+ * scrollbar: agent_gtk_tail_model_get_counted_start() of
+ * agent_gtk_tail_model_get_n_counted()) and show a window anywhere in it
+ * at once (agent_gtk_tail_model_show_counted(): the scrollbar dragged to
+ * the top, Home), whatever the length of the conversation.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -53,6 +60,7 @@ struct _AgentGtkTailModel
   guint       n_items;    /* the model's, as last seen */
   guint       start;      /* the first shown item's position in the model */
   guint       end;        /* after the last shown: n_items while the end shows */
+  GArray     *counted_at; /* of guint: the positions of the counted items, in order */
 };
 
 static GType
@@ -92,6 +100,63 @@ list_model_iface_init (GListModelInterface *iface)
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (AgentGtkTailModel, agent_gtk_tail_model, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+/* Counted items */
+
+static gboolean
+is_counted (AgentGtkTailModel *self,
+            guint              position)
+{
+  g_autoptr(GObject) item = NULL;
+
+  if (self->counted == NULL)
+    return TRUE;
+  item = g_list_model_get_item (self->model, position);
+  return gtk_filter_match (self->counted, item);
+}
+
+/* How many counted items are before @position */
+static guint
+counted_before (AgentGtkTailModel *self,
+                guint              position)
+{
+  guint low = 0;
+  guint high = self->counted_at->len;
+
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (g_array_index (self->counted_at, guint, middle) < position)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  return low;
+}
+
+/* The model changed: @removed items at @position went, @added came */
+static void
+update_counted (AgentGtkTailModel *self,
+                guint              position,
+                guint              removed,
+                guint              added)
+{
+  guint index = counted_before (self, position);
+  guint n_removed = counted_before (self, position + removed) - index;
+  guint i;
+
+  g_array_remove_range (self->counted_at, index, n_removed);
+  for (i = index; i < self->counted_at->len; i++)
+    g_array_index (self->counted_at, guint, i) += added - removed;
+  for (i = 0; i < added; i++)
+    if (is_counted (self, position + i))
+      {
+        guint at = position + i;
+
+        g_array_insert_val (self->counted_at, index++, at);
+      }
+}
 
 /* The position before @from that shows @n_counted more counted items, or 0 */
 static guint
@@ -199,6 +264,7 @@ on_items_changed (GListModel        *model,
   gboolean end_shown = self->end == old_n_items;
 
   self->n_items = g_list_model_get_n_items (model);
+  update_counted (self, position, removed, added);
 
   /* All of it replaced (another conversation), or a change reaching from
    * a hidden part into the shown one (a cut): shown from the end */
@@ -252,6 +318,8 @@ agent_gtk_tail_model_set_model (AgentGtkTailModel *self,
     g_signal_handlers_disconnect_by_func (self->model, on_items_changed, self);
   g_set_object (&self->model, model);
   self->n_items = model != NULL ? g_list_model_get_n_items (model) : 0;
+  g_array_set_size (self->counted_at, 0);
+  update_counted (self, 0, 0, self->n_items);
   if (model != NULL)
     g_signal_connect_object (model, "items-changed", G_CALLBACK (on_items_changed), self, 0);
   show_end (self, old_n_shown);
@@ -351,6 +419,96 @@ agent_gtk_tail_model_show_later (AgentGtkTailModel *self,
   trim_start (self);
 }
 
+/**
+ * agent_gtk_tail_model_get_n_counted:
+ * @self: a tail model
+ *
+ * Returns: how many items of the whole model the filter counts
+ */
+guint
+agent_gtk_tail_model_get_n_counted (AgentGtkTailModel *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_TAIL_MODEL (self), 0);
+  return self->counted_at->len;
+}
+
+/**
+ * agent_gtk_tail_model_get_counted_start:
+ * @self: a tail model
+ *
+ * Returns: how many counted items of the model are before the first one
+ *   shown: the place of the first counted item shown among them all
+ */
+guint
+agent_gtk_tail_model_get_counted_start (AgentGtkTailModel *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_TAIL_MODEL (self), 0);
+  return counted_before (self, self->start);
+}
+
+/**
+ * agent_gtk_tail_model_get_counted_end:
+ * @self: a tail model
+ *
+ * Returns: how many counted items of the model are before the end of what
+ *   is shown (those before it, and those it shows)
+ */
+guint
+agent_gtk_tail_model_get_counted_end (AgentGtkTailModel *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_TAIL_MODEL (self), 0);
+  return counted_before (self, self->end);
+}
+
+/**
+ * agent_gtk_tail_model_show_counted:
+ * @self: a tail model
+ * @index: a counted item, by its place among them all
+ * @n_before: counted items to show before it
+ *
+ * Shows the model around the @index-th counted item, in place of what it
+ * showed: from @n_before counted items before it (or the model's start),
+ * as many counted items as when the model is set; and the end, with what
+ * follows the last counted item, when they reach it.
+ */
+void
+agent_gtk_tail_model_show_counted (AgentGtkTailModel *self,
+                                   guint              index,
+                                   guint              n_before)
+{
+  guint n;
+  guint n_shown;
+  guint first;
+  guint start;
+  guint end;
+  guint old_n_shown;
+
+  g_return_if_fail (AGENT_GTK_IS_TAIL_MODEL (self));
+
+  n = self->counted_at->len;
+  n_shown = MAX (self->n_initial, 1);
+  if (n == 0)
+    return;
+  first = MIN (index, n - 1) > n_before ? MIN (index, n - 1) - n_before : 0;
+  if (first + n_shown >= n)
+    {
+      /* The end, as when the model was set */
+      start = n > n_shown ? g_array_index (self->counted_at, guint, n - n_shown) : 0;
+      end = self->n_items;
+    }
+  else
+    {
+      start = first > 0 ? g_array_index (self->counted_at, guint, first) : 0;
+      end = g_array_index (self->counted_at, guint, first + n_shown - 1) + 1;
+    }
+  if (start == self->start && end == self->end)
+    return;
+  old_n_shown = self->end - self->start;
+  self->start = start;
+  self->end = end;
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n_shown, end - start);
+}
+
 static void
 agent_gtk_tail_model_dispose (GObject *object)
 {
@@ -365,16 +523,28 @@ agent_gtk_tail_model_dispose (GObject *object)
 }
 
 static void
+agent_gtk_tail_model_finalize (GObject *object)
+{
+  AgentGtkTailModel *self = AGENT_GTK_TAIL_MODEL (object);
+
+  g_array_unref (self->counted_at);
+
+  G_OBJECT_CLASS (agent_gtk_tail_model_parent_class)->finalize (object);
+}
+
+static void
 agent_gtk_tail_model_class_init (AgentGtkTailModelClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = agent_gtk_tail_model_dispose;
+  object_class->finalize = agent_gtk_tail_model_finalize;
 }
 
 static void
 agent_gtk_tail_model_init (AgentGtkTailModel *self)
 {
+  self->counted_at = g_array_new (FALSE, FALSE, sizeof (guint));
 }
 
 /**

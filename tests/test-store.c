@@ -577,7 +577,7 @@ read_back_errors (Fixture *f)
 
 /* A failed turn's error is kept with the message its turn ended with, read
  * back by another connection; it goes when the turn is taken up again, and
- * stays with an answer it cut short. */
+ * stays with an answer it cut short, or when a new question follows. */
 static void
 test_turn_errors (Fixture       *f,
                   gconstpointer  data)
@@ -677,6 +677,25 @@ test_turn_errors (Fixture       *f,
   errors = read_back_errors (f);
   g_assert_cmpstr (errors, ==, "");
   assert_read_back_equal (f);
+
+  /* A failed turn, then a new question (not the failed turn taken up
+   * again): the failed turn stays failed, its question unanswered */
+  response = agent_test_server_add_response (f->server, 401);
+  agent_test_response_set_body (response, "application/json",
+                                "{\"error\":{\"message\":\"Incorrect API key provided\"}}");
+  agent_test_turn_run (&f->turn, f->session, "Fourth", NULL);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_AUTHENTICATION);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 4);
+  g_assert_true (agent_conversation_set_error (f->conversation, 3, f->turn.error, &error));
+  g_assert_no_error (error);
+  agent_test_openai_add_text_response (f->server, three, 5, 2);
+  agent_test_turn_run (&f->turn, f->session, "Fifth", NULL);
+  g_assert_no_error (f->turn.error);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 6);
+  g_assert_error (error_at (f->conversation, 3), AGENT_ERROR, AGENT_ERROR_AUTHENTICATION);
+  g_clear_pointer (&errors, g_free);
+  errors = read_back_errors (f);
+  g_assert_true (g_str_has_prefix (errors, "3:authentication:"));
 }
 
 /* A program whose first libagent call reads a stored error: the error is

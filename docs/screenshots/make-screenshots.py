@@ -3,11 +3,12 @@
 # from the real app (a build tree's) against a scripted server, under Xvfb:
 #
 #   dbus-run-session -- xvfb-run -a -s '-screen 0 1280x900x24' \
-#     /usr/bin/python3 docs/screenshots/make-screenshots.py _build [long | attachments]
+#     /usr/bin/python3 docs/screenshots/make-screenshots.py _build [long | attachments | failed]
 #
 # All the scenes when none is given; with "long", only the long
 # conversation's (the context meter and a summary's marker); with
-# "attachments", only the attachments'.
+# "attachments", only the attachments'; with "failed", only the failed
+# turn kept in the history.
 #
 # Each scene is a window of its own size, captured with ImageMagick's
 # import. Look at them before committing them.
@@ -246,6 +247,26 @@ def attachments(home, server, focus):
     chat.quit()
 
 
+def failed_turn(home, server, focus):
+    """A failed turn stays in the history, with Retry, after the next
+    question is answered (issue 36)."""
+    chat = scene(home, server, 800, 640)
+    app = chat.start()
+    xdotool("key", "ctrl+n")
+    server.add_text("Paris, Lyon and Nice: one day each.")
+    send("Plan three days in France")
+    focus.wait(lambda: shows(app, "one day each") and turn_over(app), 30)
+    server.add_error(400, "The engine broke, on purpose")
+    send("What about Nice?")
+    focus.wait(lambda: shows(app, "Retry") and turn_over(app), 30)
+    server.add_text("Sunny all week.")
+    send("And the weather?")
+    focus.wait(lambda: shows(app, "Sunny all week") and turn_over(app), 30)
+    xdotool("mousemove", "5", "5")
+    shot("agent-chat-failed-turn.png")
+    chat.quit()
+
+
 def main():
     scenes = sys.argv[2:]
     server = ScriptedServer()
@@ -260,6 +281,13 @@ def main():
     server.models = ["scripted", "gpt-4o-mini", "llama3.2:3b", "qwen2.5-coder:7b", "mistral-small"]
     home = tempfile.mkdtemp(prefix="screenshots-")
     focus = FocusTracker()
+    if scenes == ["failed"]:
+        try:
+            failed_turn(home, server, focus)
+        finally:
+            server.close()
+            shutil.rmtree(home, ignore_errors=True)
+        return
     if "attachments" in sys.argv[2:]:
         try:
             attachments(home, server, focus)
@@ -369,6 +397,7 @@ def main():
 
         long_conversation(home, server, focus)
         attachments(home, server, focus)
+        failed_turn(home, server, focus)
     finally:
         server.close()
         shutil.rmtree(home, ignore_errors=True)

@@ -3,9 +3,11 @@
  * A failed turn's error is kept with the message the turn ended with (the
  * user's message when nothing came back, or the answer it cut short), in
  * that message's row: `error`, a JSON object (domain, code, message, and
- * for libagent's own errors the code's name). It goes when the
- * conversation goes on after that message, unless the message is an
- * interrupted answer: then it keeps saying why the answer is cut short.
+ * for libagent's own errors the code's name). It goes when the turn is
+ * taken up again (the conversation goes on from that message with anything
+ * but a new question of the user's), unless the message is an interrupted
+ * answer: then it keeps saying why the answer is cut short. A new question
+ * leaves the failed turn failed, for the history to show.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -194,7 +196,8 @@ _agent_conversation_batch_errors (AgentConversation *self,
  * @position: where a message was just appended
  *
  * The conversation went on after the message before @position: its error,
- * unless it is an interrupted answer, goes (its turn was taken up again).
+ * unless it is an interrupted answer, goes if its turn was taken up again
+ * (what was appended is not a new question of the user's).
  */
 void
 _agent_conversation_went_on (AgentConversation *self,
@@ -207,7 +210,10 @@ _agent_conversation_went_on (AgentConversation *self,
     return;
 
   before = g_ptr_array_index (self->messages, position - 1);
-  if (agent_message_get_state (before) == AGENT_MESSAGE_STATE_INTERRUPTED)
+  if (agent_message_get_state (before) == AGENT_MESSAGE_STATE_INTERRUPTED ||
+      (position < self->messages->len &&
+       agent_message_get_role (g_ptr_array_index (self->messages, position)) ==
+       AGENT_MESSAGE_ROLE_USER))
     return;
 
   g_hash_table_remove (self->errors, GUINT_TO_POINTER (position - 1));
@@ -250,10 +256,13 @@ _agent_conversation_cut_errors (AgentConversation *self,
  *
  * Gets the error the turn that ended with the message at @position failed
  * with, as [method@Agent.Conversation.set_error] recorded it. The error of
- * a turn is dropped when the conversation goes on after its message,
- * unless that message is an interrupted answer
- * (%AGENT_MESSAGE_STATE_INTERRUPTED): then the error says why the answer
- * is cut short, for as long as the answer is kept.
+ * a turn is dropped when the turn is taken up again: when the conversation
+ * goes on after its message with anything but a message of the user's
+ * (an answer, as after a Retry). It stays when a new question follows (the
+ * turn stays failed in the history), and whatever follows when the message
+ * is an interrupted answer (%AGENT_MESSAGE_STATE_INTERRUPTED): then the
+ * error says why the answer is cut short, for as long as the answer is
+ * kept.
  *
  * Returns: (transfer none) (nullable): the error, or %NULL
  *

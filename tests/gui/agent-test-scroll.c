@@ -75,9 +75,10 @@ jump_revealer_of (AgentChatWindow *window)
 {
   g_autoptr(GPtrArray) buttons = find_all (GTK_WIDGET (window), GTK_TYPE_BUTTON);
 
+  /* Jump to Bottom, by its icon */
   for (guint i = 0; i < buttons->len; i++)
-    if (g_strcmp0 (gtk_actionable_get_action_name (g_ptr_array_index (buttons, i)),
-                   "chat-view.scroll-to-end") == 0)
+    if (g_strcmp0 (gtk_button_get_icon_name (g_ptr_array_index (buttons, i)),
+                   "go-bottom-symbolic") == 0)
       return GTK_REVEALER (gtk_widget_get_ancestor (g_ptr_array_index (buttons, i),
                                                     GTK_TYPE_REVEALER));
   g_assert_not_reached ();

@@ -5,7 +5,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import os
+import shutil
 import subprocess
+import sys
+import tempfile
 import threading
 import time
 
@@ -175,6 +178,31 @@ def find_node(node, name, role=None):
                                 None))
 
 
+def menu_items(app):
+    """The names of the items of the menu open (GTK 4.8 says a popover menu
+    is visible, not showing)."""
+    def walk():
+        for menu in all_nodes(app):
+            if menu.getRole() == pyatspi.ROLE_MENU and \
+               menu.getState().contains(pyatspi.STATE_VISIBLE):
+                return [n.name for n in all_nodes(menu) if n.getRole() == pyatspi.ROLE_MENU_ITEM]
+        return []
+    return walking(walk) or []
+
+
+def focused(node):
+    """(role, name) of the nodes under @node that have the keyboard focus
+    (a node gone meanwhile, a popover closing, is passed over)."""
+    found = []
+    for inner in all_nodes(node):
+        try:
+            if inner.getState().contains(pyatspi.STATE_FOCUSED):
+                found.append((inner.getRoleName(), inner.name))
+        except Exception:
+            continue
+    return found
+
+
 def text_of(node):
     """The text of an entry, read through the accessible Text interface."""
     try:
@@ -197,8 +225,8 @@ def click(node):
 
 def click_at(node):
     """A mouse click in the middle of @node, where it shows on the screen."""
-    box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-    xdotool("mousemove", str(box.x + box.width // 2), str(box.y + box.height // 2), "click", "1")
+    x, y, width, height = extents(node)
+    xdotool("mousemove", str(x + width // 2), str(y + height // 2), "click", "1")
 
 
 def start_keyring(directory):
@@ -268,22 +296,27 @@ class GuiServer:
     def stop(self):
         self.process.stdin.close()
         self.process.wait(10)
+# The settings of a window of 760×660 on the tests' screen of 800×700
+WINDOW_SIZE = "window-width=760\nwindow-height=660\n"
+
+
 class App:
     """agent-chat with its own data and settings (kept from one run to the
-    next), talking to the server at @url."""
+    next; @settings: more lines of its keyfile), talking to the server at
+    @url."""
 
-    def __init__(self, home, url, model="demo"):
+    def __init__(self, home, url, model="demo", settings=""):
         self.env = app_env()
         self.env["XDG_DATA_HOME"] = os.path.join(home, "data")
         self.env["XDG_CONFIG_HOME"] = os.path.join(home, "config")
         # Settings that last from one run to the next, as with dconf
         self.env["GSETTINGS_BACKEND"] = "keyfile"
-        settings = os.path.join(home, "config", "glib-2.0", "settings")
-        os.makedirs(settings, exist_ok=True)
-        with open(os.path.join(settings, "keyfile"), "w") as keyfile:
+        directory = os.path.join(home, "config", "glib-2.0", "settings")
+        os.makedirs(directory, exist_ok=True)
+        self.keyfile = os.path.join(directory, "keyfile")
+        with open(self.keyfile, "w") as keyfile:
             keyfile.write("[io/github/libagent/Chat]\nprovider='openai'\n"
-                          "base-url='%s'\nmodel='%s'\n" % (url, model))
-        self.keyfile = os.path.join(settings, "keyfile")
+                          "base-url='%s'\nmodel='%s'\n%s" % (url, model, settings))
         self.process = None
 
     def start(self):
@@ -326,3 +359,134 @@ class App:
         """agent-cli's output, on the same database."""
         return subprocess.run([os.environ["AGENT_CLI"]] + list(args), env=self.env,
                               capture_output=True, text=True, timeout=60).stdout
+
+
+# The pointer and the screen, as a person uses them
+
+def extents(node):
+    """(x, y, width, height) of @node in its window, or None: on the
+    screen too, for the app's window, which has no window manager to move
+    it from the screen's corner (GTK 4.8 knows no screen coordinates)."""
+    try:
+        box = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+    except Exception:
+        return None
+    return (box.x, box.y, box.width, box.height)
+
+
+def state(node, which):
+    """Whether @node's state set holds @which (pyatspi.STATE_…)."""
+    try:
+        return node.getState().contains(which)
+    except Exception:
+        return False
+
+
+def showing(node, within=None):
+    """Whether @node is on screen, as far as GTK 4.8 says: it reports
+    widgets that are visible and mapped as "visible" (never "showing"), and
+    hidden ones not at all; and it has an area (within the box @within, if
+    given: a pane a folded window slid away is still there, beside it)."""
+    if node is None or not (state(node, pyatspi.STATE_SHOWING) or
+                            state(node, pyatspi.STATE_VISIBLE)):
+        return False
+    box = extents(node)
+    if box is None or box[2] <= 0 or box[3] <= 0:
+        return False
+    return within is None or (box[0] < within[0] + within[2] and within[0] < box[0] + box[2] and
+                              box[1] < within[1] + within[3] and within[1] < box[1] + box[3])
+
+
+def point_at(node, dx=0, dy=0):
+    """Moves the pointer to the middle of @node (moved by @dx, @dy)."""
+    x, y, width, height = extents(node)
+    xdotool("mousemove", str(x + width // 2 + dx), str(y + height // 2 + dy))
+
+
+def wheel(node, button, times=1, shift=False):
+    """Turns the wheel over the middle of @node: button 4 up, 5 down, 6
+    left, 7 right; with Shift held if @shift."""
+    point_at(node)
+    time.sleep(0.1)
+    if shift:
+        xdotool("keydown", "shift")
+    try:
+        for _ in range(times):
+            xdotool("click", str(button))
+    finally:
+        if shift:
+            xdotool("keyup", "shift")
+
+
+def drag(from_x, from_y, to_x, to_y, steps=12):
+    """Presses the first button at (@from_x, @from_y), moves to (@to_x,
+    @to_y) the way a hand does, and releases it."""
+    xdotool("mousemove", str(from_x), str(from_y))
+    time.sleep(0.2)
+    xdotool("mousedown", "1")
+    for step in range(1, steps + 1):
+        xdotool("mousemove", str(from_x + (to_x - from_x) * step // steps),
+                str(from_y + (to_y - from_y) * step // steps))
+        time.sleep(0.05)
+    time.sleep(0.2)
+    xdotool("mouseup", "1")
+
+
+def screenshot(name):
+    """The screen, in $AGENT_TEST_SCREENSHOTS/@name.png when that is set
+    (to look at; no test compares them)."""
+    directory = os.environ.get("AGENT_TEST_SCREENSHOTS")
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+        subprocess.run(["import", "-window", "root", os.path.join(directory, name + ".png")],
+                       check=False)
+
+
+def buttons_shown(window):
+    """The buttons of @window (a frame) that a person sees (showing, within
+    the window), as (name, sensitive, description); None if the tree could
+    not be walked."""
+    roles = (pyatspi.ROLE_PUSH_BUTTON, pyatspi.ROLE_TOGGLE_BUTTON)
+
+    def walk():
+        box = extents(window)
+        return [(n.name, state(n, pyatspi.STATE_SENSITIVE), n.description)
+                for n in all_nodes(window) if n.getRole() in roles and showing(n, box)]
+    return walking(walk)
+
+
+def x_window(title):
+    """The X window called @title (a regular expression) that shows, or None."""
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title],
+                           capture_output=True, text=True).stdout.split()
+    return found[0] if found else None
+
+
+def choose_file(focus, path):
+    """In the file chooser that shows (called "Attach Files"), types @path
+    (Ctrl+L, the path, Return), and waits until it is gone. Returns
+    whether it showed. (Nothing reads the accessibility tree meanwhile:
+    GTK 4.8's AT-SPI bridge fails answering for a window being destroyed,
+    and the app's tree is lost to the reader from then on.)"""
+    if not wait_for(lambda: x_window("^Attach Files$"), 15):
+        return False
+    focus.pump(1.0)
+    xdotool("key", "ctrl+l")
+    focus.pump(0.5)
+    xdotool("type", "--delay", "20", path)
+    xdotool("key", "Return")
+    wait_for(lambda: x_window("^Attach Files$") is None, 15)
+    focus.pump(1.5)
+    return True
+
+
+def run_test(prefix, plan, main):
+    """Runs main(home, ...) in a new home directory, with the TAP plan
+    @plan first; exits with the summary's status."""
+    home = tempfile.mkdtemp(prefix=prefix)
+    print("1..%d" % plan, flush=True)
+    try:
+        main(home)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    sys.exit(finish(plan))

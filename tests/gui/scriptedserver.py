@@ -159,8 +159,11 @@ class ScriptedServer:
         self.responses.put(response)
         return response
 
-    def add_text(self, text, hold=False, words=True, usage=None):
-        return self.add(Response(events=text_events(text, words, usage), hold=hold))
+    def add_text(self, text, hold=False, words=True, usage=None, pause_after=None):
+        """With @pause_after, the stream stops after that many events until
+        released."""
+        return self.add(Response(events=text_events(text, words, usage),
+                                 hold=hold or pause_after is not None, pause_after=pause_after))
 
     def add_tool_call(self, name, arguments, hold=False, pause_after=None):
         """With @pause_after, the stream stops after that many events (the

@@ -4,7 +4,8 @@
  * numbered items, every third one not counted (as a tool's result is not a
  * row): what it shows when set, as earlier and later items are brought in
  * under its limit, and as the model below it changes where it is shown and
- * where it is not. Each change it passes on is checked against what it
+ * where it is not; where what it shows is in the whole model, and a window
+ * shown anywhere in it. Each change it passes on is checked against what it
  * shows (items-changed, replayed on a copy).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -167,11 +168,90 @@ test_window (void)
   g_assert_cmpint (last, ==, (int) g_list_model_get_n_items (G_LIST_MODEL (store)) - 1);
 }
 
+/* The number of the @index-th counted item (0, 1, 3, 4, 6…) */
+static int
+counted_number (guint index)
+{
+  return index + index / 2;
+}
+
+/* Where what is shown is in the whole model, in counted items, and a
+ * window shown around any counted item (the scrollbar dragged there), as
+ * the model changes */
+static void
+test_counted (void)
+{
+  g_autoptr(GListStore) store = g_list_store_new (GTK_TYPE_STRING_OBJECT);
+  g_autoptr(GListStore) copy = g_list_store_new (GTK_TYPE_STRING_OBJECT);
+  g_autoptr(GtkFilter) filter = GTK_FILTER (gtk_custom_filter_new (counted, NULL, NULL));
+  g_autoptr(AgentGtkTailModel) tail = agent_gtk_tail_model_new (filter, 4, 10);
+  int first, last;
+
+  g_signal_connect (tail, "items-changed", G_CALLBACK (on_items_changed), copy);
+  append_items (store, 0, 60);
+  agent_gtk_tail_model_set_model (tail, G_LIST_MODEL (store));
+
+  /* 40 counted in all; the last 4 shown */
+  g_assert_cmpuint (agent_gtk_tail_model_get_n_counted (tail), ==, 40);
+  g_assert_cmpuint (agent_gtk_tail_model_get_counted_start (tail), ==, 36);
+
+  /* The first: shown from the model's start */
+  agent_gtk_tail_model_show_counted (tail, 0, 2);
+  g_assert_cmpuint (shown (tail, copy, &first, &last), ==, 4);
+  g_assert_cmpint (first, ==, 0);
+  g_assert_cmpuint (agent_gtk_tail_model_get_counted_start (tail), ==, 0);
+  g_assert_cmpuint (agent_gtk_tail_model_get_n_hidden (tail), ==, 0);
+  g_assert_cmpuint (agent_gtk_tail_model_get_n_hidden_after (tail), >, 0);
+
+  /* The 21st, with 2 before it: the 19th to the 22nd */
+  agent_gtk_tail_model_show_counted (tail, 20, 2);
+  g_assert_cmpuint (shown (tail, copy, &first, &last), ==, 4);
+  g_assert_cmpint (first, ==, counted_number (18));
+  g_assert_cmpint (last, ==, counted_number (21));
+  g_assert_cmpuint (agent_gtk_tail_model_get_counted_start (tail), ==, 18);
+  g_assert_cmpuint (agent_gtk_tail_model_get_counted_end (tail), ==, 22);
+
+  /* Near the end: the end shows (the last 4, and what follows them) */
+  agent_gtk_tail_model_show_counted (tail, 39, 2);
+  g_assert_cmpuint (shown (tail, copy, &first, &last), ==, 4);
+  g_assert_cmpint (last, ==, 59);
+  g_assert_cmpuint (agent_gtk_tail_model_get_n_hidden_after (tail), ==, 0);
+  g_assert_cmpuint (agent_gtk_tail_model_get_counted_start (tail), ==, 36);
+
+  /* Past the end: the end */
+  agent_gtk_tail_model_show_counted (tail, 1000, 2);
+  g_assert_cmpuint (agent_gtk_tail_model_get_n_hidden_after (tail), ==, 0);
+
+  /* Items added at the end shown, counted or not */
+  append_items (store, 60, 63);
+  g_assert_cmpuint (agent_gtk_tail_model_get_n_counted (tail), ==, 42);
+
+  /* Items taken out before what is shown: it stays where it is in the
+   * whole, one counted item fewer before it; earlier ones brought in
+   * count from there */
+  agent_gtk_tail_model_show_counted (tail, 20, 2);
+  g_list_store_splice (store, 1, 3, NULL, 0);
+  g_assert_cmpuint (agent_gtk_tail_model_get_n_counted (tail), ==, 40);
+  g_assert_cmpuint (agent_gtk_tail_model_get_counted_start (tail), ==, 16);
+  shown (tail, copy, &first, &last);
+  g_assert_cmpint (first, ==, counted_number (18));
+  agent_gtk_tail_model_show_more (tail, 4);
+  g_assert_cmpuint (agent_gtk_tail_model_get_counted_start (tail), ==, 12);
+
+  /* Another model: shown from its end */
+  g_list_store_remove_all (store);
+  g_assert_cmpuint (agent_gtk_tail_model_get_n_counted (tail), ==, 0);
+  g_assert_cmpuint (agent_gtk_tail_model_get_counted_start (tail), ==, 0);
+  agent_gtk_tail_model_show_counted (tail, 3, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (tail)), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gtk/tail-model/window", test_window);
+  g_test_add_func ("/gtk/tail-model/counted", test_counted);
   return g_test_run ();
 }

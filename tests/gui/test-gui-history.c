@@ -6,7 +6,8 @@
  * the last. Each opens at its end; the list holds a window of the
  * conversation that slides as the user scrolls, each message made into a
  * row once on the way, the view never jumping over messages; the way back
- * to the end, and a new prompt, bring the end.
+ * to the end, and a new prompt, bring the end. The conversation's
+ * scrollbar counts its messages, and takes the view anywhere at once.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,6 +18,7 @@
 #include <agent.h>
 #include <math.h>
 
+#include "agent-gtk-chat-scrollbar-private.h"
 #include "agent-gtk-markdown-view-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-chat-window.h"
@@ -417,6 +419,87 @@ test_scroll_long_chat (Fixture       *fixture,
   agent_test_remove_dir (dir);
 }
 
+/* The chat view's scrollbar: the conversation's, in messages */
+static GtkAdjustment *
+conversation_scrollbar (AgentChatWindow *window)
+{
+  g_autoptr(GPtrArray) bars = find_all (GTK_WIDGET (window), GTK_TYPE_SCROLLBAR);
+
+  for (guint i = 0; i < bars->len; i++)
+    {
+      GtkWidget *bar = g_ptr_array_index (bars, i);
+
+      if (gtk_widget_get_ancestor (bar, AGENT_GTK_TYPE_CHAT_SCROLLBAR) != NULL)
+        return gtk_scrollbar_get_adjustment (GTK_SCROLLBAR (bar));
+    }
+  g_assert_not_reached ();
+}
+
+/* A long chat: its scrollbar says where the view is in the whole
+ * conversation, in messages; moved, and agent_gtk_chat_view_scroll_to_start(),
+ * it takes the view anywhere at once */
+static void
+test_scroll_anywhere (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *dir = agent_test_make_dir ("test-gui-history");
+  g_autofree char *path = g_build_filename (dir, "conversations.db", NULL);
+  gint64 id = store_conversation (path, 1000, 0);
+  AgentGtkChatView *view;
+  GListModel *memory;
+  GtkAdjustment *position;
+  guint n_steps = 0;
+
+  restart_on (fixture, path, id);
+  view = AGENT_GTK_CHAT_VIEW (gtk_widget_get_ancestor (
+    GTK_WIDGET (agent_test_gui_list_view (fixture->window)), AGENT_GTK_TYPE_CHAT_VIEW));
+  memory = G_LIST_MODEL (agent_session_get_memory (agent_chat_window_get_session (fixture->window)));
+  position = conversation_scrollbar (fixture->window);
+
+  /* At the end: the thumb at the end of the whole conversation */
+  g_assert_cmpfloat (gtk_adjustment_get_upper (position), ==, 1000);
+  g_assert_cmpfloat (gtk_adjustment_get_value (position) + gtk_adjustment_get_page_size (position),
+                     ==, 1000);
+  g_assert_cmpuint (message_at_top (fixture->window, memory), >=, 995);
+
+  /* The start, at once */
+  agent_gtk_chat_view_scroll_to_start (view);
+  do
+    {
+      /* Laid out in the frames to come, never blank on the way */
+      g_assert_cmpuint (++n_steps, <=, 20);
+      wait_frames (GTK_WIDGET (fixture->window), 1);
+    }
+  while (message_at_top (fixture->window, memory) != 0 ||
+         gtk_adjustment_get_value (position) != 0);
+  g_test_message ("the first message at the top after %u frames", n_steps);
+  g_assert_false (agent_gtk_chat_view_get_following (view));
+
+  /* The scrollbar moved to the middle: the middle of the conversation */
+  gtk_adjustment_set_value (position, 500);
+  n_steps = 0;
+  do
+    {
+      g_assert_cmpuint (++n_steps, <=, 20);
+      wait_frames (GTK_WIDGET (fixture->window), 1);
+    }
+  while (message_at_top (fixture->window, memory) != 500);
+  wait_frames (GTK_WIDGET (fixture->window), 2);
+  g_assert_cmpuint (message_at_top (fixture->window, memory), ==, 500);
+  g_assert_cmpfloat (fabs (gtk_adjustment_get_value (position) - 500), <, 1);
+
+  /* And the end again, followed */
+  agent_gtk_chat_view_scroll_to_end (view);
+  wait_frames (GTK_WIDGET (fixture->window), 3);
+  assert_end_shown (fixture->window, "Answer 499, paragraph", TRUE);
+  g_assert_cmpfloat (gtk_adjustment_get_value (position) + gtk_adjustment_get_page_size (position),
+                     ==, 1000);
+
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  iterate ();
+  agent_test_remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -429,6 +512,8 @@ main (int   argc,
               fixture_set_up, test_reopen_1000_messages, fixture_tear_down);
   g_test_add ("/gui/history/long-chat", Fixture, NULL,
               fixture_set_up, test_scroll_long_chat, fixture_tear_down);
+  g_test_add ("/gui/history/scroll-anywhere", Fixture, NULL,
+              fixture_set_up, test_scroll_anywhere, fixture_tear_down);
 
   return agent_test_gui_run (data_home);
 }

@@ -20,7 +20,8 @@ import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from agenttestgui import (FocusTracker, all_nodes, app_env, find_app, find_node,  # noqa: E402
-                          finish, focus_window, names, tap, text_of, walking, xdotool)
+                          finish, focus_window, menu_items, names, tap, text_of, walking,
+                          xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
 N_TESTS = 19
@@ -94,18 +95,6 @@ def field_label(app, value):
         if relation.getRelationType() == pyatspi.RELATION_LABELLED_BY:
             return " ".join(relation.getTarget(i).name for i in range(relation.getNTargets()))
     return None
-
-
-def menu_items(app):
-    """The names of the items of the menu open (GTK 4.8 says a popover menu
-    is visible, not showing)."""
-    def walk():
-        for menu in all_nodes(app):
-            if menu.getRole() == pyatspi.ROLE_MENU and \
-               menu.getState().contains(pyatspi.STATE_VISIBLE):
-                return [n.name for n in all_nodes(menu) if n.getRole() == pyatspi.ROLE_MENU_ITEM]
-        return []
-    return walking(walk) or []
 
 
 def turn_over(app):

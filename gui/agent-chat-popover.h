@@ -1,0 +1,14 @@
+/* agent-chat-popover.h
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+void agent_chat_popover_forward_shortcuts (GtkPopover *popover);
+
+G_END_DECLS
