@@ -477,6 +477,34 @@ test_usage (void)
   g_assert_cmpint (agent_usage_get_total_tokens (sum), ==, 25);
 }
 
+/* Counts a server sends are not trusted to fit: one past what a gint64
+ * holds (a double, as JSON allows), negative ones, and sums of the largest
+ * ones, saturate instead of overflowing (UndefinedBehaviorSanitizer
+ * watches in the sanitizer run) */
+static void
+test_usage_hostile (void)
+{
+  g_autoptr(JsonNode) node =
+    agent_test_parse_json ("{\"prompt_tokens\":1e99,\"input_tokens\":9223372036854775807,"
+                           "\"cache_read_input_tokens\":9223372036854775807,"
+                           "\"completion_tokens\":-1e99,\"output_tokens\":-5,"
+                           "\"completion_tokens_details\":{\"reasoning_tokens\":-1e300},"
+                           "\"prompt_tokens_details\":{\"cached_tokens\":1e19}}");
+  g_autoptr(AgentUsage) usage = agent_usage_new_from_json (node);
+  g_autoptr(AgentUsage) sum = NULL;
+
+  g_assert_cmpint (agent_usage_get_prompt_tokens (usage), ==, G_MAXINT64);
+  g_assert_cmpint (agent_usage_get_completion_tokens (usage), ==, 0);
+  g_assert_cmpint (agent_usage_get_total_tokens (usage), ==, G_MAXINT64);
+  g_assert_cmpint (agent_usage_get_reasoning_tokens (usage), ==, 0);
+  g_assert_cmpint (agent_usage_get_cached_tokens (usage), ==, G_MAXINT64);
+
+  sum = agent_usage_add (usage, usage);
+  g_assert_cmpint (agent_usage_get_prompt_tokens (sum), ==, G_MAXINT64);
+  g_assert_cmpint (agent_usage_get_total_tokens (sum), ==, G_MAXINT64);
+  g_assert_cmpint (agent_usage_get_cached_tokens (sum), ==, G_MAXINT64);
+}
+
 /* The one JSON form of usage (agent-cli --json, the bindings' stream()):
  * reasoning tokens only when there were some */
 static void
@@ -572,6 +600,7 @@ main (int   argc,
   g_test_add_func ("/message/basics", test_message);
   g_test_add_func ("/memory/simple", test_simple_memory);
   g_test_add_func ("/usage/basics", test_usage);
+  g_test_add_func ("/usage/hostile", test_usage_hostile);
   g_test_add_func ("/usage/to-json", test_usage_to_json);
   g_test_add_func ("/provider/basics", test_provider);
   g_test_add_func ("/error/codes", test_error_codes);

@@ -80,12 +80,59 @@ _agent_json_pointer_append (GString    *pointer,
     }
 }
 
-/* A deep copy, sealed: json_node_copy() shares objects and arrays. */
+/* A deep copy: json_node_copy() shares objects and arrays. Made node by
+ * node, not through text: json-glib 1.6 writes a double such as 1e19 as
+ * "1e+19.0", which it cannot read back. As deep as @node, which a parse of
+ * outside JSON bounds (agent_json_parse()). */
+static JsonNode *
+deep_copy (JsonNode *node)
+{
+  JsonNode *copy;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        JsonObject *copied = json_object_new ();
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        json_object_iter_init_ordered (&iter, object);
+        while (json_object_iter_next_ordered (&iter, &name, &member))
+          json_object_set_member (copied, name, deep_copy (member));
+        copy = json_node_init_object (json_node_alloc (), copied);
+        json_object_unref (copied);
+        return copy;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint length = json_array_get_length (array);
+        JsonArray *copied = json_array_sized_new (length);
+
+        for (guint i = 0; i < length; i++)
+          json_array_add_element (copied, deep_copy (json_array_get_element (array, i)));
+        copy = json_node_init_array (json_node_alloc (), copied);
+        json_array_unref (copied);
+        return copy;
+      }
+
+    case JSON_NODE_VALUE:
+    case JSON_NODE_NULL:
+    default:
+      /* A value is copied, not shared */
+      return json_node_copy (node);
+    }
+}
+
+/* A deep copy, sealed */
 JsonNode *
 _agent_json_node_sealed_copy (JsonNode *node)
 {
-  g_autofree char *text = json_to_string (node, FALSE);
-  JsonNode *copy = json_from_string (text, NULL);
+  JsonNode *copy = deep_copy (node);
 
   json_node_seal (copy);
   return copy;

@@ -80,11 +80,27 @@ member_int (JsonObject *object,
       GType type = json_node_get_value_type (node);
 
       if (type == G_TYPE_INT64)
-        return json_node_get_int (node);
+        return MAX (json_node_get_int (node), 0);
       if (type == G_TYPE_DOUBLE)
-        return (gint64) json_node_get_double (node);
+        {
+          double value = json_node_get_double (node);
+
+          /* 2^63 is the first double past a gint64: the cast of a larger
+           * one is undefined */
+          if (!(value > 0))
+            return 0;
+          return value >= 9223372036854775808.0 ? G_MAXINT64 : (gint64) value;
+        }
     }
   return 0;
+}
+
+/* A count plus a count, at most G_MAXINT64 (both are not negative) */
+static gint64
+add_counts (gint64 a,
+            gint64 b)
+{
+  return a > G_MAXINT64 - b ? G_MAXINT64 : a + b;
 }
 
 /* Whether the count @path (a member, or DETAILS.MEMBER) is in @object */
@@ -150,22 +166,26 @@ agent_usage_new_from_json (JsonNode *node)
   self = g_atomic_rc_box_new0 (AgentUsage);
   cache_read = member_int (object, "cache_read_input_tokens");
   cache_creation = member_int (object, "cache_creation_input_tokens");
-  self->prompt_tokens = member_int (object, "prompt_tokens") + member_int (object, "input_tokens")
-                      + cache_read + cache_creation;
-  self->completion_tokens = member_int (object, "completion_tokens")
-                          + member_int (object, "output_tokens");
+  self->prompt_tokens = add_counts (add_counts (member_int (object, "prompt_tokens"),
+                                                member_int (object, "input_tokens")),
+                                    add_counts (cache_read, cache_creation));
+  self->completion_tokens = add_counts (member_int (object, "completion_tokens"),
+                                        member_int (object, "output_tokens"));
   self->total_tokens = json_object_has_member (object, "total_tokens")
                      ? member_int (object, "total_tokens")
-                     : self->prompt_tokens + self->completion_tokens;
-  self->reasoning_tokens = member_int (member_object (object, "completion_tokens_details"),
-                                       "reasoning_tokens")
-                         + member_int (member_object (object, "output_tokens_details"),
-                                       "reasoning_tokens");
-  self->cached_tokens = member_int (member_object (object, "prompt_tokens_details"),
-                                    "cached_tokens")
-                      + member_int (member_object (object, "input_tokens_details"),
-                                    "cached_tokens")
-                      + cache_read;
+                     : add_counts (self->prompt_tokens, self->completion_tokens);
+  self->reasoning_tokens = add_counts (member_int (member_object (object,
+                                                                  "completion_tokens_details"),
+                                                   "reasoning_tokens"),
+                                       member_int (member_object (object, "output_tokens_details"),
+                                                   "reasoning_tokens"));
+  self->cached_tokens = add_counts (add_counts (member_int (member_object (object,
+                                                                          "prompt_tokens_details"),
+                                                           "cached_tokens"),
+                                                member_int (member_object (object,
+                                                                          "input_tokens_details"),
+                                                            "cached_tokens")),
+                                    cache_read);
   self->has_cached = has_count (object, "prompt_tokens_details", "cached_tokens") ||
                      has_count (object, "input_tokens_details", "cached_tokens") ||
                      has_count (object, NULL, "cache_read_input_tokens");
@@ -375,6 +395,24 @@ agent_usage_get_raw (const AgentUsage *self)
   return self->raw;
 }
 
+/* @part's counts added to @sum's */
+static void
+add_into (AgentUsage       *sum,
+          const AgentUsage *part)
+{
+  if (part == NULL)
+    return;
+  sum->prompt_tokens = add_counts (sum->prompt_tokens, part->prompt_tokens);
+  sum->completion_tokens = add_counts (sum->completion_tokens, part->completion_tokens);
+  sum->total_tokens = add_counts (sum->total_tokens, part->total_tokens);
+  sum->reasoning_tokens = add_counts (sum->reasoning_tokens, part->reasoning_tokens);
+  sum->cached_tokens = add_counts (sum->cached_tokens, part->cached_tokens);
+  sum->cache_creation_tokens = add_counts (sum->cache_creation_tokens,
+                                           part->cache_creation_tokens);
+  sum->has_cached |= part->has_cached;
+  sum->has_cache_creation |= part->has_cache_creation;
+}
+
 /**
  * agent_usage_add:
  * @self: (nullable): a [struct@Agent.Usage]
@@ -393,28 +431,8 @@ agent_usage_add (const AgentUsage *self,
 {
   AgentUsage *sum = g_atomic_rc_box_new0 (AgentUsage);
 
-  if (self != NULL)
-    {
-      sum->prompt_tokens += self->prompt_tokens;
-      sum->completion_tokens += self->completion_tokens;
-      sum->total_tokens += self->total_tokens;
-      sum->reasoning_tokens += self->reasoning_tokens;
-      sum->cached_tokens += self->cached_tokens;
-      sum->cache_creation_tokens += self->cache_creation_tokens;
-      sum->has_cached |= self->has_cached;
-      sum->has_cache_creation |= self->has_cache_creation;
-    }
-  if (other != NULL)
-    {
-      sum->prompt_tokens += other->prompt_tokens;
-      sum->completion_tokens += other->completion_tokens;
-      sum->total_tokens += other->total_tokens;
-      sum->reasoning_tokens += other->reasoning_tokens;
-      sum->cached_tokens += other->cached_tokens;
-      sum->cache_creation_tokens += other->cache_creation_tokens;
-      sum->has_cached |= other->has_cached;
-      sum->has_cache_creation |= other->has_cache_creation;
-    }
+  add_into (sum, self);
+  add_into (sum, other);
   return sum;
 }
 
