@@ -489,6 +489,47 @@ agent_gtk_markdown_view_unroot (GtkWidget *widget)
   GTK_WIDGET_CLASS (agent_gtk_markdown_view_parent_class)->unroot (widget);
 }
 
+/* Its one child, the first group: measured and allocated here, not by a
+ * GtkBoxLayout. GTK 4.8 takes a widget's request mode from its layout
+ * manager, which has it from the children, and kept the one found while
+ * the view was empty and hidden (an answer's row before its first delta):
+ * "constant size", so the whole answer, set at once while hidden, was
+ * measured for no width, each paragraph one line high, and what follows
+ * the view in the row (the answer's actions) was placed over its last
+ * lines (the lead saw it at 360 px; test-gui-actions-e2e). */
+static GtkSizeRequestMode
+agent_gtk_markdown_view_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static void
+agent_gtk_markdown_view_measure (GtkWidget      *widget,
+                                 GtkOrientation  orientation,
+                                 int             for_size,
+                                 int            *minimum,
+                                 int            *natural,
+                                 int            *minimum_baseline,
+                                 int            *natural_baseline)
+{
+  GtkWidget *child = gtk_widget_get_first_child (widget);
+
+  if (child != NULL && gtk_widget_get_visible (child))
+    gtk_widget_measure (child, orientation, for_size, minimum, natural, NULL, NULL);
+}
+
+static void
+agent_gtk_markdown_view_size_allocate (GtkWidget *widget,
+                                       int        width,
+                                       int        height,
+                                       int        baseline)
+{
+  GtkWidget *child = gtk_widget_get_first_child (widget);
+
+  if (child != NULL && gtk_widget_get_visible (child))
+    gtk_widget_allocate (child, width, height, -1, NULL);
+}
+
 static void truncate_chunks (AgentGtkMarkdownView *self,
                              guint                 n_chunks);
 static void stop_building   (AgentGtkMarkdownView *self);
@@ -599,19 +640,17 @@ agent_gtk_markdown_view_class_init (AgentGtkMarkdownViewClass *klass)
   widget_class->snapshot = agent_gtk_markdown_view_snapshot;
   widget_class->root = agent_gtk_markdown_view_root;
   widget_class->unroot = agent_gtk_markdown_view_unroot;
+  widget_class->get_request_mode = agent_gtk_markdown_view_get_request_mode;
+  widget_class->measure = agent_gtk_markdown_view_measure;
+  widget_class->size_allocate = agent_gtk_markdown_view_size_allocate;
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "markdown");
 }
 
 static void
 agent_gtk_markdown_view_init (AgentGtkMarkdownView *self)
 {
-  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
-
   AGENT_GTK_INSTANCE_INIT ();
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
-  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), AGENT_GTK_MARKDOWN_SPACING);
   self->chunks = g_ptr_array_new_with_free_func (chunk_free);
   self->pages = g_ptr_array_new ();
   self->groups = g_ptr_array_new ();
