@@ -3,8 +3,10 @@
  * The chat view's insides, shared by agent-gtk-chat-view.c (the widget:
  * its list, its session and composer, its rows, its approval prompts),
  * agent-gtk-chat-view-turns.c (the turns it runs) and
- * agent-gtk-chat-view-chats.c (what belongs to each conversation: its
- * draft, its edit, its errors).
+ * agent-gtk-chat-view-chats.c (the composer's draft as the conversation
+ * shown changes, and Edit and Resend). What belongs to each conversation
+ * (its draft, its edit, its errors) is its AgentGtkChatState
+ * (agent-gtk-chat-state-private.h), which calls none of them.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -13,7 +15,9 @@
 
 #include "agent-gtk-autoscroll-private.h"
 #include "agent-gtk-chat-scrollbar-private.h"
+#include "agent-gtk-chat-state-private.h"
 #include "agent-gtk-chat-view.h"
+#include "agent-gtk-message-row-private.h"
 
 G_BEGIN_DECLS
 
@@ -79,8 +83,8 @@ struct _AgentGtkChatView
   char                     *progress_detail;
 
   /* Edit and Resend */
-  gpointer                  undo;          /* what the last edit cut, while it may come back */
-  gpointer                  pending_undo;  /* an Undo waiting for its turn to stop */
+  AgentGtkEditUndo         *undo;          /* what the last edit cut, while it may come back */
+  AgentGtkEditUndo         *pending_undo;  /* an Undo waiting for its turn to stop */
 
   guint                     held : 1;      /* ::prepare-turn holds the pending turn */
   guint                     busy : 1;
@@ -89,47 +93,43 @@ struct _AgentGtkChatView
   guint                     offer_conversation_approval : 1;
 };
 
-/* agent-gtk-chat-view.c */
-void          _agent_gtk_chat_view_update_rows      (AgentGtkChatView *self);
+/* agent-gtk-chat-view.c: the widget and its surface */
 void          _agent_gtk_chat_view_update_busy      (AgentGtkChatView *self);
+GListModel   *_agent_gtk_chat_view_get_items        (AgentGtkChatView *self);
+GtkListView  *_agent_gtk_chat_view_get_list_view    (AgentGtkChatView *self);
+
+/* agent-gtk-chat-view-rows.c: what the rows and the card after them show */
+void          _agent_gtk_chat_view_update_rows      (AgentGtkChatView *self);
+void          _agent_gtk_chat_view_apply_row_state  (AgentGtkChatView   *self,
+                                                     AgentGtkMessageRow *row);
+const GError *_agent_gtk_chat_view_lookup_failed_turn (AgentGtkChatView *self,
+                                                       AgentMessage     *message);
 void          _agent_gtk_chat_view_show_error_item  (AgentGtkChatView *self,
                                                      const GError     *error,
                                                      AgentMessage     *last);
 void          _agent_gtk_chat_view_clear_error_item (AgentGtkChatView *self);
-GListModel   *_agent_gtk_chat_view_get_items        (AgentGtkChatView *self);
-GtkListView  *_agent_gtk_chat_view_get_list_view    (AgentGtkChatView *self);
+void          _agent_gtk_chat_view_show_last_error  (AgentGtkChatView *self);
+void          _agent_gtk_chat_view_set_progress     (AgentGtkChatView *self,
+                                                     const char       *title,
+                                                     const char       *detail);
 
-/* agent-gtk-chat-view-turns.c */
+/* agent-gtk-chat-view-turns.c: Send, Retry, Regenerate, Stop, Undo */
 void          _agent_gtk_chat_view_request_turn     (AgentGtkChatView *self,
                                                      TurnKind          kind,
                                                      const char       *text,
                                                      GListModel       *attachments,
                                                      AgentMessage     *message);
-void          _agent_gtk_chat_view_set_progress     (AgentGtkChatView *self,
-                                                     const char       *title,
-                                                     const char       *detail);
-void          _agent_gtk_chat_view_clear_turn       (Turn             *turn);
-guint         _agent_gtk_chat_view_memory_position  (AgentMemory      *memory,
-                                                     AgentMessage     *message);
-
-/* agent-gtk-chat-view-chats.c */
-void          _agent_gtk_chat_view_memory_changed   (AgentGtkChatView *self);
-const GError *_agent_gtk_chat_view_lookup_error     (AgentGtkChatView *self,
-                                                     AgentMessage     *message);
-const GError *_agent_gtk_chat_view_lookup_failed_turn (AgentGtkChatView *self,
-                                                       AgentMessage     *message);
 void          _agent_gtk_chat_view_ask_again        (AgentGtkChatView *self,
                                                      AgentMessage     *message);
-gboolean      _agent_gtk_chat_view_record_error     (AgentGtkChatView *self,
-                                                     AgentMemory      *memory,
-                                                     const GError     *error);
-void          _agent_gtk_chat_view_forget_error     (AgentGtkChatView *self);
-void          _agent_gtk_chat_view_show_last_error  (AgentGtkChatView *self);
-AgentMessage *_agent_gtk_chat_view_get_editing      (AgentGtkChatView *self);
+void          _agent_gtk_chat_view_clear_turn       (Turn             *turn);
+
+/* agent-gtk-chat-view-chats.c: drafts, Edit and Resend */
+void          _agent_gtk_chat_view_memory_changed   (AgentGtkChatView *self);
 gboolean      _agent_gtk_chat_view_apply_edit       (AgentGtkChatView *self,
                                                      const char       *text);
-void          _agent_gtk_chat_view_turn_ended       (AgentGtkChatView *self,
-                                                     AgentMemory      *memory);
+AgentGtkEditUndo *_agent_gtk_chat_view_take_undo    (AgentGtkChatView *self);
+void          _agent_gtk_chat_view_restore_edit     (AgentGtkChatView *self,
+                                                     AgentGtkEditUndo *undo);
 void          _agent_gtk_chat_view_drop_undo        (AgentGtkChatView *self,
                                                      AgentMemory      *memory);
 void          _agent_gtk_chat_view_dispose_chats    (AgentGtkChatView *self);

@@ -22,7 +22,7 @@
  * From the start of a turn until something of the answer shows, the
  * answer's row says that it is awaited, or that the request is tried again
  * and why (the session's ::retry). A turn that fails keeps its error with
- * the message it ended on (agent-gtk-chat-view-chats.c) and shows it in a
+ * the message it ended on (agent-gtk-chat-state.c) and shows it in a
  * card after the conversation, with Retry.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -32,6 +32,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "agent-gtk-chat-state-private.h"
 #include "agent-gtk-chat-view-private.h"
 #include "agent-gtk-private.h"
 
@@ -42,37 +43,6 @@ _agent_gtk_chat_view_clear_turn (Turn *turn)
   g_clear_pointer (&turn->text, g_free);
   g_clear_object (&turn->message);
   g_clear_pointer (&turn->parts, g_ptr_array_unref);
-}
-
-/* The position of @message in @memory, or G_MAXUINT */
-guint
-_agent_gtk_chat_view_memory_position (AgentMemory  *memory,
-                                      AgentMessage *message)
-{
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (memory));
-
-  for (guint i = n; i > 0; i--)
-    {
-      g_autoptr(AgentMessage) item = g_list_model_get_item (G_LIST_MODEL (memory), i - 1);
-
-      if (item == message)
-        return i - 1;
-    }
-  return G_MAXUINT;
-}
-
-/* Progress of the answer awaited */
-
-void
-_agent_gtk_chat_view_set_progress (AgentGtkChatView *self,
-                                   const char       *title,
-                                   const char       *detail)
-{
-  g_free (self->progress_title);
-  g_free (self->progress_detail);
-  self->progress_title = g_strdup (title);
-  self->progress_detail = g_strdup (detail);
-  _agent_gtk_chat_view_update_rows (self);
 }
 
 /* The end of a turn */
@@ -105,6 +75,21 @@ give_back_draft (AgentGtkChatView *self,
   return TRUE;
 }
 
+/* A turn of @memory ended: what an edit replaced comes back, when Undo
+ * waited for the turn to stop */
+static void
+restore_pending_undo (AgentGtkChatView *self,
+                      AgentMemory      *memory)
+{
+  AgentGtkEditUndo *undo = self->pending_undo;
+
+  if (undo == NULL || agent_gtk_edit_undo_get_memory (undo) != memory)
+    return;
+  self->pending_undo = NULL;
+  _agent_gtk_chat_view_restore_edit (self, undo);
+  agent_gtk_edit_undo_free (undo);
+}
+
 static void
 turn_done (AgentGtkChatView *self,
            AgentSession     *session,
@@ -115,13 +100,13 @@ turn_done (AgentGtkChatView *self,
   gboolean failed = error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   gboolean given_back = failed && session == self->session && give_back_draft (self, memory, error);
   gboolean recorded = failed && !given_back &&
-                      _agent_gtk_chat_view_record_error (self, memory, error);
+                      agent_gtk_chat_state_record_error (agent_gtk_chat_state_get (memory), error);
 
   if (session == self->session)
     self->sent_memory = NULL;
 
   /* An Undo of an edit waited for the turn to stop */
-  _agent_gtk_chat_view_turn_ended (self, memory);
+  restore_pending_undo (self, memory);
 
   /* The turn of a session the view left (for another conversation, or
    * another provider) ended: its conversation has what streamed, and the
@@ -199,7 +184,7 @@ cut_for_regenerate (AgentGtkChatView *self,
                     AgentMessage     *message)
 {
   AgentMemory *memory = agent_session_get_memory (self->session);
-  guint position = _agent_gtk_chat_view_memory_position (memory, message);
+  guint position = agent_gtk_chat_state_position (memory, message);
 
   /* Gone meanwhile (another program's turn, an edit): nothing to do */
   if (position == G_MAXUINT)
@@ -254,8 +239,8 @@ start (AgentGtkChatView *self,
   _agent_gtk_chat_view_clear_error_item (self);
   /* A failed turn tried again is no longer failed; any other stays failed
    * in the history, with Retry */
-  if (kind == TURN_RETRY)
-    _agent_gtk_chat_view_forget_error (self);
+  if (kind == TURN_RETRY && self->memory != NULL)
+    agent_gtk_chat_state_forget_error (agent_gtk_chat_state_get (self->memory));
   _agent_gtk_chat_view_set_progress (self, NULL, NULL);
   /* A new turn in the conversation: an Undo on offer there would cut it */
   _agent_gtk_chat_view_drop_undo (self, agent_session_get_memory (self->session));
@@ -297,7 +282,7 @@ start (AgentGtkChatView *self,
 
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
-  agent_gtk_chat_view_scroll_to_end (self);
+  agent_gtk_autoscroll_set_following (self->autoscroll, TRUE);  /* to the end */
   /* Only a message sent with attachments is given back (not a Retry or a
    * Regenerate of the conversation as it is) */
   self->sent_memory = NULL;
@@ -396,6 +381,44 @@ _agent_gtk_chat_view_request_turn (AgentGtkChatView *self,
       return;
     }
   try_start (self);
+}
+
+/* Retry of a failed turn in the history (not the last): its question is
+ * asked again, at the end of the conversation (what came after it stays;
+ * Edit and Resend is there to replace it) */
+void
+_agent_gtk_chat_view_ask_again (AgentGtkChatView *self,
+                                AgentMessage     *message)
+{
+  g_autoptr(AgentMessage) question = NULL;
+  g_autoptr(GListStore) attachments = g_list_store_new (AGENT_TYPE_CONTENT_PART);
+  const char *text;
+  guint position;
+
+  if (self->memory == NULL)
+    return;
+  position = agent_gtk_chat_state_position (self->memory, message);
+  while (position != G_MAXUINT)
+    {
+      g_autoptr(AgentMessage) item = g_list_model_get_item (G_LIST_MODEL (self->memory),
+                                                            position);
+
+      if (agent_message_get_role (item) == AGENT_MESSAGE_ROLE_USER)
+        {
+          question = g_steal_pointer (&item);
+          break;
+        }
+      position = position > 0 ? position - 1 : G_MAXUINT;
+    }
+  if (question == NULL)
+    return;
+  for (guint i = 0; i < agent_message_get_n_attachments (question); i++)
+    g_list_store_append (attachments, agent_message_get_attachment (question, i));
+  text = agent_message_get_content (question);
+  /* What is being edited is not what is asked again */
+  agent_gtk_chat_view_cancel_edit (self);
+  _agent_gtk_chat_view_request_turn (self, TURN_SEND, text ? text : "", G_LIST_MODEL (attachments),
+                                     NULL);
 }
 
 /**
@@ -512,6 +535,40 @@ agent_gtk_chat_view_stop (AgentGtkChatView *self)
     }
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
+}
+
+/**
+ * agent_gtk_chat_view_undo_edit:
+ * @self: a chat view
+ *
+ * Undoes the last edited message sent ([signal@AgentGtk.ChatView::edit-sent]):
+ * its turn is stopped first, then the messages it replaced come back, and
+ * the edit is in the composer again, as before Send, with the keyboard
+ * focus. It can be undone until another turn starts in its conversation.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_chat_view_undo_edit (AgentGtkChatView *self)
+{
+  AgentGtkEditUndo *undo;
+
+  g_return_if_fail (AGENT_GTK_IS_CHAT_VIEW (self));
+
+  if ((undo = _agent_gtk_chat_view_take_undo (self)) == NULL)
+    return;
+
+  /* The edited message's turn stops first; its end puts the rest back */
+  if (agent_gtk_edit_undo_get_memory (undo) == self->memory && self->session != NULL &&
+      agent_session_get_busy (self->session))
+    {
+      g_clear_pointer (&self->pending_undo, agent_gtk_edit_undo_free);
+      self->pending_undo = undo;
+      agent_gtk_chat_view_stop (self);
+      return;
+    }
+  _agent_gtk_chat_view_restore_edit (self, undo);
+  agent_gtk_edit_undo_free (undo);
 }
 
 /**

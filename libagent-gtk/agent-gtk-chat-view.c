@@ -23,8 +23,8 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "agent-gtk-chat-state-private.h"
 #include "agent-gtk-chat-view-private.h"
-#include "agent-gtk-error-item-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-private.h"
 #include "markdown/agent-gtk-code-private.h"
@@ -93,75 +93,7 @@ update_page (AgentGtkChatView *self)
                                                : gtk_stack_get_transition_type (self->stack));
 }
 
-/* Shows @error as a card after the conversation (@last: the message its
- * turn ended with, if known) */
-void
-_agent_gtk_chat_view_show_error_item (AgentGtkChatView *self,
-                                      const GError     *error,
-                                      AgentMessage     *last)
-{
-  g_autoptr(AgentGtkErrorItem) item = NULL;
-  gboolean partial = last != NULL &&
-                     agent_message_get_state (last) == AGENT_MESSAGE_STATE_INTERRUPTED;
-  gboolean no_key = self->session != NULL &&
-                    !agent_provider_get_has_api_key (agent_session_get_provider (self->session));
-
-  item = agent_gtk_error_item_new (error, partial, no_key);
-  g_list_store_remove_all (self->extras);
-  g_list_store_append (self->extras, item);
-  /* The card of @last's failure is this one, not one in its row */
-  g_set_object (&self->extras_failed, last);
-  _agent_gtk_chat_view_update_rows (self);
-  agent_gtk_chat_view_scroll_to_end (self);
-}
-
-void
-_agent_gtk_chat_view_clear_error_item (AgentGtkChatView *self)
-{
-  g_list_store_remove_all (self->extras);
-  /* A failure it showed shows in its row from now on */
-  if (self->extras_failed != NULL)
-    {
-      g_clear_object (&self->extras_failed);
-      _agent_gtk_chat_view_update_rows (self);
-    }
-}
-
-/* Rows: what a row shows that its item does not say */
-
-static void
-apply_row_state (AgentGtkChatView   *self,
-                 AgentGtkMessageRow *row)
-{
-  GObject *item = agent_gtk_message_row_get_item (row);
-  AgentMessage *message = AGENT_IS_MESSAGE (item) ? AGENT_MESSAGE (item) : NULL;
-  gboolean current = message != NULL && self->session != NULL &&
-                     message == agent_session_get_current_message (self->session);
-
-  agent_gtk_message_row_set_turn_error (row, _agent_gtk_chat_view_lookup_error (self, message));
-  agent_gtk_message_row_set_failed_turn (row, _agent_gtk_chat_view_lookup_failed_turn (self,
-                                                                                      message));
-  agent_gtk_message_row_set_editing (row, message != NULL &&
-                                          message == _agent_gtk_chat_view_get_editing (self));
-  agent_gtk_message_row_set_progress (row, current ? self->progress_title : NULL,
-                                      current ? self->progress_detail : NULL);
-}
-
-/* Tells the rows shown what changed outside their items: the errors, the
- * message edited, the progress of the answer awaited */
-void
-_agent_gtk_chat_view_update_rows (AgentGtkChatView *self)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->list_view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *row = gtk_widget_get_first_child (child);
-
-      if (row != NULL && AGENT_GTK_IS_MESSAGE_ROW (row))
-        apply_row_state (self, AGENT_GTK_MESSAGE_ROW (row));
-    }
-}
+/* Rows: what they do */
 
 static void
 on_row_edit (AgentGtkChatView *self,
@@ -227,7 +159,7 @@ on_bind_item (GtkSignalListItemFactory *factory,
   AgentGtkMessageRow *row = AGENT_GTK_MESSAGE_ROW (gtk_list_item_get_child (item));
 
   agent_gtk_message_row_set_item (row, gtk_list_item_get_item (item));
-  apply_row_state (self, row);
+  _agent_gtk_chat_view_apply_row_state (self, row);
 }
 
 static void
@@ -527,7 +459,10 @@ agent_gtk_chat_view_set_composer (AgentGtkChatView *self,
       g_signal_connect_object (composer, "cancel-edit",
                                G_CALLBACK (agent_gtk_chat_view_cancel_edit), self,
                                G_CONNECT_SWAPPED);
-      agent_gtk_composer_set_editing (composer, _agent_gtk_chat_view_get_editing (self) != NULL);
+      agent_gtk_composer_set_editing (composer,
+                                      self->memory != NULL &&
+                                      agent_gtk_chat_state_get_editing (
+                                        agent_gtk_chat_state_get (self->memory)) != NULL);
       sync_attachment_limit (self);
     }
   _agent_gtk_chat_view_update_busy (self);
