@@ -27,6 +27,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-application.h"
+#include "agent-chat-mcp-servers.h"
 #include "agent-chat-preferences.h"
 #include "agent-chat-renderer.h"
 #if AGENT_HAS_STORE
@@ -95,6 +96,23 @@ agent_chat_application_get_mcp_servers (AgentChatApplication *self)
 {
   g_return_val_if_fail (AGENT_CHAT_IS_APPLICATION (self), NULL);
   return self->mcp_servers;
+}
+
+/**
+ * agent_chat_application_get_mcp_server_list:
+ * @self: a #AgentChatApplication
+ *
+ * What a window needs of the MCP servers: their list, whose tools its
+ * sessions are offered (agent_mcp_server_list_attach()).
+ *
+ * Returns: (transfer none) (nullable): the list of the MCP servers, once
+ *   started up
+ */
+AgentMcpServerList *
+agent_chat_application_get_mcp_server_list (AgentChatApplication *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_APPLICATION (self), NULL);
+  return self->mcp_servers != NULL ? agent_chat_mcp_servers_get_list (self->mcp_servers) : NULL;
 }
 
 #if AGENT_HAS_STORE

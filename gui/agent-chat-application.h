@@ -9,10 +9,11 @@
 #include <agent.h>
 
 #include "agent-chat-connection.h"
-#include "agent-chat-mcp-servers.h"
 #include "agent-chat-secret-store.h"
 
 G_BEGIN_DECLS
+
+typedef struct _AgentChatMcpServers AgentChatMcpServers;
 
 #define AGENT_CHAT_TYPE_APPLICATION (agent_chat_application_get_type ())
 
@@ -25,6 +26,7 @@ AgentChatSecretStore *agent_chat_application_get_secret_store (AgentChatApplicat
 GtkWindow            *agent_chat_application_open_window      (AgentChatApplication *self,
                                                                AgentChatConnection  *connection);
 AgentChatMcpServers  *agent_chat_application_get_mcp_servers  (AgentChatApplication *self);
+AgentMcpServerList   *agent_chat_application_get_mcp_server_list (AgentChatApplication *self);
 void                  agent_chat_application_search           (AgentChatApplication *self,
                                                                const char           *text);
 #if AGENT_HAS_STORE

@@ -8,9 +8,10 @@
  * other desktop clients write it), so that the file alone says what runs.
  *
  * One list for the whole app: every window's session is offered the tools
- * of the enabled servers (agent_chat_mcp_servers_move_session(), called
- * when a window sets its session up for a turn and when it drops it), and
- * the servers are closed when the app shuts down. A file that cannot be
+ * of the enabled servers (the window attaches its session to the list,
+ * agent_chat_application_get_mcp_server_list(), when it sets it up for a
+ * turn, and detaches it when it drops it), and the servers are closed when
+ * the app shuts down. A file that cannot be
  * read is never overwritten.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -23,7 +24,6 @@
 
 #include <glib/gi18n.h>
 
-#include "agent-chat-application.h"
 #include "agent-chat-mcp-servers.h"
 
 /* A server gets SIGTERM 2 s after its input closes, SIGKILL 2 s later. */
@@ -369,32 +369,6 @@ agent_chat_mcp_servers_shutdown (AgentChatMcpServers *self)
     g_main_context_iteration (NULL, TRUE);
   if (!timed_out)
     g_source_remove (timeout_id);
-}
-
-/**
- * agent_chat_mcp_servers_move_session:
- * @window: a window of the app
- * @old_session: (nullable): the session @window leaves
- * @new_session: (nullable): the session @window uses now
- *
- * Takes the MCP tools from @old_session and offers them to @new_session,
- * when @window belongs to an #AgentChatApplication.
- */
-void
-agent_chat_mcp_servers_move_session (GtkWindow    *window,
-                                     AgentSession *old_session,
-                                     AgentSession *new_session)
-{
-  GtkApplication *app = gtk_window_get_application (window);
-  AgentChatMcpServers *self;
-
-  if (!AGENT_CHAT_IS_APPLICATION (app) ||
-      !(self = agent_chat_application_get_mcp_servers (AGENT_CHAT_APPLICATION (app))))
-    return;
-  if (old_session != NULL)
-    agent_mcp_server_list_detach (self->list, old_session);
-  if (new_session != NULL)
-    agent_mcp_server_list_attach (self->list, new_session);
 }
 
 /* What the preferences show */

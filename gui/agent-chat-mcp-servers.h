@@ -34,9 +34,6 @@ gboolean             agent_chat_mcp_servers_set_enabled      (AgentChatMcpServer
                                                               gboolean             enabled,
                                                               GError             **error);
 void                 agent_chat_mcp_servers_shutdown         (AgentChatMcpServers *self);
-void                 agent_chat_mcp_servers_move_session     (GtkWindow           *window,
-                                                              AgentSession        *old_session,
-                                                              AgentSession        *new_session);
 char                *agent_chat_mcp_describe_transport       (AgentMcpClient      *client);
 char                *agent_chat_mcp_describe_state           (AgentMcpClient      *client);
 

@@ -51,6 +51,7 @@ struct _AgentChatWindow
   AgentChatSecretStore *secrets;
   AgentChatConnection  *connection;  /* the server in use */
   AgentSession         *session;
+  AgentMcpServerList   *mcp_servers;  /* the app's: every session is offered their tools */
   AdwToast             *undo_toast;  /* the Undo of the last edit, while it shows */
   GCancellable         *context_cancellable;  /* the model list asked for the window */
   char                 *listed_window_key;    /* the server and model it was asked for */

@@ -36,7 +36,6 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-a11y.h"
-#include "agent-chat-mcp-servers.h"
 #include "agent-chat-popover.h"
 #include "agent-chat-window-private.h"
 
@@ -94,7 +93,8 @@ detach_session (AgentChatWindow *self)
   if (self->session == NULL)
     return;
   g_signal_handlers_disconnect_by_data (self->session, self);
-  agent_chat_mcp_servers_move_session (GTK_WINDOW (self), self->session, NULL);
+  if (self->mcp_servers != NULL)
+    agent_mcp_server_list_detach (self->mcp_servers, self->session);
   g_clear_object (&self->session);
 }
 
@@ -126,7 +126,8 @@ configure_tools (AgentChatWindow *self)
       if (!AGENT_IS_MCP_TOOL (tool))
         agent_session_remove_tool (self->session, tool);
     }
-  agent_chat_mcp_servers_move_session (GTK_WINDOW (self), NULL, self->session);
+  if (self->mcp_servers != NULL)
+    agent_mcp_server_list_attach (self->mcp_servers, self->session);
   for (guint i = 0; enabled[i] != NULL; i++)
     {
       g_autoptr(AgentTool) tool = agent_builtin_tool_new (enabled[i], NULL);
@@ -598,6 +599,7 @@ agent_chat_window_constructed (GObject *object)
     {
       self->settings = g_object_ref (agent_chat_application_get_settings (app));
       self->secrets = g_object_ref (agent_chat_application_get_secret_store (app));
+      g_set_object (&self->mcp_servers, agent_chat_application_get_mcp_server_list (app));
     }
   else
     {
@@ -637,6 +639,7 @@ agent_chat_window_dispose (GObject *object)
       agent_gtk_chat_view_set_session (self->chat_view, NULL);
     }
   detach_session (self);
+  g_clear_object (&self->mcp_servers);
   _agent_chat_window_dispose_conversations (self);
   _agent_chat_window_dispose_models (self);
   _agent_chat_window_dispose_context (self);
