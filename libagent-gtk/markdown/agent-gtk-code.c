@@ -42,21 +42,30 @@
 
 #include "markdown/agent-gtk-code-private.h"
 
-#define BUFFER_KEY "agent-gtk-code-buffer"
-#define LANGUAGE_KEY "agent-gtk-code-language"
-#define PENDING_KEY "agent-gtk-code-pending"
-#define TAG_STYLES_KEY "agent-gtk-code-tag-styles"
-#define TEXT_KEY "agent-gtk-code-text"
-#define OPEN_KEY "agent-gtk-code-open"
+/* The text of a code block: its pieces, one under the other, as a
+ * vertical GtkBox lays them out (and named "box", as it was, for the style
+ * and screen readers) */
+struct _AgentGtkCode
+{
+  GtkWidget        parent_instance;
+  GtkSourceBuffer *buffer;      /* highlighted: once its language is known and read */
+  GHashTable      *tag_styles;  /* GtkTextTag → TagStyle, of the buffer's scheme */
+  char            *language;    /* the fence's info string */
+  char            *text;
+  guint            open : 1;    /* the block may grow (its closing fence not there yet) */
+  guint            pending : 1; /* waits for its language to be read */
+};
+
+G_DEFINE_FINAL_TYPE (AgentGtkCode, agent_gtk_code, GTK_TYPE_WIDGET)
 
 /* Lines in each label of a block that streams, and of a closed one */
 #define CODE_PIECE_LINES 32
 #define CODE_CLOSED_PIECE_LINES 256
 
 static guint
-piece_lines (GtkWidget *code)
+piece_lines (AgentGtkCode *self)
 {
-  return g_object_get_data (G_OBJECT (code), OPEN_KEY) ? CODE_PIECE_LINES : CODE_CLOSED_PIECE_LINES;
+  return self->open ? CODE_PIECE_LINES : CODE_CLOSED_PIECE_LINES;
 }
 
 /* The languages read, by id: a buffer holding each */
@@ -95,7 +104,7 @@ find_language (const char *name)
 }
 
 static void
-apply_scheme (GtkSourceBuffer *buffer)
+apply_scheme (AgentGtkCode *self)
 {
   gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
@@ -105,8 +114,8 @@ apply_scheme (GtkSourceBuffer *buffer)
   if (scheme == NULL)
     scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "classic-dark"
                                                                        : "classic");
-  gtk_source_buffer_set_style_scheme (buffer, scheme);
-  g_object_set_data (G_OBJECT (buffer), TAG_STYLES_KEY, NULL);
+  gtk_source_buffer_set_style_scheme (self->buffer, scheme);
+  g_clear_pointer (&self->tag_styles, g_hash_table_unref);
 }
 
 /* What a tag of the highlighting sets, read once a tag (g_object_get() of
@@ -121,19 +130,14 @@ typedef struct
 } TagStyle;
 
 static const TagStyle *
-tag_style (GtkSourceBuffer *buffer,
-           GtkTextTag      *tag)
+tag_style (AgentGtkCode *self,
+           GtkTextTag   *tag)
 {
-  GHashTable *styles = g_object_get_data (G_OBJECT (buffer), TAG_STYLES_KEY);
   TagStyle *style;
 
-  if (styles == NULL)
-    {
-      styles = g_hash_table_new_full (NULL, NULL, g_object_unref, g_free);
-      g_object_set_data_full (G_OBJECT (buffer), TAG_STYLES_KEY, styles,
-                              (GDestroyNotify) g_hash_table_unref);
-    }
-  style = g_hash_table_lookup (styles, tag);
+  if (self->tag_styles == NULL)
+    self->tag_styles = g_hash_table_new_full (NULL, NULL, g_object_unref, g_free);
+  style = g_hash_table_lookup (self->tag_styles, tag);
   if (style == NULL)
     {
       g_autoptr(GdkRGBA) color = NULL;
@@ -153,7 +157,7 @@ tag_style (GtkSourceBuffer *buffer,
         }
       style->weight = weight;
       style->style = slant;
-      g_hash_table_insert (styles, g_object_ref (tag), style);
+      g_hash_table_insert (self->tag_styles, g_object_ref (tag), style);
     }
   return style;
 }
@@ -172,10 +176,11 @@ add_attribute (PangoAttrList  *attributes,
 /* The tags of the highlighted buffer, as the attributes of @label, which
  * shows its lines from @first on */
 static void
-update_attributes (GtkLabel        *label,
-                   GtkSourceBuffer *buffer,
-                   int              first)
+update_attributes (AgentGtkCode *self,
+                   GtkLabel     *label,
+                   int           first)
 {
+  GtkSourceBuffer *buffer = self->buffer;
   GtkTextBuffer *text_buffer = GTK_TEXT_BUFFER (buffer);
   PangoAttrList *attributes = pango_attr_list_new ();
   const char *text = gtk_label_get_text (label);
@@ -203,7 +208,7 @@ update_attributes (GtkLabel        *label,
                                                   gtk_text_iter_get_offset (&iter)) - text;
       for (GSList *l = tags; l != NULL; l = l->next)
         {
-          const TagStyle *style = tag_style (buffer, l->data);
+          const TagStyle *style = tag_style (self, l->data);
 
           if (style->color_set)
             add_attribute (attributes,
@@ -225,33 +230,30 @@ update_attributes (GtkLabel        *label,
 /* The pieces of @code with their first lines: the attributes of each
  * piece in @changed (all, if %NULL) */
 static void
-update_pieces_attributes (GtkWidget *code,
-                          GPtrArray *changed)
+update_pieces_attributes (AgentGtkCode *self,
+                          GPtrArray    *changed)
 {
-  GtkSourceBuffer *buffer = g_object_get_data (G_OBJECT (code), BUFFER_KEY);
-  guint lines = piece_lines (code);
+  guint lines = piece_lines (self);
   int first = 0;
 
-  if (buffer == NULL || gtk_source_buffer_get_language (buffer) == NULL)
+  if (self->buffer == NULL || gtk_source_buffer_get_language (self->buffer) == NULL)
     return;
-  for (GtkWidget *piece = gtk_widget_get_first_child (code); piece != NULL;
+  for (GtkWidget *piece = gtk_widget_get_first_child (GTK_WIDGET (self)); piece != NULL;
        piece = gtk_widget_get_next_sibling (piece))
     {
       if (changed == NULL || g_ptr_array_find (changed, piece, NULL))
-        update_attributes (GTK_LABEL (piece), buffer, first);
+        update_attributes (self, GTK_LABEL (piece), first);
       first += lines;
     }
 }
 
 static void
-on_dark_changed (GtkWidget *code)
+on_dark_changed (AgentGtkCode *self)
 {
-  GtkSourceBuffer *buffer = g_object_get_data (G_OBJECT (code), BUFFER_KEY);
-
-  if (buffer != NULL && gtk_source_buffer_get_language (buffer) != NULL)
+  if (self->buffer != NULL && gtk_source_buffer_get_language (self->buffer) != NULL)
     {
-      apply_scheme (buffer);
-      update_pieces_attributes (code, NULL);
+      apply_scheme (self);
+      update_pieces_attributes (self, NULL);
     }
 }
 
@@ -362,8 +364,8 @@ load_pending (gpointer user_data)
   pending_blocks = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < blocks->len; i++)
     {
-      GtkWidget *code = g_ptr_array_index (blocks, i);
-      g_autofree char *name = g_strdup (g_object_get_data (G_OBJECT (code), LANGUAGE_KEY));
+      AgentGtkCode *code = g_ptr_array_index (blocks, i);
+      g_autofree char *name = g_strdup (code->language);
       GtkSourceLanguage *found = find_language (name);
 
       if (found != NULL && !language_is_loaded (found) && language == NULL)
@@ -373,11 +375,10 @@ load_pending (gpointer user_data)
         }
       if (found == NULL || language_is_loaded (found))
         {
-          g_autofree char *text = g_strdup (g_object_get_data (G_OBJECT (code), TEXT_KEY));
+          g_autofree char *text = g_strdup (code->text);
 
-          g_object_set_data (G_OBJECT (code), PENDING_KEY, NULL);
-          _agent_gtk_code_set_text (code, text, name,
-                                    GPOINTER_TO_INT (g_object_get_data (G_OBJECT (code), OPEN_KEY)));
+          code->pending = FALSE;
+          _agent_gtk_code_set_text (GTK_WIDGET (code), text, name, code->open);
         }
       else
         g_ptr_array_add (pending_blocks, g_object_ref (code));
@@ -390,11 +391,11 @@ load_pending (gpointer user_data)
 }
 
 static void
-wait_for_language (GtkWidget *code)
+wait_for_language (AgentGtkCode *code)
 {
-  if (g_object_get_data (G_OBJECT (code), PENDING_KEY) != NULL)
+  if (code->pending)
     return;
-  g_object_set_data (G_OBJECT (code), PENDING_KEY, GINT_TO_POINTER (TRUE));
+  code->pending = TRUE;
   if (pending_blocks == NULL)
     pending_blocks = g_ptr_array_new_with_free_func (g_object_unref);
   g_ptr_array_add (pending_blocks, g_object_ref (code));
@@ -421,12 +422,12 @@ piece_new (void)
 /* Cuts @text in pieces of piece_lines() lines: the pieces whose text
  * changed go to @changed */
 static void
-set_pieces (GtkWidget  *code,
-            const char *text,
-            GPtrArray  *changed)
+set_pieces (AgentGtkCode *self,
+            const char   *text,
+            GPtrArray    *changed)
 {
-  GtkWidget *piece = gtk_widget_get_first_child (code);
-  guint n_lines = piece_lines (code);
+  GtkWidget *piece = gtk_widget_get_first_child (GTK_WIDGET (self));
+  guint n_lines = piece_lines (self);
   const char *start = text;
 
   for (;;)
@@ -444,7 +445,7 @@ set_pieces (GtkWidget  *code,
       if (piece == NULL)
         {
           piece = piece_new ();
-          gtk_box_append (GTK_BOX (code), piece);
+          gtk_widget_insert_before (piece, GTK_WIDGET (self), NULL);
         }
       if (strncmp (gtk_label_get_text (GTK_LABEL (piece)), start, length) != 0 ||
           gtk_label_get_text (GTK_LABEL (piece))[length] != '\0')
@@ -463,7 +464,7 @@ set_pieces (GtkWidget  *code,
     {
       GtkWidget *next = gtk_widget_get_next_sibling (piece);
 
-      gtk_box_remove (GTK_BOX (code), piece);
+      gtk_widget_unparent (piece);
       piece = next;
     }
 }
@@ -476,10 +477,7 @@ set_pieces (GtkWidget  *code,
 GtkWidget *
 _agent_gtk_code_new (void)
 {
-  GtkWidget *code = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-
-  gtk_box_append (GTK_BOX (code), piece_new ());
-  return code;
+  return g_object_new (AGENT_GTK_TYPE_CODE, NULL);
 }
 
 /**
@@ -497,50 +495,50 @@ _agent_gtk_code_set_text (GtkWidget  *code,
                           const char *language,
                           gboolean    open)
 {
-  GtkSourceBuffer *buffer = g_object_get_data (G_OBJECT (code), BUFFER_KEY);
+  AgentGtkCode *self = (AgentGtkCode *) code;
   g_autoptr(GPtrArray) changed = g_ptr_array_new ();
   g_autofree char *old = NULL;
   GtkTextBuffer *text_buffer;
   GtkTextIter end;
 
-  g_return_if_fail (GTK_IS_BOX (code));
+  g_return_if_fail (AGENT_GTK_IS_CODE (code));
 
-  old = g_object_steal_data (G_OBJECT (code), TEXT_KEY);
-  g_object_set_data_full (G_OBJECT (code), TEXT_KEY, g_strdup (text), g_free);
-  g_object_set_data (G_OBJECT (code), OPEN_KEY, GINT_TO_POINTER (open));
-  set_pieces (code, text, changed);
-  if (buffer == NULL)
+  old = g_steal_pointer (&self->text);
+  self->text = g_strdup (text);
+  self->open = !!open;
+  set_pieces (self, text, changed);
+  if (self->buffer == NULL)
     {
       GtkSourceLanguage *found;
 
       gtk_source_init ();
       found = find_language (language);
-      g_object_set_data_full (G_OBJECT (code), LANGUAGE_KEY, g_strdup (language), g_free);
+      g_free (self->language);
+      self->language = g_strdup (language);
       if (found == NULL)
         return;
       if (!language_is_loaded (found))
         {
-          wait_for_language (code);
+          wait_for_language (self);
           return;
         }
-      buffer = gtk_source_buffer_new_with_language (found);
-      gtk_source_buffer_set_highlight_matching_brackets (buffer, FALSE);
-      apply_scheme (buffer);
-      g_object_set_data_full (G_OBJECT (code), BUFFER_KEY, buffer, g_object_unref);
+      self->buffer = gtk_source_buffer_new_with_language (found);
+      gtk_source_buffer_set_highlight_matching_brackets (self->buffer, FALSE);
+      apply_scheme (self);
       g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
-                               G_CALLBACK (on_dark_changed), code, G_CONNECT_SWAPPED);
+                               G_CALLBACK (on_dark_changed), self, G_CONNECT_SWAPPED);
       /* Every piece, even those whose text was already there */
       g_clear_pointer (&changed, g_ptr_array_unref);
     }
 
   /* A stream only adds: the buffer grows, and keeps its highlighting */
-  text_buffer = GTK_TEXT_BUFFER (buffer);
+  text_buffer = GTK_TEXT_BUFFER (self->buffer);
   gtk_text_buffer_get_end_iter (text_buffer, &end);
   if (gtk_text_buffer_get_char_count (text_buffer) > 0 && old != NULL && g_str_has_prefix (text, old))
     gtk_text_buffer_insert (text_buffer, &end, text + strlen (old), -1);
   else
     gtk_text_buffer_set_text (text_buffer, text, -1);
-  update_pieces_attributes (code, changed);
+  update_pieces_attributes (self, changed);
 }
 
 /**
@@ -553,8 +551,62 @@ _agent_gtk_code_set_text (GtkWidget  *code,
 const char *
 _agent_gtk_code_get_language (GtkWidget *code)
 {
-  GtkSourceBuffer *buffer = g_object_get_data (G_OBJECT (code), BUFFER_KEY);
-  GtkSourceLanguage *language = buffer ? gtk_source_buffer_get_language (buffer) : NULL;
+  AgentGtkCode *self = (AgentGtkCode *) code;
+  GtkSourceLanguage *language;
+
+  g_return_val_if_fail (AGENT_GTK_IS_CODE (code), NULL);
+
+  language = self->buffer ? gtk_source_buffer_get_language (self->buffer) : NULL;
 
   return language ? gtk_source_language_get_id (language) : NULL;
+}
+
+/* GObject */
+
+static void
+agent_gtk_code_dispose (GObject *object)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (agent_gtk_code_parent_class)->dispose (object);
+}
+
+static void
+agent_gtk_code_finalize (GObject *object)
+{
+  AgentGtkCode *self = AGENT_GTK_CODE (object);
+
+  g_clear_object (&self->buffer);
+  g_clear_pointer (&self->tag_styles, g_hash_table_unref);
+  g_free (self->language);
+  g_free (self->text);
+
+  G_OBJECT_CLASS (agent_gtk_code_parent_class)->finalize (object);
+}
+
+static void
+agent_gtk_code_class_init (AgentGtkCodeClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = agent_gtk_code_dispose;
+  object_class->finalize = agent_gtk_code_finalize;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "box");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+agent_gtk_code_init (AgentGtkCode *self)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  /* As a vertical GtkBox is */
+  gtk_widget_add_css_class (GTK_WIDGET (self), "vertical");
+  gtk_widget_insert_before (piece_new (), GTK_WIDGET (self), NULL);
 }

@@ -32,5 +32,6 @@ GPtrArray *_agent_gtk_markdown_parse_blocks (const char *text,
 GArray    *_agent_gtk_markdown_split_chunks (const char *text,
                                              gboolean   *ends_in_fence);
 char      *_agent_gtk_latex_to_text         (const char *latex);
+gboolean   _agent_gtk_markdown_markup_is_valid (const char *markup);
 
 G_END_DECLS

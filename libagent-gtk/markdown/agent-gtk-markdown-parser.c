@@ -656,3 +656,22 @@ _agent_gtk_markdown_split_chunks (const char *text,
   return cuts;
 }
 
+
+/**
+ * _agent_gtk_markdown_markup_is_valid:
+ * @markup: markup the parser wrote
+ *
+ * Whether @markup is well formed (Pango itself does not know GtkLabel's
+ * <a>): a label that refuses it shows the plain text instead.
+ */
+gboolean
+_agent_gtk_markdown_markup_is_valid (const char *markup)
+{
+  static const GMarkupParser parser = { NULL, };
+  g_autoptr(GMarkupParseContext) context = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+
+  return g_markup_parse_context_parse (context, "<markup>", -1, NULL) &&
+         g_markup_parse_context_parse (context, markup, -1, NULL) &&
+         g_markup_parse_context_parse (context, "</markup>", -1, NULL) &&
+         g_markup_parse_context_end_parse (context, NULL);
+}

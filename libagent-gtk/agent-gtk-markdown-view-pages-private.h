@@ -1,0 +1,57 @@
+/* agent-gtk-markdown-view-pages-private.h
+ *
+ * The Markdown view's insides, shared by agent-gtk-markdown-view.c (the
+ * widget: its chunks and their blocks, set_text()) and
+ * agent-gtk-markdown-view-pages.c (the chunks kept in pages and groups,
+ * and a long text laid out a page at a time).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#pragma once
+
+#include "agent-gtk-markdown-view-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char      *source;
+  gsize      offset;  /* of the source in the text */
+  GtkWidget *widget;
+} Chunk;
+
+struct _AgentGtkMarkdownView
+{
+  GtkWidget      parent_instance;
+  char          *text;
+  GPtrArray     *chunks;      /* of Chunk */
+  GPtrArray     *pages;       /* of AgentGtkMarkdownPage, holding the chunks */
+  GPtrArray     *groups;      /* of AgentGtkMarkdownPage, holding the pages and the next group */
+  GPtrArray     *drawn;       /* the first group, if the last snapshot drew it */
+  guint          n_renders;   /* chunks parsed so far, for tests and benchmarks */
+  GtkAdjustment *scrolled;    /* the vertical adjustment of the view showing us */
+  gsize          built_end;   /* while pending: where the chunks not made yet begin */
+  GArray        *pending_cuts; /* while pending: the cuts of the text from pending_base */
+  gsize          pending_base;
+  guint          pending_next; /* the index in pending_cuts of the next chunk's end */
+  gboolean       pending_fence; /* the text ends inside a code fence */
+  guint          build_tick;  /* while pending: the tick that makes the next page */
+};
+
+/* agent-gtk-markdown-view.c */
+void _agent_gtk_markdown_view_add_chunk          (AgentGtkMarkdownView *self,
+                                                  char                 *source,
+                                                  gsize                 offset,
+                                                  gboolean              open);
+void _agent_gtk_markdown_view_notify_laying_out  (AgentGtkMarkdownView *self);
+
+/* agent-gtk-markdown-view-pages.c */
+void _agent_gtk_markdown_view_append_chunk       (AgentGtkMarkdownView *self,
+                                                  Chunk                *chunk);
+void _agent_gtk_markdown_view_truncate_chunks    (AgentGtkMarkdownView *self,
+                                                  guint                 n_chunks);
+void _agent_gtk_markdown_view_start_building     (AgentGtkMarkdownView *self);
+void _agent_gtk_markdown_view_stop_building      (AgentGtkMarkdownView *self);
+
+G_END_DECLS
