@@ -16,6 +16,11 @@
  * environment variable is changed in a running process or handed to the
  * programs the app starts.
  *
+ * Workaround, GTK < 4.14: GTK 4.14 has new GPU renderers (ngl, vulkan)
+ * and chooses among them itself. When the minimum is 4.14, measure
+ * bench-gui under llvmpipe with GTK's own choice; drop this file if it is
+ * as fast as cairo.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 

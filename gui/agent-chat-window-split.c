@@ -98,7 +98,8 @@ _agent_chat_window_init_split (AgentChatWindow *self)
    * answer streams (the text's resize reaches the window), and GTK 4.8
    * then restyles the widgets after them: the panes, the conversation
    * with every chunk of its answers (3 ms a frame at 3,000 lines). The
-   * panes go first, nothing follows the shadow's widgets. */
+   * panes go first, nothing follows the shadow's widgets. Workaround,
+ * libadwaita < 1.4 (AdwLeaflet) on GTK 4.8: goes with the leaflet. */
   gtk_widget_insert_after (sidebar, GTK_WIDGET (leaflet), NULL);
   gtk_widget_insert_after (separator, GTK_WIDGET (leaflet), sidebar);
   gtk_widget_insert_after (content, GTK_WIDGET (leaflet), separator);

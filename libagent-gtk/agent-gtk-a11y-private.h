@@ -3,6 +3,8 @@
  * Names for screen readers that GTK 4.8 does not give: a list item takes
  * the focus with no name of its own (GtkListItem has an accessible label
  * only from GTK 4.12). Header-only: agent-chat's sidebar rows use it too.
+ * Workaround, GTK < 4.12: with 4.12, set GtkListItem:accessible-label in
+ * the factories' bind instead, and remove this header.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

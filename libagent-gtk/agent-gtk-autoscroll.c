@@ -23,6 +23,13 @@
  * before it paints. Anchored by its end, the last item keeps its end at the
  * bottom of the view as it grows, with no more help.
  *
+ * Workaround, GTK < 4.12: GTK 4.8 has no API to anchor a list view at an
+ * item's end. With 4.12, gtk_list_view_scroll_to() with a GtkScrollInfo
+ * (GTK_LIST_SCROLL_NONE, the item's end at the view's end) does it: use
+ * it for the end and for Home/End, keep the rule of who moved the view
+ * (the user scrolling up stops following), and check with
+ * test-gui-scroll and test-gui-long-chat-e2e.
+ *
  * The user scrolling up stops it. The list's own changes to the value come
  * with a change of its size or page size (GtkAdjustment::changed first),
  * or in the first layout after its items changed, where it places its rows

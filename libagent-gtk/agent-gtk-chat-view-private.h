@@ -24,7 +24,7 @@ G_BEGIN_DECLS
 /* Messages shown when a conversation is opened, brought in at a time as
  * the user scrolls up or down, and in the list at most: under GTK 4.8's
  * 200 rows, with room for the rows that are not messages
- * (agent-gtk-tail-model.c says why) */
+ * (agent-gtk-tail-model.c says why; workaround, GTK < 4.10) */
 #define ROWS_AT_OPEN  16
 #define ROWS_PER_STEP 16
 #define ROWS_IN_LIST  150

@@ -248,7 +248,9 @@ attach_action (GtkWidget  *widget,
 
 /* The paperclip: a handler of its own, not the action, which GTK 4.8 never
  * lets a button of the template reach (its nested boxes leave the button
- * out of the composer's actions: it would stay insensitive) */
+ * out of the composer's actions: it would stay insensitive). Workaround,
+ * GTK 4.8 (fix version not known): when the minimum moves, try
+ * action-name="composer.attach" in the template (test-gui-sensitive-e2e). */
 static void
 on_attach_clicked (AgentGtkComposer *self)
 {

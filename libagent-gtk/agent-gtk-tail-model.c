@@ -30,6 +30,13 @@
  * second and more. Under 200, the list has a row for every item and
  * knows its height.
  *
+ * Workaround, GTK < 4.10: the 200-row range and its estimates belong to
+ * GTK 4.8's list item manager, which GTK 4.10 replaced (tiles: widgets
+ * for what is in view). When the minimum is 4.10 or later, measure
+ * bench-reopen and bench-scroll with the chat view's list over the whole
+ * transcript (no tail model); drop this model, ROWS_IN_LIST and the
+ * autoscroll's show_more/show_later if they stay as fast.
+ *
  * Changes in the hidden parts are absorbed (messages added while the end
  * is not shown show when it is); a change that reaches from a hidden part
  * into the shown one (a cut), or one that leaves nothing shown, shows the
