@@ -82,7 +82,9 @@ def man_options(manpage):
             inside = line.strip() == 'OPTIONS'
             continue
         match = MAN_OPTION.match(line) if inside else None
-        if match:
+        # The first: an option named again at the start of a paragraph is
+        # no new entry
+        if match and match.group(2) not in found:
             found[match.group(2)] = match.group(1)
     return found, process.stderr.strip().splitlines()
 
