@@ -13,7 +13,7 @@
 # and reads its window through the accessibility tree (AT-SPI): it must show
 # the German of the installed catalogue.
 #
-# SPDX-License-Identifier: LGPL-2.1-or-later
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 import gettext
 import glob

@@ -6,7 +6,7 @@
  * (the label, underscore and all, then the label's text) and "GtkImage".
  * (List items are named with libagent-gtk's agent-gtk-a11y-private.h.)
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

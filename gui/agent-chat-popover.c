@@ -8,7 +8,7 @@
  * the popover closes when the window used it: the window does what the key
  * says, as when no popover is open.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -16,7 +16,7 @@
  * environment variable is changed in a running process or handed to the
  * programs the app starts.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
