@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """A code block streaming into libagent-gtk's Markdown view.
 
 The block grows by a three-line function a step, to 240 lines; each step

@@ -15,7 +15,7 @@
 # points at this app: its desktop file, bus name and object path; the
 # desktop file's New Chat action is the app's new-chat action.
 #
-# SPDX-License-Identifier: LGPL-2.1-or-later
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 import configparser
 import json

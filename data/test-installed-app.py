@@ -13,7 +13,7 @@
 # and reads its window through the accessibility tree (AT-SPI): it must show
 # the German of the installed catalogue.
 #
-# SPDX-License-Identifier: LGPL-2.1-or-later
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 import gettext
 import glob
@@ -90,7 +90,8 @@ def main():
         def test_everything_is_installed():
             patterns = ['libagent-1.so.0', 'agent.h', 'libagent-1.pc', 'agent-chat', 'agent-cli',
                         APP_ID + '.desktop', APP_ID + '.metainfo.xml', APP_ID + '.service',
-                        APP_ID + '.svg', APP_ID + '-symbolic.svg', SCHEMA_ID + '.gschema.xml']
+                        APP_ID + '.svg', APP_ID + '-symbolic.svg', SCHEMA_ID + '.gschema.xml',
+                        'agent-cli.1', 'agent-chat.1']
             patterns += [domain + '.mo' for domain in DOMAINS]
             if INTROSPECTION == 'enabled':
                 patterns += ['Agent-1.0.gir', 'Agent-1.0.typelib']
@@ -100,6 +101,8 @@ def main():
             check('/share/icons/hicolor/scalable/apps/' in where[APP_ID + '.svg'], 'app icon')
             check('/share/icons/hicolor/symbolic/apps/' in where[APP_ID + '-symbolic.svg'],
                   'symbolic icon')
+            for page in ('agent-cli.1', 'agent-chat.1'):
+                check('/share/man/man1/' in where[page], 'a manual page in man1: ' + where[page])
 
         def test_installed_data_is_valid():
             subprocess.run(['desktop-file-validate', where[APP_ID + '.desktop']], check=True)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A map from namespace to the base URL of its documentation, for links
 baseURLs = [
   [ 'GLib', 'https://docs.gtk.org/glib/' ],

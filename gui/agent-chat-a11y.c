@@ -9,7 +9,7 @@
  * the minimums move, read the names in the accessibility tree
  * (test-gui-keyboard) without these.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -19,7 +19,7 @@
  * (agent-chat-search-provider.c) ask for; app.present-window (a window's
  * id) is the default action of its notifications.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
@@ -422,7 +422,7 @@ about_action (GSimpleAction *action,
                          "application-icon", AGENT_CHAT_APP_ID,
                          "version", PACKAGE_VERSION,
                          "developers", developers,
-                         "license-type", GTK_LICENSE_LGPL_2_1,
+                         "license-type", GTK_LICENSE_GPL_3_0,
                          "comments", _("Chat with a language model that can use tools"),
                          NULL);
 }

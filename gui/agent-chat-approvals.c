@@ -10,7 +10,7 @@
  * stored keeps them in memory. They are given back one by one, or all at
  * once, from the conversation's menu.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -17,7 +17,7 @@
  * shown without them). A window opened with one on the command line uses
  * it, as agent-cli does, which also keeps it out of what it stores.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

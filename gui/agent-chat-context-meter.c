@@ -17,7 +17,7 @@
  * rather than the server's count (context-estimated), the meter says
  * "about" ("~12 k").
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

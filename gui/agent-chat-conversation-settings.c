@@ -12,7 +12,7 @@
  * "temperature" and "top-p" (numbers), "seed" and "context-window"
  * (integers); a member left out is a setting left to its default.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

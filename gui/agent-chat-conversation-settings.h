@@ -1,6 +1,6 @@
 /* agent-chat-conversation-settings.h
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #pragma once

@@ -5,7 +5,7 @@
  * of the number. Typing the word, or clearing the entry, sets it back;
  * the button's "-" reaches it from the first value.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -5,7 +5,7 @@
  * headers). What is wrong is said below the form, naming the field and
  * line, never the value: a variable or header may hold a token.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -11,7 +11,7 @@
  *   mcp.remove (s)          removes a server
  *   mcp.reconnect (s)       connects a failed server again
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -9,7 +9,7 @@
  * The row changes nothing itself: it activates the page's actions
  * (mcp.set-enabled, mcp.remove, mcp.reconnect), which save the file.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

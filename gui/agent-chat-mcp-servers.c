@@ -14,7 +14,7 @@
  * the app shuts down. A file that cannot be
  * read is never overwritten.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

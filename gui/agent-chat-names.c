@@ -5,7 +5,7 @@
  * descriptions written for the model. Names the app does not know show as
  * they are.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -11,7 +11,7 @@
  * Workaround, GTK 4.8 (fix version not known): when the minimum moves,
  * check test-gui-popovers-e2e without agent_chat_popover_forward_shortcuts().
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

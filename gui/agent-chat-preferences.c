@@ -19,7 +19,7 @@
  * through the secret store, never in GSettings; a line under the fields
  * says where it is kept.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -21,7 +21,7 @@
  * bench-gui under llvmpipe with GTK's own choice; drop this file if it is
  * as fast as cairo.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -9,7 +9,7 @@
  * sidebar's search with the words. data/…search-provider.ini tells the
  * Shell where to ask.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

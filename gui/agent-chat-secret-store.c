@@ -18,7 +18,7 @@
  * key of its own falls back on the provider's environment variable
  * (OPENAI_API_KEY, …), as the app did before the keyring.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -8,7 +8,7 @@
  * focus, named after the title. Rows are recycled: setting a new item
  * drops the binding to the old one.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -16,7 +16,7 @@
  * if it was the one shown); it is deleted for good when the last such
  * toast goes (or, if the app quits first, when the store is next opened).
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -7,7 +7,7 @@
  * plain text on one line, without the Markdown's marks, and starts a few
  * words before the first match.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -5,7 +5,7 @@
  * tools, a few tokens), its answer cleaned to one line of at most 60
  * characters without quotes or Markdown.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -13,7 +13,7 @@
  *   clicking it brings the window forward (app.present-window), and it goes
  *   once the window is active again.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -15,7 +15,7 @@
  * turn goes on). A refusal as too long that names the limit sets it too
  * (libagent).
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -9,7 +9,7 @@
  * A window of its own (no application: in the tests and benchmarks) keeps
  * conversations only when given a store (its "store" property).
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -9,7 +9,7 @@
  * _async()): an imported conversation is shown, and a file that cannot be
  * imported is refused in a dialog that says what is wrong and where.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

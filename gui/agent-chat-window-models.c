@@ -8,7 +8,7 @@
  * for one that is not; a chat without one uses the connection's model (the
  * settings', or the command line's).
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -9,7 +9,7 @@
  * agent-chat-window-conversations.c (the stored conversations and the
  * sidebar) and agent-chat-window-import.c (conversations imported).
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #pragma once

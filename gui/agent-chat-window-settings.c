@@ -14,7 +14,7 @@
  * window the model runs with (num_ctx): agent-chat-window-context.c asks
  * for it here first.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

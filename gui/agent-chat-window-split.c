@@ -9,7 +9,7 @@
  * leaflet, whose header bars show the window's buttons and the back button
  * as it folds.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -28,7 +28,7 @@
  * notifications in agent-chat-window-approvals.c; the model picker in
  * agent-chat-window-models.c.
  *
- * SPDX-License-Identifier: LGPL-2.1-or-later
+ * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: LGPL-2.1-or-later
 -- A conversation database as the first schema (version 1) wrote it: the
 -- starting point of test-store-list's /store/migrate-from-v1. Frozen: do
 -- not change it when the schema changes.

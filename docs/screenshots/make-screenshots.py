@@ -3,9 +3,10 @@
 # from the real app (a build tree's) against a scripted server, under Xvfb:
 #
 #   dbus-run-session -- xvfb-run -a -s '-screen 0 1280x900x24' \
-#     /usr/bin/python3 docs/screenshots/make-screenshots.py _build [long | attachments | failed]
+#     /usr/bin/python3 docs/screenshots/make-screenshots.py _build [long | attachments | failed | demo]
 #
-# All the scenes when none is given; with "long", only the long
+# All the scenes when none is given; with "demo", only the README's (the
+# app against agent-demo-server, the calculator answering); with "long", only the long
 # conversation's (the context meter and a summary's marker); with
 # "attachments", only the attachments'; with "failed", only the failed
 # turn kept in the history.
@@ -267,8 +268,44 @@ def failed_turn(home, server, focus):
     chat.quit()
 
 
+def demo(home):
+    """The README's screenshot: the app against the demo server, as `./run`
+    starts it without a model server, the calculator called."""
+    demo_server = subprocess.Popen([os.path.join(BUILD, "demo", "agent-demo-server"), "--quiet"],
+                                   stdout=subprocess.PIPE, text=True)
+    try:
+        url = demo_server.stdout.readline().strip()
+        chat = App(home, url, "demo", "enabled-tools=['calculator']\n"
+                   "window-width=720\nwindow-height=480\n")
+        gtk = os.path.join(home, "config", "gtk-4.0")
+        os.makedirs(gtk, exist_ok=True)
+        with open(os.path.join(gtk, "settings.ini"), "w") as settings:
+            settings.write("[Settings]\ngtk-decoration-layout=appmenu:close\n")
+        app = chat.start()
+        focus = FocusTracker()
+        send("What is 17 * 23 + 4?")
+        focus.wait(lambda: shows(app, "395") and turn_over(app), 30)
+        xdotool("mousemove", "5", "5")
+        time.sleep(1.0)
+        # Small enough for the README: a palette of 64 colours
+        subprocess.run(["import", "-window", window_id()[-1], "-colors", "64",
+                        "PNG8:" + os.path.join(HERE, "agent-chat.png")], check=True)
+        print("wrote agent-chat.png")
+        chat.quit()
+    finally:
+        demo_server.terminate()
+        demo_server.wait()
+
+
 def main():
     scenes = sys.argv[2:]
+    if scenes == ["demo"]:
+        home = tempfile.mkdtemp(prefix="screenshots-")
+        try:
+            demo(home)
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+        return
     server = ScriptedServer()
     if scenes == ["long"]:
         home = tempfile.mkdtemp(prefix="screenshots-")
