@@ -22,6 +22,9 @@
  * - /models/delete: a running model is unloaded, then deleted; an unknown
  *   one is %AGENT_ERROR_MODEL_NOT_FOUND.
  * - /models/unload: keep_alive 0; an unknown model is not found.
+ * - /models/chat/not-installed: a turn with a model Ollama does not have
+ *   fails with %AGENT_ERROR_MODEL_NOT_FOUND pointing to the pull; the
+ *   history keeps the user's message only.
  * - /models/unsupported: OpenAI-compatible servers have no manager: the
  *   calls fail naming the provider, and nothing is sent.
  *
@@ -612,6 +615,41 @@ test_unload (void)
 }
 
 static void
+test_chat_not_installed (void)
+{
+  Fixture f;
+  g_autoptr(AgentSession) session = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AgentMessage) answer = NULL;
+  g_autoptr(GError) error = NULL;
+
+  fixture_init (&f);
+  agent_provider_set_model (f.provider, "mistral");
+  session = agent_session_new (f.provider);
+  agent_session_send_async (session, "Hello", NULL, result_cb, &result);
+  answer = agent_session_send_finish (session, wait_result (&result), &error);
+  g_assert_null (answer);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_MODEL_NOT_FOUND);
+  agent_test_assert_contains (error->message, "“mistral” is not installed");
+  agent_test_assert_contains (error->message, "agent-cli --pull mistral");
+  g_assert_cmpuint (agent_error_get_http_status (error), ==, 404);
+  g_assert_cmpuint (agent_test_ollama_count (f.ollama, "/api/chat"), ==, 1);
+  g_clear_object (&result);
+  g_clear_error (&error);
+
+  /* Installed, the same session answers */
+  agent_provider_set_model (f.provider, "qwen3:8b");
+  agent_session_send_async (session, "Hello again", NULL, result_cb, &result);
+  answer = agent_session_send_finish (session, wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (agent_message_get_content (answer), ==, "OK.");
+
+  g_clear_object (&result);
+  g_assert_finalize_object (g_steal_pointer (&session));
+  fixture_clear (&f);
+}
+
+static void
 test_unsupported (void)
 {
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
@@ -658,6 +696,7 @@ main (int    argc,
   g_test_add_func ("/models/pull/errors", test_pull_errors);
   g_test_add_func ("/models/delete", test_delete);
   g_test_add_func ("/models/unload", test_unload);
+  g_test_add_func ("/models/chat/not-installed", test_chat_not_installed);
   g_test_add_func ("/models/unsupported", test_unsupported);
 
   return g_test_run ();

@@ -24,6 +24,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "agent-error-private.h"
 #include "models/agent-models-private.h"
 
 GError *
@@ -58,14 +59,57 @@ _agent_model_error_from_ollama (const char *message,
                           message + strlen ("pull model manifest: "));
     }
 
-  if (g_str_has_prefix (message, "model ") && g_str_has_suffix (message, " not found") &&
-      model != NULL)
-    return _agent_model_error_not_installed (model);
-
-  /* "model \"x\" not found, try pulling it first" (older servers) */
-  if (g_str_has_prefix (message, "model ") && strstr (message, " not found, try pulling") != NULL &&
+  /* "model 'x' not found", "model \"x\" not found, try pulling it first" */
+  if (g_str_has_prefix (message, "model ") && strstr (message, " not found") != NULL &&
       model != NULL)
     return _agent_model_error_not_installed (model);
 
   return NULL;
+}
+
+/* "model 'x' not found" (or "model \"x\" not found, try pulling it
+ * first"): x, or NULL */
+static char *
+dup_missing_model (const char *message)
+{
+  const char *start;
+  const char *end;
+  char quote;
+
+  if (message == NULL || !g_str_has_prefix (message, "model ") ||
+      strstr (message, " not found") == NULL)
+    return NULL;
+  start = message + strlen ("model ");
+  quote = *start;
+  if (quote != '\'' && quote != '"')
+    return NULL;
+  end = strchr (start + 1, quote);
+  if (end == NULL || end == start + 1 || !g_str_has_prefix (end + 1, " not found"))
+    return NULL;
+  return g_strndup (start + 1, end - start - 1);
+}
+
+void
+_agent_model_error_refine_http (GError     **error,
+                                guint        status,
+                                const char  *body,
+                                gsize        len)
+{
+  g_autoptr(AgentJsonParser) parser = NULL;
+  g_autofree char *model = NULL;
+  AgentJson root;
+  AgentJson member;
+
+  if (status != 404 || body == NULL || len == 0)
+    return;
+  parser = agent_json_parser_new ();
+  if (!agent_json_parser_parse (parser, body, len, &root, NULL))
+    return;
+  member = agent_json_member (&root, "error");
+  if (!(model = dup_missing_model (agent_json_string (&member, NULL))))
+    return;
+
+  g_clear_error (error);
+  *error = _agent_model_error_not_installed (model);
+  _agent_error_set_http_status (*error, status);
 }
