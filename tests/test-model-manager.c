@@ -23,8 +23,8 @@
  *   one is %AGENT_ERROR_MODEL_NOT_FOUND.
  * - /models/unload: keep_alive 0; an unknown model is not found.
  * - /models/chat/not-installed: a turn with a model Ollama does not have
- *   fails with %AGENT_ERROR_MODEL_NOT_FOUND pointing to the pull; the
- *   history keeps the user's message only.
+ *   fails with %AGENT_ERROR_MODEL_NOT_FOUND pointing to the pull, whether
+ *   the chat or the model's description says so.
  * - /models/unsupported: OpenAI-compatible servers have no manager: the
  *   calls fail naming the provider, and nothing is sent.
  *
@@ -614,37 +614,55 @@ test_unload (void)
   fixture_clear (&f);
 }
 
+static gboolean
+chat (AgentSession  *session,
+      const char    *text,
+      GError       **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AgentMessage) answer = NULL;
+
+  agent_session_send_async (session, text, NULL, result_cb, &result);
+  answer = agent_session_send_finish (session, wait_result (&result), error);
+  return answer != NULL;
+}
+
 static void
 test_chat_not_installed (void)
 {
   Fixture f;
   g_autoptr(AgentSession) session = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(AgentMessage) answer = NULL;
+  g_autoptr(AgentTool) calculator = agent_calculator_tool_new ();
   g_autoptr(GError) error = NULL;
 
   fixture_init (&f);
   agent_provider_set_model (f.provider, "mistral");
   session = agent_session_new (f.provider);
-  agent_session_send_async (session, "Hello", NULL, result_cb, &result);
-  answer = agent_session_send_finish (session, wait_result (&result), &error);
-  g_assert_null (answer);
+
+  /* Asked with a plain prompt: the chat answers 404 */
+  g_assert_false (chat (session, "Hello", &error));
   g_assert_error (error, AGENT_ERROR, AGENT_ERROR_MODEL_NOT_FOUND);
   agent_test_assert_contains (error->message, "“mistral” is not installed");
   agent_test_assert_contains (error->message, "agent-cli --pull mistral");
   g_assert_cmpuint (agent_error_get_http_status (error), ==, 404);
   g_assert_cmpuint (agent_test_ollama_count (f.ollama, "/api/chat"), ==, 1);
-  g_clear_object (&result);
+  g_clear_error (&error);
+
+  /* With tools, the model's description comes first, and says the same:
+   * nothing is sent */
+  agent_session_add_tool (session, calculator);
+  g_assert_false (chat (session, "What is 6*7?", &error));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_MODEL_NOT_FOUND);
+  agent_test_assert_contains (error->message, "agent-cli --pull mistral");
+  g_assert_cmpuint (agent_test_ollama_count (f.ollama, "/api/show"), ==, 1);
+  g_assert_cmpuint (agent_test_ollama_count (f.ollama, "/api/chat"), ==, 1);
   g_clear_error (&error);
 
   /* Installed, the same session answers */
   agent_provider_set_model (f.provider, "qwen3:8b");
-  agent_session_send_async (session, "Hello again", NULL, result_cb, &result);
-  answer = agent_session_send_finish (session, wait_result (&result), &error);
+  g_assert_true (chat (session, "Hello again", &error));
   g_assert_no_error (error);
-  g_assert_cmpstr (agent_message_get_content (answer), ==, "OK.");
 
-  g_clear_object (&result);
   g_assert_finalize_object (g_steal_pointer (&session));
   fixture_clear (&f);
 }
