@@ -52,6 +52,11 @@ G_BEGIN_DECLS
  *   the arguments of a tool call) does not follow its JSON Schema
  * @AGENT_ERROR_UNSUPPORTED: the provider, model or server cannot do what
  *   was asked (for example structured output with a schema it cannot take)
+ * @AGENT_ERROR_MODEL_NOT_FOUND: the server has no such model installed (or,
+ *   for a pull, its registry has none)
+ * @AGENT_ERROR_NO_SPACE: the server's disk is full
+ * @AGENT_ERROR_REGISTRY: the server could not reach the registry it pulls
+ *   models from
  *
  * Error codes in the %AGENT_ERROR domain.
  *
@@ -75,6 +80,9 @@ typedef enum
   AGENT_ERROR_CONTEXT_LENGTH,
   AGENT_ERROR_SCHEMA,
   AGENT_ERROR_UNSUPPORTED,
+  AGENT_ERROR_MODEL_NOT_FOUND,
+  AGENT_ERROR_NO_SPACE,
+  AGENT_ERROR_REGISTRY,
 } AgentError;
 
 AGENT_AVAILABLE_IN_ALL

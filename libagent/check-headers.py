@@ -9,7 +9,7 @@
 #    benchmarks) includes a header of libagent/ with its folder:
 #    "wire/agent-sse-parser-private.h", "core/agent-session.h".
 # 3. The layers: a folder includes only from its own layer and those below
-#    (json, messages, wire, tools, core; the root's helpers may use the
+#    (json, messages, wire, tools, models, core; the root's helpers may use the
 #    first three). providers/ reaches the core only through the provider's
 #    headers, and nothing below mcp/ and store/ includes them: they stay
 #    optional plug-ins of the core.
@@ -24,7 +24,7 @@ SOURCE_DIR = sys.argv[1]
 LIBAGENT = os.path.join(SOURCE_DIR, 'libagent')
 INSTALLED = {os.path.relpath(os.path.realpath(p), os.path.realpath(LIBAGENT)) for p in sys.argv[2:]}
 GENERATED = {'agent-enums.h', 'agent-features.h', 'agent-marshal.h', 'agent-version.h', 'config.h'}
-RANK = {'': 3.5, 'json': 1, 'messages': 2, 'wire': 3, 'tools': 4, 'core': 5,
+RANK = {'': 3.5, 'json': 1, 'messages': 2, 'wire': 3, 'tools': 4, 'models': 4.5, 'core': 5,
         'providers': 6, 'mcp': 7, 'store': 8}
 PROVIDERS_MAY_USE = {'core/agent-provider.h', 'core/agent-provider-private.h'}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -86,8 +86,8 @@ for top in ('libagent', 'tests', 'bench'):
                 ok = RANK[theirs] < RANK[mine] and theirs not in ('mcp', 'store')
             if not ok:
                 problems.append('%s: %s may not include %s (the layers: json, messages, wire, '
-                                'tools, core; providers/ through the provider; mcp/ and store/ '
-                                'on top)' % (where, (mine + '/') if mine else 'the root', target))
+                                'tools, models, core; providers/ through the provider; mcp/ and '
+                                'store/ on top)' % (where, (mine + '/') if mine else 'the root', target))
 
 print('1..1')
 for problem in problems:

@@ -198,13 +198,13 @@ test_http_errors (Fixture       *f,
   g_assert_cmpuint (agent_error_get_http_status (f->turn.error), ==, 500);
   g_assert_nonnull (strstr (f->turn.error->message, "500"));
 
-  /* 404 with an Ollama-style body */
+  /* 404 with an Ollama-style body: a model to pull */
   r = agent_test_server_add_response (f->server, 404);
   agent_test_response_set_body (r, "application/json", "{\"error\":\"model \\\"nope\\\" not found\"}");
   agent_test_turn_run (&f->turn, f->session, "Hi", NULL);
-  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_HTTP);
+  g_assert_error (f->turn.error, AGENT_ERROR, AGENT_ERROR_MODEL_NOT_FOUND);
   g_assert_cmpuint (agent_error_get_http_status (f->turn.error), ==, 404);
-  g_assert_nonnull (strstr (f->turn.error->message, "model \"nope\" not found"));
+  g_assert_nonnull (strstr (f->turn.error->message, "“nope” is not installed"));
 
   /* Nothing streamed: memory holds the three user messages only */
   g_assert_cmpuint (memory_length (f), ==, 3);
