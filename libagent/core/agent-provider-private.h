@@ -27,7 +27,7 @@ typedef struct
   const char    *system_prompt;
   GListModel    *messages;   /* of AgentMessage */
   GListModel    *tools;      /* of AgentTool */
-  /* Structured output (agent-session-output.c): the answer is to follow
+  /* Structured output (AgentSession:output-schema): the answer is to follow
    * this JSON Schema (NULL: prose), under this name (a tool's, for the
    * providers whose backend has output_by_tool) */
   JsonNode      *output_schema;
