@@ -8,7 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "core/agent-request-settings-private.h"
+#include "transport/agent-request-settings-private.h"
 #include "core/agent-session-private.h"
 #include "core/agent-transcript-private.h"
 #include "core/agent-turn-private.h"

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 
 /* A Go duration, as Ollama reads keep_alive: [-+]? (number unit)+, number
  * a decimal with an optional fraction, unit ns, us, µs, ms, s, m or h; or

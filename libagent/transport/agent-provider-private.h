@@ -13,8 +13,8 @@
 
 #include "wire/agent-accumulator-private.h"
 #include "json/agent-json-private.h"
-#include "core/agent-provider.h"
-#include "core/agent-request-settings-private.h"
+#include "transport/agent-provider.h"
+#include "transport/agent-request-settings-private.h"
 #include "messages/agent-content-part-private.h"
 #include "wire/agent-stream-decoder-private.h"
 

@@ -10,7 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 
 /* At most max_concurrent requests at once (0: no limit); the others wait
  * in line. Sessions of several threads may share a provider, hence the

@@ -17,8 +17,8 @@
 
 #include "agent-error-private.h"
 #include "json/agent-json-private.h"
-#include "core/agent-provider-private.h"
-#include "core/agent-context-length-private.h"
+#include "transport/agent-provider-private.h"
+#include "transport/agent-context-length-private.h"
 #include "agent-util-private.h"
 #include "agent-version.h"
 #include "wire/agent-wire-util-private.h"

@@ -19,7 +19,7 @@
 
 #include "agent-enums.h"
 #include "agent-error.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "agent-util-private.h"
 
 /**
