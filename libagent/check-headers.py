@@ -31,8 +31,6 @@ INSTALLED = {os.path.relpath(os.path.realpath(p), os.path.realpath(LIBAGENT)) fo
 GENERATED = {'agent-enums.h', 'agent-features.h', 'agent-marshal.h', 'agent-version.h', 'config.h'}
 RANK = {'': 3.5, 'json': 1, 'messages': 2, 'wire': 3, 'tools': 4, 'transport': 4.5, 'core': 5,
         'providers': 6, 'mcp': 7, 'store': 8}
-# Until the provider's headers leave core/ for transport/
-PROVIDERS_MAY_USE = {'core/agent-provider.h', 'core/agent-provider-private.h'}
 LAYERS = ('json, messages, wire, tools, transport, core; providers/ on transport/, never core/; '
           'mcp/ and store/ on top')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -58,7 +56,7 @@ def layer_allows(own, target):
     if theirs in ('mcp', 'store'):
         return False
     if mine == 'providers' and theirs == 'core':
-        return target in PROVIDERS_MAY_USE
+        return False
     return RANK[theirs] < RANK[mine]
 
 
