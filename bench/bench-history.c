@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "agent.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 
 #include "bench-history.h"
 #include "bench-util.h"

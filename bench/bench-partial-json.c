@@ -39,7 +39,7 @@
 
 #include <agent.h>
 
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "json/agent-json-private.h"
 #include "wire/agent-accumulator-private.h"
 #include "wire/agent-stream-decoder-private.h"

@@ -13,7 +13,7 @@
 
 #include "messages/agent-message.h"
 #include "wire/agent-sse-parser-private.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "wire/agent-stream-decoder-private.h"
 #include "messages/agent-tool-call.h"
 

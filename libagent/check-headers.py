@@ -9,10 +9,15 @@
 #    benchmarks) includes a header of libagent/ with its folder:
 #    "wire/agent-sse-parser-private.h", "core/agent-session.h".
 # 3. The layers: a folder includes only from its own layer and those below
-#    (json, messages, wire, tools, models, core; the root's helpers may use the
-#    first three). providers/ reaches the core only through the provider's
-#    headers, and nothing below mcp/ and store/ includes them: they stay
-#    optional plug-ins of the core.
+#    (json, messages, wire, tools, models, transport, core; the root's helpers may
+#    use the first three). transport/ is a provider's connection to its
+#    server and knows nothing of the session or the turn; providers/ sits
+#    on transport/ and never includes core/; nothing below mcp/ and store/
+#    includes them: they stay optional plug-ins of the core.
+#
+# Then it checks the rule of 3 itself on cases it must refuse and allow
+# (a transport file including a session header must fail), so that a
+# change to the ranks cannot quietly open a layer.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -24,9 +29,10 @@ SOURCE_DIR = sys.argv[1]
 LIBAGENT = os.path.join(SOURCE_DIR, 'libagent')
 INSTALLED = {os.path.relpath(os.path.realpath(p), os.path.realpath(LIBAGENT)) for p in sys.argv[2:]}
 GENERATED = {'agent-enums.h', 'agent-features.h', 'agent-marshal.h', 'agent-version.h', 'config.h'}
-RANK = {'': 3.5, 'json': 1, 'messages': 2, 'wire': 3, 'tools': 4, 'models': 4.5, 'core': 5,
+RANK = {'': 3.5, 'json': 1, 'messages': 2, 'wire': 3, 'tools': 4, 'models': 4.2, 'transport': 4.5, 'core': 5,
         'providers': 6, 'mcp': 7, 'store': 8}
-PROVIDERS_MAY_USE = {'core/agent-provider.h', 'core/agent-provider-private.h'}
+LAYERS = ('json, messages, wire, tools, models, transport, core; providers/ on transport/, never core/; '
+          'mcp/ and store/ on top')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 headers = {}   # bare name -> path relative to libagent/
@@ -39,6 +45,19 @@ for dirpath, dirs, names in os.walk(LIBAGENT):
 
 def folder(rel):
     return os.path.dirname(rel)
+
+
+def layer_allows(own, target):
+    """Whether libagent/OWN may include libagent/TARGET (paths relative to
+    libagent/), by the layers"""
+    mine, theirs = folder(own), folder(target)
+    if mine == theirs or theirs == '':
+        return True
+    if theirs in ('mcp', 'store'):
+        return False
+    if mine == 'providers' and theirs == 'core':
+        return False
+    return RANK[theirs] < RANK[mine]
 
 
 def sources(top):
@@ -75,21 +94,39 @@ for top in ('libagent', 'tests', 'bench'):
             if included != target:
                 problems.append('%s: include "%s" as "%s"' % (where, included, target))
                 continue
-            if own is None:
+            if own is None or layer_allows(own, target):
                 continue
-            mine, theirs = folder(own), folder(target)
-            if mine == theirs or theirs == '':
-                continue
-            if mine == 'providers' and theirs == 'core':
-                ok = target in PROVIDERS_MAY_USE
-            else:
-                ok = RANK[theirs] < RANK[mine] and theirs not in ('mcp', 'store')
-            if not ok:
-                problems.append('%s: %s may not include %s (the layers: json, messages, wire, '
-                                'tools, models, core; providers/ through the provider; mcp/ and '
-                                'store/ on top)' % (where, (mine + '/') if mine else 'the root', target))
+            mine = folder(own)
+            problems.append('%s: %s may not include %s (the layers: %s)'
+                            % (where, (mine + '/') if mine else 'the root', target, LAYERS))
 
-print('1..1')
+# The rule itself: what it must refuse, and what it must allow
+CASES = [
+    ('transport/agent-step.c', 'core/agent-session-private.h', False),
+    ('transport/agent-provider.c', 'core/agent-turn-private.h', False),
+    ('transport/agent-provider-http.c', 'providers/agent-output-private.h', False),
+    ('providers/agent-ollama.c', 'core/agent-session-private.h', False),
+    ('providers/agent-ollama.c', 'core/agent-memory-private.h', False),
+    ('wire/agent-accumulator.c', 'transport/agent-provider-private.h', False),
+    ('tools/agent-tool.c', 'transport/agent-step-private.h', False),
+    ('core/agent-session.c', 'mcp/agent-mcp-client-private.h', False),
+    ('providers/agent-ollama.c', 'transport/agent-provider-private.h', True),
+    ('core/agent-turn.c', 'transport/agent-step-private.h', True),
+    ('transport/agent-step.c', 'wire/agent-stream-decoder-private.h', True),
+    ('transport/agent-provider.c', 'messages/agent-content-part-private.h', True),
+    ('mcp/agent-mcp-client.c', 'core/agent-session-private.h', True),
+]
+rule_problems = []
+for own, target, allowed in CASES:
+    if layer_allows(own, target) != allowed:
+        rule_problems.append('%s including %s should be %s' % (own, target,
+                                                              'allowed' if allowed else 'refused'))
+
+print('1..2')
 for problem in problems:
     print('# ' + problem)
 print('%s 1 headers and folders follow the rules' % ('not ok' if problems else 'ok'))
+for problem in rule_problems:
+    print('# ' + problem)
+print('%s 2 the layer rule refuses what it must (a transport file may not include a session '
+      'header)' % ('not ok' if rule_problems else 'ok'))

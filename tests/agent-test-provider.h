@@ -15,7 +15,7 @@
 
 #include <agent.h>
 
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "agent-test-replay.h"
 #include "agent-test-server.h"
 #include "agent-test-turn.h"

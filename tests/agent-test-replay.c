@@ -7,7 +7,7 @@
 
 #include "agent-test-replay.h"
 
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 
 static void
 free_gstring (gpointer data)

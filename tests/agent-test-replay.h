@@ -14,7 +14,7 @@
 #include <agent.h>
 
 #include "wire/agent-accumulator-private.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "wire/agent-stream-decoder-private.h"
 
 G_BEGIN_DECLS

@@ -26,7 +26,7 @@ struct _AgentSession
   AgentMessage  *current_message;
   GObject       *transcript;  /* an AgentTranscript, made when asked for */
   JsonNode      *output_schema;
-  AgentRequestSettings *settings;  /* agent-session-settings.c */
+  AgentRequestSettings *settings;
   AgentTurn     *turn;
   double         tool_timeout;
   double         step_timeout;
@@ -38,10 +38,10 @@ struct _AgentSession
   guint          max_steps;
   guint          max_tool_calls;
   guint          stream_tool_call_chunks : 1;
-  guint          validate_tool_arguments : 1;  /* agent-session-tools.c */
+  guint          validate_tool_arguments : 1;
   guint          scale_images : 1;
 
-  /* agent-session-context.c */
+  /* context-used and what the policy did (agent-turn-context.c) */
   AgentContextPolicy *context_policy;
   guint64        context_window;     /* tokens, 0 if unknown */
   gint64         context_used;       /* estimate of the next request, -1 if none yet */
@@ -95,43 +95,10 @@ void _agent_session_set_usage           (AgentSession *self,
 void _agent_session_set_turn_metrics    (AgentSession *self,
                                          AgentMetrics *metrics);
 
-/* agent-session-limits.c: max-request-size, max-turn-size, stall-timeout,
- * max-attachment-size, scale-images */
-#define AGENT_SESSION_DEFAULT_MAX_REQUEST_SIZE (G_GUINT64_CONSTANT (32) * 1024 * 1024)
-#define AGENT_SESSION_DEFAULT_MAX_TURN_SIZE    (G_GUINT64_CONSTANT (32) * 1024 * 1024)
-#define AGENT_SESSION_DEFAULT_MAX_ATTACHMENT_SIZE (G_GUINT64_CONSTANT (20) * 1024 * 1024)
-#define AGENT_SESSION_DEFAULT_STALL_TIMEOUT    600.0
-
-void     _agent_session_init_limits          (AgentSession *self);
-void     _agent_session_class_add_limits     (GObjectClass *object_class,
-                                              guint         first_prop_id);
-gboolean _agent_session_get_limit_property   (AgentSession *self,
-                                              guint         prop_id,
-                                              GValue       *value);
-gboolean _agent_session_set_limit_property   (AgentSession *self,
-                                              guint         prop_id,
-                                              const GValue *value);
-
-/* agent-session-limits.c adds this many properties */
-#define AGENT_SESSION_N_LIMIT_PROPS 5
-
-/* agent-session-context.c adds this many properties */
-#define AGENT_SESSION_N_CONTEXT_PROPS 5
-
-/* agent-session-context.c: context-policy, context-window, context-used,
- * context-pressure-threshold, context-estimated; context-pressure and
- * compacted */
-void     _agent_session_init_context          (AgentSession *self);
-void     _agent_session_dispose_context       (AgentSession *self);
-void     _agent_session_class_add_context     (GObjectClass *object_class,
-                                               guint         first_prop_id,
-                                               guint        *signal_ids);
-gboolean _agent_session_get_context_property  (AgentSession *self,
-                                               guint         prop_id,
-                                               GValue       *value);
-gboolean _agent_session_set_context_property  (AgentSession *self,
-                                               guint         prop_id,
-                                               const GValue *value);
+/* Notified by pspec, in agent-session.c: context-used and
+ * context-estimated, set as the turn learns them
+ * (agent-turn-context.c); reaching the pressure threshold emits
+ * context-pressure. */
 void     _agent_session_set_context_used      (AgentSession *self,
                                                gint64        tokens,
                                                gboolean      estimated);
@@ -141,49 +108,10 @@ void     _agent_session_show_context_used     (AgentSession *self,
 /* agent-turn-context.c: context-used of the memory as it is */
 void     _agent_session_update_context_used   (AgentSession *self);
 
-/* agent-session-output.c: output-schema, object-delta, object-finished,
- * check-output */
-#define AGENT_SESSION_N_OUTPUT_PROPS 1
+/* agent-session-turn.c: the settings of the next request, the
+ * provider's with the session's over them (a new object) */
+AgentRequestSettings *_agent_session_dup_request_settings (AgentSession *self);
 
-void     _agent_session_class_add_output     (GObjectClass *object_class,
-                                              guint         first_prop_id,
-                                              guint        *object_delta_signal,
-                                              guint        *object_finished_signal,
-                                              guint        *check_output_signal);
-gboolean _agent_session_get_output_property  (AgentSession *self,
-                                              guint         prop_id,
-                                              GValue       *value);
-gboolean _agent_session_set_output_property  (AgentSession *self,
-                                              guint         prop_id,
-                                              const GValue *value);
-
-/* agent-turn-capabilities.c: the notice signal */
-void     _agent_session_class_add_notice    (GObjectClass *object_class,
-                                             guint        *notice_signal);
-
-/* agent-session-tools.c: validate-tool-arguments, tool-failed */
-#define AGENT_SESSION_N_TOOLS_PROPS 1
-
-void     _agent_session_init_tools          (AgentSession *self);
-void     _agent_session_class_add_tools     (GObjectClass *object_class,
-                                             guint         first_prop_id,
-                                             guint        *tool_failed_signal);
-gboolean _agent_session_get_tools_property  (AgentSession *self,
-                                             guint         prop_id,
-                                             GValue       *value);
-gboolean _agent_session_set_tools_property  (AgentSession *self,
-                                             guint         prop_id,
-                                             const GValue *value);
-
-/* agent-session-settings.c: settings */
-#define AGENT_SESSION_N_SETTINGS_PROPS 1
-
-void                  _agent_session_class_add_settings    (GObjectClass *object_class,
-                                                            guint         first_prop_id);
-gboolean              _agent_session_get_settings_property (AgentSession *self,
-                                                            guint         prop_id,
-                                                            GValue       *value);
-AgentRequestSettings *_agent_session_dup_request_settings  (AgentSession *self);
 /* agent-turn-parts.c: what the provider's API makes of images (its
  * billing), and the rule images are scaled by (NULL: scale-images off) */
 const AgentImageRule *_agent_session_get_images       (AgentSession *self);

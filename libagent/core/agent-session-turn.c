@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "transport/agent-request-settings-private.h"
 #include "core/agent-session-private.h"
 #include "core/agent-transcript-private.h"
 #include "core/agent-turn-private.h"
@@ -16,57 +17,6 @@
 
 /* Starting a turn, and what the session shows of the turn that runs or
  * last ran. The turn itself is in agent-turn.c. */
-
-/**
- * agent_session_get_turn_metrics:
- * @self: a [class@Agent.Session]
- *
- * Gets the metrics of the last turn that ended.
- *
- * Returns: (transfer none) (nullable): the metrics of the last turn that ended
- *
- * Since: 0.1
- */
-AgentMetrics *
-agent_session_get_turn_metrics (AgentSession *self)
-{
-  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
-  return self->turn_metrics;
-}
-
-/**
- * agent_session_get_busy:
- * @self: a [class@Agent.Session]
- *
- * Checks whether a turn is running.
- *
- * Returns: whether a turn is running
- *
- * Since: 0.1
- */
-gboolean
-agent_session_get_busy (AgentSession *self)
-{
-  g_return_val_if_fail (AGENT_IS_SESSION (self), FALSE);
-  return self->turn != NULL;
-}
-
-/**
- * agent_session_get_current_message:
- * @self: a [class@Agent.Session]
- *
- * Gets the assistant message being streamed.
- *
- * Returns: (transfer none) (nullable): the assistant message being streamed
- *
- * Since: 0.1
- */
-AgentMessage *
-agent_session_get_current_message (AgentSession *self)
-{
-  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
-  return self->current_message;
-}
 
 /**
  * agent_session_get_transcript:
@@ -97,24 +47,18 @@ agent_session_get_transcript (AgentSession *self)
   return G_LIST_MODEL (self->transcript);
 }
 
-/**
- * agent_session_get_usage:
- * @self: a [class@Agent.Session]
- *
- * Gets the tokens the last completed turn used, or %NULL when the provider
- * reported none.
- *
- * Returns: (transfer none) (nullable): the tokens the last completed turn
- *   used, or %NULL when the provider reported none
- *
- * Since: 0.1
- */
-AgentUsage *
-agent_session_get_usage (AgentSession *self)
+/* The settings of the session's next request: the provider's, the
+ * session's over them (a new object) */
+AgentRequestSettings *
+_agent_session_dup_request_settings (AgentSession *self)
 {
-  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
-  return self->usage;
+  AgentRequestSettings *settings;
+
+  settings = agent_request_settings_copy (agent_provider_get_settings (self->provider));
+  _agent_request_settings_merge (settings, self->settings);
+  return settings;
 }
+
 
 /* Whether the memory ends with something the model is to answer */
 static gboolean

@@ -1,4 +1,15 @@
-/* agent-session.c
+/* agent-session.c — AgentSession: its surface
+ *
+ * The class's surface is here, all of it: its properties (installed in one
+ * properties[] array, notified by pspec), their getters and setters, and
+ * its signals, as gnome-text-editor keeps EditorWindow's in
+ * editor-window.c and libadwaita AdwTabView's in adw-tab-view.c. That
+ * makes this file longer than the others (the documentation of 27
+ * properties and 22 signals is most of it); a reader who looks for what a
+ * session offers reads one file, and a property is added in one place.
+ * The behaviour lives around agent-session-private.h: starting a turn
+ * (agent-session-turn.c), the list of tools (agent-session-tools.c), and
+ * the turn itself (agent-turn*.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -8,9 +19,11 @@
 #include "agent-enums.h"
 #include "agent-marshal.h"
 #include "agent-util-private.h"
+#include "core/agent-output-decision.h"
 #include "core/agent-session-private.h"
 #include "core/agent-step-request.h"
 #include "core/agent-turn-private.h"
+#include "json/agent-json-private.h"
 #include "tools/agent-tool-approval.h"
 #include "tools/agent-tool-decision.h"
 
@@ -66,8 +79,27 @@ enum {
   PROP_TURN_METRICS,
   PROP_STEP_TIMEOUT,
   PROP_TURN_TIMEOUT,
+  PROP_MAX_REQUEST_SIZE,
+  PROP_MAX_TURN_SIZE,
+  PROP_STALL_TIMEOUT,
+  PROP_MAX_ATTACHMENT_SIZE,
+  PROP_SCALE_IMAGES,
+  PROP_CONTEXT_POLICY,
+  PROP_CONTEXT_WINDOW,
+  PROP_CONTEXT_USED,
+  PROP_CONTEXT_PRESSURE_THRESHOLD,
+  PROP_CONTEXT_ESTIMATED,
+  PROP_OUTPUT_SCHEMA,
+  PROP_VALIDATE_TOOL_ARGUMENTS,
+  PROP_SETTINGS,
   N_PROPS
 };
+
+#define DEFAULT_MAX_REQUEST_SIZE (G_GUINT64_CONSTANT (32) * 1024 * 1024)
+#define DEFAULT_MAX_TURN_SIZE (G_GUINT64_CONSTANT (32) * 1024 * 1024)
+#define DEFAULT_MAX_ATTACHMENT_SIZE (G_GUINT64_CONSTANT (20) * 1024 * 1024)
+#define DEFAULT_STALL_TIMEOUT 600.0
+#define DEFAULT_CONTEXT_PRESSURE_THRESHOLD 0.8
 
 G_DEFINE_FINAL_TYPE (AgentSession, agent_session, G_TYPE_OBJECT)
 
@@ -130,6 +162,56 @@ _agent_session_set_turn_metrics (AgentSession *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_METRICS]);
 }
 
+
+/* Sets context-used and context-estimated, notified together */
+static void
+set_used (AgentSession *self,
+          gint64        tokens,
+          gboolean      estimated)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  if (self->context_estimated != !!estimated)
+    {
+      self->context_estimated = !!estimated;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_ESTIMATED]);
+    }
+  if (self->context_used != tokens)
+    {
+      self->context_used = tokens;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_USED]);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+
+void
+_agent_session_show_context_used (AgentSession *self,
+                                  gint64        tokens)
+{
+  set_used (self, tokens, TRUE);
+}
+
+
+void
+_agent_session_set_context_used (AgentSession *self,
+                                 gint64        tokens,
+                                 gboolean      estimated)
+{
+  gboolean pressure;
+
+  set_used (self, tokens, estimated);
+
+  pressure = self->context_window > 0 && tokens >= 0 &&
+             (double) tokens >= self->context_pressure_threshold * (double) self->context_window;
+  if (pressure && !self->context_pressure)
+    {
+      self->context_pressure = TRUE;
+      _agent_session_emit (self, AGENT_SESSION_CONTEXT_PRESSURE, tokens, self->context_window);
+    }
+  else if (!pressure)
+    self->context_pressure = FALSE;
+}
+
 /* GObject */
 
 static void
@@ -155,7 +237,7 @@ agent_session_dispose (GObject *object)
   g_clear_pointer (&self->tool_names, g_hash_table_unref);
   g_clear_object (&self->tools);
   g_clear_object (&self->current_message);
-  _agent_session_dispose_context (self);
+  g_clear_object (&self->context_policy);
 
   G_OBJECT_CLASS (agent_session_parent_class)->dispose (object);
 }
@@ -253,13 +335,60 @@ agent_session_get_property (GObject    *object,
       g_value_set_double (value, self->turn_timeout);
       break;
 
+    case PROP_MAX_REQUEST_SIZE:
+      g_value_set_uint64 (value, self->max_request_size);
+      break;
+
+    case PROP_MAX_TURN_SIZE:
+      g_value_set_uint64 (value, self->max_turn_size);
+      break;
+
+    case PROP_STALL_TIMEOUT:
+      g_value_set_double (value, self->stall_timeout);
+      break;
+
+    case PROP_MAX_ATTACHMENT_SIZE:
+      g_value_set_uint64 (value, self->max_attachment_size);
+      break;
+
+    case PROP_SCALE_IMAGES:
+      g_value_set_boolean (value, self->scale_images);
+      break;
+
+    case PROP_CONTEXT_POLICY:
+      g_value_set_object (value, self->context_policy);
+      break;
+
+    case PROP_CONTEXT_WINDOW:
+      g_value_set_uint64 (value, self->context_window);
+      break;
+
+    case PROP_CONTEXT_USED:
+      g_value_set_int64 (value, self->context_used);
+      break;
+
+    case PROP_CONTEXT_PRESSURE_THRESHOLD:
+      g_value_set_double (value, self->context_pressure_threshold);
+      break;
+
+    case PROP_CONTEXT_ESTIMATED:
+      g_value_set_boolean (value, self->context_estimated);
+      break;
+
+    case PROP_OUTPUT_SCHEMA:
+      g_value_set_boxed (value, self->output_schema);
+      break;
+
+    case PROP_VALIDATE_TOOL_ARGUMENTS:
+      g_value_set_boolean (value, self->validate_tool_arguments);
+      break;
+
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
+
     default:
-      if (!_agent_session_get_limit_property (self, prop_id, value) &&
-          !_agent_session_get_context_property (self, prop_id, value) &&
-          !_agent_session_get_output_property (self, prop_id, value) &&
-          !_agent_session_get_tools_property (self, prop_id, value) &&
-          !_agent_session_get_settings_property (self, prop_id, value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -312,12 +441,56 @@ agent_session_set_property (GObject      *object,
       agent_session_set_turn_timeout (self, g_value_get_double (value));
       break;
 
+    case PROP_MAX_REQUEST_SIZE:
+      agent_session_set_max_request_size (self, g_value_get_uint64 (value));
+      break;
+
+    case PROP_MAX_TURN_SIZE:
+      agent_session_set_max_turn_size (self, g_value_get_uint64 (value));
+      break;
+
+    case PROP_STALL_TIMEOUT:
+      agent_session_set_stall_timeout (self, g_value_get_double (value));
+      break;
+
+    case PROP_MAX_ATTACHMENT_SIZE:
+      if (self->max_attachment_size != g_value_get_uint64 (value))
+        {
+          self->max_attachment_size = g_value_get_uint64 (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+
+    case PROP_SCALE_IMAGES:
+      if (self->scale_images != g_value_get_boolean (value))
+        {
+          self->scale_images = g_value_get_boolean (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+
+    case PROP_CONTEXT_POLICY:
+      agent_session_set_context_policy (self, g_value_get_object (value));
+      break;
+
+    case PROP_CONTEXT_WINDOW:
+      agent_session_set_context_window (self, g_value_get_uint64 (value));
+      break;
+
+    case PROP_CONTEXT_PRESSURE_THRESHOLD:
+      agent_session_set_context_pressure_threshold (self, g_value_get_double (value));
+      break;
+
+    case PROP_OUTPUT_SCHEMA:
+      agent_session_set_output_schema (self, g_value_get_boxed (value));
+      break;
+
+    case PROP_VALIDATE_TOOL_ARGUMENTS:
+      agent_session_set_validate_tool_arguments (self, g_value_get_boolean (value));
+      break;
+
     default:
-      if (!_agent_session_set_limit_property (self, prop_id, value) &&
-          !_agent_session_set_context_property (self, prop_id, value) &&
-          !_agent_session_set_output_property (self, prop_id, value) &&
-          !_agent_session_set_tools_property (self, prop_id, value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -354,6 +527,24 @@ all_allow_accumulator (GSignalInvocationHint *hint,
 
   g_value_set_object (return_accu, decision);
   return agent_tool_decision_get_allowed (decision);
+}
+
+
+/* For check-output: a guard that fails closed. Every handler must let the
+ * answer stand; the first that rejects or replaces it, or gives no
+ * decision (returns NULL: in Python or JavaScript, raised or returned
+ * something else), decides. */
+static gboolean
+answer_stands_accumulator (GSignalInvocationHint *hint,
+                       GValue                *return_accu,
+                       const GValue          *handler_return,
+                       gpointer               data)
+{
+  AgentOutputDecision *decision = g_value_get_object (handler_return);
+
+  g_value_set_object (return_accu, decision);
+  return decision != NULL &&
+         agent_output_decision_get_verdict (decision) == AGENT_OUTPUT_VERDICT_ALLOW;
 }
 
 static void
@@ -523,24 +714,497 @@ agent_session_class_init (AgentSessionClass *klass)
                          0, AGENT_MAX_TIMEOUT_SECONDS, 0,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AgentSession:max-request-size:
+   *
+   * The most bytes of conversation one request may carry (the system
+   * prompt and the messages, as the request is about to be built; then the
+   * request body as built), or 0 for no limit. A turn whose next request
+   * would be larger fails with %AGENT_ERROR_LIMIT before sending it; the
+   * conversation stays as it was. The default, 32 MiB, is beyond what any
+   * model reads at once, and keeps a runaway conversation from taking the
+   * application's memory.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_MAX_REQUEST_SIZE] =
+    g_param_spec_uint64 ("max-request-size", NULL, NULL,
+                         0, G_MAXUINT64, DEFAULT_MAX_REQUEST_SIZE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentSession:max-turn-size:
+   *
+   * The most bytes one turn may add to the conversation — the text,
+   * reasoning and tool-call arguments the model streams in all its steps,
+   * and the results of the tools — or 0 for no limit. When an answer
+   * crosses it, the step stops and the turn fails with %AGENT_ERROR_LIMIT:
+   * the part of the answer that arrived is kept (marked interrupted), as
+   * is everything before it. The default is 32 MiB.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_MAX_TURN_SIZE] =
+    g_param_spec_uint64 ("max-turn-size", NULL, NULL,
+                         0, G_MAXUINT64, DEFAULT_MAX_TURN_SIZE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentSession:stall-timeout:
+   *
+   * The most seconds a request may go without bringing new content (text,
+   * reasoning, a refusal or tool-call arguments), from the moment it is
+   * sent, or 0 for no limit. Unlike the provider's
+   * [property@Agent.Provider:idle-timeout], bytes that carry nothing (SSE
+   * comments, keep-alive events, a trickle of whitespace) do not count as
+   * progress. Reaching it fails the turn with %AGENT_ERROR_TIMEOUT; what
+   * streamed is kept. The default, 600 s, ends every request that stopped
+   * making progress.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_STALL_TIMEOUT] =
+    g_param_spec_double ("stall-timeout", NULL, NULL,
+                         0, AGENT_MAX_TIMEOUT_SECONDS, DEFAULT_STALL_TIMEOUT,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentSession:max-attachment-size:
+   *
+   * The most bytes one image or document of the conversation may hold, or
+   * 0 for no limit. A turn whose next request would carry a larger one
+   * fails with %AGENT_ERROR_LIMIT before anything is sent, naming it; the
+   * conversation stays as it was. Attachments count in
+   * [property@Agent.Session:max-request-size] too. The default, 20 MiB,
+   * is what the largest provider limits allow.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_MAX_ATTACHMENT_SIZE] =
+    g_param_spec_uint64 ("max-attachment-size", NULL, NULL,
+                         0, G_MAXUINT64, DEFAULT_MAX_ATTACHMENT_SIZE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentSession:scale-images:
+   *
+   * Whether images are sent scaled down to the largest size the
+   * provider's API documents as useful (OpenAI: within 2048 × 2048 and
+   * 768 on the shorter side; Anthropic: 1568 on the longer side and 1.15
+   * megapixels; Gemini: 3072 × 3072; Ollama: 2048), which the server
+   * would otherwise scale them down to: the same tokens, a fraction of
+   * the bytes. An image is scaled once per conversation, on a worker
+   * thread before the request is built, and kept with the part (and by
+   * an [class@Agent.Store], across a restart); every image and document
+   * is encoded in base64 once the same way. An image that cannot be
+   * read, or that is larger than %AGENT_CONTENT_PART_MAX_IMAGE_PIXELS, is
+   * sent as it is. The attachments in memory are never changed.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_SCALE_IMAGES] =
+    g_param_spec_boolean ("scale-images", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentSession:context-policy:
+   *
+   * What the session sends of a conversation that outgrew the model's
+   * context window, or %NULL (the default) to send it all, and fail with
+   * %AGENT_ERROR_CONTEXT_LENGTH when the server refuses it.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CONTEXT_POLICY] =
+    g_param_spec_object ("context-policy", NULL, NULL,
+                         AGENT_TYPE_CONTEXT_POLICY,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentSession:context-window:
+   *
+   * The model's context window in tokens, or 0 if it is not known. An
+   * application sets it from a setting, or from the provider's model list
+   * ([method@Agent.Provider.fetch_context_window_async]); a server that
+   * refuses a request as too long and names its limit sets it too.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CONTEXT_WINDOW] =
+    g_param_spec_uint64 ("context-window", NULL, NULL,
+                         0, G_MAXUINT64, 0,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentSession:context-used:
+   *
+   * An estimate of the tokens of the next request, or -1 before the
+   * first: the tokens the server reported for the last answer (its prompt
+   * and completion), plus the messages added since: their text at 4 bytes
+   * a token (a rough rule for English text and code), their images and
+   * documents as the provider's API bills them (by the size of an image
+   * as it is sent, the pages of a PDF; docs/design.md, "Attachments").
+   * Without any usage, the whole conversation is counted that way; and
+   * [property@Agent.Session:context-estimated] says whether any of it is
+   * an estimate.
+   *
+   * It is updated before each request, while an answer streams (the
+   * request's estimate and the answer's bytes, four times a second at
+   * most), when a turn ends, and by
+   * [method@Agent.Session.estimate_context_used].
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CONTEXT_USED] =
+    g_param_spec_int64 ("context-used", NULL, NULL,
+                        -1, G_MAXINT64, -1,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AgentSession:context-pressure-threshold:
+   *
+   * The fraction of [property@Agent.Session:context-window] at which
+   * [signal@Agent.Session::context-pressure] is emitted, and at which a
+   * [class@Agent.ContextPolicy] that compacts on its own compacts.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CONTEXT_PRESSURE_THRESHOLD] =
+    g_param_spec_double ("context-pressure-threshold", NULL, NULL,
+                         0.0, 1.0, DEFAULT_CONTEXT_PRESSURE_THRESHOLD,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentSession:context-estimated:
+   *
+   * Whether [property@Agent.Session:context-used] is an estimate, in part
+   * or whole, rather than the server's own count of the last request and
+   * its answer: %FALSE only when nothing was added since an answer whose
+   * usage the server reported. A view says "about" when it is %TRUE.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CONTEXT_ESTIMATED] =
+    g_param_spec_boolean ("context-estimated", NULL, NULL, TRUE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AgentSession:output-schema:
+   *
+   * A JSON Schema that every answer is to follow, or %NULL for answers in
+   * prose. The default is %NULL.
+   *
+   * With a schema, each provider asks its model for JSON that follows it:
+   * OpenAI's `response_format` (Chat Completions) or `text.format`
+   * (Responses) in strict mode, Gemini's `responseSchema` (the schema
+   * translated to the subset Gemini takes, or the turn fails with
+   * %AGENT_ERROR_UNSUPPORTED naming what it cannot take), Ollama's
+   * `format`, and for Anthropic a tool whose input is the answer. While
+   * the answer streams, [signal@Agent.Session::object-delta] shows the
+   * object read so far; at the end it is checked against the schema
+   * ([func@Agent.json_schema_validate]) and
+   * [signal@Agent.Session::object-finished] gives it. An answer that is
+   * not JSON, or does not follow the schema, fails the turn with
+   * %AGENT_ERROR_SCHEMA and a message that names where (`$.dates[2].day:
+   * expected integer, got string`); the answer stays in the conversation
+   * as it came.
+   *
+   * The answer's text ([property@Agent.Message:content]) is the object's
+   * JSON, with every provider. Tools still work: the model may call them
+   * first, and its last answer is the object.
+   *
+   * Each turn first checks the schema ([func@Agent.json_schema_check]): one
+   * that cannot be used (a `$ref` that goes round in a circle or leads
+   * nowhere, a `type` that is not a name, …) fails the turn with
+   * %AGENT_ERROR_INVALID_ARGUMENT before anything is sent or added to the
+   * conversation.
+   *
+   * The schema's `title`, if it is a name of letters, digits, `_` and `-`,
+   * names the answer for the providers that want a name; otherwise it is
+   * `response`.
+   *
+   * To ask for one answer only, see [method@Agent.Session.send_for_object_async].
+   *
+   * Since: 0.1
+   */
+  properties[PROP_OUTPUT_SCHEMA] =
+    g_param_spec_boxed ("output-schema", NULL, NULL,
+                        JSON_TYPE_NODE,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AgentSession:validate-tool-arguments:
+   *
+   * Whether the arguments of each tool call are checked against the
+   * tool's JSON Schema ([property@Agent.Tool:parameters]) before anything
+   * sees them. The default is %TRUE: a call whose arguments do not follow
+   * the schema does not run — no [signal@Agent.Session::check-tool-call]
+   * hook, approval or handler sees it — and its error result names where
+   * and why (`The arguments do not follow the schema of “get_weather”:
+   * $.city: expected string, got integer`), so that the model can correct
+   * itself; the turn goes on. [signal@Agent.Session::tool-failed] tells
+   * the application, with %AGENT_ERROR_SCHEMA.
+   *
+   * The check covers the keywords [func@Agent.json_schema_validate]
+   * knows; a schema it cannot read is not held against the call, which
+   * runs. Arguments that are not a JSON object never run, whatever this
+   * says.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_VALIDATE_TOOL_ARGUMENTS] =
+    g_param_spec_boolean ("validate-tool-arguments", NULL, NULL,
+                          TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AgentSession:settings:
+   *
+   * What the session's requests ask (temperature, top-p, tool choice,
+   * options and headers, …) over the provider's
+   * [property@Agent.Provider:settings]: a setting set here wins, one left
+   * unset is the provider's. See [class@Agent.RequestSettings];
+   * [signal@Agent.Session::prepare-step] sees both merged, and may change
+   * them for one request.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, AGENT_TYPE_REQUEST_SETTINGS,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
-  _agent_session_class_add_limits (object_class, N_PROPS);
-  _agent_session_class_add_context (object_class, N_PROPS + AGENT_SESSION_N_LIMIT_PROPS, signals);
-  _agent_session_class_add_output (object_class,
-                                   N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
-                                   AGENT_SESSION_N_CONTEXT_PROPS,
-                                   &signals[AGENT_SESSION_OBJECT_DELTA],
-                                   &signals[AGENT_SESSION_OBJECT_FINISHED],
-                                   &signals[AGENT_SESSION_CHECK_OUTPUT]);
-  _agent_session_class_add_tools (object_class,
-                                  N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
-                                  AGENT_SESSION_N_CONTEXT_PROPS + AGENT_SESSION_N_OUTPUT_PROPS,
-                                  &signals[AGENT_SESSION_TOOL_FAILED]);
-  _agent_session_class_add_notice (object_class, &signals[AGENT_SESSION_NOTICE]);
-  _agent_session_class_add_settings (object_class,
-                                     N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
-                                     AGENT_SESSION_N_CONTEXT_PROPS + AGENT_SESSION_N_OUTPUT_PROPS +
-                                     AGENT_SESSION_N_TOOLS_PROPS);
+
+  /**
+   * AgentSession::context-pressure:
+   * @self: the session
+   * @used: the estimate of the next request, in tokens
+   * @window: the model's context window, in tokens
+   *
+   * Emitted when [property@Agent.Session:context-used] crosses
+   * [property@Agent.Session:context-pressure-threshold] of a known
+   * [property@Agent.Session:context-window] upwards (again only after it
+   * went below), before the request: the time to tell the user, or to
+   * compact.
+   *
+   * Since: 0.1
+   */
+  signals[AGENT_SESSION_CONTEXT_PRESSURE] =
+    g_signal_new ("context-pressure",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_UINT64);
+
+  /**
+   * AgentSession::compacted:
+   * @self: the session
+   * @strategy: what was done
+   * @start: the memory position of the first message replaced
+   * @end: the memory position after the last message replaced
+   * @tokens_before: the estimate of the request before, in tokens
+   * @tokens_after: the estimate after, in tokens
+   * @summary: (nullable): the summary written, now in memory
+   *
+   * Emitted when the [class@Agent.ContextPolicy] compacted the
+   * conversation: from now on, the messages from @start to @end (not
+   * included) are sent shortened (tool results), left out, or replaced by
+   * @summary. The memory keeps all of them.
+   *
+   * A summary streams before: the model writes it as any answer, with
+   * [signal@Agent.Session::text-delta] for a message that
+   * [method@Agent.Message.is_summary], which is the session's
+   * [property@Agent.Session:current-message] meanwhile.
+   *
+   * Since: 0.1
+   */
+  signals[AGENT_SESSION_COMPACTED] =
+    g_signal_new ("compacted",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 6,
+                  AGENT_TYPE_CONTEXT_STRATEGY, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_INT64,
+                  G_TYPE_INT64, AGENT_TYPE_MESSAGE);
+
+  /**
+   * AgentSession::object-delta:
+   * @self: the session
+   * @message: the answer being streamed
+   * @object: the object as far as it arrived (see [struct@Agent.PartialJson])
+   * @changes: what changed since the last emission, as a JSON array of
+   *   operations
+   *
+   * Emitted, when the answer is to follow a schema
+   * ([property@Agent.Session:output-schema]), each time more of the object
+   * arrived: open strings, arrays and objects closed, an unfinished number
+   * or literal left out. Each value is a view the next one only adds to, so
+   * a form or a list can fill in as the answer arrives (but for a member
+   * named twice in an object, whose second value replaces the first).
+   *
+   * @changes says what the object gained since the emission before, so that
+   * a handler that copies, converts or writes out the object can do so
+   * piece by piece, in time that grows with the answer rather than with
+   * its square. Each operation is an object with `op`, `path` (a JSON
+   * pointer) and `value`:
+   *
+   * - `{"op": "add", "path": "", "value": V}`: the object is V (the first
+   *   change of each answer);
+   * - `{"op": "append", "path": P, "value": V}`: the string, array or
+   *   object at P gained V — its text, its elements, its members (an
+   *   object that names a member again replaces it).
+   *
+   * Applied in turn to a copy of the object, the changes make it equal to
+   * @object. An emission waits for more of the answer when the paths of
+   * its changes would weigh more than 16 times what they add (and 64
+   * bytes), so several pieces of the answer may come in one emission.
+   *
+   * @object belongs to the session and changes after the handler returns:
+   * copy what you keep (json_node_copy() shares its objects and arrays:
+   * serialize it, or apply @changes to a copy of your own). It is not
+   * checked against the schema yet. @changes is the handler's to read
+   * during the emission.
+   *
+   * Since: 0.1
+   */
+  signals[AGENT_SESSION_OBJECT_DELTA] =
+    g_signal_new ("object-delta",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL,
+                  _agent_marshal_VOID__OBJECT_BOXED_BOXED,
+                  G_TYPE_NONE, 3,
+                  AGENT_TYPE_MESSAGE,
+                  JSON_TYPE_NODE | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  JSON_TYPE_NODE | G_SIGNAL_TYPE_STATIC_SCOPE);
+  g_signal_set_va_marshaller (signals[AGENT_SESSION_OBJECT_DELTA],
+                              G_TYPE_FROM_CLASS (klass),
+                              _agent_marshal_VOID__OBJECT_BOXED_BOXEDv);
+
+  /**
+   * AgentSession::object-finished:
+   * @self: the session
+   * @message: the answer
+   * @object: the whole object, checked against the schema
+   *
+   * Emitted when an answer that was to follow a schema arrived whole and
+   * follows it, before [signal@Agent.Session::step-finished].
+   *
+   * Since: 0.1
+   */
+  signals[AGENT_SESSION_OBJECT_FINISHED] =
+    g_signal_new ("object-finished",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL,
+                  _agent_marshal_VOID__OBJECT_BOXED,
+                  G_TYPE_NONE, 2,
+                  AGENT_TYPE_MESSAGE,
+                  JSON_TYPE_NODE);
+  g_signal_set_va_marshaller (signals[AGENT_SESSION_OBJECT_FINISHED],
+                              G_TYPE_FROM_CLASS (klass),
+                              _agent_marshal_VOID__OBJECT_BOXEDv);
+
+  /**
+   * AgentSession::check-output:
+   * @self: the session
+   * @answer: the turn's final answer, whole, not yet in the memory
+   *
+   * A guard that runs on the final answer of each turn (the one without
+   * tool calls), before it is kept in the memory and the turn completes:
+   * a handler returns [ctor@Agent.OutputDecision.new_allow] to let it
+   * stand, [ctor@Agent.OutputDecision.new_replace] to put another text in
+   * its place (kept, sent back to the model later, and given to the
+   * caller), or [ctor@Agent.OutputDecision.new_reject] with a reason:
+   * then the answer is not kept, and the turn fails with %AGENT_ERROR_HOOK
+   * and that reason. The conversation stays as it was before the answer
+   * (the user's message, and the tool calls of earlier steps with their
+   * results).
+   *
+   * Its text has streamed already ([signal@Agent.Session::text-delta]):
+   * an application that must not show a rejected answer shows the answer
+   * once this hook let it stand ([signal@Agent.Session::completed]).
+   *
+   * The hook fails closed, as [signal@Agent.Session::check-tool-call]
+   * does: a handler that returns %NULL rejects the answer, and so, in
+   * Python and JavaScript, does one that raises an exception or returns a
+   * value of another type. Every handler must let the answer stand; the
+   * first that does not decides. Without a handler, answers stand. With
+   * an [property@Agent.Session:output-schema], a replacement is checked
+   * against the schema too.
+   *
+   * Returns: (transfer full) (nullable): the decision; %NULL rejects the
+   *   answer
+   *
+   * Since: 0.1
+   */
+  signals[AGENT_SESSION_CHECK_OUTPUT] =
+    g_signal_new ("check-output",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, answer_stands_accumulator, NULL, NULL,
+                  AGENT_TYPE_OUTPUT_DECISION, 1, AGENT_TYPE_MESSAGE);
+
+  /**
+   * AgentSession::tool-failed:
+   * @self: the session
+   * @tool_call: the call, with its error result
+   * @error: why it failed
+   *
+   * Emitted when a tool call fails, just before
+   * [signal@Agent.Session::tool-finished]: its tool returned an error
+   * (in Python and JavaScript, raised one), gave no answer or timed out,
+   * or the call could not run — no tool has its name, or its arguments are
+   * not a JSON object or do not follow the tool's schema. The error result
+   * goes to the model, marked as an error where the API has a way to say
+   * so (Anthropic's `is_error`, Gemini's `error` response); the turn goes
+   * on.
+   *
+   * @error is in the %AGENT_ERROR domain: %AGENT_ERROR_TOOL when the tool
+   * failed or gave no answer (the message is the tool's),
+   * %AGENT_ERROR_TIMEOUT when it timed out, %AGENT_ERROR_SCHEMA when the
+   * arguments do not follow the schema (the message names the path), and
+   * %AGENT_ERROR_INVALID_ARGUMENT when there is no such tool or the
+   * arguments are not a JSON object. Calls that were blocked, denied or
+   * cancelled did not fail, and are not reported here.
+   *
+   * Each failure is also logged at the debug level in the `Agent-Tools`
+   * log domain (`G_MESSAGES_DEBUG=Agent-Tools`), where the Python and
+   * JavaScript overrides log the traceback of an exception a tool or hook
+   * raised.
+   *
+   * Since: 0.1
+   */
+  signals[AGENT_SESSION_TOOL_FAILED] =
+    g_signal_new ("tool-failed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2,
+                  AGENT_TYPE_TOOL_CALL,
+                  G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * AgentSession::notice:
+   * @self: the session
+   * @code: what it is about, a stable name: `no-tools` (the model cannot
+   *   call tools: the turn runs without them)
+   * @message: the same in words, for the user
+   *
+   * Emitted when the session changes what it sends to suit the model, for
+   * the application to tell the user.
+   *
+   * Since: 0.1
+   */
+  signals[AGENT_SESSION_NOTICE] =
+    g_signal_new ("notice",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   /**
    * AgentSession::retry:
@@ -872,9 +1536,15 @@ agent_session_init (AgentSession *self)
   self->tools = g_list_store_new (AGENT_TYPE_TOOL);
   self->settings = agent_request_settings_new ();
   self->max_steps = 10;
-  _agent_session_init_limits (self);
-  _agent_session_init_context (self);
-  _agent_session_init_tools (self);
+  self->max_request_size = DEFAULT_MAX_REQUEST_SIZE;
+  self->max_turn_size = DEFAULT_MAX_TURN_SIZE;
+  self->stall_timeout = DEFAULT_STALL_TIMEOUT;
+  self->max_attachment_size = DEFAULT_MAX_ATTACHMENT_SIZE;
+  self->scale_images = TRUE;
+  self->context_used = -1;
+  self->context_estimated = TRUE;
+  self->context_pressure_threshold = DEFAULT_CONTEXT_PRESSURE_THRESHOLD;
+  self->validate_tool_arguments = TRUE;
 }
 
 /**
@@ -1239,6 +1909,519 @@ agent_session_set_turn_timeout (AgentSession *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TURN_TIMEOUT]);
     }
 }
+
+/**
+ * agent_session_get_max_request_size:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets [property@Agent.Session:max-request-size].
+ *
+ * Returns: the most bytes one request may carry, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+guint64
+agent_session_get_max_request_size (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), 0);
+  return self->max_request_size;
+}
+
+
+/**
+ * agent_session_set_max_request_size:
+ * @self: a [class@Agent.Session]
+ * @max_request_size: the most bytes one request may carry, or 0 for no limit
+ *
+ * Sets [property@Agent.Session:max-request-size].
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_max_request_size (AgentSession *self,
+                                    guint64       max_request_size)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+
+  if (self->max_request_size != max_request_size)
+    {
+      self->max_request_size = max_request_size;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_REQUEST_SIZE]);
+    }
+}
+
+
+/**
+ * agent_session_get_max_turn_size:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets [property@Agent.Session:max-turn-size].
+ *
+ * Returns: the most bytes one turn may add, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+guint64
+agent_session_get_max_turn_size (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), 0);
+  return self->max_turn_size;
+}
+
+
+/**
+ * agent_session_set_max_turn_size:
+ * @self: a [class@Agent.Session]
+ * @max_turn_size: the most bytes one turn may add, or 0 for no limit
+ *
+ * Sets [property@Agent.Session:max-turn-size].
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_max_turn_size (AgentSession *self,
+                                 guint64       max_turn_size)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+
+  if (self->max_turn_size != max_turn_size)
+    {
+      self->max_turn_size = max_turn_size;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_TURN_SIZE]);
+    }
+}
+
+
+/**
+ * agent_session_get_stall_timeout:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets [property@Agent.Session:stall-timeout].
+ *
+ * Returns: seconds, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+double
+agent_session_get_stall_timeout (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), 0);
+  return self->stall_timeout;
+}
+
+
+/**
+ * agent_session_set_stall_timeout:
+ * @self: a [class@Agent.Session]
+ * @stall_timeout: seconds, or 0 for no limit
+ *
+ * Sets [property@Agent.Session:stall-timeout].
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_stall_timeout (AgentSession *self,
+                                 double        stall_timeout)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (stall_timeout));
+
+  if (self->stall_timeout != stall_timeout)
+    {
+      self->stall_timeout = stall_timeout;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STALL_TIMEOUT]);
+    }
+}
+
+
+/**
+ * agent_session_get_turn_metrics:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the metrics of the last turn that ended.
+ *
+ * Returns: (transfer none) (nullable): the metrics of the last turn that ended
+ *
+ * Since: 0.1
+ */
+AgentMetrics *
+agent_session_get_turn_metrics (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  return self->turn_metrics;
+}
+
+
+/**
+ * agent_session_get_busy:
+ * @self: a [class@Agent.Session]
+ *
+ * Checks whether a turn is running.
+ *
+ * Returns: whether a turn is running
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_session_get_busy (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), FALSE);
+  return self->turn != NULL;
+}
+
+
+/**
+ * agent_session_get_current_message:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the assistant message being streamed.
+ *
+ * Returns: (transfer none) (nullable): the assistant message being streamed
+ *
+ * Since: 0.1
+ */
+AgentMessage *
+agent_session_get_current_message (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  return self->current_message;
+}
+
+
+/**
+ * agent_session_get_usage:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the tokens the last completed turn used, or %NULL when the provider
+ * reported none.
+ *
+ * Returns: (transfer none) (nullable): the tokens the last completed turn
+ *   used, or %NULL when the provider reported none
+ *
+ * Since: 0.1
+ */
+AgentUsage *
+agent_session_get_usage (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  return self->usage;
+}
+
+
+/**
+ * agent_session_get_tools:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the tools the model may call, a list of [class@Agent.Tool].
+ *
+ * Returns: (transfer none): the tools the model may call, a list of
+ *   [class@Agent.Tool]
+ *
+ * Since: 0.1
+ */
+GListModel *
+agent_session_get_tools (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  return G_LIST_MODEL (self->tools);
+}
+
+
+/**
+ * agent_session_get_validate_tool_arguments:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets whether tool-call arguments are checked against the tool's schema
+ * (see [property@Agent.Session:validate-tool-arguments]).
+ *
+ * Returns: whether they are checked
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_session_get_validate_tool_arguments (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), FALSE);
+  return self->validate_tool_arguments;
+}
+
+
+/**
+ * agent_session_set_validate_tool_arguments:
+ * @self: a [class@Agent.Session]
+ * @validate: whether to check them
+ *
+ * Sets whether tool-call arguments are checked against the tool's schema
+ * before anything sees them (see
+ * [property@Agent.Session:validate-tool-arguments]). The default is
+ * %TRUE.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_validate_tool_arguments (AgentSession *self,
+                                           gboolean      validate)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+
+  validate = !!validate;
+  if (self->validate_tool_arguments == validate)
+    return;
+  self->validate_tool_arguments = validate;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VALIDATE_TOOL_ARGUMENTS]);
+}
+
+
+/**
+ * agent_session_get_output_schema:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the JSON Schema every answer is to follow.
+ *
+ * Returns: (transfer none) (nullable): the schema answers are to follow
+ *   (see [property@Agent.Session:output-schema])
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_session_get_output_schema (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+
+  return self->output_schema;
+}
+
+
+/**
+ * agent_session_set_output_schema:
+ * @self: a [class@Agent.Session]
+ * @schema: (nullable): a JSON Schema (an object), or %NULL for prose
+ *
+ * Sets [property@Agent.Session:output-schema]. A turn that runs keeps the
+ * schema it started with.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_output_schema (AgentSession *self,
+                                 JsonNode     *schema)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (schema == NULL || JSON_NODE_HOLDS_OBJECT (schema));
+
+  if (schema == self->output_schema)
+    return;
+  if (schema != NULL && self->output_schema != NULL &&
+      json_node_equal (schema, self->output_schema))
+    return;
+
+  g_clear_pointer (&self->output_schema, json_node_unref);
+  if (schema != NULL)
+    self->output_schema = _agent_json_node_sealed_copy (schema);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OUTPUT_SCHEMA]);
+}
+
+
+/**
+ * agent_session_get_context_policy:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets what the session sends of a conversation that outgrew the
+ * model's context window.
+ *
+ * Returns: (transfer none) (nullable): the policy, or %NULL
+ *
+ * Since: 0.1
+ */
+AgentContextPolicy *
+agent_session_get_context_policy (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  return self->context_policy;
+}
+
+
+/**
+ * agent_session_set_context_policy:
+ * @self: a [class@Agent.Session]
+ * @policy: (nullable): a policy, or %NULL to send everything
+ *
+ * Sets [property@Agent.Session:context-policy]. It takes effect with the
+ * next request.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_context_policy (AgentSession       *self,
+                                  AgentContextPolicy *policy)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (!policy || AGENT_IS_CONTEXT_POLICY (policy));
+
+  if (g_set_object (&self->context_policy, policy))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_POLICY]);
+}
+
+
+/**
+ * agent_session_get_context_window:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the model's context window.
+ *
+ * Returns: the context window in tokens, or 0 if it is not known
+ *
+ * Since: 0.1
+ */
+guint64
+agent_session_get_context_window (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), 0);
+  return self->context_window;
+}
+
+
+/**
+ * agent_session_set_context_window:
+ * @self: a [class@Agent.Session]
+ * @tokens: the context window in tokens, or 0 if it is not known
+ *
+ * Sets [property@Agent.Session:context-window].
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_context_window (AgentSession *self,
+                                  guint64       tokens)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+
+  if (self->context_window != tokens)
+    {
+      self->context_window = tokens;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_WINDOW]);
+    }
+}
+
+
+/**
+ * agent_session_get_context_used:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the estimate of the next request's tokens (see
+ * [property@Agent.Session:context-used]).
+ *
+ * Returns: the estimate in tokens, or -1 before the first request
+ *
+ * Since: 0.1
+ */
+gint64
+agent_session_get_context_used (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), -1);
+  return self->context_used;
+}
+
+
+/**
+ * agent_session_get_context_estimated:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets whether [property@Agent.Session:context-used] is an estimate.
+ *
+ * Returns: %TRUE unless it is all the server's own count
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_session_get_context_estimated (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), TRUE);
+  return self->context_estimated;
+}
+
+
+/**
+ * agent_session_estimate_context_used:
+ * @self: a [class@Agent.Session]
+ *
+ * Estimates [property@Agent.Session:context-used] anew from the memory
+ * as it is: after the application showed another conversation
+ * ([method@Agent.Session.set_memory]) or changed this one, so that a
+ * view shows its size before its next request. An empty memory is -1.
+ * The memory is read: a stored conversation not loaded yet is loaded.
+ *
+ * Since: 0.1
+ */
+void
+agent_session_estimate_context_used (AgentSession *self)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  _agent_session_update_context_used (self);
+}
+
+
+/**
+ * agent_session_get_context_pressure_threshold:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets the fraction of the context window at which the session reports
+ * pressure and compacts.
+ *
+ * Returns: a fraction between 0 and 1
+ *
+ * Since: 0.1
+ */
+double
+agent_session_get_context_pressure_threshold (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), DEFAULT_CONTEXT_PRESSURE_THRESHOLD);
+  return self->context_pressure_threshold;
+}
+
+
+/**
+ * agent_session_set_context_pressure_threshold:
+ * @self: a [class@Agent.Session]
+ * @fraction: a fraction between 0 and 1
+ *
+ * Sets [property@Agent.Session:context-pressure-threshold].
+ *
+ * Since: 0.1
+ */
+void
+agent_session_set_context_pressure_threshold (AgentSession *self,
+                                              double        fraction)
+{
+  g_return_if_fail (AGENT_IS_SESSION (self));
+  g_return_if_fail (fraction >= 0.0 && fraction <= 1.0);
+
+  if (self->context_pressure_threshold != fraction)
+    {
+      self->context_pressure_threshold = fraction;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT_PRESSURE_THRESHOLD]);
+    }
+}
+
+
+/**
+ * agent_session_get_settings:
+ * @self: a [class@Agent.Session]
+ *
+ * Gets [property@Agent.Session:settings], to change: what the session's
+ * requests ask over the provider's settings.
+ *
+ * Returns: (transfer none): the session's request settings
+ *
+ * Since: 0.1
+ */
+AgentRequestSettings *
+agent_session_get_settings (AgentSession *self)
+{
+  g_return_val_if_fail (AGENT_IS_SESSION (self), NULL);
+  return self->settings;
+}
+
 
 /* The turn (agent-turn.c, agent-turn-tools.c) emits the session's signals
  * through these two. */

@@ -27,7 +27,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "core/agent-model-request-private.h"
+#include "transport/agent-model-request-private.h"
 #include "core/agent-turn-private.h"
 #include "models/agent-models-private.h"
 
@@ -60,32 +60,6 @@ cache_key (AgentProvider *provider,
            const char    *model)
 {
   return g_strconcat (agent_provider_get_base_url (provider), "\n", model, NULL);
-}
-
-void
-_agent_session_class_add_notice (GObjectClass *object_class,
-                                 guint        *notice_signal)
-{
-  /**
-   * AgentSession::notice:
-   * @self: the session
-   * @code: what it is about, a stable name: `no-tools` (the model cannot
-   *   call tools: the turn runs without them)
-   * @message: the same in words, for the user
-   *
-   * Emitted when the session changes what it sends to suit the model, for
-   * the application to tell the user.
-   *
-   * Since: 0.1
-   */
-  *notice_signal =
-    g_signal_new ("notice",
-                  G_TYPE_FROM_CLASS (object_class),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2,
-                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
-                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 /* The turn waiting for the answer */

@@ -16,7 +16,7 @@
 
 #include "config.h"
 
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "core/agent-turn-private.h"
 
 typedef struct

@@ -15,7 +15,7 @@
 #include "json/agent-partial-json.h"
 #include "messages/agent-metrics-private.h"
 #include "core/agent-session-private.h"
-#include "core/agent-step-private.h"
+#include "transport/agent-step-private.h"
 
 G_BEGIN_DECLS
 

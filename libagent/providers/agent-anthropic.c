@@ -27,7 +27,7 @@
 #include "providers/agent-openai-chat-private.h"
 #include "providers/agent-provider-parts-private.h"
 #include "providers/agent-provider-settings-private.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "messages/agent-usage-private.h"
 #include "tools/agent-tool.h"
 #include "wire/agent-wire-util-private.h"

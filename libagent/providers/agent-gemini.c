@@ -30,7 +30,7 @@
 
 #include "agent-error.h"
 #include "json/agent-json-private.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "providers/agent-provider-parts-private.h"
 #include "messages/agent-usage-private.h"
 #include "wire/agent-wire-util-private.h"

@@ -7,7 +7,7 @@
 
 #include "wire/agent-accumulator-private.h"
 #include "json/agent-json-private.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "providers/agent-provider-parts-private.h"
 #include "tools/agent-tool.h"
 

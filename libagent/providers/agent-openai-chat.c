@@ -23,7 +23,7 @@
 #include "providers/agent-openai-chat-scan-private.h"
 #include "providers/agent-provider-parts-private.h"
 #include "providers/agent-provider-settings-private.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "tools/agent-tool.h"
 #include "messages/agent-tool-call-private.h"
 #include "wire/agent-wire-util-private.h"

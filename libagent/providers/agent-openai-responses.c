@@ -33,7 +33,7 @@
 #include "json/agent-json-private.h"
 #include "providers/agent-openai-chat-private.h"
 #include "providers/agent-provider-parts-private.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "tools/agent-tool.h"
 #include "wire/agent-wire-util-private.h"
 #include "providers/agent-output-private.h"

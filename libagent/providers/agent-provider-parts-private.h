@@ -9,7 +9,7 @@
 
 #pragma once
 
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "messages/agent-content-part-private.h"
 
 G_BEGIN_DECLS

@@ -9,7 +9,7 @@
 
 #include "store/agent-conversation-private.h"
 #include "agent-error.h"
-#include "core/agent-provider.h"
+#include "transport/agent-provider.h"
 #include "tools/agent-tool.h"
 #include "agent-util-private.h"
 

@@ -32,7 +32,7 @@
 
 #include <agent.h>
 
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "messages/agent-content-part-private.h"
 
 #include "fuzz-util.h"

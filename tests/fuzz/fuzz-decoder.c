@@ -28,7 +28,7 @@
 #include "fuzz-util.h"
 
 #include "wire/agent-accumulator-private.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "wire/agent-stream-decoder-private.h"
 #ifdef FUZZ_COMPARE_SCAN
 #include "providers/agent-openai-chat-private.h"

@@ -12,9 +12,9 @@
 
 #include "agent-debug-private.h"
 #include "agent-error.h"
-#include "core/agent-retry-private.h"
-#include "core/agent-step-private.h"
 #include "models/agent-models-private.h"
+#include "transport/agent-retry-private.h"
+#include "transport/agent-step-private.h"
 
 #define MAX_ERROR_BODY     (64 * 1024)
 /* Bytes read in one main-loop dispatch before yielding to other sources. */

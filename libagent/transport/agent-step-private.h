@@ -14,7 +14,7 @@
 
 #pragma once
 
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "wire/agent-accumulator-private.h"
 #include "wire/agent-stream-decoder-private.h"
 

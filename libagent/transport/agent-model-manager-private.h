@@ -8,7 +8,7 @@
 
 #pragma once
 
-#include "core/agent-model-manager.h"
+#include "transport/agent-model-manager.h"
 #include "core/agent-provider-private.h"
 
 G_BEGIN_DECLS

@@ -16,7 +16,7 @@
 
 #include "agent-error.h"
 #include "agent-util-private.h"
-#include "core/agent-request-settings-private.h"
+#include "transport/agent-request-settings-private.h"
 
 /* @over merged into @base (either may be NULL), as a new node: objects
  * member by member, at any depth; any other value of @over replaces

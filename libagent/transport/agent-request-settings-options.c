@@ -11,7 +11,7 @@
 
 #include "config.h"
 
-#include "core/agent-request-settings-private.h"
+#include "transport/agent-request-settings-private.h"
 
 /* The members of a path "a.b.c": at least one, none empty */
 static char **

@@ -10,7 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 
 /* At most max_concurrent requests at once (0: no limit); the others wait
  * in line. Sessions of several threads may share a provider, hence the
@@ -42,32 +42,6 @@ _agent_provider_slots_free (AgentProviderSlots *slots)
   g_free (slots);
 }
 
-/**
- * agent_provider_get_max_concurrent_requests:
- * @self: a [class@Agent.Provider]
- *
- * Gets [property@Agent.Provider:max-concurrent-requests]: the most requests
- * the provider's sessions may have open at once; the others wait their turn.
- *
- * Returns: the limit, or 0 for none
- *
- * Since: 0.1
- */
-guint
-agent_provider_get_max_concurrent_requests (AgentProvider *self)
-{
-  AgentProviderSlots *slots;
-  guint max_concurrent;
-
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
-
-  slots = _agent_provider_get_slots (self);
-  g_mutex_lock (&slots->mutex);
-  max_concurrent = slots->max_concurrent;
-  g_mutex_unlock (&slots->mutex);
-
-  return max_concurrent;
-}
 
 static gboolean
 slot_is_free (AgentProviderSlots *slots)
@@ -127,37 +101,37 @@ complete_waiting (GList *ready)
   g_list_free (ready);
 }
 
-/**
- * agent_provider_set_max_concurrent_requests:
- * @self: a [class@Agent.Provider]
- * @max_concurrent_requests: the most requests open at once, or 0 for no limit
- *
- * Sets [property@Agent.Provider:max-concurrent-requests]. Raising it lets
- * waiting requests go at once.
- *
- * Since: 0.1
- */
-void
-agent_provider_set_max_concurrent_requests (AgentProvider *self,
-                                            guint          max_concurrent_requests)
+
+guint
+_agent_provider_slots_get_max (AgentProviderSlots *slots)
 {
-  AgentProviderSlots *slots;
+  guint max_concurrent;
+
+  g_mutex_lock (&slots->mutex);
+  max_concurrent = slots->max_concurrent;
+  g_mutex_unlock (&slots->mutex);
+
+  return max_concurrent;
+}
+
+/* Sets the limit, and lets the requests it now allows go; whether it
+ * changed */
+gboolean
+_agent_provider_slots_set_max (AgentProviderSlots *slots,
+                               guint               max_concurrent)
+{
   GList *ready;
   gboolean changed;
 
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-
-  slots = _agent_provider_get_slots (self);
   g_mutex_lock (&slots->mutex);
-  changed = slots->max_concurrent != max_concurrent_requests;
-  slots->max_concurrent = max_concurrent_requests;
+  changed = slots->max_concurrent != max_concurrent;
+  slots->max_concurrent = max_concurrent;
   ready = take_waiting (slots);
   g_mutex_unlock (&slots->mutex);
 
   complete_waiting (ready);
 
-  if (changed)
-    g_object_notify (G_OBJECT (self), "max-concurrent-requests");
+  return changed;
 }
 
 static gboolean

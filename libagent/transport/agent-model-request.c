@@ -10,7 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "core/agent-model-request-private.h"
+#include "transport/agent-model-request-private.h"
 #include "models/agent-models-private.h"
 #include "wire/agent-wire-util-private.h"
 #include "wire/agent-ndjson-private.h"

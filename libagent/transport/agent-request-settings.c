@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "agent-enums.h"
-#include "core/agent-request-settings-private.h"
+#include "transport/agent-request-settings-private.h"
 
 /**
  * AgentRequestSettings:

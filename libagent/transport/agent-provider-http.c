@@ -1,7 +1,8 @@
 /* agent-provider-http.c
  *
- * The HTTP side of a provider: its transport settings (timeouts, retries,
- * the size limit, the trusted CAs), the SoupSession, the request message
+ * The HTTP side of a provider (its settings, timeouts, retries, the size
+ * limit, the trusted CAs, are AgentProvider's properties, in
+ * agent-provider.c): the SoupSession, the request message
  * with its URL, headers and key, the redaction of the key, and the
  * errors made from HTTP statuses and JSON error objects.
  *
@@ -16,8 +17,8 @@
 
 #include "agent-error-private.h"
 #include "json/agent-json-private.h"
-#include "core/agent-provider-private.h"
-#include "core/agent-context-length-private.h"
+#include "transport/agent-provider-private.h"
+#include "transport/agent-context-length-private.h"
 #include "agent-util-private.h"
 #include "agent-version.h"
 #include "wire/agent-wire-util-private.h"
@@ -27,19 +28,6 @@
 
 /* Connections libsoup may open at once, to one host or in all */
 #define SOUP_MAX_CONNECTIONS 1024
-
-struct _AgentProviderHttp
-{
-  char        *api_key;   /* sent, and redacted; never shown */
-  SoupSession *soup_session;
-  double       connect_timeout;
-  double       first_byte_timeout;
-  double       idle_timeout;
-  guint        max_retries;
-  guint64      max_response_size;
-  char        *tls_ca_file;
-  GCancellable *cancellable;  /* cancelled by a dispose: see _agent_provider_get_cancellable() */
-};
 
 AgentProviderHttp *
 _agent_provider_http_new (void)
@@ -92,6 +80,22 @@ forget_api_key (AgentProviderHttp *http)
     }
 }
 
+/* Sets the key, spaces around it dropped (none left: no key); whether
+ * there is a key changed */
+gboolean
+_agent_provider_http_set_api_key (AgentProviderHttp *http,
+                                  const char        *api_key)
+{
+  gboolean had_key = http->api_key != NULL;
+
+  forget_api_key (http);
+  http->api_key = g_strdup (api_key);
+  if (http->api_key != NULL && g_strstrip (http->api_key)[0] == '\0')
+    g_clear_pointer (&http->api_key, g_free);
+
+  return had_key != (http->api_key != NULL);
+}
+
 void
 _agent_provider_http_free (AgentProviderHttp *http)
 {
@@ -102,329 +106,19 @@ _agent_provider_http_free (AgentProviderHttp *http)
   g_free (http);
 }
 
-/**
- * agent_provider_set_api_key:
- * @self: a [class@Agent.Provider]
- * @api_key: (nullable): the key, or %NULL for none
- *
- * Sets the API key, sent the way the API wants it (see
- * [property@Agent.Provider:api-key]) to the base URL's host only, and removed
- * from every error message and log. Without one, no key header is sent (as
- * local servers expect). Spaces and line breaks around the key (as a file or
- * a copy leaves them) are dropped; a key with a control character inside
- * makes requests fail with %AGENT_ERROR_INVALID_ARGUMENT. The key cannot be
- * read back: [method@Agent.Provider.get_has_api_key] says whether there is
- * one. Keep keys in the keyring: see `agent_secret_lookup_api_key_async()`
- * (in builds with the keyring, `AGENT_HAS_KEYRING`).
- *
- * Since: 0.1
- */
-void
-agent_provider_set_api_key (AgentProvider *self,
-                            const char    *api_key)
-{
-  AgentProviderHttp *http;
-  gboolean had_key;
 
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
 
-  http = _agent_provider_get_http (self);
-  had_key = http->api_key != NULL;
 
-  forget_api_key (http);
-  http->api_key = g_strdup (api_key);
-  if (http->api_key != NULL && g_strstrip (http->api_key)[0] == '\0')
-    g_clear_pointer (&http->api_key, g_free);
 
-  if (had_key != (http->api_key != NULL))
-    g_object_notify (G_OBJECT (self), "has-api-key");
-}
 
-/**
- * agent_provider_get_has_api_key:
- * @self: a [class@Agent.Provider]
- *
- * Gets whether an API key is set ([property@Agent.Provider:has-api-key]); the
- * key itself cannot be read back.
- *
- * Returns: %TRUE if requests carry a key
- *
- * Since: 0.1
- */
-gboolean
-agent_provider_get_has_api_key (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), FALSE);
-  return _agent_provider_get_http (self)->api_key != NULL;
-}
 
-/**
- * agent_provider_get_connect_timeout:
- * @self: a [class@Agent.Provider]
- *
- * Gets [property@Agent.Provider:connect-timeout]: the most seconds a request
- * may take to connect to the server (TLS included) and send its headers.
- *
- * Returns: the limit in seconds, or 0 for none
- *
- * Since: 0.1
- */
-double
-agent_provider_get_connect_timeout (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
-  return _agent_provider_get_http (self)->connect_timeout;
-}
 
-/**
- * agent_provider_set_connect_timeout:
- * @self: a [class@Agent.Provider]
- * @seconds: the most seconds to connect, or 0 for no limit
- *
- * Sets [property@Agent.Provider:connect-timeout].
- *
- * Since: 0.1
- */
-void
-agent_provider_set_connect_timeout (AgentProvider *self,
-                                   double         seconds)
-{
-  AgentProviderHttp *http;
 
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
 
-  http = _agent_provider_get_http (self);
-  if (http->connect_timeout != seconds)
-    {
-      http->connect_timeout = seconds;
-      g_object_notify (G_OBJECT (self), "connect-timeout");
-    }
-}
 
-/**
- * agent_provider_get_first_byte_timeout:
- * @self: a [class@Agent.Provider]
- *
- * Gets [property@Agent.Provider:first-byte-timeout]: the most seconds between
- * sending a request and the first byte of the answer.
- *
- * Returns: the limit in seconds, or 0 for none
- *
- * Since: 0.1
- */
-double
-agent_provider_get_first_byte_timeout (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
-  return _agent_provider_get_http (self)->first_byte_timeout;
-}
 
-/**
- * agent_provider_set_first_byte_timeout:
- * @self: a [class@Agent.Provider]
- * @seconds: the most seconds to the first byte, or 0 for no limit
- *
- * Sets [property@Agent.Provider:first-byte-timeout].
- *
- * Since: 0.1
- */
-void
-agent_provider_set_first_byte_timeout (AgentProvider *self,
-                                      double         seconds)
-{
-  AgentProviderHttp *http;
 
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
 
-  http = _agent_provider_get_http (self);
-  if (http->first_byte_timeout != seconds)
-    {
-      http->first_byte_timeout = seconds;
-      g_object_notify (G_OBJECT (self), "first-byte-timeout");
-    }
-}
-
-/**
- * agent_provider_get_idle_timeout:
- * @self: a [class@Agent.Provider]
- *
- * Gets [property@Agent.Provider:idle-timeout]: the most seconds an answer may
- * go without a byte once it started.
- *
- * Returns: the limit in seconds, or 0 for none
- *
- * Since: 0.1
- */
-double
-agent_provider_get_idle_timeout (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
-  return _agent_provider_get_http (self)->idle_timeout;
-}
-
-/**
- * agent_provider_set_idle_timeout:
- * @self: a [class@Agent.Provider]
- * @seconds: the most seconds without a byte mid-answer, or 0 for no limit
- *
- * Sets [property@Agent.Provider:idle-timeout].
- *
- * Since: 0.1
- */
-void
-agent_provider_set_idle_timeout (AgentProvider *self,
-                                double         seconds)
-{
-  AgentProviderHttp *http;
-
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
-
-  http = _agent_provider_get_http (self);
-  if (http->idle_timeout != seconds)
-    {
-      http->idle_timeout = seconds;
-      g_object_notify (G_OBJECT (self), "idle-timeout");
-    }
-}
-
-/**
- * agent_provider_get_max_retries:
- * @self: a [class@Agent.Provider]
- *
- * Gets [property@Agent.Provider:max-retries]: how many times a request that
- * failed before any of its answer arrived is tried again.
- *
- * Returns: the number of retries; 0 tries once
- *
- * Since: 0.1
- */
-guint
-agent_provider_get_max_retries (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
-  return _agent_provider_get_http (self)->max_retries;
-}
-
-/**
- * agent_provider_set_max_retries:
- * @self: a [class@Agent.Provider]
- * @max_retries: how many times a failed request is tried again
- *
- * Sets [property@Agent.Provider:max-retries].
- *
- * Since: 0.1
- */
-void
-agent_provider_set_max_retries (AgentProvider *self,
-                               guint          max_retries)
-{
-  AgentProviderHttp *http;
-
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-
-  http = _agent_provider_get_http (self);
-  if (http->max_retries != max_retries)
-    {
-      http->max_retries = max_retries;
-      g_object_notify (G_OBJECT (self), "max-retries");
-    }
-}
-
-/**
- * agent_provider_get_max_response_size:
- * @self: a [class@Agent.Provider]
- *
- * Gets [property@Agent.Provider:max-response-size]: the most bytes the body
- * of one answer may have.
- *
- * Returns: the limit in bytes
- *
- * Since: 0.1
- */
-guint64
-agent_provider_get_max_response_size (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
-  return _agent_provider_get_http (self)->max_response_size;
-}
-
-/**
- * agent_provider_set_max_response_size:
- * @self: a [class@Agent.Provider]
- * @max_response_size: the most bytes one answer may have
- *
- * Sets [property@Agent.Provider:max-response-size].
- *
- * Since: 0.1
- */
-void
-agent_provider_set_max_response_size (AgentProvider *self,
-                                     guint64        max_response_size)
-{
-  AgentProviderHttp *http;
-
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-  g_return_if_fail (max_response_size > 0);
-
-  http = _agent_provider_get_http (self);
-  if (http->max_response_size != max_response_size)
-    {
-      http->max_response_size = max_response_size;
-      g_object_notify (G_OBJECT (self), "max-response-size");
-    }
-}
-
-/**
- * agent_provider_get_tls_ca_file:
- * @self: a [class@Agent.Provider]
- *
- * Gets [property@Agent.Provider:tls-ca-file]: the PEM file of certificate
- * authorities trusted instead of the system's.
- *
- * Returns: (nullable) (type filename) (transfer none): the file, owned by the
- *   provider, or %NULL when the system's authorities are trusted
- *
- * Since: 0.1
- */
-const char *
-agent_provider_get_tls_ca_file (AgentProvider *self)
-{
-  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
-  return _agent_provider_get_http (self)->tls_ca_file;
-}
-
-/**
- * agent_provider_set_tls_ca_file:
- * @self: a [class@Agent.Provider]
- * @path: (nullable) (type filename): a PEM file of certificate authorities,
- *   or %NULL for the system's
- *
- * Sets [property@Agent.Provider:tls-ca-file]. The file is read when the
- * next request starts; if it cannot be read, requests fail saying so.
- *
- * Since: 0.1
- */
-void
-agent_provider_set_tls_ca_file (AgentProvider *self,
-                                const char    *path)
-{
-  AgentProviderHttp *http;
-
-  g_return_if_fail (AGENT_IS_PROVIDER (self));
-
-  http = _agent_provider_get_http (self);
-  if (g_strcmp0 (http->tls_ca_file, path) == 0)
-    return;
-
-  g_free (http->tls_ca_file);
-  http->tls_ca_file = g_strdup (path);
-  /* The next request gets a session with the new trust */
-  g_clear_object (&http->soup_session);
-  g_object_notify (G_OBJECT (self), "tls-ca-file");
-}
 
 /* The HTTP session, made on first use. libsoup's own I/O timeout is off:
  * the step keeps finer ones (connect, first byte, idle). NULL with @error

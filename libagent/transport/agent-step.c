@@ -11,8 +11,8 @@
 
 #include "agent-debug-private.h"
 #include "agent-error.h"
-#include "core/agent-retry-private.h"
-#include "core/agent-step-private.h"
+#include "transport/agent-retry-private.h"
+#include "transport/agent-step-private.h"
 #include "wire/agent-wire-util-private.h"
 
 static void send_attempt (AgentStep *self);

@@ -13,8 +13,8 @@
 
 #include "wire/agent-accumulator-private.h"
 #include "json/agent-json-private.h"
-#include "core/agent-provider.h"
-#include "core/agent-request-settings-private.h"
+#include "transport/agent-provider.h"
+#include "transport/agent-request-settings-private.h"
 #include "messages/agent-content-part-private.h"
 #include "wire/agent-stream-decoder-private.h"
 
@@ -27,7 +27,7 @@ typedef struct
   const char    *system_prompt;
   GListModel    *messages;   /* of AgentMessage */
   GListModel    *tools;      /* of AgentTool */
-  /* Structured output (agent-session-output.c): the answer is to follow
+  /* Structured output (AgentSession:output-schema): the answer is to follow
    * this JSON Schema (NULL: prose), under this name (a tool's, for the
    * providers whose backend has output_by_tool) */
   JsonNode      *output_schema;
@@ -87,32 +87,37 @@ struct _AgentProviderBackend
 };
 
 /* What agent-provider-http.c and agent-provider-slots.c keep of a provider;
- * the provider owns them. */
+ * the provider owns them. The HTTP settings are the provider's properties
+ * (agent-provider.c), the rest agent-provider-http.c's. */
 typedef struct _AgentProviderHttp  AgentProviderHttp;
 typedef struct _AgentProviderSlots AgentProviderSlots;
-typedef struct _AgentProviderDefaults AgentProviderDefaults;
+
+struct _AgentProviderHttp
+{
+  char        *api_key;   /* sent, and redacted; never shown */
+  SoupSession *soup_session;
+  double       connect_timeout;
+  double       first_byte_timeout;
+  double       idle_timeout;
+  guint        max_retries;
+  guint64      max_response_size;
+  char        *tls_ca_file;
+  GCancellable *cancellable;  /* cancelled by a dispose: see _agent_provider_get_cancellable() */
+};
 
 AgentProviderHttp          *_agent_provider_http_new          (void);
 void                        _agent_provider_http_dispose      (AgentProviderHttp   *http);
 void                        _agent_provider_http_free         (AgentProviderHttp   *http);
+gboolean                    _agent_provider_http_set_api_key  (AgentProviderHttp   *http,
+                                                               const char          *api_key);
 AgentProviderSlots         *_agent_provider_slots_new         (void);
 void                        _agent_provider_slots_free        (AgentProviderSlots  *slots);
+guint                       _agent_provider_slots_get_max     (AgentProviderSlots  *slots);
+gboolean                    _agent_provider_slots_set_max     (AgentProviderSlots  *slots,
+                                                               guint                max_concurrent);
 
-/* agent-provider-settings.c: settings, prompt-cache, keep-alive,
- * max-context-window */
-#define AGENT_PROVIDER_N_DEFAULTS_PROPS 4
-#define AGENT_PROVIDER_DEFAULT_MAX_CONTEXT_WINDOW 16384
-
-AgentProviderDefaults      *_agent_provider_defaults_new      (void);
-void                        _agent_provider_defaults_free     (AgentProviderDefaults *defaults);
-void                        _agent_provider_class_add_defaults (GObjectClass        *object_class,
-                                                                guint                first_prop_id);
-gboolean                    _agent_provider_get_defaults_property (AgentProvider    *self,
-                                                                   guint             prop_id,
-                                                                   GValue           *value);
-gboolean                    _agent_provider_set_defaults_property (AgentProvider    *self,
-                                                                   guint             prop_id,
-                                                                   const GValue     *value);
+/* agent-provider-settings.c: what keep-alive may say */
+gboolean                    _agent_keep_alive_is_valid        (const char          *text);
 gboolean                    _agent_keep_alive_is_seconds      (const char          *text);
 
 const AgentProviderBackend *_agent_provider_get_backend       (AgentProvider       *self);
@@ -122,7 +127,6 @@ const AgentProviderBackend *_agent_provider_get_backend       (AgentProvider    
 const AgentImageRule       *_agent_provider_get_writing_images (void);
 AgentProviderHttp          *_agent_provider_get_http          (AgentProvider       *self);
 AgentProviderSlots         *_agent_provider_get_slots         (AgentProvider       *self);
-AgentProviderDefaults      *_agent_provider_get_defaults      (AgentProvider       *self);
 SoupSession                *_agent_provider_get_soup_session  (AgentProvider       *self,
                                                                GError             **error);
 GCancellable               *_agent_provider_get_cancellable   (AgentProvider       *self);

@@ -27,7 +27,7 @@
 
 #include <string.h>
 
-#include "core/agent-context-length-private.h"
+#include "transport/agent-context-length-private.h"
 
 typedef enum
 {

@@ -1,4 +1,12 @@
-/* agent-provider.c
+/* agent-provider.c — AgentProvider: its surface
+ *
+ * All of the class's surface is here: its properties (one properties[]
+ * array, notified by pspec), their getters and setters, as libsoup keeps
+ * SoupSession's in soup-session.c. The behaviour lives around
+ * agent-provider-private.h: the HTTP side (agent-provider-http.c), the
+ * request slots (agent-provider-slots.c), the model list
+ * (agent-provider-models.c) and the keep-alive syntax
+ * (agent-provider-settings.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -11,7 +19,7 @@
 
 #include "agent-enums.h"
 #include "agent-error.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 #include "agent-util-private.h"
 
 /**
@@ -57,7 +65,10 @@ struct _AgentProvider
   char                       *model;
   AgentProviderHttp          *http;    /* agent-provider-http.c */
   AgentProviderSlots         *slots;   /* agent-provider-slots.c */
-  AgentProviderDefaults      *defaults; /* agent-provider-settings.c */
+  AgentRequestSettings       *settings;
+  char                       *keep_alive;
+  guint64                     max_context_window;
+  gboolean                    prompt_cache;
 
   guint                       max_tokens;
   AgentReasoningEffort        reasoning_effort;
@@ -80,8 +91,14 @@ enum {
   PROP_MAX_RETRIES,
   PROP_MAX_RESPONSE_SIZE,
   PROP_TLS_CA_FILE,
+  PROP_SETTINGS,
+  PROP_PROMPT_CACHE,
+  PROP_KEEP_ALIVE,
+  PROP_MAX_CONTEXT_WINDOW,
   N_PROPS
 };
+
+#define DEFAULT_MAX_CONTEXT_WINDOW 16384
 
 G_DEFINE_FINAL_TYPE (AgentProvider, agent_provider, G_TYPE_OBJECT)
 
@@ -137,7 +154,8 @@ agent_provider_finalize (GObject *object)
   AgentProvider *self = (AgentProvider *)object;
 
   g_clear_pointer (&self->slots, _agent_provider_slots_free);
-  g_clear_pointer (&self->defaults, _agent_provider_defaults_free);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->keep_alive, g_free);
   g_clear_pointer (&self->http, _agent_provider_http_free);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->model, g_free);
@@ -211,9 +229,24 @@ agent_provider_get_property (GObject    *object,
       g_value_set_string (value, agent_provider_get_tls_ca_file (self));
       break;
 
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
+
+    case PROP_PROMPT_CACHE:
+      g_value_set_boolean (value, self->prompt_cache);
+      break;
+
+    case PROP_KEEP_ALIVE:
+      g_value_set_string (value, self->keep_alive);
+      break;
+
+    case PROP_MAX_CONTEXT_WINDOW:
+      g_value_set_uint64 (value, self->max_context_window);
+      break;
+
     default:
-      if (!_agent_provider_get_defaults_property (self, prop_id, value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -288,9 +321,25 @@ agent_provider_set_property (GObject      *object,
       agent_provider_set_tls_ca_file (self, g_value_get_string (value));
       break;
 
+    case PROP_PROMPT_CACHE:
+      agent_provider_set_prompt_cache (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_KEEP_ALIVE:
+      {
+        g_autoptr(GError) error = NULL;
+
+        if (!agent_provider_set_keep_alive (self, g_value_get_string (value), &error))
+          g_critical ("%s", error->message);
+      }
+      break;
+
+    case PROP_MAX_CONTEXT_WINDOW:
+      agent_provider_set_max_context_window (self, g_value_get_uint64 (value));
+      break;
+
     default:
-      if (!_agent_provider_set_defaults_property (self, prop_id, value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -484,8 +533,77 @@ agent_provider_class_init (AgentProviderClass *klass)
                          NULL,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AgentProvider:settings:
+   *
+   * What every request of the provider asks (temperature, tool choice,
+   * options and headers, …) unless a session or a step asks otherwise:
+   * see [class@Agent.RequestSettings]. Its headers also go with the model
+   * listings.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL,
+                         AGENT_TYPE_REQUEST_SETTINGS,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:prompt-cache:
+   *
+   * Whether requests mark what the server may cache, where the API wants
+   * it marked: Anthropic's `cache_control`, on the tools, the system prompt
+   * and the end of the conversation (the last message, and the one that
+   * ended the request before). OpenAI and Gemini cache by themselves;
+   * every provider reports what came from the cache in
+   * [struct@Agent.Usage].
+   *
+   * Since: 0.1
+   */
+  properties[PROP_PROMPT_CACHE] =
+    g_param_spec_boolean ("prompt-cache", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:keep-alive:
+   *
+   * How long Ollama keeps the model loaded after a request: a duration
+   * (`30s`, `10m`, `1h30m`), a number of seconds, 0 to unload it at once, or
+   * a negative number to keep it loaded; %NULL for the server's default (5
+   * minutes). Sent as `keep_alive`; the other APIs have no such setting,
+   * and refuse it (%AGENT_ERROR_INVALID_ARGUMENT).
+   *
+   * Since: 0.1
+   */
+  properties[PROP_KEEP_ALIVE] =
+    g_param_spec_string ("keep-alive", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProvider:max-context-window:
+   *
+   * The largest context window, in tokens, that a server which makes it
+   * per request is asked for, or 0 for no limit: Ollama loads a model with
+   * the window a request asks (`options.num_ctx`), and its memory grows
+   * with it (the KV cache of an 8-billion-parameter model takes about
+   * 128 KiB a token: 2 GiB for 16 k tokens, 16 GiB for 128 k).
+   *
+   * With Ollama, [method@Agent.Provider.fetch_context_window_async] answers
+   * the model's trained window capped by this; a request sends the
+   * session's [property@Agent.Session:context-window] as `num_ctx`, or this
+   * when the session does not know its window. The default, 16384, is
+   * four times Ollama's own default, and fits a laptop.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_MAX_CONTEXT_WINDOW] =
+    g_param_spec_uint64 ("max-context-window", NULL, NULL,
+                         0, G_MAXUINT64, DEFAULT_MAX_CONTEXT_WINDOW,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
-  _agent_provider_class_add_defaults (object_class, N_PROPS);
 }
 
 static void
@@ -494,7 +612,9 @@ agent_provider_init (AgentProvider *self)
   self->backend = backends[0];
   self->http = _agent_provider_http_new ();
   self->slots = _agent_provider_slots_new ();
-  self->defaults = _agent_provider_defaults_new ();
+  self->settings = agent_request_settings_new ();
+  self->prompt_cache = TRUE;
+  self->max_context_window = DEFAULT_MAX_CONTEXT_WINDOW;
 }
 
 /**
@@ -815,6 +935,523 @@ agent_provider_set_reasoning_effort (AgentProvider        *self,
     }
 }
 
+/**
+ * agent_provider_set_api_key:
+ * @self: a [class@Agent.Provider]
+ * @api_key: (nullable): the key, or %NULL for none
+ *
+ * Sets the API key, sent the way the API wants it (see
+ * [property@Agent.Provider:api-key]) to the base URL's host only, and removed
+ * from every error message and log. Without one, no key header is sent (as
+ * local servers expect). Spaces and line breaks around the key (as a file or
+ * a copy leaves them) are dropped; a key with a control character inside
+ * makes requests fail with %AGENT_ERROR_INVALID_ARGUMENT. The key cannot be
+ * read back: [method@Agent.Provider.get_has_api_key] says whether there is
+ * one. Keep keys in the keyring: see `agent_secret_lookup_api_key_async()`
+ * (in builds with the keyring, `AGENT_HAS_KEYRING`).
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_api_key (AgentProvider *self,
+                            const char    *api_key)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  if (_agent_provider_http_set_api_key (self->http, api_key))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_API_KEY]);
+}
+
+
+/**
+ * agent_provider_get_has_api_key:
+ * @self: a [class@Agent.Provider]
+ *
+ * Gets whether an API key is set ([property@Agent.Provider:has-api-key]); the
+ * key itself cannot be read back.
+ *
+ * Returns: %TRUE if requests carry a key
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_provider_get_has_api_key (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), FALSE);
+  return self->http->api_key != NULL;
+}
+
+
+/**
+ * agent_provider_get_connect_timeout:
+ * @self: a [class@Agent.Provider]
+ *
+ * Gets [property@Agent.Provider:connect-timeout]: the most seconds a request
+ * may take to connect to the server (TLS included) and send its headers.
+ *
+ * Returns: the limit in seconds, or 0 for none
+ *
+ * Since: 0.1
+ */
+double
+agent_provider_get_connect_timeout (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return self->http->connect_timeout;
+}
+
+
+/**
+ * agent_provider_set_connect_timeout:
+ * @self: a [class@Agent.Provider]
+ * @seconds: the most seconds to connect, or 0 for no limit
+ *
+ * Sets [property@Agent.Provider:connect-timeout].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_connect_timeout (AgentProvider *self,
+                                   double         seconds)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
+
+  if (self->http->connect_timeout != seconds)
+    {
+      self->http->connect_timeout = seconds;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECT_TIMEOUT]);
+    }
+}
+
+
+/**
+ * agent_provider_get_first_byte_timeout:
+ * @self: a [class@Agent.Provider]
+ *
+ * Gets [property@Agent.Provider:first-byte-timeout]: the most seconds between
+ * sending a request and the first byte of the answer.
+ *
+ * Returns: the limit in seconds, or 0 for none
+ *
+ * Since: 0.1
+ */
+double
+agent_provider_get_first_byte_timeout (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return self->http->first_byte_timeout;
+}
+
+
+/**
+ * agent_provider_set_first_byte_timeout:
+ * @self: a [class@Agent.Provider]
+ * @seconds: the most seconds to the first byte, or 0 for no limit
+ *
+ * Sets [property@Agent.Provider:first-byte-timeout].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_first_byte_timeout (AgentProvider *self,
+                                      double         seconds)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
+
+  if (self->http->first_byte_timeout != seconds)
+    {
+      self->http->first_byte_timeout = seconds;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FIRST_BYTE_TIMEOUT]);
+    }
+}
+
+
+/**
+ * agent_provider_get_idle_timeout:
+ * @self: a [class@Agent.Provider]
+ *
+ * Gets [property@Agent.Provider:idle-timeout]: the most seconds an answer may
+ * go without a byte once it started.
+ *
+ * Returns: the limit in seconds, or 0 for none
+ *
+ * Since: 0.1
+ */
+double
+agent_provider_get_idle_timeout (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return self->http->idle_timeout;
+}
+
+
+/**
+ * agent_provider_set_idle_timeout:
+ * @self: a [class@Agent.Provider]
+ * @seconds: the most seconds without a byte mid-answer, or 0 for no limit
+ *
+ * Sets [property@Agent.Provider:idle-timeout].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_idle_timeout (AgentProvider *self,
+                                double         seconds)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (seconds));
+
+  if (self->http->idle_timeout != seconds)
+    {
+      self->http->idle_timeout = seconds;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IDLE_TIMEOUT]);
+    }
+}
+
+
+/**
+ * agent_provider_get_max_retries:
+ * @self: a [class@Agent.Provider]
+ *
+ * Gets [property@Agent.Provider:max-retries]: how many times a request that
+ * failed before any of its answer arrived is tried again.
+ *
+ * Returns: the number of retries; 0 tries once
+ *
+ * Since: 0.1
+ */
+guint
+agent_provider_get_max_retries (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return self->http->max_retries;
+}
+
+
+/**
+ * agent_provider_set_max_retries:
+ * @self: a [class@Agent.Provider]
+ * @max_retries: how many times a failed request is tried again
+ *
+ * Sets [property@Agent.Provider:max-retries].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_max_retries (AgentProvider *self,
+                               guint          max_retries)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  if (self->http->max_retries != max_retries)
+    {
+      self->http->max_retries = max_retries;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_RETRIES]);
+    }
+}
+
+
+/**
+ * agent_provider_get_max_response_size:
+ * @self: a [class@Agent.Provider]
+ *
+ * Gets [property@Agent.Provider:max-response-size]: the most bytes the body
+ * of one answer may have.
+ *
+ * Returns: the limit in bytes
+ *
+ * Since: 0.1
+ */
+guint64
+agent_provider_get_max_response_size (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return self->http->max_response_size;
+}
+
+
+/**
+ * agent_provider_set_max_response_size:
+ * @self: a [class@Agent.Provider]
+ * @max_response_size: the most bytes one answer may have
+ *
+ * Sets [property@Agent.Provider:max-response-size].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_max_response_size (AgentProvider *self,
+                                     guint64        max_response_size)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+  g_return_if_fail (max_response_size > 0);
+
+  if (self->http->max_response_size != max_response_size)
+    {
+      self->http->max_response_size = max_response_size;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_RESPONSE_SIZE]);
+    }
+}
+
+
+/**
+ * agent_provider_get_tls_ca_file:
+ * @self: a [class@Agent.Provider]
+ *
+ * Gets [property@Agent.Provider:tls-ca-file]: the PEM file of certificate
+ * authorities trusted instead of the system's.
+ *
+ * Returns: (nullable) (type filename) (transfer none): the file, owned by the
+ *   provider, or %NULL when the system's authorities are trusted
+ *
+ * Since: 0.1
+ */
+const char *
+agent_provider_get_tls_ca_file (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
+  return self->http->tls_ca_file;
+}
+
+
+/**
+ * agent_provider_set_tls_ca_file:
+ * @self: a [class@Agent.Provider]
+ * @path: (nullable) (type filename): a PEM file of certificate authorities,
+ *   or %NULL for the system's
+ *
+ * Sets [property@Agent.Provider:tls-ca-file]. The file is read when the
+ * next request starts; if it cannot be read, requests fail saying so.
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_tls_ca_file (AgentProvider *self,
+                                const char    *path)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  if (g_strcmp0 (self->http->tls_ca_file, path) == 0)
+    return;
+
+  g_free (self->http->tls_ca_file);
+  self->http->tls_ca_file = g_strdup (path);
+  /* The next request gets a session with the new trust */
+  g_clear_object (&self->http->soup_session);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TLS_CA_FILE]);
+}
+
+
+/**
+ * agent_provider_get_max_concurrent_requests:
+ * @self: a [class@Agent.Provider]
+ *
+ * Gets [property@Agent.Provider:max-concurrent-requests]: the most requests
+ * the provider's sessions may have open at once; the others wait their turn.
+ *
+ * Returns: the limit, or 0 for none
+ *
+ * Since: 0.1
+ */
+guint
+agent_provider_get_max_concurrent_requests (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return _agent_provider_slots_get_max (self->slots);
+}
+
+
+/**
+ * agent_provider_set_max_concurrent_requests:
+ * @self: a [class@Agent.Provider]
+ * @max_concurrent_requests: the most requests open at once, or 0 for no limit
+ *
+ * Sets [property@Agent.Provider:max-concurrent-requests]. Raising it lets
+ * waiting requests go at once.
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_max_concurrent_requests (AgentProvider *self,
+                                            guint          max_concurrent_requests)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  if (_agent_provider_slots_set_max (self->slots, max_concurrent_requests))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_CONCURRENT_REQUESTS]);
+}
+
+
+/**
+ * agent_provider_get_settings:
+ * @self: a [class@Agent.Provider]
+ *
+ * Gets [property@Agent.Provider:settings], to change: what every request
+ * of the provider asks.
+ *
+ * Returns: (transfer none): the provider's request settings
+ *
+ * Since: 0.1
+ */
+AgentRequestSettings *
+agent_provider_get_settings (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
+  return self->settings;
+}
+
+
+/**
+ * agent_provider_get_prompt_cache:
+ * @self: a [class@Agent.Provider]
+ *
+ * Gets [property@Agent.Provider:prompt-cache].
+ *
+ * Returns: whether requests mark what the server may cache
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_provider_get_prompt_cache (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), TRUE);
+  return self->prompt_cache;
+}
+
+
+/**
+ * agent_provider_set_prompt_cache:
+ * @self: a [class@Agent.Provider]
+ * @prompt_cache: whether requests mark what the server may cache
+ *
+ * Sets [property@Agent.Provider:prompt-cache].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_prompt_cache (AgentProvider *self,
+                                 gboolean       prompt_cache)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  prompt_cache = !!prompt_cache;
+  if (self->prompt_cache != prompt_cache)
+    {
+      self->prompt_cache = prompt_cache;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROMPT_CACHE]);
+    }
+}
+
+
+/**
+ * agent_provider_get_keep_alive:
+ * @self: a [class@Agent.Provider]
+ *
+ * Gets [property@Agent.Provider:keep-alive].
+ *
+ * Returns: (nullable): how long Ollama keeps the model loaded, as it was
+ *   set, or %NULL for the server's default
+ *
+ * Since: 0.1
+ */
+const char *
+agent_provider_get_keep_alive (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), NULL);
+  return self->keep_alive;
+}
+
+
+/**
+ * agent_provider_set_keep_alive:
+ * @self: a [class@Agent.Provider]
+ * @duration: (nullable): a duration (`30s`, `10m`, `1h30m`, `-1h`), a
+ *   number of seconds (`0`, `3600`, `-1`), or %NULL (or an empty string)
+ *   for the server's default
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Sets [property@Agent.Provider:keep-alive].
+ *
+ * Returns: %TRUE, or %FALSE with %AGENT_ERROR_INVALID_ARGUMENT if
+ *   @duration is neither a duration nor a number (it is then not changed)
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_provider_set_keep_alive (AgentProvider  *self,
+                               const char     *duration,
+                               GError        **error)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (duration != NULL && *duration == '\0')
+    duration = NULL;
+  if (duration != NULL && !_agent_keep_alive_is_valid (duration))
+    {
+      g_autofree char *shown = g_strescape (duration, NULL);
+
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("keep-alive must be a duration such as 30s, 10m or 1h30m, or a number "
+                     "of seconds (-1: keep the model loaded), not “%s”"),
+                   shown);
+      return FALSE;
+    }
+
+  if (g_strcmp0 (self->keep_alive, duration) != 0)
+    {
+      g_free (self->keep_alive);
+      self->keep_alive = g_strdup (duration);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KEEP_ALIVE]);
+    }
+  return TRUE;
+}
+
+
+/**
+ * agent_provider_get_max_context_window:
+ * @self: a [class@Agent.Provider]
+ *
+ * Gets [property@Agent.Provider:max-context-window].
+ *
+ * Returns: the largest window asked of a server that sizes it per
+ *   request, in tokens, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+guint64
+agent_provider_get_max_context_window (AgentProvider *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROVIDER (self), 0);
+  return self->max_context_window;
+}
+
+
+/**
+ * agent_provider_set_max_context_window:
+ * @self: a [class@Agent.Provider]
+ * @tokens: the largest window, or 0 for no limit
+ *
+ * Sets [property@Agent.Provider:max-context-window].
+ *
+ * Since: 0.1
+ */
+void
+agent_provider_set_max_context_window (AgentProvider *self,
+                                       guint64        tokens)
+{
+  g_return_if_fail (AGENT_IS_PROVIDER (self));
+
+  if (self->max_context_window != tokens)
+    {
+      self->max_context_window = tokens;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_CONTEXT_WINDOW]);
+    }
+}
+
+
 /* Private accessors (agent-provider-private.h) */
 
 const AgentProviderBackend *
@@ -833,10 +1470,4 @@ AgentProviderSlots *
 _agent_provider_get_slots (AgentProvider *self)
 {
   return self->slots;
-}
-
-AgentProviderDefaults *
-_agent_provider_get_defaults (AgentProvider *self)
-{
-  return self->defaults;
 }

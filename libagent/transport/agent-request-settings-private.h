@@ -16,7 +16,7 @@
 
 #include <libsoup/soup.h>
 
-#include "core/agent-request-settings.h"
+#include "transport/agent-request-settings.h"
 
 G_BEGIN_DECLS
 

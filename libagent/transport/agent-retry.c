@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-#include "core/agent-retry-private.h"
+#include "transport/agent-retry-private.h"
 
 #define BACKOFF_BASE_US (500 * 1000)
 #define BACKOFF_MAX_US  (8 * G_USEC_PER_SEC)

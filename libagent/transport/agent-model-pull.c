@@ -19,8 +19,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "core/agent-model-manager-private.h"
-#include "core/agent-model-request-private.h"
+#include "transport/agent-model-manager-private.h"
+#include "transport/agent-model-request-private.h"
 #include "models/agent-models-private.h"
 
 typedef struct

@@ -13,7 +13,7 @@
 
 #include "agent-error.h"
 #include "json/agent-json-private.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 
 #define MAX_MODELS_BODY (8 * 1024 * 1024)
 #define READ_SIZE       (64 * 1024)

@@ -11,7 +11,7 @@
 
 #include <math.h>
 
-#include "core/agent-request-settings-private.h"
+#include "transport/agent-request-settings-private.h"
 
 /* Sets a number and its flag, telling of each change */
 static void

@@ -1,0 +1,226 @@
+/* test-properties.c — the properties of libagent's classes, as GObject
+ * sees them
+ *
+ * For every property of the classes below that can be written after
+ * construction: set through g_object_set_property() to a value other
+ * than the current one, the object notifies it once, under its own name,
+ * and nothing else; set again to the same value, it notifies nothing
+ * (G_PARAM_EXPLICIT_NOTIFY, honoured); and it reads back what was set.
+ * A property installed at the wrong id, a setter that notifies another
+ * property or notifies by a mistyped name, a class that notifies a value
+ * that did not change: each fails here. Read-only properties are checked
+ * to read.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <agent.h>
+
+typedef struct
+{
+  GPtrArray *names;   /* of the properties notified, in order */
+} Notes;
+
+static void
+notify_cb (GObject    *object,
+           GParamSpec *pspec,
+           Notes      *notes)
+{
+  g_ptr_array_add (notes->names, g_strdup (pspec->name));
+}
+
+static char *
+describe_notes (Notes *notes)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < notes->names->len; i++)
+    g_string_append_printf (text, "%s%s", i ? ", " : "", (char *) notes->names->pdata[i]);
+  return g_string_free (text, FALSE);
+}
+
+/* A valid value of @pspec other than @current, or FALSE when the test
+ * knows none for its type */
+static gboolean
+other_value (GParamSpec   *pspec,
+             const GValue *current,
+             GValue       *value)
+{
+  GType type = G_PARAM_SPEC_VALUE_TYPE (pspec);
+
+  g_value_init (value, type);
+
+  if (type == G_TYPE_BOOLEAN)
+    g_value_set_boolean (value, !g_value_get_boolean (current));
+  else if (type == G_TYPE_UINT)
+    {
+      GParamSpecUInt *p = G_PARAM_SPEC_UINT (pspec);
+      guint v = g_value_get_uint (current);
+
+      g_value_set_uint (value, v < p->maximum ? MAX (v + 1, p->minimum) : p->minimum);
+    }
+  else if (type == G_TYPE_UINT64)
+    {
+      GParamSpecUInt64 *p = G_PARAM_SPEC_UINT64 (pspec);
+      guint64 v = g_value_get_uint64 (current);
+
+      g_value_set_uint64 (value, v < p->maximum ? MAX (v + 1, p->minimum) : p->minimum);
+    }
+  else if (type == G_TYPE_INT64)
+    {
+      GParamSpecInt64 *p = G_PARAM_SPEC_INT64 (pspec);
+      gint64 v = g_value_get_int64 (current);
+
+      g_value_set_int64 (value, v < p->maximum ? MAX (v + 1, p->minimum) : p->minimum);
+    }
+  else if (type == G_TYPE_DOUBLE)
+    {
+      GParamSpecDouble *p = G_PARAM_SPEC_DOUBLE (pspec);
+      double v = g_value_get_double (current);
+
+      g_value_set_double (value, v != p->minimum ? p->minimum : (p->minimum + p->maximum) / 2);
+    }
+  else if (type == G_TYPE_STRING)
+    /* A value every string property here takes: a path, a URL, a model,
+     * a duration */
+    g_value_set_string (value, g_strcmp0 (g_value_get_string (current), "10") == 0 ? "20" : "10");
+  else if (G_TYPE_IS_ENUM (type))
+    {
+      GEnumClass *klass = g_type_class_ref (type);
+      int v = g_value_get_enum (current);
+
+      g_value_set_enum (value, klass->values[0].value != v ? klass->values[0].value
+                                                           : klass->values[1].value);
+      g_type_class_unref (klass);
+    }
+  else if (type == AGENT_TYPE_MEMORY)
+    g_value_take_object (value, agent_simple_memory_new ());
+  else if (type == AGENT_TYPE_CONTEXT_POLICY)
+    g_value_take_object (value, agent_context_policy_new (AGENT_CONTEXT_STRATEGY_KEEP_LAST));
+  else if (type == JSON_TYPE_NODE)
+    g_value_take_boxed (value, json_from_string ("{\"type\": \"object\"}", NULL));
+  else
+    {
+      g_value_unset (value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+check_object (GObject *object)
+{
+  g_autofree GParamSpec **pspecs = NULL;
+  Notes notes = { g_ptr_array_new_with_free_func (g_free) };
+  guint n_pspecs;
+  guint n_checked = 0;
+
+  g_signal_connect (object, "notify", G_CALLBACK (notify_cb), &notes);
+  pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n_pspecs);
+  g_assert_cmpuint (n_pspecs, >, 0);
+
+  for (guint i = 0; i < n_pspecs; i++)
+    {
+      GParamSpec *pspec = pspecs[i];
+      g_auto(GValue) current = G_VALUE_INIT;
+      g_auto(GValue) value = G_VALUE_INIT;
+      g_auto(GValue) read = G_VALUE_INIT;
+      g_autofree char *seen = NULL;
+
+      if (pspec->owner_type != G_OBJECT_TYPE (object))
+        continue;
+
+      /* Every property reads */
+      g_value_init (&current, G_PARAM_SPEC_VALUE_TYPE (pspec));
+      if (pspec->flags & G_PARAM_READABLE)
+        g_object_get_property (object, pspec->name, &current);
+
+      if (!(pspec->flags & G_PARAM_WRITABLE) || (pspec->flags & G_PARAM_CONSTRUCT_ONLY))
+        continue;
+
+      g_test_message ("%s:%s", G_OBJECT_TYPE_NAME (object), pspec->name);
+      if (!other_value (pspec, &current, &value))
+        g_error ("%s:%s: no value to try for a %s: teach other_value()",
+                 G_OBJECT_TYPE_NAME (object), pspec->name,
+                 g_type_name (G_PARAM_SPEC_VALUE_TYPE (pspec)));
+
+      /* A write-only property (the API key) has nothing to notify */
+      if (!(pspec->flags & G_PARAM_READABLE))
+        {
+          g_object_set_property (object, pspec->name, &value);
+          continue;
+        }
+
+      g_assert_true (pspec->flags & G_PARAM_EXPLICIT_NOTIFY);
+
+      /* Changed: notified once, by its own name */
+      g_ptr_array_set_size (notes.names, 0);
+      g_object_set_property (object, pspec->name, &value);
+      seen = describe_notes (&notes);
+      g_assert_cmpstr (seen, ==, pspec->name);
+
+      /* Read back */
+      g_value_init (&read, G_PARAM_SPEC_VALUE_TYPE (pspec));
+      g_object_get_property (object, pspec->name, &read);
+      if (G_VALUE_HOLDS (&read, JSON_TYPE_NODE))
+        g_assert_true (json_node_equal (g_value_get_boxed (&read), g_value_get_boxed (&value)));
+      else
+        g_assert_cmpint (g_param_values_cmp (pspec, &read, &value), ==, 0);
+
+      /* The same again: nothing notified */
+      g_ptr_array_set_size (notes.names, 0);
+      g_object_set_property (object, pspec->name, &value);
+      g_clear_pointer (&seen, g_free);
+      seen = describe_notes (&notes);
+      g_assert_cmpstr (seen, ==, "");
+
+      n_checked++;
+    }
+
+  g_assert_cmpuint (n_checked, >, 0);
+  g_signal_handlers_disconnect_by_func (object, notify_cb, &notes);
+  g_ptr_array_unref (notes.names);
+}
+
+static void
+test_session (void)
+{
+  g_autoptr(AgentProvider) provider = agent_provider_new ("openai", NULL);
+  g_autoptr(AgentSession) session = agent_session_new (provider);
+
+  check_object (G_OBJECT (session));
+}
+
+static void
+test_provider (gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AgentProvider) provider = agent_provider_new (data, &error);
+
+  g_assert_no_error (error);
+  /* The API key is write-only: has-api-key says whether there is one */
+  agent_provider_set_api_key (provider, "sk-test-key");
+  check_object (G_OBJECT (provider));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char * const *names;
+
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/properties/session", test_session);
+  names = agent_provider_list_names ();
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/properties/provider/%s", names[i]);
+
+      g_test_add_data_func (path, (gpointer) names[i], test_provider);
+    }
+
+  return g_test_run ();
+}
