@@ -9,7 +9,7 @@
 #pragma once
 
 #include "transport/agent-model-manager.h"
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 
 G_BEGIN_DECLS
 

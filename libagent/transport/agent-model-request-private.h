@@ -10,7 +10,7 @@
 
 #pragma once
 
-#include "core/agent-provider-private.h"
+#include "transport/agent-provider-private.h"
 
 G_BEGIN_DECLS
 
