@@ -14,6 +14,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-chat-a11y.h"
 #include "agent-chat-model-badges.h"
 #include "agent-chat-model-row.h"
 
@@ -48,17 +49,12 @@ update_running (AgentChatModelRow *self)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *text = NULL;
-  g_autofree char *unload = NULL;
 
   gtk_widget_set_visible (self->running_box, self->running != NULL);
   if (self->running == NULL)
     return;
   text = agent_chat_model_expiry (agent_model_info_get_expires_at (self->running), now);
   gtk_label_set_text (self->running_label, text);
-  /* Translators: the accessible name of Unload Now, "Unload llama3.2 Now" */
-  unload = g_strdup_printf (_("Unload %s Now"), agent_model_info_get_name (self->info));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->unload_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, unload, -1);
 }
 
 static void
@@ -167,6 +163,7 @@ static void
 agent_chat_model_row_init (AgentChatModelRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  agent_chat_a11y_name_button (self->unload_button);
 }
 
 GtkWidget *

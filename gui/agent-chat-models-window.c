@@ -46,6 +46,7 @@ struct _AgentChatModelsWindow
   GtkSpinner        *spinner;
   AdwStatusPage     *unsupported_page;
   AdwStatusPage     *error_page;
+  GtkWidget         *retry_button;
   AdwEntryRow       *pull_entry;
   GtkListBox        *pull_list;
   GtkListBox        *model_list;
@@ -259,24 +260,6 @@ on_pull_progress (AgentChatModelsWindow *self,
     agent_chat_pull_row_set_progress (row, progress);
 }
 
-/* What went wrong with a pull, in words of the app, then the server's */
-static char *
-describe_pull_error (const GError *error)
-{
-  const char *what = NULL;
-
-  if (g_error_matches (error, AGENT_ERROR, AGENT_ERROR_MODEL_NOT_FOUND))
-    what = _("No such model in the library: check its name and tag.");
-  else if (g_error_matches (error, AGENT_ERROR, AGENT_ERROR_NO_SPACE))
-    what = _("The server's disk is full: delete a model to make room.");
-  else if (g_error_matches (error, AGENT_ERROR, AGENT_ERROR_REGISTRY))
-    what = _("The server cannot reach the model registry: is it online?");
-  if (what == NULL)
-    return g_strdup (error->message);
-  /* Translators: a failed pull: what happened, then the server's own words */
-  return g_strdup_printf (_("%s (%s)"), what, error->message);
-}
-
 typedef struct
 {
   AgentChatModelsWindow *self;  /* a reference */
@@ -324,9 +307,10 @@ on_pulled (GObject      *object,
     {
       AgentChatPullRow *row = find_pull_row (self, pull->model);
 
-      text = describe_pull_error (error);
+      /* The manager's words: what happened (no such model, a full disk,
+       * the registry out of reach) and what to do */
       if (row != NULL)
-        agent_chat_pull_row_set_error (row, text);
+        agent_chat_pull_row_set_error (row, error->message);
     }
   pull_free (pull);
 }
@@ -593,6 +577,7 @@ agent_chat_models_window_class_init (AgentChatModelsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatModelsWindow, spinner);
   gtk_widget_class_bind_template_child (widget_class, AgentChatModelsWindow, unsupported_page);
   gtk_widget_class_bind_template_child (widget_class, AgentChatModelsWindow, error_page);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatModelsWindow, retry_button);
   gtk_widget_class_bind_template_child (widget_class, AgentChatModelsWindow, pull_entry);
   gtk_widget_class_bind_template_child (widget_class, AgentChatModelsWindow, pull_list);
   gtk_widget_class_bind_template_child (widget_class, AgentChatModelsWindow, model_list);
@@ -617,6 +602,7 @@ agent_chat_models_window_init (AgentChatModelsWindow *self)
   agent_chat_a11y_name_toasts (self->toast_overlay);
   agent_chat_a11y_name_status_page (self->unsupported_page);
   agent_chat_a11y_name_status_page (self->error_page);
+  agent_chat_a11y_name_button (self->retry_button);
   g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
   g_signal_connect (self, "unmap", G_CALLBACK (on_unmap), NULL);
 }

@@ -22,6 +22,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "agent-chat-a11y.h"
 #include "agent-chat-model-badges.h"
 #include "agent-chat-models-window.h"
 #include "agent-chat-window-private.h"
@@ -403,6 +404,7 @@ _agent_chat_window_class_init_models (GtkWidgetClass *widget_class)
 void
 _agent_chat_window_init_models (AgentChatWindow *self)
 {
+  agent_chat_a11y_name_button (self->more_models_button);
   gtk_list_box_set_filter_func (self->model_list, filter_row, self, NULL);
   g_signal_connect_object (self->models_popover, "show", G_CALLBACK (on_popover_shown), self,
                            G_CONNECT_SWAPPED);
