@@ -280,10 +280,11 @@ begin (const char *type)
   return builder;
 }
 
-static void
-add_string (JsonBuilder *builder,
-            const char  *name,
-            const char  *value)
+/* A member of an event: a string, or null */
+void
+cli_output_add_string (JsonBuilder *builder,
+                       const char  *name,
+                       const char  *value)
 {
   json_builder_set_member_name (builder, name);
   if (value != NULL)
@@ -332,8 +333,8 @@ static void
 add_call (JsonBuilder   *builder,
           AgentToolCall *call)
 {
-  add_string (builder, "id", agent_tool_call_get_id (call));
-  add_string (builder, "name", agent_tool_call_get_name (call));
+  cli_output_add_string (builder, "id", agent_tool_call_get_id (call));
+  cli_output_add_string (builder, "name", agent_tool_call_get_name (call));
 }
 
 static void
@@ -400,7 +401,7 @@ cli_output_text_delta (CliOutput  *self,
     {
       JsonBuilder *builder = begin ("text-delta");
 
-      add_string (builder, "text", text);
+      cli_output_add_string (builder, "text", text);
       end (self, builder);
       return;
     }
@@ -442,7 +443,7 @@ cli_output_reasoning_delta (CliOutput  *self,
     {
       JsonBuilder *builder = begin ("reasoning-delta");
 
-      add_string (builder, "text", text);
+      cli_output_add_string (builder, "text", text);
       end (self, builder);
       return;
     }
@@ -471,7 +472,7 @@ cli_output_tool_call_delta (CliOutput     *self,
       json_builder_set_member_name (builder, "index");
       json_builder_add_int_value (builder, agent_tool_call_get_index (call));
       add_call (builder, call);
-      add_string (builder, "arguments-delta", arguments_delta);
+      cli_output_add_string (builder, "arguments-delta", arguments_delta);
       end (self, builder);
       return;
     }
@@ -505,7 +506,7 @@ cli_output_tool_call (CliOutput     *self,
       JsonBuilder *builder = begin ("tool-call");
 
       add_call (builder, call);
-      add_string (builder, "arguments", agent_tool_call_get_arguments (call));
+      cli_output_add_string (builder, "arguments", agent_tool_call_get_arguments (call));
       end (self, builder);
       return;
     }
@@ -526,7 +527,7 @@ cli_output_tool_started (CliOutput     *self,
       JsonBuilder *builder = begin ("tool-started");
 
       add_call (builder, call);
-      add_string (builder, "arguments", agent_tool_call_get_arguments (call));
+      cli_output_add_string (builder, "arguments", agent_tool_call_get_arguments (call));
       end (self, builder);
       return;
     }
@@ -548,7 +549,7 @@ cli_output_tool_finished (CliOutput     *self,
       JsonBuilder *builder = begin ("tool-finished");
 
       add_call (builder, call);
-      add_string (builder, is_error ? "error" : "result", result);
+      cli_output_add_string (builder, is_error ? "error" : "result", result);
       end (self, builder);
       return;
     }
@@ -572,8 +573,8 @@ cli_output_tool_failed (CliOutput     *self,
 
   builder = begin ("tool-failed");
   add_call (builder, call);
-  add_string (builder, "code", agent_error_get_code (error));
-  add_string (builder, "message", error->message);
+  cli_output_add_string (builder, "code", agent_error_get_code (error));
+  cli_output_add_string (builder, "message", error->message);
   end (self, builder);
 }
 
@@ -592,9 +593,9 @@ cli_output_retry (CliOutput    *self,
       /* Milliseconds: json-glib prints every digit of a double */
       json_builder_set_member_name (builder, "delay-ms");
       json_builder_add_int_value (builder, (gint64) (delay * 1000 + 0.5));
-      add_string (builder, "code", agent_error_get_code (error));
+      cli_output_add_string (builder, "code", agent_error_get_code (error));
       add_http_status (builder, error);
-      add_string (builder, "message", error->message);
+      cli_output_add_string (builder, "message", error->message);
       end (self, builder);
       return;
     }
@@ -610,7 +611,7 @@ cli_output_step_finished (CliOutput    *self,
     {
       JsonBuilder *builder = begin ("step-finished");
 
-      add_string (builder, "finish-reason", agent_message_get_finish_reason (message));
+      cli_output_add_string (builder, "finish-reason", agent_message_get_finish_reason (message));
       add_usage (builder, agent_message_get_usage (message));
       add_metrics (builder, agent_message_get_metrics (message));
       end (self, builder);
@@ -644,7 +645,7 @@ cli_output_tool_progress (CliOutput     *self,
         json_builder_add_null_value (builder);
       else
         json_builder_add_double_value (builder, fraction);
-      add_string (builder, "text", text);
+      cli_output_add_string (builder, "text", text);
       end (self, builder);
       return;
     }
@@ -668,12 +669,12 @@ cli_output_done (CliOutput    *self,
 
       json_builder_set_member_name (builder, "message");
       json_builder_begin_object (builder);
-      add_string (builder, "role", "assistant");
-      add_string (builder, "content", agent_message_get_content (message));
+      cli_output_add_string (builder, "role", "assistant");
+      cli_output_add_string (builder, "content", agent_message_get_content (message));
       if (agent_message_get_reasoning (message) != NULL)
-        add_string (builder, "reasoning", agent_message_get_reasoning (message));
+        cli_output_add_string (builder, "reasoning", agent_message_get_reasoning (message));
       if (agent_message_get_refusal (message) != NULL)
-        add_string (builder, "refusal", agent_message_get_refusal (message));
+        cli_output_add_string (builder, "refusal", agent_message_get_refusal (message));
       json_builder_end_object (builder);
       add_usage (builder, usage);
       add_metrics (builder, metrics);
@@ -694,9 +695,9 @@ cli_output_error (CliOutput    *self,
     {
       JsonBuilder *builder = begin ("error");
 
-      add_string (builder, "code", agent_error_get_code (error));
+      cli_output_add_string (builder, "code", agent_error_get_code (error));
       add_http_status (builder, error);
-      add_string (builder, "message", error->message);
+      cli_output_add_string (builder, "message", error->message);
       end (self, builder);
       return;
     }
@@ -729,6 +730,37 @@ cli_output_notice (CliOutput  *self,
   say (self, DIM, "%s", text);
 }
 
+void
+cli_output_session_notice (CliOutput  *self,
+                           const char *code,
+                           const char *message)
+{
+  if (self->json)
+    {
+      JsonBuilder *builder = begin ("notice");
+
+      cli_output_add_string (builder, "code", code);
+      cli_output_add_string (builder, "message", message);
+      end (self, builder);
+      return;
+    }
+
+  say (self, DIM, "%s", message);
+}
+
+JsonBuilder *
+cli_output_begin_event (const char *type)
+{
+  return begin (type);
+}
+
+void
+cli_output_end_event (CliOutput   *self,
+                      JsonBuilder *builder)
+{
+  end (self, builder);
+}
+
 /* A file attached to the prompt: its name, type and size, never its bytes */
 void
 cli_output_attachment (CliOutput        *self,
@@ -742,8 +774,8 @@ cli_output_attachment (CliOutput        *self,
     {
       JsonBuilder *builder = begin ("attachment");
 
-      add_string (builder, "name", name);
-      add_string (builder, "mime_type", mime_type);
+      cli_output_add_string (builder, "name", name);
+      cli_output_add_string (builder, "mime_type", mime_type);
       json_builder_set_member_name (builder, "size");
       json_builder_add_int_value (builder, size);
       end (self, builder);
@@ -798,7 +830,7 @@ cli_output_compacted (CliOutput    *self,
     {
       JsonBuilder *builder = begin ("compacted");
 
-      add_string (builder, "strategy", strategy);
+      cli_output_add_string (builder, "strategy", strategy);
       json_builder_set_member_name (builder, "start");
       json_builder_add_int_value (builder, start);
       json_builder_set_member_name (builder, "end");
@@ -808,7 +840,7 @@ cli_output_compacted (CliOutput    *self,
       json_builder_set_member_name (builder, "tokens-after");
       json_builder_add_int_value (builder, tokens_after);
       if (summary != NULL)
-        add_string (builder, "summary", agent_message_get_content (summary));
+        cli_output_add_string (builder, "summary", agent_message_get_content (summary));
       end (self, builder);
       return;
     }

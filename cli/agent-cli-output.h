@@ -63,6 +63,11 @@ void       cli_output_error             (CliOutput      *self,
                                          const GError   *error);
 void       cli_output_notice            (CliOutput      *self,
                                          const char     *text);
+/* AgentSession::notice: a line on stderr, or {"type": "notice", "code",
+ * "message"} */
+void       cli_output_session_notice    (CliOutput      *self,
+                                         const char     *code,
+                                         const char     *message);
 void       cli_output_attachment        (CliOutput      *self,
                                          AgentContentPart *part);
 void       cli_output_set_objects       (CliOutput      *self,
@@ -71,6 +76,13 @@ void       cli_output_object_delta      (CliOutput      *self,
                                          JsonNode       *changes);
 void       cli_output_object            (CliOutput      *self,
                                          JsonNode       *object);
+/* With --json: an event of @type that the caller fills, then ends */
+JsonBuilder *cli_output_begin_event     (const char     *type);
+void       cli_output_add_string        (JsonBuilder    *builder,
+                                         const char     *name,
+                                         const char     *value);
+void       cli_output_end_event         (CliOutput      *self,
+                                         JsonBuilder    *builder);
 void       cli_output_models            (CliOutput      *self,
                                          const char * const *names);
 

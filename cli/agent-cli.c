@@ -29,6 +29,7 @@
 #include "agent-cli-context.h"
 #include "agent-cli-log.h"
 #include "agent-cli-mcp.h"
+#include "agent-cli-models.h"
 #include "agent-cli-output.h"
 #include "agent-cli-schema.h"
 #include "agent-cli-settings.h"
@@ -204,6 +205,16 @@ text_delta_cb (AgentSession *session,
     }
 
   cli_output_text_delta (cli->output, delta);
+}
+
+/* The session sends less than asked, to suit the model */
+static void
+session_notice_cb (AgentSession *session,
+                   const char   *code,
+                   const char   *message,
+                   Cli          *cli)
+{
+  cli_output_session_notice (cli->output, code, message);
 }
 
 static void
@@ -913,6 +924,7 @@ run (int   argc,
   g_option_context_add_main_entries (context, cli_store_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_attach_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_settings_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, cli_models_entries, GETTEXT_PACKAGE);
   description = g_strconcat (
     _("The prompt is read from standard input when none is given; in a terminal, "
       "each line is a turn of one conversation.\n"
@@ -969,7 +981,7 @@ run (int   argc,
   cli_output_set_failed_func (output, output_failed_cb, &cli);
 
   /* The stored conversation, whose provider, model… are the defaults */
-  if (!opt_list_models &&
+  if (!opt_list_models && !cli_models_wanted (FALSE) &&
       (status = cli_store_prepare (&store, output, opt_json, &opt_provider, &opt_model,
                                    &opt_base_url, &opt_system)) >= 0)
     return status;
@@ -989,6 +1001,15 @@ run (int   argc,
     {
       cli_output_error (output, error);
       return EXIT_FAILURE;
+    }
+
+  /* The model manager's commands: Ctrl-C cancels them */
+  if (cli_models_wanted (opt_list_models))
+    {
+      handle_signals (&cli);
+      status = cli_models_run (agent_session_get_provider (session), output, opt_json,
+                               opt_list_models, opt_yes, starting);
+      return cli.interrupted && status != EXIT_SUCCESS ? EXIT_INTERRUPTED : status;
     }
 
   if (opt_list_models)
@@ -1027,6 +1048,7 @@ run (int   argc,
   cli.approver = approver;
 
   g_signal_connect (session, "text-delta", G_CALLBACK (text_delta_cb), &cli);
+  g_signal_connect (session, "notice", G_CALLBACK (session_notice_cb), &cli);
   g_signal_connect (session, "reasoning-delta", G_CALLBACK (reasoning_delta_cb), &cli);
   g_signal_connect (session, "tool-call-delta", G_CALLBACK (tool_call_delta_cb), &cli);
   g_signal_connect (session, "tool-call", G_CALLBACK (tool_call_cb), &cli);

@@ -242,6 +242,20 @@ server_cb (SoupServer        *server,
   Request *request;
   Stream *stream;
 
+  /* An Ollama turn with tools, images or a reasoning effort first asks
+   * what its model can do (agent-turn-capabilities.c: /api/show with
+   * "verbose": false): a scripted server does not say, and neither records
+   * nor scripts that question. The fake Ollama (agent-test-ollama.c), a
+   * responder, answers it. */
+  if (self->responder == NULL && g_str_equal (path, "/api/show") &&
+      g_strstr_len (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                    "\"verbose\":false") != NULL)
+    {
+      soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (message, "application/json", SOUP_MEMORY_STATIC, "{}", 2);
+      return;
+    }
+
   request = g_new0 (Request, 1);
   request->path = g_strdup (path);
   request->method = g_intern_string (soup_server_message_get_method (message));

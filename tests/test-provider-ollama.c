@@ -653,7 +653,9 @@ test_http_errors (void)
     { 400, "{\"error\":\"registry.ollama.ai/library/gemma3:1b does not support tools\"}",
       "does not support tools", AGENT_ERROR_HTTP },
     { 404, "{\"error\":\"model \\\"nope\\\" not found, try pulling it first\"}",
-      "model \"nope\" not found, try pulling it first", AGENT_ERROR_HTTP },
+      /* A model to pull: models/agent-model-errors.c */
+      "Model “nope” is not installed; pull it with `agent-cli --pull nope`",
+      AGENT_ERROR_MODEL_NOT_FOUND },
     { 400, "{\"error\":\"invalid key sk-ollama-secret in options\"}",
       "invalid key [redacted] in options", AGENT_ERROR_HTTP },
     { 401, "{\"error\":\"unauthorized: sk-ollama-secret is not valid\"}",

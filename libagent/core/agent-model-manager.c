@@ -8,8 +8,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
-#include "core/agent-model-manager.h"
-#include "core/agent-provider-private.h"
+#include "core/agent-model-manager-private.h"
+#include "core/agent-model-request-private.h"
 #include "models/agent-models-private.h"
 
 /**
@@ -177,6 +177,13 @@ agent_model_manager_init (AgentModelManager *self)
 {
 }
 
+void
+_agent_model_manager_emit_pull_progress (AgentModelManager *self,
+                                         AgentPullProgress *progress)
+{
+  g_signal_emit (self, signals[PULL_PROGRESS], 0, progress);
+}
+
 /**
  * agent_model_manager_new:
  * @provider: the provider whose server's models to manage
@@ -232,18 +239,314 @@ agent_model_manager_get_supported (AgentModelManager *self)
   return g_strcmp0 (agent_provider_get_name (self->provider), "ollama") == 0;
 }
 
-/* STUB: replaced by the real requests in the next commits */
-static void
-not_supported (gpointer             self,
-               gpointer             source_tag,
-               GCancellable        *cancellable,
-               GAsyncReadyCallback  callback,
-               gpointer             user_data)
+/* Requests */
+
+/* At most this many /api/show at once: enough to fill a list quickly,
+ * few enough not to crowd a server that is also answering */
+#define MAX_SHOWS 4
+
+static gboolean
+check_supported (AgentModelManager *self,
+                 GTask             *task)
 {
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  if (agent_model_manager_get_supported (self))
+    return TRUE;
+
+  /* Translators: %s is a provider's name, such as "OpenAI" */
+  g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_UNSUPPORTED,
+                           _("%s has no model manager: its server can list its models, not "
+                             "pull, delete or describe them"),
+                           agent_provider_get_display_name (self->provider));
+  return FALSE;
+}
+
+/* {"model": "…"[, "keep_alive": 0]} */
+static char *
+model_body (const char *model,
+            gboolean    unload)
+{
+  g_autoptr(cJSON) root = cJSON_CreateObject ();
+
+  cJSON_AddStringToObject (root, "model", model);
+  if (unload)
+    cJSON_AddNumberToObject (root, "keep_alive", 0);
+  return cJSON_PrintUnformatted (root);
+}
+
+static void
+request (AgentModelManager   *self,
+         const char          *method,
+         const char          *path,
+         const char          *model,
+         gboolean             unload,
+         GTask               *task,
+         GAsyncReadyCallback  callback)
+{
+  g_autofree char *body = model != NULL ? model_body (model, unload) : NULL;
+
+  /* @task is taken */
+  _agent_model_request_async (self->provider, method, path, body, model, NULL, NULL,
+                              g_task_get_cancellable (task), callback, task);
+}
+
+/* The parsed answer, or NULL with @task returned */
+static gboolean
+parse_answer (GTask            *task,
+              GAsyncResult     *result,
+              AgentJsonParser  *parser,
+              GBytes          **bytes,
+              AgentJson        *root)
+{
+  AgentModelManager *self = g_task_get_source_object (task);
+  GError *error = NULL;
+
+  if (!(*bytes = _agent_model_request_finish (self->provider, result, &error)))
+    {
+      g_task_return_error (task, error);
+      return FALSE;
+    }
+  if (!agent_json_parser_parse (parser, g_bytes_get_data (*bytes, NULL),
+                                g_bytes_get_size (*bytes), root, NULL) ||
+      !agent_json_is (root, AGENT_JSON_OBJECT))
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                               _("The server's answer could not be read"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (agent_model_info_get_name (*(AgentModelInfo **) a),
+                    agent_model_info_get_name (*(AgentModelInfo **) b));
+}
+
+/* {"models": [entry, …]} into a list, sorted by name */
+static GListStore *
+parse_entries (const AgentJson *root)
+{
+  AgentJson models = agent_json_member (root, "models");
+  g_autoptr(GPtrArray) infos = g_ptr_array_new_with_free_func (g_object_unref);
+  GListStore *store = g_list_store_new (AGENT_TYPE_MODEL_INFO);
+  AgentJsonIter iter;
+  AgentJson entry;
+
+  if (agent_json_is (&models, AGENT_JSON_ARRAY))
+    {
+      agent_json_iter_init (&iter, &models);
+      while (agent_json_iter_next (&iter, NULL, NULL, &entry))
+        {
+          AgentModelInfo *info = _agent_model_info_new_from_entry (&entry);
+
+          if (info != NULL)
+            g_ptr_array_add (infos, info);
+        }
+    }
+  g_ptr_array_sort (infos, compare_names);
+  g_list_store_splice (store, 0, 0, infos->pdata, infos->len);
+  return store;
+}
+
+/* Listing: /api/tags, then /api/show for each, MAX_SHOWS at once */
+typedef struct
+{
+  GListStore      *store;
+  AgentJsonParser *parser;
+  guint            next;
+  guint            in_flight;
+  GError          *cancelled;
+} Listing;
+
+static void
+listing_free (gpointer data)
+{
+  Listing *listing = data;
+
+  g_clear_object (&listing->store);
+  g_clear_pointer (&listing->parser, agent_json_parser_free);
+  g_clear_error (&listing->cancelled);
+  g_free (listing);
+}
+
+/* One /api/show of a listing */
+typedef struct
+{
+  GTask          *task;
+  AgentModelInfo *info;
+} Show;
+
+static void show_next (GTask *task);
+
+static void
+listed_show_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Show *show = user_data;
+  g_autoptr(GTask) task = show->task;
+  g_autoptr(AgentModelInfo) info = show->info;
+  Listing *listing = g_task_get_task_data (task);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  AgentJson root;
+
+  g_free (show);
+  listing->in_flight--;
+  bytes = _agent_model_request_finish (AGENT_PROVIDER (object), result, &error);
+  if (bytes != NULL &&
+      agent_json_parser_parse (listing->parser, g_bytes_get_data (bytes, NULL),
+                               g_bytes_get_size (bytes), &root, NULL) &&
+      agent_json_is (&root, AGENT_JSON_OBJECT))
+    _agent_model_info_apply_show (info, &root);
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && listing->cancelled == NULL)
+    listing->cancelled = g_steal_pointer (&error);
+  /* Otherwise it is listed without its details */
+
+  show_next (task);
+}
+
+static void
+show_next (GTask *task)
+{
+  AgentModelManager *self = g_task_get_source_object (task);
+  Listing *listing = g_task_get_task_data (task);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (listing->store));
+
+  while (listing->cancelled == NULL && listing->next < n && listing->in_flight < MAX_SHOWS)
+    {
+      Show *show = g_new0 (Show, 1);
+      g_autofree char *body = NULL;
+      const char *name;
+
+      show->task = g_object_ref (task);
+      show->info = g_list_model_get_item (G_LIST_MODEL (listing->store), listing->next++);
+      name = agent_model_info_get_name (show->info);
+      body = model_body (name, FALSE);
+      listing->in_flight++;
+      _agent_model_request_async (self->provider, SOUP_METHOD_POST, "/api/show", body, name,
+                                  NULL, NULL, g_task_get_cancellable (task), listed_show_cb,
+                                  show);
+    }
+
+  if (listing->in_flight > 0)
+    return;
+  if (listing->cancelled != NULL)
+    g_task_return_error (task, g_steal_pointer (&listing->cancelled));
+  else
+    g_task_return_pointer (task, g_object_ref (listing->store), g_object_unref);
+}
+
+static void
+tags_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Listing *listing = g_new0 (Listing, 1);
+  g_autoptr(GBytes) bytes = NULL;
+  AgentJson root;
+
+  listing->parser = agent_json_parser_new ();
+  g_task_set_task_data (task, listing, listing_free);
+  if (!parse_answer (task, result, listing->parser, &bytes, &root))
+    return;
+  listing->store = parse_entries (&root);
+  show_next (task);
+}
+
+static void
+show_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(AgentJsonParser) parser = agent_json_parser_new ();
+  g_autoptr(AgentModelInfo) info = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  AgentJson root;
+
+  if (!parse_answer (task, result, parser, &bytes, &root))
+    return;
+  info = _agent_model_info_new (g_task_get_task_data (task));
+  _agent_model_info_apply_show (info, &root);
+  g_task_return_pointer (task, g_steal_pointer (&info), g_object_unref);
+}
+
+static void
+running_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(AgentJsonParser) parser = agent_json_parser_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  AgentJson root;
+
+  if (!parse_answer (task, result, parser, &bytes, &root))
+    return;
+  g_task_return_pointer (task, parse_entries (&root), g_object_unref);
+}
+
+static void
+done_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  GError *error = NULL;
+
+  if (!(bytes = _agent_model_request_finish (AGENT_PROVIDER (object), result, &error)))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Deleting: unloaded first, as `ollama rm` does, so that its memory is
+ * freed now rather than when its keep-alive ends; whatever the unload
+ * says, the delete follows */
+static void
+unloaded_for_delete_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AgentModelManager *self = g_task_get_source_object (task);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *model;
+
+  bytes = _agent_model_request_finish (AGENT_PROVIDER (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (error != NULL && !g_error_matches (error, AGENT_ERROR, AGENT_ERROR_MODEL_NOT_FOUND))
+    g_debug ("Unloading %s before deleting it: %s", (char *) g_task_get_task_data (task),
+             error->message);
+  model = g_task_get_task_data (task);
+  request (self, SOUP_METHOD_DELETE, "/api/delete", model, FALSE, g_steal_pointer (&task),
+           done_cb);
+}
+
+static GTask *
+new_task (AgentModelManager   *self,
+          const char          *model,
+          gpointer             source_tag,
+          GCancellable        *cancellable,
+          GAsyncReadyCallback  callback,
+          gpointer             user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
 
   g_task_set_source_tag (task, source_tag);
-  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "Not written yet");
+  if (model != NULL)
+    g_task_set_task_data (task, g_strdup (model), g_free);
+  return task;
 }
 
 /**
@@ -268,9 +571,15 @@ agent_model_manager_list_async (AgentModelManager   *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
+  g_autoptr(GTask) task = NULL;
+
   g_return_if_fail (AGENT_IS_MODEL_MANAGER (self));
 
-  not_supported (self, agent_model_manager_list_async, cancellable, callback, user_data);
+  task = new_task (self, NULL, agent_model_manager_list_async, cancellable,
+                   callback, user_data);
+
+  if (check_supported (self, task))
+    request (self, SOUP_METHOD_GET, "/api/tags", NULL, FALSE, g_steal_pointer (&task), tags_cb);
 }
 
 /**
@@ -316,10 +625,16 @@ agent_model_manager_show_async (AgentModelManager   *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
+  g_autoptr(GTask) task = NULL;
+
   g_return_if_fail (AGENT_IS_MODEL_MANAGER (self));
   g_return_if_fail (model != NULL);
 
-  not_supported (self, agent_model_manager_show_async, cancellable, callback, user_data);
+  task = new_task (self, model, agent_model_manager_show_async, cancellable,
+                   callback, user_data);
+
+  if (check_supported (self, task))
+    request (self, SOUP_METHOD_POST, "/api/show", model, FALSE, g_steal_pointer (&task), show_cb);
 }
 
 /**
@@ -366,9 +681,15 @@ agent_model_manager_list_running_async (AgentModelManager   *self,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data)
 {
+  g_autoptr(GTask) task = NULL;
+
   g_return_if_fail (AGENT_IS_MODEL_MANAGER (self));
 
-  not_supported (self, agent_model_manager_list_running_async, cancellable, callback, user_data);
+  task = new_task (self, NULL, agent_model_manager_list_running_async,
+                   cancellable, callback, user_data);
+
+  if (check_supported (self, task))
+    request (self, SOUP_METHOD_GET, "/api/ps", NULL, FALSE, g_steal_pointer (&task), running_cb);
 }
 
 /**
@@ -420,10 +741,16 @@ agent_model_manager_pull_async (AgentModelManager   *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
+  g_autoptr(GTask) task = NULL;
+
   g_return_if_fail (AGENT_IS_MODEL_MANAGER (self));
   g_return_if_fail (model != NULL);
 
-  not_supported (self, agent_model_manager_pull_async, cancellable, callback, user_data);
+  task = new_task (self, model, agent_model_manager_pull_async, cancellable,
+                   callback, user_data);
+
+  if (check_supported (self, task))
+    _agent_model_manager_pull (self, g_steal_pointer (&task));
 }
 
 /**
@@ -475,10 +802,17 @@ agent_model_manager_delete_async (AgentModelManager   *self,
                                   GAsyncReadyCallback  callback,
                                   gpointer             user_data)
 {
+  g_autoptr(GTask) task = NULL;
+
   g_return_if_fail (AGENT_IS_MODEL_MANAGER (self));
   g_return_if_fail (model != NULL);
 
-  not_supported (self, agent_model_manager_delete_async, cancellable, callback, user_data);
+  task = new_task (self, model, agent_model_manager_delete_async, cancellable,
+                   callback, user_data);
+
+  if (check_supported (self, task))
+    request (self, SOUP_METHOD_POST, "/api/generate", model, TRUE, g_steal_pointer (&task),
+             unloaded_for_delete_cb);
 }
 
 /**
@@ -525,10 +859,17 @@ agent_model_manager_unload_async (AgentModelManager   *self,
                                   GAsyncReadyCallback  callback,
                                   gpointer             user_data)
 {
+  g_autoptr(GTask) task = NULL;
+
   g_return_if_fail (AGENT_IS_MODEL_MANAGER (self));
   g_return_if_fail (model != NULL);
 
-  not_supported (self, agent_model_manager_unload_async, cancellable, callback, user_data);
+  task = new_task (self, model, agent_model_manager_unload_async, cancellable,
+                   callback, user_data);
+
+  if (check_supported (self, task))
+    request (self, SOUP_METHOD_POST, "/api/generate", model, TRUE, g_steal_pointer (&task),
+             done_cb);
 }
 
 /**

@@ -41,6 +41,9 @@ typedef struct
   /* Images are sent scaled down by this rule (the backend's images, when
    * AgentSession:scale-images is on), or as they are (NULL) */
   const AgentImageRule *scale_images;
+  /* What the model can do (AgentModelCapabilities), as its server said
+   * (Ollama's /api/show: agent-turn-capabilities.c); 0: unknown */
+  guint          capabilities;
 } AgentRequest;
 
 typedef struct _AgentProviderBackend AgentProviderBackend;

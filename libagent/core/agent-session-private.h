@@ -76,6 +76,7 @@ typedef enum
   AGENT_SESSION_OBJECT_FINISHED,
   AGENT_SESSION_TOOL_FAILED,
   AGENT_SESSION_CHECK_OUTPUT,
+  AGENT_SESSION_NOTICE,
   AGENT_SESSION_N_SIGNALS
 } AgentSessionSignal;
 
@@ -155,6 +156,10 @@ gboolean _agent_session_get_output_property  (AgentSession *self,
 gboolean _agent_session_set_output_property  (AgentSession *self,
                                               guint         prop_id,
                                               const GValue *value);
+
+/* agent-turn-capabilities.c: the notice signal */
+void     _agent_session_class_add_notice    (GObjectClass *object_class,
+                                             guint        *notice_signal);
 
 /* agent-session-tools.c: validate-tool-arguments, tool-failed */
 #define AGENT_SESSION_N_TOOLS_PROPS 1

@@ -186,7 +186,8 @@ start_turn (AgentSession        *self,
   g_task_set_task_data (task, turn, (GDestroyNotify)_agent_turn_free);
   _agent_turn_output_start (turn, schema);
   _agent_session_set_turn (self, turn);
-  _agent_turn_start (turn, text, message);
+  /* What the model can do first (Ollama), then the turn */
+  _agent_turn_check_model (turn, text, message);
 }
 
 /**

@@ -536,6 +536,7 @@ agent_session_class_init (AgentSessionClass *klass)
                                   N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
                                   AGENT_SESSION_N_CONTEXT_PROPS + AGENT_SESSION_N_OUTPUT_PROPS,
                                   &signals[AGENT_SESSION_TOOL_FAILED]);
+  _agent_session_class_add_notice (object_class, &signals[AGENT_SESSION_NOTICE]);
   _agent_session_class_add_settings (object_class,
                                      N_PROPS + AGENT_SESSION_N_LIMIT_PROPS +
                                      AGENT_SESSION_N_CONTEXT_PROPS + AGENT_SESSION_N_OUTPUT_PROPS +

@@ -14,6 +14,7 @@
 #include "agent-error.h"
 #include "core/agent-retry-private.h"
 #include "core/agent-step-private.h"
+#include "models/agent-models-private.h"
 
 #define MAX_ERROR_BODY     (64 * 1024)
 /* Bytes read in one main-loop dispatch before yielding to other sources. */
@@ -434,6 +435,9 @@ error_body_read (AgentStep *self)
                                            soup_message_get_reason_phrase (self->message),
                                            (const char *)self->error_body->data,
                                            self->error_body->len);
+  /* Ollama's "model 'x' not found": a model to pull */
+  _agent_model_error_refine_http (&error, status, (const char *) self->error_body->data,
+                                  self->error_body->len);
 
   /* A request too long for the model is as long the next time */
   if (_agent_retry_status_is_retryable (status) &&

@@ -57,6 +57,10 @@ struct _AgentTurn
   guint          starting_tools : 1;
   guint          limit_reached : 1;
 
+  /* agent-turn-capabilities.c: what the model can do (0: unknown) */
+  guint          capabilities;
+  guint          told_no_tools : 1;
+
   /* agent-turn-context.c: the view sent when a context policy is set */
   GListStore    *view;
   GError        *context_error;    /* the refusal being answered by compacting */
@@ -78,6 +82,15 @@ void       _agent_turn_start         (AgentTurn    *turn,
                                       const char   *text,
                                       AgentMessage *message);
 void       _agent_turn_cancel        (AgentTurn    *turn);
+
+/* agent-turn-capabilities.c: asks (once per model) what the model can do,
+ * refuses images a model cannot see, then starts the turn; before each
+ * request, leaves out what the model cannot take */
+void       _agent_turn_check_model   (AgentTurn    *turn,
+                                      const char   *text,
+                                      AgentMessage *message);
+void       _agent_turn_gate_request  (AgentTurn    *turn,
+                                      AgentRequest *request);
 
 /* Shared by the two halves of the loop */
 gboolean   _agent_turn_append        (AgentTurn    *turn,

@@ -826,6 +826,9 @@ send_step (AgentTurn *turn)
       request.tools = active_tools;
     }
 
+  /* What the model cannot take is not sent (Ollama) */
+  _agent_turn_gate_request (turn, &request);
+
   /* Refused before the request is built: building it would take as much
    * memory again */
   if (session->max_attachment_size > 0)

@@ -31,4 +31,19 @@ void                    _agent_pull_progress_update        (AgentPullProgress *s
                                                             gint64             completed,
                                                             gint64             total);
 
+/* agent-model-errors.c: what Ollama's {"error": "…"} means, with a
+ * stable code. @message is the server's text, redacted; @model the model
+ * asked for. NULL when the text is none of the known ones. */
+GError                 *_agent_model_error_from_ollama     (const char        *message,
+                                                            const char        *model);
+/* A 404 whose body is Ollama's {"error": "model 'x' not found"}: *error
+ * becomes %AGENT_ERROR_MODEL_NOT_FOUND pointing to the pull (the HTTP
+ * status kept); any other error is left as it is */
+void                    _agent_model_error_refine_http     (GError           **error,
+                                                            guint              status,
+                                                            const char        *body,
+                                                            gsize              len);
+/* The error of a model that is not installed, pointing to the pull */
+GError                 *_agent_model_error_not_installed   (const char        *model);
+
 G_END_DECLS

@@ -32,6 +32,7 @@
 #include "messages/agent-tool-call-private.h"
 #include "wire/agent-wire-util-private.h"
 #include "providers/agent-output-private.h"
+#include "models/agent-model-info.h"
 
 /* Request */
 
@@ -251,6 +252,11 @@ add_think (cJSON              *root,
     [AGENT_REASONING_EFFORT_HIGH] = "high",
   };
   AgentReasoningEffort effort = agent_provider_get_reasoning_effort (request->provider);
+
+  /* A model that cannot think refuses the switch, even off (Ollama:
+   * "… does not support thinking") */
+  if (request->capabilities != 0 && !(request->capabilities & AGENT_MODEL_CAPABILITY_THINKING))
+    return;
 
   switch (effort)
     {
