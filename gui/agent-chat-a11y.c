@@ -94,3 +94,17 @@ agent_chat_a11y_name_toasts (AdwToastOverlay *overlay)
   g_object_set_data_full (G_OBJECT (overlay), "agent-chat-a11y-children", children,
                           g_object_unref);
 }
+
+/**
+ * agent_chat_a11y_name_button:
+ * @button: a button with a label (a mnemonic in it)
+ *
+ * Names @button after its label's text alone: GTK 4.8 names it after its
+ * label property, underscore and all, then the label's text ("_Retry
+ * Retry").
+ */
+void
+agent_chat_a11y_name_button (GtkWidget *button)
+{
+  gtk_accessible_reset_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL);
+}

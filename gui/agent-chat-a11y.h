@@ -13,5 +13,6 @@ G_BEGIN_DECLS
 
 void agent_chat_a11y_name_status_page  (AdwStatusPage *page);
 void agent_chat_a11y_name_toasts       (AdwToastOverlay *overlay);
+void agent_chat_a11y_name_button       (GtkWidget       *button);
 
 G_END_DECLS

@@ -8,6 +8,12 @@
  * for one that is not; a chat without one uses the connection's model (the
  * settings', or the command line's).
  *
+ * With a server that has a model manager (Ollama), the list is the
+ * manager's, each model with its capability badges (Tools, Vision,
+ * Thinking, Embedding: agent-chat-model-badges.c), and the popover offers
+ * Get More Models…, which opens the Models window (win.manage-models,
+ * also in the main menu; agent-chat-models-window.c).
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -16,6 +22,9 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "agent-chat-a11y.h"
+#include "agent-chat-model-badges.h"
+#include "agent-chat-models-window.h"
 #include "agent-chat-window-private.h"
 
 #define PICKED_KEY "agent-chat-picked-model"
@@ -122,15 +131,36 @@ set_status (AgentChatWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->models_status), status != NULL);
 }
 
+/* The list is answered: emptied, and if @listed is FALSE, @error said */
+static gboolean
+listed_or_said (AgentChatWindow *self,
+                gboolean         listed,
+                const GError    *error)
+{
+  g_autofree char *text = NULL;
+
+  clear_models (self);
+  if (listed)
+    return TRUE;
+  text = g_strdup_printf (_("The server's models could not be listed: %s"), error->message);
+  set_status (self, text);
+  return FALSE;
+}
+
 static void
 add_model (AgentChatWindow *self,
            const char      *model,
-           gboolean         current)
+           gboolean         current,
+           AgentModelInfo  *info)
 {
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *label = gtk_label_new (model);
   GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+  GtkWidget *badges = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  AgentModelCapabilities capabilities = info ? agent_model_info_get_capabilities (info)
+                                             : AGENT_MODEL_CAPABILITY_NONE;
+  g_autofree char *described = agent_chat_model_capabilities_text (capabilities);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
@@ -139,11 +169,15 @@ add_model (AgentChatWindow *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Current Model"), -1);
   gtk_widget_set_visible (check, current);
+  agent_chat_model_badges_fill (GTK_BOX (badges), capabilities);
   gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), badges);
   gtk_box_append (GTK_BOX (box), check);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   g_object_set_data_full (G_OBJECT (row), "model", g_strdup (model), g_free);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, model, -1);
+  /* The badges, to a screen reader, are the row's description */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, model,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, described, -1);
   gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_SELECTED, current, -1);
   gtk_list_box_append (self->model_list, row);
 }
@@ -162,48 +196,98 @@ on_models_listed (GObject      *object,
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->connection == NULL)
     return;
-  clear_models (self);
-  if (models == NULL)
-    {
-      g_autofree char *text = g_strdup_printf (_("The server's models could not be listed: %s"),
-                                               error->message);
-
-      set_status (self, text);
-      return;
-    }
+  if (!listed_or_said (self, models != NULL, error))
+    return;
   current = _agent_chat_window_chat_model (self);
   for (guint i = 0; models[i] != NULL; i++)
     {
-      add_model (self, models[i], g_strcmp0 (models[i], current) == 0);
+      add_model (self, models[i], g_strcmp0 (models[i], current) == 0, NULL);
       listed |= g_strcmp0 (models[i], current) == 0;
     }
   /* The chat's model, even when the server does not list it */
   if (!listed && current != NULL && *current != '\0')
-    add_model (self, current, TRUE);
+    add_model (self, current, TRUE, NULL);
   set_status (self, models[0] == NULL ? _("The server lists no models") : NULL);
+}
+
+/* The manager's list: the models with what they can do */
+static void
+on_managed_models_listed (GObject      *object,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  g_autoptr(AgentChatWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GListModel) models = agent_model_manager_list_finish (AGENT_MODEL_MANAGER (object),
+                                                                  result, &error);
+  const char *current;
+  gboolean listed = FALSE;
+  guint n;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->connection == NULL)
+    return;
+  if (!listed_or_said (self, models != NULL, error))
+    return;
+  current = _agent_chat_window_chat_model (self);
+  n = g_list_model_get_n_items (models);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AgentModelInfo) info = g_list_model_get_item (models, i);
+      const char *name = agent_model_info_get_name (info);
+
+      add_model (self, name, g_strcmp0 (name, current) == 0, info);
+      listed |= g_strcmp0 (name, current) == 0;
+    }
+  if (!listed && current != NULL && *current != '\0')
+    add_model (self, current, TRUE, NULL);
+  set_status (self, n == 0 ? _("The server has no models: get one with Get More Models…") : NULL);
+}
+
+/**
+ * _agent_chat_window_keyed_provider:
+ * @self: a #AgentChatWindow
+ *
+ * Returns: (transfer full) (nullable): a provider for the connection's
+ *   server, with its key
+ */
+AgentProvider *
+_agent_chat_window_keyed_provider (AgentChatWindow *self)
+{
+  AgentProvider *provider = agent_chat_connection_create_provider (self->connection, NULL);
+  g_autofree char *key = NULL;
+  AgentChatKeySource source;
+
+  if (provider == NULL)
+    return NULL;
+  agent_chat_secret_store_peek (self->secrets, agent_chat_connection_get_provider (self->connection),
+                                agent_chat_connection_get_base_url (self->connection), &key,
+                                &source);
+  agent_provider_set_api_key (provider, key);
+  return provider;
 }
 
 static void
 list_models (AgentChatWindow *self)
 {
-  g_autoptr(AgentProvider) provider = agent_chat_connection_create_provider (self->connection,
-                                                                             NULL);
-  g_autofree char *key = NULL;
-  AgentChatKeySource source;
+  g_autoptr(AgentProvider) provider = NULL;
+  g_autoptr(AgentModelManager) manager = NULL;
 
   g_cancellable_cancel (self->models_cancellable);
   g_clear_object (&self->models_cancellable);
   clear_models (self);
-  if (provider == NULL)
+  gtk_widget_set_visible (self->more_models_button, FALSE);
+  if ((provider = _agent_chat_window_keyed_provider (self)) == NULL)
     return;
   self->models_cancellable = g_cancellable_new ();
   set_status (self, _("Loading…"));
-  agent_chat_secret_store_peek (self->secrets, agent_chat_connection_get_provider (self->connection),
-                                agent_chat_connection_get_base_url (self->connection), &key,
-                                &source);
-  agent_provider_set_api_key (provider, key);
-  agent_provider_list_models_async (provider, self->models_cancellable, on_models_listed,
+  manager = agent_model_manager_new (provider);
+  gtk_widget_set_visible (self->more_models_button, agent_model_manager_get_supported (manager));
+  if (agent_model_manager_get_supported (manager))
+    agent_model_manager_list_async (manager, self->models_cancellable, on_managed_models_listed,
                                     g_object_ref (self));
+  else
+    agent_provider_list_models_async (provider, self->models_cancellable, on_models_listed,
+                                      g_object_ref (self));
 }
 
 static void
@@ -285,9 +369,42 @@ on_row_activated (AgentChatWindow *self,
     agent_chat_window_pick_model (self, model);
 }
 
+/* The Models window, one for the window, for its server */
+static void
+manage_models_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  AgentChatWindow *self = AGENT_CHAT_WINDOW (widget);
+  g_autoptr(AgentProvider) provider = NULL;
+  g_autofree char *url = NULL;
+
+  gtk_popover_popdown (self->models_popover);
+  if (self->models_window != NULL)
+    {
+      gtk_window_present (self->models_window);
+      return;
+    }
+  if ((provider = _agent_chat_window_keyed_provider (self)) == NULL)
+    return;
+  url = agent_chat_connection_dup_shown_base_url (self->connection);
+  self->models_window = agent_chat_models_window_new (provider, url);
+  g_object_add_weak_pointer (G_OBJECT (self->models_window), (gpointer *) &self->models_window);
+  gtk_window_set_application (self->models_window, gtk_window_get_application (GTK_WINDOW (self)));
+  gtk_window_set_transient_for (self->models_window, GTK_WINDOW (self));
+  gtk_window_present (self->models_window);
+}
+
+void
+_agent_chat_window_class_init_models (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.manage-models", NULL, manage_models_action);
+}
+
 void
 _agent_chat_window_init_models (AgentChatWindow *self)
 {
+  agent_chat_a11y_name_button (self->more_models_button);
   gtk_list_box_set_filter_func (self->model_list, filter_row, self, NULL);
   g_signal_connect_object (self->models_popover, "show", G_CALLBACK (on_popover_shown), self,
                            G_CONNECT_SWAPPED);
@@ -306,4 +423,11 @@ _agent_chat_window_dispose_models (AgentChatWindow *self)
 {
   g_cancellable_cancel (self->models_cancellable);
   g_clear_object (&self->models_cancellable);
+  /* The Models window goes with the chat's (and the server it was for) */
+  if (self->models_window != NULL)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (self->models_window),
+                                    (gpointer *) &self->models_window);
+      gtk_window_destroy (g_steal_pointer (&self->models_window));
+    }
 }

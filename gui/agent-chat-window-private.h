@@ -40,7 +40,16 @@ struct _AgentChatWindow
   GtkSearchEntry       *model_search;
   GtkListBox           *model_list;
   GtkLabel             *models_status;
+  GtkWidget            *more_models_button;  /* Get More Models…, for Ollama */
   GCancellable         *models_cancellable;
+  GtkWidget            *vision_warning;  /* agent-chat-window-vision.c */
+  GtkLabel             *vision_label;
+  GCancellable         *vision_cancellable;
+  char                 *vision_model;    /* the model whose capabilities are known */
+  char                 *vision_url;      /* and its server */
+  AgentModelCapabilities vision_capabilities;
+  guint                 vision_known : 1;
+  GtkWindow            *models_window;  /* the Models window, while open (a weak pointer) */
   GMenu                *approvals_section;
   AdwStatusPage        *empty_page;
   AgentGtkChatView     *chat_view;   /* the conversation, libagent-gtk's */
@@ -98,9 +107,17 @@ void     _agent_chat_window_is_active_changed (AgentChatWindow   *self);
 char    *_agent_chat_window_excerpt           (const char        *text);
 
 /* agent-chat-window-models.c */
-const char *_agent_chat_window_chat_model    (AgentChatWindow *self);
+const char    *_agent_chat_window_chat_model    (AgentChatWindow *self);
+AgentProvider *_agent_chat_window_keyed_provider (AgentChatWindow *self);
+void        _agent_chat_window_class_init_models (GtkWidgetClass *widget_class);
 void        _agent_chat_window_init_models   (AgentChatWindow *self);
 void        _agent_chat_window_dispose_models (AgentChatWindow *self);
+
+/* agent-chat-window-vision.c */
+void     _agent_chat_window_init_vision       (AgentChatWindow *self);
+void     _agent_chat_window_dispose_vision    (AgentChatWindow *self);
+void     _agent_chat_window_update_vision     (AgentChatWindow *self);
+gboolean _agent_chat_window_refuse_images     (AgentChatWindow *self);
 
 /* agent-chat-window-settings.c */
 void     _agent_chat_window_init_chat_settings      (AgentChatWindow *self);

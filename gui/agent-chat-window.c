@@ -236,6 +236,8 @@ on_prepare_turn (AgentChatWindow *self)
       agent_gtk_chat_view_fail_turn (self->chat_view, error);
       return FALSE;
     }
+  if (_agent_chat_window_refuse_images (self))
+    return FALSE;
   if (_agent_chat_window_wait_for_context_window (self))
     return TRUE;
   _agent_chat_window_turn_started (self);
@@ -535,6 +537,7 @@ void
 _agent_chat_window_model_changed (AgentChatWindow *self)
 {
   update_subtitle (self);
+  _agent_chat_window_update_vision (self);
   if (self->session != NULL && !agent_session_get_busy (self->session))
     agent_provider_set_model (agent_session_get_provider (self->session),
                               _agent_chat_window_chat_model (self));
@@ -642,6 +645,7 @@ agent_chat_window_dispose (GObject *object)
   g_clear_object (&self->mcp_servers);
   _agent_chat_window_dispose_conversations (self);
   _agent_chat_window_dispose_models (self);
+  _agent_chat_window_dispose_vision (self);
   _agent_chat_window_dispose_context (self);
   g_clear_weak_pointer (&self->undo_toast);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_WINDOW);
@@ -685,6 +689,9 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, model_search);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, model_list);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, models_status);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, more_models_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, vision_warning);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, vision_label);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, empty_page);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, chat_view);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, composer);
@@ -703,6 +710,7 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
   _agent_chat_window_class_init_conversations (widget_class);
   _agent_chat_window_class_init_import (widget_class);
+  _agent_chat_window_class_init_models (widget_class);
 }
 
 static void
@@ -719,6 +727,7 @@ agent_chat_window_init (AgentChatWindow *self)
   agent_chat_popover_forward_shortcuts (self->models_popover);
   agent_chat_a11y_name_status_page (self->empty_page);
   _agent_chat_window_init_models (self);
+  _agent_chat_window_init_vision (self);
   _agent_chat_window_init_chat_settings (self);
   agent_chat_a11y_name_toasts (self->toast_overlay);
   /* The development build's header bars are striped (libadwaita's style) */
