@@ -29,25 +29,12 @@ wait_until (gboolean (*predicate) (gpointer),
     g_error ("Waited more than %d seconds for the condition", WAIT_LIMIT_SECONDS);
 }
 
-/* Runs the main loop until @window painted @n frames after this call: what
- * changed before it is then laid out and drawn. */
-void
-wait_frames (GtkWidget *window,
-             guint      n)
-{
-  for (guint i = 0; i < n; i++)
-    {
-      gtk_widget_queue_draw (window);
-      wait_painted (window, 1);
-    }
-}
-
 /* The chat view */
 
 GtkWidget *
 scroller_of (AgentChatWindow *window)
 {
-  return gtk_widget_get_ancestor (GTK_WIDGET (agent_test_gui_list_view (window)),
+  return gtk_widget_get_ancestor (GTK_WIDGET (agent_test_chat_list_view (window)),
                                   GTK_TYPE_SCROLLED_WINDOW);
 }
 
@@ -61,7 +48,7 @@ GtkWidget *
 find_row (AgentChatWindow *window,
           gpointer         item)
 {
-  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (agent_test_gui_list_view (window)),
+  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (agent_test_chat_list_view (window)),
                                         AGENT_GTK_TYPE_MESSAGE_ROW);
 
   for (guint i = 0; i < rows->len; i++)
@@ -87,7 +74,7 @@ jump_revealer_of (AgentChatWindow *window)
 gpointer
 last_item (AgentChatWindow *window)
 {
-  GListModel *items = agent_test_gui_items (window);
+  GListModel *items = agent_test_chat_items (window);
   guint n = g_list_model_get_n_items (items);
   gpointer item;
 

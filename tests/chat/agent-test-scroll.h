@@ -7,15 +7,13 @@
 
 #pragma once
 
-#include "agent-test-gui.h"
+#include "agent-test-chat.h"
 
 G_BEGIN_DECLS
 
 /* Runs the main loop until @predicate holds; fails after ten minutes */
 void             wait_until        (gboolean       (*predicate) (gpointer),
                                     gpointer         data);
-void             wait_frames       (GtkWidget       *window,
-                                    guint            n);
 
 GtkWidget       *scroller_of       (AgentChatWindow *window);
 GtkAdjustment   *vadjustment_of    (AgentChatWindow *window);

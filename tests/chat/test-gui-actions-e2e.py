@@ -14,7 +14,9 @@ import sys
 
 import pyatspi
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import (App, FocusTracker, all_nodes, extents, point_at, run_test,  # noqa: E402
                           screenshot, send, shows, showing, tap, turn_over, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402

@@ -20,7 +20,9 @@ import tempfile
 import time
 import zlib
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import (App, click, find_node, finish, names, tap, text_of,  # noqa: E402
                           wait_for, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402

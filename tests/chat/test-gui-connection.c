@@ -4,7 +4,7 @@
  * settings with the command line's options in their place), the subtitle,
  * Preferences, and AgentChatSecretStore.
  *
- * Run twice (tests/gui/meson.build): on the GUI tests' session bus, where
+ * Run twice (tests/chat/meson.build): on the GUI tests' session bus, where
  * nothing provides a keyring; and with AGENT_TEST_KEYRING=1, against a real
  * gnome-keyring-daemon on a bus of its own (tests/test-secret-service.c),
  * where the keys must land under libagent's schema, as agent-cli's do.
@@ -21,7 +21,7 @@
 #include "agent-chat-preferences.h"
 #include "agent-chat-secret-store.h"
 #include "agent-chat-window.h"
-#include "agent-test-gui.h"
+#include "agent-test-chat.h"
 #include "agent-test-server.h"
 #include "agent-test-util.h"
 #if AGENT_HAS_KEYRING

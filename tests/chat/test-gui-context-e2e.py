@@ -16,7 +16,9 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import (App, FocusTracker, all_nodes, finish, names, send, shows,  # noqa: E402
                           tap, turn_over, walking)
 from scriptedserver import ScriptedServer  # noqa: E402

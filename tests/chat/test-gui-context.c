@@ -20,15 +20,9 @@
 #include "agent-chat-secret-store.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-summary-marker-private.h"
-#include "agent-test-gui.h"
+#include "agent-test-chat.h"
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
-
-static AgentSession *
-session_of (Fixture *fixture)
-{
-  return agent_chat_window_get_session (fixture->window);
-}
 
 /* Until the turn ended: the view is busy from Send, while the turn waits
  * for the model list too */
@@ -39,7 +33,7 @@ view_idle (gpointer data)
 }
 
 static void
-wait_idle (Fixture *fixture)
+wait_view_idle (Fixture *fixture)
 {
   agent_test_wait_until (view_idle, agent_chat_window_get_chat_view (fixture->window));
   iterate ();
@@ -67,7 +61,7 @@ chat (Fixture    *fixture,
 {
   add_answer (fixture, answer, prompt_tokens, completion_tokens);
   agent_chat_window_send (fixture->window, prompt);
-  wait_idle (fixture);
+  wait_view_idle (fixture);
 }
 
 /* The model list of the test server, stating @window tokens (0: nothing) */
@@ -192,7 +186,7 @@ test_meter (Fixture       *fixture,
   add_answer (fixture, "A long answer.", 110000, 2000);
   add_answer (fixture, "Another.", 110000, 2000);
   agent_chat_window_send (fixture->window, "A long question");
-  wait_idle (fixture);
+  wait_view_idle (fixture);
   g_assert_cmpint (agent_chat_context_meter_get_used (meter), >=, 112000);
   g_assert_true (agent_chat_context_meter_get_warning (meter));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (meter), "warning"));
@@ -364,7 +358,7 @@ test_summary_marker (Fixture       *fixture,
   set_policy (fixture, "summarize", 1, TRUE, 100);
 
   chat (fixture, "An old question", "An old answer.", 70, 5);
-  g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (agent_test_chat_items (fixture->window)), ==, 2);
   {
     g_autoptr(GPtrArray) none = summary_markers (fixture);
 
@@ -374,7 +368,7 @@ test_summary_marker (Fixture       *fixture,
   add_answer (fixture, "They talked about old things.", 60, 8);
   add_answer (fixture, "A fresh answer.", 30, 5);
   agent_chat_window_send (fixture->window, "A fresh question, long enough to pass the threshold");
-  wait_idle (fixture);
+  wait_view_idle (fixture);
   g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, 3);
   assert_marker (fixture, "They talked about old things.");
   /* The summarized messages stay in the view */
@@ -423,7 +417,7 @@ test_summary_written (Fixture       *fixture,
   agent_test_wait_until (marker_says_summarizing, fixture);
 
   agent_test_server_release (fixture->server);
-  wait_idle (fixture);
+  wait_view_idle (fixture);
   assert_marker (fixture, "They talked about old things.");
 }
 
@@ -450,7 +444,7 @@ test_too_long (Fixture       *fixture,
   add_answer (fixture, "They talked about old things.", 60, 8);
   add_answer (fixture, "A fresh answer.", 30, 5);
   agent_chat_window_send (fixture->window, "A fresh question");
-  wait_idle (fixture);
+  wait_view_idle (fixture);
   g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, 5);
   {
     g_autofree char *shown = shown_text (GTK_WIDGET (fixture->window));

@@ -24,29 +24,16 @@
 #include "agent-chat-approvals.h"
 #include "agent-gtk-composer-private.h"
 #include "agent-gtk-message-row-private.h"
-#include "agent-test-gui.h"
+#include "agent-test-chat.h"
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
 
 #define WAITING_TEXT "Waiting for another program using this conversation…"
 
-static AgentSession *
-session_of (Fixture *fixture)
-{
-  return agent_chat_window_get_session (fixture->window);
-}
-
 static AgentGtkComposer *
 composer_of (Fixture *fixture)
 {
   return agent_chat_window_get_composer (fixture->window);
-}
-
-static void
-wait_idle (Fixture *fixture)
-{
-  agent_test_wait_until (session_idle, session_of (fixture));
-  iterate ();
 }
 
 static void
@@ -58,7 +45,7 @@ chat (Fixture    *fixture,
 
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   agent_chat_window_send (fixture->window, prompt);
-  wait_idle (fixture);
+  wait_session_idle (fixture);
 }
 
 /* Types @text in the composer and sends it, as Return does */
@@ -169,7 +156,7 @@ test_waits_for_claim (Fixture       *fixture,
 
   agent_test_wait_until (status_gone, composer_of (fixture));
   agent_test_wait_until (session_idle, session_of (fixture));
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests + 1);
 
   /* Our turn came after theirs */
@@ -271,7 +258,7 @@ test_regenerate_waits_for_claim (Fixture       *fixture,
   guint n_requests;
 
   chat (fixture, "Hello", "Hi.");
-  answer = g_list_model_get_item (agent_test_gui_items (fixture->window), 1);
+  answer = g_list_model_get_item (agent_test_chat_items (fixture->window), 1);
   other = open_elsewhere (fixture, &other_store);
   g_assert_true (agent_conversation_claim (other, &error));
   g_assert_no_error (error);
@@ -285,12 +272,12 @@ test_regenerate_waits_for_claim (Fixture       *fixture,
   run_for (300);
   /* Nothing cut, nothing failed, nothing sent */
   g_assert_cmpuint (n_messages (fixture), ==, 2);
-  g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (agent_test_chat_items (fixture->window)), ==, 2);
   g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests);
 
   agent_conversation_release (other);
   agent_test_wait_until (status_gone, composer_of (fixture));
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, n_requests + 1);
   g_assert_cmpuint (n_messages (fixture), ==, 2);
   first = message_text (fixture, 0);
@@ -317,7 +304,7 @@ test_retry_waits_for_claim (Fixture       *fixture,
   agent_test_openai_add_text (response, "Half an");
   agent_test_response_set_drop (response);
   agent_chat_window_send (fixture->window, "Tell me");
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   g_assert_cmpuint (n_messages (fixture), ==, 2);
 
   other = open_elsewhere (fixture, &other_store);
@@ -334,7 +321,7 @@ test_retry_waits_for_claim (Fixture       *fixture,
 
   agent_conversation_release (other);
   agent_test_wait_until (status_gone, composer_of (fixture));
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   g_assert_cmpuint (n_messages (fixture), ==, 2);
   second = message_text (fixture, 1);
   g_assert_cmpstr (second, ==, "A whole answer.");
@@ -461,7 +448,7 @@ test_allow_for_conversation (Fixture       *fixture,
   agent_test_wait_until (approval_shown, NULL);
   g_assert_false (menu_has_label (main_menu (fixture), "Ask Again Before “Read Files”"));
   respond (AGENT_GTK_APPROVAL_ANSWER_ALLOW_TOOL);
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   result = last_tool_result (fixture);
   g_assert_cmpstr (result, ==, "secret plans");
   first = g_object_ref (agent_session_get_memory (session_of (fixture)));
@@ -473,7 +460,7 @@ test_allow_for_conversation (Fixture       *fixture,
   /* Not asked again, the next turn (which records the session anew) */
   add_read_file (fixture, path, "Read it again.");
   agent_chat_window_send (fixture->window, "Again");
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   g_assert_null (shown_approval ());
   g_clear_pointer (&result, g_free);
   result = last_tool_result (fixture);
@@ -487,7 +474,7 @@ test_allow_for_conversation (Fixture       *fixture,
   agent_chat_window_send (fixture->window, "Read my notes here");
   agent_test_wait_until (approval_shown, NULL);
   respond (AGENT_GTK_APPROVAL_ANSWER_DENY);
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   g_clear_pointer (&result, g_free);
   result = last_tool_result (fixture);
   g_assert_cmpstr (result, !=, "secret plans");
@@ -500,7 +487,7 @@ test_allow_for_conversation (Fixture       *fixture,
     agent_session_get_memory (session_of (fixture)))), ==, id);
   add_read_file (fixture, path, "Still allowed.");
   agent_chat_window_send (fixture->window, "Once more");
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   g_assert_null (shown_approval ());
   g_clear_pointer (&result, g_free);
   result = last_tool_result (fixture);
@@ -516,7 +503,7 @@ test_allow_for_conversation (Fixture       *fixture,
   agent_chat_window_send (fixture->window, "And again");
   agent_test_wait_until (approval_shown, NULL);
   respond (AGENT_GTK_APPROVAL_ANSWER_ALLOW_ONCE);
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   g_clear_pointer (&allowed, g_strfreev);
   allowed = agent_chat_approvals_list (agent_session_get_memory (session_of (fixture)));
   g_assert_cmpuint (g_strv_length (allowed), ==, 0);
@@ -699,7 +686,7 @@ test_title (Fixture       *fixture,
                                        1, 1);
   agent_test_openai_add_text_response (fixture->server, title, 1, 1);
   agent_chat_window_send (fixture->window, "Where should I go in April?");
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   conversation = AGENT_CONVERSATION (agent_session_get_memory (session_of (fixture)));
   wait.conversation = conversation;
   wait.title = "Spring Trip to Paris";
@@ -762,7 +749,7 @@ test_attachments_after_restart (Fixture       *fixture,
   agent_gtk_composer_add_attachment (composer_of (fixture), image);
   agent_gtk_composer_add_attachment (composer_of (fixture), notes);
   g_signal_emit_by_name (composer_of (fixture), "send", "Look");
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   id = agent_conversation_get_id (AGENT_CONVERSATION (agent_session_get_memory (
     session_of (fixture))));
 

@@ -22,7 +22,7 @@
 #include "agent-gtk-markdown-view-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-chat-window.h"
-#include "agent-test-gui.h"
+#include "agent-test-chat.h"
 #include "agent-test-openai.h"
 #include "agent-test-scroll.h"
 #include "agent-test-util.h"
@@ -85,7 +85,7 @@ static GtkWidget *
 line_in_view (AgentChatWindow *window,
               double           distance)
 {
-  g_autoptr(GPtrArray) markdowns = find_all (GTK_WIDGET (agent_test_gui_list_view (window)),
+  g_autoptr(GPtrArray) markdowns = find_all (GTK_WIDGET (agent_test_chat_list_view (window)),
                                              AGENT_GTK_TYPE_MARKDOWN_VIEW);
   double height = gtk_widget_get_height (scroller_of (window));
 
@@ -153,7 +153,7 @@ test_reopen_long_answer (Fixture       *fixture,
   gint64 id = store_conversation (path, 4, 10000);
 
   restart_on (fixture, path, id);
-  g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==, 6);
+  g_assert_cmpuint (g_list_model_get_n_items (agent_test_chat_items (fixture->window)), ==, 6);
   assert_opens_at_end (fixture, "Line 10000 of the answer.");
 
   /* A new turn after it is followed */
@@ -178,7 +178,7 @@ test_reopen_1000_messages (Fixture       *fixture,
   guint n_steps = 0;
 
   restart_on (fixture, path, id);
-  items = agent_test_gui_items (fixture->window);
+  items = agent_test_chat_items (fixture->window);
   adjustment = vadjustment_of (fixture->window);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (agent_session_get_memory (
                       agent_chat_window_get_session (fixture->window)))), ==, 1000);
@@ -187,7 +187,7 @@ test_reopen_1000_messages (Fixture       *fixture,
   /* Only the end is in the list: GTK 4.8's list makes, binds and measures a
    * row for each of up to 200 items around the end, which made opening a
    * long conversation take most of a second */
-  rows = find_all (GTK_WIDGET (agent_test_gui_list_view (fixture->window)),
+  rows = find_all (GTK_WIDGET (agent_test_chat_list_view (fixture->window)),
                    AGENT_GTK_TYPE_MESSAGE_ROW);
   g_assert_cmpuint (g_list_model_get_n_items (items), <, 100);
   g_assert_cmpuint (rows->len, <, 100);
@@ -259,7 +259,7 @@ static void
 watch_rows (AgentChatWindow *window,
             guint           *n_made)
 {
-  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (agent_test_gui_list_view (window)),
+  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (agent_test_chat_list_view (window)),
                                         AGENT_GTK_TYPE_MESSAGE_ROW);
 
   for (guint i = 0; i < rows->len; i++)
@@ -279,7 +279,7 @@ static guint
 message_at_top (AgentChatWindow *window,
                 GListModel      *messages)
 {
-  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (agent_test_gui_list_view (window)),
+  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (agent_test_chat_list_view (window)),
                                         AGENT_GTK_TYPE_MESSAGE_ROW);
 
   for (guint i = 0; i < rows->len; i++)
@@ -311,7 +311,7 @@ static void
 scroll_to_first (AgentChatWindow *window,
                  const char      *first_content)
 {
-  GListModel *items = agent_test_gui_items (window);
+  GListModel *items = agent_test_chat_items (window);
   GtkAdjustment *adjustment = vadjustment_of (window);
   guint n_steps = 0;
 
@@ -370,14 +370,14 @@ test_scroll_long_chat (Fixture       *fixture,
   restart_on (fixture, path, id);
   memory = G_LIST_MODEL (agent_session_get_memory (agent_chat_window_get_session (fixture->window)));
   last = g_list_model_get_item (memory, g_list_model_get_n_items (memory) - 1);
-  items = agent_test_gui_items (fixture->window);
+  items = agent_test_chat_items (fixture->window);
   adjustment = vadjustment_of (fixture->window);
   scroll_to_first (fixture->window, "Question 0");
 
   watch_rows (fixture->window, &n_made);
   n_made = 0;
   top = message_at_top (fixture->window, memory);
-  tick = gtk_widget_add_tick_callback (GTK_WIDGET (agent_test_gui_list_view (fixture->window)),
+  tick = gtk_widget_add_tick_callback (GTK_WIDGET (agent_test_chat_list_view (fixture->window)),
                                        fling, adjustment, NULL);
   while (last_item (fixture->window) != last ||
          gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment) <
@@ -394,7 +394,7 @@ test_scroll_long_chat (Fixture       *fixture,
       g_assert_cmpuint (new_top - top, <=, 6);
       top = new_top;
     }
-  gtk_widget_remove_tick_callback (GTK_WIDGET (agent_test_gui_list_view (fixture->window)), tick);
+  gtk_widget_remove_tick_callback (GTK_WIDGET (agent_test_chat_list_view (fixture->window)), tick);
   g_test_message ("%u rows made for 600 messages in %u frames", n_made, n_steps);
   g_assert_cmpuint (n_made, <=, 600);
   wait_frames (GTK_WIDGET (fixture->window), 2);
@@ -405,7 +405,7 @@ test_scroll_long_chat (Fixture       *fixture,
    * it brings it */
   scroll_to_first (fixture->window, "Question 0");
   g_assert_true (gtk_revealer_get_reveal_child (jump_revealer_of (fixture->window)));
-  gtk_widget_activate_action (GTK_WIDGET (agent_test_gui_list_view (fixture->window)),
+  gtk_widget_activate_action (GTK_WIDGET (agent_test_chat_list_view (fixture->window)),
                               "chat-view.scroll-to-end", NULL);
   wait_frames (GTK_WIDGET (fixture->window), 3);
   assert_end_shown (fixture->window, "Answer 299, paragraph 6", TRUE);
@@ -452,7 +452,7 @@ test_scroll_anywhere (Fixture       *fixture,
 
   restart_on (fixture, path, id);
   view = AGENT_GTK_CHAT_VIEW (gtk_widget_get_ancestor (
-    GTK_WIDGET (agent_test_gui_list_view (fixture->window)), AGENT_GTK_TYPE_CHAT_VIEW));
+    GTK_WIDGET (agent_test_chat_list_view (fixture->window)), AGENT_GTK_TYPE_CHAT_VIEW));
   memory = G_LIST_MODEL (agent_session_get_memory (agent_chat_window_get_session (fixture->window)));
   position = conversation_scrollbar (fixture->window);
 

@@ -26,7 +26,9 @@ import zlib
 
 import pyatspi
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import (App, all_nodes, click_at, find_node, finish, focus_mapped,  # noqa: E402
                           names, tap, wait_for, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402

@@ -25,7 +25,9 @@ import tempfile
 import pyatspi
 from gi.repository import Gio, GLib
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import (App, FocusTracker, all_nodes, find_node, finish,  # noqa: E402
                           send, shows, tap, text_of, turn_over, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402

@@ -18,7 +18,9 @@ import tempfile
 
 import pyatspi
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import (FocusTracker, all_nodes, app_env, find_app, find_node,  # noqa: E402
                           finish, focus_window, menu_items, names, tap, text_of, walking,
                           xdotool)

@@ -29,7 +29,9 @@ from urllib.parse import urlsplit
 
 import pyatspi
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import GuiServer, all_nodes, app_env, click, click_at, find_app, find_node, \
     finish, names, start_keyring, tap, text_of, wait_for, walking, xdotool  # noqa: E402
 

@@ -20,7 +20,9 @@ import time
 
 import pyatspi
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import all_nodes, app_env, find_app, finish, focus_window, tap, wait_for, \
     xdotool  # noqa: E402
 

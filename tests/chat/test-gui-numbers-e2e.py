@@ -34,7 +34,9 @@ import pyatspi
 gi.require_version("GdkPixbuf", "2.0")
 from gi.repository import GdkPixbuf  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import (App, FocusTracker, all_nodes, find_node, finish,  # noqa: E402
                           focus_mapped, names, shows, tap, turn_over, walking, xdotool)
 from scriptedserver import Response, ScriptedServer, text_events  # noqa: E402

@@ -22,7 +22,7 @@
 #include "agent-gtk-message-row-private.h"
 #include "agent-chat-preferences.h"
 #include "agent-chat-secret-store.h"
-#include "agent-test-gui.h"
+#include "agent-test-chat.h"
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
 #if AGENT_HAS_STORE

@@ -17,7 +17,9 @@ import sys
 
 import pyatspi
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import (WINDOW_SIZE, App, FocusTracker, all_nodes, click_at,  # noqa: E402
                           extents, find_node, focus_mapped, focused, menu_items, run_test,
                           screenshot, send, shows, showing, tap, turn_over, walking, xdotool)

@@ -19,7 +19,9 @@ import tempfile
 
 import pyatspi
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import (App, FocusTracker, all_nodes, click_at, find_node,  # noqa: E402
                           finish, focus_mapped, tap, text_of, walking, xdotool)
 from scriptedserver import Response, ScriptedServer, text_events  # noqa: E402

@@ -20,7 +20,7 @@
 #include "agent-gtk-markdown-view-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-chat-window.h"
-#include "agent-test-gui.h"
+#include "agent-test-chat.h"
 #include "agent-test-openai.h"
 #include "agent-test-scroll.h"
 #include "agent-test-util.h"
@@ -163,8 +163,8 @@ content_shown (gpointer data)
 }
 
 static void
-wait_until_shown (AgentChatWindow *window,
-                  const char      *end)
+wait_answer_shown (AgentChatWindow *window,
+                   const char      *end)
 {
   ContentWait wait = { window, end };
 
@@ -216,7 +216,7 @@ stream_and_follow (Fixture *fixture,
       g_autofree char *end = g_strdup_printf ("%s\n\n", line);
 
       wait_for_pause (fixture->server);
-      wait_until_shown (fixture->window, end);
+      wait_answer_shown (fixture->window, end);
       assert_end_shown (fixture->window, line, FALSE);
       agent_test_server_release (fixture->server);
     }
@@ -283,7 +283,7 @@ test_stop_following (Fixture       *fixture,
   add_long_answer (fixture->server, 2000, 4);
   agent_chat_window_send (window, "Write a long answer");
   wait_for_pause (fixture->server);
-  wait_until_shown (window, "Line 400 of the answer.\n\n");
+  wait_answer_shown (window, "Line 400 of the answer.\n\n");
   assert_end_shown (window, "Line 400 of the answer.", FALSE);
 
   /* Page Up, as the keyboard does it */
@@ -304,7 +304,7 @@ test_stop_following (Fixture       *fixture,
   /* The stream goes on below; what the user reads stays put */
   agent_test_server_release (fixture->server);
   wait_for_pause (fixture->server);
-  wait_until_shown (window, "Line 800 of the answer.\n\n");
+  wait_answer_shown (window, "Line 800 of the answer.\n\n");
   after = bounds_in_view (window, seen);
   g_assert_cmpfloat (fabs (after.origin.y - before.origin.y), <=, 1);
   g_assert_cmpfloat (fabs (gtk_adjustment_get_value (adjustment) - value), <=, 1);
@@ -318,7 +318,7 @@ test_stop_following (Fixture       *fixture,
   g_assert_false (gtk_revealer_get_reveal_child (jump));
   agent_test_server_release (fixture->server);
   wait_for_pause (fixture->server);
-  wait_until_shown (window, "Line 1200 of the answer.\n\n");
+  wait_answer_shown (window, "Line 1200 of the answer.\n\n");
   assert_end_shown (window, "Line 1200 of the answer.", FALSE);
 
   /* Dragging the scrollbar up a little (it sets the value) stops it too */
@@ -329,7 +329,7 @@ test_stop_following (Fixture       *fixture,
   before = bounds_in_view (window, seen);
   agent_test_server_release (fixture->server);
   wait_for_pause (fixture->server);
-  wait_until_shown (window, "Line 1600 of the answer.\n\n");
+  wait_answer_shown (window, "Line 1600 of the answer.\n\n");
   after = bounds_in_view (window, seen);
   g_assert_cmpfloat (fabs (after.origin.y - before.origin.y), <=, 1);
   g_assert_cmpfloat (fabs (gtk_adjustment_get_value (adjustment) - value), <=, 1);
@@ -392,10 +392,10 @@ test_new_turn_followed (Fixture       *fixture,
 
       agent_chat_window_send (window, question);
       wait_for_pause (fixture->server);
-      wait_until_shown (window, first);
+      wait_answer_shown (window, first);
       assert_end_shown (window, "The start of answer", FALSE);
       {
-        GListModel *items = agent_test_gui_items (window);
+        GListModel *items = agent_test_chat_items (window);
         g_autoptr(GObject) item = g_list_model_get_item (items, g_list_model_get_n_items (items) - 2);
 
         g_assert_cmpstr (agent_message_get_content (AGENT_MESSAGE (item)), ==, question);

@@ -28,7 +28,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pyatspi
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import (App, FocusTracker, all_nodes, click_at, finish, find_node,  # noqa: E402
                           names, send, shows, tap, text_of, turn_over, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402

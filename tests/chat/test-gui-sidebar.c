@@ -15,7 +15,7 @@
 
 #include "agent-chat-sidebar.h"
 #include "agent-chat-sidebar-row.h"
-#include "agent-test-gui.h"
+#include "agent-test-chat.h"
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
 
@@ -396,7 +396,7 @@ test_window_reopen_last (Fixture       *fixture,
   conversation = window_conversation (fixture->window);
   g_assert_cmpint (agent_conversation_get_id (conversation), ==, id);
   g_assert_cmpstr (agent_conversation_get_title (conversation), ==, "My favourite colour is blue");
-  items = agent_test_gui_items (fixture->window);
+  items = agent_test_chat_items (fixture->window);
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
   answer = g_list_model_get_item (items, 1);
   g_assert_cmpstr (agent_message_get_content (answer), ==, "Noted: blue.");
@@ -448,7 +448,7 @@ test_window_reopen_interrupted (Fixture       *fixture,
 
   restart (fixture);
   g_assert_cmpint (agent_conversation_get_id (window_conversation (fixture->window)), ==, id);
-  items = agent_test_gui_items (fixture->window);
+  items = agent_test_chat_items (fixture->window);
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
   last = g_list_model_get_item (items, 1);
   g_assert_cmpstr (agent_message_get_content (last), ==, "The beginning of ");
@@ -538,7 +538,7 @@ test_window_open_async (Fixture       *fixture,
   g_assert_true (agent_chat_window_open_conversation (fixture->window, short_id));
   wait_opened (fixture->window);
   g_assert_cmpint (shown_id (fixture->window), ==, short_id);
-  g_assert_cmpuint (g_list_model_get_n_items (agent_test_gui_items (fixture->window)), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (agent_test_chat_items (fixture->window)), ==, 2);
 
   /* Asked for again, alone: read whole, shown from its end */
   g_assert_true (agent_chat_window_open_conversation (fixture->window, long_id));
@@ -546,7 +546,7 @@ test_window_open_async (Fixture       *fixture,
   g_assert_cmpint (shown_id (fixture->window), ==, long_id);
   {
     GListModel *memory = G_LIST_MODEL (agent_session_get_memory (session));
-    GListModel *items = agent_test_gui_items (fixture->window);
+    GListModel *items = agent_test_chat_items (fixture->window);
     g_autoptr(GObject) last = g_list_model_get_item (memory, 3999);
     g_autoptr(GObject) last_shown = g_list_model_get_item (items, g_list_model_get_n_items (items) - 1);
 

@@ -18,7 +18,9 @@ import tempfile
 
 import pyatspi
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import (App, all_nodes, find_node, finish, names, tap, wait_for,  # noqa: E402
                           walking, xdotool)
 

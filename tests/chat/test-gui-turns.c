@@ -16,44 +16,9 @@
 
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-tool-card-private.h"
-#include "agent-test-gui.h"
+#include "agent-test-chat.h"
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
-
-typedef struct
-{
-  AgentChatWindow *window;
-  const char      *text;
-} TextWait;
-
-static gboolean
-text_shown (gpointer data)
-{
-  TextWait *wait = data;
-  g_autofree char *text = shown_text (GTK_WIDGET (wait->window));
-
-  return strstr (text, wait->text) != NULL;
-}
-
-/* Until a label of @window shows @text */
-static void
-wait_for_text (AgentChatWindow *window,
-               const char      *text)
-{
-  TextWait wait = { window, text };
-
-  agent_test_wait_until (text_shown, &wait);
-}
-
-static void
-assert_shows (AgentChatWindow *window,
-              const char      *text)
-{
-  g_autofree char *shown = shown_text (GTK_WIDGET (window));
-
-  if (strstr (shown, text) == NULL)
-    g_error ("“%s” is not shown; the window shows:\n%s", text, shown);
-}
 
 static void
 assert_not_shown (AgentChatWindow *window,
@@ -65,23 +30,10 @@ assert_not_shown (AgentChatWindow *window,
     g_error ("“%s” is shown; the window shows:\n%s", text, shown);
 }
 
-static AgentSession *
-session_of (Fixture *fixture)
-{
-  return agent_chat_window_get_session (fixture->window);
-}
-
-static void
-wait_idle (Fixture *fixture)
-{
-  agent_test_wait_until (session_idle, session_of (fixture));
-  iterate ();
-}
-
 static guint
 n_items (Fixture *fixture)
 {
-  return g_list_model_get_n_items (agent_test_gui_items (fixture->window));
+  return g_list_model_get_n_items (agent_test_chat_items (fixture->window));
 }
 
 /* The content of item @position, or "(error)" */
@@ -89,7 +41,7 @@ static char *
 item_text (Fixture *fixture,
            guint    position)
 {
-  g_autoptr(GObject) item = g_list_model_get_item (agent_test_gui_items (fixture->window),
+  g_autoptr(GObject) item = g_list_model_get_item (agent_test_chat_items (fixture->window),
                                                    position);
 
   g_assert_nonnull (item);
@@ -131,7 +83,7 @@ chat (Fixture    *fixture,
 
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   agent_chat_window_send (fixture->window, prompt);
-  wait_idle (fixture);
+  wait_session_idle (fixture);
 }
 
 /* The row showing @item */
@@ -168,7 +120,7 @@ static void
 edit (Fixture *fixture,
       guint    position)
 {
-  g_autoptr(GObject) item = g_list_model_get_item (agent_test_gui_items (fixture->window),
+  g_autoptr(GObject) item = g_list_model_get_item (agent_test_chat_items (fixture->window),
                                                    position);
 
   g_signal_emit_by_name (row_for (fixture, item), "edit", item);
@@ -230,11 +182,11 @@ test_waiting (Fixture       *fixture,
 
   agent_chat_window_send (fixture->window, "Hello");
   agent_test_server_wait_until_waiting (fixture->server);
-  wait_for_text (fixture->window, "Waiting for the model…");
+  wait_until_shown (GTK_WIDGET (fixture->window), "Waiting for the model…");
 
   agent_test_server_release (fixture->server);
-  wait_idle (fixture);
-  assert_shows (fixture->window, "Here.");
+  wait_session_idle (fixture);
+  assert_shows (GTK_WIDGET (fixture->window), "Here.");
   assert_not_shown (fixture->window, "Waiting for the model…");
 }
 
@@ -257,12 +209,12 @@ test_retrying (Fixture       *fixture,
 
   agent_chat_window_send (fixture->window, "Hello");
   agent_test_server_wait_until_waiting (fixture->server);
-  wait_for_text (fixture->window, "Retrying (2 of 3)…");
-  assert_shows (fixture->window, "The engine is overloaded");
+  wait_until_shown (GTK_WIDGET (fixture->window), "Retrying (2 of 3)…");
+  assert_shows (GTK_WIDGET (fixture->window), "The engine is overloaded");
 
   agent_test_server_release (fixture->server);
-  wait_idle (fixture);
-  assert_shows (fixture->window, "Made it.");
+  wait_session_idle (fixture);
+  assert_shows (GTK_WIDGET (fixture->window), "Made it.");
   assert_not_shown (fixture->window, "Retrying");
 }
 
@@ -314,12 +266,12 @@ test_tool_card_early (Fixture       *fixture,
   assert_not_shown (fixture->window, "Waiting for the model…");
 
   agent_test_server_release (fixture->server);
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   g_clear_pointer (&card_text, g_free);
   card_text = shown_text (GTK_WIDGET (shown_card (fixture)));
   /* Whole, as fields */
   agent_test_assert_contains (card_text, "expression\n6*7\n");
-  assert_shows (fixture->window, "It is 42.");
+  assert_shows (GTK_WIDGET (fixture->window), "It is 42.");
 }
 
 /* Errors */
@@ -338,11 +290,11 @@ test_dropped_connection (Fixture       *fixture,
   agent_test_response_set_drop (response);
 
   agent_chat_window_send (fixture->window, "Tell me a story");
-  wait_idle (fixture);
-  assert_shows (fixture->window, "The beginning of an answer");
+  wait_session_idle (fixture);
+  assert_shows (GTK_WIDGET (fixture->window), "The beginning of an answer");
   assert_not_shown (fixture->window, "Stopped");
-  assert_shows (fixture->window, "Connection lost");
-  assert_shows (fixture->window, "The connection to the model server was lost");
+  assert_shows (GTK_WIDGET (fixture->window), "Connection lost");
+  assert_shows (GTK_WIDGET (fixture->window), "The connection to the model server was lost");
   g_assert_nonnull (find_button (GTK_WIDGET (fixture->window), "_Retry"));
 }
 
@@ -361,9 +313,9 @@ test_stopped (Fixture       *fixture,
   agent_test_server_wait_until_waiting (fixture->server);
   iterate ();
   agent_chat_window_stop (fixture->window);
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   agent_test_server_release (fixture->server);
-  assert_shows (fixture->window, "Stopped");
+  assert_shows (GTK_WIDGET (fixture->window), "Stopped");
   assert_not_shown (fixture->window, "Connection lost");
   g_assert_null (find_button (GTK_WIDGET (fixture->window), "_Retry"));
 }
@@ -386,9 +338,9 @@ test_no_key (Fixture       *fixture,
   add_401 (fixture);
   g_unsetenv ("OPENAI_API_KEY");
   agent_chat_window_send (fixture->window, "Hello");
-  wait_idle (fixture);
-  assert_shows (fixture->window, "No API key is set");
-  assert_shows (fixture->window, "Preferences");
+  wait_session_idle (fixture);
+  assert_shows (GTK_WIDGET (fixture->window), "No API key is set");
+  assert_shows (GTK_WIDGET (fixture->window), "Preferences");
   assert_not_shown (fixture->window, "refused");
   g_assert_nonnull (find_button (GTK_WIDGET (fixture->window), "_Preferences"));
 
@@ -397,9 +349,9 @@ test_no_key (Fixture       *fixture,
   g_setenv ("OPENAI_API_KEY", "sk-test-refused", TRUE);
   new_chat (fixture);
   agent_chat_window_send (fixture->window, "Hello again");
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   g_unsetenv ("OPENAI_API_KEY");
-  assert_shows (fixture->window, "The server refused the API key");
+  assert_shows (GTK_WIDGET (fixture->window), "The server refused the API key");
   assert_not_shown (fixture->window, "No API key is set");
 }
 
@@ -425,9 +377,9 @@ test_error_kept (Fixture       *fixture,
   agent_provider_set_max_retries (agent_session_get_provider (session_of (fixture)), 0);
   add_500 (fixture);
   agent_chat_window_send (fixture->window, "Second");
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   assert_items (fixture, "First|One.|Second|(error)");
-  assert_shows (fixture->window, "The model is overloaded");
+  assert_shows (GTK_WIDGET (fixture->window), "The model is overloaded");
   failed = g_object_ref (memory_of (fixture));
 
   /* Another chat, and back */
@@ -435,20 +387,20 @@ test_error_kept (Fixture       *fixture,
   assert_not_shown (fixture->window, "The model is overloaded");
   show_memory (fixture, failed);
   assert_items (fixture, "First|One.|Second|(error)");
-  assert_shows (fixture->window, "The model server answered with an error");
-  assert_shows (fixture->window, "The model is overloaded");
+  assert_shows (GTK_WIDGET (fixture->window), "The model server answered with an error");
+  assert_shows (GTK_WIDGET (fixture->window), "The model is overloaded");
   g_assert_nonnull (find_button (GTK_WIDGET (fixture->window), "_Retry"));
 
   /* A restart */
   g_clear_object (&failed);
   restart (fixture);
   assert_items (fixture, "First|One.|Second|(error)");
-  assert_shows (fixture->window, "The model is overloaded");
+  assert_shows (GTK_WIDGET (fixture->window), "The model is overloaded");
 
   /* Retry, now that it works: the error goes, for good */
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   click (find_button (GTK_WIDGET (fixture->window), "_Retry"));
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   assert_items (fixture, "First|One.|Second|Better now.");
   restart (fixture);
   assert_items (fixture, "First|One.|Second|Better now.");
@@ -466,11 +418,11 @@ test_interruption_kept (Fixture       *fixture,
   agent_test_openai_add_text (response, "Half an answer");
   agent_test_response_set_drop (response);
   agent_chat_window_send (fixture->window, "Tell me a story");
-  wait_idle (fixture);
+  wait_session_idle (fixture);
 
   restart (fixture);
-  assert_shows (fixture->window, "Half an answer");
-  assert_shows (fixture->window, "Connection lost");
+  assert_shows (GTK_WIDGET (fixture->window), "Half an answer");
+  assert_shows (GTK_WIDGET (fixture->window), "Connection lost");
   assert_not_shown (fixture->window, "Stopped");
   g_assert_nonnull (find_button (GTK_WIDGET (fixture->window), "_Retry"));
 
@@ -479,7 +431,7 @@ test_interruption_kept (Fixture       *fixture,
   chat (fixture, "Go on", "The end.");
   restart (fixture);
   assert_items (fixture, "Tell me a story|Half an answer|Go on|The end.");
-  assert_shows (fixture->window, "Connection lost");
+  assert_shows (GTK_WIDGET (fixture->window), "Connection lost");
   g_assert_nonnull (find_button (GTK_WIDGET (fixture->window), "_Retry"));
 }
 
@@ -518,7 +470,7 @@ test_edit_undo (Fixture       *fixture,
   agent_gtk_composer_set_text (agent_chat_window_get_composer (fixture->window), "Uno");
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   send_composer (fixture);
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   assert_items (fixture, "Uno|Uno.");
   g_assert_nonnull (find_undo (fixture));
 
@@ -550,7 +502,7 @@ test_edit_undo_while_busy (Fixture       *fixture,
   g_assert_nonnull (find_undo (fixture));
 
   click (find_undo (fixture));
-  wait_idle (fixture);
+  wait_session_idle (fixture);
   agent_test_server_release (fixture->server);
   assert_items (fixture, "One|1.");
   restart (fixture);

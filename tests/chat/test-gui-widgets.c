@@ -3,7 +3,7 @@
  * agent-chat's widgets under a real display (Xvfb): the message rows
  * (recycled between items), the tool cards and the Show Tool-Call Chunks
  * toggle, driven by a real session talking to the in-process test server.
- * The Markdown view: test-gui-markdown.c.
+ * The Markdown view: tests/gtk/test-gtk-markdown.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -20,7 +20,7 @@
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-tool-card-private.h"
 #include "agent-chat-window.h"
-#include "agent-test-gui.h"
+#include "agent-test-chat.h"
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
 
@@ -527,7 +527,7 @@ test_stop_keeps_partial (Fixture       *fixture,
 {
   AgentTestResponse *response = agent_test_openai_begin (fixture->server, "");
   AgentSession *session = agent_chat_window_get_session (fixture->window);
-  GListModel *items = agent_test_gui_items (fixture->window);
+  GListModel *items = agent_test_chat_items (fixture->window);
   g_autoptr(AgentMessage) last = NULL;
 
   agent_test_openai_add_text (response, "The beginning of ");
@@ -558,7 +558,7 @@ test_error_and_retry (Fixture       *fixture,
 {
   AgentTestResponse *response = agent_test_server_add_response (fixture->server, 500);
   AgentSession *session = agent_chat_window_get_session (fixture->window);
-  GListModel *items = agent_test_gui_items (fixture->window);
+  GListModel *items = agent_test_chat_items (fixture->window);
   const char *deltas[] = { "Better now.", NULL };
   g_autoptr(GObject) error_item = NULL;
   g_autoptr(GObject) answer = NULL;

@@ -5,114 +5,19 @@
 
 #include "config.h"
 
-#include <string.h>
-
 #include "agent-test-gtk.h"
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
 
-static void
-collect (GtkWidget *widget,
-         GType      type,
-         GPtrArray *found)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (gtk_widget_get_visible (child) && G_TYPE_CHECK_INSTANCE_TYPE (child, type))
-        g_ptr_array_add (found, child);
-      collect (child, type, found);
-    }
-}
-
-/* The widgets of @type shown in @widget */
-GPtrArray *
-find_all (GtkWidget *widget,
-          GType      type)
-{
-  GPtrArray *found = g_ptr_array_new ();
-
-  collect (widget, type, found);
-  return found;
-}
-
-/* @widget shows @text, in a label */
+/* GTK under the test display, and libagent-gtk, as a host application sets
+ * them up; no animations */
 void
-assert_shows (GtkWidget  *widget,
-              const char *text)
+agent_test_gtk_init (int    *argc,
+                     char ***argv)
 {
-  g_autofree char *shown = shown_text (widget);
-
-  agent_test_assert_contains (shown, text);
-}
-
-typedef struct
-{
-  GtkWidget  *widget;
-  const char *text;
-} Shows;
-
-static gboolean
-shows (gpointer data)
-{
-  Shows *shows = data;
-  g_autofree char *text = shown_text (shows->widget);
-
-  return strstr (text, shows->text) != NULL;
-}
-
-void
-wait_until_shown (GtkWidget  *widget,
-                  const char *text)
-{
-  Shows data = { widget, text };
-
-  agent_test_wait_until (shows, &data);
-}
-
-/* A button shown in @widget labelled @label */
-GtkWidget *
-find_button (GtkWidget  *widget,
-             const char *label)
-{
-  g_autoptr(GPtrArray) buttons = find_all (widget, GTK_TYPE_BUTTON);
-
-  for (guint i = 0; i < buttons->len; i++)
-    {
-      GtkWidget *button = g_ptr_array_index (buttons, i);
-      GtkWidget *child = gtk_button_get_child (GTK_BUTTON (button));
-
-      if (gtk_widget_is_visible (button) &&
-          (g_strcmp0 (gtk_button_get_label (GTK_BUTTON (button)), label) == 0 ||
-           (child != NULL && GTK_IS_LABEL (child) &&
-            g_strcmp0 (gtk_label_get_label (GTK_LABEL (child)), label) == 0)))
-        return button;
-    }
-  return NULL;
-}
-
-static gboolean
-count_tick (GtkWidget     *widget,
-            GdkFrameClock *clock,
-            gpointer       data)
-{
-  guint *left = data;
-
-  return --*left > 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until @widget's window begins @n more frames: what
- * changed before the call is laid out by then (n ≥ 2) */
-void
-wait_frames (GtkWidget *widget,
-             guint      n)
-{
-  guint left = n;
-
-  g_return_if_fail (n > 0);
-  gtk_widget_add_tick_callback (widget, count_tick, &left, NULL);
-  while (left > 0)
-    g_main_context_iteration (NULL, TRUE);
+  gtk_test_init (argc, argv, NULL);
+  agent_gtk_init ();
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 }
 
 gboolean

@@ -27,16 +27,8 @@ typedef struct
   AgentGtkApprovalAnswer answer;
 } Fixture;
 
-GPtrArray *find_all          (GtkWidget     *widget,
-                              GType          type);
-void       assert_shows      (GtkWidget     *widget,
-                              const char    *text);
-void       wait_until_shown  (GtkWidget     *widget,
-                              const char    *text);
-GtkWidget *find_button       (GtkWidget     *widget,
-                              const char    *label);
-void       wait_frames       (GtkWidget     *widget,
-                              guint          n);
+void       agent_test_gtk_init (int         *argc,
+                                char      ***argv);
 gboolean   view_idle         (gpointer       data);
 void       fixture_set_up    (Fixture       *fixture,
                               gconstpointer  data);

@@ -23,19 +23,6 @@
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
 
-/* A shown button whose tooltip (its accessible name too) is @tooltip */
-static GtkWidget *
-find_button_by_tooltip (GtkWidget  *widget,
-                        const char *tooltip)
-{
-  g_autoptr(GPtrArray) buttons = find_all (widget, GTK_TYPE_BUTTON);
-
-  for (guint i = 0; i < buttons->len; i++)
-    if (g_strcmp0 (gtk_widget_get_tooltip_text (g_ptr_array_index (buttons, i)), tooltip) == 0)
-      return g_ptr_array_index (buttons, i);
-  return NULL;
-}
-
 static gboolean
 has_attachments (gpointer data)
 {
@@ -70,7 +57,7 @@ new_texture (void)
 static guint
 n_pictures (GtkWidget *widget)
 {
-  g_autoptr(GPtrArray) pictures = find_all (widget, GTK_TYPE_PICTURE);
+  g_autoptr(GPtrArray) pictures = find_visible (widget, GTK_TYPE_PICTURE);
   guint n = 0;
 
   for (guint i = 0; i < pictures->len; i++)
@@ -96,7 +83,7 @@ test_attach_paste (Fixture       *fixture,
 {
   const char *deltas[] = { "A red rectangle.", NULL };
   g_autoptr(GdkTexture) texture = new_texture ();
-  g_autoptr(GPtrArray) text_views = find_all (GTK_WIDGET (fixture->composer), GTK_TYPE_TEXT_VIEW);
+  g_autoptr(GPtrArray) text_views = find_visible (GTK_WIDGET (fixture->composer), GTK_TYPE_TEXT_VIEW);
   g_autofree char *text = NULL;
   JsonObject *message;
   JsonArray *content;
@@ -109,13 +96,13 @@ test_attach_paste (Fixture       *fixture,
   agent_test_wait_until (has_attachments, fixture);
   g_assert_cmpuint (n_attachments (fixture), ==, 1);
   g_assert_cmpuint (n_pictures (GTK_WIDGET (fixture->composer)), ==, 1);
-  g_assert_nonnull (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Remove Image"));
+  g_assert_nonnull (find_button (GTK_WIDGET (fixture->composer), "Remove Image"));
   /* The text was not pasted over: the clipboard held no text */
   text = agent_gtk_composer_dup_text (fixture->composer);
   g_assert_cmpstr (text, ==, "What is this?");
 
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
-  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Send"));
+  click (find_button (GTK_WIDGET (fixture->composer), "Send"));
   agent_test_wait_until (view_idle, fixture);
   wait_until_shown (GTK_WIDGET (fixture->view), "A red rectangle.");
   g_assert_no_error (fixture->finished_error);
@@ -136,7 +123,7 @@ test_attach_paste (Fixture       *fixture,
   /* The conversation shows it, and the composer none */
   g_assert_cmpuint (n_pictures (GTK_WIDGET (fixture->view)), ==, 1);
   g_assert_cmpuint (n_pictures (GTK_WIDGET (fixture->composer)), ==, 0);
-  g_assert_nonnull (find_button_by_tooltip (GTK_WIDGET (fixture->view), "Image"));
+  g_assert_nonnull (find_button (GTK_WIDGET (fixture->view), "Image"));
 }
 
 /* Files dropped on the composer (its drop target's drop, with a list of
@@ -182,19 +169,19 @@ test_attach_drop (Fixture       *fixture,
   g_assert_nonnull (strstr (text, "notes.txt\n26 bytes"));
   g_assert_cmpuint (n_pictures (GTK_WIDGET (fixture->composer)), ==, 1);
 
-  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Remove notes.txt"));
+  click (find_button (GTK_WIDGET (fixture->composer), "Remove notes.txt"));
   g_assert_cmpuint (n_attachments (fixture), ==, 1);
   g_clear_pointer (&text, g_free);
   text = shown_text (GTK_WIDGET (fixture->composer));
   g_assert_null (strstr (text, "notes.txt"));
-  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Remove red.png"));
+  click (find_button (GTK_WIDGET (fixture->composer), "Remove red.png"));
   g_assert_cmpuint (n_attachments (fixture), ==, 0);
   g_assert_cmpuint (n_pictures (GTK_WIDGET (fixture->composer)), ==, 0);
 
   /* Files copied (as a file manager offers them: as text too) are pasted
    * as attachments, not as their names */
   {
-    g_autoptr(GPtrArray) text_views = find_all (GTK_WIDGET (fixture->composer),
+    g_autoptr(GPtrArray) text_views = find_visible (GTK_WIDGET (fixture->composer),
                                                 GTK_TYPE_TEXT_VIEW);
     GdkContentProvider *providers[2];
     g_autoptr(GdkContentProvider) provider = NULL;
@@ -253,11 +240,11 @@ test_attach_picture (Fixture       *fixture,
 
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   agent_gtk_composer_add_attachment (fixture->composer, part);
-  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Send"));
+  click (find_button (GTK_WIDGET (fixture->composer), "Send"));
   agent_test_wait_until (view_idle, fixture);
   wait_until_shown (GTK_WIDGET (fixture->view), "A wide image.");
 
-  pictures = find_all (GTK_WIDGET (fixture->view), GTK_TYPE_PICTURE);
+  pictures = find_visible (GTK_WIDGET (fixture->view), GTK_TYPE_PICTURE);
   g_assert_cmpuint (pictures->len, ==, 1);
   picture = g_ptr_array_index (pictures, 0);
   gtk_widget_measure (picture, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
@@ -278,7 +265,7 @@ test_attach_picture (Fixture       *fixture,
     }
   g_assert_nonnull (viewer);
   g_clear_pointer (&pictures, g_ptr_array_unref);
-  pictures = find_all (viewer, GTK_TYPE_PICTURE);
+  pictures = find_visible (viewer, GTK_TYPE_PICTURE);
   g_assert_cmpuint (pictures->len, ==, 1);
   g_assert_cmpint (gdk_paintable_get_intrinsic_width (
                      gtk_picture_get_paintable (g_ptr_array_index (pictures, 0))), ==, 1800);
@@ -338,7 +325,7 @@ test_attach_draft_and_edit (Fixture       *fixture,
 
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   agent_gtk_composer_set_text (fixture->composer, "My plans");
-  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Send"));
+  click (find_button (GTK_WIDGET (fixture->composer), "Send"));
   agent_test_wait_until (view_idle, fixture);
   g_assert_cmpuint (n_attachments (fixture), ==, 0);
   sent = g_list_model_get_item (G_LIST_MODEL (first), 0);
@@ -377,7 +364,7 @@ test_attach_regenerate_refused (Fixture       *fixture,
   agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
   agent_gtk_composer_set_text (fixture->composer, "What is this?");
   agent_gtk_composer_add_attachment (fixture->composer, part);
-  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Send"));
+  click (find_button (GTK_WIDGET (fixture->composer), "Send"));
   agent_test_wait_until (view_idle, fixture);
   g_assert_no_error (fixture->finished_error);
   g_assert_cmpuint (g_list_model_get_n_items (memory), ==, 2);
@@ -478,7 +465,7 @@ test_attach_refused (Fixture       *fixture,
   agent_gtk_composer_set_text (fixture->composer, "Unpack this");
   agent_gtk_composer_add_attachment (fixture->composer, part);
   iterate ();
-  click (find_button_by_tooltip (GTK_WIDGET (fixture->composer), "Send"));
+  click (find_button (GTK_WIDGET (fixture->composer), "Send"));
   agent_test_wait_until (view_idle, fixture);
 
   g_assert_error (fixture->finished_error, AGENT_ERROR,
@@ -505,9 +492,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
-  agent_gtk_init ();
-  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  agent_test_gtk_init (&argc, &argv);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)

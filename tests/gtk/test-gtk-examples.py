@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# test-gui-examples.py: the examples that embed libagent-gtk in a host's
+# test-gtk-examples.py: the examples that embed libagent-gtk in a host's
 # window (examples/c/chat-window.c, examples/python/chat_window.py,
 # examples/gjs/chat-window.js), each run for real under Xvfb against a
 # scripted server (tests/python/agenttest.py's, on 127.0.0.1), its window
@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, '..', 'gui-common'))
 sys.path.insert(0, os.path.join(HERE, '..', 'python'))
 import pyatspi  # noqa: E402
 from gi.repository import GLib  # noqa: E402

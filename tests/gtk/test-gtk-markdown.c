@@ -1,4 +1,4 @@
-/* test-gui-markdown.c
+/* test-gtk-markdown.c
  *
  * The Markdown view of agent-chat's answers under a real display (Xvfb):
  * what it renders (and never lets through as markup), how it renders a
@@ -17,7 +17,7 @@
 
 #include "agent-gtk-markdown-view-private.h"
 #include "markdown/agent-gtk-markdown-page-private.h"
-#include "agent-test-gui.h"
+#include "agent-test-widgets.h"
 #include "agent-test-util.h"
 
 /* Markdown */

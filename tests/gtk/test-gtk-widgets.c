@@ -99,7 +99,7 @@ test_tool_card (Fixture       *fixture,
   agent_test_wait_until (view_idle, fixture);
   wait_until_shown (fixture->window, "It is 42.");
 
-  cards = find_all (fixture->window, AGENT_GTK_TYPE_TOOL_CARD);
+  cards = find_visible (fixture->window, AGENT_GTK_TYPE_TOOL_CARD);
   g_assert_cmpuint (cards->len, ==, 1);
   tool_call = agent_gtk_tool_card_get_tool_call (g_ptr_array_index (cards, 0));
   g_assert_nonnull (tool_call);
@@ -120,7 +120,7 @@ the_card (Fixture *fixture)
   g_autoptr(GPtrArray) cards = NULL;
 
   iterate ();
-  cards = find_all (fixture->window, AGENT_GTK_TYPE_TOOL_CARD);
+  cards = find_visible (fixture->window, AGENT_GTK_TYPE_TOOL_CARD);
   g_assert_cmpuint (cards->len, ==, 1);
   return g_ptr_array_index (cards, 0);
 }
@@ -254,7 +254,7 @@ static GtkWidget *
 find_label (GtkWidget  *widget,
             const char *text)
 {
-  g_autoptr(GPtrArray) labels = find_all (widget, GTK_TYPE_LABEL);
+  g_autoptr(GPtrArray) labels = find_visible (widget, GTK_TYPE_LABEL);
 
   for (guint i = 0; i < labels->len; i++)
     if (g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)), text) == 0)
@@ -285,7 +285,7 @@ test_message_gap (Fixture       *fixture,
 
   question = find_label (fixture->window, "Hi");
   g_assert_nonnull (question);
-  answers = find_all (fixture->window, AGENT_GTK_TYPE_MARKDOWN_VIEW);
+  answers = find_visible (fixture->window, AGENT_GTK_TYPE_MARKDOWN_VIEW);
   g_assert_cmpuint (answers->len, ==, 1);
   /* The bubble around the question, and the answer's text */
   g_assert_true (gtk_widget_compute_bounds (gtk_widget_get_parent (question),
@@ -302,7 +302,7 @@ static gboolean
 prompt_shown (gpointer data)
 {
   Fixture *fixture = data;
-  g_autoptr(GPtrArray) prompts = find_all (fixture->window, AGENT_GTK_TYPE_APPROVAL_PROMPT);
+  g_autoptr(GPtrArray) prompts = find_visible (fixture->window, AGENT_GTK_TYPE_APPROVAL_PROMPT);
 
   return prompts->len == 1 &&
          agent_gtk_approval_prompt_get_pending (g_ptr_array_index (prompts, 0));
@@ -311,7 +311,7 @@ prompt_shown (gpointer data)
 static AgentGtkApprovalPrompt *
 the_prompt (Fixture *fixture)
 {
-  g_autoptr(GPtrArray) prompts = find_all (fixture->window, AGENT_GTK_TYPE_APPROVAL_PROMPT);
+  g_autoptr(GPtrArray) prompts = find_visible (fixture->window, AGENT_GTK_TYPE_APPROVAL_PROMPT);
 
   g_assert_cmpuint (prompts->len, ==, 1);
   return g_ptr_array_index (prompts, 0);
@@ -398,7 +398,7 @@ dialog_shown (void)
 
   for (GList *l = windows; l != NULL; l = l->next)
     {
-      g_autoptr(GPtrArray) prompts = find_all (l->data, AGENT_GTK_TYPE_APPROVAL_PROMPT);
+      g_autoptr(GPtrArray) prompts = find_visible (l->data, AGENT_GTK_TYPE_APPROVAL_PROMPT);
 
       if (gtk_widget_get_visible (l->data) && prompts->len == 1 &&
           agent_gtk_approval_prompt_get_pending (g_ptr_array_index (prompts, 0)))
@@ -420,7 +420,7 @@ no_dialog (gpointer data)
 
   for (GList *l = windows; l != NULL; l = l->next)
     {
-      g_autoptr(GPtrArray) prompts = find_all (l->data, AGENT_GTK_TYPE_APPROVAL_PROMPT);
+      g_autoptr(GPtrArray) prompts = find_visible (l->data, AGENT_GTK_TYPE_APPROVAL_PROMPT);
 
       if (prompts->len > 0)
         return FALSE;
@@ -492,7 +492,7 @@ test_error_retry (Fixture       *fixture,
   agent_test_wait_until (view_idle, fixture);
   iterate ();
   g_assert_nonnull (fixture->finished_error);
-  cards = find_all (fixture->window, AGENT_GTK_TYPE_ERROR_CARD);
+  cards = find_visible (fixture->window, AGENT_GTK_TYPE_ERROR_CARD);
   g_assert_cmpuint (cards->len, ==, 1);
   g_assert_nonnull (agent_gtk_error_card_get_error (g_ptr_array_index (cards, 0)));
   g_assert_nonnull (agent_gtk_error_card_get_heading (g_ptr_array_index (cards, 0)));
@@ -506,7 +506,7 @@ test_error_retry (Fixture       *fixture,
   wait_until_shown (fixture->window, "Better now.");
   g_assert_no_error (fixture->finished_error);
   g_clear_pointer (&cards, g_ptr_array_unref);
-  cards = find_all (fixture->window, AGENT_GTK_TYPE_ERROR_CARD);
+  cards = find_visible (fixture->window, AGENT_GTK_TYPE_ERROR_CARD);
   g_assert_cmpuint (cards->len, ==, 0);
   /* The same question again, once */
   g_assert_cmpuint (agent_test_server_get_n_requests (fixture->server), ==, 2);
@@ -567,7 +567,7 @@ test_summary (Fixture       *fixture,
   g_assert_null (strstr (folded, "They talked about old things."));
 
   /* The one on screen (the rows' hidden parts have theirs) */
-  expanders = find_all (fixture->window, GTK_TYPE_EXPANDER);
+  expanders = find_visible (fixture->window, GTK_TYPE_EXPANDER);
   for (guint i = 0; i < expanders->len; i++)
     if (gtk_widget_get_mapped (g_ptr_array_index (expanders, i)))
       {
@@ -617,7 +617,7 @@ count_made (Fixture    *fixture,
   guint n = 0;
 
   iterate ();
-  labels = find_all (GTK_WIDGET (fixture->view), GTK_TYPE_LABEL);
+  labels = find_visible (GTK_WIDGET (fixture->view), GTK_TYPE_LABEL);
   for (guint i = 0; i < labels->len; i++)
     if (g_str_has_prefix (gtk_label_get_text (g_ptr_array_index (labels, i)), prefix))
       n++;
@@ -677,9 +677,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
-  agent_gtk_init ();
-  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  agent_test_gtk_init (&argc, &argv);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
