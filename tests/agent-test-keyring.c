@@ -1,4 +1,4 @@
-/* test-secret-service.c — a real Secret Service for the keyring tests
+/* agent-test-keyring.c — a real Secret Service for the keyring tests
  *
  * A private session bus (dbus-daemon) and gnome-keyring-daemon
  * on it, with a login keyring of its own in a temporary folder, unlocked
@@ -20,7 +20,7 @@
 #include <libsecret/secret.h>
 
 #include "agent-test-util.h"
-#include "test-secret-service.h"
+#include "agent-test-keyring.h"
 
 #define READY_SECONDS 30
 
@@ -63,7 +63,7 @@ make_subdir (const char *dir,
  * GTestDBus: it waits for every connection to the bus to go, and libsecret
  * keeps its own until the process ends.) */
 static void
-start_bus (TestSecretService *self)
+start_bus (AgentTestKeyring *self)
 {
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_autoptr(GDataInputStream) output = NULL;
@@ -83,7 +83,7 @@ start_bus (TestSecretService *self)
 }
 
 void
-test_secret_service_start (TestSecretService *self)
+agent_test_keyring_start (AgentTestKeyring *self)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GDBusConnection) bus = NULL;
@@ -99,7 +99,7 @@ test_secret_service_start (TestSecretService *self)
   if (program == NULL)
     g_error ("gnome-keyring-daemon is not installed (scripts/install-deps installs it)");
 
-  self->dir = agent_test_make_dir ("test-secret");
+  self->dir = agent_test_make_dir ("test-keyring");
   home = make_subdir (self->dir, "home");
   data = make_subdir (self->dir, "data");
   config = make_subdir (self->dir, "config");
@@ -157,7 +157,7 @@ remove_tree (const char *dir)
 }
 
 void
-test_secret_service_stop (TestSecretService *self)
+agent_test_keyring_stop (AgentTestKeyring *self)
 {
   g_autoptr(GError) error = NULL;
 

@@ -1,4 +1,4 @@
-/* test-secret-service.h — a real Secret Service for the keyring tests
+/* agent-test-keyring.h — a real Secret Service for the keyring tests
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -14,9 +14,9 @@ typedef struct
   char        *dir;     /* HOME, XDG_DATA_HOME… of the daemon */
   GSubprocess *bus;
   GSubprocess *daemon;
-} TestSecretService;
+} AgentTestKeyring;
 
-void test_secret_service_start (TestSecretService *self);
-void test_secret_service_stop  (TestSecretService *self);
+void agent_test_keyring_start (AgentTestKeyring *self);
+void agent_test_keyring_stop  (AgentTestKeyring *self);
 
 G_END_DECLS

@@ -1,4 +1,4 @@
-/* test-secret.c — API keys in a real keyring (gnome-keyring-daemon on a
+/* test-keyring.c — API keys in a real keyring (gnome-keyring-daemon on a
  * private session bus), through the library and through agent-cli
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -12,14 +12,14 @@
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
 #include "agent-test-util.h"
-#include "test-secret-service.h"
+#include "agent-test-keyring.h"
 #if AGENT_HAS_STORE
 # include "test-store-util.h"
 #endif
 
 #define KEY "sk-from-the-keyring-7f3a"
 
-static TestSecretService service;
+static AgentTestKeyring service;
 
 static void
 done_cb (GObject      *object,
@@ -232,12 +232,12 @@ main (int   argc,
 
   g_test_init (&argc, &argv, NULL);
 
-  test_secret_service_start (&service);
+  agent_test_keyring_start (&service);
 
   g_test_add_func ("/secret/store-lookup-clear", test_store_lookup_clear);
   g_test_add_func ("/secret/cli", test_cli);
 
   status = g_test_run ();
-  test_secret_service_stop (&service);
+  agent_test_keyring_stop (&service);
   return status;
 }

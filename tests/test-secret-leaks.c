@@ -1,4 +1,4 @@
-/* test-secrets.c — an API key, or a password in the base URL, never goes
+/* test-secret-leaks.c — an API key, or a password in the base URL, never goes
  * to another host, a debug log, an error message or a file: servers that
  * redirect, echo the key in their status line, headers and events, split
  * it across reads or put it where an excerpt is cut; through the public
@@ -564,7 +564,7 @@ assert_file_lacks (const char *path,
 static void
 test_stored_base_url (void)
 {
-  g_autofree char *dir = agent_test_make_dir ("test-secrets-XXXXXX");
+  g_autofree char *dir = agent_test_make_dir ("test-secret-leaks-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "conversations.db", NULL);
   g_autofree char *wal = g_strconcat (path, "-wal", NULL);
   g_autofree char *url = NULL;

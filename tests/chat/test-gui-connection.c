@@ -6,7 +6,7 @@
  *
  * Run twice (tests/chat/meson.build): on the GUI tests' session bus, where
  * nothing provides a keyring; and with AGENT_TEST_KEYRING=1, against a real
- * gnome-keyring-daemon on a bus of its own (tests/test-secret-service.c),
+ * gnome-keyring-daemon on a bus of its own (tests/agent-test-keyring.c),
  * where the keys must land under libagent's schema, as agent-cli's do.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -25,7 +25,7 @@
 #include "agent-test-server.h"
 #include "agent-test-util.h"
 #if AGENT_HAS_KEYRING
-# include "test-secret-service.h"
+# include "agent-test-keyring.h"
 #endif
 
 #define MODELS "{\"object\":\"list\",\"data\":[{\"id\":\"listed-model\",\"object\":\"model\"}]}"
@@ -694,7 +694,7 @@ main (int   argc,
       char *argv[])
 {
 #if AGENT_HAS_KEYRING
-  TestSecretService service = { 0 };
+  AgentTestKeyring service = { 0 };
   gboolean keyring = g_strcmp0 (g_getenv ("AGENT_TEST_KEYRING"), "1") == 0;
 #else
   gboolean keyring = FALSE;
@@ -705,7 +705,7 @@ main (int   argc,
 #if AGENT_HAS_KEYRING
   /* Before anything connects to the session bus */
   if (keyring)
-    test_secret_service_start (&service);
+    agent_test_keyring_start (&service);
 #endif
   data_home = agent_test_gui_init (&argc, &argv);
 
@@ -731,7 +731,7 @@ main (int   argc,
   status = agent_test_gui_run (data_home);
 #if AGENT_HAS_KEYRING
   if (keyring)
-    test_secret_service_stop (&service);
+    agent_test_keyring_stop (&service);
 #endif
   return status;
 }
