@@ -12,49 +12,19 @@
 
 import base64
 import os
-import struct
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
-import zlib
 
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
-from agenttestgui import (App, click, find_node, finish, names, tap, text_of,  # noqa: E402
-                          wait_for, xdotool)
+from agenttestgui import (PNG, App, click, drag_from, find_node, finish, names,  # noqa: E402
+                          start_drag_source, tap, text_of, wait_for, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
-N_TESTS = 7
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def png_chunk(kind, data):
-    return (struct.pack(">I", len(data)) + kind + data +
-            struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff))
-
-
-# A 2×1 PNG, a red pixel and a blue one
-PNG = (b"\x89PNG\r\n\x1a\n" +
-       png_chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 1, 8, 2, 0, 0, 0)) +
-       png_chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00\x00\x00\xff")) +
-       png_chunk(b"IEND", b""))
-
-
-def drag(source, to_x, to_y):
-    """Presses in the middle of @source, moves to (@to_x, @to_y) on the way
-    a hand would, releases."""
-    xdotool("mousemove", "--window", source, "80", "80")
-    time.sleep(0.3)
-    xdotool("mousedown", "1")
-    x, y = 700, 150
-    for step in range(1, 9):
-        xdotool("mousemove", str(x + (to_x - x) * step // 8), str(y + (to_y - y) * step // 8))
-        time.sleep(0.2)
-    time.sleep(0.3)
-    xdotool("mouseup", "1")
+N_TESTS = 8
 
 
 def attached(app, *files):
@@ -80,17 +50,14 @@ def main(home):
         tap(app is not None, "the app starts")
         if app is None:
             return
-        source = subprocess.Popen(["/usr/bin/python3", os.path.join(HERE, "dragsource.py"),
-                                   image, notes])
-        windows = wait_for(lambda: subprocess.run(["xdotool", "search", "--name", "drag-source"],
-                                                  capture_output=True, text=True).stdout.split(),
-                           20)
-        subprocess.run(["xdotool", "windowmove", windows[0], "620", "70"])
-        time.sleep(1)
+        source, window = start_drag_source(image, notes)
+        tap(window is not None, "another program's window drags the files")
+        if window is None:
+            return
 
         # Onto the message field: attached, and the field holds no path
         field = find_node(app, "Message")
-        drag(windows[0], 300, 550)
+        drag_from(window, 300, 550)
         ok = wait_for(lambda: attached(app, "dropped.png", "notes.txt"), 10)
         tap(ok, "files dropped on the message field are attached")
         tap(field is not None and notes not in (text_of(field) or ""),
@@ -104,7 +71,7 @@ def main(home):
         wait_for(lambda: "Remove dropped.png" not in names(app), 5)
 
         # Onto the conversation
-        drag(windows[0], 300, 250)
+        drag_from(window, 300, 250)
         tap(wait_for(lambda: attached(app, "dropped.png", "notes.txt"), 10),
             "files dropped on the conversation are attached")
 

@@ -20,7 +20,7 @@ import pyatspi
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import (WINDOW_SIZE, App, FocusTracker, all_nodes, click_at,  # noqa: E402
-                          extents, find_node, focused, menu_items, names, point_at, run_test,
+                          extents, focused, names, point_at, run_test,
                           screenshot, send, shows, showing, state, tap, turn_over, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 

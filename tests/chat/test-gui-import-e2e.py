@@ -17,43 +17,24 @@
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
 import time
-import zlib
 
 import pyatspi
 
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
-from agenttestgui import (App, all_nodes, click_at, find_node, finish, focus_mapped,  # noqa: E402
-                          names, tap, wait_for, walking, xdotool)
+from agenttestgui import (PNG, App, all_nodes, click_at, drag_from, find_node,  # noqa: E402
+                          finish, focus_mapped, names, start_drag_source, tap, wait_for,
+                          walking, x_window, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
 N_TESTS = 12
-HERE = os.path.dirname(os.path.abspath(__file__))
 QUESTION = "What is six times seven?"
 ANSWER = "Six times seven is 42."
-
-
-def png_chunk(kind, data):
-    return (struct.pack(">I", len(data)) + kind + data +
-            struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff))
-
-
-# A 2×1 PNG, a red pixel and a blue one
-PNG = (b"\x89PNG\r\n\x1a\n" +
-       png_chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 1, 8, 2, 0, 0, 0)) +
-       png_chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00\x00\x00\xff")) +
-       png_chunk(b"IEND", b""))
-
-
-def windows_named(title):
-    return subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^%s$" % title],
-                          capture_output=True, text=True).stdout.split()
 
 
 def sidebar(app):
@@ -97,11 +78,11 @@ def choose(title, path):
     Return; waits for the chooser to go. Nothing reads the accessibility
     tree meanwhile (GTK 4.8 can crash when asked about a chooser that is
     going)."""
-    chooser = wait_for(lambda: windows_named(title), 20)
+    chooser = wait_for(lambda: x_window("^%s$" % title), 20)
     if not chooser:
         print("# no file chooser %r" % title, flush=True)
         return False
-    xdotool("windowfocus", "--sync", chooser[0])
+    xdotool("windowfocus", "--sync", chooser)
     time.sleep(0.5)
     if title == "Import Conversation":
         xdotool("key", "ctrl+l")
@@ -110,7 +91,7 @@ def choose(title, path):
     xdotool("type", "--delay", "10", path)
     time.sleep(0.5)
     xdotool("key", "Return")
-    gone = wait_for(lambda: not windows_named(title), 20)
+    gone = wait_for(lambda: not x_window("^%s$" % title), 20)
     focus_mapped()
     time.sleep(0.5)
     return gone
@@ -154,30 +135,13 @@ def same_conversation(a, b):
     return first == second
 
 
-def drag(source, to_x, to_y):
-    """Presses in the middle of @source, moves to (@to_x, @to_y) on the way
-    a hand would, releases."""
-    xdotool("mousemove", "--window", source, "80", "80")
-    time.sleep(0.3)
-    xdotool("mousedown", "1")
-    x, y = 700, 150
-    for step in range(1, 9):
-        xdotool("mousemove", str(x + (to_x - x) * step // 8), str(y + (to_y - y) * step // 8))
-        time.sleep(0.2)
-    time.sleep(0.3)
-    xdotool("mouseup", "1")
-
-
 def drop(path):
     """@path dragged from another program's window onto the conversation."""
-    source = subprocess.Popen(["/usr/bin/python3", os.path.join(HERE, "dragsource.py"), path])
+    source, window = start_drag_source(path)
     try:
-        window = wait_for(lambda: windows_named("drag-source"), 20)
-        if not window:
+        if window is None:
             return False
-        xdotool("windowmove", window[0], "620", "70")
-        time.sleep(1)
-        drag(window[0], 300, 250)
+        drag_from(window, 300, 250)
         time.sleep(1)
         return True
     finally:

@@ -37,18 +37,13 @@ from gi.repository import GdkPixbuf  # noqa: E402
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
-from agenttestgui import (App, FocusTracker, all_nodes, find_node, finish,  # noqa: E402
-                          focus_mapped, names, shows, tap, turn_over, walking, xdotool)
+from agenttestgui import (App, FocusTracker, all_nodes, find_node, finish, helper,  # noqa: E402
+                          focus_mapped, names, png_chunk, shows, tap, turn_over, walking,
+                          xdotool)
 from scriptedserver import Response, ScriptedServer, text_events  # noqa: E402
 
 N_TESTS = 10
 MODEL = "scripted-vision-1"
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def png_chunk(kind, data):
-    return (struct.pack(">I", len(data)) + kind + data +
-            struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff))
 
 
 def grey_png(width, height):
@@ -118,8 +113,7 @@ def focus_message_field(app):
 def attach(app, focus, path):
     """@path copied by another program, pasted into the message field with
     Ctrl+V."""
-    source = subprocess.Popen(["/usr/bin/python3", os.path.join(HERE, "clipsource.py"), path],
-                              stdout=subprocess.PIPE, text=True)
+    source = subprocess.Popen(helper("clipsource.py") + [path], stdout=subprocess.PIPE, text=True)
     try:
         if source.stdout.readline().strip() != "ready":
             return False

@@ -31,7 +31,7 @@ import pyatspi
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
-from agenttestgui import (App, FocusTracker, all_nodes, click_at, finish, find_node,  # noqa: E402
+from agenttestgui import (App, FocusTracker, all_nodes, click_at, finish,  # noqa: E402
                           names, send, shows, tap, text_of, turn_over, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 

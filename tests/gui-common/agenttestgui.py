@@ -1,6 +1,9 @@
-# agenttestgui.py: helpers of agent-chat's end-to-end tests, which drive the
-# real app through the keyboard (xdotool) and read the screen through the
-# accessibility tree (AT-SPI), under dbus-run-session and xvfb-run.
+# agenttestgui.py: helpers of the end-to-end GUI tests (tests/chat: the
+# agent-chat app; tests/gtk: the examples that embed libagent-gtk), which
+# drive the real program through the pointer and the keyboard (xdotool) and
+# read the screen through the accessibility tree (AT-SPI), under
+# dbus-run-session and xvfb-run. Its helper programs, other applications a
+# person drags or copies files from, are in this folder too.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -12,9 +15,31 @@ import tempfile
 import threading
 import time
 
+import struct
+import zlib
+
 import pyatspi
 
 results = []
+HELPERS = os.path.dirname(os.path.abspath(__file__))
+
+
+def helper(name):
+    """The command that runs @name, a helper program of this folder
+    (dragsource.py, clipsource.py)."""
+    return ["/usr/bin/python3", os.path.join(HELPERS, name)]
+
+
+def png_chunk(kind, data):
+    return (struct.pack(">I", len(data)) + kind + data +
+            struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff))
+
+
+# A 2×1 PNG, a red pixel and a blue one
+PNG = (b"\x89PNG\r\n\x1a\n" +
+       png_chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 1, 8, 2, 0, 0, 0)) +
+       png_chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00\x00\x00\xff")) +
+       png_chunk(b"IEND", b""))
 
 
 def tap(ok, name):
@@ -429,6 +454,33 @@ def drag(from_x, from_y, to_x, to_y, steps=12):
                 str(from_y + (to_y - from_y) * step // steps))
         time.sleep(0.05)
     time.sleep(0.2)
+    xdotool("mouseup", "1")
+
+
+def start_drag_source(*paths):
+    """Another program's window whose label drags @paths (dragsource.py),
+    moved to (620, 70): its process, and its X window (None if it did not
+    show)."""
+    source = subprocess.Popen(helper("dragsource.py") + list(paths))
+    window = wait_for(lambda: x_window("^drag-source$"), 20)
+    if window is not None:
+        xdotool("windowmove", window, "620", "70")
+        time.sleep(1)
+    return source, window
+
+
+def drag_from(window, to_x, to_y):
+    """Presses 80 px into the drag source @window (start_drag_source(): at
+    (700, 150) on the screen), moves to (@to_x, @to_y) slowly enough for
+    drag and drop to follow each step, and releases."""
+    xdotool("mousemove", "--window", window, "80", "80")
+    time.sleep(0.3)
+    xdotool("mousedown", "1")
+    x, y = 700, 150
+    for step in range(1, 9):
+        xdotool("mousemove", str(x + (to_x - x) * step // 8), str(y + (to_y - y) * step // 8))
+        time.sleep(0.2)
+    time.sleep(0.3)
     xdotool("mouseup", "1")
 
 
