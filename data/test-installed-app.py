@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests')
-sys.path[:0] = [os.path.join(TESTS, 'python'), os.path.join(TESTS, 'gui')]
+sys.path[:0] = [os.path.join(TESTS, 'python'), os.path.join(TESTS, 'gui-common')]
 from agenttest import check, check_equal, run_tests  # noqa: E402
 from agenttestgui import all_nodes, find_app, wait_for  # noqa: E402
 

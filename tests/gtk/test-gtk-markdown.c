@@ -1,0 +1,343 @@
+/* test-gtk-markdown.c
+ *
+ * The Markdown view of agent-chat's answers under a real display (Xvfb):
+ * what it renders (and never lets through as markup), how it renders a
+ * growing text a chunk at a time, draws only what is near the view, and
+ * keeps a very long answer's pages in groups.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <adwaita.h>
+#include <agent.h>
+
+#include "agent-gtk-markdown-view-private.h"
+#include "markdown/agent-gtk-markdown-page-private.h"
+#include "agent-test-widgets.h"
+#include "agent-test-util.h"
+
+/* Markdown */
+
+static void
+test_markdown_render (void)
+{
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  GtkWidget *window = show_in_window (markdown);
+  g_autoptr(GPtrArray) buttons = NULL;
+  g_autofree char *labels = NULL;
+
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown),
+                                "# Title\n\nSome *emphasis*, **strong** and `code`.\n\n"
+                                "- one\n- two\n\n1. first\n2. second\n\n"
+                                "A [link](https://example.org/?a=1&b=2).\n\n"
+                                "```c\nint main (void) { return 1 < 2; }\n```\n");
+  iterate ();
+  labels = markdown_labels (markdown);
+
+  agent_test_assert_contains (labels, "<span size=\"x-large\" weight=\"bold\">Title</span>");
+  agent_test_assert_contains (labels, "<i>emphasis</i>");
+  agent_test_assert_contains (labels, "<b>strong</b>");
+  agent_test_assert_contains (labels, "<tt>code</tt>");
+  agent_test_assert_contains (labels, "•  one\n•  two");
+  agent_test_assert_contains (labels, "1. first\n2. second");
+  {
+    /* GtkLabel keeps links apart from its label: check the markup it was given */
+    g_autofree char *markup = _agent_gtk_markdown_to_pango_markup ("A [link](https://example.org/?a=1&b=2).");
+
+    agent_test_assert_contains (markup, "<a href=\"https://example.org/?a=1&amp;b=2\">link</a>");
+  }
+  /* The code block: monospace, its text as it was, with a copy button */
+  agent_test_assert_contains (labels, "int main (void) { return 1 < 2; }");
+  buttons = find_all (markdown, GTK_TYPE_BUTTON);
+  g_assert_cmpuint (buttons->len, ==, 1);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (g_ptr_array_index (buttons, 0)), ==, "Copy Code");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_markdown_no_injection (void)
+{
+  static const char *text =
+    "<span foreground=\"red\">red</span> & <b>bold</b> &lt;tt&gt;\n\n"
+    "*<i>x</i>* [a](\"><b>evil</b>)\n";
+  g_autofree char *markup = _agent_gtk_markdown_to_pango_markup (text);
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  GtkWidget *window = show_in_window (markdown);
+  g_autoptr(GPtrArray) labels = NULL;
+  g_autoptr(GString) shown = g_string_new (NULL);
+
+  /* Valid markup in which the model's tags are text (a real link aside) */
+  {
+    g_autofree char *wrapped = g_strdup_printf ("<markup>%s</markup>", markup);
+    static const GMarkupParser parser = { NULL, };
+    g_autoptr(GMarkupParseContext) context = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+
+    g_assert_true (g_markup_parse_context_parse (context, wrapped, -1, NULL));
+    g_assert_true (g_markup_parse_context_end_parse (context, NULL));
+  }
+  g_assert_null (strstr (markup, "<span foreground"));
+  g_assert_null (strstr (markup, "<b>bold"));
+  agent_test_assert_contains (markup, "&lt;span foreground=&quot;red&quot;&gt;");
+
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (markdown), text);
+  iterate ();
+  labels = find_all (markdown, GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    g_string_append (shown, gtk_label_get_text (g_ptr_array_index (labels, i)));
+  agent_test_assert_contains (shown->str, "<span foreground=\"red\">red</span> & <b>bold</b> <tt>");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_markdown_incremental (void)
+{
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  GtkWidget *window = show_in_window (markdown);
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
+  GtkWidget *first;
+  GString *text = g_string_new ("First paragraph.\n\n```\ncode\n\nstill code\n```\n\nThird");
+
+  agent_gtk_markdown_view_set_text (view, text->str);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_renders (view), ==, 3);
+  first = _agent_gtk_markdown_view_get_chunk (view, 0);
+
+  /* A delta re-renders the last chunk only */
+  for (guint i = 0; i < 10; i++)
+    {
+      g_string_append (text, " word");
+      agent_gtk_markdown_view_set_text (view, text->str);
+    }
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_renders (view), ==, 13);
+  g_assert_true (_agent_gtk_markdown_view_get_chunk (view, 0) == first);
+
+  /* The same text again renders nothing */
+  agent_gtk_markdown_view_set_text (view, text->str);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_renders (view), ==, 13);
+
+  /* A shorter text (a new item in a recycled row) drops the extra chunks */
+  agent_gtk_markdown_view_set_text (view, "Only");
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 1);
+
+  g_string_free (text, TRUE);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A long answer in a scrolled view: a frame draws the chunks near the view,
+ * not all of them, and scrolling (nothing else) draws those that come into
+ * view. */
+static void
+test_markdown_draws_what_is_seen (void)
+{
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *window;
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
+  GtkAdjustment *adjustment;
+  GString *text = g_string_new (NULL);
+  guint n_chunks;
+  guint last = 0;
+
+  for (guint i = 0; i < 300; i++)
+    g_string_append_printf (text, "Paragraph %u of a long answer.\n\n", i);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  _agent_gtk_markdown_view_flush (view);
+  n_chunks = _agent_gtk_markdown_view_get_n_chunks (view);
+  g_assert_cmpuint (n_chunks, ==, 300);
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), markdown);
+  window = show_in_window (scroller);
+  gtk_widget_queue_draw (window);
+  wait_painted (window, 1);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, &last), >, 0);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, NULL), <, n_chunks / 4);
+  g_assert_cmpuint (last, <, n_chunks / 4);
+
+  /* To the end: drawn again, still only what is near the view */
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, 4 * gtk_adjustment_get_page_size (adjustment));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  wait_painted (window, 1);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, &last), >, 0);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, NULL), <, n_chunks / 4);
+  g_assert_cmpuint (last, ==, n_chunks - 1);
+
+  g_string_free (text, TRUE);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The most pages that one widget of @widget's tree holds side by side */
+static guint
+most_pages_side_by_side (GtkWidget *widget)
+{
+  guint pages = 0;
+  guint most = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (AGENT_GTK_IS_MARKDOWN_PAGE (child))
+        pages++;
+      most = MAX (most, most_pages_side_by_side (child));
+    }
+  return MAX (most, pages);
+}
+
+static void
+append_paragraphs (GString *text,
+                   guint    from,
+                   guint    to)
+{
+  for (guint i = from; i < to; i++)
+    g_string_append_printf (text, "Paragraph %u of a long answer.\n\n", i);
+}
+
+/* A very long answer keeps its pages in groups, each in the one before:
+ * no widget holds more than 16 pages and a group side by side, whatever
+ * the length (GTK restyles the siblings of a widget added, so 157 pages
+ * side by side made each new one cost a frame). The answer grows, is cut
+ * and is drawn to its last chunk the same. */
+static void
+test_markdown_pages_in_groups (void)
+{
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *window;
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
+  g_autoptr(GString) text = g_string_new (NULL);
+  GtkAdjustment *adjustment;
+  guint last = 0;
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), markdown);
+  window = show_in_window (scroller);
+
+  append_paragraphs (text, 0, 3000);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  _agent_gtk_markdown_view_flush (view);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 3000);
+  g_assert_cmpuint (most_pages_side_by_side (markdown), <=, 17);
+
+  /* Streaming on, across pages and groups */
+  for (guint i = 3000; i < 4200; i += 100)
+    {
+      append_paragraphs (text, i, i + 100);
+      agent_gtk_markdown_view_set_text (view, text->str);
+    }
+  /* (a hundred chunks at once are laid out a page at a time) */
+  _agent_gtk_markdown_view_flush (view);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 4200);
+  g_assert_cmpuint (most_pages_side_by_side (markdown), <=, 17);
+  g_assert_true (gtk_widget_is_ancestor (_agent_gtk_markdown_view_get_chunk (view, 4199), markdown));
+
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  gtk_widget_queue_draw (window);
+  wait_painted (window, 1);
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  wait_painted (window, 1);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, &last), >, 0);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, NULL), <, 100);
+  g_assert_cmpuint (last, ==, 4199);
+
+  /* Cut back into the second group: the pages and groups after it go */
+  g_string_truncate (text, 0);
+  append_paragraphs (text, 0, 1100);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  _agent_gtk_markdown_view_flush (view);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 1100);
+  g_assert_true (gtk_widget_is_ancestor (_agent_gtk_markdown_view_get_chunk (view, 1099), markdown));
+  g_assert_null (_agent_gtk_markdown_view_get_chunk (view, 1100));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  wait_painted (window, 1);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_drawn (view, &last), >, 0);
+  g_assert_cmpuint (last, ==, 1099);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The text of the label of chunk @i */
+static const char *
+chunk_label (AgentGtkMarkdownView *view,
+             guint                 i)
+{
+  GtkWidget *chunk = _agent_gtk_markdown_view_get_chunk (view, i);
+
+  return chunk != NULL ? gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (chunk)))
+                       : NULL;
+}
+
+/* A long text set at once is laid out a page at a time, one page at once
+ * (busy for screen readers meanwhile); text that extends it meanwhile is
+ * laid out with it; a text that replaces it starts again */
+static void
+test_markdown_paged (void)
+{
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
+  g_autoptr(GString) text = g_string_new (NULL);
+  GtkWidget *window;
+  guint n_notify = 0;
+  guint n;
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), markdown);
+  window = show_in_window (scroller);
+  g_signal_connect (markdown, "notify::laying-out", G_CALLBACK (agent_test_count_notify),
+                    &n_notify);
+
+  append_paragraphs (text, 0, 1000);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  n = _agent_gtk_markdown_view_get_n_chunks (view);
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (n, <, 100);
+  g_assert_true (agent_gtk_markdown_view_get_laying_out (view));
+  g_assert_cmpuint (n_notify, ==, 1);
+
+  /* The stream goes on meanwhile */
+  append_paragraphs (text, 1000, 1010);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  g_assert_true (agent_gtk_markdown_view_get_laying_out (view));
+  while (agent_gtk_markdown_view_get_laying_out (view))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (n_notify, ==, 2);
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 1010);
+  g_assert_cmpstr (chunk_label (view, 0), ==, "Paragraph 0 of a long answer.");
+  g_assert_cmpstr (chunk_label (view, 1009), ==, "Paragraph 1009 of a long answer.");
+
+  /* Replaced while laid out: only the new text's chunks */
+  g_string_truncate (text, 0);
+  append_paragraphs (text, 5000, 6000);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  g_assert_true (agent_gtk_markdown_view_get_laying_out (view));
+  g_string_truncate (text, 0);
+  append_paragraphs (text, 7000, 7300);
+  agent_gtk_markdown_view_set_text (view, text->str);
+  _agent_gtk_markdown_view_flush (view);
+  g_assert_false (agent_gtk_markdown_view_get_laying_out (view));
+  g_assert_cmpuint (_agent_gtk_markdown_view_get_n_chunks (view), ==, 300);
+  g_assert_cmpstr (chunk_label (view, 0), ==, "Paragraph 7000 of a long answer.");
+  g_assert_cmpstr (chunk_label (view, 299), ==, "Paragraph 7299 of a long answer.");
+  g_assert_null (_agent_gtk_markdown_view_get_chunk (view, 300));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  char *data_home = agent_test_gui_init (&argc, &argv);
+
+  g_test_add_func ("/gui/markdown/render", test_markdown_render);
+  g_test_add_func ("/gui/markdown/no-injection", test_markdown_no_injection);
+  g_test_add_func ("/gui/markdown/incremental", test_markdown_incremental);
+  g_test_add_func ("/gui/markdown/draws-what-is-seen", test_markdown_draws_what_is_seen);
+  g_test_add_func ("/gui/markdown/pages-in-groups", test_markdown_pages_in_groups);
+  g_test_add_func ("/gui/markdown/paged", test_markdown_paged);
+
+  return agent_test_gui_run (data_home);
+}
