@@ -474,6 +474,9 @@ clipboard_read (gpointer data)
 {
   ClipboardText *copied = data;
 
+  /* Under X11 the copy can land after the first read: read until it has */
+  if (copied->done && copied->text == NULL)
+    copied->asked = copied->done = FALSE;
   if (!copied->asked)
     {
       copied->asked = TRUE;
