@@ -69,6 +69,7 @@ struct _AgentTestOllama
   GHashTable      *counts;      /* path → requests */
   AgentTestPull    next_pull;
   gboolean         hold_shows;
+  char            *hang_up_path; /* the next request on it gets no answer */
   char            *chat_text;
   char            *base_url;    /* without the test server's /v1 */
 };
@@ -503,7 +504,12 @@ respond (AgentTestServer *server,
   if (object != NULL)
     name = json_object_get_string_member_with_default (object, "model", NULL);
 
-  if (g_str_equal (path, "/api/tags"))
+  if (g_strcmp0 (path, self->hang_up_path) == 0)
+    {
+      g_clear_pointer (&self->hang_up_path, g_free);
+      agent_test_response_set_hang_up (agent_test_server_add_response (server, 200));
+    }
+  else if (g_str_equal (path, "/api/tags"))
     answer_list (self, FALSE);
   else if (g_str_equal (path, "/api/ps"))
     answer_list (self, TRUE);
@@ -532,6 +538,8 @@ agent_test_ollama_new (void)
   self->registry = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->show_fails = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* Ollama keeps its connections alive */
+  agent_test_server_set_keep_alive (self->server);
   agent_test_server_set_responder (self->server, respond, self);
   url = agent_test_server_get_base_url (self->server);
   g_assert_true (g_str_has_suffix (url, "/v1"));
@@ -548,6 +556,7 @@ agent_test_ollama_free (AgentTestOllama *self)
   g_hash_table_unref (self->show_fails);
   g_hash_table_unref (self->counts);
   g_free (self->chat_text);
+  g_free (self->hang_up_path);
   g_free (self->base_url);
   g_free (self);
 }
@@ -662,4 +671,12 @@ agent_test_ollama_set_chat_text (AgentTestOllama *self,
 {
   g_free (self->chat_text);
   self->chat_text = g_strdup (text);
+}
+
+void
+agent_test_ollama_set_hang_up (AgentTestOllama *self,
+                               const char      *path)
+{
+  g_free (self->hang_up_path);
+  self->hang_up_path = g_strdup (path);
 }

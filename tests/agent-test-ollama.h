@@ -62,6 +62,10 @@ guint            agent_test_ollama_count          (AgentTestOllama *self,
 /* /api/show answers wait for agent_test_server_release() */
 void             agent_test_ollama_set_hold_shows (AgentTestOllama *self,
                                                    gboolean         hold);
+/* The next request on @path is read, then its connection closes with no
+ * answer (libsoup sends an idempotent one again on a new connection) */
+void             agent_test_ollama_set_hang_up    (AgentTestOllama *self,
+                                                   const char      *path);
 /* The answer /api/chat streams next (default: "OK.") */
 void             agent_test_ollama_set_chat_text  (AgentTestOllama *self,
                                                    const char      *text);

@@ -41,6 +41,7 @@ struct _AgentTestResponse
   char   *body;
   guint   drop : 1;
   guint   drop_at_boundary : 1;
+  guint   hang_up : 1;
 };
 
 typedef struct
@@ -283,6 +284,17 @@ server_cb (SoupServer        *server,
       return;
     }
 
+  if (response->hang_up)
+    {
+      /* No answer at all: the connection closes once the request is read,
+       * as when a server drops a kept-alive connection just as a new
+       * request comes on it. What libsoup then writes goes nowhere. */
+      g_socket_shutdown (message_socket (self, message), TRUE, TRUE, NULL);
+      soup_server_message_set_status (message, SOUP_STATUS_INTERNAL_SERVER_ERROR, NULL);
+      response_free (response);
+      return;
+    }
+
   soup_server_message_set_status (message, response->status, response->reason);
   for (guint i = 0; i + 1 < response->headers->len; i += 2)
     soup_message_headers_replace (soup_server_message_get_response_headers (message),
@@ -415,6 +427,22 @@ AgentTestServer *
 agent_test_server_new (void)
 {
   return server_new (NULL);
+}
+
+/* Keeps each connection open after its answer, as API servers do. A
+ * SoupServer (libsoup 3.2) closes every connection after its answer while
+ * it has no listener of its own (soup-server.c, request_finished()), and
+ * the connections here are handed to it by incoming_cb(): a listener on a
+ * port of its own, which nothing connects to, lets them stay. Without it,
+ * a client may write its next request on a connection the server is
+ * closing, a race that load or valgrind makes likely. */
+void
+agent_test_server_set_keep_alive (AgentTestServer *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!soup_server_listen_local (self->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
+    g_error ("Cannot keep connections alive: %s", error->message);
 }
 
 /* The same over TLS, with the certificate and key in PEM files */
@@ -701,6 +729,13 @@ agent_test_response_set_drop_at_boundary (AgentTestResponse *self)
 {
   self->drop = TRUE;
   self->drop_at_boundary = TRUE;
+}
+
+/* The connection closes when the request has come, with no answer. */
+void
+agent_test_response_set_hang_up (AgentTestResponse *self)
+{
+  self->hang_up = TRUE;
 }
 
 void

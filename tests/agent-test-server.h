@@ -50,6 +50,7 @@ guint              agent_test_server_get_n_waiting      (AgentTestServer   *self
 void               agent_test_server_set_responder      (AgentTestServer   *self,
                                                          AgentTestResponder responder,
                                                          gpointer           user_data);
+void               agent_test_server_set_keep_alive     (AgentTestServer   *self);
 
 void               agent_test_response_set_content_type (AgentTestResponse *self,
                                                          const char        *content_type);
@@ -72,6 +73,7 @@ void               agent_test_response_add_delay        (AgentTestResponse *self
 void               agent_test_response_add_wait         (AgentTestResponse *self);
 void               agent_test_response_set_drop         (AgentTestResponse *self);
 void               agent_test_response_set_drop_at_boundary (AgentTestResponse *self);
+void               agent_test_response_set_hang_up      (AgentTestResponse *self);
 void               agent_test_response_set_body         (AgentTestResponse *self,
                                                          const char        *content_type,
                                                          const char        *body);

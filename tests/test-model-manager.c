@@ -21,6 +21,9 @@
  *   Ollama, each with its code.
  * - /models/delete: a running model is unloaded, then deleted; an unknown
  *   one is %AGENT_ERROR_MODEL_NOT_FOUND.
+ * - /models/delete/hang-up: the server closes the unload's kept-alive
+ *   connection when the delete comes on it; libsoup sends the DELETE again
+ *   on a new connection, with its body, and the model is deleted.
  * - /models/unload: keep_alive 0; an unknown model is not found.
  * - /models/chat/not-installed: a turn with a model Ollama does not have
  *   fails with %AGENT_ERROR_MODEL_NOT_FOUND pointing to the pull, whether
@@ -85,11 +88,17 @@ result_cb (GObject      *object,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+static gboolean
+has_result (gpointer data)
+{
+  return *(GAsyncResult **) data != NULL;
+}
+
+/* The result, or a failure after AGENT_TEST_WAIT_LIMIT_SECONDS */
 static GAsyncResult *
 wait_result (GAsyncResult **result)
 {
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  agent_test_wait_until (has_result, result);
   return *result;
 }
 
@@ -593,6 +602,36 @@ test_delete (void)
 }
 
 static void
+test_delete_hang_up (void)
+{
+  Fixture f;
+  g_autoptr(GError) error = NULL;
+  AgentTestServer *server;
+  JsonNode *body;
+
+  fixture_init (&f);
+  server = agent_test_ollama_get_server (f.ollama);
+  agent_test_ollama_set_hang_up (f.ollama, "/api/delete");
+
+  run_bool (&f, agent_model_manager_delete_async, agent_model_manager_delete_finish, "qwen3:8b",
+            &error);
+  g_assert_no_error (error);
+  g_assert_false (agent_test_ollama_has_model (f.ollama, "qwen3:8b"));
+  /* The unload, the delete that got no answer, and the delete again */
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 3);
+  for (guint i = 1; i < 3; i++)
+    {
+      g_assert_cmpstr (agent_test_server_get_request_path (server, i), ==, "/api/delete");
+      body = agent_test_server_get_request_body (server, i);
+      g_assert_nonnull (body);
+      g_assert_cmpstr (json_object_get_string_member (json_node_get_object (body), "model"), ==,
+                       "qwen3:8b");
+    }
+
+  fixture_clear (&f);
+}
+
+static void
 test_unload (void)
 {
   Fixture f;
@@ -713,6 +752,7 @@ main (int    argc,
   g_test_add_func ("/models/pull/dropped", test_pull_dropped);
   g_test_add_func ("/models/pull/errors", test_pull_errors);
   g_test_add_func ("/models/delete", test_delete);
+  g_test_add_func ("/models/delete/hang-up", test_delete_hang_up);
   g_test_add_func ("/models/unload", test_unload);
   g_test_add_func ("/models/chat/not-installed", test_chat_not_installed);
   g_test_add_func ("/models/unsupported", test_unsupported);
