@@ -312,7 +312,7 @@ _agent_model_request_async (AgentProvider       *provider,
     {
       g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
 
-      soup_message_set_request_body_from_bytes (request->message, "application/json", bytes);
+      _agent_message_set_body (request->message, "application/json", bytes);
     }
   if (!_agent_provider_add_headers (provider, NULL,
                                     soup_message_get_request_headers (request->message), &error) ||

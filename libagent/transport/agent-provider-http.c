@@ -286,9 +286,7 @@ _agent_provider_build_message (AgentProvider       *self,
       g_object_unref (message);
       return NULL;
     }
-  soup_message_set_request_body_from_bytes (message, "application/json", body);
-  g_object_set_data_full (G_OBJECT (message), "agent-request-body",
-                          g_bytes_ref (body), (GDestroyNotify) g_bytes_unref);
+  _agent_message_set_body (message, "application/json", body);
 
   return message;
 }
@@ -298,6 +296,27 @@ GBytes *
 _agent_provider_get_request_body (SoupMessage *message)
 {
   return g_bytes_ref (g_object_get_data (G_OBJECT (message), "agent-request-body"));
+}
+
+static void
+restarted_cb (SoupMessage *message,
+              GBytes      *body)
+{
+  /* The Content-Type header stayed */
+  soup_message_set_request_body_from_bytes (message, NULL, body);
+}
+
+/* Documented in agent-provider-private.h */
+void
+_agent_message_set_body (SoupMessage *message,
+                         const char  *content_type,
+                         GBytes      *body)
+{
+  soup_message_set_request_body_from_bytes (message, content_type, body);
+  g_object_set_data_full (G_OBJECT (message), "agent-request-body",
+                          g_bytes_ref (body), (GDestroyNotify) g_bytes_unref);
+  g_signal_connect_data (message, "restarted", G_CALLBACK (restarted_cb), g_bytes_ref (body),
+                         (GClosureNotify) (void (*) (void)) g_bytes_unref, 0);
 }
 
 /* Adds @value, and its decoded form if it differs, to @secrets */

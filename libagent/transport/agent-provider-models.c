@@ -394,7 +394,7 @@ start_request (AgentProvider *self,
     {
       g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
 
-      soup_message_set_request_body_from_bytes (list->message, "application/json", bytes);
+      _agent_message_set_body (list->message, "application/json", bytes);
     }
   if (!_agent_provider_add_headers (self, NULL, soup_message_get_request_headers (list->message),
                                     &error) ||

@@ -133,6 +133,14 @@ GCancellable               *_agent_provider_get_cancellable   (AgentProvider    
 SoupMessage                *_agent_provider_build_message     (AgentProvider       *self,
                                                                const AgentRequest  *request,
                                                                GError             **error);
+/* Sets @body as @message's request body, and again each time libsoup
+ * restarts @message. libsoup 3 drops the body of a message it restarts
+ * (an idempotent request, a DELETE, sent again on a new connection when
+ * the kept-alive one closed under it): it would write the headers alone,
+ * Content-Length and all, and wait for an answer that never comes. */
+void                        _agent_message_set_body           (SoupMessage         *message,
+                                                               const char          *content_type,
+                                                               GBytes              *body);
 GError                     *_agent_provider_error_from_http   (const char * const  *secrets,
                                                                guint                status,
                                                                const char          *reason,

@@ -643,7 +643,7 @@ new_message (AgentStep *self)
   soup_message_headers_iter_init (&iter, self->request_headers);
   while (soup_message_headers_iter_next (&iter, &name, &value))
     soup_message_headers_replace (headers, name, value);
-  soup_message_set_request_body_from_bytes (message, NULL, self->body);
+  _agent_message_set_body (message, NULL, self->body);
 
   return message;
 }
