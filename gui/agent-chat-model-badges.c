@@ -108,9 +108,10 @@ agent_chat_model_details (AgentModelInfo *info)
     {
       g_autofree char *tokens = g_strdup_printf ("%'" G_GUINT64_FORMAT, context);
 
-      /* Translators: a model's context window, "131,072-token context" */
-      g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL, "%s-token context",
-                                                            "%s-token context", context),
+      /* Translators: a model's context window, "131,072‑token context"; the
+       * hyphen is U+2011, which a line does not break at */
+      g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL, "%s‑token context",
+                                                            "%s‑token context", context),
                                                tokens));
     }
   g_ptr_array_add (parts, NULL);

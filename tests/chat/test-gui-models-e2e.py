@@ -139,7 +139,7 @@ def main_part(home):
             % [description(window, n) for n in ("llama3.2:latest", "llava:7b", "qwen3:8b")])
         details = [label.replace("\xa0", " ") for label in labels(window)]
         tap(any(label.startswith("2.0 GB · llama · 3.2B · Q4_K_M · ") and
-                label.endswith("-token context") for label in details),
+                label.endswith("\u2011token context") for label in details),
             "a model's size, family, parameters, quantization and context (%r)" % details[:8])
         unload = unload_button(window, "llama3.2:latest")
         loaded = [label for label in labels(window) if label.startswith("Loaded, unloads in ")]
