@@ -653,9 +653,9 @@ _agent_model_info_new_from_entry (const AgentJson *entry)
   return self;
 }
 
-/* "model_info": {"<architecture>.context_length": N, …} */
-static guint64
-context_length (const AgentJson *root)
+/* Documented in agent-models-private.h */
+guint64
+_agent_model_context_length_from_show (const AgentJson *root)
 {
   AgentJson info = agent_json_member (root, "model_info");
   AgentJsonIter iter;
@@ -686,7 +686,7 @@ _agent_model_info_apply_show (AgentModelInfo  *self,
 
   g_object_freeze_notify (G_OBJECT (self));
   apply_details (self, root);
-  self->context_length = context_length (root);
+  self->context_length = _agent_model_context_length_from_show (root);
   self->capabilities = _agent_model_capabilities_from_json (&capabilities);
   if ((modified_at = dup_time (root, "modified_at")) != NULL)
     {

@@ -21,6 +21,8 @@ AgentModelInfo         *_agent_model_info_new_from_entry   (const AgentJson   *e
 /* /api/show's answer: details, model_info's context length, capabilities */
 void                    _agent_model_info_apply_show       (AgentModelInfo    *self,
                                                             const AgentJson   *root);
+/* /api/show's "model_info": {"<architecture>.context_length": N, …}, or 0 */
+guint64                 _agent_model_context_length_from_show (const AgentJson *root);
 AgentModelCapabilities  _agent_model_capabilities_from_json (const AgentJson  *array);
 
 AgentPullProgress      *_agent_pull_progress_new           (const char        *model);

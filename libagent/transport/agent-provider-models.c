@@ -13,6 +13,7 @@
 
 #include "agent-error.h"
 #include "json/agent-json-private.h"
+#include "models/agent-models-private.h"
 #include "transport/agent-provider-private.h"
 
 #define MAX_MODELS_BODY (8 * 1024 * 1024)
@@ -117,28 +118,6 @@ member_tokens (const AgentJson *object,
   gint64 value;
 
   return agent_json_int (&member, &value) && value > 0 ? value : 0;
-}
-
-/* Ollama's /api/show: "model_info": {"<architecture>.context_length": N} */
-static gint64
-ollama_context_window (const AgentJson *root)
-{
-  AgentJson info = agent_json_member (root, "model_info");
-  AgentJsonIter iter;
-  const char *name;
-  gsize name_len;
-  AgentJson value;
-  gint64 tokens;
-
-  if (!agent_json_is (&info, AGENT_JSON_OBJECT))
-    return 0;
-
-  agent_json_iter_init (&iter, &info);
-  while (agent_json_iter_next (&iter, &name, &name_len, &value))
-    if (g_str_has_suffix (name, ".context_length") && agent_json_int (&value, &tokens) && tokens > 0)
-      return tokens;
-
-  return 0;
 }
 
 /* An OpenAI-style list, {"data": [{"id", …}]}: OpenRouter and LM Studio
@@ -288,7 +267,7 @@ body_read (GTask *task)
       if (list->props)
         tokens = props_context_window (&root);
       else if (g_str_equal (backend, "ollama"))
-        tokens = capped (self, ollama_context_window (&root));
+        tokens = capped (self, (gint64) _agent_model_context_length_from_show (&root));
       else if (g_str_equal (backend, "gemini"))
         tokens = member_tokens (&root, "inputTokenLimit");
       else if ((tokens = listed_context_window (&root, list->model, &llama_cpp)) == 0 && llama_cpp)
