@@ -1,6 +1,8 @@
 /* agent-cli-log.c — what of GLib's log agent-cli shows
  *
  * Everything goes to GLib's own writer (AGENT_DEBUG's logs, warnings),
+ * on stderr whatever its level: stdout holds the answer, or with --json
+ * one event a line, which a message or a debug line there would break;
  * except a warning that only repeats, in GObject's words, an error that
  * agent-cli prints: libsoup 3 reads a Content-Length of "-5" as a length
  * below zero, which the stream it makes for the body refuses ("value "-5"
@@ -56,5 +58,6 @@ write_log (GLogLevelFlags   level,
 void
 cli_log_init (void)
 {
+  g_log_writer_default_set_use_stderr (TRUE);
   g_log_set_writer_func (write_log, NULL, NULL);
 }

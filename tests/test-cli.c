@@ -95,6 +95,27 @@ test_json_no_key (void)
   g_assert_null (agent_test_server_get_request_header (server, 0, "Authorization"));
 }
 
+/* GLib's logs (AGENT_DEBUG's, G_MESSAGES_DEBUG's) go to stderr: stdout
+ * holds the events alone, one JSON object a line. */
+static void
+test_json_logs (void)
+{
+  static const char * const deltas[] = { "Hi", NULL };
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+
+  agent_test_openai_add_text_response (server, deltas, 1, 1);
+  cli = agent_test_cli_run_full (AGENT_TEST_ARGS ("AGENT_DEBUG=http", "G_MESSAGES_DEBUG=all"),
+                                 NULL,
+                                 AGENT_TEST_ARGS ("--json", "--base-url",
+                                                  agent_test_server_get_base_url (server), "Hi"));
+  agent_test_process_assert_exit (cli, 0);
+  agent_test_process_parse_json (cli);
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "Hi");
+  /* The request AGENT_DEBUG=http shows, on stderr */
+  agent_test_assert_contains (cli->err->str, "/v1/chat/completions");
+}
+
 /* "First", then a pause until the test releases the server, " second" */
 static void
 add_paused_answer (AgentTestServer *server)
@@ -901,6 +922,7 @@ main (int   argc,
 
   g_test_add_func ("/cli/json/text", test_json_text);
   g_test_add_func ("/cli/json/no-key", test_json_no_key);
+  g_test_add_func ("/cli/json/logs", test_json_logs);
   g_test_add_func ("/cli/json/flush", test_json_flush);
   g_test_add_func ("/cli/json/no-done-marker", test_json_no_done_marker);
   g_test_add_func ("/cli/tools/calculator", test_tools_calculator);
