@@ -133,6 +133,12 @@ gboolean _agent_json_find_top_level_int (const char  *text,
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (cJSON, cJSON_Delete)
 
 cJSON    *agent_node_to_cjson           (JsonNode   *node);
+/* @node as JSON text (on one line, or indented as json-glib does when @pretty),
+ * for json_to_string(): json-glib 1.6 writes a double such as 1e20 as
+ * "1e+20.0", which no parser reads, and inf and NaN as they are; here they
+ * are 1e+20 and null. As deep as @node. */
+char     *agent_json_node_to_string     (JsonNode   *node,
+                                         gboolean    pretty);
 void      _agent_json_pointer_append    (GString    *pointer,
                                          const char *name);
 GBytes   *_agent_json_print_body        (cJSON      *root,

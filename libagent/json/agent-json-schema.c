@@ -268,7 +268,7 @@ json_equal (JsonNode *a,
 static char *
 short_json (JsonNode *node)
 {
-  g_autofree char *text = json_to_string (node, FALSE);
+  g_autofree char *text = agent_json_node_to_string (node, FALSE);
 
   if (g_utf8_strlen (text, -1) > 40)
     {

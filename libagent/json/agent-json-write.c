@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -61,6 +62,157 @@ agent_node_to_cjson (JsonNode *node)
     default:
       return cJSON_CreateNull ();
     }
+}
+
+static void
+write_string (GString    *out,
+              const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      guchar c = (guchar) *p;
+
+      switch (c)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\b': g_string_append (out, "\\b"); break;
+        case '\f': g_string_append (out, "\\f"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (c < 0x20)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_c (out, (char) c);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+/* The shortest form that reads back as @value; "21.0" for a whole number,
+ * as json-glib writes it (a double stays a double when read again); null
+ * for what JSON has no number for. */
+static void
+write_double (GString *out,
+              double   value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    {
+      g_string_append (out, "null");
+      return;
+    }
+  for (int digits = 15; digits <= 17; digits++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", digits);
+      g_ascii_formatd (buffer, sizeof buffer, format, value);
+      if (g_ascii_strtod (buffer, NULL) == value)
+        break;
+    }
+  g_string_append (out, buffer);
+  if (strpbrk (buffer, ".eE") == NULL)
+    g_string_append (out, ".0");
+}
+
+static void
+write_indent (GString *out,
+              int      depth)
+{
+  g_string_append_c (out, '\n');
+  for (int i = 0; i < depth; i++)
+    g_string_append (out, "  ");
+}
+
+static void
+write_node (GString  *out,
+            JsonNode *node,
+            int       depth)   /* < 0: on one line */
+{
+  switch (node != NULL ? json_node_get_node_type (node) : JSON_NODE_NULL)
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+        gboolean first = TRUE;
+
+        g_string_append_c (out, '{');
+        json_object_iter_init_ordered (&iter, json_node_get_object (node));
+        while (json_object_iter_next_ordered (&iter, &name, &member))
+          {
+            if (!first)
+              g_string_append_c (out, ',');
+            first = FALSE;
+            if (depth >= 0)
+              write_indent (out, depth + 1);
+            write_string (out, name);
+            /* Indented as json-glib indents: "name" : value */
+            g_string_append (out, depth >= 0 ? " : " : ":");
+            write_node (out, member, depth >= 0 ? depth + 1 : -1);
+          }
+        if (depth >= 0 && !first)
+          write_indent (out, depth);
+        g_string_append_c (out, '}');
+        break;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint n = json_array_get_length (array);
+
+        g_string_append_c (out, '[');
+        for (guint i = 0; i < n; i++)
+          {
+            if (i > 0)
+              g_string_append_c (out, ',');
+            if (depth >= 0)
+              write_indent (out, depth + 1);
+            write_node (out, json_array_get_element (array, i), depth >= 0 ? depth + 1 : -1);
+          }
+        if (depth >= 0 && n > 0)
+          write_indent (out, depth);
+        g_string_append_c (out, ']');
+        break;
+      }
+
+    case JSON_NODE_VALUE:
+      {
+        GType type = json_node_get_value_type (node);
+
+        if (type == G_TYPE_BOOLEAN)
+          g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+        else if (type == G_TYPE_STRING)
+          write_string (out, json_node_get_string (node));
+        else if (type == G_TYPE_INT64)
+          g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+        else
+          write_double (out, json_node_get_double (node));
+        break;
+      }
+
+    case JSON_NODE_NULL:
+    default:
+      g_string_append (out, "null");
+    }
+}
+
+/* Documented in agent-json-private.h */
+char *
+agent_json_node_to_string (JsonNode *node,
+                           gboolean  pretty)
+{
+  GString *out = g_string_new (NULL);
+
+  write_node (out, node, pretty ? 0 : -1);
+  return g_string_free (out, FALSE);
 }
 
 /* /@name at the end of the JSON pointer @pointer, ~ and / escaped (RFC 6901) */

@@ -527,7 +527,7 @@ close_block (AnthropicDecoder *self)
       if (!block->has_input)
         {
           input = json_object_get_member (object, "input");
-          arguments = input && JSON_NODE_HOLDS_OBJECT (input) ? json_to_string (input, FALSE)
+          arguments = input && JSON_NODE_HOLDS_OBJECT (input) ? agent_json_node_to_string (input, FALSE)
                                                               : g_strdup ("{}");
           agent_accumulator_tool_call_delta (self->accumulator, block->index, NULL, NULL, NULL,
                                              arguments, strlen (arguments));

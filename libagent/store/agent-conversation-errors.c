@@ -20,6 +20,7 @@
 #include "agent-error.h"
 #include "json/agent-json.h"
 #include "messages/agent-message.h"
+#include "json/agent-json-private.h"
 
 /**
  * _agent_conversation_error_to_node:
@@ -107,7 +108,7 @@ add_error (AgentStoreBatch *batch,
   _agent_store_batch_add (batch, STMT_SET_ERROR);
   _agent_store_batch_conversation (batch);
   _agent_store_batch_int (batch, position);
-  _agent_store_batch_take_text (batch, node ? json_to_string (node, FALSE) : NULL);
+  _agent_store_batch_take_text (batch, node ? agent_json_node_to_string (node, FALSE) : NULL);
 }
 
 /**

@@ -11,6 +11,7 @@
 #include "agent-enums.h"
 #include "messages/agent-message-private.h"
 #include "messages/agent-tool-call-private.h"
+#include "json/agent-json-private.h"
 
 /* JSON */
 
@@ -149,7 +150,7 @@ _agent_conversation_to_json (AgentConversation *self)
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  return json_to_string (root, TRUE);
+  return agent_json_node_to_string (root, TRUE);
 }
 
 /* Markdown */

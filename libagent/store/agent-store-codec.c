@@ -24,6 +24,7 @@
 #include "store/agent-store-private.h"
 #include "messages/agent-tool-call-private.h"
 #include "messages/agent-usage-private.h"
+#include "json/agent-json-private.h"
 
 /* Columns of STMT_SELECT_MESSAGES */
 enum {
@@ -81,11 +82,11 @@ _agent_store_date_time_to_usec (GDateTime *date_time)
          g_date_time_get_microsecond (date_time);
 }
 
-/* JSON text as json-glib writes it; NULL for NULL */
+/* JSON text (agent_json_node_to_string()); NULL for NULL */
 char *
 _agent_store_node_to_text (JsonNode *node)
 {
-  return node != NULL ? json_to_string (node, FALSE) : NULL;
+  return node != NULL ? agent_json_node_to_string (node, FALSE) : NULL;
 }
 
 /* The store's record of usage and metrics is not their public JSON form

@@ -10,6 +10,7 @@
 #include "messages/agent-tool-call.h"
 #include "tools/agent-tool-invocation-private.h"
 #include "agent-util-private.h"
+#include "json/agent-json-private.h"
 
 /**
  * AgentToolInvocation:
@@ -534,7 +535,7 @@ agent_tool_invocation_return_json (AgentToolInvocation *self,
   if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
     text = g_strdup (json_node_get_string (value));
   else
-    text = json_to_string (value, FALSE);
+    text = agent_json_node_to_string (value, FALSE);
 
   complete (self, text, FALSE);
 }
