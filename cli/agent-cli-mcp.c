@@ -8,7 +8,9 @@
  * says "trusted": true or --yes is given. The servers are closed on exit,
  * and when Ctrl-C or SIGTERM stops agent-cli while they start; should
  * agent-cli die without closing them, the kernel ends them
- * (PR_SET_PDEATHSIG, see agent-mcp-stdio.c).
+ * (PR_SET_PDEATHSIG, see agent-mcp-stdio.c). A tool a server defines anew
+ * while agent-cli runs (its description, schemas or hints changed) is
+ * reported on the terminal, or as an "mcp-tool-changed" line with --json.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -30,6 +32,8 @@ struct _CliMcp
 {
   AgentMcpServerList *list;
   AgentSession       *session;
+  CliOutput          *output;
+  gboolean            json;
 };
 
 static char *opt_mcp_config;
@@ -272,6 +276,72 @@ cli_mcp_list_tools (GCancellable *cancellable)
   return status;
 }
 
+/* The names of @changes, for --json */
+static GStrv
+change_names (AgentMcpToolChanges changes)
+{
+  g_autoptr(GFlagsClass) klass = g_type_class_ref (AGENT_TYPE_MCP_TOOL_CHANGES);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; i < klass->n_values; i++)
+    if (klass->values[i].value != 0 && (changes & klass->values[i].value) != 0)
+      g_strv_builder_add (builder, klass->values[i].value_nick);
+  return g_strv_builder_end (builder);
+}
+
+static void
+tool_changed_cb (AgentMcpClient      *client,
+                 AgentMcpTool        *tool,
+                 AgentMcpTool        *previous,
+                 AgentMcpToolChanges  changes,
+                 CliMcp              *self)
+{
+  g_auto(GStrv) names = change_names (changes);
+
+  if (self->json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *line = NULL;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "type");
+      json_builder_add_string_value (builder, "mcp-tool-changed");
+      json_builder_set_member_name (builder, "server");
+      json_builder_add_string_value (builder, agent_mcp_client_get_name (client));
+      json_builder_set_member_name (builder, "tool");
+      json_builder_add_string_value (builder, agent_tool_get_name (AGENT_TOOL (tool)));
+      json_builder_set_member_name (builder, "changes");
+      json_builder_begin_array (builder);
+      for (guint i = 0; names[i] != NULL; i++)
+        json_builder_add_string_value (builder, names[i]);
+      json_builder_end_array (builder);
+      json_builder_set_member_name (builder, "description");
+      json_builder_add_string_value (builder, agent_tool_get_description (AGENT_TOOL (tool)));
+      json_builder_end_object (builder);
+
+      root = json_builder_get_root (builder);
+      line = json_to_string (root, FALSE);
+      printf ("%s\n", line);
+      fflush (stdout);
+    }
+  else
+    {
+      g_autofree char *text = NULL;
+
+      /* Translators: a server changed a tool while agent-cli ran; its new
+       * description may ask the model for something else than before */
+      text = g_strdup_printf ((changes & AGENT_MCP_TOOL_CHANGE_DESCRIPTION) != 0
+                              ? _("The MCP server “%s” changed the description of its tool "
+                                  "“%s”; check what it does now before you allow it")
+                              : _("The MCP server “%s” changed the definition of its tool "
+                                  "“%s”; check what it does now before you allow it"),
+                              agent_mcp_client_get_name (client),
+                              agent_tool_get_name (AGENT_TOOL (tool)));
+      cli_output_notice (self->output, text);
+    }
+}
+
 /* Starts the servers and offers their tools to @session: -1 to go on, or
  * the exit status when the configuration cannot be used. */
 int
@@ -299,7 +369,22 @@ cli_mcp_attach (CliMcp       **mcp,
   *mcp = g_new0 (CliMcp, 1);
   (*mcp)->list = list;
   (*mcp)->session = g_object_ref (session);
+  (*mcp)->output = output;
+  (*mcp)->json = json;
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (list)); i++)
+    {
+      g_autoptr(AgentMcpClient) client = g_list_model_get_item (G_LIST_MODEL (list), i);
+
+      g_signal_connect (client, "tool-changed", G_CALLBACK (tool_changed_cb), *mcp);
+    }
   return -1;
+}
+
+/* The servers of --mcp-config, or NULL without it */
+AgentMcpServerList *
+cli_mcp_get_servers (CliMcp *self)
+{
+  return self ? self->list : NULL;
 }
 
 void
@@ -309,6 +394,12 @@ cli_mcp_free (CliMcp *self)
     return;
 
   /* The servers leave before agent-cli does */
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->list)); i++)
+    {
+      g_autoptr(AgentMcpClient) client = g_list_model_get_item (G_LIST_MODEL (self->list), i);
+
+      g_signal_handlers_disconnect_by_data (client, self);
+    }
   agent_mcp_server_list_detach (self->list, self->session);
   close_list (self->list);
 

@@ -22,6 +22,7 @@ int   cli_mcp_attach     (CliMcp       **mcp,
                           gboolean       json,
                           GCancellable  *cancellable);
 void  cli_mcp_free       (CliMcp        *self);
+AgentMcpServerList *cli_mcp_get_servers (CliMcp *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliMcp, cli_mcp_free)
 

@@ -96,6 +96,16 @@ enum {
   N_PROPS
 };
 
+enum {
+  TOOL_CHANGED,
+  RESOURCE_UPDATED,
+  RESOURCES_CHANGED,
+  PROMPTS_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 G_STATIC_ASSERT ((int) PROP_STATE == (int) AGENT_MCP_CLIENT_PROP_STATE);
 G_STATIC_ASSERT ((int) PROP_INSTRUCTIONS == (int) AGENT_MCP_CLIENT_PROP_INSTRUCTIONS);
 
@@ -176,6 +186,7 @@ agent_mcp_client_finalize (GObject *object)
   g_free (self->server_version);
   g_free (self->protocol_version);
   g_free (self->instructions);
+  g_clear_pointer (&self->capabilities, json_node_unref);
   g_free (self->cursor);
 
   G_OBJECT_CLASS (agent_mcp_client_parent_class)->finalize (object);
@@ -210,7 +221,8 @@ agent_mcp_client_get_property (GObject    *object,
     case PROP_INSTRUCTIONS:     g_value_set_string (value, self->instructions); break;
     case PROP_TOOLS:            g_value_set_object (value, self->tools); break;
     default:
-      if (!_agent_mcp_client_get_limit_property (self, prop_id, value))
+      if (!_agent_mcp_client_get_limit_property (self, prop_id, value) &&
+          !_agent_mcp_client_get_approval_property (self, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -241,7 +253,8 @@ agent_mcp_client_set_property (GObject      *object,
     case PROP_TRUSTED:     agent_mcp_client_set_trusted (self, g_value_get_boolean (value)); break;
     case PROP_TIMEOUT:     agent_mcp_client_set_timeout (self, g_value_get_double (value)); break;
     default:
-      if (!_agent_mcp_client_set_limit_property (self, prop_id, value))
+      if (!_agent_mcp_client_set_limit_property (self, prop_id, value) &&
+          !_agent_mcp_client_set_approval_property (self, prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -347,7 +360,8 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
    * AgentMcpClient:trusted:
    *
    * Whether the user trusts the server: its tools then run without asking
-   * for approval of each call.
+   * for approval of each call, except those it says are destructive
+   * (unless [property@Agent.McpClient:allow-destructive]).
    */
   properties[PROP_TRUSTED] = g_param_spec_boolean ("trusted", NULL, NULL, FALSE, CONFIG_FLAGS);
 
@@ -421,6 +435,99 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
   _agent_mcp_client_class_add_limits (object_class, N_PROPS);
+  _agent_mcp_client_class_add_approval (object_class, N_PROPS + AGENT_MCP_N_LIMIT_PROPS);
+
+  /**
+   * AgentMcpClient::tool-changed:
+   * @self: the client
+   * @tool: the tool as the server defines it now, in
+   *   [property@Agent.McpClient:tools]
+   * @previous: the tool as it was, no longer listed
+   * @changes: what changed
+   *
+   * The server listed a tool again with another definition (after
+   * `notifications/tools/list_changed`): its description, schemas, title
+   * or hints changed. A changed description is how a server turns a tool
+   * the user trusted into a hostile one: an application that let the user
+   * allow a tool for a conversation takes that back, and says so.
+   *
+   * Since: 0.1
+   */
+  signals[TOOL_CHANGED] =
+    g_signal_new ("tool-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 3, AGENT_TYPE_MCP_TOOL, AGENT_TYPE_MCP_TOOL,
+                  AGENT_TYPE_MCP_TOOL_CHANGES);
+
+  /**
+   * AgentMcpClient::resource-updated:
+   * @self: the client
+   * @uri: the URI of the resource
+   *
+   * A resource subscribed to with
+   * [method@Agent.McpClient.subscribe_resource_async] changed
+   * (`notifications/resources/updated`): read it again to see how.
+   *
+   * Since: 0.1
+   */
+  signals[RESOURCE_UPDATED] =
+    g_signal_new ("resource-updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * AgentMcpClient::resources-changed:
+   * @self: the client
+   *
+   * The server's list of resources changed
+   * (`notifications/resources/list_changed`): list them again.
+   *
+   * Since: 0.1
+   */
+  signals[RESOURCES_CHANGED] =
+    g_signal_new ("resources-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * AgentMcpClient::prompts-changed:
+   * @self: the client
+   *
+   * The server's list of prompts changed
+   * (`notifications/prompts/list_changed`): list them again.
+   *
+   * Since: 0.1
+   */
+  signals[PROMPTS_CHANGED] =
+    g_signal_new ("prompts-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+void
+_agent_mcp_client_emit_resource_updated (AgentMcpClient *self,
+                                         const char     *uri)
+{
+  g_signal_emit (self, signals[RESOURCE_UPDATED], 0, uri);
+}
+
+void
+_agent_mcp_client_emit_resources_changed (AgentMcpClient *self)
+{
+  g_signal_emit (self, signals[RESOURCES_CHANGED], 0);
+}
+
+void
+_agent_mcp_client_emit_prompts_changed (AgentMcpClient *self)
+{
+  g_signal_emit (self, signals[PROMPTS_CHANGED], 0);
+}
+
+void
+_agent_mcp_client_emit_tool_changed (AgentMcpClient      *self,
+                                     AgentMcpTool        *tool,
+                                     AgentMcpTool        *previous,
+                                     AgentMcpToolChanges  changes)
+{
+  _agent_mcp_log (self->name, "tool “%s” redefined (changes 0x%x)",
+                  agent_mcp_tool_get_remote_name (tool), changes);
+  g_signal_emit (self, signals[TOOL_CHANGED], 0, tool, previous, changes);
 }
 
 static void
@@ -604,8 +711,9 @@ agent_mcp_client_get_trusted (AgentMcpClient *self)
  * @trusted: whether the user trusts the server
  *
  * Sets whether the server's tools run without asking for approval of each
- * call ([property@Agent.Tool:requires-approval]). The tools already listed
- * change with it.
+ * call ([property@Agent.Tool:requires-approval]), except those it says are
+ * destructive, unless [property@Agent.McpClient:allow-destructive] is set
+ * too. The tools already listed change with it.
  *
  * Since: 0.1
  */
@@ -613,8 +721,6 @@ void
 agent_mcp_client_set_trusted (AgentMcpClient *self,
                               gboolean        trusted)
 {
-  guint n;
-
   g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
 
   trusted = !!trusted;
@@ -622,14 +728,28 @@ agent_mcp_client_set_trusted (AgentMcpClient *self,
     return;
 
   self->trusted = trusted;
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->tools));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(AgentTool) tool = g_list_model_get_item (G_LIST_MODEL (self->tools), i);
-
-      agent_tool_set_requires_approval (tool, !trusted);
-    }
+  _agent_mcp_client_update_approvals (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRUSTED]);
+}
+
+/**
+ * agent_mcp_client_get_capabilities:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets what the server said it offers in the handshake (its
+ * `capabilities`: `tools`, `resources` with `subscribe` and
+ * `listChanged`, `prompts`, `logging`…).
+ *
+ * Returns: (transfer none) (nullable): a JSON object, or %NULL before the
+ *   first handshake
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_mcp_client_get_capabilities (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return self->capabilities;
 }
 
 /**

@@ -21,7 +21,7 @@
  * kept as they were, for the other programs that read the same file. */
 static const char * const known_members[] = {
   "type", "command", "args", "env", "cwd", "url", "headers", "disabled", "enabled",
-  "trusted", "toolPrefix", NULL
+  "trusted", "toolPrefix", "allowReadOnly", "allowDestructive", NULL
 };
 
 static void
@@ -459,7 +459,7 @@ invalid:
  * Creates a client from a server's configuration. Besides `command`,
  * `args`, `env`, `cwd`, `url`, `headers` and `type` (`stdio`, `http` or
  * `streamable-http`), it reads `disabled` (or `enabled`), and libagent's own
- * `trusted` and `toolPrefix`. Other members are kept, and written back by
+ * `trusted`, `allowReadOnly`, `allowDestructive` and `toolPrefix`. Other members are kept, and written back by
  * [method@Agent.McpClient.to_json].
  *
  * Returns: (transfer full) (nullable): a new [class@Agent.McpClient], or %NULL with
@@ -477,6 +477,8 @@ agent_mcp_client_new_from_json (const char  *name,
   gboolean disabled = FALSE;
   gboolean enabled = TRUE;
   gboolean trusted = FALSE;
+  gboolean allow_read_only = FALSE;
+  gboolean allow_destructive = FALSE;
   JsonObject *object;
   JsonObject *extra;
   JsonObjectIter iter;
@@ -506,7 +508,9 @@ agent_mcp_client_new_from_json (const char  *name,
       !read_string (object, "toolPrefix", name, &self->tool_prefix, error) ||
       !read_boolean (object, "disabled", name, &disabled, error) ||
       !read_boolean (object, "enabled", name, &enabled, error) ||
-      !read_boolean (object, "trusted", name, &trusted, error))
+      !read_boolean (object, "trusted", name, &trusted, error) ||
+      !read_boolean (object, "allowReadOnly", name, &allow_read_only, error) ||
+      !read_boolean (object, "allowDestructive", name, &allow_destructive, error))
     return NULL;
 
   if (type != NULL && (g_str_equal (type, "sse")))
@@ -533,6 +537,8 @@ agent_mcp_client_new_from_json (const char  *name,
 
   self->enabled = enabled && !disabled;
   self->trusted = trusted;
+  self->allow_read_only = allow_read_only;
+  self->allow_destructive = allow_destructive;
 
   extra = json_object_new ();
   json_object_iter_init_ordered (&iter, object);
@@ -625,6 +631,16 @@ agent_mcp_client_to_json (AgentMcpClient *self)
   if (self->trusted)
     {
       json_builder_set_member_name (builder, "trusted");
+      json_builder_add_boolean_value (builder, TRUE);
+    }
+  if (self->allow_read_only)
+    {
+      json_builder_set_member_name (builder, "allowReadOnly");
+      json_builder_add_boolean_value (builder, TRUE);
+    }
+  if (self->allow_destructive)
+    {
+      json_builder_set_member_name (builder, "allowDestructive");
       json_builder_add_boolean_value (builder, TRUE);
     }
   if (self->tool_prefix != NULL)

@@ -25,6 +25,8 @@ enum {
   N_LIMIT_PROPS
 };
 
+G_STATIC_ASSERT (N_LIMIT_PROPS == AGENT_MCP_N_LIMIT_PROPS);
+
 static GParamSpec *properties[N_LIMIT_PROPS];
 static guint first_prop_id;
 
