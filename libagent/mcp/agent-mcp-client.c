@@ -1,6 +1,13 @@
-/* agent-mcp-client.c — the client of one MCP server: its configuration
+/* agent-mcp-client.c — the client of one MCP server: its surface
  *
- * Connecting, listing tools and calling them are in agent-mcp-connection.c.
+ * Every property of AgentMcpClient (one properties[] array, notified by
+ * pspec), their getters and setters, and its signals. The behaviour is
+ * around agent-mcp-private.h: connecting, listing tools and calling them
+ * in agent-mcp-connection.c and agent-mcp-call.c, the configuration as
+ * JSON in agent-mcp-config.c, the checks of max-tools and max-result-size
+ * in agent-mcp-limits.c, which calls ask for approval in
+ * agent-mcp-approval.c, resources and prompts in agent-mcp-resources.c and
+ * agent-mcp-prompts.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -92,6 +99,11 @@ enum {
   PROP_ENABLED,
   PROP_TRUSTED,
   PROP_TIMEOUT,
+  PROP_CALL_TIMEOUT,
+  PROP_MAX_TOOLS,
+  PROP_MAX_RESULT_SIZE,
+  PROP_ALLOW_READ_ONLY,
+  PROP_ALLOW_DESTRUCTIVE,
   PROP_TOOLS,
   N_PROPS
 };
@@ -112,6 +124,40 @@ G_STATIC_ASSERT ((int) PROP_INSTRUCTIONS == (int) AGENT_MCP_CLIENT_PROP_INSTRUCT
 G_DEFINE_FINAL_TYPE (AgentMcpClient, agent_mcp_client, G_TYPE_OBJECT)
 
 static GParamSpec *properties[N_PROPS];
+
+static void
+set_strv (char               ***field,
+          const char * const   *value)
+{
+  g_strfreev (*field);
+  *field = (value != NULL && value[0] != NULL) ? g_strdupv ((char **) value) : NULL;
+}
+
+static gboolean
+replace_string (char       **field,
+                const char  *value)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return FALSE;
+
+  g_free (*field);
+  *field = g_strdup (value);
+  return TRUE;
+}
+
+static gboolean
+replace_strv (char               ***field,
+              const char * const   *value)
+{
+  const char * const empty[] = { NULL };
+
+  if (g_strv_equal ((const char * const *) (*field ? *field : (char **) empty),
+                    value ? value : empty))
+    return FALSE;
+
+  set_strv (field, value);
+  return TRUE;
+}
 
 void
 _agent_mcp_client_notify (AgentMcpClient       *self,
@@ -202,28 +248,31 @@ agent_mcp_client_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_NAME:             g_value_set_string (value, self->name); break;
-    case PROP_COMMAND:          g_value_set_string (value, self->command); break;
-    case PROP_ARGS:             g_value_set_boxed (value, self->args); break;
-    case PROP_ENV:              g_value_set_boxed (value, self->env); break;
-    case PROP_CWD:              g_value_set_string (value, self->cwd); break;
-    case PROP_URL:              g_value_set_string (value, self->url); break;
-    case PROP_HEADERS:          g_value_set_boxed (value, self->headers); break;
-    case PROP_TOOL_PREFIX:      g_value_set_string (value, self->tool_prefix); break;
-    case PROP_ENABLED:          g_value_set_boolean (value, self->enabled); break;
-    case PROP_TRUSTED:          g_value_set_boolean (value, self->trusted); break;
-    case PROP_TIMEOUT:          g_value_set_double (value, self->timeout); break;
-    case PROP_STATE:            g_value_set_enum (value, self->state); break;
-    case PROP_ERROR:            g_value_set_boxed (value, self->error); break;
-    case PROP_SERVER_NAME:      g_value_set_string (value, self->server_name); break;
-    case PROP_SERVER_VERSION:   g_value_set_string (value, self->server_version); break;
-    case PROP_PROTOCOL_VERSION: g_value_set_string (value, self->protocol_version); break;
-    case PROP_INSTRUCTIONS:     g_value_set_string (value, self->instructions); break;
-    case PROP_TOOLS:            g_value_set_object (value, self->tools); break;
+    case PROP_NAME:               g_value_set_string (value, self->name); break;
+    case PROP_COMMAND:            g_value_set_string (value, self->command); break;
+    case PROP_ARGS:               g_value_set_boxed (value, self->args); break;
+    case PROP_ENV:                g_value_set_boxed (value, self->env); break;
+    case PROP_CWD:                g_value_set_string (value, self->cwd); break;
+    case PROP_URL:                g_value_set_string (value, self->url); break;
+    case PROP_HEADERS:            g_value_set_boxed (value, self->headers); break;
+    case PROP_TOOL_PREFIX:        g_value_set_string (value, self->tool_prefix); break;
+    case PROP_ENABLED:            g_value_set_boolean (value, self->enabled); break;
+    case PROP_TRUSTED:            g_value_set_boolean (value, self->trusted); break;
+    case PROP_TIMEOUT:            g_value_set_double (value, self->timeout); break;
+    case PROP_CALL_TIMEOUT:       g_value_set_double (value, self->call_timeout); break;
+    case PROP_MAX_TOOLS:          g_value_set_uint (value, self->max_tools); break;
+    case PROP_MAX_RESULT_SIZE:    g_value_set_uint (value, self->max_result_size); break;
+    case PROP_ALLOW_READ_ONLY:    g_value_set_boolean (value, self->allow_read_only); break;
+    case PROP_ALLOW_DESTRUCTIVE:  g_value_set_boolean (value, self->allow_destructive); break;
+    case PROP_STATE:              g_value_set_enum (value, self->state); break;
+    case PROP_ERROR:              g_value_set_boxed (value, self->error); break;
+    case PROP_SERVER_NAME:        g_value_set_string (value, self->server_name); break;
+    case PROP_SERVER_VERSION:     g_value_set_string (value, self->server_version); break;
+    case PROP_PROTOCOL_VERSION:   g_value_set_string (value, self->protocol_version); break;
+    case PROP_INSTRUCTIONS:       g_value_set_string (value, self->instructions); break;
+    case PROP_TOOLS:              g_value_set_object (value, self->tools); break;
     default:
-      if (!_agent_mcp_client_get_limit_property (self, prop_id, value) &&
-          !_agent_mcp_client_get_approval_property (self, prop_id, value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -252,10 +301,21 @@ agent_mcp_client_set_property (GObject      *object,
     case PROP_ENABLED:     agent_mcp_client_set_enabled (self, g_value_get_boolean (value)); break;
     case PROP_TRUSTED:     agent_mcp_client_set_trusted (self, g_value_get_boolean (value)); break;
     case PROP_TIMEOUT:     agent_mcp_client_set_timeout (self, g_value_get_double (value)); break;
+    case PROP_CALL_TIMEOUT:
+      agent_mcp_client_set_call_timeout (self, g_value_get_double (value));
+      break;
+    case PROP_MAX_TOOLS:   agent_mcp_client_set_max_tools (self, g_value_get_uint (value)); break;
+    case PROP_MAX_RESULT_SIZE:
+      agent_mcp_client_set_max_result_size (self, g_value_get_uint (value));
+      break;
+    case PROP_ALLOW_READ_ONLY:
+      agent_mcp_client_set_allow_read_only (self, g_value_get_boolean (value));
+      break;
+    case PROP_ALLOW_DESTRUCTIVE:
+      agent_mcp_client_set_allow_destructive (self, g_value_get_boolean (value));
+      break;
     default:
-      if (!_agent_mcp_client_set_limit_property (self, prop_id, value) &&
-          !_agent_mcp_client_set_approval_property (self, prop_id, value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -376,6 +436,77 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
     g_param_spec_double ("timeout", NULL, NULL, 0, AGENT_MAX_TIMEOUT_SECONDS, 60, CONFIG_FLAGS);
 
   /**
+   * AgentMcpClient:call-timeout:
+   *
+   * The most seconds a tool call may wait for the server's answer, or 0 for
+   * no limit; each progress report the server sends starts it again. A
+   * call that reaches it fails with %AGENT_ERROR_TIMEOUT, and the server is
+   * told it was cancelled. The session's
+   * [property@Agent.Session:tool-timeout] and a tool's
+   * [property@Agent.Tool:timeout] still apply.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CALL_TIMEOUT] =
+    g_param_spec_double ("call-timeout", NULL, NULL, 0, AGENT_MAX_TIMEOUT_SECONDS,
+                         AGENT_MCP_DEFAULT_CALL_TIMEOUT, CONFIG_FLAGS);
+
+  /**
+   * AgentMcpClient:max-tools:
+   *
+   * The most tools the server may offer, or 0 for no limit. A server that
+   * lists more fails to connect, with %AGENT_ERROR_LIMIT: no model chooses
+   * well among so many, and each is sent with every request.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_MAX_TOOLS] =
+    g_param_spec_uint ("max-tools", NULL, NULL, 0, G_MAXUINT, AGENT_MCP_DEFAULT_MAX_TOOLS,
+                       CONFIG_FLAGS);
+
+  /**
+   * AgentMcpClient:max-result-size:
+   *
+   * The most bytes of text a tool result may hold, or 0 for no limit. A
+   * larger result is not given to the model: the call fails with
+   * %AGENT_ERROR_LIMIT, and the model reads why. Whatever this says, no
+   * message of a server may be larger than 16 MiB, nor a result have more
+   * than 10,000 content blocks.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_MAX_RESULT_SIZE] =
+    g_param_spec_uint ("max-result-size", NULL, NULL, 0, G_MAXUINT,
+                       AGENT_MCP_DEFAULT_MAX_RESULT_SIZE, CONFIG_FLAGS);
+
+  /**
+   * AgentMcpClient:allow-read-only:
+   *
+   * Whether the tools the server says are read-only
+   * ([property@Agent.McpTool:read-only-hint]) run without asking for
+   * approval, even when the server is not
+   * [property@Agent.McpClient:trusted]. The configuration's
+   * `allowReadOnly`.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_ALLOW_READ_ONLY] =
+    g_param_spec_boolean ("allow-read-only", NULL, NULL, FALSE, CONFIG_FLAGS);
+
+  /**
+   * AgentMcpClient:allow-destructive:
+   *
+   * Whether the tools the server says are destructive
+   * (`destructiveHint`) run without asking when the server is
+   * [property@Agent.McpClient:trusted]. Without it they ask for approval
+   * of each call even then. The configuration's `allowDestructive`.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_ALLOW_DESTRUCTIVE] =
+    g_param_spec_boolean ("allow-destructive", NULL, NULL, FALSE, CONFIG_FLAGS);
+
+  /**
    * AgentMcpClient:state:
    *
    * Where the connection stands.
@@ -434,8 +565,6 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
     g_param_spec_object ("tools", NULL, NULL, G_TYPE_LIST_MODEL, STATUS_FLAGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
-  _agent_mcp_client_class_add_limits (object_class, N_PROPS);
-  _agent_mcp_client_class_add_approval (object_class, N_PROPS + AGENT_MCP_N_LIMIT_PROPS);
 
   /**
    * AgentMcpClient::tool-changed:
@@ -535,7 +664,9 @@ agent_mcp_client_init (AgentMcpClient *self)
 {
   self->enabled = TRUE;
   self->timeout = 60;
-  _agent_mcp_client_init_limits (self);
+  self->call_timeout = AGENT_MCP_DEFAULT_CALL_TIMEOUT;
+  self->max_tools = AGENT_MCP_DEFAULT_MAX_TOOLS;
+  self->max_result_size = AGENT_MCP_DEFAULT_MAX_RESULT_SIZE;
   self->tools = g_list_store_new (AGENT_TYPE_MCP_TOOL);
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->closing = g_ptr_array_new_with_free_func (g_object_unref);
@@ -595,7 +726,269 @@ agent_mcp_client_new_http (const char *name,
                        NULL);
 }
 
-/* Configuration (the program or URL is in agent-mcp-config.c) */
+/* Configuration */
+
+/**
+ * agent_mcp_client_get_name:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the server's name in the configuration (its key in `mcpServers`),
+ * which error messages name it by. [property@Agent.McpClient:name].
+ *
+ * Returns: (transfer none): the name, owned by the client
+ *
+ * Since: 0.1
+ */
+const char *
+agent_mcp_client_get_name (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return self->name;
+}
+
+/**
+ * agent_mcp_client_get_command:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the program started as the server, for a server that speaks MCP on
+ * its standard input and output. [property@Agent.McpClient:command].
+ *
+ * Returns: (nullable) (transfer none): the program, owned by the client, or
+ *   %NULL for a server reached at [property@Agent.McpClient:url]
+ *
+ * Since: 0.1
+ */
+const char *
+agent_mcp_client_get_command (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return self->command;
+}
+
+/**
+ * agent_mcp_client_set_command:
+ * @self: a [class@Agent.McpClient]
+ * @command: (nullable): the program to start (found in `PATH`), or %NULL for
+ *   none
+ *
+ * Sets the program started as the server, from the next connection on. When
+ * there is one, it is used rather than [property@Agent.McpClient:url].
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_command (AgentMcpClient *self,
+                              const char     *command)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (replace_string (&self->command, command))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMMAND]);
+}
+
+/**
+ * agent_mcp_client_get_args:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the arguments the program is started with.
+ * [property@Agent.McpClient:args].
+ *
+ * Returns: (nullable) (array zero-terminated=1) (transfer none): the
+ *   arguments, owned by the client and valid until they change, or %NULL for
+ *   none
+ *
+ * Since: 0.1
+ */
+const char * const *
+agent_mcp_client_get_args (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return (const char * const *) self->args;
+}
+
+/**
+ * agent_mcp_client_set_args:
+ * @self: a [class@Agent.McpClient]
+ * @args: (nullable) (array zero-terminated=1): the program's arguments, or
+ *   %NULL for none
+ *
+ * Sets the arguments the program is started with, from the next connection
+ * on.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_args (AgentMcpClient     *self,
+                           const char * const *args)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (replace_strv (&self->args, args))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGS]);
+}
+
+/**
+ * agent_mcp_client_get_env:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the variables added to the few of the application's environment the
+ * program inherits. Their values often hold keys: show them with care.
+ * [property@Agent.McpClient:env].
+ *
+ * Returns: (nullable) (array zero-terminated=1) (transfer none): the
+ *   variables as `NAME=VALUE`, owned by the client and valid until they
+ *   change, or %NULL for none
+ *
+ * Since: 0.1
+ */
+const char * const *
+agent_mcp_client_get_env (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return (const char * const *) self->env;
+}
+
+/**
+ * agent_mcp_client_set_env:
+ * @self: a [class@Agent.McpClient]
+ * @env: (nullable) (array zero-terminated=1): variables as `NAME=VALUE`, or
+ *   %NULL for none
+ *
+ * Sets the variables added to the program's environment, from the next
+ * connection on. Their values are kept out of error messages and logs.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_env (AgentMcpClient     *self,
+                          const char * const *env)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (replace_strv (&self->env, env))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENV]);
+}
+
+/**
+ * agent_mcp_client_get_cwd:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the directory the program runs in. [property@Agent.McpClient:cwd].
+ *
+ * Returns: (nullable) (type filename) (transfer none): the directory, owned by
+ *   the client, or %NULL for the application's
+ *
+ * Since: 0.1
+ */
+const char *
+agent_mcp_client_get_cwd (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return self->cwd;
+}
+
+/**
+ * agent_mcp_client_set_cwd:
+ * @self: a [class@Agent.McpClient]
+ * @cwd: (nullable) (type filename): a directory, or %NULL for the
+ *   application's
+ *
+ * Sets the directory the program runs in, from the next connection on.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_cwd (AgentMcpClient *self,
+                          const char     *cwd)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (replace_string (&self->cwd, cwd))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CWD]);
+}
+
+/**
+ * agent_mcp_client_get_url:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the URL of a server that speaks MCP's Streamable HTTP transport.
+ * [property@Agent.McpClient:url].
+ *
+ * Returns: (nullable) (transfer none): the URL, owned by the client, or %NULL
+ *   for none
+ *
+ * Since: 0.1
+ */
+const char *
+agent_mcp_client_get_url (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return self->url;
+}
+
+/**
+ * agent_mcp_client_set_url:
+ * @self: a [class@Agent.McpClient]
+ * @url: (nullable): the server's Streamable HTTP endpoint, such as
+ *   `https://example.com/mcp`, or %NULL for none
+ *
+ * Sets the URL of the server, from the next connection on. It is used when
+ * there is no [property@Agent.McpClient:command]. Redirects are not
+ * followed: the headers go to this URL's host only.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_url (AgentMcpClient *self,
+                          const char     *url)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (replace_string (&self->url, url))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_URL]);
+}
+
+/**
+ * agent_mcp_client_get_headers:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the HTTP headers sent with every request to the server. Their values
+ * often hold keys: show them with care. [property@Agent.McpClient:headers].
+ *
+ * Returns: (nullable) (array zero-terminated=1) (transfer none): the headers
+ *   as `Name: value`, owned by the client and valid until they change, or
+ *   %NULL for none
+ *
+ * Since: 0.1
+ */
+const char * const *
+agent_mcp_client_get_headers (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return (const char * const *) self->headers;
+}
+
+/**
+ * agent_mcp_client_set_headers:
+ * @self: a [class@Agent.McpClient]
+ * @headers: (nullable) (array zero-terminated=1): headers as `Name: value`
+ *   (such as `Authorization: Bearer …`), or %NULL for none
+ *
+ * Sets the HTTP headers sent with every request to the server, from the
+ * next connection on. Their values are kept out of error messages and logs,
+ * and go to [property@Agent.McpClient:url]'s host only.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_headers (AgentMcpClient     *self,
+                              const char * const *headers)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (replace_strv (&self->headers, headers))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HEADERS]);
+}
 
 /**
  * agent_mcp_client_get_tool_prefix:
@@ -794,6 +1187,216 @@ agent_mcp_client_set_timeout (AgentMcpClient *self,
 
   self->timeout = timeout;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMEOUT]);
+}
+
+/* Limits */
+
+/**
+ * agent_mcp_client_get_max_tools:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets [property@Agent.McpClient:max-tools].
+ *
+ * Returns: the most tools the server may offer, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+guint
+agent_mcp_client_get_max_tools (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), 0);
+  return self->max_tools;
+}
+
+/**
+ * agent_mcp_client_set_max_tools:
+ * @self: a [class@Agent.McpClient]
+ * @max_tools: the most tools the server may offer, or 0 for no limit
+ *
+ * Sets [property@Agent.McpClient:max-tools], for the next listing.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_max_tools (AgentMcpClient *self,
+                                guint           max_tools)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (self->max_tools != max_tools)
+    {
+      self->max_tools = max_tools;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_TOOLS]);
+    }
+}
+
+/**
+ * agent_mcp_client_get_max_result_size:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets [property@Agent.McpClient:max-result-size].
+ *
+ * Returns: the most bytes of text a tool result may hold, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+guint
+agent_mcp_client_get_max_result_size (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), 0);
+  return self->max_result_size;
+}
+
+/**
+ * agent_mcp_client_set_max_result_size:
+ * @self: a [class@Agent.McpClient]
+ * @max_result_size: the most bytes of text a tool result may hold, or 0 for
+ *   no limit
+ *
+ * Sets [property@Agent.McpClient:max-result-size].
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_max_result_size (AgentMcpClient *self,
+                                      guint           max_result_size)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (self->max_result_size != max_result_size)
+    {
+      self->max_result_size = max_result_size;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_RESULT_SIZE]);
+    }
+}
+
+/**
+ * agent_mcp_client_get_call_timeout:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets [property@Agent.McpClient:call-timeout].
+ *
+ * Returns: seconds, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+double
+agent_mcp_client_get_call_timeout (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), 0);
+  return self->call_timeout;
+}
+
+/**
+ * agent_mcp_client_set_call_timeout:
+ * @self: a [class@Agent.McpClient]
+ * @call_timeout: seconds, or 0 for no limit
+ *
+ * Sets [property@Agent.McpClient:call-timeout], for the calls made from
+ * now on.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_call_timeout (AgentMcpClient *self,
+                                   double          call_timeout)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (call_timeout));
+
+  if (self->call_timeout != call_timeout)
+    {
+      self->call_timeout = call_timeout;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALL_TIMEOUT]);
+    }
+}
+
+/* Approval */
+
+/**
+ * agent_mcp_client_get_allow_read_only:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets [property@Agent.McpClient:allow-read-only].
+ *
+ * Returns: whether the server's read-only tools run without asking
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_mcp_client_get_allow_read_only (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), FALSE);
+  return self->allow_read_only;
+}
+
+/**
+ * agent_mcp_client_set_allow_read_only:
+ * @self: a [class@Agent.McpClient]
+ * @allow_read_only: whether the server's read-only tools run without asking
+ *
+ * Sets [property@Agent.McpClient:allow-read-only]. The tools already
+ * listed change with it.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_allow_read_only (AgentMcpClient *self,
+                                      gboolean        allow_read_only)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  allow_read_only = !!allow_read_only;
+  if (self->allow_read_only == allow_read_only)
+    return;
+
+  self->allow_read_only = allow_read_only;
+  _agent_mcp_client_update_approvals (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOW_READ_ONLY]);
+}
+
+/**
+ * agent_mcp_client_get_allow_destructive:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets [property@Agent.McpClient:allow-destructive].
+ *
+ * Returns: whether the destructive tools of a trusted server run without
+ *   asking
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_mcp_client_get_allow_destructive (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), FALSE);
+  return self->allow_destructive;
+}
+
+/**
+ * agent_mcp_client_set_allow_destructive:
+ * @self: a [class@Agent.McpClient]
+ * @allow_destructive: whether the destructive tools of a trusted server
+ *   run without asking
+ *
+ * Sets [property@Agent.McpClient:allow-destructive]. The tools already
+ * listed change with it.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_allow_destructive (AgentMcpClient *self,
+                                        gboolean        allow_destructive)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  allow_destructive = !!allow_destructive;
+  if (self->allow_destructive == allow_destructive)
+    return;
+
+  self->allow_destructive = allow_destructive;
+  _agent_mcp_client_update_approvals (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOW_DESTRUCTIVE]);
 }
 
 /* Status */

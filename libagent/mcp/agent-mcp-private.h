@@ -204,7 +204,7 @@ void         _agent_mcp_rpc_notify          (AgentMcpRpc                *self,
 void         _agent_mcp_rpc_shutdown        (AgentMcpRpc                *self,
                                              const GError               *error);
 
-/* The client (agent-mcp-client.c: the object and its configuration;
+/* The client (agent-mcp-client.c: the object, its properties and signals;
  * agent-mcp-connection.c: connecting, listing tools, calling them) */
 
 struct _AgentMcpClient
@@ -276,27 +276,8 @@ void     _agent_mcp_client_clear_tools        (AgentMcpClient             *self)
 gboolean _agent_mcp_client_tool_needs_approval (AgentMcpClient          *self,
                                                 AgentMcpTool            *tool);
 void     _agent_mcp_client_update_approvals   (AgentMcpClient             *self);
-void     _agent_mcp_client_class_add_approval (GObjectClass               *object_class,
-                                               guint                       first_prop_id);
-gboolean _agent_mcp_client_get_approval_property (AgentMcpClient          *self,
-                                                  guint                    prop_id,
-                                                  GValue                  *value);
-gboolean _agent_mcp_client_set_approval_property (AgentMcpClient          *self,
-                                                  guint                    prop_id,
-                                                  const GValue            *value);
 
-/* agent-mcp-limits.c: what a server may send (AGENT_MCP_N_LIMIT_PROPS
- * properties) */
-#define AGENT_MCP_N_LIMIT_PROPS 3
-void     _agent_mcp_client_init_limits        (AgentMcpClient             *self);
-void     _agent_mcp_client_class_add_limits   (GObjectClass               *object_class,
-                                               guint                       first_prop_id);
-gboolean _agent_mcp_client_get_limit_property (AgentMcpClient             *self,
-                                               guint                       prop_id,
-                                               GValue                     *value);
-gboolean _agent_mcp_client_set_limit_property (AgentMcpClient             *self,
-                                               guint                       prop_id,
-                                               const GValue               *value);
+/* agent-mcp-limits.c: what a server may send */
 GError  *_agent_mcp_check_tools_page          (const AgentJson            *result,
                                                gpointer                    client);
 GError  *_agent_mcp_check_call_result         (const AgentJson            *result,
