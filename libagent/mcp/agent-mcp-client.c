@@ -20,6 +20,7 @@
 
 #include "agent-enums.h"
 #include "agent-error.h"
+#include "mcp/agent-mcp-auth-private.h"
 #include "mcp/agent-mcp-private.h"
 #include "agent-util-private.h"
 
@@ -113,6 +114,7 @@ enum {
   RESOURCE_UPDATED,
   RESOURCES_CHANGED,
   PROMPTS_CHANGED,
+  AUTHORIZE,
   N_SIGNALS
 };
 
@@ -213,6 +215,7 @@ agent_mcp_client_finalize (GObject *object)
   AgentMcpClient *self = (AgentMcpClient *)object;
 
   g_clear_object (&self->tools);
+  _agent_mcp_client_clear_auth (self);
   g_clear_pointer (&self->closing, g_ptr_array_unref);
   g_clear_pointer (&self->waiters, g_ptr_array_unref);
   g_clear_pointer (&self->close_waiters, g_ptr_array_unref);
@@ -627,6 +630,31 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
   signals[PROMPTS_CHANGED] =
     g_signal_new ("prompts-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * AgentMcpClient::authorize:
+   * @self: the client
+   * @uri: the authorization server's page where the user signs in and
+   *   allows access
+   *
+   * Emitted when a Streamable HTTP server requires OAuth authorization and
+   * no token in the keyring (or no refresh) will do: the application opens
+   * @uri in the user's browser (`gtk_uri_launcher_launch()`,
+   * `g_app_info_launch_default_for_uri()`, or printing it) and may show
+   * that the server waits for the user.
+   *
+   * The browser comes back to a receiver libagent runs on 127.0.0.1; the
+   * request that met the refusal then goes on with the new token, and the
+   * tokens are kept in the keyring. The wait ends with
+   * [method@Agent.McpClient.cancel_authorization], or when the client is
+   * closed. Without a handler, a server that requires authorization fails
+   * with %AGENT_ERROR_AUTHENTICATION.
+   *
+   * Since: 0.1
+   */
+  signals[AUTHORIZE] =
+    g_signal_new ("authorize", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 void
@@ -646,6 +674,19 @@ void
 _agent_mcp_client_emit_prompts_changed (AgentMcpClient *self)
 {
   g_signal_emit (self, signals[PROMPTS_CHANGED], 0);
+}
+
+void
+_agent_mcp_client_emit_authorize (AgentMcpClient *self,
+                                  const char     *uri)
+{
+  g_signal_emit (self, signals[AUTHORIZE], 0, uri);
+}
+
+gboolean
+_agent_mcp_client_handles_authorize (AgentMcpClient *self)
+{
+  return g_signal_has_handler_pending (self, signals[AUTHORIZE], 0, FALSE);
 }
 
 void

@@ -153,6 +153,18 @@ AGENT_AVAILABLE_IN_ALL
 JsonNode            *agent_mcp_client_get_capabilities    (AgentMcpClient      *self);
 
 AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_cancel_authorization (AgentMcpClient     *self);
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_sign_out_async      (AgentMcpClient      *self,
+                                                           GCancellable        *cancellable,
+                                                           GAsyncReadyCallback  callback,
+                                                           gpointer             user_data);
+AGENT_AVAILABLE_IN_ALL
+gboolean             agent_mcp_client_sign_out_finish     (AgentMcpClient      *self,
+                                                           GAsyncResult        *result,
+                                                           GError             **error);
+
+AGENT_AVAILABLE_IN_ALL
 void                 agent_mcp_client_connect_async       (AgentMcpClient      *self,
                                                            GCancellable        *cancellable,
                                                            GAsyncReadyCallback  callback,

@@ -537,7 +537,10 @@ start_connection (AgentMcpClient *self)
                                                 (const char * const *) self->args,
                                                 (const char * const *) self->env, self->cwd);
   else if (self->url != NULL)
-    transport = _agent_mcp_http_transport_new (self->url, (const char * const *) self->headers);
+    {
+      transport = _agent_mcp_http_transport_new (self->url, (const char * const *) self->headers);
+      _agent_mcp_client_setup_auth (self, transport);
+    }
   else
     {
       error = g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,

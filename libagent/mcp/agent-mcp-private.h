@@ -200,6 +200,8 @@ JsonNode    *_agent_mcp_rpc_request_finish  (GAsyncResult               *result,
 void         _agent_mcp_rpc_notify          (AgentMcpRpc                *self,
                                              const char                 *method,
                                              cJSON                      *params);
+void         _agent_mcp_rpc_hold_timeouts   (AgentMcpRpc                *self,
+                                             gboolean                    hold);
 /* Fails every pending request with @error and stops reporting. */
 void         _agent_mcp_rpc_shutdown        (AgentMcpRpc                *self,
                                              const GError               *error);
@@ -250,6 +252,9 @@ struct _AgentMcpClient
   guint                generation;    /* a new connection: older callbacks are stale */
   guint                refreshing : 1;
   guint                refresh_again : 1;
+
+  /* OAuth of an HTTP server (agent-mcp-client-auth.c) */
+  struct _AgentMcpAuth *auth;
 };
 
 typedef enum
@@ -276,6 +281,11 @@ void     _agent_mcp_client_clear_tools        (AgentMcpClient             *self)
 gboolean _agent_mcp_client_tool_needs_approval (AgentMcpClient          *self,
                                                 AgentMcpTool            *tool);
 void     _agent_mcp_client_update_approvals   (AgentMcpClient             *self);
+
+/* agent-mcp-client-auth.c */
+void     _agent_mcp_client_setup_auth         (AgentMcpClient             *self,
+                                               AgentMcpTransport          *transport);
+void     _agent_mcp_client_clear_auth         (AgentMcpClient             *self);
 
 /* agent-mcp-limits.c: what a server may send */
 GError  *_agent_mcp_check_tools_page          (const AgentJson            *result,
