@@ -12,6 +12,12 @@
  * while agent-cli runs (its description, schemas or hints changed) is
  * reported on the terminal, or as an "mcp-tool-changed" line with --json.
  *
+ * An HTTP server that requires OAuth: the URL to open is printed on
+ * stderr (and, with --json, as an "mcp-authorize" line) and opened in the
+ * browser when there is a display; agent-cli waits for the browser to come
+ * back, and Ctrl-C stops the wait. --mcp-sign-out SERVER forgets the
+ * server's tokens (they are kept in the keyring).
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -37,11 +43,16 @@ struct _CliMcp
 };
 
 static char *opt_mcp_config;
+static char *opt_mcp_sign_out;
+static gboolean opt_mcp_json;
 
 const GOptionEntry cli_mcp_entries[] = {
   { "mcp-config", 0, 0, G_OPTION_ARG_FILENAME, &opt_mcp_config,
     N_("Offer the tools of the MCP servers FILE configures (the “mcpServers” JSON of desktop "
        "MCP clients)"), N_("FILE") },
+  { "mcp-sign-out", 0, 0, G_OPTION_ARG_STRING, &opt_mcp_sign_out,
+    N_("Forget the authorization of the HTTP MCP server SERVER of --mcp-config (its tokens in "
+       "the keyring)"), N_("SERVER") },
   { NULL }
 };
 
@@ -106,6 +117,48 @@ close_list (AgentMcpServerList *list)
   closed = wait_for (waiter, CLOSE_WAIT_SECONDS);
 }
 
+static gboolean
+has_display (void)
+{
+  return g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL;
+}
+
+/* A server asks the user to sign in: the URL on stderr (never a token: it
+ * carries only the client's id and the PKCE challenge), in the browser if
+ * there is one */
+static void
+authorize_cb (AgentMcpClient *client,
+              const char     *uri,
+              gpointer        user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (opt_mcp_json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *line = NULL;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "type");
+      json_builder_add_string_value (builder, "mcp-authorize");
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, agent_mcp_client_get_name (client));
+      json_builder_set_member_name (builder, "url");
+      json_builder_add_string_value (builder, uri);
+      json_builder_end_object (builder);
+      root = json_builder_get_root (builder);
+      line = json_to_string (root, FALSE);
+      printf ("%s\n", line);
+      fflush (stdout);
+    }
+
+  g_printerr (_("Open this URL to authorize %s: %s\n"), agent_mcp_client_get_name (client), uri);
+  if (has_display () && !g_app_info_launch_default_for_uri (uri, NULL, &error))
+    g_printerr ("agent-cli: %s\n", error->message);
+  g_printerr (_("Waiting for the browser (Ctrl-C stops)…\n"));
+}
+
 /* Starts the servers; @cancellable (Ctrl-C) stops the wait, and the
  * servers that started leave again. */
 static AgentMcpServerList *
@@ -120,6 +173,12 @@ load_and_connect (GCancellable  *cancellable,
     {
       g_free (waiter);
       return NULL;
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (list)); i++)
+    {
+      g_autoptr(AgentMcpClient) client = g_list_model_get_item (G_LIST_MODEL (list), i);
+
+      g_signal_connect (client, "authorize", G_CALLBACK (authorize_cb), NULL);
     }
 
   /* Each server's failure is in its state */
@@ -231,6 +290,50 @@ report (AgentMcpServerList *list,
                                 agent_mcp_client_get_error (client)->message);
       cli_output_notice (output, text);
     }
+}
+
+/* --mcp-sign-out SERVER: -1 without it, else the exit status */
+int
+cli_mcp_sign_out (void)
+{
+  g_autoptr(AgentMcpServerList) list = agent_mcp_server_list_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AgentMcpClient *client;
+  Waiter *waiter;
+
+  if (opt_mcp_sign_out == NULL)
+    return -1;
+
+  if (opt_mcp_config == NULL)
+    {
+      g_printerr ("agent-cli: %s\n", _("--mcp-sign-out needs the --mcp-config that names the "
+                                       "server"));
+      return EXIT_FAILURE;
+    }
+  if (!agent_mcp_server_list_load_file (list, opt_mcp_config, &error))
+    {
+      g_printerr ("agent-cli: %s\n", error->message);
+      return EXIT_FAILURE;
+    }
+  if ((client = agent_mcp_server_list_lookup (list, opt_mcp_sign_out)) == NULL ||
+      agent_mcp_client_get_url (client) == NULL)
+    {
+      g_printerr (_("agent-cli: %s names no HTTP MCP server “%s”\n"), opt_mcp_config,
+                  opt_mcp_sign_out);
+      return EXIT_FAILURE;
+    }
+
+  waiter = g_new0 (Waiter, 1);
+  agent_mcp_client_sign_out_async (client, NULL, done_cb, waiter);
+  result = wait_for (waiter, 0);
+  if (!agent_mcp_client_sign_out_finish (client, result, &error))
+    {
+      g_printerr ("agent-cli: %s\n", error->message);
+      return EXIT_FAILURE;
+    }
+  g_printerr (_("Signed out of the MCP server “%s”\n"), opt_mcp_sign_out);
+  return EXIT_SUCCESS;
 }
 
 /* --list-tools with --mcp-config: the servers' tools, after the built-in
@@ -357,6 +460,7 @@ cli_mcp_attach (CliMcp       **mcp,
   if (opt_mcp_config == NULL)
     return -1;
 
+  opt_mcp_json = json;
   if (!(list = load_and_connect (cancellable, &error)))
     {
       cli_output_error (output, error);

@@ -15,6 +15,7 @@ typedef struct _CliMcp CliMcp;
 
 extern const GOptionEntry cli_mcp_entries[];
 
+int   cli_mcp_sign_out   (void);
 int   cli_mcp_list_tools (GCancellable  *cancellable);
 int   cli_mcp_attach     (CliMcp       **mcp,
                           AgentSession  *session,

@@ -1052,6 +1052,9 @@ run (int   argc,
   cli.loop = loop;
   cli.starting = starting = g_cancellable_new ();
 
+  if ((status = cli_mcp_sign_out ()) >= 0)
+    return status;
+
   if (opt_list_tools)
     {
       const char * const *names = agent_builtin_tool_list_names ();

@@ -12,12 +12,14 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include <agent.h>
 
 #include "agent-test-mcp.h"
 #include "agent-test-oauth.h"
+#include "agent-test-process.h"
 #include "agent-test-util.h"
 #include "agent-test-keyring.h"
 
@@ -482,6 +484,101 @@ test_slow_user (void)
   agent_test_oauth_stop (&oauth);
 }
 
+#define ASKED "Open this URL to authorize protected: "
+
+static gboolean
+cli_asked (gpointer data)
+{
+  AgentTestProcess *cli = data;
+
+  return strstr (cli->err->str, ASKED) != NULL || agent_test_process_is_finished (cli);
+}
+
+static char *
+asked_url (AgentTestProcess *cli)
+{
+  const char *start = strstr (cli->err->str, ASKED);
+  const char *end;
+
+  g_assert_nonnull (start);
+  start += strlen (ASKED);
+  end = strchr (start, '\n');
+  g_assert_nonnull (end);
+  return g_strndup (start, end - start);
+}
+
+static AgentTestProcess *
+cli_spawn (const char * const *args)
+{
+  const char *program = agent_test_find_program ("AGENT_CLI", "cli", "agent-cli");
+
+  /* No display: the URL is printed, no browser started */
+  return agent_test_process_spawn (program, AGENT_TEST_ARGS ("DISPLAY", "WAYLAND_DISPLAY"), NULL,
+                                   AGENT_TEST_PROCESS_DEFAULT, args);
+}
+
+/* agent-cli --mcp-config: the URL on stderr, the tools once authorized;
+ * the keyring's tokens the next time; --mcp-sign-out; Ctrl-C while it
+ * waits */
+static void
+test_cli (void)
+{
+  AgentTestOAuth oauth;
+  g_autofree char *dir = agent_test_make_dir ("test-mcp-auth");
+  g_autofree char *config = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *url = NULL;
+  AgentTestProcess *cli;
+
+  agent_test_oauth_start (&oauth);
+  json = g_strdup_printf ("{\"mcpServers\":{\"protected\":{\"url\":\"%s\"}}}", oauth.mcp_url);
+  config = agent_test_write_file (dir, "mcp.json", json, -1);
+
+  /* The first time: the user signs in */
+  cli = cli_spawn (AGENT_TEST_ARGS ("--mcp-config", config, "--list-tools"));
+  agent_test_wait_until (cli_asked, cli);
+  url = asked_url (cli);
+  g_assert_true (g_str_has_prefix (url, oauth.issuer));
+  agent_test_oauth_browse (&oauth, url);
+  agent_test_process_wait (cli);
+  agent_test_process_assert_exit (cli, 0);
+  agent_test_assert_contains (cli->out->str, "\nwhoami\n");
+  agent_test_oauth_assert_clean (&oauth, cli->out->str, "agent-cli's output");
+  agent_test_oauth_assert_clean (&oauth, cli->err->str, "agent-cli's errors");
+  g_assert_cmpuint (oauth.n_authorizations, ==, 1);
+  agent_test_process_free (cli);
+
+  /* Then: the keyring */
+  cli = cli_spawn (AGENT_TEST_ARGS ("--mcp-config", config, "--list-tools"));
+  agent_test_process_wait (cli);
+  agent_test_process_assert_exit (cli, 0);
+  agent_test_assert_contains (cli->out->str, "\nwhoami\n");
+  g_assert_null (strstr (cli->err->str, ASKED));
+  g_assert_cmpuint (oauth.n_authorizations, ==, 1);
+  agent_test_process_free (cli);
+
+  /* Signed out */
+  cli = cli_spawn (AGENT_TEST_ARGS ("--mcp-config", config, "--mcp-sign-out", "protected"));
+  agent_test_process_wait (cli);
+  agent_test_process_assert_exit (cli, 0);
+  agent_test_assert_contains (cli->err->str, "Signed out of the MCP server “protected”");
+  agent_test_process_free (cli);
+
+  /* So it asks again, and Ctrl-C stops the wait */
+  cli = cli_spawn (AGENT_TEST_ARGS ("--mcp-config", config, "--list-tools"));
+  agent_test_wait_until (cli_asked, cli);
+  g_assert_nonnull (strstr (cli->err->str, ASKED));
+  g_subprocess_send_signal (cli->process, SIGINT);
+  agent_test_process_wait (cli);
+  agent_test_process_assert_exit (cli, 130);
+  g_assert_cmpuint (oauth.n_authorizations, ==, 1);
+  agent_test_process_free (cli);
+
+  assert_no_leak (&oauth, NULL);
+  agent_test_remove_dir (dir);
+  agent_test_oauth_stop (&oauth);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -507,6 +604,7 @@ main (int   argc,
   g_test_add_func ("/mcp/auth/no-metadata", test_no_metadata);
   g_test_add_func ("/mcp/auth/cancel", test_cancel);
   g_test_add_func ("/mcp/auth/slow-user", test_slow_user);
+  g_test_add_func ("/mcp/auth/cli", test_cli);
 
   status = g_test_run ();
   agent_test_keyring_stop (&service);
