@@ -15,6 +15,7 @@ typedef struct _CliMcp CliMcp;
 
 extern const GOptionEntry cli_mcp_entries[];
 
+int   cli_mcp_sign_out   (void);
 int   cli_mcp_list_tools (GCancellable  *cancellable);
 int   cli_mcp_attach     (CliMcp       **mcp,
                           AgentSession  *session,
@@ -22,6 +23,7 @@ int   cli_mcp_attach     (CliMcp       **mcp,
                           gboolean       json,
                           GCancellable  *cancellable);
 void  cli_mcp_free       (CliMcp        *self);
+AgentMcpServerList *cli_mcp_get_servers (CliMcp *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliMcp, cli_mcp_free)
 

@@ -29,6 +29,7 @@
 #include "agent-cli-context.h"
 #include "agent-cli-log.h"
 #include "agent-cli-mcp.h"
+#include "agent-cli-mcp-context.h"
 #include "agent-cli-models.h"
 #include "agent-cli-output.h"
 #include "agent-cli-schema.h"
@@ -50,6 +51,7 @@ typedef struct
   CliStore         *store;
   char             *prompt;       /* the turn's, while it waits for the conversation */
   GPtrArray        *attachments;  /* --attach: go with the first prompt */
+  AgentMessage     *first_message; /* --mcp-prompt's last message, without a PROMPT */
   gint64            claim_since;
   GCancellable     *cancellable;
   GCancellable     *starting;    /* until the first prompt: Ctrl-C stops starting */
@@ -485,6 +487,19 @@ try_send (Cli *cli)
       return;
     }
 
+  /* --mcp-prompt's last message is the first prompt, with the files */
+  if (cli->first_message != NULL)
+    {
+      g_autoptr(AgentMessage) message = g_steal_pointer (&cli->first_message);
+      g_autoptr(GPtrArray) attachments = g_steal_pointer (&cli->attachments);
+
+      for (guint i = 0; attachments != NULL && i < attachments->len; i++)
+        agent_message_add_part (message, g_ptr_array_index (attachments, i));
+      agent_session_send_message_async (cli->session, message, cli->cancellable,
+                                        send_message_cb, cli);
+      return;
+    }
+
   /* The files of --attach go with the first prompt */
   if (cli->attachments != NULL)
     {
@@ -898,6 +913,77 @@ list_models (AgentSession *session,
   return EXIT_SUCCESS;
 }
 
+/* --mcp-prompt's messages start the conversation: before @prompt, or,
+ * without one, the last of them is the first turn */
+static gboolean
+cli_mcp_add_prompt (Cli           *cli,
+                    CliMcp        *mcp,
+                    const char    *prompt,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  g_autoptr(GListModel) messages = NULL;
+  AgentMemory *memory = agent_session_get_memory (cli->session);
+  guint n;
+
+  messages = cli_mcp_context_get_prompt (cli_mcp_get_servers (mcp), cancellable, error);
+  if (messages == NULL)
+    return FALSE;
+
+  n = g_list_model_get_n_items (messages);
+  if (prompt == NULL)
+    {
+      g_autoptr(AgentMessage) last = g_list_model_get_item (messages, n - 1);
+
+      if (agent_message_get_role (last) != AGENT_MESSAGE_ROLE_USER)
+        {
+          g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("The MCP prompt ends with an answer of the model: "
+                                 "give a PROMPT to follow it"));
+          return FALSE;
+        }
+      n--;
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AgentMessage) message = g_list_model_get_item (messages, i);
+
+      if (!agent_memory_append (memory, message, error))
+        return FALSE;
+    }
+  if (prompt == NULL)
+    cli->first_message = g_list_model_get_item (messages, n);
+  return TRUE;
+}
+
+/* What --mcp-resource gives the first prompt, after --attach's files */
+static gboolean
+cli_mcp_add_context (Cli           *cli,
+                     CliMcp        *mcp,
+                     CliOutput     *output,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  g_autoptr(GPtrArray) parts = NULL;
+
+  if (!cli_mcp_context_wanted ())
+    return TRUE;
+
+  parts = cli_mcp_context_read_resources (cli_mcp_get_servers (mcp), cancellable, error);
+  if (parts == NULL)
+    return FALSE;
+
+  if (cli->attachments == NULL)
+    cli->attachments = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < parts->len; i++)
+    {
+      cli_output_attachment (output, g_ptr_array_index (parts, i));
+      g_ptr_array_add (cli->attachments, g_object_ref (g_ptr_array_index (parts, i)));
+    }
+  return TRUE;
+}
+
 static int
 run (int   argc,
      char *argv[])
@@ -921,6 +1007,7 @@ run (int   argc,
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_mcp_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, cli_mcp_context_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_store_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_attach_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_settings_entries, GETTEXT_PACKAGE);
@@ -964,6 +1051,9 @@ run (int   argc,
   loop = g_main_loop_new (NULL, FALSE);
   cli.loop = loop;
   cli.starting = starting = g_cancellable_new ();
+
+  if ((status = cli_mcp_sign_out ()) >= 0)
+    return status;
 
   if (opt_list_tools)
     {
@@ -1026,7 +1116,8 @@ run (int   argc,
 
   if (argc > 1)
     prompt = g_strjoinv (" ", argv + 1);
-  else if (!isatty (STDIN_FILENO) && !(prompt = read_all_stdin (starting, &error)))
+  else if (!cli_mcp_context_prompt_wanted () && !isatty (STDIN_FILENO) &&
+           !(prompt = read_all_stdin (starting, &error)))
     {
       cli_output_error (output, error);
       return cli.interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE;
@@ -1036,6 +1127,19 @@ run (int   argc,
   cli.attachments = cli_attach_load (session, output, starting, &error);
   if (error != NULL)
     {
+      cli_output_error (output, error);
+      return cli.interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE;
+    }
+  cli.session = session;
+  if ((cli_mcp_context_prompt_wanted () || cli_mcp_context_wanted ()) && mcp == NULL)
+    g_set_error_literal (&error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                         _("--mcp-resource and --mcp-prompt need --mcp-config"));
+  else if (cli_mcp_add_context (&cli, mcp, output, starting, &error) &&
+           cli_mcp_context_prompt_wanted ())
+    cli_mcp_add_prompt (&cli, mcp, prompt, starting, &error);
+  if (error != NULL)
+    {
+      g_clear_pointer (&cli.attachments, g_ptr_array_unref);
       cli_output_error (output, error);
       return cli.interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE;
     }
@@ -1060,7 +1164,9 @@ run (int   argc,
   g_signal_connect (session, "retry", G_CALLBACK (retry_cb), &cli);
   g_signal_connect (session, "step-finished", G_CALLBACK (step_finished_cb), &cli);
 
-  if (prompt != NULL)
+  if (cli.first_message != NULL)
+    send_prompt (&cli, "");
+  else if (prompt != NULL)
     {
       g_strstrip (prompt);
       if (prompt[0] == '\0')
@@ -1096,6 +1202,7 @@ run (int   argc,
 
   g_clear_object (&cli.input);
   g_clear_object (&cli.streaming);
+  g_clear_object (&cli.first_message);
   g_clear_object (&cli.answer);
   g_clear_pointer (&cli.attachments, g_ptr_array_unref);
   /* The session goes before the approver it calls. */

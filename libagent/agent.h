@@ -20,6 +20,8 @@
 # include "agent-json.h"
 # include "agent-json-schema.h"
 # include "agent-mcp-client.h"
+# include "agent-mcp-prompt.h"
+# include "agent-mcp-resource.h"
 # include "agent-mcp-server-list.h"
 # include "agent-mcp-tool.h"
 # include "agent-memory.h"

@@ -102,6 +102,15 @@ agent_test_mcp_dynamic_new (void)
   return agent_mcp_client_new_stdio ("dynamic", "node", args);
 }
 
+AgentMcpClient *
+agent_test_mcp_features_new (void)
+{
+  g_autofree char *path = g_build_filename (agent_test_mcp_dir (), "features-server.mjs", NULL);
+  const char *args[] = { path, NULL };
+
+  return agent_mcp_client_new_stdio ("features", "node", args);
+}
+
 guint16
 agent_test_mcp_free_port (void)
 {

@@ -186,6 +186,162 @@ test_approval (void)
   config_clear (&config);
 }
 
+/* A server changes a tool's description mid-conversation: agent-cli says
+ * so, as a line of its own with --json */
+static void
+test_tool_changed (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *path = g_build_filename (agent_test_mcp_dir (), "features-server.mjs", NULL);
+  g_autofree char *text = NULL;
+  static const char * const answer[] = { "Done.", NULL };
+  AgentTestToolChunk chunk = { 0, "call_h", "turn-hostile", "{}" };
+  JsonObject *event;
+  JsonArray *changes;
+  guint n_changed = 0;
+  Config config;
+
+  text = g_strdup_printf ("{\"mcpServers\":{\"features\":{\"command\":\"node\","
+                          "\"args\":[\"%s\"]}}}", path);
+  config.dir = agent_test_make_dir ("agent-mcp-cli");
+  config.path = agent_test_write_file (config.dir, "mcp.json", text, -1);
+  agent_test_openai_add_tool_response (server, &chunk, 1, 5, 5);
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--yes", "--mcp-config", config.path,
+                                                  "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "Go"));
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpstr (agent_test_cli_call_result (cli, "call_h"), ==, "changed");
+
+  event = agent_test_process_nth_event (cli, "mcp-tool-changed", 0);
+  g_assert_nonnull (event);
+  g_assert_cmpstr (agent_test_get_string (event, "server"), ==, "features");
+  g_assert_cmpstr (agent_test_get_string (event, "tool"), ==, "plain");
+  g_assert_nonnull (strstr (agent_test_get_string (event, "description"), "id_rsa"));
+  changes = json_object_get_array_member (event, "changes");
+  g_assert_cmpuint (json_array_get_length (changes), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (changes, 0), ==, "description");
+  /* Only the tool that changed */
+  for (guint i = 0; i < cli->events->len; i++)
+    n_changed += g_str_equal (agent_test_event_type (g_ptr_array_index (cli->events, i)),
+                              "mcp-tool-changed");
+  g_assert_cmpuint (n_changed, ==, 1);
+
+  config_clear (&config);
+}
+
+/* --mcp-resource: the resource's text goes with the first prompt; one
+ * that cannot be read stops agent-cli before anything is sent */
+static void
+test_resource (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) missing = NULL;
+  g_autoptr(AgentTestProcess) unknown = NULL;
+  static const char * const answer[] = { "Read.", NULL };
+  g_autofree char *request = NULL;
+  JsonObject *event;
+  Config config;
+
+  config_init (&config, NULL, FALSE);
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--mcp-config", config.path,
+                                                  "--mcp-resource",
+                                                  "everything:demo://resource/dynamic/text/7",
+                                                  "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "What does it say?"));
+  agent_test_process_assert_exit (cli, 0);
+  event = agent_test_process_nth_event (cli, "attachment", 0);
+  g_assert_cmpstr (agent_test_get_string (event, "name"), ==,
+                   "demo://resource/dynamic/text/7");
+  g_assert_cmpstr (agent_test_get_string (event, "mime_type"), ==, "text/plain");
+  request = json_to_string (agent_test_server_get_request_body (server, 0), FALSE);
+  g_assert_nonnull (strstr (request, "Resource 7: This is a plaintext resource"));
+  g_assert_nonnull (strstr (request, "What does it say?"));
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "Read.");
+
+  /* A resource the server does not have: nothing is sent */
+  missing = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--mcp-config", config.path,
+                                                      "--mcp-resource",
+                                                      "everything:demo://nothing",
+                                                      "--base-url",
+                                                      agent_test_server_get_base_url (server),
+                                                      "Hi"));
+  agent_test_process_assert_exit (missing, 1);
+  g_assert_nonnull (strstr (missing->out->str, "demo://nothing"));
+  unknown = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--mcp-config", config.path,
+                                                      "--mcp-resource", "nowhere:x://y",
+                                                      "--base-url",
+                                                      agent_test_server_get_base_url (server),
+                                                      "Hi"));
+  agent_test_process_assert_exit (unknown, 1);
+  g_assert_nonnull (strstr (unknown->out->str, "nowhere"));
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 1);
+
+  config_clear (&config);
+}
+
+/* --mcp-prompt: the prompt's messages start the conversation; without a
+ * PROMPT, its last message is the first turn */
+static void
+test_prompt (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) alone = NULL;
+  g_autoptr(AgentTestProcess) before = NULL;
+  g_autoptr(AgentTestProcess) missing = NULL;
+  static const char * const answer[] = { "Sunny.", NULL };
+  g_autofree char *request = NULL;
+  JsonArray *messages;
+  Config config;
+
+  config_init (&config, NULL, FALSE);
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+  alone = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--mcp-config", config.path,
+                                                    "--mcp-prompt", "everything:args-prompt",
+                                                    "--mcp-arg", "city=Lyon",
+                                                    "--base-url",
+                                                    agent_test_server_get_base_url (server)));
+  agent_test_process_assert_exit (alone, 0);
+  g_assert_cmpstr (agent_test_openai_get_last_user_content (server, 0), ==,
+                   "What's weather in Lyon?");
+  g_assert_cmpstr (agent_test_cli_done_content (alone), ==, "Sunny.");
+
+  /* With a PROMPT: the prompt's two messages come first */
+  agent_test_openai_add_text_response (server, answer, 1, 1);
+  before = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--mcp-config", config.path,
+                                                     "--mcp-prompt", "everything:resource-prompt",
+                                                     "--mcp-arg", "resourceType=Text",
+                                                     "--mcp-arg", "resourceId=2",
+                                                     "--base-url",
+                                                     agent_test_server_get_base_url (server),
+                                                     "Summarize it"));
+  agent_test_process_assert_exit (before, 0);
+  messages = agent_test_openai_get_messages (server, 1);
+  g_assert_cmpuint (json_array_get_length (messages), >=, 3);
+  request = json_to_string (agent_test_server_get_request_body (server, 1), FALSE);
+  g_assert_nonnull (strstr (request, "This prompt includes the Text resource with id: 2"));
+  g_assert_nonnull (strstr (request, "Resource 2: This is a plaintext resource"));
+  g_assert_cmpstr (agent_test_openai_get_last_user_content (server, 1), ==, "Summarize it");
+
+  /* A required argument left out: the server's words, nothing sent */
+  missing = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--mcp-config", config.path,
+                                                      "--mcp-prompt", "everything:args-prompt",
+                                                      "--base-url",
+                                                      agent_test_server_get_base_url (server)));
+  agent_test_process_assert_exit (missing, 1);
+  g_assert_nonnull (strstr (missing->out->str, "args-prompt"));
+  g_assert_nonnull (strstr (missing->out->str, "city"));
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 2);
+
+  config_clear (&config);
+}
+
 /* A server that fails is reported and left out; the others work */
 static void
 test_failed_server (void)
@@ -277,6 +433,9 @@ main (int   argc,
   g_test_add_func ("/mcp/cli/failed-server", test_failed_server);
   g_test_add_func ("/mcp/cli/bad-config", test_bad_config);
   g_test_add_func ("/mcp/cli/list-tools", test_list_tools);
+  g_test_add_func ("/mcp/cli/tool-changed", test_tool_changed);
+  g_test_add_func ("/mcp/cli/resource", test_resource);
+  g_test_add_func ("/mcp/cli/prompt", test_prompt);
 
   return g_test_run ();
 }

@@ -1,5 +1,5 @@
 /* test-properties.c — the properties of libagent's classes, as GObject
- * sees them
+ * sees them: AgentSession, AgentProvider of each API, AgentMcpClient
  *
  * For every property of the classes below that can be written after
  * construction: set through g_object_set_property() to a value other
@@ -99,6 +99,14 @@ other_value (GParamSpec   *pspec,
     g_value_take_object (value, agent_simple_memory_new ());
   else if (type == AGENT_TYPE_CONTEXT_POLICY)
     g_value_take_object (value, agent_context_policy_new (AGENT_CONTEXT_STRATEGY_KEEP_LAST));
+  else if (type == G_TYPE_STRV)
+    {
+      const char * const *v = g_value_get_boxed (current);
+      const char *one[] = { "10", NULL };
+      const char *two[] = { "20", "NAME=30", NULL };
+
+      g_value_set_boxed (value, v != NULL && g_strv_equal (v, one) ? two : one);
+    }
   else if (type == JSON_TYPE_NODE)
     g_value_take_boxed (value, json_from_string ("{\"type\": \"object\"}", NULL));
   else
@@ -166,6 +174,8 @@ check_object (GObject *object)
       g_object_get_property (object, pspec->name, &read);
       if (G_VALUE_HOLDS (&read, JSON_TYPE_NODE))
         g_assert_true (json_node_equal (g_value_get_boxed (&read), g_value_get_boxed (&value)));
+      else if (G_VALUE_HOLDS (&read, G_TYPE_STRV))
+        g_assert_true (g_strv_equal (g_value_get_boxed (&read), g_value_get_boxed (&value)));
       else
         g_assert_cmpint (g_param_values_cmp (pspec, &read, &value), ==, 0);
 
@@ -205,6 +215,21 @@ test_provider (gconstpointer data)
   check_object (G_OBJECT (provider));
 }
 
+static void
+test_mcp_client (gconstpointer data)
+{
+  g_autoptr(AgentMcpClient) client = NULL;
+
+  /* Neither is connected: changing the program or the URL, enabling or
+   * disabling, starts nothing */
+  if (g_str_equal (data, "stdio"))
+    client = agent_mcp_client_new_stdio ("props", "true", NULL);
+  else
+    client = agent_mcp_client_new_http ("props", "http://127.0.0.1:9/mcp");
+  check_object (G_OBJECT (client));
+  g_assert_cmpint (agent_mcp_client_get_state (client), ==, AGENT_MCP_CLIENT_STATE_DISCONNECTED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -214,6 +239,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/properties/session", test_session);
+  g_test_add_data_func ("/properties/mcp-client/stdio", "stdio", test_mcp_client);
+  g_test_add_data_func ("/properties/mcp-client/http", "http", test_mcp_client);
   names = agent_provider_list_names ();
   for (guint i = 0; names[i] != NULL; i++)
     {

@@ -20,6 +20,7 @@ typedef struct
 {
   AgentMcpClient      *client;
   char                *name;         /* the server's name for the tool */
+  AgentMcpTool        *tool;         /* it, when listed: its output schema */
   JsonNode            *arguments;
   AgentToolInvocation *invocation;   /* a tool's call, or … */
   GTask               *task;         /* … agent_mcp_client_call_tool_async()'s */
@@ -29,6 +30,7 @@ static void
 call_free (Call *call)
 {
   g_clear_object (&call->client);
+  g_clear_object (&call->tool);
   g_clear_object (&call->invocation);
   g_clear_object (&call->task);
   g_clear_pointer (&call->arguments, json_node_unref);
@@ -79,7 +81,8 @@ call_done_cb (GObject      *object,
   gboolean is_error = FALSE;
 
   node = _agent_mcp_rpc_request_finish (result, &error);
-  if (node == NULL)
+  if (node == NULL ||
+      (call->tool != NULL && (error = _agent_mcp_tool_check_structured (call->tool, node))))
     {
       call_failed (call, error);
       return;
@@ -166,6 +169,23 @@ start_call (Call *call)
     agent_mcp_client_connect_async (self, call_cancellable (call), connected_cb, call);
 }
 
+/* The listed tool of that name on the server, or NULL */
+static AgentMcpTool *
+find_tool (AgentMcpClient *self,
+           const char     *remote_name)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tools));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AgentMcpTool) tool = g_list_model_get_item (G_LIST_MODEL (self->tools), i);
+
+      if (g_str_equal (agent_mcp_tool_get_remote_name (tool), remote_name))
+        return g_steal_pointer (&tool);
+    }
+  return NULL;
+}
+
 void
 _agent_mcp_client_invoke (AgentMcpClient      *self,
                           AgentMcpTool        *tool,
@@ -175,6 +195,7 @@ _agent_mcp_client_invoke (AgentMcpClient      *self,
 
   call->client = g_object_ref (self);
   call->name = g_strdup (agent_mcp_tool_get_remote_name (tool));
+  call->tool = g_object_ref (tool);
   call->arguments = json_node_ref (agent_tool_invocation_get_arguments (invocation));
   call->invocation = g_object_ref (invocation);
 
@@ -214,6 +235,7 @@ agent_mcp_client_call_tool_async (AgentMcpClient      *self,
   call = g_new0 (Call, 1);
   call->client = g_object_ref (self);
   call->name = g_strdup (name);
+  call->tool = find_tool (self, name);
   if (arguments != NULL)
     call->arguments = json_node_copy (arguments);
   else
@@ -236,7 +258,9 @@ agent_mcp_client_call_tool_async (AgentMcpClient      *self,
  *
  * Gets what the tool returned: the MCP `CallToolResult` object, with its
  * `content` blocks, its `structuredContent` if any, and `isError` when the
- * tool failed (a failure of the tool is a result, not an error).
+ * tool failed (a failure of the tool is a result, not an error). A tool
+ * listed with an output schema whose result has no `structuredContent`, or
+ * one that does not follow the schema, fails with %AGENT_ERROR_SCHEMA.
  *
  * Returns: (transfer full): the result object, or %NULL with @error set
  *   when the call could not be made or answered

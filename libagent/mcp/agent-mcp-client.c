@@ -1,6 +1,13 @@
-/* agent-mcp-client.c — the client of one MCP server: its configuration
+/* agent-mcp-client.c — the client of one MCP server: its surface
  *
- * Connecting, listing tools and calling them are in agent-mcp-connection.c.
+ * Every property of AgentMcpClient (one properties[] array, notified by
+ * pspec), their getters and setters, and its signals. The behaviour is
+ * around agent-mcp-private.h: connecting, listing tools and calling them
+ * in agent-mcp-connection.c and agent-mcp-call.c, the configuration as
+ * JSON in agent-mcp-config.c, the checks of max-tools and max-result-size
+ * in agent-mcp-limits.c, which calls ask for approval in
+ * agent-mcp-approval.c, resources and prompts in agent-mcp-resources.c and
+ * agent-mcp-prompts.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -13,6 +20,7 @@
 
 #include "agent-enums.h"
 #include "agent-error.h"
+#include "mcp/agent-mcp-auth-private.h"
 #include "mcp/agent-mcp-private.h"
 #include "agent-util-private.h"
 
@@ -92,9 +100,25 @@ enum {
   PROP_ENABLED,
   PROP_TRUSTED,
   PROP_TIMEOUT,
+  PROP_CALL_TIMEOUT,
+  PROP_MAX_TOOLS,
+  PROP_MAX_RESULT_SIZE,
+  PROP_ALLOW_READ_ONLY,
+  PROP_ALLOW_DESTRUCTIVE,
   PROP_TOOLS,
   N_PROPS
 };
+
+enum {
+  TOOL_CHANGED,
+  RESOURCE_UPDATED,
+  RESOURCES_CHANGED,
+  PROMPTS_CHANGED,
+  AUTHORIZE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_STATIC_ASSERT ((int) PROP_STATE == (int) AGENT_MCP_CLIENT_PROP_STATE);
 G_STATIC_ASSERT ((int) PROP_INSTRUCTIONS == (int) AGENT_MCP_CLIENT_PROP_INSTRUCTIONS);
@@ -102,6 +126,40 @@ G_STATIC_ASSERT ((int) PROP_INSTRUCTIONS == (int) AGENT_MCP_CLIENT_PROP_INSTRUCT
 G_DEFINE_FINAL_TYPE (AgentMcpClient, agent_mcp_client, G_TYPE_OBJECT)
 
 static GParamSpec *properties[N_PROPS];
+
+static void
+set_strv (char               ***field,
+          const char * const   *value)
+{
+  g_strfreev (*field);
+  *field = (value != NULL && value[0] != NULL) ? g_strdupv ((char **) value) : NULL;
+}
+
+static gboolean
+replace_string (char       **field,
+                const char  *value)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return FALSE;
+
+  g_free (*field);
+  *field = g_strdup (value);
+  return TRUE;
+}
+
+static gboolean
+replace_strv (char               ***field,
+              const char * const   *value)
+{
+  const char * const empty[] = { NULL };
+
+  if (g_strv_equal ((const char * const *) (*field ? *field : (char **) empty),
+                    value ? value : empty))
+    return FALSE;
+
+  set_strv (field, value);
+  return TRUE;
+}
 
 void
 _agent_mcp_client_notify (AgentMcpClient       *self,
@@ -157,6 +215,7 @@ agent_mcp_client_finalize (GObject *object)
   AgentMcpClient *self = (AgentMcpClient *)object;
 
   g_clear_object (&self->tools);
+  _agent_mcp_client_clear_auth (self);
   g_clear_pointer (&self->closing, g_ptr_array_unref);
   g_clear_pointer (&self->waiters, g_ptr_array_unref);
   g_clear_pointer (&self->close_waiters, g_ptr_array_unref);
@@ -176,6 +235,7 @@ agent_mcp_client_finalize (GObject *object)
   g_free (self->server_version);
   g_free (self->protocol_version);
   g_free (self->instructions);
+  g_clear_pointer (&self->capabilities, json_node_unref);
   g_free (self->cursor);
 
   G_OBJECT_CLASS (agent_mcp_client_parent_class)->finalize (object);
@@ -191,27 +251,31 @@ agent_mcp_client_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_NAME:             g_value_set_string (value, self->name); break;
-    case PROP_COMMAND:          g_value_set_string (value, self->command); break;
-    case PROP_ARGS:             g_value_set_boxed (value, self->args); break;
-    case PROP_ENV:              g_value_set_boxed (value, self->env); break;
-    case PROP_CWD:              g_value_set_string (value, self->cwd); break;
-    case PROP_URL:              g_value_set_string (value, self->url); break;
-    case PROP_HEADERS:          g_value_set_boxed (value, self->headers); break;
-    case PROP_TOOL_PREFIX:      g_value_set_string (value, self->tool_prefix); break;
-    case PROP_ENABLED:          g_value_set_boolean (value, self->enabled); break;
-    case PROP_TRUSTED:          g_value_set_boolean (value, self->trusted); break;
-    case PROP_TIMEOUT:          g_value_set_double (value, self->timeout); break;
-    case PROP_STATE:            g_value_set_enum (value, self->state); break;
-    case PROP_ERROR:            g_value_set_boxed (value, self->error); break;
-    case PROP_SERVER_NAME:      g_value_set_string (value, self->server_name); break;
-    case PROP_SERVER_VERSION:   g_value_set_string (value, self->server_version); break;
-    case PROP_PROTOCOL_VERSION: g_value_set_string (value, self->protocol_version); break;
-    case PROP_INSTRUCTIONS:     g_value_set_string (value, self->instructions); break;
-    case PROP_TOOLS:            g_value_set_object (value, self->tools); break;
+    case PROP_NAME:               g_value_set_string (value, self->name); break;
+    case PROP_COMMAND:            g_value_set_string (value, self->command); break;
+    case PROP_ARGS:               g_value_set_boxed (value, self->args); break;
+    case PROP_ENV:                g_value_set_boxed (value, self->env); break;
+    case PROP_CWD:                g_value_set_string (value, self->cwd); break;
+    case PROP_URL:                g_value_set_string (value, self->url); break;
+    case PROP_HEADERS:            g_value_set_boxed (value, self->headers); break;
+    case PROP_TOOL_PREFIX:        g_value_set_string (value, self->tool_prefix); break;
+    case PROP_ENABLED:            g_value_set_boolean (value, self->enabled); break;
+    case PROP_TRUSTED:            g_value_set_boolean (value, self->trusted); break;
+    case PROP_TIMEOUT:            g_value_set_double (value, self->timeout); break;
+    case PROP_CALL_TIMEOUT:       g_value_set_double (value, self->call_timeout); break;
+    case PROP_MAX_TOOLS:          g_value_set_uint (value, self->max_tools); break;
+    case PROP_MAX_RESULT_SIZE:    g_value_set_uint (value, self->max_result_size); break;
+    case PROP_ALLOW_READ_ONLY:    g_value_set_boolean (value, self->allow_read_only); break;
+    case PROP_ALLOW_DESTRUCTIVE:  g_value_set_boolean (value, self->allow_destructive); break;
+    case PROP_STATE:              g_value_set_enum (value, self->state); break;
+    case PROP_ERROR:              g_value_set_boxed (value, self->error); break;
+    case PROP_SERVER_NAME:        g_value_set_string (value, self->server_name); break;
+    case PROP_SERVER_VERSION:     g_value_set_string (value, self->server_version); break;
+    case PROP_PROTOCOL_VERSION:   g_value_set_string (value, self->protocol_version); break;
+    case PROP_INSTRUCTIONS:       g_value_set_string (value, self->instructions); break;
+    case PROP_TOOLS:              g_value_set_object (value, self->tools); break;
     default:
-      if (!_agent_mcp_client_get_limit_property (self, prop_id, value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -240,9 +304,21 @@ agent_mcp_client_set_property (GObject      *object,
     case PROP_ENABLED:     agent_mcp_client_set_enabled (self, g_value_get_boolean (value)); break;
     case PROP_TRUSTED:     agent_mcp_client_set_trusted (self, g_value_get_boolean (value)); break;
     case PROP_TIMEOUT:     agent_mcp_client_set_timeout (self, g_value_get_double (value)); break;
+    case PROP_CALL_TIMEOUT:
+      agent_mcp_client_set_call_timeout (self, g_value_get_double (value));
+      break;
+    case PROP_MAX_TOOLS:   agent_mcp_client_set_max_tools (self, g_value_get_uint (value)); break;
+    case PROP_MAX_RESULT_SIZE:
+      agent_mcp_client_set_max_result_size (self, g_value_get_uint (value));
+      break;
+    case PROP_ALLOW_READ_ONLY:
+      agent_mcp_client_set_allow_read_only (self, g_value_get_boolean (value));
+      break;
+    case PROP_ALLOW_DESTRUCTIVE:
+      agent_mcp_client_set_allow_destructive (self, g_value_get_boolean (value));
+      break;
     default:
-      if (!_agent_mcp_client_set_limit_property (self, prop_id, value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -347,7 +423,8 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
    * AgentMcpClient:trusted:
    *
    * Whether the user trusts the server: its tools then run without asking
-   * for approval of each call.
+   * for approval of each call, except those it says are destructive
+   * (unless [property@Agent.McpClient:allow-destructive]).
    */
   properties[PROP_TRUSTED] = g_param_spec_boolean ("trusted", NULL, NULL, FALSE, CONFIG_FLAGS);
 
@@ -360,6 +437,77 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
    */
   properties[PROP_TIMEOUT] =
     g_param_spec_double ("timeout", NULL, NULL, 0, AGENT_MAX_TIMEOUT_SECONDS, 60, CONFIG_FLAGS);
+
+  /**
+   * AgentMcpClient:call-timeout:
+   *
+   * The most seconds a tool call may wait for the server's answer, or 0 for
+   * no limit; each progress report the server sends starts it again. A
+   * call that reaches it fails with %AGENT_ERROR_TIMEOUT, and the server is
+   * told it was cancelled. The session's
+   * [property@Agent.Session:tool-timeout] and a tool's
+   * [property@Agent.Tool:timeout] still apply.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CALL_TIMEOUT] =
+    g_param_spec_double ("call-timeout", NULL, NULL, 0, AGENT_MAX_TIMEOUT_SECONDS,
+                         AGENT_MCP_DEFAULT_CALL_TIMEOUT, CONFIG_FLAGS);
+
+  /**
+   * AgentMcpClient:max-tools:
+   *
+   * The most tools the server may offer, or 0 for no limit. A server that
+   * lists more fails to connect, with %AGENT_ERROR_LIMIT: no model chooses
+   * well among so many, and each is sent with every request.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_MAX_TOOLS] =
+    g_param_spec_uint ("max-tools", NULL, NULL, 0, G_MAXUINT, AGENT_MCP_DEFAULT_MAX_TOOLS,
+                       CONFIG_FLAGS);
+
+  /**
+   * AgentMcpClient:max-result-size:
+   *
+   * The most bytes of text a tool result may hold, or 0 for no limit. A
+   * larger result is not given to the model: the call fails with
+   * %AGENT_ERROR_LIMIT, and the model reads why. Whatever this says, no
+   * message of a server may be larger than 16 MiB, nor a result have more
+   * than 10,000 content blocks.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_MAX_RESULT_SIZE] =
+    g_param_spec_uint ("max-result-size", NULL, NULL, 0, G_MAXUINT,
+                       AGENT_MCP_DEFAULT_MAX_RESULT_SIZE, CONFIG_FLAGS);
+
+  /**
+   * AgentMcpClient:allow-read-only:
+   *
+   * Whether the tools the server says are read-only
+   * ([property@Agent.McpTool:read-only-hint]) run without asking for
+   * approval, even when the server is not
+   * [property@Agent.McpClient:trusted]. The configuration's
+   * `allowReadOnly`.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_ALLOW_READ_ONLY] =
+    g_param_spec_boolean ("allow-read-only", NULL, NULL, FALSE, CONFIG_FLAGS);
+
+  /**
+   * AgentMcpClient:allow-destructive:
+   *
+   * Whether the tools the server says are destructive
+   * (`destructiveHint`) run without asking when the server is
+   * [property@Agent.McpClient:trusted]. Without it they ask for approval
+   * of each call even then. The configuration's `allowDestructive`.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_ALLOW_DESTRUCTIVE] =
+    g_param_spec_boolean ("allow-destructive", NULL, NULL, FALSE, CONFIG_FLAGS);
 
   /**
    * AgentMcpClient:state:
@@ -420,7 +568,136 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
     g_param_spec_object ("tools", NULL, NULL, G_TYPE_LIST_MODEL, STATUS_FLAGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
-  _agent_mcp_client_class_add_limits (object_class, N_PROPS);
+
+  /**
+   * AgentMcpClient::tool-changed:
+   * @self: the client
+   * @tool: the tool as the server defines it now, in
+   *   [property@Agent.McpClient:tools]
+   * @previous: the tool as it was, no longer listed
+   * @changes: what changed
+   *
+   * The server listed a tool again with another definition (after
+   * `notifications/tools/list_changed`): its description, schemas, title
+   * or hints changed. A changed description is how a server turns a tool
+   * the user trusted into a hostile one: an application that let the user
+   * allow a tool for a conversation takes that back, and says so.
+   *
+   * Since: 0.1
+   */
+  signals[TOOL_CHANGED] =
+    g_signal_new ("tool-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 3, AGENT_TYPE_MCP_TOOL, AGENT_TYPE_MCP_TOOL,
+                  AGENT_TYPE_MCP_TOOL_CHANGES);
+
+  /**
+   * AgentMcpClient::resource-updated:
+   * @self: the client
+   * @uri: the URI of the resource
+   *
+   * A resource subscribed to with
+   * [method@Agent.McpClient.subscribe_resource_async] changed
+   * (`notifications/resources/updated`): read it again to see how.
+   *
+   * Since: 0.1
+   */
+  signals[RESOURCE_UPDATED] =
+    g_signal_new ("resource-updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * AgentMcpClient::resources-changed:
+   * @self: the client
+   *
+   * The server's list of resources changed
+   * (`notifications/resources/list_changed`): list them again.
+   *
+   * Since: 0.1
+   */
+  signals[RESOURCES_CHANGED] =
+    g_signal_new ("resources-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * AgentMcpClient::prompts-changed:
+   * @self: the client
+   *
+   * The server's list of prompts changed
+   * (`notifications/prompts/list_changed`): list them again.
+   *
+   * Since: 0.1
+   */
+  signals[PROMPTS_CHANGED] =
+    g_signal_new ("prompts-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * AgentMcpClient::authorize:
+   * @self: the client
+   * @uri: the authorization server's page where the user signs in and
+   *   allows access
+   *
+   * Emitted when a Streamable HTTP server requires OAuth authorization and
+   * no token in the keyring (or no refresh) will do: the application opens
+   * @uri in the user's browser (`gtk_uri_launcher_launch()`,
+   * `g_app_info_launch_default_for_uri()`, or printing it) and may show
+   * that the server waits for the user.
+   *
+   * The browser comes back to a receiver libagent runs on 127.0.0.1; the
+   * request that met the refusal then goes on with the new token, and the
+   * tokens are kept in the keyring. The wait ends with
+   * [method@Agent.McpClient.cancel_authorization], or when the client is
+   * closed. Without a handler, a server that requires authorization fails
+   * with %AGENT_ERROR_AUTHENTICATION.
+   *
+   * Since: 0.1
+   */
+  signals[AUTHORIZE] =
+    g_signal_new ("authorize", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+void
+_agent_mcp_client_emit_resource_updated (AgentMcpClient *self,
+                                         const char     *uri)
+{
+  g_signal_emit (self, signals[RESOURCE_UPDATED], 0, uri);
+}
+
+void
+_agent_mcp_client_emit_resources_changed (AgentMcpClient *self)
+{
+  g_signal_emit (self, signals[RESOURCES_CHANGED], 0);
+}
+
+void
+_agent_mcp_client_emit_prompts_changed (AgentMcpClient *self)
+{
+  g_signal_emit (self, signals[PROMPTS_CHANGED], 0);
+}
+
+void
+_agent_mcp_client_emit_authorize (AgentMcpClient *self,
+                                  const char     *uri)
+{
+  g_signal_emit (self, signals[AUTHORIZE], 0, uri);
+}
+
+gboolean
+_agent_mcp_client_handles_authorize (AgentMcpClient *self)
+{
+  return g_signal_has_handler_pending (self, signals[AUTHORIZE], 0, FALSE);
+}
+
+void
+_agent_mcp_client_emit_tool_changed (AgentMcpClient      *self,
+                                     AgentMcpTool        *tool,
+                                     AgentMcpTool        *previous,
+                                     AgentMcpToolChanges  changes)
+{
+  _agent_mcp_log (self->name, "tool “%s” redefined (changes 0x%x)",
+                  agent_mcp_tool_get_remote_name (tool), changes);
+  g_signal_emit (self, signals[TOOL_CHANGED], 0, tool, previous, changes);
 }
 
 static void
@@ -428,7 +705,9 @@ agent_mcp_client_init (AgentMcpClient *self)
 {
   self->enabled = TRUE;
   self->timeout = 60;
-  _agent_mcp_client_init_limits (self);
+  self->call_timeout = AGENT_MCP_DEFAULT_CALL_TIMEOUT;
+  self->max_tools = AGENT_MCP_DEFAULT_MAX_TOOLS;
+  self->max_result_size = AGENT_MCP_DEFAULT_MAX_RESULT_SIZE;
   self->tools = g_list_store_new (AGENT_TYPE_MCP_TOOL);
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->closing = g_ptr_array_new_with_free_func (g_object_unref);
@@ -488,7 +767,269 @@ agent_mcp_client_new_http (const char *name,
                        NULL);
 }
 
-/* Configuration (the program or URL is in agent-mcp-config.c) */
+/* Configuration */
+
+/**
+ * agent_mcp_client_get_name:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the server's name in the configuration (its key in `mcpServers`),
+ * which error messages name it by. [property@Agent.McpClient:name].
+ *
+ * Returns: (transfer none): the name, owned by the client
+ *
+ * Since: 0.1
+ */
+const char *
+agent_mcp_client_get_name (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return self->name;
+}
+
+/**
+ * agent_mcp_client_get_command:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the program started as the server, for a server that speaks MCP on
+ * its standard input and output. [property@Agent.McpClient:command].
+ *
+ * Returns: (nullable) (transfer none): the program, owned by the client, or
+ *   %NULL for a server reached at [property@Agent.McpClient:url]
+ *
+ * Since: 0.1
+ */
+const char *
+agent_mcp_client_get_command (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return self->command;
+}
+
+/**
+ * agent_mcp_client_set_command:
+ * @self: a [class@Agent.McpClient]
+ * @command: (nullable): the program to start (found in `PATH`), or %NULL for
+ *   none
+ *
+ * Sets the program started as the server, from the next connection on. When
+ * there is one, it is used rather than [property@Agent.McpClient:url].
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_command (AgentMcpClient *self,
+                              const char     *command)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (replace_string (&self->command, command))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMMAND]);
+}
+
+/**
+ * agent_mcp_client_get_args:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the arguments the program is started with.
+ * [property@Agent.McpClient:args].
+ *
+ * Returns: (nullable) (array zero-terminated=1) (transfer none): the
+ *   arguments, owned by the client and valid until they change, or %NULL for
+ *   none
+ *
+ * Since: 0.1
+ */
+const char * const *
+agent_mcp_client_get_args (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return (const char * const *) self->args;
+}
+
+/**
+ * agent_mcp_client_set_args:
+ * @self: a [class@Agent.McpClient]
+ * @args: (nullable) (array zero-terminated=1): the program's arguments, or
+ *   %NULL for none
+ *
+ * Sets the arguments the program is started with, from the next connection
+ * on.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_args (AgentMcpClient     *self,
+                           const char * const *args)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (replace_strv (&self->args, args))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARGS]);
+}
+
+/**
+ * agent_mcp_client_get_env:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the variables added to the few of the application's environment the
+ * program inherits. Their values often hold keys: show them with care.
+ * [property@Agent.McpClient:env].
+ *
+ * Returns: (nullable) (array zero-terminated=1) (transfer none): the
+ *   variables as `NAME=VALUE`, owned by the client and valid until they
+ *   change, or %NULL for none
+ *
+ * Since: 0.1
+ */
+const char * const *
+agent_mcp_client_get_env (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return (const char * const *) self->env;
+}
+
+/**
+ * agent_mcp_client_set_env:
+ * @self: a [class@Agent.McpClient]
+ * @env: (nullable) (array zero-terminated=1): variables as `NAME=VALUE`, or
+ *   %NULL for none
+ *
+ * Sets the variables added to the program's environment, from the next
+ * connection on. Their values are kept out of error messages and logs.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_env (AgentMcpClient     *self,
+                          const char * const *env)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (replace_strv (&self->env, env))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENV]);
+}
+
+/**
+ * agent_mcp_client_get_cwd:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the directory the program runs in. [property@Agent.McpClient:cwd].
+ *
+ * Returns: (nullable) (type filename) (transfer none): the directory, owned by
+ *   the client, or %NULL for the application's
+ *
+ * Since: 0.1
+ */
+const char *
+agent_mcp_client_get_cwd (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return self->cwd;
+}
+
+/**
+ * agent_mcp_client_set_cwd:
+ * @self: a [class@Agent.McpClient]
+ * @cwd: (nullable) (type filename): a directory, or %NULL for the
+ *   application's
+ *
+ * Sets the directory the program runs in, from the next connection on.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_cwd (AgentMcpClient *self,
+                          const char     *cwd)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (replace_string (&self->cwd, cwd))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CWD]);
+}
+
+/**
+ * agent_mcp_client_get_url:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the URL of a server that speaks MCP's Streamable HTTP transport.
+ * [property@Agent.McpClient:url].
+ *
+ * Returns: (nullable) (transfer none): the URL, owned by the client, or %NULL
+ *   for none
+ *
+ * Since: 0.1
+ */
+const char *
+agent_mcp_client_get_url (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return self->url;
+}
+
+/**
+ * agent_mcp_client_set_url:
+ * @self: a [class@Agent.McpClient]
+ * @url: (nullable): the server's Streamable HTTP endpoint, such as
+ *   `https://example.com/mcp`, or %NULL for none
+ *
+ * Sets the URL of the server, from the next connection on. It is used when
+ * there is no [property@Agent.McpClient:command]. Redirects are not
+ * followed: the headers go to this URL's host only.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_url (AgentMcpClient *self,
+                          const char     *url)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (replace_string (&self->url, url))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_URL]);
+}
+
+/**
+ * agent_mcp_client_get_headers:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets the HTTP headers sent with every request to the server. Their values
+ * often hold keys: show them with care. [property@Agent.McpClient:headers].
+ *
+ * Returns: (nullable) (array zero-terminated=1) (transfer none): the headers
+ *   as `Name: value`, owned by the client and valid until they change, or
+ *   %NULL for none
+ *
+ * Since: 0.1
+ */
+const char * const *
+agent_mcp_client_get_headers (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return (const char * const *) self->headers;
+}
+
+/**
+ * agent_mcp_client_set_headers:
+ * @self: a [class@Agent.McpClient]
+ * @headers: (nullable) (array zero-terminated=1): headers as `Name: value`
+ *   (such as `Authorization: Bearer …`), or %NULL for none
+ *
+ * Sets the HTTP headers sent with every request to the server, from the
+ * next connection on. Their values are kept out of error messages and logs,
+ * and go to [property@Agent.McpClient:url]'s host only.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_headers (AgentMcpClient     *self,
+                              const char * const *headers)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (replace_strv (&self->headers, headers))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HEADERS]);
+}
 
 /**
  * agent_mcp_client_get_tool_prefix:
@@ -604,8 +1145,9 @@ agent_mcp_client_get_trusted (AgentMcpClient *self)
  * @trusted: whether the user trusts the server
  *
  * Sets whether the server's tools run without asking for approval of each
- * call ([property@Agent.Tool:requires-approval]). The tools already listed
- * change with it.
+ * call ([property@Agent.Tool:requires-approval]), except those it says are
+ * destructive, unless [property@Agent.McpClient:allow-destructive] is set
+ * too. The tools already listed change with it.
  *
  * Since: 0.1
  */
@@ -613,8 +1155,6 @@ void
 agent_mcp_client_set_trusted (AgentMcpClient *self,
                               gboolean        trusted)
 {
-  guint n;
-
   g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
 
   trusted = !!trusted;
@@ -622,14 +1162,28 @@ agent_mcp_client_set_trusted (AgentMcpClient *self,
     return;
 
   self->trusted = trusted;
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->tools));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(AgentTool) tool = g_list_model_get_item (G_LIST_MODEL (self->tools), i);
-
-      agent_tool_set_requires_approval (tool, !trusted);
-    }
+  _agent_mcp_client_update_approvals (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRUSTED]);
+}
+
+/**
+ * agent_mcp_client_get_capabilities:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets what the server said it offers in the handshake (its
+ * `capabilities`: `tools`, `resources` with `subscribe` and
+ * `listChanged`, `prompts`, `logging`…).
+ *
+ * Returns: (transfer none) (nullable): a JSON object, or %NULL before the
+ *   first handshake
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_mcp_client_get_capabilities (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
+  return self->capabilities;
 }
 
 /**
@@ -674,6 +1228,216 @@ agent_mcp_client_set_timeout (AgentMcpClient *self,
 
   self->timeout = timeout;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMEOUT]);
+}
+
+/* Limits */
+
+/**
+ * agent_mcp_client_get_max_tools:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets [property@Agent.McpClient:max-tools].
+ *
+ * Returns: the most tools the server may offer, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+guint
+agent_mcp_client_get_max_tools (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), 0);
+  return self->max_tools;
+}
+
+/**
+ * agent_mcp_client_set_max_tools:
+ * @self: a [class@Agent.McpClient]
+ * @max_tools: the most tools the server may offer, or 0 for no limit
+ *
+ * Sets [property@Agent.McpClient:max-tools], for the next listing.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_max_tools (AgentMcpClient *self,
+                                guint           max_tools)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (self->max_tools != max_tools)
+    {
+      self->max_tools = max_tools;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_TOOLS]);
+    }
+}
+
+/**
+ * agent_mcp_client_get_max_result_size:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets [property@Agent.McpClient:max-result-size].
+ *
+ * Returns: the most bytes of text a tool result may hold, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+guint
+agent_mcp_client_get_max_result_size (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), 0);
+  return self->max_result_size;
+}
+
+/**
+ * agent_mcp_client_set_max_result_size:
+ * @self: a [class@Agent.McpClient]
+ * @max_result_size: the most bytes of text a tool result may hold, or 0 for
+ *   no limit
+ *
+ * Sets [property@Agent.McpClient:max-result-size].
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_max_result_size (AgentMcpClient *self,
+                                      guint           max_result_size)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  if (self->max_result_size != max_result_size)
+    {
+      self->max_result_size = max_result_size;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_RESULT_SIZE]);
+    }
+}
+
+/**
+ * agent_mcp_client_get_call_timeout:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets [property@Agent.McpClient:call-timeout].
+ *
+ * Returns: seconds, or 0 for no limit
+ *
+ * Since: 0.1
+ */
+double
+agent_mcp_client_get_call_timeout (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), 0);
+  return self->call_timeout;
+}
+
+/**
+ * agent_mcp_client_set_call_timeout:
+ * @self: a [class@Agent.McpClient]
+ * @call_timeout: seconds, or 0 for no limit
+ *
+ * Sets [property@Agent.McpClient:call-timeout], for the calls made from
+ * now on.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_call_timeout (AgentMcpClient *self,
+                                   double          call_timeout)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+  g_return_if_fail (AGENT_IS_VALID_TIMEOUT (call_timeout));
+
+  if (self->call_timeout != call_timeout)
+    {
+      self->call_timeout = call_timeout;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALL_TIMEOUT]);
+    }
+}
+
+/* Approval */
+
+/**
+ * agent_mcp_client_get_allow_read_only:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets [property@Agent.McpClient:allow-read-only].
+ *
+ * Returns: whether the server's read-only tools run without asking
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_mcp_client_get_allow_read_only (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), FALSE);
+  return self->allow_read_only;
+}
+
+/**
+ * agent_mcp_client_set_allow_read_only:
+ * @self: a [class@Agent.McpClient]
+ * @allow_read_only: whether the server's read-only tools run without asking
+ *
+ * Sets [property@Agent.McpClient:allow-read-only]. The tools already
+ * listed change with it.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_allow_read_only (AgentMcpClient *self,
+                                      gboolean        allow_read_only)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  allow_read_only = !!allow_read_only;
+  if (self->allow_read_only == allow_read_only)
+    return;
+
+  self->allow_read_only = allow_read_only;
+  _agent_mcp_client_update_approvals (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOW_READ_ONLY]);
+}
+
+/**
+ * agent_mcp_client_get_allow_destructive:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets [property@Agent.McpClient:allow-destructive].
+ *
+ * Returns: whether the destructive tools of a trusted server run without
+ *   asking
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_mcp_client_get_allow_destructive (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), FALSE);
+  return self->allow_destructive;
+}
+
+/**
+ * agent_mcp_client_set_allow_destructive:
+ * @self: a [class@Agent.McpClient]
+ * @allow_destructive: whether the destructive tools of a trusted server
+ *   run without asking
+ *
+ * Sets [property@Agent.McpClient:allow-destructive]. The tools already
+ * listed change with it.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_allow_destructive (AgentMcpClient *self,
+                                        gboolean        allow_destructive)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  allow_destructive = !!allow_destructive;
+  if (self->allow_destructive == allow_destructive)
+    return;
+
+  self->allow_destructive = allow_destructive;
+  _agent_mcp_client_update_approvals (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOW_DESTRUCTIVE]);
 }
 
 /* Status */

@@ -105,6 +105,16 @@ AGENT_AVAILABLE_IN_ALL
 void                 agent_mcp_client_set_trusted         (AgentMcpClient      *self,
                                                            gboolean             trusted);
 AGENT_AVAILABLE_IN_ALL
+gboolean             agent_mcp_client_get_allow_read_only (AgentMcpClient     *self);
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_set_allow_read_only (AgentMcpClient     *self,
+                                                           gboolean            allow_read_only);
+AGENT_AVAILABLE_IN_ALL
+gboolean             agent_mcp_client_get_allow_destructive (AgentMcpClient   *self);
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_set_allow_destructive (AgentMcpClient   *self,
+                                                             gboolean          allow_destructive);
+AGENT_AVAILABLE_IN_ALL
 double               agent_mcp_client_get_timeout         (AgentMcpClient      *self);
 AGENT_AVAILABLE_IN_ALL
 void                 agent_mcp_client_set_timeout         (AgentMcpClient      *self,
@@ -139,6 +149,20 @@ AGENT_AVAILABLE_IN_ALL
 const char          *agent_mcp_client_get_instructions    (AgentMcpClient      *self);
 AGENT_AVAILABLE_IN_ALL
 GListModel          *agent_mcp_client_get_tools           (AgentMcpClient      *self);
+AGENT_AVAILABLE_IN_ALL
+JsonNode            *agent_mcp_client_get_capabilities    (AgentMcpClient      *self);
+
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_cancel_authorization (AgentMcpClient     *self);
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_sign_out_async      (AgentMcpClient      *self,
+                                                           GCancellable        *cancellable,
+                                                           GAsyncReadyCallback  callback,
+                                                           gpointer             user_data);
+AGENT_AVAILABLE_IN_ALL
+gboolean             agent_mcp_client_sign_out_finish     (AgentMcpClient      *self,
+                                                           GAsyncResult        *result,
+                                                           GError             **error);
 
 AGENT_AVAILABLE_IN_ALL
 void                 agent_mcp_client_connect_async       (AgentMcpClient      *self,
@@ -176,6 +200,78 @@ void                 agent_mcp_client_call_tool_async     (AgentMcpClient      *
                                                            gpointer             user_data);
 AGENT_AVAILABLE_IN_ALL
 JsonNode            *agent_mcp_client_call_tool_finish    (AgentMcpClient      *self,
+                                                           GAsyncResult        *result,
+                                                           GError             **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* Resources (agent-mcp-resources.c) */
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_list_resources_async  (AgentMcpClient      *self,
+                                                             GCancellable        *cancellable,
+                                                             GAsyncReadyCallback  callback,
+                                                             gpointer             user_data);
+AGENT_AVAILABLE_IN_ALL
+GListModel          *agent_mcp_client_list_resources_finish (AgentMcpClient      *self,
+                                                             GAsyncResult        *result,
+                                                             GError             **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_list_resource_templates_async  (AgentMcpClient      *self,
+                                                                      GCancellable        *cancellable,
+                                                                      GAsyncReadyCallback  callback,
+                                                                      gpointer             user_data);
+AGENT_AVAILABLE_IN_ALL
+GListModel          *agent_mcp_client_list_resource_templates_finish (AgentMcpClient      *self,
+                                                                      GAsyncResult        *result,
+                                                                      GError             **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_read_resource_async   (AgentMcpClient      *self,
+                                                             const char          *uri,
+                                                             GCancellable        *cancellable,
+                                                             GAsyncReadyCallback  callback,
+                                                             gpointer             user_data);
+AGENT_AVAILABLE_IN_ALL
+GListModel          *agent_mcp_client_read_resource_finish  (AgentMcpClient      *self,
+                                                             GAsyncResult        *result,
+                                                             GError             **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_subscribe_resource_async    (AgentMcpClient      *self,
+                                                                   const char          *uri,
+                                                                   GCancellable        *cancellable,
+                                                                   GAsyncReadyCallback  callback,
+                                                                   gpointer             user_data);
+AGENT_AVAILABLE_IN_ALL
+gboolean             agent_mcp_client_subscribe_resource_finish   (AgentMcpClient      *self,
+                                                                   GAsyncResult        *result,
+                                                                   GError             **error);
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_unsubscribe_resource_async  (AgentMcpClient      *self,
+                                                                   const char          *uri,
+                                                                   GCancellable        *cancellable,
+                                                                   GAsyncReadyCallback  callback,
+                                                                   gpointer             user_data);
+AGENT_AVAILABLE_IN_ALL
+gboolean             agent_mcp_client_unsubscribe_resource_finish (AgentMcpClient      *self,
+                                                                   GAsyncResult        *result,
+                                                                   GError             **error);
+
+/* Prompts (agent-mcp-prompts.c) */
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_list_prompts_async  (AgentMcpClient      *self,
+                                                           GCancellable        *cancellable,
+                                                           GAsyncReadyCallback  callback,
+                                                           gpointer             user_data);
+AGENT_AVAILABLE_IN_ALL
+GListModel          *agent_mcp_client_list_prompts_finish (AgentMcpClient      *self,
+                                                           GAsyncResult        *result,
+                                                           GError             **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_get_prompt_async    (AgentMcpClient      *self,
+                                                           const char          *name,
+                                                           GHashTable          *arguments,
+                                                           GCancellable        *cancellable,
+                                                           GAsyncReadyCallback  callback,
+                                                           gpointer             user_data);
+AGENT_AVAILABLE_IN_ALL
+GListModel          *agent_mcp_client_get_prompt_finish   (AgentMcpClient      *self,
                                                            GAsyncResult        *result,
                                                            GError             **error) G_GNUC_WARN_UNUSED_RESULT;
 

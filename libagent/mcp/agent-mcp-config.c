@@ -1,6 +1,7 @@
-/* agent-mcp-config.c — a server's configuration as JSON
+/* agent-mcp-config.c — AgentMcpClient: a server's configuration as JSON
  *
- * The `mcpServers` form that desktop MCP clients share:
+ * Reading and writing one entry of the `mcpServers` form that desktop MCP
+ * clients share (the properties it sets are in agent-mcp-client.c):
  *
  *   "name": { "command": "npx", "args": ["-y", "…"], "env": { "KEY": "…" } }
  *   "name": { "url": "https://…/mcp", "headers": { "Authorization": "Bearer …" } }
@@ -21,308 +22,8 @@
  * kept as they were, for the other programs that read the same file. */
 static const char * const known_members[] = {
   "type", "command", "args", "env", "cwd", "url", "headers", "disabled", "enabled",
-  "trusted", "toolPrefix", NULL
+  "trusted", "toolPrefix", "allowReadOnly", "allowDestructive", NULL
 };
-
-static void
-set_strv (char               ***field,
-          const char * const   *value)
-{
-  g_strfreev (*field);
-  *field = (value != NULL && value[0] != NULL) ? g_strdupv ((char **) value) : NULL;
-}
-
-/* The program or the URL */
-
-static gboolean
-replace_string (char       **field,
-                const char  *value)
-{
-  if (g_strcmp0 (*field, value) == 0)
-    return FALSE;
-
-  g_free (*field);
-  *field = g_strdup (value);
-  return TRUE;
-}
-
-static gboolean
-replace_strv (char               ***field,
-              const char * const   *value)
-{
-  const char * const empty[] = { NULL };
-
-  if (g_strv_equal ((const char * const *) (*field ? *field : (char **) empty),
-                    value ? value : empty))
-    return FALSE;
-
-  set_strv (field, value);
-  return TRUE;
-}
-
-/**
- * agent_mcp_client_get_name:
- * @self: a [class@Agent.McpClient]
- *
- * Gets the server's name in the configuration (its key in `mcpServers`),
- * which error messages name it by. [property@Agent.McpClient:name].
- *
- * Returns: (transfer none): the name, owned by the client
- *
- * Since: 0.1
- */
-const char *
-agent_mcp_client_get_name (AgentMcpClient *self)
-{
-  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
-  return self->name;
-}
-
-/**
- * agent_mcp_client_get_command:
- * @self: a [class@Agent.McpClient]
- *
- * Gets the program started as the server, for a server that speaks MCP on
- * its standard input and output. [property@Agent.McpClient:command].
- *
- * Returns: (nullable) (transfer none): the program, owned by the client, or
- *   %NULL for a server reached at [property@Agent.McpClient:url]
- *
- * Since: 0.1
- */
-const char *
-agent_mcp_client_get_command (AgentMcpClient *self)
-{
-  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
-  return self->command;
-}
-
-/**
- * agent_mcp_client_set_command:
- * @self: a [class@Agent.McpClient]
- * @command: (nullable): the program to start (found in `PATH`), or %NULL for
- *   none
- *
- * Sets the program started as the server, from the next connection on. When
- * there is one, it is used rather than [property@Agent.McpClient:url].
- *
- * Since: 0.1
- */
-void
-agent_mcp_client_set_command (AgentMcpClient *self,
-                              const char     *command)
-{
-  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
-
-  if (replace_string (&self->command, command))
-    g_object_notify (G_OBJECT (self), "command");
-}
-
-/**
- * agent_mcp_client_get_args:
- * @self: a [class@Agent.McpClient]
- *
- * Gets the arguments the program is started with.
- * [property@Agent.McpClient:args].
- *
- * Returns: (nullable) (array zero-terminated=1) (transfer none): the
- *   arguments, owned by the client and valid until they change, or %NULL for
- *   none
- *
- * Since: 0.1
- */
-const char * const *
-agent_mcp_client_get_args (AgentMcpClient *self)
-{
-  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
-  return (const char * const *) self->args;
-}
-
-/**
- * agent_mcp_client_set_args:
- * @self: a [class@Agent.McpClient]
- * @args: (nullable) (array zero-terminated=1): the program's arguments, or
- *   %NULL for none
- *
- * Sets the arguments the program is started with, from the next connection
- * on.
- *
- * Since: 0.1
- */
-void
-agent_mcp_client_set_args (AgentMcpClient     *self,
-                           const char * const *args)
-{
-  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
-
-  if (replace_strv (&self->args, args))
-    g_object_notify (G_OBJECT (self), "args");
-}
-
-/**
- * agent_mcp_client_get_env:
- * @self: a [class@Agent.McpClient]
- *
- * Gets the variables added to the few of the application's environment the
- * program inherits. Their values often hold keys: show them with care.
- * [property@Agent.McpClient:env].
- *
- * Returns: (nullable) (array zero-terminated=1) (transfer none): the
- *   variables as `NAME=VALUE`, owned by the client and valid until they
- *   change, or %NULL for none
- *
- * Since: 0.1
- */
-const char * const *
-agent_mcp_client_get_env (AgentMcpClient *self)
-{
-  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
-  return (const char * const *) self->env;
-}
-
-/**
- * agent_mcp_client_set_env:
- * @self: a [class@Agent.McpClient]
- * @env: (nullable) (array zero-terminated=1): variables as `NAME=VALUE`, or
- *   %NULL for none
- *
- * Sets the variables added to the program's environment, from the next
- * connection on. Their values are kept out of error messages and logs.
- *
- * Since: 0.1
- */
-void
-agent_mcp_client_set_env (AgentMcpClient     *self,
-                          const char * const *env)
-{
-  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
-
-  if (replace_strv (&self->env, env))
-    g_object_notify (G_OBJECT (self), "env");
-}
-
-/**
- * agent_mcp_client_get_cwd:
- * @self: a [class@Agent.McpClient]
- *
- * Gets the directory the program runs in. [property@Agent.McpClient:cwd].
- *
- * Returns: (nullable) (type filename) (transfer none): the directory, owned by
- *   the client, or %NULL for the application's
- *
- * Since: 0.1
- */
-const char *
-agent_mcp_client_get_cwd (AgentMcpClient *self)
-{
-  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
-  return self->cwd;
-}
-
-/**
- * agent_mcp_client_set_cwd:
- * @self: a [class@Agent.McpClient]
- * @cwd: (nullable) (type filename): a directory, or %NULL for the
- *   application's
- *
- * Sets the directory the program runs in, from the next connection on.
- *
- * Since: 0.1
- */
-void
-agent_mcp_client_set_cwd (AgentMcpClient *self,
-                          const char     *cwd)
-{
-  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
-
-  if (replace_string (&self->cwd, cwd))
-    g_object_notify (G_OBJECT (self), "cwd");
-}
-
-/**
- * agent_mcp_client_get_url:
- * @self: a [class@Agent.McpClient]
- *
- * Gets the URL of a server that speaks MCP's Streamable HTTP transport.
- * [property@Agent.McpClient:url].
- *
- * Returns: (nullable) (transfer none): the URL, owned by the client, or %NULL
- *   for none
- *
- * Since: 0.1
- */
-const char *
-agent_mcp_client_get_url (AgentMcpClient *self)
-{
-  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
-  return self->url;
-}
-
-/**
- * agent_mcp_client_set_url:
- * @self: a [class@Agent.McpClient]
- * @url: (nullable): the server's Streamable HTTP endpoint, such as
- *   `https://example.com/mcp`, or %NULL for none
- *
- * Sets the URL of the server, from the next connection on. It is used when
- * there is no [property@Agent.McpClient:command]. Redirects are not
- * followed: the headers go to this URL's host only.
- *
- * Since: 0.1
- */
-void
-agent_mcp_client_set_url (AgentMcpClient *self,
-                          const char     *url)
-{
-  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
-
-  if (replace_string (&self->url, url))
-    g_object_notify (G_OBJECT (self), "url");
-}
-
-/**
- * agent_mcp_client_get_headers:
- * @self: a [class@Agent.McpClient]
- *
- * Gets the HTTP headers sent with every request to the server. Their values
- * often hold keys: show them with care. [property@Agent.McpClient:headers].
- *
- * Returns: (nullable) (array zero-terminated=1) (transfer none): the headers
- *   as `Name: value`, owned by the client and valid until they change, or
- *   %NULL for none
- *
- * Since: 0.1
- */
-const char * const *
-agent_mcp_client_get_headers (AgentMcpClient *self)
-{
-  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), NULL);
-  return (const char * const *) self->headers;
-}
-
-/**
- * agent_mcp_client_set_headers:
- * @self: a [class@Agent.McpClient]
- * @headers: (nullable) (array zero-terminated=1): headers as `Name: value`
- *   (such as `Authorization: Bearer …`), or %NULL for none
- *
- * Sets the HTTP headers sent with every request to the server, from the
- * next connection on. Their values are kept out of error messages and logs,
- * and go to [property@Agent.McpClient:url]'s host only.
- *
- * Since: 0.1
- */
-void
-agent_mcp_client_set_headers (AgentMcpClient     *self,
-                              const char * const *headers)
-{
-  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
-
-  if (replace_strv (&self->headers, headers))
-    g_object_notify (G_OBJECT (self), "headers");
-}
-
-/* Reading a configuration */
 
 static gboolean
 read_string (JsonObject  *object,
@@ -458,8 +159,9 @@ invalid:
  *
  * Creates a client from a server's configuration. Besides `command`,
  * `args`, `env`, `cwd`, `url`, `headers` and `type` (`stdio`, `http` or
- * `streamable-http`), it reads `disabled` (or `enabled`), and libagent's own
- * `trusted` and `toolPrefix`. Other members are kept, and written back by
+ * `streamable-http`), it reads `disabled` (or `enabled`), and libagent's
+ * own `trusted`, `allowReadOnly`, `allowDestructive` and `toolPrefix`.
+ * Other members are kept, and written back by
  * [method@Agent.McpClient.to_json].
  *
  * Returns: (transfer full) (nullable): a new [class@Agent.McpClient], or %NULL with
@@ -477,6 +179,8 @@ agent_mcp_client_new_from_json (const char  *name,
   gboolean disabled = FALSE;
   gboolean enabled = TRUE;
   gboolean trusted = FALSE;
+  gboolean allow_read_only = FALSE;
+  gboolean allow_destructive = FALSE;
   JsonObject *object;
   JsonObject *extra;
   JsonObjectIter iter;
@@ -506,7 +210,9 @@ agent_mcp_client_new_from_json (const char  *name,
       !read_string (object, "toolPrefix", name, &self->tool_prefix, error) ||
       !read_boolean (object, "disabled", name, &disabled, error) ||
       !read_boolean (object, "enabled", name, &enabled, error) ||
-      !read_boolean (object, "trusted", name, &trusted, error))
+      !read_boolean (object, "trusted", name, &trusted, error) ||
+      !read_boolean (object, "allowReadOnly", name, &allow_read_only, error) ||
+      !read_boolean (object, "allowDestructive", name, &allow_destructive, error))
     return NULL;
 
   if (type != NULL && (g_str_equal (type, "sse")))
@@ -533,6 +239,8 @@ agent_mcp_client_new_from_json (const char  *name,
 
   self->enabled = enabled && !disabled;
   self->trusted = trusted;
+  self->allow_read_only = allow_read_only;
+  self->allow_destructive = allow_destructive;
 
   extra = json_object_new ();
   json_object_iter_init_ordered (&iter, object);
@@ -625,6 +333,16 @@ agent_mcp_client_to_json (AgentMcpClient *self)
   if (self->trusted)
     {
       json_builder_set_member_name (builder, "trusted");
+      json_builder_add_boolean_value (builder, TRUE);
+    }
+  if (self->allow_read_only)
+    {
+      json_builder_set_member_name (builder, "allowReadOnly");
+      json_builder_add_boolean_value (builder, TRUE);
+    }
+  if (self->allow_destructive)
+    {
+      json_builder_set_member_name (builder, "allowDestructive");
       json_builder_add_boolean_value (builder, TRUE);
     }
   if (self->tool_prefix != NULL)

@@ -7,7 +7,8 @@
  *
  * A tools/list_changed notification lists the tools again (once more if
  * it comes during a listing); tools whose definition did not change stay
- * the same objects, so a session that offers them sees no change.
+ * the same objects, so a session that offers them sees no change; a tool
+ * whose definition changed is a new object, and ::tool-changed says so.
  *
  * Each connection has a generation: when a connection ends (closed,
  * failed, disabled), the answers still on their way to it are stale and
@@ -184,6 +185,9 @@ rpc_notification_cb (gpointer         user_data,
 {
   AgentMcpClient *self = user_data;
 
+  if (_agent_mcp_client_resource_notification (self, method, params))
+    return;
+
   if (g_str_equal (method, "notifications/tools/list_changed"))
     {
       /* Before the first listing, there is nothing to refresh. */
@@ -220,6 +224,7 @@ replace_tools (AgentMcpClient *self,
   guint n_old = g_list_model_get_n_items (model);
   g_autoptr(GPtrArray) tools = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GHashTable) old_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) redefined = g_ptr_array_new_with_free_func (g_object_unref);
   gboolean changed = n_old != listed->len;
 
   /* Names are unique in both lists: a tool is found by its name */
@@ -246,6 +251,14 @@ replace_tools (AgentMcpClient *self,
           kept = g_steal_pointer (&old);
           changed |= (i != j - 1);
         }
+      else if (old != NULL &&
+               g_str_equal (agent_mcp_tool_get_remote_name (old),
+                            agent_mcp_tool_get_remote_name (tool)))
+        {
+          /* The same tool, defined anew: said once it is in the list */
+          g_ptr_array_add (redefined, g_object_ref (tool));
+          g_ptr_array_add (redefined, g_steal_pointer (&old));
+        }
 
       changed |= (kept == NULL);
       g_ptr_array_add (tools, kept ? kept : g_object_ref (tool));
@@ -253,6 +266,15 @@ replace_tools (AgentMcpClient *self,
 
   if (changed)
     g_list_store_splice (self->tools, 0, n_old, tools->pdata, tools->len);
+
+  for (guint i = 0; i + 1 < redefined->len; i += 2)
+    {
+      AgentMcpTool *tool = g_ptr_array_index (redefined, i);
+      AgentMcpTool *previous = g_ptr_array_index (redefined, i + 1);
+
+      _agent_mcp_client_emit_tool_changed (self, tool, previous,
+                                           _agent_mcp_tool_diff (previous, tool));
+    }
 }
 
 static void
@@ -465,6 +487,9 @@ initialize_cb (GObject      *object,
   if (json_object_has_member (answer, "capabilities") &&
       JSON_NODE_HOLDS_OBJECT (json_object_get_member (answer, "capabilities")))
     capabilities = json_object_get_object_member (answer, "capabilities");
+  g_clear_pointer (&self->capabilities, json_node_unref);
+  self->capabilities = json_node_init_object (json_node_alloc (),
+                                              capabilities ? capabilities : json_object_new ());
 
   set_info (self, &self->protocol_version, version, AGENT_MCP_CLIENT_PROP_PROTOCOL_VERSION);
   set_info (self, &self->server_name,
@@ -512,7 +537,10 @@ start_connection (AgentMcpClient *self)
                                                 (const char * const *) self->args,
                                                 (const char * const *) self->env, self->cwd);
   else if (self->url != NULL)
-    transport = _agent_mcp_http_transport_new (self->url, (const char * const *) self->headers);
+    {
+      transport = _agent_mcp_http_transport_new (self->url, (const char * const *) self->headers);
+      _agent_mcp_client_setup_auth (self, transport);
+    }
   else
     {
       error = g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,

@@ -25,6 +25,7 @@
 #include <libsoup/soup.h>
 
 #include "agent-error-private.h"
+#include "mcp/agent-mcp-auth-private.h"
 #include "mcp/agent-mcp-private.h"
 #include "wire/agent-sse-parser-private.h"
 #include "agent-util-private.h"
@@ -46,6 +47,7 @@ struct _AgentMcpHttpTransport
   GHashTable        *requests;         /* id → its exchange's GCancellable */
   char              *session_id;
   char              *protocol_version;
+  AgentMcpAuth      *auth;             /* OAuth, or NULL */
 };
 
 #define AGENT_TYPE_MCP_HTTP_TRANSPORT (agent_mcp_http_transport_get_type ())
@@ -66,6 +68,9 @@ typedef struct
   gulong                 cancelled_id; /* on the transport's cancellable */
   guint                  is_get : 1;
   guint                  is_error : 1; /* an HTTP error status: body read for its message */
+  GBytes                *request_body; /* to send it again once authorized */
+  char                  *token;        /* the Bearer token it carries */
+  guint                  n_challenges;
 } Exchange;
 
 static void
@@ -86,6 +91,8 @@ exchange_free (Exchange *exchange)
   g_clear_object (&exchange->stream);
   g_clear_object (&exchange->message);
   g_clear_object (&exchange->cancellable);
+  g_clear_pointer (&exchange->request_body, g_bytes_unref);
+  g_free (exchange->token);
   g_object_unref (exchange->self);
   g_free (exchange);
 }
@@ -106,6 +113,13 @@ exchange_failed (Exchange *exchange,
   AgentMcpTransport *transport = AGENT_MCP_TRANSPORT (exchange->self);
   g_autofree char *message = _agent_mcp_transport_redact (transport, error->message);
 
+  if (exchange->self->auth != NULL)
+    {
+      char *redacted = _agent_mcp_auth_redact (exchange->self->auth, message);
+
+      g_free (message);
+      message = redacted;
+    }
   g_free (error->message);
   error->message = g_steal_pointer (&message);
 
@@ -122,7 +136,7 @@ exchange_failed (Exchange *exchange,
   g_error_free (error);
 }
 
-static void
+static const char *
 add_headers (AgentMcpHttpTransport *self,
              SoupMessage           *message)
 {
@@ -146,6 +160,7 @@ add_headers (AgentMcpHttpTransport *self,
     soup_message_headers_replace (headers, "Mcp-Session-Id", self->session_id);
   if (self->protocol_version != NULL)
     soup_message_headers_replace (headers, "MCP-Protocol-Version", self->protocol_version);
+  return self->auth != NULL ? _agent_mcp_auth_apply (self->auth, message) : NULL;
 }
 
 /* Reading an answer */
@@ -315,6 +330,39 @@ read_body (Exchange *exchange)
                                    exchange->cancellable, read_body_cb, exchange);
 }
 
+static void exchange_send (Exchange *exchange);
+
+static gboolean
+is_challenge (Exchange *exchange,
+              guint     status)
+{
+  g_autofree char *error = NULL;
+
+  if (exchange->self->auth == NULL || exchange->n_challenges >= 2)
+    return FALSE;
+  if (status == SOUP_STATUS_UNAUTHORIZED)
+    return TRUE;
+  /* 403 with insufficient_scope: a token with more scope may do */
+  error = _agent_mcp_auth_param (soup_message_headers_get_one (
+                                   soup_message_get_response_headers (exchange->message),
+                                   "WWW-Authenticate"), "error");
+  return status == SOUP_STATUS_FORBIDDEN && g_strcmp0 (error, "insufficient_scope") == 0;
+}
+
+static void
+authorized_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(Exchange) exchange = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!_agent_mcp_auth_finish (AGENT_MCP_AUTH (object), result, &error))
+    exchange_failed (exchange, g_steal_pointer (&error));
+  else if (!g_cancellable_is_cancelled (exchange->cancellable))
+    exchange_send (g_steal_pointer (&exchange));
+}
+
 static void
 send_cb (GObject      *object,
          GAsyncResult *result,
@@ -341,6 +389,18 @@ send_cb (GObject      *object,
   status = soup_message_get_status (exchange->message);
   headers = soup_message_get_response_headers (exchange->message);
   content_type = soup_message_headers_get_content_type (headers, NULL);
+
+  if (is_challenge (exchange, status))
+    {
+      /* Refreshed or authorized, it goes again */
+      Exchange *waiting = g_steal_pointer (&exchange);
+
+      waiting->n_challenges++;
+      g_input_stream_close_async (waiting->stream, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
+      _agent_mcp_auth_challenge_async (self->auth, waiting->message, waiting->token,
+                                       authorized_cb, waiting);
+      return;
+    }
 
   if ((session_id = soup_message_headers_get_one (headers, "Mcp-Session-Id")) != NULL &&
       self->session_id == NULL)
@@ -392,20 +452,17 @@ cancel_exchange_cb (GCancellable *transport_cancellable,
   g_cancellable_cancel (exchange_cancellable);
 }
 
+/* Sends the exchange's message, again after an authorization */
 static void
-start_exchange (AgentMcpHttpTransport *self,
-                const char            *method,
-                GBytes                *body,
-                gint64                 id)
+exchange_send (Exchange *exchange)
 {
-  Exchange *exchange = g_new0 (Exchange, 1);
+  AgentMcpHttpTransport *self = exchange->self;
   SoupMessageHeaders *headers;
 
-  exchange->self = g_object_ref (self);
-  exchange->id = id;
-  exchange->is_get = g_str_equal (method, SOUP_METHOD_GET);
-  exchange->cancellable = g_cancellable_new ();
-  exchange->message = soup_message_new (method, self->url);
+  g_clear_object (&exchange->stream);
+  g_clear_object (&exchange->message);
+  exchange->message = soup_message_new (exchange->is_get ? SOUP_METHOD_GET : SOUP_METHOD_POST,
+                                        self->url);
   soup_message_add_flags (exchange->message, SOUP_MESSAGE_NO_REDIRECT);
   headers = soup_message_get_request_headers (exchange->message);
 
@@ -413,10 +470,46 @@ start_exchange (AgentMcpHttpTransport *self,
     soup_message_headers_replace (headers, "Accept", "text/event-stream");
   else
     soup_message_headers_replace (headers, "Accept", "application/json, text/event-stream");
-  add_headers (self, exchange->message);
+  g_free (exchange->token);
+  exchange->token = g_strdup (add_headers (self, exchange->message));
 
-  if (body != NULL)
-    soup_message_set_request_body_from_bytes (exchange->message, "application/json", body);
+  if (exchange->request_body != NULL)
+    soup_message_set_request_body_from_bytes (exchange->message, "application/json",
+                                              exchange->request_body);
+
+  soup_session_send_async (self->session, exchange->message, G_PRIORITY_DEFAULT,
+                           exchange->cancellable, send_cb, exchange);
+}
+
+static void
+prepared_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(Exchange) exchange = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* Not ready (the keyring could not be read, a refresh failed): the
+   * server's refusal will say what to do */
+  if (!_agent_mcp_auth_finish (AGENT_MCP_AUTH (object), result, &error))
+    _agent_mcp_log (server_name (exchange->self), "%s", error->message);
+  if (!g_cancellable_is_cancelled (exchange->cancellable))
+    exchange_send (g_steal_pointer (&exchange));
+}
+
+static void
+start_exchange (AgentMcpHttpTransport *self,
+                const char            *method,
+                GBytes                *body,
+                gint64                 id)
+{
+  Exchange *exchange = g_new0 (Exchange, 1);
+
+  exchange->self = g_object_ref (self);
+  exchange->id = id;
+  exchange->is_get = g_str_equal (method, SOUP_METHOD_GET);
+  exchange->cancellable = g_cancellable_new ();
+  exchange->request_body = body != NULL ? g_bytes_ref (body) : NULL;
 
   if (id >= 0)
     {
@@ -431,8 +524,10 @@ start_exchange (AgentMcpHttpTransport *self,
                                                   G_CALLBACK (cancel_exchange_cb),
                                                   exchange->cancellable, NULL);
 
-  soup_session_send_async (self->session, exchange->message, G_PRIORITY_DEFAULT,
-                           exchange->cancellable, send_cb, exchange);
+  if (self->auth != NULL && _agent_mcp_auth_needs_prepare (self->auth))
+    _agent_mcp_auth_prepare_async (self->auth, prepared_cb, exchange);
+  else
+    exchange_send (exchange);
 }
 
 /* The transport */
@@ -520,6 +615,8 @@ agent_mcp_http_transport_close_async (AgentMcpTransport   *transport,
 
   g_task_set_source_tag (task, agent_mcp_http_transport_close_async);
   g_cancellable_cancel (self->cancellable);
+  if (self->auth != NULL)
+    _agent_mcp_auth_cancel (self->auth);
 
   if (self->session == NULL || self->session_id == NULL)
     {
@@ -558,6 +655,7 @@ agent_mcp_http_transport_finalize (GObject *object)
   g_strfreev (self->headers);
   g_free (self->session_id);
   g_free (self->protocol_version);
+  g_clear_object (&self->auth);
 
   G_OBJECT_CLASS (agent_mcp_http_transport_parent_class)->finalize (object);
 }
@@ -608,4 +706,13 @@ _agent_mcp_http_transport_new (const char         *url,
                                     (const char * const *) secrets->pdata);
 
   return AGENT_MCP_TRANSPORT (self);
+}
+
+void
+_agent_mcp_http_transport_set_auth (AgentMcpTransport *transport,
+                                    AgentMcpAuth      *auth)
+{
+  AgentMcpHttpTransport *self = AGENT_MCP_HTTP_TRANSPORT (transport);
+
+  g_set_object (&self->auth, auth);
 }

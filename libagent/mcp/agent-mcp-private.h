@@ -22,7 +22,10 @@
 
 #include "agent-debug-private.h"
 #include "json/agent-json-private.h"
+#include "messages/agent-content-part.h"
 #include "mcp/agent-mcp-client.h"
+#include "mcp/agent-mcp-prompt.h"
+#include "mcp/agent-mcp-resource.h"
 #include "mcp/agent-mcp-tool.h"
 #include "tools/agent-tool-invocation.h"
 
@@ -197,11 +200,13 @@ JsonNode    *_agent_mcp_rpc_request_finish  (GAsyncResult               *result,
 void         _agent_mcp_rpc_notify          (AgentMcpRpc                *self,
                                              const char                 *method,
                                              cJSON                      *params);
+void         _agent_mcp_rpc_hold_timeouts   (AgentMcpRpc                *self,
+                                             gboolean                    hold);
 /* Fails every pending request with @error and stops reporting. */
 void         _agent_mcp_rpc_shutdown        (AgentMcpRpc                *self,
                                              const GError               *error);
 
-/* The client (agent-mcp-client.c: the object and its configuration;
+/* The client (agent-mcp-client.c: the object, its properties and signals;
  * agent-mcp-connection.c: connecting, listing tools, calling them) */
 
 struct _AgentMcpClient
@@ -224,6 +229,8 @@ struct _AgentMcpClient
   guint                max_result_size;
   guint                enabled : 1;
   guint                trusted : 1;
+  guint                allow_read_only : 1;
+  guint                allow_destructive : 1;
 
   /* Connection */
   AgentMcpClientState  state;
@@ -232,6 +239,7 @@ struct _AgentMcpClient
   char                *server_version;
   char                *protocol_version;
   char                *instructions;
+  JsonNode            *capabilities;  /* the server's, from the handshake */
   GListStore          *tools;         /* of AgentMcpTool */
   AgentMcpRpc         *rpc;
   GPtrArray           *waiters;       /* of GTask: connect_async() callers */
@@ -244,6 +252,9 @@ struct _AgentMcpClient
   guint                generation;    /* a new connection: older callbacks are stale */
   guint                refreshing : 1;
   guint                refresh_again : 1;
+
+  /* OAuth of an HTTP server (agent-mcp-client-auth.c) */
+  struct _AgentMcpAuth *auth;
 };
 
 typedef enum
@@ -266,20 +277,71 @@ void     _agent_mcp_client_disconnect         (AgentMcpClient             *self,
 void     _agent_mcp_client_stop               (AgentMcpClient             *self);
 void     _agent_mcp_client_clear_tools        (AgentMcpClient             *self);
 
+/* agent-mcp-approval.c: which calls ask the user */
+gboolean _agent_mcp_client_tool_needs_approval (AgentMcpClient          *self,
+                                                AgentMcpTool            *tool);
+void     _agent_mcp_client_update_approvals   (AgentMcpClient             *self);
+
+/* agent-mcp-client-auth.c */
+void     _agent_mcp_client_setup_auth         (AgentMcpClient             *self,
+                                               AgentMcpTransport          *transport);
+void     _agent_mcp_client_clear_auth         (AgentMcpClient             *self);
+
 /* agent-mcp-limits.c: what a server may send */
-void     _agent_mcp_client_init_limits        (AgentMcpClient             *self);
-void     _agent_mcp_client_class_add_limits   (GObjectClass               *object_class,
-                                               guint                       first_prop_id);
-gboolean _agent_mcp_client_get_limit_property (AgentMcpClient             *self,
-                                               guint                       prop_id,
-                                               GValue                     *value);
-gboolean _agent_mcp_client_set_limit_property (AgentMcpClient             *self,
-                                               guint                       prop_id,
-                                               const GValue               *value);
 GError  *_agent_mcp_check_tools_page          (const AgentJson            *result,
                                                gpointer                    client);
 GError  *_agent_mcp_check_call_result         (const AgentJson            *result,
                                                gpointer                    client);
+
+/* agent-mcp-request.c: requests beyond tools, and listings */
+
+/* The most pages of a listing, and items in all */
+#define AGENT_MCP_MAX_PAGES  100
+#define AGENT_MCP_MAX_LISTED 10000
+
+/* An item of a listing, or NULL to leave it out */
+typedef GObject *(*AgentMcpMakeItemFunc) (JsonObject *definition);
+
+void        _agent_mcp_client_request_async  (AgentMcpClient        *self,
+                                              const char            *method,
+                                              cJSON                 *params,
+                                              GCancellable          *cancellable,
+                                              GAsyncReadyCallback    callback,
+                                              gpointer               user_data);
+JsonNode   *_agent_mcp_client_request_finish (AgentMcpClient        *self,
+                                              GAsyncResult          *result,
+                                              GError               **error);
+void        _agent_mcp_client_list_async     (AgentMcpClient        *self,
+                                              const char            *method,
+                                              const char            *member,
+                                              GType                  type,
+                                              AgentMcpMakeItemFunc   make_item,
+                                              gpointer               source_tag,
+                                              GCancellable          *cancellable,
+                                              GAsyncReadyCallback    callback,
+                                              gpointer               user_data);
+GListModel *_agent_mcp_client_list_finish    (AgentMcpClient        *self,
+                                              GAsyncResult          *result,
+                                              gpointer               source_tag,
+                                              GError               **error);
+
+/* agent-mcp-resources.c */
+AgentMcpResource *_agent_mcp_resource_new   (JsonObject                 *definition,
+                                             gboolean                    is_template);
+gboolean      _agent_mcp_client_resource_notification (AgentMcpClient  *self,
+                                                       const char      *method,
+                                                       const AgentJson *params);
+void          _agent_mcp_client_emit_resource_updated (AgentMcpClient  *self,
+                                                       const char      *uri);
+void          _agent_mcp_client_emit_resources_changed (AgentMcpClient *self);
+AgentContentPart *_agent_mcp_contents_to_part (AgentMcpClient           *self,
+                                               const char               *requested,
+                                               JsonObject               *contents,
+                                               GError                  **error);
+
+/* agent-mcp-prompts.c */
+AgentMcpPrompt *_agent_mcp_prompt_new       (JsonObject                 *definition);
+void          _agent_mcp_client_emit_prompts_changed (AgentMcpClient   *self);
 
 /* Between the client and its tools */
 
@@ -289,11 +351,23 @@ AgentMcpTool *_agent_mcp_tool_new           (AgentMcpClient             *client,
 
 gboolean      _agent_mcp_tool_same          (AgentMcpTool               *a,
                                              AgentMcpTool               *b);
+AgentMcpToolChanges _agent_mcp_tool_diff   (AgentMcpTool               *a,
+                                             AgentMcpTool               *b);
+void          _agent_mcp_client_emit_tool_changed (AgentMcpClient       *self,
+                                                   AgentMcpTool         *tool,
+                                                   AgentMcpTool         *previous,
+                                                   AgentMcpToolChanges   changes);
+gboolean      _agent_mcp_tool_declares_destructive (AgentMcpTool        *self);
+GError       *_agent_mcp_tool_check_structured (AgentMcpTool            *self,
+                                                JsonNode                *result);
 void          _agent_mcp_client_invoke      (AgentMcpClient             *self,
                                              AgentMcpTool               *tool,
                                              AgentToolInvocation        *invocation);
 GPtrArray    *_agent_mcp_result_dup_images  (JsonNode                   *result);
 gboolean      _agent_mcp_is_base64          (const char                 *data);
+/* The string member @member of @object (may be NULL), or NULL */
+const char   *_agent_mcp_string        (JsonObject                 *object,
+                                             const char                 *member);
 char         *_agent_mcp_result_to_text     (JsonNode                   *result,
                                              gboolean                   *is_error);
 

@@ -45,6 +45,7 @@ struct _AgentMcpRpc
   guint                 dispatching;    /* depth of message_cb() */
   guint                 shut_down : 1;
   guint                 free_later : 1; /* freed while dispatching */
+  guint                 held : 1;       /* no time limits: the user authorizes */
 };
 
 typedef struct
@@ -210,6 +211,8 @@ static void
 start_timeout (Pending *pending)
 {
   destroy_source (&pending->timeout_source);
+  if (pending->rpc->held)
+    return;
   pending->timeout_source = g_timeout_source_new ((guint) MIN (pending->timeout * 1000,
                                                                G_MAXUINT));
   g_source_set_callback (pending->timeout_source, timeout_cb, pending, NULL);
@@ -701,4 +704,20 @@ _agent_mcp_rpc_free (AgentMcpRpc *self)
     self->free_later = TRUE;
   else
     rpc_free (self);
+}
+
+/* While the user authorizes in a browser, requests wait without a time
+ * limit; released, each gets its whole limit again. */
+void
+_agent_mcp_rpc_hold_timeouts (AgentMcpRpc *self,
+                              gboolean     hold)
+{
+  GHashTableIter iter;
+  Pending *pending;
+
+  self->held = !!hold;
+  g_hash_table_iter_init (&iter, self->pending);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &pending))
+    if (pending->timeout > 0)
+      start_timeout (pending);
 }

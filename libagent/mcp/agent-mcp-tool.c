@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "agent-error.h"
+#include "json/agent-json-schema.h"
 #include "mcp/agent-mcp-private.h"
 #include "tools/agent-tool-invocation.h"
 
@@ -35,8 +36,19 @@
  * marked `isError` is an error result. Progress notifications are the
  * invocation's progress.
  *
- * MCP tools require approval unless their server is
- * [property@Agent.McpClient:trusted].
+ * The server's hints about the tool are properties:
+ * [property@Agent.McpTool:read-only-hint],
+ * [property@Agent.McpTool:destructive-hint],
+ * [property@Agent.McpTool:idempotent-hint] and
+ * [property@Agent.McpTool:open-world-hint]. They decide, with the
+ * client's [property@Agent.McpClient:trusted],
+ * [property@Agent.McpClient:allow-read-only] and
+ * [property@Agent.McpClient:allow-destructive], whether a call asks for
+ * approval ([property@Agent.Tool:requires-approval]).
+ *
+ * A tool with an [property@Agent.McpTool:output-schema] must answer with
+ * `structuredContent` that follows it: a result that does not is an error
+ * result that says where it differs.
  *
  * Since: 0.1
  */
@@ -49,7 +61,21 @@ struct _AgentMcpTool
   char      *remote_name;
   char      *title;
   JsonNode  *annotations;
+  JsonNode  *output_schema;
 };
+
+enum {
+  PROP_0,
+  PROP_TITLE,
+  PROP_READ_ONLY_HINT,
+  PROP_DESTRUCTIVE_HINT,
+  PROP_IDEMPOTENT_HINT,
+  PROP_OPEN_WORLD_HINT,
+  PROP_OUTPUT_SCHEMA,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (AgentMcpTool, agent_mcp_tool, AGENT_TYPE_TOOL)
 
@@ -79,8 +105,48 @@ agent_mcp_tool_finalize (GObject *object)
   g_clear_pointer (&self->remote_name, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->annotations, json_node_unref);
+  g_clear_pointer (&self->output_schema, json_node_unref);
 
   G_OBJECT_CLASS (agent_mcp_tool_parent_class)->finalize (object);
+}
+
+static void
+agent_mcp_tool_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  AgentMcpTool *self = AGENT_MCP_TOOL (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+
+    case PROP_READ_ONLY_HINT:
+      g_value_set_boolean (value, agent_mcp_tool_get_read_only_hint (self));
+      break;
+
+    case PROP_DESTRUCTIVE_HINT:
+      g_value_set_boolean (value, agent_mcp_tool_get_destructive_hint (self));
+      break;
+
+    case PROP_IDEMPOTENT_HINT:
+      g_value_set_boolean (value, agent_mcp_tool_get_idempotent_hint (self));
+      break;
+
+    case PROP_OPEN_WORLD_HINT:
+      g_value_set_boolean (value, agent_mcp_tool_get_open_world_hint (self));
+      break;
+
+    case PROP_OUTPUT_SCHEMA:
+      g_value_set_boxed (value, self->output_schema);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -88,9 +154,81 @@ agent_mcp_tool_class_init (AgentMcpToolClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   AgentToolClass *tool_class = AGENT_TOOL_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
 
   object_class->finalize = agent_mcp_tool_finalize;
+  object_class->get_property = agent_mcp_tool_get_property;
   tool_class->invoke = agent_mcp_tool_invoke;
+
+  /**
+   * AgentMcpTool:title:
+   *
+   * A name for people to read (the tool's `title`, or that of its
+   * annotations), or %NULL.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, flags);
+
+  /**
+   * AgentMcpTool:read-only-hint:
+   *
+   * Whether the server says that the tool changes nothing
+   * (`readOnlyHint`; %FALSE when it does not say).
+   *
+   * Since: 0.1
+   */
+  properties[PROP_READ_ONLY_HINT] =
+    g_param_spec_boolean ("read-only-hint", NULL, NULL, FALSE, flags);
+
+  /**
+   * AgentMcpTool:destructive-hint:
+   *
+   * Whether the tool may destroy or overwrite what it changes
+   * (`destructiveHint`). As the MCP specification says, a tool that is not
+   * read-only is taken to be destructive when the server does not say;
+   * a read-only tool never is.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_DESTRUCTIVE_HINT] =
+    g_param_spec_boolean ("destructive-hint", NULL, NULL, TRUE, flags);
+
+  /**
+   * AgentMcpTool:idempotent-hint:
+   *
+   * Whether calling the tool again with the same arguments does nothing
+   * more (`idempotentHint`; %FALSE when the server does not say; %TRUE
+   * for a read-only tool).
+   *
+   * Since: 0.1
+   */
+  properties[PROP_IDEMPOTENT_HINT] =
+    g_param_spec_boolean ("idempotent-hint", NULL, NULL, FALSE, flags);
+
+  /**
+   * AgentMcpTool:open-world-hint:
+   *
+   * Whether the tool reaches beyond the server, to the web or other
+   * people's systems (`openWorldHint`; %TRUE when the server does not say).
+   *
+   * Since: 0.1
+   */
+  properties[PROP_OPEN_WORLD_HINT] =
+    g_param_spec_boolean ("open-world-hint", NULL, NULL, TRUE, flags);
+
+  /**
+   * AgentMcpTool:output-schema:
+   *
+   * The JSON Schema the tool's `structuredContent` follows
+   * (`outputSchema`), or %NULL.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_OUTPUT_SCHEMA] =
+    g_param_spec_boxed ("output-schema", NULL, NULL, JSON_TYPE_NODE, flags);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -145,9 +283,10 @@ make_parameters (JsonObject *definition)
   return node;
 }
 
-static const char *
-get_string (JsonObject *object,
-            const char *member)
+/* Documented in agent-mcp-private.h */
+const char *
+_agent_mcp_string (JsonObject *object,
+                   const char *member)
 {
   JsonNode *node = object ? json_object_get_member (object, member) : NULL;
 
@@ -156,6 +295,14 @@ get_string (JsonObject *object,
     return NULL;
   return json_node_get_string (node);
 }
+
+static const char *
+get_string (JsonObject *object,
+            const char *member)
+{
+  return _agent_mcp_string (object, member);
+}
+
 
 static JsonObject *
 get_object (JsonObject *object,
@@ -176,6 +323,7 @@ _agent_mcp_tool_new (AgentMcpClient *client,
   const char *remote = get_string (definition, "name");
   const char *description = get_string (definition, "description");
   JsonObject *annotations = get_object (definition, "annotations");
+  JsonObject *output_schema = get_object (definition, "outputSchema");
   const char *title = get_string (definition, "title");
   g_autoptr(JsonNode) parameters = NULL;
   g_autofree char *name = NULL;
@@ -196,7 +344,6 @@ _agent_mcp_tool_new (AgentMcpClient *client,
                        "name", name,
                        "description", description ? description : title ? title : "",
                        "parameters", parameters,
-                       "requires-approval", !agent_mcp_client_get_trusted (client),
                        NULL);
 
   g_weak_ref_set (&self->client, client);
@@ -208,8 +355,46 @@ _agent_mcp_tool_new (AgentMcpClient *client,
       json_node_set_object (self->annotations, annotations);
       json_node_seal (self->annotations);
     }
+  if (output_schema != NULL)
+    {
+      self->output_schema = json_node_new (JSON_NODE_OBJECT);
+      json_node_set_object (self->output_schema, output_schema);
+      json_node_seal (self->output_schema);
+    }
+  agent_tool_set_requires_approval (AGENT_TOOL (self),
+                                    _agent_mcp_client_tool_needs_approval (client, self));
 
   return self;
+}
+
+static gboolean
+nodes_equal (JsonNode *a,
+             JsonNode *b)
+{
+  return (a == NULL && b == NULL) || (a != NULL && b != NULL && json_node_equal (a, b));
+}
+
+/* What differs between two definitions of the tool of one name */
+AgentMcpToolChanges
+_agent_mcp_tool_diff (AgentMcpTool *a,
+                      AgentMcpTool *b)
+{
+  AgentTool *ta = AGENT_TOOL (a);
+  AgentTool *tb = AGENT_TOOL (b);
+  AgentMcpToolChanges changes = AGENT_MCP_TOOL_CHANGE_NONE;
+
+  if (g_strcmp0 (a->title, b->title) != 0)
+    changes |= AGENT_MCP_TOOL_CHANGE_TITLE;
+  if (!g_str_equal (agent_tool_get_description (ta), agent_tool_get_description (tb)))
+    changes |= AGENT_MCP_TOOL_CHANGE_DESCRIPTION;
+  if (!json_node_equal (agent_tool_get_parameters (ta), agent_tool_get_parameters (tb)))
+    changes |= AGENT_MCP_TOOL_CHANGE_INPUT_SCHEMA;
+  if (!nodes_equal (a->output_schema, b->output_schema))
+    changes |= AGENT_MCP_TOOL_CHANGE_OUTPUT_SCHEMA;
+  if (!nodes_equal (a->annotations, b->annotations))
+    changes |= AGENT_MCP_TOOL_CHANGE_ANNOTATIONS;
+
+  return changes;
 }
 
 /* Whether @b describes the same tool as @a */
@@ -217,17 +402,38 @@ gboolean
 _agent_mcp_tool_same (AgentMcpTool *a,
                       AgentMcpTool *b)
 {
-  AgentTool *ta = AGENT_TOOL (a);
-  AgentTool *tb = AGENT_TOOL (b);
-
-  return g_str_equal (agent_tool_get_name (ta), agent_tool_get_name (tb)) &&
+  return g_str_equal (agent_tool_get_name (AGENT_TOOL (a)), agent_tool_get_name (AGENT_TOOL (b))) &&
          g_str_equal (a->remote_name, b->remote_name) &&
-         g_str_equal (agent_tool_get_description (ta), agent_tool_get_description (tb)) &&
-         g_strcmp0 (a->title, b->title) == 0 &&
-         json_node_equal (agent_tool_get_parameters (ta), agent_tool_get_parameters (tb)) &&
-         ((a->annotations == NULL && b->annotations == NULL) ||
-          (a->annotations != NULL && b->annotations != NULL &&
-           json_node_equal (a->annotations, b->annotations)));
+         _agent_mcp_tool_diff (a, b) == AGENT_MCP_TOOL_CHANGE_NONE;
+}
+
+/* Whether a result follows the tool's output schema: NULL if it does (or
+ * the tool has none, or the result is an error), else the error to give. */
+GError *
+_agent_mcp_tool_check_structured (AgentMcpTool *self,
+                                  JsonNode     *result)
+{
+  JsonObject *object = json_node_get_object (result);
+  JsonNode *structured = json_object_get_member (object, "structuredContent");
+  JsonNode *is_error = json_object_get_member (object, "isError");
+  g_autoptr(GError) mismatch = NULL;
+
+  if (self->output_schema == NULL ||
+      (is_error != NULL && JSON_NODE_HOLDS_VALUE (is_error) &&
+       json_node_get_value_type (is_error) == G_TYPE_BOOLEAN && json_node_get_boolean (is_error)))
+    return NULL;
+
+  if (structured == NULL || JSON_NODE_HOLDS_NULL (structured))
+    return g_error_new (AGENT_ERROR, AGENT_ERROR_SCHEMA,
+                        _("The MCP tool “%s” has an output schema but gave no structured "
+                          "content"), self->remote_name);
+
+  if (!agent_json_schema_validate (self->output_schema, structured, &mismatch))
+    return g_error_new (AGENT_ERROR, AGENT_ERROR_SCHEMA,
+                        _("The structured content of the MCP tool “%s” does not follow its "
+                          "output schema: %s"), self->remote_name, mismatch->message);
+
+  return NULL;
 }
 
 /* The result, for the model */
@@ -441,4 +647,113 @@ agent_mcp_tool_get_annotations (AgentMcpTool *self)
 {
   g_return_val_if_fail (AGENT_IS_MCP_TOOL (self), NULL);
   return self->annotations;
+}
+
+/* A boolean hint, or @fallback when the server gave none */
+static gboolean
+get_hint (AgentMcpTool *self,
+          const char   *member,
+          gboolean      fallback)
+{
+  JsonObject *annotations = self->annotations ? json_node_get_object (self->annotations) : NULL;
+  JsonNode *node = annotations ? json_object_get_member (annotations, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return fallback;
+  return json_node_get_boolean (node);
+}
+
+/* Whether the server said so itself: the hint is there, and true */
+gboolean
+_agent_mcp_tool_declares_destructive (AgentMcpTool *self)
+{
+  return !agent_mcp_tool_get_read_only_hint (self) && get_hint (self, "destructiveHint", FALSE);
+}
+
+/**
+ * agent_mcp_tool_get_read_only_hint:
+ * @self: a [class@Agent.McpTool]
+ *
+ * Gets [property@Agent.McpTool:read-only-hint].
+ *
+ * Returns: whether the server says the tool changes nothing
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_mcp_tool_get_read_only_hint (AgentMcpTool *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_TOOL (self), FALSE);
+  return get_hint (self, "readOnlyHint", FALSE);
+}
+
+/**
+ * agent_mcp_tool_get_destructive_hint:
+ * @self: a [class@Agent.McpTool]
+ *
+ * Gets [property@Agent.McpTool:destructive-hint].
+ *
+ * Returns: whether the tool may destroy or overwrite what it changes
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_mcp_tool_get_destructive_hint (AgentMcpTool *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_TOOL (self), TRUE);
+  return !agent_mcp_tool_get_read_only_hint (self) && get_hint (self, "destructiveHint", TRUE);
+}
+
+/**
+ * agent_mcp_tool_get_idempotent_hint:
+ * @self: a [class@Agent.McpTool]
+ *
+ * Gets [property@Agent.McpTool:idempotent-hint].
+ *
+ * Returns: whether calling the tool again with the same arguments does
+ *   nothing more
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_mcp_tool_get_idempotent_hint (AgentMcpTool *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_TOOL (self), FALSE);
+  return agent_mcp_tool_get_read_only_hint (self) || get_hint (self, "idempotentHint", FALSE);
+}
+
+/**
+ * agent_mcp_tool_get_open_world_hint:
+ * @self: a [class@Agent.McpTool]
+ *
+ * Gets [property@Agent.McpTool:open-world-hint].
+ *
+ * Returns: whether the tool reaches beyond its server
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_mcp_tool_get_open_world_hint (AgentMcpTool *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_TOOL (self), TRUE);
+  return get_hint (self, "openWorldHint", TRUE);
+}
+
+/**
+ * agent_mcp_tool_get_output_schema:
+ * @self: a [class@Agent.McpTool]
+ *
+ * Gets [property@Agent.McpTool:output-schema].
+ *
+ * Returns: (transfer none) (nullable): the JSON Schema of the tool's
+ *   structured results, or %NULL
+ *
+ * Since: 0.1
+ */
+JsonNode *
+agent_mcp_tool_get_output_schema (AgentMcpTool *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_TOOL (self), NULL);
+  return self->output_schema;
 }
