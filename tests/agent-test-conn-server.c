@@ -223,13 +223,19 @@ serve (AgentTestConnServer *self,
     }
   else
     {
-      /* Chunked: each event a chunk; a cut or hanging answer stops after
-       * the role and the first text delta */
-      agent_test_sse_writer_add_head (writer, 200, NULL, "text/event-stream", NULL,
-                                      action == AGENT_TEST_CONN_ANSWER_CLOSE);
+      /* Chunked: each event a chunk, all in one write (the last chunk in
+       * one of its own, 5 ms later, if late_end); a cut or hanging answer
+       * stops after the role and the first text delta */
+      agent_test_http_append_status (out, 200, NULL);
+      agent_test_http_append_header (out, "Content-Type", "text/event-stream");
+      if (action == AGENT_TEST_CONN_ANSWER_CLOSE)
+        agent_test_http_append_header (out, "Connection", "close");
+      agent_test_http_append_header (out, "Transfer-Encoding", "chunked");
+      g_string_append (out, "\r\n");
       for (guint i = 0; i < (partial ? 2 : events->len); i++)
-        agent_test_sse_writer_add_chunk (writer, g_ptr_array_index (events, i),
-                                         strlen (g_ptr_array_index (events, i)));
+        agent_test_http_append_chunk (out, g_ptr_array_index (events, i),
+                                      strlen (g_ptr_array_index (events, i)));
+      agent_test_sse_writer_add_bytes (writer, out->str, out->len);
       if (late_end)
         agent_test_sse_writer_add_delay (writer, 5);
       agent_test_sse_writer_end (writer, action == AGENT_TEST_CONN_CUT ? AGENT_TEST_SSE_CLOSE
