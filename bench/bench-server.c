@@ -15,6 +15,7 @@
 #include <glib-unix.h>
 #include <libsoup/soup.h>
 
+#include "agent-test-sse.h"
 #include "bench-server.h"
 #include "bench-util.h"
 #include "bench-workload.h"
@@ -41,15 +42,12 @@ typedef struct
   char        *tag;
   BenchCpu     cpu;
   guint64      bytes;       /* of SSE, chunk framing not counted */
-  GIOStream   *connection;  /* stolen from the SoupServer */
-  GSocket     *socket;
-  GSource     *source;      /* waiting for the socket to be writable */
+  AgentTestSseWriter *writer;  /* on the connection stolen from the SoupServer */
   WriteMode    mode;
   BenchStream *stream;      /* owned by the server */
   gsize        offset;      /* WRITE_LARGE: next byte to send */
   guint        next_event;  /* WRITE_EVENTS: next event to send */
-  GString     *out;         /* the chunk being written */
-  gsize        written;
+  guint        queued : 1;  /* a chunk handed to the writer, not yet written */
   guint        body_done : 1;
   /* WRITE_LATENCY */
   guint        timer_id;
@@ -62,18 +60,16 @@ typedef struct
 static void
 response_free (Response *response)
 {
-  if (response->source != NULL)
-    {
-      g_source_destroy (response->source);
-      g_clear_pointer (&response->source, g_source_unref);
-    }
   g_clear_handle_id (&response->timer_id, g_source_remove);
-  if (response->connection != NULL)
-    g_io_stream_close (response->connection, NULL, NULL);
-  g_clear_object (&response->connection);
-  g_clear_object (&response->socket);
+  if (response->writer != NULL)
+    {
+      GIOStream *connection = g_object_ref (agent_test_sse_writer_get_stream (response->writer));
+
+      g_clear_pointer (&response->writer, agent_test_sse_writer_free);
+      g_io_stream_close (connection, NULL, NULL);
+      g_object_unref (connection);
+    }
   g_clear_pointer (&response->write_delays, g_array_unref);
-  g_string_free (response->out, TRUE);
   g_free (response->tag);
   g_free (response);
 }
@@ -123,33 +119,25 @@ finish_response (Response     *response,
   g_ptr_array_remove (response->server->responses, response);
 }
 
-/* Appends one HTTP chunk holding @len bytes of SSE. */
+/* Hands the writer one HTTP chunk holding @len bytes of SSE */
 static void
-append_chunk (Response   *response,
-              const char *data,
-              gsize       len)
+add_chunk (Response   *response,
+           const char *data,
+           gsize       len)
 {
-  g_string_append_printf (response->out, "%" G_GSIZE_MODIFIER "x\r\n", len);
-  g_string_append_len (response->out, data, len);
-  g_string_append_len (response->out, "\r\n", 2);
+  response->queued = TRUE;
+  agent_test_sse_writer_add_chunk (response->writer, data, len);
   response->bytes += len;
 }
 
-static void
-append_last_chunk (Response *response)
-{
-  g_string_append_len (response->out, "0\r\n\r\n", 5);
-  response->body_done = TRUE;
-}
-
-/* Puts the next chunk in response->out; FALSE if there is none yet. */
+/* Hands the writer the next chunk; FALSE if there is none yet */
 static gboolean
 fill (Response *response)
 {
   gsize size;
   const char *data;
 
-  if (response->mode == WRITE_LATENCY)
+  if (response->mode == WRITE_LATENCY || response->body_done)
     return FALSE;  /* the timer fills */
 
   data = g_bytes_get_data (response->stream->bytes, &size);
@@ -158,7 +146,7 @@ fill (Response *response)
     {
       gsize len = MIN (BENCH_LARGE_WRITE, size - response->offset);
 
-      append_chunk (response, data + response->offset, len);
+      add_chunk (response, data + response->offset, len);
       response->offset += len;
     }
   else if (response->mode == WRITE_EVENTS && response->next_event < response->stream->ends->len)
@@ -167,86 +155,44 @@ fill (Response *response)
       gsize start = response->next_event > 0 ? g_array_index (ends, gsize, response->next_event - 1) : 0;
       gsize end = g_array_index (ends, gsize, response->next_event);
 
-      append_chunk (response, data + start, end - start);
+      add_chunk (response, data + start, end - start);
       response->next_event++;
     }
   else
     {
-      append_last_chunk (response);
+      response->body_done = TRUE;
+      agent_test_sse_writer_end (response->writer, AGENT_TEST_SSE_END);
     }
 
   return TRUE;
 }
 
-static gboolean writable_cb (GSocket      *socket,
-                             GIOCondition  condition,
-                             gpointer      user_data);
-
-/* Writes without blocking until the body is done or the socket is full:
- * each chunk in one send() call, as production servers do (libsoup's own
- * server would send the chunk size, the data and the CRLF separately). */
+/* A chunk is written (handed to the kernel, in one send()): the next one
+ * is made only now, so that the body is never all in memory twice */
 static void
-pump (Response *response)
+written_cb (AgentTestSseWriter *writer,
+            gpointer            data)
 {
-  for (;;)
+  Response *response = data;
+
+  response->queued = FALSE;
+  if (response->stamp != 0)
     {
-      g_autoptr(GError) error = NULL;
-      gssize n;
+      double delay = (bench_monotonic_ns () - response->stamp) / 1e3;
 
-      if (response->written == response->out->len)
-        {
-          if (response->stamp != 0)
-            {
-              double delay = (bench_monotonic_ns () - response->stamp) / 1e3;
-
-              g_array_append_val (response->write_delays, delay);
-              response->stamp = 0;
-            }
-
-          g_string_truncate (response->out, 0);
-          response->written = 0;
-
-          if (response->body_done)
-            {
-              finish_response (response, NULL);
-              return;
-            }
-          if (!fill (response))
-            return;
-        }
-
-      n = g_socket_send_with_blocking (response->socket, response->out->str + response->written,
-                                       response->out->len - response->written, FALSE, NULL, &error);
-      if (n > 0)
-        {
-          response->written += n;
-          continue;
-        }
-
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
-        {
-          response->source = g_socket_create_source (response->socket, G_IO_OUT, NULL);
-          g_source_set_callback (response->source, G_SOURCE_FUNC (writable_cb), response, NULL);
-          g_source_attach (response->source, NULL);
-          return;
-        }
-
-      finish_response (response, error);
-      return;
+      g_array_append_val (response->write_delays, delay);
+      response->stamp = 0;
     }
+  fill (response);
 }
 
-static gboolean
-writable_cb (GSocket      *socket,
-             GIOCondition  condition,
-             gpointer      user_data)
+static void
+done_cb (AgentTestSseWriter *writer,
+         gboolean            complete,
+         const GError       *error,
+         gpointer            data)
 {
-  Response *response = user_data;
-
-  g_clear_pointer (&response->source, g_source_unref);
-  pump (response);
-
-  return G_SOURCE_REMOVE;
+  finish_response (data, complete ? NULL : error);
 }
 
 /* Latency mode: one content event every BENCH_LATENCY_PAUSE_MS, the
@@ -258,7 +204,7 @@ latency_tick_cb (gpointer data)
   g_autoptr(GString) event = g_string_new (NULL);
   char text[64];
 
-  if (response->out->len > 0)
+  if (response->queued)
     return G_SOURCE_CONTINUE;  /* the last chunk is still being written */
 
   if (response->n_left == 0)
@@ -267,9 +213,9 @@ latency_tick_cb (gpointer data)
       bench_format_finish_event (event, "stop");
       bench_format_usage_event (event, response->n_sent, 0);
       bench_format_done_event (event);
-      append_chunk (response, event->str, event->len);
-      append_last_chunk (response);
-      pump (response);
+      add_chunk (response, event->str, event->len);
+      response->body_done = TRUE;
+      agent_test_sse_writer_end (response->writer, AGENT_TEST_SSE_END);
       return G_SOURCE_REMOVE;
     }
 
@@ -278,8 +224,7 @@ latency_tick_cb (gpointer data)
   response->stamp = bench_monotonic_ns ();
   g_snprintf (text, sizeof text, " @%" G_GINT64_FORMAT, response->stamp);
   bench_format_content_event (event, text);
-  append_chunk (response, event->str, event->len);
-  pump (response);
+  add_chunk (response, event->str, event->len);
 
   return G_SOURCE_CONTINUE;
 }
@@ -323,7 +268,6 @@ server_cb (SoupServer        *soup_server,
   response = g_new0 (Response, 1);
   response->server = self;
   response->tag = g_strdup (parts[3]);
-  response->out = g_string_sized_new (BENCH_LARGE_WRITE + 64);
   bench_cpu_now (&response->cpu);
 
   if (g_strcmp0 (parts[1], "latency") == 0)
@@ -344,18 +288,16 @@ server_cb (SoupServer        *soup_server,
     }
 
   /* Like production servers: each write leaves at once. */
-  response->socket = g_object_ref (soup_server_message_get_socket (message));
-  g_socket_set_option (response->socket, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
-  response->connection = soup_server_message_steal_connection (message);
-  g_ptr_array_add (self->responses, response);
+  g_socket_set_option (soup_server_message_get_socket (message), IPPROTO_TCP, TCP_NODELAY, 1,
+                       NULL);
+  {
+    g_autoptr(GIOStream) connection = soup_server_message_steal_connection (message);
 
-  g_string_append (response->out,
-                   "HTTP/1.1 200 OK\r\n"
-                   "Content-Type: text/event-stream\r\n"
-                   "Cache-Control: no-cache\r\n"
-                   "Transfer-Encoding: chunked\r\n"
-                   "Connection: close\r\n"
-                   "\r\n");
+    response->writer = agent_test_sse_writer_new (connection);
+  }
+  agent_test_sse_writer_set_callbacks (response->writer, written_cb, done_cb, response);
+  g_ptr_array_add (self->responses, response);
+  agent_test_sse_writer_add_head (response->writer, 200, NULL, "text/event-stream", NULL, TRUE);
 
   if (response->mode == WRITE_LATENCY)
     {
@@ -364,11 +306,15 @@ server_cb (SoupServer        *soup_server,
       response->n_left = size;
       response->write_delays = g_array_new (FALSE, FALSE, sizeof (double));
       bench_format_role_event (event);
-      append_chunk (response, event->str, event->len);
+      add_chunk (response, event->str, event->len);
       response->timer_id = g_timeout_add (BENCH_LATENCY_PAUSE_MS, latency_tick_cb, response);
     }
+  else
+    {
+      fill (response);
+    }
 
-  pump (response);
+  agent_test_sse_writer_start (response->writer);
 }
 
 static gboolean

@@ -14,7 +14,8 @@
  *
  * SoupServer accepts the connection and reads the request; the handler
  * then takes the connection over (soup_server_message_steal_connection)
- * and writes the chunked body itself, each HTTP chunk in one send() with
+ * and writes the chunked body itself, with the tests' SSE writer
+ * (tests/common/agent-test-sse.c), each HTTP chunk in one send() with
  * TCP_NODELAY, as production servers (nginx, Node, Go, uvicorn) do:
  * libsoup's server would send a chunk's size line, data and CRLF in three
  * send() calls, three TCP segments per event on loopback. The connection

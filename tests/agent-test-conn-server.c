@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 
 #include "agent-test-conn-server.h"
+#include "agent-test-sse.h"
 
 /* How long agent_test_conn_server_free() waits for the connections to end */
 #define FREE_WAIT_SECONDS 30
@@ -36,16 +37,20 @@ struct _AgentTestConnServer
 #define EVENT_PREFIX "{\"id\":\"chatcmpl-conn\",\"object\":\"chat.completion.chunk\"," \
                      "\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":"
 
-static void
-add_event (GString    *body,
-           const char *delta,
+/* An event of a chat completion stream: @delta, and @finish_reason or null */
+static char *
+event_new (const char *delta,
            const char *finish_reason)
 {
-  g_string_append_printf (body, "data: " EVENT_PREFIX "%s,\"finish_reason\":%s%s%s}]}\n\n",
-                          delta,
+  g_autoptr(GString) event = g_string_new (NULL);
+  g_autofree char *json = NULL;
+
+  json = g_strdup_printf (EVENT_PREFIX "%s,\"finish_reason\":%s%s%s}]}", delta,
                           finish_reason != NULL ? "\"" : "",
                           finish_reason != NULL ? finish_reason : "null",
                           finish_reason != NULL ? "\"" : "");
+  agent_test_sse_append_event (event, NULL, json);
+  return g_string_free (g_steal_pointer (&event), FALSE);
 }
 
 /* Whether the request asks for a tool call: it has tools and ends with the
@@ -79,41 +84,31 @@ build_events (guint       number,
               const char *request_body)
 {
   GPtrArray *events = g_ptr_array_new_with_free_func (g_free);
-  GString *event;
+  g_autoptr(GString) done = g_string_new (NULL);
 
-  event = g_string_new (NULL);
-  add_event (event, "{\"role\":\"assistant\",\"content\":\"\"}", NULL);
-  g_ptr_array_add (events, g_string_free (event, FALSE));
-
+  g_ptr_array_add (events, event_new ("{\"role\":\"assistant\",\"content\":\"\"}", NULL));
   if (wants_tool_call (request_body))
     {
-      event = g_string_new (NULL);
-      g_string_append_printf (event, "data: " EVENT_PREFIX
-                              "{\"tool_calls\":[{\"index\":0,\"id\":\"call_%u\",\"type\":\"function\","
-                              "\"function\":{\"name\":\"calculator\",\"arguments\":"
-                              "\"{\\\"expression\\\": \\\"6 * 7\\\"}\"}}]},\"finish_reason\":null}]}\n\n",
+      g_autofree char *call = NULL;
+
+      call = g_strdup_printf ("{\"tool_calls\":[{\"index\":0,\"id\":\"call_%u\","
+                              "\"type\":\"function\",\"function\":{\"name\":\"calculator\","
+                              "\"arguments\":\"{\\\"expression\\\": \\\"6 * 7\\\"}\"}}]}",
                               number);
-      g_ptr_array_add (events, g_string_free (event, FALSE));
-      event = g_string_new (NULL);
-      add_event (event, "{}", "tool_calls");
-      g_ptr_array_add (events, g_string_free (event, FALSE));
+      g_ptr_array_add (events, event_new (call, NULL));
+      g_ptr_array_add (events, event_new ("{}", "tool_calls"));
     }
   else
     {
       g_autofree char *delta = g_strdup_printf ("{\"content\":\"%u.\"}", number);
 
-      event = g_string_new (NULL);
-      add_event (event, "{\"content\":\"Answer \"}", NULL);
-      g_ptr_array_add (events, g_string_free (event, FALSE));
-      event = g_string_new (NULL);
-      add_event (event, delta, NULL);
-      g_ptr_array_add (events, g_string_free (event, FALSE));
-      event = g_string_new (NULL);
-      add_event (event, "{}", "stop");
-      g_ptr_array_add (events, g_string_free (event, FALSE));
+      g_ptr_array_add (events, event_new ("{\"content\":\"Answer \"}", NULL));
+      g_ptr_array_add (events, event_new (delta, NULL));
+      g_ptr_array_add (events, event_new ("{}", "stop"));
     }
 
-  g_ptr_array_add (events, g_strdup ("data: [DONE]\n\n"));
+  agent_test_sse_append_done (done);
+  g_ptr_array_add (events, g_string_free (g_steal_pointer (&done), FALSE));
   return events;
 }
 
@@ -170,30 +165,6 @@ read_request (GInputStream *input,
   return body;
 }
 
-static void
-append_body (GString   *out,
-             GPtrArray *events,
-             guint      n_events,
-             gboolean   chunked)
-{
-  for (guint i = 0; i < n_events; i++)
-    {
-      const char *event = g_ptr_array_index (events, i);
-
-      if (chunked)
-        g_string_append_printf (out, "%zx\r\n%s\r\n", strlen (event), event);
-      else
-        g_string_append (out, event);
-    }
-}
-
-static gboolean
-write_string (GOutputStream *output,
-              GString       *out)
-{
-  return g_output_stream_write_all (output, out->str, out->len, NULL, NULL, NULL);
-}
-
 /* Serves one request; returns FALSE when the connection is to end. */
 static gboolean
 serve (AgentTestConnServer *self,
@@ -201,10 +172,10 @@ serve (AgentTestConnServer *self,
        guint                connection,
        GByteArray          *buffer)
 {
-  GOutputStream *output = g_io_stream_get_output_stream (stream);
   g_autofree char *request_body = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(AgentTestSseWriter) writer = NULL;
   AgentTestConnAction action = AGENT_TEST_CONN_ANSWER;
   gboolean partial;
   gboolean late_end;
@@ -229,40 +200,50 @@ serve (AgentTestConnServer *self,
   no_end = action == AGENT_TEST_CONN_ANSWER_NO_END;
   late_end = action == AGENT_TEST_CONN_ANSWER_LATE_END;
 
-  g_string_append (out, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n");
-  if (action == AGENT_TEST_CONN_ANSWER_CLOSE || action == AGENT_TEST_CONN_NEGATIVE_LENGTH)
-    g_string_append (out, "Connection: close\r\n");
-  if (action == AGENT_TEST_CONN_NEGATIVE_LENGTH)
+  writer = agent_test_sse_writer_new (stream);
+  if (action == AGENT_TEST_CONN_NEGATIVE_LENGTH || (!self->chunked && !partial && !late_end &&
+                                                    !no_end))
     {
-      g_string_append (out, "Content-Length: -5\r\n\r\n");
-      append_body (out, events, events->len, FALSE);
-    }
-  else if (self->chunked || partial || late_end || no_end)
-    {
-      g_string_append (out, "Transfer-Encoding: chunked\r\n\r\n");
-      /* The role and the first text delta */
-      append_body (out, events, partial ? 2 : events->len, TRUE);
-      if (late_end)
-        {
-          if (!write_string (output, out))
-            return FALSE;
-          g_output_stream_flush (output, NULL, NULL);
-          g_usleep (5 * G_TIME_SPAN_MILLISECOND);
-          g_string_truncate (out, 0);
-        }
-      if (!partial && !no_end)
-        g_string_append (out, "0\r\n\r\n");
+      /* The body whole, after a Content-Length (a wrong one, or its own) */
+      g_autoptr(GString) body = g_string_new (NULL);
+      g_autofree char *length = NULL;
+
+      for (guint i = 0; i < events->len; i++)
+        g_string_append (body, g_ptr_array_index (events, i));
+      length = action == AGENT_TEST_CONN_NEGATIVE_LENGTH ? g_strdup ("-5")
+                                                          : g_strdup_printf ("%zu", body->len);
+      agent_test_http_append_status (out, 200, NULL);
+      agent_test_http_append_header (out, "Content-Type", "text/event-stream");
+      if (action == AGENT_TEST_CONN_ANSWER_CLOSE || action == AGENT_TEST_CONN_NEGATIVE_LENGTH)
+        agent_test_http_append_header (out, "Connection", "close");
+      agent_test_http_append_header (out, "Content-Length", length);
+      g_string_append (out, "\r\n");
+      g_string_append_len (out, body->str, body->len);
+      agent_test_sse_writer_add_bytes (writer, out->str, out->len);
     }
   else
     {
-      g_autoptr(GString) body = g_string_new (NULL);
-
-      append_body (body, events, events->len, FALSE);
-      g_string_append_printf (out, "Content-Length: %zu\r\n\r\n", body->len);
-      g_string_append_len (out, body->str, body->len);
+      /* Chunked: each event a chunk, all in one write (the last chunk in
+       * one of its own, 5 ms later, if late_end); a cut or hanging answer
+       * stops after the role and the first text delta */
+      agent_test_http_append_status (out, 200, NULL);
+      agent_test_http_append_header (out, "Content-Type", "text/event-stream");
+      if (action == AGENT_TEST_CONN_ANSWER_CLOSE)
+        agent_test_http_append_header (out, "Connection", "close");
+      agent_test_http_append_header (out, "Transfer-Encoding", "chunked");
+      g_string_append (out, "\r\n");
+      for (guint i = 0; i < (partial ? 2 : events->len); i++)
+        agent_test_http_append_chunk (out, g_ptr_array_index (events, i),
+                                      strlen (g_ptr_array_index (events, i)));
+      agent_test_sse_writer_add_bytes (writer, out->str, out->len);
+      if (late_end)
+        agent_test_sse_writer_add_delay (writer, 5);
+      agent_test_sse_writer_end (writer, action == AGENT_TEST_CONN_CUT ? AGENT_TEST_SSE_CLOSE
+                                         : partial || no_end ? AGENT_TEST_SSE_HANG
+                                         : AGENT_TEST_SSE_END);
     }
 
-  if (!write_string (output, out))
+  if (!agent_test_sse_writer_write_all (writer, NULL))
     return FALSE;
 
   if (action == AGENT_TEST_CONN_HANG || no_end)

@@ -3,9 +3,10 @@
  * A small HTTP/1.1 server for the connection tests: it accepts its TCP
  * connections itself (a GThreadedSocketService, one thread each), counts
  * them, and keeps them alive between requests as an API server does
- * (tests/agent-test-server.c's SoupServer closes every connection after one
- * response unless told agent_test_server_set_keep_alive()). Each request gets the next scripted action
- * (a whole answer, or a way of failing). The answer is an OpenAI chat
+ * (tests/agent-test-server.c closes the connection of each streamed answer,
+ * and keeps that of another only when told
+ * agent_test_server_set_keep_alive()). Each request gets the next scripted
+ * action (a whole answer, or a way of failing). The answer is an OpenAI chat
  * completion stream: a call of the calculator tool when the request has
  * tools and ends with the user's message, otherwise the text
  * "Answer N." (N: the request's number, from 1).

@@ -1,5 +1,10 @@
 /* agent-test-server.c
  *
+ * The SoupServer reads each request; a streamed response then takes the
+ * connection over (soup_server_message_steal_connection()) and is written
+ * by the SSE writer the benchmarks use too (tests/common/agent-test-sse.c):
+ * each chunk in one write, as production servers write.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -12,6 +17,7 @@
 
 #include "agent-test-feed.h"
 #include "agent-test-server.h"
+#include "agent-test-sse.h"
 #include "agent-test-util.h"
 
 typedef enum
@@ -50,17 +56,15 @@ typedef struct
   const char         *method;     /* interned */
   SoupMessageHeaders *headers;
   JsonNode           *body;
+  guint16             port;       /* the client's: one per connection */
 } Request;
 
+/* A streamed response: its connection, taken from the SoupServer once the
+ * request is read, written by the shared SSE writer */
 typedef struct
 {
-  AgentTestServer   *server;
-  SoupServerMessage *message;
-  AgentTestResponse *response;
-  guint              next;
-  guint              source_id;
-  guint              waiting : 1;
-  guint              done : 1;
+  AgentTestServer    *server;
+  AgentTestSseWriter *writer;
 } Stream;
 
 struct _AgentTestServer
@@ -74,7 +78,6 @@ struct _AgentTestServer
 
   GSocketService  *service;
   GTlsCertificate *certificate;
-  GHashTable      *connections;  /* client port → GSocketConnection, while it lives */
 
   AgentTestResponder responder;
   gpointer           responder_data;
@@ -110,122 +113,42 @@ request_free (gpointer data)
   g_free (request);
 }
 
-static void stream_step (Stream *stream);
-
-/* The socket @message came on (the connections are ours, accepted in
- * incoming_cb(), so soup_server_message_get_socket() does not know it). */
-static GSocket *
-message_socket (AgentTestServer   *self,
-                SoupServerMessage *message)
-{
-  GSocketAddress *remote = soup_server_message_get_remote_address (message);
-  guint16 port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (remote));
-  GSocketConnection *connection = g_hash_table_lookup (self->connections,
-                                                       GUINT_TO_POINTER (port));
-
-  g_assert_nonnull (connection);
-  return g_socket_connection_get_socket (connection);
-}
-
 static void
 stream_free (Stream *stream)
 {
-  g_clear_handle_id (&stream->source_id, g_source_remove);
-  g_signal_handlers_disconnect_by_data (stream->message, stream);
-  g_clear_object (&stream->message);
-  g_clear_pointer (&stream->response, response_free);
+  GIOStream *connection = g_object_ref (agent_test_sse_writer_get_stream (stream->writer));
+
+  agent_test_sse_writer_free (stream->writer);
+  g_io_stream_close (connection, NULL, NULL);
+  g_object_unref (connection);
   g_free (stream);
 }
 
+/* The response was written to its end (@complete), or ended otherwise: the
+ * client went away, or it was to break (agent_test_response_set_drop()) */
 static void
-stream_finished_cb (SoupServerMessage *message,
-                    Stream            *stream)
+stream_done_cb (AgentTestSseWriter *writer,
+                gboolean            complete,
+                const GError       *error,
+                gpointer            data)
 {
+  Stream *stream = data;
   AgentTestServer *self = stream->server;
 
-  if (!stream->done)
+  if (!complete)
     self->n_aborted++;
-
   g_ptr_array_remove (self->streams, stream);
 }
 
-static gboolean
-stream_step_cb (gpointer data)
-{
-  Stream *stream = data;
-
-  stream->source_id = 0;
-  stream_step (stream);
-  return G_SOURCE_REMOVE;
-}
-
+/* The head goes with the first bytes of the body: until then (a delay, a
+ * wait) the client gets nothing at all, as from a server still thinking */
 static void
-stream_schedule (Stream *stream)
+add_head (Stream            *stream,
+          AgentTestResponse *response)
 {
-  stream->source_id = g_idle_add (stream_step_cb, stream);
-}
-
-static void
-wrote_chunk_cb (SoupServerMessage *message,
-                Stream            *stream)
-{
-  if (stream->source_id == 0 && !stream->waiting)
-    stream_schedule (stream);
-}
-
-static void
-stream_step (Stream *stream)
-{
-  SoupMessageBody *body = soup_server_message_get_response_body (stream->message);
-  GArray *actions = stream->response->actions;
-
-  if (stream->next >= actions->len)
-    {
-      stream->done = TRUE;
-
-      if (stream->response->drop)
-        {
-          /* Break the connection without the last chunk: in the middle of
-           * a chunk (a chunk header promising more than follows), or, with
-           * drop_at_boundary, between two chunks. Nothing of libsoup's is
-           * pending on the socket now: the last chunk was written. */
-          GSocket *socket = message_socket (stream->server, stream->message);
-          static const char partial[] = "100\r\ndata: {\"choi";
-
-          if (!stream->response->drop_at_boundary)
-            g_socket_send (socket, partial, sizeof partial - 1, NULL, NULL);
-          g_socket_shutdown (socket, TRUE, TRUE, NULL);
-          stream->done = FALSE;
-          return;
-        }
-
-      soup_message_body_complete (body);
-      soup_server_message_unpause (stream->message);
-      return;
-    }
-
-  {
-    Action *action = &g_array_index (actions, Action, stream->next++);
-
-    switch (action->type)
-      {
-      case ACTION_BYTES:
-        soup_message_body_append_bytes (body, action->bytes);
-        soup_server_message_unpause (stream->message);
-        break;
-
-      case ACTION_DELAY:
-        stream->source_id = g_timeout_add (action->msec, stream_step_cb, stream);
-        break;
-
-      case ACTION_WAIT:
-        stream->waiting = TRUE;
-        break;
-
-      default:
-        g_assert_not_reached ();
-      }
-  }
+  agent_test_sse_writer_add_head (stream->writer, response->status, response->reason,
+                                  response->content_type,
+                                  (const char * const *) response->headers->pdata, TRUE);
 }
 
 static void
@@ -239,7 +162,6 @@ server_cb (SoupServer        *server,
   SoupMessageBody *request_body = soup_server_message_get_request_body (message);
   g_autoptr(GBytes) bytes = soup_message_body_flatten (request_body);
   AgentTestResponse *response;
-  SoupMessageHeaders *headers;
   Request *request;
   Stream *stream;
 
@@ -261,6 +183,8 @@ server_cb (SoupServer        *server,
   request->path = g_strdup (path);
   request->method = g_intern_string (soup_server_message_get_method (message));
   request->headers = soup_message_headers_ref (soup_server_message_get_request_headers (message));
+  request->port = g_inet_socket_address_get_port (
+    G_INET_SOCKET_ADDRESS (soup_server_message_get_remote_address (message)));
   if (g_bytes_get_size (bytes) > 0)
     {
       g_autoptr(JsonParser) parser = json_parser_new ();
@@ -288,10 +212,11 @@ server_cb (SoupServer        *server,
     {
       /* No answer at all: the connection closes once the request is read,
        * as when a server drops a kept-alive connection just as a new
-       * request comes on it. What libsoup then writes goes nowhere. */
-      g_socket_shutdown (message_socket (self, message), TRUE, TRUE, NULL);
-      soup_server_message_set_status (message, SOUP_STATUS_INTERNAL_SERVER_ERROR, NULL);
+       * request comes on it. Taken from the SoupServer, it writes nothing. */
+      g_autoptr(GIOStream) connection = soup_server_message_steal_connection (message);
+
       response_free (response);
+      g_io_stream_close (connection, NULL, NULL);
       return;
     }
 
@@ -309,38 +234,58 @@ server_cb (SoupServer        *server,
       return;
     }
 
-  headers = soup_server_message_get_response_headers (message);
-  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
-  soup_message_headers_set_content_type (headers, response->content_type, NULL);
-  soup_message_headers_replace (headers, "Cache-Control", "no-cache");
+  {
+    g_autoptr(GIOStream) connection = soup_server_message_steal_connection (message);
+    GArray *actions = response->actions;
+    gboolean head_added = FALSE;
 
-  stream = g_new0 (Stream, 1);
-  stream->server = self;
-  stream->message = g_object_ref (message);
-  stream->response = response;
-  g_ptr_array_add (self->streams, stream);
+    stream = g_new0 (Stream, 1);
+    stream->server = self;
+    stream->writer = agent_test_sse_writer_new (connection);
+    g_ptr_array_add (self->streams, stream);
+    agent_test_sse_writer_set_callbacks (stream->writer, NULL, stream_done_cb, stream);
+    /* The client, in this process, gets a chunk at a time */
+    agent_test_sse_writer_set_paced (stream->writer, TRUE);
 
-  g_signal_connect (message, "wrote-headers", G_CALLBACK (wrote_chunk_cb), stream);
-  g_signal_connect (message, "wrote-chunk", G_CALLBACK (wrote_chunk_cb), stream);
-  g_signal_connect (message, "finished", G_CALLBACK (stream_finished_cb), stream);
-  g_signal_connect (message, "disconnected", G_CALLBACK (stream_finished_cb), stream);
+    /* The server closes the connection after each response */
+    g_ptr_array_add (response->headers, NULL);
+    for (guint i = 0; i < actions->len; i++)
+      {
+        Action *action = &g_array_index (actions, Action, i);
+        gsize len;
+        const char *data;
 
-  soup_server_message_pause (message);
-  stream_schedule (stream);
-}
+        switch (action->type)
+          {
+          case ACTION_BYTES:
+            if (!head_added)
+              add_head (stream, response);
+            head_added = TRUE;
+            data = g_bytes_get_data (action->bytes, &len);
+            agent_test_sse_writer_add_chunk (stream->writer, data, len);
+            break;
 
-static void
-connection_gone (gpointer  data,
-                 GObject  *where_the_object_was)
-{
-  AgentTestServer *self = data;
-  GHashTableIter iter;
-  gpointer value;
+          case ACTION_DELAY:
+            agent_test_sse_writer_add_delay (stream->writer, action->msec);
+            break;
 
-  g_hash_table_iter_init (&iter, self->connections);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (value == where_the_object_was)
-      g_hash_table_iter_remove (&iter);
+          case ACTION_WAIT:
+            agent_test_sse_writer_add_wait (stream->writer);
+            break;
+
+          default:
+            g_assert_not_reached ();
+          }
+      }
+    if (!head_added)
+      add_head (stream, response);
+    agent_test_sse_writer_end (stream->writer,
+                               !response->drop ? AGENT_TEST_SSE_END
+                               : response->drop_at_boundary ? AGENT_TEST_SSE_CLOSE
+                               : AGENT_TEST_SSE_CUT);
+    response_free (response);
+    agent_test_sse_writer_start (stream->writer);
+  }
 }
 
 static gboolean
@@ -353,15 +298,11 @@ incoming_cb (GSocketService    *service,
   g_autoptr(GSocketAddress) remote = g_socket_connection_get_remote_address (connection, NULL);
   g_autoptr(GIOStream) stream = NULL;
   g_autoptr(GError) error = NULL;
-  guint16 port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (remote));
 
-  /* As production servers do: libsoup writes a chunk's size line, data
-   * and end in three send() calls, which Nagle's algorithm would hold back
-   * for the client's delayed ACK (40 ms) each time. */
+  /* As production servers do: each write leaves at once, not held back by
+   * Nagle's algorithm for the client's delayed ACK (40 ms) */
   g_socket_set_option (g_socket_connection_get_socket (connection), IPPROTO_TCP, TCP_NODELAY,
                        1, NULL);
-  g_hash_table_insert (self->connections, GUINT_TO_POINTER (port), connection);
-  g_object_weak_ref (G_OBJECT (connection), connection_gone, self);
 
   if (self->certificate != NULL)
     stream = g_tls_server_connection_new (G_IO_STREAM (connection), self->certificate, &error);
@@ -411,7 +352,6 @@ server_new (GTlsCertificate *certificate)
 
   self->server = soup_server_new (NULL, NULL);
   self->certificate = certificate != NULL ? g_object_ref (certificate) : NULL;
-  self->connections = g_hash_table_new (NULL, NULL);
   self->requests = g_ptr_array_new_with_free_func (request_free);
   self->streams = g_ptr_array_new_with_free_func ((GDestroyNotify)stream_free);
   g_queue_init (&self->responses);
@@ -429,13 +369,15 @@ agent_test_server_new (void)
   return server_new (NULL);
 }
 
-/* Keeps each connection open after its answer, as API servers do. A
- * SoupServer (libsoup 3.2) closes every connection after its answer while
- * it has no listener of its own (soup-server.c, request_finished()), and
- * the connections here are handed to it by incoming_cb(): a listener on a
- * port of its own, which nothing connects to, lets them stay. Without it,
- * a client may write its next request on a connection the server is
- * closing, a race that load or valgrind makes likely. */
+/* Keeps each connection open after an answer written whole (a JSON body;
+ * a streamed answer, written by the SSE writer, closes its connection), as
+ * API servers do. A SoupServer (libsoup 3.2) closes every connection after
+ * its answer while it has no listener of its own (soup-server.c,
+ * request_finished()), and the connections here are handed to it by
+ * incoming_cb(): a listener on a port of its own, which nothing connects
+ * to, lets them stay. Without it, a client may write its next request on a
+ * connection the server is closing, a race that load or valgrind makes
+ * likely. */
 void
 agent_test_server_set_keep_alive (AgentTestServer *self)
 {
@@ -475,15 +417,6 @@ agent_test_server_free (AgentTestServer *self)
     ;
   g_clear_object (&self->service);
   g_clear_object (&self->certificate);
-  {
-    GHashTableIter iter;
-    gpointer value;
-
-    g_hash_table_iter_init (&iter, self->connections);
-    while (g_hash_table_iter_next (&iter, NULL, &value))
-      g_object_weak_unref (value, connection_gone, self);
-    g_hash_table_unref (self->connections);
-  }
   g_ptr_array_unref (self->streams);
   g_clear_object (&self->server);
   g_queue_clear_full (&self->responses, (GDestroyNotify)response_free);
@@ -554,6 +487,16 @@ agent_test_server_get_request_method (AgentTestServer *self,
   return ((Request *)g_ptr_array_index (self->requests, index))->method;
 }
 
+/* The client's port the request came from: two requests with the same
+ * came on one connection (the test server listens on 127.0.0.1 only). */
+guint16
+agent_test_server_get_request_port (AgentTestServer *self,
+                                    guint            index)
+{
+  g_assert_cmpuint (index, <, self->requests->len);
+  return ((Request *)g_ptr_array_index (self->requests, index))->port;
+}
+
 guint
 agent_test_server_get_n_pending (AgentTestServer *self)
 {
@@ -586,7 +529,7 @@ agent_test_server_get_n_waiting (AgentTestServer *self)
   guint n = 0;
 
   for (guint i = 0; i < self->streams->len; i++)
-    if (((Stream *)g_ptr_array_index (self->streams, i))->waiting)
+    if (agent_test_sse_writer_is_waiting (((Stream *) g_ptr_array_index (self->streams, i))->writer))
       n++;
 
   return n;
@@ -608,16 +551,15 @@ agent_test_server_set_responder (AgentTestServer    *self,
 void
 agent_test_server_release (AgentTestServer *self)
 {
-  for (guint i = 0; i < self->streams->len; i++)
-    {
-      Stream *stream = g_ptr_array_index (self->streams, i);
+  /* Those waiting now: a stream may end, and go, as one is released */
+  g_autoptr(GPtrArray) waiting = g_ptr_array_new ();
 
-      if (stream->waiting)
-        {
-          stream->waiting = FALSE;
-          stream_step (stream);
-        }
-    }
+  for (guint i = 0; i < self->streams->len; i++)
+    if (agent_test_sse_writer_is_waiting (((Stream *) g_ptr_array_index (self->streams, i))->writer))
+      g_ptr_array_add (waiting, g_ptr_array_index (self->streams, i));
+  for (guint i = 0; i < waiting->len; i++)
+    if (g_ptr_array_find (self->streams, g_ptr_array_index (waiting, i), NULL))
+      agent_test_sse_writer_release (((Stream *) g_ptr_array_index (waiting, i))->writer);
 }
 
 guint
@@ -670,9 +612,10 @@ void
 agent_test_response_add_sse (AgentTestResponse *self,
                              const char        *json)
 {
-  g_autofree char *event = g_strdup_printf ("data: %s\n\n", json);
+  g_autoptr(GString) event = g_string_new (NULL);
 
-  agent_test_response_add_bytes (self, event, -1);
+  agent_test_sse_append_event (event, NULL, json);
+  agent_test_response_add_bytes (self, event->str, event->len);
 }
 
 void
@@ -693,7 +636,10 @@ agent_test_response_add_sse_printf (AgentTestResponse *self,
 void
 agent_test_response_add_done (AgentTestResponse *self)
 {
-  agent_test_response_add_bytes (self, "data: [DONE]\n\n", -1);
+  g_autoptr(GString) event = g_string_new (NULL);
+
+  agent_test_sse_append_done (event);
+  agent_test_response_add_bytes (self, event->str, event->len);
 }
 
 void

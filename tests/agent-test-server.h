@@ -41,6 +41,8 @@ const char        *agent_test_server_get_request_path   (AgentTestServer   *self
                                                          guint              index);
 const char        *agent_test_server_get_request_method (AgentTestServer   *self,
                                                          guint              index);
+guint16            agent_test_server_get_request_port   (AgentTestServer   *self,
+                                                         guint              index);
 guint              agent_test_server_get_n_pending      (AgentTestServer   *self);
 void               agent_test_server_release            (AgentTestServer   *self);
 gboolean           agent_test_server_is_waiting         (AgentTestServer   *self);

@@ -619,6 +619,12 @@ test_delete_hang_up (void)
   g_assert_false (agent_test_ollama_has_model (f.ollama, "qwen3:8b"));
   /* The unload, the delete that got no answer, and the delete again */
   g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 3);
+  /* The delete came on the unload's kept-alive connection, and again on
+   * a new one */
+  g_assert_cmpuint (agent_test_server_get_request_port (server, 1), ==,
+                    agent_test_server_get_request_port (server, 0));
+  g_assert_cmpuint (agent_test_server_get_request_port (server, 2), !=,
+                    agent_test_server_get_request_port (server, 1));
   for (guint i = 1; i < 3; i++)
     {
       g_assert_cmpstr (agent_test_server_get_request_path (server, i), ==, "/api/delete");

@@ -11,12 +11,24 @@
  * that did not change: each fails here. Read-only properties are checked
  * to read.
  *
+ * AgentConversation's properties are read-only: its methods change them
+ * (rename, set_model, set_settings, an append and its write), and each
+ * change notifies once by the property's own name, a call that changes
+ * nothing notifies nothing, and every property but created (which never
+ * changes) is seen notified (/properties/conversation, in a real SQLite
+ * file).
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include "config.h"
 
 #include <agent.h>
+
+#include "agent-test-util.h"
+#if AGENT_HAS_STORE
+#include "test-store-util.h"
+#endif
 
 typedef struct
 {
@@ -230,6 +242,176 @@ test_mcp_client (gconstpointer data)
   g_assert_cmpint (agent_mcp_client_get_state (client), ==, AGENT_MCP_CLIENT_STATE_DISCONNECTED);
 }
 
+#if AGENT_HAS_STORE
+typedef struct
+{
+  Notes       notes;
+  GHashTable *seen;   /* every name notified */
+} Watch;
+
+static void
+watch_cb (GObject    *object,
+          GParamSpec *pspec,
+          Watch      *watch)
+{
+  /* The notified pspec is the class's own, not one looked up by a name */
+  g_assert_true (pspec == g_object_class_find_property (G_OBJECT_GET_CLASS (object),
+                                                        pspec->name));
+  g_hash_table_add (watch->seen, g_strdup (pspec->name));
+}
+
+/* What was notified since the last call, in order, and forgets it */
+static char *
+take_notes (Watch *watch)
+{
+  char *text = describe_notes (&watch->notes);
+
+  g_ptr_array_set_size (watch->notes.names, 0);
+  return text;
+}
+
+#define assert_notified(watch, expected) \
+  G_STMT_START { \
+    g_autofree char *seen_ = take_notes (watch); \
+    g_assert_cmpstr (seen_, ==, expected); \
+  } G_STMT_END
+
+static gboolean
+has_id (gpointer data)
+{
+  return agent_conversation_get_id (data) != 0;
+}
+
+static void
+test_conversation (void)
+{
+  g_autoptr(GError) error = NULL;
+  TestStore db = { NULL };
+  AgentStore *store;
+  g_autoptr(AgentStore) again = NULL;
+  g_autoptr(AgentConversation) conversation = NULL;
+  g_autoptr(AgentConversation) read_back = NULL;
+  g_autoptr(AgentMessage) question = agent_message_new (AGENT_MESSAGE_ROLE_USER, "Hello there");
+  g_autoptr(JsonNode) settings = json_from_string ("{\"base-url\": \"http://localhost\"}", NULL);
+  g_autoptr(JsonNode) same = json_from_string ("{\"base-url\": \"http://localhost\"}", NULL);
+  g_autofree char *title = NULL;
+  g_autoptr(JsonNode) settings_read = NULL;
+  g_autofree GParamSpec **pspecs = NULL;
+  guint n_pspecs;
+  Watch watch = { NULL };
+
+  test_store_open (&db);
+  store = db.store;
+  conversation = agent_store_create_conversation (store);
+  watch.notes.names = g_ptr_array_new_with_free_func (g_free);
+  watch.seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_signal_connect (conversation, "notify", G_CALLBACK (notify_cb), &watch.notes);
+  g_signal_connect (conversation, "notify", G_CALLBACK (watch_cb), &watch);
+
+  /* Before its first write: the fields change, and say so */
+  g_assert_true (agent_conversation_rename (conversation, "Plans", &error));
+  assert_notified (&watch, "title");
+  g_assert_true (agent_conversation_rename (conversation, "  Plans ", &error));
+  assert_notified (&watch, "");
+  g_assert_true (agent_conversation_set_model (conversation, "ollama", "qwen3:8b", &error));
+  assert_notified (&watch, "provider, model");
+  g_assert_true (agent_conversation_set_model (conversation, "ollama", "qwen3:8b", &error));
+  assert_notified (&watch, "");
+  g_assert_true (agent_conversation_set_model (conversation, "ollama", "llama3.2", &error));
+  assert_notified (&watch, "model");
+  g_assert_true (agent_conversation_set_settings (conversation, settings, &error));
+  assert_notified (&watch, "settings");
+  g_assert_true (agent_conversation_set_settings (conversation, same, &error));
+  assert_notified (&watch, "");
+  g_assert_true (agent_conversation_set_settings (conversation, NULL, &error));
+  assert_notified (&watch, "settings");
+  g_assert_true (agent_conversation_set_settings (conversation, NULL, &error));
+  assert_notified (&watch, "");
+  g_assert_no_error (error);
+
+  /* Refused: nothing changes, nothing is notified */
+  {
+    g_autoptr(JsonNode) secret = json_from_string ("{\"api_key\": \"sk-1\"}", NULL);
+
+    g_assert_false (agent_conversation_set_settings (conversation, secret, &error));
+    g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    g_assert_false (agent_conversation_rename (conversation, "\xff", &error));
+    g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    assert_notified (&watch, "");
+  }
+
+  /* The first message: updated at once, the id once it is written */
+  g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), question, &error));
+  g_assert_no_error (error);
+  assert_notified (&watch, "updated");
+  test_store_flush (store);
+  agent_test_wait_until (has_id, conversation);
+  assert_notified (&watch, "id");
+
+  /* Written ones: the same */
+  g_assert_true (agent_conversation_rename (conversation, "Travel plans", &error));
+  assert_notified (&watch, "title");
+  g_assert_true (agent_conversation_rename (conversation, "Travel plans", &error));
+  assert_notified (&watch, "");
+  g_assert_true (agent_conversation_set_model (conversation, "openai", "llama3.2", &error));
+  assert_notified (&watch, "provider");
+  g_assert_true (agent_conversation_set_settings (conversation, settings, &error));
+  assert_notified (&watch, "settings");
+  g_assert_true (agent_conversation_set_settings (conversation, same, &error));
+  assert_notified (&watch, "");
+  g_assert_no_error (error);
+
+  /* Read back, as properties and from the file */
+  g_object_get (conversation, "title", &title, "settings", &settings_read, NULL);
+  g_assert_cmpstr (title, ==, "Travel plans");
+  g_assert_true (json_node_equal (settings_read, settings));
+  read_back = test_store_read_back (&db, agent_conversation_get_id (conversation), &again);
+  g_assert_cmpstr (agent_conversation_get_title (read_back), ==, "Travel plans");
+  g_assert_cmpstr (agent_conversation_get_provider (read_back), ==, "openai");
+  g_assert_cmpstr (agent_conversation_get_model (read_back), ==, "llama3.2");
+  g_assert_true (json_node_equal (agent_conversation_get_settings (read_back), settings));
+
+  /* A title of its own comes with the first message of one without */
+  {
+    g_autoptr(AgentConversation) untitled = agent_store_create_conversation (store);
+    g_autoptr(AgentMessage) hello = agent_message_new (AGENT_MESSAGE_ROLE_USER, "Hi");
+    Notes notes = { g_ptr_array_new_with_free_func (g_free) };
+    g_autofree char *seen = NULL;
+
+    g_signal_connect (untitled, "notify", G_CALLBACK (notify_cb), &notes);
+    g_assert_true (agent_memory_append (AGENT_MEMORY (untitled), hello, &error));
+    g_assert_no_error (error);
+    seen = describe_notes (&notes);
+    g_assert_cmpstr (seen, ==, "title, updated");
+    g_assert_cmpstr (agent_conversation_get_title (untitled), ==, "Hi");
+    test_store_flush (store);
+    g_signal_handlers_disconnect_by_func (untitled, notify_cb, &notes);
+    g_ptr_array_unref (notes.names);
+  }
+
+  /* Every property was seen changing but the one that never does */
+  pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (conversation), &n_pspecs);
+  for (guint i = 0; i < n_pspecs; i++)
+    if (pspecs[i]->owner_type == AGENT_TYPE_CONVERSATION &&
+        !g_str_equal (pspecs[i]->name, "created"))
+      {
+        g_test_message ("AgentConversation:%s", pspecs[i]->name);
+        g_assert_true (g_hash_table_contains (watch.seen, pspecs[i]->name));
+      }
+
+  g_signal_handlers_disconnect_by_data (conversation, &watch.notes);
+  g_signal_handlers_disconnect_by_data (conversation, &watch);
+  g_ptr_array_unref (watch.notes.names);
+  g_hash_table_unref (watch.seen);
+  g_clear_object (&read_back);
+  g_clear_object (&again);
+  g_clear_object (&conversation);
+  test_store_close (&db);
+}
+#endif
+
 int
 main (int   argc,
       char *argv[])
@@ -248,6 +430,9 @@ main (int   argc,
 
       g_test_add_data_func (path, (gpointer) names[i], test_provider);
     }
+#if AGENT_HAS_STORE
+  g_test_add_func ("/properties/conversation", test_conversation);
+#endif
 
   return g_test_run ();
 }

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "store/agent-conversation-private.h"
+#include "agent-error.h"
 #include "agent-enums.h"
 #include "messages/agent-message-private.h"
 #include "messages/agent-tool-call-private.h"
@@ -278,4 +279,46 @@ _agent_conversation_to_markdown (AgentConversation *self)
     g_string_truncate (out, out->len - 1);
 
   return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/**
+ * agent_conversation_export:
+ * @self: a [class@Agent.Conversation]
+ * @format: what to write
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Writes the conversation as Markdown (for people: the title, then each
+ * message under its author, tool calls and results in code blocks) or as
+ * JSON (everything the store keeps: the conversation's fields and, for
+ * each message, every field needed to continue it). API keys are never
+ * part of a conversation, so never of an export.
+ *
+ * Returns: (transfer full): the text, or %NULL if the messages could not
+ *   be read
+ *
+ * Since: 0.1
+ */
+char *
+agent_conversation_export (AgentConversation  *self,
+                           AgentExportFormat   format,
+                           GError            **error)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), NULL);
+
+  if (!agent_conversation_load (self, error))
+    return NULL;
+
+  switch (format)
+    {
+    case AGENT_EXPORT_FORMAT_MARKDOWN:
+      return _agent_conversation_to_markdown (self);
+
+    case AGENT_EXPORT_FORMAT_JSON:
+      return _agent_conversation_to_json (self);
+
+    default:
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("Unknown export format %d"), format);
+      return NULL;
+    }
 }

@@ -41,6 +41,27 @@ struct _AgentConversation
 };
 
 void  _agent_conversation_unwatch       (AgentConversation  *self);
+void  _agent_conversation_set_updated   (AgentConversation  *self,
+                                         gint64              now);
+void  _agent_conversation_take_title    (AgentConversation  *self,
+                                         char               *title);
+
+/* agent-conversation-memory.c: the AgentMemory of a conversation */
+void  _agent_conversation_memory_iface_init (AgentMemoryInterface *iface);
+
+/* agent-conversation-update.c */
+/* Queues the writing of the columns (STMT_SET_…), in one transaction. A
+ * conversation whose row is not written (nor queued) yet keeps them for
+ * its first write. */
+gboolean    _agent_conversation_update_columns (AgentConversation          *self,
+                                                const AgentStoreStatement  *columns,
+                                                const char * const         *values,
+                                                guint                       n_columns,
+                                                GError                    **error);
+/* The name of a member of @node (at any depth) that holds a credential
+ * (api-key, authorization, token, password…, compared without case, '-'
+ * or '_'), or NULL */
+const char *_agent_conversation_find_secret    (JsonNode                   *node);
 
 /* agent-conversation-claim.c */
 gboolean _agent_conversation_claim         (AgentConversation  *self,

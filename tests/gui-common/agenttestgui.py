@@ -26,7 +26,7 @@ HELPERS = os.path.dirname(os.path.abspath(__file__))
 
 def helper(name):
     """The command that runs @name, a helper program of this folder
-    (dragsource.py, clipsource.py)."""
+    (dragsource.py, clipsource.py, clipread.py)."""
     return ["/usr/bin/python3", os.path.join(HELPERS, name)]
 
 
