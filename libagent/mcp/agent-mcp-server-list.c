@@ -635,7 +635,6 @@ agent_mcp_server_list_load_file (AgentMcpServerList  *self,
 char *
 agent_mcp_server_list_to_data (AgentMcpServerList *self)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
   JsonObject *servers = json_object_new ();
   JsonObject *object = json_object_new ();
@@ -652,10 +651,7 @@ agent_mcp_server_list_to_data (AgentMcpServerList *self)
   json_object_set_object_member (object, "mcpServers", servers);
   json_node_take_object (root, object);
 
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  return json_generator_to_data (generator, NULL);
+  return agent_json_node_to_string (root, TRUE);
 }
 
 /**

@@ -511,7 +511,7 @@ _agent_mcp_result_to_text (JsonNode *result,
    * they do not, the JSON is the result. */
   if (text->len == 0 && structured != NULL && !JSON_NODE_HOLDS_NULL (structured))
     {
-      g_autofree char *json = json_to_string (structured, FALSE);
+      g_autofree char *json = agent_json_node_to_string (structured, FALSE);
 
       g_string_append (text, json);
     }
