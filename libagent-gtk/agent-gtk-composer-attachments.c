@@ -355,6 +355,7 @@ void
 _agent_gtk_composer_class_init_attachments (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, attach_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, attach_menu_button);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, attachments_scroller);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, attachments_box);
   gtk_widget_class_bind_template_callback (widget_class, on_attach_clicked);

@@ -8,7 +8,9 @@
  * so; its Cancel button, or Escape, emits ::cancel-edit. Another bar says
  * what a turn waits for before it can start (the status). While empty, the
  * text says what it is for (the placeholder text). Images and documents go
- * with the message (agent-gtk-composer-attachments.c).
+ * with the message (agent-gtk-composer-attachments.c). Given MCP servers,
+ * the attach menu offers their resources (agent-gtk-composer-resources.c)
+ * and "/" their prompts (agent-gtk-composer-prompts.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -40,6 +42,7 @@ enum {
   PROP_BUSY,
   PROP_EDITING,
   PROP_MAX_ATTACHMENT_SIZE,
+  PROP_MCP_SERVERS,
   PROP_PLACEHOLDER_TEXT,
   PROP_STATUS,
   PROP_TEXT,
@@ -51,6 +54,7 @@ enum {
   STOP,
   CANCEL_EDIT,
   ATTACHMENT_ERROR,
+  PROMPT_ERROR,
   N_SIGNALS
 };
 
@@ -101,19 +105,30 @@ agent_gtk_composer_set_text (AgentGtkComposer *self,
                             text ? text : "", -1);
 }
 
+/* Emits ::send with @text and the attachments */
+void
+_agent_gtk_composer_send (AgentGtkComposer *self,
+                          const char       *text)
+{
+  g_signal_emit (self, signals[SEND], 0, text);
+}
+
 /* Sends the text (not only white space); it is cleared by whoever starts
- * the turn (the chat view, once the turn starts). */
+ * the turn (the chat view, once the turn starts). A "/" command gets its
+ * prompt first. */
 static void
 send (AgentGtkComposer *self)
 {
   g_autofree char *text = agent_gtk_composer_dup_text (self);
 
-  if (self->busy)
+  if (self->busy || self->prompt_getting)
     return;
   g_strstrip (text);
   if (*text == '\0' && g_list_model_get_n_items (G_LIST_MODEL (self->attachments)) == 0)
     return;
-  g_signal_emit (self, signals[SEND], 0, text);
+  if (_agent_gtk_composer_send_prompt (self, text))
+    return;
+  _agent_gtk_composer_send (self, text);
 }
 
 static void
@@ -133,6 +148,8 @@ on_key_pressed (GtkEventControllerKey *controller,
                 GdkModifierType        state,
                 AgentGtkComposer     *self)
 {
+  if (_agent_gtk_composer_prompt_key (self, keyval, state))
+    return GDK_EVENT_STOP;
   if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter || keyval == GDK_KEY_ISO_Enter) &&
       (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK)) == 0)
     {
@@ -364,6 +381,59 @@ on_buffer_changed (AgentGtkComposer *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
 }
 
+/**
+ * agent_gtk_composer_get_mcp_servers:
+ * @self: a composer
+ *
+ * Gets the MCP servers whose resources and prompts the composer offers.
+ *
+ * Returns: (transfer none) (nullable): a list of [class@Agent.McpClient],
+ *   or %NULL
+ *
+ * Since: 0.1
+ */
+GListModel *
+agent_gtk_composer_get_mcp_servers (AgentGtkComposer *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_COMPOSER (self), NULL);
+  return self->mcp_servers;
+}
+
+/**
+ * agent_gtk_composer_set_mcp_servers:
+ * @self: a composer
+ * @mcp_servers: (nullable): a list of [class@Agent.McpClient] (an
+ *   [class@Agent.McpServerList], or any list model of them), or %NULL
+ *
+ * Sets the MCP servers whose resources and prompts the composer offers:
+ * the attach button becomes a menu with “From <server>…” for each
+ * connected server that has resources, and “/” at the start of an empty
+ * message completes their prompts. The composer follows the list and the
+ * servers' states.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_composer_set_mcp_servers (AgentGtkComposer *self,
+                                    GListModel       *mcp_servers)
+{
+  g_return_if_fail (AGENT_GTK_IS_COMPOSER (self));
+  g_return_if_fail (mcp_servers == NULL || G_IS_LIST_MODEL (mcp_servers));
+
+  if (self->mcp_servers == mcp_servers)
+    return;
+  if (self->mcp_servers != NULL)
+    g_signal_handlers_disconnect_by_func (self->mcp_servers,
+                                          _agent_gtk_composer_mcp_servers_changed, self);
+  g_set_object (&self->mcp_servers, mcp_servers);
+  if (mcp_servers != NULL)
+    g_signal_connect_object (mcp_servers, "items-changed",
+                             G_CALLBACK (_agent_gtk_composer_mcp_servers_changed), self,
+                             G_CONNECT_SWAPPED);
+  _agent_gtk_composer_mcp_servers_changed (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MCP_SERVERS]);
+}
+
 static gboolean
 agent_gtk_composer_grab_focus (GtkWidget *widget)
 {
@@ -383,6 +453,8 @@ agent_gtk_composer_focus_vfunc (GtkWidget        *widget,
 static void
 agent_gtk_composer_dispose (GObject *object)
 {
+  _agent_gtk_composer_dispose_prompts (AGENT_GTK_COMPOSER (object));
+  _agent_gtk_composer_dispose_resources (AGENT_GTK_COMPOSER (object));
   _agent_gtk_composer_dispose_attachments (AGENT_GTK_COMPOSER (object));
   gtk_widget_dispose_template (GTK_WIDGET (object), AGENT_GTK_TYPE_COMPOSER);
 
@@ -410,6 +482,9 @@ agent_gtk_composer_get_property (GObject    *object,
       break;
     case PROP_MAX_ATTACHMENT_SIZE:
       g_value_set_uint64 (value, self->max_attachment_size);
+      break;
+    case PROP_MCP_SERVERS:
+      g_value_set_object (value, self->mcp_servers);
       break;
     case PROP_PLACEHOLDER_TEXT:
       g_value_set_string (value, agent_gtk_composer_get_placeholder_text (self));
@@ -443,6 +518,9 @@ agent_gtk_composer_set_property (GObject      *object,
       break;
     case PROP_MAX_ATTACHMENT_SIZE:
       agent_gtk_composer_set_max_attachment_size (self, g_value_get_uint64 (value));
+      break;
+    case PROP_MCP_SERVERS:
+      agent_gtk_composer_set_mcp_servers (self, g_value_get_object (value));
       break;
     case PROP_PLACEHOLDER_TEXT:
       agent_gtk_composer_set_placeholder_text (self, g_value_get_string (value));
@@ -513,6 +591,19 @@ agent_gtk_composer_class_init (AgentGtkComposerClass *klass)
    */
   properties[PROP_MAX_ATTACHMENT_SIZE] =
     g_param_spec_uint64 ("max-attachment-size", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * AgentGtkComposer:mcp-servers: (type Gio.ListModel)
+   *
+   * The MCP servers (a list of [class@Agent.McpClient]) whose resources
+   * the attach menu offers (“From <server>…”) and whose prompts “/”
+   * completes; %NULL for none. An application gives its
+   * [class@Agent.McpServerList], or a list of its own.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_MCP_SERVERS] =
+    g_param_spec_object ("mcp-servers", NULL, NULL, G_TYPE_LIST_MODEL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /**
    * AgentGtkComposer:placeholder-text:
@@ -599,6 +690,22 @@ agent_gtk_composer_class_init (AgentGtkComposerClass *klass)
                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                             G_TYPE_NONE, 1, G_TYPE_ERROR);
 
+  /**
+   * AgentGtkComposer::prompt-error:
+   * @self: the composer
+   * @error: why, naming the prompt and its server
+   *
+   * A “/” command could not be sent: no server of
+   * [property@AgentGtk.Composer:mcp-servers] has that prompt, or the
+   * server refused it (an argument missing or wrong). The text stays in
+   * the composer. Show @error to the user (a toast).
+   *
+   * Since: 0.1
+   */
+  signals[PROMPT_ERROR] = g_signal_new ("prompt-error", G_TYPE_FROM_CLASS (klass),
+                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                        G_TYPE_NONE, 1, G_TYPE_ERROR);
+
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Gtk/agent-gtk-composer.ui");
   _agent_gtk_composer_class_init_attachments (widget_class);
@@ -625,6 +732,8 @@ agent_gtk_composer_init (AgentGtkComposer *self)
   AGENT_GTK_INSTANCE_INIT ();
   gtk_widget_init_template (GTK_WIDGET (self));
   _agent_gtk_composer_init_attachments (self);
+  _agent_gtk_composer_init_resources (self);
+  _agent_gtk_composer_init_prompts (self);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);

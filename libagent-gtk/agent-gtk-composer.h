@@ -67,5 +67,10 @@ AGENT_GTK_AVAILABLE_IN_ALL
 void        agent_gtk_composer_attach_files         (AgentGtkComposer  *self,
                                                      GFile            **files,
                                                      guint              n_files);
+AGENT_GTK_AVAILABLE_IN_ALL
+GListModel *agent_gtk_composer_get_mcp_servers      (AgentGtkComposer *self);
+AGENT_GTK_AVAILABLE_IN_ALL
+void        agent_gtk_composer_set_mcp_servers      (AgentGtkComposer *self,
+                                                     GListModel       *mcp_servers);
 
 G_END_DECLS
