@@ -267,8 +267,8 @@ _agent_chat_window_add_toast (AgentChatWindow *self,
   adw_toast_overlay_add_toast (overlay, toast);
 }
 
-/* An attachment refused: a file that cannot be read, or one the provider
- * cannot take */
+/* An attachment refused: a file or an MCP resource that cannot be read, or
+ * one the provider cannot take; or a "/" prompt that cannot be got */
 static void
 show_attachment_error (AgentChatWindow *self,
                        const GError    *error)
@@ -603,6 +603,8 @@ agent_chat_window_constructed (GObject *object)
       self->settings = g_object_ref (agent_chat_application_get_settings (app));
       self->secrets = g_object_ref (agent_chat_application_get_secret_store (app));
       g_set_object (&self->mcp_servers, agent_chat_application_get_mcp_server_list (app));
+      /* Their resources in the attach menu, their prompts as "/" commands */
+      agent_gtk_composer_set_mcp_servers (self->composer, G_LIST_MODEL (self->mcp_servers));
     }
   else
     {
@@ -750,6 +752,9 @@ agent_chat_window_init (AgentChatWindow *self)
   g_signal_connect_object (self->chat_view, "open-settings", G_CALLBACK (on_open_settings), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->composer, "attachment-error", G_CALLBACK (show_attachment_error),
+                           self, G_CONNECT_SWAPPED);
+  /* A "/" prompt that cannot be got says why as an attachment does */
+  g_signal_connect_object (self->composer, "prompt-error", G_CALLBACK (show_attachment_error),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect (self, "notify::is-active", G_CALLBACK (_agent_chat_window_is_active_changed),
                     NULL);
