@@ -574,8 +574,10 @@ _agent_gtk_composer_send_prompt (AgentGtkComposer *self,
   if (prompt == NULL)
     {
       error = g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                           /* Translators: %s is what follows "/" in the message */
-                           _("No connected tool server has a prompt “%s”"), name);
+                           /* Translators: %s is what follows "/" in the message, a
+                            * name no connected tool server has a prompt of (short: a
+                            * toast shows it) */
+                           _("Unknown prompt “/%s”"), name);
       prompt_error (self, error);
       return TRUE;
     }

@@ -285,6 +285,8 @@ show_list (AgentGtkResourcePicker *self)
     }
   else if (n == 0)
     {
+      adw_status_page_set_icon_name (ADW_STATUS_PAGE (self->status_page),
+                                     "folder-documents-symbolic");
       adw_status_page_set_title (ADW_STATUS_PAGE (self->status_page), _("No Resources"));
       adw_status_page_set_description (ADW_STATUS_PAGE (self->status_page),
                                        _("The server offers none."));
@@ -379,10 +381,13 @@ on_read (GObject      *object,
   if (parts == NULL)
     {
       show_error (self, g_object_get_data (G_OBJECT (self), "agent-gtk-reading"), error);
+      /* The keyboard back where it was, to write another value */
       if (self->template == NULL)
         show_list (self);
+      else if (self->fields->len > 0)
+        gtk_widget_grab_focus (g_ptr_array_index (self->fields, 0));
       else
-        gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "arguments");
+        gtk_widget_grab_focus (self->attach_button);
       return;
     }
   g_signal_emit (self, signals[ATTACH], 0, parts);
