@@ -11,8 +11,9 @@
 # its variable and is attached too. Sent, the request carries both
 # resources' text as the message's content. "/" opens the prompts'
 # popover; typing filters it, Down and Enter pick a prompt and then its
-# argument; sent, the model server gets the prompt's message. An unknown
-# prompt shows a toast and keeps the text.
+# argument; sent, the model server gets the prompt's message. A resource
+# the server cannot give keeps the window open with the reason; an unknown
+# prompt, or one the server refuses, shows a toast and keeps the text.
 #
 # Runs at 760 px in the light style and at 360 px in the dark one (with
 # AGENT_TEST_ALL_STYLES=1, all four); AGENT_TEST_SCREENSHOTS=DIR saves the
@@ -34,7 +35,7 @@ from agenttestgui import (App, FocusTracker, all_nodes, click_at, find_node,  # 
                           text_of, turn_over, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
-STEPS = 10
+STEPS = 12
 RUNS = ([(760, False), (760, True), (360, False), (360, True)]
         if os.environ.get("AGENT_TEST_ALL_STYLES") == "1" else [(760, False), (360, True)])
 if os.environ.get("AGENT_TEST_ONE_STYLE") == "1":
@@ -190,6 +191,16 @@ def check(home, server, focus, width, dark):
         focus.press("Down")
         focus.press("Return")
         variable = focus.wait(lambda: picker and shown_node(picker, "resourceId"), 10)
+        # A value the server refuses (not an integer): the window stays and says why
+        xdotool("type", "--delay", "30", "abc")
+        focus.press("Return")
+        refused = focus.wait(lambda: picker and [n for n in names(picker) if n.startswith(
+            "Could not read “demo://resource/dynamic/text/abc” from “everything”: ")], 20)
+        screenshot(shot + "refused")
+        step(refused and window(app, "Attach from everything") is not None,
+             "a resource the server cannot give leaves the window open and says why: %r" %
+             refused)
+        xdotool("key", "ctrl+a")
         xdotool("type", "--delay", "30", "3")
         screenshot(shot + "template")
         focus.press("Return")
@@ -249,11 +260,23 @@ def check(home, server, focus, width, dark):
         xdotool("type", "--delay", "30", "/no-such-prompt")
         xdotool("key", "Escape")
         xdotool("key", "Return")
-        toast = focus.wait(lambda: shows(app, "no-such-prompt”"), 10)
+        toast = focus.wait(lambda: shows(app, "Unknown prompt “/no-such-prompt”"), 10)
         screenshot(shot + "unknown")
         step(toast and message_text(app) == "/no-such-prompt" and
              len(server.requests) == before,
              "an unknown prompt says so and keeps the text")
+
+        # A prompt the server refuses (its required argument left out): a toast
+        # with the server's words, and the text stays
+        xdotool("key", "ctrl+a")
+        xdotool("type", "--delay", "30", "/args-prompt")
+        xdotool("key", "Escape")
+        xdotool("key", "Return")
+        toast = focus.wait(lambda: [n for n in names(app) if n.startswith(
+            "Could not get the prompt “args-prompt” from “everything”: ")], 20)
+        screenshot(shot + "refused-prompt")
+        step(toast and message_text(app) == "/args-prompt" and len(server.requests) == before,
+             "a prompt the server refuses says why and keeps the text: %r" % toast)
     finally:
         chat.kill()
     return results
