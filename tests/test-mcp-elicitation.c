@@ -6,7 +6,7 @@
  * schema, withdraws a question): the capability and the signal, accept
  * (the server echoes the content), invalid content refused with the field
  * named, decline, cancel, a request dropped unanswered, URL mode, a request
- * the server withdraws or that the connection ends, a schema a form cannot
+ * the server withdraws, that the connection ends or whose call is cancelled, a schema a form cannot
  * ask, and validate() on every kind of field.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -441,6 +441,40 @@ test_disconnected (void)
   asked_clear (&asked);
 }
 
+/* The call that asked is cancelled (the turn was): its question goes with
+ * it, and the server is told */
+static void
+test_call_cancelled (void)
+{
+  g_autoptr(AgentMcpClient) client = everything_eliciting ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(AgentToolInvocation) invocation = NULL;
+  AgentTestMcpResult result;
+  AgentTestMcpResult echo;
+  Asked asked;
+
+  asked_init (&asked, client, TRUE);
+  invocation = agent_test_mcp_invoke (client, "trigger-elicitation-request", "{}", cancellable,
+                                      &result);
+  wait_request (&asked);
+
+  g_cancellable_cancel (cancellable);
+  g_assert_true (agent_test_wait_until_timeout (was_closed, &asked,
+                                                AGENT_TEST_MCP_WAIT_SECONDS));
+  g_assert_false (agent_mcp_elicitation_get_answered (g_ptr_array_index (asked.requests, 0)));
+  agent_test_mcp_wait_invocation (invocation);
+  g_assert_true (result.is_error);
+
+  /* The server works on */
+  agent_test_mcp_call (client, "echo", "{\"message\":\"still here\"}", &echo);
+  agent_test_assert_contains (echo.text, "still here");
+
+  agent_test_mcp_result_clear (&result);
+  agent_test_mcp_result_clear (&echo);
+  asked_clear (&asked);
+  agent_test_mcp_close (client);
+}
+
 /* The schema */
 
 static void
@@ -615,6 +649,7 @@ main (int    argc,
   g_test_add_func ("/mcp-elicitation/url-refused", test_url_refused);
   g_test_add_func ("/mcp-elicitation/withdrawn", test_withdrawn);
   g_test_add_func ("/mcp-elicitation/disconnected", test_disconnected);
+  g_test_add_func ("/mcp-elicitation/call-cancelled", test_call_cancelled);
   g_test_add_func ("/mcp-elicitation/schema-refused", test_schema_refused);
   g_test_add_func ("/mcp-elicitation/validate", test_validate);
 

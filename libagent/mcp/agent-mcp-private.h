@@ -162,6 +162,9 @@ GQuark _agent_mcp_rpc_error_quark (void);
 #define AGENT_MCP_RPC_METHOD_NOT_FOUND (-32601)
 #define AGENT_MCP_RPC_INVALID_PARAMS   (-32602)
 #define AGENT_MCP_RPC_INTERNAL_ERROR   (-32603)
+/* The request was cancelled (as LSP names it): the request of ours it was
+ * part of ended */
+#define AGENT_MCP_RPC_REQUEST_CANCELLED (-32800)
 
 typedef struct
 {

@@ -11,7 +11,8 @@
  * the others whatever the client's request callback answers, then or
  * later (elicitation waits for the user): they wait in a table of their
  * own, with a GCancellable that notifications/cancelled from the server,
- * or the end of the connection, cancels. While one waits, the time limits
+ * the end of our request they are part of, or the end of the connection
+ * cancels. While one waits, the time limits
  * of our requests are held: the tool call that asked waits for the user
  * too. A request may come with a check of its result, made on the
  * parsed text before it becomes a JsonNode: what a hostile server sends in
@@ -41,7 +42,7 @@ struct _AgentMcpRpc
   gpointer              user_data;
   AgentJsonParser      *parser;
   GHashTable           *pending;        /* id → Pending */
-  GHashTable           *incoming;       /* id (its JSON text) → GCancellable */
+  GHashTable           *incoming;       /* id (its JSON text) → Incoming */
   gint64                next_id;
   guint                 n_garbage;
   char                 *first_garbage;
@@ -66,6 +67,25 @@ typedef struct
   AgentMcpCheckFunc     check;
   gpointer              check_data;
 } Pending;
+
+/* A request of the server, waiting for its answer */
+typedef struct
+{
+  GCancellable *cancellable;
+  gint64        related;      /* our request it is part of, or -1 */
+} Incoming;
+
+static void
+incoming_free (gpointer data)
+{
+  Incoming *incoming = data;
+
+  g_object_unref (incoming->cancellable);
+  g_free (incoming);
+}
+
+static void end_related (AgentMcpRpc *self,
+                         gint64       id);
 
 static void
 destroy_source (GSource **source)
@@ -104,6 +124,7 @@ take_pending (AgentMcpRpc *self,
 
   task = g_steal_pointer (&pending->task);
   g_hash_table_remove (self->pending, &id);
+  end_related (self, id);
   return task;
 }
 
@@ -392,6 +413,7 @@ answer_request (AgentMcpRpc     *self,
   g_autoptr(JsonObject) params_object = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
   g_autoptr(GError) error = NULL;
+  Incoming *incoming;
 
   if (g_str_equal (method, "ping") || self->callbacks.request == NULL)
     {
@@ -422,7 +444,22 @@ answer_request (AgentMcpRpc     *self,
     params_object = json_object_new ();
 
   cancellable = g_cancellable_new ();
-  g_hash_table_insert (self->incoming, g_strdup (id_text), g_object_ref (cancellable));
+  incoming = g_new0 (Incoming, 1);
+  incoming->cancellable = g_object_ref (cancellable);
+  incoming->related = -1;
+  /* The request our one pending request waits on (a tool call that asks
+   * the user): it ends with it. Over stdio nothing else says which, and
+   * with several pending nothing does. */
+  if (g_hash_table_size (self->pending) == 1)
+    {
+      GHashTableIter iter;
+      gint64 *key;
+
+      g_hash_table_iter_init (&iter, self->pending);
+      if (g_hash_table_iter_next (&iter, (gpointer *) &key, NULL))
+        incoming->related = *key;
+    }
+  g_hash_table_insert (self->incoming, g_strdup (id_text), incoming);
   if (g_hash_table_size (self->incoming) == 1)
     _agent_mcp_rpc_hold_timeouts (self, self->held);
 
@@ -452,6 +489,27 @@ _agent_mcp_rpc_respond (AgentMcpRpc  *self,
     _agent_mcp_rpc_hold_timeouts (self, self->held);
 }
 
+/* Takes the server's request @id out of the table, and cancels it */
+static gboolean
+withdraw (AgentMcpRpc *self,
+          const char  *id)
+{
+  g_autofree char *key = NULL;
+  Incoming *incoming = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+
+  if (!g_hash_table_steal_extended (self->incoming, id, (gpointer *) &key,
+                                    (gpointer *) &incoming))
+    return FALSE;
+
+  cancellable = g_steal_pointer (&incoming->cancellable);
+  g_free (incoming);
+  g_cancellable_cancel (cancellable);
+  if (g_hash_table_size (self->incoming) == 0)
+    _agent_mcp_rpc_hold_timeouts (self, self->held);
+  return TRUE;
+}
+
 /* notifications/cancelled for one of the server's own requests */
 static gboolean
 withdraw_request (AgentMcpRpc     *self,
@@ -459,21 +517,41 @@ withdraw_request (AgentMcpRpc     *self,
 {
   AgentJson request_id = agent_json_member (params, "requestId");
   g_autofree char *id_text = NULL;
-  g_autofree char *key = NULL;
-  g_autoptr(GCancellable) cancellable = NULL;
 
   if (!agent_json_exists (&request_id))
     return FALSE;
 
   id_text = agent_json_serialize (&request_id);
-  if (!g_hash_table_steal_extended (self->incoming, id_text, (gpointer *) &key,
-                                    (gpointer *) &cancellable))
-    return FALSE;
+  return withdraw (self, id_text);
+}
 
-  g_cancellable_cancel (cancellable);
-  if (g_hash_table_size (self->incoming) == 0)
-    _agent_mcp_rpc_hold_timeouts (self, self->held);
-  return TRUE;
+/* Our request @id ended (answered, failed, cancelled, timed out): the
+ * server's requests that were part of it end too. The server, which may
+ * still wait for them, is told. */
+static void
+end_related (AgentMcpRpc *self,
+             gint64       id)
+{
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, self->incoming);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (((Incoming *) value)->related == id)
+      g_ptr_array_add (ids, g_strdup (key));
+
+  for (guint i = 0; i < ids->len; i++)
+    {
+      const char *incoming_id = g_ptr_array_index (ids, i);
+      g_autoptr(GError) error = g_error_new_literal (AGENT_MCP_RPC_ERROR,
+                                                     AGENT_MCP_RPC_REQUEST_CANCELLED,
+                                                     "The request it was part of ended");
+
+      if (!self->shut_down)
+        send_answer (self, incoming_id, NULL, error);
+      withdraw (self, incoming_id);
+    }
 }
 
 static void
@@ -748,7 +826,7 @@ _agent_mcp_rpc_new (AgentMcpTransport          *transport,
   self->user_data = user_data;
   self->parser = agent_json_parser_new ();
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, pending_free);
-  self->incoming = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->incoming = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, incoming_free);
   self->next_id = 1;
 
   _agent_mcp_transport_set_callbacks (transport, &transport_callbacks, self);
@@ -785,7 +863,7 @@ _agent_mcp_rpc_shutdown (AgentMcpRpc  *self,
   g_hash_table_iter_init (&iter, self->incoming);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
-      g_ptr_array_add (cancellables, g_object_ref (value));
+      g_ptr_array_add (cancellables, g_object_ref (((Incoming *) value)->cancellable));
       g_hash_table_iter_remove (&iter);
     }
 
