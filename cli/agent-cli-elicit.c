@@ -576,8 +576,8 @@ static void
 ask (CliElicitor *self)
 {
   AgentMcpElicitation *request = g_queue_peek_head (&self->queue);
-  g_autofree char *server = cli_escape_for_terminal (agent_mcp_elicitation_get_server_name (request),
-                                                     FALSE);
+  const char *name = agent_mcp_elicitation_get_server_name (request);
+  g_autofree char *server = cli_escape_for_terminal (name, FALSE);
   g_autofree char *message = cli_escape_for_terminal (agent_mcp_elicitation_get_message (request),
                                                       FALSE);
 
@@ -609,9 +609,10 @@ closed_cb (AgentMcpElicitation *request,
            CliElicitor         *self)
 {
   gboolean current = g_queue_peek_head (&self->queue) == request;
+  const char *name = agent_mcp_elicitation_get_server_name (request);
+  g_autofree char *server = cli_escape_for_terminal (name, FALSE);
 
-  say (_("\nThe MCP server “%s” withdrew its question.\n"),
-       agent_mcp_elicitation_get_server_name (request));
+  say (_("\nThe MCP server “%s” withdrew its question.\n"), server);
   /* The line being read, if any, answers the next question */
   if (current)
     finish (self, AGENT_MCP_ELICITATION_ACTION_CANCEL);
