@@ -11,6 +11,8 @@
  * (PR_SET_PDEATHSIG, see agent-mcp-stdio.c). A tool a server defines anew
  * while agent-cli runs (its description, schemas or hints changed) is
  * reported on the terminal, or as an "mcp-tool-changed" line with --json.
+ * What a server asks the user (elicitation) is asked on the terminal
+ * (agent-cli-elicit.c).
  *
  * An HTTP server that requires OAuth: the URL to open is printed on
  * stderr (and, with --json, as an "mcp-authorize" line) and opened in the
@@ -28,6 +30,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-cli-elicit.h"
 #include "agent-cli-mcp.h"
 
 /* At most this long to close the servers on exit: a server gets SIGTERM
@@ -39,6 +42,7 @@ struct _CliMcp
   AgentMcpServerList *list;
   AgentSession       *session;
   CliOutput          *output;
+  CliElicitor        *elicitor;
   gboolean            json;
 };
 
@@ -162,7 +166,8 @@ authorize_cb (AgentMcpClient *client,
 /* Starts the servers; @cancellable (Ctrl-C) stops the wait, and the
  * servers that started leave again. */
 static AgentMcpServerList *
-load_and_connect (GCancellable  *cancellable,
+load_and_connect (CliElicitor   *elicitor,
+                  GCancellable  *cancellable,
                   GError       **error)
 {
   g_autoptr(AgentMcpServerList) list = agent_mcp_server_list_new ();
@@ -179,6 +184,8 @@ load_and_connect (GCancellable  *cancellable,
       g_autoptr(AgentMcpClient) client = g_list_model_get_item (G_LIST_MODEL (list), i);
 
       g_signal_connect (client, "authorize", G_CALLBACK (authorize_cb), NULL);
+      if (elicitor != NULL)
+        cli_elicitor_attach (elicitor, client);
     }
 
   /* Each server's failure is in its state */
@@ -348,7 +355,7 @@ cli_mcp_list_tools (GCancellable *cancellable)
   if (opt_mcp_config == NULL)
     return -1;
 
-  if (!(list = load_and_connect (cancellable, &error)))
+  if (!(list = load_and_connect (NULL, cancellable, &error)))
     {
       g_printerr ("agent-cli: %s\n", error->message);
       return EXIT_FAILURE;
@@ -455,13 +462,15 @@ cli_mcp_attach (CliMcp       **mcp,
                 GCancellable  *cancellable)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(CliElicitor) elicitor = NULL;
   AgentMcpServerList *list;
 
   if (opt_mcp_config == NULL)
     return -1;
 
   opt_mcp_json = json;
-  if (!(list = load_and_connect (cancellable, &error)))
+  elicitor = cli_elicitor_new (json);
+  if (!(list = load_and_connect (elicitor, cancellable, &error)))
     {
       cli_output_error (output, error);
       return EXIT_FAILURE;
@@ -474,6 +483,7 @@ cli_mcp_attach (CliMcp       **mcp,
   (*mcp)->list = list;
   (*mcp)->session = g_object_ref (session);
   (*mcp)->output = output;
+  (*mcp)->elicitor = g_steal_pointer (&elicitor);
   (*mcp)->json = json;
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (list)); i++)
     {
@@ -503,9 +513,11 @@ cli_mcp_free (CliMcp *self)
       g_autoptr(AgentMcpClient) client = g_list_model_get_item (G_LIST_MODEL (self->list), i);
 
       g_signal_handlers_disconnect_by_data (client, self);
+      g_signal_handlers_disconnect_by_data (client, self->elicitor);
     }
   agent_mcp_server_list_detach (self->list, self->session);
   close_list (self->list);
+  g_clear_pointer (&self->elicitor, cli_elicitor_free);
 
   g_clear_object (&self->list);
   g_clear_object (&self->session);

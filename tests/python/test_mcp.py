@@ -2,7 +2,8 @@
 # test_mcp.py — the MCP client from Python: what a server says about its
 # tools (hints and output schema as properties, the approval they decide),
 # ::tool-changed when a server redefines a tool (tests/mcp/features-server.mjs),
-# resources and prompts (the reference server-everything), run with node.
+# resources and prompts, elicitation answered with a dict (the reference
+# server-everything), run with node.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -20,7 +21,7 @@ gi.require_version('Agent', '1.0')
 from gi.repository import Agent  # noqa: E402
 
 
-def new_client(name, args):
+def new_client(name, args, handles_elicitation=False):
     directory = os.environ.get('AGENT_MCP_TEST_DIR', '')
     if os.environ.get('AGENT_NO_NPM') == '1':
         raise Skip('AGENT_NO_NPM=1: no MCP servers to test with')
@@ -28,6 +29,7 @@ def new_client(name, args):
           'the MCP test servers are installed (tests/mcp/install)')
     client = Agent.McpClient.new_stdio(name, 'node',
                                        [os.path.join(directory, *args[0])] + args[1:])
+    client.props.handles_elicitation = handles_elicitation
     error = run_async(lambda cb: client.connect_async(None, cb), client.connect_finish)
     check(error is True, 'connected: %r' % error)
     return client
@@ -37,9 +39,10 @@ def features_client():
     return new_client('features', [('features-server.mjs',)])
 
 
-def everything_client():
+def everything_client(handles_elicitation=False):
     return new_client('everything', [('node_modules', '@modelcontextprotocol',
-                                      'server-everything', 'dist', 'index.js'), 'stdio'])
+                                      'server-everything', 'dist', 'index.js'), 'stdio'],
+                      handles_elicitation)
 
 
 def close(client):
@@ -145,10 +148,52 @@ def test_prompts():
     close(client)
 
 
+def test_elicitation():
+    from gi.repository import GLib
+
+    client = everything_client(handles_elicitation=True)
+    wait_until(lambda: any(t.get_remote_name() == 'trigger-elicitation-request'
+                           for t in client.props.tools), 'the elicitation tool')
+    requests = []
+    client.connect('elicitation', lambda client, request: requests.append(request))
+
+    results = []
+    client.call_tool_async('trigger-elicitation-request', None, None,
+                           lambda source, result: results.append(result))
+    wait_until(lambda: requests, 'the elicitation')
+    request = requests[0]
+    check_equal(request.props.server_name, 'everything', 'server-name')
+    check_equal(request.props.mode, Agent.McpElicitationMode.FORM, 'mode')
+    schema = request.requested_schema_dict()
+    check_equal(schema['required'], ['name'], 'the schema as a dict')
+    check_equal(schema['properties']['integer']['maximum'], 100, 'a bound in it')
+
+    # a dict is content: what does not follow the schema raises, the
+    # request stays open
+    try:
+        request.accept({'name': 'Ada', 'integer': 500})
+        raise AssertionError('accepted an integer beyond its maximum')
+    except GLib.Error as error:
+        check('“integer”' in error.message, 'the field is named: ' + error.message)
+    check(not request.props.answered, 'still open')
+
+    check(request.accept({'name': 'Ada Lovelace', 'check': True, 'integer': 7,
+                          'untitledMultipleSelectEnum': ['Piano']}), 'accepted')
+    check(request.props.answered, 'answered')
+    wait_until(lambda: results, 'the call')
+    result = client.call_tool_finish(results[0])
+    from gi.repository import Json
+    text = Json.to_string(result, False)
+    check('- Name: Ada Lovelace' in text, 'the server got the content: ' + text)
+    check('- Favorite Integer: 7' in text, 'an integer stays one: ' + text)
+    close(client)
+
+
 if __name__ == '__main__':
     sys.exit(run_tests([
         test_hints,
         test_tool_changed,
         test_resources,
         test_prompts,
+        test_elicitation,
     ]))

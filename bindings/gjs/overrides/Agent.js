@@ -169,6 +169,37 @@ function _init() {
         return JSON.parse(imports.gi.Json.to_string(this.parse_arguments(), false));
     };
 
+    // MCP elicitation: values as a plain object
+    function jsonObject(value) {
+        if (value === null || value === undefined || value instanceof imports.gi.Json.Object)
+            return value ?? null;
+        return imports.gi.Json.from_string(JSON.stringify(value)).get_object();
+    }
+    const rawValidate = Agent.McpElicitation.prototype.validate;
+    const rawAccept = Agent.McpElicitation.prototype.accept;
+
+    /** Checks values (a plain object by field name, or a Json.Object); throws naming the field. */
+    Agent.McpElicitation.prototype.validate = function (content) {
+        return rawValidate.call(this, jsonObject(content));
+    };
+
+    /** Accepts with values (a plain object, a Json.Object, or null in URL mode). */
+    Agent.McpElicitation.prototype.accept = function (content = null) {
+        return rawAccept.call(this, jsonObject(content));
+    };
+
+    /** The requested schema as a plain object, or null in URL mode. */
+    Object.defineProperty(Agent.McpElicitation.prototype, 'schema', {
+        get() {
+            const schema = this.get_requested_schema();
+            if (schema === null)
+                return null;
+            const node = imports.gi.Json.Node.alloc().init_object(schema);
+            return JSON.parse(imports.gi.Json.to_string(node, false));
+        },
+        configurable: true,
+    });
+
     // The keys of a tool object: [name, its other spelling, what it takes, a check]
     const toolKeys = [
         ['name', null, 'a name', v => typeof v === 'string' && v !== ''],

@@ -292,6 +292,42 @@ class ToolCall(Agent.ToolCall):
 __all__.append('ToolCall')
 
 
+# --- MCP elicitation ---------------------------------------------------------
+
+def _json_object(value):
+    """A dict as a Json.Object (a Json.Object passes as it is)."""
+    if value is None or not isinstance(value, dict):
+        return value
+    from gi.repository import Json
+    return Json.from_string(json.dumps(value, allow_nan=False)).get_object()
+
+
+@override
+class McpElicitation(Agent.McpElicitation):
+    def validate(self, content):
+        """Checks the values, a dict by field name (or a Json.Object),
+        against the requested schema; raises GLib.Error naming the field."""
+        return Agent.McpElicitation.validate(self, _json_object(content))
+
+    def accept(self, content=None):
+        """Accepts with the values, a dict by field name (or a Json.Object;
+        None in URL mode); raises GLib.Error, leaving the request open,
+        when they do not follow the schema."""
+        return Agent.McpElicitation.accept(self, _json_object(content))
+
+    def requested_schema_dict(self):
+        """The requested schema as a dict, or None in URL mode."""
+        schema = self.get_requested_schema()
+        if schema is None:
+            return None
+        from gi.repository import Json
+        node = Json.Node.alloc().init_object(schema)
+        return _python(node)
+
+
+__all__.append('McpElicitation')
+
+
 # --- tools from functions --------------------------------------------------
 
 _JSON_TYPES = {str: 'string', int: 'integer', float: 'number', bool: 'boolean',
