@@ -306,7 +306,8 @@ ping_cb (GObject      *object,
  * @user_data: data for @callback
  *
  * Asks a connected server whether it is still there, within
- * [property@Agent.McpClient:timeout].
+ * [property@Agent.McpClient:timeout]: `ping`, or `server/discover` under
+ * protocol version 2026-07-28, which has no `ping`.
  *
  * Since: 0.1
  */
@@ -332,8 +333,10 @@ agent_mcp_client_ping_async (AgentMcpClient      *self,
       return;
     }
 
-  _agent_mcp_rpc_request_async (self->rpc, "ping", NULL, self->timeout, NULL, NULL, NULL,
-                                NULL, NULL, cancellable, ping_cb, g_steal_pointer (&task));
+  /* 2026-07-28 has no ping: server/discover is as cheap */
+  _agent_mcp_rpc_request_async (self->rpc, self->revision->ping_method, NULL, self->timeout,
+                                NULL, NULL, NULL, NULL, NULL, cancellable, ping_cb,
+                                g_steal_pointer (&task));
 }
 
 /**

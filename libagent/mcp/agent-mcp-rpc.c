@@ -46,6 +46,9 @@ struct _AgentMcpRpc
   guint                 shut_down : 1;
   guint                 free_later : 1; /* freed while dispatching */
   guint                 held : 1;       /* no time limits: the user authorizes */
+  const AgentMcpRevision *revision;     /* what requests carry */
+  gint                  modern_code;    /* see _agent_mcp_rpc_take_modern_error() */
+  char                **supported;
 };
 
 typedef struct
@@ -293,13 +296,15 @@ _agent_mcp_rpc_request_async (AgentMcpRpc          *self,
       g_source_attach (pending->cancel_source, g_main_context_get_thread_default ());
     }
 
+  params = _agent_mcp_revision_add_meta (self->revision, params);
   if (progress != NULL)
     {
       cJSON *meta;
 
       if (params == NULL)
         params = cJSON_CreateObject ();
-      meta = cJSON_AddObjectToObject (params, "_meta");
+      if ((meta = cJSON_GetObjectItemCaseSensitive (params, "_meta")) == NULL)
+        meta = cJSON_AddObjectToObject (params, "_meta");
       cJSON_AddNumberToObject (meta, "progressToken", (double) pending->id);
     }
 
@@ -393,6 +398,57 @@ handle_progress (AgentMcpRpc     *self,
                      pending->progress_data);
 }
 
+/* An error only a server of a stateless revision sends: what it speaks */
+static void
+remember_modern_error (AgentMcpRpc     *self,
+                       const AgentJson *error,
+                       gint64           code)
+{
+  AgentJson data = agent_json_member (error, "data");
+  AgentJson supported = agent_json_member (&data, "supported");
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  AgentJsonIter iter;
+  AgentJson element;
+  guint n = 0;
+
+  self->modern_code = (gint) code;
+  g_clear_pointer (&self->supported, g_strfreev);
+  if (code != AGENT_MCP_ERROR_UNSUPPORTED_VERSION || !agent_json_is (&supported, AGENT_JSON_ARRAY))
+    return;
+
+  agent_json_iter_init (&iter, &supported);
+  while (agent_json_iter_next (&iter, NULL, NULL, &element) && n++ < 64)
+    {
+      const char *version = agent_json_string (&element, NULL);
+
+      if (version != NULL && strlen (version) < 64)
+        g_strv_builder_add (builder, version);
+    }
+  self->supported = g_strv_builder_end (builder);
+}
+
+void
+_agent_mcp_rpc_set_revision (AgentMcpRpc            *self,
+                             const AgentMcpRevision *revision)
+{
+  self->revision = revision;
+}
+
+gint
+_agent_mcp_rpc_take_modern_error (AgentMcpRpc   *self,
+                                  char        ***supported)
+{
+  gint code = self->modern_code;
+
+  self->modern_code = 0;
+  if (supported != NULL)
+    *supported = g_steal_pointer (&self->supported);
+  else
+    g_clear_pointer (&self->supported, g_strfreev);
+
+  return code;
+}
+
 static void
 handle_answer (AgentMcpRpc     *self,
                const AgentJson *message,
@@ -419,6 +475,12 @@ handle_answer (AgentMcpRpc     *self,
   if (agent_json_exists (&error))
     {
       const char *text = agent_json_member_string (&error, "message", NULL);
+      AgentJson code_value = agent_json_member (&error, "code");
+      gint64 code = 0;
+
+      if (agent_json_int (&code_value, &code) &&
+          code >= AGENT_MCP_ERROR_MODERN_FIRST && code <= AGENT_MCP_ERROR_MODERN_LAST)
+        remember_modern_error (self, &error, code);
 
       g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_FAILED, "%s",
                                text ? text : _("The MCP server reported an error"));
@@ -677,6 +739,7 @@ rpc_free (AgentMcpRpc *self)
   g_clear_pointer (&self->parser, agent_json_parser_free);
   g_free (self->server_name);
   g_free (self->first_garbage);
+  g_strfreev (self->supported);
   g_free (self);
 }
 
