@@ -421,6 +421,29 @@ test_legacy_remembered (void)
   server_stop (&server);
 }
 
+/* A request for input (input_required) with nobody to give it: the call
+ * fails saying so, and the server stays usable */
+static void
+test_input_required (void)
+{
+  Server server = { "modern", FALSE, NULL };
+  g_autoptr(AgentMcpClient) client = server_start (&server);
+  AgentTestMcpResult result;
+
+  agent_test_mcp_connect (client);
+  agent_test_mcp_call (client, "ask", "{}", &result);
+  g_assert_true (result.is_error);
+  agent_test_assert_contains (result.text, "asks for input");
+  agent_test_assert_contains (result.text, "“modern”");
+  agent_test_mcp_result_clear (&result);
+
+  agent_test_mcp_call (client, "echo", "{\"text\":\"still\"}", &result);
+  g_assert_cmpstr (result.text, ==, "echo: still");
+  agent_test_mcp_result_clear (&result);
+
+  agent_test_mcp_close (client);
+}
+
 /* The modern server itself: a client of 2025-11-25 is told what it speaks */
 static void
 test_refuses_initialize (void)
@@ -468,6 +491,7 @@ main (int   argc,
     }
   g_test_add_func ("/mcp-revision/legacy/remembered", test_legacy_remembered);
   g_test_add_func ("/mcp-revision/modern/refuses-initialize", test_refuses_initialize);
+  g_test_add_func ("/mcp-revision/modern/input-required", test_input_required);
 
   return g_test_run ();
 }

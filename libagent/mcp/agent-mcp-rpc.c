@@ -457,6 +457,7 @@ handle_answer (AgentMcpRpc     *self,
   AgentJson error = agent_json_member (message, "error");
   AgentJson result = agent_json_member (message, "result");
   Pending *pending = g_hash_table_lookup (self->pending, &id);
+  g_autofree char *method = pending ? g_strdup (pending->method) : NULL;
   AgentMcpCheckFunc check = pending ? pending->check : NULL;
   gpointer check_data = pending ? pending->check_data : NULL;
   g_autoptr(GTask) task = take_pending (self, id);
@@ -485,6 +486,15 @@ handle_answer (AgentMcpRpc     *self,
       g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_FAILED, "%s",
                                text ? text : _("The MCP server reported an error"));
     }
+  else if (agent_json_is (&result, AGENT_JSON_OBJECT) &&
+           g_strcmp0 (agent_json_member_string (&result, "resultType", NULL),
+                      "input_required") == 0)
+    /* 2026-07-28: a request for input, to be answered by a retry; this
+     * client declares no capability that lets a server ask */
+    g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_UNSUPPORTED,
+                             _("The MCP server “%s” asks for input to answer %s, which "
+                               "libagent cannot give"),
+                             self->server_name, method);
   else if (agent_json_is (&result, AGENT_JSON_OBJECT))
     g_task_return_pointer (task, agent_json_to_node (&result), (GDestroyNotify) json_node_unref);
   else
