@@ -7,7 +7,8 @@
  *     ├─ UnsupportedProtocolVersion ─► the same, from its "supported" list
  *     │                                 (one more server/discover)
  *     ├─ another error only stateless servers send ─► failed
- *     └─ anything else (unknown method, HTTP 4xx, silence) ─► an older
+ *     └─ anything else (unknown method, HTTP 4xx, silence, a result that
+ *          is no DiscoverResult) ─► an older
  *          server: initialize with our newest older version, as the
  *          revisions up to 2025-11-25 prescribe
  *
@@ -340,12 +341,13 @@ discover_cb (GObject      *object,
       supported = string_array (answer, "supportedVersions");
       if (supported == NULL)
         {
-          g_autoptr(GError) invalid = NULL;
+          g_autofree char *key = endpoint (self);
 
-          invalid = g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                                 _("The MCP server “%s” answered server/discover without "
-                                   "“supportedVersions”"), self->name);
-          _agent_mcp_client_fail (self, invalid);
+          /* Not a DiscoverResult: an older server that answers anything */
+          _agent_mcp_log (self->name, "server/discover answered without supportedVersions: "
+                          "an older server");
+          _agent_mcp_revision_remember (key, _agent_mcp_revision_newest (FALSE));
+          send_initialize (self);
           return;
         }
       choose (self, (const char * const *) supported, asked, answer);
