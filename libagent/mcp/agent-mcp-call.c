@@ -80,7 +80,7 @@ call_done_cb (GObject      *object,
   g_autofree char *text = NULL;
   gboolean is_error = FALSE;
 
-  node = _agent_mcp_rpc_request_finish (result, &error);
+  node = _agent_mcp_client_rpc_finish (AGENT_MCP_CLIENT (object), result, &error);
   if (node == NULL ||
       (call->tool != NULL && (error = _agent_mcp_tool_check_structured (call->tool, node))))
     {
@@ -131,14 +131,14 @@ send_call (Call *call)
 
   /* The call holds the client the check reads */
   if (call->invocation != NULL)
-    _agent_mcp_rpc_request_async (self->rpc, "tools/call", params, self->call_timeout,
-                                  call_progress_cb, g_object_ref (call->invocation), g_object_unref,
-                                  _agent_mcp_check_call_result, self,
-                                  call_cancellable (call), call_done_cb, call);
+    _agent_mcp_client_rpc_async (self, "tools/call", params, self->call_timeout,
+                                 call_progress_cb, g_object_ref (call->invocation), g_object_unref,
+                                 _agent_mcp_check_call_result, self,
+                                 call_cancellable (call), call_done_cb, call);
   else
-    _agent_mcp_rpc_request_async (self->rpc, "tools/call", params, self->call_timeout,
-                                  NULL, NULL, NULL, _agent_mcp_check_call_result, self,
-                                  call_cancellable (call), call_done_cb, call);
+    _agent_mcp_client_rpc_async (self, "tools/call", params, self->call_timeout,
+                                 NULL, NULL, NULL, _agent_mcp_check_call_result, self,
+                                 call_cancellable (call), call_done_cb, call);
 }
 
 static void

@@ -380,6 +380,32 @@ GError  *_agent_mcp_check_tools_page          (const AgentJson            *resul
 GError  *_agent_mcp_check_call_result         (const AgentJson            *result,
                                                gpointer                    client);
 
+/* agent-mcp-mrtr.c: requests a server may answer with input_required */
+void        _agent_mcp_client_rpc_async      (AgentMcpClient        *self,
+                                              const char            *method,
+                                              cJSON                 *params,
+                                              double                 timeout,
+                                              AgentMcpProgressFunc   progress,
+                                              gpointer               progress_data,
+                                              GDestroyNotify         progress_destroy,
+                                              AgentMcpCheckFunc      check,
+                                              gpointer               check_data,
+                                              GCancellable          *cancellable,
+                                              GAsyncReadyCallback    callback,
+                                              gpointer               user_data);
+JsonNode   *_agent_mcp_client_rpc_finish     (AgentMcpClient        *self,
+                                              GAsyncResult          *result,
+                                              GError               **error);
+void        _agent_mcp_client_answer_input_async  (AgentMcpClient   *self,
+                                                   const char       *method,
+                                                   JsonObject       *params,
+                                                   GCancellable     *cancellable,
+                                                   GAsyncReadyCallback callback,
+                                                   gpointer          user_data);
+JsonObject *_agent_mcp_client_answer_input_finish (AgentMcpClient   *self,
+                                                   GAsyncResult     *result,
+                                                   GError          **error);
+
 /* agent-mcp-request.c: requests beyond tools, and listings */
 
 /* The most pages of a listing, and items in all */

@@ -449,6 +449,13 @@ _agent_mcp_rpc_take_modern_error (AgentMcpRpc   *self,
   return code;
 }
 
+static gboolean
+accepts_input_required (const char *method)
+{
+  return g_strcmp0 (method, "tools/call") == 0 || g_strcmp0 (method, "prompts/get") == 0 ||
+         g_strcmp0 (method, "resources/read") == 0;
+}
+
 static void
 handle_answer (AgentMcpRpc     *self,
                const AgentJson *message,
@@ -488,12 +495,11 @@ handle_answer (AgentMcpRpc     *self,
     }
   else if (agent_json_is (&result, AGENT_JSON_OBJECT) &&
            g_strcmp0 (agent_json_member_string (&result, "resultType", NULL),
-                      "input_required") == 0)
-    /* 2026-07-28: a request for input, to be answered by a retry; this
-     * client declares no capability that lets a server ask */
-    g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_UNSUPPORTED,
-                             _("The MCP server “%s” asks for input to answer %s, which "
-                               "libagent cannot give"),
+                      "input_required") == 0 && !accepts_input_required (method))
+    /* 2026-07-28: only these may ask for input (agent-mcp-mrtr.c) */
+    g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                             _("The MCP server “%s” asked for input to answer %s, which "
+                               "may not ask for any"),
                              self->server_name, method);
   else if (agent_json_is (&result, AGENT_JSON_OBJECT))
     g_task_return_pointer (task, agent_json_to_node (&result), (GDestroyNotify) json_node_unref);
