@@ -190,7 +190,7 @@ send_initialize_full (AgentMcpClient *self,
 
   params = cJSON_CreateObject ();
   cJSON_AddStringToObject (params, "protocolVersion", revision->version);
-  cJSON_AddObjectToObject (params, "capabilities");
+  cJSON_AddItemToObject (params, "capabilities", _agent_mcp_client_capabilities (self));
   client_info = cJSON_AddObjectToObject (params, "clientInfo");
   cJSON_AddStringToObject (client_info, "name", "libagent");
   cJSON_AddStringToObject (client_info, "version", AGENT_VERSION_S);
@@ -368,6 +368,24 @@ send_discover (AgentMcpClient         *self,
                                 NULL, NULL, NULL, NULL, NULL, NULL, discover_cb, _agent_mcp_op_new (self));
 }
 
+/* What the client declares it can do, in initialize or in every request's
+ * _meta: elicitation (form and URL) when the application handles it */
+cJSON *
+_agent_mcp_client_capabilities (AgentMcpClient *self)
+{
+  cJSON *capabilities = cJSON_CreateObject ();
+
+  if (self->handles_elicitation)
+    {
+      cJSON *elicitation = cJSON_AddObjectToObject (capabilities, "elicitation");
+
+      cJSON_AddObjectToObject (elicitation, "form");
+      cJSON_AddObjectToObject (elicitation, "url");
+    }
+
+  return capabilities;
+}
+
 /* Starts agreeing on a revision, on a new connection */
 void
 _agent_mcp_client_handshake (AgentMcpClient *self)
@@ -376,6 +394,7 @@ _agent_mcp_client_handshake (AgentMcpClient *self)
   const AgentMcpRevision *remembered = _agent_mcp_revision_remembered (key);
 
   self->revision = NULL;
+  _agent_mcp_rpc_set_capabilities (self->rpc, _agent_mcp_client_capabilities (self));
   if (remembered != NULL && !remembered->stateless)
     send_initialize_full (self, TRUE);
   else

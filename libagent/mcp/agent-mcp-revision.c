@@ -115,7 +115,8 @@ _agent_mcp_revision_no_common_error (const char         *server,
  * identity. Takes @params (may be NULL) and returns it, made if needed. */
 cJSON *
 _agent_mcp_revision_add_meta (const AgentMcpRevision *self,
-                              cJSON                  *params)
+                              cJSON                  *params,
+                              const cJSON            *capabilities)
 {
   cJSON *meta;
   cJSON *info;
@@ -139,7 +140,9 @@ _agent_mcp_revision_add_meta (const AgentMcpRevision *self,
   info = cJSON_AddObjectToObject (meta, AGENT_MCP_META_CLIENT_INFO);
   cJSON_AddStringToObject (info, "name", "libagent");
   cJSON_AddStringToObject (info, "version", AGENT_VERSION_S);
-  cJSON_AddObjectToObject (meta, AGENT_MCP_META_CLIENT_CAPABILITIES);
+  cJSON_AddItemToObject (meta, AGENT_MCP_META_CLIENT_CAPABILITIES,
+                         capabilities != NULL ? cJSON_Duplicate (capabilities, TRUE)
+                                              : cJSON_CreateObject ());
 
   return params;
 }
