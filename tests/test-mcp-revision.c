@@ -431,9 +431,15 @@ test_input_required (void)
   AgentTestMcpResult result;
 
   agent_test_mcp_connect (client);
+  /* Not declared: the server does not ask */
   agent_test_mcp_call (client, "ask", "{}", &result);
   g_assert_true (result.is_error);
-  agent_test_assert_contains (result.text, "asks for input");
+  g_assert_cmpstr (result.text, ==, "this client cannot be asked");
+  agent_test_mcp_result_clear (&result);
+
+  agent_test_mcp_call (client, "ask_anyway", "{}", &result);
+  g_assert_true (result.is_error);
+  agent_test_assert_contains (result.text, "asks for input (elicitation/create)");
   agent_test_assert_contains (result.text, "“modern”");
   agent_test_mcp_result_clear (&result);
 
@@ -442,6 +448,86 @@ test_input_required (void)
   agent_test_mcp_result_clear (&result);
 
   agent_test_mcp_close (client);
+}
+
+/* Elicitation under either revision: the same ::elicitation, answered by
+ * accept, decline and cancel */
+typedef struct
+{
+  const char *action;
+  guint       n_asked;
+  char       *message;
+} Answering;
+
+static void
+elicitation_cb (AgentMcpClient      *client,
+                AgentMcpElicitation *request,
+                Answering           *answering)
+{
+  answering->n_asked++;
+  g_free (answering->message);
+  answering->message = g_strdup (agent_mcp_elicitation_get_message (request));
+
+  if (g_str_equal (answering->action, "accept"))
+    {
+      g_autoptr(JsonNode) content = json_from_string ("{\"name\":\"Ada\"}", NULL);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (agent_mcp_elicitation_accept (request, json_node_get_object (content),
+                                                   &error));
+      g_assert_no_error (error);
+    }
+  else if (g_str_equal (answering->action, "decline"))
+    agent_mcp_elicitation_decline (request);
+  else
+    agent_mcp_elicitation_cancel (request);
+}
+
+static void
+test_elicitation (gconstpointer data)
+{
+  Server server = { "modern", g_str_equal (data, "http"), NULL };
+  g_autoptr(AgentMcpClient) client = server_start (&server);
+  static const struct { const char *action; const char *text; } cases[] = {
+    { "accept", "hello Ada" }, { "decline", "decline" }, { "cancel", "cancel" },
+  };
+  Answering answering = { 0 };
+  g_autoptr(JsonObject) stats = NULL;
+  JsonArray *methods;
+  guint n_calls = 0;
+
+  agent_mcp_client_set_handles_elicitation (client, TRUE);
+  g_signal_connect (client, "elicitation", G_CALLBACK (elicitation_cb), &answering);
+  agent_test_mcp_connect (client);
+  g_assert_cmpstr (agent_mcp_client_get_protocol_version (client), ==, "2026-07-28");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      AgentTestMcpResult result;
+
+      answering.action = cases[i].action;
+      answering.n_asked = 0;
+      agent_test_mcp_call (client, "ask", "{}", &result);
+      g_assert_false (result.is_error);
+      g_assert_cmpstr (result.text, ==, cases[i].text);
+      g_assert_cmpuint (answering.n_asked, ==, 1);
+      g_assert_cmpstr (answering.message, ==, "What is your name?");
+      agent_test_mcp_result_clear (&result);
+    }
+
+  /* Each call: the request, then its retry with the answer (and the call
+   * of "stats" itself) */
+  stats = server_stats (client);
+  g_assert_cmpint (json_object_get_int_member (stats, "withoutMeta"), ==, 0);
+  methods = json_object_get_array_member (stats, "methods");
+  for (guint i = 0; i < json_array_get_length (methods); i++)
+    n_calls += g_str_equal (json_array_get_string_element (methods, i), "tools/call");
+  g_assert_cmpuint (n_calls, ==, 2 * G_N_ELEMENTS (cases) + 1);
+
+  g_signal_handlers_disconnect_by_data (client, &answering);
+  g_free (answering.message);
+  agent_test_mcp_close (client);
+  server_stop (&server);
 }
 
 /* The modern server itself: a client of 2025-11-25 is told what it speaks */
@@ -492,6 +578,8 @@ main (int   argc,
   g_test_add_func ("/mcp-revision/legacy/remembered", test_legacy_remembered);
   g_test_add_func ("/mcp-revision/modern/refuses-initialize", test_refuses_initialize);
   g_test_add_func ("/mcp-revision/modern/input-required", test_input_required);
+  g_test_add_data_func ("/mcp-revision/modern/elicitation/stdio", "stdio", test_elicitation);
+  g_test_add_data_func ("/mcp-revision/modern/elicitation/http", "http", test_elicitation);
 
   return g_test_run ();
 }

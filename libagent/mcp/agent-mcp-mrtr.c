@@ -12,8 +12,11 @@
  * connection: the server keeps no state between them.
  *
  * Each input request is answered as the older revisions' server requests
- * are (_agent_mcp_client_answer_input()); a kind this client cannot answer
- * fails the request, naming it.
+ * are (_agent_mcp_client_handle_server_request_async(): elicitation/create
+ * becomes the application's ::elicitation, the same under both
+ * revisions); a kind this client cannot answer (sampling, roots, or
+ * elicitation when the client does not handle it) fails the request,
+ * naming it.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -63,8 +66,38 @@ rounds_free (Rounds *rounds)
 
 static void send_round (GTask *task);
 
-/* Answers one input request: elicitation/create through the application;
- * sampling and roots this client does not offer */
+/* Answers one input request as a server request of the older revisions
+ * is answered (agent-mcp-server-request.c): elicitation/create through
+ * the application's ::elicitation; what this client cannot answer fails
+ * the request, naming it */
+static void
+input_answered_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AgentMcpClient *self = AGENT_MCP_CLIENT (object);
+  const char *method = g_task_get_task_data (task);
+  GError *error = NULL;
+  JsonObject *answer;
+
+  answer = _agent_mcp_client_handle_server_request_finish (self, result, &error);
+  if (answer != NULL)
+    g_task_return_pointer (task, answer, (GDestroyNotify) json_object_unref);
+  else if (error->domain != AGENT_MCP_RPC_ERROR)
+    g_task_return_error (task, error);
+  else
+    {
+      /* Errors meant for the server: no channel for them in a retry */
+      g_task_return_new_error (task, AGENT_ERROR,
+                               error->code == AGENT_MCP_RPC_METHOD_NOT_FOUND ?
+                               AGENT_ERROR_UNSUPPORTED : AGENT_ERROR_PROTOCOL,
+                               _("The MCP server “%s” asks for input (%s), which libagent "
+                                 "cannot give: %s"), self->name, method, error->message);
+      g_error_free (error);
+    }
+}
+
 void
 _agent_mcp_client_answer_input_async (AgentMcpClient      *self,
                                       const char          *method,
@@ -74,11 +107,18 @@ _agent_mcp_client_answer_input_async (AgentMcpClient      *self,
                                       gpointer             user_data)
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr(JsonObject) empty = NULL;
 
   g_task_set_source_tag (task, _agent_mcp_client_answer_input_async);
-  g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_UNSUPPORTED,
-                           _("The MCP server “%s” asks for input (%s), which libagent "
-                             "cannot give"), self->name, method);
+  g_task_set_task_data (task, g_strdup (method), g_free);
+  if (params == NULL)
+    params = empty = json_object_new ();
+
+  /* ping is no input a server may ask for */
+  if (g_str_equal (method, "ping"))
+    method = "";
+  _agent_mcp_client_handle_server_request_async (self, method, params, cancellable,
+                                                 input_answered_cb, g_steal_pointer (&task));
 }
 
 JsonObject *

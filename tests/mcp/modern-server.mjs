@@ -19,7 +19,9 @@
 // Offers tools (echo, add_tool: a new tool appears, touch: a resource is
 // updated, ask: asks for input by MRTR, stats: what it saw), resources
 // (two, a template, subscriptions) and prompts (one with an argument), and
-// their changes through subscriptions/listen.
+// their changes through subscriptions/listen. "ask" asks a client that
+// declared elicitation for a name (input_required, then the retry with
+// inputResponses and the requestState it gave), "ask_anyway" asks any.
 
 import http from 'node:http';
 import readline from 'node:readline';
@@ -68,6 +70,8 @@ function tools() {
     { name: 'touch', description: 'Changes a note',
       inputSchema: { type: 'object', properties: { uri: { type: 'string' } } } },
     { name: 'ask', description: 'Asks for a name', inputSchema: { type: 'object' } },
+    { name: 'ask_anyway', description: 'Asks even a client that cannot answer',
+      inputSchema: { type: 'object' } },
     { name: 'stats', description: 'What the server saw', inputSchema: { type: 'object' } },
   ];
   for (let i = 0; i < extraTools; i++)
@@ -116,7 +120,7 @@ function checkMeta(message, isModern) {
       { supported, requested: version });
 }
 
-function callTool(params, reply) {
+function callTool(params) {
   switch (params.name) {
     case 'echo':
       return text(`echo: ${params.arguments?.text ?? ''}`);
@@ -129,7 +133,12 @@ function callTool(params, reply) {
       return text('touched');
     case 'stats':
       return text(JSON.stringify(stats));
-    case 'ask': {
+    case 'ask':
+    case 'ask_anyway': {
+      // Only a client that declared it may be asked (mrtr.mdx)
+      const declared = params._meta?.['io.modelcontextprotocol/clientCapabilities']?.elicitation;
+      if (params.name === 'ask' && !declared)
+        return { ...text('this client cannot be asked'), isError: true };
       const answer = params.inputResponses?.name;
       if (answer === undefined || params.requestState !== 'asked-once')
         return {
