@@ -98,6 +98,12 @@ assert_fails (AgentMcpClient *client,
   agent_test_mcp_close (client);
 }
 
+/* What a server of 2025-11-25 or older answers the probe of 2026-07-28
+ * (server/discover, id 1) with: its initialize is then request 2 */
+#define OLDER_SERVER_PROBE \
+  "read probe; echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601," \
+  "\"message\":\"Method not found\"}}'; "
+
 static AgentMcpClient *
 shell_server (const char *script)
 {
@@ -163,13 +169,13 @@ test_unknown_protocol_version (void)
 {
   g_autoptr(AgentMcpClient) client = NULL;
 
-  client = shell_server ("read request; "
-                         "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":"
+  client = shell_server (OLDER_SERVER_PROBE "read request; "
+                         "echo '{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"protocolVersion\":"
                          "\"1999-01-01\",\"capabilities\":{},\"serverInfo\":{\"name\":\"old\"}}}'; "
                          "exec sleep 60");
   assert_fails (client, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                "The MCP server “broken” speaks protocol version 1999-01-01; "
-                "libagent speaks 2024-11-05 to 2025-11-25");
+                "The MCP server “broken” speaks protocol versions 1999-01-01; "
+                "libagent speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05");
 }
 
 static void
@@ -177,8 +183,8 @@ test_handshake_refused (void)
 {
   g_autoptr(AgentMcpClient) client = NULL;
 
-  client = shell_server ("read request; "
-                         "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32602,"
+  client = shell_server (OLDER_SERVER_PROBE "read request; "
+                         "echo '{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32602,"
                          "\"message\":\"Unsupported protocol version\"}}'; exec sleep 60");
   assert_fails (client, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                 "The MCP server “broken” refused the handshake: Unsupported protocol version");
@@ -190,8 +196,8 @@ test_older_protocol_version (void)
 {
   g_autoptr(AgentMcpClient) client = NULL;
 
-  client = shell_server ("read request; "
-                         "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":"
+  client = shell_server (OLDER_SERVER_PROBE "read request; "
+                         "echo '{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"protocolVersion\":"
                          "\"2024-11-05\",\"capabilities\":{},\"serverInfo\":{\"name\":\"old\","
                          "\"version\":\"0.1\"}}}'; "
                          "exec cat > /dev/null");

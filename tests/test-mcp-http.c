@@ -205,8 +205,12 @@ responder (AgentTestServer *server,
       answer (server, SOUP_STATUS_OK, NULL, text);
     }
   else
-    answer (server, SOUP_STATUS_OK, NULL, "{\"jsonrpc\":\"2.0\",\"id\":0,\"error\":"
-                                          "{\"code\":-32601,\"message\":\"no\"}}");
+    {
+      /* server/discover among others: a server of 2025-06-18 knows it not */
+      text = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"error\":"
+                              "{\"code\":-32601,\"message\":\"no\"}}", id);
+      answer (server, SOUP_STATUS_OK, NULL, text);
+    }
 }
 
 static AgentMcpClient *
@@ -275,13 +279,23 @@ test_json_answers (void)
   g_assert_cmpstr (result.text, ==, "called in session-1");
   agent_test_mcp_result_clear (&result);
 
+  /* First the probe of 2026-07-28, which this older server does not know:
+   * a stateless request, with its version and method in headers */
+  g_assert_cmpstr (request_method (endpoint.server, 0), ==, "server/discover");
+  g_assert_cmpstr (agent_test_server_get_request_header (endpoint.server, 0,
+                                                         "MCP-Protocol-Version"), ==, "2026-07-28");
+  g_assert_cmpstr (agent_test_server_get_request_header (endpoint.server, 0, "Mcp-Method"), ==,
+                   "server/discover");
   /* The handshake has no session or version yet; every later request has
    * both, and the headers of the configuration */
-  g_assert_cmpstr (request_method (endpoint.server, 0), ==, "initialize");
-  g_assert_null (agent_test_server_get_request_header (endpoint.server, 0, "Mcp-Session-Id"));
-  g_assert_cmpstr (agent_test_server_get_request_header (endpoint.server, 0, "Authorization"), ==,
+  g_assert_cmpstr (request_method (endpoint.server, 1), ==, "initialize");
+  g_assert_null (agent_test_server_get_request_header (endpoint.server, 1, "Mcp-Session-Id"));
+  g_assert_null (agent_test_server_get_request_header (endpoint.server, 1,
+                                                       "MCP-Protocol-Version"));
+  g_assert_null (agent_test_server_get_request_header (endpoint.server, 1, "Mcp-Method"));
+  g_assert_cmpstr (agent_test_server_get_request_header (endpoint.server, 1, "Authorization"), ==,
                    TOKEN);
-  g_assert_nonnull (strstr (agent_test_server_get_request_header (endpoint.server, 0, "Accept"),
+  g_assert_nonnull (strstr (agent_test_server_get_request_header (endpoint.server, 1, "Accept"),
                             "text/event-stream"));
   call = find_request (endpoint.server, "tools/call");
   g_assert_cmpstr (agent_test_server_get_request_header (endpoint.server, call,
@@ -431,13 +445,15 @@ test_redirect_handshake (void)
       Redirect r = { 0, };
       g_autoptr(GError) error = NULL;
 
-      redirect_init (&r, "initialize", statuses[i]);
+      /* The probe first: a redirect is no sign of an older server */
+      redirect_init (&r, i % 2 ? "initialize" : "server/discover", statuses[i]);
       error = agent_test_mcp_connect_error (r.client);
       g_test_message ("%u: %s", statuses[i], error ? error->message : "no error");
       g_assert_error (error, AGENT_ERROR, AGENT_ERROR_HTTP);
       assert_redirect_error (error->message, &r);
       g_assert_cmpint (agent_mcp_client_get_state (r.client), ==, AGENT_MCP_CLIENT_STATE_FAILED);
-      g_assert_cmpuint (agent_test_server_get_n_requests (r.endpoint.server), ==, 1);
+      /* Nothing after the redirect (the probe went before initialize) */
+      g_assert_cmpuint (agent_test_server_get_n_requests (r.endpoint.server), ==, i % 2 ? 2 : 1);
       redirect_clear (&r);
     }
 }

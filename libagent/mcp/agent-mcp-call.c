@@ -80,7 +80,7 @@ call_done_cb (GObject      *object,
   g_autofree char *text = NULL;
   gboolean is_error = FALSE;
 
-  node = _agent_mcp_rpc_request_finish (result, &error);
+  node = _agent_mcp_client_rpc_finish (AGENT_MCP_CLIENT (object), result, &error);
   if (node == NULL ||
       (call->tool != NULL && (error = _agent_mcp_tool_check_structured (call->tool, node))))
     {
@@ -131,14 +131,14 @@ send_call (Call *call)
 
   /* The call holds the client the check reads */
   if (call->invocation != NULL)
-    _agent_mcp_rpc_request_async (self->rpc, "tools/call", params, self->call_timeout,
-                                  call_progress_cb, g_object_ref (call->invocation), g_object_unref,
-                                  _agent_mcp_check_call_result, self,
-                                  call_cancellable (call), call_done_cb, call);
+    _agent_mcp_client_rpc_async (self, "tools/call", params, self->call_timeout,
+                                 call_progress_cb, g_object_ref (call->invocation), g_object_unref,
+                                 _agent_mcp_check_call_result, self,
+                                 call_cancellable (call), call_done_cb, call);
   else
-    _agent_mcp_rpc_request_async (self->rpc, "tools/call", params, self->call_timeout,
-                                  NULL, NULL, NULL, _agent_mcp_check_call_result, self,
-                                  call_cancellable (call), call_done_cb, call);
+    _agent_mcp_client_rpc_async (self, "tools/call", params, self->call_timeout,
+                                 NULL, NULL, NULL, _agent_mcp_check_call_result, self,
+                                 call_cancellable (call), call_done_cb, call);
 }
 
 static void
@@ -306,7 +306,8 @@ ping_cb (GObject      *object,
  * @user_data: data for @callback
  *
  * Asks a connected server whether it is still there, within
- * [property@Agent.McpClient:timeout].
+ * [property@Agent.McpClient:timeout]: `ping`, or `server/discover` under
+ * protocol version 2026-07-28, which has no `ping`.
  *
  * Since: 0.1
  */
@@ -332,8 +333,10 @@ agent_mcp_client_ping_async (AgentMcpClient      *self,
       return;
     }
 
-  _agent_mcp_rpc_request_async (self->rpc, "ping", NULL, self->timeout, NULL, NULL, NULL,
-                                NULL, NULL, cancellable, ping_cb, g_steal_pointer (&task));
+  /* 2026-07-28 has no ping: server/discover is as cheap */
+  _agent_mcp_rpc_request_async (self->rpc, self->revision->ping_method, NULL, self->timeout,
+                                NULL, NULL, NULL, NULL, NULL, cancellable, ping_cb,
+                                g_steal_pointer (&task));
 }
 
 /**

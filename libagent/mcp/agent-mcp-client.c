@@ -223,6 +223,8 @@ agent_mcp_client_finalize (GObject *object)
   g_clear_pointer (&self->close_waiters, g_ptr_array_unref);
   g_clear_pointer (&self->listing, g_ptr_array_unref);
   g_clear_pointer (&self->listed_names, g_hash_table_unref);
+  g_clear_pointer (&self->listen_uris, g_hash_table_unref);
+  g_clear_object (&self->listen_cancellable);
   g_clear_error (&self->error);
   g_clear_pointer (&self->extra, json_object_unref);
   g_free (self->name);
@@ -564,7 +566,9 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
   /**
    * AgentMcpClient:protocol-version:
    *
-   * The MCP version agreed on in the handshake, such as `2025-06-18`.
+   * The MCP version agreed on when connecting, such as `2026-07-28` (a
+   * server that answers `server/discover`) or `2025-11-25` (an older
+   * server, after the `initialize` handshake).
    */
   properties[PROP_PROTOCOL_VERSION] =
     g_param_spec_string ("protocol-version", NULL, NULL, NULL, STATUS_FLAGS);
@@ -1625,7 +1629,7 @@ agent_mcp_client_get_server_version (AgentMcpClient *self)
  * @self: a [class@Agent.McpClient]
  *
  * Gets the version of MCP the client and the server agreed on, such as
- * `2025-06-18`. [property@Agent.McpClient:protocol-version].
+ * `2026-07-28` or `2025-11-25`. [property@Agent.McpClient:protocol-version].
  *
  * Returns: (nullable) (transfer none): the version, owned by the client, or
  *   %NULL before the first handshake

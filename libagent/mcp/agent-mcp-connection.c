@@ -1,9 +1,8 @@
 /* agent-mcp-connection.c — connecting to an MCP server, its tools, calls
  *
- *   connect ─► start the transport ─► initialize (our newest protocol
- *   version; the server answers the one it speaks, which must be one of
- *   ours) ─► notifications/initialized ─► tools/list, page after page ─►
- *   READY
+ *   connect ─► start the transport ─► agree on a protocol revision
+ *   (agent-mcp-handshake.c: server/discover, or initialize and
+ *   notifications/initialized) ─► tools/list, page after page ─► READY
  *
  * A tools/list_changed notification lists the tools again (once more if
  * it comes during a listing); tools whose definition did not change stay
@@ -30,33 +29,25 @@
 static void list_tools (AgentMcpClient *self);
 
 /* An answer on its way to one connection */
-typedef struct
+AgentMcpOp *
+_agent_mcp_op_new (AgentMcpClient *self)
 {
-  AgentMcpClient *client;
-  guint           generation;
-} Op;
-
-static Op *
-op_new (AgentMcpClient *self)
-{
-  Op *op = g_new0 (Op, 1);
+  AgentMcpOp *op = g_new0 (AgentMcpOp, 1);
 
   op->client = g_object_ref (self);
   op->generation = self->generation;
   return op;
 }
 
-static void
-op_free (Op *op)
+void
+_agent_mcp_op_free (AgentMcpOp *op)
 {
   g_object_unref (op->client);
   g_free (op);
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Op, op_free)
-
-static gboolean
-op_is_stale (Op *op)
+gboolean
+_agent_mcp_op_is_stale (AgentMcpOp *op)
 {
   return op->generation != op->client->generation;
 }
@@ -112,6 +103,7 @@ _agent_mcp_client_disconnect (AgentMcpClient *self,
   g_clear_pointer (&self->listing, g_ptr_array_unref);
   g_clear_pointer (&self->listed_names, g_hash_table_unref);
   g_clear_pointer (&self->cursor, g_free);
+  _agent_mcp_client_stop_listening (self);
 
   if (self->rpc == NULL)
     return;
@@ -389,7 +381,7 @@ tools_list_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  g_autoptr(Op) op = user_data;
+  g_autoptr(AgentMcpOp) op = user_data;
   AgentMcpClient *self = op->client;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
@@ -397,7 +389,7 @@ tools_list_cb (GObject      *object,
   const char *cursor;
 
   node = _agent_mcp_rpc_request_finish (result, &error);
-  if (op_is_stale (op))
+  if (_agent_mcp_op_is_stale (op))
     return;
 
   if (node == NULL)
@@ -452,7 +444,7 @@ request_page (AgentMcpClient *self)
 
   _agent_mcp_rpc_request_async (self->rpc, "tools/list", params, self->timeout,
                                 NULL, NULL, NULL, _agent_mcp_check_tools_page, self,
-                                NULL, tools_list_cb, op_new (self));
+                                NULL, tools_list_cb, _agent_mcp_op_new (self));
 }
 
 static void
@@ -470,106 +462,31 @@ list_tools (AgentMcpClient *self)
   request_page (self);
 }
 
-/* The handshake */
-
-static void
-set_info (AgentMcpClient        *self,
-          char                 **field,
-          const char            *value,
-          AgentMcpClientNotify   what)
+/* Agreed on a revision (agent-mcp-handshake.c): its tools, and the
+ * changes of what it offers */
+void
+_agent_mcp_client_connected (AgentMcpClient *self)
 {
-  if (g_strcmp0 (*field, value) == 0)
-    return;
+  JsonObject *capabilities = json_node_get_object (self->capabilities);
 
-  g_free (*field);
-  *field = g_strdup (value);
-  _agent_mcp_client_notify (self, what);
-}
+  if (self->revision->listen)
+    _agent_mcp_client_listen (self);
 
-static void
-initialize_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(Op) op = user_data;
-  AgentMcpClient *self = op->client;
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
-  AgentMcpTransport *transport;
-  JsonObject *answer;
-  JsonObject *info = NULL;
-  JsonObject *capabilities = NULL;
-  const char *version;
-
-  node = _agent_mcp_rpc_request_finish (result, &error);
-  if (op_is_stale (op))
-    return;
-
-  if (node == NULL)
-    {
-      if (g_error_matches (error, AGENT_ERROR, AGENT_ERROR_FAILED))
-        {
-          g_autoptr(GError) refused = NULL;
-
-          refused = g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                                 _("The MCP server “%s” refused the handshake: %s"),
-                                 self->name, error->message);
-          fail_connection (self, refused);
-        }
-      else
-        fail_connection (self, error);
-      return;
-    }
-
-  answer = json_node_get_object (node);
-  version = json_object_get_string_member_with_default (answer, "protocolVersion", NULL);
-  if (version == NULL || !g_strv_contains (agent_mcp_protocol_versions, version))
-    {
-      guint n = g_strv_length ((char **) agent_mcp_protocol_versions);
-
-      error = g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                           _("The MCP server “%s” speaks protocol version %s; "
-                             "libagent speaks %s to %s"),
-                           self->name, version ? version : "?",
-                           agent_mcp_protocol_versions[n - 1], agent_mcp_protocol_versions[0]);
-      fail_connection (self, error);
-      return;
-    }
-
-  if (json_object_has_member (answer, "serverInfo") &&
-      JSON_NODE_HOLDS_OBJECT (json_object_get_member (answer, "serverInfo")))
-    info = json_object_get_object_member (answer, "serverInfo");
-  if (json_object_has_member (answer, "capabilities") &&
-      JSON_NODE_HOLDS_OBJECT (json_object_get_member (answer, "capabilities")))
-    capabilities = json_object_get_object_member (answer, "capabilities");
-  g_clear_pointer (&self->capabilities, json_node_unref);
-  self->capabilities = json_node_init_object (json_node_alloc (),
-                                              capabilities ? capabilities : json_object_new ());
-
-  set_info (self, &self->protocol_version, version, AGENT_MCP_CLIENT_PROP_PROTOCOL_VERSION);
-  set_info (self, &self->server_name,
-            info ? json_object_get_string_member_with_default (info, "name", NULL) : NULL,
-            AGENT_MCP_CLIENT_PROP_SERVER_NAME);
-  set_info (self, &self->server_version,
-            info ? json_object_get_string_member_with_default (info, "version", NULL) : NULL,
-            AGENT_MCP_CLIENT_PROP_SERVER_VERSION);
-  set_info (self, &self->instructions,
-            json_object_get_string_member_with_default (answer, "instructions", NULL),
-            AGENT_MCP_CLIENT_PROP_INSTRUCTIONS);
-
-  transport = _agent_mcp_rpc_get_transport (self->rpc);
-  _agent_mcp_transport_set_protocol_version (transport, version);
-  _agent_mcp_rpc_notify (self->rpc, "notifications/initialized", NULL);
-  _agent_mcp_transport_initialized (transport);
-
-  if (capabilities != NULL && json_object_has_member (capabilities, "tools"))
+  if (json_object_has_member (capabilities, "tools"))
     list_tools (self);
   else
     {
       self->listing = g_ptr_array_new_with_free_func (g_object_unref);
-  self->listed_names = g_hash_table_new (g_str_hash, g_str_equal);
+      self->listed_names = g_hash_table_new (g_str_hash, g_str_equal);
       finish_listing (self);
     }
+}
+
+void
+_agent_mcp_client_fail (AgentMcpClient *self,
+                        const GError   *error)
+{
+  fail_connection (self, error);
 }
 
 static void
@@ -582,9 +499,6 @@ start_connection (AgentMcpClient *self)
   };
   g_autoptr(AgentMcpTransport) transport = NULL;
   g_autoptr(GError) error = NULL;
-  cJSON *params;
-  cJSON *capabilities;
-  cJSON *client_info;
 
   _agent_mcp_client_disconnect (self, FALSE);
   _agent_mcp_client_set_state (self, AGENT_MCP_CLIENT_STATE_CONNECTING, NULL);
@@ -615,22 +529,7 @@ start_connection (AgentMcpClient *self)
 
   self->rpc = _agent_mcp_rpc_new (transport, self->name, &callbacks, self);
 
-  params = cJSON_CreateObject ();
-  cJSON_AddStringToObject (params, "protocolVersion", agent_mcp_protocol_versions[0]);
-  capabilities = cJSON_AddObjectToObject (params, "capabilities");
-  if (self->handles_elicitation)
-    {
-      cJSON *elicitation = cJSON_AddObjectToObject (capabilities, "elicitation");
-
-      cJSON_AddObjectToObject (elicitation, "form");
-      cJSON_AddObjectToObject (elicitation, "url");
-    }
-  client_info = cJSON_AddObjectToObject (params, "clientInfo");
-  cJSON_AddStringToObject (client_info, "name", "libagent");
-  cJSON_AddStringToObject (client_info, "version", AGENT_VERSION_S);
-
-  _agent_mcp_rpc_request_async (self->rpc, "initialize", params, self->timeout,
-                                NULL, NULL, NULL, NULL, NULL, NULL, initialize_cb, op_new (self));
+  _agent_mcp_client_handshake (self);
 }
 
 /* Connecting */

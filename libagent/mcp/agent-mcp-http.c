@@ -10,6 +10,11 @@
  * its own (tools/list_changed); a server may refuse it (405). Closing
  * deletes the session.
  *
+ * Under 2026-07-28 there is no session, no GET and no notification from
+ * the client (a request is cancelled by closing its stream); every POST
+ * says its version, its method (Mcp-Method) and what it names (Mcp-Name:
+ * the tool, prompt or resource).
+ *
  * The configured headers (a bearer token, say) go to the configured URL's
  * origin only: no redirect is followed, and a request answered with one
  * fails with an error naming where the server pointed.
@@ -47,6 +52,7 @@ struct _AgentMcpHttpTransport
   GHashTable        *requests;         /* id → its exchange's GCancellable */
   char              *session_id;
   char              *protocol_version;
+  const AgentMcpRevision *revision;    /* of protocol_version, or NULL */
   AgentMcpAuth      *auth;             /* OAuth, or NULL */
 };
 
@@ -136,6 +142,12 @@ exchange_failed (Exchange *exchange,
   g_error_free (error);
 }
 
+static gboolean
+has_sessions (AgentMcpHttpTransport *self)
+{
+  return self->revision == NULL || self->revision->sessions;
+}
+
 static const char *
 add_headers (AgentMcpHttpTransport *self,
              SoupMessage           *message)
@@ -156,7 +168,7 @@ add_headers (AgentMcpHttpTransport *self,
         soup_message_headers_replace (headers, name, value);
     }
 
-  if (self->session_id != NULL)
+  if (self->session_id != NULL && has_sessions (self))
     soup_message_headers_replace (headers, "Mcp-Session-Id", self->session_id);
   if (self->protocol_version != NULL)
     soup_message_headers_replace (headers, "MCP-Protocol-Version", self->protocol_version);
@@ -177,6 +189,37 @@ sse_event_cb (const AgentSseEvent  *event,
     _agent_mcp_transport_emit_message (AGENT_MCP_TRANSPORT (exchange->self),
                                        event->data, event->data_len);
   return TRUE;
+}
+
+/* Mcp-Method and Mcp-Name from the request in @body */
+static void
+add_method_headers (SoupMessage *message,
+                    GBytes      *body)
+{
+  SoupMessageHeaders *headers = soup_message_get_request_headers (message);
+  gsize len;
+  const char *data = g_bytes_get_data (body, &len);
+  g_autoptr(cJSON) request = cJSON_ParseWithLength (data, len);
+  cJSON *method = cJSON_GetObjectItemCaseSensitive (request, "method");
+  cJSON *params = cJSON_GetObjectItemCaseSensitive (request, "params");
+  cJSON *name = NULL;
+
+  if (!cJSON_IsString (method))
+    return;
+  soup_message_headers_replace (headers, "Mcp-Method", method->valuestring);
+
+  if (g_str_equal (method->valuestring, "tools/call") ||
+      g_str_equal (method->valuestring, "prompts/get"))
+    name = cJSON_GetObjectItemCaseSensitive (params, "name");
+  else if (g_str_equal (method->valuestring, "resources/read"))
+    name = cJSON_GetObjectItemCaseSensitive (params, "uri");
+
+  if (cJSON_IsString (name))
+    {
+      g_autofree char *value = _agent_mcp_revision_header_value (name->valuestring);
+
+      soup_message_headers_replace (headers, "Mcp-Name", value);
+    }
 }
 
 static GError *
@@ -403,7 +446,7 @@ send_cb (GObject      *object,
     }
 
   if ((session_id = soup_message_headers_get_one (headers, "Mcp-Session-Id")) != NULL &&
-      self->session_id == NULL)
+      self->session_id == NULL && has_sessions (self))
     self->session_id = g_strdup (session_id);
 
   if (exchange->is_get)
@@ -473,6 +516,8 @@ exchange_send (Exchange *exchange)
   g_free (exchange->token);
   exchange->token = g_strdup (add_headers (self, exchange->message));
 
+  if (exchange->request_body != NULL && self->revision != NULL && self->revision->method_headers)
+    add_method_headers (exchange->message, exchange->request_body);
   if (exchange->request_body != NULL)
     soup_message_set_request_body_from_bytes (exchange->message, "application/json",
                                               exchange->request_body);
@@ -559,7 +604,13 @@ agent_mcp_http_transport_send (AgentMcpTransport *transport,
                                GBytes            *message,
                                gint64             id)
 {
-  start_exchange (AGENT_MCP_HTTP_TRANSPORT (transport), SOUP_METHOD_POST, message, id);
+  AgentMcpHttpTransport *self = AGENT_MCP_HTTP_TRANSPORT (transport);
+
+  /* notifications/cancelled: closing the request's stream said it */
+  if (id < 0 && self->revision != NULL && !self->revision->client_notifications_over_http)
+    return;
+
+  start_exchange (self, SOUP_METHOD_POST, message, id);
 }
 
 static void
@@ -581,12 +632,16 @@ agent_mcp_http_transport_set_protocol_version (AgentMcpTransport *transport,
 
   g_free (self->protocol_version);
   self->protocol_version = g_strdup (version);
+  self->revision = _agent_mcp_revision_find (version);
 }
 
 static void
 agent_mcp_http_transport_initialized (AgentMcpTransport *transport)
 {
-  start_exchange (AGENT_MCP_HTTP_TRANSPORT (transport), SOUP_METHOD_GET, NULL, -1);
+  AgentMcpHttpTransport *self = AGENT_MCP_HTTP_TRANSPORT (transport);
+
+  if (has_sessions (self))
+    start_exchange (self, SOUP_METHOD_GET, NULL, -1);
 }
 
 static void

@@ -35,6 +35,50 @@ G_BEGIN_DECLS
 /* The protocol versions this client speaks, newest first. */
 extern const char * const agent_mcp_protocol_versions[];
 
+/* agent-mcp-revision.c: what sets the protocol revisions apart */
+
+#define AGENT_MCP_META_PROTOCOL_VERSION    "io.modelcontextprotocol/protocolVersion"
+#define AGENT_MCP_META_CLIENT_INFO         "io.modelcontextprotocol/clientInfo"
+#define AGENT_MCP_META_CLIENT_CAPABILITIES "io.modelcontextprotocol/clientCapabilities"
+#define AGENT_MCP_META_SERVER_INFO         "io.modelcontextprotocol/serverInfo"
+/* UnsupportedProtocolVersionError, and the range of the errors that only a
+ * server of a stateless revision sends */
+#define AGENT_MCP_ERROR_UNSUPPORTED_VERSION (-32022)
+#define AGENT_MCP_ERROR_MODERN_FIRST        (-32099)
+#define AGENT_MCP_ERROR_MODERN_LAST         (-32020)
+
+typedef struct
+{
+  const char *version;
+  /* No initialize: server/discover, and version, capabilities and identity
+   * in every request's _meta */
+  guint       stateless : 1;
+  /* HTTP: Mcp-Session-Id, the GET stream, DELETE on closing */
+  guint       sessions : 1;
+  /* Changes come through subscriptions/listen (else on their own) */
+  guint       listen : 1;
+  /* HTTP: Mcp-Method and Mcp-Name on every POST */
+  guint       method_headers : 1;
+  /* HTTP: the client may POST notifications (cancelled, initialized) */
+  guint       client_notifications_over_http : 1;
+  /* What tells whether the server is there */
+  const char *ping_method;
+} AgentMcpRevision;
+
+const AgentMcpRevision *_agent_mcp_revision_find     (const char             *version);
+const AgentMcpRevision *_agent_mcp_revision_newest   (gboolean                stateless);
+const AgentMcpRevision *_agent_mcp_revision_choose   (const char * const     *offered);
+char                   *_agent_mcp_revision_list     (const char * const     *versions);
+GError                 *_agent_mcp_revision_no_common_error (const char         *server,
+                                                             const char * const *offered);
+cJSON                  *_agent_mcp_revision_add_meta (const AgentMcpRevision *self,
+                                                      cJSON                  *params,
+                                                      const cJSON            *capabilities);
+char                   *_agent_mcp_revision_header_value (const char         *value);
+void                    _agent_mcp_revision_remember (const char             *endpoint,
+                                                      const AgentMcpRevision *revision);
+const AgentMcpRevision *_agent_mcp_revision_remembered (const char           *endpoint);
+
 #define AGENT_MCP_LOG_DOMAIN "Agent-MCP"
 
 /* The longest message a server may send (a line on stdio, a body or an
@@ -233,6 +277,17 @@ void         _agent_mcp_rpc_respond         (AgentMcpRpc                *self,
                                              const GError               *error);
 void         _agent_mcp_rpc_hold_timeouts   (AgentMcpRpc                *self,
                                              gboolean                    hold);
+/* Every later request carries what @revision asks for (NULL: nothing) */
+void         _agent_mcp_rpc_set_revision    (AgentMcpRpc                *self,
+                                             const AgentMcpRevision     *revision);
+/* The client's capabilities a stateless request carries (taken) */
+void         _agent_mcp_rpc_set_capabilities (AgentMcpRpc               *self,
+                                              cJSON                     *capabilities);
+/* The code of the last error answer in the range only stateless servers
+ * use (0 if none), and the versions its UnsupportedProtocolVersionError
+ * listed (NULL if none); forgotten once read */
+gint         _agent_mcp_rpc_take_modern_error (AgentMcpRpc              *self,
+                                               char                   ***supported);
 /* Fails every pending request with @error and stops reporting. */
 void         _agent_mcp_rpc_shutdown        (AgentMcpRpc                *self,
                                              const GError               *error);
@@ -269,6 +324,7 @@ struct _AgentMcpClient
   char                *server_name;
   char                *server_version;
   char                *protocol_version;
+  const AgentMcpRevision *revision;   /* the one agreed on, or being tried */
   char                *instructions;
   JsonNode            *capabilities;  /* the server's, from the handshake */
   GListStore          *tools;         /* of AgentMcpTool */
@@ -284,6 +340,10 @@ struct _AgentMcpClient
   guint                refreshing : 1;
   guint                refresh_again : 1;
   guint                handles_elicitation : 1;
+
+  /* subscriptions/listen (agent-mcp-listen.c) */
+  GCancellable        *listen_cancellable;
+  GHashTable          *listen_uris;   /* resources subscribed to */
 
   /* OAuth of an HTTP server (agent-mcp-client-auth.c) */
   struct _AgentMcpAuth *auth;
@@ -308,6 +368,38 @@ void     _agent_mcp_client_disconnect         (AgentMcpClient             *self,
                                                gboolean                    force);
 void     _agent_mcp_client_stop               (AgentMcpClient             *self);
 void     _agent_mcp_client_clear_tools        (AgentMcpClient             *self);
+void     _agent_mcp_client_connected          (AgentMcpClient             *self);
+
+/* An answer on its way to one connection: when the connection ended
+ * meanwhile (AgentMcpClient.generation moved on), it is stale */
+typedef struct
+{
+  AgentMcpClient *client;
+  guint           generation;
+  gboolean        remembered;  /* initialize to a server known to be older */
+} AgentMcpOp;
+
+AgentMcpOp *_agent_mcp_op_new      (AgentMcpClient *self);
+void        _agent_mcp_op_free     (AgentMcpOp     *op);
+gboolean    _agent_mcp_op_is_stale (AgentMcpOp     *op);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentMcpOp, _agent_mcp_op_free)
+
+void     _agent_mcp_client_fail               (AgentMcpClient             *self,
+                                               const GError               *error);
+
+/* agent-mcp-handshake.c: agreeing on a revision */
+void     _agent_mcp_client_handshake          (AgentMcpClient             *self);
+cJSON   *_agent_mcp_client_capabilities       (AgentMcpClient             *self);
+
+/* agent-mcp-listen.c: changes through subscriptions/listen (2026-07-28) */
+void     _agent_mcp_client_listen             (AgentMcpClient             *self);
+void     _agent_mcp_client_stop_listening     (AgentMcpClient             *self);
+void     _agent_mcp_client_listen_for_resource (AgentMcpClient            *self,
+                                                const char                *uri,
+                                                gboolean                   subscribe);
+gboolean _agent_mcp_client_listen_notification (AgentMcpClient            *self,
+                                                const char                *method,
+                                                const AgentJson           *params);
 
 /* agent-mcp-server-request.c: what the server asks of the client. Completes
  * with the result object to send back, or an error: AGENT_MCP_RPC_ERROR with
@@ -352,6 +444,32 @@ GError  *_agent_mcp_check_tools_page          (const AgentJson            *resul
                                                gpointer                    client);
 GError  *_agent_mcp_check_call_result         (const AgentJson            *result,
                                                gpointer                    client);
+
+/* agent-mcp-mrtr.c: requests a server may answer with input_required */
+void        _agent_mcp_client_rpc_async      (AgentMcpClient        *self,
+                                              const char            *method,
+                                              cJSON                 *params,
+                                              double                 timeout,
+                                              AgentMcpProgressFunc   progress,
+                                              gpointer               progress_data,
+                                              GDestroyNotify         progress_destroy,
+                                              AgentMcpCheckFunc      check,
+                                              gpointer               check_data,
+                                              GCancellable          *cancellable,
+                                              GAsyncReadyCallback    callback,
+                                              gpointer               user_data);
+JsonNode   *_agent_mcp_client_rpc_finish     (AgentMcpClient        *self,
+                                              GAsyncResult          *result,
+                                              GError               **error);
+void        _agent_mcp_client_answer_input_async  (AgentMcpClient   *self,
+                                                   const char       *method,
+                                                   JsonObject       *params,
+                                                   GCancellable     *cancellable,
+                                                   GAsyncReadyCallback callback,
+                                                   gpointer          user_data);
+JsonObject *_agent_mcp_client_answer_input_finish (AgentMcpClient   *self,
+                                                   GAsyncResult     *result,
+                                                   GError          **error);
 
 /* agent-mcp-request.c: requests beyond tools, and listings */
 

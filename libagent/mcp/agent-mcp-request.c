@@ -37,7 +37,7 @@ request_done_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   GError *error = NULL;
-  JsonNode *node = _agent_mcp_rpc_request_finish (result, &error);
+  JsonNode *node = _agent_mcp_client_rpc_finish (AGENT_MCP_CLIENT (object), result, &error);
 
   if (node == NULL)
     g_task_return_error (task, error);
@@ -59,9 +59,9 @@ send_request (GTask *task)
       return;
     }
 
-  _agent_mcp_rpc_request_async (self->rpc, request->method, g_steal_pointer (&request->params),
-                                self->timeout, NULL, NULL, NULL, NULL, NULL,
-                                g_task_get_cancellable (task), request_done_cb, task);
+  _agent_mcp_client_rpc_async (self, request->method, g_steal_pointer (&request->params),
+                               self->timeout, NULL, NULL, NULL, NULL, NULL,
+                               g_task_get_cancellable (task), request_done_cb, task);
 }
 
 static void

@@ -382,6 +382,57 @@ subscribed_cb (GObject      *object,
 }
 
 static void
+subscribe_now (GTask *task)
+{
+  AgentMcpClient *self = g_task_get_source_object (task);
+  const char *method = g_task_get_task_data (task);
+  const char *uri = method + strlen (method) + 1;
+  GError *error = NULL;
+  cJSON *params;
+
+  if (!check_offered (self, "subscribe", &error))
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  /* 2026-07-28: no request of its own, the subscriptions/listen stream
+   * asks for it */
+  if (self->revision != NULL && self->revision->listen)
+    {
+      _agent_mcp_client_listen_for_resource (self, uri,
+                                             g_str_equal (method, "resources/subscribe"));
+      g_task_return_boolean (task, TRUE);
+      g_object_unref (task);
+      return;
+    }
+
+  params = cJSON_CreateObject ();
+  cJSON_AddStringToObject (params, "uri", uri);
+  _agent_mcp_client_request_async (self, method, params, g_task_get_cancellable (task),
+                                   subscribed_cb, task);
+}
+
+static void
+subscription_connected_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  GTask *task = user_data;
+  GError *error = NULL;
+
+  if (!agent_mcp_client_connect_finish (AGENT_MCP_CLIENT (object), result, &error))
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  subscribe_now (task);
+}
+
+static void
 subscription_async (AgentMcpClient      *self,
                     const char          *method,
                     const char          *uri,
@@ -392,10 +443,12 @@ subscription_async (AgentMcpClient      *self,
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   GError *error = NULL;
-  cJSON *params;
 
   g_task_set_source_tag (task, source_tag);
   g_task_set_check_cancellable (task, FALSE);
+  /* "method\0uri" */
+  g_task_set_task_data (task, g_strjoin ("\x01", method, uri, NULL), g_free);
+  *strchr (g_task_get_task_data (task), '\x01') = '\0';
 
   if (!check_offered (self, "subscribe", &error))
     {
@@ -403,10 +456,12 @@ subscription_async (AgentMcpClient      *self,
       return;
     }
 
-  params = cJSON_CreateObject ();
-  cJSON_AddStringToObject (params, "uri", uri);
-  _agent_mcp_client_request_async (self, method, params, cancellable, subscribed_cb,
-                                   g_steal_pointer (&task));
+  /* Which revision decides how: connected first */
+  if (self->state != AGENT_MCP_CLIENT_STATE_READY)
+    agent_mcp_client_connect_async (self, cancellable, subscription_connected_cb,
+                                    g_steal_pointer (&task));
+  else
+    subscribe_now (g_steal_pointer (&task));
 }
 
 /**
@@ -527,6 +582,8 @@ _agent_mcp_client_resource_notification (AgentMcpClient  *self,
                                          const char      *method,
                                          const AgentJson *params)
 {
+  if (_agent_mcp_client_listen_notification (self, method, params))
+    return TRUE;
   if (g_str_equal (method, "notifications/resources/updated"))
     {
       const char *uri = params ? agent_json_member_string (params, "uri", NULL) : NULL;

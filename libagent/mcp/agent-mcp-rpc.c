@@ -50,6 +50,10 @@ struct _AgentMcpRpc
   guint                 shut_down : 1;
   guint                 free_later : 1; /* freed while dispatching */
   guint                 held : 1;       /* no time limits: the user authorizes */
+  const AgentMcpRevision *revision;     /* what requests carry */
+  cJSON                *capabilities;   /* the client's, for _meta */
+  gint                  modern_code;    /* see _agent_mcp_rpc_take_modern_error() */
+  char                **supported;
 };
 
 typedef struct
@@ -323,13 +327,15 @@ _agent_mcp_rpc_request_async (AgentMcpRpc          *self,
       g_source_attach (pending->cancel_source, g_main_context_get_thread_default ());
     }
 
+  params = _agent_mcp_revision_add_meta (self->revision, params, self->capabilities);
   if (progress != NULL)
     {
       cJSON *meta;
 
       if (params == NULL)
         params = cJSON_CreateObject ();
-      meta = cJSON_AddObjectToObject (params, "_meta");
+      if ((meta = cJSON_GetObjectItemCaseSensitive (params, "_meta")) == NULL)
+        meta = cJSON_AddObjectToObject (params, "_meta");
       cJSON_AddNumberToObject (meta, "progressToken", (double) pending->id);
     }
 
@@ -583,6 +589,72 @@ handle_progress (AgentMcpRpc     *self,
                      pending->progress_data);
 }
 
+/* An error only a server of a stateless revision sends: what it speaks */
+static void
+remember_modern_error (AgentMcpRpc     *self,
+                       const AgentJson *error,
+                       gint64           code)
+{
+  AgentJson data = agent_json_member (error, "data");
+  AgentJson supported = agent_json_member (&data, "supported");
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  AgentJsonIter iter;
+  AgentJson element;
+  guint n = 0;
+
+  self->modern_code = (gint) code;
+  g_clear_pointer (&self->supported, g_strfreev);
+  if (code != AGENT_MCP_ERROR_UNSUPPORTED_VERSION || !agent_json_is (&supported, AGENT_JSON_ARRAY))
+    return;
+
+  agent_json_iter_init (&iter, &supported);
+  while (agent_json_iter_next (&iter, NULL, NULL, &element) && n++ < 64)
+    {
+      const char *version = agent_json_string (&element, NULL);
+
+      if (version != NULL && strlen (version) < 64)
+        g_strv_builder_add (builder, version);
+    }
+  self->supported = g_strv_builder_end (builder);
+}
+
+void
+_agent_mcp_rpc_set_revision (AgentMcpRpc            *self,
+                             const AgentMcpRevision *revision)
+{
+  self->revision = revision;
+}
+
+void
+_agent_mcp_rpc_set_capabilities (AgentMcpRpc *self,
+                                 cJSON       *capabilities)
+{
+  g_clear_pointer (&self->capabilities, cJSON_Delete);
+  self->capabilities = capabilities;
+}
+
+gint
+_agent_mcp_rpc_take_modern_error (AgentMcpRpc   *self,
+                                  char        ***supported)
+{
+  gint code = self->modern_code;
+
+  self->modern_code = 0;
+  if (supported != NULL)
+    *supported = g_steal_pointer (&self->supported);
+  else
+    g_clear_pointer (&self->supported, g_strfreev);
+
+  return code;
+}
+
+static gboolean
+accepts_input_required (const char *method)
+{
+  return g_strcmp0 (method, "tools/call") == 0 || g_strcmp0 (method, "prompts/get") == 0 ||
+         g_strcmp0 (method, "resources/read") == 0;
+}
+
 static void
 handle_answer (AgentMcpRpc     *self,
                const AgentJson *message,
@@ -591,6 +663,7 @@ handle_answer (AgentMcpRpc     *self,
   AgentJson error = agent_json_member (message, "error");
   AgentJson result = agent_json_member (message, "result");
   Pending *pending = g_hash_table_lookup (self->pending, &id);
+  g_autofree char *method = pending ? g_strdup (pending->method) : NULL;
   AgentMcpCheckFunc check = pending ? pending->check : NULL;
   gpointer check_data = pending ? pending->check_data : NULL;
   g_autoptr(GTask) task = take_pending (self, id);
@@ -609,10 +682,24 @@ handle_answer (AgentMcpRpc     *self,
   if (agent_json_exists (&error))
     {
       const char *text = agent_json_member_string (&error, "message", NULL);
+      AgentJson code_value = agent_json_member (&error, "code");
+      gint64 code = 0;
+
+      if (agent_json_int (&code_value, &code) &&
+          code >= AGENT_MCP_ERROR_MODERN_FIRST && code <= AGENT_MCP_ERROR_MODERN_LAST)
+        remember_modern_error (self, &error, code);
 
       g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_FAILED, "%s",
                                text ? text : _("The MCP server reported an error"));
     }
+  else if (agent_json_is (&result, AGENT_JSON_OBJECT) &&
+           g_strcmp0 (agent_json_member_string (&result, "resultType", NULL),
+                      "input_required") == 0 && !accepts_input_required (method))
+    /* 2026-07-28: only these may ask for input (agent-mcp-mrtr.c) */
+    g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                             _("The MCP server “%s” asked for input to answer %s, which "
+                               "may not ask for any"),
+                             self->server_name, method);
   else if (agent_json_is (&result, AGENT_JSON_OBJECT))
     g_task_return_pointer (task, agent_json_to_node (&result), (GDestroyNotify) json_node_unref);
   else
@@ -883,6 +970,8 @@ rpc_free (AgentMcpRpc *self)
   g_clear_pointer (&self->parser, agent_json_parser_free);
   g_free (self->server_name);
   g_free (self->first_garbage);
+  g_strfreev (self->supported);
+  g_clear_pointer (&self->capabilities, cJSON_Delete);
   g_free (self);
 }
 

@@ -15,14 +15,6 @@
 #include "mcp/agent-mcp-private.h"
 #include "wire/agent-wire-util-private.h"
 
-const char * const agent_mcp_protocol_versions[] = {
-  "2025-11-25",
-  "2025-06-18",
-  "2025-03-26",
-  "2024-11-05",
-  NULL
-};
-
 typedef struct
 {
   AgentMcpTransportCallbacks  callbacks;
