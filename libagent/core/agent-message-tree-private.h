@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include "agent-message.h"
+#include "messages/agent-message.h"
 
 G_BEGIN_DECLS
 
@@ -68,8 +68,9 @@ GArray           *_agent_message_tree_dup_siblings (AgentMessageTree  *self,
 /* The newest message under @seq (itself when it has no children) */
 guint             _agent_message_tree_newest_under (AgentMessageTree  *self,
                                                     guint              seq);
-/* The seqs whose parent has more than one child, in seq order */
-GArray           *_agent_message_tree_dup_forks    (AgentMessageTree  *self);
+/* The messages that follow @seq (AGENT_MESSAGE_TREE_ROOT: the first ones) */
+GArray           *_agent_message_tree_dup_children (AgentMessageTree  *self,
+                                                    guint              seq);
 
 /* Removes the message @seq and everything under it, returning their seqs;
  * a path through it moves to the newest leaf of a neighbour (the next

@@ -321,6 +321,18 @@ _agent_message_tree_dup_siblings (AgentMessageTree *self,
   return siblings;
 }
 
+GArray *
+_agent_message_tree_dup_children (AgentMessageTree *self,
+                                  guint             seq)
+{
+  Node *node = lookup (self, seq);
+  GArray *children = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; node != NULL && node->children != NULL && i < node->children->len; i++)
+    g_array_append_val (children, ((Node *) g_ptr_array_index (node->children, i))->seq);
+  return children;
+}
+
 guint
 _agent_message_tree_newest_under (AgentMessageTree *self,
                                   guint             seq)
@@ -337,31 +349,6 @@ compare_seq (gconstpointer a,
   guint x = *(const guint *) a, y = *(const guint *) b;
 
   return x < y ? -1 : x > y;
-}
-
-GArray *
-_agent_message_tree_dup_forks (AgentMessageTree *self)
-{
-  GArray *forks = g_array_new (FALSE, FALSE, sizeof (guint));
-  GHashTableIter iter;
-  gpointer value;
-
-  if (self->root.children != NULL && self->root.children->len > 1)
-    {
-      guint root = AGENT_MESSAGE_TREE_ROOT;
-
-      g_array_append_val (forks, root);
-    }
-  g_hash_table_iter_init (&iter, self->nodes);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      Node *node = value;
-
-      if (node->children != NULL && node->children->len > 1)
-        g_array_append_val (forks, node->seq);
-    }
-  g_array_sort (forks, compare_seq);
-  return forks;
 }
 
 GArray *

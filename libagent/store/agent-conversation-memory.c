@@ -311,9 +311,9 @@ queue_leaf (AgentConversation *self)
  * (what waited for a tool's result goes as it is), and the conversation
  * ours, unchanged by others since it was read (else it is read again, and
  * the change refused: it was chosen on what was shown) */
-static gboolean
-prepare_change (AgentConversation  *self,
-                GError            **error)
+gboolean
+_agent_conversation_prepare_change (AgentConversation  *self,
+                                    GError            **error)
 {
   gboolean changed;
 
@@ -349,7 +349,7 @@ agent_conversation_branch (AgentMemory  *memory,
   AgentConversation *self = AGENT_CONVERSATION (memory);
   guint removed;
 
-  if (!prepare_change (self, error))
+  if (!_agent_conversation_prepare_change (self, error))
     return FALSE;
   if (position >= self->messages->len)
     return TRUE;
@@ -386,10 +386,10 @@ agent_conversation_get_sibling_index (AgentMemory *memory,
   return _agent_message_tree_get_sibling_index (self->tree, position);
 }
 
-/* The list now shows the path to @leaf */
-static void
-show_path (AgentConversation *self,
-           guint              leaf)
+/* Documented in agent-conversation-private.h */
+void
+_agent_conversation_show_path (AgentConversation *self,
+                               guint              leaf)
 {
   guint first, removed, added;
 
@@ -411,13 +411,13 @@ agent_conversation_select_sibling (AgentMemory  *memory,
   AgentConversation *self = AGENT_CONVERSATION (memory);
   g_autoptr(GArray) siblings = NULL;
 
-  if (!prepare_change (self, error))
+  if (!_agent_conversation_prepare_change (self, error))
     return FALSE;
 
   siblings = _agent_message_tree_dup_siblings (self->tree,
                                                _agent_message_tree_get_seq (self->tree, position));
-  show_path (self, _agent_message_tree_newest_under (self->tree,
-                                                     g_array_index (siblings, guint, index)));
+  _agent_conversation_show_path (self, _agent_message_tree_newest_under (
+    self->tree, g_array_index (siblings, guint, index)));
   /* No turn follows of itself: others may go on */
   _agent_conversation_release_claim (self);
   return TRUE;
@@ -434,7 +434,7 @@ agent_conversation_delete_branch (AgentMemory  *memory,
   guint seq, first, removed, added;
   gint64 now;
 
-  if (!prepare_change (self, error))
+  if (!_agent_conversation_prepare_change (self, error))
     return FALSE;
 
   seq = _agent_message_tree_get_seq (self->tree, position);

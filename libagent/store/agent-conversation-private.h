@@ -53,6 +53,13 @@ void  _agent_conversation_take_tree     (AgentConversation  *self,
 
 /* agent-conversation-memory.c: the AgentMemory of a conversation */
 void  _agent_conversation_memory_iface_init (AgentMemoryInterface *iface);
+/* Before a change of branch: loaded, writable, ours and unchanged by
+ * others since read, what waited written */
+gboolean _agent_conversation_prepare_change (AgentConversation  *self,
+                                             GError            **error);
+/* The list shows the path to message @leaf (its leaf written) */
+void  _agent_conversation_show_path     (AgentConversation  *self,
+                                         guint               leaf);
 
 /* agent-conversation-update.c */
 /* Queues the writing of the columns (STMT_SET_…), in one transaction. A
