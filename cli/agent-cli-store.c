@@ -3,7 +3,10 @@
  * Every conversation is kept in the store (the app's database by default)
  * unless --no-store: --continue adds to the newest one, --conversation ID
  * to another, and they go on with the provider, model, base URL and system
- * prompt they were held with unless options say otherwise. An API key
+ * prompt they were held with unless options say otherwise. In a kept
+ * conversation, --regenerate answers the last question again (a sibling
+ * of the old answer, which stays), --branches lists where it branches and
+ * --branch ID goes on from another branch. An API key
  * comes from the provider's variable, or, when that is not set at all, from
  * the keyring (--set-api-key saves one there).
  *
@@ -34,6 +37,9 @@ static gboolean opt_no_store G_GNUC_UNUSED;
 static gboolean opt_continue G_GNUC_UNUSED;
 static gint64 opt_conversation G_GNUC_UNUSED;
 static gboolean opt_list_conversations G_GNUC_UNUSED;
+static gboolean opt_regenerate G_GNUC_UNUSED;
+static gboolean opt_branches G_GNUC_UNUSED;
+static gint64 opt_branch G_GNUC_UNUSED = -1;
 static gboolean opt_set_api_key G_GNUC_UNUSED;
 static gboolean opt_forget_api_key G_GNUC_UNUSED;
 
@@ -49,6 +55,14 @@ const GOptionEntry cli_store_entries[] = {
     N_("Add to the most recent conversation"), NULL },
   { "conversation", 0, 0, G_OPTION_ARG_INT64, &opt_conversation,
     N_("Add to the conversation ID (see --list-conversations)"), N_("ID") },
+  { "regenerate", 0, 0, G_OPTION_ARG_NONE, &opt_regenerate,
+    N_("Answer the last message of the conversation again; the old answer stays, as a branch"),
+    NULL },
+  { "branches", 0, 0, G_OPTION_ARG_NONE, &opt_branches,
+    N_("List where the conversation branches (regenerated answers, edited messages), and exit"),
+    NULL },
+  { "branch", 0, 0, G_OPTION_ARG_INT64, &opt_branch,
+    N_("Go on from the branch of message ID of the conversation (see --branches)"), N_("ID") },
   { "list-conversations", 0, 0, G_OPTION_ARG_NONE, &opt_list_conversations,
     N_("List the kept conversations, newest first, and exit"), NULL },
 #endif
@@ -125,6 +139,23 @@ fail (CliOutput  *output,
   return EXIT_FAILURE;
 }
 
+/* Ends a listing's array and event, and prints it with --json */
+static void
+end_list (JsonBuilder *builder,
+          gboolean     json)
+{
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  if (json)
+    {
+      g_autoptr(JsonNode) root = json_builder_get_root (builder);
+      g_autofree char *line = json_to_string (root, FALSE);
+
+      g_print ("%s\n", line);
+    }
+}
+
 /* --list-conversations: "ID  DATE  PROVIDER/MODEL  TITLE" lines, or one
  * JSON line {"type":"conversations","conversations":[…]} */
 static int
@@ -175,16 +206,169 @@ list_conversations (AgentStore *store,
       json_builder_end_object (builder);
     }
 
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
+  end_list (builder, json);
+  return EXIT_SUCCESS;
+}
+
+/* The role's nick: "user", "assistant"… */
+static const char *
+role_name (AgentMessageRole role)
+{
+  g_autoptr(GEnumClass) roles = g_type_class_ref (AGENT_TYPE_MESSAGE_ROLE);
+  GEnumValue *value = g_enum_get_value (roles, role);
+
+  return value ? value->value_nick : NULL;
+}
+
+/* The first words of @message, on one line */
+static char *
+first_words (AgentMessage *message)
+{
+  const char *content = agent_message_get_content (message);
+  g_autofree char *line = NULL;
+
+  if (content == NULL || *content == '\0')
+    {
+      if (agent_message_get_n_tool_calls (message) > 0)
+        return g_strdup_printf (_("(calls %s)"), agent_tool_call_get_name (
+                                  agent_message_get_tool_call (message, 0)));
+      return g_strdup ("");
+    }
+  line = g_strdup (content);
+  g_strdelimit (line, "\r\n\t", ' ');
+  g_strstrip (line);
+  if (g_utf8_strlen (line, -1) > 48)
+    {
+      g_autofree char *cut = g_utf8_substring (line, 0, 47);
+
+      return g_strconcat (g_strchomp (cut), "…", NULL);
+    }
+  return g_steal_pointer (&line);
+}
+
+static void
+list_fork (AgentConversation *conversation,
+           gint64             after,
+           const gint64      *ids,
+           gsize              n_ids,
+           GHashTable        *active,
+           JsonBuilder       *forks,
+           gboolean           json)
+{
+  if (!json)
+    {
+      AgentMessage *before = after < 0 ? NULL : agent_conversation_lookup_message (conversation,
+                                                                                    after);
+      g_autofree char *words = before ? first_words (before) : NULL;
+
+      if (before == NULL)
+        g_print (_("At the start:\n"));
+      else
+        g_print (_("After message %lld (%s):\n"), (long long) after, words);
+    }
+  else
+    {
+      json_builder_begin_object (forks);
+      json_builder_set_member_name (forks, "after");
+      if (after < 0)
+        json_builder_add_null_value (forks);
+      else
+        json_builder_add_int_value (forks, after);
+      json_builder_set_member_name (forks, "siblings");
+      json_builder_begin_array (forks);
+    }
+
+  for (gsize i = 0; i < n_ids; i++)
+    {
+      AgentMessage *message = agent_conversation_lookup_message (conversation, ids[i]);
+      GDateTime *created = agent_message_get_created (message);
+      g_autoptr(GDateTime) local = created ? g_date_time_to_local (created) : NULL;
+      g_autofree char *date = local ? g_date_time_format (local, "%Y-%m-%d %H:%M") : NULL;
+      g_autofree char *iso = created ? g_date_time_format_iso8601 (created) : NULL;
+      g_autofree char *words = first_words (message);
+      gboolean on_path = g_hash_table_contains (active, &ids[i]);
+
+      if (!json)
+        {
+          g_print ("%s %" G_GINT64_FORMAT "\t%" G_GSIZE_FORMAT " / %" G_GSIZE_FORMAT "\t%s\t%s\n",
+                   on_path ? "*" : " ", ids[i], i + 1, n_ids, date ? date : "", words);
+          continue;
+        }
+      json_builder_begin_object (forks);
+      json_builder_set_member_name (forks, "id");
+      json_builder_add_int_value (forks, ids[i]);
+      json_builder_set_member_name (forks, "index");
+      json_builder_add_int_value (forks, (gint64) i + 1);
+      json_builder_set_member_name (forks, "of");
+      json_builder_add_int_value (forks, (gint64) n_ids);
+      json_builder_set_member_name (forks, "role");
+      json_builder_add_string_value (forks, role_name (agent_message_get_role (message)));
+      json_builder_set_member_name (forks, "created");
+      json_builder_add_string_value (forks, iso);
+      json_builder_set_member_name (forks, "text");
+      json_builder_add_string_value (forks, words);
+      json_builder_set_member_name (forks, "active");
+      json_builder_add_boolean_value (forks, on_path);
+      json_builder_end_object (forks);
+    }
 
   if (json)
     {
-      g_autoptr(JsonNode) root = json_builder_get_root (builder);
-      g_autofree char *line = json_to_string (root, FALSE);
-
-      g_print ("%s\n", line);
+      json_builder_end_array (forks);
+      json_builder_end_object (forks);
     }
+}
+
+/* --branches: for each message followed by several (and the start, when
+ * it has several first messages), its followers: "* ID  2 / 3  DATE  TEXT"
+ * lines ("*": on the active branch), or one JSON line
+ * {"type":"branches","conversation":ID,"forks":[{"after":ID,"siblings":[…]}]} */
+static int
+list_branches (AgentConversation *conversation,
+               gboolean           json)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(GHashTable) active = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (conversation));
+  gint64 start = -1;
+  guint n_forks = 0;
+
+  for (guint i = 0; i < n; i++)
+    g_hash_table_add (active, g_memdup2 (&(gint64) { agent_conversation_get_message_id (
+                                           conversation, i) }, sizeof (gint64)));
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "branches");
+  json_builder_set_member_name (builder, "conversation");
+  json_builder_add_int_value (builder, agent_conversation_get_id (conversation));
+  json_builder_set_member_name (builder, "forks");
+  json_builder_begin_array (builder);
+
+  /* Depth first, in the order messages came */
+  g_array_append_val (stack, start);
+  while (stack->len > 0)
+    {
+      gint64 id = g_array_index (stack, gint64, stack->len - 1);
+      g_autofree gint64 *following = NULL;
+      gsize n_following;
+
+      g_array_set_size (stack, stack->len - 1);
+      following = agent_conversation_dup_following (conversation, id, &n_following);
+      if (n_following > 1)
+        {
+          list_fork (conversation, id, following, n_following, active, builder, json);
+          n_forks++;
+        }
+      for (gsize i = n_following; i > 0; i--)
+        g_array_append_val (stack, following[i - 1]);
+    }
+
+  end_list (builder, json);
+  if (!json && n_forks == 0)
+    g_print (_("Conversation %lld has one branch.\n"),
+             (long long) agent_conversation_get_id (conversation));
   return EXIT_SUCCESS;
 }
 
@@ -244,6 +428,12 @@ cli_store_prepare (CliStore  **out,
                                               _("--continue and --conversation cannot go "
                                                 "together")));
 
+  if ((opt_regenerate || opt_branches || opt_branch >= 0) && !opt_continue && !opt_conversation)
+    return fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                              _("--regenerate, --branches and --branch need a "
+                                                "kept conversation: --continue or "
+                                                "--conversation ID")));
+
   if (!(self->store = agent_store_new (opt_store, &error)))
     {
       /* Without a word about the store, a chat still works without it */
@@ -272,6 +462,11 @@ cli_store_prepare (CliStore  **out,
       self->conversation = g_list_model_get_item (list, 0);
     }
 
+  if (self->conversation == NULL && (opt_regenerate || opt_branches || opt_branch >= 0))
+    return fail (output, g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                      _("There is no conversation in %s"),
+                                      agent_store_get_path (self->store)));
+
   if (self->conversation == NULL)
     self->conversation = agent_store_create_conversation (self->store);
   else if (!agent_conversation_load (self->conversation, &error))
@@ -283,6 +478,12 @@ cli_store_prepare (CliStore  **out,
       fill (base_url, setting (self->conversation, "base-url"));
       fill (system, setting (self->conversation, "system-prompt"));
     }
+
+  if (opt_branches)
+    return list_branches (self->conversation, json);
+  if (opt_branch >= 0 && !agent_conversation_select_message (self->conversation, opt_branch,
+                                                             &error))
+    return fail (output, g_steal_pointer (&error));
 
   *out = g_steal_pointer (&self);
 #else
@@ -443,6 +644,37 @@ cli_store_claim (CliStore  *self,
     }
 #endif
   return TRUE;
+}
+
+/* --regenerate, with no prompt */
+gboolean
+cli_store_regenerate_wanted (void)
+{
+  return opt_regenerate;
+}
+
+/* For --regenerate, once the conversation is ours: a branch where the
+ * answer to its last message of the user's began (after it, when it has
+ * none), for the session to continue from */
+gboolean
+cli_store_branch_for_regenerate (CliStore  *self,
+                                 GError   **error)
+{
+#if AGENT_HAS_STORE
+  GListModel *messages = G_LIST_MODEL (self->conversation);
+
+  for (guint i = g_list_model_get_n_items (messages); i > 0; i--)
+    {
+      g_autoptr(AgentMessage) message = g_list_model_get_item (messages, i - 1);
+
+      if (agent_message_get_role (message) == AGENT_MESSAGE_ROLE_USER)
+        return agent_memory_branch (AGENT_MEMORY (self->conversation), i, error);
+    }
+  g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+               _("Conversation %lld has no message of yours to answer again"),
+               (long long) agent_conversation_get_id (self->conversation));
+#endif
+  return FALSE;
 }
 
 #if AGENT_HAS_STORE

@@ -30,6 +30,9 @@ gboolean    cli_store_claim       (CliStore      *store,
                                    gboolean      *busy,
                                    GError       **error);
 void        cli_store_release     (CliStore      *store);
+gboolean    cli_store_regenerate_wanted (void);
+gboolean    cli_store_branch_for_regenerate (CliStore  *store,
+                                             GError   **error);
 void        cli_store_sync_async  (CliStore      *store,
                                    GAsyncReadyCallback callback,
                                    gpointer       user_data);

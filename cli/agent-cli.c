@@ -451,6 +451,19 @@ send_message_cb (GObject      *object,
   turn_done (cli, message, error);
 }
 
+static void
+continue_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(AgentMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
+
+  message = agent_session_continue_finish (AGENT_SESSION (object), result, &error);
+  turn_done (cli, message, error);
+}
+
 static gboolean claim_retry_cb (gpointer data);
 
 /* The turn starts once the conversation is ours: another program may be
@@ -484,6 +497,16 @@ try_send (Cli *cli)
       if (busy)
         g_prefix_error (&error, _("Waited %d s: "), CLAIM_WAIT_SECONDS);
       turn_done (cli, NULL, error);
+      return;
+    }
+
+  /* --regenerate: a new answer to the last question, the old one kept */
+  if (cli->prompt == NULL)
+    {
+      if (!cli_store_branch_for_regenerate (cli->store, &error))
+        turn_done (cli, NULL, error);
+      else
+        agent_session_continue_async (cli->session, cli->cancellable, continue_cb, cli);
       return;
     }
 
@@ -1116,7 +1139,8 @@ run (int   argc,
 
   if (argc > 1)
     prompt = g_strjoinv (" ", argv + 1);
-  else if (!cli_mcp_context_prompt_wanted () && !isatty (STDIN_FILENO) &&
+  else if (!cli_mcp_context_prompt_wanted () && !cli_store_regenerate_wanted () &&
+           !isatty (STDIN_FILENO) &&
            !(prompt = read_all_stdin (starting, &error)))
     {
       cli_output_error (output, error);
@@ -1164,7 +1188,17 @@ run (int   argc,
   g_signal_connect (session, "retry", G_CALLBACK (retry_cb), &cli);
   g_signal_connect (session, "step-finished", G_CALLBACK (step_finished_cb), &cli);
 
-  if (cli.first_message != NULL)
+  if (cli_store_regenerate_wanted () && (prompt != NULL || cli.first_message != NULL))
+    {
+      g_set_error_literal (&error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                           _("--regenerate answers the last message again: it takes no prompt"));
+      cli_output_error (output, error);
+      return EXIT_FAILURE;
+    }
+
+  if (cli_store_regenerate_wanted ())
+    send_prompt (&cli, NULL);
+  else if (cli.first_message != NULL)
     send_prompt (&cli, "");
   else if (prompt != NULL)
     {

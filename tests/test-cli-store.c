@@ -1,5 +1,5 @@
 /* test-cli-store.c — agent-cli --store, --continue, --conversation,
- * --list-conversations, what a kill -9 in the middle of an answer leaves
+ * --list-conversations, --regenerate, --branches and --branch, what a kill -9 in the middle of an answer leaves
  * in the file, and JSON nested too deeply: a turn whose tool call had
  * arguments too deep keeps its text on disk (agent-cli used to die of a
  * stack overflow in the middle of the turn), and JSON too deep in a
@@ -303,6 +303,132 @@ test_list_and_pick (Fixture       *f,
   g_assert_cmpstr (count, ==, "6");
 }
 
+/* The first JSON event of @cli of @type */
+static JsonObject *
+event_of_type (AgentTestProcess *cli,
+               const char       *type)
+{
+  for (guint i = 0; i < cli->events->len; i++)
+    {
+      JsonObject *event = g_ptr_array_index (cli->events, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (event, "type", NULL), type) == 0)
+        return event;
+    }
+  g_assert_not_reached ();
+}
+
+/* --regenerate keeps the old answer as a sibling; --branches lists both;
+ * --branch goes on from the old one (the request holds it); the options
+ * need a kept conversation and refuse what makes no sense */
+static void
+test_branches (Fixture       *f,
+               gconstpointer  data)
+{
+  static const char * const one[] = { "One.", NULL };
+  static const char * const two[] = { "Two.", NULL };
+  static const char * const again[] = { "Two, again.", NULL };
+  static const char * const three[] = { "Three.", NULL };
+  const char *url = agent_test_server_get_base_url (f->server);
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) text = NULL;
+  g_autoptr(AgentStore) store = NULL;
+  g_autoptr(AgentConversation) conversation = NULL;
+  g_autofree char *old_id = NULL;
+  g_autofree char *count = NULL;
+  JsonObject *request;
+  JsonArray *forks, *siblings, *messages;
+  JsonObject *first, *second;
+
+  agent_test_openai_add_text_response (f->server, one, 1, 1);
+  agent_test_openai_add_text_response (f->server, two, 1, 1);
+  agent_test_openai_add_text_response (f->server, again, 1, 1);
+  agent_test_openai_add_text_response (f->server, three, 1, 1);
+  cli = run (f, AGENT_TEST_ARGS ("--base-url", url, "--model", "m1", "First"));
+  agent_test_process_assert_exit (cli, 0);
+  g_clear_pointer (&cli, agent_test_process_free);
+  cli = run (f, AGENT_TEST_ARGS ("--continue", "Second"));
+  agent_test_process_assert_exit (cli, 0);
+  g_clear_pointer (&cli, agent_test_process_free);
+
+  /* Not without a kept conversation, nor with a prompt */
+  cli = run (f, AGENT_TEST_ARGS ("--regenerate"));
+  agent_test_process_assert_exit (cli, 1);
+  agent_test_assert_contains (agent_test_cli_assert_error (cli, "invalid-argument"),
+                              "--continue");
+  g_clear_pointer (&cli, agent_test_process_free);
+  cli = run (f, AGENT_TEST_ARGS ("--continue", "--regenerate", "Hello"));
+  agent_test_process_assert_exit (cli, 1);
+  agent_test_assert_contains (agent_test_cli_assert_error (cli, "invalid-argument"),
+                              "takes no prompt");
+  g_clear_pointer (&cli, agent_test_process_free);
+  g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 2);
+
+  /* --regenerate: the same request again, a new answer, the old one kept */
+  cli = run (f, AGENT_TEST_ARGS ("--continue", "--regenerate"));
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "Two, again.");
+  g_clear_pointer (&cli, agent_test_process_free);
+  messages = json_object_get_array_member (agent_test_openai_get_request (f->server, 2),
+                                           "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 3);
+  count = test_store_query (f->db.path, "SELECT count(*) FROM messages");
+  g_assert_cmpstr (count, ==, "5");
+
+  /* --branches --json: one fork, after the question, with both answers */
+  cli = run (f, AGENT_TEST_ARGS ("--continue", "--branches"));
+  agent_test_process_assert_exit (cli, 0);
+  forks = json_object_get_array_member (event_of_type (cli, "branches"), "forks");
+  g_assert_cmpuint (json_array_get_length (forks), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (forks, 0), "after"),
+                   ==, 2);
+  siblings = json_object_get_array_member (json_array_get_object_element (forks, 0), "siblings");
+  g_assert_cmpuint (json_array_get_length (siblings), ==, 2);
+  first = json_array_get_object_element (siblings, 0);
+  second = json_array_get_object_element (siblings, 1);
+  g_assert_cmpstr (json_object_get_string_member (first, "text"), ==, "Two.");
+  g_assert_cmpint (json_object_get_int_member (first, "index"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (first, "of"), ==, 2);
+  g_assert_false (json_object_get_boolean_member (first, "active"));
+  g_assert_cmpstr (json_object_get_string_member (first, "role"), ==, "assistant");
+  g_assert_nonnull (json_object_get_string_member (first, "created"));
+  g_assert_cmpstr (json_object_get_string_member (second, "text"), ==, "Two, again.");
+  g_assert_true (json_object_get_boolean_member (second, "active"));
+  old_id = g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (first, "id"));
+  g_clear_pointer (&cli, agent_test_process_free);
+
+  /* In words */
+  text = agent_test_cli_run (AGENT_TEST_ARGS ("--store", f->db.path, "--continue", "--branches"));
+  agent_test_process_assert_exit (text, 0);
+  agent_test_assert_contains (text->out->str, "After message 2 (Second):\n");
+  agent_test_assert_contains (text->out->str, "\t1 / 2\t");
+  agent_test_assert_contains (text->out->str, "\tTwo.\n");
+  agent_test_assert_contains (text->out->str, "* 4\t2 / 2\t");
+
+  /* --branch: on from the old answer; the request holds it, not the new */
+  cli = run (f, AGENT_TEST_ARGS ("--continue", "--branch", old_id, "Third"));
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "Three.");
+  g_clear_pointer (&cli, agent_test_process_free);
+  request = agent_test_openai_get_request (f->server, 3);
+  messages = json_object_get_array_member (request, "messages");
+  g_assert_cmpuint (json_array_get_length (messages), ==, 5);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (messages, 3),
+                                                  "content"), ==, "Two.");
+
+  /* An id that is not there */
+  cli = run (f, AGENT_TEST_ARGS ("--continue", "--branch", "4242", "Hello"));
+  agent_test_process_assert_exit (cli, 1);
+  agent_test_assert_contains (agent_test_cli_assert_error (cli, "invalid-argument"), "4242");
+  g_clear_pointer (&cli, agent_test_process_free);
+
+  /* The file: both branches, the active one through the old answer */
+  conversation = read_only_conversation (f, &store);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (conversation)), ==, 6);
+  g_assert_cmpstr (agent_message_get_content (message_at (conversation, 3)), ==, "Two.");
+  g_assert_cmpuint (agent_memory_get_n_siblings (AGENT_MEMORY (conversation), 3), ==, 2);
+}
+
 /* Without --store: the app's file under XDG_DATA_HOME, the owner's only */
 static void
 test_default_path (Fixture       *f,
@@ -560,6 +686,7 @@ main (int   argc,
   ADD ("/cli-store/killed-mid-stream", test_killed_mid_stream);
   ADD ("/cli-store/interrupted", test_interrupted);
   ADD ("/cli-store/list-and-pick", test_list_and_pick);
+  ADD ("/cli-store/branches", test_branches);
   ADD ("/cli-store/default-path", test_default_path);
   g_test_add ("/cli-store/disk-full/file-size-limit", Fixture, GINT_TO_POINTER (FALSE),
               fixture_setup, test_file_size_limit, fixture_teardown);

@@ -194,10 +194,10 @@ test_dedup_delete (void)
   g_clear_object (&back);
   g_clear_object (&again);
 
-  /* Truncating the second frees it */
-  g_assert_true (agent_memory_truncate (AGENT_MEMORY (second), 0, &error));
+  /* Deleting the second's message frees it (branching would keep it) */
+  g_assert_true (agent_memory_delete_branch (AGENT_MEMORY (second), 0, &error));
   g_assert_no_error (error);
-  test_store_flush (db.store);  /* the truncation is written on the store's thread */
+  test_store_flush (db.store);  /* the deletion is written on the store's thread */
   count = count_attachments (db.path);
   g_assert_cmpstr (count, ==, "0");
   test_store_assert_sound (db.path);
@@ -238,7 +238,7 @@ test_migrate_from_v4 (void)
   store = agent_store_new (path, &error);
   g_assert_no_error (error);
   version = test_store_query (path, "PRAGMA user_version");
-  g_assert_cmpstr (version, ==, "6");
+  g_assert_cmpstr (version, ==, "7");
 
   /* What the old agent-cli wrote is all there */
   list = agent_store_list_conversations (store);

@@ -127,7 +127,7 @@ test_claim (void)
   append (mine, AGENT_MESSAGE_ROLE_ASSISTANT, "answer three");
   g_assert_false (agent_memory_truncate (AGENT_MEMORY (theirs), 3, &error));
   g_assert_error (error, AGENT_ERROR, AGENT_ERROR_BUSY);
-  agent_test_assert_contains (error->message, "read again, and nothing was removed");
+  agent_test_assert_contains (error->message, "read again, and nothing was changed");
   g_clear_error (&error);
   assert_contents (G_LIST_MODEL (theirs),
                    (const char * const[]) { "one", "answer one", "two", "answer two", "three",

@@ -302,7 +302,7 @@ continue_cb (GObject      *object,
   turn->finished = TRUE;
 }
 
-/* Regenerating: the answer is cut from the file too, in one transaction */
+/* Regenerating: the old answer stays in the file, as a branch */
 static void
 test_truncate (Fixture       *f,
                gconstpointer  data)
@@ -325,8 +325,7 @@ test_truncate (Fixture       *f,
   g_assert_no_error (error);
   test_store_flush (f->db.store);
   count = test_store_query (f->db.path, "SELECT count(*) FROM messages");
-  g_assert_cmpstr (count, ==, "3");
-  assert_read_back_equal (f);
+  g_assert_cmpstr (count, ==, "4");
 
   agent_session_continue_async (f->session, NULL, continue_cb, &f->turn);
   agent_test_turn_wait (&f->turn);
@@ -334,6 +333,7 @@ test_truncate (Fixture       *f,
   g_assert_cmpstr (agent_message_get_content (f->turn.result), ==, "Two, again.");
 
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->conversation)), ==, 4);
+  g_assert_cmpuint (agent_memory_get_n_siblings (AGENT_MEMORY (f->conversation), 3), ==, 2);
   assert_read_back_equal (f);
 }
 
@@ -670,8 +670,8 @@ test_turn_errors (Fixture       *f,
   g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
 
-  /* Cut away with its message */
-  agent_memory_truncate (AGENT_MEMORY (f->conversation), 3, &error);
+  /* Deleted with its message (a branch keeps it: see test-store-branches) */
+  agent_memory_delete_branch (AGENT_MEMORY (f->conversation), 3, &error);
   g_assert_no_error (error);
   g_assert_null (error_at (f->conversation, 3));
   errors = read_back_errors (f);

@@ -9,6 +9,9 @@
 
 G_BEGIN_DECLS
 
-gboolean _agent_memory_syncs_later (AgentMemory *self);
+gboolean _agent_memory_syncs_later   (AgentMemory          *self);
+
+/* agent-memory-branches.c: the defaults of a memory without branches */
+void     _agent_memory_branches_init (AgentMemoryInterface *iface);
 
 G_END_DECLS

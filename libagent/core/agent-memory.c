@@ -81,6 +81,7 @@ agent_memory_default_init (AgentMemoryInterface *iface)
   iface->truncate = agent_memory_real_truncate;
   iface->sync_async = agent_memory_real_sync_async;
   iface->sync_finish = agent_memory_real_sync_finish;
+  _agent_memory_branches_init (iface);
 }
 
 /* Whether @self keeps its messages after append returned (a session then
@@ -172,14 +173,16 @@ agent_memory_append (AgentMemory   *self,
  * @n_items: how many messages to keep, from the first
  * @error: return location for a [struct@GLib.Error]
  *
- * Forgets the messages from position @n_items on: to regenerate the last
- * answer, keep everything up to its prompt and call
- * [method@Agent.Session.continue_async]; to edit a prompt, keep what came
- * before it and send the new text.
+ * Ends the list before position @n_items: the older name of
+ * [method@Agent.Memory.branch], which it now is. A memory with branches
+ * ([class@Agent.SimpleMemory], [class@Agent.Conversation]) keeps the
+ * messages it cut as a branch, which
+ * [method@Agent.Memory.select_sibling] brings back and
+ * [method@Agent.Memory.delete_branch] deletes; a memory without branches
+ * forgets them, as before.
  *
- * A memory whose messages cannot be removed fails with
- * %AGENT_ERROR_STORAGE. Do not cut the memory of a session while it runs a
- * turn.
+ * A memory that cannot be cut fails with %AGENT_ERROR_STORAGE. Do not cut
+ * the memory of a session while it runs a turn.
  *
  * Returns: %TRUE if the memory now holds at most @n_items messages
  *
@@ -193,8 +196,5 @@ agent_memory_truncate (AgentMemory  *self,
   g_return_val_if_fail (AGENT_IS_MEMORY (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (n_items >= g_list_model_get_n_items (G_LIST_MODEL (self)))
-    return TRUE;
-
-  return AGENT_MEMORY_GET_IFACE (self)->truncate (self, n_items, error);
+  return agent_memory_branch (self, n_items, error);
 }

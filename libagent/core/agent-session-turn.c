@@ -263,8 +263,9 @@ agent_session_send_message_finish (AgentSession  *self,
  *
  * Runs a turn from the memory as it is, without a new user message: the
  * conversation must end with the user's message or a tool's result. This
- * regenerates an answer after [method@Agent.Memory.truncate] removed it,
- * or answers a conversation loaded from storage. Call
+ * regenerates an answer after [method@Agent.Memory.branch] began a branch
+ * where it was (the old answer stays, a sibling of the new one), or
+ * answers a conversation loaded from storage. Call
  * [method@Agent.Session.continue_finish] from @callback.
  *
  * Since: 0.1

@@ -54,7 +54,7 @@ refresh (AgentConversation  *self,
          gboolean           *changed,
          GError            **error)
 {
-  g_autoptr(GPtrArray) loaded = NULL;
+  AgentMessageTree *loaded;
   guint n_old;
   gint64 count;
 
@@ -68,20 +68,18 @@ refresh (AgentConversation  *self,
 
   if (!count_saved (self, &count, error))
     return FALSE;
-  if (count == self->n_saved)
+  if (count == self->n_stored)
     return TRUE;
 
-  if (!(loaded = _agent_store_load_messages (self->db, self->id, error)))
+  if (!(loaded = _agent_store_load_tree (self->db, self->id, error)))
     return FALSE;
 
   g_debug ("Conversation %" G_GINT64_FORMAT " had %u messages here and %u in %s",
-           self->id, self->n_saved, loaded->len, self->db->path);
+           self->id, self->n_stored, _agent_message_tree_get_n_nodes (loaded), self->db->path);
 
   _agent_conversation_unwatch (self);
   n_old = self->messages->len;
-  g_ptr_array_unref (self->messages);
-  self->messages = g_steal_pointer (&loaded);
-  self->n_saved = self->messages->len;
+  _agent_conversation_take_tree (self, loaded);
   *changed = TRUE;
   g_list_model_items_changed (G_LIST_MODEL (self), 0, n_old, self->messages->len);
   return TRUE;

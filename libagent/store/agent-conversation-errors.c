@@ -96,18 +96,17 @@ ensure_table (AgentConversation *self)
   return self->errors;
 }
 
-/* Adds the writing of the error of the message at @position (NULL
- * clears it). */
+/* Adds the writing of the error of message @seq (NULL clears it). */
 static void
 add_error (AgentStoreBatch *batch,
-           guint            position,
+           guint            seq,
            const GError    *turn_error)
 {
   g_autoptr(JsonNode) node = _agent_conversation_error_to_node (turn_error);
 
   _agent_store_batch_add (batch, STMT_SET_ERROR);
   _agent_store_batch_conversation (batch);
-  _agent_store_batch_int (batch, position);
+  _agent_store_batch_int (batch, seq);
   _agent_store_batch_take_text (batch, node ? agent_json_node_to_string (node, FALSE) : NULL);
 }
 
@@ -115,12 +114,13 @@ add_error (AgentStoreBatch *batch,
  * _agent_store_load_errors:
  * @db: a connection
  * @id: a conversation
- * @n_messages: how many messages it has
+ * @n_messages: the seq after its last message
  *
  * Reads the errors kept with the messages of conversation @id (on any
  * thread: @db is the caller's).
  *
- * Returns: (nullable): position → GError, or %NULL when there are none
+ * Returns: (nullable): seq (the position column) → GError, or %NULL when
+ *   there are none
  */
 GHashTable *
 _agent_store_load_errors (AgentStoreDb *db,
@@ -184,10 +184,11 @@ _agent_conversation_batch_errors (AgentConversation *self,
 
   for (guint i = from; i < self->messages->len; i++)
     {
-      const GError *turn_error = g_hash_table_lookup (self->errors, GUINT_TO_POINTER (i));
+      guint seq = _agent_message_tree_get_seq (self->tree, i);
+      const GError *turn_error = g_hash_table_lookup (self->errors, GUINT_TO_POINTER (seq));
 
       if (turn_error != NULL)
-        add_error (batch, i, turn_error);
+        add_error (batch, seq, turn_error);
     }
 }
 
@@ -205,9 +206,12 @@ _agent_conversation_went_on (AgentConversation *self,
                              guint              position)
 {
   AgentMessage *before;
+  guint seq;
 
-  if (self->errors == NULL || position == 0 ||
-      !g_hash_table_contains (self->errors, GUINT_TO_POINTER (position - 1)))
+  if (self->errors == NULL || position == 0)
+    return;
+  seq = _agent_message_tree_get_seq (self->tree, position - 1);
+  if (!g_hash_table_contains (self->errors, GUINT_TO_POINTER (seq)))
     return;
 
   before = g_ptr_array_index (self->messages, position - 1);
@@ -217,37 +221,29 @@ _agent_conversation_went_on (AgentConversation *self,
        AGENT_MESSAGE_ROLE_USER))
     return;
 
-  g_hash_table_remove (self->errors, GUINT_TO_POINTER (position - 1));
+  g_hash_table_remove (self->errors, GUINT_TO_POINTER (seq));
   if (position - 1 < self->n_saved && _agent_conversation_check_writable (self, NULL))
     {
       g_autoptr(AgentStoreBatch) batch = _agent_store_batch_new (self->target);
 
-      add_error (batch, position - 1, NULL);
+      add_error (batch, seq, NULL);
       _agent_conversation_queue (self, g_steal_pointer (&batch));
     }
 }
 
 /**
- * _agent_conversation_cut_errors:
+ * _agent_conversation_forget_errors:
  * @self: a [class@Agent.Conversation]
- * @n_items: how many messages are left
+ * @seqs: the messages deleted
  *
- * The errors of the messages cut away go with them.
+ * The errors of deleted messages go with them.
  */
 void
-_agent_conversation_cut_errors (AgentConversation *self,
-                                guint              n_items)
+_agent_conversation_forget_errors (AgentConversation *self,
+                                   GArray            *seqs)
 {
-  GHashTableIter iter;
-  gpointer key;
-
-  if (self->errors == NULL)
-    return;
-
-  g_hash_table_iter_init (&iter, self->errors);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    if (GPOINTER_TO_UINT (key) >= n_items)
-      g_hash_table_iter_remove (&iter);
+  for (guint i = 0; self->errors != NULL && i < seqs->len; i++)
+    g_hash_table_remove (self->errors, GUINT_TO_POINTER (g_array_index (seqs, guint, i)));
 }
 
 /**
@@ -275,9 +271,11 @@ agent_conversation_get_error (AgentConversation *self,
 {
   g_return_val_if_fail (AGENT_IS_CONVERSATION (self), NULL);
 
-  if (!agent_conversation_load (self, NULL) || self->errors == NULL)
+  if (!agent_conversation_load (self, NULL) || self->errors == NULL ||
+      position >= self->messages->len)
     return NULL;
-  return g_hash_table_lookup (self->errors, GUINT_TO_POINTER (position));
+  return g_hash_table_lookup (self->errors,
+                              GUINT_TO_POINTER (_agent_message_tree_get_seq (self->tree, position)));
 }
 
 /**
@@ -309,6 +307,8 @@ agent_conversation_set_error (AgentConversation  *self,
                               const GError       *turn_error,
                               GError            **error)
 {
+  guint seq;
+
   g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
 
   if (!agent_conversation_load (self, error))
@@ -320,6 +320,7 @@ agent_conversation_set_error (AgentConversation  *self,
                    _("The conversation has no message at position %u"), position);
       return FALSE;
     }
+  seq = _agent_message_tree_get_seq (self->tree, position);
 
   if (position < self->n_saved)
     {
@@ -328,14 +329,13 @@ agent_conversation_set_error (AgentConversation  *self,
       if (!_agent_conversation_check_writable (self, error))
         return FALSE;
       batch = _agent_store_batch_new (self->target);
-      add_error (batch, position, turn_error);
+      add_error (batch, seq, turn_error);
       _agent_conversation_queue (self, g_steal_pointer (&batch));
     }
 
   if (turn_error != NULL)
-    g_hash_table_insert (ensure_table (self), GUINT_TO_POINTER (position),
-                         g_error_copy (turn_error));
+    g_hash_table_insert (ensure_table (self), GUINT_TO_POINTER (seq), g_error_copy (turn_error));
   else if (self->errors != NULL)
-    g_hash_table_remove (self->errors, GUINT_TO_POINTER (position));
+    g_hash_table_remove (self->errors, GUINT_TO_POINTER (seq));
   return TRUE;
 }

@@ -1,10 +1,14 @@
 /* agent-conversation-memory.c — a conversation as an AgentMemory: what a
- * session appends and cuts, written to the store
+ * session appends and branches, written to the store
  *
  * Each append is queued on the store's writer at once, but for a call and
- * its results, which go in together once the last result is in; a cut
- * deletes from the store what it removes. The conversation's surface
- * (its properties, notified by pspec) is agent-conversation.c's.
+ * its results, which go in together once the last result is in. The
+ * messages are a tree (core/agent-message-tree.c): each is written with
+ * its parent, and the conversation's row with its active leaf, in the
+ * same transaction, so that a crash loses at most the answer that was
+ * streaming. Branching keeps what it cuts; only deleting a branch deletes
+ * from the store. The conversation's surface (its properties, notified by
+ * pspec) is agent-conversation.c's.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -81,14 +85,28 @@ add_insert_row (AgentConversation *self,
 }
 
 static void
-add_touch_row (AgentStoreBatch *batch,
-               const char      *title,
-               gint64           now)
+add_leaf (AgentConversation *self,
+          AgentStoreBatch   *batch)
+{
+  guint leaf = _agent_message_tree_get_leaf (self->tree);
+
+  if (leaf == AGENT_MESSAGE_TREE_ROOT)
+    _agent_store_batch_int (batch, -1);
+  else
+    _agent_store_batch_int (batch, leaf);
+}
+
+static void
+add_touch_row (AgentConversation *self,
+               AgentStoreBatch   *batch,
+               const char        *title,
+               gint64             now)
 {
   _agent_store_batch_add (batch, STMT_TOUCH_CONVERSATION);
   _agent_store_batch_conversation (batch);
   _agent_store_batch_int (batch, now);
   _agent_store_batch_text (batch, title, -1);
+  add_leaf (self, batch);
 }
 
 /* The update time of a write: never before the last one, so that the
@@ -115,11 +133,17 @@ queue_pending (AgentConversation *self)
     }
 
   for (guint i = self->n_saved; i < self->messages->len; i++)
-    _agent_store_batch_add_message (batch, i, g_ptr_array_index (self->messages, i));
+    {
+      guint seq = _agent_message_tree_get_seq (self->tree, i);
+
+      _agent_store_batch_add_message (batch, seq, _agent_message_tree_get_parent (self->tree, seq),
+                                      g_ptr_array_index (self->messages, i));
+    }
   _agent_conversation_batch_errors (self, batch, self->n_saved);
-  add_touch_row (batch, title, now);
+  add_touch_row (self, batch, title, now);
   _agent_conversation_queue (self, g_steal_pointer (&batch));
 
+  self->n_stored += self->messages->len - self->n_saved;
   self->n_saved = self->messages->len;
   if (title != NULL)
     _agent_conversation_take_title (self, g_steal_pointer (&title));
@@ -139,6 +163,8 @@ _agent_conversation_take_imported (AgentConversation *self,
                                    GPtrArray         *messages,
                                    GHashTable        *errors)
 {
+  AgentMessageTree *tree = _agent_message_tree_new ();
+
   g_assert (self->id == 0 && self->messages == NULL);
 
   self->title = g_strdup (title);
@@ -147,9 +173,13 @@ _agent_conversation_take_imported (AgentConversation *self,
   self->provider = g_strdup (provider);
   self->model = g_strdup (model);
   self->settings = settings ? json_node_ref (settings) : NULL;
-  self->messages = messages;
+  for (guint i = 0; i < messages->len; i++)
+    _agent_message_tree_append (tree, g_ptr_array_index (messages, i));
+  g_ptr_array_unref (messages);
+  _agent_conversation_take_tree (self, tree);
   self->errors = errors;
   self->n_saved = 0;
+  self->n_stored = 0;
   queue_pending (self);
   /* Nobody goes on with it here: others may at once */
   _agent_conversation_release_claim (self);
@@ -187,12 +217,15 @@ turn_metrics_cb (AgentMessage      *message,
                  AgentConversation *self)
 {
   g_autoptr(AgentStoreBatch) batch = NULL;
+  int position = self->tree ? _agent_message_tree_find (self->tree, self->watched_seq) : -1;
 
-  if (self->watched_position >= self->n_saved || !_agent_conversation_check_writable (self, NULL))
+  /* Not written yet (it goes with what it is written with), or gone */
+  if (position < 0 || (guint) position >= self->n_saved ||
+      !_agent_conversation_check_writable (self, NULL))
     return;
 
   batch = _agent_store_batch_new (self->target);
-  _agent_store_batch_add_turn_metrics (batch, self->watched_position,
+  _agent_store_batch_add_turn_metrics (batch, self->watched_seq,
                                        agent_message_get_turn_metrics (message));
   _agent_conversation_queue (self, g_steal_pointer (&batch));
 }
@@ -200,11 +233,11 @@ turn_metrics_cb (AgentMessage      *message,
 static void
 watch (AgentConversation *self,
        AgentMessage      *message,
-       guint              position)
+       guint              seq)
 {
   _agent_conversation_unwatch (self);
   self->watched = g_object_ref (message);
-  self->watched_position = position;
+  self->watched_seq = seq;
   self->watched_id = g_signal_connect (message, "notify::turn-metrics",
                                        G_CALLBACK (turn_metrics_cb), self);
 }
@@ -218,6 +251,7 @@ agent_conversation_append (AgentMemory   *memory,
   AgentMessageRole role = agent_message_get_role (message);
   gboolean changed;
   guint position;
+  guint seq;
 
   if (!_agent_conversation_check_writable (self, error))
     return FALSE;
@@ -237,7 +271,7 @@ agent_conversation_append (AgentMemory   *memory,
     return FALSE;
 
   position = self->messages->len;
-  g_ptr_array_add (self->messages, g_object_ref (message));
+  seq = _agent_message_tree_append (self->tree, message);
 
   /* A call and its result go in together; all else at once */
   if (!((role == AGENT_MESSAGE_ROLE_TOOL || agent_message_get_n_tool_calls (message) > 0) &&
@@ -246,7 +280,7 @@ agent_conversation_append (AgentMemory   *memory,
 
   _agent_conversation_went_on (self, position);
   if (role == AGENT_MESSAGE_ROLE_ASSISTANT)
-    watch (self, message, position);
+    watch (self, message, seq);
 
   /* An answer without calls: the turn is at rest, others may go on */
   if (role == AGENT_MESSAGE_ROLE_ASSISTANT && agent_message_get_n_tool_calls (message) == 0 &&
@@ -257,65 +291,175 @@ agent_conversation_append (AgentMemory   *memory,
   return TRUE;
 }
 
+/* Writes the active leaf, when the list changed without a new message */
 static void
-queue_delete_from (AgentConversation *self,
-                   guint              n_items)
+queue_leaf (AgentConversation *self)
 {
-  g_autoptr(AgentStoreBatch) batch = _agent_store_batch_new (self->target);
-  gint64 now = write_time (self);
+  g_autoptr(AgentStoreBatch) batch = NULL;
 
-  _agent_store_batch_add (batch, STMT_TRUNCATE);
+  if (self->id == 0 && !self->row_queued)
+    return;  /* its first write says it */
+
+  batch = _agent_store_batch_new (self->target);
+  _agent_store_batch_add (batch, STMT_SET_LEAF);
   _agent_store_batch_conversation (batch);
-  _agent_store_batch_int (batch, n_items);
-  add_touch_row (batch, NULL, now);
+  add_leaf (self, batch);
   _agent_conversation_queue (self, g_steal_pointer (&batch));
-
-  _agent_conversation_set_updated (self, now);
-  if (self->id != 0)
-    _agent_store_db_changed (self->db, self);
 }
 
-static gboolean
-agent_conversation_truncate (AgentMemory  *memory,
-                             guint         n_items,
-                             GError      **error)
+/* What a change of branch starts from: everything loaded and written
+ * (what waited for a tool's result goes as it is), and the conversation
+ * ours, unchanged by others since it was read (else it is read again, and
+ * the change refused: it was chosen on what was shown) */
+gboolean
+_agent_conversation_prepare_change (AgentConversation  *self,
+                                    GError            **error)
 {
-  AgentConversation *self = AGENT_CONVERSATION (memory);
-  guint removed;
+  gboolean changed;
 
-  if (!_agent_conversation_check_writable (self, error))
+  if (!_agent_conversation_check_writable (self, error) || !agent_conversation_load (self, error))
     return FALSE;
 
-  if (!agent_conversation_load (self, error))
-    return FALSE;
-
-  /* What to cut was chosen on what we had: not on what others wrote */
-  if (n_items < self->n_saved)
+  /* What to change was chosen on what we had: not on what others wrote */
+  if (self->n_stored > 0)
     {
-      gboolean changed;
-
       if (!_agent_conversation_claim (self, &changed, error))
         return FALSE;
       if (changed)
         {
           g_set_error (error, AGENT_ERROR, AGENT_ERROR_BUSY,
                        _("Another program added to conversation %lld; it was read again, "
-                         "and nothing was removed"),
+                         "and nothing was changed"),
                        (long long) self->id);
           return FALSE;
         }
     }
 
-  if (n_items < self->n_saved)
-    queue_delete_from (self, n_items);
+  if (self->n_saved < self->messages->len)
+    queue_pending (self);
+  return TRUE;
+}
 
-  removed = self->messages->len - n_items;
-  g_ptr_array_set_size (self->messages, n_items);
-  self->n_saved = MIN (self->n_saved, n_items);
-  _agent_conversation_cut_errors (self, n_items);
-  if (self->watched != NULL && self->watched_position >= n_items)
+/* Ends the list before @position; what it cut stays, as a branch */
+static gboolean
+agent_conversation_branch (AgentMemory  *memory,
+                           guint         position,
+                           GError      **error)
+{
+  AgentConversation *self = AGENT_CONVERSATION (memory);
+  guint removed;
+
+  if (!_agent_conversation_prepare_change (self, error))
+    return FALSE;
+  if (position >= self->messages->len)
+    return TRUE;
+
+  removed = self->messages->len - position;
+  _agent_message_tree_cut (self->tree, position);
+  self->n_saved = MIN (self->n_saved, position);
+  if (self->watched != NULL && _agent_message_tree_find (self->tree, self->watched_seq) < 0)
     _agent_conversation_unwatch (self);
-  g_list_model_items_changed (G_LIST_MODEL (self), n_items, removed, 0);
+  queue_leaf (self);
+  g_list_model_items_changed (G_LIST_MODEL (self), position, removed, 0);
+  return TRUE;
+}
+
+static guint
+agent_conversation_get_n_siblings (AgentMemory *memory,
+                                   guint        position)
+{
+  AgentConversation *self = AGENT_CONVERSATION (memory);
+
+  if (!agent_conversation_load (self, NULL))
+    return 0;
+  return _agent_message_tree_get_n_siblings (self->tree, position);
+}
+
+static guint
+agent_conversation_get_sibling_index (AgentMemory *memory,
+                                      guint        position)
+{
+  AgentConversation *self = AGENT_CONVERSATION (memory);
+
+  if (!agent_conversation_load (self, NULL))
+    return 0;
+  return _agent_message_tree_get_sibling_index (self->tree, position);
+}
+
+/* Documented in agent-conversation-private.h */
+void
+_agent_conversation_show_path (AgentConversation *self,
+                               guint              leaf)
+{
+  guint first, removed, added;
+
+  _agent_message_tree_set_leaf (self->tree, leaf, &first, &removed, &added);
+  self->n_saved = self->messages->len;
+  if (self->watched != NULL && _agent_message_tree_find (self->tree, self->watched_seq) < 0)
+    _agent_conversation_unwatch (self);
+  queue_leaf (self);
+  if (removed > 0 || added > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), first, removed, added);
+}
+
+static gboolean
+agent_conversation_select_sibling (AgentMemory  *memory,
+                                   guint         position,
+                                   guint         index,
+                                   GError      **error)
+{
+  AgentConversation *self = AGENT_CONVERSATION (memory);
+  g_autoptr(GArray) siblings = NULL;
+
+  if (!_agent_conversation_prepare_change (self, error))
+    return FALSE;
+
+  siblings = _agent_message_tree_dup_siblings (self->tree,
+                                               _agent_message_tree_get_seq (self->tree, position));
+  _agent_conversation_show_path (self, _agent_message_tree_newest_under (
+    self->tree, g_array_index (siblings, guint, index)));
+  /* No turn follows of itself: others may go on */
+  _agent_conversation_release_claim (self);
+  return TRUE;
+}
+
+static gboolean
+agent_conversation_delete_branch (AgentMemory  *memory,
+                                  guint         position,
+                                  GError      **error)
+{
+  AgentConversation *self = AGENT_CONVERSATION (memory);
+  g_autoptr(AgentStoreBatch) batch = NULL;
+  g_autoptr(GArray) gone = NULL;
+  guint seq, first, removed, added;
+  gint64 now;
+
+  if (!_agent_conversation_prepare_change (self, error))
+    return FALSE;
+
+  seq = _agent_message_tree_get_seq (self->tree, position);
+  gone = _agent_message_tree_remove (self->tree, seq, &first, &removed, &added);
+  self->n_saved = self->messages->len;
+  self->n_stored -= gone->len;
+  _agent_conversation_forget_errors (self, gone);
+  if (self->watched != NULL && _agent_message_tree_find (self->tree, self->watched_seq) < 0)
+    _agent_conversation_unwatch (self);
+
+  /* The branch and the new leaf in one transaction */
+  now = write_time (self);
+  batch = _agent_store_batch_new (self->target);
+  _agent_store_batch_add (batch, STMT_DELETE_BRANCH);
+  _agent_store_batch_conversation (batch);
+  _agent_store_batch_int (batch, seq);
+  add_touch_row (self, batch, NULL, now);
+  _agent_conversation_queue (self, g_steal_pointer (&batch));
+  _agent_conversation_set_updated (self, now);
+  if (self->id != 0)
+    _agent_store_db_changed (self->db, self);
+
+  _agent_conversation_release_claim (self);
+  if (removed > 0 || added > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), first, removed, added);
   return TRUE;
 }
 
@@ -342,7 +486,12 @@ void
 _agent_conversation_memory_iface_init (AgentMemoryInterface *iface)
 {
   iface->append = agent_conversation_append;
-  iface->truncate = agent_conversation_truncate;
+  iface->truncate = agent_conversation_branch;
+  iface->branch = agent_conversation_branch;
+  iface->get_n_siblings = agent_conversation_get_n_siblings;
+  iface->get_sibling_index = agent_conversation_get_sibling_index;
+  iface->select_sibling = agent_conversation_select_sibling;
+  iface->delete_branch = agent_conversation_delete_branch;
   iface->sync_async = agent_conversation_sync_async;
   iface->sync_finish = agent_conversation_sync_finish;
 }

@@ -23,12 +23,14 @@ struct _AgentConversation
   char          *provider;
   char          *model;
   JsonNode      *settings;
-  GPtrArray     *messages;    /* NULL until loaded */
-  GHashTable    *errors;      /* position → GError of the turn that ended there; or NULL */
-  guint          n_saved;     /* messages [0, n_saved) are written or queued to be */
+  AgentMessageTree *tree;     /* every message, in branches; NULL until loaded */
+  GPtrArray     *messages;    /* the tree's path: NULL until loaded */
+  GHashTable    *errors;      /* seq → GError of the turn that ended there; or NULL */
+  guint          n_saved;     /* messages [0, n_saved) of the path are written or queued to be */
+  guint          n_stored;    /* messages in the tree written or queued to be */
   GError        *load_error;
   AgentMessage  *watched;     /* the last answer: its turn metrics come after it */
-  guint          watched_position;
+  guint          watched_seq;
   gulong         watched_id;
   AgentSession  *turn_session; /* weak: its turns end our claims (record_session) */
   AgentStoreTarget *target;   /* shared with its writes queued on the store's writer */
@@ -45,9 +47,19 @@ void  _agent_conversation_set_updated   (AgentConversation  *self,
                                          gint64              now);
 void  _agent_conversation_take_title    (AgentConversation  *self,
                                          char               *title);
+/* Takes @tree as the conversation's messages (emitting nothing) */
+void  _agent_conversation_take_tree     (AgentConversation  *self,
+                                         AgentMessageTree   *tree);
 
 /* agent-conversation-memory.c: the AgentMemory of a conversation */
 void  _agent_conversation_memory_iface_init (AgentMemoryInterface *iface);
+/* Before a change of branch: loaded, writable, ours and unchanged by
+ * others since read, what waited written */
+gboolean _agent_conversation_prepare_change (AgentConversation  *self,
+                                             GError            **error);
+/* The list shows the path to message @leaf (its leaf written) */
+void  _agent_conversation_show_path     (AgentConversation  *self,
+                                         guint               leaf);
 
 /* agent-conversation-update.c */
 /* Queues the writing of the columns (STMT_SET_…), in one transaction. A
@@ -101,7 +113,7 @@ void      _agent_conversation_batch_errors  (AgentConversation  *self,
                                              guint               from);
 void      _agent_conversation_went_on       (AgentConversation  *self,
                                              guint               position);
-void      _agent_conversation_cut_errors    (AgentConversation  *self,
-                                             guint               n_items);
+void      _agent_conversation_forget_errors (AgentConversation  *self,
+                                             GArray             *seqs);
 
 G_END_DECLS

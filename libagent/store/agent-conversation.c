@@ -180,26 +180,38 @@ _agent_conversation_queue (AgentConversation *self,
 
 /* Loading */
 
+/* Documented in agent-conversation-private.h */
+void
+_agent_conversation_take_tree (AgentConversation *self,
+                               AgentMessageTree  *tree)
+{
+  g_clear_pointer (&self->messages, g_ptr_array_unref);
+  g_clear_pointer (&self->tree, _agent_message_tree_free);
+  self->tree = tree;
+  self->messages = g_ptr_array_ref (_agent_message_tree_get_path (tree));
+  self->n_saved = self->messages->len;
+  self->n_stored = _agent_message_tree_get_n_nodes (tree);
+}
+
 static void
 ensure_loaded (AgentConversation *self)
 {
   g_autoptr(GError) error = NULL;
+  AgentMessageTree *tree = NULL;
 
   if (self->messages != NULL)
     return;
 
-  if (self->id == 0)
-    self->messages = g_ptr_array_new_with_free_func (g_object_unref);
-  else if (!(self->messages = _agent_store_load_messages (self->db, self->id, &error)))
+  if (self->id != 0 && !(tree = _agent_store_load_tree (self->db, self->id, &error)))
     {
       g_warning ("Conversation %" G_GINT64_FORMAT " could not be read: %s",
                  self->id, error->message);
       self->load_error = g_steal_pointer (&error);
-      self->messages = g_ptr_array_new_with_free_func (g_object_unref);
     }
-  self->n_saved = self->messages->len;
+  _agent_conversation_take_tree (self, tree ? tree : _agent_message_tree_new ());
   g_clear_pointer (&self->errors, g_hash_table_unref);
-  self->errors = _agent_store_load_errors (self->db, self->id, self->messages->len);
+  self->errors = _agent_store_load_errors (self->db, self->id,
+                                           _agent_message_tree_get_next_seq (self->tree));
 }
 
 /**
@@ -305,6 +317,7 @@ agent_conversation_dispose (GObject *object)
   _agent_conversation_unwatch (self);
   g_clear_weak_pointer (&self->turn_session);
   g_clear_pointer (&self->messages, g_ptr_array_unref);
+  g_clear_pointer (&self->tree, _agent_message_tree_free);
   g_clear_pointer (&self->errors, g_hash_table_unref);
 
   G_OBJECT_CLASS (agent_conversation_parent_class)->dispose (object);

@@ -78,6 +78,22 @@ gboolean    agent_conversation_set_error    (AgentConversation  *self,
                                              guint               position,
                                              const GError       *turn_error,
                                              GError            **error);
+
+AGENT_AVAILABLE_IN_ALL
+gint64        agent_conversation_get_message_id    (AgentConversation  *self,
+                                                    guint               position);
+AGENT_AVAILABLE_IN_ALL
+AgentMessage *agent_conversation_lookup_message    (AgentConversation  *self,
+                                                    gint64              message_id);
+AGENT_AVAILABLE_IN_ALL
+gint64       *agent_conversation_dup_following     (AgentConversation  *self,
+                                                    gint64              message_id,
+                                                    gsize              *n_ids)
+                                                    G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+gboolean      agent_conversation_select_message    (AgentConversation  *self,
+                                                    gint64              message_id,
+                                                    GError            **error);
 AGENT_AVAILABLE_IN_ALL
 gboolean    agent_conversation_get_attachments_size (AgentConversation *self,
                                                      guint64           *size,

@@ -463,7 +463,7 @@ typedef struct
 {
   char       *path;
   gint64      id;
-  GPtrArray  *messages;
+  AgentMessageTree *tree;
   GHashTable *errors;
 } LoadData;
 
@@ -473,7 +473,7 @@ load_data_free (gpointer data)
   LoadData *load = data;
 
   g_free (load->path);
-  g_clear_pointer (&load->messages, g_ptr_array_unref);
+  g_clear_pointer (&load->tree, _agent_message_tree_free);
   g_clear_pointer (&load->errors, g_hash_table_unref);
   g_free (load);
 }
@@ -489,9 +489,10 @@ load_thread (GTask        *task,
   GError *error = NULL;
 
   if ((reader = _agent_store_db_open_reader (load->path, cancellable, &error)) &&
-      (load->messages = _agent_store_load_messages (reader, load->id, &error)))
+      (load->tree = _agent_store_load_tree (reader, load->id, &error)))
     {
-      load->errors = _agent_store_load_errors (reader, load->id, load->messages->len);
+      load->errors = _agent_store_load_errors (reader, load->id,
+                                               _agent_message_tree_get_next_seq (load->tree));
       g_task_return_boolean (task, TRUE);
     }
   else
@@ -581,9 +582,8 @@ agent_conversation_load_finish (AgentConversation  *self,
   load = g_task_get_task_data (G_TASK (result));
   if (load != NULL && self->messages == NULL && !self->closed)
     {
-      self->messages = g_steal_pointer (&load->messages);
+      _agent_conversation_take_tree (self, g_steal_pointer (&load->tree));
       self->errors = g_steal_pointer (&load->errors);
-      self->n_saved = self->messages->len;
       if (self->messages->len > 0)
         g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, self->messages->len);
     }

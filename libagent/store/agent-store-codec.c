@@ -30,7 +30,7 @@
 enum {
   MSG_ID, MSG_ROLE, MSG_STATE, MSG_CONTENT, MSG_REASONING, MSG_REFUSAL, MSG_TOOL_CALL_ID,
   MSG_TOOL_NAME, MSG_IS_ERROR, MSG_FINISH_REASON, MSG_RESPONSE_ID, MSG_MODEL, MSG_CREATED,
-  MSG_USAGE, MSG_METRICS, MSG_TURN_METRICS, MSG_PROVIDER_DATA,
+  MSG_USAGE, MSG_METRICS, MSG_TURN_METRICS, MSG_PROVIDER_DATA, MSG_POSITION, MSG_PARENT,
 };
 
 /* Columns of STMT_SELECT_TOOL_CALLS */
@@ -368,18 +368,19 @@ read_summary (AgentMessage *message)
     }
 }
 
-/* Adds the insertion of @message, with its tool calls, at @position of
- * the batch's conversation. */
+/* Adds the insertion of @message, with its tool calls, as message @seq of
+ * the batch's conversation, after message @parent. */
 void
 _agent_store_batch_add_message (AgentStoreBatch *batch,
-                                guint            position,
+                                guint            seq,
+                                guint            parent,
                                 AgentMessage    *message)
 {
   guint n_calls = agent_message_get_n_tool_calls (message);
 
   _agent_store_batch_add (batch, STMT_INSERT_MESSAGE);
   _agent_store_batch_conversation (batch);
-  _agent_store_batch_int (batch, position);
+  _agent_store_batch_int (batch, seq);
   add_text (batch, _agent_store_enum_nick (AGENT_TYPE_MESSAGE_ROLE, message->role));
   add_text (batch, _agent_store_enum_nick (AGENT_TYPE_MESSAGE_STATE, message->state));
   add_string (batch, message->content);
@@ -396,6 +397,10 @@ _agent_store_batch_add_message (AgentStoreBatch *batch,
   add_owned_json (batch, _agent_store_metrics_to_node (message->metrics));
   add_owned_json (batch, _agent_store_metrics_to_node (message->turn_metrics));
   add_owned_json (batch, provider_data_to_node (message));
+  if (parent == AGENT_MESSAGE_TREE_ROOT)
+    add_text (batch, NULL);
+  else
+    _agent_store_batch_int (batch, parent);
 
   for (guint i = 0; i < n_calls; i++)
     add_tool_call (batch, i, agent_message_get_tool_call (message, i));
@@ -541,18 +546,79 @@ finish_query (AgentStoreDb  *db,
   return FALSE;
 }
 
-/* The messages of a conversation, in order, with their tool calls: two
+/* The active leaf of a conversation (AGENT_MESSAGE_TREE_ROOT: its newest) */
+static gboolean
+load_leaf (AgentStoreDb  *db,
+           gint64         conversation_id,
+           guint         *leaf,
+           GError       **error)
+{
+  sqlite3_stmt *statement;
+  int rc;
+
+  *leaf = AGENT_MESSAGE_TREE_ROOT;
+  if (!(statement = _agent_store_db_statement (db, STMT_SELECT_LEAF, error)))
+    return FALSE;
+
+  sqlite3_bind_int64 (statement, 1, conversation_id);
+  if ((rc = sqlite3_step (statement)) == SQLITE_ROW)
+    {
+      if (sqlite3_column_type (statement, 0) == SQLITE_INTEGER &&
+          sqlite3_column_int64 (statement, 0) >= 0 &&
+          sqlite3_column_int64 (statement, 0) < AGENT_MESSAGE_TREE_ROOT)
+        *leaf = (guint) sqlite3_column_int64 (statement, 0);
+      rc = sqlite3_step (statement);
+    }
+  return finish_query (db, statement, rc, error);
+}
+
+/* The tree of @messages, each under its parent (a message whose parent is
+ * gone, which this library never leaves, starts a branch of its own) */
+static AgentMessageTree *
+build_tree (AgentStoreDb *db,
+            GPtrArray    *messages,
+            GArray       *seqs,
+            GArray       *parents,
+            guint         leaf)
+{
+  AgentMessageTree *tree = _agent_message_tree_new ();
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      guint seq = g_array_index (seqs, guint, i);
+      guint parent = g_array_index (parents, guint, i);
+      AgentMessage *message = g_ptr_array_index (messages, i);
+
+      if (!_agent_message_tree_insert (tree, seq, parent, message))
+        {
+          g_warning ("In the conversation database %s: message %u follows message %u, which "
+                     "is not there", db->path, seq, parent);
+          _agent_message_tree_insert (tree, seq, AGENT_MESSAGE_TREE_ROOT, message);
+        }
+    }
+  /* A branch begun and not answered (a crash while the new answer
+   * streamed, or a quit before the edited question was sent): what was
+   * there before, the newest branch under it */
+  _agent_message_tree_set_leaf (tree, _agent_message_tree_newest_under (tree, leaf), NULL, NULL,
+                                NULL);
+  return tree;
+}
+
+/* The messages of a conversation, with their tool calls, as a tree: the
  * queries in one read transaction, so that they agree. */
-GPtrArray *
-_agent_store_load_messages (AgentStoreDb  *db,
-                            gint64         conversation_id,
-                            GError       **error)
+AgentMessageTree *
+_agent_store_load_tree (AgentStoreDb  *db,
+                        gint64         conversation_id,
+                        GError       **error)
 {
   g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) seqs = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) parents = g_array_new (FALSE, FALSE, sizeof (guint));
   sqlite3_stmt *statement;
   gboolean ok;
   guint next = 0;
+  guint leaf;
   int rc;
 
   if (!_agent_store_db_exec (db, "BEGIN", error))
@@ -566,6 +632,10 @@ _agent_store_load_messages (AgentStoreDb  *db,
     {
       AgentMessage *message = message_from_row (statement, error);
       gint64 id = sqlite3_column_int64 (statement, MSG_ID);
+      guint seq = (guint) sqlite3_column_int64 (statement, MSG_POSITION);
+      guint parent = sqlite3_column_type (statement, MSG_PARENT) == SQLITE_NULL
+                     ? AGENT_MESSAGE_TREE_ROOT
+                     : (guint) sqlite3_column_int64 (statement, MSG_PARENT);
 
       if (message == NULL)
         {
@@ -575,6 +645,8 @@ _agent_store_load_messages (AgentStoreDb  *db,
         }
       g_ptr_array_add (messages, message);
       g_array_append_val (ids, id);
+      g_array_append_val (seqs, seq);
+      g_array_append_val (parents, parent);
     }
   if (!finish_query (db, statement, rc, error))
     goto fail;
@@ -605,10 +677,11 @@ _agent_store_load_messages (AgentStoreDb  *db,
       agent_message_add_tool_call (g_ptr_array_index (messages, next), call);
     }
   ok = finish_query (db, statement, rc, error) &&
-       _agent_store_load_parts (db, conversation_id, messages, ids, error);
+       _agent_store_load_parts (db, conversation_id, messages, ids, error) &&
+       load_leaf (db, conversation_id, &leaf, error);
   _agent_store_db_exec (db, "COMMIT", NULL);
 
-  return ok ? g_steal_pointer (&messages) : NULL;
+  return ok ? build_tree (db, messages, seqs, parents, leaf) : NULL;
 
 fail:
   _agent_store_db_rollback (db);

@@ -30,27 +30,34 @@ static const char * const statement_sql[N_STATEMENTS] = {
     "INSERT INTO conversations (title, created, updated, provider, model, settings) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
   [STMT_TOUCH_CONVERSATION] =
-    "UPDATE conversations SET updated = ?2, title = coalesce (title, ?3) WHERE id = ?1",
+    "UPDATE conversations SET updated = ?2, title = coalesce (title, ?3), leaf = ?4 WHERE id = ?1",
   [STMT_INSERT_MESSAGE] =
     "INSERT INTO messages (conversation_id, position, role, state, content, reasoning, "
     "refusal, tool_call_id, tool_name, is_error, finish_reason, response_id, model, created, "
-    "usage, metrics, turn_metrics, provider_data) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+    "usage, metrics, turn_metrics, provider_data, parent) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
+    "?19)",
   [STMT_INSERT_TOOL_CALL] =
     "INSERT INTO tool_calls (message_id, position, call_id, name, type, arguments, state, "
     "result, is_error, duration, provider_data) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
   [STMT_SELECT_MESSAGES] =
     "SELECT id, role, state, content, reasoning, refusal, tool_call_id, tool_name, is_error, "
-    "finish_reason, response_id, model, created, usage, metrics, turn_metrics, provider_data "
+    "finish_reason, response_id, model, created, usage, metrics, turn_metrics, provider_data, "
+    "position, parent "
     "FROM messages WHERE conversation_id = ?1 ORDER BY position",
   [STMT_SELECT_TOOL_CALLS] =
     "SELECT t.message_id, t.call_id, t.name, t.type, t.arguments, t.state, t.result, "
     "t.is_error, t.duration, t.provider_data "
     "FROM tool_calls t JOIN messages m ON m.id = t.message_id "
     "WHERE m.conversation_id = ?1 ORDER BY m.position, t.position",
-  [STMT_TRUNCATE] =
-    "DELETE FROM messages WHERE conversation_id = ?1 AND position >= ?2",
+  [STMT_DELETE_BRANCH] =
+    "WITH RECURSIVE branch (position) AS (SELECT ?2 UNION ALL "
+    "  SELECT m.position FROM messages m JOIN branch b "
+    "  ON m.conversation_id = ?1 AND m.parent = b.position) "
+    "DELETE FROM messages WHERE conversation_id = ?1 AND position IN branch",
+  [STMT_SET_LEAF] = "UPDATE conversations SET leaf = ?2 WHERE id = ?1",
+  [STMT_SELECT_LEAF] = "SELECT leaf FROM conversations WHERE id = ?1",
   [STMT_SET_TURN_METRICS] =
     "UPDATE messages SET turn_metrics = ?3 WHERE conversation_id = ?1 AND position = ?2",
   [STMT_SET_TITLE] = "UPDATE conversations SET title = ?2 WHERE id = ?1",

@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include "core/agent-message-tree-private.h"
 #include "store/agent-conversation.h"
 #include "store/agent-store.h"
 #include "store/agent-search-result.h"
@@ -22,7 +23,9 @@ typedef enum
   STMT_INSERT_TOOL_CALL,
   STMT_SELECT_MESSAGES,
   STMT_SELECT_TOOL_CALLS,
-  STMT_TRUNCATE,
+  STMT_DELETE_BRANCH,
+  STMT_SET_LEAF,
+  STMT_SELECT_LEAF,
   STMT_SET_TURN_METRICS,
   STMT_SET_TITLE,
   STMT_SET_PROVIDER,
@@ -179,10 +182,13 @@ gboolean       _agent_store_schema_migrate     (sqlite3             *db,
                                                 GError             **error);
 
 /* agent-store-codec.c: messages to rows and back, usage and metrics to JSON */
+/* @seq: its position column; @parent: its parent's (or AGENT_MESSAGE_TREE_ROOT) */
 void           _agent_store_batch_add_message  (AgentStoreBatch     *batch,
-                                                guint                position,
+                                                guint                seq,
+                                                guint                parent,
                                                 AgentMessage        *message);
-GPtrArray     *_agent_store_load_messages      (AgentStoreDb        *db,
+/* Every message of the conversation, the path to its leaf active */
+AgentMessageTree *_agent_store_load_tree       (AgentStoreDb        *db,
                                                 gint64               conversation_id,
                                                 GError             **error);
 void           _agent_store_batch_add_turn_metrics (AgentStoreBatch *batch,

@@ -160,6 +160,23 @@ static const char migration_6[] =
   "  PRIMARY KEY (sha256, rule)"
   ") WITHOUT ROWID;";
 
+/* 7: conversations are trees: regenerating an answer or editing a
+ *    question adds a sibling, and the old one stays. `position` numbers a
+ *    conversation's messages in the order they came (no longer their place
+ *    in a list); `parent` is the position of the message a message follows
+ *    (NULL for a first message), `leaf` the position of the last message
+ *    of the conversation's active branch (NULL: its newest message). The
+ *    messages of older versions become one branch, in order, ending at the
+ *    last. */
+static const char migration_7[] =
+  "ALTER TABLE messages ADD COLUMN parent INTEGER;"
+  "UPDATE messages SET parent = (SELECT max (p.position) FROM messages p"
+  "  WHERE p.conversation_id = messages.conversation_id AND p.position < messages.position);"
+  "CREATE INDEX messages_by_parent ON messages (conversation_id, parent);"
+  "ALTER TABLE conversations ADD COLUMN leaf INTEGER;"
+  "UPDATE conversations SET leaf = "
+  "  (SELECT max (position) FROM messages WHERE conversation_id = conversations.id);";
+
 static const char * const migrations[] = {
   migration_1,
   migration_2,
@@ -167,6 +184,7 @@ static const char * const migrations[] = {
   migration_4,
   migration_5,
   migration_6,
+  migration_7,
 };
 
 guint

@@ -360,6 +360,51 @@ async function testJavaScriptMemory() {
     });
 }
 
+/* Regenerate, switch back, send, delete: the request carries the active path */
+async function testBranches() {
+    const responses = [
+        textStream('One.'), textStream('Two.'), textStream('Two, again.'), textStream('Three.'),
+    ];
+
+    await withServer(responses, async server => {
+        const session = newSession(server);
+        const memory = session.memory;
+
+        checkEqual(await answer(session, 'First'), 'One.', 'answer 1');
+        checkEqual(await answer(session, 'Second'), 'Two.', 'answer 2');
+        check(memory.branch(3), 'branched at the last answer');
+        const again = await session.continue_async(null);
+        checkEqual(again.get_content(), 'Two, again.', 'regenerated');
+        checkEqual([memory.get_sibling_index(3) + 1, memory.get_n_siblings(3)], [2, 2], '"2 / 2"');
+
+        const changes = [];
+        memory.connect('items-changed', (_m, position, removed, added) =>
+            changes.push([position, removed, added]));
+        check(memory.select_sibling(3, 0), 'switched back');
+        checkEqual(changes, [[3, 1, 1]], 'the list changed at 3 only');
+        checkEqual(memory.get_item(3).get_content(), 'Two.', 'the old answer is back');
+        let refused = null;
+        try {
+            memory.select_sibling(3, 5);
+        } catch (error) {
+            refused = error;
+        }
+        check(refused?.matches(Agent.Error, Agent.Error.INVALID_ARGUMENT),
+            'a sibling that is not there is refused');
+
+        checkEqual(await answer(session, 'Third'), 'Three.', 'answer 3');
+        checkEqual(server.messages(3).map(m => m.content),
+            ['First', 'One.', 'Second', 'Two.', 'Third'], 'the request holds the old answer');
+
+        check(memory.delete_branch(3), 'deleted the old answer and what followed');
+        const contents = [];
+        for (let i = 0; i < memory.get_n_items(); i++)
+            contents.push(memory.get_item(i).get_content());
+        checkEqual(contents, ['First', 'One.', 'Second', 'Two, again.'], 'its neighbour is there');
+        checkEqual(memory.get_n_siblings(3), 1, 'one sibling left');
+    });
+}
+
 async function testListModels() {
     await withServer([], async server => {
         const provider = newSession(server).get_provider();
@@ -377,5 +422,6 @@ runTests(setup, [
     testApprovalAllowed,
     testApprovalDenied,
     testJavaScriptMemory,
+    testBranches,
     testListModels,
 ]);

@@ -4,7 +4,8 @@
 # A session against a scripted server on 127.0.0.1: tools written in
 # Python that answer at once, after a timeout or from an async call, or
 # raise; a cancelled turn; approvals answered from Python; a memory
-# implemented in Python.
+# implemented in Python; the branches of a memory and of a stored
+# conversation (regenerate, switch back, delete).
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -13,7 +14,7 @@ import os
 import sys
 import tempfile
 
-from agenttest import (ScriptedServer, Stall, check, check_equal, run_async, run_tests,
+from agenttest import (ScriptedServer, Skip, Stall, check, check_equal, run_async, run_tests,
                        skip_unless_introspection, text_stream, tool_call_stream)
 
 skip_unless_introspection()
@@ -336,6 +337,65 @@ def test_python_memory():
                     'request 3')
 
 
+def check_branches(session, memory, server):
+    """Regenerate, switch back, send, delete: the request carries the active path."""
+    check_equal(send(session, 'First').get_content(), 'One.', 'answer 1')
+    check_equal(send(session, 'Second').get_content(), 'Two.', 'answer 2')
+    check(memory.branch(3), 'branched at the last answer')
+    message = run_async(lambda callback: session.continue_async(None, callback),
+                        session.continue_finish)
+    check_equal(message.get_content(), 'Two, again.', 'the regenerated answer')
+    check_equal((memory.get_sibling_index(3) + 1, memory.get_n_siblings(3)), (2, 2), '"2 / 2"')
+
+    changes = []
+    memory.connect('items-changed', lambda _m, *args: changes.append(args))
+    check(memory.select_sibling(3, 0), 'switched back')
+    check_equal(changes, [(3, 1, 1)], 'the list changed at 3 only')
+    check_equal(memory[3].get_content(), 'Two.', 'the old answer is back')
+    try:
+        memory.select_sibling(3, 5)
+        check(False, 'a sibling that is not there is refused')
+    except GLib.Error as error:
+        check(error.matches(Agent.error_quark(), Agent.Error.INVALID_ARGUMENT), error.message)
+
+    check_equal(send(session, 'Third').get_content(), 'Three.', 'answer 3')
+    check_equal([m.get('content') for m in server.messages(3)],
+                ['First', 'One.', 'Second', 'Two.', 'Third'], 'the request holds the old answer')
+
+    check(memory.delete_branch(3), 'deleted the old answer and what followed')
+    check_equal([m.get_content() for m in memory],
+                ['First', 'One.', 'Second', 'Two, again.'], 'the neighbour took its place')
+    check_equal(memory.get_n_siblings(3), 1, 'one sibling left')
+
+
+def branch_server():
+    return ScriptedServer(text_stream('One.'), text_stream('Two.'), text_stream('Two, again.'),
+                          text_stream('Three.'))
+
+
+def test_branches_simple_memory():
+    with branch_server() as server:
+        session = new_session(server)
+        check_branches(session, session.get_memory(), server)
+
+
+def test_branches_stored():
+    if not hasattr(Agent, 'Store'):
+        raise Skip('built without the store')
+    with branch_server() as server, tempfile.TemporaryDirectory() as folder:
+        store = Agent.Store.new(os.path.join(folder, 'conversations.db'))
+        conversation = store.create_conversation()
+        session = new_session(server)
+        session.set_memory(conversation)
+        check_branches(session, conversation, server)
+        check(run_async(lambda callback: conversation.flush_async(None, callback),
+                        conversation.flush_finish), 'written')
+        again = Agent.Store.new(os.path.join(folder, 'conversations.db'))
+        copy = again.lookup_conversation(conversation.get_id())
+        check_equal([m.get_content() for m in copy],
+                    ['First', 'One.', 'Second', 'Two, again.'], 'read back: the same path')
+
+
 def test_list_models():
     with ScriptedServer() as server:
         session = new_session(server)
@@ -356,5 +416,7 @@ if __name__ == '__main__':
         test_approval_allowed,
         test_approval_denied,
         test_python_memory,
+        test_branches_simple_memory,
+        test_branches_stored,
         test_list_models,
     ]))
