@@ -14,6 +14,8 @@
  * - /store/branches/delete: deleting a branch deletes it from the file
  *   (with its tool calls), the list moves to its neighbour; deleting the
  *   last sibling ends the list before it.
+ * - /store/branches/search: a search finds what the active path shows,
+ *   at its place in the list; an answer on another branch is not found.
  * - /store/branches/unanswered-branch: a branch begun and not answered (a
  *   crash while the new answer streams) reads back as the branch before
  *   it, nothing lost.
@@ -529,6 +531,55 @@ test_migrate_from_v6 (void)
   test_store_assert_sound (path);
 }
 
+/* How many conversations a search finds, and the first one's position */
+static guint
+search (Fixture    *f,
+        const char *text,
+        int        *position)
+{
+  g_autoptr(GListModel) found = NULL;
+  g_autoptr(GError) error = NULL;
+
+  test_store_flush (f->db.store);
+  found = agent_store_search (f->db.store, text, &error);
+  g_assert_no_error (error);
+  if (g_list_model_get_n_items (found) > 0)
+    {
+      g_autoptr(AgentSearchResult) result = g_list_model_get_item (found, 0);
+
+      *position = agent_search_result_get_position (result);
+    }
+  return g_list_model_get_n_items (found);
+}
+
+static void
+test_search (Fixture       *f,
+             gconstpointer  data)
+{
+  int position = -2;
+
+  add_answer (f, "Walrus.");
+  add_answer (f, "Narwhal.");
+  add_answer (f, "Penguin.");
+  run (f, "First");
+  regenerate (f, 1);
+  run (f, "Second");
+
+  /* 0 First, 1 Narwhal. (Walrus. its sibling), 2 Second, 3 Penguin. */
+  g_assert_cmpuint (search (f, "penguin", &position), ==, 1);
+  g_assert_cmpint (position, ==, 3);
+  g_assert_cmpuint (search (f, "narwhal", &position), ==, 1);
+  g_assert_cmpint (position, ==, 1);
+  g_assert_cmpuint (search (f, "walrus", &position), ==, 0);
+
+  /* Back to the first answer: the other way round */
+  g_assert_true (agent_memory_select_sibling (AGENT_MEMORY (f->conversation), 1, 0, NULL));
+  g_assert_cmpuint (search (f, "walrus", &position), ==, 1);
+  g_assert_cmpint (position, ==, 1);
+  g_assert_cmpuint (search (f, "narwhal", &position), ==, 0);
+  g_assert_cmpuint (search (f, "penguin", &position), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -544,6 +595,7 @@ main (int   argc,
   ADD ("/store/branches/delete", test_delete);
   ADD ("/store/branches/delete-tool-turn", test_delete_tool_turn);
   ADD ("/store/branches/unanswered-branch", test_unanswered_branch);
+  ADD ("/store/branches/search", test_search);
 
   return g_test_run ();
 }

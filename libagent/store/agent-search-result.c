@@ -107,7 +107,8 @@ agent_search_result_class_init (AgentSearchResultClass *klass)
    * AgentSearchResult:position:
    *
    * The position of the first message that matched, or -1 when only the
-   * title matched.
+   * title matched. Only the conversation's active branch is searched: the
+   * position is in the list the conversation shows.
    */
   properties[PROP_POSITION] =
     g_param_spec_int ("position", NULL, NULL, -1, G_MAXINT, -1, flags);
@@ -224,7 +225,8 @@ agent_search_result_get_conversation (AgentSearchResult *self)
  *
  * Gets where the conversation matched: the position, in the conversation's
  * list of messages, of the first message that holds every word searched
- * for.
+ * for. Messages on branches that are not active (answers regenerated
+ * over, questions edited) are not searched.
  *
  * Returns: the position of the message, or -1 when only the title matched
  *

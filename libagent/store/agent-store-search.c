@@ -103,10 +103,30 @@ _agent_store_collect_hits (AgentStoreDb  *db,
 {
   g_autoptr(GHashTable) hits = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 
+  /* A conversation is a tree: only its active branch is on screen. The
+   * path runs up from the leaf through the parents; a message's place in
+   * the list is its distance from the root. */
   if (!collect_hits (db,
-                     "SELECT m.conversation_id, min (m.position), m.id "
-                     "FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
-                     "WHERE messages_fts MATCH ?1 GROUP BY m.conversation_id",
+                     "WITH RECURSIVE "
+                     "matched (conversation_id, position, rowid) AS ("
+                     "  SELECT m.conversation_id, m.position, m.id "
+                     "  FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
+                     "  WHERE messages_fts MATCH ?1), "
+                     "path (conversation_id, position, depth) AS ("
+                     "  SELECT c.id, c.leaf, 0 FROM conversations c "
+                     "  WHERE c.leaf IS NOT NULL "
+                     "    AND c.id IN (SELECT conversation_id FROM matched) "
+                     "  UNION ALL "
+                     "  SELECT m.conversation_id, m.parent, path.depth + 1 "
+                     "  FROM messages m JOIN path ON m.conversation_id = path.conversation_id "
+                     "    AND m.position = path.position "
+                     "  WHERE m.parent IS NOT NULL), "
+                     "lengths (conversation_id, last) AS ("
+                     "  SELECT conversation_id, max (depth) FROM path GROUP BY conversation_id) "
+                     "SELECT h.conversation_id, min (l.last - p.depth), h.rowid "
+                     "FROM matched h JOIN path p USING (conversation_id, position) "
+                     "  JOIN lengths l USING (conversation_id) "
+                     "GROUP BY h.conversation_id",
                      query, hits, error) ||
       !collect_hits (db,
                      "SELECT rowid, -1, rowid FROM titles_fts WHERE titles_fts MATCH ?1",
