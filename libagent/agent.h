@@ -20,6 +20,7 @@
 # include "agent-json.h"
 # include "agent-json-schema.h"
 # include "agent-mcp-client.h"
+# include "agent-mcp-elicitation.h"
 # include "agent-mcp-prompt.h"
 # include "agent-mcp-resource.h"
 # include "agent-mcp-server-list.h"

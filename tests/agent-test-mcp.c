@@ -111,6 +111,16 @@ agent_test_mcp_features_new (void)
   return agent_mcp_client_new_stdio ("features", "node", args);
 }
 
+AgentMcpClient *
+agent_test_mcp_elicitation_new (void)
+{
+  g_autofree char *path = g_build_filename (agent_test_mcp_dir (), "elicitation-server.mjs",
+                                            NULL);
+  const char *args[] = { path, NULL };
+
+  return agent_mcp_client_new_stdio ("asker", "node", args);
+}
+
 guint16
 agent_test_mcp_free_port (void)
 {

@@ -1,8 +1,8 @@
 /* agent-test-mcp.h
  *
  * Real MCP servers for the tests: the reference servers from npm
- * (server-everything, server-filesystem), tests/mcp/dynamic-server.mjs and
- * tests/mcp/features-server.mjs,
+ * (server-everything, server-filesystem), tests/mcp/dynamic-server.mjs,
+ * tests/mcp/features-server.mjs and tests/mcp/elicitation-server.mjs,
  * installed in tests/mcp/node_modules by tests/mcp/install, run with
  * node. Helpers drive an AgentMcpClient through the main loop, with a
  * bounded wait.
@@ -46,6 +46,7 @@ AgentMcpClient     *agent_test_mcp_everything_new   (const char           *name)
 AgentMcpClient     *agent_test_mcp_filesystem_new   (const char           *root);
 AgentMcpClient     *agent_test_mcp_dynamic_new      (void);
 AgentMcpClient     *agent_test_mcp_features_new     (void);
+AgentMcpClient     *agent_test_mcp_elicitation_new  (void);
 AgentTestProcess   *agent_test_mcp_everything_http  (char                **url);
 
 void                agent_test_mcp_connect          (AgentMcpClient       *client);

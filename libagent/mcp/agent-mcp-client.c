@@ -106,6 +106,7 @@ enum {
   PROP_MAX_RESULT_SIZE,
   PROP_ALLOW_READ_ONLY,
   PROP_ALLOW_DESTRUCTIVE,
+  PROP_HANDLES_ELICITATION,
   PROP_TOOLS,
   N_PROPS
 };
@@ -116,6 +117,7 @@ enum {
   RESOURCES_CHANGED,
   PROMPTS_CHANGED,
   AUTHORIZE,
+  ELICITATION,
   N_SIGNALS
 };
 
@@ -269,6 +271,7 @@ agent_mcp_client_get_property (GObject    *object,
     case PROP_MAX_RESULT_SIZE:    g_value_set_uint (value, self->max_result_size); break;
     case PROP_ALLOW_READ_ONLY:    g_value_set_boolean (value, self->allow_read_only); break;
     case PROP_ALLOW_DESTRUCTIVE:  g_value_set_boolean (value, self->allow_destructive); break;
+    case PROP_HANDLES_ELICITATION: g_value_set_boolean (value, self->handles_elicitation); break;
     case PROP_STATE:              g_value_set_enum (value, self->state); break;
     case PROP_ERROR:              g_value_set_boxed (value, self->error); break;
     case PROP_SERVER_NAME:        g_value_set_string (value, self->server_name); break;
@@ -319,6 +322,9 @@ agent_mcp_client_set_property (GObject      *object,
       break;
     case PROP_ALLOW_DESTRUCTIVE:
       agent_mcp_client_set_allow_destructive (self, g_value_get_boolean (value));
+      break;
+    case PROP_HANDLES_ELICITATION:
+      agent_mcp_client_set_handles_elicitation (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -513,6 +519,21 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
     g_param_spec_boolean ("allow-destructive", NULL, NULL, FALSE, CONFIG_FLAGS);
 
   /**
+   * AgentMcpClient:handles-elicitation:
+   *
+   * Whether the application answers the server's requests for the user's
+   * input ([signal@Agent.McpClient::elicitation]): only then does the
+   * client declare the `elicitation` capability (forms and URLs) when it
+   * connects, and only then do servers ask. It takes effect from the next
+   * connection on. Not part of the configuration: it is what the
+   * application can do, not a setting of the server.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_HANDLES_ELICITATION] =
+    g_param_spec_boolean ("handles-elicitation", NULL, NULL, FALSE, CONFIG_FLAGS);
+
+  /**
    * AgentMcpClient:state:
    *
    * Where the connection stands.
@@ -673,6 +694,44 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
   signals[AUTHORIZE] =
     g_signal_new ("authorize", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * AgentMcpClient::elicitation:
+   * @self: the client
+   * @request: what the server asks of the user
+   *
+   * The server asks for input from the user (`elicitation/create`): values
+   * for a form, or consent to open a URL. Only emitted when
+   * [property@Agent.McpClient:handles-elicitation] is %TRUE.
+   *
+   * Show the request, keep a reference to it, and answer it when the user
+   * has chosen, from any later iteration of the main loop, with
+   * [method@Agent.McpElicitation.accept],
+   * [method@Agent.McpElicitation.decline] or
+   * [method@Agent.McpElicitation.cancel]; the server (and the tool call
+   * that asked) waits meanwhile, without the client's time limits. A
+   * request whose last reference is dropped unanswered is answered
+   * "cancel": one that no handler kept is cancelled when the signal
+   * returns. From a language with a garbage collector (JavaScript), answer
+   * explicitly rather than count on it. Close what shows the request on
+   * [signal@Agent.McpElicitation::closed].
+   *
+   * Since: 0.1
+   */
+  signals[ELICITATION] =
+    g_signal_new ("elicitation", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, AGENT_TYPE_MCP_ELICITATION);
+}
+
+void
+_agent_mcp_client_emit_elicitation (AgentMcpClient      *self,
+                                    AgentMcpElicitation *request)
+{
+  _agent_mcp_log (self->name, "elicitation (%s): %s",
+                  agent_mcp_elicitation_get_mode (request) == AGENT_MCP_ELICITATION_MODE_URL ?
+                  "url" : "form",
+                  agent_mcp_elicitation_get_message (request));
+  g_signal_emit (self, signals[ELICITATION], 0, request);
 }
 
 void
@@ -1456,6 +1515,49 @@ agent_mcp_client_set_allow_destructive (AgentMcpClient *self,
   self->allow_destructive = allow_destructive;
   _agent_mcp_client_update_approvals (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOW_DESTRUCTIVE]);
+}
+
+/**
+ * agent_mcp_client_get_handles_elicitation:
+ * @self: a [class@Agent.McpClient]
+ *
+ * Gets whether the application answers the server's requests for the
+ * user's input. [property@Agent.McpClient:handles-elicitation].
+ *
+ * Returns: %TRUE if the client declares the elicitation capability
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_mcp_client_get_handles_elicitation (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), FALSE);
+  return self->handles_elicitation;
+}
+
+/**
+ * agent_mcp_client_set_handles_elicitation:
+ * @self: a [class@Agent.McpClient]
+ * @handles_elicitation: whether the application answers
+ *   [signal@Agent.McpClient::elicitation]
+ *
+ * Sets [property@Agent.McpClient:handles-elicitation], from the next
+ * connection on.
+ *
+ * Since: 0.1
+ */
+void
+agent_mcp_client_set_handles_elicitation (AgentMcpClient *self,
+                                          gboolean        handles_elicitation)
+{
+  g_return_if_fail (AGENT_IS_MCP_CLIENT (self));
+
+  handles_elicitation = !!handles_elicitation;
+  if (self->handles_elicitation == handles_elicitation)
+    return;
+
+  self->handles_elicitation = handles_elicitation;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HANDLES_ELICITATION]);
 }
 
 /* Status */

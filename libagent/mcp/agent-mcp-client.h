@@ -138,6 +138,11 @@ AGENT_AVAILABLE_IN_ALL
 void                 agent_mcp_client_set_allow_destructive (AgentMcpClient   *self,
                                                              gboolean          allow_destructive);
 AGENT_AVAILABLE_IN_ALL
+gboolean             agent_mcp_client_get_handles_elicitation (AgentMcpClient *self);
+AGENT_AVAILABLE_IN_ALL
+void                 agent_mcp_client_set_handles_elicitation (AgentMcpClient *self,
+                                                               gboolean        handles_elicitation);
+AGENT_AVAILABLE_IN_ALL
 double               agent_mcp_client_get_timeout         (AgentMcpClient      *self);
 AGENT_AVAILABLE_IN_ALL
 void                 agent_mcp_client_set_timeout         (AgentMcpClient      *self,

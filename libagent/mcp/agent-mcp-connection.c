@@ -207,6 +207,61 @@ rpc_notification_cb (gpointer         user_data,
     }
 }
 
+/* What the server asks of the client: answered when the answer comes, on
+ * the connection it came on, if that still stands */
+
+typedef struct
+{
+  AgentMcpClient *client;
+  guint           generation;
+  char           *id;
+} ServerRequest;
+
+static void
+server_request_free (ServerRequest *request)
+{
+  g_object_unref (request->client);
+  g_free (request->id);
+  g_free (request);
+}
+
+static void
+server_request_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  ServerRequest *request = user_data;
+  AgentMcpClient *self = AGENT_MCP_CLIENT (object);
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(GError) error = NULL;
+
+  answer = _agent_mcp_client_handle_server_request_finish (self, result, &error);
+  if (self->rpc != NULL && self->generation == request->generation &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    _agent_mcp_rpc_respond (self->rpc, request->id, answer, error);
+
+  server_request_free (request);
+}
+
+static void
+rpc_request_cb (gpointer      user_data,
+                const char   *id,
+                const char   *method,
+                JsonObject   *params,
+                GCancellable *cancellable)
+{
+  AgentMcpClient *self = user_data;
+  ServerRequest *request = g_new0 (ServerRequest, 1);
+
+  request->client = g_object_ref (self);
+  request->generation = self->generation;
+  request->id = g_strdup (id);
+
+  _agent_mcp_log (self->name, "server request %s (id %s)", method, id);
+  _agent_mcp_client_handle_server_request_async (self, method, params, cancellable,
+                                                 server_request_cb, request);
+}
+
 static void
 rpc_closed_cb (gpointer      user_data,
                const GError *error)
@@ -522,11 +577,13 @@ start_connection (AgentMcpClient *self)
 {
   static const AgentMcpRpcCallbacks callbacks = {
     .notification = rpc_notification_cb,
+    .request = rpc_request_cb,
     .closed = rpc_closed_cb,
   };
   g_autoptr(AgentMcpTransport) transport = NULL;
   g_autoptr(GError) error = NULL;
   cJSON *params;
+  cJSON *capabilities;
   cJSON *client_info;
 
   _agent_mcp_client_disconnect (self, FALSE);
@@ -560,7 +617,14 @@ start_connection (AgentMcpClient *self)
 
   params = cJSON_CreateObject ();
   cJSON_AddStringToObject (params, "protocolVersion", agent_mcp_protocol_versions[0]);
-  cJSON_AddObjectToObject (params, "capabilities");
+  capabilities = cJSON_AddObjectToObject (params, "capabilities");
+  if (self->handles_elicitation)
+    {
+      cJSON *elicitation = cJSON_AddObjectToObject (capabilities, "elicitation");
+
+      cJSON_AddObjectToObject (elicitation, "form");
+      cJSON_AddObjectToObject (elicitation, "url");
+    }
   client_info = cJSON_AddObjectToObject (params, "clientInfo");
   cJSON_AddStringToObject (client_info, "name", "libagent");
   cJSON_AddStringToObject (client_info, "version", AGENT_VERSION_S);

@@ -24,6 +24,7 @@
 #include "json/agent-json-private.h"
 #include "messages/agent-content-part.h"
 #include "mcp/agent-mcp-client.h"
+#include "mcp/agent-mcp-elicitation.h"
 #include "mcp/agent-mcp-prompt.h"
 #include "mcp/agent-mcp-resource.h"
 #include "mcp/agent-mcp-tool.h"
@@ -153,12 +154,34 @@ AgentMcpTransport *_agent_mcp_http_transport_new  (const char         *url,
 
 typedef struct _AgentMcpRpc AgentMcpRpc;
 
+/* Errors of JSON-RPC: the code is the one sent to the server */
+#define AGENT_MCP_RPC_ERROR (_agent_mcp_rpc_error_quark ())
+GQuark _agent_mcp_rpc_error_quark (void);
+
+#define AGENT_MCP_RPC_INVALID_REQUEST  (-32600)
+#define AGENT_MCP_RPC_METHOD_NOT_FOUND (-32601)
+#define AGENT_MCP_RPC_INVALID_PARAMS   (-32602)
+#define AGENT_MCP_RPC_INTERNAL_ERROR   (-32603)
+/* The request was cancelled (as LSP names it): the request of ours it was
+ * part of ended */
+#define AGENT_MCP_RPC_REQUEST_CANCELLED (-32800)
+
 typedef struct
 {
   /* A notification from the server; @params may be NULL. */
   void (*notification) (gpointer         user_data,
                         const char      *method,
                         const AgentJson *params);
+  /* A request from the server (other than ping), to be answered with
+   * _agent_mcp_rpc_respond() and @id, now or later. @cancellable is
+   * cancelled when the server withdraws the request or the connection
+   * ends: no answer is sent then. Without it, requests are answered
+   * "method not found". */
+  void (*request)      (gpointer         user_data,
+                        const char      *id,
+                        const char      *method,
+                        JsonObject      *params,
+                        GCancellable    *cancellable);
   /* The transport closed. */
   void (*closed)       (gpointer         user_data,
                         const GError    *error);
@@ -200,6 +223,14 @@ JsonNode    *_agent_mcp_rpc_request_finish  (GAsyncResult               *result,
 void         _agent_mcp_rpc_notify          (AgentMcpRpc                *self,
                                              const char                 *method,
                                              cJSON                      *params);
+/* Answers the server's request @id (as _AgentMcpRpcCallbacks.request gave
+ * it) with @result, or with @error (its code if it is an
+ * AGENT_MCP_RPC_ERROR, else an internal error). Nothing is sent for a
+ * request the server withdrew. */
+void         _agent_mcp_rpc_respond         (AgentMcpRpc                *self,
+                                             const char                 *id,
+                                             JsonObject                 *result,
+                                             const GError               *error);
 void         _agent_mcp_rpc_hold_timeouts   (AgentMcpRpc                *self,
                                              gboolean                    hold);
 /* Fails every pending request with @error and stops reporting. */
@@ -252,6 +283,7 @@ struct _AgentMcpClient
   guint                generation;    /* a new connection: older callbacks are stale */
   guint                refreshing : 1;
   guint                refresh_again : 1;
+  guint                handles_elicitation : 1;
 
   /* OAuth of an HTTP server (agent-mcp-client-auth.c) */
   struct _AgentMcpAuth *auth;
@@ -278,6 +310,34 @@ void     _agent_mcp_client_disconnect         (AgentMcpClient             *self,
                                                gboolean                    force);
 void     _agent_mcp_client_stop               (AgentMcpClient             *self);
 void     _agent_mcp_client_clear_tools        (AgentMcpClient             *self);
+
+/* agent-mcp-server-request.c: what the server asks of the client. Completes
+ * with the result object to send back, or an error: AGENT_MCP_RPC_ERROR with
+ * the JSON-RPC code, or G_IO_ERROR_CANCELLED when @cancellable was cancelled
+ * (nothing is sent then). Independent of the transport and of the protocol
+ * revision. */
+void        _agent_mcp_client_handle_server_request_async  (AgentMcpClient       *self,
+                                                            const char           *method,
+                                                            JsonObject           *params,
+                                                            GCancellable         *cancellable,
+                                                            GAsyncReadyCallback   callback,
+                                                            gpointer              user_data);
+JsonObject *_agent_mcp_client_handle_server_request_finish (AgentMcpClient       *self,
+                                                            GAsyncResult         *result,
+                                                            GError              **error);
+void        _agent_mcp_client_emit_elicitation             (AgentMcpClient       *self,
+                                                            AgentMcpElicitation  *request);
+
+/* agent-mcp-elicitation.c, agent-mcp-elicitation-schema.c */
+AgentMcpElicitation *_agent_mcp_elicitation_new (const char          *server_name,
+                                                 JsonObject          *params,
+                                                 GTask               *task,
+                                                 GError             **error);
+gboolean _agent_mcp_elicitation_check_schema  (JsonObject                 *schema,
+                                               GError                    **error);
+gboolean _agent_mcp_elicitation_check_content (JsonObject                 *schema,
+                                               JsonObject                 *content,
+                                               GError                    **error);
 
 /* agent-mcp-approval.c: which calls ask the user */
 gboolean _agent_mcp_client_tool_needs_approval (AgentMcpClient          *self,

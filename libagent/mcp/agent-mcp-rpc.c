@@ -7,9 +7,14 @@
  * specification forbids cancelling). Progress notifications find their
  * request by its progress token, which is its id.
  *
- * The server's own requests get an answer: ping an empty result, anything
- * else "method not found" (this client offers no roots, sampling or
- * elicitation). A request may come with a check of its result, made on the
+ * The server's own requests get an answer: ping an empty result at once,
+ * the others whatever the client's request callback answers, then or
+ * later (elicitation waits for the user): they wait in a table of their
+ * own, with a GCancellable that notifications/cancelled from the server,
+ * the end of our request they are part of, or the end of the connection
+ * cancels. While one waits, the time limits
+ * of our requests are held: the tool call that asked waits for the user
+ * too. A request may come with a check of its result, made on the
  * parsed text before it becomes a JsonNode: what a hostile server sends in
  * bulk (a million content blocks, 100,000 tools) is refused before it
  * takes memory. A request that reports progress starts its time limit
@@ -29,8 +34,6 @@
 #include "agent-error.h"
 #include "mcp/agent-mcp-private.h"
 
-#define JSONRPC_METHOD_NOT_FOUND (-32601)
-
 struct _AgentMcpRpc
 {
   AgentMcpTransport    *transport;
@@ -39,6 +42,7 @@ struct _AgentMcpRpc
   gpointer              user_data;
   AgentJsonParser      *parser;
   GHashTable           *pending;        /* id → Pending */
+  GHashTable           *incoming;       /* id (its JSON text) → Incoming */
   gint64                next_id;
   guint                 n_garbage;
   char                 *first_garbage;
@@ -63,6 +67,25 @@ typedef struct
   AgentMcpCheckFunc     check;
   gpointer              check_data;
 } Pending;
+
+/* A request of the server, waiting for its answer */
+typedef struct
+{
+  GCancellable *cancellable;
+  gint64        related;      /* our request it is part of, or -1 */
+} Incoming;
+
+static void
+incoming_free (gpointer data)
+{
+  Incoming *incoming = data;
+
+  g_object_unref (incoming->cancellable);
+  g_free (incoming);
+}
+
+static void end_related (AgentMcpRpc *self,
+                         gint64       id);
 
 static void
 destroy_source (GSource **source)
@@ -101,6 +124,7 @@ take_pending (AgentMcpRpc *self,
 
   task = g_steal_pointer (&pending->task);
   g_hash_table_remove (self->pending, &id);
+  end_related (self, id);
   return task;
 }
 
@@ -207,11 +231,17 @@ cancelled_cb (GCancellable *cancellable,
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+timeouts_held (AgentMcpRpc *self)
+{
+  return self->held || g_hash_table_size (self->incoming) > 0;
+}
+
 static void
 start_timeout (Pending *pending)
 {
   destroy_source (&pending->timeout_source);
-  if (pending->rpc->held)
+  if (timeouts_held (pending->rpc))
     return;
   pending->timeout_source = g_timeout_source_new ((guint) MIN (pending->timeout * 1000,
                                                                G_MAXUINT));
@@ -343,25 +373,185 @@ read_id (const AgentJson *value,
 }
 
 static void
+send_answer (AgentMcpRpc  *self,
+             const char   *id_text,
+             JsonObject   *result,
+             const GError *error)
+{
+  g_autoptr(cJSON) message = cJSON_CreateObject ();
+
+  cJSON_AddStringToObject (message, "jsonrpc", "2.0");
+  cJSON_AddItemToObject (message, "id", cJSON_Parse (id_text));
+  if (error == NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), result);
+      g_autofree char *text = json_to_string (node, FALSE);
+
+      cJSON_AddItemToObject (message, "result", cJSON_Parse (text));
+    }
+  else
+    {
+      cJSON *object = cJSON_AddObjectToObject (message, "error");
+
+      cJSON_AddNumberToObject (object, "code",
+                               error->domain == AGENT_MCP_RPC_ERROR ?
+                               error->code : AGENT_MCP_RPC_INTERNAL_ERROR);
+      cJSON_AddStringToObject (object, "message", error->message);
+    }
+
+  send_json (self, message, -1);
+}
+
+static void
 answer_request (AgentMcpRpc     *self,
                 const AgentJson *message,
                 const char      *method)
 {
   AgentJson id = agent_json_member (message, "id");
+  AgentJson params = agent_json_member (message, "params");
   g_autofree char *id_text = agent_json_serialize (&id);
-  g_autoptr(GString) answer = g_string_new ("{\"jsonrpc\":\"2.0\",\"id\":");
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(JsonObject) params_object = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  g_autoptr(GError) error = NULL;
+  Incoming *incoming;
 
-  g_string_append (answer, id_text);
-  if (g_str_equal (method, "ping"))
-    g_string_append (answer, ",\"result\":{}}");
+  if (g_str_equal (method, "ping") || self->callbacks.request == NULL)
+    {
+      g_autoptr(JsonObject) empty = json_object_new ();
+
+      if (!g_str_equal (method, "ping"))
+        error = g_error_new_literal (AGENT_MCP_RPC_ERROR, AGENT_MCP_RPC_METHOD_NOT_FOUND,
+                                     "Method not found");
+      send_answer (self, id_text, empty, error);
+      return;
+    }
+
+  if (g_hash_table_contains (self->incoming, id_text))
+    {
+      error = g_error_new_literal (AGENT_MCP_RPC_ERROR, AGENT_MCP_RPC_INVALID_REQUEST,
+                                   "A request with this id is already in progress");
+      send_answer (self, id_text, NULL, error);
+      return;
+    }
+
+  if (agent_json_is (&params, AGENT_JSON_OBJECT))
+    {
+      g_autoptr(JsonNode) node = agent_json_to_node (&params);
+
+      params_object = json_object_ref (json_node_get_object (node));
+    }
   else
-    g_string_append_printf (answer,
-                            ",\"error\":{\"code\":%d,\"message\":\"Method not found\"}}",
-                            JSONRPC_METHOD_NOT_FOUND);
+    params_object = json_object_new ();
 
-  bytes = g_bytes_new (answer->str, answer->len);
-  _agent_mcp_transport_send (self->transport, bytes, -1);
+  cancellable = g_cancellable_new ();
+  incoming = g_new0 (Incoming, 1);
+  incoming->cancellable = g_object_ref (cancellable);
+  incoming->related = -1;
+  /* The request our one pending request waits on (a tool call that asks
+   * the user): it ends with it. Over stdio nothing else says which, and
+   * with several pending nothing does. */
+  if (g_hash_table_size (self->pending) == 1)
+    {
+      GHashTableIter iter;
+      gint64 *key;
+
+      g_hash_table_iter_init (&iter, self->pending);
+      if (g_hash_table_iter_next (&iter, (gpointer *) &key, NULL))
+        incoming->related = *key;
+    }
+  g_hash_table_insert (self->incoming, g_strdup (id_text), incoming);
+  if (g_hash_table_size (self->incoming) == 1)
+    _agent_mcp_rpc_hold_timeouts (self, self->held);
+
+  self->callbacks.request (self->user_data, id_text, method, params_object, cancellable);
+}
+
+void
+_agent_mcp_rpc_respond (AgentMcpRpc  *self,
+                        const char   *id,
+                        JsonObject   *result,
+                        const GError *error)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (id != NULL);
+  g_return_if_fail (result != NULL || error != NULL);
+
+  /* Withdrawn by the server, or the connection ended */
+  if (!g_hash_table_remove (self->incoming, id))
+    return;
+
+  if (!self->shut_down)
+    send_answer (self, id, result, error);
+
+  /* The last request of the server answered: our requests' time limits
+   * start again, whole. */
+  if (g_hash_table_size (self->incoming) == 0)
+    _agent_mcp_rpc_hold_timeouts (self, self->held);
+}
+
+/* Takes the server's request @id out of the table, and cancels it */
+static gboolean
+withdraw (AgentMcpRpc *self,
+          const char  *id)
+{
+  g_autofree char *key = NULL;
+  Incoming *incoming = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+
+  if (!g_hash_table_steal_extended (self->incoming, id, (gpointer *) &key,
+                                    (gpointer *) &incoming))
+    return FALSE;
+
+  cancellable = g_steal_pointer (&incoming->cancellable);
+  g_free (incoming);
+  g_cancellable_cancel (cancellable);
+  if (g_hash_table_size (self->incoming) == 0)
+    _agent_mcp_rpc_hold_timeouts (self, self->held);
+  return TRUE;
+}
+
+/* notifications/cancelled for one of the server's own requests */
+static gboolean
+withdraw_request (AgentMcpRpc     *self,
+                  const AgentJson *params)
+{
+  AgentJson request_id = agent_json_member (params, "requestId");
+  g_autofree char *id_text = NULL;
+
+  if (!agent_json_exists (&request_id))
+    return FALSE;
+
+  id_text = agent_json_serialize (&request_id);
+  return withdraw (self, id_text);
+}
+
+/* Our request @id ended (answered, failed, cancelled, timed out): the
+ * server's requests that were part of it end too. The server, which may
+ * still wait for them, is told. */
+static void
+end_related (AgentMcpRpc *self,
+             gint64       id)
+{
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, self->incoming);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (((Incoming *) value)->related == id)
+      g_ptr_array_add (ids, g_strdup (key));
+
+  for (guint i = 0; i < ids->len; i++)
+    {
+      const char *incoming_id = g_ptr_array_index (ids, i);
+      g_autoptr(GError) error = g_error_new_literal (AGENT_MCP_RPC_ERROR,
+                                                     AGENT_MCP_RPC_REQUEST_CANCELLED,
+                                                     "The request it was part of ended");
+
+      if (!self->shut_down)
+        send_answer (self, incoming_id, NULL, error);
+      withdraw (self, incoming_id);
+    }
 }
 
 static void
@@ -452,6 +642,9 @@ dispatch_one (AgentMcpRpc     *self,
 
       if (g_str_equal (method, "notifications/progress"))
         handle_progress (self, &params);
+      else if (g_str_equal (method, "notifications/cancelled") &&
+               agent_json_is (&params, AGENT_JSON_OBJECT) && withdraw_request (self, &params))
+        ;
       else if (self->callbacks.notification != NULL)
         self->callbacks.notification (self->user_data, method,
                                       agent_json_exists (&params) ? &params : NULL);
@@ -633,6 +826,7 @@ _agent_mcp_rpc_new (AgentMcpTransport          *transport,
   self->user_data = user_data;
   self->parser = agent_json_parser_new ();
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, pending_free);
+  self->incoming = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, incoming_free);
   self->next_id = 1;
 
   _agent_mcp_transport_set_callbacks (transport, &transport_callbacks, self);
@@ -652,6 +846,7 @@ _agent_mcp_rpc_shutdown (AgentMcpRpc  *self,
   GHashTableIter iter;
   gpointer value;
   g_autoptr(GPtrArray) tasks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) cancellables = g_ptr_array_new_with_free_func (g_object_unref);
 
   self->shut_down = TRUE;
 
@@ -664,9 +859,19 @@ _agent_mcp_rpc_shutdown (AgentMcpRpc  *self,
       g_hash_table_iter_remove (&iter);
     }
 
-  /* Answered once the table is consistent: a callback may start anew. */
+  /* The server's requests will not be answered: they are withdrawn. */
+  g_hash_table_iter_init (&iter, self->incoming);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      g_ptr_array_add (cancellables, g_object_ref (((Incoming *) value)->cancellable));
+      g_hash_table_iter_remove (&iter);
+    }
+
+  /* Answered once the tables are consistent: a callback may start anew. */
   for (guint i = 0; i < tasks->len; i++)
     g_task_return_error (g_ptr_array_index (tasks, i), g_error_copy (error));
+  for (guint i = 0; i < cancellables->len; i++)
+    g_cancellable_cancel (g_ptr_array_index (cancellables, i));
 }
 
 static void
@@ -674,6 +879,7 @@ rpc_free (AgentMcpRpc *self)
 {
   g_clear_object (&self->transport);
   g_clear_pointer (&self->pending, g_hash_table_unref);
+  g_clear_pointer (&self->incoming, g_hash_table_unref);
   g_clear_pointer (&self->parser, agent_json_parser_free);
   g_free (self->server_name);
   g_free (self->first_garbage);
