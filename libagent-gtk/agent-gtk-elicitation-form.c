@@ -234,9 +234,20 @@ static void
 set_pending (AgentGtkElicitationForm *self,
              gboolean                 pending)
 {
+  GtkRoot *root;
+  GtkWidget *focus;
+
   if (self->pending == !!pending)
     return;
   self->pending = !!pending;
+
+  /* The focus leaves first: GTK 4.8 warns of an entry made insensitive or
+   * hidden while it had it ("did not receive a focus-out event") */
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  focus = root ? gtk_root_get_focus (root) : NULL;
+  if (!pending && focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self)))
+    gtk_root_set_focus (root, NULL);
+
   gtk_widget_set_sensitive (self->box, pending);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING]);
   /* Shown where the application put it: it goes (a dialog closes on

@@ -80,7 +80,7 @@ ask (Asker                *asker,
   g_assert_true (agent_test_wait_until_timeout (has_request, asker, AGENT_TEST_MCP_WAIT_SECONDS));
   form = agent_gtk_elicitation_form_new (asker->request);
   show_in_window (form);
-  wait_painted (GTK_WIDGET (gtk_widget_get_root (form)), 1);
+  wait_frames (GTK_WIDGET (gtk_widget_get_root (form)), 1);
   return form;
 }
 
@@ -218,7 +218,7 @@ test_cancel_in_dialog (void)
   form = g_object_ref_sink (agent_gtk_elicitation_form_new (asker.request));
   agent_gtk_elicitation_form_present (AGENT_GTK_ELICITATION_FORM (form), NULL);
   g_assert_true (GTK_IS_WINDOW (gtk_widget_get_root (form)));
-  wait_painted (GTK_WIDGET (gtk_widget_get_root (form)), 1);
+  wait_frames (GTK_WIDGET (gtk_widget_get_root (form)), 1);
   gtk_widget_activate_action (form, "elicitation.cancel", NULL);
   agent_test_mcp_wait_invocation (invocation);
   agent_test_assert_contains (result.text, "\"action\":\"cancel\"");
