@@ -154,7 +154,9 @@ static GtkWidget *
 create_row (gpointer item,
             gpointer user_data)
 {
-  return agent_chat_mcp_row_new (item);
+  AgentChatMcpPage *self = user_data;
+
+  return agent_chat_mcp_row_new (item, agent_chat_mcp_servers_get_sign_in (self->servers, item));
 }
 
 static void
@@ -225,7 +227,7 @@ agent_chat_mcp_page_new (AgentChatMcpServers *servers)
   self->servers = g_object_ref (servers);
   gtk_list_box_bind_model (self->list_box,
                            G_LIST_MODEL (agent_chat_mcp_servers_get_list (servers)),
-                           create_row, NULL, NULL);
+                           create_row, self, NULL);
 
   file = g_strdup_printf (_("Kept in %s, in the “mcpServers” form other MCP clients read."),
                           agent_chat_mcp_servers_get_path (servers));

@@ -25,6 +25,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-mcp-servers.h"
+#include "agent-chat-mcp-sign-in.h"
 
 /* A server gets SIGTERM 2 s after its input closes, SIGKILL 2 s later. */
 #define SHUTDOWN_WAIT_SECONDS 6
@@ -37,6 +38,7 @@ struct _AgentChatMcpServers
   AgentMcpServerList *list;
   GError             *load_error;
   GCancellable       *cancellable;
+  GHashTable         *sign_ins;    /* AgentMcpClient → AgentChatMcpSignIn */
 };
 
 G_DEFINE_FINAL_TYPE (AgentChatMcpServers, agent_chat_mcp_servers, G_TYPE_OBJECT)
@@ -59,6 +61,9 @@ agent_chat_mcp_servers_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->list != NULL)
+    g_signal_handlers_disconnect_by_data (self->list, self);
+  g_clear_pointer (&self->sign_ins, g_hash_table_unref);
   g_clear_object (&self->list);
 
   G_OBJECT_CLASS (agent_chat_mcp_servers_parent_class)->dispose (object);
@@ -85,10 +90,44 @@ agent_chat_mcp_servers_class_init (AgentChatMcpServersClass *klass)
 }
 
 static void
+drop_sign_in (gpointer data)
+{
+  /* Lets go of its client, which may outlive it */
+  g_object_run_dispose (data);
+  g_object_unref (data);
+}
+
+/* Each server gets its sign-in as it joins the list */
+static void
+on_items_changed (AgentChatMcpServers *self)
+{
+  GListModel *model = G_LIST_MODEL (self->list);
+  g_autoptr(GHashTable) listed = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer client;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AgentMcpClient) item = g_list_model_get_item (model, i);
+
+      g_hash_table_add (listed, item);
+      if (!g_hash_table_contains (self->sign_ins, item))
+        g_hash_table_insert (self->sign_ins, g_object_ref (item),
+                             agent_chat_mcp_sign_in_new (item));
+    }
+  g_hash_table_iter_init (&iter, self->sign_ins);
+  while (g_hash_table_iter_next (&iter, &client, NULL))
+    if (!g_hash_table_contains (listed, client))
+      g_hash_table_iter_remove (&iter);
+}
+
+static void
 agent_chat_mcp_servers_init (AgentChatMcpServers *self)
 {
   self->list = agent_mcp_server_list_new ();
   self->cancellable = g_cancellable_new ();
+  self->sign_ins = g_hash_table_new_full (NULL, NULL, g_object_unref, drop_sign_in);
+  g_signal_connect_swapped (self->list, "items-changed", G_CALLBACK (on_items_changed), self);
 }
 
 /**
@@ -112,7 +151,24 @@ agent_chat_mcp_servers_new (const char *path)
   self->path = g_strdup (path);
   if (g_file_test (path, G_FILE_TEST_EXISTS))
     agent_mcp_server_list_load_file (self->list, path, &self->load_error);
+  on_items_changed (self);
   return self;
+}
+
+/**
+ * agent_chat_mcp_servers_get_sign_in:
+ * @self: a #AgentChatMcpServers
+ * @client: one of the servers
+ *
+ * Returns: (transfer none) (nullable): the sign-in of @client, which
+ *   handles its authorization requests
+ */
+AgentChatMcpSignIn *
+agent_chat_mcp_servers_get_sign_in (AgentChatMcpServers *self,
+                                    AgentMcpClient      *client)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_MCP_SERVERS (self), NULL);
+  return g_hash_table_lookup (self->sign_ins, client);
 }
 
 const char *

@@ -8,6 +8,8 @@
 #include <gtk/gtk.h>
 #include <agent.h>
 
+#include "agent-chat-mcp-sign-in.h"
+
 G_BEGIN_DECLS
 
 #define AGENT_CHAT_TYPE_MCP_SERVERS (agent_chat_mcp_servers_get_type ())
@@ -20,6 +22,8 @@ AgentChatMcpServers *agent_chat_mcp_servers_new              (const char        
 const char          *agent_chat_mcp_servers_get_path         (AgentChatMcpServers *self);
 AgentMcpServerList  *agent_chat_mcp_servers_get_list         (AgentChatMcpServers *self);
 const GError        *agent_chat_mcp_servers_get_load_error   (AgentChatMcpServers *self);
+AgentChatMcpSignIn  *agent_chat_mcp_servers_get_sign_in      (AgentChatMcpServers *self,
+                                                              AgentMcpClient      *client);
 void                 agent_chat_mcp_servers_start            (AgentChatMcpServers *self);
 void                 agent_chat_mcp_servers_reconnect        (AgentChatMcpServers *self,
                                                               AgentMcpClient      *client);

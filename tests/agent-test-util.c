@@ -12,6 +12,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include <gio/gunixinputstream.h>
 #include <glib/gstdio.h>
 
 #include "agent-test-util.h"
@@ -666,4 +667,32 @@ agent_test_nested_arrays (guint       depth,
   for (guint i = 0; i < depth; i++)
     g_string_append_c (text, ']');
   return g_string_free (text, FALSE);
+}
+
+static void
+stdin_read_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GMainLoop *loop = user_data;
+  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result,
+                                                              NULL);
+
+  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
+    {
+      g_main_loop_quit (loop);
+      return;
+    }
+  g_input_stream_read_bytes_async (G_INPUT_STREAM (object), 256, G_PRIORITY_DEFAULT, NULL,
+                                   stdin_read_cb, loop);
+}
+
+void
+agent_test_run_until_stdin_closes (void)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GInputStream) input = g_unix_input_stream_new (0, FALSE);
+
+  g_input_stream_read_bytes_async (input, 256, G_PRIORITY_DEFAULT, NULL, stdin_read_cb, loop);
+  g_main_loop_run (loop);
 }

@@ -15,6 +15,9 @@ G_BEGIN_DECLS
 #define AGENT_TEST_WAIT_LIMIT_SECONDS 30
 
 char        *agent_test_corpus_path        (const char     *relative);
+/* Runs the main loop until standard input reaches end of file: the test
+ * servers that tests drive as programs end when their test does */
+void         agent_test_run_until_stdin_closes (void);
 char       **agent_test_list_corpus        (const char     *subdir,
                                             const char     *suffix);
 void         agent_test_add_corpus_tests   (const char     *prefix,

@@ -517,6 +517,107 @@ cli_spawn (const char * const *args)
                                    AGENT_TEST_PROCESS_DEFAULT, args);
 }
 
+/* :authorization follows the client: what the application shows */
+typedef struct
+{
+  AgentTestOAuth *oauth;
+  GArray         *seen;     /* of AgentMcpAuthorization, each change */
+  int             at_signal;
+  gboolean        cancel;
+} States;
+
+static void
+authorization_cb (AgentMcpClient *client,
+                  GParamSpec     *pspec,
+                  States         *states)
+{
+  AgentMcpAuthorization value = agent_mcp_client_get_authorization (client);
+
+  g_array_append_val (states->seen, value);
+}
+
+static void
+states_authorize_cb (AgentMcpClient *client,
+                     const char     *uri,
+                     States         *states)
+{
+  /* Said before the signal, so that its handler can show it */
+  states->at_signal = agent_mcp_client_get_authorization (client);
+  if (states->cancel)
+    agent_mcp_client_cancel_authorization (client);
+  else
+    agent_test_oauth_authorize_cb (G_OBJECT (client), uri, states->oauth);
+}
+
+static AgentMcpClient *
+states_client_new (States *states)
+{
+  AgentMcpClient *client = agent_mcp_client_new_http ("protected", states->oauth->mcp_url);
+
+  g_array_set_size (states->seen, 0);
+  states->at_signal = -1;
+  g_signal_connect (client, "notify::authorization", G_CALLBACK (authorization_cb), states);
+  g_signal_connect (client, "authorize", G_CALLBACK (states_authorize_cb), states);
+  return client;
+}
+
+static void
+assert_seen (States                      *states,
+             const AgentMcpAuthorization *expected,
+             guint                        n)
+{
+  g_assert_cmpuint (states->seen->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpint (g_array_index (states->seen, AgentMcpAuthorization, i), ==, expected[i]);
+}
+
+static void
+test_authorization_state (void)
+{
+  AgentTestOAuth oauth;
+  States states = { &oauth, g_array_new (FALSE, FALSE, sizeof (AgentMcpAuthorization)), -1 };
+  g_autoptr(AgentMcpClient) client = NULL;
+  g_autoptr(AgentMcpClient) again = NULL;
+  g_autoptr(AgentMcpClient) cancelled = NULL;
+  g_autoptr(GError) error = NULL;
+
+  agent_test_oauth_start (&oauth);
+
+  /* Asked, then authorized */
+  client = states_client_new (&states);
+  g_assert_cmpint (agent_mcp_client_get_authorization (client), ==,
+                   AGENT_MCP_AUTHORIZATION_NONE);
+  agent_test_mcp_connect (client);
+  g_assert_cmpint (states.at_signal, ==, AGENT_MCP_AUTHORIZATION_REQUIRED);
+  assert_seen (&states, (AgentMcpAuthorization[]) { AGENT_MCP_AUTHORIZATION_REQUIRED,
+                                                    AGENT_MCP_AUTHORIZATION_AUTHORIZED }, 2);
+  agent_test_mcp_close (client);
+
+  /* From the keyring: authorized without asking; signed out: none */
+  again = states_client_new (&states);
+  agent_test_mcp_connect (again);
+  g_assert_cmpint (states.at_signal, ==, -1);
+  assert_seen (&states, (AgentMcpAuthorization[]) { AGENT_MCP_AUTHORIZATION_AUTHORIZED }, 1);
+  sign_out (again);
+  assert_seen (&states, (AgentMcpAuthorization[]) { AGENT_MCP_AUTHORIZATION_AUTHORIZED,
+                                                    AGENT_MCP_AUTHORIZATION_NONE }, 2);
+  g_assert_cmpint (agent_mcp_client_get_authorization (again), ==,
+                   AGENT_MCP_AUTHORIZATION_NONE);
+  agent_test_mcp_close (again);
+
+  /* Asked, and the application gave up: not signed in */
+  states.cancel = TRUE;
+  cancelled = states_client_new (&states);
+  error = agent_test_mcp_connect_error (cancelled);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  assert_seen (&states, (AgentMcpAuthorization[]) { AGENT_MCP_AUTHORIZATION_REQUIRED,
+                                                    AGENT_MCP_AUTHORIZATION_NONE }, 2);
+  agent_test_mcp_close (cancelled);
+
+  g_array_unref (states.seen);
+  agent_test_oauth_stop (&oauth);
+}
+
 /* agent-cli --mcp-config: the URL on stderr, the tools once authorized;
  * the keyring's tokens the next time; --mcp-sign-out; Ctrl-C while it
  * waits */
@@ -604,6 +705,7 @@ main (int   argc,
   g_test_add_func ("/mcp/auth/no-metadata", test_no_metadata);
   g_test_add_func ("/mcp/auth/cancel", test_cancel);
   g_test_add_func ("/mcp/auth/slow-user", test_slow_user);
+  g_test_add_func ("/mcp/auth/authorization-state", test_authorization_state);
   g_test_add_func ("/mcp/auth/cli", test_cli);
 
   status = g_test_run ();

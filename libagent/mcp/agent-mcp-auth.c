@@ -35,6 +35,7 @@ struct _AgentMcpAuth
   GPtrArray      *waiters;       /* of GTask: on the flow in progress */
   guint           loaded : 1;    /* the keyring was read */
   guint           holding : 1;   /* the client's time limits, during a flow */
+  guint           asked : 1;     /* the flow in progress asked the user */
 };
 
 G_DEFINE_FINAL_TYPE (AgentMcpAuth, agent_mcp_auth, G_TYPE_OBJECT)
@@ -172,7 +173,12 @@ open_uri (gpointer    data,
   g_autoptr(AgentMcpClient) client = g_weak_ref_get (&self->client);
 
   if (client != NULL && self->cancellable != NULL && !g_cancellable_is_cancelled (self->cancellable))
-    _agent_mcp_client_emit_authorize (client, uri);
+    {
+      /* Said before the signal: its handler may show it */
+      self->asked = TRUE;
+      _agent_mcp_client_set_authorization (client, AGENT_MCP_AUTHORIZATION_REQUIRED);
+      _agent_mcp_client_emit_authorize (client, uri);
+    }
 }
 
 static void
@@ -201,10 +207,13 @@ flow_done (GObject      *object,
   g_autoptr(GPtrArray) waiters = g_steal_pointer (&self->waiters);
   g_autoptr(AgentMcpTokens) tokens = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(AgentMcpClient) client = g_weak_ref_get (&self->client);
+  gboolean asked = self->asked;
 
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
   g_clear_object (&self->cancellable);
   self->loaded = TRUE;
+  self->asked = FALSE;
 
   tokens = g_task_propagate_pointer (G_TASK (result), &error);
   if (tokens != NULL)
@@ -213,13 +222,19 @@ flow_done (GObject      *object,
       self->tokens = g_steal_pointer (&tokens);
     }
 
+  /* An authorization that failed or was cancelled leaves only tokens the
+   * server refused, if any: the user is not signed in */
+  if (client != NULL)
+    _agent_mcp_client_set_authorization (client,
+                                         self->tokens != NULL && (error == NULL || !asked)
+                                         ? AGENT_MCP_AUTHORIZATION_AUTHORIZED
+                                         : AGENT_MCP_AUTHORIZATION_NONE);
+
   if (error != NULL)
     _agent_mcp_log (self->server, "authorization failed: %s", error->message);
 
   if (self->holding)
     {
-      g_autoptr(AgentMcpClient) client = g_weak_ref_get (&self->client);
-
       self->holding = FALSE;
       if (client != NULL)
         _agent_mcp_client_hold_timeouts (client, FALSE);
@@ -360,6 +375,12 @@ _agent_mcp_auth_forget_async (AgentMcpAuth        *self,
   g_clear_pointer (&self->tokens, _agent_mcp_tokens_free);
   /* Nothing to read any more: the keyring's item goes too */
   self->loaded = TRUE;
+  {
+    g_autoptr(AgentMcpClient) client = g_weak_ref_get (&self->client);
+
+    if (client != NULL)
+      _agent_mcp_client_set_authorization (client, AGENT_MCP_AUTHORIZATION_NONE);
+  }
 
   if (self->url == NULL)
     {

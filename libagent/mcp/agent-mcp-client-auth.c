@@ -1,9 +1,10 @@
 /* agent-mcp-client-auth.c — AgentMcpClient: authorization of HTTP servers
  *
  * The application's side of OAuth (agent-mcp-auth*.c do the work; the
- * ::authorize signal that hands it the URL the user must open is in
- * agent-mcp-client.c): cancelling an authorization, and signing out
- * (forgetting the server's tokens).
+ * ::authorize signal that hands it the URL the user must open, and the
+ * :authorization property, are in agent-mcp-client.c): where the
+ * authorization stands, cancelling one, and signing out (forgetting the
+ * server's tokens).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -66,6 +67,35 @@ _agent_mcp_client_clear_auth (AgentMcpClient *self)
   if (self->auth != NULL)
     _agent_mcp_auth_cancel (self->auth);
   g_clear_object (&self->auth);
+}
+
+void
+_agent_mcp_client_set_authorization (AgentMcpClient        *self,
+                                     AgentMcpAuthorization  authorization)
+{
+  if (self->authorization == authorization)
+    return;
+  self->authorization = authorization;
+  _agent_mcp_client_notify (self, AGENT_MCP_CLIENT_PROP_AUTHORIZATION);
+}
+
+/**
+ * agent_mcp_client_get_authorization:
+ * @self: an [class@Agent.McpClient]
+ *
+ * Gets where the OAuth authorization of the client's server stands: see
+ * [property@Agent.McpClient:authorization].
+ *
+ * Returns: whether the client waits for the user, holds tokens, or neither
+ *
+ * Since: 0.1
+ */
+AgentMcpAuthorization
+agent_mcp_client_get_authorization (AgentMcpClient *self)
+{
+  g_return_val_if_fail (AGENT_IS_MCP_CLIENT (self), AGENT_MCP_AUTHORIZATION_NONE);
+
+  return self->authorization;
 }
 
 /**

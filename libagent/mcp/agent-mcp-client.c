@@ -89,6 +89,7 @@ enum {
   PROP_SERVER_VERSION,
   PROP_PROTOCOL_VERSION,
   PROP_INSTRUCTIONS,
+  PROP_AUTHORIZATION,
   PROP_NAME,
   PROP_COMMAND,
   PROP_ARGS,
@@ -124,6 +125,7 @@ static guint signals[N_SIGNALS];
 
 G_STATIC_ASSERT ((int) PROP_STATE == (int) AGENT_MCP_CLIENT_PROP_STATE);
 G_STATIC_ASSERT ((int) PROP_INSTRUCTIONS == (int) AGENT_MCP_CLIENT_PROP_INSTRUCTIONS);
+G_STATIC_ASSERT ((int) PROP_AUTHORIZATION == (int) AGENT_MCP_CLIENT_PROP_AUTHORIZATION);
 
 G_DEFINE_FINAL_TYPE (AgentMcpClient, agent_mcp_client, G_TYPE_OBJECT)
 
@@ -278,6 +280,7 @@ agent_mcp_client_get_property (GObject    *object,
     case PROP_SERVER_VERSION:     g_value_set_string (value, self->server_version); break;
     case PROP_PROTOCOL_VERSION:   g_value_set_string (value, self->protocol_version); break;
     case PROP_INSTRUCTIONS:       g_value_set_string (value, self->instructions); break;
+    case PROP_AUTHORIZATION:      g_value_set_enum (value, self->authorization); break;
     case PROP_TOOLS:              g_value_set_object (value, self->tools); break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -581,6 +584,21 @@ agent_mcp_client_class_init (AgentMcpClientClass *klass)
    */
   properties[PROP_INSTRUCTIONS] =
     g_param_spec_string ("instructions", NULL, NULL, NULL, STATUS_FLAGS);
+
+  /**
+   * AgentMcpClient:authorization:
+   *
+   * Where the OAuth authorization of a Streamable HTTP server stands:
+   * whether the client waits for the user
+   * ([signal@Agent.McpClient::authorize] was emitted) or holds tokens,
+   * from an authorization or from the keyring. An application shows it
+   * ("Sign In Required", "Signed In") and offers to sign in or out.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_AUTHORIZATION] =
+    g_param_spec_enum ("authorization", NULL, NULL, AGENT_TYPE_MCP_AUTHORIZATION,
+                       AGENT_MCP_AUTHORIZATION_NONE, STATUS_FLAGS);
 
   /**
    * AgentMcpClient:tools:

@@ -38,6 +38,29 @@ typedef enum
   AGENT_MCP_CLIENT_STATE_FAILED,
 } AgentMcpClientState;
 
+/**
+ * AgentMcpAuthorization:
+ * @AGENT_MCP_AUTHORIZATION_NONE: the client holds no OAuth tokens for its
+ *   server and waits for no one: the server asked for none (or not yet),
+ *   the user signed out, or an authorization failed or was cancelled
+ * @AGENT_MCP_AUTHORIZATION_REQUIRED: the server refused the client, and
+ *   [signal@Agent.McpClient::authorize] asked the application to send the
+ *   user to the authorization server: the requests wait for the user
+ * @AGENT_MCP_AUTHORIZATION_AUTHORIZED: the client holds tokens for its
+ *   server, from an authorization or from the keyring
+ *
+ * Where the OAuth authorization of an [class@Agent.McpClient] stands (see
+ * [property@Agent.McpClient:authorization]).
+ *
+ * Since: 0.1
+ */
+typedef enum
+{
+  AGENT_MCP_AUTHORIZATION_NONE,
+  AGENT_MCP_AUTHORIZATION_REQUIRED,
+  AGENT_MCP_AUTHORIZATION_AUTHORIZED,
+} AgentMcpAuthorization;
+
 #define AGENT_TYPE_MCP_CLIENT (agent_mcp_client_get_type ())
 
 AGENT_AVAILABLE_IN_ALL
@@ -157,6 +180,8 @@ GListModel          *agent_mcp_client_get_tools           (AgentMcpClient      *
 AGENT_AVAILABLE_IN_ALL
 JsonNode            *agent_mcp_client_get_capabilities    (AgentMcpClient      *self);
 
+AGENT_AVAILABLE_IN_ALL
+AgentMcpAuthorization agent_mcp_client_get_authorization  (AgentMcpClient     *self);
 AGENT_AVAILABLE_IN_ALL
 void                 agent_mcp_client_cancel_authorization (AgentMcpClient     *self);
 AGENT_AVAILABLE_IN_ALL

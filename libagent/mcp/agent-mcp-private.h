@@ -347,6 +347,7 @@ struct _AgentMcpClient
 
   /* OAuth of an HTTP server (agent-mcp-client-auth.c) */
   struct _AgentMcpAuth *auth;
+  AgentMcpAuthorization authorization;
 };
 
 typedef enum
@@ -357,6 +358,7 @@ typedef enum
   AGENT_MCP_CLIENT_PROP_SERVER_VERSION,
   AGENT_MCP_CLIENT_PROP_PROTOCOL_VERSION,
   AGENT_MCP_CLIENT_PROP_INSTRUCTIONS,
+  AGENT_MCP_CLIENT_PROP_AUTHORIZATION,
 } AgentMcpClientNotify;
 
 void     _agent_mcp_client_notify             (AgentMcpClient             *self,
@@ -438,6 +440,8 @@ void     _agent_mcp_client_update_approvals   (AgentMcpClient             *self)
 void     _agent_mcp_client_setup_auth         (AgentMcpClient             *self,
                                                AgentMcpTransport          *transport);
 void     _agent_mcp_client_clear_auth         (AgentMcpClient             *self);
+void     _agent_mcp_client_set_authorization  (AgentMcpClient             *self,
+                                               AgentMcpAuthorization       authorization);
 
 /* agent-mcp-limits.c: what a server may send */
 GError  *_agent_mcp_check_tools_page          (const AgentJson            *result,

@@ -23,10 +23,9 @@
 
 #include <stdio.h>
 
-#include <gio/gunixinputstream.h>
-
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
+#include "agent-test-util.h"
 
 #define MODELS "{\"object\":\"list\",\"data\":[" \
                  "{\"id\":\"keys-model\",\"object\":\"model\"}," \
@@ -74,37 +73,16 @@ respond (AgentTestServer *server,
   fflush (stdout);
 }
 
-static void
-stdin_read_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  GMainLoop *loop = user_data;
-  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result,
-                                                              NULL);
-
-  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
-    {
-      g_main_loop_quit (loop);
-      return;
-    }
-  g_input_stream_read_bytes_async (G_INPUT_STREAM (object), 256, G_PRIORITY_DEFAULT, NULL,
-                                   stdin_read_cb, loop);
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
-  g_autoptr(GInputStream) input = g_unix_input_stream_new (0, FALSE);
 
   agent_test_server_set_responder (server, respond, NULL);
   g_print ("%s\n", agent_test_server_get_base_url (server));
   fflush (stdout);
 
-  g_input_stream_read_bytes_async (input, 256, G_PRIORITY_DEFAULT, NULL, stdin_read_cb, loop);
-  g_main_loop_run (loop);
+  agent_test_run_until_stdin_closes ();
   return 0;
 }
