@@ -62,13 +62,13 @@ test_expand (void)
   };
   g_autoptr(GHashTable) values = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_hash_table_insert (values, "resourceId", "3");
-  g_hash_table_insert (values, "var", "value");
-  g_hash_table_insert (values, "hello", "Hello World!");
-  g_hash_table_insert (values, "path", "/foo/bar");
-  g_hash_table_insert (values, "x", "1024");
-  g_hash_table_insert (values, "y", "768");
-  g_hash_table_insert (values, "empty", "");
+  g_hash_table_insert (values, (gpointer) "resourceId", (gpointer) "3");
+  g_hash_table_insert (values, (gpointer) "var", (gpointer) "value");
+  g_hash_table_insert (values, (gpointer) "hello", (gpointer) "Hello World!");
+  g_hash_table_insert (values, (gpointer) "path", (gpointer) "/foo/bar");
+  g_hash_table_insert (values, (gpointer) "x", (gpointer) "1024");
+  g_hash_table_insert (values, (gpointer) "y", (gpointer) "768");
+  g_hash_table_insert (values, (gpointer) "empty", (gpointer) "");
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
