@@ -425,7 +425,8 @@ agent_conversation_class_init (AgentConversationClass *klass)
   /**
    * AgentConversation:updated:
    *
-   * When a message was last written (or the conversation changed).
+   * When a message was last written or a branch deleted; not changed by
+   * renaming. See [method@Agent.Conversation.get_updated].
    */
   properties[PROP_UPDATED] =
     g_param_spec_boxed ("updated", NULL, NULL, G_TYPE_DATE_TIME, flags);
@@ -672,9 +673,10 @@ agent_conversation_get_created (AgentConversation *self)
  * agent_conversation_get_updated:
  * @self: a [class@Agent.Conversation]
  *
- * Gets when a message was last written to the conversation, or it was
- * otherwise changed (renamed, cut); conversations are listed newest first by
- * it. [property@Agent.Conversation:updated].
+ * Gets when a message was last written to the conversation or a branch of
+ * it deleted; conversations are listed newest first by it. Renaming it or
+ * changing its settings does not change it, so a renamed conversation keeps
+ * its place in the list. [property@Agent.Conversation:updated].
  *
  * Returns: (transfer none): the time, in UTC, owned by the conversation and
  *   valid until it changes
