@@ -222,8 +222,8 @@ state_name (AgentMcpClient *client)
     }
 }
 
-/* --json: {"type":"mcp-server","name":…,"state":"ready","tools":[…]} or
- * {…,"state":"failed","code":…,"message":…} */
+/* --json: {"type":"mcp-server","name":…,"state":"ready","protocol":…,
+ * "tools":[…]} or {…,"state":"failed","code":…,"message":…} */
 static void
 print_json (AgentMcpClient *client)
 {
@@ -242,6 +242,9 @@ print_json (AgentMcpClient *client)
   json_builder_add_string_value (builder, state_name (client));
   if (agent_mcp_client_get_state (client) == AGENT_MCP_CLIENT_STATE_READY)
     {
+      /* The revision the server and libagent agreed on */
+      json_builder_set_member_name (builder, "protocol");
+      json_builder_add_string_value (builder, agent_mcp_client_get_protocol_version (client));
       json_builder_set_member_name (builder, "tools");
       json_builder_begin_array (builder);
       for (guint i = 0; i < g_list_model_get_n_items (tools); i++)

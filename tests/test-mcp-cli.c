@@ -110,6 +110,7 @@ test_turn (void)
   event = agent_test_process_nth_event (cli, "mcp-server", 0);
   g_assert_cmpstr (agent_test_get_string (event, "name"), ==, "everything");
   g_assert_cmpstr (agent_test_get_string (event, "state"), ==, "ready");
+  g_assert_cmpstr (agent_test_get_string (event, "protocol"), ==, "2025-11-25");
   tools = json_object_get_array_member (event, "tools");
   for (guint i = 0; i < json_array_get_length (tools); i++)
     has_echo |= g_str_equal (json_array_get_string_element (tools, i), "echo");
