@@ -11,7 +11,8 @@
  * of the enabled servers (the window attaches its session to the list,
  * agent_chat_application_get_mcp_server_list(), when it sets it up for a
  * turn, and detaches it when it drops it), and the servers are closed when
- * the app shuts down. A file that cannot be
+ * the app shuts down. Each server declares that the app answers its
+ * requests for input (agent-chat-mcp-elicit.c). A file that cannot be
  * read is never overwritten.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -24,6 +25,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-chat-mcp-elicit.h"
 #include "agent-chat-mcp-servers.h"
 #include "agent-chat-mcp-sign-in.h"
 
@@ -39,6 +41,7 @@ struct _AgentChatMcpServers
   GError             *load_error;
   GCancellable       *cancellable;
   GHashTable         *sign_ins;    /* AgentMcpClient → AgentChatMcpSignIn */
+  GHashTable         *elicits;     /* AgentMcpClient → AgentChatMcpElicit */
 };
 
 G_DEFINE_FINAL_TYPE (AgentChatMcpServers, agent_chat_mcp_servers, G_TYPE_OBJECT)
@@ -64,6 +67,7 @@ agent_chat_mcp_servers_dispose (GObject *object)
   if (self->list != NULL)
     g_signal_handlers_disconnect_by_data (self->list, self);
   g_clear_pointer (&self->sign_ins, g_hash_table_unref);
+  g_clear_pointer (&self->elicits, g_hash_table_unref);
   g_clear_object (&self->list);
 
   G_OBJECT_CLASS (agent_chat_mcp_servers_parent_class)->dispose (object);
@@ -90,21 +94,34 @@ agent_chat_mcp_servers_class_init (AgentChatMcpServersClass *klass)
 }
 
 static void
-drop_sign_in (gpointer data)
+drop_per_server (gpointer data)
 {
   /* Lets go of its client, which may outlive it */
   g_object_run_dispose (data);
   g_object_unref (data);
 }
 
-/* Each server gets its sign-in as it joins the list */
+static void
+forget_unlisted (GHashTable *per_server,
+                 GHashTable *listed)
+{
+  GHashTableIter iter;
+  gpointer client;
+
+  g_hash_table_iter_init (&iter, per_server);
+  while (g_hash_table_iter_next (&iter, &client, NULL))
+    if (!g_hash_table_contains (listed, client))
+      g_hash_table_iter_remove (&iter);
+}
+
+/* Each server gets its sign-in, and the handler of its requests for
+ * input, as it joins the list (before it connects: the handshake declares
+ * that the app answers them) */
 static void
 on_items_changed (AgentChatMcpServers *self)
 {
   GListModel *model = G_LIST_MODEL (self->list);
   g_autoptr(GHashTable) listed = g_hash_table_new (NULL, NULL);
-  GHashTableIter iter;
-  gpointer client;
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
@@ -114,11 +131,12 @@ on_items_changed (AgentChatMcpServers *self)
       if (!g_hash_table_contains (self->sign_ins, item))
         g_hash_table_insert (self->sign_ins, g_object_ref (item),
                              agent_chat_mcp_sign_in_new (item));
+      if (!g_hash_table_contains (self->elicits, item))
+        g_hash_table_insert (self->elicits, g_object_ref (item),
+                             agent_chat_mcp_elicit_new (item));
     }
-  g_hash_table_iter_init (&iter, self->sign_ins);
-  while (g_hash_table_iter_next (&iter, &client, NULL))
-    if (!g_hash_table_contains (listed, client))
-      g_hash_table_iter_remove (&iter);
+  forget_unlisted (self->sign_ins, listed);
+  forget_unlisted (self->elicits, listed);
 }
 
 static void
@@ -126,7 +144,8 @@ agent_chat_mcp_servers_init (AgentChatMcpServers *self)
 {
   self->list = agent_mcp_server_list_new ();
   self->cancellable = g_cancellable_new ();
-  self->sign_ins = g_hash_table_new_full (NULL, NULL, g_object_unref, drop_sign_in);
+  self->sign_ins = g_hash_table_new_full (NULL, NULL, g_object_unref, drop_per_server);
+  self->elicits = g_hash_table_new_full (NULL, NULL, g_object_unref, drop_per_server);
   g_signal_connect_swapped (self->list, "items-changed", G_CALLBACK (on_items_changed), self);
 }
 

@@ -549,6 +549,8 @@ agent_gtk_elicitation_form_get_pending (AgentGtkElicitationForm *self)
  * the parent's (an AdwDialog where libadwaita is 1.5 or later). Closing it
  * cancels the request; it goes once the request is answered or closed. */
 
+#define DIALOG_WIDTH 480
+
 static void
 on_dialog_pending (AgentGtkElicitationForm *self,
                    GParamSpec              *pspec,
@@ -577,7 +579,8 @@ on_dialog_close (AgentGtkElicitationForm *self)
  * @parent: (nullable): a widget of the window the request is about
  *
  * Shows the form in a dialog over @parent's window (an [class@Adw.Dialog]
- * where libadwaita is 1.5 or later, a modal window before). The dialog
+ * where libadwaita is 1.5 or later, a modal window before, no wider than
+ * @parent's window). The dialog
  * goes once the request is answered, in it or elsewhere, or closed by the
  * server; closing it cancels the request.
  *
@@ -599,18 +602,22 @@ agent_gtk_elicitation_form_present (AgentGtkElicitationForm *self,
 #if ADW_CHECK_VERSION (1, 5, 0)
   dialog = GTK_WIDGET (adw_dialog_new ());
   adw_dialog_set_title (ADW_DIALOG (dialog), title);
-  adw_dialog_set_content_width (ADW_DIALOG (dialog), 480);
+  adw_dialog_set_content_width (ADW_DIALOG (dialog), DIALOG_WIDTH);
   adw_dialog_set_child (ADW_DIALOG (dialog), GTK_WIDGET (self));
   g_signal_connect_object (dialog, "closed", G_CALLBACK (on_dialog_close), self,
                            G_CONNECT_SWAPPED);
 #else
   {
     GtkRoot *root = parent != NULL ? gtk_widget_get_root (parent) : NULL;
+    int width = DIALOG_WIDTH;
 
+    /* No wider than a narrow window (a phone's), as AdwDialog would be */
+    if (GTK_IS_WINDOW (root) && gtk_widget_get_width (GTK_WIDGET (root)) > 0)
+      width = MIN (width, gtk_widget_get_width (GTK_WIDGET (root)));
     dialog = gtk_window_new ();
     gtk_window_set_title (GTK_WINDOW (dialog), title);
     gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
-    gtk_window_set_default_size (GTK_WINDOW (dialog), 480, -1);
+    gtk_window_set_default_size (GTK_WINDOW (dialog), width, -1);
     if (GTK_IS_WINDOW (root))
       gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (root));
     gtk_window_set_child (GTK_WINDOW (dialog), GTK_WIDGET (self));

@@ -30,17 +30,12 @@ import pyatspi
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
-from agenttestgui import (App, FocusTracker, all_nodes, click_at, find_node,  # noqa: E402
-                          menu_items, names, run_test, screenshot, shows, showing, state, tap,
+from agenttestgui import (all_nodes, click_at, find_node, mcp_app, menu_items,  # noqa: E402
+                          names, run_styled_test, screenshot, shows, showing, state, tap,
                           text_of, turn_over, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
 STEPS = 12
-RUNS = ([(760, False), (760, True), (360, False), (360, True)]
-        if os.environ.get("AGENT_TEST_ALL_STYLES") == "1" else [(760, False), (360, True)])
-if os.environ.get("AGENT_TEST_ONE_STYLE") == "1":
-    RUNS = RUNS[:1]
-N_TESTS = STEPS * len(RUNS)
 
 SERVER = os.path.join(os.environ.get("AGENT_MCP_TEST_DIR", ""), "node_modules",
                       "@modelcontextprotocol", "server-everything", "dist", "index.js")
@@ -116,19 +111,8 @@ def last_user_content(request):
 def check(home, server, focus, width, dark):
     label = "%d px, %s" % (width, "dark" if dark else "light")
     shot = "mcp-context-%d-%s-" % (width, "dark" if dark else "light")
-    chat = App(home, server.url, "scripted", "window-width=%d\nwindow-height=660\n" % width)
-    if dark:
-        chat.env["ADW_DEBUG_COLOR_SCHEME"] = "prefer-dark"
-    config = os.path.join(home, "config")
-    os.makedirs(os.path.join(config, "agent-chat"), exist_ok=True)
-    with open(os.path.join(config, "agent-chat", "mcp.json"), "w") as f:
-        json.dump({"mcpServers": {"everything": {"command": "node",
-                                                 "args": [SERVER, "stdio"]}}}, f)
-    # GNOME's window buttons, Close alone: with three the header bar keeps the
-    # window wider than 360 px
-    os.makedirs(os.path.join(config, "gtk-4.0"), exist_ok=True)
-    with open(os.path.join(config, "gtk-4.0", "settings.ini"), "w") as settings:
-        settings.write("[Settings]\ngtk-decoration-layout=appmenu:close\n")
+    chat = mcp_app(home, server.url, width, dark,
+                   {"everything": {"command": "node", "args": [SERVER, "stdio"]}})
     results = []
 
     def step(ok, name):
@@ -282,23 +266,4 @@ def check(home, server, focus, width, dark):
     return results
 
 
-def main(home):
-    if not os.path.exists(SERVER):
-        for i in range(N_TESTS):
-            tap(False, "%s is missing: run tests/mcp/install" % SERVER)
-        return
-    server = ScriptedServer()
-    focus = FocusTracker()
-    try:
-        for i, (width, dark) in enumerate(RUNS):
-            results = check(os.path.join(home, "run%d" % i), server, focus, width, dark)
-            for _ in range(STEPS - len(results)):
-                tap(False, "not reached (%d px)" % width)
-    finally:
-        server.close()
-
-
-if os.environ.get("AGENT_NO_NPM") == "1" and not os.path.exists(SERVER):
-    print("1..0 # SKIP no MCP servers to test with (AGENT_NO_NPM=1)")
-    sys.exit(0)
-run_test("test-gui-mcp-context-", N_TESTS, main)
+run_styled_test("test-gui-mcp-context-", STEPS, SERVER, check, ScriptedServer)

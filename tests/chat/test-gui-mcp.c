@@ -6,7 +6,10 @@
  * shows its tools, is disabled, enabled and removed, the file following;
  * a broken one shows why it failed; the form says what is wrong), and the
  * app (a window's session gets the tools, a call asks for approval, a
- * server that dies fails alone, the servers leave with the app).
+ * server that dies fails alone, the servers leave with the app). The
+ * servers declare that the app answers their requests for input without
+ * that going into the file, and a request that comes while no window is
+ * shown is declined (test-gui-mcp-elicit-e2e.py shows the form).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -23,6 +26,7 @@
 
 #include "agent-chat-application.h"
 #include "agent-chat-mcp-dialog.h"
+#include "agent-chat-mcp-elicit.h"
 #include "agent-chat-mcp-page.h"
 #include "agent-chat-window.h"
 #include "agent-test-mcp.h"
@@ -500,6 +504,53 @@ session_busy (gpointer data)
   return agent_session_get_busy (data);
 }
 
+/* Each server joins saying that the app answers requests for input — the
+ * app's capability, not the user's configuration: never in the file. With
+ * no window shown, a request is declined at once. */
+static void
+test_elicitation_without_window (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  g_autoptr(AgentMcpClient) client = agent_test_mcp_elicitation_new ();
+  g_autoptr(AgentChatMcpServers) reread = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = NULL;
+  AgentTestMcpResult result = { 0 };
+
+  g_assert_false (agent_mcp_client_get_handles_elicitation (client));
+  g_assert_true (agent_chat_mcp_servers_add (fixture->servers, client, &error));
+  g_assert_no_error (error);
+  g_assert_true (agent_mcp_client_get_handles_elicitation (client));
+  g_assert_true (g_file_get_contents (fixture->path, &saved, NULL, &error));
+  g_assert_no_error (error);
+  agent_test_assert_contains (saved, "elicitation-server.mjs");
+  g_assert_null (strstr (saved, "licitation\""));
+  g_assert_null (strstr (saved, "andles"));
+
+  /* Read again from the file: declared again */
+  reread = agent_chat_mcp_servers_new (fixture->path);
+  g_assert_true (agent_mcp_client_get_handles_elicitation (
+    agent_mcp_server_list_lookup (agent_chat_mcp_servers_get_list (reread), "asker")));
+
+  /* No application here, so no window shown: declined, not left waiting */
+  g_assert_null (g_application_get_default ());
+  wait_settled (client);
+  g_assert_cmpint (agent_mcp_client_get_state (client), ==, AGENT_MCP_CLIENT_STATE_READY);
+  agent_test_mcp_call (client, "ask",
+                       "{\"message\":\"Name?\",\"schema\":{\"type\":\"object\","
+                       "\"properties\":{\"name\":{\"type\":\"string\"}}}}",
+                       &result);
+  g_assert_false (result.is_error);
+  agent_test_assert_contains (result.text, "\"action\":\"decline\"");
+  agent_test_mcp_result_clear (&result);
+}
+
+static gboolean
+mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data);
+}
+
 /* The app reads the file at start; a window's session gets the tools of
  * the connected servers, which ask before they run; a server that dies
  * fails alone; the servers leave with the app. */
@@ -563,11 +614,19 @@ test_app (void)
   g_assert_cmpstr (agent_chat_mcp_servers_get_path (servers), ==, config_path);
   main_client = agent_mcp_server_list_lookup (agent_chat_mcp_servers_get_list (servers), "main");
   g_assert_nonnull (main_client);
+  g_assert_true (agent_mcp_client_get_handles_elicitation (main_client));
   wait_settled (main_client);
   g_assert_cmpint (agent_mcp_client_get_state (main_client), ==, AGENT_MCP_CLIENT_STATE_READY);
 
+  /* A server's request for input would be declined: no window shows */
+  g_assert_null (agent_chat_mcp_elicit_pick_window (GTK_APPLICATION (app)));
   window = g_object_ref_sink (agent_chat_window_new (app));
+  g_assert_null (agent_chat_mcp_elicit_pick_window (GTK_APPLICATION (app)));
   gtk_window_present (GTK_WINDOW (window));
+  agent_test_wait_until (mapped, window);
+  /* and is shown over the window, now that it shows */
+  g_assert_true (agent_chat_mcp_elicit_pick_window (GTK_APPLICATION (app)) ==
+                 GTK_WINDOW (window));
 
   /* The model is offered the tools and calls one: the approval dialog
    * asks, Allow runs it */
@@ -618,6 +677,7 @@ test_app (void)
                    AGENT_MCP_CLIENT_STATE_READY);
   pid = agent_test_mcp_killable_pid (&killable);
   gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_null (agent_chat_mcp_elicit_pick_window (GTK_APPLICATION (app)));
   g_object_unref (window);
   agent_chat_mcp_servers_shutdown (servers);
   g_assert_cmpint (agent_mcp_client_get_state (main_client), ==,
@@ -651,6 +711,8 @@ main (int   argc,
   g_test_add ("/gui/mcp/dialog-validation", Fixture, NULL,
               fixture_set_up, test_dialog_validation, fixture_tear_down);
   g_test_add_func ("/gui/mcp/unreadable-file", test_unreadable_file);
+  g_test_add ("/gui/mcp/elicitation-without-window", Fixture, NULL,
+              fixture_set_up, test_elicitation_without_window, fixture_tear_down);
   g_test_add_func ("/gui/mcp/app", test_app);
 
   status = g_test_run ();

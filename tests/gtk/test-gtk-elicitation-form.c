@@ -201,6 +201,22 @@ test_decline (void)
   asker_clear (&asker);
 }
 
+/* Cancel (Escape's action) in the dialog: the server is answered cancel,
+ * the dialog goes; drops @form and @result */
+static void
+cancel_in_dialog (GtkWidget           *form,
+                  AgentToolInvocation *invocation,
+                  AgentTestMcpResult  *result)
+{
+  gtk_widget_activate_action (form, "elicitation.cancel", NULL);
+  agent_test_mcp_wait_invocation (invocation);
+  agent_test_assert_contains (result->text, "\"action\":\"cancel\"");
+  iterate ();
+  g_assert_null (gtk_widget_get_parent (form));
+  agent_test_mcp_result_clear (result);
+  g_object_unref (form);
+}
+
 /* In a dialog: Escape cancels, and the dialog goes */
 static void
 test_cancel_in_dialog (void)
@@ -219,14 +235,44 @@ test_cancel_in_dialog (void)
   agent_gtk_elicitation_form_present (AGENT_GTK_ELICITATION_FORM (form), NULL);
   g_assert_true (GTK_IS_WINDOW (gtk_widget_get_root (form)));
   wait_frames (GTK_WIDGET (gtk_widget_get_root (form)), 1);
-  gtk_widget_activate_action (form, "elicitation.cancel", NULL);
-  agent_test_mcp_wait_invocation (invocation);
-  agent_test_assert_contains (result.text, "\"action\":\"cancel\"");
-  iterate ();
-  g_assert_null (gtk_widget_get_parent (form));
+  cancel_in_dialog (form, invocation, &result);
+  asker_clear (&asker);
+}
 
-  agent_test_mcp_result_clear (&result);
-  g_object_unref (form);
+/* Over a narrow window (a phone's 360 px): the dialog, transient for it
+ * and modal, is no wider than the window */
+static void
+test_narrow_parent (void)
+{
+  g_autofree char *arguments = g_strdup_printf ("{\"message\":\"Book the trip\",\"schema\":%s}",
+                                                SCHEMA);
+  g_autoptr(AgentToolInvocation) invocation = NULL;
+  GtkWidget *parent = gtk_window_new ();
+  AgentTestMcpResult result;
+  GtkWidget *dialog;
+  GtkWidget *form;
+  Asker asker;
+
+  gtk_window_set_default_size (GTK_WINDOW (parent), 360, 600);
+  gtk_window_present (GTK_WINDOW (parent));
+  wait_frames (parent, 1);
+  g_assert_cmpint (gtk_widget_get_width (parent), ==, 360);
+
+  asker_init (&asker);
+  invocation = agent_test_mcp_invoke (asker.client, "ask", arguments, NULL, &result);
+  g_assert_true (agent_test_wait_until_timeout (has_request, &asker, AGENT_TEST_MCP_WAIT_SECONDS));
+  form = g_object_ref_sink (agent_gtk_elicitation_form_new (asker.request));
+  agent_gtk_elicitation_form_present (AGENT_GTK_ELICITATION_FORM (form), parent);
+  dialog = GTK_WIDGET (gtk_widget_get_root (form));
+  g_assert_true (GTK_IS_WINDOW (dialog));
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (parent));
+  g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
+  wait_frames (dialog, 1);
+  g_assert_cmpint (gtk_widget_get_width (dialog), >, 0);
+  g_assert_cmpint (gtk_widget_get_width (dialog), <=, 360);
+
+  cancel_in_dialog (form, invocation, &result);
+  gtk_window_destroy (GTK_WINDOW (parent));
   asker_clear (&asker);
 }
 
@@ -306,6 +352,7 @@ main (int   argc,
   g_test_add_func ("/gtk/elicitation-form/accept", test_accept);
   g_test_add_func ("/gtk/elicitation-form/decline", test_decline);
   g_test_add_func ("/gtk/elicitation-form/cancel-in-dialog", test_cancel_in_dialog);
+  g_test_add_func ("/gtk/elicitation-form/narrow-parent", test_narrow_parent);
   g_test_add_func ("/gtk/elicitation-form/withdrawn", test_withdrawn);
   g_test_add_func ("/gtk/elicitation-form/url", test_url);
   return agent_test_gui_run (data_home);

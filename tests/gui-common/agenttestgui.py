@@ -7,6 +7,7 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import json
 import os
 import shutil
 import subprocess
@@ -542,3 +543,60 @@ def run_test(prefix, plan, main):
     finally:
         shutil.rmtree(home, ignore_errors=True)
     sys.exit(finish(plan))
+
+
+def style_runs():
+    """The (width, dark) of each run of a test that runs in several styles:
+    760 px light and 360 px dark; all four with AGENT_TEST_ALL_STYLES=1,
+    the first alone with AGENT_TEST_ONE_STYLE=1."""
+    runs = ([(760, False), (760, True), (360, False), (360, True)]
+            if os.environ.get("AGENT_TEST_ALL_STYLES") == "1" else [(760, False), (360, True)])
+    return runs[:1] if os.environ.get("AGENT_TEST_ONE_STYLE") == "1" else runs
+
+
+def mcp_app(home, url, width, dark, servers):
+    """agent-chat (App) for a run of run_styled_test(): the model "scripted"
+    at @url, a window @width px wide, dark if @dark, the MCP servers
+    @servers (as mcp.json's "mcpServers") in its config dir."""
+    chat = App(home, url, "scripted", "window-width=%d\nwindow-height=660\n" % width)
+    if dark:
+        chat.env["ADW_DEBUG_COLOR_SCHEME"] = "prefer-dark"
+    config = os.path.join(home, "config")
+    os.makedirs(os.path.join(config, "agent-chat"), exist_ok=True)
+    with open(os.path.join(config, "agent-chat", "mcp.json"), "w") as f:
+        json.dump({"mcpServers": servers}, f)
+    # GNOME's window buttons, Close alone: with three the header bar keeps the
+    # window wider than 360 px
+    os.makedirs(os.path.join(config, "gtk-4.0"), exist_ok=True)
+    with open(os.path.join(config, "gtk-4.0", "settings.ini"), "w") as settings:
+        settings.write("[Settings]\ngtk-decoration-layout=appmenu:close\n")
+    return chat
+
+
+def run_styled_test(prefix, steps, needs, check, make_server):
+    """Runs check(home, server, focus, width, dark), @steps TAP lines each,
+    once for each of style_runs(), against the model server
+    make_server() returns (closed at the end). @needs is a path the test
+    cannot run without (an npm package): skipped if it is missing and
+    AGENT_NO_NPM=1, failed otherwise."""
+    runs = style_runs()
+    if os.environ.get("AGENT_NO_NPM") == "1" and not os.path.exists(needs):
+        print("1..0 # SKIP no MCP servers to test with (AGENT_NO_NPM=1)")
+        sys.exit(0)
+
+    def main(home):
+        if not os.path.exists(needs):
+            for _ in range(steps * len(runs)):
+                tap(False, "%s is missing: run tests/mcp/install" % needs)
+            return
+        server = make_server()
+        focus = FocusTracker()
+        try:
+            for i, (width, dark) in enumerate(runs):
+                results = check(os.path.join(home, "run%d" % i), server, focus, width, dark)
+                for _ in range(steps - len(results)):
+                    tap(False, "not reached (%d px)" % width)
+        finally:
+            server.close()
+
+    run_test(prefix, steps * len(runs), main)
