@@ -6,7 +6,8 @@
  * prompt they were held with unless options say otherwise. In a kept
  * conversation, --regenerate answers the last question again (a sibling
  * of the old answer, which stays), --branches lists where it branches and
- * --branch ID goes on from another branch. An API key
+ * --branch ID goes on from another branch; --export writes it out
+ * (agent-cli-export.c) and --import reads one back. An API key
  * comes from the provider's variable, or, when that is not set at all, from
  * the keyring (--set-api-key saves one there).
  *
@@ -21,6 +22,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-cli-export.h"
 #include "agent-cli-store.h"
 
 struct _CliStore
@@ -40,6 +42,8 @@ static gboolean opt_list_conversations G_GNUC_UNUSED;
 static gboolean opt_regenerate G_GNUC_UNUSED;
 static gboolean opt_branches G_GNUC_UNUSED;
 static gint64 opt_branch G_GNUC_UNUSED = -1;
+static char *opt_export G_GNUC_UNUSED;
+static char *opt_import G_GNUC_UNUSED;
 static gboolean opt_set_api_key G_GNUC_UNUSED;
 static gboolean opt_forget_api_key G_GNUC_UNUSED;
 
@@ -65,6 +69,12 @@ const GOptionEntry cli_store_entries[] = {
     N_("Go on from the branch of message ID of the conversation (see --branches)"), N_("ID") },
   { "list-conversations", 0, 0, G_OPTION_ARG_NONE, &opt_list_conversations,
     N_("List the kept conversations, newest first, and exit"), NULL },
+  { "export", 0, 0, G_OPTION_ARG_STRING, &opt_export,
+    N_("Write the conversation to standard output as markdown (the active branch) or json "
+       "(every branch), and exit"), N_("FORMAT") },
+  { "import", 0, 0, G_OPTION_ARG_FILENAME, &opt_import,
+    N_("Add the conversation FILE (a JSON export, every branch) to the kept ones, and exit"),
+    N_("FILE") },
 #endif
 #if AGENT_HAS_KEYRING
   { "set-api-key", 0, 0, G_OPTION_ARG_NONE, &opt_set_api_key,
@@ -408,7 +418,8 @@ cli_store_prepare (CliStore  **out,
 #if AGENT_HAS_STORE
   g_autoptr(CliStore) self = g_new0 (CliStore, 1);
   g_autoptr(GError) error = NULL;
-  gboolean wanted = opt_store || opt_continue || opt_conversation || opt_list_conversations;
+  gboolean wanted = opt_store || opt_continue || opt_conversation || opt_list_conversations ||
+                    opt_import;
 
   *out = NULL;
   if (opt_set_api_key || opt_forget_api_key)
@@ -433,6 +444,10 @@ cli_store_prepare (CliStore  **out,
                                               _("--regenerate, --branches and --branch need a "
                                                 "kept conversation: --continue or "
                                                 "--conversation ID")));
+  if (opt_export && !opt_continue && !opt_conversation)
+    return fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                              _("--export needs a kept conversation: --continue "
+                                                "or --conversation ID")));
 
   if (!(self->store = agent_store_new (opt_store, &error)))
     {
@@ -446,6 +461,8 @@ cli_store_prepare (CliStore  **out,
 
   if (opt_list_conversations)
     return list_conversations (self->store, json);
+  if (opt_import)
+    return cli_import_conversation (self->store, opt_import, json, output);
 
   if (opt_conversation)
     {
@@ -462,7 +479,8 @@ cli_store_prepare (CliStore  **out,
       self->conversation = g_list_model_get_item (list, 0);
     }
 
-  if (self->conversation == NULL && (opt_regenerate || opt_branches || opt_branch >= 0))
+  if (self->conversation == NULL && (opt_regenerate || opt_branches || opt_branch >= 0 ||
+                                     opt_export))
     return fail (output, g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                                       _("There is no conversation in %s"),
                                       agent_store_get_path (self->store)));
@@ -481,6 +499,8 @@ cli_store_prepare (CliStore  **out,
 
   if (opt_branches)
     return list_branches (self->conversation, json);
+  if (opt_export)
+    return cli_export_conversation (self->conversation, opt_export, output);
   if (opt_branch >= 0 && !agent_conversation_select_message (self->conversation, opt_branch,
                                                              &error))
     return fail (output, g_steal_pointer (&error));

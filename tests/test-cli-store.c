@@ -1,6 +1,7 @@
 /* test-cli-store.c — agent-cli --store, --continue, --conversation,
- * --list-conversations, --regenerate, --branches and --branch, what a kill -9 in the middle of an answer leaves
- * in the file, and JSON nested too deeply: a turn whose tool call had
+ * --list-conversations, --regenerate, --branches and --branch, --export and
+ * --import (every branch, the active one, a broken tree refused), what a
+ * kill -9 in the middle of an answer leaves in the file, and JSON nested too deeply: a turn whose tool call had
  * arguments too deep keeps its text on disk (agent-cli used to die of a
  * stack overflow in the middle of the turn), and JSON too deep in a
  * database file is left out when it is read, not a crash
@@ -429,6 +430,127 @@ test_branches (Fixture       *f,
   g_assert_cmpuint (agent_memory_get_n_siblings (AGENT_MEMORY (conversation), 3), ==, 2);
 }
 
+/* The contents of @conversation's messages, depth first, each with its
+ * depth: the shape and text of its tree */
+static void
+outline (AgentConversation *conversation,
+         gint64             id,
+         guint              depth,
+         GString           *out)
+{
+  gsize n_ids = 0;
+  g_autofree gint64 *ids = agent_conversation_dup_following (conversation, id, &n_ids);
+
+  for (gsize i = 0; i < n_ids; i++)
+    {
+      AgentMessage *message = agent_conversation_lookup_message (conversation, ids[i]);
+
+      g_string_append_printf (out, "%u %s\n", depth, agent_message_get_content (message));
+      outline (conversation, ids[i], depth + 1, out);
+    }
+}
+
+/* --export json then --import: every branch comes back, the same one
+ * active; --export markdown is the active branch; a broken file is
+ * refused whole */
+static void
+test_export_import (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const char * const one[] = { "One.", NULL };
+  static const char * const two[] = { "Two.", NULL };
+  static const char * const again[] = { "Two, again.", NULL };
+  const char *url = agent_test_server_get_base_url (f->server);
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentStore) store = NULL;
+  g_autoptr(GListModel) list = NULL;
+  g_autoptr(GString) first_tree = g_string_new (NULL);
+  g_autoptr(GString) second_tree = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json_path = g_strconcat (f->db.path, ".export.json", NULL);
+  g_autofree char *broken_path = g_strconcat (f->db.path, ".broken.json", NULL);
+  g_autofree char *count = NULL;
+  AgentConversation *kept, *imported;
+  gint64 id;
+
+  agent_test_openai_add_text_response (f->server, one, 1, 1);
+  agent_test_openai_add_text_response (f->server, two, 1, 1);
+  agent_test_openai_add_text_response (f->server, again, 1, 1);
+  cli = run (f, AGENT_TEST_ARGS ("--base-url", url, "--model", "m1", "First"));
+  agent_test_process_assert_exit (cli, 0);
+  g_clear_pointer (&cli, agent_test_process_free);
+  cli = run (f, AGENT_TEST_ARGS ("--continue", "Second"));
+  agent_test_process_assert_exit (cli, 0);
+  g_clear_pointer (&cli, agent_test_process_free);
+  cli = run (f, AGENT_TEST_ARGS ("--continue", "--regenerate"));
+  agent_test_process_assert_exit (cli, 0);
+  g_clear_pointer (&cli, agent_test_process_free);
+
+  /* Not without a conversation */
+  cli = run (f, AGENT_TEST_ARGS ("--export", "json"));
+  agent_test_process_assert_exit (cli, 1);
+  agent_test_assert_contains (agent_test_cli_assert_error (cli, "invalid-argument"),
+                              "--continue");
+  g_clear_pointer (&cli, agent_test_process_free);
+
+  /* Markdown: the active branch only */
+  cli = spawn (f, AGENT_TEST_ARGS ("--continue", "--export", "markdown"));
+  agent_test_process_wait (cli);
+  agent_test_process_assert_exit (cli, 0);
+  agent_test_assert_contains (cli->out->str, "Two, again.");
+  g_assert_null (strstr (cli->out->str, "Two."));
+  g_clear_pointer (&cli, agent_test_process_free);
+
+  cli = spawn (f, AGENT_TEST_ARGS ("--continue", "--export", "json"));
+  agent_test_process_wait (cli);
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_true (g_file_set_contents (json_path, cli->out->str, -1, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&cli, agent_test_process_free);
+
+  /* A tree that is not one: refused, nothing written */
+  {
+    g_autofree char *text = NULL;
+    g_autoptr(GString) damaged = NULL;
+
+    g_assert_true (g_file_get_contents (json_path, &text, NULL, &error));
+    damaged = g_string_new (text);
+    g_assert_cmpuint (g_string_replace (damaged, "\"leaf\" : 4", "\"leaf\" : 40", 1), ==, 1);
+    g_assert_true (g_file_set_contents (broken_path, damaged->str, -1, &error));
+  }
+  cli = run (f, AGENT_TEST_ARGS ("--import", broken_path));
+  agent_test_process_assert_exit (cli, 1);
+  agent_test_assert_contains (agent_test_cli_assert_error (cli, "invalid-argument"),
+                              "“leaf” 40 is not the id of a message in the file");
+  g_clear_pointer (&cli, agent_test_process_free);
+  count = test_store_query (f->db.path, "SELECT count(*) FROM conversations");
+  g_assert_cmpstr (count, ==, "1");
+
+  cli = run (f, AGENT_TEST_ARGS ("--import", json_path));
+  agent_test_process_assert_exit (cli, 0);
+  id = json_object_get_int_member (event_of_type (cli, "imported"), "conversation");
+  g_clear_pointer (&cli, agent_test_process_free);
+
+  /* Both in the file, the same tree, the same branch active */
+  store = test_store_open_again (&f->db);
+  list = agent_store_list_conversations (store);
+  g_assert_cmpuint (g_list_model_get_n_items (list), ==, 2);
+  imported = agent_store_lookup_conversation (store, id);
+  g_assert_nonnull (imported);
+  kept = g_list_model_get_item (list, 1);
+  g_object_unref (kept);
+  g_assert_true (kept != imported);
+  outline (kept, -1, 0, first_tree);
+  outline (imported, -1, 0, second_tree);
+  g_assert_cmpstr (first_tree->str, ==, "0 First\n1 One.\n2 Second\n3 Two.\n3 Two, again.\n");
+  g_assert_cmpstr (second_tree->str, ==, first_tree->str);
+  test_store_assert_same_messages (G_LIST_MODEL (kept), G_LIST_MODEL (imported));
+  g_assert_cmpstr (agent_message_get_content (message_at (imported, 3)), ==, "Two, again.");
+  g_object_unref (imported);
+  g_unlink (json_path);
+  g_unlink (broken_path);
+}
+
 /* Without --store: the app's file under XDG_DATA_HOME, the owner's only */
 static void
 test_default_path (Fixture       *f,
@@ -687,6 +809,7 @@ main (int   argc,
   ADD ("/cli-store/interrupted", test_interrupted);
   ADD ("/cli-store/list-and-pick", test_list_and_pick);
   ADD ("/cli-store/branches", test_branches);
+  ADD ("/cli-store/export-import", test_export_import);
   ADD ("/cli-store/default-path", test_default_path);
   g_test_add ("/cli-store/disk-full/file-size-limit", Fixture, GINT_TO_POINTER (FALSE),
               fixture_setup, test_file_size_limit, fixture_teardown);

@@ -65,16 +65,6 @@ message_new (void)
 }
 
 static void
-append (AgentConversation *conversation,
-        AgentMessage      *message)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), message, &error));
-  g_assert_no_error (error);
-}
-
-static void
 assert_same_parts (AgentMessage *expected,
                    AgentMessage *actual)
 {
@@ -117,8 +107,8 @@ test_round_trip (void)
 
   test_store_open (&db);
   conversation = agent_store_create_conversation (db.store);
-  append (conversation, message);
-  append (conversation, answer);
+  test_store_append (conversation, message);
+  test_store_append (conversation, answer);
   test_store_flush (db.store);  /* the id comes with the first write */
 
   back = test_store_read_back (&db, agent_conversation_get_id (conversation), &again);
@@ -166,9 +156,9 @@ test_dedup_delete (void)
   test_store_open (&db);
   first = agent_store_create_conversation (db.store);
   second = agent_store_create_conversation (db.store);
-  append (first, one);
-  append (first, three);
-  append (second, two);
+  test_store_append (first, one);
+  test_store_append (first, three);
+  test_store_append (second, two);
   test_store_flush (db.store);
   second_id = agent_conversation_get_id (second);
 
@@ -256,7 +246,7 @@ test_migrate_from_v4 (void)
 
   /* …and it takes attachments now */
   hello = agent_store_lookup_conversation (store, 2);
-  append (hello, message);
+  test_store_append (hello, message);
   back = test_store_read_back (&(TestStore) { dir, path, store }, 2, &again);
   read = g_list_model_get_item (G_LIST_MODEL (back), 2);
   assert_same_parts (message, read);
@@ -297,7 +287,7 @@ test_export (void)
 
   test_store_open (&db);
   conversation = agent_store_create_conversation (db.store);
-  append (conversation, message);
+  test_store_append (conversation, message);
 
   json = agent_conversation_export (conversation, AGENT_EXPORT_FORMAT_JSON, &error);
   g_assert_no_error (error);

@@ -351,3 +351,13 @@ test_store_add_tool_turn (AgentTestServer *server,
 
   agent_test_openai_add_text_response (server, deltas, 50, 8);
 }
+
+void
+test_store_append (AgentConversation *conversation,
+                   AgentMessage      *message)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), message, &error));
+  g_assert_no_error (error);
+}

@@ -41,5 +41,8 @@ void               test_store_assert_same_messages (GListModel      *expected,
                                                     GListModel      *actual);
 void               test_store_add_tool_turn     (AgentTestServer    *server,
                                                  const char         *answer);
+/* agent_memory_append(), asserted to succeed (@message not taken) */
+void               test_store_append            (AgentConversation  *conversation,
+                                                 AgentMessage       *message);
 
 G_END_DECLS

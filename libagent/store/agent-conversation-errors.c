@@ -192,6 +192,22 @@ _agent_conversation_batch_errors (AgentConversation *self,
     }
 }
 
+/* Documented in agent-conversation-private.h */
+void
+_agent_conversation_batch_all_errors (AgentConversation *self,
+                                      AgentStoreBatch   *batch)
+{
+  GHashTableIter iter;
+  gpointer seq, turn_error;
+
+  if (self->errors == NULL)
+    return;
+
+  g_hash_table_iter_init (&iter, self->errors);
+  while (g_hash_table_iter_next (&iter, &seq, &turn_error))
+    add_error (batch, GPOINTER_TO_UINT (seq), turn_error);
+}
+
 /**
  * _agent_conversation_went_on:
  * @self: a [class@Agent.Conversation]

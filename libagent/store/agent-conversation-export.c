@@ -70,14 +70,24 @@ add_tool_call (JsonBuilder   *builder,
   json_builder_end_object (builder);
 }
 
+/* @seq: its id; @parent: AGENT_MESSAGE_TREE_ROOT for a first message */
 static void
 add_message (JsonBuilder  *builder,
+             guint         seq,
+             guint         parent,
              AgentMessage *message,
              const GError *error)
 {
   guint n_calls = agent_message_get_n_tool_calls (message);
 
   json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_int_value (builder, seq);
+  json_builder_set_member_name (builder, "parent");
+  if (parent == AGENT_MESSAGE_TREE_ROOT)
+    json_builder_add_null_value (builder);
+  else
+    json_builder_add_int_value (builder, parent);
   add_string (builder, "role", _agent_store_enum_nick (AGENT_TYPE_MESSAGE_ROLE, message->role));
   add_string (builder, "state", _agent_store_enum_nick (AGENT_TYPE_MESSAGE_STATE, message->state));
   add_string (builder, "content", agent_message_get_content (message));
@@ -122,6 +132,54 @@ add_message (JsonBuilder  *builder,
   json_builder_end_object (builder);
 }
 
+static const GError *
+lookup_error (AgentConversation *self,
+              guint              seq)
+{
+  return self->errors ? g_hash_table_lookup (self->errors, GUINT_TO_POINTER (seq)) : NULL;
+}
+
+/* "messages": the active path, as a reader of version 1 of the format
+ * reads it; "branches": every other message, in the order they came;
+ * "leaf": the id of the path's last message. Each message has its "id"
+ * and its "parent". */
+static void
+add_messages (JsonBuilder       *builder,
+              AgentConversation *self)
+{
+  guint leaf = _agent_message_tree_get_leaf (self->tree);
+  guint next = _agent_message_tree_get_next_seq (self->tree);
+
+  json_builder_set_member_name (builder, "messages");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < self->messages->len; i++)
+    {
+      guint seq = _agent_message_tree_get_seq (self->tree, i);
+
+      add_message (builder, seq, _agent_message_tree_get_parent (self->tree, seq),
+                   g_ptr_array_index (self->messages, i), lookup_error (self, seq));
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "branches");
+  json_builder_begin_array (builder);
+  for (guint seq = 0; seq < next; seq++)
+    {
+      AgentMessage *message = _agent_message_tree_lookup (self->tree, seq);
+
+      if (message != NULL && _agent_message_tree_find (self->tree, seq) < 0)
+        add_message (builder, seq, _agent_message_tree_get_parent (self->tree, seq), message,
+                     lookup_error (self, seq));
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "leaf");
+  if (leaf == AGENT_MESSAGE_TREE_ROOT)
+    json_builder_add_null_value (builder);
+  else
+    json_builder_add_int_value (builder, leaf);
+}
+
 char *
 _agent_conversation_to_json (AgentConversation *self)
 {
@@ -142,12 +200,7 @@ _agent_conversation_to_json (AgentConversation *self)
   add_string (builder, "provider", self->provider);
   add_string (builder, "model", self->model);
   add_node (builder, "settings", self->settings ? json_node_copy (self->settings) : NULL);
-  json_builder_set_member_name (builder, "messages");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < self->messages->len; i++)
-    add_message (builder, g_ptr_array_index (self->messages, i),
-                 agent_conversation_get_error (self, i));
-  json_builder_end_array (builder);
+  add_messages (builder, self);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
@@ -288,10 +341,13 @@ _agent_conversation_to_markdown (AgentConversation *self)
  * @error: return location for a [struct@GLib.Error]
  *
  * Writes the conversation as Markdown (for people: the title, then each
- * message under its author, tool calls and results in code blocks) or as
- * JSON (everything the store keeps: the conversation's fields and, for
- * each message, every field needed to continue it). API keys are never
- * part of a conversation, so never of an export.
+ * message of the active branch under its author, tool calls and results in
+ * code blocks) or as JSON (everything the store keeps: the conversation's
+ * fields and, for each message of every branch, its id, its parent and
+ * every field needed to continue it; "messages" is the active branch,
+ * "branches" the other messages and "leaf" the id of the active branch's
+ * last message). API keys are never part of a conversation, so never of
+ * an export.
  *
  * Returns: (transfer full): the text, or %NULL if the messages could not
  *   be read

@@ -161,11 +161,18 @@ _agent_conversation_take_imported (AgentConversation *self,
                                    const char        *model,
                                    JsonNode          *settings,
                                    GPtrArray         *messages,
+                                   GArray            *parents,
+                                   guint              leaf,
                                    GHashTable        *errors)
 {
+  g_autoptr(AgentStoreBatch) batch = NULL;
+  g_autofree char *derived = NULL;
   AgentMessageTree *tree = _agent_message_tree_new ();
+  guint first, removed, added;
+  gint64 now;
 
   g_assert (self->id == 0 && self->messages == NULL);
+  g_assert (parents->len == messages->len);
 
   self->title = g_strdup (title);
   if (created > 0)
@@ -173,14 +180,30 @@ _agent_conversation_take_imported (AgentConversation *self,
   self->provider = g_strdup (provider);
   self->model = g_strdup (model);
   self->settings = settings ? json_node_ref (settings) : NULL;
-  for (guint i = 0; i < messages->len; i++)
-    _agent_message_tree_append (tree, g_ptr_array_index (messages, i));
+  for (guint seq = 0; seq < messages->len; seq++)
+    if (!_agent_message_tree_insert (tree, seq, g_array_index (parents, guint, seq),
+                                     g_ptr_array_index (messages, seq)))
+      g_assert_not_reached ();
+  _agent_message_tree_set_leaf (tree, leaf, &first, &removed, &added);
   g_ptr_array_unref (messages);
   _agent_conversation_take_tree (self, tree);
   self->errors = errors;
-  self->n_saved = 0;
-  self->n_stored = 0;
-  queue_pending (self);
+
+  /* Every message, its row and its leaf, in one transaction */
+  batch = _agent_store_batch_new (self->target);
+  derived = self->title ? NULL : derive_title (self);
+  now = write_time (self);
+  add_insert_row (self, batch, derived, now);
+  self->row_queued = TRUE;
+  for (guint seq = 0; seq < _agent_message_tree_get_next_seq (tree); seq++)
+    _agent_store_batch_add_message (batch, seq, _agent_message_tree_get_parent (tree, seq),
+                                    _agent_message_tree_lookup (tree, seq));
+  _agent_conversation_batch_all_errors (self, batch);
+  add_touch_row (self, batch, derived, now);
+  _agent_conversation_queue (self, g_steal_pointer (&batch));
+  if (derived != NULL)
+    _agent_conversation_take_title (self, g_steal_pointer (&derived));
+  _agent_conversation_set_updated (self, now);
   /* Nobody goes on with it here: others may at once */
   _agent_conversation_release_claim (self);
 }

@@ -84,7 +84,9 @@ void     _agent_conversation_follow_turns  (AgentConversation  *self,
                                             AgentSession       *session);
 
 /* A new conversation given what agent-store-import.c read (@messages and
- * @errors taken): written with its row, in one transaction */
+ * @errors taken): message i is seq i, under the seq @parents[i] says
+ * (guint each, a parent before its children), the active branch ending at
+ * @leaf; written with its row, in one transaction */
 void  _agent_conversation_take_imported (AgentConversation  *self,
                                          const char         *title,
                                          gint64              created,
@@ -92,6 +94,8 @@ void  _agent_conversation_take_imported (AgentConversation  *self,
                                          const char         *model,
                                          JsonNode           *settings,
                                          GPtrArray          *messages,
+                                         GArray             *parents,
+                                         guint               leaf,
                                          GHashTable         *errors);
 
 char *_agent_conversation_to_markdown  (AgentConversation  *self);
@@ -111,6 +115,9 @@ GError   *_agent_conversation_error_from_node (JsonNode         *node);
 void      _agent_conversation_batch_errors  (AgentConversation  *self,
                                              AgentStoreBatch    *batch,
                                              guint               from);
+/* Every error of the tree, for a conversation written whole */
+void      _agent_conversation_batch_all_errors (AgentConversation *self,
+                                                AgentStoreBatch   *batch);
 void      _agent_conversation_went_on       (AgentConversation  *self,
                                              guint               position);
 void      _agent_conversation_forget_errors (AgentConversation  *self,

@@ -13,6 +13,14 @@
  * settings, its messages with their attachments, tool calls, usage and
  * metrics, and the errors kept with them.
  *
+ * A conversation is a tree of branches: "messages" is the active branch
+ * (all a file written before branches has, imported as one branch),
+ * "branches" the other messages, each with its "id" and "parent", and
+ * "leaf" the id of the active branch's last message. The tree is checked
+ * whole (every parent in the file, no cycle, a parent before its child,
+ * "messages" a path that ends at the leaf) and renumbered in the order of
+ * the ids, so it is rebuilt as it was.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -29,25 +37,17 @@
 #include "messages/agent-message-private.h"
 #include "messages/agent-tool-call-private.h"
 #include "store/agent-conversation-private.h"
+#include "store/agent-store-import-private.h"
+
+#define invalid _agent_store_import_invalid
 
 /* The version of the format agent_conversation_export() writes */
 #define FORMAT_NAME    "libagent-conversation"
 #define FORMAT_VERSION 1
 
-typedef struct
-{
-  GBytes     *json;
-  char       *title;
-  gint64      created;      /* 0: not said */
-  char       *provider;
-  char       *model;
-  JsonNode   *settings;
-  GPtrArray  *messages;     /* of AgentMessage */
-  GHashTable *errors;       /* position → GError, or NULL */
-} Import;
 
 static void
-import_free (Import *import)
+import_free (AgentStoreImport *import)
 {
   g_bytes_unref (import->json);
   g_free (import->title);
@@ -56,17 +56,20 @@ import_free (Import *import)
   g_clear_pointer (&import->settings, json_node_unref);
   g_clear_pointer (&import->messages, g_ptr_array_unref);
   g_clear_pointer (&import->errors, g_hash_table_unref);
+  g_clear_pointer (&import->ids, g_array_unref);
+  g_clear_pointer (&import->parents, g_array_unref);
+  g_clear_pointer (&import->seq_parents, g_array_unref);
   g_free (import);
 }
 
 /* Reading, each value checked */
 
-/* AGENT_ERROR_INVALID_ARGUMENT: "@where: …" */
-static gboolean G_GNUC_PRINTF (3, 4)
-invalid (GError    **error,
-         const char *where,
-         const char *format,
-         ...)
+/* Documented in agent-store-import-private.h */
+gboolean
+_agent_store_import_invalid (GError    **error,
+                             const char *where,
+                             const char *format,
+                             ...)
 {
   g_autofree char *what = NULL;
   va_list args;
@@ -393,14 +396,48 @@ read_text (const AgentJson  *object,
   return TRUE;
 }
 
-/* Message @index, from @value, into @import */
-static gboolean
-read_message (const AgentJson  *value,
-              guint             index,
-              Import           *import,
-              GError          **error)
+/* Documented in agent-store-import-private.h */
+char *
+_agent_store_import_where (AgentStoreImport *import,
+                           guint             index)
 {
-  g_autofree char *where = g_strdup_printf (_("message %u"), index + 1);
+  if (index < import->n_path)
+    return g_strdup_printf (_("message %u"), index + 1);
+  /* TRANSLATORS: “branches” is the name of a member of the file, do not translate it */
+  return g_strdup_printf (_("“branches”, message %u"), index - import->n_path + 1);
+}
+
+/* Its "id" and "parent" */
+static gboolean
+read_place (const AgentJson   *value,
+            const char        *where,
+            AgentStoreImport  *import,
+            GError           **error)
+{
+  AgentJson member = agent_json_member (value, "parent");
+  gint64 id, parent = -1;
+
+  if (!read_int (value, "id", 0, -1, where, &id, error))
+    return FALSE;
+  if (present (&member) && (!agent_json_int (&member, &parent) || parent < 0))
+    return invalid (error, where, _("“parent” is not the id of a message"));
+  if (present (&member) && id < 0)
+    return invalid (error, where, _("“id” is missing (it has a “parent”)"));
+  g_array_append_val (import->ids, id);
+  g_array_append_val (import->parents, parent);
+  return TRUE;
+}
+
+/* Message @index, from @value, into @import; @position: its place on its
+ * branch, if known (G_MAXUINT if not) */
+static gboolean
+read_message (const AgentJson   *value,
+              guint              index,
+              guint              position,
+              AgentStoreImport  *import,
+              GError           **error)
+{
+  g_autofree char *where = _agent_store_import_where (import, index);
   g_autoptr(AgentMessage) message = g_object_new (AGENT_TYPE_MESSAGE, NULL);
   g_autoptr(GDateTime) created = NULL;
   g_autoptr(JsonNode) usage = NULL;
@@ -415,7 +452,8 @@ read_message (const AgentJson  *value,
 
   if (!agent_json_is (value, AGENT_JSON_OBJECT))
     return invalid (error, where, _("it is not an object"));
-  if (!read_enum (value, "role", AGENT_TYPE_MESSAGE_ROLE, -1, where, &role, error) ||
+  if (!read_place (value, where, import, error) ||
+      !read_enum (value, "role", AGENT_TYPE_MESSAGE_ROLE, -1, where, &role, error) ||
       !read_enum (value, "state", AGENT_TYPE_MESSAGE_STATE, AGENT_MESSAGE_STATE_COMPLETE, where,
                   &state, error) ||
       !read_text (value, "content", where, &message->content, error) ||
@@ -458,7 +496,7 @@ read_message (const AgentJson  *value,
       if (!agent_json_is (&summary, AGENT_JSON_OBJECT) ||
           !read_int (&summary, "start", 0, 0, where, &start, error) ||
           !read_int (&summary, "end", start, start, where, &end, error) ||
-          (guint64) end > index)
+          (guint64) end > position)
         return invalid (error, where, _("its “summary” is not the range of messages before it"));
       _agent_message_set_summary (message, start, end);
     }
@@ -494,15 +532,15 @@ read_message (const AgentJson  *value,
 
 /* Reads @import->json into @import */
 static gboolean
-read_conversation (Import  *import,
-                   GError **error)
+read_conversation (AgentStoreImport  *import,
+                   GError           **error)
 {
   g_autoptr(AgentJsonParser) parser = agent_json_parser_new ();
   g_autoptr(GError) parse_error = NULL;
   g_autoptr(GDateTime) created = NULL;
   g_autofree char *format = NULL;
   AgentJsonIter iter;
-  AgentJson root, messages, item;
+  AgentJson root, messages, branches, item, leaf;
   gsize len;
   const char *text = g_bytes_get_data (import->json, &len);
   gint64 version;
@@ -532,19 +570,32 @@ read_conversation (Import  *import,
       !read_string (&root, "provider", FALSE, NULL, &import->provider, error) ||
       !read_string (&root, "model", FALSE, NULL, &import->model, error) ||
       !read_object (&root, "settings", NULL, &import->settings, error) ||
-      !check_array (&root, "messages", NULL, &messages, error))
+      !check_array (&root, "messages", NULL, &messages, error) ||
+      !check_array (&root, "branches", NULL, &branches, error))
     return FALSE;
+  leaf = agent_json_member (&root, "leaf");
+  import->leaf = -1;
+  if (present (&leaf) && (!agent_json_int (&leaf, &import->leaf) || import->leaf < 0))
+    return invalid (error, NULL, _("“leaf” is not the id of a message"));
   if (created != NULL)
     import->created = _agent_store_date_time_to_usec (created);
 
   import->messages = g_ptr_array_new_with_free_func (g_object_unref);
+  import->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  import->parents = g_array_new (FALSE, FALSE, sizeof (gint64));
+  import->n_path = G_MAXUINT;
   agent_json_iter_init (&iter, &messages);
   for (i = 0; agent_json_iter_next (&iter, NULL, NULL, &item); i++)
-    if (!read_message (&item, i, import, error))
+    if (!read_message (&item, i, i, import, error))
+      return FALSE;
+  import->n_path = i;
+  agent_json_iter_init (&iter, &branches);
+  for (; agent_json_iter_next (&iter, NULL, NULL, &item); i++)
+    if (!read_message (&item, i, G_MAXUINT, import, error))
       return FALSE;
   if (import->messages->len == 0)
     return invalid (error, NULL, _("It has no messages"));
-  return TRUE;
+  return _agent_store_import_build_tree (import, error);
 }
 
 static void
@@ -553,7 +604,7 @@ read_thread (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  Import *import = task_data;
+  AgentStoreImport *import = task_data;
   GError *error = NULL;
 
   if (read_conversation (import, &error))
@@ -583,7 +634,7 @@ read_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   AgentStore *self = g_task_get_source_object (task);
-  Import *import = g_task_get_task_data (task);
+  AgentStoreImport *import = g_task_get_task_data (task);
   g_autoptr(AgentConversation) conversation = NULL;
   GCancellable *cancellable;
   GError *error = NULL;
@@ -599,6 +650,7 @@ read_cb (GObject      *object,
   _agent_conversation_take_imported (conversation, import->title, import->created,
                                      import->provider, import->model, import->settings,
                                      g_steal_pointer (&import->messages),
+                                     import->seq_parents, import->leaf_seq,
                                      g_steal_pointer (&import->errors));
   agent_conversation_flush_async (conversation, cancellable, written_cb, g_steal_pointer (&task));
 }
@@ -614,8 +666,10 @@ read_cb (GObject      *object,
  *
  * Imports a conversation that was exported as JSON, as a new conversation
  * of the store: its title, its creation time, its provider, model and
- * settings, its messages with their attachments, tool calls, usage and
- * metrics, and the errors kept with them. The file is read on a thread and
+ * settings, its messages on every branch with their attachments, tool
+ * calls, usage and metrics, the active branch, and the errors kept with
+ * them; a file exported before conversations had branches is one branch.
+ * The file is read on a thread and
  * checked whole before anything is written: the first thing wrong fails
  * the import with %AGENT_ERROR_INVALID_ARGUMENT and a message that says
  * where it is ("message 3, attachment 1: its data does not match its
@@ -632,14 +686,14 @@ agent_store_import_conversation_async (AgentStore          *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GTask) reader = NULL;
-  Import *import;
+  AgentStoreImport *import;
 
   g_return_if_fail (AGENT_IS_STORE (self));
   g_return_if_fail (json != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, agent_store_import_conversation_async);
-  import = g_new0 (Import, 1);
+  import = g_new0 (AgentStoreImport, 1);
   import->json = g_bytes_ref (json);
   g_task_set_task_data (task, import, (GDestroyNotify) import_free);
 
