@@ -23,9 +23,9 @@
 
 #include "agent-gtk-config.h"
 
-#include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "agent-gtk-dialog-private.h"
 #include "agent-gtk-elicitation-form.h"
 #include "agent-gtk-elicitation-form-private.h"
 #include "agent-gtk-private.h"
@@ -545,27 +545,8 @@ agent_gtk_elicitation_form_get_pending (AgentGtkElicitationForm *self)
   return self->pending;
 }
 
-/* The form in a dialog, as AgentGtkApprovalPrompt's: a modal window over
- * the parent's (an AdwDialog where libadwaita is 1.5 or later). Closing it
- * cancels the request; it goes once the request is answered or closed. */
-
-#define DIALOG_WIDTH 480
-
-static void
-on_dialog_pending (AgentGtkElicitationForm *self,
-                   GParamSpec              *pspec,
-                   GtkWidget               *dialog)
-{
-  if (self->pending)
-    return;
-  g_signal_handlers_disconnect_by_func (self, on_dialog_pending, dialog);
-#if ADW_CHECK_VERSION (1, 5, 0)
-  adw_dialog_force_close (ADW_DIALOG (dialog));
-#else
-  gtk_window_destroy (GTK_WINDOW (dialog));
-#endif
-}
-
+/* The form in a dialog (agent-gtk-dialog.c): closing it cancels the
+ * request; it goes once the request is answered or closed */
 static gboolean
 on_dialog_close (AgentGtkElicitationForm *self)
 {
@@ -590,48 +571,12 @@ void
 agent_gtk_elicitation_form_present (AgentGtkElicitationForm *self,
                                     GtkWidget               *parent)
 {
-  GtkWidget *dialog;
-  const char *title;
-
   g_return_if_fail (AGENT_GTK_IS_ELICITATION_FORM (self));
   g_return_if_fail (gtk_widget_get_parent (GTK_WIDGET (self)) == NULL);
   g_return_if_fail (parent == NULL || GTK_IS_WIDGET (parent));
 
-  title = gtk_label_get_text (GTK_LABEL (self->heading_label));
   self->in_dialog = TRUE;
-#if ADW_CHECK_VERSION (1, 5, 0)
-  dialog = GTK_WIDGET (adw_dialog_new ());
-  adw_dialog_set_title (ADW_DIALOG (dialog), title);
-  adw_dialog_set_content_width (ADW_DIALOG (dialog), DIALOG_WIDTH);
-  adw_dialog_set_child (ADW_DIALOG (dialog), GTK_WIDGET (self));
-  g_signal_connect_object (dialog, "closed", G_CALLBACK (on_dialog_close), self,
-                           G_CONNECT_SWAPPED);
-#else
-  {
-    GtkRoot *root = parent != NULL ? gtk_widget_get_root (parent) : NULL;
-    int width = DIALOG_WIDTH;
-
-    /* No wider than a narrow window (a phone's), as AdwDialog would be */
-    if (GTK_IS_WINDOW (root) && gtk_widget_get_width (GTK_WIDGET (root)) > 0)
-      width = MIN (width, gtk_widget_get_width (GTK_WIDGET (root)));
-    dialog = gtk_window_new ();
-    gtk_window_set_title (GTK_WINDOW (dialog), title);
-    gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
-    gtk_window_set_default_size (GTK_WINDOW (dialog), width, -1);
-    if (GTK_IS_WINDOW (root))
-      gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (root));
-    gtk_window_set_child (GTK_WINDOW (dialog), GTK_WIDGET (self));
-    gtk_window_set_default_widget (GTK_WINDOW (dialog), self->accept_button);
-    g_signal_connect_object (dialog, "close-request", G_CALLBACK (on_dialog_close), self,
-                             G_CONNECT_SWAPPED);
-  }
-#endif
-  g_signal_connect (self, "notify::pending", G_CALLBACK (on_dialog_pending), dialog);
-#if ADW_CHECK_VERSION (1, 5, 0)
-  adw_dialog_present (ADW_DIALOG (dialog), parent);
-#else
-  gtk_window_present (GTK_WINDOW (dialog));
-#endif
-  /* Answered, or closed, before it showed */
-  on_dialog_pending (self, NULL, dialog);
+  _agent_gtk_dialog_present (GTK_WIDGET (self), parent,
+                             gtk_label_get_text (GTK_LABEL (self->heading_label)),
+                             self->accept_button, G_CALLBACK (on_dialog_close));
 }
