@@ -19,10 +19,10 @@
 
 #include "agent-gtk-config.h"
 
-#include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
 #include "agent-gtk-approval-prompt.h"
+#include "agent-gtk-dialog-private.h"
 #include "agent-gtk-private.h"
 #include "agent-gtk-tool-card-private.h"
 
@@ -532,45 +532,12 @@ agent_gtk_approval_prompt_get_pending (AgentGtkApprovalPrompt *self)
   return self->pending;
 }
 
-/* The prompt in a dialog: an AdwDialog where libadwaita has it (1.5 and
- * later), a modal window of its own before. It goes once the question is
- * answered, here or elsewhere, or the turn stopped; closing it denies. The
- * prompt keeps its dialog as data until then. */
-#define DIALOG_KEY "agent-gtk-dialog"
-
-static gboolean
-destroy_later (gpointer data)
-{
-#if ADW_CHECK_VERSION (1, 5, 0)
-  adw_dialog_force_close (ADW_DIALOG (data));
-#else
-  gtk_window_destroy (GTK_WINDOW (data));
-#endif
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_pending_changed (AgentGtkApprovalPrompt *self)
-{
-  GtkWidget *dialog;
-
-  if (agent_gtk_approval_prompt_get_pending (self) ||
-      (dialog = g_object_steal_data (G_OBJECT (self), DIALOG_KEY)) == NULL)
-    return;
-  g_signal_handlers_disconnect_by_func (self, on_pending_changed, NULL);
-  /* Not within the prompt's own notification */
-  g_idle_add_full (G_PRIORITY_DEFAULT, destroy_later, dialog, g_object_unref);
-}
-
-/* Closed by the user: the tool is denied, and the dialog goes as it is */
+/* The prompt in a dialog (agent-gtk-dialog.c): closing it denies the
+ * tool; it goes once the question is answered or the turn stopped */
 static gboolean
 on_dialog_closed (AgentGtkApprovalPrompt *self)
 {
-  GtkWidget *dialog = g_object_steal_data (G_OBJECT (self), DIALOG_KEY);
-
-  g_signal_handlers_disconnect_by_func (self, on_pending_changed, NULL);
   agent_gtk_approval_prompt_answer (self, AGENT_GTK_APPROVAL_ANSWER_DENY);
-  g_clear_object (&dialog);
   return FALSE;
 }
 
@@ -582,8 +549,9 @@ on_dialog_closed (AgentGtkApprovalPrompt *self)
  * Shows the prompt in a dialog over @parent's window, for an application
  * that asks in a dialog rather than in its chat view (an
  * [class@Adw.Dialog] where libadwaita is 1.5 or later, a modal window
- * before). The dialog goes once the question is answered, in it or
- * elsewhere, or once its turn is stopped; closing it denies the tool.
+ * before, no wider than @parent's window). The dialog goes once the
+ * question is answered, in it or elsewhere, or once its turn is stopped;
+ * closing it denies the tool.
  *
  * Since: 0.1
  */
@@ -591,41 +559,10 @@ void
 agent_gtk_approval_prompt_present (AgentGtkApprovalPrompt *self,
                                    GtkWidget              *parent)
 {
-  GtkWidget *dialog;
-
   g_return_if_fail (AGENT_GTK_IS_APPROVAL_PROMPT (self));
   g_return_if_fail (gtk_widget_get_parent (GTK_WIDGET (self)) == NULL);
   g_return_if_fail (parent == NULL || GTK_IS_WIDGET (parent));
 
-#if ADW_CHECK_VERSION (1, 5, 0)
-  dialog = GTK_WIDGET (adw_dialog_new ());
-  adw_dialog_set_title (ADW_DIALOG (dialog), _("Allow This Tool?"));
-  adw_dialog_set_content_width (ADW_DIALOG (dialog), 480);
-  adw_dialog_set_child (ADW_DIALOG (dialog), GTK_WIDGET (self));
-  g_signal_connect_object (dialog, "closed", G_CALLBACK (on_dialog_closed), self,
-                           G_CONNECT_SWAPPED);
-#else
-  {
-    GtkRoot *root = parent != NULL ? gtk_widget_get_root (parent) : NULL;
-
-    dialog = gtk_window_new ();
-    gtk_window_set_title (GTK_WINDOW (dialog), _("Allow This Tool?"));
-    gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
-    gtk_window_set_default_size (GTK_WINDOW (dialog), 480, -1);
-    if (GTK_IS_WINDOW (root))
-      gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (root));
-    gtk_window_set_child (GTK_WINDOW (dialog), GTK_WIDGET (self));
-    g_signal_connect_object (dialog, "close-request", G_CALLBACK (on_dialog_closed), self,
-                             G_CONNECT_SWAPPED);
-  }
-#endif
-  g_object_set_data_full (G_OBJECT (self), DIALOG_KEY, g_object_ref (dialog), g_object_unref);
-  g_signal_connect (self, "notify::pending", G_CALLBACK (on_pending_changed), NULL);
-#if ADW_CHECK_VERSION (1, 5, 0)
-  adw_dialog_present (ADW_DIALOG (dialog), parent);
-#else
-  gtk_window_present (GTK_WINDOW (dialog));
-#endif
-  /* Answered, or stopped, before it showed */
-  on_pending_changed (self);
+  _agent_gtk_dialog_present (GTK_WIDGET (self), parent, _("Allow This Tool?"), NULL,
+                             G_CALLBACK (on_dialog_closed));
 }
