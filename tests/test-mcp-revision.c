@@ -9,7 +9,10 @@
  * _meta, an HTTP request whose headers do not match its body or that
  * carries a session, and counts what it saw (its "stats" tool). Servers
  * that speak none of our versions, stateless or not, fail with both lists;
- * an older server is probed once per process.
+ * an older server is probed once per process. Tool parameters annotated
+ * with x-mcp-header go as Mcp-Param-{Name} headers over HTTP under
+ * 2026-07-28 only; invalid annotations leave their tool out, and a
+ * HeaderMismatch lists the tools again and retries once.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -125,6 +128,8 @@ typedef struct
   const char       *mode;        /* of modern-server.mjs, or NULL: server-everything */
   gboolean          http;
   AgentTestProcess *process;     /* the HTTP server */
+  gboolean          param_headers; /* --param-headers: tools with x-mcp-header */
+  gboolean          bad_headers;   /* --bad-headers: tools with invalid ones */
 } Server;
 
 static gboolean
@@ -142,6 +147,15 @@ server_start (Server *server)
   g_autofree char *mode = g_strdup_printf ("--mode=%s", server->mode);
   g_autofree char *port = NULL;
   g_autofree char *url = NULL;
+  const char *argv[6] = { path, mode, NULL };
+  guint argc = 2;
+
+  if (server->http)
+    argv[argc++] = "--http";
+  if (server->param_headers)
+    argv[argc++] = "--param-headers";
+  if (server->bad_headers)
+    argv[argc++] = "--bad-headers";
 
   if (server->mode == NULL)
     {
@@ -152,12 +166,11 @@ server_start (Server *server)
     }
 
   if (!server->http)
-    return agent_mcp_client_new_stdio ("modern", "node", AGENT_TEST_ARGS (path, mode));
+    return agent_mcp_client_new_stdio ("modern", "node", argv);
 
   port = g_strdup_printf ("PORT=%u", agent_test_mcp_free_port ());
   server->process = agent_test_process_spawn ("node", AGENT_TEST_ARGS (port), NULL,
-                                              AGENT_TEST_PROCESS_KEEP_STDIN,
-                                              AGENT_TEST_ARGS (path, mode, "--http"));
+                                              AGENT_TEST_PROCESS_KEEP_STDIN, argv);
   if (!agent_test_wait_until_timeout (is_listening, server->process,
                                       AGENT_TEST_MCP_WAIT_SECONDS) ||
       server->process->exited)
@@ -548,6 +561,164 @@ test_refuses_initialize (void)
   agent_test_assert_contains (process->out->str, "2026-07-28");
 }
 
+/* The Mcp-Param-* headers "route" got, as a JSON object */
+static JsonObject *
+route (AgentMcpClient *client,
+       const char     *arguments)
+{
+  g_autoptr(JsonNode) node = NULL;
+  AgentTestMcpResult result;
+
+  agent_test_mcp_call (client, "route", arguments, &result);
+  g_test_message ("route %s: %s", arguments, result.text);
+  g_assert_false (result.is_error);
+  node = json_from_string (result.text, NULL);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+  agent_test_mcp_result_clear (&result);
+
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* How many requests of @method the modern server saw */
+static guint
+count_requests (AgentMcpClient *client,
+                const char     *method)
+{
+  g_autoptr(JsonObject) stats = server_stats (client);
+  JsonArray *methods = json_object_get_array_member (stats, "methods");
+  guint n = 0;
+
+  for (guint i = 0; i < json_array_get_length (methods); i++)
+    n += g_str_equal (json_array_get_string_element (methods, i), method);
+  return n;
+}
+
+static const char * const bad_tools[] = { "bad_token", "bad_duplicate", "bad_number",
+                                          "bad_items" };
+
+/* Over HTTP under 2026-07-28: each annotated value present goes in its
+ * header, encoded as streamable-http.mdx's examples; invalid annotations
+ * leave their tool out with a warning */
+static void
+test_param_headers_http (void)
+{
+  Server server = { "modern", TRUE, NULL, TRUE, TRUE };
+  g_autoptr(AgentMcpClient) client = server_start (&server);
+  g_autoptr(JsonObject) headers = NULL;
+  AgentTestMcpResult result;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_tools); i++)
+    {
+      g_autofree char *pattern = g_strdup_printf ("*“modern”*“%s”*", bad_tools[i]);
+
+      g_test_expect_message ("Agent", G_LOG_LEVEL_WARNING, pattern);
+    }
+  agent_test_mcp_connect (client);
+  g_test_assert_expected_messages ();
+  g_assert_cmpstr (agent_mcp_client_get_protocol_version (client), ==, "2026-07-28");
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_tools); i++)
+    g_assert_null (agent_test_mcp_find_tool (client, bad_tools[i]));
+  g_assert_nonnull (agent_test_mcp_find_tool (client, "echo"));
+
+  headers = route (client, "{\"region\":\"us-west1\",\"greeting\":\"Hello, 世界\","
+                   "\"text\":\" padded \",\"val\":\"=?base64?literal?=\",\"count\":-7,"
+                   "\"flag\":false,\"place\":{\"zone\":\"eu\"},\"query\":\"SELECT 1\"}");
+  g_assert_cmpuint (json_object_get_size (headers), ==, 7);
+  g_assert_cmpstr (json_object_get_string_member (headers, "mcp-param-region"), ==, "us-west1");
+  g_assert_cmpstr (json_object_get_string_member (headers, "mcp-param-greeting"), ==,
+                   "=?base64?SGVsbG8sIOS4lueVjA==?=");
+  g_assert_cmpstr (json_object_get_string_member (headers, "mcp-param-text"), ==,
+                   "=?base64?IHBhZGRlZCA=?=");
+  g_assert_cmpstr (json_object_get_string_member (headers, "mcp-param-val"), ==,
+                   "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+  g_assert_cmpstr (json_object_get_string_member (headers, "mcp-param-count"), ==, "-7");
+  g_assert_cmpstr (json_object_get_string_member (headers, "mcp-param-flag"), ==, "false");
+  g_assert_cmpstr (json_object_get_string_member (headers, "mcp-param-zone"), ==, "eu");
+  g_clear_pointer (&headers, json_object_unref);
+
+  /* null or absent: no header */
+  headers = route (client, "{\"region\":null,\"count\":42,\"flag\":true}");
+  g_assert_cmpuint (json_object_get_size (headers), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (headers, "mcp-param-count"), ==, "42");
+  g_assert_cmpstr (json_object_get_string_member (headers, "mcp-param-flag"), ==, "true");
+  g_clear_pointer (&headers, json_object_unref);
+
+  /* What no header can carry: the call fails, naming it */
+  agent_test_mcp_call (client, "route", "{\"count\":1e16}", &result);
+  g_test_message ("route beyond: %s", result.text);
+  g_assert_true (result.is_error);
+  agent_test_assert_contains (result.text, "“modern”");
+  agent_test_assert_contains (result.text, "“count”");
+  agent_test_mcp_result_clear (&result);
+  agent_test_mcp_call (client, "route", "{\"region\":{\"a\":1}}", &result);
+  g_test_message ("route object: %s", result.text);
+  g_assert_true (result.is_error);
+  agent_test_assert_contains (result.text, "“region”");
+  agent_test_mcp_result_clear (&result);
+
+  agent_test_mcp_close (client);
+  server_stop (&server);
+}
+
+/* HeaderMismatch: the tools are listed again and the call retried, once */
+static void
+test_param_headers_mismatch (void)
+{
+  Server server = { "modern", TRUE, NULL, TRUE, FALSE };
+  g_autoptr(AgentMcpClient) client = server_start (&server);
+  AgentTestMcpResult result;
+
+  agent_test_mcp_connect (client);
+  g_assert_cmpuint (count_requests (client, "tools/list"), ==, 1);
+
+  /* Annotated since it was listed: refused once, then right */
+  agent_test_mcp_call (client, "evolving", "{\"shard\":\"s1\"}", &result);
+  g_test_message ("evolving: %s", result.text);
+  g_assert_false (result.is_error);
+  g_assert_cmpstr (result.text, ==, "shard s1");
+  agent_test_mcp_result_clear (&result);
+  g_assert_cmpuint (count_requests (client, "tools/list"), ==, 2);
+
+  /* Refused again after the new listing: a clear error */
+  agent_test_mcp_call (client, "mismatching", "{\"id\":\"x\"}", &result);
+  g_test_message ("mismatching: %s", result.text);
+  g_assert_true (result.is_error);
+  agent_test_assert_contains (result.text, "“modern”");
+  agent_test_assert_contains (result.text, "“mismatching”");
+  agent_test_assert_contains (result.text, "never likes its headers");
+  agent_test_mcp_result_clear (&result);
+  g_assert_cmpuint (count_requests (client, "tools/list"), ==, 3);
+  /* stats' own four calls (this one too), evolving's two, mismatching's two */
+  g_assert_cmpuint (count_requests (client, "tools/call"), ==, 4 + 2 + 2);
+
+  agent_test_mcp_close (client);
+  server_stop (&server);
+}
+
+/* Over stdio, and under 2025-11-25 over HTTP, annotations mean nothing:
+ * every tool is offered, no header is sent */
+static void
+test_param_headers_ignored (gconstpointer data)
+{
+  gboolean http = g_str_equal (data, "legacy");
+  Server server = { http ? "legacy" : "modern", http, NULL, TRUE, TRUE };
+  g_autoptr(AgentMcpClient) client = server_start (&server);
+  g_autoptr(JsonObject) headers = NULL;
+
+  agent_test_mcp_connect (client);
+  g_assert_cmpstr (agent_mcp_client_get_protocol_version (client), ==,
+                   http ? "2025-11-25" : "2026-07-28");
+  for (guint i = 0; i < G_N_ELEMENTS (bad_tools); i++)
+    g_assert_nonnull (agent_test_mcp_find_tool (client, bad_tools[i]));
+
+  headers = route (client, "{\"region\":\"us-west1\",\"count\":1}");
+  g_assert_cmpuint (json_object_get_size (headers), ==, 0);
+
+  agent_test_mcp_close (client);
+  server_stop (&server);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -580,6 +751,11 @@ main (int   argc,
   g_test_add_func ("/mcp-revision/modern/input-required", test_input_required);
   g_test_add_data_func ("/mcp-revision/modern/elicitation/stdio", "stdio", test_elicitation);
   g_test_add_data_func ("/mcp-revision/modern/elicitation/http", "http", test_elicitation);
+  g_test_add_func ("/mcp-revision/param-headers/http", test_param_headers_http);
+  g_test_add_func ("/mcp-revision/param-headers/mismatch", test_param_headers_mismatch);
+  g_test_add_data_func ("/mcp-revision/param-headers/stdio", "stdio", test_param_headers_ignored);
+  g_test_add_data_func ("/mcp-revision/param-headers/legacy", "legacy",
+                        test_param_headers_ignored);
 
   return g_test_run ();
 }

@@ -6,6 +6,11 @@
  * notifications/cancelled; so does the client's call-timeout. A result
  * beyond the client's limits (agent-mcp-limits.c) is an error.
  *
+ * A call the server refuses with HeaderMismatch (its Mcp-Param-* headers
+ * do not match its arguments: the tool's schema changed since it was
+ * listed, as streamable-http.mdx has it) lists the tools again and goes
+ * once more; refused again, it fails naming the server and the tool.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
@@ -24,6 +29,7 @@ typedef struct
   JsonNode            *arguments;
   AgentToolInvocation *invocation;   /* a tool's call, or … */
   GTask               *task;         /* … agent_mcp_client_call_tool_async()'s */
+  guint                relisted : 1; /* after a HeaderMismatch */
 } Call;
 
 static void
@@ -69,6 +75,56 @@ call_progress_cb (double      progress,
   agent_tool_invocation_report_progress (invocation, total > 0 ? progress / total : -1, message);
 }
 
+static void send_call (Call *call);
+static AgentMcpTool *find_tool (AgentMcpClient *self,
+                                const char     *remote_name);
+
+static void
+relisted_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Call *call = user_data;
+
+  _agent_mcp_client_relist_tools_finish (AGENT_MCP_CLIENT (object), result);
+
+  /* Its output schema may have changed too */
+  g_clear_object (&call->tool);
+  call->tool = find_tool (call->client, call->name);
+
+  /* Cancelled meanwhile, it fails at once */
+  send_call (call);
+}
+
+/* HeaderMismatch: lists the tools again and retries, once; TRUE if it does */
+static gboolean
+header_mismatch (Call    *call,
+                 GError **error)
+{
+  GError *refused;
+
+  if (!g_error_matches (*error, AGENT_MCP_RPC_ERROR, AGENT_MCP_ERROR_HEADER_MISMATCH))
+    return FALSE;
+
+  if (!call->relisted)
+    {
+      _agent_mcp_log (call->client->name, "%s: header mismatch, listing tools again: %s",
+                      call->name, (*error)->message);
+      call->relisted = TRUE;
+      _agent_mcp_client_relist_tools_async (call->client, relisted_cb, call);
+      return TRUE;
+    }
+
+  refused = g_error_new (AGENT_ERROR, AGENT_ERROR_PROTOCOL,
+                         _("The MCP server “%s” refused the call of its tool “%s” twice, as its "
+                           "headers did not match its arguments, even after listing its tools "
+                           "again: %s"),
+                         call->client->name, call->name, (*error)->message);
+  g_clear_error (error);
+  *error = refused;
+  return FALSE;
+}
+
 static void
 call_done_cb (GObject      *object,
               GAsyncResult *result,
@@ -81,6 +137,11 @@ call_done_cb (GObject      *object,
   gboolean is_error = FALSE;
 
   node = _agent_mcp_client_rpc_finish (AGENT_MCP_CLIENT (object), result, &error);
+  if (node == NULL && header_mismatch (call, &error))
+    {
+      g_steal_pointer (&call);
+      return;
+    }
   if (node == NULL ||
       (call->tool != NULL && (error = _agent_mcp_tool_check_structured (call->tool, node))))
     {

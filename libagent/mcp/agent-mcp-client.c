@@ -224,6 +224,7 @@ agent_mcp_client_finalize (GObject *object)
   g_clear_pointer (&self->waiters, g_ptr_array_unref);
   g_clear_pointer (&self->close_waiters, g_ptr_array_unref);
   g_clear_pointer (&self->listing, g_ptr_array_unref);
+  g_clear_pointer (&self->relisting, g_ptr_array_unref);
   g_clear_pointer (&self->listed_names, g_hash_table_unref);
   g_clear_pointer (&self->listen_uris, g_hash_table_unref);
   g_clear_object (&self->listen_cancellable);
@@ -793,6 +794,7 @@ agent_mcp_client_init (AgentMcpClient *self)
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->closing = g_ptr_array_new_with_free_func (g_object_unref);
   self->close_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+  self->relisting = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 /**

@@ -9,6 +9,12 @@
  * the same objects, so a session that offers them sees no change; a tool
  * whose definition changed is a new object, and ::tool-changed says so.
  *
+ * Over Streamable HTTP under 2026-07-28, a tool whose input schema has an
+ * invalid x-mcp-header annotation is left out with a warning, and the
+ * transport learns the valid ones of each listing, to send them with the
+ * calls (agent-mcp-param-headers.c). A call the server refuses with
+ * HeaderMismatch lists the tools again (_agent_mcp_client_relist_tools_async()).
+ *
  * Each connection has a generation: when a connection ends (closed,
  * failed, disabled), the answers still on their way to it are stale and
  * ignored — except a call's, which always answers its caller.
@@ -103,6 +109,7 @@ _agent_mcp_client_disconnect (AgentMcpClient *self,
   g_clear_pointer (&self->listing, g_ptr_array_unref);
   g_clear_pointer (&self->listed_names, g_hash_table_unref);
   g_clear_pointer (&self->cursor, g_free);
+  complete_tasks (&self->relisting, NULL);
   _agent_mcp_client_stop_listening (self);
 
   if (self->rpc == NULL)
@@ -332,6 +339,7 @@ finish_listing (AgentMcpClient *self)
   g_clear_pointer (&self->listed_names, g_hash_table_unref);
   g_clear_pointer (&self->cursor, g_free);
   self->refreshing = FALSE;
+  _agent_mcp_client_set_param_headers (self, listed);
   replace_tools (self, listed);
 
   if (self->state == AGENT_MCP_CLIENT_STATE_CONNECTING)
@@ -345,6 +353,8 @@ finish_listing (AgentMcpClient *self)
       self->refresh_again = FALSE;
       list_tools (self);
     }
+  else
+    complete_tasks (&self->relisting, NULL);
 }
 
 static void request_page (AgentMcpClient *self);
@@ -359,12 +369,14 @@ add_listed_tools (AgentMcpClient *self,
     {
       JsonNode *definition = json_array_get_element (definitions, i);
       g_autoptr(AgentMcpTool) tool = NULL;
+      JsonObject *object;
       const char *name;
 
       if (!JSON_NODE_HOLDS_OBJECT (definition))
         continue;
-      tool = _agent_mcp_tool_new (self, json_node_get_object (definition), self->tool_prefix);
-      if (tool == NULL)
+      object = json_node_get_object (definition);
+      tool = _agent_mcp_tool_new (self, object, self->tool_prefix);
+      if (tool == NULL || !_agent_mcp_client_take_param_headers (self, tool, object))
         continue;
 
       /* The first of two tools of the same name wins */
@@ -408,8 +420,9 @@ tools_list_cb (GObject      *object,
       /* A refresh that failed: the tools stay as they were. */
       _agent_mcp_log (self->name, "listing tools failed: %s", error->message);
       g_clear_pointer (&self->listing, g_ptr_array_unref);
-  g_clear_pointer (&self->listed_names, g_hash_table_unref);
+      g_clear_pointer (&self->listed_names, g_hash_table_unref);
       self->refreshing = FALSE;
+      complete_tasks (&self->relisting, NULL);
       return;
     }
 
@@ -460,6 +473,37 @@ list_tools (AgentMcpClient *self)
   self->listed_names = g_hash_table_new (g_str_hash, g_str_equal);
 
   request_page (self);
+}
+
+void
+_agent_mcp_client_relist_tools_async (AgentMcpClient      *self,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, NULL, callback, user_data);
+
+  g_task_set_source_tag (task, _agent_mcp_client_relist_tools_async);
+
+  if (self->state != AGENT_MCP_CLIENT_STATE_READY || self->rpc == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  g_ptr_array_add (self->relisting, g_steal_pointer (&task));
+  if (self->refreshing)
+    self->refresh_again = TRUE;
+  else
+    list_tools (self);
+}
+
+void
+_agent_mcp_client_relist_tools_finish (AgentMcpClient *self,
+                                       GAsyncResult   *result)
+{
+  g_return_if_fail (g_task_is_valid (result, self));
+
+  g_task_propagate_boolean (G_TASK (result), NULL);
 }
 
 /* Agreed on a revision (agent-mcp-handshake.c): its tools, and the

@@ -13,7 +13,10 @@
  * Under 2026-07-28 there is no session, no GET and no notification from
  * the client (a request is cancelled by closing its stream); every POST
  * says its version, its method (Mcp-Method) and what it names (Mcp-Name:
- * the tool, prompt or resource).
+ * the tool, prompt or resource). A tool's call also carries the arguments
+ * its input schema marks with x-mcp-header, as Mcp-Param-{Name}
+ * (agent-mcp-param-headers.c); one that no header can carry fails the call
+ * before it is sent.
  *
  * The configured headers (a bearer token, say) go to the configured URL's
  * origin only: no redirect is followed, and a request answered with one
@@ -54,6 +57,7 @@ struct _AgentMcpHttpTransport
   char              *protocol_version;
   const AgentMcpRevision *revision;    /* of protocol_version, or NULL */
   AgentMcpAuth      *auth;             /* OAuth, or NULL */
+  GHashTable        *param_headers;    /* a tool's name → its x-mcp-header annotations */
 };
 
 #define AGENT_TYPE_MCP_HTTP_TRANSPORT (agent_mcp_http_transport_get_type ())
@@ -191,10 +195,39 @@ sse_event_cb (const AgentSseEvent  *event,
   return TRUE;
 }
 
-/* Mcp-Method and Mcp-Name from the request in @body */
-static void
-add_method_headers (SoupMessage *message,
-                    GBytes      *body)
+/* The Mcp-Param-* headers of a tools/call's @params (2026-07-28) */
+static gboolean
+add_param_headers (AgentMcpHttpTransport  *self,
+                   SoupMessageHeaders     *headers,
+                   const cJSON            *params,
+                   GError                **error)
+{
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive (params, "name");
+  GPtrArray *annotations;
+  g_auto(GStrv) values = NULL;
+
+  if (self->param_headers == NULL || !cJSON_IsString (name) ||
+      (annotations = g_hash_table_lookup (self->param_headers, name->valuestring)) == NULL)
+    return TRUE;
+
+  values = _agent_mcp_param_headers_values (annotations,
+                                            cJSON_GetObjectItemCaseSensitive (params, "arguments"),
+                                            server_name (self), name->valuestring, error);
+  if (values == NULL)
+    return FALSE;
+
+  for (guint i = 0; values[i] != NULL && values[i + 1] != NULL; i += 2)
+    soup_message_headers_replace (headers, values[i], values[i + 1]);
+  return TRUE;
+}
+
+/* Mcp-Method and Mcp-Name from the request in @body, and the Mcp-Param-*
+ * of a tool's call; FALSE with @error when an argument cannot be sent */
+static gboolean
+add_method_headers (AgentMcpHttpTransport  *self,
+                    SoupMessage            *message,
+                    GBytes                 *body,
+                    GError                **error)
 {
   SoupMessageHeaders *headers = soup_message_get_request_headers (message);
   gsize len;
@@ -205,7 +238,7 @@ add_method_headers (SoupMessage *message,
   cJSON *name = NULL;
 
   if (!cJSON_IsString (method))
-    return;
+    return TRUE;
   soup_message_headers_replace (headers, "Mcp-Method", method->valuestring);
 
   if (g_str_equal (method->valuestring, "tools/call") ||
@@ -220,6 +253,10 @@ add_method_headers (SoupMessage *message,
 
       soup_message_headers_replace (headers, "Mcp-Name", value);
     }
+
+  if (self->revision->param_headers && g_str_equal (method->valuestring, "tools/call"))
+    return add_param_headers (self, headers, params, error);
+  return TRUE;
 }
 
 static GError *
@@ -517,7 +554,16 @@ exchange_send (Exchange *exchange)
   exchange->token = g_strdup (add_headers (self, exchange->message));
 
   if (exchange->request_body != NULL && self->revision != NULL && self->revision->method_headers)
-    add_method_headers (exchange->message, exchange->request_body);
+    {
+      GError *error = NULL;
+
+      if (!add_method_headers (self, exchange->message, exchange->request_body, &error))
+        {
+          exchange_failed (exchange, error);
+          exchange_free (exchange);
+          return;
+        }
+    }
   if (exchange->request_body != NULL)
     soup_message_set_request_body_from_bytes (exchange->message, "application/json",
                                               exchange->request_body);
@@ -711,6 +757,7 @@ agent_mcp_http_transport_finalize (GObject *object)
   g_free (self->session_id);
   g_free (self->protocol_version);
   g_clear_object (&self->auth);
+  g_clear_pointer (&self->param_headers, g_hash_table_unref);
 
   G_OBJECT_CLASS (agent_mcp_http_transport_parent_class)->finalize (object);
 }
@@ -770,4 +817,15 @@ _agent_mcp_http_transport_set_auth (AgentMcpTransport *transport,
   AgentMcpHttpTransport *self = AGENT_MCP_HTTP_TRANSPORT (transport);
 
   g_set_object (&self->auth, auth);
+}
+
+void
+_agent_mcp_http_transport_set_param_headers (AgentMcpTransport *transport,
+                                             GHashTable        *headers)
+{
+  AgentMcpHttpTransport *self = AGENT_MCP_HTTP_TRANSPORT (transport);
+
+  g_clear_pointer (&self->param_headers, g_hash_table_unref);
+  if (headers != NULL)
+    self->param_headers = g_hash_table_ref (headers);
 }

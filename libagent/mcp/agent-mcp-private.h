@@ -44,6 +44,8 @@ extern const char * const agent_mcp_protocol_versions[];
 /* UnsupportedProtocolVersionError, and the range of the errors that only a
  * server of a stateless revision sends */
 #define AGENT_MCP_ERROR_UNSUPPORTED_VERSION (-32022)
+/* HeaderMismatch: the headers of a request do not match its body */
+#define AGENT_MCP_ERROR_HEADER_MISMATCH     (-32020)
 #define AGENT_MCP_ERROR_MODERN_FIRST        (-32099)
 #define AGENT_MCP_ERROR_MODERN_LAST         (-32020)
 
@@ -59,6 +61,9 @@ typedef struct
   guint       listen : 1;
   /* HTTP: Mcp-Method and Mcp-Name on every POST */
   guint       method_headers : 1;
+  /* HTTP: tool parameters annotated with x-mcp-header go as Mcp-Param-*
+   * headers, and a tool with an invalid annotation is left out */
+  guint       param_headers : 1;
   /* HTTP: the client may POST notifications (cancelled, initialized) */
   guint       client_notifications_over_http : 1;
   /* What tells whether the server is there */
@@ -78,6 +83,31 @@ char                   *_agent_mcp_revision_header_value (const char         *va
 void                    _agent_mcp_revision_remember (const char             *endpoint,
                                                       const AgentMcpRevision *revision);
 const AgentMcpRevision *_agent_mcp_revision_remembered (const char           *endpoint);
+
+/* agent-mcp-param-headers.c: tool parameters mirrored into headers */
+
+typedef struct
+{
+  char  *name;   /* the x-mcp-header: the header is Mcp-Param-{name} */
+  char **path;   /* the "properties" keys from the schema's root to it */
+} AgentMcpParamHeader;
+
+void       _agent_mcp_param_header_free   (AgentMcpParamHeader *header);
+GPtrArray *_agent_mcp_param_headers_parse (JsonObject          *input_schema,
+                                           GError             **error);
+GStrv      _agent_mcp_param_headers_values (GPtrArray          *headers,
+                                            const cJSON        *arguments,
+                                            const char         *server,
+                                            const char         *tool,
+                                            GError            **error);
+/* Over Streamable HTTP under 2026-07-28: takes the annotations of @tool's
+ * input schema, or warns and returns FALSE (the tool is left out) when one
+ * is invalid; and gives the transport those of the tools just @listed */
+gboolean   _agent_mcp_client_take_param_headers (AgentMcpClient *self,
+                                                 AgentMcpTool   *tool,
+                                                 JsonObject     *definition);
+void       _agent_mcp_client_set_param_headers  (AgentMcpClient *self,
+                                                 GPtrArray      *listed);
 
 #define AGENT_MCP_LOG_DOMAIN "Agent-MCP"
 
@@ -193,6 +223,10 @@ AgentMcpTransport *_agent_mcp_stdio_transport_new (const char         *command,
                                                    const char         *cwd);
 AgentMcpTransport *_agent_mcp_http_transport_new  (const char         *url,
                                                    const char * const *headers);
+/* The x-mcp-header annotations of the tools: the server's name of a tool →
+ * its GPtrArray of AgentMcpParamHeader (NULL: none) */
+void      _agent_mcp_http_transport_set_param_headers (AgentMcpTransport *transport,
+                                                       GHashTable        *headers);
 
 /* JSON-RPC */
 
@@ -333,6 +367,7 @@ struct _AgentMcpClient
   GPtrArray           *closing;       /* of AgentMcpTransport: being closed */
   GPtrArray           *close_waiters; /* of GTask: close_async() callers */
   GPtrArray           *listing;       /* the tools of the listing in progress */
+  GPtrArray           *relisting;     /* of GTask: _agent_mcp_client_relist_tools_async() */
   GHashTable          *listed_names;  /* and their names */
   char                *cursor;        /* its next page */
   guint                n_pages;
@@ -371,6 +406,14 @@ void     _agent_mcp_client_disconnect         (AgentMcpClient             *self,
 void     _agent_mcp_client_stop               (AgentMcpClient             *self);
 void     _agent_mcp_client_clear_tools        (AgentMcpClient             *self);
 void     _agent_mcp_client_connected          (AgentMcpClient             *self);
+/* Lists the tools again (after the listing in progress, if any); completes
+ * once the tools are the server's latest, or the listing failed or the
+ * connection ended (the caller finds out when it uses them) */
+void     _agent_mcp_client_relist_tools_async (AgentMcpClient             *self,
+                                               GAsyncReadyCallback         callback,
+                                               gpointer                    user_data);
+void     _agent_mcp_client_relist_tools_finish (AgentMcpClient            *self,
+                                                GAsyncResult              *result);
 
 /* An answer on its way to one connection: when the connection ended
  * meanwhile (AgentMcpClient.generation moved on), it is stale */
@@ -540,6 +583,10 @@ void          _agent_mcp_client_emit_tool_changed (AgentMcpClient       *self,
                                                    AgentMcpTool         *previous,
                                                    AgentMcpToolChanges   changes);
 gboolean      _agent_mcp_tool_declares_destructive (AgentMcpTool        *self);
+/* Its x-mcp-header annotations (taken; NULL or empty: none) */
+void          _agent_mcp_tool_set_param_headers (AgentMcpTool           *self,
+                                                 GPtrArray              *headers);
+GPtrArray    *_agent_mcp_tool_get_param_headers (AgentMcpTool           *self);
 GError       *_agent_mcp_tool_check_structured (AgentMcpTool            *self,
                                                 JsonNode                *result);
 void          _agent_mcp_client_invoke      (AgentMcpClient             *self,

@@ -34,7 +34,8 @@
 
 static const AgentMcpRevision revisions[] = {
   { .version = "2026-07-28", .stateless = TRUE, .sessions = FALSE, .listen = TRUE,
-    .method_headers = TRUE, .client_notifications_over_http = FALSE, .ping_method = "server/discover" },
+    .method_headers = TRUE, .param_headers = TRUE, .client_notifications_over_http = FALSE,
+    .ping_method = "server/discover" },
   { .version = "2025-11-25", .stateless = FALSE, .sessions = TRUE, .listen = FALSE,
     .method_headers = FALSE, .client_notifications_over_http = TRUE, .ping_method = "ping" },
   { .version = "2025-06-18", .stateless = FALSE, .sessions = TRUE, .listen = FALSE,

@@ -689,8 +689,14 @@ handle_answer (AgentMcpRpc     *self,
           code >= AGENT_MCP_ERROR_MODERN_FIRST && code <= AGENT_MCP_ERROR_MODERN_LAST)
         remember_modern_error (self, &error, code);
 
-      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_FAILED, "%s",
-                               text ? text : _("The MCP server reported an error"));
+      /* A call's headers that do not match: the call lists the tools again
+       * and retries (agent-mcp-call.c) */
+      if (code == AGENT_MCP_ERROR_HEADER_MISMATCH && g_strcmp0 (method, "tools/call") == 0)
+        g_task_return_new_error (task, AGENT_MCP_RPC_ERROR, AGENT_MCP_ERROR_HEADER_MISMATCH, "%s",
+                                 text ? text : _("The MCP server reported an error"));
+      else
+        g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_FAILED, "%s",
+                                 text ? text : _("The MCP server reported an error"));
     }
   else if (agent_json_is (&result, AGENT_JSON_OBJECT) &&
            g_strcmp0 (agent_json_member_string (&result, "resultType", NULL),

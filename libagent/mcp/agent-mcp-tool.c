@@ -62,6 +62,7 @@ struct _AgentMcpTool
   char      *title;
   JsonNode  *annotations;
   JsonNode  *output_schema;
+  GPtrArray *param_headers;  /* of AgentMcpParamHeader, or NULL */
 };
 
 enum {
@@ -106,6 +107,7 @@ agent_mcp_tool_finalize (GObject *object)
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->annotations, json_node_unref);
   g_clear_pointer (&self->output_schema, json_node_unref);
+  g_clear_pointer (&self->param_headers, g_ptr_array_unref);
 
   G_OBJECT_CLASS (agent_mcp_tool_parent_class)->finalize (object);
 }
@@ -669,6 +671,23 @@ gboolean
 _agent_mcp_tool_declares_destructive (AgentMcpTool *self)
 {
   return !agent_mcp_tool_get_read_only_hint (self) && get_hint (self, "destructiveHint", FALSE);
+}
+
+void
+_agent_mcp_tool_set_param_headers (AgentMcpTool *self,
+                                   GPtrArray    *headers)
+{
+  g_clear_pointer (&self->param_headers, g_ptr_array_unref);
+  if (headers != NULL && headers->len == 0)
+    g_ptr_array_unref (headers);
+  else
+    self->param_headers = headers;
+}
+
+GPtrArray *
+_agent_mcp_tool_get_param_headers (AgentMcpTool *self)
+{
+  return self->param_headers;
 }
 
 /**

@@ -7,7 +7,7 @@
 // send (a strict server: what the specification lets a server ignore, it
 // refuses, so that a test sees it).
 //
-//   node modern-server.mjs [--mode=MODE] [--http]
+//   node modern-server.mjs [--mode=MODE] [--http] [--param-headers] [--bad-headers]
 //
 // MODE: "modern" (2026-07-28 only: initialize is refused with the versions
 // it speaks), "both" (2026-07-28 and, after initialize, 2025-11-25),
@@ -22,6 +22,15 @@
 // their changes through subscriptions/listen. "ask" asks a client that
 // declared elicitation for a name (input_required, then the retry with
 // inputResponses and the requestState it gave), "ask_anyway" asks any.
+//
+// --param-headers adds tools whose parameters are mirrored into headers
+// (x-mcp-header): "route" answers with the Mcp-Param-* headers it got,
+// "evolving" annotates its parameter only once called (the first call is a
+// HeaderMismatch, as after a change the client has not listed yet),
+// "mismatching" always answers HeaderMismatch. Over HTTP under 2026-07-28,
+// a call of an annotated tool whose headers do not match its body is
+// refused with HeaderMismatch (-32020). --bad-headers adds tools whose
+// annotations are invalid (a client must leave them out).
 
 import http from 'node:http';
 import readline from 'node:readline';
@@ -31,6 +40,8 @@ const LEGACY = '2025-11-25';
 const args = process.argv.slice(2);
 const mode = (args.find((a) => a.startsWith('--mode=')) ?? '--mode=modern').slice(7);
 const overHttp = args.includes('--http');
+const paramHeaders = args.includes('--param-headers');
+const badHeaders = args.includes('--bad-headers');
 const supported = {
   modern: [MODERN],
   both: [MODERN, LEGACY],
@@ -51,6 +62,9 @@ const stats = {
 };
 let legacy = false; // stdio: initialize came
 let extraTools = 0;
+let evolved = false; // "evolving" annotates its parameter
+// The Mcp-Param-* headers of the request being handled (HTTP)
+let requestParams = {};
 
 const resources = [
   { uri: 'test://notes/one', name: 'one', title: 'Note one', mimeType: 'text/plain' },
@@ -76,7 +90,59 @@ function tools() {
   ];
   for (let i = 0; i < extraTools; i++)
     list.push({ name: `extra_${i}`, description: `Extra ${i}`, inputSchema: { type: 'object' } });
+  if (paramHeaders)
+    list.push(...headerTools());
+  if (badHeaders)
+    list.push(...badHeaderTools());
   return list;
+}
+
+const object = (properties) => ({ type: 'object', properties });
+
+function headerTools() {
+  const shard = evolved ? { type: 'string', 'x-mcp-header': 'Shard' } : { type: 'string' };
+  return [
+    { name: 'route', description: 'Says which parameters came as headers',
+      inputSchema: object({
+        region: { type: 'string', 'x-mcp-header': 'Region' },
+        greeting: { type: 'string', 'x-mcp-header': 'Greeting' },
+        text: { type: 'string', 'x-mcp-header': 'Text' },
+        val: { type: 'string', 'x-mcp-header': 'Val' },
+        count: { type: 'integer', 'x-mcp-header': 'Count' },
+        flag: { type: 'boolean', 'x-mcp-header': 'Flag' },
+        place: object({ zone: { type: 'string', 'x-mcp-header': 'Zone' } }),
+        query: { type: 'string' },
+      }) },
+    { name: 'evolving', description: 'Annotates its shard once called',
+      inputSchema: object({ shard }) },
+    { name: 'mismatching', description: 'Always says the headers do not match',
+      inputSchema: object({ id: { type: 'string', 'x-mcp-header': 'Id' } }) },
+  ];
+}
+
+function badHeaderTools() {
+  return [
+    { name: 'bad_token', description: 'A header name with a space',
+      inputSchema: object({ a: { type: 'string', 'x-mcp-header': 'Bad Name' } }) },
+    { name: 'bad_duplicate', description: 'The same header twice',
+      inputSchema: object({ a: { type: 'string', 'x-mcp-header': 'Zone' },
+        b: { type: 'string', 'x-mcp-header': 'zone' } }) },
+    { name: 'bad_number', description: 'A header for a number',
+      inputSchema: object({ ratio: { type: 'number', 'x-mcp-header': 'Ratio' } }) },
+    { name: 'bad_items', description: 'A header inside an array',
+      inputSchema: object({ list: { type: 'array',
+        items: { type: 'string', 'x-mcp-header': 'Item' } } }) },
+  ];
+}
+
+// The x-mcp-header annotations of a schema: { name, path } each
+function annotations(schema, path = [], out = []) {
+  for (const [key, sub] of Object.entries(schema?.properties ?? {})) {
+    if (typeof sub?.['x-mcp-header'] === 'string')
+      out.push({ name: sub['x-mcp-header'], path: [...path, key] });
+    annotations(sub, [...path, key], out);
+  }
+  return out;
 }
 
 class RpcError extends Error {
@@ -133,6 +199,10 @@ function callTool(params) {
       return text('touched');
     case 'stats':
       return text(JSON.stringify(stats));
+    case 'route':
+      return text(JSON.stringify(requestParams));
+    case 'evolving':
+      return text(`shard ${params.arguments?.shard}`);
     case 'ask':
     case 'ask_anyway': {
       // Only a client that declared it may be asked (mrtr.mdx)
@@ -316,6 +386,30 @@ function checkHeaders(req, message) {
     stats.sessionHeaders++;
     throw new RpcError(-32600, 'A stateless request with Mcp-Session-Id');
   }
+  if (message.method === 'tools/call')
+    checkParamHeaders(req, message.params);
+}
+
+// Mcp-Param-{Name}: there exactly when the annotated value is in the body
+// (not null), equal to it once decoded (streamable-http.mdx)
+function checkParamHeaders(req, params) {
+  if (params?.name === 'mismatching')
+    throw new RpcError(-32020, 'Header mismatch: this tool never likes its headers');
+  // Changed since the client listed it: its first call has no Mcp-Param-Shard
+  if (params?.name === 'evolving')
+    evolved = true;
+  const tool = tools().find((t) => t.name === params?.name);
+  for (const { name, path } of annotations(tool?.inputSchema)) {
+    const value = path.reduce((v, key) => v?.[key], params.arguments);
+    const header = req.headers[`mcp-param-${name.toLowerCase()}`];
+    if (value === undefined || value === null) {
+      if (header !== undefined)
+        throw new RpcError(-32020, `Header mismatch: Mcp-Param-${name} without a value`);
+      continue;
+    }
+    if (header === undefined || decodeHeader(header) !== String(value))
+      throw new RpcError(-32020, `Header mismatch: Mcp-Param-${name} ${header}`);
+  }
 }
 
 function httpRequest(req, res) {
@@ -339,6 +433,8 @@ function httpRequest(req, res) {
       return;
     }
     const isModern = classify(message);
+    requestParams = Object.fromEntries(Object.entries(req.headers)
+      .filter(([name]) => name.startsWith('mcp-param-')));
     const json = (status, m) => res.writeHead(status, { 'Content-Type': 'application/json' })
       .end(JSON.stringify(m));
     try {
