@@ -135,18 +135,35 @@ save_profile (CliOutput               *output,
 {
   g_autoptr(AgentProvider) provider = NULL;
   g_autoptr(AgentProfile) profile = NULL;
+  g_autofree char *saved = NULL;
+  const char *base_url = *options->base_url;
   GError *error = NULL;
+
+  /* What the file would refuse to read back is not written */
+  if (base_url != NULL)
+    {
+      g_autoptr(GUri) uri = g_uri_parse (base_url, G_URI_FLAGS_NONE, NULL);
+
+      if (uri == NULL || (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 &&
+                          g_strcmp0 (g_uri_get_scheme (uri), "https") != 0))
+        return cli_output_fail (output,
+                                g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                             _("--base-url: “%s” is not an http or https URL"),
+                                             base_url));
+    }
 
   provider = agent_provider_new (*options->provider ? *options->provider : "openai", &error);
   if (provider == NULL)
     return cli_output_fail (output, error);
   profile = agent_profile_new (opt_save_profile, agent_provider_get_name (provider));
-  agent_profile_set_base_url (profile, *options->base_url);
+  agent_profile_set_base_url (profile, base_url);
   agent_profile_set_model (profile, *options->model);
   if (!agent_profile_list_add (list, profile, &error) || !agent_profile_list_save (list, &error))
     return cli_output_fail (output, error);
 
-  cli_output_notice (output, agent_profile_list_get_path (list));
+  saved = g_strdup_printf (_("The profile “%s” is kept in %s"), opt_save_profile,
+                           agent_profile_list_get_path (list));
+  cli_output_notice (output, saved);
   return EXIT_SUCCESS;
 }
 

@@ -41,6 +41,7 @@ typedef struct
 
 static const char * const hello[] = { "Hello.", NULL };
 
+#if AGENT_HAS_KEYRING
 static void
 done_cb (GObject      *object,
          GAsyncResult *result,
@@ -50,11 +51,12 @@ done_cb (GObject      *object,
 
   *out = g_object_ref (result);
 }
+#endif
 
 /* The key, where agent-cli finds it: in the keyring for the profile's
  * provider and base URL when built with one, else in the variable */
 static void
-give_key (Fixture *fixture)
+give_key (Fixture *fixture G_GNUC_UNUSED)
 {
 #if AGENT_HAS_KEYRING
   g_autoptr(GAsyncResult) result = NULL;
@@ -286,6 +288,8 @@ test_save (Fixture       *fixture,
 {
   g_autoptr(AgentTestProcess) save = NULL;
   g_autoptr(AgentTestProcess) again = NULL;
+  g_autoptr(AgentTestProcess) bad_url = NULL;
+  g_autoptr(AgentTestProcess) password = NULL;
   g_autoptr(AgentProfileList) list = agent_profile_list_new (fixture->path);
   g_autoptr(GError) error = NULL;
   AgentProfile *saved;
@@ -305,9 +309,23 @@ test_save (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 3);
   g_assert_cmpstr (agent_profile_list_get_default_name (list), ==, "Work");
 
+  agent_test_assert_contains (save->err->str, "“Laptop”");
+
   again = run (fixture, NULL, AGENT_TEST_ARGS ("--save-profile", "Laptop"));
   agent_test_process_assert_exit (again, 1);
   agent_test_assert_contains (again->err->str, "“Laptop”");
+
+  /* What the file could not hold is refused, the file unchanged */
+  bad_url = run (fixture, NULL, AGENT_TEST_ARGS ("--save-profile", "Odd", "--base-url", "ftp://x"));
+  agent_test_process_assert_exit (bad_url, 1);
+  agent_test_assert_contains (bad_url->err->str, "--base-url: “ftp://x” is not an http or https URL");
+  password = run (fixture, NULL, AGENT_TEST_ARGS ("--save-profile", "Odd", "--base-url",
+                                                  "http://me:hunter2@127.0.0.1:1"));
+  agent_test_process_assert_exit (password, 1);
+  g_assert_null (strstr (password->err->str, "hunter2"));
+  g_assert_true (agent_profile_list_load (list, &error));
+  g_assert_no_error (error);
+  g_assert_null (agent_profile_list_lookup (list, "Odd"));
 }
 
 #if AGENT_HAS_STORE
