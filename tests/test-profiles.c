@@ -417,6 +417,34 @@ test_changed (Fixture       *fixture,
   g_assert_null (agent_profile_list_lookup (cli, "Home"));
 }
 
+/* The first run: no folder yet when the list is loaded; the file another
+ * program makes, its folder with it, is seen */
+static void
+test_changed_new_folder (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(AgentProfileList) app = agent_profile_list_new (fixture->path);
+  g_autoptr(AgentProfileList) cli = agent_profile_list_new (fixture->path);
+  g_autoptr(AgentProfile) added = agent_profile_new ("First", "ollama");
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autofree char *folder = g_path_get_dirname (fixture->path);
+  g_autoptr(GError) error = NULL;
+  Watch watch = { loop, 0, 0 };
+
+  g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+  g_assert_true (agent_profile_list_load (app, &error));
+  g_assert_no_error (error);
+  g_signal_connect (app, "changed", G_CALLBACK (changed_cb), &watch);
+
+  g_assert_true (agent_profile_list_add (cli, added, NULL));
+  g_assert_true (agent_profile_list_save (cli, &error));
+  g_assert_no_error (error);
+
+  g_main_loop_run (loop);
+  g_assert_cmpuint (watch.changes, ==, 1);
+  g_assert_nonnull (agent_profile_list_lookup (app, "First"));
+}
+
 static void
 test_profile_properties (void)
 {
@@ -497,6 +525,7 @@ main (int   argc,
   ADD ("add-rename-remove", test_add_rename_remove);
   ADD ("no-password", test_no_password);
   ADD ("changed", test_changed);
+  ADD ("changed-new-folder", test_changed_new_folder);
 #undef ADD
   g_test_add_func ("/profiles/default-path", test_default_path);
   g_test_add_func ("/profiles/properties", test_profile_properties);
