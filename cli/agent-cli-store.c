@@ -481,13 +481,18 @@ cli_store_prepare (CliStore                **out,
     return cli_output_fail (output, g_steal_pointer (&error));
   else
     {
-      /* Its profile first (unless --profile), what it was held with then */
+      /* Its profile (unless --profile) says where; else what it was held
+       * with: a profile without a base URL or model means the provider's,
+       * not the conversation's */
       if (!cli_profiles_choose (agent_conversation_get_profile (self->conversation), FALSE,
                                 options, output, &error))
         return cli_output_fail (output, g_steal_pointer (&error));
-      fill (options->provider, agent_conversation_get_provider (self->conversation));
-      fill (options->model, agent_conversation_get_model (self->conversation));
-      fill (options->base_url, setting (self->conversation, "base-url"));
+      if (cli_profiles_get_chosen () == NULL)
+        {
+          fill (options->provider, agent_conversation_get_provider (self->conversation));
+          fill (options->model, agent_conversation_get_model (self->conversation));
+          fill (options->base_url, setting (self->conversation, "base-url"));
+        }
       fill (system, setting (self->conversation, "system-prompt"));
     }
 

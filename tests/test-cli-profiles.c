@@ -340,6 +340,8 @@ test_remembered (Fixture       *fixture,
   g_autoptr(AgentTestProcess) third = NULL;
   g_autoptr(AgentProfileList) list = agent_profile_list_new (fixture->path);
   g_autoptr(AgentProfile) second_profile = agent_profile_new ("Second", "openai");
+  g_autoptr(AgentTestProcess) fourth = NULL;
+  g_autoptr(AgentProvider) default_provider = NULL;
   g_autoptr(AgentStore) store = NULL;
   g_autoptr(AgentConversation) conversation = NULL;
   g_autoptr(GError) error = NULL;
@@ -390,6 +392,18 @@ test_remembered (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (conversation)), ==, 6);
   g_clear_object (&conversation);
   g_clear_object (&store);
+
+  /* A profile without a model: the provider's, not the one the
+   * conversation was held with */
+  agent_profile_set_model (second_profile, NULL);
+  g_assert_true (agent_profile_list_save (list, &error));
+  g_assert_no_error (error);
+  agent_test_openai_add_text_response (fixture->server, hello, 1, 1);
+  fourth = run (fixture, NULL, AGENT_TEST_ARGS ("--store", db.path, "--continue", "Once more"));
+  agent_test_process_assert_exit (fourth, 0);
+  default_provider = agent_provider_new ("openai", &error);
+  g_assert_no_error (error);
+  assert_request (fixture, 3, agent_provider_get_model (default_provider), 0.75);
 
   test_store_close (&db);
 }
