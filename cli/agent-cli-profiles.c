@@ -181,10 +181,16 @@ take (AgentProfile            *profile,
 {
   guint64 window = agent_profile_get_context_window (profile);
 
-  /* A --provider of another API: the profile's server is not that one */
-  if (*options->provider != NULL &&
-      !g_str_equal (*options->provider, agent_profile_get_provider (profile)))
-    return;
+  /* A --provider of another API (by its name or an alias of it, such as
+   * claude): the profile's server is not that one */
+  if (*options->provider != NULL)
+    {
+      g_autoptr(AgentProvider) asked = agent_provider_new (*options->provider, NULL);
+
+      if (asked == NULL ||
+          !g_str_equal (agent_provider_get_name (asked), agent_profile_get_provider (profile)))
+        return;
+    }
   chosen = g_object_ref (profile);
   fill (options->provider, agent_profile_get_provider (profile));
   fill (options->base_url, agent_profile_get_base_url (profile));

@@ -155,6 +155,7 @@ test_profile (Fixture       *fixture,
 {
   g_autoptr(AgentTestProcess) chat = NULL;
   g_autoptr(AgentTestProcess) over = NULL;
+  g_autoptr(AgentTestProcess) alias = NULL;
 
   agent_test_openai_add_text_response (fixture->server, hello, 1, 1);
   chat = run (fixture, NULL, AGENT_TEST_ARGS ("--no-store", "--profile", "Work", "Hi"));
@@ -167,6 +168,13 @@ test_profile (Fixture       *fixture,
                                               "other-model", "--temperature", "0.5", "Hi"));
   agent_test_process_assert_exit (over, 0);
   assert_request (fixture, 1, "other-model", 0.5);
+
+  /* --provider naming the profile's API by an alias keeps the profile */
+  agent_test_openai_add_text_response (fixture->server, hello, 1, 1);
+  alias = run (fixture, NULL, AGENT_TEST_ARGS ("--no-store", "--profile", "Work", "--provider",
+                                               "openai-compatible", "Hi"));
+  agent_test_process_assert_exit (alias, 0);
+  assert_request (fixture, 2, "work-model", 0.25);
 }
 
 /* $AGENT_PROFILE, and the file's default, for a new conversation */
