@@ -720,6 +720,16 @@ cli_output_error (CliOutput    *self,
     say (self, RED, _("Error: %s"), error->message);
 }
 
+/* Prints @error, which it takes; EXIT_FAILURE, to return */
+int
+cli_output_fail (CliOutput *self,
+                 GError    *error)
+{
+  cli_output_error (self, error);
+  g_error_free (error);
+  return EXIT_FAILURE;
+}
+
 void
 cli_output_notice (CliOutput  *self,
                    const char *text)

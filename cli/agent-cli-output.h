@@ -61,6 +61,8 @@ void       cli_output_done              (CliOutput      *self,
                                          AgentMetrics   *metrics);
 void       cli_output_error             (CliOutput      *self,
                                          const GError   *error);
+int        cli_output_fail              (CliOutput      *self,
+                                         GError         *error);
 void       cli_output_notice            (CliOutput      *self,
                                          const char     *text);
 /* AgentSession::notice: a line on stderr, or {"type": "notice", "code",

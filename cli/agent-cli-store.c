@@ -2,8 +2,9 @@
  *
  * Every conversation is kept in the store (the app's database by default)
  * unless --no-store: --continue adds to the newest one, --conversation ID
- * to another, and they go on with the provider, model, base URL and system
- * prompt they were held with unless options say otherwise. In a kept
+ * to another, and they go on with the profile, provider, model, base URL
+ * and system prompt they were held with unless options say otherwise; a
+ * conversation remembers the profile it is held with. In a kept
  * conversation, --regenerate answers the last question again (a sibling
  * of the old answer, which stays), --branches lists where it branches and
  * --branch ID goes on from another branch; --export writes it out
@@ -139,15 +140,6 @@ wait_for (GAsyncResult **result)
 #endif
 
 #if AGENT_HAS_STORE
-
-static int
-fail (CliOutput  *output,
-      GError     *error)
-{
-  cli_output_error (output, error);
-  g_error_free (error);
-  return EXIT_FAILURE;
-}
 
 /* Ends a listing's array and event, and prints it with --json */
 static void
@@ -407,13 +399,11 @@ fill (char       **option,
  * not given take the conversation's. Returns -1 to go on, or the exit
  * status (after --list-conversations, or an error). */
 int
-cli_store_prepare (CliStore  **out,
-                   CliOutput  *output,
-                   gboolean    json,
-                   char      **provider,
-                   char      **model,
-                   char      **base_url,
-                   char      **system)
+cli_store_prepare (CliStore                **out,
+                   CliOutput                *output,
+                   gboolean                  json,
+                   const CliProfileOptions  *options,
+                   char                    **system)
 {
 #if AGENT_HAS_STORE
   g_autoptr(CliStore) self = g_new0 (CliStore, 1);
@@ -429,23 +419,23 @@ cli_store_prepare (CliStore  **out,
     {
       if (!wanted)
         return -1;
-      return fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+      return cli_output_fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                                                 _("--no-store cannot go with --store, --continue, "
                                                   "--conversation or --list-conversations")));
     }
 
   if (opt_continue && opt_conversation)
-    return fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+    return cli_output_fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                                               _("--continue and --conversation cannot go "
                                                 "together")));
 
   if ((opt_regenerate || opt_branches || opt_branch >= 0) && !opt_continue && !opt_conversation)
-    return fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+    return cli_output_fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                                               _("--regenerate, --branches and --branch need a "
                                                 "kept conversation: --continue or "
                                                 "--conversation ID")));
   if (opt_export && !opt_continue && !opt_conversation)
-    return fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+    return cli_output_fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                                               _("--export needs a kept conversation: --continue "
                                                 "or --conversation ID")));
 
@@ -453,7 +443,7 @@ cli_store_prepare (CliStore  **out,
     {
       /* Without a word about the store, a chat still works without it */
       if (wanted)
-        return fail (output, g_steal_pointer (&error));
+        return cli_output_fail (output, g_steal_pointer (&error));
       cli_output_notice (output, error->message);
       cli_output_notice (output, _("This conversation is not kept."));
       return -1;
@@ -468,7 +458,7 @@ cli_store_prepare (CliStore  **out,
     {
       self->conversation = agent_store_lookup_conversation (self->store, opt_conversation);
       if (self->conversation == NULL)
-        return fail (output, g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+        return cli_output_fail (output, g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                                           _("There is no conversation %lld in %s"),
                                           (long long) opt_conversation, agent_store_get_path (self->store)));
     }
@@ -481,19 +471,28 @@ cli_store_prepare (CliStore  **out,
 
   if (self->conversation == NULL && (opt_regenerate || opt_branches || opt_branch >= 0 ||
                                      opt_export))
-    return fail (output, g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+    return cli_output_fail (output, g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                                       _("There is no conversation in %s"),
                                       agent_store_get_path (self->store)));
 
   if (self->conversation == NULL)
     self->conversation = agent_store_create_conversation (self->store);
   else if (!agent_conversation_load (self->conversation, &error))
-    return fail (output, g_steal_pointer (&error));
+    return cli_output_fail (output, g_steal_pointer (&error));
   else
     {
-      fill (provider, agent_conversation_get_provider (self->conversation));
-      fill (model, agent_conversation_get_model (self->conversation));
-      fill (base_url, setting (self->conversation, "base-url"));
+      /* Its profile (unless --profile) says where; else what it was held
+       * with: a profile without a base URL or model means the provider's,
+       * not the conversation's */
+      if (!cli_profiles_choose (agent_conversation_get_profile (self->conversation), FALSE,
+                                options, output, &error))
+        return cli_output_fail (output, g_steal_pointer (&error));
+      if (cli_profiles_get_chosen () == NULL)
+        {
+          fill (options->provider, agent_conversation_get_provider (self->conversation));
+          fill (options->model, agent_conversation_get_model (self->conversation));
+          fill (options->base_url, setting (self->conversation, "base-url"));
+        }
       fill (system, setting (self->conversation, "system-prompt"));
     }
 
@@ -503,7 +502,7 @@ cli_store_prepare (CliStore  **out,
     return cli_export_conversation (self->conversation, opt_export, output);
   if (opt_branch >= 0 && !agent_conversation_select_message (self->conversation, opt_branch,
                                                              &error))
-    return fail (output, g_steal_pointer (&error));
+    return cli_output_fail (output, g_steal_pointer (&error));
 
   *out = g_steal_pointer (&self);
 #else
@@ -634,8 +633,14 @@ cli_store_attach (CliStore     *self,
     {
       g_autoptr(GError) error = NULL;
 
-      if (!agent_conversation_record_session (self->conversation, session, &error))
-        return fail (output, g_steal_pointer (&error));
+      AgentProfile *profile = cli_profiles_get_chosen ();
+
+      /* The profile used; without one, the one remembered stays */
+      if (!agent_conversation_record_session (self->conversation, session, &error) ||
+          (profile != NULL &&
+           !agent_conversation_set_profile (self->conversation, agent_profile_get_name (profile),
+                                            &error)))
+        return cli_output_fail (output, g_steal_pointer (&error));
       agent_session_set_memory (session, AGENT_MEMORY (self->conversation));
     }
 #endif
@@ -662,6 +667,17 @@ cli_store_claim (CliStore  *self,
       g_propagate_error (error, g_steal_pointer (&claim_error));
       return FALSE;
     }
+#endif
+  return TRUE;
+}
+
+/* Whether the conversation is a new one (or none is kept) */
+gboolean
+cli_store_is_new (CliStore *self)
+{
+#if AGENT_HAS_STORE
+  if (self != NULL)
+    return agent_conversation_get_id (self->conversation) == 0;
 #endif
   return TRUE;
 }

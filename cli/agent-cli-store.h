@@ -8,6 +8,7 @@
 #include <agent.h>
 
 #include "agent-cli-output.h"
+#include "agent-cli-profiles.h"
 
 G_BEGIN_DECLS
 
@@ -16,13 +17,12 @@ typedef struct _CliStore CliStore;
 extern const GOptionEntry cli_store_entries[];
 
 const char *cli_store_description (void);
-int         cli_store_prepare     (CliStore     **store,
-                                   CliOutput     *output,
-                                   gboolean       json,
-                                   char         **provider,
-                                   char         **model,
-                                   char         **base_url,
-                                   char         **system);
+int         cli_store_prepare     (CliStore               **store,
+                                   CliOutput               *output,
+                                   gboolean                 json,
+                                   const CliProfileOptions *options,
+                                   char                   **system);
+gboolean    cli_store_is_new      (CliStore      *store);
 int         cli_store_attach      (CliStore      *store,
                                    AgentSession  *session,
                                    CliOutput     *output);

@@ -32,6 +32,7 @@
 #include "agent-cli-mcp-context.h"
 #include "agent-cli-models.h"
 #include "agent-cli-output.h"
+#include "agent-cli-profiles.h"
 #include "agent-cli-schema.h"
 #include "agent-cli-settings.h"
 #include "agent-cli-store.h"
@@ -758,11 +759,17 @@ create_session (GError **error)
 {
   g_autoptr(AgentProvider) provider = NULL;
   g_autoptr(AgentSession) session = NULL;
+  AgentProfile *profile;
   const char *key_variable;
   guint64 max_turn_size = 0;
   guint64 max_request_size = 0;
 
-  provider = agent_provider_new (opt_provider ? opt_provider : "openai", error);
+  /* The profile's provider, with its settings; else the options' */
+  profile = cli_profiles_get_chosen ();
+  if (profile != NULL)
+    provider = agent_profile_create_provider (profile, error);
+  else
+    provider = agent_provider_new (opt_provider ? opt_provider : "openai", error);
   if (provider == NULL)
     return NULL;
 
@@ -1022,6 +1029,8 @@ run (int   argc,
   g_autoptr(GCancellable) starting = NULL;
   g_autofree char *prompt = NULL;
   g_autofree char *description = NULL;
+  CliProfileOptions profile_options = { &opt_provider, &opt_base_url, &opt_model,
+                                        &opt_context_window };
   Cli cli = { 0 };
   int status;
 
@@ -1032,6 +1041,7 @@ run (int   argc,
   g_option_context_add_main_entries (context, cli_mcp_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_mcp_context_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_store_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, cli_profiles_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_attach_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_settings_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_models_entries, GETTEXT_PACKAGE);
@@ -1093,11 +1103,20 @@ run (int   argc,
   output = cli_output_new (opt_json);
   cli_output_set_failed_func (output, output_failed_cb, &cli);
 
-  /* The stored conversation, whose provider, model… are the defaults */
-  if (!opt_list_models && !cli_models_wanted (FALSE) &&
-      (status = cli_store_prepare (&store, output, opt_json, &opt_provider, &opt_model,
-                                   &opt_base_url, &opt_system)) >= 0)
+  /* --profiles, --save-profile; --profile's provider, model… are defaults */
+  if ((status = cli_profiles_run (output, opt_json, &profile_options)) >= 0)
     return status;
+
+  /* The stored conversation, whose profile, provider, model… are the defaults */
+  if (!opt_list_models && !cli_models_wanted (FALSE) &&
+      (status = cli_store_prepare (&store, output, opt_json, &profile_options,
+                                   &opt_system)) >= 0)
+    return status;
+  if (!cli_profiles_choose (NULL, cli_store_is_new (store), &profile_options, output, &error))
+    {
+      cli_output_error (output, error);
+      return EXIT_FAILURE;
+    }
 
   if (!(session = create_session (&error)) ||
       !cli_context_setup (session, output, opt_context_window, opt_compact, opt_compact_strategy,
@@ -1249,6 +1268,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  int status;
+
   /* agent-cli's messages are in libagent's domain, which the library binds */
   setlocale (LC_ALL, "");
   textdomain (GETTEXT_PACKAGE);
@@ -1261,5 +1282,7 @@ main (int   argc,
   signal (SIGPIPE, SIG_IGN);
   signal (SIGXFSZ, SIG_IGN);
 
-  return cli_output_finish (run (argc, argv));
+  status = run (argc, argv);
+  cli_profiles_free ();
+  return cli_output_finish (status);
 }

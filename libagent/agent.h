@@ -30,6 +30,8 @@
 # include "agent-model-info.h"
 # include "agent-model-manager.h"
 # include "agent-partial-json.h"
+# include "agent-profile.h"
+# include "agent-profile-list.h"
 # include "agent-metrics.h"
 # include "agent-output-decision.h"
 # include "agent-provider.h"

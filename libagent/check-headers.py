@@ -13,7 +13,8 @@
 #    use the first three). transport/ is a provider's connection to its
 #    server and knows nothing of the session or the turn; providers/ sits
 #    on transport/ and never includes core/; nothing below mcp/ and store/
-#    includes them: they stay optional plug-ins of the core.
+#    includes them: they stay optional plug-ins of the core. profiles/
+#    sits on top, and takes a profile's API key from store/'s keyring.
 #
 # Then it checks the rule of 3 itself on cases it must refuse and allow
 # (a transport file including a session header must fail), so that a
@@ -30,9 +31,10 @@ LIBAGENT = os.path.join(SOURCE_DIR, 'libagent')
 INSTALLED = {os.path.relpath(os.path.realpath(p), os.path.realpath(LIBAGENT)) for p in sys.argv[2:]}
 GENERATED = {'agent-enums.h', 'agent-features.h', 'agent-marshal.h', 'agent-version.h', 'config.h'}
 RANK = {'': 3.5, 'json': 1, 'messages': 2, 'wire': 3, 'tools': 4, 'models': 4.2, 'transport': 4.5, 'core': 5,
-        'providers': 6, 'mcp': 7, 'store': 8}
+        'providers': 6, 'mcp': 7, 'store': 8,
+        'profiles': 9}
 LAYERS = ('json, messages, wire, tools, models, transport, core; providers/ on transport/, never core/; '
-          'mcp/ and store/ on top')
+          'mcp/ and store/ on top, profiles/ on store/')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 headers = {}   # bare name -> path relative to libagent/
@@ -53,6 +55,8 @@ def layer_allows(own, target):
     mine, theirs = folder(own), folder(target)
     if mine == theirs or theirs == '':
         return True
+    if theirs == 'store' and mine == 'profiles':
+        return True    # a profile's API key, from the keyring
     if theirs in ('mcp', 'store'):
         return False
     if mine == 'providers' and theirs == 'core':

@@ -11,6 +11,7 @@
 #include "agent-test-cli.h"
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
+#include "agent-test-turn.h"
 #include "agent-test-util.h"
 #include "agent-test-keyring.h"
 #if AGENT_HAS_STORE
@@ -224,6 +225,98 @@ test_cli (void)
   g_assert_null (gone);
 }
 
+static AgentProvider *
+provider_of (AgentProfile  *profile,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  agent_profile_create_provider_async (profile, cancellable, done_cb, &result);
+  return agent_profile_create_provider_finish (profile, wait_result (&result), error);
+}
+
+/* The Authorization the server saw of a turn of @provider's */
+static char *
+authorization_of (AgentTestServer *server,
+                  AgentProvider   *provider)
+{
+  static const char * const hello[] = { "Hello.", NULL };
+  g_autoptr(AgentSession) session = agent_session_new (provider);
+  AgentTestTurn turn = { 0 };
+  guint index = agent_test_server_get_n_requests (server);
+
+  agent_test_openai_add_text_response (server, hello, 1, 1);
+  agent_test_turn_run (&turn, session, "Hi", NULL);
+  g_assert_no_error (turn.error);
+  agent_test_turn_clear (&turn);
+  g_assert_cmpstr (agent_test_server_get_request_path (server, index), ==,
+                   "/v1/chat/completions");
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_node_get_object (agent_test_server_get_request_body (server, index)),
+                     "model"), ==, "keyring-model");
+  return g_strdup (agent_test_server_get_request_header (server, index, "Authorization"));
+}
+
+/* A profile's provider takes its key from the keyring, by the profile's
+ * provider and base URL, before the variable's; create_provider() from
+ * the variable only */
+static void
+test_profile (void)
+{
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  const char *url = agent_test_server_get_base_url (server);
+  g_autoptr(AgentProfile) profile = agent_profile_new ("Keyring", "openai");
+  g_autoptr(AgentProvider) provider = NULL;
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *bearer = g_strconcat ("Bearer ", KEY, NULL);
+  g_autofree char *seen = NULL;
+
+  agent_profile_set_base_url (profile, url);
+  agent_profile_set_model (profile, "keyring-model");
+
+  /* No key anywhere: none */
+  g_unsetenv ("OPENAI_API_KEY");
+  provider = provider_of (profile, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (agent_provider_get_has_api_key (provider));
+  g_clear_object (&provider);
+
+  /* The variable's, while the keyring has none */
+  g_setenv ("OPENAI_API_KEY", "sk-variable", TRUE);
+  provider = provider_of (profile, NULL, &error);
+  g_assert_no_error (error);
+  seen = authorization_of (server, provider);
+  g_assert_cmpstr (seen, ==, "Bearer sk-variable");
+  g_clear_pointer (&seen, g_free);
+  g_clear_object (&provider);
+
+  /* The keyring's first */
+  store_key ("openai", url, KEY);
+  provider = provider_of (profile, NULL, &error);
+  g_assert_no_error (error);
+  seen = authorization_of (server, provider);
+  g_assert_cmpstr (seen, ==, bearer);
+  g_clear_pointer (&seen, g_free);
+  g_clear_object (&provider);
+
+  /* create_provider(): the variable's only */
+  provider = agent_profile_create_provider (profile, &error);
+  g_assert_no_error (error);
+  seen = authorization_of (server, provider);
+  g_assert_cmpstr (seen, ==, "Bearer sk-variable");
+  g_clear_object (&provider);
+
+  /* Cancelled: no provider */
+  g_cancellable_cancel (cancelled);
+  g_assert_null (provider_of (profile, cancelled, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  g_unsetenv ("OPENAI_API_KEY");
+  g_assert_true (clear_key ("openai", url));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -236,6 +329,7 @@ main (int   argc,
 
   g_test_add_func ("/secret/store-lookup-clear", test_store_lookup_clear);
   g_test_add_func ("/secret/cli", test_cli);
+  g_test_add_func ("/secret/profile", test_profile);
 
   status = g_test_run ();
   agent_test_keyring_stop (&service);

@@ -1,5 +1,6 @@
 /* test-properties.c — the properties of libagent's classes, as GObject
- * sees them: AgentSession, AgentProvider of each API, AgentMcpClient
+ * sees them: AgentSession, AgentProvider of each API, AgentMcpClient,
+ * AgentProfile and AgentProfileList
  *
  * For every property of the classes below that can be written after
  * construction: set through g_object_set_property() to a value other
@@ -12,7 +13,7 @@
  * to read.
  *
  * AgentConversation's properties are read-only: its methods change them
- * (rename, set_model, set_settings, an append and its write), and each
+ * (rename, set_model, set_settings, set_profile, an append and its write), and each
  * change notifies once by the property's own name, a call that changes
  * nothing notifies nothing, and every property but created (which never
  * changes) is seen notified (/properties/conversation, in a real SQLite
@@ -228,6 +229,22 @@ test_provider (gconstpointer data)
 }
 
 static void
+test_profile (void)
+{
+  g_autoptr(AgentProfile) profile = agent_profile_new ("A", "ollama");
+
+  check_object (G_OBJECT (profile));
+}
+
+static void
+test_profile_list (void)
+{
+  g_autoptr(AgentProfileList) list = agent_profile_list_new ("/nonexistent/profiles.ini");
+
+  check_object (G_OBJECT (list));
+}
+
+static void
 test_mcp_client (gconstpointer data)
 {
   g_autoptr(AgentMcpClient) client = NULL;
@@ -361,6 +378,10 @@ test_conversation (void)
   assert_notified (&watch, "settings");
   g_assert_true (agent_conversation_set_settings (conversation, same, &error));
   assert_notified (&watch, "");
+  g_assert_true (agent_conversation_set_profile (conversation, "Work", &error));
+  assert_notified (&watch, "profile");
+  g_assert_true (agent_conversation_set_profile (conversation, "Work", &error));
+  assert_notified (&watch, "");
   g_assert_no_error (error);
 
   /* Read back, as properties and from the file */
@@ -371,6 +392,7 @@ test_conversation (void)
   g_assert_cmpstr (agent_conversation_get_title (read_back), ==, "Travel plans");
   g_assert_cmpstr (agent_conversation_get_provider (read_back), ==, "openai");
   g_assert_cmpstr (agent_conversation_get_model (read_back), ==, "llama3.2");
+  g_assert_cmpstr (agent_conversation_get_profile (read_back), ==, "Work");
   g_assert_true (json_node_equal (agent_conversation_get_settings (read_back), settings));
 
   /* A title of its own comes with the first message of one without */
@@ -421,6 +443,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/properties/session", test_session);
+  g_test_add_func ("/properties/profile", test_profile);
+  g_test_add_func ("/properties/profile-list", test_profile_list);
   g_test_add_data_func ("/properties/mcp-client/stdio", "stdio", test_mcp_client);
   g_test_add_data_func ("/properties/mcp-client/http", "http", test_mcp_client);
   names = agent_provider_list_names ();

@@ -228,7 +228,7 @@ test_migrate_from_v4 (void)
   store = agent_store_new (path, &error);
   g_assert_no_error (error);
   version = test_store_query (path, "PRAGMA user_version");
-  g_assert_cmpstr (version, ==, "7");
+  g_assert_cmpstr (version, ==, "8");
 
   /* What the old agent-cli wrote is all there */
   list = agent_store_list_conversations (store);

@@ -444,8 +444,7 @@ static void
 test_migrate_from_v6 (void)
 {
   g_autofree char *dir = agent_test_make_dir ("test-store-v6");
-  g_autofree char *path = g_build_filename (dir, "old.db", NULL);
-  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "test-store-v6.db", NULL);
+  g_autofree char *path = test_store_copy_fixture (dir, "test-store-v6.db", "6");
   static const struct
   {
     gint64      id;
@@ -457,25 +456,15 @@ test_migrate_from_v6 (void)
     { 2, 4, "0<-,1<0,2<1,3<2", "The result of 6 * 7 is 42." },
     { 3, 2, "0<-,1<0", "Hello! I am the **libagent demo server**" },
   };
-  g_autofree char *contents = NULL;
   g_autofree char *version = NULL;
   g_autofree char *leaves = NULL;
   g_autoptr(AgentStore) store = NULL;
   g_autoptr(GError) error = NULL;
-  gsize len;
-
-  g_file_get_contents (source, &contents, &len, &error);
-  g_assert_no_error (error);
-  g_file_set_contents (path, contents, len, &error);
-  g_assert_no_error (error);
-  version = test_store_query (path, "PRAGMA user_version");
-  g_assert_cmpstr (version, ==, "6");
-  g_clear_pointer (&version, g_free);
 
   store = agent_store_new (path, &error);
   g_assert_no_error (error);
   version = test_store_query (path, "PRAGMA user_version");
-  g_assert_cmpstr (version, ==, "7");
+  g_assert_cmpstr (version, ==, "8");
   leaves = test_store_query (path, "SELECT group_concat (id || ':' || leaf, ',') FROM "
                                    "(SELECT id, leaf FROM conversations ORDER BY id)");
   g_assert_cmpstr (leaves, ==, "1:3,2:3,3:1");

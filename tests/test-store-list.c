@@ -424,7 +424,7 @@ test_migrate_from_v1 (void)
   store = agent_store_new (path, &error);
   g_assert_no_error (error);
   version = test_store_query (path, "PRAGMA user_version");
-  g_assert_cmpstr (version, ==, "7");
+  g_assert_cmpstr (version, ==, "8");
 
   list = agent_store_list_conversations (store);
   g_assert_cmpuint (g_list_model_get_n_items (list), ==, 2);

@@ -128,6 +128,29 @@ test_store_read_back (TestStore   *self,
   return conversation;
 }
 
+/* A copy in @dir of the database tests/@name, checked to be of schema
+ * @version; returns its path */
+char *
+test_store_copy_fixture (const char *dir,
+                         const char *name,
+                         const char *version)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, name, NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *found = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len;
+
+  g_file_get_contents (source, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (path, contents, len, &error);
+  g_assert_no_error (error);
+  found = test_store_query (path, "PRAGMA user_version");
+  g_assert_cmpstr (found, ==, version);
+  return g_steal_pointer (&path);
+}
+
 /* Raw SQL, on a connection of its own (waiting while the store's writer
  * thread commits) */
 void

@@ -29,6 +29,9 @@ AgentConversation *test_store_read_back         (TestStore          *self,
                                                  gint64              id,
                                                  AgentStore        **store);
 
+char              *test_store_copy_fixture      (const char         *dir,
+                                                 const char         *name,
+                                                 const char         *version);
 void               test_store_exec              (const char         *path,
                                                  const char         *sql);
 char              *test_store_query             (const char         *path,

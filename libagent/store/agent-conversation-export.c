@@ -199,6 +199,7 @@ _agent_conversation_to_json (AgentConversation *self)
   add_time (builder, "updated", updated);
   add_string (builder, "provider", self->provider);
   add_string (builder, "model", self->model);
+  add_string (builder, "profile", self->profile);
   add_node (builder, "settings", self->settings ? json_node_copy (self->settings) : NULL);
   add_messages (builder, self);
   json_builder_end_object (builder);

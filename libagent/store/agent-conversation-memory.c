@@ -82,6 +82,7 @@ add_insert_row (AgentConversation *self,
   _agent_store_batch_text (batch, self->provider, -1);
   _agent_store_batch_text (batch, self->model, -1);
   _agent_store_batch_take_text (batch, _agent_store_node_to_text (self->settings));
+  _agent_store_batch_text (batch, self->profile, -1);
 }
 
 static void
@@ -159,6 +160,7 @@ _agent_conversation_take_imported (AgentConversation *self,
                                    gint64             created,
                                    const char        *provider,
                                    const char        *model,
+                                   const char        *profile,
                                    JsonNode          *settings,
                                    GPtrArray         *messages,
                                    GArray            *parents,
@@ -179,6 +181,7 @@ _agent_conversation_take_imported (AgentConversation *self,
     self->created = created;
   self->provider = g_strdup (provider);
   self->model = g_strdup (model);
+  self->profile = g_strdup (profile);
   self->settings = settings ? json_node_ref (settings) : NULL;
   for (guint seq = 0; seq < messages->len; seq++)
     if (!_agent_message_tree_insert (tree, seq, g_array_index (parents, guint, seq),

@@ -22,6 +22,7 @@ struct _AgentConversation
   GDateTime     *updated_time;
   char          *provider;
   char          *model;
+  char          *profile;
   JsonNode      *settings;
   AgentMessageTree *tree;     /* every message, in branches; NULL until loaded */
   GPtrArray     *messages;    /* the tree's path: NULL until loaded */
@@ -92,6 +93,7 @@ void  _agent_conversation_take_imported (AgentConversation  *self,
                                          gint64              created,
                                          const char         *provider,
                                          const char         *model,
+                                         const char         *profile,
                                          JsonNode           *settings,
                                          GPtrArray          *messages,
                                          GArray             *parents,

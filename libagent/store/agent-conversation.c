@@ -73,6 +73,7 @@ enum {
   PROP_UPDATED,
   PROP_PROVIDER,
   PROP_MODEL,
+  PROP_PROFILE,
   PROP_SETTINGS,
   N_PROPS
 };
@@ -334,6 +335,7 @@ agent_conversation_finalize (GObject *object)
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->provider, g_free);
   g_clear_pointer (&self->model, g_free);
+  g_clear_pointer (&self->profile, g_free);
   g_clear_pointer (&self->settings, json_node_unref);
   g_clear_pointer (&self->created_time, g_date_time_unref);
   g_clear_pointer (&self->updated_time, g_date_time_unref);
@@ -374,6 +376,10 @@ agent_conversation_get_property (GObject    *object,
 
     case PROP_MODEL:
       g_value_set_string (value, self->model);
+      break;
+
+    case PROP_PROFILE:
+      g_value_set_string (value, self->profile);
       break;
 
     case PROP_SETTINGS:
@@ -449,6 +455,18 @@ agent_conversation_class_init (AgentConversationClass *klass)
     g_param_spec_string ("model", NULL, NULL, NULL, flags);
 
   /**
+   * AgentConversation:profile:
+   *
+   * The name of the profile the conversation is held with (see
+   * [class@Agent.ProfileList]), or %NULL: conversations of older versions
+   * have none.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_PROFILE] =
+    g_param_spec_string ("profile", NULL, NULL, NULL, flags);
+
+  /**
    * AgentConversation:settings:
    *
    * The application's settings for the conversation (base URL, system
@@ -496,7 +514,7 @@ _agent_conversation_new (AgentStoreDb *db)
   return self;
 }
 
-/* From "SELECT id, title, created, updated, provider, model, settings" */
+/* From "SELECT id, title, created, updated, provider, model, settings, profile" */
 AgentConversation *
 _agent_conversation_new_from_row (AgentStoreDb *db,
                                   sqlite3_stmt *row)
@@ -512,6 +530,7 @@ _agent_conversation_new_from_row (AgentStoreDb *db,
   self->updated = sqlite3_column_int64 (row, 3);
   self->provider = g_strdup ((const char *) sqlite3_column_text (row, 4));
   self->model = g_strdup ((const char *) sqlite3_column_text (row, 5));
+  self->profile = g_strdup ((const char *) sqlite3_column_text (row, 7));
   if (settings != NULL && (self->settings = agent_json_parse (settings, -1, NULL)))
     json_node_seal (self->settings);
   return self;
@@ -763,6 +782,60 @@ agent_conversation_set_model (AgentConversation  *self,
 
   replace_string (self, &self->provider, provider, PROP_PROVIDER);
   replace_string (self, &self->model, model, PROP_MODEL);
+  return TRUE;
+}
+
+/**
+ * agent_conversation_get_profile:
+ * @self: a [class@Agent.Conversation]
+ *
+ * Gets the name of the profile the conversation is held with, to continue
+ * it with the same server ([method@Agent.ProfileList.lookup]).
+ * [property@Agent.Conversation:profile].
+ *
+ * Returns: (nullable) (transfer none): the profile's name, owned by the
+ *   conversation, or %NULL when none was recorded
+ *
+ * Since: 0.1
+ */
+const char *
+agent_conversation_get_profile (AgentConversation *self)
+{
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), NULL);
+  return self->profile;
+}
+
+/**
+ * agent_conversation_set_profile:
+ * @self: a [class@Agent.Conversation]
+ * @profile: (nullable): the profile's name, or %NULL for none
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Records the name of the profile the conversation is held with (written
+ * on the store's writer thread). The profile's provider and model are
+ * recorded apart, with [method@Agent.Conversation.set_model].
+ *
+ * Returns: %TRUE if it was recorded
+ *
+ * Since: 0.1
+ */
+gboolean
+agent_conversation_set_profile (AgentConversation  *self,
+                                const char         *profile,
+                                GError            **error)
+{
+  static const AgentStoreStatement columns[] = { STMT_SET_PROFILE };
+
+  g_return_val_if_fail (AGENT_IS_CONVERSATION (self), FALSE);
+
+  if (profile != NULL && *profile == '\0')
+    profile = NULL;
+  if (g_strcmp0 (self->profile, profile) == 0)
+    return TRUE;
+  if (!_agent_conversation_update_columns (self, columns, (const char * const[]) { profile }, 1, error))
+    return FALSE;
+
+  replace_string (self, &self->profile, profile, PROP_PROFILE);
   return TRUE;
 }
 

@@ -61,6 +61,12 @@ gboolean    agent_conversation_set_model    (AgentConversation  *self,
                                              const char         *model,
                                              GError            **error);
 AGENT_AVAILABLE_IN_ALL
+const char *agent_conversation_get_profile  (AgentConversation  *self);
+AGENT_AVAILABLE_IN_ALL
+gboolean    agent_conversation_set_profile  (AgentConversation  *self,
+                                             const char         *profile,
+                                             GError            **error);
+AGENT_AVAILABLE_IN_ALL
 JsonNode   *agent_conversation_get_settings (AgentConversation  *self);
 AGENT_AVAILABLE_IN_ALL
 gboolean    agent_conversation_set_settings (AgentConversation  *self,

@@ -27,8 +27,8 @@
 
 static const char * const statement_sql[N_STATEMENTS] = {
   [STMT_INSERT_CONVERSATION] =
-    "INSERT INTO conversations (title, created, updated, provider, model, settings) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    "INSERT INTO conversations (title, created, updated, provider, model, settings, profile) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
   [STMT_TOUCH_CONVERSATION] =
     "UPDATE conversations SET updated = ?2, title = coalesce (title, ?3), leaf = ?4 WHERE id = ?1",
   [STMT_INSERT_MESSAGE] =
@@ -63,6 +63,7 @@ static const char * const statement_sql[N_STATEMENTS] = {
   [STMT_SET_TITLE] = "UPDATE conversations SET title = ?2 WHERE id = ?1",
   [STMT_SET_PROVIDER] = "UPDATE conversations SET provider = ?2 WHERE id = ?1",
   [STMT_SET_MODEL] = "UPDATE conversations SET model = ?2 WHERE id = ?1",
+  [STMT_SET_PROFILE] = "UPDATE conversations SET profile = ?2 WHERE id = ?1",
   [STMT_SET_SETTINGS] = "UPDATE conversations SET settings = ?2 WHERE id = ?1",
   [STMT_SET_ERROR] =
     "UPDATE messages SET error = ?3 WHERE conversation_id = ?1 AND position = ?2",

@@ -17,6 +17,7 @@ typedef struct
   gint64      created;      /* 0: not said */
   char       *provider;
   char       *model;
+  char       *profile;
   JsonNode   *settings;
   GPtrArray  *messages;     /* of AgentMessage: "messages", then "branches" */
   guint       n_path;       /* how many are "messages" */

@@ -53,6 +53,7 @@ import_free (AgentStoreImport *import)
   g_free (import->title);
   g_free (import->provider);
   g_free (import->model);
+  g_free (import->profile);
   g_clear_pointer (&import->settings, json_node_unref);
   g_clear_pointer (&import->messages, g_ptr_array_unref);
   g_clear_pointer (&import->errors, g_hash_table_unref);
@@ -569,6 +570,7 @@ read_conversation (AgentStoreImport  *import,
       !read_time (&root, "created", NULL, &created, error) ||
       !read_string (&root, "provider", FALSE, NULL, &import->provider, error) ||
       !read_string (&root, "model", FALSE, NULL, &import->model, error) ||
+      !read_string (&root, "profile", FALSE, NULL, &import->profile, error) ||
       !read_object (&root, "settings", NULL, &import->settings, error) ||
       !check_array (&root, "messages", NULL, &messages, error) ||
       !check_array (&root, "branches", NULL, &branches, error))
@@ -648,7 +650,8 @@ read_cb (GObject      *object,
   cancellable = g_task_get_cancellable (task);
   conversation = agent_store_create_conversation (self);
   _agent_conversation_take_imported (conversation, import->title, import->created,
-                                     import->provider, import->model, import->settings,
+                                     import->provider, import->model, import->profile,
+                                     import->settings,
                                      g_steal_pointer (&import->messages),
                                      import->seq_parents, import->leaf_seq,
                                      g_steal_pointer (&import->errors));
@@ -665,7 +668,7 @@ read_cb (GObject      *object,
  * @user_data: data for @callback
  *
  * Imports a conversation that was exported as JSON, as a new conversation
- * of the store: its title, its creation time, its provider, model and
+ * of the store: its title, its creation time, its provider, model, profile and
  * settings, its messages on every branch with their attachments, tool
  * calls, usage and metrics, the active branch, and the errors kept with
  * them; a file exported before conversations had branches is one branch.

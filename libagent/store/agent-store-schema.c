@@ -177,6 +177,11 @@ static const char migration_7[] =
   "UPDATE conversations SET leaf = "
   "  (SELECT max (position) FROM messages WHERE conversation_id = conversations.id);";
 
+/* 8: the profile a conversation is held with (its name in the profiles
+ *    file agent-chat and agent-cli share); older conversations have none. */
+static const char migration_8[] =
+  "ALTER TABLE conversations ADD COLUMN profile TEXT;";
+
 static const char * const migrations[] = {
   migration_1,
   migration_2,
@@ -185,6 +190,7 @@ static const char * const migrations[] = {
   migration_5,
   migration_6,
   migration_7,
+  migration_8,
 };
 
 guint

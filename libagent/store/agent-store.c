@@ -111,7 +111,7 @@ load_list (AgentStore  *self,
   int rc;
 
   if (sqlite3_prepare_v2 (self->db->db,
-                          "SELECT id, title, created, updated, provider, model, settings "
+                          "SELECT id, title, created, updated, provider, model, settings, profile "
                           "FROM conversations WHERE deleted IS NULL ORDER BY updated DESC, id DESC",
                           -1, &statement, NULL) != SQLITE_OK)
     {
