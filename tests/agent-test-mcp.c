@@ -121,6 +121,19 @@ agent_test_mcp_elicitation_new (void)
   return agent_mcp_client_new_stdio ("asker", "node", args);
 }
 
+/* The hostile server of the tests (agent-test-mcp-server), offering
+ * @n_tools filler tools besides its own */
+AgentMcpClient *
+agent_test_mcp_hostile_new (guint n_tools)
+{
+  const char *server = agent_test_find_program ("AGENT_TEST_MCP_SERVER", "tests",
+                                                "agent-test-mcp-server");
+  g_autofree char *count = g_strdup_printf ("%u", n_tools);
+  const char *args[] = { "--tools", count, NULL };
+
+  return agent_mcp_client_new_stdio ("hostile", server, args);
+}
+
 guint16
 agent_test_mcp_free_port (void)
 {

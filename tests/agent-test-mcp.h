@@ -48,6 +48,7 @@ AgentMcpClient     *agent_test_mcp_dynamic_new      (void);
 AgentMcpClient     *agent_test_mcp_features_new     (void);
 AgentMcpClient     *agent_test_mcp_elicitation_new  (void);
 AgentTestProcess   *agent_test_mcp_everything_http  (char                **url);
+AgentMcpClient     *agent_test_mcp_hostile_new      (guint                 n_tools);
 
 void                agent_test_mcp_connect          (AgentMcpClient       *client);
 GError             *agent_test_mcp_connect_error    (AgentMcpClient       *client);
