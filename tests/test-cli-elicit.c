@@ -432,6 +432,7 @@ test_not_interactive (void)
   agent_test_process_assert_exit (cli, 0);
 
   event = agent_test_process_nth_event (cli, "mcp-elicitation", 0);
+  g_assert_cmpstr (agent_test_get_string (event, "name"), ==, "everything");
   g_assert_cmpstr (agent_test_get_string (event, "server"), ==, "everything");
   g_assert_cmpstr (agent_test_get_string (event, "mode"), ==, "form");
   g_assert_cmpstr (agent_test_get_string (event, "message"), ==,

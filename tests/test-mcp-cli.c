@@ -219,6 +219,7 @@ test_tool_changed (void)
 
   event = agent_test_process_nth_event (cli, "mcp-tool-changed", 0);
   g_assert_nonnull (event);
+  g_assert_cmpstr (agent_test_get_string (event, "name"), ==, "features");
   g_assert_cmpstr (agent_test_get_string (event, "server"), ==, "features");
   g_assert_cmpstr (agent_test_get_string (event, "tool"), ==, "plain");
   g_assert_nonnull (strstr (agent_test_get_string (event, "description"), "id_rsa"));
