@@ -16,16 +16,6 @@
 
 #if AGENT_HAS_STORE
 
-/* As agent-cli-store.c's: prints @error (taken); EXIT_FAILURE */
-static int
-fail (CliOutput *output,
-      GError    *error)
-{
-  cli_output_error (output, error);
-  g_error_free (error);
-  return EXIT_FAILURE;
-}
-
 int
 cli_export_conversation (AgentConversation *conversation,
                          const char        *format,
@@ -40,11 +30,13 @@ cli_export_conversation (AgentConversation *conversation,
   else if (g_strcmp0 (format, "json") == 0)
     which = AGENT_EXPORT_FORMAT_JSON;
   else
-    return fail (output, g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                                      _("--export takes markdown or json, not “%s”"), format));
+    return cli_output_fail (output,
+                            g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                         _("--export takes markdown or json, not “%s”"),
+                                         format));
 
   if (!(text = agent_conversation_export (conversation, which, &error)))
-    return fail (output, g_steal_pointer (&error));
+    return cli_output_fail (output, g_steal_pointer (&error));
   fputs (text, stdout);
   if (!g_str_has_suffix (text, "\n"))
     fputc ('\n', stdout);
@@ -74,7 +66,7 @@ cli_import_conversation (AgentStore *store,
   g_autoptr(GError) error = NULL;
 
   if (!(bytes = g_file_load_bytes (file, NULL, NULL, &error)))
-    return fail (output, g_steal_pointer (&error));
+    return cli_output_fail (output, g_steal_pointer (&error));
 
   agent_store_import_conversation_async (store, bytes, NULL, imported_cb, &result);
   while (result == NULL)
@@ -82,7 +74,7 @@ cli_import_conversation (AgentStore *store,
   if (!(conversation = agent_store_import_conversation_finish (store, result, &error)))
     {
       g_prefix_error (&error, _("%s is not imported: "), path);
-      return fail (output, g_steal_pointer (&error));
+      return cli_output_fail (output, g_steal_pointer (&error));
     }
 
   if (json)

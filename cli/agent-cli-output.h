@@ -8,6 +8,8 @@
 
 #pragma once
 
+#include <stdlib.h>
+
 #include <agent.h>
 
 G_BEGIN_DECLS
@@ -61,6 +63,18 @@ void       cli_output_done              (CliOutput      *self,
                                          AgentMetrics   *metrics);
 void       cli_output_error             (CliOutput      *self,
                                          const GError   *error);
+
+/* cli_output_error() of @error, which it frees: EXIT_FAILURE, for a
+ * command that ends there (`return cli_output_fail (output, error);`) */
+static inline int
+cli_output_fail (CliOutput *self,
+                 GError    *error)
+{
+  cli_output_error (self, error);
+  g_error_free (error);
+  return EXIT_FAILURE;
+}
+
 void       cli_output_notice            (CliOutput      *self,
                                          const char     *text);
 /* AgentSession::notice: a line on stderr, or {"type": "notice", "code",

@@ -140,15 +140,6 @@ wait_for (GAsyncResult **result)
 
 #if AGENT_HAS_STORE
 
-static int
-fail (CliOutput  *output,
-      GError     *error)
-{
-  cli_output_error (output, error);
-  g_error_free (error);
-  return EXIT_FAILURE;
-}
-
 /* Ends a listing's array and event, and prints it with --json */
 static void
 end_list (JsonBuilder *builder,
@@ -429,31 +420,36 @@ cli_store_prepare (CliStore  **out,
     {
       if (!wanted)
         return -1;
-      return fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                                                _("--no-store cannot go with --store, --continue, "
-                                                  "--conversation or --list-conversations")));
+      return cli_output_fail (output,
+                              g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                                   _("--no-store cannot go with --store, "
+                                                     "--continue, --conversation or "
+                                                     "--list-conversations")));
     }
 
   if (opt_continue && opt_conversation)
-    return fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                                              _("--continue and --conversation cannot go "
-                                                "together")));
+    return cli_output_fail (output,
+                            g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                                 _("--continue and --conversation cannot go "
+                                                   "together")));
 
   if ((opt_regenerate || opt_branches || opt_branch >= 0) && !opt_continue && !opt_conversation)
-    return fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                                              _("--regenerate, --branches and --branch need a "
-                                                "kept conversation: --continue or "
-                                                "--conversation ID")));
+    return cli_output_fail (output,
+                            g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                                 _("--regenerate, --branches and --branch need a "
+                                                   "kept conversation: --continue or "
+                                                   "--conversation ID")));
   if (opt_export && !opt_continue && !opt_conversation)
-    return fail (output, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                                              _("--export needs a kept conversation: --continue "
-                                                "or --conversation ID")));
+    return cli_output_fail (output,
+                            g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                                 _("--export needs a kept conversation: --continue "
+                                                   "or --conversation ID")));
 
   if (!(self->store = agent_store_new (opt_store, &error)))
     {
       /* Without a word about the store, a chat still works without it */
       if (wanted)
-        return fail (output, g_steal_pointer (&error));
+        return cli_output_fail (output, g_steal_pointer (&error));
       cli_output_notice (output, error->message);
       cli_output_notice (output, _("This conversation is not kept."));
       return -1;
@@ -468,9 +464,11 @@ cli_store_prepare (CliStore  **out,
     {
       self->conversation = agent_store_lookup_conversation (self->store, opt_conversation);
       if (self->conversation == NULL)
-        return fail (output, g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                                          _("There is no conversation %lld in %s"),
-                                          (long long) opt_conversation, agent_store_get_path (self->store)));
+        return cli_output_fail (output,
+                                g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                             _("There is no conversation %lld in %s"),
+                                             (long long) opt_conversation,
+                                             agent_store_get_path (self->store)));
     }
   else if (opt_continue)
     {
@@ -481,14 +479,15 @@ cli_store_prepare (CliStore  **out,
 
   if (self->conversation == NULL && (opt_regenerate || opt_branches || opt_branch >= 0 ||
                                      opt_export))
-    return fail (output, g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                                      _("There is no conversation in %s"),
-                                      agent_store_get_path (self->store)));
+    return cli_output_fail (output,
+                            g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                                         _("There is no conversation in %s"),
+                                         agent_store_get_path (self->store)));
 
   if (self->conversation == NULL)
     self->conversation = agent_store_create_conversation (self->store);
   else if (!agent_conversation_load (self->conversation, &error))
-    return fail (output, g_steal_pointer (&error));
+    return cli_output_fail (output, g_steal_pointer (&error));
   else
     {
       fill (provider, agent_conversation_get_provider (self->conversation));
@@ -503,7 +502,7 @@ cli_store_prepare (CliStore  **out,
     return cli_export_conversation (self->conversation, opt_export, output);
   if (opt_branch >= 0 && !agent_conversation_select_message (self->conversation, opt_branch,
                                                              &error))
-    return fail (output, g_steal_pointer (&error));
+    return cli_output_fail (output, g_steal_pointer (&error));
 
   *out = g_steal_pointer (&self);
 #else
@@ -635,7 +634,7 @@ cli_store_attach (CliStore     *self,
       g_autoptr(GError) error = NULL;
 
       if (!agent_conversation_record_session (self->conversation, session, &error))
-        return fail (output, g_steal_pointer (&error));
+        return cli_output_fail (output, g_steal_pointer (&error));
       agent_session_set_memory (session, AGENT_MEMORY (self->conversation));
     }
 #endif
