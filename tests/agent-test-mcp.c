@@ -134,6 +134,26 @@ agent_test_mcp_hostile_new (guint n_tools)
   return agent_mcp_client_new_stdio ("hostile", server, args);
 }
 
+/* Writes @json as mcp.json in a new directory named after @dir_prefix */
+void
+agent_test_mcp_config_init (AgentTestMcpConfig *self,
+                            const char         *dir_prefix,
+                            const char         *json)
+{
+  self->dir = agent_test_make_dir (dir_prefix);
+  self->path = agent_test_write_file (self->dir, "mcp.json", json, -1);
+}
+
+/* Removes the file and its directory */
+void
+agent_test_mcp_config_clear (AgentTestMcpConfig *self)
+{
+  g_assert_no_errno (g_unlink (self->path));
+  agent_test_remove_dir (self->dir);
+  g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->dir, g_free);
+}
+
 guint16
 agent_test_mcp_free_port (void)
 {
