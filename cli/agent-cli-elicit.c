@@ -110,6 +110,10 @@ print_event (CliElicitor               *self,
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "type");
   json_builder_add_string_value (builder, "mcp-elicitation");
+  /* The server's name in "name", as in the other mcp-* lines; "server"
+   * too, for the scripts that read it before */
+  json_builder_set_member_name (builder, "name");
+  json_builder_add_string_value (builder, agent_mcp_elicitation_get_server_name (request));
   json_builder_set_member_name (builder, "server");
   json_builder_add_string_value (builder, agent_mcp_elicitation_get_server_name (request));
   json_builder_set_member_name (builder, "mode");

@@ -420,6 +420,10 @@ tool_changed_cb (AgentMcpClient      *client,
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "type");
       json_builder_add_string_value (builder, "mcp-tool-changed");
+      /* The server's name in "name", as in the other mcp-* lines; "server"
+       * too, for the scripts that read it before */
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, agent_mcp_client_get_name (client));
       json_builder_set_member_name (builder, "server");
       json_builder_add_string_value (builder, agent_mcp_client_get_name (client));
       json_builder_set_member_name (builder, "tool");

@@ -12,6 +12,7 @@
  *   progress    {"steps": N, "ms": M}  N progress reports M ms apart, then "done"
  *   echo        {"text": "…"}          the text back
  *   deep        {"depth": N}           a result whose structuredContent nests N arrays
+ *   raw         {…}                    the tools/call line it read, as it came
  *
  * --pid-file writes its process id there once it runs; --linger keeps it
  * alive after its input ends (a server that ignores the end of its input);
@@ -67,6 +68,8 @@ list_tools (JsonNode *id,
     "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}}",
     "{\"name\":\"deep\",\"description\":\"A result nested `depth` arrays deep\","
     "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"depth\":{\"type\":\"integer\"}}}}",
+    "{\"name\":\"raw\",\"description\":\"The request line, as it came\","
+    "\"inputSchema\":{\"type\":\"object\"}}",
   };
   g_autofree char *id_text = json_to_string (id, FALSE);
   g_autoptr(GString) line = g_string_new (NULL);
@@ -95,7 +98,8 @@ int_argument (JsonObject *arguments,
 
 static void
 call_tool (JsonNode   *id,
-           JsonObject *params)
+           JsonObject *params,
+           const char *request)
 {
   const char *name = json_object_get_string_member_with_default (params, "name", "");
   JsonObject *arguments = json_object_has_member (params, "arguments") ?
@@ -156,6 +160,15 @@ call_tool (JsonNode   *id,
 
       for (gint64 i = 0; i < count; i++)
         g_string_append_printf (line, "%s{\"type\":\"text\",\"text\":\"x\"}", i > 0 ? "," : "");
+    }
+  else if (g_str_equal (name, "raw"))
+    {
+      /* Unparsed: what a parse would change (numbers) shows as written */
+      g_autofree char *received = g_strchomp (g_strdup (request));
+      g_autoptr(JsonNode) node = json_node_init_string (json_node_alloc (), received);
+      g_autofree char *quoted = json_to_string (node, FALSE);
+
+      g_string_append_printf (line, "{\"type\":\"text\",\"text\":%s}", quoted);
     }
   else
     {
@@ -225,7 +238,7 @@ main (int   argc,
       else if (g_str_equal (method, "tools/list"))
         list_tools (id, n_tools);
       else if (g_str_equal (method, "tools/call"))
-        call_tool (id, json_object_get_object_member (message, "params"));
+        call_tool (id, json_object_get_object_member (message, "params"), text);
       else
         answer (id, "{}");
     }

@@ -121,6 +121,39 @@ agent_test_mcp_elicitation_new (void)
   return agent_mcp_client_new_stdio ("asker", "node", args);
 }
 
+/* The hostile server of the tests (agent-test-mcp-server), offering
+ * @n_tools filler tools besides its own */
+AgentMcpClient *
+agent_test_mcp_hostile_new (guint n_tools)
+{
+  const char *server = agent_test_find_program ("AGENT_TEST_MCP_SERVER", "tests",
+                                                "agent-test-mcp-server");
+  g_autofree char *count = g_strdup_printf ("%u", n_tools);
+  const char *args[] = { "--tools", count, NULL };
+
+  return agent_mcp_client_new_stdio ("hostile", server, args);
+}
+
+/* Writes @json as mcp.json in a new directory named after @dir_prefix */
+void
+agent_test_mcp_config_init (AgentTestMcpConfig *self,
+                            const char         *dir_prefix,
+                            const char         *json)
+{
+  self->dir = agent_test_make_dir (dir_prefix);
+  self->path = agent_test_write_file (self->dir, "mcp.json", json, -1);
+}
+
+/* Removes the file and its directory */
+void
+agent_test_mcp_config_clear (AgentTestMcpConfig *self)
+{
+  g_assert_no_errno (g_unlink (self->path));
+  agent_test_remove_dir (self->dir);
+  g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->dir, g_free);
+}
+
 guint16
 agent_test_mcp_free_port (void)
 {

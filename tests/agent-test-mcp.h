@@ -38,6 +38,13 @@ typedef struct
   AgentMcpClient *client;
 } AgentTestMcpKillable;
 
+/* An mcpServers file in a directory of its own */
+typedef struct
+{
+  char *dir;
+  char *path;
+} AgentTestMcpConfig;
+
 gboolean            agent_test_mcp_init             (int                  *argc,
                                                      char               ***argv);
 const char         *agent_test_mcp_dir              (void);
@@ -48,6 +55,11 @@ AgentMcpClient     *agent_test_mcp_dynamic_new      (void);
 AgentMcpClient     *agent_test_mcp_features_new     (void);
 AgentMcpClient     *agent_test_mcp_elicitation_new  (void);
 AgentTestProcess   *agent_test_mcp_everything_http  (char                **url);
+AgentMcpClient     *agent_test_mcp_hostile_new      (guint                 n_tools);
+void                agent_test_mcp_config_init      (AgentTestMcpConfig   *self,
+                                                     const char           *dir_prefix,
+                                                     const char           *json);
+void                agent_test_mcp_config_clear     (AgentTestMcpConfig   *self);
 
 void                agent_test_mcp_connect          (AgentMcpClient       *client);
 GError             *agent_test_mcp_connect_error    (AgentMcpClient       *client);

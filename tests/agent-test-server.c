@@ -56,6 +56,7 @@ typedef struct
   const char         *method;     /* interned */
   SoupMessageHeaders *headers;
   JsonNode           *body;
+  char               *text;       /* the body as it came */
   guint16             port;       /* the client's: one per connection */
 } Request;
 
@@ -110,6 +111,7 @@ request_free (gpointer data)
   g_free (request->path);
   g_clear_pointer (&request->headers, soup_message_headers_unref);
   g_clear_pointer (&request->body, json_node_unref);
+  g_free (request->text);
   g_free (request);
 }
 
@@ -185,6 +187,7 @@ server_cb (SoupServer        *server,
   request->headers = soup_message_headers_ref (soup_server_message_get_request_headers (message));
   request->port = g_inet_socket_address_get_port (
     G_INET_SOCKET_ADDRESS (soup_server_message_get_remote_address (message)));
+  request->text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
   if (g_bytes_get_size (bytes) > 0)
     {
       g_autoptr(JsonParser) parser = json_parser_new ();
@@ -459,6 +462,16 @@ agent_test_server_get_request_body (AgentTestServer *self,
 {
   g_assert_cmpuint (index, <, self->requests->len);
   return ((Request *)g_ptr_array_index (self->requests, index))->body;
+}
+
+/* The body as the client wrote it: what a parse would change (numbers
+ * beyond a double's precision) stays as it was. */
+const char *
+agent_test_server_get_request_text (AgentTestServer *self,
+                                    guint            index)
+{
+  g_assert_cmpuint (index, <, self->requests->len);
+  return ((Request *)g_ptr_array_index (self->requests, index))->text;
 }
 
 const char *

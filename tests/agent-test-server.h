@@ -34,6 +34,8 @@ AgentTestResponse *agent_test_server_add_response       (AgentTestServer   *self
 guint              agent_test_server_get_n_requests     (AgentTestServer   *self);
 JsonNode          *agent_test_server_get_request_body   (AgentTestServer   *self,
                                                          guint              index);
+const char        *agent_test_server_get_request_text   (AgentTestServer   *self,
+                                                         guint              index);
 const char        *agent_test_server_get_request_header (AgentTestServer   *self,
                                                          guint              index,
                                                          const char        *name);

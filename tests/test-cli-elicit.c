@@ -31,14 +31,8 @@
  * guard against a hang, not a measure */
 #define QUESTION_WAIT_SECONDS 60
 
-typedef struct
-{
-  char *dir;
-  char *path;
-} Config;
-
 static void
-config_init (Config *self)
+config_init (AgentTestMcpConfig *self)
 {
   g_autofree char *server = agent_test_mcp_server_path ("server-everything");
   g_autofree char *text = NULL;
@@ -46,17 +40,7 @@ config_init (Config *self)
   text = g_strdup_printf ("{\"mcpServers\":{\"everything\":{\"command\":\"node\","
                           "\"args\":[\"%s\",\"stdio\"]}}}",
                           server);
-  self->dir = agent_test_make_dir ("agent-cli-elicit");
-  self->path = agent_test_write_file (self->dir, "mcp.json", text, -1);
-}
-
-static void
-config_clear (Config *self)
-{
-  g_assert_no_errno (g_unlink (self->path));
-  agent_test_remove_dir (self->dir);
-  g_free (self->path);
-  g_free (self->dir);
+  agent_test_mcp_config_init (self, "agent-cli-elicit", text);
 }
 
 /* The model calls trigger-elicitation-request, then answers "Asked." */
@@ -246,9 +230,9 @@ call_result (GPtrArray *events)
 }
 
 static void
-run_on_terminal (Terminal        *terminal,
-                 AgentTestServer *server,
-                 Config          *config)
+run_on_terminal (Terminal           *terminal,
+                 AgentTestServer    *server,
+                 AgentTestMcpConfig *config)
 {
   script_elicit (server);
   terminal_start (terminal, AGENT_TEST_ARGS ("--json", "--yes", "--mcp-config", config->path,
@@ -267,7 +251,7 @@ test_accept (void)
   JsonObject *event;
   const char *result;
   Terminal terminal;
-  Config config;
+  AgentTestMcpConfig config;
 
   config_init (&config);
   run_on_terminal (&terminal, server, &config);
@@ -315,7 +299,7 @@ test_accept (void)
   g_assert_cmpstr (agent_test_get_string (event, "action"), ==, "accept");
 
   terminal_clear (&terminal);
-  config_clear (&config);
+  agent_test_mcp_config_clear (&config);
 }
 
 static void
@@ -325,7 +309,7 @@ test_invalid_then_valid (void)
   g_autoptr(GPtrArray) events = NULL;
   const char *result;
   Terminal terminal;
-  Config config;
+  AgentTestMcpConfig config;
 
   config_init (&config);
   run_on_terminal (&terminal, server, &config);
@@ -374,7 +358,7 @@ test_invalid_then_valid (void)
   g_assert_null (strstr (result, "birthdate"));
 
   terminal_clear (&terminal);
-  config_clear (&config);
+  agent_test_mcp_config_clear (&config);
 }
 
 static void
@@ -392,7 +376,7 @@ test_decline_and_cancel (void)
       g_autoptr(AgentTestServer) server = agent_test_server_new ();
       g_autoptr(GPtrArray) events = NULL;
       Terminal terminal;
-      Config config;
+      AgentTestMcpConfig config;
 
       config_init (&config);
       run_on_terminal (&terminal, server, &config);
@@ -410,7 +394,7 @@ test_decline_and_cancel (void)
                                               "action"), ==, cases[i].action);
 
       terminal_clear (&terminal);
-      config_clear (&config);
+      agent_test_mcp_config_clear (&config);
     }
 }
 
@@ -421,7 +405,7 @@ test_not_interactive (void)
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
   JsonObject *event;
-  Config config;
+  AgentTestMcpConfig config;
 
   config_init (&config);
   script_elicit (server);
@@ -432,6 +416,7 @@ test_not_interactive (void)
   agent_test_process_assert_exit (cli, 0);
 
   event = agent_test_process_nth_event (cli, "mcp-elicitation", 0);
+  g_assert_cmpstr (agent_test_get_string (event, "name"), ==, "everything");
   g_assert_cmpstr (agent_test_get_string (event, "server"), ==, "everything");
   g_assert_cmpstr (agent_test_get_string (event, "mode"), ==, "form");
   g_assert_cmpstr (agent_test_get_string (event, "message"), ==,
@@ -441,7 +426,7 @@ test_not_interactive (void)
                               "User declined to provide the requested information");
   g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "Asked.");
 
-  config_clear (&config);
+  agent_test_mcp_config_clear (&config);
 }
 
 int

@@ -22,18 +22,12 @@
 
 #define NOT_APPROVED "Not run: this tool needs the user's approval"
 
-typedef struct
-{
-  char *dir;
-  char *path;
-} Config;
-
 /* A configuration of server-everything (with @extra members), and, if
  * @broken, a server that cannot start */
 static void
-config_init (Config     *self,
-             const char *extra,
-             gboolean    broken)
+config_init (AgentTestMcpConfig *self,
+             const char         *extra,
+             gboolean            broken)
 {
   g_autofree char *server = agent_test_mcp_server_path ("server-everything");
   g_autofree char *text = NULL;
@@ -44,17 +38,7 @@ config_init (Config     *self,
                           "\"off\":{\"command\":\"off\",\"disabled\":true}}}",
                           broken ? "\"broken\":{\"command\":\"false\"}," : "", server,
                           extra ? extra : "");
-  self->dir = agent_test_make_dir ("agent-mcp-cli");
-  self->path = agent_test_write_file (self->dir, "mcp.json", text, -1);
-}
-
-static void
-config_clear (Config *self)
-{
-  g_assert_no_errno (g_unlink (self->path));
-  agent_test_remove_dir (self->dir);
-  g_free (self->path);
-  g_free (self->dir);
+  agent_test_mcp_config_init (self, "agent-mcp-cli", text);
 }
 
 /* The model calls echo, then answers "Echoed." */
@@ -95,7 +79,7 @@ test_turn (void)
   JsonObject *event;
   JsonArray *tools;
   gboolean has_echo = FALSE;
-  Config config;
+  AgentTestMcpConfig config;
 
   config_init (&config, NULL, FALSE);
   script_echo (server);
@@ -124,7 +108,7 @@ test_turn (void)
                    "Echo: hi from the cli");
   g_assert_cmpstr (agent_test_cli_done_content (cli), ==, "Echoed.");
 
-  config_clear (&config);
+  agent_test_mcp_config_clear (&config);
 }
 
 /* AGENT_DEBUG is one list of keys: "http,mcp" logs both the HTTP
@@ -134,7 +118,7 @@ test_debug_keys (void)
 {
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
-  Config config;
+  AgentTestMcpConfig config;
 
   config_init (&config, NULL, FALSE);
   script_echo (server);
@@ -153,7 +137,7 @@ test_debug_keys (void)
   g_assert_nonnull (strstr (cli->err->str, "\"method\":\"initialize\""));
   g_assert_nonnull (strstr (cli->err->str, "[everything] \u2190 "));
 
-  config_clear (&config);
+  agent_test_mcp_config_clear (&config);
 }
 
 /* Without a terminal nor --yes, an MCP tool is not run; unless its server
@@ -164,7 +148,7 @@ test_approval (void)
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) denied = NULL;
   g_autoptr(AgentTestProcess) trusted = NULL;
-  Config config;
+  AgentTestMcpConfig config;
 
   config_init (&config, NULL, FALSE);
   script_echo (server);
@@ -174,7 +158,7 @@ test_approval (void)
                                                   "Echo it"));
   agent_test_process_assert_exit (denied, 0);
   g_assert_true (g_str_has_prefix (agent_test_cli_call_error (denied, "call_e"), NOT_APPROVED));
-  config_clear (&config);
+  agent_test_mcp_config_clear (&config);
 
   config_init (&config, ",\"trusted\":true", FALSE);
   script_echo (server);
@@ -184,7 +168,7 @@ test_approval (void)
                                                    "Echo it"));
   agent_test_process_assert_exit (trusted, 0);
   g_assert_cmpstr (agent_test_cli_call_result (trusted, "call_e"), ==, "Echo: hi from the cli");
-  config_clear (&config);
+  agent_test_mcp_config_clear (&config);
 }
 
 /* A server changes a tool's description mid-conversation: agent-cli says
@@ -201,7 +185,7 @@ test_tool_changed (void)
   JsonObject *event;
   JsonArray *changes;
   guint n_changed = 0;
-  Config config;
+  AgentTestMcpConfig config;
 
   text = g_strdup_printf ("{\"mcpServers\":{\"features\":{\"command\":\"node\","
                           "\"args\":[\"%s\"]}}}", path);
@@ -219,6 +203,7 @@ test_tool_changed (void)
 
   event = agent_test_process_nth_event (cli, "mcp-tool-changed", 0);
   g_assert_nonnull (event);
+  g_assert_cmpstr (agent_test_get_string (event, "name"), ==, "features");
   g_assert_cmpstr (agent_test_get_string (event, "server"), ==, "features");
   g_assert_cmpstr (agent_test_get_string (event, "tool"), ==, "plain");
   g_assert_nonnull (strstr (agent_test_get_string (event, "description"), "id_rsa"));
@@ -231,7 +216,7 @@ test_tool_changed (void)
                               "mcp-tool-changed");
   g_assert_cmpuint (n_changed, ==, 1);
 
-  config_clear (&config);
+  agent_test_mcp_config_clear (&config);
 }
 
 /* --mcp-resource: the resource's text goes with the first prompt; one
@@ -246,7 +231,7 @@ test_resource (void)
   static const char * const answer[] = { "Read.", NULL };
   g_autofree char *request = NULL;
   JsonObject *event;
-  Config config;
+  AgentTestMcpConfig config;
 
   config_init (&config, NULL, FALSE);
   agent_test_openai_add_text_response (server, answer, 1, 1);
@@ -284,7 +269,7 @@ test_resource (void)
   g_assert_nonnull (strstr (unknown->out->str, "nowhere"));
   g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 1);
 
-  config_clear (&config);
+  agent_test_mcp_config_clear (&config);
 }
 
 /* --mcp-prompt: the prompt's messages start the conversation; without a
@@ -299,7 +284,7 @@ test_prompt (void)
   static const char * const answer[] = { "Sunny.", NULL };
   g_autofree char *request = NULL;
   JsonArray *messages;
-  Config config;
+  AgentTestMcpConfig config;
 
   config_init (&config, NULL, FALSE);
   agent_test_openai_add_text_response (server, answer, 1, 1);
@@ -340,7 +325,7 @@ test_prompt (void)
   g_assert_nonnull (strstr (missing->out->str, "city"));
   g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 2);
 
-  config_clear (&config);
+  agent_test_mcp_config_clear (&config);
 }
 
 /* A server that fails is reported and left out; the others work */
@@ -351,7 +336,7 @@ test_failed_server (void)
   g_autoptr(AgentTestProcess) cli = NULL;
   g_autoptr(AgentTestProcess) plain = NULL;
   JsonObject *event;
-  Config config;
+  AgentTestMcpConfig config;
 
   config_init (&config, NULL, TRUE);
   script_echo (server);
@@ -380,7 +365,7 @@ test_failed_server (void)
   agent_test_assert_contains (plain->err->str, "MCP server “everything”: ");
   g_assert_cmpstr (plain->out->str, ==, "Echoed.\n");
 
-  config_clear (&config);
+  agent_test_mcp_config_clear (&config);
 }
 
 static void
@@ -411,14 +396,14 @@ static void
 test_list_tools (void)
 {
   g_autoptr(AgentTestProcess) cli = NULL;
-  Config config;
+  AgentTestMcpConfig config;
 
   config_init (&config, NULL, FALSE);
   cli = agent_test_cli_run (AGENT_TEST_ARGS ("--list-tools", "--mcp-config", config.path));
   agent_test_process_assert_exit (cli, 0);
   g_assert_true (g_str_has_prefix (cli->out->str, "calculator\nread_file\necho\n"));
   agent_test_assert_contains (cli->out->str, "\ntrigger-long-running-operation\n");
-  config_clear (&config);
+  agent_test_mcp_config_clear (&config);
 }
 
 int

@@ -18,21 +18,10 @@
 #include "agent-test-process.h"
 #include "agent-test-util.h"
 
-static AgentMcpClient *
-hostile_new (guint n_tools)
-{
-  const char *server = agent_test_find_program ("AGENT_TEST_MCP_SERVER", "tests",
-                                                "agent-test-mcp-server");
-  g_autofree char *count = g_strdup_printf ("%u", n_tools);
-  const char *args[] = { "--tools", count, NULL };
-
-  return agent_mcp_client_new_stdio ("hostile", server, args);
-}
-
 static void
 test_defaults (void)
 {
-  g_autoptr(AgentMcpClient) client = hostile_new (0);
+  g_autoptr(AgentMcpClient) client = agent_test_mcp_hostile_new (0);
 
   g_assert_cmpuint (agent_mcp_client_get_max_tools (client), ==, 1000);
   g_assert_cmpuint (agent_mcp_client_get_max_result_size (client), ==, 1024 * 1024);
@@ -44,7 +33,7 @@ test_defaults (void)
 static void
 test_too_many_tools (void)
 {
-  g_autoptr(AgentMcpClient) client = hostile_new (2000);
+  g_autoptr(AgentMcpClient) client = agent_test_mcp_hostile_new (2000);
   g_autoptr(GError) error = NULL;
 
   error = agent_test_mcp_connect_error (client);
@@ -57,7 +46,7 @@ test_too_many_tools (void)
 
   agent_mcp_client_set_max_tools (client, 0);
   agent_test_mcp_connect (client);
-  g_assert_cmpuint (g_list_model_get_n_items (agent_mcp_client_get_tools (client)), ==, 2006);
+  g_assert_cmpuint (g_list_model_get_n_items (agent_mcp_client_get_tools (client)), ==, 2007);
   agent_test_mcp_close (client);
 }
 
@@ -77,7 +66,7 @@ unused_handler (AgentTool           *tool,
 static void
 test_many_tools_attached (void)
 {
-  g_autoptr(AgentMcpClient) client = hostile_new (5000);
+  g_autoptr(AgentMcpClient) client = agent_test_mcp_hostile_new (5000);
   g_autoptr(AgentMcpServerList) list = agent_mcp_server_list_new ();
   g_autoptr(AgentProvider) provider = agent_provider_new ("openai", NULL);
   g_autoptr(AgentSession) session = agent_session_new (provider);
@@ -91,7 +80,7 @@ test_many_tools_attached (void)
   agent_mcp_server_list_attach (list, session);
   agent_test_mcp_connect (client);
 
-  g_assert_cmpuint (g_list_model_get_n_items (tools), ==, 5006);
+  g_assert_cmpuint (g_list_model_get_n_items (tools), ==, 5007);
   g_assert_true (agent_session_lookup_tool (session, "tool_00042") == own);
   g_assert_true (AGENT_IS_MCP_TOOL (agent_session_lookup_tool (session, "tool_04999")));
   g_assert_true (AGENT_IS_MCP_TOOL (agent_session_lookup_tool (session, "huge_text")));
@@ -122,7 +111,7 @@ assert_still_works (AgentMcpClient *client)
 static void
 test_result_size (void)
 {
-  g_autoptr(AgentMcpClient) client = hostile_new (0);
+  g_autoptr(AgentMcpClient) client = agent_test_mcp_hostile_new (0);
   AgentTestMcpResult result;
 
   agent_test_mcp_connect (client);
@@ -148,7 +137,7 @@ test_result_size (void)
 static void
 test_many_blocks (void)
 {
-  g_autoptr(AgentMcpClient) client = hostile_new (0);
+  g_autoptr(AgentMcpClient) client = agent_test_mcp_hostile_new (0);
   AgentTestMcpResult result;
 
   agent_test_mcp_connect (client);
@@ -174,7 +163,7 @@ test_many_blocks (void)
 static void
 test_over_long_line (void)
 {
-  g_autoptr(AgentMcpClient) client = hostile_new (0);
+  g_autoptr(AgentMcpClient) client = agent_test_mcp_hostile_new (0);
   AgentTestMcpResult result;
   const GError *error;
 
@@ -201,7 +190,7 @@ test_over_long_line (void)
 static void
 test_too_deep (void)
 {
-  g_autoptr(AgentMcpClient) client = hostile_new (0);
+  g_autoptr(AgentMcpClient) client = agent_test_mcp_hostile_new (0);
   AgentTestMcpResult result;
 
   agent_mcp_client_set_call_timeout (client, 3);
@@ -229,7 +218,7 @@ test_too_deep (void)
 static void
 test_call_timeout (void)
 {
-  g_autoptr(AgentMcpClient) client = hostile_new (0);
+  g_autoptr(AgentMcpClient) client = agent_test_mcp_hostile_new (0);
   AgentTestMcpResult result;
 
   agent_mcp_client_set_call_timeout (client, 0.5);
@@ -250,7 +239,7 @@ test_call_timeout (void)
 static void
 test_call_timeout_progress (void)
 {
-  g_autoptr(AgentMcpClient) client = hostile_new (0);
+  g_autoptr(AgentMcpClient) client = agent_test_mcp_hostile_new (0);
   AgentTestMcpResult result;
 
   agent_mcp_client_set_call_timeout (client, 0.6);

@@ -30,6 +30,41 @@
 #include "json/agent-json.h"
 #include "json/agent-json-private.h"
 
+/* Past what json-glib 1.6 reads as text, when it starts at @i: a string
+ * in double quotes (with escapes) or in single quotes (without), or a C
+ * comment, inside which a bracket opens nothing; @i when none starts there */
+static gsize
+pass_text (const char *text,
+           gsize       len,
+           gsize       i)
+{
+  const char *end;
+
+  switch (text[i])
+    {
+    case '"':
+      for (i++; i < len && text[i] != '"'; i++)
+        if (text[i] == '\\')
+          i++;
+      return i + 1;
+
+    case '\'':
+      end = memchr (text + i + 1, '\'', len - i - 1);
+      return end != NULL ? (gsize) (end - text) + 1 : len;
+
+    case '/':
+      if (i + 1 < len && text[i + 1] == '*')
+        {
+          end = g_strstr_len (text + i + 2, len - i - 2, "*/");
+          return end != NULL ? (gsize) (end - text) + 2 : len;
+        }
+      return i;
+
+    default:
+      return i;
+    }
+}
+
 /* The offset of the bracket that opens level AGENT_JSON_MAX_DEPTH + 1, or
  * -1 if the text never nests that deep. */
 static gssize
@@ -41,7 +76,13 @@ find_too_deep (const char *text,
 
   while (i < len)
     {
-      const char *end;
+      gsize past = pass_text (text, len, i);
+
+      if (past != i)
+        {
+          i = past;
+          continue;
+        }
 
       switch (text[i])
         {
@@ -57,30 +98,6 @@ find_too_deep (const char *text,
           if (depth > 0)
             depth--;
           i++;
-          break;
-
-        case '"':
-          for (i++; i < len && text[i] != '"'; i++)
-            if (text[i] == '\\')
-              i++;
-          i++;
-          break;
-
-        case '\'':
-          end = memchr (text + i + 1, '\'', len - i - 1);
-          i = end != NULL ? (gsize) (end - text) + 1 : len;
-          break;
-
-        case '/':
-          if (i + 1 < len && text[i + 1] == '*')
-            {
-              end = g_strstr_len (text + i + 2, len - i - 2, "*/");
-              i = end != NULL ? (gsize) (end - text) + 2 : len;
-            }
-          else
-            {
-              i++;
-            }
           break;
 
         default:
@@ -207,6 +224,64 @@ _agent_json_parse_cjson (const char *text)
   return cJSON_ParseWithOpts (text, NULL, TRUE);
 }
 
+/* json-glib 1.6 reads an integer beyond 64 bits as another one
+ * (12345678901234567890 as -6101065172474983726): @text with ".0" after
+ * each such integer, which it then reads as the nearest double, or NULL
+ * when it has none. */
+static GString *
+widen_big_integers (const char *text,
+                    gsize       len)
+{
+  GString *out = NULL;
+  gsize copied = 0;
+  gsize i = 0;
+
+  while (i < len)
+    {
+      gsize past = pass_text (text, len, i);
+      gsize start = i;
+      gsize digits_start;
+      gsize n_digits;
+
+      if (past != i)
+        {
+          i = past;
+          continue;
+        }
+
+      if (text[i] != '-' && !g_ascii_isdigit (text[i]))
+        {
+          i++;
+          continue;
+        }
+
+      for (i++; i < len && (g_ascii_isdigit (text[i]) || strchr (".eE+-", text[i])); i++)
+        ;
+      /* 19 digits or more, nothing but digits: maybe beyond 64 bits */
+      digits_start = start + (text[start] == '-');
+      n_digits = 0;
+      while (digits_start + n_digits < i && g_ascii_isdigit (text[digits_start + n_digits]))
+        n_digits++;
+      if (n_digits >= 19 && digits_start + n_digits == i)
+        {
+          g_autofree char *digits = g_strndup (text + start, i - start);
+
+          if (!g_ascii_string_to_signed (digits, 10, G_MININT64, G_MAXINT64, NULL, NULL))
+            {
+              if (out == NULL)
+                out = g_string_sized_new (len + 16);
+              g_string_append_len (out, text + copied, i - copied);
+              g_string_append (out, ".0");
+              copied = i;
+            }
+        }
+    }
+
+  if (out != NULL && copied < len)
+    g_string_append_len (out, text + copied, len - copied);
+  return out;
+}
+
 /**
  * agent_json_parse:
  * @text: JSON text
@@ -220,6 +295,9 @@ _agent_json_parse_cjson (const char *text)
  * Python or JavaScript values), recurses once per level, and a few hundred
  * kilobytes of `[[[…` from a server or a file would otherwise overflow the
  * stack.
+ *
+ * An integer beyond 64 bits is read as the nearest double (json-glib alone
+ * would read 12345678901234567890 as another, negative, integer).
  *
  * This is how libagent reads every JSON document that comes from outside
  * the program; use it for the same purpose.
@@ -239,6 +317,7 @@ agent_json_parse (const char  *text,
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(GString) widened = NULL;
   JsonNode *root;
 
   g_return_val_if_fail (text != NULL || length == 0, NULL);
@@ -249,6 +328,12 @@ agent_json_parse (const char  *text,
 
   if (!_agent_json_check_depth (text, length, error))
     return NULL;
+
+  if ((widened = widen_big_integers (text, length)) != NULL)
+    {
+      text = widened->str;
+      length = widened->len;
+    }
 
   parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, text, length, &local_error))

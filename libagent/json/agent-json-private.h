@@ -143,6 +143,11 @@ void      _agent_json_pointer_append    (GString    *pointer,
                                          const char *name);
 GBytes   *_agent_json_print_body        (cJSON      *root,
                                          GError    **error);
+/* @text as a raw item, printed byte for byte, when it is one JSON object
+ * (cJSON's strict reading, valid UTF-8); NULL otherwise. A tool call's
+ * arguments go on so: parsed and printed again, cJSON's doubles would
+ * change the digits of an integer beyond 2^53, or of 1e400. */
+cJSON    *_agent_json_raw_object        (const char *text);
 JsonNode *_agent_json_node_sealed_copy  (JsonNode   *node);
 JsonNode *_agent_provider_data_get      (JsonNode   *provider_data,
                                          const char *provider);

@@ -13,6 +13,23 @@
 #include "agent-error.h"
 #include "json/agent-json-private.h"
 
+/* The largest integer every smaller one of which a double holds exactly */
+#define MAX_EXACT_INT G_GINT64_CONSTANT (9007199254740992)
+
+/* cJSON holds numbers as doubles: beyond 2^53 an integer would print
+ * as another one (2^53 + 1 as 2^53), so it goes as its digits. */
+static cJSON *
+int_to_cjson (gint64 value)
+{
+  char digits[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (value >= -MAX_EXACT_INT && value <= MAX_EXACT_INT)
+    return cJSON_CreateNumber ((double) value);
+
+  g_snprintf (digits, sizeof digits, "%" G_GINT64_FORMAT, value);
+  return cJSON_CreateRaw (digits);
+}
+
 cJSON *
 agent_node_to_cjson (JsonNode *node)
 {
@@ -54,7 +71,7 @@ agent_node_to_cjson (JsonNode *node)
         if (type == G_TYPE_STRING)
           return cJSON_CreateString (json_node_get_string (node));
         if (type == G_TYPE_INT64)
-          return cJSON_CreateNumber ((double) json_node_get_int (node));
+          return int_to_cjson (json_node_get_int (node));
         return cJSON_CreateNumber (json_node_get_double (node));
       }
 
@@ -342,4 +359,20 @@ _agent_json_print_body (cJSON   *root,
     }
 
   return g_bytes_new_with_free_func (text, strlen (text), cJSON_free, text);
+}
+
+/* Documented in agent-json-private.h */
+cJSON *
+_agent_json_raw_object (const char *text)
+{
+  g_autoptr(cJSON) parsed = NULL;
+
+  if (text == NULL || !g_utf8_validate (text, -1, NULL))
+    return NULL;
+
+  parsed = _agent_json_parse_cjson (text);
+  if (!cJSON_IsObject (parsed))
+    return NULL;
+
+  return cJSON_CreateRaw (text);
 }

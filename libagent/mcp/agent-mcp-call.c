@@ -27,6 +27,7 @@ typedef struct
   char                *name;         /* the server's name for the tool */
   AgentMcpTool        *tool;         /* it, when listed: its output schema */
   JsonNode            *arguments;
+  char                *written;      /* the arguments as the model wrote them, or NULL */
   AgentToolInvocation *invocation;   /* a tool's call, or … */
   GTask               *task;         /* … agent_mcp_client_call_tool_async()'s */
   guint                relisted : 1; /* after a HeaderMismatch */
@@ -40,6 +41,7 @@ call_free (Call *call)
   g_clear_object (&call->invocation);
   g_clear_object (&call->task);
   g_clear_pointer (&call->arguments, json_node_unref);
+  g_free (call->written);
   g_free (call->name);
   g_free (call);
 }
@@ -173,6 +175,7 @@ static void
 send_call (Call *call)
 {
   AgentMcpClient *self = call->client;
+  cJSON *arguments;
   cJSON *params;
 
   if (self->rpc == NULL)
@@ -188,7 +191,11 @@ send_call (Call *call)
 
   params = cJSON_CreateObject ();
   cJSON_AddStringToObject (params, "name", call->name);
-  cJSON_AddItemToObject (params, "arguments", agent_node_to_cjson (call->arguments));
+  /* The model's text when it is strict JSON, so that its numbers reach
+   * the server with their digits; else the parse, printed */
+  if ((arguments = _agent_json_raw_object (call->written)) == NULL)
+    arguments = agent_node_to_cjson (call->arguments);
+  cJSON_AddItemToObject (params, "arguments", arguments);
 
   /* The call holds the client the check reads */
   if (call->invocation != NULL)
@@ -258,6 +265,8 @@ _agent_mcp_client_invoke (AgentMcpClient      *self,
   call->name = g_strdup (agent_mcp_tool_get_remote_name (tool));
   call->tool = g_object_ref (tool);
   call->arguments = json_node_ref (agent_tool_invocation_get_arguments (invocation));
+  call->written = g_strdup (agent_tool_call_get_arguments (
+    agent_tool_invocation_get_tool_call (invocation)));
   call->invocation = g_object_ref (invocation);
 
   start_call (call);

@@ -168,12 +168,9 @@ add_part_blocks (cJSON        *blocks,
 static cJSON *
 tool_input (AgentToolCall *call)
 {
-  const char *arguments = agent_tool_call_get_arguments (call);
-  cJSON *parsed = _agent_json_parse_cjson (arguments);
-  gboolean is_object = cJSON_IsObject (parsed);
+  cJSON *written = _agent_json_raw_object (agent_tool_call_get_arguments (call));
 
-  cJSON_Delete (parsed);
-  return is_object ? cJSON_CreateRaw (arguments) : cJSON_CreateObject ();
+  return written != NULL ? written : cJSON_CreateObject ();
 }
 
 /* The blocks the decoder kept (see the top of the file), or NULL. */

@@ -38,6 +38,7 @@
 #include "messages/agent-tool-call-private.h"
 #include "providers/agent-output-private.h"
 #include "providers/agent-provider-settings-private.h"
+#include "providers/agent-gemini-private.h"
 
 #define PROVIDER "gemini"
 
@@ -270,19 +271,17 @@ model_content (AgentMessage *message,
   for (guint i = 0; i < n_calls; i++)
     {
       AgentToolCall *call = agent_message_get_tool_call (message, i);
-      const char *arguments = call->arguments->str;
       cJSON *part = cJSON_CreateObject ();
       cJSON *function = cJSON_AddObjectToObject (part, "functionCall");
-      cJSON *parsed = _agent_json_parse_cjson (arguments);
+      cJSON *written = _agent_json_raw_object (call->arguments->str);
 
       cJSON_AddStringToObject (function, "name", call->name ? call->name : "");
       /* Gemini wants an object: the arguments go back byte for byte when
        * they are one, as {} otherwise. */
-      if (cJSON_IsObject (parsed) && g_utf8_validate (arguments, -1, NULL))
-        cJSON_AddItemToObject (function, "args", cJSON_CreateRaw (arguments));
+      if (written != NULL)
+        cJSON_AddItemToObject (function, "args", written);
       else
         cJSON_AddObjectToObject (function, "args");
-      cJSON_Delete (parsed);
       if (gemini_id (call) != NULL)
         cJSON_AddStringToObject (function, "id", call->id);
       if ((signature = provider_data_string (call->provider_data, "thoughtSignature")))
@@ -471,6 +470,11 @@ typedef struct
   gint64            n_calls;      /* the key of the next call */
   gint64            open_key;     /* the call whose partialArgs are arriving */
   cJSON            *open_args;    /* its arguments so far, or NULL */
+  const char       *event;        /* the event being decoded, … */
+  gsize             event_len;
+  guint             part;         /* … the part of it, … */
+  GArray           *args;         /* … and where its parts' args are (agent-gemini-args.c) */
+  guint             args_scanned : 1;
   guint             finished : 1;
   guint             saw_event : 1; /* a candidate with content */
 } GeminiDecoder;
@@ -494,6 +498,7 @@ gemini_decoder_free (gpointer data)
 
   g_clear_pointer (&self->parser, agent_json_parser_free);
   g_clear_pointer (&self->open_args, cJSON_Delete);
+  g_clear_pointer (&self->args, g_array_unref);
   g_free (self);
 }
 
@@ -666,6 +671,28 @@ set_call_data (AgentToolCall *call,
   agent_tool_call_set_provider_data (call, data);
 }
 
+/* The arguments of the part being decoded as the event has them, numbers
+ * as written (printed from the tree, they would change: 1e400 to null,
+ * 1.50 to 1.5), white space left out; printed from the tree when the
+ * event cannot be scanned */
+static char *
+args_as_written (GeminiDecoder   *self,
+                 const AgentJson *args)
+{
+  char *written;
+
+  if (!self->args_scanned)
+    {
+      self->args = _agent_gemini_scan_args (self->event, self->event_len);
+      self->args_scanned = TRUE;
+    }
+
+  if ((written = _agent_gemini_args_text (self->event, self->args, self->part)) != NULL)
+    return written;
+
+  return agent_json_serialize (args);
+}
+
 /* {"functionCall": {"name", "args", "id"?, "willContinue"?, "partialArgs"?}} */
 static void
 decode_function_call (GeminiDecoder   *self,
@@ -689,7 +716,7 @@ decode_function_call (GeminiDecoder   *self,
       finish_open_call (self);
 
       if (agent_json_is (&args, AGENT_JSON_OBJECT))
-        serialized = agent_json_serialize (&args);
+        serialized = args_as_written (self, &args);
       else if (!agent_json_boolean (&will_continue) && !agent_json_is (&partial, AGENT_JSON_ARRAY))
         serialized = g_strdup ("{}");
       else
@@ -846,8 +873,17 @@ gemini_decode (gpointer     data,
       self->saw_event |= agent_json_is (&member, AGENT_JSON_OBJECT);
       member = agent_json_member (&member, "parts");
       agent_json_iter_init (&iter, &member);
+      self->event = text;
+      self->event_len = len;
+      self->part = 0;
+      self->args_scanned = FALSE;
+      g_clear_pointer (&self->args, g_array_unref);
       while (agent_json_iter_next (&iter, NULL, NULL, &part))
-        decode_part (self, &part);
+        {
+          decode_part (self, &part);
+          self->part++;
+        }
+      self->event = NULL;
 
       if ((reason = agent_json_member_string (&candidate, "finishReason", NULL)) && reason[0])
         {

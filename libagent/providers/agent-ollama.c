@@ -45,14 +45,13 @@ static cJSON *
 arguments_to_json (AgentToolCall *call)
 {
   const char *arguments = call->arguments->str;
-  g_autoptr(cJSON) parsed = NULL;
+  cJSON *written;
 
   if (arguments[0] == '\0')
     return cJSON_CreateObject ();
 
-  parsed = _agent_json_parse_cjson (arguments);
-  if (parsed != NULL && cJSON_IsObject (parsed))
-    return cJSON_CreateRaw (arguments);
+  if ((written = _agent_json_raw_object (arguments)) != NULL)
+    return written;
 
   return cJSON_CreateString (arguments);
 }
