@@ -8,8 +8,8 @@
  * turn (after switching chats, after a restart) with Retry; and Edit and
  * Resend, which deletes nothing until the edited message is sent, offers
  * Undo, and keeps each chat's draft; the "‹ 2 / 3 ›" of a message that
- * Regenerate gave siblings, which switches branches, redrawing only the
- * rows from there on, and never while a turn runs.
+ * Regenerate or Edit gave siblings, which switches branches, redrawing
+ * only the rows from there on, and never while a turn runs.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -701,6 +701,45 @@ test_branch_busy (Fixture       *fixture,
   g_assert_true (gtk_widget_is_sensitive (switcher_button (fixture, 1, "Previous Answer")));
 }
 
+/* Edit and Resend makes a version of the question; Undo switches back to
+ * the one it replaced, on the path it showed (the first of two answers,
+ * not the newest), and the edit stays, one click away */
+static void
+test_branch_edit_undo (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  const char *deltas[] = { "Uno.", NULL };
+
+  chat (fixture, "One", "1.");
+  regenerate (fixture, 1, "1b.");
+  click (switcher_button (fixture, 1, "Previous Answer"));
+  iterate ();
+  assert_items (fixture, "One|1.");
+  edit (fixture, 0);
+  agent_gtk_composer_set_text (agent_chat_window_get_composer (fixture->window), "Uno");
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  send_composer (fixture);
+  wait_session_idle (fixture);
+  iterate ();
+  assert_items (fixture, "Uno|Uno.");
+  assert_switcher (fixture, 0, "2 / 2");
+  g_assert_nonnull (switcher_button (fixture, 0, "Previous Version"));
+
+  click (find_undo (fixture));
+  iterate ();
+  assert_items (fixture, "One|1.");
+  g_assert_cmpuint (agent_memory_get_n_siblings (memory_of (fixture), 0), ==, 2);
+  assert_switcher (fixture, 0, "1 / 2");
+  assert_composer (fixture, "Uno");
+
+  click (switcher_button (fixture, 0, "Next Version"));
+  iterate ();
+  assert_items (fixture, "Uno|Uno.");
+  restart (fixture);
+  assert_items (fixture, "Uno|Uno.");
+  assert_switcher (fixture, 0, "2 / 2");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -724,6 +763,7 @@ main (int   argc,
   ADD ("/gui/turns/drafts", test_drafts);
   ADD ("/gui/turns/branch-arrows", test_branch_arrows);
   ADD ("/gui/turns/branch-busy", test_branch_busy);
+  ADD ("/gui/turns/branch-edit-undo", test_branch_edit_undo);
 
   return agent_test_gui_run (data_home);
 }
