@@ -37,11 +37,15 @@ struct _AgentGtkChatState
 };
 
 /* Edit and Resend, undone: the memory's messages from @position on, as they
- * were, and the edited message as sent */
+ * were, and the edited message as sent. A memory with branches kept them
+ * as a branch: Undo switches back to it, sibling by sibling along the path
+ * that showed (@siblings, from @position on), and the edit stays, a
+ * sibling of the first; one without gets them appended again. */
 struct _AgentGtkEditUndo
 {
   AgentMemory *memory;
   guint        position;
+  GArray      *siblings;  /* of guint: the index of each message among its siblings */
   GPtrArray   *messages;
   GPtrArray   *errors;    /* of each message, or NULL */
   char        *text;
@@ -345,6 +349,7 @@ agent_gtk_chat_state_cut_edit (AgentGtkChatState  *state,
   undo = g_new0 (AgentGtkEditUndo, 1);
   undo->memory = g_object_ref (state->memory);
   undo->position = position;
+  undo->siblings = g_array_new (FALSE, FALSE, sizeof (guint));
   undo->messages = g_ptr_array_new_with_free_func (g_object_unref);
   undo->errors = g_ptr_array_new_with_free_func (free_error);
   undo->text = g_strdup (text);
@@ -353,7 +358,9 @@ agent_gtk_chat_state_cut_edit (AgentGtkChatState  *state,
     {
       AgentMessage *message = g_list_model_get_item (G_LIST_MODEL (state->memory), i);
       const GError *turn_error = g_hash_table_lookup (state->errors, message);
+      guint sibling = agent_memory_get_sibling_index (state->memory, i);
 
+      g_array_append_val (undo->siblings, sibling);
       g_ptr_array_add (undo->messages, message);
       g_ptr_array_add (undo->errors, turn_error ? g_error_copy (turn_error) : NULL);
     }
@@ -376,8 +383,20 @@ agent_gtk_edit_undo_get_text (AgentGtkEditUndo *undo)
   return undo->text;
 }
 
-/* Puts back the messages @undo holds, where the edit cut them, with their
- * errors, and the edit as being edited again. @shown: whether the
+/* Whether the memory kept what the edit cut as a branch: the edit is a
+ * sibling of the message it replaced */
+static gboolean
+kept_as_branch (AgentGtkEditUndo *undo)
+{
+  guint sibling = g_array_index (undo->siblings, guint, 0);
+
+  return undo->position < g_list_model_get_n_items (G_LIST_MODEL (undo->memory)) &&
+         agent_memory_get_n_siblings (undo->memory, undo->position) > sibling + 1 &&
+         agent_memory_get_sibling_index (undo->memory, undo->position) != sibling;
+}
+
+/* Puts back the messages @undo holds, where the edit cut them (as the
+ * active branch, in a memory with branches), with their errors, and the edit as being edited again. @shown: whether the
  * conversation is shown, its composer holding @composer_text (transfer
  * full), which Cancel gives back; when it is not shown, the edited text
  * becomes its draft. FALSE with @error if the memory refused. */
@@ -388,21 +407,46 @@ agent_gtk_edit_undo_restore (AgentGtkEditUndo  *undo,
                              GError           **error)
 {
   AgentGtkChatState *state = agent_gtk_chat_state_get (undo->memory);
+  GListModel *list = G_LIST_MODEL (undo->memory);
   g_autofree char *text = composer_text;
+  g_autoptr(AgentMessage) edited = NULL;
 
-  if (!agent_memory_truncate (undo->memory, undo->position, error))
-    return FALSE;
-  for (guint i = 0; i < undo->messages->len; i++)
-    if (!agent_memory_append (undo->memory, g_ptr_array_index (undo->messages, i), error))
-      return FALSE;
+  /* The edit made a sibling of the message it replaced: back to that one's
+   * branch, which the memory kept */
+  if (kept_as_branch (undo))
+    {
+      for (guint i = 0; i < undo->siblings->len; i++)
+        {
+          guint sibling = g_array_index (undo->siblings, guint, i);
+
+          if (undo->position + i < g_list_model_get_n_items (list) &&
+              agent_memory_get_sibling_index (undo->memory, undo->position + i) != sibling &&
+              !agent_memory_select_sibling (undo->memory, undo->position + i, sibling, error))
+            return FALSE;
+        }
+    }
+  else
+    {
+      if (!agent_memory_truncate (undo->memory, undo->position, error))
+        return FALSE;
+      for (guint i = 0; i < undo->messages->len; i++)
+        if (!agent_memory_append (undo->memory, g_ptr_array_index (undo->messages, i), error))
+          return FALSE;
+    }
+  /* The messages back in the list (a memory may give back others than
+   * those it was given) */
   for (guint i = 0; i < undo->errors->len; i++)
-    if (g_ptr_array_index (undo->errors, i) != NULL)
-      set_error (state, g_ptr_array_index (undo->messages, i),
-                 g_ptr_array_index (undo->errors, i));
+    {
+      g_autoptr(AgentMessage) message = g_list_model_get_item (list, undo->position + i);
+
+      if (message != NULL && g_ptr_array_index (undo->errors, i) != NULL)
+        set_error (state, message, g_ptr_array_index (undo->errors, i));
+    }
+  edited = g_list_model_get_item (list, undo->position);
 
   g_free (state->before_edit);
   state->before_edit = shown ? g_steal_pointer (&text) : g_steal_pointer (&state->draft);
-  g_set_object (&state->editing, g_ptr_array_index (undo->messages, 0));
+  g_set_object (&state->editing, edited);
   if (!shown)
     state->draft = g_strdup (undo->text);
   return TRUE;
@@ -412,6 +456,7 @@ void
 agent_gtk_edit_undo_free (AgentGtkEditUndo *undo)
 {
   g_object_unref (undo->memory);
+  g_array_unref (undo->siblings);
   g_ptr_array_unref (undo->messages);
   g_ptr_array_unref (undo->errors);
   g_free (undo->text);

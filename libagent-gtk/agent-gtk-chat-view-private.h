@@ -4,7 +4,8 @@
  * its list, its session and composer, its rows, its approval prompts),
  * agent-gtk-chat-view-turns.c (the turns it runs) and
  * agent-gtk-chat-view-chats.c (the composer's draft as the conversation
- * shown changes, and Edit and Resend). What belongs to each conversation
+ * shown changes, and Edit and Resend) and agent-gtk-chat-view-branches.c
+ * (the "‹ 2 / 3 ›" of a message with siblings). What belongs to each conversation
  * (its draft, its edit, its errors) is its AgentGtkChatState
  * (agent-gtk-chat-state-private.h), which calls none of them.
  *
@@ -122,6 +123,14 @@ void          _agent_gtk_chat_view_request_turn     (AgentGtkChatView *self,
 void          _agent_gtk_chat_view_ask_again        (AgentGtkChatView *self,
                                                      AgentMessage     *message);
 void          _agent_gtk_chat_view_clear_turn       (Turn             *turn);
+
+/* agent-gtk-chat-view-branches.c: "‹ 2 / 3 ›" */
+void          _agent_gtk_chat_view_apply_siblings   (AgentGtkChatView   *self,
+                                                     AgentGtkMessageRow *row);
+void          _agent_gtk_chat_view_select_sibling   (AgentGtkChatView   *self,
+                                                     AgentGtkMessageRow *row,
+                                                     AgentMessage       *message,
+                                                     guint               index);
 
 /* agent-gtk-chat-view-chats.c: drafts, Edit and Resend */
 void          _agent_gtk_chat_view_memory_changed   (AgentGtkChatView *self);

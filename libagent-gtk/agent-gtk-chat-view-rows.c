@@ -125,10 +125,12 @@ _agent_gtk_chat_view_apply_row_state (AgentGtkChatView   *self,
                                           message == agent_gtk_chat_state_get_editing (state));
   agent_gtk_message_row_set_progress (row, current ? self->progress_title : NULL,
                                       current ? self->progress_detail : NULL);
+  _agent_gtk_chat_view_apply_siblings (self, row);
 }
 
 /* Tells the rows shown what changed outside their items: the errors, the
- * message edited, the progress of the answer awaited */
+ * message edited, the progress of the answer awaited, whether a turn runs
+ * (no switching of branches then) */
 void
 _agent_gtk_chat_view_update_rows (AgentGtkChatView *self)
 {

@@ -125,6 +125,15 @@ on_row_retry (AgentGtkMessageRow *row,
 }
 
 static void
+on_row_select_sibling (AgentGtkMessageRow *row,
+                       AgentMessage       *message,
+                       guint               index,
+                       AgentGtkChatView   *self)
+{
+  _agent_gtk_chat_view_select_sibling (self, row, message, index);
+}
+
+static void
 on_row_open_settings (AgentGtkChatView *self)
 {
   g_signal_emit (self, signals[OPEN_SETTINGS], 0);
@@ -144,6 +153,7 @@ on_setup_item (GtkSignalListItemFactory *factory,
   g_signal_connect_object (row, "regenerate", G_CALLBACK (on_row_regenerate), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (row, "retry", G_CALLBACK (on_row_retry), self, 0);
+  g_signal_connect_object (row, "select-sibling", G_CALLBACK (on_row_select_sibling), self, 0);
   g_signal_connect_object (row, "open-settings", G_CALLBACK (on_row_open_settings), self,
                            G_CONNECT_SWAPPED);
   gtk_list_item_set_activatable (item, FALSE);
@@ -192,6 +202,8 @@ _agent_gtk_chat_view_update_busy (AgentGtkChatView *self)
   if (self->busy == busy)
     return;
   self->busy = busy;
+  /* "‹ 2 / 3 ›" switches only between turns */
+  _agent_gtk_chat_view_update_rows (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 

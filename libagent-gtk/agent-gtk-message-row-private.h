@@ -30,6 +30,11 @@ void                  agent_gtk_message_row_set_turn_error (AgentGtkMessageRow *
                                                             const GError       *error);
 void                  agent_gtk_message_row_set_editing    (AgentGtkMessageRow *self,
                                                             gboolean            editing);
+void                  agent_gtk_message_row_set_siblings   (AgentGtkMessageRow *self,
+                                                            guint               index,
+                                                            guint               n_siblings,
+                                                            gboolean            can_switch);
+GtkWidget            *agent_gtk_message_row_get_branch_switcher (AgentGtkMessageRow *self);
 void                  agent_gtk_message_row_set_failed_turn (AgentGtkMessageRow *self,
                                                              const GError       *error);
 

@@ -23,7 +23,11 @@
  * text as description. Its actions are buttons, reached by Tab, and a
  * context menu: the Menu key, Shift+F10, a right click or a long press.
  * The buttons show while the pointer is over the row or the focus is in
- * it (they keep their place otherwise, so that nothing moves).
+ * it (they keep their place otherwise, so that nothing moves). A message
+ * with siblings (other answers that Regenerate made, other versions of a
+ * question) shows "‹ 2 / 3 ›" with them, always
+ * (agent-gtk-branch-switcher.c); Alt+Left and Alt+Right on the row go to
+ * the previous and the next sibling.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -36,6 +40,7 @@
 #include "agent-gtk-a11y-private.h"
 #include "agent-gtk-answer-info-private.h"
 #include "agent-gtk-attachment-private.h"
+#include "agent-gtk-branch-switcher-private.h"
 #include "agent-gtk-copy-private.h"
 #include "agent-gtk-error-card-private.h"
 #include "agent-gtk-error-item-private.h"
@@ -68,6 +73,7 @@ struct _AgentGtkMessageRow
   GtkWidget    *error_card;      /* made when a row first shows an error */
   GtkWidget    *summary_marker;  /* made when a row first shows a summary */
   GtkWidget    *actions_box;
+  GtkWidget    *branch_switcher;
   GtkWidget    *copy_button;
   GtkWidget    *edit_button;
   GtkWidget    *regenerate_button;
@@ -107,6 +113,7 @@ enum {
   REGENERATE,
   RETRY,
   OPEN_SETTINGS,
+  SELECT_SIBLING,
   N_SIGNALS
 };
 
@@ -807,6 +814,48 @@ on_regenerate_clicked (AgentGtkMessageRow *self)
     g_signal_emit (self, signals[REGENERATE], 0, self->message);
 }
 
+/* Previous or Next of "‹ 2 / 3 ›" */
+static void
+on_branch_select (AgentGtkMessageRow *self,
+                  guint               index)
+{
+  if (self->message != NULL)
+    g_signal_emit (self, signals[SELECT_SIBLING], 0, self->message, index);
+}
+
+/**
+ * agent_gtk_message_row_set_siblings:
+ * @self: a #AgentGtkMessageRow
+ * @index: which of its siblings the message shown is, from 0
+ * @n_siblings: how many there are, itself included
+ * @can_switch: whether another may be selected now (not while a turn runs)
+ *
+ * Shows "‹ @index + 1 / @n_siblings ›" when the message has siblings.
+ */
+void
+agent_gtk_message_row_set_siblings (AgentGtkMessageRow *self,
+                                    guint               index,
+                                    guint               n_siblings,
+                                    gboolean            can_switch)
+{
+  g_return_if_fail (AGENT_GTK_IS_MESSAGE_ROW (self));
+
+  agent_gtk_branch_switcher_set_siblings (AGENT_GTK_BRANCH_SWITCHER (self->branch_switcher),
+                                          index, self->message != NULL ? n_siblings : 0,
+                                          self->message == NULL ||
+                                          agent_message_get_role (self->message) !=
+                                          AGENT_MESSAGE_ROLE_USER);
+  gtk_widget_set_sensitive (self->branch_switcher, can_switch);
+}
+
+/* The switcher, for tests */
+GtkWidget *
+agent_gtk_message_row_get_branch_switcher (AgentGtkMessageRow *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_MESSAGE_ROW (self), NULL);
+  return self->branch_switcher;
+}
+
 static void
 on_retry_clicked (AgentGtkMessageRow *self)
 {
@@ -955,6 +1004,10 @@ row_action (GtkWidget  *widget,
     on_retry_clicked (self);
   else if (g_str_equal (action_name, "message.preferences"))
     on_settings_clicked (self);
+  else if (g_str_equal (action_name, "message.previous-sibling") ||
+           g_str_equal (action_name, "message.next-sibling"))
+    agent_gtk_branch_switcher_step (AGENT_GTK_BRANCH_SWITCHER (self->branch_switcher),
+                                    g_str_equal (action_name, "message.previous-sibling") ? -1 : 1);
 }
 
 /* GtkWidget: the row's one child, and its menu */
@@ -1146,7 +1199,12 @@ agent_gtk_message_row_class_init (AgentGtkMessageRowClass *klass)
   signals[OPEN_SETTINGS] = g_signal_new ("open-settings", G_TYPE_FROM_CLASS (klass),
                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                             G_TYPE_NONE, 0);
+  /* Previous or Next of "‹ 2 / 3 ›": the message, the sibling asked for */
+  signals[SELECT_SIBLING] = g_signal_new ("select-sibling", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
+                                          2, AGENT_TYPE_MESSAGE, G_TYPE_UINT);
 
+  g_type_ensure (AGENT_GTK_TYPE_BRANCH_SWITCHER);
   g_type_ensure (AGENT_GTK_TYPE_ERROR_CARD);
   g_type_ensure (AGENT_GTK_TYPE_MARKDOWN_VIEW);
   g_type_ensure (AGENT_GTK_TYPE_SUMMARY_MARKER);
@@ -1170,6 +1228,7 @@ agent_gtk_message_row_class_init (AgentGtkMessageRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, cards_box);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, stopped_label);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, actions_box);
+  gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, branch_switcher);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, copy_button);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, edit_button);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkMessageRow, regenerate_button);
@@ -1180,12 +1239,19 @@ agent_gtk_message_row_class_init (AgentGtkMessageRowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_edit_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_regenerate_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_branch_select);
   gtk_widget_class_install_action (widget_class, "message.copy", NULL, row_action);
   gtk_widget_class_install_action (widget_class, "message.edit", NULL, row_action);
   gtk_widget_class_install_action (widget_class, "message.regenerate", NULL, row_action);
   gtk_widget_class_install_action (widget_class, "message.retry", NULL, row_action);
   gtk_widget_class_install_action (widget_class, "message.preferences", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "message.previous-sibling", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "message.next-sibling", NULL, row_action);
   gtk_widget_class_install_action (widget_class, "message.show-menu", NULL, show_menu_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK,
+                                       "message.previous-sibling", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK,
+                                       "message.next-sibling", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "message.show-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
                                        "message.show-menu", NULL);
@@ -1200,7 +1266,12 @@ update_actions_shown (AgentGtkMessageRow *self)
 {
   gboolean shown = self->hovered || self->focused;
 
-  gtk_widget_set_opacity (self->actions_box, shown ? 1.0 : 0.0);
+  /* All but "‹ 2 / 3 ›", which shows always */
+  for (GtkWidget *child = gtk_widget_get_first_child (self->actions_box);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (child != self->branch_switcher)
+      gtk_widget_set_opacity (child, shown ? 1.0 : 0.0);
   gtk_widget_set_visible (self->info_label,
                           shown && *gtk_label_get_text (GTK_LABEL (self->info_label)) != '\0');
 }

@@ -7,13 +7,16 @@
  * as a call starts streaming; errors that say what happened, kept with the
  * turn (after switching chats, after a restart) with Retry; and Edit and
  * Resend, which deletes nothing until the edited message is sent, offers
- * Undo, and keeps each chat's draft.
+ * Undo, and keeps each chat's draft; the "‹ 2 / 3 ›" of a message that
+ * Regenerate or Edit gave siblings, which switches branches, redrawing
+ * only the rows from there on, and never while a turn runs.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include "config.h"
 
+#include "agent-gtk-branch-switcher-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-tool-card-private.h"
 #include "agent-test-chat.h"
@@ -556,6 +559,187 @@ test_drafts (Fixture       *fixture,
   assert_composer (fixture, "");
 }
 
+/* Branches: "‹ 2 / 3 ›" */
+
+static AgentGtkMessageRow *
+row_at (Fixture *fixture,
+        guint    position)
+{
+  g_autoptr(GObject) item = g_list_model_get_item (agent_test_chat_items (fixture->window),
+                                                   position);
+
+  g_assert_nonnull (item);
+  return row_for (fixture, item);
+}
+
+static AgentGtkBranchSwitcher *
+switcher_at (Fixture *fixture,
+             guint    position)
+{
+  return AGENT_GTK_BRANCH_SWITCHER (
+    agent_gtk_message_row_get_branch_switcher (row_at (fixture, position)));
+}
+
+/* "2 / 3" shown by the row at @position, "" when none */
+static void
+assert_switcher (Fixture    *fixture,
+                 guint       position,
+                 const char *expected)
+{
+  AgentGtkBranchSwitcher *switcher = switcher_at (fixture, position);
+
+  g_assert_cmpstr (gtk_widget_get_visible (GTK_WIDGET (switcher))
+                   ? agent_gtk_branch_switcher_get_text (switcher) : "", ==, expected);
+}
+
+/* A button of the switcher at @position (by its tooltip), if it shows */
+static GtkWidget *
+switcher_button (Fixture    *fixture,
+                 guint       position,
+                 const char *name)
+{
+  return find_button (GTK_WIDGET (switcher_at (fixture, position)), name);
+}
+
+/* The answer at @position answered again, by its Regenerate button */
+static void
+regenerate (Fixture    *fixture,
+            guint       position,
+            const char *answer)
+{
+  const char *deltas[] = { answer, NULL };
+
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  click (find_button (GTK_WIDGET (row_at (fixture, position)), "Regenerate Answer"));
+  wait_session_idle (fixture);
+  iterate ();
+}
+
+/* Regenerate makes a sibling, shown "2 / 2" on the answer; Previous goes
+ * back to the first answer, redrawing only its row (the rows before are
+ * the same widgets), and the stored conversation reopens on it */
+static void
+test_branch_arrows (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  AgentGtkMessageRow *before[3];
+  GtkWidget *previous;
+
+  chat (fixture, "One", "1.");
+  chat (fixture, "Two", "2.");
+  for (guint i = 0; i < 4; i++)
+    assert_switcher (fixture, i, "");
+
+  regenerate (fixture, 3, "2b.");
+  assert_items (fixture, "One|1.|Two|2b.");
+  assert_switcher (fixture, 3, "2 / 2");
+  assert_switcher (fixture, 2, "");
+  g_assert_null (switcher_button (fixture, 2, "Previous Answer"));
+  previous = switcher_button (fixture, 3, "Previous Answer");
+  g_assert_nonnull (previous);
+  g_assert_true (gtk_widget_is_sensitive (previous));
+  g_assert_false (gtk_widget_is_sensitive (switcher_button (fixture, 3, "Next Answer")));
+  g_assert_true (gtk_widget_get_focusable (previous));
+
+  for (guint i = 0; i < 3; i++)
+    before[i] = row_at (fixture, i);
+  click (previous);
+  iterate ();
+  assert_items (fixture, "One|1.|Two|2.");
+  for (guint i = 0; i < 3; i++)
+    g_assert_true (row_at (fixture, i) == before[i]);
+  assert_switcher (fixture, 3, "1 / 2");
+  g_assert_false (gtk_widget_is_sensitive (switcher_button (fixture, 3, "Previous Answer")));
+  g_assert_true (gtk_widget_is_sensitive (switcher_button (fixture, 3, "Next Answer")));
+
+  /* The keyboard: Alt+Right on the row */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row_at (fixture, 3)),
+                                             "message.next-sibling", NULL));
+  iterate ();
+  assert_items (fixture, "One|1.|Two|2b.");
+  assert_switcher (fixture, 3, "2 / 2");
+  click (switcher_button (fixture, 3, "Previous Answer"));
+  iterate ();
+
+  restart (fixture);
+  assert_items (fixture, "One|1.|Two|2.");
+  assert_switcher (fixture, 3, "1 / 2");
+}
+
+/* No switching while a turn runs: it appends to the branch it started on */
+static void
+test_branch_busy (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  AgentTestResponse *response;
+  GtkWidget *previous;
+
+  chat (fixture, "One", "1.");
+  regenerate (fixture, 1, "1b.");
+  assert_switcher (fixture, 1, "2 / 2");
+
+  response = agent_test_openai_begin (fixture->server, "");
+  agent_test_openai_add_text (response, "2");
+  agent_test_response_add_wait (response);
+  agent_test_openai_add_end (response, "stop", 1, 1);
+  agent_chat_window_send (fixture->window, "Two");
+  agent_test_server_wait_until_waiting (fixture->server);
+  iterate ();
+  previous = switcher_button (fixture, 1, "Previous Answer");
+  g_assert_nonnull (previous);
+  g_assert_false (gtk_widget_is_sensitive (previous));
+  click (previous);
+  gtk_widget_activate_action (GTK_WIDGET (row_at (fixture, 1)), "message.previous-sibling", NULL);
+  iterate ();
+  g_assert_cmpuint (agent_memory_get_sibling_index (memory_of (fixture), 1), ==, 1);
+  assert_items (fixture, "One|1b.|Two|2");
+
+  agent_test_server_release (fixture->server);
+  wait_session_idle (fixture);
+  iterate ();
+  assert_items (fixture, "One|1b.|Two|2");
+  g_assert_true (gtk_widget_is_sensitive (switcher_button (fixture, 1, "Previous Answer")));
+}
+
+/* Edit and Resend makes a version of the question; Undo switches back to
+ * the one it replaced, on the path it showed (the first of two answers,
+ * not the newest), and the edit stays, one click away */
+static void
+test_branch_edit_undo (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  const char *deltas[] = { "Uno.", NULL };
+
+  chat (fixture, "One", "1.");
+  regenerate (fixture, 1, "1b.");
+  click (switcher_button (fixture, 1, "Previous Answer"));
+  iterate ();
+  assert_items (fixture, "One|1.");
+  edit (fixture, 0);
+  agent_gtk_composer_set_text (agent_chat_window_get_composer (fixture->window), "Uno");
+  agent_test_openai_add_text_response (fixture->server, deltas, 1, 1);
+  send_composer (fixture);
+  wait_session_idle (fixture);
+  iterate ();
+  assert_items (fixture, "Uno|Uno.");
+  assert_switcher (fixture, 0, "2 / 2");
+  g_assert_nonnull (switcher_button (fixture, 0, "Previous Version"));
+
+  click (find_undo (fixture));
+  iterate ();
+  assert_items (fixture, "One|1.");
+  g_assert_cmpuint (agent_memory_get_n_siblings (memory_of (fixture), 0), ==, 2);
+  assert_switcher (fixture, 0, "1 / 2");
+  assert_composer (fixture, "Uno");
+
+  click (switcher_button (fixture, 0, "Next Version"));
+  iterate ();
+  assert_items (fixture, "Uno|Uno.");
+  restart (fixture);
+  assert_items (fixture, "Uno|Uno.");
+  assert_switcher (fixture, 0, "2 / 2");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -577,6 +761,9 @@ main (int   argc,
   ADD ("/gui/turns/edit-undo-while-busy", test_edit_undo_while_busy);
   ADD ("/gui/turns/edit-cancel", test_edit_cancel);
   ADD ("/gui/turns/drafts", test_drafts);
+  ADD ("/gui/turns/branch-arrows", test_branch_arrows);
+  ADD ("/gui/turns/branch-busy", test_branch_busy);
+  ADD ("/gui/turns/branch-edit-undo", test_branch_edit_undo);
 
   return agent_test_gui_run (data_home);
 }
