@@ -33,6 +33,7 @@
 #if AGENT_HAS_STORE
 # include "agent-chat-search-provider.h"
 #endif
+#include "agent-chat-profiles.h"
 #include "agent-chat-window.h"
 
 struct _AgentChatApplication
@@ -45,9 +46,12 @@ struct _AgentChatApplication
   AgentStore           *store;      /* the conversations; NULL if it could not be opened */
 #endif
   AgentChatMcpServers  *mcp_servers;
+  AgentProfileList     *profiles;   /* the servers, shared with agent-cli */
+  GPtrArray            *processes;  /* started for the app (the demo server), leave with it */
   guint                 search_provider_id;  /* its D-Bus registration */
   guint                 holding : 1;     /* while keys are being written to the keyring */
   guint                 quit_when_saved : 1;
+  guint                 first_run : 1;   /* no servers yet, nor any to carry over */
 };
 
 G_DEFINE_FINAL_TYPE (AgentChatApplication, agent_chat_application, ADW_TYPE_APPLICATION)
@@ -130,6 +134,72 @@ agent_chat_application_get_store (AgentChatApplication *self)
   return self->store;
 }
 #endif
+
+/**
+ * agent_chat_application_get_profiles:
+ * @self: a #AgentChatApplication
+ *
+ * Returns: (transfer none): the servers, shared with agent-cli
+ */
+AgentProfileList *
+agent_chat_application_get_profiles (AgentChatApplication *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_APPLICATION (self), NULL);
+  return self->profiles;
+}
+
+/**
+ * agent_chat_application_keep_process:
+ * @self: a #AgentChatApplication
+ * @process: a process started for the app, reading its standard input
+ *
+ * Keeps @process's standard input open while the app runs: a server that
+ * leaves at its end (agent-demo-server --exit-on-stdin-eof) leaves with it.
+ */
+void
+agent_chat_application_keep_process (AgentChatApplication *self,
+                                     GSubprocess          *process)
+{
+  g_return_if_fail (AGENT_CHAT_IS_APPLICATION (self));
+  g_return_if_fail (G_IS_SUBPROCESS (process));
+
+  g_ptr_array_add (self->processes, g_object_ref (process));
+}
+
+/**
+ * agent_chat_application_get_first_run:
+ * @self: a #AgentChatApplication
+ *
+ * Returns: whether the app started with no servers, nor any to carry over
+ *   from its settings
+ */
+gboolean
+agent_chat_application_get_first_run (AgentChatApplication *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_APPLICATION (self), FALSE);
+  return self->first_run;
+}
+
+/**
+ * agent_chat_application_new_connection:
+ * @self: a #AgentChatApplication
+ * @provider: (nullable): the --provider option, if given
+ * @base_url: (nullable): the --base-url option, if given
+ * @model: (nullable): the --model option, if given
+ *
+ * Returns: (transfer full): a connection to the default server, with the
+ *   options of a command line in place of its values
+ */
+AgentChatConnection *
+agent_chat_application_new_connection (AgentChatApplication *self,
+                                       const char           *provider,
+                                       const char           *base_url,
+                                       const char           *model)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_APPLICATION (self), NULL);
+  return agent_chat_connection_new_for_profile (self->settings, self->profiles, NULL, provider,
+                                                base_url, model);
+}
 
 /**
  * agent_chat_application_open_window:
@@ -330,7 +400,7 @@ agent_chat_application_command_line (GApplication            *app,
       return EXIT_FAILURE;
     }
 
-  connection = agent_chat_connection_new (self->settings, provider, base_url, model);
+  connection = agent_chat_application_new_connection (self, provider, base_url, model);
   window = NULL;
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
     if (AGENT_CHAT_IS_WINDOW (l->data) &&
@@ -389,12 +459,9 @@ quit_action (GSimpleAction *action,
     g_application_quit (G_APPLICATION (self));
 }
 
-static void
-preferences_action (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       user_data)
+static GtkWindow *
+open_preferences (AgentChatApplication *self)
 {
-  AgentChatApplication *self = user_data;
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
   g_autoptr(AgentChatConnection) connection = NULL;
   GtkWidget *preferences;
@@ -403,10 +470,31 @@ preferences_action (GSimpleAction *action,
   if (AGENT_CHAT_IS_WINDOW (parent))
     connection = g_object_ref (agent_chat_window_get_connection (AGENT_CHAT_WINDOW (parent)));
   else
-    connection = agent_chat_connection_new (self->settings, NULL, NULL, NULL);
+    connection = agent_chat_application_new_connection (self, NULL, NULL, NULL);
   preferences = agent_chat_preferences_new (parent, self->settings, self->secrets, connection,
                                             self->mcp_servers);
   gtk_window_present (GTK_WINDOW (preferences));
+  return GTK_WINDOW (preferences);
+}
+
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  open_preferences (user_data);
+}
+
+/* Preferences, with a new server to fill in */
+static void
+add_server_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  AgentChatApplication *self = user_data;
+  GtkWindow *preferences = open_preferences (self);
+
+  agent_chat_preferences_add_server (AGENT_CHAT_PREFERENCES (preferences));
 }
 
 static void
@@ -435,6 +523,7 @@ agent_chat_application_startup (GApplication *app)
   static const GActionEntry actions[] = {
     { "quit", quit_action },
     { "preferences", preferences_action },
+    { "add-server", add_server_action },
     { "about", about_action },
     { "new-chat", new_chat_action },
     { "open-conversation", open_conversation_action, "x" },
@@ -455,6 +544,12 @@ agent_chat_application_startup (GApplication *app)
 
   self->settings = g_settings_new (AGENT_CHAT_SCHEMA_ID);
   self->secrets = agent_chat_secret_store_new (TRUE);
+  {
+    gboolean first_run;
+
+    self->profiles = agent_chat_profiles_open (self->settings, &first_run);
+    self->first_run = first_run;
+  }
   g_signal_connect_object (self->secrets, "notify::busy", G_CALLBACK (on_secrets_busy), self,
                            G_CONNECT_SWAPPED);
 #if AGENT_HAS_STORE
@@ -499,8 +594,8 @@ agent_chat_application_activate (GApplication *app)
     gtk_window_present (window);
   else
     {
-      g_autoptr(AgentChatConnection) connection = agent_chat_connection_new (self->settings, NULL,
-                                                                            NULL, NULL);
+      g_autoptr(AgentChatConnection) connection = agent_chat_application_new_connection (
+        self, NULL, NULL, NULL);
 
       agent_chat_application_open_window (self, connection);
     }
@@ -517,6 +612,8 @@ agent_chat_application_finalize (GObject *object)
   g_clear_object (&self->store);
 #endif
   g_clear_object (&self->mcp_servers);
+  g_clear_object (&self->profiles);
+  g_clear_pointer (&self->processes, g_ptr_array_unref);
 
   G_OBJECT_CLASS (agent_chat_application_parent_class)->finalize (object);
 }
@@ -539,6 +636,7 @@ agent_chat_application_class_init (AgentChatApplicationClass *klass)
 static void
 agent_chat_application_init (AgentChatApplication *self)
 {
+  self->processes = g_ptr_array_new_with_free_func (g_object_unref);
   g_application_add_main_option_entries (G_APPLICATION (self), options);
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[TEXT…]"));
   /* Started for the Shell's search alone, it leaves once idle */

@@ -23,6 +23,14 @@ G_DECLARE_FINAL_TYPE (AgentChatApplication, agent_chat_application,
 AgentChatApplication *agent_chat_application_new              (void);
 GSettings            *agent_chat_application_get_settings     (AgentChatApplication *self);
 AgentChatSecretStore *agent_chat_application_get_secret_store (AgentChatApplication *self);
+AgentProfileList     *agent_chat_application_get_profiles     (AgentChatApplication *self);
+gboolean              agent_chat_application_get_first_run    (AgentChatApplication *self);
+void                  agent_chat_application_keep_process     (AgentChatApplication *self,
+                                                               GSubprocess          *process);
+AgentChatConnection  *agent_chat_application_new_connection   (AgentChatApplication *self,
+                                                               const char           *provider,
+                                                               const char           *base_url,
+                                                               const char           *model);
 GtkWindow            *agent_chat_application_open_window      (AgentChatApplication *self,
                                                                AgentChatConnection  *connection);
 AgentChatMcpServers  *agent_chat_application_get_mcp_servers  (AgentChatApplication *self);

@@ -32,9 +32,11 @@ struct _AgentChatConnection
 {
   GObject    parent_instance;
 
-  GSettings *settings;
-  char      *overrides[3];  /* by Key; NULL for none */
-  char      *values[3];     /* by Key: what is in use */
+  GSettings        *settings;
+  AgentProfileList *profiles;  /* NULL: the settings alone */
+  AgentProfile     *profile;   /* the one in use, of @profiles */
+  char             *overrides[3];  /* by Key; NULL for none */
+  char             *values[3];     /* by Key: what is in use */
 };
 
 G_DEFINE_FINAL_TYPE (AgentChatConnection, agent_chat_connection, G_TYPE_OBJECT)
@@ -55,6 +57,7 @@ enum {
   PROP_BASE_URL,
   PROP_MODEL,
   PROP_FROM_COMMAND_LINE,
+  PROP_PROFILE,
   N_PROPS
 };
 
@@ -68,13 +71,40 @@ replace (char       **value,
   *value = g_strdup (with);
 }
 
-/* The setting, or its override */
+/* The profile's value, "" for the provider's own */
+static char *
+dup_profile_value (AgentProfile *profile,
+                   Key           key)
+{
+  const char *value = NULL;
+
+  switch (key)
+    {
+    case KEY_PROVIDER:
+      value = agent_profile_get_provider (profile);
+      break;
+    case KEY_BASE_URL:
+      value = agent_profile_get_base_url (profile);
+      break;
+    case KEY_MODEL:
+      value = agent_profile_get_model (profile);
+      break;
+    case N_KEYS:
+    default:
+      g_assert_not_reached ();
+    }
+  return g_strdup (value != NULL ? value : "");
+}
+
+/* The setting (or the profile's value), or its override */
 static char *
 dup_given (AgentChatConnection *self,
            Key                  key)
 {
   if (self->overrides[key] != NULL)
     return g_strdup (self->overrides[key]);
+  if (self->profile != NULL)
+    return dup_profile_value (self->profile, key);
   return g_settings_get_string (self->settings, key_names[key]);
 }
 
@@ -118,7 +148,168 @@ on_setting_changed (AgentChatConnection *self,
   update (self);
 }
 
-/* Saves @value in the settings and ends the override of @key */
+/* Uses @profile (or the settings, for NULL), and watches it */
+static void
+follow_profile (AgentChatConnection *self,
+                AgentProfile        *profile)
+{
+  if (self->profile == profile)
+    return;
+  if (self->profile != NULL)
+    g_signal_handlers_disconnect_by_func (self->profile, on_setting_changed, self);
+  g_set_object (&self->profile, profile);
+  if (profile != NULL)
+    g_signal_connect_object (profile, "notify", G_CALLBACK (on_setting_changed), self,
+                             G_CONNECT_SWAPPED);
+  update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+}
+
+/* The list changed: the profile in use may have gone (or been replaced) */
+static void
+on_profiles_changed (AgentChatConnection *self)
+{
+  AgentProfile *profile = NULL;
+
+  if (self->profile != NULL)
+    profile = agent_profile_list_lookup (self->profiles, agent_profile_get_name (self->profile));
+  if (profile == NULL && agent_profile_list_get_default_name (self->profiles) != NULL)
+    profile = agent_profile_list_lookup (self->profiles,
+                                         agent_profile_list_get_default_name (self->profiles));
+  if (profile == NULL && g_list_model_get_n_items (G_LIST_MODEL (self->profiles)) > 0)
+    {
+      g_autoptr(AgentProfile) first = g_list_model_get_item (G_LIST_MODEL (self->profiles), 0);
+
+      profile = first;
+    }
+  follow_profile (self, profile);
+}
+
+/**
+ * agent_chat_connection_get_profiles:
+ * @self: a #AgentChatConnection
+ *
+ * Returns: (transfer none) (nullable): the profiles it is to one of
+ */
+AgentProfileList *
+agent_chat_connection_get_profiles (AgentChatConnection *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
+  return self->profiles;
+}
+
+/**
+ * agent_chat_connection_get_profile:
+ * @self: a #AgentChatConnection
+ *
+ * Returns: (transfer none) (nullable): the profile in use, or %NULL when
+ *   the connection is the settings'
+ */
+AgentProfile *
+agent_chat_connection_get_profile (AgentChatConnection *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
+  return self->profile;
+}
+
+/**
+ * agent_chat_connection_get_profile_name:
+ * @self: a #AgentChatConnection
+ *
+ * Returns: (nullable): the name of the profile in use
+ */
+const char *
+agent_chat_connection_get_profile_name (AgentChatConnection *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
+  return self->profile != NULL ? agent_profile_get_name (self->profile) : NULL;
+}
+
+/**
+ * agent_chat_connection_use_profile:
+ * @self: a #AgentChatConnection
+ * @name: (nullable): a profile's name; %NULL for the default profile
+ *
+ * Talks to the server of the profile called @name (the options of the
+ * command line still stand in for its values).
+ *
+ * Returns: whether there is such a profile
+ */
+gboolean
+agent_chat_connection_use_profile (AgentChatConnection *self,
+                                   const char          *name)
+{
+  AgentProfile *profile;
+
+  g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), FALSE);
+
+  if (self->profiles == NULL)
+    return FALSE;
+  if (name == NULL)
+    name = agent_profile_list_get_default_name (self->profiles);
+  profile = name != NULL ? agent_profile_list_lookup (self->profiles, name) : NULL;
+  if (profile == NULL)
+    return FALSE;
+  follow_profile (self, profile);
+  return TRUE;
+}
+
+static void
+save_profiles (AgentChatConnection *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!agent_profile_list_save (self->profiles, &error))
+    g_warning ("The servers could not be saved: %s", error->message);
+}
+
+/* Saves @value in the profile in use */
+static void
+set_profile_value (AgentChatConnection *self,
+                   Key                  key,
+                   const char          *value)
+{
+  const char *name = agent_profile_get_name (self->profile);
+  g_autoptr(AgentProfile) replaced = NULL;
+  gboolean is_default;
+
+  if (value != NULL && *value == '\0')
+    value = NULL;
+  switch (key)
+    {
+    case KEY_PROVIDER:
+      if (g_strcmp0 (agent_profile_get_provider (self->profile), value) == 0 || value == NULL)
+        return;
+      /* Another provider, another profile, with the URL and model set, as
+       * the settings keep theirs */
+      replaced = agent_profile_new (name, value);
+      agent_profile_set_base_url (replaced, agent_profile_get_base_url (self->profile));
+      agent_profile_set_model (replaced, agent_profile_get_model (self->profile));
+      agent_profile_set_context_window (replaced,
+                                        agent_profile_get_context_window (self->profile));
+      is_default = g_strcmp0 (agent_profile_list_get_default_name (self->profiles), name) == 0;
+      g_object_ref (self->profile);
+      agent_profile_list_remove (self->profiles, name);
+      agent_profile_list_add (self->profiles, replaced, NULL);
+      if (is_default)
+        agent_profile_list_set_default_name (self->profiles, name);
+      g_object_unref (self->profile);
+      follow_profile (self, replaced);
+      break;
+    case KEY_BASE_URL:
+      agent_profile_set_base_url (self->profile, value);
+      break;
+    case KEY_MODEL:
+      agent_profile_set_model (self->profile, value);
+      break;
+    case N_KEYS:
+    default:
+      g_assert_not_reached ();
+    }
+  save_profiles (self);
+}
+
+/* Saves @value in the settings (or the profile) and ends the override of @key */
 static void
 set_value (AgentChatConnection *self,
            Key                  key,
@@ -127,8 +318,11 @@ set_value (AgentChatConnection *self,
   gboolean was_overridden = agent_chat_connection_get_from_command_line (self);
 
   g_clear_pointer (&self->overrides[key], g_free);
-  /* The settings' "changed" updates the values, when the setting changed */
-  g_settings_set_string (self->settings, key_names[key], value != NULL ? value : "");
+  if (self->profile != NULL)
+    set_profile_value (self, key, value);
+  else
+    /* The settings' "changed" updates the values, when the setting changed */
+    g_settings_set_string (self->settings, key_names[key], value != NULL ? value : "");
   update (self);
   if (was_overridden != agent_chat_connection_get_from_command_line (self))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FROM_COMMAND_LINE]);
@@ -535,6 +729,10 @@ agent_chat_connection_get_property (GObject    *object,
       g_value_set_boolean (value, agent_chat_connection_get_from_command_line (self));
       break;
 
+    case PROP_PROFILE:
+      g_value_set_string (value, agent_chat_connection_get_profile_name (self));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -546,6 +744,8 @@ agent_chat_connection_finalize (GObject *object)
   AgentChatConnection *self = AGENT_CHAT_CONNECTION (object);
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->profile);
+  g_clear_object (&self->profiles);
   for (Key key = 0; key < N_KEYS; key++)
     {
       g_clear_pointer (&self->overrides[key], g_free);
@@ -598,6 +798,15 @@ agent_chat_connection_class_init (AgentChatConnectionClass *klass)
   properties[PROP_FROM_COMMAND_LINE] =
     g_param_spec_boolean ("from-command-line", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentChatConnection:profile:
+   *
+   * The name of the profile in use, if it is to one.
+   */
+  properties[PROP_PROFILE] =
+    g_param_spec_string ("profile", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -654,5 +863,38 @@ agent_chat_connection_new (GSettings  *settings,
       g_free (g_settings_get_string (settings, key_names[key]));
     }
   update (self);
+  return self;
+}
+
+/**
+ * agent_chat_connection_new_for_profile:
+ * @settings: the app's settings
+ * @profiles: the app's profiles
+ * @profile: (nullable): the name of the profile; %NULL for the default one
+ * @provider: (nullable): the --provider option, if given
+ * @base_url: (nullable): the --base-url option, if given
+ * @model: (nullable): the --model option, if given
+ *
+ * Returns: (transfer full): the connection of a window to one of
+ *   @profiles (to the settings' server while @profiles is empty)
+ */
+AgentChatConnection *
+agent_chat_connection_new_for_profile (GSettings        *settings,
+                                       AgentProfileList *profiles,
+                                       const char       *profile,
+                                       const char       *provider,
+                                       const char       *base_url,
+                                       const char       *model)
+{
+  AgentChatConnection *self;
+
+  g_return_val_if_fail (AGENT_IS_PROFILE_LIST (profiles), NULL);
+
+  self = agent_chat_connection_new (settings, provider, base_url, model);
+  self->profiles = g_object_ref (profiles);
+  g_signal_connect_object (profiles, "items-changed", G_CALLBACK (on_profiles_changed), self,
+                           G_CONNECT_SWAPPED);
+  if (!agent_chat_connection_use_profile (self, profile))
+    on_profiles_changed (self);
   return self;
 }

@@ -17,6 +17,17 @@ AgentChatConnection *agent_chat_connection_new                 (GSettings       
                                                                 const char           *provider,
                                                                 const char           *base_url,
                                                                 const char           *model);
+AgentChatConnection *agent_chat_connection_new_for_profile     (GSettings            *settings,
+                                                                AgentProfileList     *profiles,
+                                                                const char           *profile,
+                                                                const char           *provider,
+                                                                const char           *base_url,
+                                                                const char           *model);
+AgentProfileList    *agent_chat_connection_get_profiles        (AgentChatConnection  *self);
+AgentProfile        *agent_chat_connection_get_profile         (AgentChatConnection  *self);
+const char          *agent_chat_connection_get_profile_name    (AgentChatConnection  *self);
+gboolean             agent_chat_connection_use_profile         (AgentChatConnection  *self,
+                                                                const char           *name);
 const char          *agent_chat_connection_get_provider        (AgentChatConnection  *self);
 const char          *agent_chat_connection_get_base_url        (AgentChatConnection  *self);
 const char          *agent_chat_connection_get_model           (AgentChatConnection  *self);

@@ -32,12 +32,15 @@
 #include "agent-chat-names.h"
 #include "agent-chat-popover.h"
 #include "agent-chat-preferences.h"
+#include "agent-chat-servers-group.h"
 
 struct _AgentChatPreferences
 {
   AdwPreferencesWindow  parent_instance;
 
+  AgentChatServersGroup *servers_group;
   AdwPreferencesGroup  *server_group;
+  AdwEntryRow          *name_row;
   AdwComboRow          *provider_row;
   GtkStringList        *provider_list;
   AdwEntryRow          *base_url_row;
@@ -65,7 +68,8 @@ struct _AgentChatPreferences
 
   GSettings            *settings;
   AgentChatSecretStore *secrets;
-  AgentChatConnection  *connection;
+  AgentChatConnection  *connection;         /* the server the fields edit */
+  AgentChatConnection  *window_connection;  /* the window's */
   GCancellable         *refresh_cancellable;
   guint                 refresh_timeout_id;
   AgentChatKeySource    key_source;
@@ -117,6 +121,15 @@ update_server_description (AgentChatPreferences *self)
       ? _("This window uses the server given on the command line. A change here is saved in "
           "your preferences.")
       : NULL);
+}
+
+static void
+sync_name (AgentChatPreferences *self)
+{
+  const char *name = agent_chat_connection_get_profile_name (self->connection);
+
+  if (name != NULL && g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->name_row)), name) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->name_row), name);
 }
 
 /* The model picker */
@@ -392,6 +405,76 @@ on_model_edited (AgentChatPreferences *self)
   self->syncing = FALSE;
 }
 
+/* The fields edit @connection's server */
+static void
+set_connection (AgentChatPreferences *self,
+                AgentChatConnection  *connection)
+{
+  if (self->connection != NULL)
+    g_signal_handlers_disconnect_by_data (self->connection, self);
+  g_set_object (&self->connection, connection);
+  g_signal_connect_object (connection, "notify::provider", G_CALLBACK (on_server_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (connection, "notify::base-url", G_CALLBACK (on_server_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (connection, "notify::model", G_CALLBACK (sync_fields), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (connection, "notify::from-command-line",
+                           G_CALLBACK (update_server_description), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (connection, "notify::profile", G_CALLBACK (sync_name), self,
+                           G_CONNECT_SWAPPED);
+  show_base_url_error (self, NULL);
+  sync_name (self);
+  sync_fields (self);
+  update_key_hint (self);
+  g_clear_handle_id (&self->refresh_timeout_id, g_source_remove);
+  refresh (self);
+}
+
+/* Another server chosen in Servers: the window's, as it talks to it, or
+ * another, as saved */
+static void
+on_editing_changed (AgentChatPreferences *self)
+{
+  const char *name = agent_chat_servers_group_get_editing (self->servers_group);
+  g_autoptr(AgentChatConnection) connection = NULL;
+
+  if (name == NULL || g_strcmp0 (name, agent_chat_connection_get_profile_name (
+                                   self->connection)) == 0)
+    return;
+  if (g_strcmp0 (name, agent_chat_connection_get_profile_name (self->window_connection)) == 0)
+    connection = g_object_ref (self->window_connection);
+  else
+    connection = agent_chat_connection_new_for_profile (
+      self->settings, agent_chat_connection_get_profiles (self->window_connection), name, NULL,
+      NULL, NULL);
+  set_connection (self, connection);
+}
+
+static void
+on_name_applied (AgentChatPreferences *self)
+{
+  AgentProfileList *profiles = agent_chat_connection_get_profiles (self->connection);
+  g_autofree char *name = g_strdup (agent_chat_connection_get_profile_name (self->connection));
+  g_autofree char *new_name = g_strstrip (g_strdup (gtk_editable_get_text (
+                                            GTK_EDITABLE (self->name_row))));
+  g_autoptr(GError) error = NULL;
+
+  if (name == NULL || g_strcmp0 (name, new_name) == 0)
+    return;
+  if (!agent_profile_list_rename (profiles, name, new_name, &error) ||
+      !agent_profile_list_save (profiles, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("The server could not be renamed: %s"),
+                                               error->message);
+
+      adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (text));
+      sync_name (self);
+      return;
+    }
+  agent_chat_servers_group_set_editing (self->servers_group, new_name);
+}
+
 static void
 fill_providers (AgentChatPreferences *self)
 {
@@ -494,6 +577,7 @@ agent_chat_preferences_dispose (GObject *object)
   g_clear_object (&self->settings);
   g_clear_object (&self->secrets);
   g_clear_object (&self->connection);
+  g_clear_object (&self->window_connection);
 
   G_OBJECT_CLASS (agent_chat_preferences_parent_class)->dispose (object);
 }
@@ -506,9 +590,13 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
 
   object_class->dispose = agent_chat_preferences_dispose;
 
+  g_type_ensure (AGENT_CHAT_TYPE_SERVERS_GROUP);
+
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Chat/agent-chat-preferences.ui");
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, servers_group);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, server_group);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, name_row);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, provider_row);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, provider_list);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, base_url_row);
@@ -659,6 +747,23 @@ bind_sampling_settings (AgentChatPreferences *self,
 }
 
 /**
+ * agent_chat_preferences_add_server:
+ * @self: a #AgentChatPreferences
+ *
+ * Adds a server, for the fields to fill in: as Servers › Add Server does.
+ */
+void
+agent_chat_preferences_add_server (AgentChatPreferences *self)
+{
+  g_return_if_fail (AGENT_CHAT_IS_PREFERENCES (self));
+
+  if (agent_chat_connection_get_profiles (self->window_connection) == NULL)
+    return;
+  agent_chat_servers_group_add (self->servers_group);
+  gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->name_row));
+}
+
+/**
  * agent_chat_preferences_new:
  * @parent: (nullable): the window whose server to show
  * @settings: the app's settings
@@ -682,12 +787,23 @@ agent_chat_preferences_new (GtkWindow            *parent,
 
   self->settings = g_object_ref (settings);
   self->secrets = g_object_ref (secrets);
-  self->connection = g_object_ref (connection);
+  self->window_connection = g_object_ref (connection);
 
   fill_providers (self);
   fill_tools (self);
-  sync_fields (self);
-  update_key_hint (self);
+  set_connection (self, connection);
+  if (agent_chat_connection_get_profiles (connection) != NULL)
+    {
+      agent_chat_servers_group_set_profiles (self->servers_group,
+                                             agent_chat_connection_get_profiles (connection));
+      agent_chat_servers_group_set_editing (self->servers_group,
+                                            agent_chat_connection_get_profile_name (connection));
+      g_signal_connect_object (self->servers_group, "notify::editing",
+                               G_CALLBACK (on_editing_changed), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->name_row, "apply", G_CALLBACK (on_name_applied), self,
+                               G_CONNECT_SWAPPED);
+      gtk_widget_set_visible (GTK_WIDGET (self->name_row), TRUE);
+    }
   g_signal_connect_object (self->provider_row, "notify::selected",
                            G_CALLBACK (on_provider_selected), self, G_CONNECT_SWAPPED);
   /* Saved when applied (its button, Enter) or as the window closes, never
@@ -701,14 +817,6 @@ agent_chat_preferences_new (GtkWindow            *parent,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->api_key_row, "changed", G_CALLBACK (on_key_changed), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (connection, "notify::provider", G_CALLBACK (on_server_changed), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (connection, "notify::base-url", G_CALLBACK (on_server_changed), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (connection, "notify::model", G_CALLBACK (sync_fields), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (connection, "notify::from-command-line",
-                           G_CALLBACK (update_server_description), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (secrets, "changed", G_CALLBACK (on_keyring_changed), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (secrets, "notify::keyring-error", G_CALLBACK (update_key_hint), self,
@@ -726,7 +834,6 @@ agent_chat_preferences_new (GtkWindow            *parent,
                    G_SETTINGS_BIND_DEFAULT);
   bind_context_settings (self, settings);
   bind_sampling_settings (self, settings);
-  refresh (self);
   if (mcp_servers != NULL)
     adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self),
                                 ADW_PREFERENCES_PAGE (agent_chat_mcp_page_new (mcp_servers)));

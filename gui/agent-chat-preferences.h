@@ -24,4 +24,6 @@ GtkWidget *agent_chat_preferences_new (GtkWindow            *parent,
                                        AgentChatConnection  *connection,
                                        AgentChatMcpServers  *mcp_servers);
 
+void       agent_chat_preferences_add_server (AgentChatPreferences *self);
+
 G_END_DECLS

@@ -59,6 +59,23 @@ unwatch (AgentChatWindow *self)
   g_clear_object (&self->conversation);
 }
 
+/* The conversation's server: the profile it was held with; the default
+ * one for an older conversation (or one whose profile went); a new chat
+ * stays with the one in use until its first turn records it */
+static void
+follow_profile (AgentChatWindow *self)
+{
+  const char *profile;
+
+  if (self->conversation == NULL || agent_chat_connection_get_profiles (self->connection) == NULL)
+    return;
+  profile = agent_conversation_get_profile (self->conversation);
+  if (profile != NULL && agent_chat_connection_use_profile (self->connection, profile))
+    return;
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->conversation)) > 0)
+    agent_chat_connection_use_profile (self->connection, NULL);
+}
+
 /**
  * _agent_chat_window_memory_changed:
  * @self: a #AgentChatWindow
@@ -87,6 +104,7 @@ _agent_chat_window_memory_changed (AgentChatWindow *self)
   if (self->sidebar != NULL)
     remember (self);
   update_title (self);
+  follow_profile (self);
 }
 
 /**
@@ -124,6 +142,11 @@ _agent_chat_window_turn_started (AgentChatWindow *self)
 
   if (self->conversation == NULL)
     return;
+  if (!_agent_chat_window_keep_profile (self, &error))
+    {
+      g_warning ("The conversation's server could not be recorded: %s", error->message);
+      g_clear_error (&error);
+    }
   if (agent_conversation_get_settings (self->conversation) != NULL)
     before = json_node_copy (agent_conversation_get_settings (self->conversation));
   if (!agent_conversation_record_session (self->conversation, self->session, &error))
@@ -152,6 +175,28 @@ _agent_chat_window_turn_started (AgentChatWindow *self)
     }
   if (lost && !agent_conversation_set_settings (self->conversation, after, &error))
     g_warning ("The conversation's settings could not be kept: %s", error->message);
+}
+
+/**
+ * _agent_chat_window_keep_profile:
+ * @self: a #AgentChatWindow
+ * @error: return location for a #GError
+ *
+ * Records the profile in use with the conversation shown, if it is a
+ * stored one.
+ *
+ * Returns: whether it is recorded (or there is nothing to record)
+ */
+gboolean
+_agent_chat_window_keep_profile (AgentChatWindow  *self,
+                                 GError          **error)
+{
+  const char *name = agent_chat_connection_get_profile_name (self->connection);
+
+  if (self->conversation == NULL || name == NULL ||
+      g_strcmp0 (agent_conversation_get_profile (self->conversation), name) == 0)
+    return TRUE;
+  return agent_conversation_set_profile (self->conversation, name, error);
 }
 
 /* Waiting for the conversation: agent-cli (or another store of the same

@@ -52,6 +52,7 @@ struct _AgentChatWindow
   GtkWindow            *models_window;  /* the Models window, while open (a weak pointer) */
   GMenu                *approvals_section;
   AdwStatusPage        *empty_page;
+  GtkWidget            *first_run;   /* its choices of a server, at the first run */
   AgentGtkChatView     *chat_view;   /* the conversation, libagent-gtk's */
   AgentGtkComposer     *composer;
   AgentChatContextMeter *context_meter;
@@ -143,6 +144,8 @@ void         _agent_chat_window_dispose_conversations    (AgentChatWindow *self)
 AgentMemory *_agent_chat_window_new_memory               (AgentChatWindow *self);
 void         _agent_chat_window_memory_changed           (AgentChatWindow *self);
 void         _agent_chat_window_turn_started             (AgentChatWindow *self);
+gboolean     _agent_chat_window_keep_profile             (AgentChatWindow  *self,
+                                                          GError          **error);
 gboolean     _agent_chat_window_wait_for_claim           (AgentChatWindow *self);
 void         _agent_chat_window_turn_answered            (AgentChatWindow *self,
                                                           AgentMessage    *answer);
@@ -191,6 +194,13 @@ static inline void
 _agent_chat_window_turn_answered (AgentChatWindow *self,
                                   AgentMessage    *answer)
 {
+}
+
+static inline gboolean
+_agent_chat_window_keep_profile (AgentChatWindow  *self,
+                                 GError          **error)
+{
+  return TRUE;
 }
 
 static inline gboolean

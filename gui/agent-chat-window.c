@@ -36,6 +36,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-a11y.h"
+#include "agent-chat-first-run.h"
 #include "agent-chat-popover.h"
 #include "agent-chat-window-private.h"
 
@@ -543,6 +544,18 @@ _agent_chat_window_model_changed (AgentChatWindow *self)
                               _agent_chat_window_chat_model (self));
 }
 
+/* Another server: the session follows from its next turn */
+static void
+on_profile_changed (AgentChatWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->session != NULL && !agent_session_get_busy (self->session) &&
+      !configure_session (self, &error))
+    _agent_chat_window_show_error (self, error);
+  _agent_chat_window_model_changed (self);
+}
+
 /**
  * agent_chat_window_get_connection:
  * @self: a #AgentChatWindow
@@ -579,10 +592,30 @@ agent_chat_window_set_connection (AgentChatWindow     *self,
   g_set_object (&self->connection, connection);
   g_signal_connect_object (connection, "notify", G_CALLBACK (update_subtitle), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (connection, "notify::profile", G_CALLBACK (on_profile_changed), self,
+                           G_CONNECT_SWAPPED);
   update_subtitle (self);
   if (self->session != NULL && !agent_session_get_busy (self->session) &&
       !configure_session (self, &error))
     _agent_chat_window_show_error (self, error);
+}
+
+/* The first run: the empty chat offers servers to start with */
+static void
+on_first_run_visible (AgentChatWindow *self)
+{
+  if (gtk_widget_get_visible (self->first_run))
+    {
+      adw_status_page_set_title (self->empty_page, _("Welcome to Agent Chat"));
+      adw_status_page_set_description (self->empty_page,
+                                       _("Choose a model server to chat with. You can add more "
+                                         "in Preferences."));
+      return;
+    }
+  adw_status_page_set_title (self->empty_page, _("Start a Conversation"));
+  adw_status_page_set_description (self->empty_page,
+                                   _("Ask anything. Tools run only when the model asks for them, "
+                                     "and you see each call."));
 }
 
 /* GObject */
@@ -621,8 +654,19 @@ agent_chat_window_constructed (GObject *object)
   g_settings_bind (self->settings, "window-height", self, "default-height",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
-  connection = agent_chat_connection_new (self->settings, NULL, NULL, NULL);
+  if (app != NULL)
+    connection = agent_chat_application_new_connection (app, NULL, NULL, NULL);
+  else
+    connection = agent_chat_connection_new (self->settings, NULL, NULL, NULL);
   agent_chat_window_set_connection (self, connection);
+
+  if (app != NULL)
+    {
+      g_signal_connect_object (self->first_run, "notify::visible",
+                               G_CALLBACK (on_first_run_visible), self, G_CONNECT_SWAPPED);
+      agent_chat_first_run_set_profiles (AGENT_CHAT_FIRST_RUN (self->first_run),
+                                         agent_chat_application_get_profiles (app));
+    }
 
   if (!configure_session (self, &error))
     _agent_chat_window_show_error (self, error);
@@ -672,6 +716,7 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   g_type_ensure (AGENT_GTK_TYPE_CHAT_VIEW);
   g_type_ensure (AGENT_GTK_TYPE_COMPOSER);
   g_type_ensure (AGENT_CHAT_TYPE_CONTEXT_METER);
+  g_type_ensure (AGENT_CHAT_TYPE_FIRST_RUN);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Chat/agent-chat-window.ui");
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, toast_overlay);
@@ -695,6 +740,7 @@ agent_chat_window_class_init (AgentChatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, vision_warning);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, vision_label);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, first_run);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, chat_view);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, composer);
   gtk_widget_class_bind_template_child (widget_class, AgentChatWindow, context_meter);

@@ -32,6 +32,9 @@ void               agent_chat_window_set_memory   (AgentChatWindow      *self,
 void               agent_chat_window_scroll_to_bottom (AgentChatWindow  *self);
 void               agent_chat_window_pick_model   (AgentChatWindow      *self,
                                                    const char           *model);
+void               agent_chat_window_pick_profile_model (AgentChatWindow *self,
+                                                         const char      *profile,
+                                                         const char      *model);
 #if AGENT_HAS_STORE
 GtkWidget         *agent_chat_window_get_sidebar  (AgentChatWindow      *self);
 gboolean           agent_chat_window_open_conversation (AgentChatWindow *self,

@@ -140,6 +140,10 @@ class App:
         self.env["G_MESSAGES_DEBUG"] = "all"
 
     def settings(self, **values):
+        """The server in the settings, as a version before profiles kept it:
+        the profiles file goes, so that the app carries it over again"""
+        if os.path.exists(self.env["AGENT_PROFILES"]):
+            os.remove(self.env["AGENT_PROFILES"])
         with open(self.keyfile, "w") as keyfile:
             keyfile.write("[io/github/libagent/Chat]\n")
             for key, value in values.items():

@@ -7,6 +7,7 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import atexit
 import json
 import os
 import shutil
@@ -68,10 +69,15 @@ def wait_for(predicate, timeout=20.0):
 
 
 def app_env():
-    """The environment for the app: with the accessibility bridge."""
+    """The environment for the app: with the accessibility bridge, and a
+    profiles file of its own (the app saves its servers there; the tests'
+    shared $AGENT_PROFILES is agent-cli's, to read)."""
     env = dict(os.environ)
     env.pop("NO_AT_BRIDGE", None)
     env["GTK_A11Y"] = "atspi"
+    directory = tempfile.mkdtemp(prefix="agent-chat-profiles-")
+    atexit.register(shutil.rmtree, directory, True)
+    env["AGENT_PROFILES"] = os.path.join(directory, "profiles.ini")
     return env
 
 

@@ -1,0 +1,313 @@
+/* agent-chat-first-run.c
+ *
+ * The first run: with no server yet (no profiles, nor a server in the
+ * settings to carry over), the empty chat offers servers to start with, one
+ * click each:
+ *
+ * - libagent's demo server, when agent-demo-server is there
+ *   ($AGENT_DEMO_SERVER, the PATH, or next to agent-chat): the app starts it
+ *   (with --exit-on-stdin-eof, so that it leaves with the app) and adds a
+ *   "Demo Server" profile on its address;
+ * - a local Ollama, when one answers at http://127.0.0.1:11434 (or
+ *   $AGENT_CHAT_OLLAMA_URL) within PROBE_TIMEOUT_MS: an "Ollama" profile,
+ *   with the first of its models;
+ * - Add a Server…, which opens Preferences with a new server to fill in.
+ *
+ * It shows while the profiles are empty, and goes once one is added.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "agent-chat-application.h"
+#include "agent-chat-first-run.h"
+#include "agent-chat-names.h"
+#include "agent-chat-profiles.h"
+
+#define PROBE_TIMEOUT_MS 2000
+#define OLLAMA_URL "http://127.0.0.1:11434"
+
+struct _AgentChatFirstRun
+{
+  GtkBox            parent_instance;
+
+  AdwActionRow     *demo_row;
+  GtkWidget        *demo_button;
+  AdwActionRow     *ollama_row;
+  GtkWidget        *ollama_button;
+
+  AgentProfileList *profiles;
+  GCancellable     *cancellable;
+  guint             probe_timeout_id;
+  char             *ollama_model;  /* the first model of the Ollama found */
+};
+
+G_DEFINE_FINAL_TYPE (AgentChatFirstRun, agent_chat_first_run, GTK_TYPE_BOX)
+
+/**
+ * agent_chat_first_run_dup_ollama_url:
+ *
+ * Returns: (transfer full): where a local Ollama would answer
+ */
+char *
+agent_chat_first_run_dup_ollama_url (void)
+{
+  const char *url = g_getenv ("AGENT_CHAT_OLLAMA_URL");
+
+  return g_strdup (url != NULL && *url != '\0' ? url : OLLAMA_URL);
+}
+
+/**
+ * agent_chat_first_run_dup_demo_server:
+ *
+ * Returns: (transfer full) (nullable): the path of agent-demo-server, if it
+ *   is there
+ */
+char *
+agent_chat_first_run_dup_demo_server (void)
+{
+  const char *given = g_getenv ("AGENT_DEMO_SERVER");
+  g_autofree char *installed = g_build_filename (AGENT_CHAT_BINDIR, "agent-demo-server", NULL);
+
+  if (given != NULL && g_file_test (given, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup (given);
+  if (g_file_test (installed, G_FILE_TEST_IS_EXECUTABLE))
+    return g_steal_pointer (&installed);
+  return g_find_program_in_path ("agent-demo-server");
+}
+
+static void
+say (AgentChatFirstRun *self,
+     const char        *text)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (root != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (root), "win.toast", "s", text);
+}
+
+static void
+add_profile (AgentChatFirstRun *self,
+             const char        *name,
+             const char        *provider,
+             const char        *base_url,
+             const char        *model)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (agent_chat_profiles_add (self->profiles, name, provider, base_url, model, &error) == NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("The server could not be added: %s"),
+                                               error->message);
+
+      say (self, text);
+    }
+}
+
+/* Ollama */
+
+static void
+on_ollama_listed (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(AgentChatFirstRun) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) models = agent_provider_list_models_finish (AGENT_PROVIDER (object), result,
+                                                           &error);
+  g_autofree char *subtitle = NULL;
+  g_autofree char *url = NULL;
+
+  g_clear_handle_id (&self->probe_timeout_id, g_source_remove);
+  if (models == NULL)
+    {
+      /* None here: nothing to offer */
+      gtk_widget_set_visible (GTK_WIDGET (self->ollama_row), FALSE);
+      return;
+    }
+  url = agent_chat_first_run_dup_ollama_url ();
+  g_free (self->ollama_model);
+  self->ollama_model = g_strdup (models[0]);
+  subtitle = g_strdup_printf (g_dngettext (AGENT_CHAT_GETTEXT_PACKAGE,
+                                           /* Translators: %u models at an address */
+                                           "%u model at %s", "%u models at %s",
+                                           g_strv_length (models)),
+                              g_strv_length (models), url);
+  adw_action_row_set_subtitle (self->ollama_row, subtitle);
+  gtk_widget_set_sensitive (self->ollama_button, TRUE);
+}
+
+static gboolean
+on_probe_timeout (gpointer user_data)
+{
+  AgentChatFirstRun *self = user_data;
+
+  self->probe_timeout_id = 0;
+  g_cancellable_cancel (self->cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+probe_ollama (AgentChatFirstRun *self)
+{
+  g_autoptr(AgentProvider) provider = agent_provider_new ("ollama", NULL);
+  g_autofree char *url = agent_chat_first_run_dup_ollama_url ();
+
+  if (provider == NULL)
+    return;
+  agent_provider_set_base_url (provider, url);
+  self->probe_timeout_id = g_timeout_add (PROBE_TIMEOUT_MS, on_probe_timeout, self);
+  agent_provider_list_models_async (provider, self->cancellable, on_ollama_listed,
+                                    g_object_ref (self));
+}
+
+static void
+on_ollama_clicked (AgentChatFirstRun *self)
+{
+  g_autofree char *url = agent_chat_first_run_dup_ollama_url ();
+
+  add_profile (self, agent_chat_provider_title ("ollama"), "ollama", url, self->ollama_model);
+}
+
+/* The demo server */
+
+static void
+on_demo_url (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(AgentChatFirstRun) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object),
+                                                                     result, NULL, &error);
+
+  gtk_widget_set_sensitive (self->demo_button, TRUE);
+  if (line == NULL || !g_str_has_prefix (line, "http://"))
+    {
+      g_autofree char *text = g_strdup_printf (_("The demo server did not start: %s"),
+                                               error != NULL ? error->message
+                                                             : _("it gave no address"));
+
+      say (self, text);
+      return;
+    }
+  add_profile (self, _("Demo Server"), "openai", g_strstrip (line), "demo");
+}
+
+static void
+on_demo_clicked (AgentChatFirstRun *self)
+{
+  g_autofree char *program = agent_chat_first_run_dup_demo_server ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) output = NULL;
+  g_autoptr(GError) error = NULL;
+  GApplication *app = g_application_get_default ();
+
+  if (program == NULL)
+    return;
+  process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                              &error, program, "--quiet", "--exit-on-stdin-eof", NULL);
+  if (process == NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("The demo server did not start: %s"),
+                                               error->message);
+
+      say (self, text);
+      return;
+    }
+  /* It leaves with the app, which holds its standard input */
+  if (AGENT_CHAT_IS_APPLICATION (app))
+    agent_chat_application_keep_process (AGENT_CHAT_APPLICATION (app), process);
+  gtk_widget_set_sensitive (self->demo_button, FALSE);
+  output = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  g_data_input_stream_read_line_async (output, G_PRIORITY_DEFAULT, NULL, on_demo_url,
+                                       g_object_ref (self));
+}
+
+/* Shown while there is no server */
+static void
+update (AgentChatFirstRun *self)
+{
+  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->profiles)) == 0;
+
+  if (empty && !gtk_widget_get_visible (GTK_WIDGET (self)) && self->probe_timeout_id == 0 &&
+      self->ollama_model == NULL)
+    probe_ollama (self);
+  gtk_widget_set_visible (GTK_WIDGET (self), empty);
+}
+
+/**
+ * agent_chat_first_run_set_profiles:
+ * @self: a #AgentChatFirstRun
+ * @profiles: the app's profiles
+ *
+ * Shows the choices while @profiles is empty.
+ */
+void
+agent_chat_first_run_set_profiles (AgentChatFirstRun *self,
+                                   AgentProfileList  *profiles)
+{
+  g_autofree char *demo = agent_chat_first_run_dup_demo_server ();
+
+  g_return_if_fail (AGENT_CHAT_IS_FIRST_RUN (self));
+  g_return_if_fail (AGENT_IS_PROFILE_LIST (profiles));
+
+  g_set_object (&self->profiles, profiles);
+  gtk_widget_set_visible (GTK_WIDGET (self->demo_row), demo != NULL);
+  g_signal_connect_object (profiles, "items-changed", G_CALLBACK (update), self,
+                           G_CONNECT_SWAPPED);
+  update (self);
+}
+
+static void
+agent_chat_first_run_dispose (GObject *object)
+{
+  AgentChatFirstRun *self = AGENT_CHAT_FIRST_RUN (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->probe_timeout_id, g_source_remove);
+  gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_FIRST_RUN);
+  g_clear_object (&self->profiles);
+
+  G_OBJECT_CLASS (agent_chat_first_run_parent_class)->dispose (object);
+}
+
+static void
+agent_chat_first_run_finalize (GObject *object)
+{
+  AgentChatFirstRun *self = AGENT_CHAT_FIRST_RUN (object);
+
+  g_clear_object (&self->cancellable);
+  g_free (self->ollama_model);
+
+  G_OBJECT_CLASS (agent_chat_first_run_parent_class)->finalize (object);
+}
+
+static void
+agent_chat_first_run_class_init (AgentChatFirstRunClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = agent_chat_first_run_dispose;
+  object_class->finalize = agent_chat_first_run_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/libagent/Chat/agent-chat-first-run.ui");
+  gtk_widget_class_bind_template_child (widget_class, AgentChatFirstRun, demo_row);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatFirstRun, demo_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatFirstRun, ollama_row);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatFirstRun, ollama_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_demo_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_ollama_clicked);
+}
+
+static void
+agent_chat_first_run_init (AgentChatFirstRun *self)
+{
+  self->cancellable = g_cancellable_new ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
