@@ -27,6 +27,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-connection.h"
+#include "agent-chat-names.h"
 
 struct _AgentChatConnection
 {
@@ -551,20 +552,12 @@ agent_chat_connection_create_provider (AgentChatConnection  *self,
 char *
 agent_chat_connection_dup_host (AgentChatConnection *self)
 {
-  g_autoptr(GUri) uri = NULL;
-  const char *host;
+  char *host;
 
   g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), NULL);
 
-  uri = g_uri_parse (self->values[KEY_BASE_URL], G_URI_FLAGS_NONE, NULL);
-  host = uri != NULL ? g_uri_get_host (uri) : NULL;
-  if (host == NULL || *host == '\0')
-    return g_strdup (self->values[KEY_BASE_URL]);
-  if (strchr (host, ':') != NULL)  /* IPv6 */
-    return g_uri_get_port (uri) != -1 ? g_strdup_printf ("[%s]:%d", host, g_uri_get_port (uri))
-                                      : g_strdup_printf ("[%s]", host);
-  return g_uri_get_port (uri) != -1 ? g_strdup_printf ("%s:%d", host, g_uri_get_port (uri))
-                                    : g_strdup (host);
+  host = agent_chat_dup_host_port (self->values[KEY_BASE_URL]);
+  return host != NULL ? host : g_strdup (self->values[KEY_BASE_URL]);
 }
 
 /**

@@ -3,12 +3,14 @@
  * What people read of the providers and built-in tools, where the library
  * has names for programs ("openai-responses", "read_file") and, for tools,
  * descriptions written for the model. Names the app does not know show as
- * they are.
+ * they are. And a server's host and port, as its URL's short name.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "config.h"
+
+#include <string.h>
 
 #include <glib/gi18n.h>
 
@@ -86,4 +88,28 @@ agent_chat_tool_summary (const char *name)
   const Name *found = lookup (tools, G_N_ELEMENTS (tools), name);
 
   return found != NULL ? _(found->summary) : NULL;
+}
+
+/**
+ * agent_chat_dup_host_port:
+ * @url: (nullable): a server's URL
+ *
+ * Returns: (transfer full) (nullable): the host of @url, with its port when
+ *   @url names one ("127.0.0.1:11434", "[::1]:8080"), or %NULL when @url has
+ *   no host
+ */
+char *
+agent_chat_dup_host_port (const char *url)
+{
+  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+  const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
+  g_autofree char *bracketed = NULL;
+
+  if (host == NULL || *host == '\0')
+    return NULL;
+  if (strchr (host, ':') != NULL)  /* IPv6 */
+    host = bracketed = g_strdup_printf ("[%s]", host);
+  if (g_uri_get_port (uri) != -1)
+    return g_strdup_printf ("%s:%d", host, g_uri_get_port (uri));
+  return g_strdup (host);
 }

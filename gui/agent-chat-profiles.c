@@ -38,19 +38,18 @@ agent_chat_profiles_name_for_server (const char *provider,
                                      const char *base_url)
 {
   g_autoptr(AgentProvider) probe = agent_provider_new (provider, NULL);
-  g_autoptr(GUri) uri = NULL;
-  const char *host;
+  g_autofree char *host = NULL;
+  g_auto(GStrv) parts = NULL;
 
   if (base_url == NULL || *base_url == '\0' ||
       (probe != NULL && g_str_equal (base_url, agent_provider_get_default_base_url (probe))))
     return g_strdup (agent_chat_provider_title (provider));
-  uri = g_uri_parse (base_url, G_URI_FLAGS_NONE, NULL);
-  host = uri != NULL ? g_uri_get_host (uri) : NULL;
-  if (host == NULL || *host == '\0')
+  host = agent_chat_dup_host_port (base_url);
+  if (host == NULL)
     return g_strdup (agent_chat_provider_title (provider));
-  if (g_uri_get_port (uri) != -1)
-    return g_strdup_printf ("%s:%d", host, g_uri_get_port (uri));
-  return g_strdup (host);
+  /* A profile's name holds no brackets: "::1:8080" for an IPv6 host */
+  parts = g_strsplit_set (host, "[]", -1);
+  return g_strjoinv ("", parts);
 }
 
 /**

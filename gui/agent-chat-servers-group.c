@@ -69,20 +69,16 @@ dup_subtitle (AgentProfile *profile)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AgentProvider) provider = agent_profile_create_provider (profile, &error);
-  g_autoptr(GUri) uri = NULL;
+  g_autofree char *host = NULL;
   const char *title = agent_chat_provider_title (agent_profile_get_provider (profile));
-  const char *host = NULL;
 
   if (provider == NULL)
     return g_strdup (error->message);
-  uri = g_uri_parse (agent_provider_get_base_url (provider), G_URI_FLAGS_NONE, NULL);
-  host = uri != NULL ? g_uri_get_host (uri) : NULL;
+  host = agent_chat_dup_host_port (agent_provider_get_base_url (provider));
   if (host == NULL)
     return g_strdup (title);
-  if (g_uri_get_port (uri) != -1)
-    /* Translators: a server's provider, host and port, as in "Ollama · 127.0.0.1:11434" */
-    return g_strdup_printf (_("%s · %s:%d"), title, host, g_uri_get_port (uri));
-  /* Translators: a server's provider and host, as in "OpenAI · api.openai.com" */
+  /* Translators: a server's provider and host (with its port), as in
+   * "OpenAI · api.openai.com" or "Ollama · 127.0.0.1:11434" */
   return g_strdup_printf (_("%s · %s"), title, host);
 }
 

@@ -19,6 +19,7 @@
 
 #include "agent-chat-connection.h"
 #include "agent-chat-preferences.h"
+#include "agent-chat-profiles.h"
 #include "agent-chat-secret-store.h"
 #include "agent-chat-window.h"
 #include "agent-test-chat.h"
@@ -152,6 +153,29 @@ test_connection_subtitle (void)
   v6 = agent_chat_connection_new (settings, "openai", "http://[::1]:8080/v1", "m");
   v6_host = agent_chat_connection_dup_host (v6);
   g_assert_cmpstr (v6_host, ==, "[::1]:8080");
+}
+
+/* A profile's name from its server: the host and port, which a profile
+ * list takes (no brackets, even for an IPv6 host) */
+static void
+test_profile_names (void)
+{
+  g_autoptr(AgentProfileList) profiles = agent_profile_list_new ("/nonexistent/profiles.ini");
+  g_autoptr(AgentProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ollama = agent_chat_profiles_name_for_server ("ollama", NULL);
+  g_autofree char *local = agent_chat_profiles_name_for_server ("openai",
+                                                                "http://127.0.0.1:11434/v1");
+  g_autofree char *v6 = agent_chat_profiles_name_for_server ("openai", "http://[::1]:8080/v1");
+  g_autofree char *plain = agent_chat_profiles_name_for_server ("openai", "https://example.com/v1");
+
+  g_assert_cmpstr (ollama, ==, "Ollama");
+  g_assert_cmpstr (local, ==, "127.0.0.1:11434");
+  g_assert_cmpstr (plain, ==, "example.com");
+  g_assert_cmpstr (v6, ==, "::1:8080");
+  profile = agent_profile_new (v6, "openai");
+  g_assert_true (agent_profile_list_add (profiles, profile, &error));
+  g_assert_no_error (error);
 }
 
 static void
@@ -721,6 +745,7 @@ main (int   argc,
       g_test_add_func ("/gui/connection/defaults", test_connection_defaults);
       g_test_add_func ("/gui/connection/overrides", test_connection_overrides);
       g_test_add_func ("/gui/connection/subtitle", test_connection_subtitle);
+      g_test_add_func ("/gui/connection/profile-names", test_profile_names);
       g_test_add_func ("/gui/connection/check-options", test_connection_check_options);
       g_test_add_func ("/gui/connection/window-subtitle", test_window_subtitle);
       g_test_add_func ("/gui/connection/preferences", test_preferences_connection);
