@@ -27,6 +27,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-application.h"
+#include "agent-chat-demo.h"
 #include "agent-chat-mcp-servers.h"
 #include "agent-chat-preferences.h"
 #include "agent-chat-renderer.h"
@@ -549,6 +550,8 @@ agent_chat_application_startup (GApplication *app)
 
     self->profiles = agent_chat_profiles_open (self->settings, &first_run);
     self->first_run = first_run;
+    /* The demo server of an earlier run left with it: this run's */
+    agent_chat_demo_revive (self->profiles);
   }
   g_signal_connect_object (self->secrets, "notify::busy", G_CALLBACK (on_secrets_busy), self,
                            G_CONNECT_SWAPPED);

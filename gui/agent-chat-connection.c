@@ -27,6 +27,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-connection.h"
+#include "agent-chat-demo.h"
 #include "agent-chat-names.h"
 
 struct _AgentChatConnection
@@ -573,18 +574,10 @@ agent_chat_connection_dup_host (AgentChatConnection *self)
 gboolean
 agent_chat_connection_is_demo (AgentChatConnection *self)
 {
-  g_autoptr(GUri) uri = NULL;
-  const char *host;
-
   g_return_val_if_fail (AGENT_CHAT_IS_CONNECTION (self), FALSE);
 
-  if (g_strcmp0 (self->values[KEY_PROVIDER], "openai") != 0 ||
-      g_strcmp0 (self->values[KEY_MODEL], "demo") != 0)
-    return FALSE;
-  uri = g_uri_parse (self->values[KEY_BASE_URL], G_URI_FLAGS_NONE, NULL);
-  host = uri != NULL ? g_uri_get_host (uri) : NULL;
-  return g_strcmp0 (host, "127.0.0.1") == 0 || g_strcmp0 (host, "localhost") == 0 ||
-         g_strcmp0 (host, "::1") == 0;
+  return agent_chat_demo_is_server (self->values[KEY_PROVIDER], self->values[KEY_BASE_URL],
+                                    self->values[KEY_MODEL]);
 }
 
 /**

@@ -22,7 +22,7 @@
 
 #include <glib/gi18n.h>
 
-#include "agent-chat-application.h"
+#include "agent-chat-demo.h"
 #include "agent-chat-first-run.h"
 #include "agent-chat-names.h"
 #include "agent-chat-profiles.h"
@@ -58,25 +58,6 @@ agent_chat_first_run_dup_ollama_url (void)
   const char *url = g_getenv ("AGENT_CHAT_OLLAMA_URL");
 
   return g_strdup (url != NULL && *url != '\0' ? url : OLLAMA_URL);
-}
-
-/**
- * agent_chat_first_run_dup_demo_server:
- *
- * Returns: (transfer full) (nullable): the path of agent-demo-server, if it
- *   is there
- */
-char *
-agent_chat_first_run_dup_demo_server (void)
-{
-  const char *given = g_getenv ("AGENT_DEMO_SERVER");
-  g_autofree char *installed = g_build_filename (AGENT_CHAT_BINDIR, "agent-demo-server", NULL);
-
-  if (given != NULL && g_file_test (given, G_FILE_TEST_IS_EXECUTABLE))
-    return g_strdup (given);
-  if (g_file_test (installed, G_FILE_TEST_IS_EXECUTABLE))
-    return g_steal_pointer (&installed);
-  return g_find_program_in_path ("agent-demo-server");
 }
 
 static void
@@ -181,36 +162,10 @@ on_demo_url (GObject      *object,
 {
   g_autoptr(AgentChatFirstRun) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object),
-                                                                     result, NULL, &error);
+  g_autofree char *url = agent_chat_demo_start_finish (result, &error);
 
   gtk_widget_set_sensitive (self->demo_button, TRUE);
-  if (line == NULL || !g_str_has_prefix (line, "http://"))
-    {
-      g_autofree char *text = g_strdup_printf (_("The demo server did not start: %s"),
-                                               error != NULL ? error->message
-                                                             : _("it gave no address"));
-
-      say (self, text);
-      return;
-    }
-  add_profile (self, _("Demo Server"), "openai", g_strstrip (line), "demo");
-}
-
-static void
-on_demo_clicked (AgentChatFirstRun *self)
-{
-  g_autofree char *program = agent_chat_first_run_dup_demo_server ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GDataInputStream) output = NULL;
-  g_autoptr(GError) error = NULL;
-  GApplication *app = g_application_get_default ();
-
-  if (program == NULL)
-    return;
-  process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                              &error, program, "--quiet", "--exit-on-stdin-eof", NULL);
-  if (process == NULL)
+  if (url == NULL)
     {
       g_autofree char *text = g_strdup_printf (_("The demo server did not start: %s"),
                                                error->message);
@@ -218,13 +173,16 @@ on_demo_clicked (AgentChatFirstRun *self)
       say (self, text);
       return;
     }
-  /* It leaves with the app, which holds its standard input */
-  if (AGENT_CHAT_IS_APPLICATION (app))
-    agent_chat_application_keep_process (AGENT_CHAT_APPLICATION (app), process);
+  /* Known as the demo server's by its provider, model and loopback
+   * address (agent-chat-demo.c): started again at the next start */
+  add_profile (self, _("Demo Server"), "openai", url, "demo");
+}
+
+static void
+on_demo_clicked (AgentChatFirstRun *self)
+{
   gtk_widget_set_sensitive (self->demo_button, FALSE);
-  output = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
-  g_data_input_stream_read_line_async (output, G_PRIORITY_DEFAULT, NULL, on_demo_url,
-                                       g_object_ref (self));
+  agent_chat_demo_start_async (NULL, on_demo_url, g_object_ref (self));
 }
 
 /* Shown while there is no server */
@@ -250,7 +208,7 @@ void
 agent_chat_first_run_set_profiles (AgentChatFirstRun *self,
                                    AgentProfileList  *profiles)
 {
-  g_autofree char *demo = agent_chat_first_run_dup_demo_server ();
+  g_autofree char *demo = agent_chat_demo_dup_program ();
 
   g_return_if_fail (AGENT_CHAT_IS_FIRST_RUN (self));
   g_return_if_fail (AGENT_IS_PROFILE_LIST (profiles));

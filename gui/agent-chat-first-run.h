@@ -16,7 +16,6 @@ G_DECLARE_FINAL_TYPE (AgentChatFirstRun, agent_chat_first_run, AGENT_CHAT, FIRST
 
 void agent_chat_first_run_set_profiles (AgentChatFirstRun *self,
                                         AgentProfileList  *profiles);
-char *agent_chat_first_run_dup_ollama_url  (void);
-char *agent_chat_first_run_dup_demo_server (void);
+char *agent_chat_first_run_dup_ollama_url (void);
 
 G_END_DECLS

@@ -15,7 +15,10 @@
 #   the file, and agent-cli --profiles lists it;
 # - the first run (no file, no server in the settings) offers the demo
 #   server and the Ollama found (ollamaserver.py) as one-click choices; a
-#   click on Ollama's makes it the server, saved in the file.
+#   click on Ollama's makes it the server, saved in the file;
+# - the demo server chosen at the first run by the pointer is started again
+#   at the next start of the app: a message typed then is answered, with no
+#   error card, and the file holds the live address.
 #
 # With $AGENT_TEST_SCREENSHOTS set, the picker, Preferences and the first
 # run are shot.
@@ -36,7 +39,7 @@ from agenttestgui import (App, FocusTracker, all_nodes, click_at, find_node, nam
 from ollamaserver import OllamaServer  # noqa: E402
 from scriptedserver import ScriptedServer  # noqa: E402
 
-N_TESTS = 8
+N_TESTS = 11
 
 
 def shown(node, name, role=None):
@@ -235,9 +238,80 @@ def first_run_part(home):
         ollama.close()
 
 
+def base_url(path):
+    """The base-url of the file at @path ("" without one)."""
+    if not os.path.exists(path):
+        return ""
+    with open(path) as f:
+        return next((line.strip()[len("base-url="):] for line in f
+                     if line.startswith("base-url=")), "")
+
+
+def demo_part(home):
+    directory = os.path.join(home, "demo")
+    os.makedirs(directory, exist_ok=True)
+    chat = App(directory, "http://127.0.0.1:9/v1")
+    # No server in the settings, no profiles file, no Ollama: the first run
+    with open(chat.keyfile, "w") as keyfile:
+        keyfile.write("[io/github/libagent/Chat]\ngenerate-titles=false\n")
+    path = os.path.join(directory, "profiles.ini")
+    chat.env["AGENT_PROFILES"] = path
+    chat.env["AGENT_CHAT_OLLAMA_URL"] = "http://127.0.0.1:9"
+    prompt = "What is 17 * 23 + 4?"
+    answer = "The result of 17 * 23 + 4 is 395."
+    focus = FocusTracker()
+    try:
+        app = chat.start()
+        if app is None:
+            for _ in range(3):
+                tap(False, "the app starts for the demo server's first run")
+            return
+        use = focus.wait(lambda: next((n for n in all_nodes(app)
+                                       if n.getRole() == pyatspi.ROLE_PUSH_BUTTON and
+                                       (n.name or "").startswith("Use the Demo Server") and
+                                       showing(n)), None), 20)
+        if use is not None:
+            click_at(use)
+        chosen = focus.wait(lambda: "model=demo" in (open(path).read()
+                                                     if os.path.exists(path) else ""), 15)
+        first_url = base_url(path)
+        tap(use is not None and chosen and first_url.startswith("http://127.0.0.1:"),
+            "a click on the demo server's choice saves it in the file (%r)" % first_url)
+        chat.quit()
+        chat.kill()
+
+        # The next start: the demo server must be there again
+        app = chat.start()
+        if app is None:
+            tap(False, "the app starts again on the demo server")
+            tap(False, "the file holds the demo server's live address")
+            return
+        # The window says the server in use; once the app started the demo
+        # server, that is its live address
+        focus.wait(lambda: any(n.startswith("Demo server · ") and
+                               not first_url.endswith(n[len("Demo server · "):] + "/v1")
+                               for n in names(app)), 20)
+        composer = focus.wait(lambda: shown(app, "Message", pyatspi.ROLE_TEXT), 15)
+        if composer is not None:
+            click_at(composer)
+        focus.pump(0.3)
+        send(prompt)
+        answered = focus.wait(lambda: answer in names(app) and "Stop" not in names(app), 30)
+        tap(answered and "Retry" not in names(app),
+            "restarted: a message typed to the demo server is answered, with no error card")
+        live = base_url(path)
+        tap(live.startswith("http://127.0.0.1:") and live != first_url,
+            "the file holds the demo server's live address, not the last run's (%r, %r)"
+            % (live, first_url))
+        chat.quit()
+    finally:
+        chat.kill()
+
+
 def main(home):
     profiles_part(home)
     first_run_part(home)
+    demo_part(home)
 
 
 run_test("test-gui-profiles-e2e-", N_TESTS, main)
