@@ -43,6 +43,7 @@ struct _AgentChatFirstRun
   GCancellable     *cancellable;
   guint             probe_timeout_id;
   char             *ollama_model;  /* the first model of the Ollama found */
+  gboolean          server_given;  /* the window's server came from the command line */
 };
 
 G_DEFINE_FINAL_TYPE (AgentChatFirstRun, agent_chat_first_run, GTK_TYPE_BOX)
@@ -185,11 +186,13 @@ on_demo_clicked (AgentChatFirstRun *self)
   agent_chat_demo_start_async (NULL, on_demo_url, g_object_ref (self));
 }
 
-/* Shown while there is no server */
+/* Shown while there is no server, unless the command line gave one (./run
+ * does: the demo server, already talking) */
 static void
 update (AgentChatFirstRun *self)
 {
-  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->profiles)) == 0;
+  gboolean empty = self->profiles != NULL && !self->server_given &&
+                   g_list_model_get_n_items (G_LIST_MODEL (self->profiles)) == 0;
 
   if (empty && !gtk_widget_get_visible (GTK_WIDGET (self)) && self->probe_timeout_id == 0 &&
       self->ollama_model == NULL)
@@ -217,6 +220,24 @@ agent_chat_first_run_set_profiles (AgentChatFirstRun *self,
   gtk_widget_set_visible (GTK_WIDGET (self->demo_row), demo != NULL);
   g_signal_connect_object (profiles, "items-changed", G_CALLBACK (update), self,
                            G_CONNECT_SWAPPED);
+  update (self);
+}
+
+/**
+ * agent_chat_first_run_set_server_given:
+ * @self: a #AgentChatFirstRun
+ * @server_given: whether the window's server came from the command line
+ *
+ * A window opened with --provider, --base-url or --model already has a
+ * server: it offers none.
+ */
+void
+agent_chat_first_run_set_server_given (AgentChatFirstRun *self,
+                                       gboolean           server_given)
+{
+  g_return_if_fail (AGENT_CHAT_IS_FIRST_RUN (self));
+
+  self->server_given = !!server_given;
   update (self);
 }
 

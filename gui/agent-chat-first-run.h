@@ -16,6 +16,8 @@ G_DECLARE_FINAL_TYPE (AgentChatFirstRun, agent_chat_first_run, AGENT_CHAT, FIRST
 
 void agent_chat_first_run_set_profiles (AgentChatFirstRun *self,
                                         AgentProfileList  *profiles);
+void agent_chat_first_run_set_server_given (AgentChatFirstRun *self,
+                                            gboolean           server_given);
 char *agent_chat_first_run_dup_ollama_url (void);
 
 G_END_DECLS

@@ -590,6 +590,8 @@ agent_chat_window_set_connection (AgentChatWindow     *self,
   if (self->connection != NULL)
     g_signal_handlers_disconnect_by_data (self->connection, self);
   g_set_object (&self->connection, connection);
+  agent_chat_first_run_set_server_given (AGENT_CHAT_FIRST_RUN (self->first_run),
+                                         agent_chat_connection_get_from_command_line (connection));
   g_signal_connect_object (connection, "notify", G_CALLBACK (update_subtitle), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (connection, "notify::profile", G_CALLBACK (on_profile_changed), self,

@@ -39,7 +39,7 @@ from agenttestgui import (App, FocusTracker, all_nodes, click_at, find_node, nam
 from ollamaserver import OllamaServer  # noqa: E402
 from scriptedserver import ScriptedServer  # noqa: E402
 
-N_TESTS = 11
+N_TESTS = 12
 
 
 def shown(node, name, role=None):
@@ -308,10 +308,39 @@ def demo_part(home):
         chat.kill()
 
 
+def command_line_part(home):
+    """./run's way: no server saved, the demo server's on the command line"""
+    directory = os.path.join(home, "command-line")
+    os.makedirs(directory, exist_ok=True)
+    url = "http://127.0.0.1:9/v1"
+    chat = App(directory, url)
+    with open(chat.keyfile, "w") as keyfile:
+        keyfile.write("[io/github/libagent/Chat]\ngenerate-titles=false\n")
+    chat.env["AGENT_PROFILES"] = os.path.join(directory, "profiles.ini")
+    chat.env["AGENT_CHAT_OLLAMA_URL"] = "http://127.0.0.1:9"
+    focus = FocusTracker()
+    try:
+        app = chat.start("--provider", "openai", "--base-url", url, "--model", "demo")
+        if app is None:
+            tap(False, "the app starts with its server on the command line")
+            return
+        ready = focus.wait(lambda: "Start a Conversation" in names(app), 20)
+        offered = [n.name for n in all_nodes(app)
+                   if n.getRole() == pyatspi.ROLE_PUSH_BUTTON and
+                   (n.name or "").startswith("Use") and showing(n)]
+        tap(ready and "Welcome to Agent Chat" not in names(app) and not offered,
+            "a window given its server on the command line offers no first-run choices (%r)"
+            % offered)
+        chat.quit()
+    finally:
+        chat.kill()
+
+
 def main(home):
     profiles_part(home)
     first_run_part(home)
     demo_part(home)
+    command_line_part(home)
 
 
 run_test("test-gui-profiles-e2e-", N_TESTS, main)

@@ -351,12 +351,13 @@ class App:
                           "base-url='%s'\nmodel='%s'\n%s" % (url, model, settings))
         self.process = None
 
-    def start(self):
+    def start(self, *args):
+        """Starts the app (with @args on its command line)."""
         # Xvfb on this shared machine refuses a connection now and then
         # ("cannot open display": the app exits at once): an app gone
         # before its window showed is started again, three times at most
         for attempt in range(3):
-            self.process = subprocess.Popen([os.environ["AGENT_CHAT"]], env=self.env)
+            self.process = subprocess.Popen([os.environ["AGENT_CHAT"], *args], env=self.env)
             app = wait_for(lambda: "exited" if self.process.poll() is not None else find_app(),
                            60)
             if app != "exited":
