@@ -503,6 +503,39 @@ agent_chat_connection_set_model (AgentChatConnection *self,
   set_value (self, KEY_MODEL, model);
 }
 
+/* The profile's request settings are the provider's: below a conversation's
+ * and Preferences' defaults (agent-chat-window-settings.c), over the
+ * server's. A setting the profile leaves unset is the server's. */
+static void
+apply_profile_settings (AgentChatConnection  *self,
+                        AgentRequestSettings *to)
+{
+  static const char * const names[] = { "temperature", "top-p", "top-k", "seed" };
+  AgentRequestSettings *from = NULL;
+
+  /* Not for another API the command line asked for: what one API takes,
+   * another may refuse */
+  if (self->profile != NULL &&
+      (self->overrides[KEY_PROVIDER] == NULL ||
+       g_strcmp0 (self->overrides[KEY_PROVIDER], agent_profile_get_provider (self->profile)) == 0))
+    from = agent_profile_get_settings (self->profile);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (from == NULL || !agent_request_settings_is_set (from, names[i]))
+      agent_request_settings_unset (to, names[i]);
+
+  if (from == NULL)
+    return;
+  if (agent_request_settings_is_set (from, "temperature"))
+    agent_request_settings_set_temperature (to, agent_request_settings_get_temperature (from));
+  if (agent_request_settings_is_set (from, "top-p"))
+    agent_request_settings_set_top_p (to, agent_request_settings_get_top_p (from));
+  if (agent_request_settings_is_set (from, "top-k"))
+    agent_request_settings_set_top_k (to, agent_request_settings_get_top_k (from));
+  if (agent_request_settings_is_set (from, "seed"))
+    agent_request_settings_set_seed (to, agent_request_settings_get_seed (from));
+}
+
 /**
  * agent_chat_connection_apply:
  * @self: a #AgentChatConnection
@@ -519,6 +552,7 @@ agent_chat_connection_apply (AgentChatConnection *self,
 
   agent_provider_set_base_url (provider, self->values[KEY_BASE_URL]);
   agent_provider_set_model (provider, self->values[KEY_MODEL]);
+  apply_profile_settings (self, agent_provider_get_settings (provider));
 }
 
 /**

@@ -6,7 +6,8 @@
  * changed between turns is applied at once.
  *
  * The window is the conversation's own (agent-chat-window-settings.c), or
- * the setting "context-window" when it is not 0; else, while long
+ * the setting "context-window" when it is not 0, or the one of the server's
+ * profile (AgentProfile:context-window); else, while long
  * conversations are handled (a strategy other than off) or the server is
  * Ollama (which runs the model with the window asked: num_ctx), the
  * server's model list says it where it does: asked once per server and
@@ -53,6 +54,16 @@ is_ollama (AgentChatWindow *self)
                       "ollama");
 }
 
+/* The window the server's profile sets, 0 for none */
+static guint64
+profile_window (AgentChatWindow *self)
+{
+  AgentProfile *profile = self->connection != NULL
+                          ? agent_chat_connection_get_profile (self->connection) : NULL;
+
+  return profile != NULL ? agent_profile_get_context_window (profile) : 0;
+}
+
 static void
 apply_window (AgentChatWindow *self)
 {
@@ -60,6 +71,8 @@ apply_window (AgentChatWindow *self)
 
   if (window == 0)
     window = g_settings_get_uint (self->settings, "context-window");
+  if (window == 0)
+    window = profile_window (self);
   if (window == 0)
     window = self->listed_window;
   /* An unknown window leaves the session's: a refusal may have named the
@@ -150,7 +163,7 @@ _agent_chat_window_wait_for_context_window (AgentChatWindow *self)
    * for even when long conversations are not handled */
   if ((g_str_equal (strategy, "off") && !is_ollama (self)) ||
       g_settings_get_uint (self->settings, "context-window") > 0 ||
-      _agent_chat_window_chat_context_window (self) > 0)
+      _agent_chat_window_chat_context_window (self) > 0 || profile_window (self) > 0)
     return FALSE;
   key = window_key (self);
   if (g_strcmp0 (key, self->listed_window_key) == 0)

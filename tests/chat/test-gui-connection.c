@@ -178,6 +178,56 @@ test_profile_names (void)
   g_assert_no_error (error);
 }
 
+/* A profile's request settings and context window are a window's defaults
+ * (below a conversation's and Preferences', over the server's); a window
+ * given another API on the command line leaves them out */
+static void
+test_window_profile_settings (void)
+{
+  g_autoptr(GSettings) settings = reset_settings ();
+  g_autoptr(AgentProfileList) profiles = agent_profile_list_new ("/nonexistent/profiles.ini");
+  g_autoptr(AgentProfile) lab = agent_profile_new ("Lab", "ollama");
+  g_autoptr(AgentChatConnection) connection = NULL;
+  g_autoptr(AgentChatConnection) other = NULL;
+  AgentChatWindow *window = g_object_ref_sink (agent_chat_window_new (NULL));
+  AgentRequestSettings *sent;
+  AgentSession *session;
+  g_autoptr(GError) error = NULL;
+
+  agent_profile_set_base_url (lab, "http://127.0.0.1:7");
+  agent_request_settings_set_temperature (agent_profile_get_settings (lab), 0.25);
+  agent_request_settings_set_top_k (agent_profile_get_settings (lab), 20);
+  agent_request_settings_set_seed (agent_profile_get_settings (lab), 7);
+  agent_profile_set_context_window (lab, 4096);
+  g_assert_true (agent_profile_list_add (profiles, lab, &error));
+  g_assert_no_error (error);
+
+  connection = agent_chat_connection_new_for_profile (settings, profiles, "Lab", NULL, NULL, NULL);
+  agent_chat_window_set_connection (window, connection);
+  session = agent_chat_window_get_session (window);
+  g_assert_nonnull (session);
+  sent = agent_provider_get_settings (agent_session_get_provider (session));
+  g_assert_cmpstr (agent_provider_get_name (agent_session_get_provider (session)), ==, "ollama");
+  g_assert_cmpfloat (agent_request_settings_get_temperature (sent), ==, 0.25);
+  g_assert_cmpuint (agent_request_settings_get_top_k (sent), ==, 20);
+  g_assert_cmpint (agent_request_settings_get_seed (sent), ==, 7);
+  g_assert_false (agent_request_settings_is_set (sent, "top-p"));
+  g_assert_cmpuint (agent_session_get_context_window (session), ==, 4096);
+
+  /* The openai API has no top-k: a window given it leaves the profile's out */
+  other = agent_chat_connection_new_for_profile (settings, profiles, "Lab", "openai", NULL, NULL);
+  agent_chat_window_set_connection (window, other);
+  session = agent_chat_window_get_session (window);
+  sent = agent_provider_get_settings (agent_session_get_provider (session));
+  g_assert_cmpstr (agent_provider_get_name (agent_session_get_provider (session)), ==, "openai");
+  g_assert_false (agent_request_settings_is_set (sent, "temperature"));
+  g_assert_false (agent_request_settings_is_set (sent, "top-k"));
+  g_assert_false (agent_request_settings_is_set (sent, "seed"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (window);
+}
+
 static void
 test_connection_check_options (void)
 {
@@ -746,6 +796,7 @@ main (int   argc,
       g_test_add_func ("/gui/connection/overrides", test_connection_overrides);
       g_test_add_func ("/gui/connection/subtitle", test_connection_subtitle);
       g_test_add_func ("/gui/connection/profile-names", test_profile_names);
+      g_test_add_func ("/gui/connection/profile-settings", test_window_profile_settings);
       g_test_add_func ("/gui/connection/check-options", test_connection_check_options);
       g_test_add_func ("/gui/connection/window-subtitle", test_window_subtitle);
       g_test_add_func ("/gui/connection/preferences", test_preferences_connection);
