@@ -27,11 +27,13 @@
 #include <agent.h>
 #include <glib/gi18n.h>
 
+#include "agent-chat-application.h"
 #include "agent-chat-default-spin.h"
 #include "agent-chat-mcp-page.h"
 #include "agent-chat-names.h"
 #include "agent-chat-popover.h"
 #include "agent-chat-preferences.h"
+#include "agent-chat-profiles.h"
 #include "agent-chat-servers-group.h"
 
 struct _AgentChatPreferences
@@ -472,6 +474,16 @@ on_name_applied (AgentChatPreferences *self)
       sync_name (self);
       return;
     }
+#if AGENT_HAS_STORE
+  {
+    GApplication *app = g_application_get_default ();
+    AgentStore *store = AGENT_CHAT_IS_APPLICATION (app)
+                        ? agent_chat_application_get_store (AGENT_CHAT_APPLICATION (app)) : NULL;
+
+    if (store != NULL)
+      agent_chat_profiles_rename_in_store (store, name, new_name);
+  }
+#endif
   agent_chat_servers_group_set_editing (self->servers_group, new_name);
 }
 

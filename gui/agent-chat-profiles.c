@@ -151,3 +151,44 @@ agent_chat_profiles_open (GSettings *settings,
   *first_run = g_list_model_get_n_items (G_LIST_MODEL (profiles)) == 0;
   return g_steal_pointer (&profiles);
 }
+
+#if AGENT_HAS_STORE
+/**
+ * agent_chat_profiles_rename_in_store:
+ * @store: the stored conversations
+ * @name: a profile's old name
+ * @new_name: its new name
+ *
+ * The conversations held with the profile @name follow it to @new_name:
+ * else, opened again, they would go to the default server.
+ */
+void
+agent_chat_profiles_rename_in_store (AgentStore *store,
+                                     const char *name,
+                                     const char *new_name)
+{
+  g_autoptr(GListModel) conversations = NULL;
+  g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_return_if_fail (AGENT_IS_STORE (store));
+  g_return_if_fail (name != NULL && new_name != NULL);
+
+  /* Gathered first: a change may move them in the list */
+  conversations = agent_store_list_conversations (store);
+  for (guint i = 0; i < g_list_model_get_n_items (conversations); i++)
+    {
+      g_autoptr(AgentConversation) conversation = g_list_model_get_item (conversations, i);
+
+      if (g_strcmp0 (agent_conversation_get_profile (conversation), name) == 0)
+        g_ptr_array_add (held, g_steal_pointer (&conversation));
+    }
+
+  for (guint i = 0; i < held->len; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!agent_conversation_set_profile (g_ptr_array_index (held, i), new_name, &error))
+        g_warning ("%s", error->message);
+    }
+}
+#endif

@@ -20,4 +20,10 @@ AgentProfile     *agent_chat_profiles_add             (AgentProfileList  *profil
                                                        const char        *model,
                                                        GError           **error);
 
+#if AGENT_HAS_STORE
+void              agent_chat_profiles_rename_in_store (AgentStore        *store,
+                                                       const char        *name,
+                                                       const char        *new_name);
+#endif
+
 G_END_DECLS

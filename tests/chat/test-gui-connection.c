@@ -228,6 +228,53 @@ test_window_profile_settings (void)
   g_object_unref (window);
 }
 
+#if AGENT_HAS_STORE
+/* A conversation follows its server's new name (else, opened again, it
+ * would go to the default server); the others stay */
+static void
+test_profile_rename_in_store (void)
+{
+  g_autofree char *dir = agent_test_make_dir ("test-gui-rename");
+  g_autofree char *path = g_build_filename (dir, "conversations.db", NULL);
+  const char *profiles[] = { "Lab", "Cloud", NULL, "Lab" };
+  gint64 ids[G_N_ELEMENTS (profiles)];
+  g_autoptr(AgentStore) store = agent_store_new (path, NULL);
+  g_autoptr(AgentStore) again = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (store);
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      g_autoptr(AgentConversation) conversation = agent_store_create_conversation (store);
+      g_autoptr(AgentMessage) question = agent_message_new (AGENT_MESSAGE_ROLE_USER, "Hello");
+
+      g_assert_true (agent_conversation_set_profile (conversation, profiles[i], &error));
+      g_assert_true (agent_memory_append (AGENT_MEMORY (conversation), question, &error));
+      g_assert_no_error (error);
+      flush_store (store);
+      ids[i] = agent_conversation_get_id (conversation);
+    }
+
+  agent_chat_profiles_rename_in_store (store, "Lab", "Lab Box");
+  flush_store (store);
+
+  /* As written: another program reading the file sees it */
+  again = agent_store_new (path, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      g_autoptr(AgentConversation) conversation = agent_store_lookup_conversation (again, ids[i]);
+      const char *expected = g_strcmp0 (profiles[i], "Lab") == 0 ? "Lab Box" : profiles[i];
+
+      g_assert_nonnull (conversation);
+      g_assert_cmpstr (agent_conversation_get_profile (conversation), ==, expected);
+    }
+  g_clear_object (&again);
+  g_clear_object (&store);
+  agent_test_remove_dir (dir);
+}
+#endif
+
 static void
 test_connection_check_options (void)
 {
@@ -797,6 +844,9 @@ main (int   argc,
       g_test_add_func ("/gui/connection/subtitle", test_connection_subtitle);
       g_test_add_func ("/gui/connection/profile-names", test_profile_names);
       g_test_add_func ("/gui/connection/profile-settings", test_window_profile_settings);
+#if AGENT_HAS_STORE
+      g_test_add_func ("/gui/connection/profile-rename", test_profile_rename_in_store);
+#endif
       g_test_add_func ("/gui/connection/check-options", test_connection_check_options);
       g_test_add_func ("/gui/connection/window-subtitle", test_window_subtitle);
       g_test_add_func ("/gui/connection/preferences", test_preferences_connection);
