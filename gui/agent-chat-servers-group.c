@@ -213,7 +213,8 @@ create_row (AgentChatServersGroup  *self,
   gtk_widget_set_tooltip_text (remove, remove_label);
   gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   remove_label, -1);
-  gtk_widget_set_sensitive (remove, g_list_model_get_n_items (G_LIST_MODEL (self->profiles)) > 1);
+  /* The last one stays: no button that does nothing */
+  gtk_widget_set_visible (remove, g_list_model_get_n_items (G_LIST_MODEL (self->profiles)) > 1);
   g_object_set_data_full (G_OBJECT (remove), "profile", g_strdup (name), g_free);
   g_signal_connect_object (remove, "clicked", G_CALLBACK (on_remove_clicked), self, 0);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
