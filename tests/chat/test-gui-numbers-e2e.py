@@ -151,6 +151,32 @@ def scale_switch(app):
                                  has_state(n, pyatspi.STATE_VISIBLE)), None))
 
 
+def desktop_box(node):
+    box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    return (box.x, box.y, box.width, box.height)
+
+
+def wheel_into_view(focus, node):
+    """Turns the wheel over @node's window until @node lies within it (the
+    General page's switches are below its servers): its box, or None."""
+    window = node
+    while window is not None and window.getRole() not in (pyatspi.ROLE_FRAME,
+                                                          pyatspi.ROLE_DIALOG,
+                                                          pyatspi.ROLE_WINDOW):
+        window = window.parent
+    if window is None:
+        return None
+    for _ in range(30):
+        x, y, width, height = desktop_box(window)
+        box = desktop_box(node)
+        if box[1] >= y and box[1] + box[3] <= y + height:
+            return box
+        xdotool("mousemove", str(x + width // 2), str(y + height // 2), "click",
+                "5" if box[1] + box[3] > y + height else "4")
+        focus.wait(lambda: desktop_box(node) != box, 2)
+    return None
+
+
 def red_pixels(path, box):
     """How many pixels of @box in the screenshot at @path are the error red."""
     pixbuf = GdkPixbuf.Pixbuf.new_from_file(path)
@@ -295,9 +321,9 @@ def main(home):
         xdotool("key", "ctrl+comma")
         switch = focus.wait(lambda: scale_switch(app), 20)
         was_on = switch is not None and has_state(switch, pyatspi.STATE_CHECKED)
-        if switch is not None:
-            box = switch.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-            xdotool("mousemove", str(box.x + box.width // 2), str(box.y + box.height // 2),
+        box = wheel_into_view(focus, switch) if switch is not None else None
+        if box is not None:
+            xdotool("mousemove", str(box[0] + box[2] // 2), str(box[1] + box[3] // 2),
                     "click", "1")
         off = switch is not None and focus.wait(
             lambda: not has_state(switch, pyatspi.STATE_CHECKED), 10)
