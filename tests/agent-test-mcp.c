@@ -343,6 +343,38 @@ agent_test_mcp_wait_invocation (AgentToolInvocation *invocation)
 }
 
 /* Calls @tool with @arguments and waits for its result. */
+static void
+call_raw_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  JsonNode **node = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *node = agent_mcp_client_call_tool_finish (AGENT_MCP_CLIENT (object), result, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+node_is_set (gpointer data)
+{
+  return *(JsonNode **) data != NULL;
+}
+
+/* agent_mcp_client_call_tool_async() of @tool with @arguments, waited
+ * for: the server's result object, which must not be an error */
+JsonNode *
+agent_test_mcp_call_raw (AgentMcpClient *client,
+                         const char     *tool,
+                         JsonNode       *arguments)
+{
+  JsonNode *result = NULL;
+
+  agent_mcp_client_call_tool_async (client, tool, arguments, NULL, call_raw_cb, &result);
+  agent_test_wait_until (node_is_set, &result);
+  return result;
+}
+
 void
 agent_test_mcp_call (AgentMcpClient     *client,
                      const char         *tool,

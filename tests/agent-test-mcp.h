@@ -76,6 +76,9 @@ void                agent_test_mcp_call             (AgentMcpClient       *clien
                                                      const char           *tool,
                                                      const char           *arguments,
                                                      AgentTestMcpResult   *result);
+JsonNode           *agent_test_mcp_call_raw         (AgentMcpClient       *client,
+                                                     const char           *tool,
+                                                     JsonNode             *arguments);
 void                agent_test_mcp_result_clear     (AgentTestMcpResult   *result);
 guint16             agent_test_mcp_free_port        (void);
 

@@ -76,3 +76,13 @@ agent_test_turn_clear (AgentTestTurn *self)
   g_clear_error (&self->error);
   self->finished = FALSE;
 }
+
+gboolean
+agent_test_approve_all_cb (AgentSession      *session,
+                           AgentToolCall     *call,
+                           AgentToolApproval *approval,
+                           gpointer           user_data)
+{
+  agent_tool_approval_allow (approval);
+  return TRUE;
+}

@@ -33,4 +33,10 @@ void agent_test_turn_run_message (AgentTestTurn *self,
                                   AgentMessage  *message);
 void agent_test_turn_clear (AgentTestTurn *self);
 
+/* An "approve-tool-call" handler that allows every call */
+gboolean agent_test_approve_all_cb (AgentSession      *session,
+                                    AgentToolCall     *call,
+                                    AgentToolApproval *approval,
+                                    gpointer           user_data);
+
 G_END_DECLS

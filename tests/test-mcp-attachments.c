@@ -20,16 +20,6 @@
 #include "agent-test-turn.h"
 #include "agent-test-util.h"
 
-static gboolean
-approve_cb (AgentSession      *session,
-            AgentToolCall     *call,
-            AgentToolApproval *approval,
-            gpointer           user_data)
-{
-  agent_tool_approval_allow (approval);
-  return TRUE;
-}
-
 static void
 test_tiny_image (void)
 {
@@ -51,7 +41,7 @@ test_tiny_image (void)
 
   agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 10, 5);
   agent_test_openai_add_text_response (server, done, 20, 2);
-  g_signal_connect (session, "approve-tool-call", G_CALLBACK (approve_cb), NULL);
+  g_signal_connect (session, "approve-tool-call", G_CALLBACK (agent_test_approve_all_cb), NULL);
   g_assert_true (agent_mcp_server_list_add (list, client));
   agent_test_mcp_connect (client);
   agent_mcp_server_list_attach (list, session);

@@ -113,24 +113,6 @@ test_calls (void)
   agent_test_mcp_close (client);
 }
 
-static void
-call_tool_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  JsonNode **node = user_data;
-  g_autoptr(GError) error = NULL;
-
-  *node = agent_mcp_client_call_tool_finish (AGENT_MCP_CLIENT (object), result, &error);
-  g_assert_no_error (error);
-}
-
-static gboolean
-node_is_set (gpointer data)
-{
-  return *(JsonNode **) data != NULL;
-}
-
 /* The raw result, for what text leaves out */
 static void
 test_call_tool_raw (void)
@@ -144,8 +126,7 @@ test_call_tool_raw (void)
   gsize len;
 
   /* Not connected: it connects first */
-  agent_mcp_client_call_tool_async (client, "get-tiny-image", NULL, NULL, call_tool_cb, &result);
-  agent_test_wait_until (node_is_set, &result);
+  result = agent_test_mcp_call_raw (client, "get-tiny-image", NULL);
   g_assert_cmpint (agent_mcp_client_get_state (client), ==, AGENT_MCP_CLIENT_STATE_READY);
 
   content = json_object_get_array_member (json_node_get_object (result), "content");
@@ -161,9 +142,7 @@ test_call_tool_raw (void)
 
   g_clear_pointer (&result, json_node_unref);
   structured = agent_test_parse_json ("{\"location\":\"Los Angeles\"}");
-  agent_mcp_client_call_tool_async (client, "get-structured-content", structured, NULL,
-                                    call_tool_cb, &result);
-  agent_test_wait_until (node_is_set, &result);
+  result = agent_test_mcp_call_raw (client, "get-structured-content", structured);
   g_assert_cmpint (json_object_get_int_member (
     json_object_get_object_member (json_node_get_object (result), "structuredContent"),
     "temperature"), ==, 73);

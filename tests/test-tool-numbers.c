@@ -31,16 +31,6 @@
   "{\"id\":9007199254740993,\"below\":-9007199254740993,\"big\":12345678901234567890," \
   "\"huge\":1e400,\"tenth\":0.1,\"list\":[9007199254740993,1.50]}"
 
-static gboolean
-approve_cb (AgentSession      *session,
-            AgentToolCall     *call,
-            AgentToolApproval *approval,
-            gpointer           user_data)
-{
-  agent_tool_approval_allow (approval);
-  return TRUE;
-}
-
 /* The model streams a call of the MCP server's raw tool, its arguments
  * cut in the middle of the numbers; the server sees them as written, and
  * so does the model in the next request. */
@@ -67,7 +57,7 @@ test_mcp_openai (void)
   agent_test_openai_add_tool_response (server, chunks, G_N_ELEMENTS (chunks), 10, 5);
   agent_test_openai_add_text_response (server, done, 20, 2);
   session = agent_session_new (provider);
-  g_signal_connect (session, "approve-tool-call", G_CALLBACK (approve_cb), NULL);
+  g_signal_connect (session, "approve-tool-call", G_CALLBACK (agent_test_approve_all_cb), NULL);
   g_assert_true (agent_mcp_server_list_add (list, client));
   agent_test_mcp_connect (client);
   agent_mcp_server_list_attach (list, session);
@@ -107,7 +97,7 @@ test_mcp_gemini (void)
 
   agent_test_session_init (&s, "gemini");
   agent_provider_set_model (s.provider, "test-model");
-  g_signal_connect (s.session, "approve-tool-call", G_CALLBACK (approve_cb), NULL);
+  g_signal_connect (s.session, "approve-tool-call", G_CALLBACK (agent_test_approve_all_cb), NULL);
   g_assert_true (agent_mcp_server_list_add (list, client));
   agent_test_mcp_connect (client);
   agent_mcp_server_list_attach (list, s.session);
@@ -180,24 +170,6 @@ test_parse (void)
 /* agent_mcp_client_call_tool_async() with a JsonNode: its 64-bit
  * integers reach the server exactly */
 static void
-call_done_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  JsonNode **out = user_data;
-  g_autoptr(GError) error = NULL;
-
-  *out = agent_mcp_client_call_tool_finish (AGENT_MCP_CLIENT (object), result, &error);
-  g_assert_no_error (error);
-}
-
-static gboolean
-node_is_set (gpointer data)
-{
-  return *(JsonNode **) data != NULL;
-}
-
-static void
 test_mcp_node (void)
 {
   g_autoptr(AgentMcpClient) client = agent_test_mcp_hostile_new (0);
@@ -208,8 +180,7 @@ test_mcp_node (void)
   arguments = agent_json_parse ("{\"id\":9007199254740993,\"below\":-9007199254740993,"
                                 "\"max\":9223372036854775807}", -1, NULL);
   agent_test_mcp_connect (client);
-  agent_mcp_client_call_tool_async (client, "raw", arguments, NULL, call_done_cb, &result);
-  agent_test_wait_until (node_is_set, &result);
+  result = agent_test_mcp_call_raw (client, "raw", arguments);
 
   text = json_to_string (result, FALSE);
   agent_test_assert_contains (text, "9007199254740993,");
