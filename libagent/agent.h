@@ -19,6 +19,7 @@
 # include "agent-error.h"
 # include "agent-json.h"
 # include "agent-json-schema.h"
+# include "agent-local-voice.h"
 # include "agent-mcp-client.h"
 # include "agent-mcp-elicitation.h"
 # include "agent-mcp-prompt.h"

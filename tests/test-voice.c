@@ -28,6 +28,12 @@
  * - /voice/speech/cancel: cancelled after the first chunk: cancelled,
  *   and the connection is closed.
  * - /voice/speech/empty-input: refused before sending.
+ * - /voice/local/wav: espeak-ng speaks a sentence into a valid WAV (RIFF
+ *   header, 16-bit mono PCM, samples that are not silence); transcribing
+ *   that WAV through the loopback server sends its bytes intact.
+ * - /voice/local/voices: the voices listed include "en-us" and "de"; an unknown voice
+ *   fails naming it.
+ * - /voice/local/cancel: cancelled before it runs: cancelled.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -583,6 +589,142 @@ test_speech_empty_input (Fixture       *f,
   g_assert_cmpuint (agent_test_server_get_n_requests (f->server), ==, 0);
 }
 
+static guint32
+read_u32 (const guint8 *at)
+{
+  guint32 value;
+
+  memcpy (&value, at, 4);
+  return GUINT32_FROM_LE (value);
+}
+
+static guint16
+read_u16 (const guint8 *at)
+{
+  guint16 value;
+
+  memcpy (&value, at, 2);
+  return GUINT16_FROM_LE (value);
+}
+
+static GBytes *
+speak_locally (Fixture          *f,
+               AgentLocalVoice  *voice,
+               const char       *text,
+               GCancellable     *cancellable,
+               GError          **error)
+{
+  g_clear_object (&f->result);
+  agent_local_voice_synthesize_async (voice, text, cancellable, result_cb, f);
+  agent_test_wait_until (has_result, f);
+  return agent_local_voice_synthesize_finish (voice, f->result, error);
+}
+
+static void
+test_local_wav (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(AgentLocalVoice) voice = agent_local_voice_new ();
+  g_autoptr(AgentTranscription) transcription = NULL;
+  g_autoptr(GBytes) wav = NULL;
+  g_autoptr(GBytes) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  const guint8 *bytes;
+  gsize len;
+  gint16 loudest = 0;
+
+  if (!agent_local_voice_get_available ())
+    {
+      g_test_skip ("built without espeak-ng");
+      return;
+    }
+
+  wav = speak_locally (f, voice, "The quick brown fox jumps over the lazy dog.", NULL, &error);
+  g_assert_no_error (error);
+  bytes = g_bytes_get_data (wav, &len);
+  g_assert_cmpuint (len, >, 44);
+  g_assert_cmpmem (bytes, 4, "RIFF", 4);
+  g_assert_cmpuint (read_u32 (bytes + 4), ==, len - 8);
+  g_assert_cmpmem (bytes + 8, 8, "WAVEfmt ", 8);
+  g_assert_cmpuint (read_u32 (bytes + 16), ==, 16);
+  g_assert_cmpuint (read_u16 (bytes + 20), ==, 1);
+  g_assert_cmpuint (read_u16 (bytes + 22), ==, 1);
+  g_assert_cmpuint (read_u32 (bytes + 24), >=, 8000);
+  g_assert_cmpuint (read_u32 (bytes + 28), ==, read_u32 (bytes + 24) * 2);
+  g_assert_cmpuint (read_u16 (bytes + 34), ==, 16);
+  g_assert_cmpmem (bytes + 36, 4, "data", 4);
+  g_assert_cmpuint (read_u32 (bytes + 40), ==, len - 44);
+  /* Half a second of speech at least, and not silence */
+  g_assert_cmpuint (len - 44, >, read_u32 (bytes + 24));
+  for (gsize i = 44; i + 1 < len; i += 2)
+    loudest = MAX (loudest, ABS ((gint16) read_u16 (bytes + i)));
+  g_assert_cmpint (loudest, >, 1000);
+
+  /* The WAV goes to a server whole */
+  agent_test_response_set_body (agent_test_server_add_response (f->server, 200),
+                                "application/json", "{\"text\": \"The quick brown fox.\"}");
+  transcription = agent_transcription_new (f->provider);
+  text = transcribe (f, transcription, bytes, len, "fox.wav", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==, "The quick brown fox.");
+  file = form_field (f, 0, "file", NULL, NULL);
+  g_assert_true (g_bytes_equal (file, wav));
+}
+
+static void
+test_local_voices (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(AgentLocalVoice) voice = agent_local_voice_new ();
+  g_autoptr(GBytes) wav = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) voices = NULL;
+
+  if (!agent_local_voice_get_available ())
+    {
+      voices = agent_local_voice_list_voices (&error);
+      g_assert_error (error, AGENT_ERROR, AGENT_ERROR_UNSUPPORTED);
+      return;
+    }
+
+  voices = agent_local_voice_list_voices (&error);
+  g_assert_no_error (error);
+  g_assert_true (g_strv_contains ((const char * const *) voices, "en-us"));
+  g_assert_true (g_strv_contains ((const char * const *) voices, "de"));
+
+  agent_local_voice_set_voice (voice, "no-such-voice");
+  wav = speak_locally (f, voice, "Hello", NULL, &error);
+  g_assert_null (wav);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+  agent_test_assert_contains (error->message, "no-such-voice");
+  g_clear_error (&error);
+
+  wav = speak_locally (f, voice, " ", NULL, &error);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+}
+
+static void
+test_local_cancel (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(AgentLocalVoice) voice = agent_local_voice_new ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GBytes) wav = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!agent_local_voice_get_available ())
+    {
+      g_test_skip ("built without espeak-ng");
+      return;
+    }
+
+  g_cancellable_cancel (cancellable);
+  wav = speak_locally (f, voice, "This is never heard.", cancellable, &error);
+  g_assert_null (wav);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -604,6 +746,9 @@ main (int   argc,
   ADD ("/voice/speech/chunks", test_speech_chunks);
   ADD ("/voice/speech/cancel", test_speech_cancel);
   ADD ("/voice/speech/empty-input", test_speech_empty_input);
+  ADD ("/voice/local/wav", test_local_wav);
+  ADD ("/voice/local/voices", test_local_voices);
+  ADD ("/voice/local/cancel", test_local_cancel);
 #undef ADD
 
   return g_test_run ();

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # test_voice.py — Agent.Transcription and Agent.Speech from Python: the
 # multipart upload and its text, a streamed transcript's ::delta, speech's
-# ::chunk as the audio arrives and its whole bytes, an HTTP error's code.
+# ::chunk as the audio arrives and its whole bytes, an HTTP error's code;
+# Agent.LocalVoice's WAV and voices (espeak-ng, when built with it).
 #
 # The server is a small OpenAI-compatible one in a thread (the shapes of
 # OpenAI's API reference: /audio/transcriptions as multipart/form-data,
@@ -159,4 +160,20 @@ def test_errors():
     check('notes.txt' in error.message, error.message)
 
 
-run_tests([test_transcribe, test_transcribe_stream, test_speech, test_errors])
+def test_local_voice():
+    voice = Agent.LocalVoice.new()
+    if not Agent.LocalVoice.get_available():
+        error = run_async(lambda cb: voice.synthesize_async('Hello', None, cb),
+                          voice.synthesize_finish)
+        check_equal(Agent.error_get_code(error), 'unsupported')
+        return
+    check('de' in Agent.LocalVoice.list_voices(), 'espeak-ng speaks German')
+    voice.props.voice = 'en-us'
+    wav = run_async(lambda cb: voice.synthesize_async('Good morning.', None, cb),
+                    voice.synthesize_finish).get_data()
+    check_equal(wav[:4], b'RIFF')
+    check_equal(wav[8:16], b'WAVEfmt ')
+    check(len(wav) > 1000, 'a WAV of %d bytes' % len(wav))
+
+
+run_tests([test_transcribe, test_transcribe_stream, test_speech, test_errors, test_local_voice])
