@@ -4,7 +4,8 @@
  *                     streams it where it can: stream=true is asked for,
  *                     and ignored by the servers that cannot)
  * --speak TEXT|-      writes the audio to --output FILE (- for standard
- *                     output, to pipe it to a player) as it arrives
+ *                     output, to pipe it to a player) as it arrives;
+ *                     with --local-voice, espeak-ng's WAV, no server
  *
  * With --json, one object per line: {"type": "transcript-delta", "text"}
  * per piece of a streamed transcript, then {"type": "transcript", "text",
@@ -34,6 +35,7 @@ static char *opt_voice;
 static char *opt_language;
 static char *opt_transcription_model;
 static char *opt_speech_model;
+static gboolean opt_local_voice;
 
 const GOptionEntry cli_voice_entries[] = {
   { "transcribe", 0, 0, G_OPTION_ARG_FILENAME, &opt_transcribe,
@@ -53,6 +55,9 @@ const GOptionEntry cli_voice_entries[] = {
     N_("The voice that speaks (default: alloy)"), N_("NAME") },
   { "speech-model", 0, 0, G_OPTION_ARG_STRING, &opt_speech_model,
     N_("The model that speaks (default: tts-1)"), N_("MODEL") },
+  { "local-voice", 0, 0, G_OPTION_ARG_NONE, &opt_local_voice,
+    N_("Let --speak use espeak-ng on this machine, not the server; the audio is a WAV "
+       "file and --voice a language (en-us, de)"), NULL },
   { NULL }
 };
 
@@ -220,6 +225,7 @@ speak (AgentProvider *provider,
   g_autoptr(GFile) file = NULL;
   g_autoptr(GBytes) audio = NULL;
   const char *text = cli_voice_reads_stdin () ? stdin_text : opt_speak;
+  const char *content_type = NULL;
   GError *error = NULL;
 
   if (opt_output == NULL)
@@ -253,11 +259,26 @@ speak (AgentProvider *provider,
         }
     }
 
-  agent_speech_set_model (speech, opt_speech_model);
-  agent_speech_set_voice (speech, opt_voice);
-  g_signal_connect (speech, "chunk", G_CALLBACK (chunk_cb), voice);
-  agent_speech_synthesize_async (speech, text, cancellable, result_cb, voice);
-  audio = agent_speech_synthesize_finish (speech, wait_result (voice), &error);
+  if (opt_local_voice)
+    {
+      g_autoptr(AgentLocalVoice) local = agent_local_voice_new ();
+
+      agent_local_voice_set_voice (local, opt_voice);
+      agent_local_voice_synthesize_async (local, text, cancellable, result_cb, voice);
+      audio = agent_local_voice_synthesize_finish (local, wait_result (voice), &error);
+      content_type = "audio/wav";
+      if (audio != NULL)
+        chunk_cb (NULL, audio, voice);
+    }
+  else
+    {
+      agent_speech_set_model (speech, opt_speech_model);
+      agent_speech_set_voice (speech, opt_voice);
+      g_signal_connect (speech, "chunk", G_CALLBACK (chunk_cb), voice);
+      agent_speech_synthesize_async (speech, text, cancellable, result_cb, voice);
+      audio = agent_speech_synthesize_finish (speech, wait_result (voice), &error);
+      content_type = agent_speech_get_content_type (speech);
+    }
   if (audio == NULL)
     {
       /* A file half written is not kept */
@@ -280,7 +301,7 @@ speak (AgentProvider *provider,
       JsonBuilder *builder = cli_output_begin_event ("speech");
 
       cli_output_add_string (builder, "output", opt_output);
-      cli_output_add_string (builder, "content_type", agent_speech_get_content_type (speech));
+      cli_output_add_string (builder, "content_type", content_type);
       json_builder_set_member_name (builder, "size");
       json_builder_add_int_value (builder, g_bytes_get_size (audio));
       cli_output_end_event (voice->output, builder);
@@ -293,8 +314,7 @@ speak (AgentProvider *provider,
 
       /* Translators: the size ("1.2 kB (1,234 bytes)"), a MIME type, a file */
       notice = g_strdup_printf (_("Wrote %s of %s to %s"), size,
-                                agent_speech_get_content_type (speech)
-                                  ? agent_speech_get_content_type (speech) : _("audio"),
+                                content_type ? content_type : _("audio"),
                                 opt_output);
       cli_output_notice (voice->output, notice);
     }

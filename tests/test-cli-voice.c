@@ -16,6 +16,8 @@
  * - /cli/voice/speak/no-output: refused without --output, nothing sent.
  * - /cli/voice/speak/error: a 401 is an error line without the key, and
  *   no file is left.
+ * - /cli/voice/speak/local: --local-voice writes espeak-ng's WAV with no
+ *   server; an unknown voice fails naming it.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -287,6 +289,47 @@ test_speak_error (void)
   agent_test_remove_dir (dir);
 }
 
+static void
+test_speak_local (void)
+{
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) unknown = NULL;
+  g_autofree char *dir = agent_test_make_dir ("cli-voice");
+  g_autofree char *output = g_build_filename (dir, "hello.wav", NULL);
+  g_autofree char *written = NULL;
+  gsize len;
+  JsonObject *event;
+
+  if (!agent_local_voice_get_available ())
+    {
+      g_test_skip ("built without espeak-ng");
+      agent_test_remove_dir (dir);
+      return;
+    }
+
+  /* No server: a base URL nothing listens on */
+  cli = agent_test_cli_run_full (ENV, NULL,
+                                 AGENT_TEST_ARGS ("--json", "--base-url", "http://127.0.0.1:9/v1",
+                                                  "--local-voice", "--voice", "de",
+                                                  "--speak", "Guten Morgen", "--output", output));
+  agent_test_process_parse_json (cli);
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_true (g_file_get_contents (output, &written, &len, NULL));
+  g_assert_cmpuint (len, >, 44);
+  g_assert_cmpmem (written, 4, "RIFF", 4);
+  g_assert_cmpmem (written + 8, 4, "WAVE", 4);
+  event = agent_test_process_last_event (cli);
+  g_assert_cmpstr (json_object_get_string_member (event, "content_type"), ==, "audio/wav");
+  g_assert_cmpint (json_object_get_int_member (event, "size"), ==, len);
+
+  unknown = agent_test_cli_run_full (ENV, NULL,
+                                     AGENT_TEST_ARGS ("--local-voice", "--voice", "xx-nowhere",
+                                                      "--speak", "Hello", "--output", output));
+  agent_test_process_assert_exit (unknown, 1);
+  agent_test_assert_contains (unknown->err->str, "xx-nowhere");
+  agent_test_remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -300,6 +343,7 @@ main (int   argc,
   g_test_add_func ("/cli/voice/speak/stdin", test_speak_stdin);
   g_test_add_func ("/cli/voice/speak/no-output", test_speak_no_output);
   g_test_add_func ("/cli/voice/speak/error", test_speak_error);
+  g_test_add_func ("/cli/voice/speak/local", test_speak_local);
 
   return g_test_run ();
 }
