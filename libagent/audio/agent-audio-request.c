@@ -13,7 +13,6 @@
 #include "agent-error.h"
 #include "audio/agent-audio-request-private.h"
 #include "transport/agent-retry-private.h"
-#include "wire/agent-wire-util-private.h"
 
 #define READ_SIZE      (16 * 1024)
 /* An error's body, read for its message */
@@ -69,14 +68,7 @@ request_free (gpointer data)
   destroy_source (&request->timer);
   destroy_source (&request->retry_timer);
   destroy_source (&request->retry_cancel);
-  if (request->stream != NULL)
-    {
-      g_autoptr(GCancellable) drop = g_cancellable_new ();
-
-      /* Closes the connection at once: what is left is not wanted */
-      g_cancellable_cancel (drop);
-      g_input_stream_close (request->stream, drop, NULL);
-    }
+  _agent_close_stream_now (&request->stream);
   if (request->caller_cancellable != NULL)
     g_cancellable_disconnect (request->caller_cancellable, request->caller_cancelled_id);
   if (request->provider_cancellable != NULL)
@@ -84,7 +76,6 @@ request_free (gpointer data)
   g_clear_object (&request->caller_cancellable);
   g_clear_object (&request->provider_cancellable);
   g_clear_object (&request->cancellable);
-  g_clear_object (&request->stream);
   g_clear_object (&request->message);
   g_clear_object (&request->provider);
   g_clear_pointer (&request->answer, g_byte_array_unref);
@@ -201,18 +192,10 @@ return_transfer_error (GTask  *task,
       g_error_free (error);
       g_task_return_error (task, g_steal_pointer (&request->timeout_error));
     }
-  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-           error->domain == AGENT_ERROR)
-    g_task_return_error (task, error);
   else
-    {
-      g_autofree char *message = agent_redact (error->message,
-                                               (const char * const *) request->secrets);
-
-      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_NETWORK, _("Could not reach %s: %s"),
-                               g_uri_get_host (soup_message_get_uri (request->message)), message);
-      g_error_free (error);
-    }
+    g_task_return_error (task, _agent_provider_transfer_error (
+                                 (const char * const *) request->secrets, request->message,
+                                 error));
 }
 
 static void send_request (GTask *task);
