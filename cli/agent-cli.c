@@ -36,6 +36,7 @@
 #include "agent-cli-schema.h"
 #include "agent-cli-settings.h"
 #include "agent-cli-store.h"
+#include "agent-cli-voice.h"
 
 #define EXIT_INTERRUPTED 130
 /* How long a turn waits for another program's turn in the same
@@ -1045,6 +1046,7 @@ run (int   argc,
   g_option_context_add_main_entries (context, cli_attach_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_settings_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_models_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, cli_voice_entries, GETTEXT_PACKAGE);
   description = g_strconcat (
     _("The prompt is read from standard input when none is given; in a terminal, "
       "each line is a turn of one conversation.\n"
@@ -1108,7 +1110,7 @@ run (int   argc,
     return status;
 
   /* The stored conversation, whose profile, provider, model… are the defaults */
-  if (!opt_list_models && !cli_models_wanted (FALSE) &&
+  if (!opt_list_models && !cli_models_wanted (FALSE) && !cli_voice_wanted () &&
       (status = cli_store_prepare (&store, output, opt_json, &profile_options,
                                    &opt_system)) >= 0)
     return status;
@@ -1146,6 +1148,22 @@ run (int   argc,
 
   if (opt_list_models)
     return list_models (session, output);
+
+  /* --transcribe, --speak: Ctrl-C cancels them */
+  if (cli_voice_wanted ())
+    {
+      g_autofree char *stdin_text = NULL;
+
+      handle_signals (&cli);
+      if (cli_voice_reads_stdin () && !(stdin_text = read_all_stdin (starting, &error)))
+        {
+          cli_output_error (output, error);
+          return cli.interrupted ? EXIT_INTERRUPTED : EXIT_FAILURE;
+        }
+      status = cli_voice_run (agent_session_get_provider (session), output, opt_json,
+                              stdin_text, starting);
+      return cli.interrupted && status != EXIT_SUCCESS ? EXIT_INTERRUPTED : status;
+    }
 
   /* Ctrl-C and SIGTERM are ours from here on, before any MCP server
    * starts: until the first prompt they stop agent-cli, and the servers

@@ -30,10 +30,10 @@ SOURCE_DIR = sys.argv[1]
 LIBAGENT = os.path.join(SOURCE_DIR, 'libagent')
 INSTALLED = {os.path.relpath(os.path.realpath(p), os.path.realpath(LIBAGENT)) for p in sys.argv[2:]}
 GENERATED = {'agent-enums.h', 'agent-features.h', 'agent-marshal.h', 'agent-version.h', 'config.h'}
-RANK = {'': 3.5, 'json': 1, 'messages': 2, 'wire': 3, 'tools': 4, 'models': 4.2, 'transport': 4.5, 'core': 5,
+RANK = {'': 3.5, 'json': 1, 'messages': 2, 'wire': 3, 'tools': 4, 'models': 4.2, 'transport': 4.5, 'audio': 4.7, 'core': 5,
         'providers': 6, 'mcp': 7, 'store': 8,
         'profiles': 9}
-LAYERS = ('json, messages, wire, tools, models, transport, core; providers/ on transport/, never core/; '
+LAYERS = ('json, messages, wire, tools, models, transport, audio, core; providers/ on transport/, never core/; '
           'mcp/ and store/ on top, profiles/ on store/')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -57,6 +57,7 @@ typedef struct
   SoupMessageHeaders *headers;
   JsonNode           *body;
   char               *text;       /* the body as it came */
+  GBytes             *bytes;      /* and as bytes (a NUL does not end it) */
   guint16             port;       /* the client's: one per connection */
 } Request;
 
@@ -112,6 +113,7 @@ request_free (gpointer data)
   g_clear_pointer (&request->headers, soup_message_headers_unref);
   g_clear_pointer (&request->body, json_node_unref);
   g_free (request->text);
+  g_clear_pointer (&request->bytes, g_bytes_unref);
   g_free (request);
 }
 
@@ -188,6 +190,7 @@ server_cb (SoupServer        *server,
   request->port = g_inet_socket_address_get_port (
     G_INET_SOCKET_ADDRESS (soup_server_message_get_remote_address (message)));
   request->text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  request->bytes = g_bytes_ref (bytes);
   if (g_bytes_get_size (bytes) > 0)
     {
       g_autoptr(JsonParser) parser = json_parser_new ();
@@ -472,6 +475,15 @@ agent_test_server_get_request_text (AgentTestServer *self,
 {
   g_assert_cmpuint (index, <, self->requests->len);
   return ((Request *)g_ptr_array_index (self->requests, index))->text;
+}
+
+/* The body as bytes: a binary one (multipart with a file) whole */
+GBytes *
+agent_test_server_get_request_bytes (AgentTestServer *self,
+                                     guint            index)
+{
+  g_assert_cmpuint (index, <, self->requests->len);
+  return ((Request *)g_ptr_array_index (self->requests, index))->bytes;
 }
 
 const char *

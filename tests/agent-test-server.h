@@ -36,6 +36,8 @@ JsonNode          *agent_test_server_get_request_body   (AgentTestServer   *self
                                                          guint              index);
 const char        *agent_test_server_get_request_text   (AgentTestServer   *self,
                                                          guint              index);
+GBytes            *agent_test_server_get_request_bytes  (AgentTestServer   *self,
+                                                         guint              index);
 const char        *agent_test_server_get_request_header (AgentTestServer   *self,
                                                          guint              index,
                                                          const char        *name);

@@ -39,15 +39,7 @@ request_free (gpointer data)
 {
   Request *request = data;
 
-  if (request->stream != NULL)
-    {
-      g_autoptr(GCancellable) drop = g_cancellable_new ();
-
-      /* Closes the connection at once: what is left is not wanted */
-      g_cancellable_cancel (drop);
-      g_input_stream_close (request->stream, drop, NULL);
-    }
-  g_clear_object (&request->stream);
+  _agent_close_stream_now (&request->stream);
   g_clear_object (&request->message);
   g_clear_pointer (&request->body, g_byte_array_unref);
   g_clear_pointer (&request->lines, agent_ndjson_splitter_free);
@@ -114,17 +106,8 @@ return_transfer_error (GTask  *task,
 {
   Request *request = g_task_get_task_data (task);
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || error->domain == AGENT_ERROR)
-    g_task_return_error (task, error);
-  else
-    {
-      g_autofree char *message = agent_redact (error->message,
-                                               (const char * const *) request->secrets);
-
-      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_NETWORK, _("Could not reach %s: %s"),
-                               g_uri_get_host (soup_message_get_uri (request->message)), message);
-      g_error_free (error);
-    }
+  g_task_return_error (task, _agent_provider_transfer_error (
+                               (const char * const *) request->secrets, request->message, error));
 }
 
 /* The whole answer is there */

@@ -319,6 +319,40 @@ _agent_message_set_body (SoupMessage *message,
                          (GClosureNotify) (void (*) (void)) g_bytes_unref, 0);
 }
 
+/* Documented in agent-provider-private.h */
+GError *
+_agent_provider_transfer_error (const char * const *secrets,
+                                SoupMessage        *message,
+                                GError             *error)
+{
+  g_autofree char *shown = NULL;
+  GError *network;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || error->domain == AGENT_ERROR)
+    return error;
+
+  shown = agent_redact (error->message, secrets);
+  network = g_error_new (AGENT_ERROR, AGENT_ERROR_NETWORK, _("Could not reach %s: %s"),
+                         g_uri_get_host (soup_message_get_uri (message)), shown);
+  g_error_free (error);
+  return network;
+}
+
+/* Documented in agent-provider-private.h */
+void
+_agent_close_stream_now (GInputStream **stream)
+{
+  if (*stream != NULL)
+    {
+      g_autoptr(GCancellable) drop = g_cancellable_new ();
+
+      /* Cancelled, the close cannot block */
+      g_cancellable_cancel (drop);
+      g_input_stream_close (*stream, drop, NULL);
+    }
+  g_clear_object (stream);
+}
+
 /* Adds @value, and its decoded form if it differs, to @secrets */
 static void
 add_secret (GPtrArray  *secrets,

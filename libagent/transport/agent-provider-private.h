@@ -148,6 +148,15 @@ GError                     *_agent_provider_error_from_http   (const char * cons
                                                                gsize                len);
 GError                     *_agent_provider_error_from_redirect (const char * const *secrets,
                                                                  SoupMessage        *message);
+/* A request's transfer that failed, as the user reads it: cancellation and
+ * AGENT_ERRORs as they are, any other (GIO's, libsoup's) as
+ * AGENT_ERROR_NETWORK naming the host, @secrets redacted. Takes @error. */
+GError                     *_agent_provider_transfer_error    (const char * const  *secrets,
+                                                               SoupMessage         *message,
+                                                               GError              *error);
+/* Closes an answer's stream at once (and with it the connection): what is
+ * left of the answer is not wanted. Clears *@stream. */
+void                        _agent_close_stream_now           (GInputStream       **stream);
 char                       *_agent_provider_redact            (AgentProvider       *self,
                                                                const char          *text);
 char                      **_agent_provider_dup_secrets       (AgentProvider       *self);
