@@ -168,7 +168,7 @@ web_new (void)
 {
   Web *web = g_new0 (Web, 1);
   g_autoptr(GError) error = NULL;
-  GSList *uris;
+  GSList *listeners;
 
   web->paused = g_ptr_array_new_with_free_func (g_object_unref);
   write_pdf (web);
@@ -177,15 +177,21 @@ web_new (void)
   soup_server_listen_local (web->server, 0, 0, &error);
   g_assert_no_error (error);
 
-  uris = soup_server_get_uris (web->server);
-  for (GSList *l = uris; l != NULL; l = l->next)
+  /* The listeners rather than soup_server_get_uris(), which leaks an
+   * address per listener in libsoup 3.2 */
+  listeners = soup_server_get_listeners (web->server);
+  for (GSList *l = listeners; l != NULL; l = l->next)
     {
-      if (g_str_equal (g_uri_get_host (l->data), "127.0.0.1"))
-        web->port = g_uri_get_port (l->data);
+      g_autoptr(GSocketAddress) address = g_socket_get_local_address (l->data, NULL);
+      GInetSocketAddress *inet = G_INET_SOCKET_ADDRESS (address);
+
+      if (g_inet_address_get_family (g_inet_socket_address_get_address (inet)) ==
+          G_SOCKET_FAMILY_IPV4)
+        web->port = g_inet_socket_address_get_port (inet);
       else
         web->has_ipv6 = TRUE;
     }
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  g_slist_free (listeners);
   g_assert_cmpuint (web->port, !=, 0);
   web->base = g_strdup_printf ("http://127.0.0.1:%u", web->port);
 
