@@ -27,6 +27,22 @@
 #define MAX_ANSWER_BYTES (1024 * 1024)
 #define BRAVE_URL        "https://api.search.brave.com/res/v1/web/search"
 
+/**
+ * AgentSearchBackend:
+ *
+ * A web search service, which the `web_search` tool
+ * ([func@Agent.web_search_tool_new]) asks for results.
+ *
+ * libagent has two: a SearXNG instance's JSON API
+ * ([ctor@Agent.SearchBackend.new_searxng]), keyless and often
+ * self-hosted, and the Brave Search API
+ * ([ctor@Agent.SearchBackend.new_brave]), whose key is sent in a header
+ * and never shown. A C program may subclass it for another service,
+ * implementing `search`, which runs in a worker thread.
+ *
+ * Since: 0.1
+ */
+
 typedef struct
 {
   char *name;
@@ -124,6 +140,8 @@ agent_search_backend_init (AgentSearchBackend *self)
 /**
  * agent_search_backend_get_name:
  * @self: a [class@Agent.SearchBackend]
+ *
+ * Gets the name of the search service, as errors show it.
  *
  * Returns: (transfer none) (nullable): the name of the search service
  *
