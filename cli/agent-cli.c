@@ -37,6 +37,7 @@
 #include "agent-cli-settings.h"
 #include "agent-cli-store.h"
 #include "agent-cli-voice.h"
+#include "agent-cli-web.h"
 
 #define EXIT_INTERRUPTED 130
 /* How long a turn waits for another program's turn in the same
@@ -895,7 +896,7 @@ create_session (GError **error)
 
   for (guint i = 0; opt_tools != NULL && opt_tools[i] != NULL; i++)
     {
-      g_autoptr(AgentTool) tool = agent_builtin_tool_new (opt_tools[i], error);
+      g_autoptr(AgentTool) tool = cli_web_tool_new (opt_tools[i], error);
 
       if (tool == NULL)
         return NULL;
@@ -1047,11 +1048,12 @@ run (int   argc,
   g_option_context_add_main_entries (context, cli_settings_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_models_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_voice_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, cli_web_entries, GETTEXT_PACKAGE);
   description = g_strconcat (
     _("The prompt is read from standard input when none is given; in a terminal, "
       "each line is a turn of one conversation.\n"
       "The API key is read from OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or "
-      "OLLAMA_API_KEY, as the provider wants.\n"
+      "OLLAMA_API_KEY, as the provider wants; web_search's Brave key from BRAVE_API_KEY.\n"
       "Exit status: 0 on success, 1 on error, 130 when interrupted."),
     cli_store_description (), NULL);
   g_option_context_set_description (context, description);

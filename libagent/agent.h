@@ -38,6 +38,7 @@
 # include "agent-provider.h"
 # include "agent-pull-progress.h"
 # include "agent-request-settings.h"
+# include "agent-search-backend.h"
 # include "agent-session.h"
 # include "agent-speech.h"
 # include "agent-step-request.h"

@@ -465,6 +465,29 @@ agent_test_write_file (const char *dir,
   return path;
 }
 
+static gboolean
+invocation_is_completed (gpointer data)
+{
+  return agent_tool_invocation_is_completed (data);
+}
+
+/* Runs @tool on @arguments (JSON text) outside a session, waiting on the
+ * main context until it completes: its result, and whether it is an error. */
+char *
+agent_test_invoke_tool (AgentTool    *tool,
+                        const char   *arguments,
+                        GCancellable *cancellable,
+                        gboolean     *is_error)
+{
+  g_autoptr(AgentToolCall) call = agent_tool_call_new ("call_t", agent_tool_get_name (tool),
+                                                       arguments);
+  g_autoptr(AgentToolInvocation) invocation = agent_tool_invocation_new (tool, call, cancellable);
+
+  agent_tool_invoke (tool, invocation);
+  agent_test_wait_until (invocation_is_completed, invocation);
+  return agent_tool_invocation_dup_result (invocation, is_error);
+}
+
 /* The arguments {"path":…} of a read_file call, escaped as JSON wants. */
 char *
 agent_test_path_arguments (const char *path)

@@ -55,6 +55,10 @@ char        *agent_test_write_file         (const char     *dir,
                                             const char     *contents,
                                             gssize          len);
 char        *agent_test_path_arguments     (const char     *path);
+char        *agent_test_invoke_tool        (AgentTool      *tool,
+                                            const char     *arguments,
+                                            GCancellable   *cancellable,
+                                            gboolean       *is_error);
 void         agent_test_assert_same_text   (const char     *actual,
                                             const char     *expected);
 void         agent_test_assert_contains    (const char     *haystack,

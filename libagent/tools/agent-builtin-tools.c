@@ -16,6 +16,7 @@ static const struct {
 } builtin_tools[] = {
   { "calculator", agent_calculator_tool_new },
   { "read_file", agent_read_file_tool_new },
+  { "fetch_url", agent_fetch_url_tool_new },
 };
 
 /**
@@ -30,7 +31,7 @@ static const struct {
 const char * const *
 agent_builtin_tool_list_names (void)
 {
-  static const char * const names[] = { "calculator", "read_file", NULL };
+  static const char * const names[] = { "calculator", "read_file", "fetch_url", NULL };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == G_N_ELEMENTS (builtin_tools) + 1);
 
@@ -60,6 +61,14 @@ agent_builtin_tool_new (const char  *name,
   for (guint i = 0; i < G_N_ELEMENTS (builtin_tools); i++)
     if (g_str_equal (name, builtin_tools[i].name))
       return builtin_tools[i].create ();
+
+  if (g_str_equal (name, "web_search"))
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                           _("The web_search tool needs a search backend: create it with "
+                             "agent_web_search_tool_new()"));
+      return NULL;
+    }
 
   known = g_strjoinv (", ", (char **)agent_builtin_tool_list_names ());
   g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,

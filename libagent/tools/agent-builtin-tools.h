@@ -23,5 +23,12 @@ AGENT_AVAILABLE_IN_ALL
 AgentTool          *agent_calculator_tool_new     (void) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 AgentTool          *agent_read_file_tool_new      (void) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+AgentTool          *agent_fetch_url_tool_new      (void) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+AgentTool          *agent_fetch_url_tool_new_full (const char * const  *allowed_hosts,
+                                                   guint                timeout_seconds,
+                                                   guint64              max_bytes,
+                                                   GError             **error) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS
