@@ -14,8 +14,8 @@
  * buffer that SYSPROF_CONTROL_FD leads to (any program the Sysprof app or
  * sysprof-cli starts). docs/profiling.md lists the marks.
  *
- * libagent, libagent-gtk and agent-chat each compile agent-trace.c, each
- * with its own group ("libagent", "libagent-gtk", "agent-chat").
+ * libagent, libagent-gtk and agent-chat each compile agent-trace.c and
+ * mark with their own group ("libagent", "libagent-gtk", "agent-chat").
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -30,9 +30,8 @@ G_BEGIN_DECLS
 
 /* The tests link the static libraries of all three components, so each copy
  * has its own names: libagent-gtk and agent-chat compile it with
- * AGENT_TRACE_COPY set (gtk, chat). Only libagent's copy (no AGENT_TRACE_COPY)
- * writes to SYSPROF_TRACE_FD, so that one capture gets one header; the
- * others write to the collector. */
+ * AGENT_TRACE_COPY set (gtk, chat). All copies write through one sink, the
+ * first one's (agent-trace.c), so that a capture gets one header. */
 # ifdef AGENT_TRACE_COPY
 #  define AGENT_TRACE_NAME_(copy, name) _agent_##copy##_trace_##name
 #  define AGENT_TRACE_NAME(copy, name) AGENT_TRACE_NAME_ (copy, name)
