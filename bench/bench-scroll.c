@@ -17,6 +17,11 @@
  *
  *   xvfb-run -a -s "-screen 0 1280x1024x24" meson devenv -C _build-release bench/bench-scroll
  *       [--messages N] [--speed PX] [--width PX] [--renderer R] [--verbose]
+ *       [--wheel [--steps N]]
+ *
+ * With --wheel, real wheel steps scroll instead (see run_wheel()): up to the
+ * top and back down, each step timed from the X server's event to the end
+ * of the frame that shows it.
  *
  * The content is made from a fixed seed: every run scrolls the same chat.
  *
@@ -28,7 +33,9 @@
 #include <adwaita.h>
 #include <agent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent-gtk-chat-view-private.h"
 #include "agent-gtk-message-row-private.h"
@@ -41,6 +48,8 @@ static int speed = 3000;
 static int width = 720;
 static char *renderer = NULL;
 static gboolean verbose = FALSE;
+static gboolean wheel = FALSE;
+static int max_steps = 0;
 
 /* The chat */
 
@@ -370,6 +379,225 @@ run_scroll (const char    *what,
           bench_frames_count_late (scroll->frames, 1000.0 / 60, 1.5), scroll->frames->intervals->len);
 }
 
+/* wait_ms() is below */
+static void wait_ms (guint ms);
+
+/* --wheel: real wheel steps. Each is a button 4 (up) or 5 (down) click
+ * through the X server (xdotool, as a person's wheel), sent when the
+ * frame that showed the step before ended, and timed from the X server's
+ * event (Xvfb stamps it with CLOCK_MONOTONIC, in ms) to the end of the
+ * first frame after the view moved: what the person waited to see it. */
+
+typedef struct
+{
+  GtkAdjustment *adjustment;
+  BenchFrames   *frames;
+  guint32        event_ms;   /* the X server's time of the step's event */
+  double         value;      /* the view's when the event came */
+  gboolean       pending;    /* an event came, its frame not yet */
+  gboolean       moved;
+  guint          n_frames;   /* frames since the event */
+  GArray        *latencies;  /* ms, event → the end of the frame showing it */
+  GArray        *work;       /* ms, that frame's work */
+  gboolean       done;
+} Wheel;
+
+static Wheel wheel_state;
+static int clicker = -1;
+
+/* The clicks come from a shell of their own, asked through a pipe: forking
+ * this process for each would cost the window more than the step */
+static void
+start_clicker (void)
+{
+  const char *argv[] = { "/bin/sh", "-c", "while read button; do xdotool click $button; done", NULL };
+  g_autoptr(GError) error = NULL;
+
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL,
+                                 &clicker, NULL, NULL, &error))
+    g_error ("bench-scroll: %s", error->message);
+}
+
+static gboolean
+on_wheel_scroll (GtkEventControllerScroll *controller,
+                 double                    dx,
+                 double                    dy,
+                 gpointer                  user_data)
+{
+  GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
+
+  if (event != NULL && !wheel_state.pending)
+    {
+      wheel_state.event_ms = gdk_event_get_time (event);
+      wheel_state.value = gtk_adjustment_get_value (wheel_state.adjustment);
+      wheel_state.pending = TRUE;
+      wheel_state.moved = FALSE;
+      wheel_state.n_frames = 0;
+    }
+  return FALSE;  /* the scrolled window scrolls */
+}
+
+static void
+on_wheel_after_paint (GdkFrameClock *clock,
+                      gpointer       user_data)
+{
+  gint64 now = g_get_monotonic_time ();
+  double latency;
+  double work;
+
+  if (!wheel_state.pending)
+    return;
+  wheel_state.n_frames++;
+  if (gtk_adjustment_get_value (wheel_state.adjustment) == wheel_state.value)
+    {
+      /* Nothing moved after a few frames: an end */
+      if (wheel_state.n_frames >= 4)
+        {
+          wheel_state.pending = FALSE;
+          wheel_state.done = TRUE;
+        }
+      return;
+    }
+  latency = (guint32) ((guint32) (now / 1000) - wheel_state.event_ms);
+  work = wheel_state.frames->work->len > 0 ?
+         g_array_index (wheel_state.frames->work, double, wheel_state.frames->work->len - 1) : 0;
+  g_array_append_val (wheel_state.latencies, latency);
+  g_array_append_val (wheel_state.work, work);
+  wheel_state.pending = FALSE;
+}
+
+static gboolean
+keep_drawing (GtkWidget     *widget,
+              GdkFrameClock *clock,
+              gpointer       data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double
+percentile (GArray *values,
+            double  p)
+{
+  g_autoptr(GArray) sorted = g_array_copy (values);
+
+  if (sorted->len == 0)
+    return 0;
+  g_array_sort (sorted, compare_doubles);
+  return g_array_index (sorted, double, MIN (sorted->len - 1, (guint) (p * sorted->len)));
+}
+
+static guint
+count_over (GArray *values,
+            double  limit)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < values->len; i++)
+    n += g_array_index (values, double, i) > limit;
+  return n;
+}
+
+/* Steps with @button until the view stops moving (or --steps) */
+static void
+run_wheel (const char *what,
+           const char *button)
+{
+  BenchCpu cpu_start;
+  gint64 start = g_get_monotonic_time ();
+  guint n_lost = 0;
+  double cpu;
+
+  bench_cpu_now (&cpu_start);
+  g_array_set_size (wheel_state.latencies, 0);
+  g_array_set_size (wheel_state.work, 0);
+  bench_frames_clear (wheel_state.frames);
+  bench_frames_record (wheel_state.frames);
+  wheel_state.done = FALSE;
+  while (!wheel_state.done && (max_steps == 0 || wheel_state.latencies->len < (guint) max_steps))
+    {
+      gint64 sent = g_get_monotonic_time ();
+      guint n = wheel_state.latencies->len;
+      char line[4];
+
+      g_snprintf (line, sizeof line, "%s\n", button);
+      if (write (clicker, line, strlen (line)) != (gssize) strlen (line))
+        g_error ("bench-scroll: the clicker is gone");
+      /* Until the step was shown (or the end found); a click lost on the
+       * way (5 s) is counted, not waited for */
+      while (!wheel_state.done && wheel_state.latencies->len == n &&
+             g_get_monotonic_time () - sent < 5 * G_USEC_PER_SEC)
+        g_main_context_iteration (NULL, TRUE);
+      if (!wheel_state.done && wheel_state.latencies->len == n)
+        {
+          n_lost++;
+          wheel_state.pending = FALSE;
+        }
+    }
+  wheel_state.frames->recording = FALSE;
+  cpu = bench_cpu_since (&cpu_start, NULL, NULL);
+  printf ("%s: %u wheel steps in %.1f s, CPU %.2f s%s\n", what, wheel_state.latencies->len,
+          (g_get_monotonic_time () - start) / 1e6, cpu, n_lost ? " (some clicks lost)" : "");
+  printf ("  event to the end of the frame showing it: p50 %.0f ms, p99 %.0f ms, max %.0f ms; "
+          "over 16.7 ms: %u, over 33.3 ms: %u\n",
+          percentile (wheel_state.latencies, 0.5), percentile (wheel_state.latencies, 0.99),
+          percentile (wheel_state.latencies, 1), count_over (wheel_state.latencies, 1000.0 / 60),
+          count_over (wheel_state.latencies, 2000.0 / 60));
+  printf ("  that frame's work: p50 %.2f ms, p99 %.2f ms, max %.2f ms; over 16.7 ms: %u\n",
+          percentile (wheel_state.work, 0.5), percentile (wheel_state.work, 0.99),
+          percentile (wheel_state.work, 1), count_over (wheel_state.work, 1000.0 / 60));
+  if (n_lost > 0)
+    printf ("  %u clicks lost (no frame showed them within 5 s)\n", n_lost);
+  bench_frames_print (wheel_state.frames, verbose);
+}
+
+static void
+wheel_up_and_down (GtkWidget     *window,
+                   GtkWidget     *list,
+                   GtkAdjustment *adjustment,
+                   BenchFrames   *frames)
+{
+  GtkEventController *controller = gtk_event_controller_scroll_new (
+    GTK_EVENT_CONTROLLER_SCROLL_VERTICAL | GTK_EVENT_CONTROLLER_SCROLL_DISCRETE);
+  g_autofree char *command = NULL;
+
+  wheel_state.adjustment = adjustment;
+  wheel_state.frames = frames;
+  wheel_state.latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  wheel_state.work = g_array_new (FALSE, FALSE, sizeof (double));
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect (controller, "scroll", G_CALLBACK (on_wheel_scroll), NULL);
+  gtk_widget_add_controller (window, controller);
+  g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint",
+                    G_CALLBACK (on_wheel_after_paint), NULL);
+  gtk_widget_add_tick_callback (list, keep_drawing, NULL, NULL);
+
+  /* The pointer over the chat, as a person's hand on the wheel */
+  command = g_strdup_printf ("xdotool search --sync --onlyvisible --name \"%s\" "
+                             "mousemove --window %%1 %d 300",
+                             gtk_window_get_title (GTK_WINDOW (window)) ?
+                             gtk_window_get_title (GTK_WINDOW (window)) : "Agent Chat",
+                             width / 2);
+  if (system (command) != 0)
+    g_error ("bench-scroll: could not move the pointer over the window (%s)", command);
+  start_clicker ();
+
+  run_wheel ("wheel up to the top", "4");
+  wait_ms (500);
+  run_wheel ("wheel down to the end", "5");
+  close (clicker);
+  g_array_unref (wheel_state.latencies);
+  g_array_unref (wheel_state.work);
+}
+
 static gboolean
 set_flag (gpointer data)
 {
@@ -396,6 +624,9 @@ main (int   argc,
     { "speed", 0, 0, G_OPTION_ARG_INT, &speed, "Pixels a second (default 3,000)", "PX" },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "The window's width (default 720)", "PX" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Also print the slowest frames", NULL },
+    { "wheel", 0, 0, G_OPTION_ARG_NONE, &wheel,
+      "Scroll with real wheel steps (xdotool click) instead of a fling", NULL },
+    { "steps", 0, 0, G_OPTION_ARG_INT, &max_steps, "With --wheel: at most N steps each way", "N" },
     { "renderer", 0, 0, G_OPTION_ARG_STRING, &renderer,
       "GTK's renderer, as GSK_RENDERER (default: cairo, or GSK_RENDERER)", "R" },
     { NULL }
@@ -460,9 +691,14 @@ main (int   argc,
   printf ("opened: drawn in %.1f ms\n", (scroll.frames->drawn_at - start) / 1000.0);
   wait_ms (500);
 
-  run_scroll ("up to the top", list, &scroll, -speed);
-  wait_ms (500);
-  run_scroll ("down to the end", list, &scroll, speed);
+  if (wheel)
+    wheel_up_and_down (window, list, scroll.adjustment, scroll.frames);
+  else
+    {
+      run_scroll ("up to the top", list, &scroll, -speed);
+      wait_ms (500);
+      run_scroll ("down to the end", list, &scroll, speed);
+    }
 
   gtk_window_destroy (GTK_WINDOW (window));
   bench_frames_free (scroll.frames);

@@ -36,6 +36,7 @@
 #endif
 #include "agent-chat-profiles.h"
 #include "agent-chat-window.h"
+#include "agent-trace-private.h"
 
 struct _AgentChatApplication
 {
@@ -537,11 +538,15 @@ agent_chat_application_startup (GApplication *app)
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
 
+  gint64 trace = _agent_trace_begin ();
+
   G_APPLICATION_CLASS (agent_chat_application_parent_class)->startup (app);
 
   /* Before any window is realized: cairo where OpenGL is software */
   if ((display = gdk_display_get_default ()) != NULL)
     agent_chat_choose_renderer (display);
+  _agent_trace_end (trace, "agent-chat", "startup", "%s", "GTK and libadwaita");
+  trace = _agent_trace_begin ();
 
   self->settings = g_settings_new (AGENT_CHAT_SCHEMA_ID);
   self->secrets = agent_chat_secret_store_new (TRUE);
@@ -553,6 +558,8 @@ agent_chat_application_startup (GApplication *app)
     /* The demo server of an earlier run left with it: this run's */
     agent_chat_demo_revive (self->profiles);
   }
+  _agent_trace_end (trace, "agent-chat", "startup", "%s", "settings, keyring and servers");
+  trace = _agent_trace_begin ();
   g_signal_connect_object (self->secrets, "notify::busy", G_CALLBACK (on_secrets_busy), self,
                            G_CONNECT_SWAPPED);
 #if AGENT_HAS_STORE
@@ -563,12 +570,15 @@ agent_chat_application_startup (GApplication *app)
       g_warning ("The conversations could not be opened: %s", error->message);
   }
 #endif
+  _agent_trace_end (trace, "agent-chat", "startup", "%s", "conversation store");
+  trace = _agent_trace_begin ();
   {
     g_autofree char *mcp_path = agent_chat_mcp_servers_dup_default_path ();
 
     self->mcp_servers = agent_chat_mcp_servers_new (mcp_path);
     agent_chat_mcp_servers_start (self->mcp_servers);
   }
+  _agent_trace_end (trace, "agent-chat", "startup", "%s", "MCP servers started");
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), actions, G_N_ELEMENTS (actions), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
@@ -599,8 +609,10 @@ agent_chat_application_activate (GApplication *app)
     {
       g_autoptr(AgentChatConnection) connection = agent_chat_application_new_connection (
         self, NULL, NULL, NULL);
+      G_GNUC_UNUSED gint64 trace = _agent_trace_begin ();
 
       agent_chat_application_open_window (self, connection);
+      _agent_trace_end (trace, "agent-chat", "open window", "%s", "the first");
     }
 }
 

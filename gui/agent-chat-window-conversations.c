@@ -21,6 +21,7 @@
 #include "agent-chat-sidebar.h"
 #include "agent-chat-title.h"
 #include "agent-chat-window-private.h"
+#include "agent-trace-private.h"
 
 enum {
   PROP_0,
@@ -380,6 +381,7 @@ typedef struct
 {
   AgentChatWindow *window;
   GCancellable    *cancellable;
+  gint64           trace_begin;   /* Sysprof, 0: not traced */
   guint            activate : 1;  /* picked: the chat pane takes the keyboard */
   guint            at_start : 1;  /* the last one, opened again at start */
 } Opening;
@@ -417,10 +419,15 @@ shown (AgentChatWindow   *self,
        gboolean           activate,
        gboolean           at_start)
 {
+  G_GNUC_UNUSED gint64 trace_begin;
+
   if (at_start && !untouched (self))
     return;
+  trace_begin = _agent_trace_begin ();
   if (AGENT_MEMORY (conversation) != agent_session_get_memory (self->session))
     agent_chat_window_set_memory (self, AGENT_MEMORY (conversation));
+  _agent_trace_end (trace_begin, "agent-chat", "show conversation", "%u messages",
+                    g_list_model_get_n_items (G_LIST_MODEL (conversation)));
   if (activate)
     {
       _agent_chat_window_show_pane (self, TRUE);
@@ -438,6 +445,9 @@ on_conversation_loaded (GObject      *source,
   AgentChatWindow *self = opening->window;
   g_autoptr(GError) error = NULL;
   gboolean loaded = agent_conversation_load_finish (conversation, result, &error);
+
+  _agent_trace_end (opening->trace_begin, "agent-chat", "load conversation", "%s%s",
+                    loaded ? "loaded" : "failed: ", loaded ? "" : error->message);
 
   /* Another was asked for since, or the window went */
   if (g_cancellable_is_cancelled (opening->cancellable))
@@ -481,6 +491,7 @@ show_conversation (AgentChatWindow   *self,
   opening->cancellable = g_cancellable_new ();
   opening->activate = activate;
   opening->at_start = at_start;
+  opening->trace_begin = _agent_trace_begin ();
   set_opening (self, opening->cancellable);
   agent_conversation_load_async (conversation, opening->cancellable, on_conversation_loaded,
                                  opening);

@@ -42,6 +42,7 @@
 #include "agent-gtk-markdown-view-pages-private.h"
 #include "markdown/agent-gtk-markdown-page-private.h"
 #include "markdown/agent-gtk-markdown-parser-private.h"
+#include "agent-trace-private.h"
 
 /* Enough to keep a page's work small, few enough pages for a long answer:
  * 10,000 chunks make 157 pages */
@@ -184,12 +185,19 @@ on_build_tick (GtkWidget     *widget,
 {
   AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (widget);
   gint64 start = g_get_monotonic_time ();
+  gint64 trace_begin = _agent_trace_begin ();
+  G_GNUC_UNUSED guint n_chunks = self->chunks->len;
+  gboolean more;
 
   do
-    if (!build_pending (self, CHUNKS_PER_STEP))
-      return G_SOURCE_REMOVE;  /* build_pending() removed the tick */
-  while (g_get_monotonic_time () - start < BUILD_BUDGET_US);
-  return G_SOURCE_CONTINUE;
+    more = build_pending (self, CHUNKS_PER_STEP);
+  while (more && g_get_monotonic_time () - start < BUILD_BUDGET_US);
+  _agent_trace_end (trace_begin, "libagent-gtk", "markdown page",
+                    "%u chunks, to byte %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT "%s",
+                    self->chunks->len - n_chunks, self->built_end, strlen (self->text),
+                    more ? "" : ", the last");
+  /* build_pending() removed the tick at the end */
+  return more ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
 /* The rest of the text (from built_end, cut at pending_cuts) is made at

@@ -34,6 +34,7 @@
 #include "markdown/agent-gtk-markdown-page-private.h"
 #include "markdown/agent-gtk-markdown-parser-private.h"
 #include "markdown/agent-gtk-table-block-private.h"
+#include "agent-trace-private.h"
 
 
 /**
@@ -545,6 +546,8 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
   guint first = 0;
   guint made = 0;
   guint i;
+  G_GNUC_UNUSED gint64 trace_begin;
+  G_GNUC_UNUSED guint n_renders;
 
   g_return_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self));
 
@@ -566,6 +569,8 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
       return;
     }
   _agent_gtk_markdown_view_stop_building (self);
+  trace_begin = _agent_trace_begin ();
+  n_renders = self->n_renders;
 
   /* Text that extends the old one (a stream) changes nothing before the
    * old one's last chunk: a cut is decided by the lines before it */
@@ -639,6 +644,10 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
    * visible: hidden (a row being bound again), we would keep the size of
    * the old text once shown. */
   gtk_widget_queue_resize (GTK_WIDGET (self));
+  _agent_trace_end (trace_begin, "libagent-gtk", "markdown update",
+                    "%u chunks made, %u re-rendered, from byte %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT "%s",
+                    made, self->n_renders - n_renders, base, length,
+                    self->build_tick != 0 ? ", the rest at the next frames" : "");
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
 }
 

@@ -55,6 +55,7 @@
 #include "agent-gtk-config.h"
 
 #include "agent-gtk-tail-model-private.h"
+#include "agent-trace-private.h"
 
 struct _AgentGtkTailModel
 {
@@ -386,6 +387,7 @@ void
 agent_gtk_tail_model_show_more (AgentGtkTailModel *self,
                                 guint              n_counted)
 {
+  G_GNUC_UNUSED gint64 trace_begin;
   guint old_start;
 
   g_return_if_fail (AGENT_GTK_IS_TAIL_MODEL (self));
@@ -393,9 +395,12 @@ agent_gtk_tail_model_show_more (AgentGtkTailModel *self,
   old_start = self->start;
   if (old_start == 0 || n_counted == 0)
     return;
+  trace_begin = _agent_trace_begin ();
   self->start = walk_back (self, old_start, n_counted);
   g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, old_start - self->start);
   trim_end (self);
+  _agent_trace_end (trace_begin, "libagent-gtk", "tail model show more", "%u items before item %u",
+                    old_start - self->start, old_start);
 }
 
 /**
@@ -411,6 +416,7 @@ void
 agent_gtk_tail_model_show_later (AgentGtkTailModel *self,
                                  guint              n_counted)
 {
+  G_GNUC_UNUSED gint64 trace_begin;
   guint old_end;
 
   g_return_if_fail (AGENT_GTK_IS_TAIL_MODEL (self));
@@ -418,12 +424,15 @@ agent_gtk_tail_model_show_later (AgentGtkTailModel *self,
   old_end = self->end;
   if (old_end == self->n_items || n_counted == 0)
     return;
+  trace_begin = _agent_trace_begin ();
   self->end = walk_forward (self, old_end, n_counted);
   /* Nothing counted after it: the end is shown (and the view can follow it) */
   if (!any_counted (self, self->end))
     self->end = self->n_items;
   g_list_model_items_changed (G_LIST_MODEL (self), old_end - self->start, 0, self->end - old_end);
   trim_start (self);
+  _agent_trace_end (trace_begin, "libagent-gtk", "tail model show later", "%u items after item %u",
+                    self->end - old_end, old_end);
 }
 
 /**

@@ -21,6 +21,7 @@
 #include "core/agent-context-policy-private.h"
 #include "messages/agent-message-private.h"
 #include "core/agent-turn-private.h"
+#include "agent-trace-private.h"
 
 /* How often context-used follows a streaming answer: µs */
 #define CONTEXT_STREAM_INTERVAL (G_USEC_PER_SEC / 4)
@@ -176,6 +177,7 @@ summary_cb (GObject      *object,
 
   if (!agent_step_run_finish (step, result, &error))
     {
+      _agent_trace_end (turn->trace_step, "libagent", "summary", "failed: %s", error->message);
       /* Nothing of a failed summary is kept: the conversation is as it was */
       if (turn->stop_error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
@@ -207,6 +209,10 @@ summary_cb (GObject      *object,
                                session->context_boundary, &n_trimmed, &n_dropped);
   tokens_after = view_estimate (session, &after);
 
+  _agent_trace_end (turn->trace_step, "libagent", "summary",
+                    "messages %u to %u, %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT " tokens",
+                    agent_message_get_summary_start (summary), agent_message_get_summary_end (summary),
+                    tokens_before, tokens_after);
   _agent_session_emit (session, AGENT_SESSION_COMPACTED, AGENT_CONTEXT_STRATEGY_SUMMARIZE,
                        agent_message_get_summary_start (summary),
                        agent_message_get_summary_end (summary),
@@ -277,6 +283,7 @@ start_summary (AgentTurn  *turn,
   agent_step_set_timeout (turn->step, session->step_timeout);
   agent_step_set_max_request_size (turn->step, session->max_request_size);
   turn->step_started_at = g_get_monotonic_time ();
+  turn->trace_step = _agent_trace_begin ();
   _agent_session_set_current_message (session, agent_step_get_message (turn->step));
   agent_step_run_async (turn->step, &request, turn->cancellable, summary_cb, turn);
 }

@@ -30,6 +30,8 @@ struct _AgentTurn
   GError        *stop_error;       /* the limit that stopped the turn (cancelling it) */
   AgentStep     *step;
   gint64         started_at;       /* monotonic µs */
+  gint64         trace_turn;       /* Sysprof: the turn's and the step's begin, 0: not traced */
+  gint64         trace_step;
 
   /* The step running: when its first and last deltas came */
   gint64         first_delta_at;

@@ -34,6 +34,7 @@
 #include "tools/agent-tool-decision.h"
 #include "tools/agent-tool-invocation-private.h"
 #include "core/agent-turn-private.h"
+#include "agent-trace-private.h"
 
 /* Where failed calls are logged, at the debug level; the Python and GJS
  * overrides log the tracebacks of exceptions there too. */
@@ -50,6 +51,7 @@ typedef struct
   GCancellable        *cancellable;   /* this call's: cancelled by the turn, or a timeout */
   GSource             *timeout_source;
   double               timeout;
+  gint64               trace_begin;   /* Sysprof, 0: not traced */
   guint                pending : 1;   /* its result is still to come */
 } CallRun;
 
@@ -141,6 +143,11 @@ finish_call_full (CallRun            *run,
 
   _agent_tool_call_set_result (run->call, result, state != AGENT_TOOL_CALL_STATE_SUCCEEDED);
   _agent_tool_call_set_state (run->call, state);
+  _agent_trace_end (run->trace_begin, "libagent", "tool", "%s: %s%s%s",
+                    agent_tool_call_get_name (run->call) ? agent_tool_call_get_name (run->call) : "",
+                    state == AGENT_TOOL_CALL_STATE_SUCCEEDED ? "succeeded" : "failed",
+                    failure != NULL ? ": " : "", failure != NULL ? failure->message : "");
+  run->trace_begin = 0;
 
   if (agent_tool_call_get_duration (run->call) >= 0)
     {
@@ -475,6 +482,7 @@ start_call (CallRun *run)
   const char *name = agent_tool_call_get_name (run->call);
   AgentTool *tool = name ? agent_session_lookup_tool (session, name) : NULL;
 
+  run->trace_begin = _agent_trace_begin ();
   _agent_session_emit (session, AGENT_SESSION_TOOL_STARTED, run->call);
 
   /* A handler may have cancelled the turn: start nothing more. */

@@ -17,6 +17,7 @@
 #include "messages/agent-tool-call-private.h"
 #include "core/agent-turn-private.h"
 #include "core/agent-memory-private.h"
+#include "agent-trace-private.h"
 
 static void
 caller_cancelled_cb (GCancellable *caller,
@@ -270,6 +271,7 @@ _agent_turn_new (AgentSession *session,
   turn->task = g_object_ref (task);
   turn->cancellable = g_cancellable_new ();
   turn->started_at = g_get_monotonic_time ();
+  turn->trace_turn = _agent_trace_begin ();
   turn->totals.time_to_first_token = -1;
   turn->context_request = -1;
 
@@ -362,6 +364,9 @@ end_turn (AgentTurn    *turn,
       _agent_session_set_usage (turn->session, turn->totals.usage);
     }
   _agent_session_set_turn_metrics (turn->session, metrics);
+  _agent_trace_end (turn->trace_turn, "libagent", "turn", "%s, %u steps, %u tools%s%s",
+                    agent_provider_get_model (turn->session->provider), turn->totals.steps,
+                    turn->n_runs, error != NULL ? ": " : "", error != NULL ? error->message : "");
   _agent_session_update_context_used (turn->session);
   _agent_session_set_turn (turn->session, NULL);
 
@@ -672,6 +677,9 @@ step_cb (GObject      *object,
   gboolean success;
 
   success = agent_step_run_finish (step, result, &error);
+  _agent_trace_end (turn->trace_step, "libagent", "step", "step %u, %u tool calls%s%s",
+                    turn->totals.steps + 1, agent_message_get_n_tool_calls (message),
+                    error != NULL ? ": " : "", error != NULL ? error->message : "");
   account_step (turn, step, message);
   stop_stall_timer (turn);
   _agent_turn_output_flush (turn, message);
@@ -855,6 +863,7 @@ send_step (AgentTurn *turn)
 
   turn->step = agent_step_new (session->provider, request.settings, &_agent_turn_listener, turn);
   turn->step_started_at = g_get_monotonic_time ();
+  turn->trace_step = _agent_trace_begin ();
   agent_step_set_timeout (turn->step, session->step_timeout);
   agent_step_set_max_request_size (turn->step, session->max_request_size);
   if (session->stall_timeout > 0)

@@ -27,6 +27,7 @@
 
 #include "agent-error.h"
 #include "mcp/agent-mcp-private.h"
+#include "agent-trace-private.h"
 
 /* A server that asks again and again */
 #define MAX_ROUNDS 8
@@ -48,6 +49,7 @@ typedef struct
   GList                *next_key;
   cJSON                *responses;
   char                 *state;
+  gint64                trace_begin;   /* Sysprof: the round's, 0: not traced */
 } Rounds;
 
 static void
@@ -226,6 +228,9 @@ round_done_cb (GObject      *object,
   JsonObject *answer;
   JsonNode *requests;
 
+  _agent_trace_end (rounds->trace_begin, "libagent", "mcp request", "%s %s%s%s", self->name,
+                    rounds->method, error ? ": " : "", error ? error->message : "");
+
   if (node == NULL)
     {
       g_task_return_error (task, error);
@@ -290,6 +295,7 @@ send_round (GTask *task)
     }
 
   /* The progress function stays ours across rounds */
+  rounds->trace_begin = _agent_trace_begin ();
   _agent_mcp_rpc_request_async (self->rpc, rounds->method, cJSON_Duplicate (rounds->params, TRUE),
                                 rounds->timeout, rounds->progress, rounds->progress_data, NULL,
                                 rounds->check, rounds->check_data, g_task_get_cancellable (task),

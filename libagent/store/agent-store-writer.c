@@ -24,6 +24,7 @@
 
 #include "agent-error.h"
 #include "store/agent-store-private.h"
+#include "agent-trace-private.h"
 
 typedef enum
 {
@@ -371,9 +372,12 @@ static void
 run (AgentStoreWriter *writer,
      AgentStoreBatch  *self)
 {
+  G_GNUC_UNUSED gint64 trace_begin;
+
   switch (self->kind)
     {
     case JOB_WRITE:
+      trace_begin = _agent_trace_begin ();
       if (self->target != NULL && self->target->error != NULL)
         self->error = g_error_copy (self->target->error);
       else if (!run_write (writer, self, &self->error) && self->target != NULL)
@@ -382,6 +386,9 @@ run (AgentStoreWriter *writer,
       if (self->error != NULL && writer->unreported == NULL)
         writer->unreported = g_error_copy (self->error);
       g_mutex_unlock (&writer->mutex);
+      _agent_trace_end (trace_begin, "libagent", "store write", "%u operations%s%s",
+                        self->ops ? self->ops->len : 0, self->error ? ": " : "",
+                        self->error ? self->error->message : "");
       break;
 
     case JOB_MARK:

@@ -120,6 +120,7 @@ struct _AgentStep
   guint64              body_size;
   gint64               queued_at;    /* monotonic µs: when the step asked for a slot */
   gint64               sent_at;      /* when the request went out */
+  gint64               trace_request; /* Sysprof: this attempt's begin, 0: not traced */
   guint                attempt;
   guint                holds_slot : 1;
   guint                new_connection : 1;   /* this attempt opened one */

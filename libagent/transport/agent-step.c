@@ -11,6 +11,7 @@
 
 #include "agent-debug-private.h"
 #include "agent-error.h"
+#include "agent-trace-private.h"
 #include "transport/agent-retry-private.h"
 #include "transport/agent-step-private.h"
 #include "wire/agent-wire-util-private.h"
@@ -207,6 +208,19 @@ stop_everything (AgentStep *self)
   release_slot (self);
 }
 
+/* The request's span, from send_attempt() to its answer's last byte (or an
+ * error); the path only, as a query may hold a key. */
+static void
+trace_request_end (AgentStep  *self,
+                   const char *error_message)
+{
+  _agent_trace_end (self->trace_request, "libagent", "request", "POST %s: HTTP %u, %" G_GUINT64_FORMAT " bytes%s%s",
+                    g_uri_get_path (self->uri),
+                    self->message ? soup_message_get_status (self->message) : 0, self->body_size,
+                    error_message ? ": " : "", error_message ? error_message : "");
+  self->trace_request = 0;
+}
+
 /* Every error leaving a step passes here: a time limit that was hit wins
  * over the cancellation it caused, and the secrets (the API key, …) never
  * leave in an error message, even when a server echoes them. */
@@ -235,6 +249,7 @@ _agent_step_return_error (AgentStep *self,
     }
 
   _agent_debug_note ("✗ %s", error->message);
+  trace_request_end (self, error->message);
   g_task_return_error (task, error);
 }
 
@@ -244,6 +259,7 @@ _agent_step_return_success (AgentStep *self)
   g_autoptr(GTask) task = g_steal_pointer (&self->task);
 
   stop_everything (self);
+  trace_request_end (self, NULL);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -531,6 +547,8 @@ send_cb (GObject      *object,
   guint status;
 
   self->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  _agent_trace_end (self->trace_request, "libagent", "request first byte", "POST %s: HTTP %u",
+                    g_uri_get_path (self->uri), soup_message_get_status (self->message));
 
   if (self->stream == NULL)
     {
@@ -589,7 +607,11 @@ wrote_headers_cb (SoupMessage *message,
   /* Connected: the connect-timeout is met. Sending a long history may
    * take long on a slow link; only a stall is a failure. */
   if (self->message == message && self->phase == PHASE_CONNECT)
-    enter_phase (self, PHASE_UPLOAD);
+    {
+      _agent_trace_end (self->trace_request, "libagent", "request connect", "%s",
+                        self->new_connection ? "new connection" : "kept connection");
+      enter_phase (self, PHASE_UPLOAD);
+    }
 }
 
 static void
@@ -661,6 +683,7 @@ send_attempt (AgentStep *self)
     }
 
   self->message = new_message (self);
+  self->trace_request = _agent_trace_begin ();
   g_signal_connect (self->message, "wrote-headers", G_CALLBACK (wrote_headers_cb), self);
   g_signal_connect (self->message, "wrote-body-data", G_CALLBACK (wrote_body_data_cb), self);
   g_signal_connect (self->message, "wrote-body", G_CALLBACK (wrote_body_cb), self);
