@@ -283,6 +283,9 @@ gate_long_answer (BenchFrames *frames,
   markdown = last_markdown (stats->view, NULL);
   if (markdown == NULL || _agent_gtk_markdown_view_get_n_chunks (markdown) < (guint) stats->wait_for_lines)
     return FALSE;
+  /* Drawn: all its lines in chunks, and the pages in view made */
+  if (agent_gtk_markdown_view_get_laying_out (markdown))
+    return FALSE;
   if (stats->lines_drawn_at == 0)
     stats->lines_drawn_at = frames->drawn_at;
   if (_agent_gtk_markdown_view_get_n_chunks (markdown) == (guint) stats->wait_for_lines)

@@ -11,7 +11,8 @@
  *
  * - first paint: until the end of the first frame that drew any of the
  *   answer;
- * - laid out: until the answer's last chunk is made (all its pages);
+ * - laid out: until the answer is all cut into chunks and the pages in
+ *   view are made (all its pages, before pages far from the view stood in);
  * - the longest stall of the main loop: the longest gap between two
  *   dispatches of a timeout that asks for one every 2 ms (what input
  *   waits at most), and the longest interval between two frames;
@@ -115,7 +116,8 @@ on_after_paint (GdkFrameClock *clock,
     return;
   if (run.painted_at == 0 && _agent_gtk_markdown_view_get_n_drawn (markdown, NULL) > 0)
     run.painted_at = now;
-  if (run.laid_out_at == 0 && _agent_gtk_markdown_view_get_n_chunks (markdown) == (guint) n_lines)
+  if (run.laid_out_at == 0 && _agent_gtk_markdown_view_get_n_chunks (markdown) == (guint) n_lines &&
+      !agent_gtk_markdown_view_get_laying_out (markdown))
     run.laid_out_at = now;
 }
 

@@ -55,9 +55,234 @@
 #define BUILD_BUDGET_US 6000
 #define CHUNKS_PER_STEP 8
 
+/* Pages that stand in
+ *
+ * A page far from the view holds no widgets but a stand-in as tall as its
+ * text would be (estimated from its lines and characters at the view's
+ * width, and the height of the rows of the pages measured so far): the
+ * widgets of a chunk and their Pango layouts are most of what an answer
+ * costs: 10,000 lines held ~170 MB more and took seconds to lay out. */
+
+#define AGENT_GTK_TYPE_MARKDOWN_STAND_IN (agent_gtk_markdown_stand_in_get_type ())
+G_DECLARE_FINAL_TYPE (AgentGtkMarkdownStandIn, agent_gtk_markdown_stand_in, AGENT_GTK,
+                      MARKDOWN_STAND_IN, GtkWidget)
+
+struct _AgentGtkMarkdownStandIn
+{
+  GtkWidget parent_instance;
+  guint     n_chunks;
+  guint     n_lines;  /* that are not blank */
+  gsize     n_chars;
+};
+
+G_DEFINE_FINAL_TYPE (AgentGtkMarkdownStandIn, agent_gtk_markdown_stand_in, GTK_TYPE_WIDGET)
+
+/* The rows a text of @n_lines lines and @n_chars characters takes at @width */
+static double
+estimate_rows (AgentGtkMarkdownView *self,
+               guint                 n_lines,
+               gsize                 n_chars,
+               int                   width)
+{
+  if (self->row_height == 0)
+    {
+      static const char sample[] = "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJ 0123456789";
+      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), sample);
+      int w, h;
+
+      pango_layout_get_pixel_size (layout, &w, &h);
+      self->char_width = MAX (w, 1) / (double) (sizeof sample - 1);
+      self->row_height = MAX (h, 1);
+    }
+  return MAX ((double) n_lines, n_chars * self->char_width / MAX (width, 1));
+}
+
+/* The height a stand-in gives its page at @width */
+static int
+estimate_height (AgentGtkMarkdownView    *self,
+                 AgentGtkMarkdownStandIn *stand_in,
+                 int                      width)
+{
+  double rows = estimate_rows (self, stand_in->n_lines, stand_in->n_chars, width);
+  double row = self->measured_rows > 0 ? self->measured_px / self->measured_rows : self->row_height;
+
+  return (int) (rows * row) + AGENT_GTK_MARKDOWN_SPACING * (MAX (stand_in->n_chunks, 1) - 1);
+}
+
+static GtkSizeRequestMode
+agent_gtk_markdown_stand_in_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static void
+agent_gtk_markdown_stand_in_measure (GtkWidget      *widget,
+                                     GtkOrientation  orientation,
+                                     int             for_size,
+                                     int            *minimum,
+                                     int            *natural,
+                                     int            *minimum_baseline,
+                                     int            *natural_baseline)
+{
+  GtkWidget *view = gtk_widget_get_ancestor (widget, AGENT_GTK_TYPE_MARKDOWN_VIEW);
+
+  *minimum = *natural = 0;
+  if (orientation == GTK_ORIENTATION_VERTICAL && view != NULL)
+    *minimum = *natural = estimate_height (AGENT_GTK_MARKDOWN_VIEW (view),
+                                           AGENT_GTK_MARKDOWN_STAND_IN (widget),
+                                           for_size >= 0 ? for_size : gtk_widget_get_width (view));
+}
+
+static void
+agent_gtk_markdown_stand_in_class_init (AgentGtkMarkdownStandInClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  widget_class->get_request_mode = agent_gtk_markdown_stand_in_get_request_mode;
+  widget_class->measure = agent_gtk_markdown_stand_in_measure;
+}
+
+static void
+agent_gtk_markdown_stand_in_init (AgentGtkMarkdownStandIn *self)
+{
+}
+
+static GtkWidget *
+page_stand_in (GtkWidget *page)
+{
+  GtkWidget *child = gtk_widget_get_first_child (page);
+
+  return AGENT_GTK_IS_MARKDOWN_STAND_IN (child) ? child : NULL;
+}
+
+/* The chunks of page @n: from *first to *end */
+static void
+page_chunks (AgentGtkMarkdownView *self,
+             guint                 n,
+             guint                *first,
+             guint                *end)
+{
+  *first = n * CHUNKS_PER_PAGE;
+  *end = MIN (*first + CHUNKS_PER_PAGE, self->chunks->len);
+}
+
+static guint
+count_lines (const char *source)
+{
+  guint n_lines = 0;
+
+  for (const char *line = source; *line != '\0';)
+    {
+      const char *eol = strchr (line, '\n');
+      gsize length = eol != NULL ? (gsize) (eol - line) : strlen (line);
+
+      if (length > 0)
+        n_lines++;
+      line += length + (eol != NULL);
+    }
+  return n_lines;
+}
+
+static void
+stand_in_add (AgentGtkMarkdownStandIn *stand_in,
+              Chunk                   *chunk)
+{
+  stand_in->n_chunks++;
+  stand_in->n_lines += count_lines (chunk->source);
+  stand_in->n_chars += strlen (chunk->source);
+  gtk_widget_queue_resize (GTK_WIDGET (stand_in));
+}
+
+/* Screen readers read the text of a page that stands in: its widgets are
+ * not there to read */
+static void
+stand_in_describe (AgentGtkMarkdownView *self,
+                   guint                 n)
+{
+  GtkWidget *stand_in = page_stand_in (g_ptr_array_index (self->pages, n));
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint first, end;
+
+  page_chunks (self, n, &first, &end);
+  for (guint i = first; i < end; i++)
+    g_string_append (text, ((Chunk *) g_ptr_array_index (self->chunks, i))->source);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (stand_in), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  text->str, -1);
+}
+
+/* Counts the lines of page @n's text again */
+static void
+stand_in_update (AgentGtkMarkdownView *self,
+                 guint                 n)
+{
+  AgentGtkMarkdownStandIn *stand_in = AGENT_GTK_MARKDOWN_STAND_IN (page_stand_in (g_ptr_array_index (self->pages, n)));
+  guint first, end;
+
+  stand_in->n_chunks = stand_in->n_lines = 0;
+  stand_in->n_chars = 0;
+  page_chunks (self, n, &first, &end);
+  for (guint i = first; i < end; i++)
+    stand_in_add (stand_in, g_ptr_array_index (self->chunks, i));
+  stand_in_describe (self, n);
+}
+
+static gboolean
+page_is_made (GtkWidget *page)
+{
+  return page_stand_in (page) == NULL;
+}
+
+/* Makes the widgets of page @n's chunks, in place of its stand-in */
+static void
+make_page (AgentGtkMarkdownView *self,
+           guint                 n)
+{
+  GtkWidget *page = g_ptr_array_index (self->pages, n);
+  guint first, end;
+
+  gtk_widget_unparent (page_stand_in (page));
+  page_chunks (self, n, &first, &end);
+  for (guint i = first; i < end; i++)
+    {
+      Chunk *chunk = g_ptr_array_index (self->chunks, i);
+
+      chunk->widget = _agent_gtk_markdown_chunk_widget_new (chunk->source, chunk->open);
+      gtk_widget_insert_before (chunk->widget, page, NULL);
+    }
+}
+
+/* Takes the widgets of page @n away (freed later, a few at a time) and
+ * puts a stand-in in their place */
+static void
+release_page (AgentGtkMarkdownView *self,
+              guint                 n)
+{
+  GtkWidget *page = g_ptr_array_index (self->pages, n);
+  GtkWidget *removed = g_object_ref_sink (_agent_gtk_markdown_page_new (0));
+  guint first, end;
+
+  page_chunks (self, n, &first, &end);
+  for (guint i = first; i < end; i++)
+    {
+      Chunk *chunk = g_ptr_array_index (self->chunks, i);
+      GtkWidget *widget = g_steal_pointer (&chunk->widget);
+
+      g_object_ref (widget);
+      gtk_widget_unparent (widget);
+      gtk_widget_insert_before (widget, removed, NULL);
+      g_object_unref (widget);
+    }
+  _agent_gtk_markdown_page_remove (removed);
+  g_object_unref (removed);
+  gtk_widget_insert_before (g_object_new (AGENT_GTK_TYPE_MARKDOWN_STAND_IN, NULL), page, NULL);
+  stand_in_update (self, n);
+}
+
 /* The chunks in pages, the pages in groups */
 
-/* Chunks are only ever added at the end */
+/* Chunks are only ever added at the end. A new page stands in while a long
+ * text is laid out; streaming, it is made (the stream is followed there,
+ * and the last page is never released). */
 void
 _agent_gtk_markdown_view_append_chunk (AgentGtkMarkdownView *self,
                                        Chunk                *chunk)
@@ -81,12 +306,44 @@ _agent_gtk_markdown_view_append_chunk (AgentGtkMarkdownView *self,
         }
       group = g_ptr_array_index (self->groups, g);
       page = _agent_gtk_markdown_page_new (n * CHUNKS_PER_PAGE);
+      if (n > 0 && self->build_tick != 0)
+        gtk_widget_insert_before (g_object_new (AGENT_GTK_TYPE_MARKDOWN_STAND_IN, NULL), page, NULL);
       gtk_widget_insert_before (page, group, NULL);
       g_ptr_array_add (self->pages, page);
     }
   page = g_ptr_array_index (self->pages, n);
-  gtk_widget_insert_before (chunk->widget, page, NULL);
   g_ptr_array_add (self->chunks, chunk);
+  if (page_is_made (page))
+    {
+      chunk->widget = _agent_gtk_markdown_chunk_widget_new (chunk->source, chunk->open);
+      gtk_widget_insert_before (chunk->widget, page, NULL);
+    }
+  else
+    {
+      stand_in_add (AGENT_GTK_MARKDOWN_STAND_IN (page_stand_in (page)), chunk);
+      /* Said to screen readers once the text is all laid out */
+      if (self->build_tick == 0)
+        stand_in_describe (self, n);
+    }
+}
+
+/* The text of chunk @index changed, its page standing in */
+void
+_agent_gtk_markdown_view_chunk_changed (AgentGtkMarkdownView *self,
+                                        guint                 index)
+{
+  stand_in_update (self, index / CHUNKS_PER_PAGE);
+}
+
+/* Makes the page of chunk @index if it stands in */
+void
+_agent_gtk_markdown_view_make_chunk (AgentGtkMarkdownView *self,
+                                     guint                 index)
+{
+  guint n = index / CHUNKS_PER_PAGE;
+
+  if (!page_is_made (g_ptr_array_index (self->pages, n)))
+    make_page (self, n);
 }
 
 void
@@ -104,6 +361,9 @@ _agent_gtk_markdown_view_truncate_chunks (AgentGtkMarkdownView *self,
     g_ptr_array_set_size (self->chunks, n_chunks);
   while (self->pages->len > n_pages)
     _agent_gtk_markdown_page_remove (g_ptr_array_steal_index (self->pages, self->pages->len - 1));
+  /* The last page kept may have lost chunks */
+  if (n_pages > 0 && !page_is_made (g_ptr_array_index (self->pages, n_pages - 1)))
+    stand_in_update (self, n_pages - 1);
   while (self->groups->len > n_groups)
     {
       GtkWidget *group = g_ptr_array_steal_index (self->groups, self->groups->len - 1);
@@ -127,10 +387,10 @@ _agent_gtk_markdown_view_stop_building (AgentGtkMarkdownView *self)
     }
 }
 
-/* Makes the chunks of the text from built_end on, at most @budget of
- * them; FALSE when the text is all made. The text is cut once, not at
- * each call: the cuts of the rest of a long text are most of a call's
- * cost */
+/* Cuts the text from built_end on into chunks, at most @budget of them;
+ * FALSE when the text is all cut. The text is cut once, not at each call:
+ * the cuts of the rest of a long text are most of a call's cost. Pages
+ * made (the first) get the chunks' widgets; the others stand in. */
 static gboolean
 build_pending (AgentGtkMarkdownView *self,
                guint                 budget)
@@ -140,6 +400,8 @@ build_pending (AgentGtkMarkdownView *self,
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   guint made = 0;
 
+  if (self->all_cut)
+    return FALSE;
   if (self->pending_cuts == NULL)
     {
       self->pending_base = self->built_end;
@@ -153,6 +415,7 @@ build_pending (AgentGtkMarkdownView *self,
       guint i = self->pending_next++;
       gsize end = i < self->pending_cuts->len ?
                   self->pending_base + g_array_index (self->pending_cuts, gsize, i) : length;
+      Chunk *chunk;
 
       _agent_gtk_markdown_view_add_chunk (self, g_strndup (self->text + start, end - start),
                                           start,
@@ -160,10 +423,9 @@ build_pending (AgentGtkMarkdownView *self,
       /* Its text shaped now, within the time given (the layout that
        * follows finds it measured): made but not measured, a chunk costs
        * four times as much again in the frame's layout */
-      if (width > 0)
-        gtk_widget_measure (((Chunk *) g_ptr_array_index (self->chunks,
-                                                          self->chunks->len - 1))->widget,
-                            GTK_ORIENTATION_VERTICAL, width, NULL, NULL, NULL, NULL);
+      chunk = g_ptr_array_index (self->chunks, self->chunks->len - 1);
+      if (width > 0 && chunk->widget != NULL)
+        gtk_widget_measure (chunk->widget, GTK_ORIENTATION_VERTICAL, width, NULL, NULL, NULL, NULL);
       start = end;
     }
   self->built_end = start;
@@ -171,33 +433,224 @@ build_pending (AgentGtkMarkdownView *self,
   if (self->pending_next <= self->pending_cuts->len)
     return TRUE;
 
-  _agent_gtk_markdown_view_stop_building (self);
+  self->all_cut = TRUE;
+  g_clear_pointer (&self->pending_cuts, g_array_unref);
+  for (guint n = 0; n < self->pages->len; n++)
+    if (!page_is_made (g_ptr_array_index (self->pages, n)))
+      stand_in_describe (self, n);
   return FALSE;
 }
 
-/* Chunks at each frame, a few at a time while they took less than
- * BUILD_BUDGET_US together: the frame still has its layout and its paint
- * to do */
+/* Pages near the view */
+
+/* How far from the view pages are made, and how far they stay made, in
+ * heights of the view */
+#define NEAR_VIEWS 1
+#define KEEP_VIEWS 3
+
+static gboolean
+page_bounds (AgentGtkMarkdownView *self,
+             GtkWidget            *page,
+             graphene_rect_t      *bounds)
+{
+  /* A page added since the last layout has no place yet */
+  return gtk_widget_get_width (page) > 0 &&
+         gtk_widget_compute_bounds (page, GTK_WIDGET (self), bounds);
+}
+
+/* Moves the view by @delta: a page above it was made, its height not the
+ * one it stood in with, and what the user reads must not move */
+static void
+keep_in_place (AgentGtkMarkdownView *self,
+               double                delta)
+{
+  double value;
+
+  if (self->scrolled == NULL || delta == 0)
+    return;
+  value = gtk_adjustment_get_value (self->scrolled);
+  /* At the end, the end is what is read: whoever follows it (the chat
+   * view) keeps it in view */
+  if (value + gtk_adjustment_get_page_size (self->scrolled) >=
+      gtk_adjustment_get_upper (self->scrolled) - 1)
+    return;
+  if (delta > 0)
+    gtk_adjustment_set_upper (self->scrolled, gtk_adjustment_get_upper (self->scrolled) + delta);
+  gtk_adjustment_set_value (self->scrolled, value + delta);
+}
+
+/* Makes the pages near the view, until @until (monotonic time), and
+ * releases those far from it; FALSE once all near it are made */
+static gboolean
+update_near_view (AgentGtkMarkdownView *self,
+                  gint64                until)
+{
+  GtkWidget *view = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  graphene_rect_t visible, near, keep, bounds;
+  gboolean more = FALSE;
+  double delta = 0;
+  guint low = 0, high;
+
+  if (width <= 0 || self->pages->len == 0)
+    return width <= 0 && self->pages->len > 0 && gtk_widget_get_mapped (GTK_WIDGET (self));
+  if (view == NULL || !gtk_widget_compute_bounds (view, GTK_WIDGET (self), &visible))
+    graphene_rect_init (&visible, 0, 0, width, G_MAXFLOAT / 4);
+  /* Placed where the view was at the last frame: it may have moved since */
+  else if (self->scrolled != NULL)
+    visible.origin.y += gtk_adjustment_get_value (self->scrolled) - self->drawn_value;
+  graphene_rect_inset_r (&visible, 0, -visible.size.height * NEAR_VIEWS, &near);
+  graphene_rect_inset_r (&visible, 0, -visible.size.height * KEEP_VIEWS, &keep);
+
+  /* The first page whose end is below the top of what is near: pages go
+   * down the view, the last ones perhaps not placed yet */
+  high = self->pages->len;
+  while (low < high)
+    {
+      guint mid = (low + high) / 2;
+
+      if (page_bounds (self, g_ptr_array_index (self->pages, mid), &bounds) &&
+          bounds.origin.y + bounds.size.height < near.origin.y)
+        low = mid + 1;
+      else
+        high = mid;
+    }
+
+  for (guint n = low; n < self->pages->len; n++)
+    {
+      GtkWidget *page = g_ptr_array_index (self->pages, n);
+      int before, after;
+
+      if (!page_bounds (self, page, &bounds))
+        {
+          more = TRUE;
+          break;
+        }
+      if (bounds.origin.y > near.origin.y + near.size.height)
+        break;
+      if (page_is_made (page))
+        continue;
+      if (g_get_monotonic_time () >= until)
+        {
+          more = TRUE;
+          break;
+        }
+      gtk_widget_measure (page, GTK_ORIENTATION_VERTICAL, width, &before, NULL, NULL, NULL);
+      make_page (self, n);
+      /* Laid out now, within the time given, and its rows tell the height
+       * of those that stand in */
+      gtk_widget_measure (page, GTK_ORIENTATION_VERTICAL, width, &after, NULL, NULL, NULL);
+      {
+        guint first, end, n_lines = 0;
+        gsize n_chars = 0;
+
+        page_chunks (self, n, &first, &end);
+        for (guint i = first; i < end; i++)
+          {
+            const char *source = ((Chunk *) g_ptr_array_index (self->chunks, i))->source;
+
+            n_lines += count_lines (source);
+            n_chars += strlen (source);
+          }
+        self->measured_rows += estimate_rows (self, n_lines, n_chars, width);
+        self->measured_px += after - AGENT_GTK_MARKDOWN_SPACING * (MAX (end - first, 1) - 1);
+      }
+      if (bounds.origin.y + bounds.size.height <= visible.origin.y)
+        delta += after - before;
+    }
+
+  /* The last page is always made: the stream goes on there, and the view
+   * is taken to the end at once (Jump to Bottom) */
+  if (!page_is_made (g_ptr_array_index (self->pages, self->pages->len - 1)))
+    {
+      if (g_get_monotonic_time () < until)
+        make_page (self, self->pages->len - 1);
+      else
+        more = TRUE;
+    }
+
+  /* Far from the view, a page's widgets go (not the last one's) */
+  for (guint n = 0; n + 1 < self->pages->len; n++)
+    {
+      GtkWidget *page = g_ptr_array_index (self->pages, n);
+
+      if (page_is_made (page) && page_bounds (self, page, &bounds) &&
+          !graphene_rect_intersection (&bounds, &keep, NULL))
+        release_page (self, n);
+    }
+
+  keep_in_place (self, delta);
+  return more;
+}
+
+static gboolean
+on_page_tick (GtkWidget     *widget,
+              GdkFrameClock *clock,
+              gpointer       user_data)
+{
+  AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (widget);
+
+  if (update_near_view (self, g_get_monotonic_time () + BUILD_BUDGET_US))
+    return G_SOURCE_CONTINUE;
+  self->page_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* The view moved, or the text or the width changed: the pages near the
+ * view are made at the next frame */
+void
+_agent_gtk_markdown_view_follow_view (AgentGtkMarkdownView *self)
+{
+  if (self->page_tick == 0 && self->build_tick == 0 && self->pages->len > 1)
+    self->page_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_page_tick, NULL, NULL);
+}
+
+void
+_agent_gtk_markdown_view_stop_following (AgentGtkMarkdownView *self)
+{
+  if (self->page_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->page_tick);
+      self->page_tick = 0;
+    }
+}
+
+/* One frame's making: the rest of the text cut into chunks, then the
+ * pages near the view, until @until. TRUE while there is more. */
+static gboolean
+build_step (AgentGtkMarkdownView *self,
+            gint64                until)
+{
+  while (build_pending (self, CHUNKS_PER_STEP))
+    if (g_get_monotonic_time () >= until)
+      return TRUE;
+  return update_near_view (self, until);
+}
+
+/* The text cut at each frame, a few chunks at a time while they took less
+ * than BUILD_BUDGET_US together (the frame still has its layout and its
+ * paint to do), then the pages near the view made */
 static gboolean
 on_build_tick (GtkWidget     *widget,
                GdkFrameClock *clock,
                gpointer       user_data)
 {
   AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (widget);
-  gint64 start = g_get_monotonic_time ();
+  gint64 until = g_get_monotonic_time () + BUILD_BUDGET_US;
   gint64 trace_begin = _agent_trace_begin ();
   G_GNUC_UNUSED guint n_chunks = self->chunks->len;
   gboolean more;
 
-  do
-    more = build_pending (self, CHUNKS_PER_STEP);
-  while (more && g_get_monotonic_time () - start < BUILD_BUDGET_US);
+  more = build_step (self, until);
   _agent_trace_end (trace_begin, "libagent-gtk", "markdown page",
                     "%u chunks, to byte %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT "%s",
                     self->chunks->len - n_chunks, self->built_end, strlen (self->text),
                     more ? "" : ", the last");
-  /* build_pending() removed the tick at the end */
-  return more ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+  if (more)
+    return G_SOURCE_CONTINUE;
+  self->build_tick = 0;
+  _agent_gtk_markdown_view_notify_laying_out (self);
+  return G_SOURCE_REMOVE;
 }
 
 /* The rest of the text (from built_end, cut at pending_cuts) is made at
@@ -205,6 +658,8 @@ on_build_tick (GtkWidget     *widget,
 void
 _agent_gtk_markdown_view_start_building (AgentGtkMarkdownView *self)
 {
+  _agent_gtk_markdown_view_stop_following (self);
+  self->all_cut = FALSE;
   self->build_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_build_tick, NULL, NULL);
   _agent_gtk_markdown_view_notify_laying_out (self);
 }
@@ -220,5 +675,22 @@ _agent_gtk_markdown_view_flush (AgentGtkMarkdownView *self)
   g_return_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self));
 
   if (self->build_tick != 0)
-    build_pending (self, G_MAXUINT);
+    {
+      build_pending (self, G_MAXUINT);
+      _agent_gtk_markdown_view_stop_building (self);
+      _agent_gtk_markdown_view_follow_view (self);
+    }
+}
+
+/* _agent_gtk_markdown_view_get_making_pages:
+ * @self: a #AgentGtkMarkdownView
+ *
+ * Returns: whether pages near the view are still to be made (or the view
+ *   to be looked at again, the next frame)
+ */
+gboolean
+_agent_gtk_markdown_view_get_making_pages (AgentGtkMarkdownView *self)
+{
+  g_return_val_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self), FALSE);
+  return self->build_tick != 0 || self->page_tick != 0;
 }

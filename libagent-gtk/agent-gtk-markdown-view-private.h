@@ -16,6 +16,7 @@ guint      _agent_gtk_markdown_view_get_n_drawn   (AgentGtkMarkdownView *self,
 guint      _agent_gtk_markdown_view_get_n_chunks  (AgentGtkMarkdownView *self);
 GtkWidget *_agent_gtk_markdown_view_get_chunk     (AgentGtkMarkdownView *self,
                                                    guint                 position);
+gboolean   _agent_gtk_markdown_view_get_making_pages (AgentGtkMarkdownView *self);
 char      *_agent_gtk_markdown_to_pango_markup    (const char           *text);
 
 G_END_DECLS

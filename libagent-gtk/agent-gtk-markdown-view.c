@@ -210,9 +210,11 @@ block_widget_new (Block    *block,
     }
 }
 
-static GtkWidget *
-chunk_widget_new (const char *source,
-                  gboolean    open)
+/* The widgets of a chunk: made with it, or when its page comes near the
+ * view (agent-gtk-markdown-view-pages.c) */
+GtkWidget *
+_agent_gtk_markdown_chunk_widget_new (const char *source,
+                                      gboolean    open)
 {
   g_autoptr(GPtrArray) blocks = _agent_gtk_markdown_parse_blocks (source, strlen (source));
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
@@ -243,14 +245,18 @@ agent_gtk_markdown_view_snapshot (GtkWidget   *widget,
   guint n_drawn, last_drawn;
 
   g_ptr_array_set_size (self->drawn, 0);
+  if (self->scrolled != NULL)
+    self->drawn_value = gtk_adjustment_get_value (self->scrolled);
   _agent_gtk_markdown_snapshot_near_view (widget, snapshot, self->drawn, &n_drawn, &last_drawn);
 }
 
 /* What was drawn depends on where the view is: the pages draw again when it
- * moves (GTK would reuse what they drew before) */
+ * moves (GTK would reuse what they drew before), and the pages that come
+ * near it are made */
 static void
 redraw (AgentGtkMarkdownView *self)
 {
+  _agent_gtk_markdown_view_follow_view (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   for (guint i = 0; i < self->groups->len; i++)
     gtk_widget_queue_draw (g_ptr_array_index (self->groups, i));
@@ -329,10 +335,17 @@ agent_gtk_markdown_view_size_allocate (GtkWidget *widget,
                                        int        height,
                                        int        baseline)
 {
+  AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (widget);
   GtkWidget *child = gtk_widget_get_first_child (widget);
 
   if (child != NULL && gtk_widget_get_visible (child))
     gtk_widget_allocate (child, width, height, -1, NULL);
+  /* Wider or narrower, the pages that stand in change their height */
+  if (width != self->allocated_width)
+    {
+      self->allocated_width = width;
+      _agent_gtk_markdown_view_follow_view (self);
+    }
 }
 
 static void
@@ -341,6 +354,7 @@ agent_gtk_markdown_view_dispose (GObject *object)
   AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (object);
 
   _agent_gtk_markdown_view_stop_building (self);
+  _agent_gtk_markdown_view_stop_following (self);
   if (self->chunks != NULL)
     _agent_gtk_markdown_view_truncate_chunks (self, 0);
   g_clear_pointer (&self->chunks, g_ptr_array_unref);
@@ -505,7 +519,8 @@ _agent_gtk_markdown_view_add_chunk (AgentGtkMarkdownView *self,
 
   chunk->source = source;
   chunk->offset = offset;
-  chunk->widget = chunk_widget_new (chunk->source, open);
+  chunk->open = open;
+  /* Its widgets are made if its page is (_agent_gtk_markdown_view_append_chunk()) */
   _agent_gtk_markdown_view_append_chunk (self, chunk);
   self->n_renders++;
 }
@@ -558,7 +573,7 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
 
   /* Still laying the old text out: the pages to come take the new text,
    * which begins as the old one did */
-  if (self->build_tick != 0 && g_str_has_prefix (text, self->text))
+  if (self->build_tick != 0 && !self->all_cut && g_str_has_prefix (text, self->text))
     {
       g_free (self->text);
       self->text = g_strdup (text);
@@ -601,7 +616,19 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
               continue;
             }
           /* The old last chunk grew (and may end now, the next ones
-           * following it): its widgets take the new text */
+           * following it): its widgets take the new text; a page that
+           * stands in keeps only its text */
+          if (index + 1 == self->chunks->len && chunk->widget == NULL)
+            {
+              g_free (chunk->source);
+              chunk->source = g_steal_pointer (&source);
+              chunk->offset = start;
+              chunk->open = ends_in_fence && i == cuts->len;
+              _agent_gtk_markdown_view_chunk_changed (self, index);
+              self->n_renders++;
+              start = end;
+              continue;
+            }
           if (index + 1 == self->chunks->len)
             {
               g_autoptr(GPtrArray) blocks = _agent_gtk_markdown_parse_blocks (source, strlen (source));
@@ -611,6 +638,7 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
                   g_free (chunk->source);
                   chunk->source = g_steal_pointer (&source);
                   chunk->offset = start;
+                  chunk->open = ends_in_fence && i == cuts->len;
                   self->n_renders++;
                   start = end;
                   continue;
@@ -639,6 +667,8 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
     }
   if (self->build_tick == 0)
     _agent_gtk_markdown_view_truncate_chunks (self, first + i);
+
+  _agent_gtk_markdown_view_follow_view (self);
 
   /* Adding or removing a child resizes its parent only while the parent is
    * visible: hidden (a row being bound again), we would keep the size of
@@ -729,6 +759,8 @@ _agent_gtk_markdown_view_get_chunk (AgentGtkMarkdownView *self,
 
   if (position >= self->chunks->len)
     return NULL;
+  /* Far from the view, its page is made now */
+  _agent_gtk_markdown_view_make_chunk (self, position);
   return ((Chunk *) g_ptr_array_index (self->chunks, position))->widget;
 }
 
