@@ -34,10 +34,11 @@ SDK = 'org.gnome.Sdk'
 FINISH_ARGS = ['--share=network', '--share=ipc', '--socket=wayland', '--socket=fallback-x11',
                '--device=dri', '--talk-name=org.freedesktop.secrets']
 # What org.gnome.Platform (and its SDK) has, by pkg-config name
-# (libepoxy: GTK's own dependency)
+# (libepoxy: GTK's own dependency; sysprof-capture-4: the SDK's, which GLib
+# and GTK are built with)
 RUNTIME_PROVIDES = {'epoxy', 'gdk-pixbuf-2.0', 'gio-2.0', 'gio-unix-2.0', 'gobject-introspection-1.0',
                     'gtk4', 'gtksourceview-5', 'json-glib-1.0', 'libadwaita-1', 'libsecret-1',
-                    'libsoup-3.0', 'sqlite3'}
+                    'libsoup-3.0', 'libxml-2.0', 'sqlite3', 'sysprof-capture-4'}
 # A module's name, when it is not the pkg-config name of what it builds
 MODULE_PROVIDES = {'cjson': 'libcjson'}
 # meson's own options that a manifest may set
@@ -72,12 +73,28 @@ def meson_options():
 
 
 def tree_dependencies():
-    """The pkg-config names the tree's meson.build files ask for."""
-    names = set()
+    """{pkg-config name: the options that can leave it out} of what the
+    tree's meson.build files ask for: the option of its `required:`, and
+    -Dtests or -Dbenchmarks for what only tests/ or bench/ ask for."""
+    names = {}
     for path in meson_files():
         with open(path, encoding='utf-8') as f:
-            names.update(re.findall(r"dependency\(\s*'([^'@]+)'", f.read()))
+            text = f.read()
+        top = os.path.relpath(path, SOURCE_DIR).split(os.sep)[0]
+        for match in re.finditer(r"dependency\(\s*'([^'@]+)'((?:[^()]|\([^()]*\))*)\)", text):
+            option = re.search(r"required\s*:\s*get_option\('([\w-]+)'\)", match.group(2))
+            guard = {'tests': 'tests', 'bench': 'benchmarks'}.get(top)
+            guard = option.group(1) if option else guard
+            if match.group(1) in names and (names[match.group(1)] is None or guard is None):
+                names[match.group(1)] = None
+            else:
+                names[match.group(1)] = guard
     return names
+
+
+def disabled(option, config):
+    """Whether the manifest's -Doption=… leaves it out"""
+    return config.get(option) in ('disabled', 'false')
 
 
 def installed_executables():
@@ -173,11 +190,16 @@ def check_manifest(path, options, dependencies, executables, ids):
                 check_value(match.group(1).replace('-', '_') if opt.startswith('--')
                             else match.group(1), match.group(2), options)
 
+    config = dict(re.fullmatch(r'-D([\w-]+)=(.*)', opt).groups()
+                  for opt in modules[-1].get('config-opts', []) if opt.startswith('-D'))
+    needed = {name for name, option in dependencies.items()
+              if option is None or not disabled(option, config)}
     built = {MODULE_PROVIDES.get(m['name'], m['name']) for m in modules[:-1]}
     for name in sorted(built):
-        check(name in dependencies, 'the module %s builds a dependency of the tree' % name)
-    for name in sorted(dependencies - RUNTIME_PROVIDES):
-        check(name in built, '%s, which the runtime lacks, is built by a module' % name)
+        check(name in needed, 'the module %s builds a dependency of the tree' % name)
+    for name in sorted(needed - RUNTIME_PROVIDES):
+        check(name in built, '%s, which the runtime lacks, is built by a module (or its '
+              'option disabled)' % name)
 
 
 def main():
@@ -188,7 +210,7 @@ def main():
 
     def test_the_tree_is_understood():
         check('gui' in options and options['tests'][0] == 'boolean', 'meson_options.txt is read')
-        check({'md4c', 'gtk4', 'libsoup-3.0'} <= dependencies, 'dependencies: %s' % dependencies)
+        check({'md4c', 'gtk4', 'libsoup-3.0'} <= set(dependencies), 'dependencies: %s' % dependencies)
         check({'agent-chat', 'agent-cli'} <= executables, 'executables: %s' % executables)
         ids.update(app_ids(options))
 

@@ -401,7 +401,7 @@ test_list_tools (void)
   config_init (&config, NULL, FALSE);
   cli = agent_test_cli_run (AGENT_TEST_ARGS ("--list-tools", "--mcp-config", config.path));
   agent_test_process_assert_exit (cli, 0);
-  g_assert_true (g_str_has_prefix (cli->out->str, "calculator\nread_file\necho\n"));
+  g_assert_true (g_str_has_prefix (cli->out->str, "calculator\nread_file\nfetch_url\necho\n"));
   agent_test_assert_contains (cli->out->str, "\ntrigger-long-running-operation\n");
   agent_test_mcp_config_clear (&config);
 }
