@@ -16,6 +16,7 @@
 # include "agent-builtin-tools.h"
 # include "agent-content-part.h"
 # include "agent-context-policy.h"
+# include "agent-embeddings.h"
 # include "agent-error.h"
 # include "agent-json.h"
 # include "agent-json-schema.h"

@@ -15,6 +15,7 @@
 #    on transport/ and never includes core/; nothing below mcp/ and store/
 #    includes them: they stay optional plug-ins of the core. profiles/
 #    sits on top, and takes a profile's API key from store/'s keyring.
+#    documents/ (chunks and their vectors) sits on transport/'s embeddings.
 #
 # Then it checks the rule of 3 itself on cases it must refuse and allow
 # (a transport file including a session header must fail), so that a
@@ -31,10 +32,10 @@ LIBAGENT = os.path.join(SOURCE_DIR, 'libagent')
 INSTALLED = {os.path.relpath(os.path.realpath(p), os.path.realpath(LIBAGENT)) for p in sys.argv[2:]}
 GENERATED = {'agent-enums.h', 'agent-features.h', 'agent-marshal.h', 'agent-version.h', 'config.h'}
 RANK = {'': 3.5, 'json': 1, 'messages': 2, 'wire': 3, 'tools': 4, 'models': 4.2, 'transport': 4.5, 'audio': 4.7, 'core': 5,
-        'providers': 6, 'mcp': 7, 'store': 8,
+        'providers': 6, 'mcp': 7, 'documents': 7.5, 'store': 8,
         'profiles': 9}
 LAYERS = ('json, messages, wire, tools, models, transport, audio, core; providers/ on transport/, never core/; '
-          'mcp/ and store/ on top, profiles/ on store/')
+          'mcp/ and store/ on top, documents/ on transport/, profiles/ on store/')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 headers = {}   # bare name -> path relative to libagent/

@@ -11,6 +11,7 @@
 
 #include <gio/gio.h>
 
+#include "agent-embeddings.h"
 #include "agent-request-settings.h"
 #include "agent-version-macros.h"
 
@@ -155,5 +156,16 @@ AGENT_AVAILABLE_IN_ALL
 gint64              agent_provider_fetch_context_window_finish (AgentProvider        *self,
                                                                 GAsyncResult         *result,
                                                                 GError              **error);
+AGENT_AVAILABLE_IN_ALL
+void                agent_provider_embed_async          (AgentProvider        *self,
+                                                         const char * const   *texts,
+                                                         const char           *model,
+                                                         GCancellable         *cancellable,
+                                                         GAsyncReadyCallback   callback,
+                                                         gpointer              user_data);
+AGENT_AVAILABLE_IN_ALL
+AgentEmbeddings    *agent_provider_embed_finish         (AgentProvider        *self,
+                                                         GAsyncResult         *result,
+                                                         GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS
