@@ -697,9 +697,14 @@ main (int   argc,
 {
   /* A config dir of its own: the app reads agent-chat/mcp.json there */
   g_autofree char *config_home = agent_test_make_dir ("agent-chat-mcp-config");
+  g_autofree char *profiles = g_build_filename (config_home, "profiles.ini", NULL);
   int status;
 
   g_setenv ("XDG_CONFIG_HOME", config_home, TRUE);
+  /* and a profiles file of its own: the app saves its first profile from
+   * the settings' server there, which the shared file would keep for the
+   * next run, pointing at a server long gone */
+  g_setenv ("AGENT_PROFILES", profiles, TRUE);
   if (!agent_test_mcp_init (&argc, &argv))
     return 0;
   gtk_init ();
