@@ -293,7 +293,8 @@ method_call (GDBusConnection       *connection,
              GDBusMethodInvocation *invocation,
              gpointer               user_data)
 {
-  AgentDesktopConversation *self = user_data;
+  /* Close may drop the last reference of the conversation's list */
+  g_autoptr(AgentDesktopConversation) self = g_object_ref (user_data);
 
   if (g_strcmp0 (sender, self->owner) != 0)
     {
