@@ -14,9 +14,11 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 
 #include <agent.h>
 
@@ -130,6 +132,15 @@ get_idle_seconds (void)
   return (guint) seconds;
 }
 
+/* SIGTERM and SIGINT end the service as idleness does: its conversations
+ * are cancelled and closed, its files are written already */
+static gboolean
+quit_on_signal (gpointer user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+  return G_SOURCE_CONTINUE;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -145,5 +156,7 @@ main (int   argc,
                           "flags", G_APPLICATION_IS_SERVICE,
                           NULL);
   g_application_set_inactivity_timeout (service, get_idle_seconds () * 1000);
+  g_unix_signal_add (SIGTERM, quit_on_signal, service);
+  g_unix_signal_add (SIGINT, quit_on_signal, service);
   return g_application_run (service, argc, argv);
 }
