@@ -76,20 +76,28 @@ remove_tree (const char *path)
   g_assert_no_errno (g_rmdir (path));
 }
 
-/* This process is, to the service, the Flatpak app @app_id */
+/* The process of @proc_dir is, to the service, the Flatpak app @app_id */
 static void
-be_sandboxed (const char *app_id)
+sandbox (const char *proc_dir,
+         const char *app_id)
 {
-  g_autofree char *root = g_build_filename (test.proc_dir, "root", NULL);
+  g_autofree char *root = g_build_filename (proc_dir, "root", NULL);
   g_autofree char *info = g_build_filename (root, ".flatpak-info", NULL);
   g_autofree char *contents = g_strdup_printf ("[Application]\nname=%s\nruntime=runtime/x/y/z\n",
                                                app_id);
   g_autoptr(GError) error = NULL;
 
-  remove_tree (test.proc_dir);
+  remove_tree (proc_dir);
   g_assert_no_errno (g_mkdir_with_parents (root, 0700));
   g_file_set_contents (info, contents, -1, &error);
   g_assert_no_error (error);
+}
+
+/* This process is, to the service, the Flatpak app @app_id */
+static void
+be_sandboxed (const char *app_id)
+{
+  sandbox (test.proc_dir, app_id);
 }
 
 /* This process is itself: its entry is the real one */
@@ -823,6 +831,93 @@ test_turn_app_vanishes (void)
   agent_test_wait_until (conversation_is_gone, conversation);
 }
 
+/* An app in a process of its own, killed mid-turn */
+
+typedef struct
+{
+  GDataInputStream *output;
+  char             *line;
+  gboolean          done;
+} Line;
+
+static void
+got_line (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Line *line = user_data;
+  g_autoptr(GError) error = NULL;
+
+  line->line = g_data_input_stream_read_line_finish_utf8 (line->output, result, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line->line);
+  line->done = TRUE;
+}
+
+/* The app's next line (the main loop runs meanwhile: the service and the
+ * model's server need it) */
+static char *
+read_app_line (GDataInputStream *output)
+{
+  Line line = { output, NULL, FALSE };
+
+  g_data_input_stream_read_line_async (output, G_PRIORITY_DEFAULT, NULL, got_line, &line);
+  agent_test_wait_for (&line.done);
+  return line.line;
+}
+
+static void
+test_turn_app_killed (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) app = NULL;
+  g_autoptr(GDataInputStream) output = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "desktop-service-app.py", NULL);
+  g_autofree char *proc_dir = NULL;
+  g_autofree char *path_line = NULL;
+  guint n_aborted = agent_test_server_get_n_aborted (test.server);
+  Conversation conversation = { 0 };
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE
+                                        | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_subprocess_launcher_setenv (launcher, "DBUS_SESSION_BUS_ADDRESS", test.address, TRUE);
+  app = g_subprocess_launcher_spawn (launcher, &error, "/usr/bin/python3", script, NULL);
+  g_assert_no_error (error);
+  output = g_data_input_stream_new (g_subprocess_get_stdout_pipe (app));
+
+  /* Its identity, then it may start */
+  proc_dir = g_build_filename (test.dir, "proc", g_subprocess_get_identifier (app), NULL);
+  sandbox (proc_dir, "org.example.Python");
+  test.answer = ANSWER_ALLOW;
+  add_held_answer ();
+  g_output_stream_write_all (g_subprocess_get_stdin_pipe (app), "go\n", 3, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  path_line = read_app_line (output);
+  g_assert_true (g_str_has_prefix (path_line, "path /io/github/libagent/Assistant/"));
+  g_assert_cmpstr (test.asked_app_id, ==, "org.example.Python");
+  for (;;)
+    {
+      g_autofree char *signal_name = read_app_line (output);
+
+      if (g_str_equal (signal_name, "TextDelta"))
+        break;
+    }
+
+  /* Killed mid-turn: the service stops asking the model, and forgets the
+   * conversation */
+  g_subprocess_force_exit (app);
+  g_subprocess_wait (app, NULL, &error);
+  g_assert_no_error (error);
+  agent_test_wait_until (server_saw_abort, GUINT_TO_POINTER (n_aborted));
+  agent_test_server_release (test.server);
+  conversation.path = path_line + strlen ("path ");
+  be_unsandboxed ();
+  agent_test_wait_until (conversation_is_gone, &conversation);
+  remove_tree (proc_dir);
+}
+
 static void
 test_limit (void)
 {
@@ -1043,6 +1138,7 @@ main (int   argc,
   g_test_add_func ("/desktop/turn/bad-tools", test_turn_bad_tools);
   g_test_add_func ("/desktop/turn/cancel", test_turn_cancel);
   g_test_add_func ("/desktop/turn/app-vanishes", test_turn_app_vanishes);
+  g_test_add_func ("/desktop/turn/app-killed", test_turn_app_killed);
   g_test_add_func ("/desktop/limit/daily", test_limit);
   g_test_add_func ("/desktop/service/restart", test_restart);
   status = g_test_run ();
