@@ -1014,6 +1014,61 @@ test_restart (void)
   register_consent_agent ();
 }
 
+static gboolean
+timed_out (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* The service leaves when idle, and not while a conversation is open */
+static void
+test_idle (void)
+{
+  g_autoptr(GDBusConnection) app = NULL;
+  g_autoptr(Conversation) conversation = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) closed = NULL;
+  g_autoptr(GError) error = NULL;
+  GVariantBuilder environment;
+  gboolean vanished = FALSE;
+  gboolean waited = FALSE;
+  guint32 pid = get_service_pid ();
+  guint watch;
+
+  /* The next service leaves after a second of idleness */
+  g_variant_builder_init (&environment, G_VARIANT_TYPE ("a{ss}"));
+  g_variant_builder_add (&environment, "{ss}", "AGENT_DESKTOP_SERVICE_IDLE_SECONDS", "1");
+  reply = g_dbus_connection_call_sync (test.agent, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "UpdateActivationEnvironment",
+                                       g_variant_new ("(a{ss})", &environment), NULL,
+                                       G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  watch = g_bus_watch_name_on_connection (test.agent, BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                          NULL, service_vanished, &vanished, NULL);
+  g_assert_no_errno (kill ((pid_t) pid, SIGTERM));
+  agent_test_wait_for (&vanished);
+
+  /* Started again with a conversation open: it stays past its second */
+  app = connect_allowed_app ("org.example.Restart");
+  conversation = conversation_start (app, &error);
+  g_assert_no_error (error);
+  vanished = FALSE;
+  g_timeout_add (1500, timed_out, &waited);
+  agent_test_wait_for (&waited);
+  g_assert_false (vanished);
+  add_hello ();
+  conversation_send (conversation, "Hi", NULL, &error);
+  g_assert_no_error (error);
+  agent_test_wait_until (has_ended, conversation);
+  g_assert_cmpstr (conversation->text->str, ==, "Hello");
+
+  /* Closed, it leaves */
+  closed = call_ok (app, conversation->path, CONVERSATION, "Close", NULL);
+  agent_test_wait_for (&vanished);
+  g_bus_unwatch_name (watch);
+}
+
 /* Set-up */
 
 static void
@@ -1141,6 +1196,7 @@ main (int   argc,
   g_test_add_func ("/desktop/turn/app-killed", test_turn_app_killed);
   g_test_add_func ("/desktop/limit/daily", test_limit);
   g_test_add_func ("/desktop/service/restart", test_restart);
+  g_test_add_func ("/desktop/service/idle", test_idle);
   status = g_test_run ();
 
   stop_bus ();
