@@ -5,7 +5,8 @@
  * escaped as in a URI: an executable's path may hold anything) with the
  * keys id, name, allowed (absent while the user was not asked), daily-limit,
  * day and tokens-today (the tokens used on that local day). Written at
- * once, atomically, mode 0600.
+ * once, atomically, mode 0600. A file that cannot be read is renamed to
+ * apps.ini.broken, and the service starts without it.
  *
  * log.jsonl: one JSON object a line, appended, {"time", "app", "profile",
  * "tokens"}; a line that cannot be read is skipped.
@@ -80,15 +81,27 @@ agent_desktop_apps_load (AgentDesktopApps  *self,
 {
   g_autoptr(GError) local_error = NULL;
 
-  if (!g_key_file_load_from_file (self->keyfile, self->path, G_KEY_FILE_KEEP_COMMENTS,
-                                  &local_error)
-      && !g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+  g_autofree char *aside = NULL;
+
+  if (g_key_file_load_from_file (self->keyfile, self->path, G_KEY_FILE_KEEP_COMMENTS,
+                                 &local_error)
+      || g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    return TRUE;
+
+  /* A file that cannot be read is kept aside, not overwritten: the apps
+   * are asked again meanwhile */
+  aside = g_strconcat (self->path, ".broken", NULL);
+  if (g_rename (self->path, aside) != 0)
     {
+      int saved_errno = errno;
+
       g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_FAILED,
-                   "%s: %s", self->path, local_error->message);
+                   "%s: %s; %s", self->path, local_error->message, g_strerror (saved_errno));
       return FALSE;
     }
-  return TRUE;
+  g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_FAILED,
+               "%s: %s (kept as %s)", self->path, local_error->message, aside);
+  return FALSE;
 }
 
 static char *

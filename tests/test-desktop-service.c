@@ -243,14 +243,11 @@ service_vanished (GDBusConnection *connection,
   *(gboolean *) user_data = TRUE;
 }
 
+/* Ends the running service, and waits until it has left the bus */
 static void
-test_restart (void)
+stop_service (void)
 {
-  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.Restart");
-  g_autoptr(GDBusConnection) again = NULL;
-  g_autoptr(GVariant) reply = NULL;
   guint32 pid = get_service_pid ();
-  guint n_asked = test.n_asked;
   gboolean vanished = FALSE;
   guint watch;
 
@@ -260,6 +257,18 @@ test_restart (void)
   g_assert_no_errno (kill ((pid_t) pid, SIGTERM));
   agent_test_wait_for (&vanished);
   g_bus_unwatch_name (watch);
+}
+
+static void
+test_restart (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.Restart");
+  g_autoptr(GDBusConnection) again = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  guint32 pid = get_service_pid ();
+  guint n_asked = test.n_asked;
+
+  stop_service ();
 
   /* Started again by activation; the answer was remembered */
   again = connect_app ();
@@ -268,6 +277,35 @@ test_restart (void)
   g_assert_cmpuint (get_service_pid (), !=, pid);
   g_assert_cmpuint (test.n_asked, ==, n_asked);
   register_consent_agent ();
+}
+
+/* A file of answers that cannot be read is kept aside, and the apps are
+ * asked again */
+static void
+test_broken_file (void)
+{
+  g_autoptr(GDBusConnection) app = connect_app ();
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_build_filename (test.dir, "data", "libagent", "desktop-service",
+                                           NULL);
+  g_autofree char *path = g_build_filename (dir, "apps.ini", NULL);
+  g_autofree char *aside = g_build_filename (dir, "apps.ini.broken", NULL);
+  g_autofree char *kept = NULL;
+  guint n_asked = test.n_asked;
+
+  stop_service ();
+  g_file_set_contents (path, "[App org.example.Restart\nallowed=true\n", -1, &error);
+  g_assert_no_error (error);
+
+  register_consent_agent ();   /* starts the service */
+  be_sandboxed ("org.example.Restart");
+  test.answer = ANSWER_ALLOW;
+  reply = call_ok (app, ASSISTANT_PATH, ASSISTANT, "ListProfiles", NULL);
+  g_assert_cmpuint (test.n_asked, ==, n_asked + 1);
+  g_file_get_contents (aside, &kept, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (kept, ==, "[App org.example.Restart\nallowed=true\n");
 }
 
 static gboolean
@@ -289,7 +327,6 @@ test_idle (void)
   GVariantBuilder environment;
   gboolean vanished = FALSE;
   gboolean waited = FALSE;
-  guint32 pid = get_service_pid ();
   guint watch;
 
   /* The next service leaves after a second of idleness */
@@ -300,16 +337,14 @@ test_idle (void)
                                        g_variant_new ("(a{ss})", &environment), NULL,
                                        G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
   g_assert_no_error (error);
-  watch = g_bus_watch_name_on_connection (test.agent, BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                          NULL, service_vanished, &vanished, NULL);
-  g_assert_no_errno (kill ((pid_t) pid, SIGTERM));
-  agent_test_wait_for (&vanished);
+  stop_service ();
 
   /* Started again with a conversation open: it stays past its second */
   app = connect_allowed_app ("org.example.Restart");
   conversation = conversation_start (app, &error);
   g_assert_no_error (error);
-  vanished = FALSE;
+  watch = g_bus_watch_name_on_connection (test.agent, BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                          NULL, service_vanished, &vanished, NULL);
   g_timeout_add (1500, timed_out, &waited);
   agent_test_wait_for (&waited);
   g_assert_false (vanished);
@@ -342,6 +377,7 @@ main (int   argc,
   g_test_add_func ("/desktop/identify/bad-sandbox", test_identify_bad_sandbox);
   g_test_add_func ("/desktop/limit/daily", test_limit);
   g_test_add_func ("/desktop/service/restart", test_restart);
+  g_test_add_func ("/desktop/service/broken-file", test_broken_file);
   g_test_add_func ("/desktop/service/idle", test_idle);
   status = g_test_run ();
 
