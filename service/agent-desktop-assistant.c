@@ -156,6 +156,22 @@ start_free (Start *start)
 }
 
 static void
+owner_checked (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(AgentDesktopConversation) conversation = user_data;
+  g_autoptr(GVariant) reply = NULL;
+  gboolean has_owner = FALSE;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, NULL);
+  if (reply != NULL)
+    g_variant_get (reply, "(b)", &has_owner);
+  if (!has_owner)
+    agent_desktop_conversation_close (conversation);
+}
+
+static void
 provider_ready (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
@@ -200,6 +216,11 @@ provider_ready (GObject      *object,
                            G_CONNECT_SWAPPED);
   g_hash_table_insert (self->conversations, g_strdup (path), g_object_ref (conversation));
   g_application_hold (self->application);
+  /* The owner may have left while the provider was made */
+  g_dbus_connection_call (self->connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                          "org.freedesktop.DBus", "NameHasOwner", g_variant_new ("(s)", owner),
+                          G_VARIANT_TYPE ("(b)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL,
+                          owner_checked, g_object_ref (conversation));
   g_dbus_method_invocation_return_value (start->call->invocation, g_variant_new ("(o)", path));
   start_free (start);
 }
