@@ -28,6 +28,8 @@
 #define INTERFACE_NAME "io.github.libagent.Assistant1"
 #define CONVERSATION_INTERFACE_NAME "io.github.libagent.AssistantConversation1"
 #define INTERFACE_VERSION 1
+/* The conversations an app may have open at once */
+#define MAX_CONVERSATIONS_PER_APP 32
 #define INTERFACES_RESOURCE "/io/github/libagent/Assistant/io.github.libagent.Assistant1.xml"
 
 struct _AgentDesktopAssistant
@@ -225,6 +227,21 @@ provider_ready (GObject      *object,
   start_free (start);
 }
 
+static guint
+count_conversations (AgentDesktopAssistant *self,
+                     const char            *app_id)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint n = 0;
+
+  g_hash_table_iter_init (&iter, self->conversations);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (g_str_equal (agent_desktop_conversation_get_app_id (value), app_id))
+      n++;
+  return n;
+}
+
 static void
 start_conversation (Call *call)
 {
@@ -236,7 +253,12 @@ start_conversation (Call *call)
   Start *start;
 
   g_variant_get (parameters, "(&s@a{sv})", &name, &options);
-  if (!agent_desktop_apps_check_limit (call->self->apps, call->peer->app_id, &error))
+  if (count_conversations (call->self, call->peer->app_id) >= MAX_CONVERSATIONS_PER_APP)
+    g_set_error (&error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_LIMIT_REACHED,
+                 _("“%s” has %u conversations open already"), call->peer->app_name,
+                 MAX_CONVERSATIONS_PER_APP);
+  if (error != NULL
+      || !agent_desktop_apps_check_limit (call->self->apps, call->peer->app_id, &error))
     {
       g_dbus_method_invocation_return_gerror (call->invocation, error);
       call_free (call);

@@ -368,6 +368,35 @@ test_limit (void)
   }
 }
 
+/* An app may have 32 conversations open at once */
+static void
+test_limit_conversations (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.Many");
+  g_autoptr(GPtrArray) conversations = NULL;
+  g_autoptr(Conversation) refused = NULL;
+  g_autoptr(Conversation) last = NULL;
+  g_autoptr(GVariant) closed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  conversations = g_ptr_array_new_with_free_func ((GDestroyNotify) conversation_free);
+  for (guint i = 0; i < 32; i++)
+    {
+      g_ptr_array_add (conversations, conversation_start (app, &error));
+      g_assert_no_error (error);
+    }
+  refused = conversation_start (app, &error);
+  g_assert_null (refused);
+  assert_dbus_error (error, ERROR_PREFIX "LimitReached");
+  g_clear_error (&error);
+
+  /* One closed, one more may open */
+  closed = call_ok (app, ((Conversation *) g_ptr_array_index (conversations, 0))->path,
+                    CONVERSATION, "Close", NULL);
+  last = conversation_start (app, &error);
+  g_assert_no_error (error);
+}
+
 /* Restarts */
 
 static guint32
@@ -530,6 +559,7 @@ main (int   argc,
   g_test_add_func ("/desktop/identify/executable", test_identify_executable);
   g_test_add_func ("/desktop/identify/bad-sandbox", test_identify_bad_sandbox);
   g_test_add_func ("/desktop/limit/daily", test_limit);
+  g_test_add_func ("/desktop/limit/conversations", test_limit_conversations);
   g_test_add_func ("/desktop/service/restart", test_restart);
   g_test_add_func ("/desktop/service/broken-file", test_broken_file);
   g_test_add_func ("/desktop/service/idle", test_idle);
