@@ -148,6 +148,30 @@ test_turn_bad_tools (void)
   }
 }
 
+/* The server's refusal reaches the app in words, never with the key */
+static void
+test_turn_fails (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.Fails");
+  g_autoptr(Conversation) conversation = NULL;
+  g_autoptr(GError) error = NULL;
+  AgentTestResponse *response;
+
+  conversation = conversation_start (app, &error);
+  g_assert_no_error (error);
+  response = agent_test_server_add_response (test.server, 401);
+  agent_test_response_set_body (response, "application/json",
+                                "{\"error\":{\"message\":\"Incorrect API key provided: "
+                                SECRET "\",\"type\":\"invalid_request_error\"}}");
+  conversation_send (conversation, "Hi", NULL, &error);
+  g_assert_no_error (error);
+  agent_test_wait_until (has_ended, conversation);
+
+  g_assert_cmpstr (conversation->failed_name, ==, ERROR_PREFIX "Failed");
+  agent_test_assert_contains (conversation->failed_message, "Incorrect API key");
+  g_assert_null (strstr (conversation->failed_message, SECRET));
+}
+
 static gboolean
 server_saw_abort (gpointer data)
 {
@@ -346,6 +370,7 @@ main (int   argc,
   g_test_add_func ("/desktop/turn/streams", test_turn_streams);
   g_test_add_func ("/desktop/turn/tool", test_turn_tool);
   g_test_add_func ("/desktop/turn/bad-tools", test_turn_bad_tools);
+  g_test_add_func ("/desktop/turn/fails", test_turn_fails);
   g_test_add_func ("/desktop/turn/cancel", test_turn_cancel);
   g_test_add_func ("/desktop/turn/app-vanishes", test_turn_app_vanishes);
   g_test_add_func ("/desktop/turn/app-killed", test_turn_app_killed);
