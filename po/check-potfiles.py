@@ -4,7 +4,7 @@
 #   check-potfiles.py SOURCE-DIR
 #
 # libagent has three gettext domains, each with its own directory: po/ for the
-# library and its programs (libagent/, cli/, demo/), po-gtk/ for the widgets
+# library and its programs (libagent/, cli/, demo/, service/), po-gtk/ for the widgets
 # (libagent-gtk/) and po-chat/ for the app (gui/, data/). xgettext, with the keywords of meson's 'glib' preset, reads
 # every source file of those trees; a file it finds a message in (_(), N_(),
 # C_(), g_dngettext (), gettext (), translatable="yes", a desktop file's or
@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 DOMAINS = {
-    'po': ('libagent', 'cli', 'demo'),
+    'po': ('libagent', 'cli', 'demo', 'service'),
     'po-chat': ('gui', 'data'),
     'po-gtk': ('libagent-gtk',),
 }

@@ -37,11 +37,15 @@ SKIP_DIRS = {'.git', 'node_modules', 'corpus', 'attachment-seeds', 'json-seeds'}
 # translations, are GPL; the icons CC-BY-SA; the metainfo CC0, as
 # AppStream asks of metadata. Everything else (tests, benchmarks,
 # examples, the demo server, docs, scripts, build files, the library's
-# translations) is LGPL, like the library it serves.
+# translations) is LGPL, like the library it serves. agent-desktop-service
+# (service/) is GPL as agent-cli is; its D-Bus interface is LGPL, for any
+# application to copy.
 PARTS = [
     ('data/icons/', 'CC-BY-SA-4.0'),
     ('data/io.github.libagent.Chat.metainfo.xml.in', 'CC0-1.0'),
+    ('data/io.github.libagent.Assistant1.xml', 'LGPL-2.1-or-later'),
     ('cli/', 'GPL-3.0-or-later'),
+    ('service/', 'GPL-3.0-or-later'),
     ('gui/', 'GPL-3.0-or-later'),
     ('data/', 'GPL-3.0-or-later'),
     ('po-chat/', 'GPL-3.0-or-later'),

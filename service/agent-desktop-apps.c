@@ -1,0 +1,392 @@
+/* agent-desktop-apps.c — what the user decided for each application, and
+ * what each asked
+ *
+ * apps.ini, a key file: a group "App ESCAPED-ID" per application (its id
+ * escaped as in a URI: an executable's path may hold anything) with the
+ * keys id, name, allowed (absent while the user was not asked), daily-limit,
+ * day and tokens-today (the tokens used on that local day). Written at
+ * once, atomically, mode 0600. A file that cannot be read is renamed to
+ * apps.ini.broken, and the service starts without it.
+ *
+ * log.jsonl: one JSON object a line, appended, {"time", "app", "profile",
+ * "tokens"}; a line that cannot be read is skipped.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "agent-desktop-apps.h"
+#include "agent-desktop-error.h"
+
+struct _AgentDesktopApps
+{
+  GObject   parent_instance;
+
+  char     *dir;
+  char     *path;
+  char     *log_path;
+  GKeyFile *keyfile;
+};
+
+G_DEFINE_FINAL_TYPE (AgentDesktopApps, agent_desktop_apps, G_TYPE_OBJECT)
+
+static void
+agent_desktop_apps_finalize (GObject *object)
+{
+  AgentDesktopApps *self = AGENT_DESKTOP_APPS (object);
+
+  g_free (self->dir);
+  g_free (self->path);
+  g_free (self->log_path);
+  g_key_file_unref (self->keyfile);
+
+  G_OBJECT_CLASS (agent_desktop_apps_parent_class)->finalize (object);
+}
+
+static void
+agent_desktop_apps_class_init (AgentDesktopAppsClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = agent_desktop_apps_finalize;
+}
+
+static void
+agent_desktop_apps_init (AgentDesktopApps *self)
+{
+  self->keyfile = g_key_file_new ();
+}
+
+AgentDesktopApps *
+agent_desktop_apps_new (const char *dir)
+{
+  AgentDesktopApps *self = g_object_new (AGENT_DESKTOP_TYPE_APPS, NULL);
+
+  self->dir = g_strdup (dir);
+  self->path = g_build_filename (dir, "apps.ini", NULL);
+  self->log_path = g_build_filename (dir, "log.jsonl", NULL);
+  return self;
+}
+
+gboolean
+agent_desktop_apps_load (AgentDesktopApps  *self,
+                         GError           **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  g_autofree char *aside = NULL;
+
+  if (g_key_file_load_from_file (self->keyfile, self->path, G_KEY_FILE_KEEP_COMMENTS,
+                                 &local_error)
+      || g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    return TRUE;
+
+  /* A file that cannot be read is kept aside, not overwritten: the apps
+   * are asked again meanwhile */
+  aside = g_strconcat (self->path, ".broken", NULL);
+  if (g_rename (self->path, aside) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_FAILED,
+                   "%s: %s; %s", self->path, local_error->message, g_strerror (saved_errno));
+      return FALSE;
+    }
+  g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_FAILED,
+               "%s: %s (kept as %s)", self->path, local_error->message, aside);
+  return FALSE;
+}
+
+static char *
+group_of (const char *app_id)
+{
+  g_autofree char *escaped = g_uri_escape_string (app_id, "/.-_+", FALSE);
+
+  return g_strconcat ("App ", escaped, NULL);
+}
+
+static gboolean
+save (AgentDesktopApps  *self,
+      GError           **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+
+  if (g_mkdir_with_parents (self->dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_FAILED,
+                   "%s: %s", self->dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+  data = g_key_file_to_data (self->keyfile, &length, NULL);
+  return g_file_set_contents_full (self->path, data, length,
+                                   G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+}
+
+AgentDesktopConsent
+agent_desktop_apps_get_consent (AgentDesktopApps *self,
+                                const char       *app_id)
+{
+  g_autofree char *group = group_of (app_id);
+  g_autoptr(GError) error = NULL;
+  gboolean allowed;
+
+  allowed = g_key_file_get_boolean (self->keyfile, group, "allowed", &error);
+  if (error != NULL)
+    return AGENT_DESKTOP_CONSENT_UNKNOWN;
+  return allowed ? AGENT_DESKTOP_CONSENT_ALLOWED : AGENT_DESKTOP_CONSENT_DENIED;
+}
+
+static void
+set_identity (AgentDesktopApps *self,
+              const char       *group,
+              const char       *app_id,
+              const char       *app_name)
+{
+  g_key_file_set_string (self->keyfile, group, "id", app_id);
+  if (app_name != NULL)
+    g_key_file_set_string (self->keyfile, group, "name", app_name);
+}
+
+gboolean
+agent_desktop_apps_set_consent (AgentDesktopApps  *self,
+                                const char        *app_id,
+                                const char        *app_name,
+                                gboolean           allowed,
+                                GError           **error)
+{
+  g_autofree char *group = group_of (app_id);
+
+  set_identity (self, group, app_id, app_name);
+  g_key_file_set_boolean (self->keyfile, group, "allowed", allowed);
+  return save (self, error);
+}
+
+/* The answer goes; the limit and the day's count stay (a revoked app that
+ * is allowed again has not earned new tokens). */
+gboolean
+agent_desktop_apps_revoke (AgentDesktopApps  *self,
+                           const char        *app_id,
+                           GError           **error)
+{
+  g_autofree char *group = group_of (app_id);
+
+  if (!g_key_file_has_group (self->keyfile, group))
+    {
+      g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_INVALID_ARGS,
+                   _("No application “%s” has asked to use the assistant"), app_id);
+      return FALSE;
+    }
+  g_key_file_remove_key (self->keyfile, group, "allowed", NULL);
+  return save (self, error);
+}
+
+gboolean
+agent_desktop_apps_set_daily_limit (AgentDesktopApps  *self,
+                                    const char        *app_id,
+                                    guint64            tokens,
+                                    GError           **error)
+{
+  g_autofree char *group = group_of (app_id);
+
+  set_identity (self, group, app_id, NULL);
+  g_key_file_set_uint64 (self->keyfile, group, "daily-limit", tokens);
+  return save (self, error);
+}
+
+static char *
+dup_today (void)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+  return g_date_time_format (now, "%Y-%m-%d");
+}
+
+static guint64
+get_tokens_today (AgentDesktopApps *self,
+                  const char       *group)
+{
+  g_autofree char *today = dup_today ();
+  g_autofree char *day = g_key_file_get_string (self->keyfile, group, "day", NULL);
+
+  if (g_strcmp0 (day, today) != 0)
+    return 0;
+  return g_key_file_get_uint64 (self->keyfile, group, "tokens-today", NULL);
+}
+
+gboolean
+agent_desktop_apps_check_limit (AgentDesktopApps  *self,
+                                const char        *app_id,
+                                GError           **error)
+{
+  g_autofree char *group = group_of (app_id);
+  guint64 limit = g_key_file_get_uint64 (self->keyfile, group, "daily-limit", NULL);
+  guint64 used = get_tokens_today (self, group);
+
+  if (limit > 0 && used >= limit)
+    {
+      g_autofree char *tokens = g_strdup_printf ("%" G_GUINT64_FORMAT, limit);
+
+      g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_LIMIT_REACHED,
+                   _("“%s” has used the %s tokens it may use a day"), app_id, tokens);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+append_log (AgentDesktopApps  *self,
+            const char        *app_id,
+            const char        *profile,
+            guint64            tokens,
+            GError           **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *text = NULL;
+  gsize length;
+  int fd;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "time");
+  json_builder_add_int_value (builder, g_get_real_time () / G_USEC_PER_SEC);
+  json_builder_set_member_name (builder, "app");
+  json_builder_add_string_value (builder, app_id);
+  json_builder_set_member_name (builder, "profile");
+  json_builder_add_string_value (builder, profile);
+  json_builder_set_member_name (builder, "tokens");
+  json_builder_add_int_value (builder, (gint64) MIN (tokens, (guint64) G_MAXINT64));
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+  line = g_strconcat (text, "\n", NULL);
+  length = strlen (line);
+
+  fd = g_open (self->log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0 || write (fd, line, length) != (gssize) length)
+    {
+      int saved_errno = errno;
+
+      if (fd >= 0)
+        close (fd);
+      g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_FAILED,
+                   "%s: %s", self->log_path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return g_close (fd, error);
+}
+
+/* One request done: its tokens count for today, and it goes in the log */
+gboolean
+agent_desktop_apps_add_request (AgentDesktopApps  *self,
+                                const char        *app_id,
+                                const char        *profile,
+                                guint64            tokens,
+                                GError           **error)
+{
+  g_autofree char *group = group_of (app_id);
+  g_autofree char *today = dup_today ();
+  guint64 used = get_tokens_today (self, group);
+
+  set_identity (self, group, app_id, NULL);
+  g_key_file_set_string (self->keyfile, group, "day", today);
+  g_key_file_set_uint64 (self->keyfile, group, "tokens-today",
+                         used > G_MAXUINT64 - tokens ? G_MAXUINT64 : used + tokens);
+  if (!save (self, error))
+    return FALSE;
+  return append_log (self, app_id, profile, tokens, error);
+}
+
+GVariant *
+agent_desktop_apps_list (AgentDesktopApps *self)
+{
+  g_auto(GStrv) groups = g_key_file_get_groups (self->keyfile, NULL);
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{sa{sv}}"));
+  for (guint i = 0; groups[i] != NULL; i++)
+    {
+      g_autofree char *id = g_key_file_get_string (self->keyfile, groups[i], "id", NULL);
+      g_autofree char *name = g_key_file_get_string (self->keyfile, groups[i], "name", NULL);
+      GVariantBuilder details;
+
+      if (!g_str_has_prefix (groups[i], "App ") || id == NULL)
+        continue;
+      g_variant_builder_init (&details, G_VARIANT_TYPE_VARDICT);
+      g_variant_builder_add (&details, "{sv}", "name", g_variant_new_string (name ? name : id));
+      if (g_key_file_has_key (self->keyfile, groups[i], "allowed", NULL))
+        g_variant_builder_add (&details, "{sv}", "allowed",
+                               g_variant_new_boolean (g_key_file_get_boolean (self->keyfile,
+                                                                              groups[i],
+                                                                              "allowed", NULL)));
+      g_variant_builder_add (&details, "{sv}", "daily-limit",
+                             g_variant_new_uint64 (g_key_file_get_uint64 (self->keyfile,
+                                                                          groups[i],
+                                                                          "daily-limit", NULL)));
+      g_variant_builder_add (&details, "{sv}", "tokens-today",
+                             g_variant_new_uint64 (get_tokens_today (self, groups[i])));
+      g_variant_builder_add (&builder, "{sa{sv}}", id, &details);
+    }
+  return g_variant_builder_end (&builder);
+}
+
+GVariant *
+agent_desktop_apps_list_log (AgentDesktopApps  *self,
+                             const char        *app_id,
+                             GError           **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(xsst)"));
+  if (!g_file_get_contents (self->log_path, &contents, NULL, &local_error))
+    {
+      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return g_variant_builder_end (&builder);
+      g_variant_builder_clear (&builder);
+      g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_FAILED,
+                   "%s: %s", self->log_path, local_error->message);
+      return NULL;
+    }
+
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonNode) node = NULL;
+      JsonObject *object;
+      const char *app;
+      const char *profile;
+
+      if (lines[i][0] == '\0'
+          || (node = json_from_string (lines[i], NULL)) == NULL
+          || !JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      object = json_node_get_object (node);
+      app = json_object_get_string_member_with_default (object, "app", NULL);
+      profile = json_object_get_string_member_with_default (object, "profile", "");
+      if (app == NULL || !g_utf8_validate (app, -1, NULL) || !g_utf8_validate (profile, -1, NULL)
+          || (app_id[0] != '\0' && g_strcmp0 (app, app_id) != 0))
+        continue;
+      g_variant_builder_add (&builder, "(xsst)",
+                             json_object_get_int_member_with_default (object, "time", 0),
+                             app, profile,
+                             (guint64) MAX (0, json_object_get_int_member_with_default (object,
+                                                                                         "tokens",
+                                                                                         0)));
+    }
+  return g_variant_builder_end (&builder);
+}

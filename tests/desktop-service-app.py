@@ -1,0 +1,36 @@
+#!/usr/bin/python3
+# desktop-service-app.py — an application of test-desktop-service, in a
+# process of its own, using the service through Gio alone as an app that
+# does not use libagent would.
+#
+# It waits for a line on standard input (the test gives it an identity
+# first), starts a conversation, sends a message and prints "path PATH",
+# then the name of each signal of the conversation, one a line, until it is
+# killed.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import sys
+
+from gi.repository import Gio, GLib
+
+NAME = 'io.github.libagent.Assistant'
+
+sys.stdin.readline()
+bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+assistant = Gio.DBusProxy.new_sync(bus, Gio.DBusProxyFlags.DO_NOT_LOAD_PROPERTIES, None, NAME,
+                                   '/io/github/libagent/Assistant',
+                                   'io.github.libagent.Assistant1')
+path = assistant.StartConversation('(sa{sv})', '', {})
+conversation = Gio.DBusProxy.new_sync(bus, Gio.DBusProxyFlags.DO_NOT_LOAD_PROPERTIES, None, NAME,
+                                      path, 'io.github.libagent.AssistantConversation1')
+
+
+def on_signal(proxy, sender, name, parameters):
+    print(name, flush=True)
+
+
+conversation.connect('g-signal', on_signal)
+print('path', path, flush=True)
+conversation.Send('(saa{sv})', 'Think', [])
+GLib.MainLoop().run()
