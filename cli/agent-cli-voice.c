@@ -12,8 +12,8 @@
  * With --json, one object per line: {"type": "transcript-delta", "text"}
  * per piece of a streamed transcript, then {"type": "transcript", "text",
  * "language", "duration"}; {"type": "speech", "output" (or "player"),
- * "content_type", "size"} once the audio is written or played; an error is {"type": "error", …} as
- * for a turn.
+ * "content_type", "size"} once the audio is written or played; an error
+ * is {"type": "error", …} as for a turn.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -343,11 +343,13 @@ agent_content_part_new_audio (const char *mime_type,
 
 /**
  * agent_content_part_new_for_uri:
- * @kind: %AGENT_CONTENT_PART_KIND_IMAGE or %AGENT_CONTENT_PART_KIND_FILE
+ * @kind: %AGENT_CONTENT_PART_KIND_IMAGE, %AGENT_CONTENT_PART_KIND_FILE or
+ *   %AGENT_CONTENT_PART_KIND_AUDIO
  * @mime_type: the MIME type of what @uri refers to
- * @uri: where the provider fetches it (an `https:` URL)
+ * @uri: where the provider fetches it (an `https:` URL; for Gemini, a
+ *   file it holds)
  *
- * Creates an image or document part that refers to its content by URI,
+ * Creates an image, document or audio part that refers to its content by URI,
  * for the providers that fetch it themselves. A provider that cannot
  * fetch refuses the request with %AGENT_ERROR_INVALID_ARGUMENT.
  *
