@@ -22,8 +22,13 @@
 
 struct _CliPlayer
 {
-  GSubprocess *process;
-  char        *name;
+  GSubprocess  *process;
+  char         *name;
+  GQueue        pending;      /* GBytes to write, in order */
+  GBytes       *current;      /* being written */
+  gboolean      writing;
+  GError       *write_error;  /* the first; what follows is dropped */
+  GCancellable *cancellable;  /* stops the writing when freed */
 };
 
 /* Whether @name is in the runtime directory (a server's socket) */
@@ -86,6 +91,8 @@ cli_player_new (GCancellable  *cancellable,
       argv[0] = path;
       self = g_new0 (CliPlayer, 1);
       self->name = g_strdup (players[i].name);
+      self->cancellable = g_cancellable_new ();
+      g_queue_init (&self->pending);
       self->process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDIN_PIPE, error);
       if (self->process == NULL)
         {
@@ -101,10 +108,61 @@ cli_player_new (GCancellable  *cancellable,
   return NULL;
 }
 
-GOutputStream *
-cli_player_get_stream (CliPlayer *self)
+static GOutputStream *
+get_stream (CliPlayer *self)
 {
   return g_subprocess_get_stdin_pipe (self->process);
+}
+
+static void write_next (CliPlayer *self);
+
+static void
+written_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  CliPlayer *self = user_data;
+  g_autoptr(GBytes) current = g_steal_pointer (&self->current);
+  g_autoptr(GError) error = NULL;
+  gssize n;
+
+  self->writing = FALSE;
+  n = g_output_stream_write_bytes_finish (G_OUTPUT_STREAM (object), result, &error);
+  if (n < 0 || g_cancellable_is_cancelled (self->cancellable))
+    {
+      if (self->write_error == NULL && error != NULL)
+        self->write_error = g_steal_pointer (&error);
+      g_queue_clear_full (&self->pending, (GDestroyNotify) g_bytes_unref);
+      return;
+    }
+  /* What the pipe did not take yet goes first */
+  if ((gsize) n < g_bytes_get_size (current))
+    g_queue_push_head (&self->pending,
+                       g_bytes_new_from_bytes (current, n, g_bytes_get_size (current) - n));
+  write_next (self);
+}
+
+/* The first bytes pending, written (what is not taken stays first) */
+static void
+write_next (CliPlayer *self)
+{
+  if (self->writing || self->write_error != NULL || g_queue_is_empty (&self->pending))
+    return;
+
+  self->writing = TRUE;
+  self->current = g_queue_pop_head (&self->pending);
+  g_output_stream_write_bytes_async (get_stream (self), self->current, G_PRIORITY_DEFAULT,
+                                     self->cancellable, written_cb, self);
+}
+
+void
+cli_player_write (CliPlayer *self,
+                  GBytes    *bytes)
+{
+  if (self->write_error != NULL || g_bytes_get_size (bytes) == 0)
+    return;
+  g_queue_push_tail (&self->pending, g_bytes_ref (bytes));
+  write_next (self);
 }
 
 const char *
@@ -131,10 +189,18 @@ cli_player_finish (CliPlayer     *self,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) local_error = NULL;
 
-  if (!g_output_stream_close (cli_player_get_stream (self), cancellable, &local_error))
+  /* What was handed, played to its end */
+  while ((self->writing || !g_queue_is_empty (&self->pending)) && self->write_error == NULL &&
+         !g_cancellable_is_cancelled (cancellable))
+    g_main_context_iteration (NULL, TRUE);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (self->write_error != NULL ||
+      !g_output_stream_close (get_stream (self), cancellable, &local_error))
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_FAILED, _("%s stopped taking the audio: %s"),
-                   self->name, local_error->message);
+                   self->name,
+                   self->write_error ? self->write_error->message : local_error->message);
       return FALSE;
     }
 
@@ -165,9 +231,18 @@ cli_player_finish (CliPlayer     *self,
 void
 cli_player_free (CliPlayer *self)
 {
+  /* A write under way is cancelled, and its callback waited for: it
+   * holds @self */
+  g_cancellable_cancel (self->cancellable);
+  while (self->writing)
+    g_main_context_iteration (NULL, TRUE);
+  g_queue_clear_full (&self->pending, (GDestroyNotify) g_bytes_unref);
+  g_clear_pointer (&self->current, g_bytes_unref);
   if (self->process != NULL && g_subprocess_get_identifier (self->process) != NULL)
     g_subprocess_force_exit (self->process);
   g_clear_object (&self->process);
+  g_clear_error (&self->write_error);
+  g_clear_object (&self->cancellable);
   g_free (self->name);
   g_free (self);
 }

@@ -20,12 +20,15 @@ typedef struct _CliPlayer CliPlayer;
  * found (the message tells to use --output) */
 CliPlayer     *cli_player_new        (GCancellable  *cancellable,
                                       GError       **error);
-/* Where the audio is written, as it arrives */
-GOutputStream *cli_player_get_stream (CliPlayer     *self);
+/* Hands the player @bytes, without waiting: they are written to it in
+ * the background, in order, so that the main loop goes on (Ctrl-C, the
+ * server's stream) while the player takes them at its pace */
+void           cli_player_write      (CliPlayer     *self,
+                                      GBytes        *bytes);
 /* The program playing, e.g. "pw-play" */
 const char    *cli_player_get_name   (CliPlayer     *self);
-/* Ends the audio and waits for the player to have played it: FALSE with
- * @error when it failed */
+/* Waits for what was handed to be written, ends the audio and waits for
+ * the player to have played it: FALSE with @error when it failed */
 gboolean       cli_player_finish     (CliPlayer     *self,
                                       GCancellable  *cancellable,
                                       GError       **error);

@@ -70,7 +70,8 @@ typedef struct
   CliOutput     *output;
   gboolean       json;
   GAsyncResult  *result;
-  GOutputStream *stream;     /* --speak's */
+  GOutputStream *stream;     /* --speak's --output */
+  CliPlayer     *player;     /* or what plays it */
   GError        *write_error;
   gboolean       streamed;   /* a transcript came in pieces */
 } Voice;
@@ -215,7 +216,9 @@ chunk_cb (AgentSpeech *speech,
   gsize len;
   const void *data = g_bytes_get_data (bytes, &len);
 
-  if (voice->write_error == NULL)
+  if (voice->player != NULL)
+    cli_player_write (voice->player, bytes);
+  else if (voice->write_error == NULL)
     g_output_stream_write_all (voice->stream, data, len, NULL, NULL, &voice->write_error);
 }
 
@@ -238,7 +241,7 @@ speak (AgentProvider *provider,
       /* Played; as WAV, which every player reads */
       if (!(player = cli_player_new (cancellable, &error)))
         return fail (voice, error, cancellable);
-      voice->stream = g_object_ref (cli_player_get_stream (player));
+      voice->player = player;
       if (!opt_local_voice && agent_speech_get_response_format (speech) == NULL)
         agent_speech_set_response_format (speech, "wav");
     }
@@ -298,15 +301,6 @@ speak (AgentProvider *provider,
     }
   if (player != NULL)
     {
-      g_clear_object (&voice->stream);
-      if (voice->write_error != NULL)
-        {
-          GError *shown = g_error_new (AGENT_ERROR, AGENT_ERROR_FAILED,
-                                       _("%s stopped taking the audio: %s"),
-                                       cli_player_get_name (player), voice->write_error->message);
-
-          return fail (voice, shown, cancellable);
-        }
       if (!cli_player_finish (player, cancellable, &error))
         return fail (voice, error, cancellable);
     }

@@ -298,6 +298,7 @@ write_player (const char *dir,
 static void
 test_speak_play (void)
 {
+  static char samples[256 * 1024];
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
   g_autoptr(AgentTestProcess) failed = NULL;
@@ -314,13 +315,18 @@ test_speak_play (void)
   JsonObject *event;
   JsonObject *body;
 
+  for (gsize i = 0; i < sizeof samples; i++)
+    samples[i] = (char) (i * 7 % 251);
+
   /* The server's socket, as far as agent-cli looks */
   g_assert_true (g_file_set_contents (socket, "", 0, NULL));
   write_player (dir, "pw-play", 0);
 
+  /* More than a pipe holds: written as the player takes it */
   response = agent_test_server_add_response (server, 200);
   agent_test_response_set_content_type (response, "audio/wav");
   agent_test_response_add_bytes (response, "RIFF\0one", 8);
+  agent_test_response_add_bytes (response, samples, sizeof samples);
   agent_test_response_add_bytes (response, "-two", -1);
 
   cli = agent_test_cli_run_full (AGENT_TEST_ARGS ("OPENAI_API_KEY=" SECRET_KEY, runtime, path,
@@ -332,13 +338,16 @@ test_speak_play (void)
   agent_test_process_parse_json (cli);
   agent_test_process_assert_exit (cli, 0);
   g_assert_true (g_file_get_contents (played_path, &played, &len, NULL));
-  g_assert_cmpmem (played, len, "RIFF\0one-two", 12);
+  g_assert_cmpuint (len, ==, 12 + sizeof samples);
+  g_assert_cmpmem (played, 8, "RIFF\0one", 8);
+  g_assert_cmpmem (played + 8, sizeof samples, samples, sizeof samples);
+  g_assert_cmpmem (played + 8 + sizeof samples, 4, "-two", 4);
   g_assert_true (g_file_get_contents (args_path, &args, NULL, NULL));
   g_assert_cmpstr (args, ==, "-\n");
   event = agent_test_process_last_event (cli);
   g_assert_cmpstr (agent_test_event_type (event), ==, "speech");
   g_assert_cmpstr (json_object_get_string_member (event, "player"), ==, "pw-play");
-  g_assert_cmpint (json_object_get_int_member (event, "size"), ==, 12);
+  g_assert_cmpint (json_object_get_int_member (event, "size"), ==, 12 + sizeof samples);
   body = json_node_get_object (agent_test_server_get_request_body (server, 0));
   g_assert_cmpstr (json_object_get_string_member (body, "response_format"), ==, "wav");
 
