@@ -4,14 +4,16 @@
  *                     streams it where it can: stream=true is asked for,
  *                     and ignored by the servers that cannot)
  * --speak TEXT|-      writes the audio to --output FILE (- for standard
- *                     output, to pipe it to a player) as it arrives;
- *                     with --local-voice, espeak-ng's WAV, no server
+ *                     output, to pipe it to a player) as it arrives, or
+ *                     without --output plays it as it arrives, where a
+ *                     sound server runs (agent-cli-play.c); with
+ *                     --local-voice, espeak-ng's WAV, no server
  *
  * With --json, one object per line: {"type": "transcript-delta", "text"}
  * per piece of a streamed transcript, then {"type": "transcript", "text",
- * "language", "duration"}; {"type": "speech", "output", "content_type",
- * "size"} once the audio is written; an error is {"type": "error", …} as
- * for a turn.
+ * "language", "duration"}; {"type": "speech", "output" (or "player"),
+ * "content_type", "size"} once the audio is written or played; an error
+ * is {"type": "error", …} as for a turn.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,6 +26,7 @@
 #include <glib/gi18n.h>
 #include <gio/gunixoutputstream.h>
 
+#include "agent-cli-play.h"
 #include "agent-cli-voice.h"
 
 #define EXIT_INTERRUPTED 130
@@ -47,10 +50,11 @@ const GOptionEntry cli_voice_entries[] = {
   { "transcription-model", 0, 0, G_OPTION_ARG_STRING, &opt_transcription_model,
     N_("The model that transcribes (default: whisper-1)"), N_("MODEL") },
   { "speak", 0, 0, G_OPTION_ARG_STRING, &opt_speak,
-    N_("Speak TEXT (- for standard input) into the --output file and exit; the audio is "
-       "not played"), N_("TEXT") },
+    N_("Speak TEXT (- for standard input) and exit: the audio is played, or written to "
+       "the --output file"), N_("TEXT") },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
-    N_("Where --speak writes the audio (- for standard output)"), N_("FILE") },
+    N_("Where --speak writes the audio (- for standard output) instead of playing it"),
+    N_("FILE") },
   { "voice", 0, 0, G_OPTION_ARG_STRING, &opt_voice,
     N_("The voice that speaks (default: alloy)"), N_("NAME") },
   { "speech-model", 0, 0, G_OPTION_ARG_STRING, &opt_speech_model,
@@ -66,7 +70,8 @@ typedef struct
   CliOutput     *output;
   gboolean       json;
   GAsyncResult  *result;
-  GOutputStream *stream;     /* --speak's */
+  GOutputStream *stream;     /* --speak's --output */
+  CliPlayer     *player;     /* or what plays it */
   GError        *write_error;
   gboolean       streamed;   /* a transcript came in pieces */
 } Voice;
@@ -211,7 +216,9 @@ chunk_cb (AgentSpeech *speech,
   gsize len;
   const void *data = g_bytes_get_data (bytes, &len);
 
-  if (voice->write_error == NULL)
+  if (voice->player != NULL)
+    cli_player_write (voice->player, bytes);
+  else if (voice->write_error == NULL)
     g_output_stream_write_all (voice->stream, data, len, NULL, NULL, &voice->write_error);
 }
 
@@ -222,6 +229,7 @@ speak (AgentProvider *provider,
        GCancellable  *cancellable)
 {
   g_autoptr(AgentSpeech) speech = agent_speech_new (provider);
+  g_autoptr(CliPlayer) player = NULL;
   g_autoptr(GFile) file = NULL;
   g_autoptr(GBytes) audio = NULL;
   const char *text = cli_voice_reads_stdin () ? stdin_text : opt_speak;
@@ -229,11 +237,15 @@ speak (AgentProvider *provider,
   GError *error = NULL;
 
   if (opt_output == NULL)
-    return fail (voice, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                                             _("--speak needs --output FILE (or - for standard "
-                                               "output): agent-cli does not play audio")),
-                 cancellable);
-  if (g_str_equal (opt_output, "-"))
+    {
+      /* Played; as WAV, which every player reads */
+      if (!(player = cli_player_new (cancellable, &error)))
+        return fail (voice, error, cancellable);
+      voice->player = player;
+      if (!opt_local_voice && agent_speech_get_response_format (speech) == NULL)
+        agent_speech_set_response_format (speech, "wav");
+    }
+  else if (g_str_equal (opt_output, "-"))
     {
       if (isatty (STDOUT_FILENO))
         return fail (voice, g_error_new_literal (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
@@ -287,8 +299,13 @@ speak (AgentProvider *provider,
         g_file_delete (file, NULL, NULL);
       return fail (voice, error, cancellable);
     }
-  if (voice->write_error != NULL ||
-      !g_output_stream_close (voice->stream, NULL, &voice->write_error))
+  if (player != NULL)
+    {
+      if (!cli_player_finish (player, cancellable, &error))
+        return fail (voice, error, cancellable);
+    }
+  else if (voice->write_error != NULL ||
+           !g_output_stream_close (voice->stream, NULL, &voice->write_error))
     {
       GError *shown = g_error_new (AGENT_ERROR, AGENT_ERROR_FAILED, _("Could not write “%s”: %s"),
                                    opt_output, voice->write_error->message);
@@ -300,13 +317,16 @@ speak (AgentProvider *provider,
     {
       JsonBuilder *builder = cli_output_begin_event ("speech");
 
-      cli_output_add_string (builder, "output", opt_output);
+      if (player != NULL)
+        cli_output_add_string (builder, "player", cli_player_get_name (player));
+      else
+        cli_output_add_string (builder, "output", opt_output);
       cli_output_add_string (builder, "content_type", content_type);
       json_builder_set_member_name (builder, "size");
       json_builder_add_int_value (builder, g_bytes_get_size (audio));
       cli_output_end_event (voice->output, builder);
     }
-  else if (!g_str_equal (opt_output, "-"))
+  else if (player == NULL && !g_str_equal (opt_output, "-"))
     {
       g_autofree char *size = g_format_size_full (g_bytes_get_size (audio),
                                                   G_FORMAT_SIZE_LONG_FORMAT);

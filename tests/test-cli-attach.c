@@ -105,6 +105,54 @@ test_attach_json (void)
   files_clear (&files);
 }
 
+/* A recording: an audio part, sent as OpenAI's input_audio; refused with
+ * the provider named where the API takes no audio */
+static void
+test_attach_audio (void)
+{
+  static const char wav[] = "RIFF\x24\0\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0\x40\x1f\0\0"
+                            "\x80\x3e\0\0\x02\0\x10\0data\0\0\0\0";
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) refused = NULL;
+  g_autofree char *dir = agent_test_make_dir ("cli-attach-audio-XXXXXX");
+  g_autofree char *path = agent_test_write_file (dir, "memo.wav", wav, sizeof wav - 1);
+  g_autofree char *audio64 = g_base64_encode ((const guchar *) wav, sizeof wav - 1);
+  g_autofree char *expected = NULL;
+  const char *message;
+  JsonObject *event;
+  JsonArray *messages;
+
+  agent_test_openai_add_text_response (server, (const char * const[]) { "Hello.", NULL }, 5, 2);
+  cli = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "--attach", path, "What is said?"));
+  agent_test_process_assert_exit (cli, 0);
+  event = agent_test_process_nth_event (cli, "attachment", 0);
+  g_assert_cmpstr (agent_test_get_string (event, "name"), ==, "memo.wav");
+  g_assert_true (g_str_has_prefix (agent_test_get_string (event, "mime_type"), "audio/"));
+
+  messages = agent_test_openai_get_messages (server, 0);
+  expected = g_strdup_printf (
+    "{\"role\":\"user\",\"content\":["
+    " {\"type\":\"text\",\"text\":\"What is said?\"},"
+    " {\"type\":\"input_audio\",\"input_audio\":{\"data\":\"%s\",\"format\":\"wav\"}}]}",
+    audio64);
+  agent_test_assert_json (json_array_get_element (messages, 0), expected);
+
+  refused = agent_test_cli_run_json (AGENT_TEST_ARGS ("--json", "--provider", "anthropic",
+                                                      "--base-url",
+                                                      agent_test_server_get_base_url (server),
+                                                      "--attach", path, "What is said?"));
+  agent_test_process_assert_exit (refused, 1);
+  message = agent_test_cli_assert_error (refused, "unsupported");
+  g_assert_nonnull (strstr (message, "Anthropic"));
+  g_assert_nonnull (strstr (message, "audio"));
+  g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 1);
+
+  agent_test_remove_dir (dir);
+}
+
 /* Without --json: a line per file on standard error */
 static void
 test_attach_plain (void)
@@ -472,6 +520,7 @@ main (int   argc,
 
   g_test_add_func ("/cli/attach/json", test_attach_json);
   g_test_add_func ("/cli/attach/plain", test_attach_plain);
+  g_test_add_func ("/cli/attach/audio", test_attach_audio);
   g_test_add_func ("/cli/attach/missing", test_attach_missing);
   g_test_add_func ("/cli/attach/too-large", test_attach_too_large);
   g_test_add_func ("/cli/attach/scaled", test_attach_scaled);

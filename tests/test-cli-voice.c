@@ -13,7 +13,11 @@
  *   sent it, with --voice and --speech-model; --json says where, what
  *   type and how much.
  * - /cli/voice/speak/stdin: --speak - reads the text from standard input.
- * - /cli/voice/speak/no-output: refused without --output, nothing sent.
+ * - /cli/voice/speak/no-output: without --output and without a sound
+ *   server, refused telling to use --output, nothing sent.
+ * - /cli/voice/speak/play: without --output where a sound server runs,
+ *   the audio goes to the player found on PATH (a fake pw-play that keeps
+ *   what it reads), asked as WAV; a player that fails is an error.
  * - /cli/voice/speak/error: a 401 is an error line without the key, and
  *   no file is left.
  * - /cli/voice/speak/local: --local-voice writes espeak-ng's WAV with no
@@ -25,6 +29,8 @@
 #include "config.h"
 
 #include <string.h>
+
+#include <glib/gstdio.h>
 
 #include <agent.h>
 
@@ -253,14 +259,114 @@ test_speak_no_output (void)
 {
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
+  g_autofree char *dir = agent_test_make_dir ("cli-voice");
+  g_autofree char *runtime = g_strconcat ("XDG_RUNTIME_DIR=", dir, NULL);
 
-  cli = agent_test_cli_run_full (ENV, NULL,
+  cli = agent_test_cli_run_full (AGENT_TEST_ARGS ("OPENAI_API_KEY=" SECRET_KEY, runtime,
+                                                  "PULSE_SERVER", "PIPEWIRE_REMOTE"),
+                                 NULL,
                                  AGENT_TEST_ARGS ("--base-url",
                                                   agent_test_server_get_base_url (server),
                                                   "--speak", "Hello"));
   agent_test_process_assert_exit (cli, 1);
+  agent_test_assert_contains (cli->err->str, "No sound server");
   agent_test_assert_contains (cli->err->str, "--output");
   g_assert_cmpuint (agent_test_server_get_n_requests (server), ==, 0);
+  agent_test_remove_dir (dir);
+}
+
+/* A fake player in @dir: keeps what it reads in @dir/played, and exits
+ * with @status */
+static void
+write_player (const char *dir,
+              const char *name,
+              int         status)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *script = g_strdup_printf ("#!/bin/sh\n"
+                                             "echo \"$@\" > '%s/args'\n"
+                                             "cat > '%s/played'\n"
+                                             "exit %d\n",
+                                             dir, dir, status);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, script, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+}
+
+static void
+test_speak_play (void)
+{
+  static char samples[256 * 1024];
+  g_autoptr(AgentTestServer) server = agent_test_server_new ();
+  g_autoptr(AgentTestProcess) cli = NULL;
+  g_autoptr(AgentTestProcess) failed = NULL;
+  g_autofree char *dir = agent_test_make_dir ("cli-voice");
+  g_autofree char *socket = g_build_filename (dir, "pipewire-0", NULL);
+  g_autofree char *played_path = g_build_filename (dir, "played", NULL);
+  g_autofree char *args_path = g_build_filename (dir, "args", NULL);
+  g_autofree char *runtime = g_strconcat ("XDG_RUNTIME_DIR=", dir, NULL);
+  g_autofree char *path = g_strconcat ("PATH=", dir, ":", g_getenv ("PATH"), NULL);
+  g_autofree char *played = NULL;
+  g_autofree char *args = NULL;
+  gsize len;
+  AgentTestResponse *response;
+  JsonObject *event;
+  JsonObject *body;
+
+  for (gsize i = 0; i < sizeof samples; i++)
+    samples[i] = (char) (i * 7 % 251);
+
+  /* The server's socket, as far as agent-cli looks */
+  g_assert_true (g_file_set_contents (socket, "", 0, NULL));
+  write_player (dir, "pw-play", 0);
+
+  /* More than a pipe holds: written as the player takes it */
+  response = agent_test_server_add_response (server, 200);
+  agent_test_response_set_content_type (response, "audio/wav");
+  agent_test_response_add_bytes (response, "RIFF\0one", 8);
+  agent_test_response_add_bytes (response, samples, sizeof samples);
+  agent_test_response_add_bytes (response, "-two", -1);
+
+  cli = agent_test_cli_run_full (AGENT_TEST_ARGS ("OPENAI_API_KEY=" SECRET_KEY, runtime, path,
+                                                  "PULSE_SERVER", "PIPEWIRE_REMOTE"),
+                                 NULL,
+                                 AGENT_TEST_ARGS ("--json", "--base-url",
+                                                  agent_test_server_get_base_url (server),
+                                                  "--speak", "Hello there"));
+  agent_test_process_parse_json (cli);
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_true (g_file_get_contents (played_path, &played, &len, NULL));
+  g_assert_cmpuint (len, ==, 12 + sizeof samples);
+  g_assert_cmpmem (played, 8, "RIFF\0one", 8);
+  g_assert_cmpmem (played + 8, sizeof samples, samples, sizeof samples);
+  g_assert_cmpmem (played + 8 + sizeof samples, 4, "-two", 4);
+  g_assert_true (g_file_get_contents (args_path, &args, NULL, NULL));
+  g_assert_cmpstr (args, ==, "-\n");
+  event = agent_test_process_last_event (cli);
+  g_assert_cmpstr (agent_test_event_type (event), ==, "speech");
+  g_assert_cmpstr (json_object_get_string_member (event, "player"), ==, "pw-play");
+  g_assert_cmpint (json_object_get_int_member (event, "size"), ==, 12 + sizeof samples);
+  body = json_node_get_object (agent_test_server_get_request_body (server, 0));
+  g_assert_cmpstr (json_object_get_string_member (body, "response_format"), ==, "wav");
+
+  /* A player that fails: an error naming it */
+  write_player (dir, "pw-play", 3);
+  response = agent_test_server_add_response (server, 200);
+  agent_test_response_set_content_type (response, "audio/wav");
+  agent_test_response_add_bytes (response, "RIFF", 4);
+  failed = agent_test_cli_run_full (AGENT_TEST_ARGS ("OPENAI_API_KEY=" SECRET_KEY, runtime, path,
+                                                     "PULSE_SERVER", "PIPEWIRE_REMOTE"),
+                                    NULL,
+                                    AGENT_TEST_ARGS ("--base-url",
+                                                     agent_test_server_get_base_url (server),
+                                                     "--speak", "Hello"));
+  agent_test_process_assert_exit (failed, 1);
+  agent_test_assert_contains (failed->err->str, "pw-play");
+  agent_test_assert_contains (failed->err->str, "status 3");
+
+  agent_test_remove_dir (dir);
 }
 
 static void
@@ -342,6 +448,7 @@ main (int   argc,
   g_test_add_func ("/cli/voice/speak", test_speak);
   g_test_add_func ("/cli/voice/speak/stdin", test_speak_stdin);
   g_test_add_func ("/cli/voice/speak/no-output", test_speak_no_output);
+  g_test_add_func ("/cli/voice/speak/play", test_speak_play);
   g_test_add_func ("/cli/voice/speak/error", test_speak_error);
   g_test_add_func ("/cli/voice/speak/local", test_speak_local);
 

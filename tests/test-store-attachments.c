@@ -2,6 +2,7 @@
  *
  * - /store/attachments/round-trip: the parts of a message come back as
  *   they were saved, in order, with their bytes, names and URIs.
+ * - /store/attachments/audio: a recording comes back an audio part.
  * - /store/attachments/dedup-delete: an image two conversations carry is
  *   kept once; deleting one keeps it for the other, deleting both frees it.
  * - /store/attachments/migrate-from-v4: a database written by the previous
@@ -121,6 +122,41 @@ test_round_trip (void)
   g_assert_true (agent_conversation_get_attachments_size (back, &size, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (size, ==, (sizeof png_bytes - 1) + (sizeof pdf_bytes - 1));
+
+  g_clear_object (&back);
+  g_clear_object (&again);
+  test_store_assert_sound (db.path);
+  g_clear_object (&conversation);
+  test_store_close (&db);
+}
+
+/* A recording comes back an audio part, with its bytes and type */
+static void
+test_audio (void)
+{
+  static const char wav[] = "RIFF\x24\0\0\0WAVEfmt fake recording";
+  g_autoptr(AgentConversation) conversation = NULL;
+  g_autoptr(AgentConversation) back = NULL;
+  g_autoptr(AgentStore) again = NULL;
+  g_autoptr(GBytes) data = g_bytes_new_static (wav, sizeof wav - 1);
+  g_autoptr(AgentContentPart) text = agent_content_part_new_text ("Listen:");
+  g_autoptr(AgentContentPart) audio = agent_content_part_new_audio ("audio/wav", data);
+  AgentContentPart *parts[] = { text, audio };
+  g_autoptr(AgentMessage) message = agent_message_new_with_parts (AGENT_MESSAGE_ROLE_USER, parts, 2);
+  g_autoptr(AgentMessage) read = NULL;
+  TestStore db;
+
+  test_store_open (&db);
+  conversation = agent_store_create_conversation (db.store);
+  test_store_append (conversation, message);
+  test_store_flush (db.store);
+
+  back = test_store_read_back (&db, agent_conversation_get_id (conversation), &again);
+  read = g_list_model_get_item (G_LIST_MODEL (back), 0);
+  g_assert_cmpuint (agent_message_get_n_attachments (read), ==, 1);
+  g_assert_cmpint (agent_content_part_get_kind (agent_message_get_attachment (read, 0)), ==,
+                   AGENT_CONTENT_PART_KIND_AUDIO);
+  assert_same_parts (message, read);
 
   g_clear_object (&back);
   g_clear_object (&again);
@@ -510,6 +546,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/store/attachments/round-trip", test_round_trip);
+  g_test_add_func ("/store/attachments/audio", test_audio);
   g_test_add_func ("/store/attachments/dedup-delete", test_dedup_delete);
   g_test_add_func ("/store/attachments/migrate-from-v4", test_migrate_from_v4);
   g_test_add_func ("/store/attachments/export", test_export);

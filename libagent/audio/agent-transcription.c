@@ -1,4 +1,6 @@
-/* agent-transcription.c
+/* agent-transcription.c — the class, and its request (multipart/form-data)
+ *
+ * Its answer, streamed or whole, is read in agent-transcription-read.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -11,10 +13,7 @@
 
 #include "agent-error.h"
 #include "audio/agent-audio-request-private.h"
-#include "audio/agent-transcription.h"
-#include "json/agent-json-private.h"
-#include "wire/agent-sse-parser-private.h"
-#include "wire/agent-wire-util-private.h"
+#include "audio/agent-transcription-private.h"
 
 /**
  * AgentTranscription:
@@ -58,12 +57,7 @@ struct _AgentTranscription
 typedef struct
 {
   AgentTranscription *self;
-  AgentSseParser     *sse;
-  AgentJsonParser    *parser;
-  GString            *streamed;    /* the deltas so far */
-  char               *done_text;   /* transcript.text.done's */
-  gboolean            is_sse;
-  gboolean            sniffed;
+  AgentTranscriptRead *read;  /* agent-transcription-read.c */
 } Run;
 
 enum {
@@ -96,11 +90,7 @@ run_free (gpointer data)
 {
   Run *run = data;
 
-  g_clear_pointer (&run->sse, agent_sse_parser_free);
-  g_clear_pointer (&run->parser, agent_json_parser_free);
-  if (run->streamed != NULL)
-    g_string_free (run->streamed, TRUE);
-  g_free (run->done_text);
+  g_clear_pointer (&run->read, _agent_transcript_read_free);
   g_object_unref (run->self);
   g_free (run);
 }
@@ -732,80 +722,12 @@ agent_transcription_get_audio_type (const char *filename)
   return NULL;
 }
 
-/* One event of a streamed transcription */
-static gboolean
-event_cb (const AgentSseEvent  *event,
-          gpointer              user_data,
-          GError              **error)
+/* A piece of a streamed transcript */
+static void
+delta_cb (const char *delta,
+          gpointer    user_data)
 {
-  Run *run = user_data;
-  AgentJson root;
-  AgentJson error_member;
-  const char *type;
-
-  if (event->data_len == 0 || strcmp (event->data, "[DONE]") == 0)
-    return TRUE;
-  if (!agent_json_parser_parse (run->parser, event->data, event->data_len, &root, NULL) ||
-      !agent_json_is (&root, AGENT_JSON_OBJECT))
-    {
-      g_autofree char *cut = agent_excerpt (event->data, event->data_len, 80, NULL);
-
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                   _("The server sent an event that is not a JSON object: “%s”"), cut);
-      return FALSE;
-    }
-
-  error_member = agent_json_member (&root, "error");
-  if (agent_json_exists (&error_member))
-    {
-      char **secrets = _agent_provider_dup_secrets (run->self->provider);
-
-      g_propagate_error (error, _agent_provider_error_from_json_value (
-                                  (const char * const *) secrets, AGENT_ERROR_PROVIDER,
-                                  _("The server reported an error"), &root));
-      _agent_secrets_free (secrets);
-      return FALSE;
-    }
-
-  type = agent_json_member_string (&root, "type", NULL);
-  if (g_strcmp0 (type, "transcript.text.delta") == 0)
-    {
-      const char *delta = agent_json_member_string (&root, "delta", NULL);
-
-      if (delta != NULL && delta[0] != '\0')
-        {
-          g_string_append (run->streamed, delta);
-          g_signal_emit (run->self, signals[DELTA], 0, delta);
-        }
-    }
-  else if (g_strcmp0 (type, "transcript.text.done") == 0)
-    {
-      g_free (run->done_text);
-      run->done_text = g_strdup (agent_json_member_string (&root, "text", NULL));
-    }
-  return TRUE;
-}
-
-static gboolean
-chunk_cb (const char    *content_type,
-          const guint8  *data,
-          gsize          len,
-          gpointer       user_data,
-          GError       **error)
-{
-  Run *run = user_data;
-
-  if (!run->sniffed)
-    {
-      run->sniffed = TRUE;
-      run->is_sse = content_type != NULL &&
-                    g_ascii_strncasecmp (content_type, "text/event-stream", 17) == 0;
-      if (run->is_sse)
-        run->sse = agent_sse_parser_new (event_cb, run);
-    }
-  if (!run->is_sse)
-    return TRUE;
-  return agent_sse_parser_feed (run->sse, (const char *) data, len, error);
+  g_signal_emit (user_data, signals[DELTA], 0, delta);
 }
 
 static void
@@ -832,43 +754,26 @@ read_answer (Run     *run,
              GError **error)
 {
   AgentTranscription *self = run->self;
-  const char *format = agent_transcription_get_response_format (self);
-  gsize len;
-  const char *data = g_bytes_get_data (answer, &len);
-  AgentJson root;
-  AgentJson member;
-  const char *text;
+  g_autofree char *text = NULL;
+  g_autofree char *language = NULL;
   double duration = 0;
+  gboolean plain = FALSE;
 
-  if (strcmp (format, "json") != 0 && strcmp (format, "verbose_json") != 0)
+  if (!_agent_transcript_read_whole (run->read, answer,
+                                     agent_transcription_get_response_format (self),
+                                     &text, &language, &duration, &plain, error))
+    return NULL;
+
+  if (plain)
     {
-      if (!g_utf8_validate (data, len, NULL))
-        {
-          g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                               _("The server's transcript is not UTF-8 text"));
-          return NULL;
-        }
       set_result (self, NULL, NULL, 0);
-      self->text = g_strndup (data, len);
+      self->text = g_steal_pointer (&text);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
       return g_strdup (self->text);
     }
 
-  if (!agent_json_parser_parse (run->parser, data, len, &root, NULL) ||
-      !agent_json_is (&root, AGENT_JSON_OBJECT) ||
-      (text = agent_json_member_string (&root, "text", NULL)) == NULL)
-    {
-      g_autofree char *cut = agent_excerpt (data, len, 80, NULL);
-
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
-                   _("The server's answer is not a transcript ({\"text\": …}): “%s”"), cut);
-      return NULL;
-    }
-  member = agent_json_member (&root, "duration");
-  if (!agent_json_double (&member, &duration) || duration < 0)
-    duration = 0;
-  set_result (self, text, agent_json_member_string (&root, "language", NULL), duration);
-  return g_strdup (text);
+  set_result (self, text, language, duration);
+  return g_steal_pointer (&text);
 }
 
 static void
@@ -885,21 +790,21 @@ request_cb (GObject      *object,
 
   self->busy = FALSE;
   answer = _agent_audio_request_finish (AGENT_PROVIDER (object), result, NULL, &error);
-  if (run->is_sse && answer != NULL)
-    agent_sse_parser_finish (run->sse, &error);
+  if (answer != NULL)
+    _agent_transcript_read_end (run->read, &error);
 
   if (error != NULL)
     {
       /* What was heard before a stream broke is kept */
-      if (run->streamed->len > 0)
-        set_result (self, run->streamed->str, NULL, 0);
+      if (_agent_transcript_read_get_streamed (run->read)[0] != '\0')
+        set_result (self, _agent_transcript_read_get_streamed (run->read), NULL, 0);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  if (run->is_sse)
+  if (_agent_transcript_read_is_streamed (run->read))
     {
-      text = g_strdup (run->done_text != NULL ? run->done_text : run->streamed->str);
+      text = _agent_transcript_read_dup_text (run->read);
       set_result (self, text, NULL, 0);
       g_task_return_pointer (task, text, g_free);
       return;
@@ -1003,8 +908,7 @@ agent_transcription_transcribe_async (AgentTranscription  *self,
 
   run = g_new0 (Run, 1);
   run->self = g_object_ref (self);
-  run->parser = agent_json_parser_new ();
-  run->streamed = g_string_new (NULL);
+  run->read = _agent_transcript_read_new (self->provider, delta_cb, self);
   g_task_set_task_data (task, run, run_free);
 
   self->busy = TRUE;
@@ -1012,7 +916,8 @@ agent_transcription_transcribe_async (AgentTranscription  *self,
                               soup_message_headers_get_one (headers, "Content-Type"), body,
                               self->stream ? "text/event-stream, application/json"
                                            : "application/json, text/plain",
-                              chunk_cb, run, cancellable, request_cb, g_steal_pointer (&task));
+                              _agent_transcript_read_chunk, run->read, cancellable, request_cb,
+                              g_steal_pointer (&task));
 }
 
 /**

@@ -146,6 +146,7 @@ _agent_content_part_load_file (GFile         *file,
   g_autofree char *basename = NULL;
   g_autofree char *name = NULL;
   g_autofree char *mime_type = NULL;
+  AgentContentPartKind kind;
   guchar *buffer;
   goffset size = 0;
   gsize n_read = 0;
@@ -227,9 +228,14 @@ _agent_content_part_load_file (GFile         *file,
   name = g_filename_display_name (basename);
   mime_type = _agent_content_part_guess_mime_type (name, data);
 
-  return _agent_content_part_new (g_str_has_prefix (mime_type, "image/") ?
-                                  AGENT_CONTENT_PART_KIND_IMAGE : AGENT_CONTENT_PART_KIND_FILE,
-                                  mime_type, data, NULL, name);
+  if (g_str_has_prefix (mime_type, "image/"))
+    kind = AGENT_CONTENT_PART_KIND_IMAGE;
+  else if (_agent_mime_is_audio (mime_type))
+    kind = AGENT_CONTENT_PART_KIND_AUDIO;
+  else
+    kind = AGENT_CONTENT_PART_KIND_FILE;
+
+  return _agent_content_part_new (kind, mime_type, data, NULL, name);
 }
 
 typedef struct
@@ -271,7 +277,7 @@ load_thread (GTask        *task,
  * @callback: (scope async): called when the part is ready
  * @user_data: data for @callback
  *
- * Reads @file into an image or document part, as
+ * Reads @file into an image, audio or document part, as
  * [ctor@Agent.ContentPart.new_from_file] does, on a worker thread: the
  * caller's main loop goes on meanwhile (a window, the signals that stop a
  * program), and @cancellable stops the reading.

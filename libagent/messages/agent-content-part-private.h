@@ -58,7 +58,8 @@ gboolean          _agent_content_part_is_text_file    (AgentContentPart     *sel
 /* Its text, in a <file name="…" type="…"> wrapper (the name and type
  * escaped as XML attributes) */
 char             *_agent_content_part_dup_file_text   (AgentContentPart     *self);
-/* AGENT_ERROR_INVALID_ARGUMENT naming the provider and the MIME type */
+/* AGENT_ERROR_INVALID_ARGUMENT naming the provider and the MIME type
+ * (AGENT_ERROR_UNSUPPORTED for a recording) */
 GError           *_agent_content_part_unsupported     (AgentContentPart     *self,
                                                        const char           *provider);
 
@@ -140,6 +141,18 @@ void              _agent_content_part_foreach_unsaved (AgentContentPart     *sel
 gint64            _agent_content_part_get_tokens      (AgentContentPart     *part,
                                                        const AgentImageRule *images,
                                                        const AgentImageRule *scaled);
+/* agent-content-part-audio.c */
+/* An audio/ type, or one a recording goes by (application/ogg) */
+gboolean          _agent_mime_is_audio                (const char           *mime_type);
+/* The name Gemini documents for a recording's type (audio/x-wav is
+ * audio/wav, audio/mpeg audio/mp3, …); @mime_type if it has no other */
+const char       *_agent_audio_get_canonical_type     (const char           *mime_type);
+/* "wav" or "mp3", the formats of OpenAI's input_audio, for an audio part
+ * with its bytes; NULL for others */
+const char       *_agent_audio_get_openai_format      (AgentContentPart     *part);
+/* The tokens a recording is billed: 32 a second, as Gemini documents it
+ * (a WAV's length from its header; others at 128 kbit/s) */
+gint64            _agent_content_part_get_audio_tokens (AgentContentPart    *part);
 /* Images scaled for a rule in this process (benchmarks, tests) */
 guint             _agent_content_part_get_n_scaled    (void);
 

@@ -3,8 +3,8 @@
  * By the rule of the provider's API (providers/agent-provider-images.c):
  * an image by the size it is sent at, as far as its header tells it
  * without decoding (scaled by the request's rule, if it was); a PDF by its
- * pages; a text document as text, at 4 bytes a token. An estimate, as the
- * rest of the context's count.
+ * pages; a text document as text, at 4 bytes a token; a recording by its
+ * length. An estimate, as the rest of the context's count.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -30,6 +30,9 @@ _agent_content_part_get_tokens (AgentContentPart     *part,
       if (agent_content_part_get_data (part) != NULL)
         _agent_content_part_get_sent_size (part, scaled, &width, &height);
       return images->image_tokens (width, height);
+
+    case AGENT_CONTENT_PART_KIND_AUDIO:
+      return _agent_content_part_get_audio_tokens (part);
 
     case AGENT_CONTENT_PART_KIND_FILE:
     default:

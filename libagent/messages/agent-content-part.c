@@ -14,10 +14,10 @@
 /**
  * AgentContentPart:
  *
- * One part of a message's content: a piece of text, an image or a
- * document, in the order the user gave them.
+ * One part of a message's content: a piece of text, an image, a
+ * recording or a document, in the order the user gave them.
  *
- * An image or a document has a MIME type and either its bytes
+ * An image, a recording or a document has a MIME type and either its bytes
  * ([method@Agent.ContentPart.get_data]) or a URI the provider fetches
  * ([method@Agent.ContentPart.get_uri]). A part never changes once made, so
  * one part may be shared by several messages.
@@ -166,7 +166,7 @@ agent_content_part_class_init (AgentContentPartClass *klass)
   /**
    * AgentContentPart:kind:
    *
-   * Whether the part is text, an image or a document.
+   * Whether the part is text, an image, a recording or a document.
    */
   properties[PROP_KIND] =
     g_param_spec_enum ("kind", NULL, NULL,
@@ -309,12 +309,47 @@ agent_content_part_new_file (const char *mime_type,
 }
 
 /**
- * agent_content_part_new_for_uri:
- * @kind: %AGENT_CONTENT_PART_KIND_IMAGE or %AGENT_CONTENT_PART_KIND_FILE
- * @mime_type: the MIME type of what @uri refers to
- * @uri: where the provider fetches it (an `https:` URL)
+ * agent_content_part_new_audio:
+ * @mime_type: the recording's MIME type, such as `audio/wav`, `audio/mpeg`,
+ *   `audio/flac`, `audio/ogg` or `audio/webm`
+ * @data: the bytes of the recording
  *
- * Creates an image or document part that refers to its content by URI,
+ * Creates an audio part holding its bytes. OpenAI's chat completions take
+ * WAV and MP3 (as `input_audio`), Gemini any recording (as `inline_data`);
+ * the providers whose APIs take no audio (Anthropic, Ollama, OpenAI's
+ * Responses) refuse a message with one with %AGENT_ERROR_UNSUPPORTED
+ * before anything is sent.
+ *
+ * [ctor@Agent.ContentPart.new_from_file] makes an audio part of a file
+ * whose type is an audio one.
+ *
+ * Returns: (transfer full): a new [class@Agent.ContentPart]
+ *
+ * Since: 0.1
+ */
+AgentContentPart *
+agent_content_part_new_audio (const char *mime_type,
+                              GBytes     *data)
+{
+  g_return_val_if_fail (mime_type != NULL, NULL);
+  g_return_val_if_fail (data != NULL, NULL);
+
+  return g_object_new (AGENT_TYPE_CONTENT_PART,
+                       "kind", AGENT_CONTENT_PART_KIND_AUDIO,
+                       "mime-type", mime_type,
+                       "data", data,
+                       NULL);
+}
+
+/**
+ * agent_content_part_new_for_uri:
+ * @kind: %AGENT_CONTENT_PART_KIND_IMAGE, %AGENT_CONTENT_PART_KIND_FILE or
+ *   %AGENT_CONTENT_PART_KIND_AUDIO
+ * @mime_type: the MIME type of what @uri refers to
+ * @uri: where the provider fetches it (an `https:` URL; for Gemini, a
+ *   file it holds)
+ *
+ * Creates an image, document or audio part that refers to its content by URI,
  * for the providers that fetch it themselves. A provider that cannot
  * fetch refuses the request with %AGENT_ERROR_INVALID_ARGUMENT.
  *
@@ -360,9 +395,10 @@ _agent_content_part_guess_mime_type (const char *name,
  * @cancellable: (nullable): a [class@Gio.Cancellable]
  * @error: return location for a [struct@GLib.Error]
  *
- * Reads @file into an image or document part, its MIME type guessed by
- * GIO from its name and its first bytes: an image part for `image/` types,
- * a document part for the others. The part's name is the file's name (in
+ * Reads @file into an image, audio or document part, its MIME type guessed
+ * by GIO from its name and its first bytes: an image part for `image/`
+ * types, an audio part for `audio/` types (and `application/ogg`), a
+ * document part for the others. The part's name is the file's name (in
  * UTF-8, whatever the file system's encoding).
  *
  * Only a regular file is read: a folder, a named pipe, a device or a
@@ -574,7 +610,14 @@ char *
 _agent_content_part_dup_description (AgentContentPart *self)
 {
   g_autofree char *size = g_format_size (agent_content_part_get_size (self));
-  const char *label = self->kind == AGENT_CONTENT_PART_KIND_IMAGE ? _("Image") : _("File");
+  const char *label;
+
+  if (self->kind == AGENT_CONTENT_PART_KIND_IMAGE)
+    label = _("Image");
+  else if (self->kind == AGENT_CONTENT_PART_KIND_AUDIO)
+    label = _("Audio");
+  else
+    label = _("File");
 
   if (self->name != NULL)
     return g_strdup_printf ("[%s: %s, %s, %s]", label, self->name, self->mime_type, size);
@@ -634,6 +677,16 @@ _agent_content_part_unsupported (AgentContentPart *self,
                         _("The %s provider cannot fetch content by URI (%s, %s); "
                           "attach its bytes instead"),
                         provider, self->mime_type, self->uri);
+
+  /* A recording where the API takes none, or not of this format */
+  if (self->kind == AGENT_CONTENT_PART_KIND_AUDIO && self->name != NULL)
+    return g_error_new (AGENT_ERROR, AGENT_ERROR_UNSUPPORTED,
+                        _("The %s provider does not accept audio of type %s (%s)"),
+                        provider, self->mime_type, self->name);
+  if (self->kind == AGENT_CONTENT_PART_KIND_AUDIO)
+    return g_error_new (AGENT_ERROR, AGENT_ERROR_UNSUPPORTED,
+                        _("The %s provider does not accept audio of type %s"),
+                        provider, self->mime_type);
 
   if (self->name != NULL)
     return g_error_new (AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,

@@ -20,6 +20,7 @@ G_BEGIN_DECLS
  * @AGENT_CONTENT_PART_KIND_TEXT: a piece of text
  * @AGENT_CONTENT_PART_KIND_IMAGE: an image (PNG, JPEG, …)
  * @AGENT_CONTENT_PART_KIND_FILE: a document (PDF, plain text, …)
+ * @AGENT_CONTENT_PART_KIND_AUDIO: a recording (WAV, MP3, FLAC, OGG, WebM, …)
  *
  * What an [class@Agent.ContentPart] holds.
  *
@@ -30,6 +31,7 @@ typedef enum
   AGENT_CONTENT_PART_KIND_TEXT,
   AGENT_CONTENT_PART_KIND_IMAGE,
   AGENT_CONTENT_PART_KIND_FILE,
+  AGENT_CONTENT_PART_KIND_AUDIO,
 } AgentContentPartKind;
 
 /**
@@ -59,6 +61,9 @@ AGENT_AVAILABLE_IN_ALL
 AgentContentPart     *agent_content_part_new_file      (const char            *mime_type,
                                                         GBytes                *data,
                                                         const char            *name) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+AgentContentPart     *agent_content_part_new_audio     (const char            *mime_type,
+                                                        GBytes                *data) G_GNUC_WARN_UNUSED_RESULT;
 AGENT_AVAILABLE_IN_ALL
 AgentContentPart     *agent_content_part_new_for_uri   (AgentContentPartKind   kind,
                                                         const char            *mime_type,

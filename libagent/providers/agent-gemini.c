@@ -148,7 +148,7 @@ gemini_accepts (AgentContentPart *part,
   static const char * const prefixes[] = { "image/", "audio/", "video/", "text/" };
   const char *mime_type = agent_content_part_get_mime_type (part);
 
-  if (g_ascii_strcasecmp (mime_type, "application/pdf") == 0)
+  if (g_ascii_strcasecmp (mime_type, "application/pdf") == 0 || _agent_mime_is_audio (mime_type))
     return TRUE;
 
   for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
@@ -174,6 +174,10 @@ data_part (AgentContentPart *part)
       const char *base64 = _agent_part_get_sent_base64 (part, &mime_type);
 
       data = cJSON_AddObjectToObject (item, "inline_data");
+      /* A recording under the name Gemini documents (audio/wav, not
+       * audio/x-wav) */
+      if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_AUDIO)
+        mime_type = _agent_audio_get_canonical_type (mime_type);
       cJSON_AddStringToObject (data, "mime_type", mime_type);
       /* Kept with the part, which the request's messages hold */
       cJSON_AddItemToObject (data, "data", cJSON_CreateStringReference (base64));

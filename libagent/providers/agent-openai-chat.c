@@ -53,12 +53,16 @@ tool_call_to_json (AgentToolCall *call)
 }
 
 /* Images as image_url parts (a data: URL, or the http(s) URL the server
- * fetches), PDFs as file parts with file_data, text documents as text. */
+ * fetches), PDFs as file parts with file_data, text documents as text,
+ * WAV and MP3 recordings as input_audio parts. */
 static gboolean
 openai_chat_accepts (AgentContentPart *part,
                      AgentMessageRole  role)
 {
   const char *mime_type = agent_content_part_get_mime_type (part);
+
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_AUDIO)
+    return _agent_audio_get_openai_format (part) != NULL;
 
   if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
     return _agent_mime_is_common_image (mime_type) &&
@@ -97,7 +101,17 @@ part_to_json (AgentContentPart *part)
     }
 
   item = cJSON_CreateObject ();
-  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
+  if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_AUDIO)
+    {
+      cJSON *audio = cJSON_AddObjectToObject (item, "input_audio");
+
+      cJSON_AddStringToObject (item, "type", "input_audio");
+      /* Kept with the part, which the request's messages hold */
+      cJSON_AddItemToObject (audio, "data",
+                             cJSON_CreateStringReference (_agent_part_get_sent_base64 (part, NULL)));
+      cJSON_AddStringToObject (audio, "format", _agent_audio_get_openai_format (part));
+    }
+  else if (agent_content_part_get_kind (part) == AGENT_CONTENT_PART_KIND_IMAGE)
     {
       g_autofree char *url = agent_content_part_get_data (part) != NULL ?
                              _agent_part_dup_sent_data_url (part) :

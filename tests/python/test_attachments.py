@@ -5,7 +5,8 @@
 # back through the plain-text API and the parts; sent to a scripted server,
 # which receives the image as a data URL; a tool written in Python that
 # returns an image with its result; a file read into a part asynchronously
-# (within a limit, and not a named pipe).
+# (within a limit, and not a named pipe). A recording sent as input_audio,
+# and refused where the API takes no audio.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -77,6 +78,35 @@ def test_send_message():
         check_equal(content[1]['image_url']['url'],
                     'data:image/png;base64,' + base64.b64encode(PNG).decode(), 'the image')
         check_equal(content[2]['file']['filename'], 'report.pdf', 'the document')
+
+
+def test_audio_part():
+    wav = b'RIFF\x24\x00\x00\x00WAVEfmt python recording'
+    audio = Agent.ContentPart.new_audio('audio/x-wav', GLib.Bytes.new(wav))
+    check_equal(audio.get_kind(), Agent.ContentPartKind.AUDIO, 'an audio part')
+    message = Agent.Message.new_with_parts(
+        Agent.MessageRole.USER, [Agent.ContentPart.new_text('What is said?'), audio])
+    with ScriptedServer(text_stream('Hello.')) as server:
+        session = new_session(server)
+        run_async(lambda callback: session.send_message_async(message, None, callback),
+                  session.send_message_finish)
+        check_equal(server.messages(0)[0]['content'][1],
+                    {'type': 'input_audio',
+                     'input_audio': {'data': base64.b64encode(wav).decode(), 'format': 'wav'}},
+                    'sent as input_audio')
+
+    # Where the API takes no audio: refused, naming the provider, nothing sent
+    with ScriptedServer() as server:
+        provider = Agent.Provider.new('anthropic')
+        provider.set_base_url(server.root_url)
+        provider.set_model('scripted')
+        session = Agent.Session.new(provider)
+        error = run_async(lambda callback: session.send_message_async(message, None, callback),
+                          session.send_message_finish)
+        check(isinstance(error, GLib.Error), 'refused')
+        check_equal(Agent.error_get_code(error), 'unsupported', 'the code')
+        check('Anthropic' in error.message, error.message)
+        check_equal(server.requests, [], 'nothing sent')
 
 
 def test_stream_takes_a_message():
@@ -171,6 +201,7 @@ if __name__ == '__main__':
     sys.exit(run_tests([
         test_message_parts,
         test_send_message,
+        test_audio_part,
         test_stream_takes_a_message,
         test_tool_returns_image,
         test_read_file,
