@@ -226,4 +226,7 @@ _agent_chat_window_init_import (AgentChatWindow *self)
 }
 #endif
 
+/* agent-chat-window-voice.c: dictation and Read Aloud (-Dgstreamer) */
+void     _agent_chat_window_init_voice        (AgentChatWindow *self);
+
 G_END_DECLS

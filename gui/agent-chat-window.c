@@ -675,6 +675,9 @@ agent_chat_window_constructed (GObject *object)
   _agent_chat_window_init_context (self);
   _agent_chat_window_init_conversations (self);
   _agent_chat_window_init_import (self);
+#ifdef AGENT_CHAT_HAVE_GSTREAMER
+  _agent_chat_window_init_voice (self);
+#endif
   gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
 
