@@ -1,7 +1,8 @@
 /* agent-chat-window-voice.c
  *
- * The window's voice: the microphone beside Send (AgentChatVoiceButton),
- * its toasts over the conversation.
+ * The window's voice: the microphone beside Send (AgentChatVoiceButton)
+ * and Read Aloud on the answers (AgentChatVoiceReader), their toasts over
+ * the conversation.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,6 +10,7 @@
 #include "config.h"
 
 #include "agent-chat-voice-button.h"
+#include "agent-chat-voice-reader.h"
 #include "agent-chat-window-private.h"
 
 static void
@@ -26,4 +28,9 @@ _agent_chat_window_init_voice (AgentChatWindow *self)
   g_signal_connect_object (button, "show-toast", G_CALLBACK (on_voice_toast), self,
                            G_CONNECT_SWAPPED);
   agent_gtk_composer_add_suffix (self->composer, button);
+
+  self->voice_reader = G_OBJECT (agent_chat_voice_reader_new (self->settings, self->secrets,
+                                                              self->chat_view));
+  g_signal_connect_object (self->voice_reader, "show-toast", G_CALLBACK (on_voice_toast), self,
+                           G_CONNECT_SWAPPED);
 }

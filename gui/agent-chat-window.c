@@ -698,6 +698,7 @@ agent_chat_window_dispose (GObject *object)
   _agent_chat_window_dispose_models (self);
   _agent_chat_window_dispose_vision (self);
   _agent_chat_window_dispose_context (self);
+  g_clear_object (&self->voice_reader);
   g_clear_weak_pointer (&self->undo_toast);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_WINDOW);
   g_clear_object (&self->secrets);
