@@ -6,7 +6,8 @@
 # the accessibility tree says it is): the button becomes Stop Reading and
 # the audio reaches the file; Stop Reading stops it (the file grows no
 # more) and the button is Read Aloud again; clicked again, the answer is
-# read to its end and the button comes back by itself. Under
+# read to its end and the button comes back by itself. Shift+Tab from the
+# message field reaches it, and Space starts and stops it. Under
 # dbus-run-session and xvfb-run.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -19,11 +20,12 @@ import pyatspi
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
-from agenttestgui import (App, FocusTracker, all_nodes, click_at, point_at, run_test,  # noqa: E402
-                          screenshot, send, shows, showing, tap, turn_over, walking)
+from agenttestgui import (App, FocusTracker, all_nodes, click_at, find_node,  # noqa: E402
+                          point_at, run_test, screenshot, send, shows, showing, tap, turn_over,
+                          walking)
 from scriptedserver import ScriptedServer  # noqa: E402
 
-N_TESTS = 6
+N_TESTS = 8
 
 ANSWER = "The sea is calm tonight. The tide is full, the moon lies fair upon the straits."
 
@@ -91,6 +93,24 @@ def main(home):
         tap(reading is not None and done is not None and size(out) > stopped,
             "read to its end, the button is Read Aloud again (%d bytes)" % size(out))
         tap(not shows(app, "Read Aloud failed"), "no error was shown")
+
+        # The keyboard: Shift+Tab from the message field reaches it, Space reads and stops
+        click_at(find_node(app, "Message", pyatspi.ROLE_TEXT))
+        focus.pump(0.5)
+        reached = None
+        for _ in range(12):
+            moved = focus.press("shift+Tab")
+            if moved is not None and moved[1] == "Read Aloud":
+                reached = moved
+                break
+        tap(reached is not None, "Shift+Tab from the message field reaches Read Aloud")
+        spoken = None
+        if reached is not None:
+            focus.press("space")
+            spoken = focus.wait(lambda: action(app, "Stop Reading"), 10)
+            focus.press("space")
+        tap(spoken is not None and focus.wait(lambda: action(app, "Read Aloud"), 10),
+            "Space reads the answer (Stop Reading) and Space again stops it")
     finally:
         chat.kill()
         server.close()

@@ -8,6 +8,7 @@
 # recording indicator shows with its time, a second click stops, the
 # server gets a WAV file, and the transcript lands in the message field,
 # not sent. Escape cancels a recording and nothing reaches the server.
+# With Send at Once, the transcript goes to the model server as the message.
 # Without a transcription server the button says why it cannot be used.
 # At 360 px in the dark style (a screenshot while recording). Under
 # dbus-run-session and xvfb-run.
@@ -30,7 +31,7 @@ from agenttestgui import (App, FocusTracker, all_nodes, click_at, find_node, run
                           screenshot, showing, state, tap, text_of, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
-N_TESTS = 10
+N_TESTS = 11
 
 TRANSCRIPT = "Write a haiku about the sea"
 
@@ -159,6 +160,22 @@ def main(home):
             "Escape cancels the recording; nothing is sent to the server")
         tap((text_of(message_field(app)) or "").strip() == TRANSCRIPT,
             "the message field keeps what it held")
+        chat.quit()
+
+        # Send at Once: the transcript is the message the model server gets
+        with open(chat.keyfile, "a") as keyfile:
+            keyfile.write("dictation-send-at-once=true\n")
+        chat_server.add_text("Waves fold into foam.")
+        app = chat.start()
+        button = focus.wait(lambda: mic_button(app), 20) if app is not None else None
+        if button is not None:
+            click_at(button)
+            focus.wait(lambda: recording_indicator(app), 10)
+            focus.wait(lambda: (recording_indicator(app) or "").endswith(("0:02", "0:03")), 10)
+            click_at(mic_button(app))
+        sent = focus.wait(lambda: chat_server.requests, 30)
+        question = sent[0]["messages"][-1]["content"] if sent and sent[0] else None
+        tap(question == TRANSCRIPT, "with Send at Once the transcript is sent (%r)" % question)
         chat.quit()
 
         # No transcription server: insensitive, and the tooltip says why
