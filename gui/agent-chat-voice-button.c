@@ -9,7 +9,7 @@
  * was recorded. The recording stays in memory (agent-chat-voice-recorder.c)
  * and is dropped once transcribed. Without a transcription server the
  * button is insensitive, and its tooltip says why. Errors show as toasts
- * (::show-toast).
+ * (::show-toast). Held down (a long press), it records until released.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -49,6 +49,7 @@ struct _AgentChatVoiceButton
   GBytes                 *audio;        /* recorded, until the provider is had */
   gint64                  started;
   guint                   tick;
+  guint                   hold;  /* a press that may become a hold */
   State                   state;
   guint                   updating : 1;
 };
@@ -342,6 +343,38 @@ on_toggled (AgentChatVoiceButton *self)
     update (self);
 }
 
+/* Press and hold: held for half a second, the button records; its release
+ * is the click that stops (GtkButton's own click claims the press, so the
+ * press and the release are watched as they come, not by a gesture) */
+static gboolean
+on_held (gpointer user_data)
+{
+  AgentChatVoiceButton *self = user_data;
+
+  self->hold = 0;
+  if (self->state == STATE_IDLE && gtk_widget_get_sensitive (self->button))
+    start (self);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_button_event (GtkEventControllerLegacy *controller,
+                 GdkEvent                 *event,
+                 AgentChatVoiceButton     *self)
+{
+  GdkEventType type = gdk_event_get_event_type (event);
+
+  if (type == GDK_BUTTON_PRESS && gdk_button_event_get_button (event) == GDK_BUTTON_PRIMARY &&
+      self->state == STATE_IDLE)
+    {
+      g_clear_handle_id (&self->hold, g_source_remove);
+      self->hold = g_timeout_add (500, on_held, self);
+    }
+  else if (type == GDK_BUTTON_RELEASE || type == GDK_TOUCH_END || type == GDK_TOUCH_CANCEL)
+    g_clear_handle_id (&self->hold, g_source_remove);
+  return GDK_EVENT_PROPAGATE;
+}
+
 /* Escape, anywhere in the window, while recording or transcribing */
 static gboolean
 on_escape (GtkWidget *widget,
@@ -363,6 +396,7 @@ agent_chat_voice_button_dispose (GObject *object)
   AgentChatVoiceButton *self = AGENT_CHAT_VOICE_BUTTON (object);
 
   g_clear_handle_id (&self->tick, g_source_remove);
+  g_clear_handle_id (&self->hold, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->audio, g_bytes_unref);
@@ -410,6 +444,7 @@ static void
 agent_chat_voice_button_init (AgentChatVoiceButton *self)
 {
   GtkEventController *shortcuts;
+  GtkEventController *hold;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
@@ -425,6 +460,11 @@ agent_chat_voice_button_init (AgentChatVoiceButton *self)
                                                           gtk_callback_action_new (on_escape, NULL,
                                                                                    NULL)));
   gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+
+  hold = gtk_event_controller_legacy_new ();
+  gtk_event_controller_set_propagation_phase (hold, GTK_PHASE_CAPTURE);
+  g_signal_connect (hold, "event", G_CALLBACK (on_button_event), self);
+  gtk_widget_add_controller (self->button, hold);
 }
 
 static void

@@ -8,6 +8,7 @@
 # recording indicator shows with its time, a second click stops, the
 # server gets a WAV file, and the transcript lands in the message field,
 # not sent. Escape cancels a recording and nothing reaches the server.
+# Held down, the button records until it is released.
 # With Send at Once, the transcript goes to the model server as the message.
 # Without a transcription server the button says why it cannot be used.
 # At 360 px in the dark style (a screenshot while recording). Under
@@ -27,11 +28,12 @@ import pyatspi
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
-from agenttestgui import (App, FocusTracker, all_nodes, click_at, find_node, run_test,  # noqa: E402
-                          screenshot, showing, state, tap, text_of, walking, xdotool)
+from agenttestgui import (App, FocusTracker, all_nodes, click_at, find_node,  # noqa: E402
+                          point_at, run_test, screenshot, showing, state, tap, text_of, walking,
+                          xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
-N_TESTS = 11
+N_TESTS = 12
 
 TRANSCRIPT = "Write a haiku about the sea"
 
@@ -160,6 +162,20 @@ def main(home):
             "Escape cancels the recording; nothing is sent to the server")
         tap((text_of(message_field(app)) or "").strip() == TRANSCRIPT,
             "the message field keeps what it held")
+
+        # Press and hold: it records while held, and the release stops it
+        point_at(mic_button(app))
+        xdotool("mousedown", "1")
+        try:
+            held = focus.wait(lambda: (recording_indicator(app) or "").endswith(("0:02", "0:03")),
+                              15)
+        finally:
+            xdotool("mouseup", "1")
+        twice = "%s %s" % (TRANSCRIPT, TRANSCRIPT)
+        got = focus.wait(lambda: (text_of(message_field(app)) or "").strip() == twice, 20)
+        tap(held and got and len(server.bodies) == 2,
+            "held down it records, the release stops it: the transcript follows the text "
+            "(%r, %r, %d)" % (held, text_of(message_field(app)), len(server.bodies)))
         chat.quit()
 
         # Send at Once: the transcript is the message the model server gets
