@@ -38,7 +38,8 @@ FINISH_ARGS = ['--share=network', '--share=ipc', '--socket=wayland', '--socket=f
 # and GTK are built with)
 RUNTIME_PROVIDES = {'epoxy', 'gdk-pixbuf-2.0', 'gio-2.0', 'gio-unix-2.0', 'gobject-introspection-1.0',
                     'gtk4', 'gtksourceview-5', 'json-glib-1.0', 'libadwaita-1', 'libsecret-1',
-                    'libsoup-3.0', 'libxml-2.0', 'sqlite3', 'sysprof-capture-4'}
+                    'libsoup-3.0', 'libxml-2.0', 'sqlite3', 'sysprof-capture-4', 'gstreamer-1.0',
+                    'gstreamer-app-1.0'}
 # A module's name, when it is not the pkg-config name of what it builds
 MODULE_PROVIDES = {'cjson': 'libcjson'}
 # meson's own options that a manifest may set

@@ -80,6 +80,7 @@ struct _AgentChatWindow
   guint                 notified : 1;      /* a notification waits for the window */
   guint                 was_active : 1;    /* it had the keyboard once */
   guint                 looking_up_key : 1;
+  GObject              *voice_reader;  /* Read Aloud: agent-chat-window-voice.c */
 };
 
 AgentChatApplication *_agent_chat_window_get_application (AgentChatWindow *self);
@@ -225,5 +226,8 @@ _agent_chat_window_init_import (AgentChatWindow *self)
 {
 }
 #endif
+
+/* agent-chat-window-voice.c: dictation and Read Aloud (-Dgstreamer) */
+void     _agent_chat_window_init_voice        (AgentChatWindow *self);
 
 G_END_DECLS

@@ -675,6 +675,9 @@ agent_chat_window_constructed (GObject *object)
   _agent_chat_window_init_context (self);
   _agent_chat_window_init_conversations (self);
   _agent_chat_window_init_import (self);
+#ifdef AGENT_CHAT_HAVE_GSTREAMER
+  _agent_chat_window_init_voice (self);
+#endif
   gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
 
@@ -695,6 +698,7 @@ agent_chat_window_dispose (GObject *object)
   _agent_chat_window_dispose_models (self);
   _agent_chat_window_dispose_vision (self);
   _agent_chat_window_dispose_context (self);
+  g_clear_object (&self->voice_reader);
   g_clear_weak_pointer (&self->undo_toast);
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_CHAT_TYPE_WINDOW);
   g_clear_object (&self->secrets);

@@ -19,6 +19,7 @@
 #include "agent-gtk-chat-state-private.h"
 #include "agent-gtk-chat-view.h"
 #include "agent-gtk-message-row-private.h"
+#include "agent-gtk-read-aloud-button-private.h"
 
 G_BEGIN_DECLS
 
@@ -92,6 +93,11 @@ struct _AgentGtkChatView
   guint                     show_tool_call_chunks : 1;
   guint                     show_settings : 1;
   guint                     offer_conversation_approval : 1;
+
+  /* Read Aloud (agent-gtk-chat-view-voice.c) */
+  GPtrArray                *read_aloud_buttons;  /* those mapped */
+  AgentMessage             *reading_aloud;
+  guint                     can_read_aloud : 1;
 };
 
 /* agent-gtk-chat-view.c: the widget and its surface */
@@ -142,5 +148,16 @@ void          _agent_gtk_chat_view_restore_edit     (AgentGtkChatView *self,
 void          _agent_gtk_chat_view_drop_undo        (AgentGtkChatView *self,
                                                      AgentMemory      *memory);
 void          _agent_gtk_chat_view_dispose_chats    (AgentGtkChatView *self);
+
+/* agent-gtk-chat-view-voice.c: Read Aloud */
+void          _agent_gtk_chat_view_read_aloud       (AgentGtkChatView        *self,
+                                                     AgentMessage            *message);
+void          _agent_gtk_chat_view_notify_voice     (AgentGtkChatView        *self,
+                                                     gboolean                 reading);
+void          _agent_gtk_chat_view_add_read_aloud_button    (AgentGtkChatView        *self,
+                                                             AgentGtkReadAloudButton *button);
+void          _agent_gtk_chat_view_remove_read_aloud_button (AgentGtkChatView        *self,
+                                                             AgentGtkReadAloudButton *button);
+void          _agent_gtk_chat_view_dispose_voice    (AgentGtkChatView        *self);
 
 G_END_DECLS

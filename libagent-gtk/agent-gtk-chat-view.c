@@ -62,6 +62,8 @@ enum {
   PROP_FOLLOWING,
   PROP_BUSY,
   PROP_CAN_UNDO_EDIT,
+  PROP_CAN_READ_ALOUD,
+  PROP_READING_ALOUD,
   N_PROPS
 };
 
@@ -71,6 +73,7 @@ enum {
   EDIT_SENT,
   APPROVAL_ANSWERED,
   OPEN_SETTINGS,
+  READ_ALOUD,
   N_SIGNALS
 };
 
@@ -91,6 +94,23 @@ update_page (AgentGtkChatView *self)
   gtk_stack_set_visible_child_full (self->stack, page,
                                     self->busy ? GTK_STACK_TRANSITION_TYPE_NONE
                                                : gtk_stack_get_transition_type (self->stack));
+}
+
+/* Read Aloud (agent-gtk-chat-view-voice.c) */
+
+void
+_agent_gtk_chat_view_read_aloud (AgentGtkChatView *self,
+                                 AgentMessage     *message)
+{
+  g_signal_emit (self, signals[READ_ALOUD], 0, message);
+}
+
+void
+_agent_gtk_chat_view_notify_voice (AgentGtkChatView *self,
+                                   gboolean          reading)
+{
+  g_object_notify_by_pspec (G_OBJECT (self),
+                            properties[reading ? PROP_READING_ALOUD : PROP_CAN_READ_ALOUD]);
 }
 
 /* Rows: what they do */
@@ -849,6 +869,7 @@ agent_gtk_chat_view_dispose (GObject *object)
   g_clear_object (&self->session);
   agent_gtk_chat_view_set_composer (self, NULL);
   _agent_gtk_chat_view_dispose_chats (self);
+  _agent_gtk_chat_view_dispose_voice (self);
   g_clear_object (&self->autoscroll);
   self->placeholder = NULL;  /* a page of the stack */
   gtk_widget_dispose_template (GTK_WIDGET (self), AGENT_GTK_TYPE_CHAT_VIEW);
@@ -916,6 +937,14 @@ agent_gtk_chat_view_get_property (GObject    *object,
     case PROP_CAN_UNDO_EDIT:
       g_value_set_boolean (value, agent_gtk_chat_view_get_can_undo_edit (self));
       break;
+    case PROP_CAN_READ_ALOUD:
+      g_value_set_boolean (value, self->can_read_aloud);
+      break;
+
+    case PROP_READING_ALOUD:
+      g_value_set_object (value, self->reading_aloud);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -952,6 +981,14 @@ agent_gtk_chat_view_set_property (GObject      *object,
     case PROP_FOLLOWING:
       agent_gtk_chat_view_set_following (self, g_value_get_boolean (value));
       break;
+    case PROP_CAN_READ_ALOUD:
+      agent_gtk_chat_view_set_can_read_aloud (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_READING_ALOUD:
+      agent_gtk_chat_view_set_reading_aloud (self, g_value_get_object (value));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1085,6 +1122,29 @@ agent_gtk_chat_view_class_init (AgentGtkChatViewClass *klass)
   properties[PROP_CAN_UNDO_EDIT] =
     g_param_spec_boolean ("can-undo-edit", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AgentGtkChatView:can-read-aloud:
+   *
+   * Whether answers offer Read Aloud (agent-gtk-chat-view-voice.c), for
+   * an application that can play speech.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_CAN_READ_ALOUD] =
+    g_param_spec_boolean ("can-read-aloud", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AgentGtkChatView:reading-aloud:
+   *
+   * The answer being read aloud, whose Read Aloud is Stop Reading.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_READING_ALOUD] =
+    g_param_spec_object ("reading-aloud", NULL, NULL, AGENT_TYPE_MESSAGE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -1166,6 +1226,19 @@ agent_gtk_chat_view_class_init (AgentGtkChatViewClass *klass)
   signals[OPEN_SETTINGS] = g_signal_new ("open-settings", G_TYPE_FROM_CLASS (klass),
                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                          G_TYPE_NONE, 0);
+
+  /**
+   * AgentGtkChatView::read-aloud:
+   * @self: the chat view
+   * @message: the answer
+   *
+   * The user asked to hear @message (its Read Aloud), or to stop it when
+   * it is [property@AgentGtk.ChatView:reading-aloud] (its Stop Reading).
+   *
+   * Since: 0.1
+   */
+  signals[READ_ALOUD] = g_signal_new ("read-aloud", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                      0, NULL, NULL, NULL, G_TYPE_NONE, 1, AGENT_TYPE_MESSAGE);
 
   g_type_ensure (AGENT_GTK_TYPE_CHAT_SCROLLBAR);
   gtk_widget_class_set_template_from_resource (widget_class,

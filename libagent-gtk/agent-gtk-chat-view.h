@@ -97,4 +97,15 @@ gboolean          agent_gtk_chat_view_get_can_undo_edit             (AgentGtkCha
 AGENT_GTK_AVAILABLE_IN_ALL
 void              agent_gtk_chat_view_undo_edit                     (AgentGtkChatView *self);
 
+AGENT_GTK_AVAILABLE_IN_ALL
+gboolean      agent_gtk_chat_view_get_can_read_aloud (AgentGtkChatView *self);
+AGENT_GTK_AVAILABLE_IN_ALL
+void          agent_gtk_chat_view_set_can_read_aloud (AgentGtkChatView *self,
+                                                      gboolean          can_read_aloud);
+AGENT_GTK_AVAILABLE_IN_ALL
+AgentMessage *agent_gtk_chat_view_get_reading_aloud  (AgentGtkChatView *self);
+AGENT_GTK_AVAILABLE_IN_ALL
+void          agent_gtk_chat_view_set_reading_aloud  (AgentGtkChatView *self,
+                                                      AgentMessage     *message);
+
 G_END_DECLS

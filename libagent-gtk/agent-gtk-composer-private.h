@@ -25,6 +25,7 @@ struct _AgentGtkComposer
   GtkWidget *scroller;
   GtkWidget *text_view;
   GtkWidget *send_button;
+  GtkWidget *suffix_box;
   GtkWidget *attach_button;
   GtkWidget *attach_menu_button;
   GtkWidget *attachments_scroller;

@@ -131,6 +131,48 @@ send (AgentGtkComposer *self)
   _agent_gtk_composer_send (self, text);
 }
 
+/**
+ * agent_gtk_composer_send:
+ * @self: a composer
+ *
+ * Sends what the composer holds, as Enter and the Send button do: emits
+ * [signal@AgentGtk.Composer::send] unless it is busy or holds nothing
+ * but white space. An application's own input (dictation, for one) puts
+ * its text in with [method@AgentGtk.Composer.set_text] and sends it so.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_composer_send (AgentGtkComposer *self)
+{
+  g_return_if_fail (AGENT_GTK_IS_COMPOSER (self));
+
+  send (self);
+}
+
+/**
+ * agent_gtk_composer_add_suffix:
+ * @self: a composer
+ * @widget: a widget, a button most often
+ *
+ * Adds @widget after the message field, before the Send button: an
+ * application's own input, such as a microphone. Suffixes are added in
+ * order, the first nearest the message field.
+ *
+ * Since: 0.1
+ */
+void
+agent_gtk_composer_add_suffix (AgentGtkComposer *self,
+                               GtkWidget        *widget)
+{
+  g_return_if_fail (AGENT_GTK_IS_COMPOSER (self));
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  g_return_if_fail (gtk_widget_get_parent (widget) == NULL);
+
+  gtk_box_append (GTK_BOX (self->suffix_box), widget);
+  gtk_widget_set_visible (self->suffix_box, TRUE);
+}
+
 static void
 on_send_clicked (AgentGtkComposer *self)
 {
@@ -719,6 +761,7 @@ agent_gtk_composer_class_init (AgentGtkComposerClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, scroller);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, text_view);
   gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, send_button);
+  gtk_widget_class_bind_template_child (widget_class, AgentGtkComposer, suffix_box);
   gtk_widget_class_bind_template_callback (widget_class, on_send_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_cancel_edit_clicked);
   gtk_widget_class_set_css_name (widget_class, "composer");

@@ -29,6 +29,11 @@ AGENT_GTK_AVAILABLE_IN_ALL
 void        agent_gtk_composer_set_text             (AgentGtkComposer *self,
                                                      const char       *text);
 AGENT_GTK_AVAILABLE_IN_ALL
+void        agent_gtk_composer_send                 (AgentGtkComposer *self);
+AGENT_GTK_AVAILABLE_IN_ALL
+void        agent_gtk_composer_add_suffix           (AgentGtkComposer *self,
+                                                     GtkWidget        *widget);
+AGENT_GTK_AVAILABLE_IN_ALL
 gboolean    agent_gtk_composer_get_busy             (AgentGtkComposer *self);
 AGENT_GTK_AVAILABLE_IN_ALL
 void        agent_gtk_composer_set_busy             (AgentGtkComposer *self,

@@ -47,6 +47,7 @@
 #include "agent-gtk-markdown-view-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-private.h"
+#include "agent-gtk-read-aloud-button-private.h"
 #include "agent-gtk-summary-marker-private.h"
 
 struct _AgentGtkMessageRow
@@ -1207,6 +1208,7 @@ agent_gtk_message_row_class_init (AgentGtkMessageRowClass *klass)
   g_type_ensure (AGENT_GTK_TYPE_BRANCH_SWITCHER);
   g_type_ensure (AGENT_GTK_TYPE_ERROR_CARD);
   g_type_ensure (AGENT_GTK_TYPE_MARKDOWN_VIEW);
+  g_type_ensure (AGENT_GTK_TYPE_READ_ALOUD_BUTTON);
   g_type_ensure (AGENT_GTK_TYPE_SUMMARY_MARKER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Gtk/agent-gtk-message-row.ui");
