@@ -46,6 +46,7 @@ struct _AgentGtkMarkdownView
   double         char_width;
   double         measured_px; /* the pages made so far: their height without spacing, */
   double         measured_rows; /* and the rows their estimate gave them */
+  gboolean       streaming;   /* the last paragraph grows: agent-gtk-stream-paragraph.c */
 };
 
 /* agent-gtk-markdown-view.c */
