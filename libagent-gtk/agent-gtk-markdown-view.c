@@ -272,17 +272,20 @@ block_widget_new (Block    *block,
 }
 
 /* The widgets of a chunk: made with it, or when its page comes near the
- * view (agent-gtk-markdown-view-pages.c) */
+ * view (agent-gtk-markdown-view-pages.c). @streaming: its last block is the
+ * paragraph growing at the end of a stream. */
 GtkWidget *
 _agent_gtk_markdown_chunk_widget_new (const char *source,
-                                      gboolean    open)
+                                      gboolean    open,
+                                      gboolean    streaming)
 {
   g_autoptr(GPtrArray) blocks = _agent_gtk_markdown_parse_blocks (source, strlen (source));
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
 
   for (guint i = 0; i < blocks->len; i++)
     gtk_box_append (GTK_BOX (box), block_widget_new (g_ptr_array_index (blocks, i),
-                                                     open && i + 1 == blocks->len, FALSE));
+                                                     open && i + 1 == blocks->len,
+                                                     streaming && i + 1 == blocks->len));
   return box;
 }
 
@@ -569,18 +572,21 @@ agent_gtk_markdown_view_get_text (AgentGtkMarkdownView *self)
 }
 
 /* Makes the chunk of @source (taken) at @offset of the text, at the end;
- * @open: it ends inside a code fence */
+ * @open: it ends inside a code fence; @streaming: it is the last, and its
+ * last paragraph grows */
 void
 _agent_gtk_markdown_view_add_chunk (AgentGtkMarkdownView *self,
                                     char                 *source,
                                     gsize                 offset,
-                                    gboolean              open)
+                                    gboolean              open,
+                                    gboolean              streaming)
 {
   Chunk *chunk = g_new0 (Chunk, 1);
 
   chunk->source = source;
   chunk->offset = offset;
   chunk->open = open;
+  chunk->streaming = streaming;
   /* Its widgets are made if its page is (_agent_gtk_markdown_view_append_chunk()) */
   _agent_gtk_markdown_view_append_chunk (self, chunk);
   self->n_renders++;
@@ -786,7 +792,8 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
         }
 
       _agent_gtk_markdown_view_add_chunk (self, g_steal_pointer (&source), start,
-                                          ends_in_fence && i == cuts->len);
+                                          ends_in_fence && i == cuts->len,
+                                          self->streaming && i == cuts->len);
       made++;
       start = end;
     }
