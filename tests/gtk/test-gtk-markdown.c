@@ -433,6 +433,59 @@ test_markdown_streaming_paragraph (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Words that add no line queue no resize, so GTK keeps the sizes it
+ * measured before them for other widths: given one of those widths again,
+ * the paragraph streaming is laid out for its text, not the old one */
+static void
+test_markdown_streaming_widths (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
+  g_autoptr(GString) text = g_string_new (NULL);
+  GtkWidget *window;
+  GtkWidget *paragraph;
+  int measured;
+
+  gtk_widget_set_hexpand (markdown, TRUE);
+  gtk_widget_set_valign (markdown, GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (box), spacer);
+  gtk_box_append (GTK_BOX (box), markdown);
+  window = show_in_window (box);
+  _agent_gtk_markdown_view_set_streaming (view, TRUE);
+
+  for (guint round = 0; round < 4; round++)
+    {
+      /* Narrower, then as wide as before, a few words at each */
+      gtk_widget_set_size_request (spacer, round % 2 == 0 ? 150 : 0, -1);
+      for (guint i = 0; i < 12; i++)
+        {
+          g_string_append_printf (text, "w%u.%u ", round, i);
+          agent_gtk_markdown_view_set_text (view, text->str);
+          wait_painted (window, 1);
+        }
+      wait_frames (window, 2);
+      paragraph = last_block (view);
+      g_assert_true (AGENT_GTK_IS_STREAM_PARAGRAPH (paragraph));
+      gtk_widget_measure (paragraph, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (paragraph),
+                          &measured, NULL, NULL, NULL);
+      g_assert_cmpint (gtk_widget_get_height (paragraph), ==, measured);
+    }
+
+  /* Ended: the label is as tall */
+  {
+    int height = gtk_widget_get_height (last_block (view));
+
+    _agent_gtk_markdown_view_set_streaming (view, FALSE);
+    wait_frames (window, 2);
+    g_assert_true (GTK_IS_LABEL (last_block (view)));
+    g_assert_cmpint (gtk_widget_get_height (last_block (view)), ==, height);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -446,6 +499,7 @@ main (int   argc,
   g_test_add_func ("/gui/markdown/pages-in-groups", test_markdown_pages_in_groups);
   g_test_add_func ("/gui/markdown/paged", test_markdown_paged);
   g_test_add_func ("/gui/markdown/streaming-paragraph", test_markdown_streaming_paragraph);
+  g_test_add_func ("/gui/markdown/streaming-widths", test_markdown_streaming_widths);
 
   return agent_test_gui_run (data_home);
 }
