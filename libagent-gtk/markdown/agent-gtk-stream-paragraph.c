@@ -39,7 +39,8 @@ struct _AgentGtkStreamParagraph
   int          width;      /* the width allocated, and the layout's height at it */
   int          height;
   guint        n_resizes;  /* for tests */
-  gboolean     stale;      /* the text changed with no resize: GTK's sizes of it are old */
+  gboolean     stale;      /* the text changed with no resize since the last: GTK's
+                            * sizes of it for other widths may be old */
 };
 
 enum {
@@ -174,7 +175,6 @@ agent_gtk_stream_paragraph_measure (GtkWidget      *widget,
   AgentGtkStreamParagraph *self = AGENT_GTK_STREAM_PARAGRAPH (widget);
   PangoLayout *layout = ensure_layout (self);
 
-  self->stale = FALSE;
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       /* A wrapped label's: at least MIN_CHARS characters, at most its
