@@ -34,6 +34,7 @@ struct _AgentChatContextMeter
   GtkLabel     *label;
 
   AgentSession *session;
+  char         *description;  /* the tooltip and name given last */
   gint64        used;
   guint64       window;
   guint         warning : 1;
@@ -160,13 +161,23 @@ update (AgentChatContextMeter *self)
                                      used_words);
     }
   gtk_label_set_label (self->label, label);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self), description);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, description,
-                                  GTK_ACCESSIBLE_PROPERTY_VALUE_MIN, 0.0,
-                                  GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, (double) window,
-                                  GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, (double) MAX (used, 0),
-                                  -1);
+  /* The session notes the estimate a few times a second while an answer
+   * streams, often with the same numbers: a tooltip set on a visible
+   * widget costs GTK 4.8 a query of the pointer (an X round trip), and
+   * screen readers hear each change. Only a change is given. (The
+   * description holds every number the values do.) */
+  if (g_strcmp0 (description, self->description) != 0)
+    {
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self), description);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, description,
+                                      GTK_ACCESSIBLE_PROPERTY_VALUE_MIN, 0.0,
+                                      GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, (double) window,
+                                      GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, (double) MAX (used, 0),
+                                      -1);
+      g_free (self->description);
+      self->description = g_steal_pointer (&description);
+    }
   set_style (self, "warning", warning);
   set_style (self, "error", over);
 
@@ -290,6 +301,16 @@ agent_chat_context_meter_dispose (GObject *object)
 }
 
 static void
+agent_chat_context_meter_finalize (GObject *object)
+{
+  AgentChatContextMeter *self = AGENT_CHAT_CONTEXT_METER (object);
+
+  g_free (self->description);
+
+  G_OBJECT_CLASS (agent_chat_context_meter_parent_class)->finalize (object);
+}
+
+static void
 agent_chat_context_meter_get_property (GObject    *object,
                                        guint       prop_id,
                                        GValue     *value,
@@ -345,6 +366,7 @@ agent_chat_context_meter_class_init (AgentChatContextMeterClass *klass)
   GParamFlags read_only = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
   object_class->dispose = agent_chat_context_meter_dispose;
+  object_class->finalize = agent_chat_context_meter_finalize;
   object_class->get_property = agent_chat_context_meter_get_property;
   object_class->set_property = agent_chat_context_meter_set_property;
 

@@ -20,6 +20,7 @@ typedef struct
   gsize      offset;  /* of the source in the text */
   GtkWidget *widget;  /* NULL while its page stands in (far from the view) */
   gboolean   open;    /* it ends inside a code fence */
+  gboolean   streaming; /* its last paragraph grows: made a paragraph streaming */
 } Chunk;
 
 struct _AgentGtkMarkdownView
@@ -46,15 +47,18 @@ struct _AgentGtkMarkdownView
   double         char_width;
   double         measured_px; /* the pages made so far: their height without spacing, */
   double         measured_rows; /* and the rows their estimate gave them */
+  gboolean       streaming;   /* the last paragraph grows: agent-gtk-stream-paragraph.c */
 };
 
 /* agent-gtk-markdown-view.c */
 GtkWidget *_agent_gtk_markdown_chunk_widget_new  (const char           *source,
-                                                  gboolean              open);
+                                                  gboolean              open,
+                                                  gboolean              streaming);
 void _agent_gtk_markdown_view_add_chunk          (AgentGtkMarkdownView *self,
                                                   char                 *source,
                                                   gsize                 offset,
-                                                  gboolean              open);
+                                                  gboolean              open,
+                                                  gboolean              streaming);
 void _agent_gtk_markdown_view_notify_laying_out  (AgentGtkMarkdownView *self);
 
 /* agent-gtk-markdown-view-pages.c */

@@ -246,7 +246,7 @@ make_page (AgentGtkMarkdownView *self,
     {
       Chunk *chunk = g_ptr_array_index (self->chunks, i);
 
-      chunk->widget = _agent_gtk_markdown_chunk_widget_new (chunk->source, chunk->open);
+      chunk->widget = _agent_gtk_markdown_chunk_widget_new (chunk->source, chunk->open, FALSE);
       gtk_widget_insert_before (chunk->widget, page, NULL);
     }
 }
@@ -315,7 +315,8 @@ _agent_gtk_markdown_view_append_chunk (AgentGtkMarkdownView *self,
   g_ptr_array_add (self->chunks, chunk);
   if (page_is_made (page))
     {
-      chunk->widget = _agent_gtk_markdown_chunk_widget_new (chunk->source, chunk->open);
+      chunk->widget = _agent_gtk_markdown_chunk_widget_new (chunk->source, chunk->open,
+                                                            chunk->streaming);
       gtk_widget_insert_before (chunk->widget, page, NULL);
     }
   else
@@ -419,7 +420,8 @@ build_pending (AgentGtkMarkdownView *self,
 
       _agent_gtk_markdown_view_add_chunk (self, g_strndup (self->text + start, end - start),
                                           start,
-                                          self->pending_fence && i == self->pending_cuts->len);
+                                          self->pending_fence && i == self->pending_cuts->len,
+                                          FALSE);
       /* Its text shaped now, within the time given (the layout that
        * follows finds it measured): made but not measured, a chunk costs
        * four times as much again in the frame's layout */

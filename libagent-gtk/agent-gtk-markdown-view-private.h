@@ -18,5 +18,7 @@ GtkWidget *_agent_gtk_markdown_view_get_chunk     (AgentGtkMarkdownView *self,
                                                    guint                 position);
 gboolean   _agent_gtk_markdown_view_get_making_pages (AgentGtkMarkdownView *self);
 char      *_agent_gtk_markdown_to_pango_markup    (const char           *text);
+void       _agent_gtk_markdown_view_set_streaming (AgentGtkMarkdownView *self,
+                                                   gboolean              streaming);
 
 G_END_DECLS

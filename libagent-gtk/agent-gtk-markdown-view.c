@@ -33,6 +33,7 @@
 #include "markdown/agent-gtk-code-block-private.h"
 #include "markdown/agent-gtk-markdown-page-private.h"
 #include "markdown/agent-gtk-markdown-parser-private.h"
+#include "markdown/agent-gtk-stream-paragraph-private.h"
 #include "markdown/agent-gtk-table-block-private.h"
 #include "agent-trace-private.h"
 
@@ -99,16 +100,46 @@ static void
 set_text_block (GtkWidget *label,
                 Block     *block)
 {
-  if (_agent_gtk_markdown_markup_is_valid (block->text))
+  if (AGENT_GTK_IS_STREAM_PARAGRAPH (label))
+    agent_gtk_stream_paragraph_set_markup (AGENT_GTK_STREAM_PARAGRAPH (label), block->text,
+                                           block->plain);
+  else if (_agent_gtk_markdown_markup_is_valid (block->text))
     gtk_label_set_markup (GTK_LABEL (label), block->text);
   else
     gtk_label_set_text (GTK_LABEL (label), block->plain);
 }
 
-static GtkWidget *
-text_block_new (Block *block)
+/* A block quote's look, on a label or a paragraph streaming */
+static void
+set_quote (GtkWidget *widget,
+           guint      quote)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  if (quote > 0)
+    {
+      gtk_widget_add_css_class (widget, "blockquote");
+      gtk_widget_set_margin_start (widget, 12 * (quote - 1));
+    }
+  g_object_set_data (G_OBJECT (widget), "quote", GUINT_TO_POINTER (quote));
+}
+
+static GtkWidget *
+text_block_new (Block    *block,
+                gboolean  streaming)
+{
+  GtkWidget *label;
+
+  /* The paragraph growing at the end of an answer: see
+   * agent-gtk-stream-paragraph.c */
+  if (streaming)
+    {
+      GtkWidget *paragraph = agent_gtk_stream_paragraph_new ();
+
+      set_text_block (paragraph, block);
+      set_quote (paragraph, block->quote);
+      return paragraph;
+    }
+
+  label = gtk_label_new (NULL);
 
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
@@ -120,27 +151,45 @@ text_block_new (Block *block)
   gtk_widget_set_can_focus (label, FALSE);
   set_text_block (label, block);
   g_signal_connect (label, "activate-link", G_CALLBACK (on_activate_link), NULL);
-  if (block->quote > 0)
-    {
-      gtk_widget_add_css_class (label, "blockquote");
-      gtk_widget_set_margin_start (label, 12 * (block->quote - 1));
-    }
-  g_object_set_data (G_OBJECT (label), "quote", GUINT_TO_POINTER (block->quote));
+  set_quote (label, block->quote);
   return label;
 }
 
 static GtkWidget *block_widget_new (Block    *block,
-                                    gboolean  open);
+                                    gboolean  open,
+                                    gboolean  streaming);
+
+/* A text block's widget, @child of @box, is a paragraph streaming, or a
+ * label, as @streaming says: the other is put in its place */
+static GtkWidget *
+swap_text_block (GtkWidget *box,
+                 GtkWidget *child,
+                 Block     *block,
+                 gboolean   streaming)
+{
+  GtkWidget *widget;
+
+  if (AGENT_GTK_IS_STREAM_PARAGRAPH (child) == streaming)
+    return child;
+  widget = text_block_new (block, streaming);
+  gtk_widget_insert_before (widget, box, child);
+  gtk_box_remove (GTK_BOX (box), child);
+  return widget;
+}
 
 /* The widgets of a chunk hold the same kinds of blocks as the first of
  * @blocks: update them in place and add widgets for the blocks after them
  * (the usual case while the last chunk grows, or ends and the next
  * begins), which spares making widgets and computing their style.
- * @open: the chunk ends inside a code fence (its last block may grow). */
+ * @open: the chunk ends inside a code fence (its last block may grow).
+ * @streaming: its last block is the paragraph still growing at the end of
+ * a stream. *@made: set when widgets were made or taken away. */
 static gboolean
 update_chunk_widget (GtkWidget *box,
                      GPtrArray *blocks,
-                     gboolean   open)
+                     gboolean   open,
+                     gboolean   streaming,
+                     gboolean  *made)
 {
   GtkWidget *child = gtk_widget_get_first_child (box);
   guint n_children;
@@ -149,7 +198,7 @@ update_chunk_widget (GtkWidget *box,
   for (i = 0; i < blocks->len && child != NULL; i++, child = gtk_widget_get_next_sibling (child))
     {
       Block *block = g_ptr_array_index (blocks, i);
-      BlockKind kind = GTK_IS_LABEL (child) ? BLOCK_TEXT
+      BlockKind kind = GTK_IS_LABEL (child) || AGENT_GTK_IS_STREAM_PARAGRAPH (child) ? BLOCK_TEXT
                        : GTK_IS_SEPARATOR (child) ? BLOCK_RULE
                        : AGENT_GTK_IS_TABLE_BLOCK (child) ? BLOCK_TABLE
                        : BLOCK_CODE;
@@ -179,7 +228,14 @@ update_chunk_widget (GtkWidget *box,
       Block *block = g_ptr_array_index (blocks, i);
 
       if (block->kind == BLOCK_TEXT)
-        set_text_block (child, block);
+        {
+          GtkWidget *widget = swap_text_block (box, child, block,
+                                               streaming && i + 1 == blocks->len);
+
+          *made |= widget != child;
+          child = widget;
+          set_text_block (child, block);
+        }
       else if (block->kind == BLOCK_CODE)
         agent_gtk_code_block_set_text (AGENT_GTK_CODE_BLOCK (child), block->text,
                                        open && i + 1 == blocks->len);
@@ -187,19 +243,24 @@ update_chunk_widget (GtkWidget *box,
         agent_gtk_table_block_set_cells (AGENT_GTK_TABLE_BLOCK (child), block);
     }
   for (; i < blocks->len; i++)
-    gtk_box_append (GTK_BOX (box), block_widget_new (g_ptr_array_index (blocks, i),
-                                                     open && i + 1 == blocks->len));
+    {
+      gtk_box_append (GTK_BOX (box), block_widget_new (g_ptr_array_index (blocks, i),
+                                                       open && i + 1 == blocks->len,
+                                                       streaming && i + 1 == blocks->len));
+      *made = TRUE;
+    }
   return TRUE;
 }
 
 static GtkWidget *
 block_widget_new (Block    *block,
-                  gboolean  open)
+                  gboolean  open,
+                  gboolean  streaming)
 {
   switch (block->kind)
     {
     case BLOCK_TEXT:
-      return text_block_new (block);
+      return text_block_new (block, streaming);
     case BLOCK_CODE:
       return agent_gtk_code_block_new (block->text, block->language, open);
     case BLOCK_TABLE:
@@ -211,17 +272,20 @@ block_widget_new (Block    *block,
 }
 
 /* The widgets of a chunk: made with it, or when its page comes near the
- * view (agent-gtk-markdown-view-pages.c) */
+ * view (agent-gtk-markdown-view-pages.c). @streaming: its last block is the
+ * paragraph growing at the end of a stream. */
 GtkWidget *
 _agent_gtk_markdown_chunk_widget_new (const char *source,
-                                      gboolean    open)
+                                      gboolean    open,
+                                      gboolean    streaming)
 {
   g_autoptr(GPtrArray) blocks = _agent_gtk_markdown_parse_blocks (source, strlen (source));
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
 
   for (guint i = 0; i < blocks->len; i++)
     gtk_box_append (GTK_BOX (box), block_widget_new (g_ptr_array_index (blocks, i),
-                                                     open && i + 1 == blocks->len));
+                                                     open && i + 1 == blocks->len,
+                                                     streaming && i + 1 == blocks->len));
   return box;
 }
 
@@ -508,24 +572,87 @@ agent_gtk_markdown_view_get_text (AgentGtkMarkdownView *self)
 }
 
 /* Makes the chunk of @source (taken) at @offset of the text, at the end;
- * @open: it ends inside a code fence */
+ * @open: it ends inside a code fence; @streaming: it is the last, and its
+ * last paragraph grows */
 void
 _agent_gtk_markdown_view_add_chunk (AgentGtkMarkdownView *self,
                                     char                 *source,
                                     gsize                 offset,
-                                    gboolean              open)
+                                    gboolean              open,
+                                    gboolean              streaming)
 {
   Chunk *chunk = g_new0 (Chunk, 1);
 
   chunk->source = source;
   chunk->offset = offset;
   chunk->open = open;
+  chunk->streaming = streaming;
   /* Its widgets are made if its page is (_agent_gtk_markdown_view_append_chunk()) */
   _agent_gtk_markdown_view_append_chunk (self, chunk);
   self->n_renders++;
 }
 
 /* Laying a long text out a page at a time: agent-gtk-markdown-view-pages.c */
+
+/* While an answer streams, the last block of the text, if a paragraph, is
+ * a paragraph streaming (agent-gtk-stream-paragraph.c), which a delta
+ * that adds no line only draws again; the other text blocks are labels.
+ * Puts the right one at the end; TRUE if it did. */
+static gboolean
+update_tail (AgentGtkMarkdownView *self)
+{
+  GtkWidget *box;
+  GtkWidget *last;
+  Block block = { .kind = BLOCK_TEXT };
+  g_autofree char *escaped = NULL;
+
+  if (self->chunks->len == 0)
+    return FALSE;
+  box = ((Chunk *) g_ptr_array_index (self->chunks, self->chunks->len - 1))->widget;
+  last = box != NULL ? gtk_widget_get_last_child (box) : NULL;
+  if (last == NULL || AGENT_GTK_IS_STREAM_PARAGRAPH (last) == self->streaming)
+    return FALSE;
+  if (AGENT_GTK_IS_STREAM_PARAGRAPH (last))
+    {
+      block.text = (char *) agent_gtk_stream_paragraph_get_markup (AGENT_GTK_STREAM_PARAGRAPH (last));
+      block.plain = (char *) agent_gtk_stream_paragraph_get_plain (AGENT_GTK_STREAM_PARAGRAPH (last));
+    }
+  else if (GTK_IS_LABEL (last))
+    {
+      block.plain = (char *) gtk_label_get_text (GTK_LABEL (last));
+      if (gtk_label_get_use_markup (GTK_LABEL (last)))
+        block.text = (char *) gtk_label_get_label (GTK_LABEL (last));
+      else
+        block.text = escaped = g_markup_escape_text (block.plain, -1);
+    }
+  else
+    return FALSE;
+  block.quote = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (last), "quote"));
+  swap_text_block (box, last, &block, self->streaming);
+  return TRUE;
+}
+
+/* _agent_gtk_markdown_view_set_streaming:
+ * @self: a #AgentGtkMarkdownView
+ * @streaming: whether its text is an answer still streaming
+ *
+ * While @streaming, the paragraph growing at the end of the text is drawn
+ * without laying the window out again at each delta (unless it gains a
+ * line); once the stream ends it is a label again, selectable, with its
+ * links.
+ */
+void
+_agent_gtk_markdown_view_set_streaming (AgentGtkMarkdownView *self,
+                                        gboolean              streaming)
+{
+  g_return_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self));
+
+  streaming = !!streaming;
+  if (self->streaming == streaming)
+    return;
+  self->streaming = streaming;
+  update_tail (self);
+}
 
 /* Whether pages are still to be made changed: said to screen readers */
 void
@@ -560,9 +687,11 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
   gsize length;
   guint first = 0;
   guint made = 0;
+  gboolean made_widgets = FALSE;
   guint i;
   G_GNUC_UNUSED gint64 trace_begin;
   G_GNUC_UNUSED guint n_renders;
+  guint n_chunks;
 
   g_return_if_fail (AGENT_GTK_IS_MARKDOWN_VIEW (self));
 
@@ -586,6 +715,7 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
   _agent_gtk_markdown_view_stop_building (self);
   trace_begin = _agent_trace_begin ();
   n_renders = self->n_renders;
+  n_chunks = self->chunks->len;
 
   /* Text that extends the old one (a stream) changes nothing before the
    * old one's last chunk: a cut is decided by the lines before it */
@@ -633,7 +763,8 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
             {
               g_autoptr(GPtrArray) blocks = _agent_gtk_markdown_parse_blocks (source, strlen (source));
 
-              if (update_chunk_widget (chunk->widget, blocks, ends_in_fence && i == cuts->len))
+              if (update_chunk_widget (chunk->widget, blocks, ends_in_fence && i == cuts->len,
+                                       self->streaming && i == cuts->len, &made_widgets))
                 {
                   g_free (chunk->source);
                   chunk->source = g_steal_pointer (&source);
@@ -661,19 +792,25 @@ agent_gtk_markdown_view_set_text (AgentGtkMarkdownView *self,
         }
 
       _agent_gtk_markdown_view_add_chunk (self, g_steal_pointer (&source), start,
-                                          ends_in_fence && i == cuts->len);
+                                          ends_in_fence && i == cuts->len,
+                                          self->streaming && i == cuts->len);
       made++;
       start = end;
     }
   if (self->build_tick == 0)
     _agent_gtk_markdown_view_truncate_chunks (self, first + i);
+  made_widgets |= update_tail (self);
 
   _agent_gtk_markdown_view_follow_view (self);
 
   /* Adding or removing a child resizes its parent only while the parent is
    * visible: hidden (a row being bound again), we would keep the size of
-   * the old text once shown. */
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+   * the old text once shown. The last chunk's blocks updated in place
+   * queue what they need themselves: a paragraph streaming that keeps its
+   * height only a draw, and the window is not laid out again. */
+  if (made != 0 || made_widgets || self->chunks->len != n_chunks ||
+      !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    gtk_widget_queue_resize (GTK_WIDGET (self));
   _agent_trace_end (trace_begin, "libagent-gtk", "markdown update",
                     "%u chunks made, %u re-rendered, from byte %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT "%s",
                     made, self->n_renders - n_renders, base, length,

@@ -230,7 +230,14 @@ update_text_part (AgentGtkMessageRow *self)
   gboolean has_content = content != NULL && *content != '\0';
 
   if (answer)
-    agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (self->markdown), content);
+    {
+      /* Its last paragraph drawn without a layout of the window while it
+       * grows; a label again once the answer is whole */
+      _agent_gtk_markdown_view_set_streaming (AGENT_GTK_MARKDOWN_VIEW (self->markdown),
+                                              agent_message_get_state (self->message) ==
+                                              AGENT_MESSAGE_STATE_STREAMING);
+      agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (self->markdown), content);
+    }
   gtk_widget_set_visible (self->markdown, answer && has_content);
 }
 

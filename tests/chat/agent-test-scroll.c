@@ -107,11 +107,17 @@ assert_in_view (AgentChatWindow       *window,
 char *
 chunk_text (GtkWidget *chunk)
 {
-  g_autoptr(GPtrArray) labels = find_all (chunk, GTK_TYPE_LABEL);
+  g_autoptr(GPtrArray) widgets = find_all (chunk, GTK_TYPE_WIDGET);
   GString *text = g_string_new (NULL);
 
-  for (guint i = 0; i < labels->len; i++)
-    g_string_append (text, gtk_label_get_text (g_ptr_array_index (labels, i)));
+  /* Labels, and the paragraph streaming */
+  for (guint i = 0; i < widgets->len; i++)
+    {
+      g_autofree char *label = widget_label_text (g_ptr_array_index (widgets, i), TRUE);
+
+      if (label != NULL)
+        g_string_append (text, label);
+    }
   return g_string_free (text, FALSE);
 }
 

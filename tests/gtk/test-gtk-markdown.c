@@ -17,6 +17,7 @@
 
 #include "agent-gtk-markdown-view-private.h"
 #include "markdown/agent-gtk-markdown-page-private.h"
+#include "markdown/agent-gtk-stream-paragraph-private.h"
 #include "agent-test-widgets.h"
 #include "agent-test-util.h"
 
@@ -326,6 +327,165 @@ test_markdown_paged (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The last paragraph of the text, and its height */
+static GtkWidget *
+last_block (AgentGtkMarkdownView *view)
+{
+  guint n = _agent_gtk_markdown_view_get_n_chunks (view);
+
+  return gtk_widget_get_last_child (_agent_gtk_markdown_view_get_chunk (view, n - 1));
+}
+
+/* A long paragraph streams in a word at a time: while it grows it is a
+ * paragraph of its own that asks for a new layout only when it gains a
+ * line (most words do not), and shows what the finished answer shows;
+ * once the stream ends it is a label, as tall, with the same text, which
+ * can be selected, as a text set whole renders it. */
+static void
+test_markdown_streaming_paragraph (void)
+{
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  GtkWidget *window = show_in_window (markdown);
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
+  g_autoptr(GString) text = g_string_new ("# Streamed\n\nA first paragraph, whole.\n\n");
+  GtkWidget *whole = agent_gtk_markdown_view_new ();
+  GtkWidget *whole_window;
+  GtkWidget *paragraph;
+  GtkWidget *label;
+  g_autofree char *plain = NULL;
+  int height;
+  guint n_words = 120;
+  int start, end;
+
+  _agent_gtk_markdown_view_set_streaming (view, TRUE);
+  for (guint i = 0; i < n_words; i++)
+    {
+      if (i == 40)
+        g_string_append (text, "a [link](https://example.org/?a=1&b=2) and *emphasis* ");
+      g_string_append_printf (text, "word%u ", i);
+      agent_gtk_markdown_view_set_text (view, text->str);
+      wait_painted (window, 1);
+    }
+  paragraph = last_block (view);
+  g_assert_true (AGENT_GTK_IS_STREAM_PARAGRAPH (paragraph));
+  /* The blocks before it are labels */
+  g_assert_true (GTK_IS_LABEL (gtk_widget_get_prev_sibling (paragraph)) ||
+                 gtk_widget_get_prev_sibling (paragraph) == NULL);
+  g_assert_true (GTK_IS_LABEL (gtk_widget_get_first_child (_agent_gtk_markdown_view_get_chunk (view, 0))));
+  /* Some twenty lines at 400 px: a resize for each, not for each word */
+  g_assert_cmpuint (agent_gtk_stream_paragraph_get_n_resizes (AGENT_GTK_STREAM_PARAGRAPH (paragraph)), >, 3);
+  g_assert_cmpuint (agent_gtk_stream_paragraph_get_n_resizes (AGENT_GTK_STREAM_PARAGRAPH (paragraph)), <,
+                    n_words / 2);
+  height = gtk_widget_get_height (paragraph);
+  g_assert_cmpint (height, >, 0);
+  plain = g_strdup (agent_gtk_stream_paragraph_get_plain (AGENT_GTK_STREAM_PARAGRAPH (paragraph)));
+  agent_test_assert_contains (plain, "word0 word1");
+  agent_test_assert_contains (plain, "a link and emphasis word40");
+
+  /* The stream ends: a label, selectable, as tall, with the same text */
+  _agent_gtk_markdown_view_set_streaming (view, FALSE);
+  wait_frames (window, 2);
+  label = last_block (view);
+  g_assert_true (GTK_IS_LABEL (label));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, plain);
+  g_assert_cmpint (gtk_widget_get_height (label), ==, height);
+  g_assert_true (gtk_label_get_selectable (GTK_LABEL (label)));
+  gtk_label_select_region (GTK_LABEL (label), 2, 6);
+  g_assert_true (gtk_label_get_selection_bounds (GTK_LABEL (label), &start, &end));
+  g_assert_cmpint (start, ==, 2);
+  g_assert_cmpint (end, ==, 6);
+
+  /* As the text set whole renders it, in a window as wide */
+  whole_window = show_in_window (whole);
+  agent_gtk_markdown_view_set_text (AGENT_GTK_MARKDOWN_VIEW (whole), text->str);
+  wait_frames (whole_window, 2);
+  g_assert_cmpint (gtk_widget_get_width (whole), ==, gtk_widget_get_width (markdown));
+  {
+    GtkWidget *whole_label = last_block (AGENT_GTK_MARKDOWN_VIEW (whole));
+    g_autofree char *labels = markdown_labels (markdown);
+    g_autofree char *whole_labels = markdown_labels (whole);
+    int streamed_height, whole_height;
+
+    g_assert_cmpstr (labels, ==, whole_labels);
+    g_assert_cmpint (gtk_widget_get_height (whole_label), ==, height);
+
+    gtk_widget_measure (markdown, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (markdown),
+                        &streamed_height, NULL, NULL, NULL);
+    gtk_widget_measure (whole, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (markdown),
+                        &whole_height, NULL, NULL, NULL);
+    g_assert_cmpint (streamed_height, ==, whole_height);
+  }
+
+  /* Streaming again (a recycled row): the last paragraph streams, with
+   * its text, and a new block takes the stream from it */
+  _agent_gtk_markdown_view_set_streaming (view, TRUE);
+  g_assert_true (AGENT_GTK_IS_STREAM_PARAGRAPH (last_block (view)));
+  g_assert_cmpstr (agent_gtk_stream_paragraph_get_plain (AGENT_GTK_STREAM_PARAGRAPH (last_block (view))),
+                   ==, plain);
+  g_string_append (text, "\n\nThe next one");
+  agent_gtk_markdown_view_set_text (view, text->str);
+  wait_painted (window, 1);
+  g_assert_true (AGENT_GTK_IS_STREAM_PARAGRAPH (last_block (view)));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_widget_get_last_child (
+                     _agent_gtk_markdown_view_get_chunk (view, 2)))), ==, plain);
+
+  gtk_window_destroy (GTK_WINDOW (whole_window));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Words that add no line queue no resize, so GTK keeps the sizes it
+ * measured before them for other widths: given one of those widths again,
+ * the paragraph streaming is laid out for its text, not the old one */
+static void
+test_markdown_streaming_widths (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
+  g_autoptr(GString) text = g_string_new (NULL);
+  GtkWidget *window;
+  GtkWidget *paragraph;
+  int measured;
+
+  gtk_widget_set_hexpand (markdown, TRUE);
+  gtk_widget_set_valign (markdown, GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (box), spacer);
+  gtk_box_append (GTK_BOX (box), markdown);
+  window = show_in_window (box);
+  _agent_gtk_markdown_view_set_streaming (view, TRUE);
+
+  for (guint round = 0; round < 4; round++)
+    {
+      /* Narrower, then as wide as before, a few words at each */
+      gtk_widget_set_size_request (spacer, round % 2 == 0 ? 150 : 0, -1);
+      for (guint i = 0; i < 12; i++)
+        {
+          g_string_append_printf (text, "w%u.%u ", round, i);
+          agent_gtk_markdown_view_set_text (view, text->str);
+          wait_painted (window, 1);
+        }
+      wait_frames (window, 2);
+      paragraph = last_block (view);
+      g_assert_true (AGENT_GTK_IS_STREAM_PARAGRAPH (paragraph));
+      gtk_widget_measure (paragraph, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (paragraph),
+                          &measured, NULL, NULL, NULL);
+      g_assert_cmpint (gtk_widget_get_height (paragraph), ==, measured);
+    }
+
+  /* Ended: the label is as tall */
+  {
+    int height = gtk_widget_get_height (last_block (view));
+
+    _agent_gtk_markdown_view_set_streaming (view, FALSE);
+    wait_frames (window, 2);
+    g_assert_true (GTK_IS_LABEL (last_block (view)));
+    g_assert_cmpint (gtk_widget_get_height (last_block (view)), ==, height);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -338,6 +498,8 @@ main (int   argc,
   g_test_add_func ("/gui/markdown/draws-what-is-seen", test_markdown_draws_what_is_seen);
   g_test_add_func ("/gui/markdown/pages-in-groups", test_markdown_pages_in_groups);
   g_test_add_func ("/gui/markdown/paged", test_markdown_paged);
+  g_test_add_func ("/gui/markdown/streaming-paragraph", test_markdown_streaming_paragraph);
+  g_test_add_func ("/gui/markdown/streaming-widths", test_markdown_streaming_widths);
 
   return agent_test_gui_run (data_home);
 }

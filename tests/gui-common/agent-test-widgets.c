@@ -150,6 +150,27 @@ iterate (void)
       ;
 }
 
+/* The text of a label (its markup unless @shown), or of a label's
+ * look-alike: the paragraph of an answer streaming in (libagent-gtk's
+ * agent-gtk-stream-paragraph.c, read from its properties); NULL for other
+ * widgets */
+char *
+widget_label_text (GtkWidget *widget,
+                   gboolean   shown)
+{
+  char *text = NULL;
+
+  if (GTK_IS_LABEL (widget))
+    return g_strdup (shown ? gtk_label_get_text (GTK_LABEL (widget))
+                           : gtk_label_get_label (GTK_LABEL (widget)));
+  if (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (widget)) != GTK_ACCESSIBLE_ROLE_LABEL ||
+      g_object_class_find_property (G_OBJECT_GET_CLASS (widget), "text") == NULL ||
+      g_object_class_find_property (G_OBJECT_GET_CLASS (widget), "label") == NULL)
+    return NULL;
+  g_object_get (widget, shown ? "text" : "label", &text, NULL);
+  return text != NULL ? text : g_strdup ("");
+}
+
 /* The labels' text, one a line: those shown (@shown), or all of them,
  * their markup */
 static void
@@ -160,11 +181,13 @@ collect_text (GtkWidget *widget,
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
+      g_autofree char *label = NULL;
+
       if (shown && (!gtk_widget_get_visible (child) || !gtk_widget_get_child_visible (child)))
         continue;
-      if (GTK_IS_LABEL (child))
-        g_string_append_printf (text, "%s\n", shown ? gtk_label_get_text (GTK_LABEL (child))
-                                                    : gtk_label_get_label (GTK_LABEL (child)));
+      label = widget_label_text (child, shown);
+      if (label != NULL)
+        g_string_append_printf (text, "%s\n", label);
       collect_text (child, shown, text);
     }
 }

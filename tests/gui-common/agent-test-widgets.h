@@ -32,6 +32,8 @@ GtkWidget *find_button         (GtkWidget    *widget,
 /* What they show */
 char      *shown_text          (GtkWidget    *widget);
 char      *markdown_labels     (GtkWidget    *markdown);
+char      *widget_label_text   (GtkWidget    *widget,
+                                gboolean      shown);
 void       assert_shows        (GtkWidget    *widget,
                                 const char   *text);
 void       wait_until_shown    (GtkWidget    *widget,
