@@ -14,6 +14,8 @@
 
 #pragma once
 
+#include <agent.h>
+
 #include "agent-test-server.h"
 
 G_BEGIN_DECLS
