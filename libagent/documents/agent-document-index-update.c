@@ -184,10 +184,18 @@ embed_once (Update              *update,
     .model = update->model,
     .cancellable = update->cancellable,
   };
+  GSource *source = g_idle_source_new ();
 
   g_mutex_init (&call.lock);
   g_cond_init (&call.cond);
-  g_main_context_invoke (update->self->context, embed_start, &call);
+  /* Not g_main_context_invoke(): while no thread iterates the context, it
+   * would run embed_start here, and the provider's HTTP session belongs
+   * to the main context's thread */
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, embed_start, &call, NULL);
+  g_source_set_name (source, "[agent] document index embedding");
+  g_source_attach (source, update->self->context);
+  g_source_unref (source);
   g_mutex_lock (&call.lock);
   while (!call.done)
     g_cond_wait (&call.cond, &call.lock);

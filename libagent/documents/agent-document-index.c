@@ -37,7 +37,9 @@
  * model search them.
  *
  * The index is used from the thread of the main context it was made on:
- * its properties notify and its signals are emitted there. The index is
+ * its properties notify and its signals are emitted there, and the
+ * embedding requests of an update are made there, so that context must
+ * run while an update does. The index is
  * built with the conversation store (`AGENT_HAS_STORE`), whose SQLite it
  * needs. [Documents and embeddings](documents.html) shows it at work.
  *
