@@ -18,7 +18,10 @@
  *   files-total, notified on the main thread.
  * - /document-index/large: a file of 150 chunks goes in requests of at most
  *   64; one over the size limit fails naming the file and the limit.
- * - /document-index/tool-arguments: bad arguments are errors saying why.
+ * - /document-index/tool: the tool's answer; bad arguments are errors
+ *   saying why.
+ * - /document-index/links: a symbolic link is followed to a file inside
+ *   the folder, never out of it, nor to a folder.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -26,6 +29,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 #include <utime.h>
 
 #include <glib/gstdio.h>
@@ -607,6 +611,40 @@ test_large (Fixture       *f,
 }
 
 static void
+test_links (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = g_path_get_dirname (f->folder);
+  g_autofree char *outside = g_build_filename (tmp, "outside.txt", NULL);
+  g_autofree char *outside_dir = g_build_filename (tmp, "outside", NULL);
+  g_autofree char *outside_file = g_build_filename (outside_dir, "secret.txt", NULL);
+  g_autofree char *link_out = g_build_filename (f->folder, "out.txt", NULL);
+  g_autofree char *link_dir = g_build_filename (f->folder, "elsewhere", NULL);
+  g_autofree char *link_in = g_build_filename (f->folder, "notes", "chess-again.txt", NULL);
+
+  g_assert_true (g_file_set_contents (outside, "outside words zanzibar", -1, NULL));
+  g_assert_cmpint (g_mkdir (outside_dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (outside_file, "secret words zanzibar", -1, NULL));
+  g_assert_cmpint (symlink (outside, link_out), ==, 0);
+  g_assert_cmpint (symlink (outside_dir, link_dir), ==, 0);
+  g_assert_cmpint (symlink ("../chess.txt", link_in), ==, 0);
+
+  g_assert_true (update (f, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (f->indexed->len, ==, G_N_ELEMENTS (topics) + 1);
+  g_assert_true (has_path_ending (f->indexed, "/notes/chess-again.txt"));
+  g_assert_false (has_path_ending (f->indexed, "/out.txt"));
+  g_assert_false (has_path_ending (f->indexed, "secret.txt"));
+  for (guint i = 0; i < f->embedder->texts->len; i++)
+    g_assert_null (strstr (f->embedder->texts->pdata[i], "zanzibar"));
+
+  g_unlink (outside_file);
+  g_rmdir (outside_dir);
+  g_unlink (outside);
+}
+
+static void
 test_bad_index (void)
 {
   g_autoptr(AgentTestEmbedder) embedder = agent_test_embedder_new ();
@@ -641,6 +679,7 @@ main (int   argc,
   ADD ("server-error", test_server_error);
   ADD ("progress", test_progress);
   ADD ("large", test_large);
+  ADD ("links", test_links);
 #undef ADD
   g_test_add_func ("/document-index/bad-index", test_bad_index);
 
