@@ -181,6 +181,13 @@ agent_document_index_search_async (AgentDocumentIndex  *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, agent_document_index_search_async);
+  if (self->db == NULL)
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("The document index was not opened: make it with "
+                                 "agent_document_index_new()"));
+      return;
+    }
   stripped = g_strstrip (g_strdup (query));
   if (max_results == 0 || stripped[0] == '\0')
     {

@@ -638,6 +638,13 @@ agent_document_index_update_async (AgentDocumentIndex  *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, agent_document_index_update_async);
+  if (self->db == NULL)
+    {
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                               _("The document index was not opened: make it with "
+                                 "agent_document_index_new()"));
+      return;
+    }
   if (self->indexing)
     {
       g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_BUSY,

@@ -143,7 +143,17 @@ def test_bad_file():
         raise AssertionError('a file that is not SQLite is refused')
 
 
+def test_not_opened():
+    # Made by GObject alone, without new(): no database, an error, no crash
+    index = Agent.DocumentIndex(path=os.path.join(TMP, 'never.db'),
+                                provider=Agent.Provider.new('openai'))
+    error = run_async(lambda cb: index.update_async(None, cb), index.update_finish)
+    check(isinstance(error, GLib.Error), repr(error))
+    check('agent_document_index_new' in error.message, error.message)
+    check(not os.path.exists(os.path.join(TMP, 'never.db')), 'nothing was made')
+
+
 try:
-    run_tests([test_update, test_search, test_tool, test_bad_file])
+    run_tests([test_update, test_search, test_tool, test_bad_file, test_not_opened])
 finally:
     shutil.rmtree(TMP, ignore_errors=True)
