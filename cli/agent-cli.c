@@ -27,6 +27,7 @@
 #include "agent-cli-approval.h"
 #include "agent-cli-attach.h"
 #include "agent-cli-context.h"
+#include "agent-cli-documents.h"
 #include "agent-cli-log.h"
 #include "agent-cli-mcp.h"
 #include "agent-cli-mcp-context.h"
@@ -896,7 +897,9 @@ create_session (GError **error)
 
   for (guint i = 0; opt_tools != NULL && opt_tools[i] != NULL; i++)
     {
-      g_autoptr(AgentTool) tool = cli_web_tool_new (opt_tools[i], error);
+      g_autoptr(AgentTool) tool = g_str_equal (opt_tools[i], "search_documents")
+                                    ? cli_documents_tool_new (provider, error)
+                                    : cli_web_tool_new (opt_tools[i], error);
 
       if (tool == NULL)
         return NULL;
@@ -1049,6 +1052,7 @@ run (int   argc,
   g_option_context_add_main_entries (context, cli_models_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_voice_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, cli_web_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, cli_documents_entries, GETTEXT_PACKAGE);
   description = g_strconcat (
     _("The prompt is read from standard input when none is given; in a terminal, "
       "each line is a turn of one conversation.\n"
@@ -1172,6 +1176,10 @@ run (int   argc,
    * leave with it; then Ctrl-C stops the turn. (Until here, nothing needs
    * cleaning up: they end agent-cli at once.) */
   handle_signals (&cli);
+
+  if ((status = cli_documents_update (agent_session_get_provider (session), output, opt_json,
+                                      starting)) >= 0)
+    return cli.interrupted ? EXIT_INTERRUPTED : status;
 
   if ((status = cli_mcp_attach (&mcp, session, output, opt_json, starting)) >= 0)
     return cli.interrupted ? EXIT_INTERRUPTED : status;
@@ -1304,5 +1312,6 @@ main (int   argc,
 
   status = run (argc, argv);
   cli_profiles_free ();
+  cli_documents_free ();
   return cli_output_finish (status);
 }
