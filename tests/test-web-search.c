@@ -386,6 +386,8 @@ test_tavily_errors (void)
                        "Tavily takes no more searches for now (HTTP 429");
   assert_search_fails (good, "break", AGENT_ERROR_HTTP, 500, "HTTP 500: Internal error");
   g_assert_cmpuint (tavily->n_requests, ==, 3);
+  /* A caller that does not want the error */
+  g_assert_null (agent_search_backend_search (wrong, "x", 1, NULL, NULL));
 
   none = agent_search_backend_new_tavily (NULL, NULL, &error);
   g_assert_null (none);

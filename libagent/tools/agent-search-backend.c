@@ -354,25 +354,30 @@ _agent_search_backend_send_json (AgentSearchBackend  *self,
     {
       g_autoptr(GBytes) answer = read_answer (self, stream, MAX_ERROR_BYTES, cancellable, NULL);
       g_autofree char *detail = error_detail (answer, secrets);
+      g_autofree char *text = NULL;
+      GError *failure;
 
       if (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
-        g_set_error (error, AGENT_ERROR, AGENT_ERROR_AUTHENTICATION,
-                     _("%s refused the API key (HTTP %u)"), name, status);
+        text = g_strdup_printf (_("%s refused the API key (HTTP %u)"), name, status);
       else if (status == 429)   /* Too Many Requests */
-        g_set_error (error, AGENT_ERROR, AGENT_ERROR_HTTP,
-                     _("%s takes no more searches for now (HTTP %u, too many requests)"),
-                     name, status);
+        text = g_strdup_printf (_("%s takes no more searches for now (HTTP %u, too many "
+                                  "requests)"), name, status);
       else
-        g_set_error (error, AGENT_ERROR, AGENT_ERROR_HTTP,
-                     _("Searching with %s at %s failed: HTTP %u"), name, shown, status);
+        text = g_strdup_printf (_("Searching with %s at %s failed: HTTP %u"), name, shown, status);
       if (detail != NULL)
         {
-          g_autofree char *message_text = g_strdup_printf ("%s: %s", (*error)->message, detail);
+          char *with_detail = g_strconcat (text, ": ", detail, NULL);
 
-          g_free ((*error)->message);
-          (*error)->message = g_steal_pointer (&message_text);
+          g_free (text);
+          text = with_detail;
         }
-      _agent_error_set_http_status (*error, status);
+      failure = g_error_new_literal (AGENT_ERROR,
+                                     status == SOUP_STATUS_UNAUTHORIZED ||
+                                     status == SOUP_STATUS_FORBIDDEN
+                                     ? AGENT_ERROR_AUTHENTICATION : AGENT_ERROR_HTTP,
+                                     text);
+      _agent_error_set_http_status (failure, status);
+      g_propagate_error (error, failure);
       return NULL;
     }
 
