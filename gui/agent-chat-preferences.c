@@ -33,6 +33,7 @@
 #include "agent-chat-names.h"
 #include "agent-chat-popover.h"
 #include "agent-chat-preferences.h"
+#include "agent-chat-preferences-search.h"
 #include "agent-chat-profiles.h"
 #include "agent-chat-servers-group.h"
 
@@ -67,6 +68,7 @@ struct _AgentChatPreferences
   GtkSpinButton        *top_p_spin;
   GtkSpinButton        *seed_spin;
   AdwPreferencesGroup  *tools_group;
+  AgentChatPreferencesSearch *search_group;
 
   GSettings            *settings;
   AgentChatSecretStore *secrets;
@@ -603,6 +605,7 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
   object_class->dispose = agent_chat_preferences_dispose;
 
   g_type_ensure (AGENT_CHAT_TYPE_SERVERS_GROUP);
+  g_type_ensure (AGENT_CHAT_TYPE_PREFERENCES_SEARCH);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Chat/agent-chat-preferences.ui");
@@ -633,6 +636,7 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, top_p_spin);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, seed_spin);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, tools_group);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, search_group);
   gtk_widget_class_bind_template_callback (widget_class, on_model_activated);
 }
 
@@ -846,6 +850,7 @@ agent_chat_preferences_new (GtkWindow            *parent,
                    G_SETTINGS_BIND_DEFAULT);
   bind_context_settings (self, settings);
   bind_sampling_settings (self, settings);
+  agent_chat_preferences_search_setup (self->search_group, settings, secrets);
   if (mcp_servers != NULL)
     adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self),
                                 ADW_PREFERENCES_PAGE (agent_chat_mcp_page_new (mcp_servers)));
