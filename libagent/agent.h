@@ -52,6 +52,7 @@
 # include "agent-usage.h"
 # if AGENT_HAS_STORE
 #  include "agent-conversation.h"
+#  include "agent-document-index.h"
 #  include "agent-store.h"
 #  include "agent-search-result.h"
 # endif

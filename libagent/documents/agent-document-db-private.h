@@ -60,6 +60,11 @@ GPtrArray       *_agent_document_db_search      (AgentDocumentDb  *db,
                                                  guint             k,
                                                  GError          **error);
 void             _agent_document_hit_free       (AgentDocumentHit *hit);
+/* How many files and chunks the index holds */
+gboolean         _agent_document_db_count       (AgentDocumentDb  *db,
+                                                 guint            *n_files,
+                                                 guint            *n_chunks,
+                                                 GError          **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AgentDocumentDb, _agent_document_db_close)
 

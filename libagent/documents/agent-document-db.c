@@ -399,3 +399,27 @@ _agent_document_db_search (AgentDocumentDb  *self,
 
   return g_steal_pointer (&hits);
 }
+
+/* Documented in agent-document-db-private.h */
+gboolean
+_agent_document_db_count (AgentDocumentDb  *self,
+                          guint            *n_files,
+                          guint            *n_chunks,
+                          GError          **error)
+{
+  sqlite3_stmt *statement = NULL;
+  int rc;
+
+  if (sqlite3_prepare_v2 (self->db,
+                          "SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM chunks)",
+                          -1, &statement, NULL) != SQLITE_OK)
+    return fail (self, error);
+  rc = sqlite3_step (statement);
+  if (rc == SQLITE_ROW)
+    {
+      *n_files = sqlite3_column_int (statement, 0);
+      *n_chunks = sqlite3_column_int (statement, 1);
+    }
+  sqlite3_finalize (statement);
+  return rc == SQLITE_ROW || fail (self, error);
+}

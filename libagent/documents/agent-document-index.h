@@ -34,6 +34,7 @@ G_DECLARE_FINAL_TYPE (AgentDocumentIndex, agent_document_index, AGENT, DOCUMENT_
  *   "files-total"   guint     files found in the running update
  *   "n-files"       guint     files in the index
  *   "n-chunks"      guint     chunks in the index
+ *   "max-file-size" guint64   larger files fail (read-write)
  * Signals:
  *   "file-indexed"  (const char *path, guint n_chunks)
  *   "file-failed"   (const char *path, const GError *error) — the update
@@ -56,6 +57,11 @@ const char * const  *agent_document_index_get_folders      (AgentDocumentIndex  
 AGENT_AVAILABLE_IN_ALL
 void                 agent_document_index_set_folders      (AgentDocumentIndex   *self,
                                                             const char * const   *folders);
+AGENT_AVAILABLE_IN_ALL
+guint64              agent_document_index_get_max_file_size (AgentDocumentIndex *self);
+AGENT_AVAILABLE_IN_ALL
+void                 agent_document_index_set_max_file_size (AgentDocumentIndex *self,
+                                                             guint64             max_file_size);
 AGENT_AVAILABLE_IN_ALL
 gboolean             agent_document_index_get_indexing     (AgentDocumentIndex   *self);
 AGENT_AVAILABLE_IN_ALL
