@@ -22,8 +22,9 @@ on_search_key_looked_up (GObject      *object,
                          gpointer      user_data)
 {
   g_autoptr(AgentChatWindow) self = user_data;
+  AgentChatKeySource source;
   g_autofree char *key = agent_chat_secret_store_lookup_finish (AGENT_CHAT_SECRET_STORE (object),
-                                                                result, NULL, NULL);
+                                                                result, &source, NULL);
 
   if (self->connection == NULL)  /* closed meanwhile */
     return;
