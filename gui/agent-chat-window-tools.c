@@ -2,7 +2,9 @@
  *
  * The tools a window's session gets from Preferences besides the built-in
  * ones of the Tools group: web_search, when a web search service is set
- * (Preferences › Web Search). Without one, the tool is not offered.
+ * (Preferences › Web Search), and search_documents, while Preferences ›
+ * Documents have folders (the app's AgentChatDocuments holds their index).
+ * Without them, the tools are not offered.
  *
  * A service with a key waits for it before the turn, as the model
  * server's: the first time, the keyring is asked (it may want to be
@@ -13,6 +15,7 @@
 
 #include "config.h"
 
+#include "agent-chat-application.h"
 #include "agent-chat-web-search.h"
 #include "agent-chat-window-private.h"
 
@@ -84,14 +87,33 @@ add_web_search (AgentChatWindow *self)
   agent_session_add_tool (self->session, tool);
 }
 
+static void
+add_search_documents (AgentChatWindow *self)
+{
+#if AGENT_HAS_STORE
+  AgentChatApplication *app = _agent_chat_window_get_application (self);
+  AgentChatDocuments *documents = app != NULL ? agent_chat_application_get_documents (app) : NULL;
+  AgentDocumentIndex *index = documents != NULL ? agent_chat_documents_get_index (documents)
+                                                : NULL;
+  g_autoptr(AgentTool) tool = NULL;
+
+  if (index == NULL)
+    return;
+  tool = agent_search_documents_tool_new (index);
+  agent_session_add_tool (self->session, tool);
+#endif
+}
+
 /**
  * _agent_chat_window_add_search_tools:
  * @self: a #AgentChatWindow
  *
- * Gives the session web_search, when a service is set.
+ * Gives the session web_search, when a service is set, and
+ * search_documents, while there are folders to search.
  */
 void
 _agent_chat_window_add_search_tools (AgentChatWindow *self)
 {
   add_web_search (self);
+  add_search_documents (self);
 }
