@@ -7,7 +7,12 @@
 # - Web Search: SearXNG chosen and the address of a SearXNG-shaped server on
 #   127.0.0.1 typed; a turn whose model calls web_search, allowed, gets
 #   that server's results, and the chat shows them;
-# - with no service, web_search is not offered.
+# - with no service, web_search is not offered;
+# - Documents: a folder preset in the settings (the folder chooser is
+#   another program's window), the embedding model typed and Index Now
+#   clicked; the Index row reaches n of n files and says what it holds, the
+#   embeddings were asked with that model, and a turn whose model calls
+#   search_documents gets the passage of the right file.
 #
 # Runs under dbus-run-session and xvfb-run; waits for states, never for time.
 #
@@ -30,7 +35,7 @@ from agenttestgui import (App, FocusTracker, all_nodes, click_at, find_node,  # 
                           turn_over, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
-N_TESTS = 6
+N_TESTS = 11
 
 RESULT_TITLE = "GNOME Human Interface Guidelines"
 RESULT_URL = "https://developer.gnome.org/hig/"
@@ -223,12 +228,114 @@ def web_search_part(home, server, searx, focus):
         chat.kill()
 
 
+DOCUMENTS = {
+    "penguins.md": "# Penguins\n\nEmperor penguins huddle together through the Antarctic "
+                   "winter, taking turns at the windy edge of the group.\n",
+    "volcano.txt": "A volcano erupts when magma rises through the crust and pressure "
+                   "breaks the rock above it.\n",
+    "bread.md": "# Bread\n\nKnead the dough for ten minutes, let it rise, and bake it "
+                "until the crust sounds hollow.\n",
+}
+
+
+def index_subtitle(window):
+    """What the Index row says under its title: how far an update is, or
+    what the index holds."""
+    return walking(lambda: [n.name for n in all_nodes(window)
+                            if n.getRole() == pyatspi.ROLE_LABEL and n.name and
+                            (n.name.startswith("Indexing") or " files, " in n.name or
+                             n.name in ("Not indexed yet", "Looking for files…"))]) or []
+
+
+def progress_value(window):
+    bar = find_node(window, "Files Indexed", pyatspi.ROLE_PROGRESS_BAR)
+    try:
+        return bar.queryValue().currentValue if bar is not None else None
+    except Exception:
+        return None
+
+
+def documents_part(home, server, focus):
+    folder = os.path.join(home, "documents")
+    os.makedirs(folder)
+    for name, text in DOCUMENTS.items():
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(text)
+    server.vocabulary = ["penguin", "huddle", "antarctic", "volcano", "magma", "bread", "dough"]
+    chat = App(home, server.url, "scripted", "document-folders=['%s']\n" % folder)
+    try:
+        app = chat.start()
+        if app is None:
+            tap(False, "the app starts with a documents folder")
+            return
+
+        prefs = open_preferences(focus, app)
+        typed = prefs is not None and type_in_entry(focus, prefs, "Embedding Model", "embed-test")
+        button = prefs and walking(lambda: next((n for n in all_nodes(prefs)
+                                                 if n.getRole() == pyatspi.ROLE_PUSH_BUTTON and
+                                                 # GTK 4.8: "_Index Now Index Now"
+                                                 n.name.replace("_", "").startswith("Index Now")),
+                                                None))
+        # Typed, the model starts an update of its own; once it is over, a
+        # fourth file comes, and Index Now is clicked for it
+        first = None
+        if button is not None and scroll_to(focus, prefs, button):
+            first = focus.wait(lambda: state(button, pyatspi.STATE_SENSITIVE) and
+                               "3 files, 3 chunks" in index_subtitle(prefs), 60)
+            with open(os.path.join(folder, "tides.txt"), "w") as f:
+                f.write("The tides follow the moon.\n")
+            click_at(button)
+        done = first and focus.wait(
+            lambda: state(button, pyatspi.STATE_SENSITIVE) and
+            "4 files, 4 chunks" in index_subtitle(prefs), 60)
+        tap(typed and first and done and progress_value(prefs) == 1.0,
+            "Index Now: the progress reaches 4 of 4 files and the row says what the index "
+            "holds (%r, %r)" % (index_subtitle(prefs) if prefs else None,
+                                progress_value(prefs) if prefs else None))
+        models = set(r.get("model") for r in server.embedding_requests)
+        tap("embed-test" in models, "the embeddings are asked with the model typed (%r)" % models)
+        tap(focus.wait(lambda: os.path.exists(os.path.join(home, "data", "agent-chat",
+                                                           "documents.db")), 10),
+            "the index is in the app's data folder")
+        screenshot("documents-preferences")
+        close_preferences(focus, app)
+
+        # The model searches the documents
+        server.add_tool_call("search_documents",
+                             json.dumps({"query": "penguins huddle antarctic"}))
+        server.add_text("They huddle.")
+        before = len(server.requests)
+        send("What do penguins do in winter?")
+        allow = focus.wait(lambda: allow_button(app) or
+                           (shows(app, "They huddle.") and turn_over(app)), 30)
+        offered = len(server.requests) > before and \
+            "search_documents" in tools_of(server.requests[before])
+        if allow is not True and allow is not None:
+            click_at(allow)
+        focus.wait(lambda: shows(app, "They huddle.") and turn_over(app), 30)
+        results = tool_results(server.requests[-1]) if len(server.requests) > before + 1 else []
+        found = []
+        try:
+            found = json.loads(results[-1]) if results else []
+        except ValueError:
+            pass
+        tap(offered, "with folders, the turn offers search_documents")
+        tap(found and isinstance(found, list) and
+            found[0].get("path", "").endswith("penguins.md") and "huddle" in found[0].get("text", ""),
+            "search_documents gives the model the passage of the right file (%r)" %
+            (results[-1][:300] if results else None,))
+        screenshot("documents-result")
+    finally:
+        chat.kill()
+
+
 def main(home):
     server = ScriptedServer()
     searx = SearxServer()
     focus = FocusTracker()
     try:
         web_search_part(os.path.join(home, "web"), server, searx, focus)
+        documents_part(os.path.join(home, "documents"), server, focus)
     finally:
         searx.close()
         server.close()
