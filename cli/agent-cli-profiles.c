@@ -7,10 +7,12 @@
  * conversation remembers, else, for a new conversation given neither
  * --provider nor --base-url, $AGENT_PROFILE or the file's default. It
  * gives the provider, base URL, model, request settings and context
- * window that options do not (none when --provider names another API); its API key comes from the keyring (found by provider
- * and base URL) or the provider's variable, as without a profile.
- * --profiles lists them, --save-profile NAME keeps --provider, --base-url
- * and --model as a new one.
+ * window that options do not (none when --provider names another API),
+ * and the search service of --tool web_search when no --search-* option
+ * is given; its API key comes from the keyring (found by provider and base
+ * URL) or the provider's variable, as without a profile. --profiles lists
+ * them, --save-profile NAME keeps --provider, --base-url, --model,
+ * --search-provider and --search-url as a new one.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -20,6 +22,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-cli-profiles.h"
+#include "agent-cli-web.h"
 
 static char *opt_profile;
 static gboolean opt_profiles;
@@ -35,7 +38,8 @@ const GOptionEntry cli_profiles_entries[] = {
   { "profiles", 0, 0, G_OPTION_ARG_NONE, &opt_profiles,
     N_("List the profiles, and exit"), NULL },
   { "save-profile", 0, 0, G_OPTION_ARG_STRING, &opt_save_profile,
-    N_("Keep --provider, --base-url and --model as the profile NAME, and exit"), N_("NAME") },
+    N_("Keep --provider, --base-url, --model, --search-provider and --search-url as the profile "
+       "NAME, and exit"), N_("NAME") },
   { NULL }
 };
 
@@ -120,6 +124,8 @@ list_profiles (gboolean json)
       add_member (builder, "provider", agent_profile_get_provider (profile));
       add_member (builder, "base-url", base_url);
       add_member (builder, "model", model);
+      add_member (builder, "search-provider", agent_profile_get_search_provider (profile));
+      add_member (builder, "search-url", agent_profile_get_search_url (profile));
       json_builder_set_member_name (builder, "default");
       json_builder_add_boolean_value (builder, is_default);
       print_line (builder);
@@ -127,8 +133,9 @@ list_profiles (gboolean json)
   return EXIT_SUCCESS;
 }
 
-/* --save-profile NAME: the provider (openai when not given), base URL and
- * model of the options, as a new profile at the end */
+/* --save-profile NAME: the provider (openai when not given), base URL,
+ * model and search service (--search-provider, --search-url) of the
+ * options, as a new profile at the end */
 static int
 save_profile (CliOutput               *output,
               const CliProfileOptions *options)
@@ -137,6 +144,7 @@ save_profile (CliOutput               *output,
   g_autoptr(AgentProfile) profile = NULL;
   g_autofree char *saved = NULL;
   const char *base_url = *options->base_url;
+  const char *search_provider, *search_url;
   GError *error = NULL;
 
   /* What the file would refuse to read back is not written */
@@ -152,12 +160,17 @@ save_profile (CliOutput               *output,
                                              base_url));
     }
 
+  if (!cli_web_get_search_options (&search_provider, &search_url, &error))
+    return cli_output_fail (output, error);
+
   provider = agent_provider_new (*options->provider ? *options->provider : "openai", &error);
   if (provider == NULL)
     return cli_output_fail (output, error);
   profile = agent_profile_new (opt_save_profile, agent_provider_get_name (provider));
   agent_profile_set_base_url (profile, base_url);
   agent_profile_set_model (profile, *options->model);
+  agent_profile_set_search_provider (profile, search_provider);
+  agent_profile_set_search_url (profile, search_url);
   if (!agent_profile_list_add (list, profile, &error) || !agent_profile_list_save (list, &error))
     return cli_output_fail (output, error);
 

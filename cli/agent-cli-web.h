@@ -18,4 +18,9 @@ extern const GOptionEntry cli_web_entries[];
 AgentTool *cli_web_tool_new (const char  *name,
                              GError     **error);
 
+/* --search-provider and --search-url, for --save-profile */
+gboolean   cli_web_get_search_options (const char **name,
+                                       const char **url,
+                                       GError     **error);
+
 G_END_DECLS

@@ -7,7 +7,10 @@
 
 #include <agent.h>
 
+#include "agent-test-tavily.h"
 #include "agent-test-util.h"
+
+#define TAVILY_KEY "tvly-profile-key-8a7b6c5d4e"
 
 typedef struct
 {
@@ -228,6 +231,11 @@ static const Malformed malformed[] = {
     "anthropic, ollama, gemini" },
   { "[Profile A]\nprovider=ollama\nbase-url=ftp://user:hunter2@example.com\n",
     ": profile “A”: base-url is not an http or https URL" },
+  { "[Profile A]\nprovider=ollama\nsearch-provider=altavista\n",
+    ": profile “A”: search-provider is “altavista”, not one of searxng, brave, tavily" },
+  { "[Profile A]\nprovider=ollama\nsearch-provider=searxng\n"
+    "search-url=gopher://user:hunter2@searx.example\n",
+    ": profile “A”: search-url is not an http or https URL" },
   { "[Profiles]\ndefault=B\n[Profile A]\nprovider=ollama\n",
     ": [Profiles] default is “B”, which is no profile of the file" },
   { "[Profile  A]\nprovider=ollama\n",
@@ -343,6 +351,71 @@ test_no_password (Fixture       *fixture,
   g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
   g_assert_null (strstr (error->message, "hunter2"));
   g_assert_false (g_file_test (fixture->path, G_FILE_TEST_EXISTS));
+
+  /* Nor in the search URL */
+  agent_profile_set_base_url (profile, NULL);
+  agent_profile_set_search_provider (profile, "searxng");
+  agent_profile_set_search_url (profile, "https://me:hunter2@searx.example");
+  g_clear_error (&error);
+  g_assert_false (agent_profile_list_save (list, &error));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+  agent_test_assert_contains (error->message, "search URL");
+  g_assert_null (strstr (error->message, "hunter2"));
+  g_assert_false (g_file_test (fixture->path, G_FILE_TEST_EXISTS));
+}
+
+/* A profile's web search: an older file without it loads, and it goes to
+ * the file and back, without its key */
+static void
+test_search_round_trip (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(AgentProfileList) list = agent_profile_list_new (fixture->path);
+  g_autoptr(AgentProfileList) again = agent_profile_list_new (fixture->path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  AgentProfile *old, *read;
+  guint notified = 0;
+
+  write_profiles (fixture, "[Profile Old]\nprovider=ollama\nmodel=qwen3\n");
+  g_assert_true (agent_profile_list_load (list, &error));
+  g_assert_no_error (error);
+  old = agent_profile_list_lookup (list, "Old");
+  g_assert_null (agent_profile_get_search_provider (old));
+  g_assert_null (agent_profile_get_search_url (old));
+  g_assert_null (agent_profile_create_search_backend (old, &error));
+  g_assert_no_error (error);
+
+  g_signal_connect (old, "notify::search-provider", G_CALLBACK (agent_test_count_notify),
+                    &notified);
+  agent_profile_set_search_provider (old, "tavily");
+  agent_profile_set_search_provider (old, "tavily");
+  g_assert_cmpuint (notified, ==, 1);
+  g_object_set (old, "search-url", "https://tavily.example/api", NULL);
+  g_assert_true (agent_profile_list_save (list, &error));
+  g_assert_no_error (error);
+
+  g_file_get_contents (fixture->path, &contents, NULL, &error);
+  g_assert_no_error (error);
+  agent_test_assert_contains (contents, "search-provider=tavily\n");
+  agent_test_assert_contains (contents, "search-url=https://tavily.example/api\n");
+  g_assert_null (strstr (contents, "tvly-"));
+
+  g_assert_true (agent_profile_list_load (again, &error));
+  g_assert_no_error (error);
+  read = agent_profile_list_lookup (again, "Old");
+  g_assert_cmpstr (agent_profile_get_search_provider (read), ==, "tavily");
+  g_assert_cmpstr (agent_profile_get_search_url (read), ==, "https://tavily.example/api");
+  g_assert_cmpstr (agent_profile_get_model (read), ==, "qwen3");
+
+  /* Taken away, it leaves the file */
+  agent_profile_set_search_provider (read, NULL);
+  agent_profile_set_search_url (read, "");
+  g_assert_null (agent_profile_get_search_url (read));
+  g_assert_true (agent_profile_list_save (again, &error));
+  g_clear_pointer (&contents, g_free);
+  g_file_get_contents (fixture->path, &contents, NULL, &error);
+  g_assert_null (strstr (contents, "search-"));
 }
 
 typedef struct
@@ -509,6 +582,73 @@ test_create_provider (void)
   agent_test_assert_contains (error->message, "telepathy");
 }
 
+static void
+done_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* The profile's search backend, its key from the variable: the async
+ * call too, without a keyring to look in (no bus) */
+static void
+test_create_search_backend (void)
+{
+  AgentTestTavily *tavily = agent_test_tavily_new (TAVILY_KEY);
+  g_autoptr(AgentProfile) profile = agent_profile_new ("Web", "openai");
+  g_autoptr(AgentProfile) unknown = agent_profile_new ("Odd", "openai");
+  g_autoptr(AgentSearchBackend) backend = NULL;
+  g_autoptr(AgentSearchBackend) from_async = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonNode) results = NULL;
+  g_autoptr(GError) error = NULL;
+
+  agent_profile_set_search_provider (profile, "tavily");
+  agent_profile_set_search_url (profile, tavily->base);
+
+  g_unsetenv ("TAVILY_API_KEY");
+  g_assert_null (agent_profile_create_search_backend (profile, &error));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+  agent_test_assert_contains (error->message, "“Web”");
+  agent_test_assert_contains (error->message, "TAVILY_API_KEY");
+  g_clear_error (&error);
+
+  g_setenv ("TAVILY_API_KEY", TAVILY_KEY, TRUE);
+  backend = agent_profile_create_search_backend (profile, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (agent_search_backend_get_name (backend), ==, "Tavily");
+  results = agent_search_backend_search (backend, "profiles", 4, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tavily->last_bearer, ==, "Bearer " TAVILY_KEY);
+  g_assert_cmpint (tavily->last_max_results, ==, 4);
+
+  /* No Secret Service on this bus: the variable's key */
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus", TRUE);
+  agent_profile_create_search_backend_async (profile, NULL, done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  from_async = agent_profile_create_search_backend_finish (profile, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (from_async);
+  g_unsetenv ("TAVILY_API_KEY");
+
+  agent_profile_set_search_provider (unknown, "altavista");
+  g_assert_null (agent_profile_create_search_backend (unknown, &error));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+  agent_test_assert_contains (error->message, "“altavista”");
+  g_clear_error (&error);
+  agent_profile_set_search_provider (unknown, "searxng");
+  g_assert_null (agent_profile_create_search_backend (unknown, &error));
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+  agent_test_assert_contains (error->message, "“Odd”");
+
+  g_assert_finalize_object (g_steal_pointer (&from_async));
+  agent_test_tavily_free (tavily);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -524,12 +664,14 @@ main (int   argc,
   ADD ("malformed-keeps-list", test_malformed_keeps_list);
   ADD ("add-rename-remove", test_add_rename_remove);
   ADD ("no-password", test_no_password);
+  ADD ("search-round-trip", test_search_round_trip);
   ADD ("changed", test_changed);
   ADD ("changed-new-folder", test_changed_new_folder);
 #undef ADD
   g_test_add_func ("/profiles/default-path", test_default_path);
   g_test_add_func ("/profiles/properties", test_profile_properties);
   g_test_add_func ("/profiles/create-provider", test_create_provider);
+  g_test_add_func ("/profiles/create-search-backend", test_create_search_backend);
 
   return g_test_run ();
 }

@@ -1,5 +1,6 @@
-/* test-web-search.c — web_search against loopback SearXNG- and
- * Brave-shaped servers, and both web tools through a session's turn
+/* test-web-search.c — web_search against loopback SearXNG-, Brave- and
+ * Tavily-shaped servers, the backends by name, and both web tools through
+ * a session's turn
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -13,10 +14,12 @@
 
 #include "agent-test-openai.h"
 #include "agent-test-server.h"
+#include "agent-test-tavily.h"
 #include "agent-test-turn.h"
 #include "agent-test-util.h"
 
 #define KEY "brave-key-0123456789abcdef"
+#define TAVILY_KEY "tvly-test-key-5f3e2d1c0b9a"
 
 typedef struct
 {
@@ -298,6 +301,164 @@ test_errors (void)
   search_free (search);
 }
 
+/* Tavily: a JSON POST with the key as a bearer token */
+static void
+test_tavily (void)
+{
+  AgentTestTavily *tavily = agent_test_tavily_new (TAVILY_KEY);
+  g_autoptr(AgentSearchBackend) backend = NULL;
+  g_autoptr(AgentTool) tool = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *result = NULL;
+  g_autofree char *base = g_strconcat (tavily->base, "/", NULL);
+  gboolean is_error = TRUE;
+  JsonArray *results;
+  JsonObject *first;
+
+  backend = agent_search_backend_new_tavily (TAVILY_KEY, base, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (agent_search_backend_get_name (backend), ==, "Tavily");
+  tool = agent_web_search_tool_new (backend);
+
+  result = run_tool (tool, "{\"query\": \"gnome \\\"shell\\\" & gtk\", \"count\": 3}",
+                     &is_error);
+  g_assert_false (is_error);
+  g_assert_cmpuint (tavily->n_requests, ==, 1);
+  g_assert_cmpstr (tavily->last_bearer, ==, "Bearer " TAVILY_KEY);
+  g_assert_cmpstr (tavily->last_content_type, ==, "application/json");
+  g_assert_cmpstr (tavily->last_query, ==, "gnome \"shell\" & gtk");
+  g_assert_cmpint (tavily->last_max_results, ==, 3);
+
+  /* The result without a URL is skipped */
+  results = parse_results (result, &root);
+  g_assert_cmpuint (json_array_get_length (results), ==, 2);
+  first = json_array_get_object_element (results, 0);
+  g_assert_cmpstr (json_object_get_string_member (first, "title"), ==, "Tavily one");
+  g_assert_cmpstr (json_object_get_string_member (first, "url"), ==,
+                   "https://one.tavily.example/");
+  g_assert_cmpstr (json_object_get_string_member (first, "snippet"), ==, "The first & best");
+
+  /* The count's default */
+  g_clear_pointer (&result, g_free);
+  result = run_tool (tool, "{\"query\": \"x\"}", &is_error);
+  g_assert_false (is_error);
+  g_assert_cmpint (tavily->last_max_results, ==, 5);
+
+  agent_test_tavily_free (tavily);
+}
+
+static void
+assert_search_fails (AgentSearchBackend *backend,
+                     const char         *query,
+                     int                 code,
+                     guint               status,
+                     const char         *expected)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) results = NULL;
+
+  results = agent_search_backend_search (backend, query, 5, NULL, &error);
+  g_assert_null (results);
+  g_assert_error (error, AGENT_ERROR, code);
+  g_assert_cmpuint (agent_error_get_http_status (error), ==, status);
+  agent_test_assert_contains (error->message, expected);
+  g_assert_null (strstr (error->message, TAVILY_KEY));
+  g_assert_null (strstr (error->message, "wrong-tavily"));
+}
+
+/* Tavily's errors keep their HTTP status and the service's words, never
+ * a key, even when the service echoes it */
+static void
+test_tavily_errors (void)
+{
+  AgentTestTavily *tavily = agent_test_tavily_new (TAVILY_KEY);
+  g_autoptr(AgentSearchBackend) good = agent_search_backend_new_tavily (TAVILY_KEY,
+                                                                         tavily->base, NULL);
+  g_autoptr(AgentSearchBackend) wrong =
+    agent_search_backend_new_tavily ("wrong-tavily-key-0123456789", tavily->base, NULL);
+  g_autoptr(GError) error = NULL;
+  AgentSearchBackend *none;
+
+  assert_search_fails (wrong, "x", AGENT_ERROR_AUTHENTICATION, 401,
+                       "Tavily refused the API key (HTTP 401): Unauthorized");
+  assert_search_fails (good, "too many", AGENT_ERROR_HTTP, 429,
+                       "Tavily takes no more searches for now (HTTP 429");
+  assert_search_fails (good, "break", AGENT_ERROR_HTTP, 500, "HTTP 500: Internal error");
+  g_assert_cmpuint (tavily->n_requests, ==, 3);
+  /* A caller that does not want the error */
+  g_assert_null (agent_search_backend_search (wrong, "x", 1, NULL, NULL));
+
+  none = agent_search_backend_new_tavily (NULL, NULL, &error);
+  g_assert_null (none);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+  agent_test_assert_contains (error->message, "Tavily needs an API key");
+  g_clear_error (&error);
+
+  none = agent_search_backend_new_tavily (TAVILY_KEY, "file:///etc", &error);
+  g_assert_null (none);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+  agent_test_assert_contains (error->message, "“file:///etc”");
+  g_assert_null (strstr (error->message, TAVILY_KEY));
+
+  agent_test_tavily_free (tavily);
+}
+
+/* The services by name, their URLs and variables */
+static void
+test_by_name (void)
+{
+  AgentTestTavily *tavily = agent_test_tavily_new (TAVILY_KEY);
+  const char * const *names = agent_search_backend_list_names ();
+  g_autoptr(AgentSearchBackend) searxng = NULL;
+  g_autoptr(AgentSearchBackend) brave = NULL;
+  g_autoptr(AgentSearchBackend) by_name = NULL;
+  g_autoptr(JsonNode) results = NULL;
+  g_autoptr(GError) error = NULL;
+  AgentSearchBackend *none;
+
+  g_assert_cmpuint (g_strv_length ((char **) names), ==, 3);
+  g_assert_true (g_strv_contains (names, "searxng"));
+  g_assert_true (g_strv_contains (names, "brave"));
+  g_assert_true (g_strv_contains (names, "tavily"));
+  g_assert_cmpstr (agent_search_backend_get_api_key_variable ("tavily"), ==, "TAVILY_API_KEY");
+  g_assert_cmpstr (agent_search_backend_get_api_key_variable ("brave"), ==, "BRAVE_API_KEY");
+  g_assert_null (agent_search_backend_get_api_key_variable ("searxng"));
+  g_assert_null (agent_search_backend_get_api_key_variable ("altavista"));
+  g_assert_cmpstr (agent_search_backend_get_default_url ("tavily"), ==, "https://api.tavily.com");
+  g_assert_null (agent_search_backend_get_default_url ("searxng"));
+
+  searxng = agent_search_backend_new_for_name ("searxng", "https://searx.example", "ignored",
+                                               &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (agent_search_backend_get_name (searxng), ==, "SearXNG");
+  brave = agent_search_backend_new_for_name ("brave", NULL, KEY, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (agent_search_backend_get_name (brave), ==, "Brave Search");
+
+  by_name = agent_search_backend_new_for_name ("tavily", tavily->base, TAVILY_KEY, &error);
+  g_assert_no_error (error);
+  results = agent_search_backend_search (by_name, "by name", 50, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (results)), ==, 2);
+  g_assert_cmpint (tavily->last_max_results, ==, 20);
+
+  none = agent_search_backend_new_for_name ("altavista", NULL, NULL, &error);
+  g_assert_null (none);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+  agent_test_assert_contains (error->message, "“altavista”");
+  g_clear_error (&error);
+  none = agent_search_backend_new_for_name ("searxng", NULL, NULL, &error);
+  g_assert_null (none);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  none = agent_search_backend_new_for_name ("tavily", NULL, "", &error);
+  g_assert_null (none);
+  g_assert_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT);
+
+  agent_test_tavily_free (tavily);
+}
+
 static gboolean
 approve_cb (AgentSession      *session,
             AgentToolCall     *call,
@@ -358,6 +519,9 @@ main (int   argc,
   g_test_add_func ("/web-search/brave", test_brave);
   g_test_add_func ("/web-search/brave-refused", test_brave_refused);
   g_test_add_func ("/web-search/errors", test_errors);
+  g_test_add_func ("/web-search/tavily", test_tavily);
+  g_test_add_func ("/web-search/tavily-errors", test_tavily_errors);
+  g_test_add_func ("/web-search/by-name", test_by_name);
   g_test_add_func ("/web-search/session-turn", test_session_turn);
 
   return g_test_run ();

@@ -2,7 +2,7 @@
  *
  * One group per profile, "[Profile NAME]", in the list's order, with the
  * keys provider (required), base-url, model, temperature, top-p, top-k,
- * seed and context-window; a group "[Profiles]" whose key default names the
+ * seed, context-window, search-provider and search-url; a group "[Profiles]" whose key default names the
  * default profile. Keys this version does not know are kept when the file
  * is written again, and so are comments (but those of groups when the
  * order changed). docs/profiles.md describes it.
@@ -90,6 +90,70 @@ read_integer (GKeyFile    *key_file,
   return TRUE;
 }
 
+/* An http or https URL, or NULL; its value is never shown (it may hold a
+ * password) */
+static gboolean
+read_url (GKeyFile    *key_file,
+          const char  *group,
+          const char  *path,
+          const char  *profile,
+          const char  *key,
+          char       **out,
+          GError     **error)
+{
+  g_autofree char *value = g_key_file_get_string (key_file, group, key, NULL);
+  g_autoptr(GUri) uri = NULL;
+
+  *out = NULL;
+  if (value == NULL || *g_strstrip (value) == '\0')
+    return TRUE;
+  uri = g_uri_parse (value, G_URI_FLAGS_NONE, NULL);
+  if (uri == NULL || (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 &&
+                      g_strcmp0 (g_uri_get_scheme (uri), "https") != 0))
+    {
+      /* Translators: the first is the file, the second the profile's name,
+       * the last a key such as base-url */
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("%s: profile “%s”: %s is not an http or https URL"), path, profile, key);
+      return FALSE;
+    }
+  *out = g_steal_pointer (&value);
+  return TRUE;
+}
+
+/* search-provider, one of the search services libagent knows, and
+ * search-url */
+static gboolean
+read_search (GKeyFile      *key_file,
+             const char    *group,
+             const char    *path,
+             AgentProfile  *profile,
+             GError       **error)
+{
+  const char *name = agent_profile_get_name (profile);
+  const char * const *names = agent_search_backend_list_names ();
+  g_autofree char *search_provider = NULL;
+  g_autofree char *search_url = NULL;
+
+  search_provider = g_key_file_get_string (key_file, group, "search-provider", NULL);
+  if (search_provider != NULL && *g_strstrip (search_provider) != '\0' &&
+      !g_strv_contains (names, search_provider))
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **) names);
+
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("%s: profile “%s”: search-provider is “%s”, not one of %s"),
+                   path, name, search_provider, known);
+      return FALSE;
+    }
+  if (!read_url (key_file, group, path, name, "search-url", &search_url, error))
+    return FALSE;
+
+  agent_profile_set_search_provider (profile, search_provider);
+  agent_profile_set_search_url (profile, search_url);
+  return TRUE;
+}
+
 static AgentProfile *
 read_profile (GKeyFile    *key_file,
               const char  *group,
@@ -134,21 +198,12 @@ read_profile (GKeyFile    *key_file,
   profile = agent_profile_new (name, provider);
   settings = agent_profile_get_settings (profile);
 
-  base_url = g_key_file_get_string (key_file, group, "base-url", NULL);
-  if (base_url != NULL && *g_strstrip (base_url) != '\0')
-    {
-      g_autoptr(GUri) uri = g_uri_parse (base_url, G_URI_FLAGS_NONE, NULL);
+  if (!read_url (key_file, group, path, name, "base-url", &base_url, error))
+    return NULL;
+  agent_profile_set_base_url (profile, base_url);
 
-      if (uri == NULL || (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 &&
-                          g_strcmp0 (g_uri_get_scheme (uri), "https") != 0))
-        {
-          /* The value is not shown: it may hold a password */
-          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                       _("%s: profile “%s”: base-url is not an http or https URL"), path, name);
-          return NULL;
-        }
-      agent_profile_set_base_url (profile, base_url);
-    }
+  if (!read_search (key_file, group, path, profile, error))
+    return NULL;
 
   model = g_key_file_get_string (key_file, group, "model", NULL);
   if (model != NULL)
@@ -274,6 +329,8 @@ write_profile (GKeyFile     *key_file,
   g_key_file_set_string (key_file, group, "provider", agent_profile_get_provider (profile));
   set_or_remove (key_file, group, "base-url", agent_profile_get_base_url (profile));
   set_or_remove (key_file, group, "model", agent_profile_get_model (profile));
+  set_or_remove (key_file, group, "search-provider", agent_profile_get_search_provider (profile));
+  set_or_remove (key_file, group, "search-url", agent_profile_get_search_url (profile));
   write_double (key_file, group, settings, "temperature",
                 agent_request_settings_get_temperature (settings));
   write_double (key_file, group, settings, "top-p", agent_request_settings_get_top_p (settings));

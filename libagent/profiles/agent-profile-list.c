@@ -482,22 +482,35 @@ agent_profile_list_load (AgentProfileList  *self,
 }
 
 static gboolean
+holds_password (const char *url)
+{
+  g_autoptr(GUri) uri = NULL;
+
+  if (url == NULL)
+    return FALSE;
+  uri = g_uri_parse (url, G_URI_FLAGS_HAS_PASSWORD, NULL);
+  return uri != NULL && g_uri_get_password (uri) != NULL;
+}
+
+static gboolean
 check_secrets (AgentProfileList  *self,
                GError           **error)
 {
   for (guint i = 0; i < self->profiles->len; i++)
     {
       AgentProfile *profile = g_ptr_array_index (self->profiles, i);
-      const char *base_url = agent_profile_get_base_url (profile);
-      g_autoptr(GUri) uri = NULL;
 
-      if (base_url == NULL)
-        continue;
-      uri = g_uri_parse (base_url, G_URI_FLAGS_HAS_PASSWORD, NULL);
-      if (uri != NULL && g_uri_get_password (uri) != NULL)
+      if (holds_password (agent_profile_get_base_url (profile)))
         {
           g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                        _("Profile “%s”: the base URL holds a password, which the profiles "
+                         "file does not keep"), agent_profile_get_name (profile));
+          return FALSE;
+        }
+      if (holds_password (agent_profile_get_search_url (profile)))
+        {
+          g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                       _("Profile “%s”: the search URL holds a password, which the profiles "
                          "file does not keep"), agent_profile_get_name (profile));
           return FALSE;
         }
@@ -513,7 +526,8 @@ check_secrets (AgentProfileList  *self,
  * Writes the profiles to the file, at once (a reader sees the old file or
  * the new one, never a part), making its folder if needed. Comments and
  * keys this version does not know, read by [method@Agent.ProfileList.load],
- * stay. No secret is written: a base URL that holds a password is refused.
+ * stay. No secret is written: a base URL or search URL that holds a password
+ * is refused.
  *
  * Returns: %TRUE if the file was written, or %FALSE with @error set
  *

@@ -24,12 +24,15 @@
  * ([property@Agent.Profile:provider]), where it is
  * ([property@Agent.Profile:base-url]), the model to ask
  * ([property@Agent.Profile:model]) and the defaults of its requests
- * ([property@Agent.Profile:settings], [property@Agent.Profile:context-window]).
+ * ([property@Agent.Profile:settings], [property@Agent.Profile:context-window]),
+ * and the web search its `web_search` tool uses
+ * ([property@Agent.Profile:search-provider], [property@Agent.Profile:search-url]).
  *
  * Profiles are kept in an [class@Agent.ProfileList], the file agent-chat and
  * agent-cli share. A profile holds no API key: the key stays in the keyring,
  * found by provider and base URL, or in the provider's environment variable;
- * [method@Agent.Profile.create_provider_async] finds it.
+ * [method@Agent.Profile.create_provider_async] finds it. So does the key of
+ * its search service: [method@Agent.Profile.create_search_backend_async].
  *
  * Since: 0.1
  */
@@ -43,6 +46,8 @@ struct _AgentProfile
   char                 *model;
   AgentRequestSettings *settings;
   guint64               context_window;
+  char                 *search_provider;
+  char                 *search_url;
 };
 
 enum {
@@ -53,6 +58,8 @@ enum {
   PROP_MODEL,
   PROP_SETTINGS,
   PROP_CONTEXT_WINDOW,
+  PROP_SEARCH_PROVIDER,
+  PROP_SEARCH_URL,
   N_PROPS
 };
 
@@ -69,6 +76,8 @@ agent_profile_finalize (GObject *object)
   g_free (self->provider);
   g_free (self->base_url);
   g_free (self->model);
+  g_free (self->search_provider);
+  g_free (self->search_url);
 
   G_OBJECT_CLASS (agent_profile_parent_class)->finalize (object);
 }
@@ -111,6 +120,12 @@ agent_profile_get_property (GObject    *object,
     case PROP_CONTEXT_WINDOW:
       g_value_set_uint64 (value, self->context_window);
       break;
+    case PROP_SEARCH_PROVIDER:
+      g_value_set_string (value, self->search_provider);
+      break;
+    case PROP_SEARCH_URL:
+      g_value_set_string (value, self->search_url);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -140,6 +155,12 @@ agent_profile_set_property (GObject      *object,
       break;
     case PROP_CONTEXT_WINDOW:
       agent_profile_set_context_window (self, g_value_get_uint64 (value));
+      break;
+    case PROP_SEARCH_PROVIDER:
+      agent_profile_set_search_provider (self, g_value_get_string (value));
+      break;
+    case PROP_SEARCH_URL:
+      agent_profile_set_search_url (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -230,6 +251,34 @@ agent_profile_class_init (AgentProfileClass *klass)
    */
   properties[PROP_CONTEXT_WINDOW] =
     g_param_spec_uint64 ("context-window", NULL, NULL, 0, G_MAXUINT64, 0,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProfile:search-provider:
+   *
+   * The service the `web_search` tool asks with this profile, one of
+   * [func@Agent.SearchBackend.list_names] (`searxng`, `brave`, `tavily`),
+   * or %NULL for none: then the tool is not offered.
+   * [method@Agent.Profile.create_search_backend_async] makes its backend,
+   * with its key from the keyring.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_SEARCH_PROVIDER] =
+    g_param_spec_string ("search-provider", NULL, NULL, NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AgentProfile:search-url:
+   *
+   * The URL of the search service: the SearXNG instance for `searxng`
+   * (which has no other), or an endpoint in place of the service's own
+   * for `brave` and `tavily`; %NULL for the service's own.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_SEARCH_URL] =
+    g_param_spec_string ("search-url", NULL, NULL, NULL,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -462,6 +511,97 @@ agent_profile_set_context_window (AgentProfile *self,
 }
 
 /**
+ * agent_profile_get_search_provider:
+ * @self: a [class@Agent.Profile]
+ *
+ * Gets the search service of the `web_search` tool.
+ * [property@Agent.Profile:search-provider].
+ *
+ * Returns: (transfer none) (nullable): the service's name, such as
+ *   `tavily`, or %NULL for no web search
+ *
+ * Since: 0.1
+ */
+const char *
+agent_profile_get_search_provider (AgentProfile *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROFILE (self), NULL);
+  return self->search_provider;
+}
+
+/**
+ * agent_profile_set_search_provider:
+ * @self: a [class@Agent.Profile]
+ * @search_provider: (nullable): one of [func@Agent.SearchBackend.list_names],
+ *   or %NULL for no web search
+ *
+ * Sets the search service of the `web_search` tool.
+ * [property@Agent.Profile:search-provider]. A name libagent does not know
+ * is kept, and refused when the backend is made.
+ *
+ * Since: 0.1
+ */
+void
+agent_profile_set_search_provider (AgentProfile *self,
+                                   const char   *search_provider)
+{
+  g_return_if_fail (AGENT_IS_PROFILE (self));
+
+  if (search_provider != NULL && *search_provider == '\0')
+    search_provider = NULL;
+  if (g_strcmp0 (self->search_provider, search_provider) == 0)
+    return;
+  g_free (self->search_provider);
+  self->search_provider = g_strdup (search_provider);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_PROVIDER]);
+}
+
+/**
+ * agent_profile_get_search_url:
+ * @self: a [class@Agent.Profile]
+ *
+ * Gets the URL of the search service.
+ * [property@Agent.Profile:search-url].
+ *
+ * Returns: (transfer none) (nullable): the URL, or %NULL for the
+ *   service's own
+ *
+ * Since: 0.1
+ */
+const char *
+agent_profile_get_search_url (AgentProfile *self)
+{
+  g_return_val_if_fail (AGENT_IS_PROFILE (self), NULL);
+  return self->search_url;
+}
+
+/**
+ * agent_profile_set_search_url:
+ * @self: a [class@Agent.Profile]
+ * @search_url: (nullable): the URL of the search service, or %NULL for
+ *   the service's own
+ *
+ * Sets the URL of the search service.
+ * [property@Agent.Profile:search-url].
+ *
+ * Since: 0.1
+ */
+void
+agent_profile_set_search_url (AgentProfile *self,
+                              const char   *search_url)
+{
+  g_return_if_fail (AGENT_IS_PROFILE (self));
+
+  if (search_url != NULL && *search_url == '\0')
+    search_url = NULL;
+  if (g_strcmp0 (self->search_url, search_url) == 0)
+    return;
+  g_free (self->search_url);
+  self->search_url = g_strdup (search_url);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_URL]);
+}
+
+/**
  * agent_profile_get_settings:
  * @self: a [class@Agent.Profile]
  *
@@ -489,6 +629,8 @@ _agent_profile_assign (AgentProfile *self,
   agent_profile_set_base_url (self, from->base_url);
   agent_profile_set_model (self, from->model);
   agent_profile_set_context_window (self, from->context_window);
+  agent_profile_set_search_provider (self, from->search_provider);
+  agent_profile_set_search_url (self, from->search_url);
   agent_request_settings_unset_all (self->settings);
   _agent_request_settings_merge (self->settings, from->settings);
   g_object_thaw_notify (G_OBJECT (self));

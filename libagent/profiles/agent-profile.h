@@ -13,6 +13,7 @@
 
 #include "agent-provider.h"
 #include "agent-request-settings.h"
+#include "agent-search-backend.h"
 #include "agent-version-macros.h"
 
 G_BEGIN_DECLS
@@ -45,6 +46,16 @@ AGENT_AVAILABLE_IN_ALL
 void                  agent_profile_set_context_window     (AgentProfile         *self,
                                                             guint64               context_window);
 AGENT_AVAILABLE_IN_ALL
+const char           *agent_profile_get_search_provider    (AgentProfile         *self);
+AGENT_AVAILABLE_IN_ALL
+void                  agent_profile_set_search_provider    (AgentProfile         *self,
+                                                            const char           *search_provider);
+AGENT_AVAILABLE_IN_ALL
+const char           *agent_profile_get_search_url         (AgentProfile         *self);
+AGENT_AVAILABLE_IN_ALL
+void                  agent_profile_set_search_url         (AgentProfile         *self,
+                                                            const char           *search_url);
+AGENT_AVAILABLE_IN_ALL
 AgentRequestSettings *agent_profile_get_settings           (AgentProfile         *self);
 AGENT_AVAILABLE_IN_ALL
 AgentProvider        *agent_profile_create_provider        (AgentProfile         *self,
@@ -56,6 +67,20 @@ void                  agent_profile_create_provider_async  (AgentProfile        
                                                             gpointer              user_data);
 AGENT_AVAILABLE_IN_ALL
 AgentProvider        *agent_profile_create_provider_finish (AgentProfile         *self,
+                                                            GAsyncResult         *result,
+                                                            GError              **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+AgentSearchBackend   *agent_profile_create_search_backend  (AgentProfile         *self,
+                                                            GError              **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+void                  agent_profile_create_search_backend_async
+                                                           (AgentProfile         *self,
+                                                            GCancellable         *cancellable,
+                                                            GAsyncReadyCallback   callback,
+                                                            gpointer              user_data);
+AGENT_AVAILABLE_IN_ALL
+AgentSearchBackend   *agent_profile_create_search_backend_finish
+                                                           (AgentProfile         *self,
                                                             GAsyncResult         *result,
                                                             GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 

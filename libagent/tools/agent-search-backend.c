@@ -1,10 +1,11 @@
 /* agent-search-backend.c — where web_search gets its results
  *
- * The base class, and its two backends: a SearXNG instance's JSON API
- * (keyless, often self-hosted) and the Brave Search API (a key sent in the
- * X-Subscription-Token header, never shown). Both are asked with a
- * blocking GET from the tool's worker thread, over a SoupSession of their
- * own, with the answer's size bounded.
+ * The base class, and its three backends: a SearXNG instance's JSON API
+ * (keyless, often self-hosted), the Brave Search API (a key sent in the
+ * X-Subscription-Token header, never shown) and the Tavily API (a JSON
+ * POST, its key as a bearer token). Each is asked with a blocking request
+ * from the tool's worker thread, over a SoupSession of its own, with the
+ * answer's size bounded; by name with agent_search_backend_new_for_name().
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -16,16 +17,17 @@
 #include <glib/gi18n-lib.h>
 #include <libsoup/soup.h>
 
-#include "tools/agent-search-backend.h"
+#include "tools/agent-search-backend-private.h"
 #include "tools/agent-html-text-private.h"
 #include "wire/agent-wire-util-private.h"
 #include "agent-error.h"
+#include "agent-error-private.h"
 #include "agent-util-private.h"
 #include "agent-version.h"
 
 #define SEARCH_TIMEOUT   20
 #define MAX_ANSWER_BYTES (1024 * 1024)
-#define BRAVE_URL        "https://api.search.brave.com/res/v1/web/search"
+#define MAX_ERROR_BYTES  (64 * 1024)
 
 /**
  * AgentSearchBackend:
@@ -33,11 +35,13 @@
  * A web search service, which the `web_search` tool
  * ([func@Agent.web_search_tool_new]) asks for results.
  *
- * libagent has two: a SearXNG instance's JSON API
+ * libagent has three: a SearXNG instance's JSON API
  * ([ctor@Agent.SearchBackend.new_searxng]), keyless and often
- * self-hosted, and the Brave Search API
- * ([ctor@Agent.SearchBackend.new_brave]), whose key is sent in a header
- * and never shown. A C program may subclass it for another service,
+ * self-hosted, the Brave Search API
+ * ([ctor@Agent.SearchBackend.new_brave]) and the Tavily API
+ * ([ctor@Agent.SearchBackend.new_tavily]), whose keys are sent in a header
+ * and never shown. [ctor@Agent.SearchBackend.new_for_name] makes one by
+ * its name. A C program may subclass it for another service,
  * implementing `search`, which runs in a worker thread.
  *
  * Since: 0.1
@@ -121,7 +125,7 @@ agent_search_backend_class_init (AgentSearchBackendClass *klass)
    * AgentSearchBackend:name:
    *
    * The name of the search service, shown in errors: `"SearXNG"`,
-   * `"Brave Search"`.
+   * `"Brave Search"`, `"Tavily"`.
    *
    * Since: 0.1
    */
@@ -189,10 +193,10 @@ agent_search_backend_search (AgentSearchBackend  *self,
 }
 
 /* Checks a base URL given by the caller */
-static char *
-check_base_url (const char  *base_url,
-                const char  *what,
-                GError     **error)
+char *
+_agent_search_backend_check_base_url (const char  *base_url,
+                                      const char  *what,
+                                      GError     **error)
 {
   g_autoptr(GUri) uri = NULL;
   g_autofree char *shown = NULL;
@@ -219,76 +223,58 @@ check_base_url (const char  *base_url,
   return g_strdup (base_url);
 }
 
-/* GET @url (with @query appended as parameters), bounded in size; the
- * answer parsed as JSON. @secret, if any, is kept out of errors. */
-static JsonNode *
-get_json (AgentSearchBackend  *self,
-          const char          *base_url,
-          GHashTable          *params,
-          const char          *key_header,
-          const char          *secret,
-          GCancellable        *cancellable,
-          GError             **error)
+/* The service's own words in an error answer (Tavily's
+ * {"detail": {"error": …}}, {"error": {"message": …}}, {"message": …}),
+ * cut short and with @secrets hidden; NULL if it has none */
+static char *
+error_detail (GBytes             *body,
+              const char * const *secrets)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *found = NULL;
+  gsize size = 0;
+  const char *data = body != NULL ? g_bytes_get_data (body, &size) : NULL;
+  JsonNode *node;
+
+  if (data == NULL || size == 0 || !json_parser_load_from_data (parser, data, size, NULL))
+    return NULL;
+
+  node = json_parser_get_root (parser);
+  for (guint depth = 0; node != NULL && found == NULL && depth < 3; depth++)
+    {
+      JsonObject *object;
+      JsonNode *next = NULL;
+      const char * const members[] = { "detail", "error", "message", NULL };
+
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        {
+          found = json_node_get_string (node);
+          break;
+        }
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        break;
+      object = json_node_get_object (node);
+      for (guint i = 0; members[i] != NULL && next == NULL; i++)
+        next = json_object_get_member (object, members[i]);
+      node = next;
+    }
+  if (found == NULL || found[0] == '\0')
+    return NULL;
+
+  return agent_excerpt (found, strlen (found), 200, secrets);
+}
+
+/* Reads the answer to @message from @stream, @max bytes at most */
+static GBytes *
+read_answer (AgentSearchBackend  *self,
+             GInputStream        *stream,
+             gsize                max,
+             GCancellable        *cancellable,
+             GError             **error)
 {
   const char *name = agent_search_backend_get_name (self);
-  const char * const secrets[] = { secret, NULL };
-  g_autoptr(SoupSession) session = NULL;
-  g_autoptr(SoupMessage) message = NULL;
-  g_autoptr(GInputStream) stream = NULL;
   g_autoptr(GByteArray) data = g_byte_array_new ();
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *encoded = soup_form_encode_hash (params);
-  g_autofree char *url = NULL;
-  g_autofree char *shown = _agent_url_hide_userinfo (base_url);
-  guint status;
-
-  url = g_strconcat (base_url, strchr (base_url, '?') != NULL ? "&" : "?", encoded, NULL);
-  message = soup_message_new ("GET", url);
-  if (message == NULL)
-    {
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                   _("Could not search with %s: “%s” is not a valid URL"), name, shown);
-      return NULL;
-    }
-  soup_message_headers_replace (soup_message_get_request_headers (message), "Accept",
-                                "application/json");
-  if (key_header != NULL && secret != NULL)
-    soup_message_headers_replace (soup_message_get_request_headers (message), key_header,
-                                  secret);
-
-  session = soup_session_new_with_options ("user-agent", "libagent/" AGENT_VERSION_S,
-                                           "timeout", SEARCH_TIMEOUT,
-                                           NULL);
-  stream = soup_session_send (session, message, cancellable, &local_error);
-  if (stream == NULL)
-    {
-      g_autofree char *reason = NULL;
-
-      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return NULL;
-        }
-      reason = agent_redact (local_error->message, secrets);
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_NETWORK,
-                   _("Could not reach %s at %s: %s"), name, shown, reason);
-      return NULL;
-    }
-
-  status = soup_message_get_status (message);
-  if (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
-    {
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_AUTHENTICATION,
-                   _("%s refused the API key (HTTP %u)"), name, status);
-      return NULL;
-    }
-  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
-    {
-      g_set_error (error, AGENT_ERROR, AGENT_ERROR_HTTP,
-                   _("Searching with %s at %s failed: HTTP %u"), name, shown, status);
-      return NULL;
-    }
 
   for (;;)
     {
@@ -309,15 +295,98 @@ get_json (AgentSearchBackend  *self,
       g_byte_array_set_size (data, old + n);
       if (n == 0)
         break;
-      if (data->len > MAX_ANSWER_BYTES)
+      if (data->len > max)
         {
           g_set_error (error, AGENT_ERROR, AGENT_ERROR_LIMIT,
-                       _("The answer of %s is larger than %d bytes"), name, MAX_ANSWER_BYTES);
+                       _("The answer of %s is larger than %d bytes"), name, (int) max);
           return NULL;
         }
     }
 
-  if (!json_parser_load_from_data (parser, (const char *)data->data, data->len, &local_error))
+  return g_byte_array_free_to_bytes (g_steal_pointer (&data));
+}
+
+/* Sends @message (to @url, shown without its password), bounded in size
+ * and time; the answer parsed as JSON. @secret, if any, is kept out of
+ * errors; an HTTP error keeps its status
+ * ([func@Agent.Error.get_http_status]). */
+JsonNode *
+_agent_search_backend_send_json (AgentSearchBackend  *self,
+                                 SoupMessage         *message,
+                                 const char          *url,
+                                 const char          *secret,
+                                 GCancellable        *cancellable,
+                                 GError             **error)
+{
+  const char *name = agent_search_backend_get_name (self);
+  const char * const secrets[] = { secret, NULL };
+  g_autoptr(SoupSession) session = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *shown = _agent_url_hide_userinfo (url);
+  guint status;
+
+  soup_message_headers_replace (soup_message_get_request_headers (message), "Accept",
+                                "application/json");
+  session = soup_session_new_with_options ("user-agent", "libagent/" AGENT_VERSION_S,
+                                           "timeout", SEARCH_TIMEOUT,
+                                           NULL);
+  stream = soup_session_send (session, message, cancellable, &local_error);
+  if (stream == NULL)
+    {
+      g_autofree char *reason = NULL;
+
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+      reason = agent_redact (local_error->message, secrets);
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_NETWORK,
+                   _("Could not reach %s at %s: %s"), name, shown, reason);
+      return NULL;
+    }
+
+  status = soup_message_get_status (message);
+  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      g_autoptr(GBytes) answer = read_answer (self, stream, MAX_ERROR_BYTES, cancellable, NULL);
+      g_autofree char *detail = error_detail (answer, secrets);
+      g_autofree char *text = NULL;
+      GError *failure;
+
+      if (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
+        text = g_strdup_printf (_("%s refused the API key (HTTP %u)"), name, status);
+      else if (status == 429)   /* Too Many Requests */
+        text = g_strdup_printf (_("%s takes no more searches for now (HTTP %u, too many "
+                                  "requests)"), name, status);
+      else
+        text = g_strdup_printf (_("Searching with %s at %s failed: HTTP %u"), name, shown, status);
+      if (detail != NULL)
+        {
+          char *with_detail = g_strconcat (text, ": ", detail, NULL);
+
+          g_free (text);
+          text = with_detail;
+        }
+      failure = g_error_new_literal (AGENT_ERROR,
+                                     status == SOUP_STATUS_UNAUTHORIZED ||
+                                     status == SOUP_STATUS_FORBIDDEN
+                                     ? AGENT_ERROR_AUTHENTICATION : AGENT_ERROR_HTTP,
+                                     text);
+      _agent_error_set_http_status (failure, status);
+      g_propagate_error (error, failure);
+      return NULL;
+    }
+
+  body = read_answer (self, stream, MAX_ANSWER_BYTES, cancellable, error);
+  if (body == NULL)
+    return NULL;
+
+  if (!json_parser_load_from_data (parser, g_bytes_get_data (body, NULL), g_bytes_get_size (body),
+                                   &local_error))
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
                    _("%s did not answer with JSON: %s"), name, local_error->message);
@@ -325,6 +394,38 @@ get_json (AgentSearchBackend  *self,
     }
 
   return json_parser_steal_root (parser);
+}
+
+/* GET @base_url with @params appended; @key_header carries @secret */
+static JsonNode *
+get_json (AgentSearchBackend  *self,
+          const char          *base_url,
+          GHashTable          *params,
+          const char          *key_header,
+          const char          *secret,
+          GCancellable        *cancellable,
+          GError             **error)
+{
+  g_autoptr(SoupMessage) message = NULL;
+  g_autofree char *encoded = soup_form_encode_hash (params);
+  g_autofree char *url = NULL;
+
+  url = g_strconcat (base_url, strchr (base_url, '?') != NULL ? "&" : "?", encoded, NULL);
+  message = soup_message_new ("GET", url);
+  if (message == NULL)
+    {
+      g_autofree char *shown = _agent_url_hide_userinfo (base_url);
+
+      g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                   _("Could not search with %s: “%s” is not a valid URL"),
+                   agent_search_backend_get_name (self), shown);
+      return NULL;
+    }
+  if (key_header != NULL && secret != NULL)
+    soup_message_headers_replace (soup_message_get_request_headers (message), key_header,
+                                  secret);
+
+  return _agent_search_backend_send_json (self, message, base_url, secret, cancellable, error);
 }
 
 static const char *
@@ -342,10 +443,10 @@ string_member (JsonObject *object,
 }
 
 /* Picks title, url and snippet out of each object of @results. */
-static JsonNode *
-collect_results (JsonArray  *results,
-                 const char *snippet_member,
-                 guint       max_results)
+JsonNode *
+_agent_search_backend_collect_results (JsonArray  *results,
+                                       const char *snippet_member,
+                                       guint       max_results)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   guint n = 0;
@@ -386,10 +487,10 @@ collect_results (JsonArray  *results,
   return json_builder_get_root (builder);
 }
 
-static JsonArray *
-get_array (JsonNode   *root,
-           const char *outer,
-           const char *member)
+JsonArray *
+_agent_search_backend_get_array (JsonNode   *root,
+                                 const char *outer,
+                                 const char *member)
 {
   JsonObject *object;
   JsonNode *node;
@@ -443,7 +544,7 @@ searxng_search (AgentSearchBackend  *backend,
   if (root == NULL)
     return NULL;
 
-  results = get_array (root, NULL, "results");
+  results = _agent_search_backend_get_array (root, NULL, "results");
   if (results == NULL)
     {
       g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_PROTOCOL,
@@ -451,7 +552,7 @@ searxng_search (AgentSearchBackend  *backend,
       return NULL;
     }
 
-  return collect_results (results, "content", max_results);
+  return _agent_search_backend_collect_results (results, "content", max_results);
 }
 
 static void
@@ -494,7 +595,7 @@ AgentSearchBackend *
 agent_search_backend_new_searxng (const char  *base_url,
                                   GError     **error)
 {
-  g_autofree char *checked = check_base_url (base_url, "SearXNG", error);
+  g_autofree char *checked = _agent_search_backend_check_base_url (base_url, "SearXNG", error);
   AgentSearxngBackend *self;
   gsize length;
 
@@ -547,9 +648,9 @@ brave_search (AgentSearchBackend  *backend,
     return NULL;
 
   /* No "web" member: nothing was found */
-  results = get_array (root, "web", "results");
+  results = _agent_search_backend_get_array (root, "web", "results");
 
-  return collect_results (results, "description", max_results);
+  return _agent_search_backend_collect_results (results, "description", max_results);
 }
 
 static void
@@ -607,7 +708,8 @@ agent_search_backend_new_brave (const char  *api_key,
       return NULL;
     }
 
-  checked = check_base_url (base_url != NULL ? base_url : BRAVE_URL, "Brave Search", error);
+  checked = _agent_search_backend_check_base_url (base_url != NULL ? base_url : AGENT_BRAVE_URL,
+                                                  "Brave Search", error);
   if (checked == NULL)
     return NULL;
 
@@ -616,4 +718,130 @@ agent_search_backend_new_brave (const char  *api_key,
   self->api_key = g_strdup (api_key);
 
   return AGENT_SEARCH_BACKEND (self);
+}
+
+/* By name */
+
+typedef struct
+{
+  const char *name;
+  const char *default_url;
+  const char *api_key_variable;
+} KnownBackend;
+
+static const KnownBackend known_backends[] = {
+  { "searxng", NULL, NULL },
+  { "brave", AGENT_BRAVE_URL, "BRAVE_API_KEY" },
+  { "tavily", AGENT_TAVILY_URL, "TAVILY_API_KEY" },
+};
+
+static const KnownBackend *
+find_known (const char *name)
+{
+  for (guint i = 0; name != NULL && i < G_N_ELEMENTS (known_backends); i++)
+    if (g_str_equal (known_backends[i].name, name))
+      return &known_backends[i];
+  return NULL;
+}
+
+/**
+ * agent_search_backend_list_names:
+ *
+ * Lists the names of the search services libagent knows, as
+ * [ctor@Agent.SearchBackend.new_for_name] takes them: `searxng`, `brave`
+ * and `tavily`.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the names
+ *
+ * Since: 0.1
+ */
+const char * const *
+agent_search_backend_list_names (void)
+{
+  static const char * const names[] = { "searxng", "brave", "tavily", NULL };
+
+  return names;
+}
+
+/**
+ * agent_search_backend_get_default_url:
+ * @name: a name of [func@Agent.SearchBackend.list_names]
+ *
+ * Gets the URL of the service @name when none is given: where its keyed
+ * API is (the URL its key is kept under in the keyring), or %NULL for
+ * `searxng`, which has no URL of its own, and for an unknown name.
+ *
+ * Returns: (transfer none) (nullable): the service's own URL
+ *
+ * Since: 0.1
+ */
+const char *
+agent_search_backend_get_default_url (const char *name)
+{
+  const KnownBackend *known = find_known (name);
+
+  return known != NULL ? known->default_url : NULL;
+}
+
+/**
+ * agent_search_backend_get_api_key_variable:
+ * @name: a name of [func@Agent.SearchBackend.list_names]
+ *
+ * Gets the environment variable that holds the API key of the service
+ * @name by convention (`BRAVE_API_KEY`, `TAVILY_API_KEY`), as agent-cli and
+ * [method@Agent.Profile.create_search_backend] read it.
+ *
+ * Returns: (transfer none) (nullable): the variable's name, or %NULL for a
+ *   service that needs no key (`searxng`) or an unknown name
+ *
+ * Since: 0.1
+ */
+const char *
+agent_search_backend_get_api_key_variable (const char *name)
+{
+  const KnownBackend *known = find_known (name);
+
+  return known != NULL ? known->api_key_variable : NULL;
+}
+
+/**
+ * agent_search_backend_new_for_name:
+ * @name: the service, one of [func@Agent.SearchBackend.list_names]
+ * @url: (nullable): for `searxng` the URL of the instance (required), for
+ *   the others their endpoint, %NULL for the service's own
+ * @api_key: (nullable): the API key, required by `brave` and `tavily`,
+ *   ignored by `searxng`
+ * @error: return location for a [struct@GLib.Error]
+ *
+ * Creates the backend of the service @name:
+ * [ctor@Agent.SearchBackend.new_searxng],
+ * [ctor@Agent.SearchBackend.new_brave] or
+ * [ctor@Agent.SearchBackend.new_tavily]. For programs whose users choose
+ * the service by name, as agent-cli's `--search-provider` and profiles
+ * ([property@Agent.Profile:search-provider]) do.
+ *
+ * Returns: (transfer full): a new [class@Agent.SearchBackend], or %NULL
+ *   with %AGENT_ERROR_INVALID_ARGUMENT for an unknown name, a missing key
+ *   or URL, or a URL that is not http or https
+ *
+ * Since: 0.1
+ */
+AgentSearchBackend *
+agent_search_backend_new_for_name (const char  *name,
+                                   const char  *url,
+                                   const char  *api_key,
+                                   GError     **error)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+
+  if (g_str_equal (name, "searxng"))
+    return agent_search_backend_new_searxng (url, error);
+  if (g_str_equal (name, "brave"))
+    return agent_search_backend_new_brave (api_key, url, error);
+  if (g_str_equal (name, "tavily"))
+    return agent_search_backend_new_tavily (api_key, url, error);
+
+  g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+               _("Unknown search service “%s” (known: searxng, brave, tavily)"), name);
+  return NULL;
 }

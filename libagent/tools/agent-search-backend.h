@@ -30,8 +30,9 @@ G_DECLARE_DERIVABLE_TYPE (AgentSearchBackend, agent_search_backend, AGENT, SEARC
  *   It is called in a worker thread and may block.
  *
  * The class of web search backends: the `web_search` tool asks one for
- * results. libagent has two, [ctor@Agent.SearchBackend.new_searxng] and
- * [ctor@Agent.SearchBackend.new_brave]; a C program may subclass it for
+ * results. libagent has three, [ctor@Agent.SearchBackend.new_searxng],
+ * [ctor@Agent.SearchBackend.new_brave] and
+ * [ctor@Agent.SearchBackend.new_tavily]; a C program may subclass it for
  * another.
  *
  * Since: 0.1
@@ -57,6 +58,21 @@ AGENT_AVAILABLE_IN_ALL
 AgentSearchBackend *agent_search_backend_new_brave   (const char          *api_key,
                                                       const char          *base_url,
                                                       GError             **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+AgentSearchBackend *agent_search_backend_new_tavily  (const char          *api_key,
+                                                      const char          *base_url,
+                                                      GError             **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+AgentSearchBackend *agent_search_backend_new_for_name (const char         *name,
+                                                       const char         *url,
+                                                       const char         *api_key,
+                                                       GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+AGENT_AVAILABLE_IN_ALL
+const char * const *agent_search_backend_list_names  (void);
+AGENT_AVAILABLE_IN_ALL
+const char         *agent_search_backend_get_default_url      (const char *name);
+AGENT_AVAILABLE_IN_ALL
+const char         *agent_search_backend_get_api_key_variable (const char *name);
 AGENT_AVAILABLE_IN_ALL
 const char         *agent_search_backend_get_name    (AgentSearchBackend  *self);
 AGENT_AVAILABLE_IN_ALL
