@@ -1,7 +1,7 @@
 /* agent-chat-preferences-search.c
  *
  * Preferences › Web Search: the service the web_search tool asks (none,
- * SearXNG, Brave Search; agent-chat-web-search.c lists them), its address
+ * SearXNG, Brave Search, Tavily; agent-chat-web-search.c lists them), its address
  * and its API key. The service and the address are settings
  * (search-service, search-url); the address is saved when applied (Enter,
  * its button) or as the group goes, never while typed, and only once it is

@@ -16,14 +16,14 @@
 #include "agent-chat-web-search.h"
 
 #define BRAVE_URL "https://api.search.brave.com/res/v1/web/search"
+#define TAVILY_URL "https://api.tavily.com"
 
 static const AgentChatSearchService services[] = {
   /* Translators: no web search service: the model cannot search the web */
   { "none", N_("None"), NULL, FALSE },
   { "searxng", N_("SearXNG"), NULL, FALSE },
   { "brave", N_("Brave Search"), BRAVE_URL, TRUE },
-  /* TAVILY: once agent_search_backend_new_tavily() is in libagent, its row
-   * here and its constructor in new_keyed_backend() are all it takes */
+  { "tavily", N_("Tavily"), TAVILY_URL, TRUE },
 };
 
 /**
@@ -92,7 +92,8 @@ new_keyed_backend (const AgentChatSearchService  *service,
 {
   if (g_str_equal (service->id, "brave"))
     return agent_search_backend_new_brave (key, url, error);
-  /* TAVILY: agent_search_backend_new_tavily (key, url, error) */
+  if (g_str_equal (service->id, "tavily"))
+    return agent_search_backend_new_tavily (key, url, error);
   g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                _("Unknown web search service “%s”"), service->id);
   return NULL;
