@@ -46,6 +46,7 @@ struct _AgentChatApplication
   AgentChatSecretStore *secrets;
 #if AGENT_HAS_STORE
   AgentStore           *store;      /* the conversations; NULL if it could not be opened */
+  AgentChatDocuments   *documents;  /* the folders of search_documents and their index */
 #endif
   AgentChatMcpServers  *mcp_servers;
   AgentProfileList     *profiles;   /* the servers, shared with agent-cli */
@@ -182,6 +183,22 @@ agent_chat_application_get_first_run (AgentChatApplication *self)
   return self->first_run;
 }
 
+#if AGENT_HAS_STORE
+/**
+ * agent_chat_application_get_documents:
+ * @self: a #AgentChatApplication
+ *
+ * Returns: (transfer none) (nullable): the folders of Preferences ›
+ *   Documents and their index; %NULL before start-up
+ */
+AgentChatDocuments *
+agent_chat_application_get_documents (AgentChatApplication *self)
+{
+  g_return_val_if_fail (AGENT_CHAT_IS_APPLICATION (self), NULL);
+  return self->documents;
+}
+#endif
+
 /**
  * agent_chat_application_new_connection:
  * @self: a #AgentChatApplication
@@ -230,6 +247,12 @@ agent_chat_application_open_window (AgentChatApplication *self,
   if (!first)
     gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat", NULL);
   gtk_window_present (GTK_WINDOW (window));
+#if AGENT_HAS_STORE
+  /* The first window drawn, the folders are walked again: start-up never
+   * waits for the index */
+  if (first && self->documents != NULL)
+    agent_chat_documents_update_when_idle (self->documents);
+#endif
   return GTK_WINDOW (window);
 }
 
@@ -580,6 +603,15 @@ agent_chat_application_startup (GApplication *app)
   }
   _agent_trace_end (trace, "agent-chat", "startup", "%s", "MCP servers started");
 
+#if AGENT_HAS_STORE
+  {
+    g_autofree char *path = g_build_filename (g_get_user_data_dir (), "agent-chat",
+                                              "documents.db", NULL);
+
+    self->documents = agent_chat_documents_new (self->settings, self->secrets, self->profiles,
+                                                path);
+  }
+#endif
   g_action_map_add_action_entries (G_ACTION_MAP (app), actions, G_N_ELEMENTS (actions), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action,
@@ -594,6 +626,10 @@ agent_chat_application_shutdown (GApplication *app)
 
   if (self->mcp_servers != NULL)
     agent_chat_mcp_servers_shutdown (self->mcp_servers);
+#if AGENT_HAS_STORE
+  if (self->documents != NULL)
+    agent_chat_documents_shutdown (self->documents);
+#endif
   G_APPLICATION_CLASS (agent_chat_application_parent_class)->shutdown (app);
 }
 
@@ -625,6 +661,7 @@ agent_chat_application_finalize (GObject *object)
   g_clear_object (&self->secrets);
 #if AGENT_HAS_STORE
   g_clear_object (&self->store);
+  g_clear_object (&self->documents);
 #endif
   g_clear_object (&self->mcp_servers);
   g_clear_object (&self->profiles);

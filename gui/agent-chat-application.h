@@ -9,6 +9,9 @@
 #include <agent.h>
 
 #include "agent-chat-connection.h"
+#if AGENT_HAS_STORE
+# include "agent-chat-documents.h"
+#endif
 #include "agent-chat-secret-store.h"
 
 G_BEGIN_DECLS
@@ -39,6 +42,7 @@ void                  agent_chat_application_search           (AgentChatApplicat
                                                                const char           *text);
 #if AGENT_HAS_STORE
 AgentStore           *agent_chat_application_get_store        (AgentChatApplication *self);
+AgentChatDocuments   *agent_chat_application_get_documents    (AgentChatApplication *self);
 #endif
 
 G_END_DECLS

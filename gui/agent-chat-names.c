@@ -35,6 +35,7 @@ static const Name providers[] = {
 static const Name tools[] = {
   { "calculator", N_("Calculator"), N_("Works out arithmetic exactly") },
   { "read_file", N_("Read Files"), N_("Reads a file you name; asks you each time") },
+  { "fetch_url", N_("Fetch Web Pages"), N_("Reads a web page as text; asks you each time") },
 };
 
 static const Name *

@@ -33,14 +33,19 @@
 #include "agent-chat-names.h"
 #include "agent-chat-popover.h"
 #include "agent-chat-preferences.h"
+#include "agent-chat-preferences-search.h"
 #include "agent-chat-preferences-voice.h"
 #include "agent-chat-profiles.h"
 #include "agent-chat-servers-group.h"
+#if AGENT_HAS_STORE
+# include "agent-chat-preferences-documents.h"
+#endif
 
 struct _AgentChatPreferences
 {
   AdwPreferencesWindow  parent_instance;
 
+  AdwPreferencesPage   *general_page;
   AgentChatServersGroup *servers_group;
   AdwPreferencesGroup  *server_group;
   AdwEntryRow          *name_row;
@@ -68,6 +73,7 @@ struct _AgentChatPreferences
   GtkSpinButton        *top_p_spin;
   GtkSpinButton        *seed_spin;
   AdwPreferencesGroup  *tools_group;
+  AgentChatPreferencesSearch *search_group;
 
   GSettings            *settings;
   AgentChatSecretStore *secrets;
@@ -604,6 +610,7 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
   object_class->dispose = agent_chat_preferences_dispose;
 
   g_type_ensure (AGENT_CHAT_TYPE_SERVERS_GROUP);
+  g_type_ensure (AGENT_CHAT_TYPE_PREFERENCES_SEARCH);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Chat/agent-chat-preferences.ui");
@@ -634,6 +641,8 @@ agent_chat_preferences_class_init (AgentChatPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, top_p_spin);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, seed_spin);
   gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, tools_group);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, search_group);
+  gtk_widget_class_bind_template_child (widget_class, AgentChatPreferences, general_page);
   gtk_widget_class_bind_template_callback (widget_class, on_model_activated);
 }
 
@@ -847,6 +856,24 @@ agent_chat_preferences_new (GtkWindow            *parent,
                    G_SETTINGS_BIND_DEFAULT);
   bind_context_settings (self, settings);
   bind_sampling_settings (self, settings);
+  agent_chat_preferences_search_setup (self->search_group, settings, secrets);
+#if AGENT_HAS_STORE
+  {
+    GApplication *app = g_application_get_default ();
+    AgentChatDocuments *documents = AGENT_CHAT_IS_APPLICATION (app)
+      ? agent_chat_application_get_documents (AGENT_CHAT_APPLICATION (app)) : NULL;
+
+    /* The app's: none for a window of its own (in the tests) */
+    if (documents != NULL)
+      {
+        AgentChatPreferencesDocuments *group = g_object_new (
+          AGENT_CHAT_TYPE_PREFERENCES_DOCUMENTS, NULL);
+
+        adw_preferences_page_add (self->general_page, ADW_PREFERENCES_GROUP (group));
+        agent_chat_preferences_documents_setup (group, settings, documents);
+      }
+  }
+#endif
   if (mcp_servers != NULL)
     adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self),
                                 ADW_PREFERENCES_PAGE (agent_chat_mcp_page_new (mcp_servers)));

@@ -6,6 +6,7 @@
  * agent-chat-window-approvals.c (the tools allowed, the
  * notifications), agent-chat-window-models.c (the model picker),
  * agent-chat-window-settings.c (the conversation's settings),
+ * agent-chat-window-tools.c (web search and the documents' search),
  * agent-chat-window-conversations.c (the stored conversations and the
  * sidebar) and agent-chat-window-import.c (conversations imported).
  *
@@ -131,6 +132,10 @@ void     _agent_chat_window_configure_context       (AgentChatWindow *self);
 gboolean _agent_chat_window_wait_for_context_window (AgentChatWindow *self);
 void     _agent_chat_window_init_context            (AgentChatWindow *self);
 void     _agent_chat_window_dispose_context         (AgentChatWindow *self);
+
+/* agent-chat-window-tools.c */
+gboolean _agent_chat_window_wait_for_search_key (AgentChatWindow *self);
+void     _agent_chat_window_add_search_tools    (AgentChatWindow *self);
 
 /* agent-chat-window-split.c */
 void _agent_chat_window_init_split   (AgentChatWindow *self);

@@ -136,6 +136,7 @@ configure_tools (AgentChatWindow *self)
       if (tool != NULL)
         agent_session_add_tool (self->session, tool);
     }
+  _agent_chat_window_add_search_tools (self);
 }
 
 /* Applies the settings to the session, making a new one (with the same
@@ -230,7 +231,8 @@ on_prepare_turn (AgentChatWindow *self)
 {
   g_autoptr(GError) error = NULL;
 
-  if (wait_for_key (self) || _agent_chat_window_wait_for_claim (self))
+  if (wait_for_key (self) || _agent_chat_window_wait_for_search_key (self) ||
+      _agent_chat_window_wait_for_claim (self))
     return TRUE;
   if (!configure_session (self, &error))
     {

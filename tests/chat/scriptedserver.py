@@ -4,7 +4,7 @@
 # Server-Sent Events, chunked, one event a chunk), a tool call, an HTTP
 # error, or a stream whose connection drops half-way. A response can hold
 # before its first byte, or after its first events, until the test releases
-# it.
+# it. /v1/embeddings answers with vectors of word counts (embed()).
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -76,6 +76,10 @@ class ScriptedServer:
         # ({model: tokens}, as "context_length")
         self.models = ["scripted"]
         self.context_windows = {}
+        # The embeddings: a vector of how often each word of the
+        # vocabulary comes in a text (and 0.01 for the rest, never all 0)
+        self.vocabulary = []
+        self.embedding_requests = []
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -100,6 +104,9 @@ class ScriptedServer:
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", "0"))
                 request = self.rfile.read(length)
+                if self.path.endswith("/embeddings"):
+                    self.embeddings(json.loads(request))
+                    return
                 try:
                     server.requests.append(json.loads(request))
                 except ValueError:
@@ -145,6 +152,23 @@ class ScriptedServer:
                 self.wfile.write(b"0\r\n\r\n")
                 self.wfile.flush()
 
+            def embeddings(self, request):
+                """POST /v1/embeddings: each text's word counts over
+                server.vocabulary, kept in server.embedding_requests."""
+                server.embedding_requests.append(request)
+                texts = request.get("input", [])
+                texts = [texts] if isinstance(texts, str) else texts
+                data = [{"object": "embedding", "index": i, "embedding": server.embed(text)}
+                        for i, text in enumerate(texts)]
+                body = json.dumps({"object": "list", "data": data,
+                                   "model": request.get("model")}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.write(body)
+
             def chunk(self, data):
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
                 self.wfile.flush()
@@ -154,6 +178,10 @@ class ScriptedServer:
         self.url = "http://127.0.0.1:%d/v1" % self.httpd.server_address[1]
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
+
+    def embed(self, text):
+        words = [word.strip(".,;:!?#*()\"'").lower() for word in text.split()]
+        return [float(sum(1 for w in words if w.startswith(v))) for v in self.vocabulary] + [0.01]
 
     def add(self, response):
         self.responses.put(response)
