@@ -27,6 +27,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-application.h"
+#include "agent-chat-consent.h"
 #include "agent-chat-demo.h"
 #include "agent-chat-mcp-servers.h"
 #include "agent-chat-preferences.h"
@@ -49,6 +50,7 @@ struct _AgentChatApplication
 #endif
   AgentChatMcpServers  *mcp_servers;
   AgentProfileList     *profiles;   /* the servers, shared with agent-cli */
+  AgentChatConsent     *consent;    /* the desktop service's consent agent */
   GPtrArray            *processes;  /* started for the app (the demo server), leave with it */
   guint                 search_provider_id;  /* its D-Bus registration */
   guint                 holding : 1;     /* while keys are being written to the keyring */
@@ -579,6 +581,7 @@ agent_chat_application_startup (GApplication *app)
     agent_chat_mcp_servers_start (self->mcp_servers);
   }
   _agent_trace_end (trace, "agent-chat", "startup", "%s", "MCP servers started");
+  self->consent = agent_chat_consent_new (GTK_APPLICATION (app));
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), actions, G_N_ELEMENTS (actions), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
@@ -594,6 +597,8 @@ agent_chat_application_shutdown (GApplication *app)
 
   if (self->mcp_servers != NULL)
     agent_chat_mcp_servers_shutdown (self->mcp_servers);
+  if (self->consent != NULL)
+    agent_chat_consent_stop (self->consent);
   G_APPLICATION_CLASS (agent_chat_application_parent_class)->shutdown (app);
 }
 
@@ -627,6 +632,7 @@ agent_chat_application_finalize (GObject *object)
   g_clear_object (&self->store);
 #endif
   g_clear_object (&self->mcp_servers);
+  g_clear_object (&self->consent);
   g_clear_object (&self->profiles);
   g_clear_pointer (&self->processes, g_ptr_array_unref);
 
