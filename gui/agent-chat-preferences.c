@@ -33,6 +33,7 @@
 #include "agent-chat-names.h"
 #include "agent-chat-popover.h"
 #include "agent-chat-preferences.h"
+#include "agent-chat-preferences-apps.h"
 #include "agent-chat-profiles.h"
 #include "agent-chat-servers-group.h"
 
@@ -849,6 +850,8 @@ agent_chat_preferences_new (GtkWindow            *parent,
   if (mcp_servers != NULL)
     adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self),
                                 ADW_PREFERENCES_PAGE (agent_chat_mcp_page_new (mcp_servers)));
+  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self),
+                              ADW_PREFERENCES_PAGE (agent_chat_preferences_apps_new ()));
 
   return GTK_WIDGET (self);
 }
