@@ -230,6 +230,7 @@ app_row_new (AgentChatPreferencesApps *self,
 
   g_variant_lookup (details, "name", "&s", &name);
   g_variant_lookup (details, "daily-limit", "t", &limit);
+  g_object_set_data_full (G_OBJECT (expander), "app-id", g_strdup (app_id), g_free);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), name);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (expander), FALSE);
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), subtitle);
@@ -316,6 +317,7 @@ got_log (GObject      *object,
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GVariant) log = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) expanded = NULL;
   GVariantIter iter;
   const char *app_id;
   GVariant *details;
@@ -329,6 +331,12 @@ got_log (GObject      *object,
   log = reply != NULL ? g_variant_get_child_value (reply, 0)
                       : g_variant_ref_sink (g_variant_new_array (G_VARIANT_TYPE ("(xsst)"), NULL,
                                                                  0));
+  /* The rows made again stay as open as they were */
+  expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < self->rows->len; i++)
+    if (adw_expander_row_get_expanded (g_ptr_array_index (self->rows, i)))
+      g_hash_table_add (expanded, g_strdup (g_object_get_data (g_ptr_array_index (self->rows, i),
+                                                               "app-id")));
   clear_rows (self);
   adw_preferences_group_set_description (
     self->group,
@@ -341,6 +349,8 @@ got_log (GObject      *object,
     {
       GtkWidget *row = app_row_new (self, app_id, details, log);
 
+      adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row),
+                                     g_hash_table_contains (expanded, app_id));
       adw_preferences_group_add (self->group, row);
       g_ptr_array_add (self->rows, row);
       g_variant_unref (details);
