@@ -7,6 +7,8 @@
 # question shows over the window naming the app; Allow is clicked and the
 # app's turn streams; Preferences › Apps lists it; Revoke is clicked and the
 # app's next request asks again; Deny refuses it with AccessDenied.
+# Expanded, the app's row shows its log, and a daily limit is typed in.
+# With AGENT_SCREENSHOT=FILE, the screen is saved there at the end.
 # Positions come from the accessibility tree, the pointer is xdotool's.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -16,13 +18,15 @@ import subprocess
 import sys
 import threading
 
+import pyatspi
+
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
 from agenttestgui import App, GuiServer, all_nodes, click_at, focus_window, run_test, tap, \
     wait_for, walking, xdotool  # noqa: E402
 
-PLAN = 9
+PLAN = 10
 KEY = "sk-test-desktop-consent-3a7e"
 SERVICE_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                            "desktop-service-app.py")
@@ -137,6 +141,29 @@ def main(home):
                                           "Allowed" in n.name), 10)
         tap(row is not None and described is not None,
             "Preferences › Apps lists the app, allowed")
+
+        # Expanded: its log, and its daily limit typed in
+        click_at(row)
+        logged = wait_for(lambda: find(app, lambda n: n.name.endswith(" tokens") and
+                                       "Loopback" in n.name), 10)
+        spin = wait_for(lambda: find(app, lambda n: n.name.startswith("Daily Limit") and
+                                     n.getRole() == pyatspi.ROLE_SPIN_BUTTON), 10)
+        limited = None
+        if spin is not None:
+            click_at(spin)
+            xdotool("key", "ctrl+a")
+            xdotool("type", "--delay", "20", "5000")
+            xdotool("key", "Return")
+            limited = wait_for(lambda: find(app, lambda n: "of 5000 tokens today" in
+                                            (n.description or "") + n.name), 20)
+        if logged is None or limited is None:
+            print("# log %s, spin %s, limit %s; shown: %s"
+                  % (logged, spin, limited,
+                     walking(lambda: [(n.name, n.getRoleName()) for n in all_nodes(app)
+                                      if "Daily" in (n.name or "") or
+                                      n.getRole() == pyatspi.ROLE_SPIN_BUTTON])))
+        tap(logged is not None and limited is not None,
+            "expanded, the app's request is in its log and its daily limit is set")
 
         revoke = wait_for(lambda: find(app, lambda n: n.name == "Revoke"), 10)
         if revoke is None:
