@@ -155,16 +155,20 @@ describe_app (const char *app_id,
   guint64 today = 0;
   const char *state;
   g_autofree char *usage = NULL;
+  g_autofree char *used = NULL;
+  g_autofree char *most = NULL;
 
   g_variant_lookup (details, "daily-limit", "t", &limit);
   g_variant_lookup (details, "tokens-today", "t", &today);
   state = !answered ? _("Not answered yet") : allowed ? _("Allowed") : _("Denied");
+  used = g_strdup_printf ("%" G_GUINT64_FORMAT, today);
+  most = g_strdup_printf ("%" G_GUINT64_FORMAT, limit);
   if (limit > 0)
-    /* Translators: tokens used today, of the app's daily limit */
-    usage = g_strdup_printf (_("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " tokens today"),
-                             today, limit);
+    /* Translators: tokens used today, of the app's daily limit (numbers) */
+    usage = g_strdup_printf (_("%s of %s tokens today"), used, most);
   else
-    usage = g_strdup_printf (_("%" G_GUINT64_FORMAT " tokens today, no daily limit"), today);
+    /* Translators: %s is the number of tokens used today */
+    usage = g_strdup_printf (_("%s tokens today, no daily limit"), used);
   /* Translators: an app's id, whether it may use the models, and its tokens */
   return g_strdup_printf (_("%s · %s · %s"), app_id, state, usage);
 }
@@ -187,12 +191,13 @@ add_log_rows (AdwExpanderRow *expander,
       {
         g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (time);
         g_autofree char *date = when != NULL ? g_date_time_format (when, "%x %X") : NULL;
+        g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, tokens);
 
         /* Translators: a request in an app's log: when, the profile used, its tokens */
-        g_ptr_array_add (entries, g_strdup_printf (_("%s · %s · %" G_GUINT64_FORMAT " tokens"),
+        g_ptr_array_add (entries, g_strdup_printf (_("%s · %s · %s tokens"),
                                                    date != NULL ? date : "?",
                                                    *profile != '\0' ? profile : _("default"),
-                                                   tokens));
+                                                   count));
       }
   if (entries->len == 0)
     {
