@@ -19,6 +19,7 @@ import sys
 import threading
 
 import pyatspi
+from gi.repository import Gio, GLib
 
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
@@ -78,11 +79,10 @@ def start_service(home, url):
 
 
 def name_has_owner(name):
-    out = subprocess.run(["dbus-send", "--session", "--print-reply",
-                          "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-                          "org.freedesktop.DBus.NameHasOwner", "string:" + name],
-                         capture_output=True, text=True).stdout
-    return "boolean true" in out
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+    return bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                         "NameHasOwner", GLib.Variant("(s)", (name,)),
+                         GLib.VariantType("(b)"), Gio.DBusCallFlags.NONE, -1, None)[0]
 
 
 def service_app():
@@ -95,6 +95,24 @@ def service_app():
 
 def question(app):
     return find(app, lambda n: n.name.startswith("Allow “%s”" % APP_NAME))
+
+
+def describes(app, text):
+    """A node whose name or description (a row's subtitle) holds @text."""
+    return find(app, lambda n: text in n.name + (n.description or ""))
+
+
+def ask_and_answer(app, button, outcome):
+    """An app of the service asks; the question shows and @button is
+    clicked. Returns (the app, whether the question showed, whether
+    @outcome came from the app)."""
+    asker = service_app()
+    asked = wait_for(lambda: question(app), 30)
+    answer = wait_for(lambda: find(app, lambda n: n.name == button), 10)
+    if asked is None or answer is None:
+        return asker, asked is not None, False
+    click_at(answer)
+    return asker, True, bool(wait_for(lambda: asker.said(outcome), 30))
 
 
 def main(home):
@@ -115,14 +133,8 @@ def main(home):
             print("# service: %s" % " | ".join(service.lines))
             return
 
-        asker = service_app()
-        asked = wait_for(lambda: question(app), 30)
-        tap(asked is not None, "an app's first request shows a question naming it")
-        allow = wait_for(lambda: find(app, lambda n: n.name == "Allow"), 10)
-        if allow is None:
-            return
-        click_at(allow)
-        streamed = wait_for(lambda: asker.said("Finished"), 30)
+        asker, asked, streamed = ask_and_answer(app, "Allow", "Finished")
+        tap(asked, "an app's first request shows a question naming it")
         tap(streamed and asker.said("TextDelta") and server.seen("/v1/chat/completions",
                                                                  authorization="expected"),
             "Allow: the app's turn streams from the service's profile")
@@ -137,8 +149,7 @@ def main(home):
             return
         click_at(page)
         row = wait_for(lambda: find(app, lambda n: n.name == APP_NAME), 20)
-        described = wait_for(lambda: find(app, lambda n: "Allowed" in (n.description or "") or
-                                          "Allowed" in n.name), 10)
+        described = wait_for(lambda: describes(app, "Allowed"), 10)
         tap(row is not None and described is not None,
             "Preferences › Apps lists the app, allowed")
 
@@ -154,8 +165,7 @@ def main(home):
             xdotool("key", "ctrl+a")
             xdotool("type", "--delay", "20", "5000")
             xdotool("key", "Return")
-            limited = wait_for(lambda: find(app, lambda n: "of 5000 tokens today" in
-                                            (n.description or "") + n.name), 20)
+            limited = wait_for(lambda: describes(app, "of 5000 tokens today"), 20)
         if logged is None or limited is None:
             print("# log %s, spin %s, limit %s; shown: %s"
                   % (logged, spin, limited,
@@ -170,19 +180,12 @@ def main(home):
             tap(False, "a Revoke button")
             return
         click_at(revoke)
-        tap(wait_for(lambda: find(app, lambda n: "Not answered yet" in (n.description or "") or
-                                  "Not answered yet" in n.name), 20),
+        tap(wait_for(lambda: describes(app, "Not answered yet"), 20),
             "Revoke: the app is listed as not answered")
         asker.stop()
 
-        asker = service_app()
-        again = wait_for(lambda: question(app), 30)
-        tap(again is not None, "after Revoke, the app's next request asks again")
-        deny = wait_for(lambda: find(app, lambda n: n.name == "Deny"), 10)
-        if deny is None:
-            return
-        click_at(deny)
-        refused = wait_for(lambda: asker.said("AccessDenied"), 30)
+        asker, again, refused = ask_and_answer(app, "Deny", "AccessDenied")
+        tap(again, "after Revoke, the app's next request asks again")
         tap(refused, "Deny: the request fails with AccessDenied")
         # The page lists the apps again when it is shown
         general = find(app, lambda n: n.name == "General")
@@ -190,8 +193,7 @@ def main(home):
             click_at(general)
             wait_for(lambda: find(app, lambda n: n.name == APP_NAME) is None, 10)
         click_at(page)
-        denied = wait_for(lambda: find(app, lambda n: "Denied" in (n.description or "") or
-                                       "Denied" in n.name), 20)
+        denied = wait_for(lambda: describes(app, "Denied"), 20)
         shot = os.environ.get("AGENT_SCREENSHOT")
         if shot:
             subprocess.run(["import", "-window", "root", shot], check=False)
