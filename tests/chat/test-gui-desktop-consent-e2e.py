@@ -7,7 +7,8 @@
 # question shows over the window naming the app; Allow is clicked and the
 # app's turn streams; Preferences › Apps lists it; Revoke is clicked and the
 # app's next request asks again; Deny refuses it with AccessDenied.
-# Expanded, the app's row shows its log, and a daily limit is typed in.
+# Expanded, the app's row shows its log, and a daily limit is typed in;
+# Escape denies too.
 # With AGENT_SCREENSHOT=FILE, the screen is saved there at the end.
 # Positions come from the accessibility tree, the pointer is xdotool's.
 #
@@ -27,7 +28,7 @@ sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
 from agenttestgui import App, GuiServer, all_nodes, click_at, focus_window, run_test, tap, \
     wait_for, walking, xdotool  # noqa: E402
 
-PLAN = 10
+PLAN = 11
 KEY = "sk-test-desktop-consent-3a7e"
 SERVICE_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                            "desktop-service-app.py")
@@ -198,6 +199,21 @@ def main(home):
         if shot:
             subprocess.run(["import", "-window", "root", shot], check=False)
         tap(denied, "Preferences › Apps, shown again, lists the app denied")
+
+        # Revoked again, the question is answered by Escape: no
+        asker.stop()
+        revoke = wait_for(lambda: find(app, lambda n: n.name == "Revoke"), 10)
+        escaped = False
+        if revoke is not None:
+            click_at(revoke)
+            wait_for(lambda: describes(app, "Not answered yet"), 20)
+            asker = service_app()
+            heading = wait_for(lambda: question(app), 30)
+            if heading is not None:
+                click_at(heading)
+                xdotool("key", "Escape")
+                escaped = wait_for(lambda: asker.said("AccessDenied"), 30)
+        tap(escaped, "Escape answers the question with Deny")
     finally:
         if asker is not None:
             asker.stop()
