@@ -27,6 +27,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-application.h"
+#include "agent-chat-consent.h"
 #include "agent-chat-demo.h"
 #include "agent-chat-mcp-servers.h"
 #include "agent-chat-preferences.h"
@@ -50,6 +51,7 @@ struct _AgentChatApplication
 #endif
   AgentChatMcpServers  *mcp_servers;
   AgentProfileList     *profiles;   /* the servers, shared with agent-cli */
+  AgentChatConsent     *consent;    /* the desktop service's consent agent */
   GPtrArray            *processes;  /* started for the app (the demo server), leave with it */
   guint                 search_provider_id;  /* its D-Bus registration */
   guint                 holding : 1;     /* while keys are being written to the keyring */
@@ -602,6 +604,7 @@ agent_chat_application_startup (GApplication *app)
     agent_chat_mcp_servers_start (self->mcp_servers);
   }
   _agent_trace_end (trace, "agent-chat", "startup", "%s", "MCP servers started");
+  self->consent = agent_chat_consent_new (GTK_APPLICATION (app));
 
 #if AGENT_HAS_STORE
   {
@@ -630,6 +633,8 @@ agent_chat_application_shutdown (GApplication *app)
   if (self->documents != NULL)
     agent_chat_documents_shutdown (self->documents);
 #endif
+  if (self->consent != NULL)
+    agent_chat_consent_stop (self->consent);
   G_APPLICATION_CLASS (agent_chat_application_parent_class)->shutdown (app);
 }
 
@@ -664,6 +669,7 @@ agent_chat_application_finalize (GObject *object)
   g_clear_object (&self->documents);
 #endif
   g_clear_object (&self->mcp_servers);
+  g_clear_object (&self->consent);
   g_clear_object (&self->profiles);
   g_clear_pointer (&self->processes, g_ptr_array_unref);
 

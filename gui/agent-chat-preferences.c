@@ -35,6 +35,7 @@
 #include "agent-chat-preferences.h"
 #include "agent-chat-preferences-search.h"
 #include "agent-chat-preferences-voice.h"
+#include "agent-chat-preferences-apps.h"
 #include "agent-chat-profiles.h"
 #include "agent-chat-servers-group.h"
 #if AGENT_HAS_STORE
@@ -880,6 +881,8 @@ agent_chat_preferences_new (GtkWindow            *parent,
 #ifdef AGENT_CHAT_HAVE_GSTREAMER
   adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self), agent_chat_preferences_voice_new (settings, secrets));
 #endif
+  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self),
+                              ADW_PREFERENCES_PAGE (agent_chat_preferences_apps_new ()));
 
   return GTK_WIDGET (self);
 }

@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+# test-gui-desktop-consent-e2e.py: agent-chat as the consent agent of
+# agent-desktop-service, and Preferences › Apps, on the GUI tests' session
+# bus: the service runs there (with the test server as its default profile),
+# the real app registers itself, and another process, an application of the
+# service (tests/desktop-service-app.py), starts a conversation. The
+# question shows over the window naming the app; Allow is clicked and the
+# app's turn streams; Preferences › Apps lists it; Revoke is clicked and the
+# app's next request asks again; Deny refuses it with AccessDenied.
+# Expanded, the app's row shows its log, and a daily limit is typed in;
+# Escape denies too.
+# With AGENT_SCREENSHOT=FILE, the screen is saved there at the end.
+# Positions come from the accessibility tree, the pointer is xdotool's.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import os
+import subprocess
+import sys
+import threading
+
+import pyatspi
+from gi.repository import Gio, GLib
+
+# This folder's helpers, and agenttestgui.py, shared with tests/gtk
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
+from agenttestgui import App, GuiServer, all_nodes, click_at, focus_window, run_test, tap, \
+    wait_for, walking, xdotool  # noqa: E402
+
+PLAN = 11
+KEY = "sk-test-desktop-consent-3a7e"
+SERVICE_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                           "desktop-service-app.py")
+# The service knows an unsandboxed program by its executable's file name
+APP_NAME = os.path.basename(os.path.realpath("/usr/bin/python3"))
+
+
+class Reader:
+    """A process whose standard output (and error) is read line by line in the background."""
+
+    def __init__(self, args, env, stdin=None):
+        self.process = subprocess.Popen(args, env=env, stdin=stdin, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+        self.lines = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def said(self, text):
+        return any(text in line for line in list(self.lines))
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
+
+def find(app, predicate):
+    return walking(lambda: next((n for n in all_nodes(app) if n.name and predicate(n)), None))
+
+
+def start_service(home, url):
+    env = dict(os.environ)
+    profiles = os.path.join(home, "service-profiles.ini")
+    with open(profiles, "w") as f:
+        f.write("[Profiles]\ndefault=Loopback\n\n[Profile Loopback]\nprovider=openai\n"
+                "base-url=%s\nmodel=keys-model\n" % url)
+    env["AGENT_PROFILES"] = profiles
+    env["OPENAI_API_KEY"] = KEY
+    env["XDG_DATA_HOME"] = os.path.join(home, "service-data")
+    env["AGENT_DESKTOP_SERVICE_IDLE_SECONDS"] = "3600"
+    return Reader([os.environ["AGENT_DESKTOP_SERVICE"]], env)
+
+
+def name_has_owner(name):
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+    return bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                         "NameHasOwner", GLib.Variant("(s)", (name,)),
+                         GLib.VariantType("(b)"), Gio.DBusCallFlags.NONE, -1, None)[0]
+
+
+def service_app():
+    """An application of the service, which asks once given a line."""
+    app = Reader(["/usr/bin/python3", SERVICE_APP], dict(os.environ), stdin=subprocess.PIPE)
+    app.process.stdin.write("go\n")
+    app.process.stdin.flush()
+    return app
+
+
+def question(app):
+    return find(app, lambda n: n.name.startswith("Allow “%s”" % APP_NAME))
+
+
+def describes(app, text):
+    """A node whose name or description (a row's subtitle) holds @text."""
+    return find(app, lambda n: text in n.name + (n.description or ""))
+
+
+def ask_and_answer(app, button, outcome):
+    """An app of the service asks; the question shows and @button is
+    clicked. Returns (the app, whether the question showed, whether
+    @outcome came from the app)."""
+    asker = service_app()
+    asked = wait_for(lambda: question(app), 30)
+    answer = wait_for(lambda: find(app, lambda n: n.name == button), 10)
+    if asked is None or answer is None:
+        return asker, asked is not None, False
+    click_at(answer)
+    return asker, True, bool(wait_for(lambda: asker.said(outcome), 30))
+
+
+def main(home):
+    server = GuiServer(KEY)
+    service = start_service(home, server.url)
+    # The app's registration, seen on the bus
+    monitor = Reader(["dbus-monitor", "--session",
+                      "type='method_call',member='RegisterConsentAgent'"], dict(os.environ))
+    chat = App(home, server.url, model="keys-model")
+    asker = None
+    try:
+        ready = wait_for(lambda: name_has_owner("io.github.libagent.Assistant"), 30)
+        app = chat.start()
+        registered = wait_for(lambda: monitor.said("RegisterConsentAgent"), 30)
+        tap(ready and app is not None and registered,
+            "the app registers as the consent agent of the service running")
+        if app is None or not registered:
+            print("# service: %s" % " | ".join(service.lines))
+            return
+
+        asker, asked, streamed = ask_and_answer(app, "Allow", "Finished")
+        tap(asked, "an app's first request shows a question naming it")
+        tap(streamed and asker.said("TextDelta") and server.seen("/v1/chat/completions",
+                                                                 authorization="expected"),
+            "Allow: the app's turn streams from the service's profile")
+        tap(wait_for(lambda: question(app) is None, 10),
+            "the question is gone once answered")
+
+        focus_window()
+        xdotool("key", "ctrl+comma")
+        page = wait_for(lambda: find(app, lambda n: n.name == "Apps"), 20)
+        if page is None:
+            tap(False, "Preferences has an Apps page")
+            return
+        click_at(page)
+        row = wait_for(lambda: find(app, lambda n: n.name == APP_NAME), 20)
+        described = wait_for(lambda: describes(app, "Allowed"), 10)
+        tap(row is not None and described is not None,
+            "Preferences › Apps lists the app, allowed")
+
+        # Expanded: its log, and its daily limit typed in
+        click_at(row)
+        logged = wait_for(lambda: find(app, lambda n: n.name.endswith(" tokens") and
+                                       "Loopback" in n.name), 10)
+        spin = wait_for(lambda: find(app, lambda n: n.name.startswith("Daily Limit") and
+                                     n.getRole() == pyatspi.ROLE_SPIN_BUTTON), 10)
+        limited = None
+        if spin is not None:
+            click_at(spin)
+            xdotool("key", "ctrl+a")
+            xdotool("type", "--delay", "20", "5000")
+            xdotool("key", "Return")
+            limited = wait_for(lambda: describes(app, "of 5000 tokens today"), 20)
+        if logged is None or limited is None:
+            print("# log %s, spin %s, limit %s; shown: %s"
+                  % (logged, spin, limited,
+                     walking(lambda: [(n.name, n.getRoleName()) for n in all_nodes(app)
+                                      if "Daily" in (n.name or "") or
+                                      n.getRole() == pyatspi.ROLE_SPIN_BUTTON])))
+        tap(logged is not None and limited is not None,
+            "expanded, the app's request is in its log and its daily limit is set")
+
+        revoke = wait_for(lambda: find(app, lambda n: n.name == "Revoke"), 10)
+        if revoke is None:
+            tap(False, "a Revoke button")
+            return
+        click_at(revoke)
+        tap(wait_for(lambda: describes(app, "Not answered yet"), 20),
+            "Revoke: the app is listed as not answered")
+        asker.stop()
+
+        asker, again, refused = ask_and_answer(app, "Deny", "AccessDenied")
+        tap(again, "after Revoke, the app's next request asks again")
+        tap(refused, "Deny: the request fails with AccessDenied")
+        # The page lists the apps again when it is shown
+        general = find(app, lambda n: n.name == "General")
+        if general is not None:
+            click_at(general)
+            wait_for(lambda: find(app, lambda n: n.name == APP_NAME) is None, 10)
+        click_at(page)
+        denied = wait_for(lambda: describes(app, "Denied"), 20)
+        shot = os.environ.get("AGENT_SCREENSHOT")
+        if shot:
+            subprocess.run(["import", "-window", "root", shot], check=False)
+        tap(denied, "Preferences › Apps, shown again, lists the app denied")
+
+        # Revoked again, the question is answered by Escape: no
+        asker.stop()
+        revoke = wait_for(lambda: find(app, lambda n: n.name == "Revoke"), 10)
+        escaped = False
+        if revoke is not None:
+            click_at(revoke)
+            wait_for(lambda: describes(app, "Not answered yet"), 20)
+            asker = service_app()
+            heading = wait_for(lambda: question(app), 30)
+            if heading is not None:
+                click_at(heading)
+                xdotool("key", "Escape")
+                escaped = wait_for(lambda: asker.said("AccessDenied"), 30)
+        tap(escaped, "Escape answers the question with Deny")
+    finally:
+        if asker is not None:
+            asker.stop()
+        chat.kill()
+        monitor.stop()
+        service.stop()
+        server.stop()
+
+
+run_test("test-gui-desktop-consent-e2e-", PLAN, main)
