@@ -37,6 +37,17 @@ struct _AgentChatPreferencesDocuments
 G_DEFINE_FINAL_TYPE (AgentChatPreferencesDocuments, agent_chat_preferences_documents,
                      ADW_TYPE_PREFERENCES_GROUP)
 
+/* Index Now: while there are folders and no update runs */
+static void
+sync_index_button (AgentChatPreferencesDocuments *self)
+{
+  g_auto(GStrv) folders = g_settings_get_strv (self->settings, "document-folders");
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->index_button),
+                            folders[0] != NULL &&
+                            !agent_chat_documents_get_indexing (self->documents));
+}
+
 /* The folders */
 
 static void
@@ -94,7 +105,7 @@ sync_folders (AgentChatPreferencesDocuments *self)
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (self), row);
       g_ptr_array_add (self->folder_rows, row);
     }
-  gtk_widget_set_sensitive (GTK_WIDGET (self->index_button), folders[0] != NULL);
+  sync_index_button (self);
 }
 
 static void
@@ -164,7 +175,7 @@ sync_progress (AgentChatPreferencesDocuments *self)
                                             : agent_chat_documents_get_status (self->documents));
   gtk_progress_bar_set_fraction (self->progress_bar, total > 0 ? (double) done / total : 0);
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), total > 0);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->index_button), !indexing);
+  sync_index_button (self);
 }
 
 static void

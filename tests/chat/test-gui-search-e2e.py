@@ -35,7 +35,7 @@ from agenttestgui import (App, FocusTracker, all_nodes, click_at, find_node,  # 
                           turn_over, walking, xdotool)
 from scriptedserver import ScriptedServer  # noqa: E402
 
-N_TESTS = 11
+N_TESTS = 12
 
 RESULT_TITLE = "GNOME Human Interface Guidelines"
 RESULT_URL = "https://developer.gnome.org/hig/"
@@ -325,6 +325,24 @@ def documents_part(home, server, focus):
             "search_documents gives the model the passage of the right file (%r)" %
             (results[-1][:300] if results else None,))
         screenshot("documents-result")
+
+        # The folder removed: nothing is left to index, and Index Now says so
+        prefs = open_preferences(focus, app)
+        remove = prefs and walking(lambda: next((n for n in all_nodes(prefs)
+                                                 if n.getRole() == pyatspi.ROLE_PUSH_BUTTON and
+                                                 n.name.startswith("Remove Folder")), None))
+        button = prefs and walking(lambda: next((n for n in all_nodes(prefs)
+                                                 if n.getRole() == pyatspi.ROLE_PUSH_BUTTON and
+                                                 n.name.replace("_", "").startswith("Index Now")),
+                                                None))
+        removed = False
+        if remove is not None and button is not None and scroll_to(focus, prefs, remove):
+            click_at(remove)
+            removed = focus.wait(lambda: not state(button, pyatspi.STATE_SENSITIVE) and
+                                 walking(lambda: not any(n.name.startswith("Remove Folder")
+                                                         for n in all_nodes(prefs))), 30)
+        tap(removed, "Remove Folder: the folder's row goes, and Index Now is insensitive")
+        close_preferences(focus, app)
     finally:
         chat.kill()
 
