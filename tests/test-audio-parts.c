@@ -45,7 +45,7 @@ question_new (AgentContentPart *audio)
 static void
 test_from_file (void)
 {
-  g_autofree char *dir = agent_test_make_dir ("audio-parts-XXXXXX");
+  g_autofree char *dir = agent_test_make_dir ("audio-parts");
   g_autofree char *wav_path = agent_test_write_file (dir, "hello.wav", wav_bytes,
                                                      sizeof wav_bytes - 1);
   g_autofree char *mp3_path = agent_test_write_file (dir, "song.mp3", mp3_bytes,

@@ -115,7 +115,7 @@ test_attach_audio (void)
   g_autoptr(AgentTestServer) server = agent_test_server_new ();
   g_autoptr(AgentTestProcess) cli = NULL;
   g_autoptr(AgentTestProcess) refused = NULL;
-  g_autofree char *dir = agent_test_make_dir ("cli-attach-audio-XXXXXX");
+  g_autofree char *dir = agent_test_make_dir ("cli-attach-audio");
   g_autofree char *path = agent_test_write_file (dir, "memo.wav", wav, sizeof wav - 1);
   g_autofree char *audio64 = g_base64_encode ((const guchar *) wav, sizeof wav - 1);
   g_autofree char *expected = NULL;

@@ -86,7 +86,7 @@ fixture_set_up (Fixture       *fixture,
 
   fixture->model = agent_test_server_new ();
   fixture->tavily = agent_test_tavily_new (KEY);
-  fixture->dir = agent_test_make_dir ("test-search-profiles-XXXXXX");
+  fixture->dir = agent_test_make_dir ("test-search-profiles");
   fixture->path = g_build_filename (fixture->dir, "profiles.ini", NULL);
   fixture->env_path = g_strconcat ("AGENT_PROFILES=", fixture->path, NULL);
 
