@@ -198,6 +198,25 @@ consent_method_call (GDBusConnection       *connection,
 {
   const char *what;
 
+  if (g_str_equal (method_name, "ApproveToolCall"))
+    {
+      const char *app_id, *app_name, *tool, *description, *arguments;
+
+      g_variant_get (parameters, "(&s&s&s&s&s)", &app_id, &app_name, &tool, &description,
+                     &arguments);
+      test.n_tool_asked++;
+      g_free (test.asked_tool);
+      test.asked_tool = g_strdup_printf ("%s %s %s %s %s", app_id, app_name, tool, description,
+                                         arguments);
+      if (test.tool_answer == ANSWER_NONE)
+        g_set_object (&test.held, invocation);
+      else
+        g_dbus_method_invocation_return_value (invocation,
+                                               g_variant_new ("(bb)",
+                                                              test.tool_answer != ANSWER_DENY,
+                                                              test.tool_answer == ANSWER_ALWAYS));
+      return;
+    }
   test.n_asked++;
   g_clear_pointer (&test.asked_app_id, g_free);
   g_clear_pointer (&test.asked_app_name, g_free);
@@ -216,26 +235,37 @@ register_consent_agent (void)
                                           g_variant_new ("(o)", AGENT_PATH));
 }
 
-static void
-export_consent_agent (void)
+/* @vtable implements the installed io.github.libagent.AssistantConsent1
+ * at @path of @connection; returns its registration */
+guint
+export_consent_interface (GDBusConnection            *connection,
+                          const char                 *path,
+                          const GDBusInterfaceVTable *vtable)
 {
   g_autoptr(GDBusNodeInfo) node = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *xml = NULL;
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data",
+  g_autofree char *file = g_test_build_filename (G_TEST_DIST, "..", "data",
                                                  "io.github.libagent.Assistant1.xml", NULL);
+  guint id;
 
   /* The installed interface file is the one implemented */
-  g_file_get_contents (path, &xml, NULL, &error);
+  g_file_get_contents (file, &xml, NULL, &error);
   g_assert_no_error (error);
   node = g_dbus_node_info_new_for_xml (xml, &error);
   g_assert_no_error (error);
-  test.agent = connect_app ();
-  test.agent_id = g_dbus_connection_register_object (test.agent, AGENT_PATH,
-                                                     g_dbus_node_info_lookup_interface (node,
-                                                                                        CONSENT),
-                                                     &consent_vtable, NULL, NULL, &error);
+  id = g_dbus_connection_register_object (connection, path,
+                                          g_dbus_node_info_lookup_interface (node, CONSENT),
+                                          vtable, NULL, NULL, &error);
   g_assert_no_error (error);
+  return id;
+}
+
+static void
+export_consent_agent (void)
+{
+  test.agent = connect_app ();
+  test.agent_id = export_consent_interface (test.agent, AGENT_PATH, &consent_vtable);
   register_consent_agent ();
 }
 
@@ -515,4 +545,6 @@ desktop_teardown (void)
   g_free (test.proc_dir);
   g_free (test.asked_app_id);
   g_free (test.asked_app_name);
+  g_free (test.asked_tool);
+  g_clear_object (&test.held);
 }

@@ -25,6 +25,8 @@ typedef enum
 {
   ANSWER_ALLOW,
   ANSWER_DENY,
+  ANSWER_ALWAYS,   /* tool calls: Always Allow */
+  ANSWER_NONE,     /* tool calls: the question is held, unanswered */
 } Answer;
 
 typedef struct
@@ -40,6 +42,11 @@ typedef struct
   guint            n_asked;
   char            *asked_app_id;
   char            *asked_app_name;
+  /* ApproveToolCall */
+  Answer           tool_answer;
+  guint            n_tool_asked;
+  char            *asked_tool;        /* "app_id app_name tool description arguments" */
+  GDBusMethodInvocation *held;      /* with ANSWER_NONE */
 } DesktopTest;
 
 /* The test's state: its bus, its model's server, its consent agent */
@@ -92,6 +99,9 @@ void             assert_dbus_error      (const GError     *error,
 GVariant        *administer             (const char       *method,
                                          GVariant         *parameters);
 void             register_consent_agent (void);
+guint            export_consent_interface (GDBusConnection            *connection,
+                                           const char                 *path,
+                                           const GDBusInterfaceVTable *vtable);
 
 /* Apps and their conversations */
 GDBusConnection *connect_app            (void);
