@@ -87,21 +87,21 @@ some_window (AgentChatConsent *self)
   return window;
 }
 
+/* (The service's wording of what the app asks, @what, is not shown: the
+ * question is one sentence of this app's own, for its translators) */
 static void
 ask (AgentChatConsent      *self,
      GDBusMethodInvocation *invocation,
      const char            *app_id,
-     const char            *app_name,
-     const char            *what)
+     const char            *app_name)
 {
   GtkWindow *parent = some_window (self);
   g_autofree char *heading = NULL;
   g_autofree char *body = NULL;
   GtkWidget *dialog;
 
-  /* Translators: the first %s is an application's name, the second what it
-   * asks for, as the desktop service words it ("use your language models") */
-  heading = g_strdup_printf (_("Allow “%s” to %s?"), app_name, what);
+  /* Translators: %s is an application's name */
+  heading = g_strdup_printf (_("Allow “%s” to use your language models?"), app_name);
   /* Translators: %s is the application's id, a Flatpak id or a program's path */
   body = g_strdup_printf (_("The application %s asks to use the models you set up in Agent "
                             "Chat. You can revoke this in Preferences › Apps Using Your "
@@ -154,7 +154,7 @@ consent_method_call (GDBusConnection       *connection,
       return;
     }
   g_variant_get (parameters, "(&s&s&s)", &app_id, &app_name, &what);
-  ask (self, invocation, app_id, app_name, what);
+  ask (self, invocation, app_id, app_name);
 }
 
 static const GDBusInterfaceVTable consent_vtable = { consent_method_call, NULL, NULL, { 0 } };
