@@ -349,6 +349,41 @@ test_tools_cancel_while_asked (void)
   g_clear_object (&test.held);
 }
 
+/* Without a consent agent: a notification, whose Always Allow button the
+ * test presses as the desktop's notification server */
+
+static void
+test_tools_notification (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.Notified");
+  g_autoptr(Conversation) conversation = start (app);
+  Notifications *notifications = notifications_start ();
+  g_autoptr(GVariant) reply = NULL;
+  guint n_asked = test.n_tool_asked;
+
+  reply = administer ("UnregisterConsentAgent", g_variant_new ("(o)", AGENT_PATH));
+
+  /* The call waits while the notification is out */
+  send_lookup (conversation, "call_13");
+  agent_test_wait_until (has_notification, notifications);
+  g_assert_cmpuint (conversation->tool_calls->len, ==, 0);
+  agent_test_assert_contains (notifications->summary, "org.example.Notified");
+  agent_test_assert_contains (notifications->summary, "lookup");
+  agent_test_assert_contains (notifications->body, "Looks a word up");
+  agent_test_assert_contains (notifications->body, "\"tea\"");
+  g_assert_cmpuint (notifications_count_buttons (notifications), ==, 3);
+  g_assert_nonnull (notifications_get_action (notifications, "Deny"));
+  g_assert_nonnull (notifications_get_action (notifications, "Allow Once"));
+
+  notifications_press (notifications, "Always Allow");
+  answer_tool_call (conversation, "call_13");
+  g_assert_cmpuint (test.n_tool_asked, ==, n_asked);
+  assert_approvals ("org.example.Notified", TRUE, "lookup");
+
+  register_consent_agent ();
+  notifications_stop (notifications);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -366,6 +401,7 @@ main (int   argc,
   g_test_add_func ("/desktop/tools/no-answer", test_tools_no_answer);
   g_test_add_func ("/desktop/tools/agent-leaves", test_tools_agent_leaves);
   g_test_add_func ("/desktop/tools/cancel-while-asked", test_tools_cancel_while_asked);
+  g_test_add_func ("/desktop/tools/notification", test_tools_notification);
   status = g_test_run ();
 
   desktop_teardown ();

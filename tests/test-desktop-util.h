@@ -66,6 +66,20 @@ typedef struct
   gboolean         ended;
 } Conversation;
 
+/* The desktop's notification server: the last notification shown */
+typedef struct
+{
+  GDBusConnection *connection;
+  guint            owner_id;
+  guint            object_id;
+  gboolean         owned;
+  char            *summary;
+  char            *body;
+  char           **actions;   /* key, label, key, label… */
+  guint            n_notified;
+  guint            n_closed;
+} Notifications;
+
 void             desktop_setup          (const char       *name);
 void             desktop_teardown       (void);
 void             remove_tree            (const char       *path);
@@ -118,6 +132,15 @@ gboolean         has_deltas             (gpointer          data);
 gboolean         has_tool_call          (gpointer          data);
 gint64           usage_member           (Conversation     *conversation,
                                          const char       *name);
+
+Notifications   *notifications_start        (void);
+void             notifications_stop         (Notifications *notifications);
+const char      *notifications_get_action   (Notifications *notifications,
+                                             const char    *label);
+guint            notifications_count_buttons (Notifications *notifications);
+gboolean         has_notification           (gpointer       data);
+void             notifications_press        (Notifications *notifications,
+                                             const char    *label);
 void             add_hello              (void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Conversation, conversation_free)
