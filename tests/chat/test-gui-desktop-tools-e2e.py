@@ -8,7 +8,8 @@
 # app and the tool and shows the arguments, Allow Once is clicked and the
 # app gets ToolCall, its result goes back to the model. A second app's call
 # is denied: it never gets ToolCall, the model reads the denial, the turn
-# finishes.
+# finishes. A third is allowed always: the fourth is not asked for, and
+# Preferences › Apps lists the tool, whose Forget button forgets it.
 # With AGENT_SCREENSHOT=FILE, the screen with the tool's question is saved.
 # Positions come from the accessibility tree, the pointer is xdotool's.
 #
@@ -18,88 +19,25 @@ import json
 import os
 import subprocess
 import sys
-import threading
 
-from gi.repository import Gio, GLib
+import pyatspi
 
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
-from agenttestgui import App, all_nodes, click_at, run_test, tap, wait_for, walking  # noqa: E402
+from agenttestgui import App, click_at, focus_window, run_test, tap, wait_for, \
+    xdotool  # noqa: E402
+from desktopservice import APP_NAME, Reader, find, name_has_owner, page_tab, \
+    service_app, start_service  # noqa: E402
 from scriptedserver import ScriptedServer  # noqa: E402
 
-PLAN = 7
-SERVICE_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                           "desktop-service-app.py")
-# The service knows an unsandboxed program by its executable's file name
-APP_NAME = os.path.basename(os.path.realpath("/usr/bin/python3"))
+PLAN = 10
 TOOL_HEADING = "Allow “%s” to run “lookup”?" % APP_NAME
 DENIED = "The user denied this call"
 
 
-class Reader:
-    """A process whose standard output (and error) is read line by line in
-    the background."""
-
-    def __init__(self, args, env, stdin=None):
-        self.process = subprocess.Popen(args, env=env, stdin=stdin, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
-        self.lines = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.process.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def said(self, text):
-        return any(text in line for line in list(self.lines))
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-        try:
-            self.process.wait(15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
-
-
-def find(app, predicate):
-    return walking(lambda: next((n for n in all_nodes(app) if n.name and predicate(n)), None))
-
-
 def named(app, name):
     return find(app, lambda n: n.name == name)
-
-
-def start_service(home, url):
-    env = dict(os.environ)
-    profiles = os.path.join(home, "service-profiles.ini")
-    with open(profiles, "w") as f:
-        f.write("[Profiles]\ndefault=Scripted\n\n[Profile Scripted]\nprovider=openai\n"
-                "base-url=%s\nmodel=scripted\n" % url)
-    env["AGENT_PROFILES"] = profiles
-    env["OPENAI_API_KEY"] = "sk-test-desktop-tools-5d2b"
-    env["XDG_DATA_HOME"] = os.path.join(home, "service-data")
-    env["AGENT_DESKTOP_SERVICE_IDLE_SECONDS"] = "3600"
-    return Reader([os.environ["AGENT_DESKTOP_SERVICE"]], env)
-
-
-def name_has_owner(name):
-    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-    return bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                         "NameHasOwner", GLib.Variant("(s)", (name,)),
-                         GLib.VariantType("(b)"), Gio.DBusCallFlags.NONE, -1, None)[0]
-
-
-def service_app():
-    """An application of the service with its tool, which asks once given
-    a line."""
-    app = Reader(["/usr/bin/python3", SERVICE_APP, "--tool"], dict(os.environ),
-                 stdin=subprocess.PIPE)
-    app.process.stdin.write("go\n")
-    app.process.stdin.flush()
-    return app
 
 
 def tool_result(server, index):
@@ -112,7 +50,7 @@ def tool_result(server, index):
 
 def main(home):
     server = ScriptedServer()
-    service = start_service(home, server.url)
+    service = start_service(home, server.url, "scripted", "sk-test-desktop-tools-5d2b")
     monitor = Reader(["dbus-monitor", "--session",
                       "type='method_call',member='RegisterConsentAgent'"], dict(os.environ))
     chat = App(home, server.url, "scripted")
@@ -130,7 +68,7 @@ def main(home):
         # The app's first request: allowed, in one sentence
         server.add_tool_call("lookup", '{"word": "tea"}')
         server.add_text("Tea is a hot drink.")
-        asker = service_app()
+        asker = service_app("--tool")
         askers.append(asker)
         consent = wait_for(lambda: named(app, "Allow “%s” to use your language models?"
                                          % APP_NAME), 30)
@@ -170,7 +108,7 @@ def main(home):
         # Another call: denied
         server.add_tool_call("lookup", '{"word": "coffee"}')
         server.add_text("I could not look it up.")
-        asker = service_app()
+        asker = service_app("--tool")
         askers.append(asker)
         asked = wait_for(lambda: find(app, lambda n: '"coffee"' in n.name), 30)
         deny = wait_for(lambda: named(app, "Deny"), 10) if asked else None
@@ -184,6 +122,54 @@ def main(home):
         if not finished:
             print("# app: %s; requests: %s" % (" | ".join(asker.lines),
                                                json.dumps(server.requests)[:2000]))
+
+        # Always Allow: asked once, then not
+        server.add_tool_call("lookup", '{"word": "milk"}')
+        server.add_text("Milk is white.")
+        asker = service_app("--tool")
+        askers.append(asker)
+        always = wait_for(lambda: named(app, "Always Allow")
+                          if find(app, lambda n: '"milk"' in n.name) else None, 30)
+        if always is None:
+            tap(False, "the third call is asked for, with an Always Allow button")
+            return
+        click_at(always)
+        wait_for(lambda: asker.said("Finished"), 30)
+        server.add_tool_call("lookup", '{"word": "bread"}')
+        server.add_text("Bread is baked.")
+        asker = service_app("--tool")
+        askers.append(asker)
+        tap(wait_for(lambda: asker.said('ToolCall lookup {"word":"bread"}'), 30)
+            and wait_for(lambda: asker.said("Finished"), 30)
+            and find(app, lambda n: '"bread"' in n.name) is None,
+            "Always Allow: the next call of the tool is sent without a question")
+
+        # Preferences › Apps shows the tool allowed for good, and forgets it
+        focus_window()
+        xdotool("key", "ctrl+comma")
+        page = wait_for(lambda: page_tab(app, "Apps"), 20)
+        row = None
+        if page is not None:
+            click_at(page)
+            row = wait_for(lambda: named(app, APP_NAME), 20)
+        if row is None:
+            tap(False, "Preferences › Apps lists the app")
+            return
+        click_at(row)
+        # (The row's subtitle is a label of its own)
+        listed = wait_for(lambda: named(app, "Tools Allowed Without Asking")
+                          and named(app, "lookup"), 20)
+        asks = wait_for(lambda: find(app, lambda n: n.name == "Ask Before Running Its Tools"
+                                     and n.getRole() == pyatspi.ROLE_CHECK_BOX
+                                     and n.getState().contains(pyatspi.STATE_CHECKED)), 10)
+        tap(listed is not None and asks is not None,
+            "Preferences › Apps lists the tool allowed without asking, and asking is on")
+        forget = wait_for(lambda: named(app, "Forget"), 10)
+        if forget is not None:
+            click_at(forget)
+        tap(forget is not None and wait_for(lambda: named(app, "None")
+                                            and named(app, "lookup") is None, 20),
+            "Forget: no tool of the app is allowed without asking any more")
     finally:
         for asker in askers:
             asker.stop()
