@@ -18,14 +18,18 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "agent-desktop-consent-private.h"
 #include "agent-desktop-error.h"
 
-/* The arguments shown: the rest is cut */
+/* What is shown of the arguments and of the app's description: the rest
+ * is cut */
 #define MAX_ARGUMENTS_BYTES (64 * 1024)
 #define MAX_NOTIFIED_ARGUMENTS_CHARS 200
+#define MAX_DESCRIPTION_CHARS 1000
 
 typedef struct
 {
@@ -206,19 +210,18 @@ agent_answered (GObject      *object,
   pending_free (pending);
 }
 
+/* @text, cut after @max_chars characters */
 static char *
-dup_shown_arguments (const char *arguments,
-                     gsize       max_chars)
+dup_cut (const char *text,
+         gsize       max_chars)
 {
-  if (!g_utf8_validate (arguments, -1, NULL))
-    return g_strdup ("{}");
-  if (g_utf8_strlen (arguments, -1) <= (glong) max_chars)
-    return g_strdup (arguments);
-  {
-    g_autofree char *cut = g_utf8_substring (arguments, 0, max_chars);
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  g_autofree char *cut = NULL;
 
-    return g_strconcat (cut, "…", NULL);
-  }
+  if (g_utf8_strlen (valid, -1) <= (glong) max_chars)
+    return g_steal_pointer (&valid);
+  cut = g_utf8_substring (valid, 0, max_chars);
+  return g_strconcat (cut, "…", NULL);
 }
 
 static void
@@ -230,14 +233,14 @@ notify_user (AgentDesktopConsentBroker *self,
   g_autoptr(GNotification) notification = NULL;
   g_autofree char *id = dup_notification_id (question->number);
   g_autofree char *title = NULL;
-  g_autofree char *shown = dup_shown_arguments (arguments, MAX_NOTIFIED_ARGUMENTS_CHARS);
+  g_autofree char *shown = dup_cut (arguments, MAX_NOTIFIED_ARGUMENTS_CHARS);
   g_autofree char *body = NULL;
 
   /* Translators: the first %s is an application's name, the second its tool's */
   title = g_strdup_printf (_("Allow “%s” to run its tool “%s”?"), question->app_name,
                            question->tool_name);
   notification = g_notification_new (title);
-  if (description != NULL && description[0] != '\0')
+  if (description[0] != '\0')
     body = g_strdup_printf ("%s\n%s", description, shown);
   else
     body = g_strdup (shown);
@@ -266,6 +269,7 @@ agent_desktop_consent_broker_approve_tool_async (AgentDesktopConsentBroker *self
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_autofree char *sent = NULL;
+  g_autofree char *described = NULL;
   ToolQuestion *question;
 
   g_task_set_source_tag (task, agent_desktop_consent_broker_approve_tool_async);
@@ -295,23 +299,23 @@ agent_desktop_consent_broker_approve_tool_async (AgentDesktopConsentBroker *self
                                                       question, NULL);
     }
 
-  sent = strlen (arguments) > MAX_ARGUMENTS_BYTES
-         ? dup_shown_arguments (arguments, MAX_ARGUMENTS_BYTES / 4)
-         : g_strdup (arguments);
+  sent = strlen (arguments) > MAX_ARGUMENTS_BYTES ? dup_cut (arguments, MAX_ARGUMENTS_BYTES / 4)
+                                                  : g_strdup (arguments);
+  described = dup_cut (description ? description : "", MAX_DESCRIPTION_CHARS);
   if (self->agents->len > 0 && self->connection != NULL)
     {
       ConsentAgent *agent = g_ptr_array_index (self->agents, self->agents->len - 1);
 
       g_dbus_connection_call (self->connection, agent->name, agent->path,
                               "io.github.libagent.AssistantConsent1", "ApproveToolCall",
-                              g_variant_new ("(sssss)", app_id, app_name, tool_name,
-                                             description ? description : "", sent),
+                              g_variant_new ("(sssss)", app_id, app_name, tool_name, described,
+                                             sent),
                               G_VARIANT_TYPE ("(bb)"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
                               (int) MIN (self->ask_seconds, G_MAXINT / 1000) * 1000, NULL,
                               agent_answered, pending_new (self, question->number));
     }
   else
-    notify_user (self, question, description, sent);
+    notify_user (self, question, described, sent);
 }
 
 /* TRUE if the call may run; else FALSE with an error whose message is the

@@ -349,6 +349,48 @@ test_tools_cancel_while_asked (void)
   g_clear_object (&test.held);
 }
 
+/* What the user is shown is bounded: a long description and long
+ * arguments are cut */
+static void
+test_tools_long (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.Verbose");
+  g_autoptr(Conversation) conversation = start (app);
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *description = g_strnfill (3000, 'd');
+  g_autofree char *word = g_strnfill (100000, 'w');
+  g_autofree char *arguments = g_strdup_printf ("{\"word\":\"%s\"}", word);
+  g_autofree char *cut = g_strnfill (1000, 'd');
+  g_autofree char *shown = g_strconcat (" ", cut, "… {\"word\":\"www", NULL);
+  const AgentTestToolChunk chunks[] = { { 0, "call_14", "lookup", arguments } };
+  const char *deltas[] = { "Done.", NULL };
+  GVariantBuilder tools;
+  GVariantBuilder tool;
+
+  g_variant_builder_init (&tool, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&tool, "{sv}", "name", g_variant_new_string ("lookup"));
+  g_variant_builder_add (&tool, "{sv}", "description", g_variant_new_string (description));
+  g_variant_builder_init (&tools, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_add_value (&tools, g_variant_builder_end (&tool));
+  agent_test_openai_add_tool_response (test.server, chunks, G_N_ELEMENTS (chunks), 4, 3);
+  agent_test_openai_add_text_response (test.server, deltas, 6, 4);
+  test.tool_answer = ANSWER_ALLOW;
+  conversation_send (conversation, "What is it?", g_variant_builder_end (&tools), &error);
+  g_assert_no_error (error);
+
+  agent_test_wait_until (has_tool_call, conversation);
+  agent_test_assert_contains (test.asked_tool, shown);
+  g_assert_cmpuint (strlen (test.asked_tool), <, 64 * 1024);
+  g_assert_true (g_str_has_suffix (test.asked_tool, "…"));
+  /* The app gets the whole call */
+  g_assert_cmpuint (strlen (g_ptr_array_index (conversation->tool_calls, 0)), >, 100000);
+  reply = call_ok (app, conversation->path, CONVERSATION, "ToolResult",
+                   g_variant_new ("(ssb)", "call_14", "\"long\"", FALSE));
+  agent_test_wait_until (has_ended, conversation);
+  g_assert_null (conversation->failed_name);
+}
+
 /* Without a consent agent: a notification, whose Always Allow button the
  * test presses as the desktop's notification server */
 
@@ -401,6 +443,7 @@ main (int   argc,
   g_test_add_func ("/desktop/tools/no-answer", test_tools_no_answer);
   g_test_add_func ("/desktop/tools/agent-leaves", test_tools_agent_leaves);
   g_test_add_func ("/desktop/tools/cancel-while-asked", test_tools_cancel_while_asked);
+  g_test_add_func ("/desktop/tools/long", test_tools_long);
   g_test_add_func ("/desktop/tools/notification", test_tools_notification);
   status = g_test_run ();
 
