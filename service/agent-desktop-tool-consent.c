@@ -126,7 +126,7 @@ timed_out (gpointer user_data)
 
   question->timeout_id = 0;
   error = g_error_new (AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_ACCESS_DENIED,
-                       _("Nobody approved the call of “%s”: the user denied this call"),
+                       _("Nobody answered in time whether “%s” may run, so the call was denied"),
                        question->tool_name);
   resolve (question->self, question->number, FALSE, error);
   return G_SOURCE_REMOVE;
