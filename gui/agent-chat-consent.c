@@ -5,8 +5,10 @@
  * session bus, the app's object /io/github/libagent/Chat/ConsentAgent
  * implements io.github.libagent.AssistantConsent1 and is registered with
  * RegisterConsentAgent. Its Ask shows a dialog over the active window (a
- * new window when there is none) naming the application and what it asks,
- * Deny its default and Escape, and answers with the user's choice.
+ * new window when there is none) naming the application, Deny its default
+ * and Escape, and answers with the user's choice; its ApproveToolCall does
+ * the same for one call of the application's own tool
+ * (agent-chat-tool-approval.c).
  *
  * It uses a session-bus connection of its own, made in the background:
  * the app starts as usual when there is no session bus, and it never starts
@@ -22,6 +24,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-chat-consent.h"
+#include "agent-chat-tool-approval.h"
 
 #define SERVICE_NAME   "io.github.libagent.Assistant"
 #define SERVICE_PATH   "/io/github/libagent/Assistant"
@@ -54,6 +57,15 @@ static const char consent_xml[] =
   "      <arg name='what' type='s' direction='in'/>"
   "      <arg name='allow' type='b' direction='out'/>"
   "    </method>"
+  "    <method name='ApproveToolCall'>"
+  "      <arg name='app_id' type='s' direction='in'/>"
+  "      <arg name='app_name' type='s' direction='in'/>"
+  "      <arg name='tool_name' type='s' direction='in'/>"
+  "      <arg name='description' type='s' direction='in'/>"
+  "      <arg name='arguments_json' type='s' direction='in'/>"
+  "      <arg name='allowed' type='b' direction='out'/>"
+  "      <arg name='remember' type='b' direction='out'/>"
+  "    </method>"
   "  </interface>"
   "</node>";
 
@@ -68,7 +80,11 @@ on_dialog_response (AdwMessageDialog *dialog,
   AgentChatConsent *self = g_object_get_data (G_OBJECT (dialog), "agent-chat-consent");
   gboolean allow = g_strcmp0 (response, "allow") == 0;
 
-  g_dbus_method_invocation_return_value (invocation, g_variant_new ("(b)", allow));
+  if (g_str_equal (g_dbus_method_invocation_get_method_name (invocation), "ApproveToolCall"))
+    g_dbus_method_invocation_return_value (invocation,
+                                           agent_chat_tool_approval_answer (response));
+  else
+    g_dbus_method_invocation_return_value (invocation, g_variant_new ("(b)", allow));
   if (self != NULL && g_ptr_array_remove (self->dialogs, dialog) && self->application != NULL)
     g_application_release (G_APPLICATION (self->application));
 }
@@ -87,21 +103,36 @@ some_window (AgentChatConsent *self)
   return window;
 }
 
+/* Shows @dialog until its response answers @invocation */
+static void
+show_question (AgentChatConsent      *self,
+               GDBusMethodInvocation *invocation,
+               GtkWidget             *dialog)
+{
+  g_object_set_data (G_OBJECT (dialog), "agent-chat-consent", self);
+  /* The invocation is answered once, by the response; the app stays meanwhile */
+  g_signal_connect_data (dialog, "response", G_CALLBACK (on_dialog_response),
+                         g_object_ref (invocation), (GClosureNotify) g_object_unref, 0);
+  g_ptr_array_add (self->dialogs, dialog);
+  g_application_hold (G_APPLICATION (self->application));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* (The service's wording of what the app asks, @what, is not shown: the
+ * question is one sentence of this app's own, for its translators) */
 static void
 ask (AgentChatConsent      *self,
      GDBusMethodInvocation *invocation,
      const char            *app_id,
-     const char            *app_name,
-     const char            *what)
+     const char            *app_name)
 {
   GtkWindow *parent = some_window (self);
   g_autofree char *heading = NULL;
   g_autofree char *body = NULL;
   GtkWidget *dialog;
 
-  /* Translators: the first %s is an application's name, the second what it
-   * asks for, as the desktop service words it ("use your language models") */
-  heading = g_strdup_printf (_("Allow “%s” to %s?"), app_name, what);
+  /* Translators: %s is an application's name */
+  heading = g_strdup_printf (_("Allow “%s” to use your language models?"), app_name);
   /* Translators: %s is the application's id, a Flatpak id or a program's path */
   body = g_strdup_printf (_("The application %s asks to use the models you set up in Agent "
                             "Chat. You can revoke this in Preferences › Apps Using Your "
@@ -115,13 +146,7 @@ ask (AgentChatConsent      *self,
                                               ADW_RESPONSE_SUGGESTED);
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "deny");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "deny");
-  g_object_set_data (G_OBJECT (dialog), "agent-chat-consent", self);
-  /* The invocation is answered once, by the response; the app stays meanwhile */
-  g_signal_connect_data (dialog, "response", G_CALLBACK (on_dialog_response),
-                         g_object_ref (invocation), (GClosureNotify) g_object_unref, 0);
-  g_ptr_array_add (self->dialogs, dialog);
-  g_application_hold (G_APPLICATION (self->application));
-  gtk_window_present (GTK_WINDOW (dialog));
+  show_question (self, invocation, dialog);
 }
 
 static void
@@ -139,7 +164,7 @@ consent_method_call (GDBusConnection       *connection,
   const char *app_name;
   const char *what;
 
-  if (g_strcmp0 (method_name, "Ask") != 0)
+  if (g_strcmp0 (method_name, "Ask") != 0 && g_strcmp0 (method_name, "ApproveToolCall") != 0)
     {
       g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
                                              G_DBUS_ERROR_UNKNOWN_METHOD,
@@ -153,8 +178,21 @@ consent_method_call (GDBusConnection       *connection,
                                              "Only %s may ask", SERVICE_NAME);
       return;
     }
+  if (g_str_equal (method_name, "ApproveToolCall"))
+    {
+      const char *tool_name;
+      const char *description;
+      const char *arguments;
+
+      g_variant_get (parameters, "(&s&s&s&s&s)", &app_id, &app_name, &tool_name, &description,
+                     &arguments);
+      show_question (self, invocation,
+                     agent_chat_tool_approval_new (some_window (self), app_id, app_name,
+                                                   tool_name, description, arguments));
+      return;
+    }
   g_variant_get (parameters, "(&s&s&s)", &app_id, &app_name, &what);
-  ask (self, invocation, app_id, app_name, what);
+  ask (self, invocation, app_id, app_name);
 }
 
 static const GDBusInterfaceVTable consent_vtable = { consent_method_call, NULL, NULL, { 0 } };

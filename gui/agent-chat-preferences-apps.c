@@ -20,6 +20,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-chat-app-tools.h"
 #include "agent-chat-preferences-apps.h"
 
 #define SERVICE_NAME  "io.github.libagent.Assistant"
@@ -262,6 +263,7 @@ app_row_new (AgentChatPreferencesApps *self,
   adw_action_row_add_suffix (ADW_ACTION_ROW (limit_row), spin);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (limit_row), spin);
   adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), limit_row);
+  agent_chat_app_tools_add_rows (ADW_EXPANDER_ROW (expander), app_id);
 
   add_log_rows (ADW_EXPANDER_ROW (expander), app_id, log);
   return expander;

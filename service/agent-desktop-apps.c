@@ -390,3 +390,109 @@ agent_desktop_apps_list_log (AgentDesktopApps  *self,
     }
   return g_variant_builder_end (&builder);
 }
+
+/* The tools of each application the user allowed for good (keys
+ * allowed-tools, a list, and ask-before-tools, TRUE when absent) */
+
+gboolean
+agent_desktop_apps_get_ask_before_tools (AgentDesktopApps *self,
+                                         const char       *app_id)
+{
+  g_autofree char *group = group_of (app_id);
+  g_autoptr(GError) error = NULL;
+  gboolean ask;
+
+  ask = g_key_file_get_boolean (self->keyfile, group, "ask-before-tools", &error);
+  return error != NULL ? TRUE : ask;
+}
+
+gboolean
+agent_desktop_apps_set_ask_before_tools (AgentDesktopApps  *self,
+                                         const char        *app_id,
+                                         gboolean           ask,
+                                         GError           **error)
+{
+  g_autofree char *group = group_of (app_id);
+
+  set_identity (self, group, app_id, NULL);
+  g_key_file_set_boolean (self->keyfile, group, "ask-before-tools", ask);
+  return save (self, error);
+}
+
+/* (transfer full): the tools of @app_id allowed for good, never NULL */
+char **
+agent_desktop_apps_dup_allowed_tools (AgentDesktopApps *self,
+                                      const char       *app_id)
+{
+  g_autofree char *group = group_of (app_id);
+  char **tools = g_key_file_get_string_list (self->keyfile, group, "allowed-tools", NULL, NULL);
+
+  return tools != NULL ? tools : g_new0 (char *, 1);
+}
+
+gboolean
+agent_desktop_apps_is_tool_allowed (AgentDesktopApps *self,
+                                    const char       *app_id,
+                                    const char       *tool_name)
+{
+  g_auto(GStrv) tools = agent_desktop_apps_dup_allowed_tools (self, app_id);
+
+  return g_strv_contains ((const char * const *) tools, tool_name);
+}
+
+static gboolean
+set_allowed_tools (AgentDesktopApps    *self,
+                   const char          *app_id,
+                   const char * const  *tools,
+                   GError             **error)
+{
+  g_autofree char *group = group_of (app_id);
+
+  set_identity (self, group, app_id, NULL);
+  if (tools[0] == NULL)
+    g_key_file_remove_key (self->keyfile, group, "allowed-tools", NULL);
+  else
+    g_key_file_set_string_list (self->keyfile, group, "allowed-tools", tools,
+                                g_strv_length ((char **) tools));
+  return save (self, error);
+}
+
+gboolean
+agent_desktop_apps_allow_tool (AgentDesktopApps  *self,
+                               const char        *app_id,
+                               const char        *tool_name,
+                               GError           **error)
+{
+  g_auto(GStrv) tools = agent_desktop_apps_dup_allowed_tools (self, app_id);
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_auto(GStrv) added = NULL;
+
+  if (g_strv_contains ((const char * const *) tools, tool_name))
+    return TRUE;
+  builder = g_strv_builder_new ();
+  g_strv_builder_addv (builder, (const char **) tools);
+  g_strv_builder_add (builder, tool_name);
+  added = g_strv_builder_end (builder);
+  return set_allowed_tools (self, app_id, (const char * const *) added, error);
+}
+
+/* @tool_name NULL: every tool of @app_id is asked for again */
+gboolean
+agent_desktop_apps_forget_tool (AgentDesktopApps  *self,
+                                const char        *app_id,
+                                const char        *tool_name,
+                                GError           **error)
+{
+  g_auto(GStrv) tools = agent_desktop_apps_dup_allowed_tools (self, app_id);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) kept = NULL;
+  g_autofree char *group = group_of (app_id);
+
+  if (!g_key_file_has_key (self->keyfile, group, "allowed-tools", NULL))
+    return TRUE;
+  for (guint i = 0; tool_name != NULL && tools[i] != NULL; i++)
+    if (!g_str_equal (tools[i], tool_name))
+      g_strv_builder_add (builder, tools[i]);
+  kept = g_strv_builder_end (builder);
+  return set_allowed_tools (self, app_id, (const char * const *) kept, error);
+}

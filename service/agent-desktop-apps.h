@@ -51,4 +51,24 @@ GVariant            *agent_desktop_apps_list_log         (AgentDesktopApps  *sel
                                                           const char        *app_id,
                                                           GError           **error);
 
+gboolean             agent_desktop_apps_get_ask_before_tools (AgentDesktopApps  *self,
+                                                              const char        *app_id);
+gboolean             agent_desktop_apps_set_ask_before_tools (AgentDesktopApps  *self,
+                                                              const char        *app_id,
+                                                              gboolean           ask,
+                                                              GError           **error);
+char               **agent_desktop_apps_dup_allowed_tools    (AgentDesktopApps  *self,
+                                                              const char        *app_id);
+gboolean             agent_desktop_apps_is_tool_allowed      (AgentDesktopApps  *self,
+                                                              const char        *app_id,
+                                                              const char        *tool_name);
+gboolean             agent_desktop_apps_allow_tool           (AgentDesktopApps  *self,
+                                                              const char        *app_id,
+                                                              const char        *tool_name,
+                                                              GError           **error);
+gboolean             agent_desktop_apps_forget_tool          (AgentDesktopApps  *self,
+                                                              const char        *app_id,
+                                                              const char        *tool_name,
+                                                              GError           **error);
+
 G_END_DECLS

@@ -205,6 +205,8 @@ provider_ready (GObject      *object,
   conversation = agent_desktop_conversation_new (self->connection, info, path, owner,
                                                  start->call->peer->app_id, start->profile,
                                                  provider, self->apps);
+  agent_desktop_conversation_set_consent (conversation, self->consent,
+                                          start->call->peer->app_name);
   if (start->system_prompt != NULL)
     agent_session_set_system_prompt (agent_desktop_conversation_get_session (conversation),
                                      start->system_prompt);
@@ -327,6 +329,8 @@ administer (Call *call)
   const char *text;
   guint64 tokens;
 
+  if (agent_desktop_consent_broker_administer_tools (self->consent, call->invocation))
+    return;
   if (g_str_equal (method, "RegisterConsentAgent"))
     {
       g_variant_get (parameters, "(&o)", &text);
@@ -349,7 +353,8 @@ administer (Call *call)
   else if (g_str_equal (method, "Revoke"))
     {
       g_variant_get (parameters, "(&s)", &text);
-      if (agent_desktop_apps_revoke (self->apps, text, &error))
+      if (agent_desktop_apps_revoke (self->apps, text, &error)
+          && agent_desktop_apps_forget_tool (self->apps, text, NULL, &error))
         close_conversations (self, NULL, text);
     }
   else if (g_str_equal (method, "SetDailyLimit"))

@@ -9,6 +9,13 @@
  * target). An answer is remembered; a question nobody answers in time, or
  * a consent agent that fails, refuses the requests without remembering.
  *
+ * An allowed application's own tools are approved call by call the same
+ * way (ApproveToolCall, else a notification with Deny, Allow Once and
+ * Always Allow: app.deny-tool, app.allow-tool and app.always-allow-tool,
+ * the question's number their target), unless the user allowed the tool
+ * for good or turned "ask before running this app's tools" off. A call
+ * nobody approves in time, or whose consent agent fails, is denied.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -16,17 +23,11 @@
 
 #include <glib/gi18n.h>
 
-#include "agent-desktop-consent.h"
+#include "agent-desktop-consent-private.h"
 #include "agent-desktop-error.h"
 
 /* How long the user has to answer */
 #define ASK_TIMEOUT_SECONDS 300
-
-typedef struct
-{
-  char *name;   /* its unique name */
-  char *path;
-} ConsentAgent;
 
 typedef struct
 {
@@ -37,17 +38,6 @@ typedef struct
   guint                      timeout_id;
   gboolean                   notified;
 } Question;
-
-struct _AgentDesktopConsentBroker
-{
-  GObject           parent_instance;
-
-  GApplication     *application;   /* unowned: it owns the broker */
-  GDBusConnection  *connection;
-  AgentDesktopApps *apps;
-  GPtrArray        *agents;        /* of ConsentAgent, the last registered last */
-  GHashTable       *questions;     /* app id → Question */
-};
 
 G_DEFINE_FINAL_TYPE (AgentDesktopConsentBroker, agent_desktop_consent_broker, G_TYPE_OBJECT)
 
@@ -207,7 +197,7 @@ static void
 ask (AgentDesktopConsentBroker *self,
      Question                  *question)
 {
-  question->timeout_id = g_timeout_add_seconds (ASK_TIMEOUT_SECONDS, question_timed_out,
+  question->timeout_id = g_timeout_add_seconds (self->ask_seconds, question_timed_out,
                                                 question);
   if (self->agents->len > 0 && self->connection != NULL)
     {
@@ -221,7 +211,8 @@ ask (AgentDesktopConsentBroker *self,
                               g_variant_new ("(sss)", question->app_id, question->app_name,
                                              _("use your language models")),
                               G_VARIANT_TYPE ("(b)"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                              ASK_TIMEOUT_SECONDS * 1000, NULL, agent_answered, data);
+                              (int) MIN (self->ask_seconds, G_MAXINT / 1000) * 1000, NULL,
+                              agent_answered, data);
     }
   else
     notify_user (self, question);
@@ -338,6 +329,7 @@ agent_desktop_consent_broker_dispose (GObject *object)
       g_hash_table_iter_next (&iter, &key, NULL);
       resolve (self, key, error);
     }
+  agent_desktop_consent_broker_stop_tool_questions (self, error);
   g_clear_object (&self->connection);
   g_clear_object (&self->apps);
 
@@ -350,6 +342,7 @@ agent_desktop_consent_broker_finalize (GObject *object)
   AgentDesktopConsentBroker *self = AGENT_DESKTOP_CONSENT_BROKER (object);
 
   g_hash_table_unref (self->questions);
+  g_clear_pointer (&self->tool_questions, g_hash_table_unref);
   g_ptr_array_unref (self->agents);
 
   G_OBJECT_CLASS (agent_desktop_consent_broker_parent_class)->finalize (object);
@@ -372,6 +365,19 @@ agent_desktop_consent_broker_init (AgentDesktopConsentBroker *self)
                                            (GDestroyNotify) question_free);
 }
 
+/* $AGENT_DESKTOP_SERVICE_ASK_SECONDS, for the tests: how long a question
+ * waits, a whole number of seconds from 1 up */
+static guint
+get_ask_seconds (void)
+{
+  const char *text = g_getenv ("AGENT_DESKTOP_SERVICE_ASK_SECONDS");
+  guint64 seconds;
+
+  if (text == NULL || !g_ascii_string_to_unsigned (text, 10, 1, 24 * 3600, &seconds, NULL))
+    return ASK_TIMEOUT_SECONDS;
+  return (guint) seconds;
+}
+
 AgentDesktopConsentBroker *
 agent_desktop_consent_broker_new (GApplication     *application,
                                   AgentDesktopApps *apps)
@@ -380,5 +386,7 @@ agent_desktop_consent_broker_new (GApplication     *application,
 
   self->application = application;
   self->apps = g_object_ref (apps);
+  self->ask_seconds = get_ask_seconds ();
+  agent_desktop_consent_broker_init_tools (self);
   return self;
 }

@@ -40,4 +40,23 @@ void     agent_desktop_consent_broker_answer         (AgentDesktopConsentBroker 
                                                       const char                 *app_id,
                                                       gboolean                    allowed);
 
+void     agent_desktop_consent_broker_approve_tool_async  (AgentDesktopConsentBroker  *self,
+                                                           const char                 *app_id,
+                                                           const char                 *app_name,
+                                                           const char                 *tool_name,
+                                                           const char                 *description,
+                                                           const char                 *arguments,
+                                                           GCancellable               *cancellable,
+                                                           GAsyncReadyCallback         callback,
+                                                           gpointer                    user_data);
+gboolean agent_desktop_consent_broker_approve_tool_finish (AgentDesktopConsentBroker  *self,
+                                                           GAsyncResult               *result,
+                                                           GError                    **error);
+void     agent_desktop_consent_broker_answer_tool         (AgentDesktopConsentBroker  *self,
+                                                           guint                       number,
+                                                           gboolean                    allowed,
+                                                           gboolean                    remember);
+gboolean agent_desktop_consent_broker_administer_tools    (AgentDesktopConsentBroker  *self,
+                                                           GDBusMethodInvocation      *invocation);
+
 G_END_DECLS

@@ -2,10 +2,12 @@
  *
  * An AgentSession on the bus. Only its owner (the unique name that
  * started it) may call it, and its signals go to the owner alone. The
- * owner's tools are AgentTools whose handler sends ToolCall and waits for
- * ToolResult; the session's limits (tool timeout, cancellation) apply to
- * them as to any tool. Each turn that ends counts its tokens for the app
- * and goes in the log.
+ * owner's tools are AgentTools whose handler has the user approve the call
+ * (agent-desktop-tool-consent.c), then sends ToolCall and waits for
+ * ToolResult; a denied call is the model's tool error. The session's
+ * limits (tool timeout, cancellation) apply to them as to any tool, the
+ * user's question included. Each turn that ends counts its tokens for the
+ * app and goes in the log.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,6 +16,7 @@
 
 #include <glib/gi18n.h>
 
+#include "agent-desktop-consent.h"
 #include "agent-desktop-conversation.h"
 #include "agent-desktop-error.h"
 
@@ -23,21 +26,23 @@
 
 struct _AgentDesktopConversation
 {
-  GObject             parent_instance;
+  GObject                    parent_instance;
 
-  GDBusConnection    *connection;
-  GDBusInterfaceInfo *info;
-  char               *path;
-  char               *owner;
-  char               *app_id;
-  AgentProfile       *profile;
-  AgentSession       *session;
-  AgentDesktopApps   *apps;
-  GCancellable       *cancellable;   /* the turn's, while one runs */
-  GHashTable         *invocations;   /* call id → AgentToolInvocation, waiting for ToolResult */
-  guint               registration_id;
-  guint               next_call;
-  gboolean            closed;
+  GDBusConnection           *connection;
+  GDBusInterfaceInfo        *info;
+  char                      *path;
+  char                      *owner;
+  char                      *app_id;
+  char                      *app_name;
+  AgentProfile              *profile;
+  AgentSession              *session;
+  AgentDesktopApps          *apps;
+  AgentDesktopConsentBroker *consent;      /* approves each call of the owner's tools */
+  GCancellable              *cancellable;  /* the turn's, while one runs */
+  GHashTable                *invocations;  /* call id → AgentToolInvocation, for ToolResult */
+  guint                      registration_id;
+  guint                      next_call;
+  gboolean                   closed;
 };
 
 enum {
@@ -74,13 +79,10 @@ on_text_delta (AgentDesktopConversation *self,
   emit (self, "TextDelta", g_variant_new ("(s)", delta));
 }
 
-static gboolean
-call_owner_tool (AgentTool           *tool,
-                 AgentToolInvocation *invocation,
-                 gpointer             user_data,
-                 GError             **error)
+static void
+send_tool_call (AgentDesktopConversation *self,
+                AgentToolInvocation      *invocation)
 {
-  AgentDesktopConversation *self = user_data;
   AgentToolCall *call = agent_tool_invocation_get_tool_call (invocation);
   const char *id = call ? agent_tool_call_get_id (call) : NULL;
   g_autofree char *call_id = NULL;
@@ -95,8 +97,76 @@ call_owner_tool (AgentTool           *tool,
   arguments = node ? json_to_string (node, FALSE) : g_strdup ("{}");
 
   g_hash_table_insert (self->invocations, g_strdup (call_id), g_object_ref (invocation));
-  emit (self, "ToolCall", g_variant_new ("(sss)", call_id, agent_tool_get_name (tool),
-                                         arguments));
+  emit (self, "ToolCall",
+        g_variant_new ("(sss)", call_id,
+                       agent_tool_get_name (agent_tool_invocation_get_tool (invocation)),
+                       arguments));
+}
+
+typedef struct
+{
+  AgentDesktopConversation *self;
+  AgentToolInvocation      *invocation;
+} Approval;
+
+static void
+approved (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Approval *approval = user_data;
+  g_autoptr(AgentDesktopConversation) self = approval->self;
+  g_autoptr(AgentToolInvocation) invocation = approval->invocation;
+  g_autoptr(GError) error = NULL;
+
+  g_free (approval);
+  if (!agent_desktop_consent_broker_approve_tool_finish (AGENT_DESKTOP_CONSENT_BROKER (object),
+                                                         result, &error))
+    {
+      /* The model reads why, and the turn goes on (a cancelled turn does not) */
+      g_debug ("%s: %s", self->app_id, error->message);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        agent_tool_invocation_return_error_literal (invocation, error->message);
+      else
+        agent_tool_invocation_return_error_literal (invocation, _("The user denied this call"));
+      return;
+    }
+  if (self->closed
+      || g_cancellable_is_cancelled (agent_tool_invocation_get_cancellable (invocation)))
+    {
+      agent_tool_invocation_return_error_literal (invocation, _("The call was cancelled"));
+      return;
+    }
+  send_tool_call (self, invocation);
+}
+
+static gboolean
+call_owner_tool (AgentTool           *tool,
+                 AgentToolInvocation *invocation,
+                 gpointer             user_data,
+                 GError             **error)
+{
+  AgentDesktopConversation *self = user_data;
+  JsonNode *node = agent_tool_invocation_get_arguments (invocation);
+  g_autofree char *arguments = NULL;
+  Approval *approval;
+
+  if (self->consent == NULL)
+    {
+      g_set_error_literal (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_ACCESS_DENIED,
+                           _("The user denied this call"));
+      return FALSE;
+    }
+  arguments = node ? json_to_string (node, FALSE) : g_strdup ("{}");
+  approval = g_new0 (Approval, 1);
+  approval->self = g_object_ref (self);
+  approval->invocation = g_object_ref (invocation);
+  agent_desktop_consent_broker_approve_tool_async (self->consent, self->app_id, self->app_name,
+                                                   agent_tool_get_name (tool),
+                                                   agent_tool_get_description (tool), arguments,
+                                                   agent_tool_invocation_get_cancellable (
+                                                     invocation),
+                                                   approved, approval);
   return TRUE;
 }
 
@@ -338,6 +408,7 @@ agent_desktop_conversation_dispose (GObject *object)
     }
   g_clear_object (&self->session);
   g_clear_object (&self->apps);
+  g_clear_object (&self->consent);
   g_clear_object (&self->profile);
   g_clear_object (&self->connection);
 
@@ -354,6 +425,7 @@ agent_desktop_conversation_finalize (GObject *object)
   g_free (self->path);
   g_free (self->owner);
   g_free (self->app_id);
+  g_free (self->app_name);
 
   G_OBJECT_CLASS (agent_desktop_conversation_parent_class)->finalize (object);
 }
@@ -451,4 +523,16 @@ AgentSession *
 agent_desktop_conversation_get_session (AgentDesktopConversation *self)
 {
   return self->session;
+}
+
+/* Who approves the calls of the owner's tools, and the owner's name to
+ * show; without it no tool call is sent */
+void
+agent_desktop_conversation_set_consent (AgentDesktopConversation  *self,
+                                        AgentDesktopConsentBroker *consent,
+                                        const char                *app_name)
+{
+  g_set_object (&self->consent, consent);
+  g_free (self->app_name);
+  self->app_name = g_strdup (app_name);
 }

@@ -9,6 +9,7 @@
 #include <agent.h>
 
 #include "agent-desktop-apps.h"
+#include "agent-desktop-consent.h"
 
 G_BEGIN_DECLS
 
@@ -33,5 +34,9 @@ const char   *agent_desktop_conversation_get_path    (AgentDesktopConversation  
 const char   *agent_desktop_conversation_get_owner   (AgentDesktopConversation  *self);
 const char   *agent_desktop_conversation_get_app_id  (AgentDesktopConversation  *self);
 AgentSession *agent_desktop_conversation_get_session (AgentDesktopConversation  *self);
+
+void          agent_desktop_conversation_set_consent (AgentDesktopConversation  *self,
+                                                      AgentDesktopConsentBroker *consent,
+                                                      const char                *app_name);
 
 G_END_DECLS

@@ -140,74 +140,6 @@ test_consent_sandboxed_admin (void)
 /* Without a consent agent: a notification. The test is the desktop's
  * notification server, and presses its Allow button. */
 
-static const char notifications_xml[] =
-  "<node><interface name='org.freedesktop.Notifications'>"
-  "  <method name='Notify'>"
-  "    <arg type='s' direction='in'/><arg type='u' direction='in'/>"
-  "    <arg type='s' direction='in'/><arg type='s' direction='in'/>"
-  "    <arg type='s' direction='in'/><arg type='as' direction='in'/>"
-  "    <arg type='a{sv}' direction='in'/><arg type='i' direction='in'/>"
-  "    <arg type='u' direction='out'/>"
-  "  </method>"
-  "  <method name='CloseNotification'><arg type='u' direction='in'/></method>"
-  "  <signal name='ActionInvoked'><arg type='u'/><arg type='s'/></signal>"
-  "</interface></node>";
-
-typedef struct
-{
-  char    *summary;
-  char    *allow_key;   /* the action of its Allow button */
-  guint    n_closed;
-} Notified;
-
-static void
-notifications_method_call (GDBusConnection       *connection,
-                           const char            *sender,
-                           const char            *object_path,
-                           const char            *interface_name,
-                           const char            *method_name,
-                           GVariant              *parameters,
-                           GDBusMethodInvocation *invocation,
-                           gpointer               user_data)
-{
-  Notified *notified = user_data;
-  g_autofree const char **actions = NULL;
-  const char *summary;
-
-  if (g_str_equal (method_name, "CloseNotification"))
-    {
-      notified->n_closed++;
-      g_dbus_method_invocation_return_value (invocation, NULL);
-      return;
-    }
-  g_variant_get_child (parameters, 3, "&s", &summary);
-  g_variant_get_child (parameters, 5, "^a&s", &actions);
-  g_free (notified->summary);
-  notified->summary = g_strdup (summary);
-  for (guint i = 0; actions[i] != NULL && actions[i + 1] != NULL; i += 2)
-    if (g_str_equal (actions[i + 1], "Allow"))
-      notified->allow_key = g_strdup (actions[i]);
-  g_dbus_method_invocation_return_value (invocation, g_variant_new ("(u)", 7));
-}
-
-static const GDBusInterfaceVTable notifications_vtable = {
-  notifications_method_call, NULL, NULL, { 0 }
-};
-
-static void
-name_acquired (GDBusConnection *connection,
-               const char      *name,
-               gpointer         user_data)
-{
-  *(gboolean *) user_data = TRUE;
-}
-
-static gboolean
-has_allow_key (gpointer data)
-{
-  return ((Notified *) data)->allow_key != NULL;
-}
-
 typedef struct
 {
   GVariant *reply;
@@ -230,41 +162,23 @@ reply_done (GObject      *object,
 static void
 test_consent_notification (void)
 {
-  g_autoptr(GDBusConnection) server = connect_app ();
   g_autoptr(GDBusConnection) app = connect_app ();
-  g_autoptr(GDBusNodeInfo) node = NULL;
   g_autoptr(GVariant) unregistered = NULL;
-  g_autoptr(GError) error = NULL;
-  Notified notified = { NULL, NULL, 0 };
+  Notifications *notifications = notifications_start ();
   Pending reply = { NULL, NULL, FALSE };
-  gboolean acquired = FALSE;
   guint n_asked = test.n_asked;
-  guint owner_id, object_id;
 
-  node = g_dbus_node_info_new_for_xml (notifications_xml, &error);
-  g_assert_no_error (error);
-  object_id = g_dbus_connection_register_object (server, "/org/freedesktop/Notifications",
-                                                 node->interfaces[0], &notifications_vtable,
-                                                 &notified, NULL, &error);
-  g_assert_no_error (error);
-  owner_id = g_bus_own_name_on_connection (server, "org.freedesktop.Notifications",
-                                           G_BUS_NAME_OWNER_FLAGS_NONE, name_acquired, NULL,
-                                           &acquired, NULL);
-  agent_test_wait_for (&acquired);
   unregistered = administer ("UnregisterConsentAgent", g_variant_new ("(o)", AGENT_PATH));
 
   /* The request waits while the notification is out */
   be_sandboxed ("org.example.Notified");
   g_dbus_connection_call (app, BUS_NAME, ASSISTANT_PATH, ASSISTANT, "ListProfiles", NULL, NULL,
                           G_DBUS_CALL_FLAGS_NONE, -1, NULL, reply_done, &reply);
-  agent_test_wait_until (has_allow_key, &notified);
+  agent_test_wait_until (has_notification, notifications);
   g_assert_false (reply.done);
-  agent_test_assert_contains (notified.summary, "org.example.Notified");
+  agent_test_assert_contains (notifications->summary, "org.example.Notified");
 
-  g_dbus_connection_emit_signal (server, NULL, "/org/freedesktop/Notifications",
-                                 "org.freedesktop.Notifications", "ActionInvoked",
-                                 g_variant_new ("(us)", 7, notified.allow_key), &error);
-  g_assert_no_error (error);
+  notifications_press (notifications, "Allow");
   agent_test_wait_for (&reply.done);
   g_assert_no_error (reply.error);
   g_variant_unref (reply.reply);
@@ -284,10 +198,7 @@ test_consent_notification (void)
   }
 
   register_consent_agent ();
-  g_bus_unown_name (owner_id);
-  g_dbus_connection_unregister_object (server, object_id);
-  g_free (notified.summary);
-  g_free (notified.allow_key);
+  notifications_stop (notifications);
 }
 
 /* An unsandboxed program is its executable: this test's own, or under

@@ -198,6 +198,25 @@ consent_method_call (GDBusConnection       *connection,
 {
   const char *what;
 
+  if (g_str_equal (method_name, "ApproveToolCall"))
+    {
+      const char *app_id, *app_name, *tool, *description, *arguments;
+
+      g_variant_get (parameters, "(&s&s&s&s&s)", &app_id, &app_name, &tool, &description,
+                     &arguments);
+      test.n_tool_asked++;
+      g_free (test.asked_tool);
+      test.asked_tool = g_strdup_printf ("%s %s %s %s %s", app_id, app_name, tool, description,
+                                         arguments);
+      if (test.tool_answer == ANSWER_NONE)
+        g_set_object (&test.held, invocation);
+      else
+        g_dbus_method_invocation_return_value (invocation,
+                                               g_variant_new ("(bb)",
+                                                              test.tool_answer != ANSWER_DENY,
+                                                              test.tool_answer == ANSWER_ALWAYS));
+      return;
+    }
   test.n_asked++;
   g_clear_pointer (&test.asked_app_id, g_free);
   g_clear_pointer (&test.asked_app_name, g_free);
@@ -216,27 +235,179 @@ register_consent_agent (void)
                                           g_variant_new ("(o)", AGENT_PATH));
 }
 
-static void
-export_consent_agent (void)
+/* @vtable implements the installed io.github.libagent.AssistantConsent1
+ * at @path of @connection; returns its registration */
+guint
+export_consent_interface (GDBusConnection            *connection,
+                          const char                 *path,
+                          const GDBusInterfaceVTable *vtable)
 {
   g_autoptr(GDBusNodeInfo) node = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *xml = NULL;
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data",
+  g_autofree char *file = g_test_build_filename (G_TEST_DIST, "..", "data",
                                                  "io.github.libagent.Assistant1.xml", NULL);
+  guint id;
 
   /* The installed interface file is the one implemented */
-  g_file_get_contents (path, &xml, NULL, &error);
+  g_file_get_contents (file, &xml, NULL, &error);
   g_assert_no_error (error);
   node = g_dbus_node_info_new_for_xml (xml, &error);
   g_assert_no_error (error);
-  test.agent = connect_app ();
-  test.agent_id = g_dbus_connection_register_object (test.agent, AGENT_PATH,
-                                                     g_dbus_node_info_lookup_interface (node,
-                                                                                        CONSENT),
-                                                     &consent_vtable, NULL, NULL, &error);
+  id = g_dbus_connection_register_object (connection, path,
+                                          g_dbus_node_info_lookup_interface (node, CONSENT),
+                                          vtable, NULL, NULL, &error);
   g_assert_no_error (error);
+  return id;
+}
+
+static void
+export_consent_agent (void)
+{
+  test.agent = connect_app ();
+  test.agent_id = export_consent_interface (test.agent, AGENT_PATH, &consent_vtable);
   register_consent_agent ();
+}
+
+/* The desktop's notification server (org.freedesktop.Notifications), for
+ * the questions the service asks without a consent agent */
+
+static const char notifications_xml[] =
+  "<node><interface name='org.freedesktop.Notifications'>"
+  "  <method name='Notify'>"
+  "    <arg type='s' direction='in'/><arg type='u' direction='in'/>"
+  "    <arg type='s' direction='in'/><arg type='s' direction='in'/>"
+  "    <arg type='s' direction='in'/><arg type='as' direction='in'/>"
+  "    <arg type='a{sv}' direction='in'/><arg type='i' direction='in'/>"
+  "    <arg type='u' direction='out'/>"
+  "  </method>"
+  "  <method name='CloseNotification'><arg type='u' direction='in'/></method>"
+  "  <signal name='ActionInvoked'><arg type='u'/><arg type='s'/></signal>"
+  "</interface></node>";
+
+#define NOTIFICATION_ID 7
+
+static void
+notifications_method_call (GDBusConnection       *connection,
+                           const char            *sender,
+                           const char            *object_path,
+                           const char            *interface_name,
+                           const char            *method_name,
+                           GVariant              *parameters,
+                           GDBusMethodInvocation *invocation,
+                           gpointer               user_data)
+{
+  Notifications *notifications = user_data;
+
+  if (g_str_equal (method_name, "CloseNotification"))
+    {
+      notifications->n_closed++;
+      g_dbus_method_invocation_return_value (invocation, NULL);
+      return;
+    }
+  g_clear_pointer (&notifications->summary, g_free);
+  g_clear_pointer (&notifications->body, g_free);
+  g_clear_pointer (&notifications->actions, g_strfreev);
+  g_variant_get_child (parameters, 3, "s", &notifications->summary);
+  g_variant_get_child (parameters, 4, "s", &notifications->body);
+  g_variant_get_child (parameters, 5, "^as", &notifications->actions);
+  notifications->n_notified++;
+  g_dbus_method_invocation_return_value (invocation, g_variant_new ("(u)", NOTIFICATION_ID));
+}
+
+static const GDBusInterfaceVTable notifications_vtable = {
+  notifications_method_call, NULL, NULL, { 0 }
+};
+
+static void
+name_acquired (GDBusConnection *connection,
+               const char      *name,
+               gpointer         user_data)
+{
+  ((Notifications *) user_data)->owned = TRUE;
+}
+
+/* Serves the desktop's notifications until notifications_stop() */
+Notifications *
+notifications_start (void)
+{
+  Notifications *notifications = g_new0 (Notifications, 1);
+  g_autoptr(GDBusNodeInfo) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  notifications->connection = connect_app ();
+  node = g_dbus_node_info_new_for_xml (notifications_xml, &error);
+  g_assert_no_error (error);
+  notifications->object_id =
+    g_dbus_connection_register_object (notifications->connection,
+                                       "/org/freedesktop/Notifications", node->interfaces[0],
+                                       &notifications_vtable, notifications, NULL, &error);
+  g_assert_no_error (error);
+  notifications->owner_id =
+    g_bus_own_name_on_connection (notifications->connection, "org.freedesktop.Notifications",
+                                  G_BUS_NAME_OWNER_FLAGS_NONE, name_acquired, NULL,
+                                  notifications, NULL);
+  agent_test_wait_for (&notifications->owned);
+  return notifications;
+}
+
+void
+notifications_stop (Notifications *notifications)
+{
+  g_bus_unown_name (notifications->owner_id);
+  g_dbus_connection_unregister_object (notifications->connection, notifications->object_id);
+  g_object_unref (notifications->connection);
+  g_free (notifications->summary);
+  g_free (notifications->body);
+  g_strfreev (notifications->actions);
+  g_free (notifications);
+}
+
+/* The action of the last notification's button @label, or NULL */
+const char *
+notifications_get_action (Notifications *notifications,
+                          const char    *label)
+{
+  /* Pairs of key and label */
+  for (guint i = 0; notifications->actions != NULL && notifications->actions[i] != NULL
+                    && notifications->actions[i + 1] != NULL; i += 2)
+    if (g_str_equal (notifications->actions[i + 1], label))
+      return notifications->actions[i];
+  return NULL;
+}
+
+gboolean
+has_notification (gpointer data)
+{
+  return ((Notifications *) data)->n_notified > 0;
+}
+
+/* The buttons of the last notification (not its default action) */
+guint
+notifications_count_buttons (Notifications *notifications)
+{
+  guint n = 0;
+
+  for (guint i = 0; notifications->actions != NULL && notifications->actions[i] != NULL
+                    && notifications->actions[i + 1] != NULL; i += 2)
+    n += notifications->actions[i + 1][0] != '\0';
+  return n;
+}
+
+/* The user presses the last notification's button @label */
+void
+notifications_press (Notifications *notifications,
+                     const char    *label)
+{
+  const char *action = notifications_get_action (notifications, label);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (action);
+  g_dbus_connection_emit_signal (notifications->connection, NULL,
+                                 "/org/freedesktop/Notifications",
+                                 "org.freedesktop.Notifications", "ActionInvoked",
+                                 g_variant_new ("(us)", NOTIFICATION_ID, action), &error);
+  g_assert_no_error (error);
 }
 
 /* A conversation, seen from its app */
@@ -515,4 +686,6 @@ desktop_teardown (void)
   g_free (test.proc_dir);
   g_free (test.asked_app_id);
   g_free (test.asked_app_name);
+  g_free (test.asked_tool);
+  g_clear_object (&test.held);
 }

@@ -25,6 +25,8 @@ typedef enum
 {
   ANSWER_ALLOW,
   ANSWER_DENY,
+  ANSWER_ALWAYS,   /* tool calls: Always Allow */
+  ANSWER_NONE,     /* tool calls: the question is held, unanswered */
 } Answer;
 
 typedef struct
@@ -40,6 +42,11 @@ typedef struct
   guint            n_asked;
   char            *asked_app_id;
   char            *asked_app_name;
+  /* ApproveToolCall */
+  Answer           tool_answer;
+  guint            n_tool_asked;
+  char            *asked_tool;        /* "app_id app_name tool description arguments" */
+  GDBusMethodInvocation *held;      /* with ANSWER_NONE */
 } DesktopTest;
 
 /* The test's state: its bus, its model's server, its consent agent */
@@ -58,6 +65,20 @@ typedef struct
   char            *failed_message;
   gboolean         ended;
 } Conversation;
+
+/* The desktop's notification server: the last notification shown */
+typedef struct
+{
+  GDBusConnection *connection;
+  guint            owner_id;
+  guint            object_id;
+  gboolean         owned;
+  char            *summary;
+  char            *body;
+  char           **actions;   /* key, label, key, label… */
+  guint            n_notified;
+  guint            n_closed;
+} Notifications;
 
 void             desktop_setup          (const char       *name);
 void             desktop_teardown       (void);
@@ -92,6 +113,9 @@ void             assert_dbus_error      (const GError     *error,
 GVariant        *administer             (const char       *method,
                                          GVariant         *parameters);
 void             register_consent_agent (void);
+guint            export_consent_interface (GDBusConnection            *connection,
+                                           const char                 *path,
+                                           const GDBusInterfaceVTable *vtable);
 
 /* Apps and their conversations */
 GDBusConnection *connect_app            (void);
@@ -108,6 +132,15 @@ gboolean         has_deltas             (gpointer          data);
 gboolean         has_tool_call          (gpointer          data);
 gint64           usage_member           (Conversation     *conversation,
                                          const char       *name);
+
+Notifications   *notifications_start        (void);
+void             notifications_stop         (Notifications *notifications);
+const char      *notifications_get_action   (Notifications *notifications,
+                                             const char    *label);
+guint            notifications_count_buttons (Notifications *notifications);
+gboolean         has_notification           (gpointer       data);
+void             notifications_press        (Notifications *notifications,
+                                             const char    *label);
 void             add_hello              (void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Conversation, conversation_free)
