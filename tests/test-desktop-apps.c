@@ -1,0 +1,164 @@
+/* test-desktop-apps.c — agent-desktop-service: what Preferences sees of the
+ * apps: the tokens of failed and cancelled turns (test-desktop-util.c sets
+ * up the bus and the service)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <string.h>
+
+#include <agent.h>
+
+#include "agent-test-openai.h"
+#include "agent-test-util.h"
+#include "test-desktop-util.h"
+
+/* What Preferences lists */
+
+static guint64
+get_tokens_today (const char *app_id)
+{
+  g_autoptr(GVariant) reply = administer ("ListApps", NULL);
+  g_autoptr(GVariant) apps = g_variant_get_child_value (reply, 0);
+  g_autoptr(GVariant) details = NULL;
+  guint64 tokens = G_MAXUINT64;
+
+  g_assert_true (g_variant_lookup (apps, app_id, "@a{sv}", &details));
+  g_assert_true (g_variant_lookup (details, "tokens-today", "t", &tokens));
+  return tokens;
+}
+
+/* The tokens of the last line of @app_id's log, which has @n_lines */
+static guint64
+get_logged_tokens (const char *app_id,
+                   guint       n_lines)
+{
+  g_autoptr(GVariant) reply = administer ("ListLog", g_variant_new ("(s)", app_id));
+  g_autoptr(GVariant) entries = g_variant_get_child_value (reply, 0);
+  gint64 time;
+  const char *app, *profile;
+  guint64 tokens;
+
+  g_assert_cmpuint (g_variant_n_children (entries), ==, n_lines);
+  g_variant_get_child (entries, n_lines - 1, "(x&s&st)", &time, &app, &profile, &tokens);
+  g_assert_cmpstr (app, ==, app_id);
+  g_assert_cmpstr (profile, ==, "Loopback");
+  return tokens;
+}
+
+/* Sends a message whose answer is a call of the app's tool "lookup" with
+ * @call_id, of @prompt + @completion tokens; waits for the call */
+static void
+send_tool_step (Conversation *conversation,
+                const char   *call_id,
+                gint64        prompt,
+                gint64        completion)
+{
+  g_autoptr(GError) error = NULL;
+  const AgentTestToolChunk chunks[] = { { 0, call_id, "lookup", "{}" } };
+  GVariantBuilder tools;
+  GVariantBuilder tool;
+
+  agent_test_openai_add_tool_response (test.server, chunks, G_N_ELEMENTS (chunks), prompt,
+                                       completion);
+  g_variant_builder_init (&tool, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&tool, "{sv}", "name", g_variant_new_string ("lookup"));
+  g_variant_builder_init (&tools, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_add_value (&tools, g_variant_builder_end (&tool));
+  conversation_send (conversation, "Look it up", g_variant_builder_end (&tools), &error);
+  g_assert_no_error (error);
+  agent_test_wait_until (has_tool_call, conversation);
+}
+
+/* A turn whose first step (a tool call) reported its tokens and whose
+ * second step fails: the first step's tokens count, and are logged */
+static void
+test_failed_turn_tokens (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.Failing");
+  g_autoptr(Conversation) conversation = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  AgentTestResponse *response;
+
+  conversation = conversation_start (app, &error);
+  g_assert_no_error (error);
+  send_tool_step (conversation, "call_1", 4, 3);
+  response = agent_test_server_add_response (test.server, 400);
+  agent_test_response_set_body (response, "application/json",
+                                "{\"error\":{\"message\":\"The context is too long\","
+                                "\"type\":\"invalid_request_error\"}}");
+  reply = call_ok (app, conversation->path, CONVERSATION, "ToolResult",
+                   g_variant_new ("(ssb)", "call_1", "{}", FALSE));
+  agent_test_wait_until (has_ended, conversation);
+
+  g_assert_cmpstr (conversation->failed_name, ==, ERROR_PREFIX "Failed");
+  agent_test_assert_contains (conversation->failed_message, "The context is too long");
+  g_assert_cmpuint (get_tokens_today ("org.example.Failing"), ==, 7);
+  g_assert_cmpuint (get_logged_tokens ("org.example.Failing", 1), ==, 7);
+}
+
+static gboolean
+server_saw_abort (gpointer data)
+{
+  return agent_test_server_get_n_aborted (test.server) > GPOINTER_TO_UINT (data);
+}
+
+/* Cancelled turns: what the steps that ended reported counts; a step
+ * cancelled before its server reported anything counts nothing */
+static void
+test_cancelled_turn_tokens (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.Cancelled");
+  g_autoptr(Conversation) conversation = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_aborted = agent_test_server_get_n_aborted (test.server);
+  AgentTestResponse *response;
+
+  conversation = conversation_start (app, &error);
+  g_assert_no_error (error);
+
+  /* Cancelled while the app's tool runs, after a step of 6 tokens */
+  send_tool_step (conversation, "call_2", 4, 2);
+  reply = call_ok (app, conversation->path, CONVERSATION, "Cancel", NULL);
+  g_clear_pointer (&reply, g_variant_unref);
+  agent_test_wait_until (has_ended, conversation);
+  g_assert_cmpstr (conversation->failed_name, ==, ERROR_PREFIX "Cancelled");
+  g_assert_cmpuint (get_tokens_today ("org.example.Cancelled"), ==, 6);
+  g_assert_cmpuint (get_logged_tokens ("org.example.Cancelled", 1), ==, 6);
+
+  /* Cancelled mid-answer: the server had not said its usage yet */
+  response = agent_test_openai_begin (test.server, NULL);
+  agent_test_openai_add_text (response, "Thinking");
+  agent_test_response_add_wait (response);
+  agent_test_openai_add_end (response, "stop", 50, 50);
+  be_sandboxed ("org.example.Cancelled");
+  conversation_send (conversation, "Think", NULL, &error);
+  g_assert_no_error (error);
+  agent_test_wait_until (has_deltas, conversation);
+  reply = call_ok (app, conversation->path, CONVERSATION, "Cancel", NULL);
+  agent_test_wait_until (has_ended, conversation);
+  g_assert_cmpstr (conversation->failed_name, ==, ERROR_PREFIX "Cancelled");
+  agent_test_wait_until (server_saw_abort, GUINT_TO_POINTER (n_aborted));
+  agent_test_server_release (test.server);
+  g_assert_cmpuint (get_tokens_today ("org.example.Cancelled"), ==, 6);
+  g_assert_cmpuint (get_logged_tokens ("org.example.Cancelled", 2), ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  desktop_setup ("test-desktop-apps");
+
+  g_test_add_func ("/desktop/apps/failed-turn-tokens", test_failed_turn_tokens);
+  g_test_add_func ("/desktop/apps/cancelled-turn-tokens", test_cancelled_turn_tokens);
+  status = g_test_run ();
+
+  desktop_teardown ();
+  return status;
+}
