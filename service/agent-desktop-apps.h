@@ -50,5 +50,7 @@ GVariant            *agent_desktop_apps_list             (AgentDesktopApps  *sel
 GVariant            *agent_desktop_apps_list_log         (AgentDesktopApps  *self,
                                                           const char        *app_id,
                                                           GError           **error);
+gboolean             agent_desktop_apps_prune_log        (AgentDesktopApps  *self,
+                                                          GError           **error);
 
 G_END_DECLS

@@ -1,17 +1,21 @@
 /* test-desktop-apps.c — agent-desktop-service: what Preferences sees of the
- * apps: the tokens of failed and cancelled turns (test-desktop-util.c sets
- * up the bus and the service)
+ * apps: the tokens of failed and cancelled turns, the log's pruning
+ * (test-desktop-util.c sets up the bus and the service)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include <agent.h>
 
 #include "agent-test-openai.h"
 #include "agent-test-util.h"
 #include "test-desktop-util.h"
+
+#define DAY_SECONDS (24 * 60 * 60)
 
 /* What Preferences lists */
 
@@ -146,6 +150,59 @@ test_cancelled_turn_tokens (void)
   g_assert_cmpuint (get_logged_tokens ("org.example.Cancelled", 2), ==, 0);
 }
 
+/* The log keeps its last 90 days: the service prunes it when it starts */
+static void
+test_log_pruned (void)
+{
+  g_autofree char *dir = g_build_filename (test.dir, "data", "libagent", "desktop-service",
+                                           NULL);
+  g_autofree char *path = g_build_filename (dir, "log.jsonl", NULL);
+  g_autofree char *old = NULL;
+  g_autofree char *recent = NULL;
+  g_autofree char *kept = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  gint64 time;
+  const char *app, *profile;
+  guint64 tokens;
+
+  stop_service ();
+  old = g_strdup_printf ("{\"time\":%" G_GINT64_FORMAT ",\"app\":\"org.example.Old\","
+                         "\"profile\":\"Loopback\",\"tokens\":3}",
+                         now - 91 * (gint64) DAY_SECONDS);
+  kept = g_strdup_printf ("{\"time\":%" G_GINT64_FORMAT ",\"app\":\"org.example.Kept\","
+                          "\"profile\":\"Loopback\",\"tokens\":4}",
+                          now - 89 * (gint64) DAY_SECONDS);
+  recent = g_strdup_printf ("{\"time\":%" G_GINT64_FORMAT ",\"app\":\"org.example.Recent\","
+                            "\"profile\":\"Loopback\",\"tokens\":5}", now - DAY_SECONDS);
+  contents = g_strjoin ("\n", old, kept, "not a line of the log", recent, "", NULL);
+  g_assert_no_errno (g_mkdir_with_parents (dir, 0700));
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&contents, g_free);
+
+  register_consent_agent ();   /* starts the service */
+  reply = administer ("ListLog", g_variant_new ("(s)", ""));
+  entries = g_variant_get_child_value (reply, 0);
+  g_assert_cmpuint (g_variant_n_children (entries), ==, 2);
+  g_variant_get_child (entries, 0, "(x&s&st)", &time, &app, &profile, &tokens);
+  g_assert_cmpstr (app, ==, "org.example.Kept");
+  g_assert_cmpuint (tokens, ==, 4);
+  g_variant_get_child (entries, 1, "(x&s&st)", &time, &app, &profile, &tokens);
+  g_assert_cmpstr (app, ==, "org.example.Recent");
+  g_assert_cmpint (time, ==, now - DAY_SECONDS);
+
+  /* The file holds the kept lines, as they were */
+  g_file_get_contents (path, &contents, NULL, &error);
+  g_assert_no_error (error);
+  expected = g_strconcat (kept, "\n", recent, "\n", NULL);
+  g_assert_cmpstr (contents, ==, expected);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -157,6 +214,7 @@ main (int   argc,
 
   g_test_add_func ("/desktop/apps/failed-turn-tokens", test_failed_turn_tokens);
   g_test_add_func ("/desktop/apps/cancelled-turn-tokens", test_cancelled_turn_tokens);
+  g_test_add_func ("/desktop/apps/log-pruned", test_log_pruned);
   status = g_test_run ();
 
   desktop_teardown ();
