@@ -13,6 +13,11 @@
  * LOG_DAYS days: the older lines (and those that cannot be read) are pruned
  * when the service starts and at each local midnight after.
  *
+ * ::changed says that what agent_desktop_apps_list() or
+ * agent_desktop_apps_list_log() return may have changed: an answer, a
+ * limit, a request counted, the log pruned, a new day (whose counts start
+ * at 0).
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -42,6 +47,13 @@ struct _AgentDesktopApps
   GKeyFile *keyfile;
   guint     new_day_id;   /* the timeout of the next local midnight */
 };
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (AgentDesktopApps, agent_desktop_apps, G_TYPE_OBJECT)
 
@@ -75,6 +87,10 @@ agent_desktop_apps_class_init (AgentDesktopAppsClass *klass)
 
   object_class->dispose = agent_desktop_apps_dispose;
   object_class->finalize = agent_desktop_apps_finalize;
+
+  /* Changed: what the lists of apps and of the log return may differ now */
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -92,6 +108,12 @@ agent_desktop_apps_new (const char *dir)
   self->path = g_build_filename (dir, "apps.ini", NULL);
   self->log_path = g_build_filename (dir, "log.jsonl", NULL);
   return self;
+}
+
+static void
+changed (AgentDesktopApps *self)
+{
+  g_signal_emit (self, signals[CHANGED], 0);
 }
 
 /* The seconds until just after the next local midnight */
@@ -112,7 +134,7 @@ seconds_to_tomorrow (void)
 
 static void schedule_new_day (AgentDesktopApps *self);
 
-/* A new day: the log loses a day */
+/* A new day: the counts of the day start again, and the log loses a day */
 static gboolean
 on_new_day (gpointer user_data)
 {
@@ -122,6 +144,7 @@ on_new_day (gpointer user_data)
   self->new_day_id = 0;
   if (!agent_desktop_apps_prune_log (self, &error))
     g_warning ("%s", error->message);
+  changed (self);
   schedule_new_day (self);
   return G_SOURCE_REMOVE;
 }
@@ -231,6 +254,7 @@ agent_desktop_apps_set_consent (AgentDesktopApps  *self,
 
   set_identity (self, group, app_id, app_name);
   g_key_file_set_boolean (self->keyfile, group, "allowed", allowed);
+  changed (self);
   return save (self, error);
 }
 
@@ -250,6 +274,7 @@ agent_desktop_apps_revoke (AgentDesktopApps  *self,
       return FALSE;
     }
   g_key_file_remove_key (self->keyfile, group, "allowed", NULL);
+  changed (self);
   return save (self, error);
 }
 
@@ -263,6 +288,7 @@ agent_desktop_apps_set_daily_limit (AgentDesktopApps  *self,
 
   set_identity (self, group, app_id, NULL);
   g_key_file_set_uint64 (self->keyfile, group, "daily-limit", tokens);
+  changed (self);
   return save (self, error);
 }
 
@@ -367,9 +393,11 @@ agent_desktop_apps_add_request (AgentDesktopApps  *self,
   g_key_file_set_string (self->keyfile, group, "day", today);
   g_key_file_set_uint64 (self->keyfile, group, "tokens-today",
                          used > G_MAXUINT64 - tokens ? G_MAXUINT64 : used + tokens);
-  if (!save (self, error))
+  changed (self);
+  if (!save (self, error) || !append_log (self, app_id, profile, tokens, error))
     return FALSE;
-  return append_log (self, app_id, profile, tokens, error);
+  changed (self);   /* the log too */
+  return TRUE;
 }
 
 GVariant *
@@ -496,6 +524,9 @@ agent_desktop_apps_prune_log (AgentDesktopApps  *self,
     }
   if (!pruned)
     return TRUE;
-  return g_file_set_contents_full (self->log_path, kept->str, kept->len,
-                                   G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+  if (!g_file_set_contents_full (self->log_path, kept->str, kept->len,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+    return FALSE;
+  changed (self);
+  return TRUE;
 }

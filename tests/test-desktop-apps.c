@@ -1,6 +1,6 @@
 /* test-desktop-apps.c — agent-desktop-service: what Preferences sees of the
- * apps: the tokens of failed and cancelled turns, the log's pruning
- * (test-desktop-util.c sets up the bus and the service)
+ * apps: AppsChanged, the tokens of failed and cancelled turns, the log's
+ * pruning (test-desktop-util.c sets up the bus and the service)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,7 +17,46 @@
 
 #define DAY_SECONDS (24 * 60 * 60)
 
-/* What Preferences lists */
+/* AppsChanged, as the consent agent's connection (Preferences) gets it */
+
+static guint n_changed;
+
+static void
+on_apps_changed (GDBusConnection *connection,
+                 const char      *sender_name,
+                 const char      *object_path,
+                 const char      *interface_name,
+                 const char      *signal_name,
+                 GVariant        *parameters,
+                 gpointer         user_data)
+{
+  guint *count = user_data;
+
+  g_assert_true (g_variant_is_of_type (parameters, G_VARIANT_TYPE_UNIT));
+  (*count)++;
+}
+
+/* Listens on @connection, counting into @count */
+static guint
+subscribe_apps_changed (GDBusConnection *connection,
+                        guint           *count)
+{
+  return g_dbus_connection_signal_subscribe (connection, NULL, ASSISTANT, "AppsChanged",
+                                             ASSISTANT_PATH, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
+                                             on_apps_changed, count, NULL);
+}
+
+static gboolean
+changed_since (gpointer data)
+{
+  return n_changed > GPOINTER_TO_UINT (data);
+}
+
+static void
+wait_changed (guint before)
+{
+  agent_test_wait_until (changed_since, GUINT_TO_POINTER (before));
+}
 
 static guint64
 get_tokens_today (const char *app_id)
@@ -48,6 +87,64 @@ get_logged_tokens (const char *app_id,
   g_assert_cmpstr (app, ==, app_id);
   g_assert_cmpstr (profile, ==, "Loopback");
   return tokens;
+}
+
+static void
+test_apps_changed (void)
+{
+  g_autoptr(GDBusConnection) app = NULL;
+  g_autoptr(Conversation) conversation = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  guint subscription = subscribe_apps_changed (test.agent, &n_changed);
+  guint app_subscription;
+  guint n_app_changed = 0;
+  guint before;
+
+  /* Listing makes the caller a watcher */
+  reply = administer ("ListApps", NULL);
+  g_clear_pointer (&reply, g_variant_unref);
+
+  /* An app asks for the first time and is answered */
+  before = n_changed;
+  app = connect_allowed_app ("org.example.Watched");
+  wait_changed (before);
+  app_subscription = subscribe_apps_changed (app, &n_app_changed);
+
+  /* A limit */
+  before = n_changed;
+  reply = administer ("SetDailyLimit", g_variant_new ("(st)", "org.example.Watched",
+                                                      (guint64) 1000));
+  g_clear_pointer (&reply, g_variant_unref);
+  wait_changed (before);
+
+  /* A turn: its tokens are counted and its line is logged, in one signal */
+  before = n_changed;
+  be_sandboxed ("org.example.Watched");
+  conversation = conversation_start (app, &error);
+  g_assert_no_error (error);
+  add_hello ();
+  conversation_send (conversation, "Hi", NULL, &error);
+  g_assert_no_error (error);
+  agent_test_wait_until (has_ended, conversation);
+  wait_changed (before);
+  /* (A second signal would have come before this answer) */
+  g_assert_cmpuint (get_tokens_today ("org.example.Watched"), ==, 5);
+  g_assert_cmpuint (n_changed, ==, before + 1);
+
+  /* The app, sandboxed and no watcher, was told nothing */
+  be_sandboxed ("org.example.Watched");
+  reply = call_ok (app, ASSISTANT_PATH, ASSISTANT, "ListProfiles", NULL);
+  g_clear_pointer (&reply, g_variant_unref);
+  g_assert_cmpuint (n_app_changed, ==, 0);
+
+  /* The answer revoked */
+  before = n_changed;
+  reply = administer ("Revoke", g_variant_new ("(s)", "org.example.Watched"));
+  wait_changed (before);
+
+  g_dbus_connection_signal_unsubscribe (app, app_subscription);
+  g_dbus_connection_signal_unsubscribe (test.agent, subscription);
 }
 
 /* Sends a message whose answer is a call of the app's tool "lookup" with
@@ -212,6 +309,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   desktop_setup ("test-desktop-apps");
 
+  g_test_add_func ("/desktop/apps/changed", test_apps_changed);
   g_test_add_func ("/desktop/apps/failed-turn-tokens", test_failed_turn_tokens);
   g_test_add_func ("/desktop/apps/cancelled-turn-tokens", test_cancelled_turn_tokens);
   g_test_add_func ("/desktop/apps/log-pruned", test_log_pruned);
