@@ -231,3 +231,19 @@ agent_chat_app_tools_add_rows (AdwExpanderRow *expander,
   g_object_set_data_full (G_OBJECT (expander), "agent-chat-app-tools", self, g_object_unref);
   list_again (self);
 }
+
+/**
+ * agent_chat_app_tools_refresh:
+ * @expander: an app's row given to agent_chat_app_tools_add_rows()
+ *
+ * Asks the service again (its AppsChanged said something changed: a tool
+ * allowed for good from the dialog meanwhile).
+ */
+void
+agent_chat_app_tools_refresh (AdwExpanderRow *expander)
+{
+  AgentChatAppTools *self = g_object_get_data (G_OBJECT (expander), "agent-chat-app-tools");
+
+  if (self != NULL && !g_cancellable_is_cancelled (self->cancellable))
+    list_again (self);
+}

@@ -8,10 +8,12 @@
  * answer, the app's next request asks again); a Daily Limit spin button
  * (SetDailyLimit, 0 for none); and its last requests from ListLog.
  *
- * The service has no signal for its changes: the page lists again each time
- * it is shown, when its window comes back to the front and after each change
- * made here. When the service is not on
- * the session bus (nor can be started), the page says so.
+ * The page lists again each time it is shown, after each change made here
+ * and, while it is shown, on the service's AppsChanged and when the service
+ * gets a new owner (it watches the name without starting the service).
+ * Listed again, the rows are updated in place: rows stay open, and a daily
+ * limit being typed keeps its text and the focus. When the service is not
+ * on the session bus (nor can be started), the page says so.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -34,10 +36,24 @@ struct _AgentChatPreferencesApps
   AdwPreferencesPage   parent_instance;
 
   AdwPreferencesGroup *group;
-  GPtrArray           *rows;        /* the apps' rows in the group */
+  GPtrArray           *rows;        /* AppRow: the apps' rows in the group, in order */
   GCancellable        *cancellable; /* the listing under way */
-  GtkWindow           *window;      /* the page's, while it is mapped */
+  GDBusConnection     *connection;  /* while it is mapped: */
+  guint                changed_id;  /*   its subscription to AppsChanged */
+  guint                watch_id;    /*   its watch of the service's name */
 };
+
+/* An app's row, updated in place when the apps are listed again */
+typedef struct
+{
+  char           *app_id;
+  char           *name;
+  AdwExpanderRow *expander;
+  GtkWidget      *revoke;
+  GtkSpinButton  *spin;
+  GPtrArray      *log_rows;    /* the rows of its log, in the expander */
+  char          **log_titles;  /* their titles */
+} AppRow;
 
 G_DEFINE_FINAL_TYPE (AgentChatPreferencesApps, agent_chat_preferences_apps,
                      ADW_TYPE_PREFERENCES_PAGE)
@@ -55,11 +71,40 @@ show_toast (AgentChatPreferencesApps *self,
 }
 
 static void
+app_row_free (AppRow *row)
+{
+  g_free (row->app_id);
+  g_free (row->name);
+  g_ptr_array_unref (row->log_rows);
+  g_strfreev (row->log_titles);
+  g_free (row);
+}
+
+static void
 clear_rows (AgentChatPreferencesApps *self)
 {
   for (guint i = 0; i < self->rows->len; i++)
-    adw_preferences_group_remove (self->group, g_ptr_array_index (self->rows, i));
+    adw_preferences_group_remove (self->group,
+                                  GTK_WIDGET (((AppRow *) g_ptr_array_index (self->rows,
+                                                                             i))->expander));
   g_ptr_array_set_size (self->rows, 0);
+}
+
+/* The row of @app_id, or of its button or spin button @widget */
+static AppRow *
+find_row (AgentChatPreferencesApps *self,
+          const char               *app_id,
+          GtkWidget                *widget)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      AppRow *row = g_ptr_array_index (self->rows, i);
+
+      if (g_strcmp0 (row->app_id, app_id) == 0 || row->revoke == widget
+          || GTK_WIDGET (row->spin) == widget)
+        return row;
+    }
+  return NULL;
 }
 
 /* A change asked of the service (Revoke, SetDailyLimit), then the list again */
@@ -127,21 +172,22 @@ static void
 on_revoke_clicked (GtkButton                *button,
                    AgentChatPreferencesApps *self)
 {
-  const char *app_id = g_object_get_data (G_OBJECT (button), "app-id");
-  const char *app_name = g_object_get_data (G_OBJECT (button), "app-name");
+  AppRow *row = find_row (self, NULL, GTK_WIDGET (button));
 
-  ask_service (self, app_name, "Revoke", g_variant_new ("(s)", app_id));
+  if (row != NULL)
+    ask_service (self, row->name, "Revoke", g_variant_new ("(s)", row->app_id));
 }
 
 static void
 on_limit_changed (GtkSpinButton            *spin,
                   AgentChatPreferencesApps *self)
 {
-  const char *app_id = g_object_get_data (G_OBJECT (spin), "app-id");
-  const char *app_name = g_object_get_data (G_OBJECT (spin), "app-name");
+  AppRow *row = find_row (self, NULL, GTK_WIDGET (spin));
   guint64 tokens = (guint64) gtk_spin_button_get_value (spin);
 
-  ask_service (self, app_name, "SetDailyLimit", g_variant_new ("(st)", app_id, tokens));
+  if (row != NULL)
+    ask_service (self, row->name, "SetDailyLimit",
+                 g_variant_new ("(st)", row->app_id, tokens));
 }
 
 /* The rows */
@@ -174,12 +220,14 @@ describe_app (const char *app_id,
   return g_strdup_printf (_("%s · %s · %s"), app_id, state, usage);
 }
 
-static void
-add_log_rows (AdwExpanderRow *expander,
-              const char     *app_id,
-              GVariant       *log)
+/* The titles of the rows of @app_id's log: its last requests, the newest
+ * first */
+static char **
+dup_log_titles (const char *app_id,
+                GVariant   *log)
 {
   g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GStrvBuilder) titles = g_strv_builder_new ();
   GVariantIter iter;
   gint64 time;
   const char *app;
@@ -201,72 +249,104 @@ add_log_rows (AdwExpanderRow *expander,
                                                    count));
       }
   if (entries->len == 0)
-    {
-      GtkWidget *row = adw_action_row_new ();
-
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("No requests yet"));
-      adw_expander_row_add_row (expander, row);
-      return;
-    }
-  /* The newest first */
+    g_strv_builder_add (titles, _("No requests yet"));
   for (guint i = entries->len; i > 0 && entries->len - i < LOG_ROWS; i--)
-    {
-      GtkWidget *row = adw_action_row_new ();
-
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), g_ptr_array_index (entries, i - 1));
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_expander_row_add_row (expander, row);
-    }
+    g_strv_builder_add (titles, g_ptr_array_index (entries, i - 1));
+  return g_strv_builder_end (titles);
 }
 
-static GtkWidget *
-app_row_new (AgentChatPreferencesApps *self,
-             const char               *app_id,
-             GVariant                 *details,
-             GVariant                 *log)
+/* The rows of the log, made again only when they changed */
+static void
+update_log_rows (AppRow   *row,
+                 GVariant *log)
 {
-  g_autofree char *subtitle = describe_app (app_id, details);
+  g_auto(GStrv) titles = dup_log_titles (row->app_id, log);
+
+  if (row->log_titles != NULL && g_strv_equal ((const char * const *) row->log_titles,
+                                               (const char * const *) titles))
+    return;
+  for (guint i = 0; i < row->log_rows->len; i++)
+    adw_expander_row_remove (row->expander, g_ptr_array_index (row->log_rows, i));
+  g_ptr_array_set_size (row->log_rows, 0);
+  for (guint i = 0; titles[i] != NULL; i++)
+    {
+      GtkWidget *log_row = adw_action_row_new ();
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (log_row), titles[i]);
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (log_row), FALSE);
+      adw_expander_row_add_row (row->expander, log_row);
+      g_ptr_array_add (row->log_rows, log_row);
+    }
+  g_strfreev (row->log_titles);
+  row->log_titles = g_steal_pointer (&titles);
+}
+
+/* What changes of an app: its name, its state and tokens, its limit (unless
+ * the user is typing one), its log */
+static void
+update_app_row (AgentChatPreferencesApps *self,
+                AppRow                   *row,
+                GVariant                 *details,
+                GVariant                 *log)
+{
+  g_autofree char *subtitle = describe_app (row->app_id, details);
   g_autofree char *revoke_label = NULL;
-  const char *name = app_id;
+  const char *name = row->app_id;
   guint64 limit = 0;
-  GtkWidget *expander = adw_expander_row_new ();
-  GtkWidget *revoke = gtk_button_new_with_mnemonic (_("_Revoke"));
-  GtkWidget *limit_row = adw_action_row_new ();
-  GtkWidget *spin = gtk_spin_button_new_with_range (0, MAX_LIMIT, 1000);
+  double value;
 
   g_variant_lookup (details, "name", "&s", &name);
   g_variant_lookup (details, "daily-limit", "t", &limit);
-  g_object_set_data_full (G_OBJECT (expander), "app-id", g_strdup (app_id), g_free);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), name);
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (expander), FALSE);
-  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), subtitle);
-
-  gtk_widget_set_valign (revoke, GTK_ALIGN_CENTER);
+  g_free (row->name);
+  row->name = g_strdup (name);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row->expander), name);
+  adw_expander_row_set_subtitle (row->expander, subtitle);
   /* Translators: %s is an application's name */
   revoke_label = g_strdup_printf (_("Revoke “%s”"), name);
-  gtk_widget_set_tooltip_text (revoke, revoke_label);
-  g_object_set_data_full (G_OBJECT (revoke), "app-id", g_strdup (app_id), g_free);
-  g_object_set_data_full (G_OBJECT (revoke), "app-name", g_strdup (name), g_free);
-  g_signal_connect_object (revoke, "clicked", G_CALLBACK (on_revoke_clicked), self, 0);
-  adw_expander_row_add_action (ADW_EXPANDER_ROW (expander), revoke);
+  gtk_widget_set_tooltip_text (row->revoke, revoke_label);
+
+  value = (double) MIN (limit, MAX_LIMIT);
+  if (!(gtk_widget_get_state_flags (GTK_WIDGET (row->spin)) & GTK_STATE_FLAG_FOCUS_WITHIN)
+      && gtk_spin_button_get_value (row->spin) != value)
+    {
+      g_signal_handlers_block_by_func (row->spin, on_limit_changed, self);
+      gtk_spin_button_set_value (row->spin, value);
+      g_signal_handlers_unblock_by_func (row->spin, on_limit_changed, self);
+    }
+
+  update_log_rows (row, log);
+}
+
+static AppRow *
+app_row_new (AgentChatPreferencesApps *self,
+             const char               *app_id)
+{
+  AppRow *row = g_new0 (AppRow, 1);
+  GtkWidget *limit_row = adw_action_row_new ();
+
+  row->app_id = g_strdup (app_id);
+  row->log_rows = g_ptr_array_new ();
+  row->expander = ADW_EXPANDER_ROW (adw_expander_row_new ());
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row->expander), FALSE);
+
+  row->revoke = gtk_button_new_with_mnemonic (_("_Revoke"));
+  gtk_widget_set_valign (row->revoke, GTK_ALIGN_CENTER);
+  g_signal_connect_object (row->revoke, "clicked", G_CALLBACK (on_revoke_clicked), self, 0);
+  adw_expander_row_add_action (row->expander, row->revoke);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (limit_row), _("Daily Limit"));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (limit_row), _("Tokens a day, 0 for no limit"));
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 0);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), (double) MIN (limit, MAX_LIMIT));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
+  row->spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0, MAX_LIMIT, 1000));
+  gtk_widget_set_valign (GTK_WIDGET (row->spin), GTK_ALIGN_CENTER);
+  gtk_spin_button_set_digits (row->spin, 0);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row->spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Daily Limit"), -1);
-  g_object_set_data_full (G_OBJECT (spin), "app-id", g_strdup (app_id), g_free);
-  g_object_set_data_full (G_OBJECT (spin), "app-name", g_strdup (name), g_free);
-  g_signal_connect_object (spin, "value-changed", G_CALLBACK (on_limit_changed), self, 0);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (limit_row), spin);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (limit_row), spin);
-  adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), limit_row);
-  agent_chat_app_tools_add_rows (ADW_EXPANDER_ROW (expander), app_id);
-
-  add_log_rows (ADW_EXPANDER_ROW (expander), app_id, log);
-  return expander;
+  g_signal_connect_object (row->spin, "value-changed", G_CALLBACK (on_limit_changed), self, 0);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (limit_row), GTK_WIDGET (row->spin));
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (limit_row), GTK_WIDGET (row->spin));
+  adw_expander_row_add_row (row->expander, limit_row);
+  agent_chat_app_tools_add_rows (row->expander, app_id);
+  return row;
 }
 
 /* Listing */
@@ -314,6 +394,7 @@ say_unavailable (AgentChatPreferencesApps *self,
       "use your models."));
 }
 
+/* The rows of the apps listed are updated, made or removed */
 static void
 got_log (GObject      *object,
          GAsyncResult *result,
@@ -324,7 +405,6 @@ got_log (GObject      *object,
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GVariant) log = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GHashTable) expanded = NULL;
   GVariantIter iter;
   const char *app_id;
   GVariant *details;
@@ -338,28 +418,36 @@ got_log (GObject      *object,
   log = reply != NULL ? g_variant_get_child_value (reply, 0)
                       : g_variant_ref_sink (g_variant_new_array (G_VARIANT_TYPE ("(xsst)"), NULL,
                                                                  0));
-  /* The rows made again stay as open as they were */
-  expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  for (guint i = 0; i < self->rows->len; i++)
-    if (adw_expander_row_get_expanded (g_ptr_array_index (self->rows, i)))
-      g_hash_table_add (expanded, g_strdup (g_object_get_data (g_ptr_array_index (self->rows, i),
-                                                               "app-id")));
-  clear_rows (self);
   adw_preferences_group_set_description (
     self->group,
     g_variant_n_children (listing->apps) == 0
       ? _("No app has asked to use your models yet.")
       : _("Apps that asked to use the models you set up, through the desktop assistant "
           "service."));
+
+  for (guint i = self->rows->len; i > 0; i--)
+    {
+      AppRow *row = g_ptr_array_index (self->rows, i - 1);
+
+      if (!g_variant_lookup (listing->apps, row->app_id, "@a{sv}", NULL))
+        {
+          adw_preferences_group_remove (self->group, GTK_WIDGET (row->expander));
+          g_ptr_array_remove_index (self->rows, i - 1);
+        }
+    }
   g_variant_iter_init (&iter, listing->apps);
   while (g_variant_iter_next (&iter, "{&s@a{sv}}", &app_id, &details))
     {
-      GtkWidget *row = app_row_new (self, app_id, details, log);
+      AppRow *row = find_row (self, app_id, NULL);
 
-      adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row),
-                                     g_hash_table_contains (expanded, app_id));
-      adw_preferences_group_add (self->group, row);
-      g_ptr_array_add (self->rows, row);
+      if (row == NULL)
+        {
+          row = app_row_new (self, app_id);
+          adw_preferences_group_add (self->group, GTK_WIDGET (row->expander));
+          g_ptr_array_add (self->rows, row);
+        }      else
+        agent_chat_app_tools_refresh (row->expander);
+      update_app_row (self, row, details, log);
       g_variant_unref (details);
     }
   listing_free (listing);
@@ -421,28 +509,59 @@ agent_chat_preferences_apps_refresh (AgentChatPreferencesApps *self)
 }
 
 static void
-on_window_active (GtkWindow                *window,
-                  GParamSpec               *pspec,
-                  AgentChatPreferencesApps *self)
+on_apps_changed (GDBusConnection *connection,
+                 const char      *sender_name,
+                 const char      *object_path,
+                 const char      *interface_name,
+                 const char      *signal_name,
+                 GVariant        *parameters,
+                 gpointer         user_data)
 {
-  if (gtk_window_is_active (window))
-    agent_chat_preferences_apps_refresh (self);
+  agent_chat_preferences_apps_refresh (user_data);
 }
 
-/* Shown, and each time its window comes back to the front (after a
- * question of the consent agent, say), the page lists the apps again */
+/* The service started again (it leaves when idle): it tells only those that
+ * listed of its changes */
+static void
+on_service_appeared (GDBusConnection *connection,
+                     const char      *name,
+                     const char      *name_owner,
+                     gpointer         user_data)
+{
+  agent_chat_preferences_apps_refresh (user_data);
+}
+
+static void
+stop_listening (AgentChatPreferencesApps *self)
+{
+  if (self->changed_id != 0)
+    g_dbus_connection_signal_unsubscribe (self->connection, self->changed_id);
+  self->changed_id = 0;
+  g_clear_handle_id (&self->watch_id, g_bus_unwatch_name);
+  g_clear_object (&self->connection);
+}
+
+/* Shown, the page lists the apps, and again whenever the service says they
+ * changed */
 static void
 agent_chat_preferences_apps_map (GtkWidget *widget)
 {
   AgentChatPreferencesApps *self = AGENT_CHAT_PREFERENCES_APPS (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
 
   GTK_WIDGET_CLASS (agent_chat_preferences_apps_parent_class)->map (widget);
-  if (GTK_IS_WINDOW (root) && self->window == NULL)
+  stop_listening (self);
+  self->connection = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  if (self->connection != NULL)
     {
-      g_set_weak_pointer (&self->window, GTK_WINDOW (root));
-      g_signal_connect_object (root, "notify::is-active", G_CALLBACK (on_window_active), self,
-                               0);
+      self->changed_id =
+        g_dbus_connection_signal_subscribe (self->connection, SERVICE_NAME, SERVICE_IFACE,
+                                            "AppsChanged", SERVICE_PATH, NULL,
+                                            G_DBUS_SIGNAL_FLAGS_NONE, on_apps_changed,
+                                            g_object_ref (self), g_object_unref);
+      self->watch_id =
+        g_bus_watch_name_on_connection (self->connection, SERVICE_NAME,
+                                        G_BUS_NAME_WATCHER_FLAGS_NONE, on_service_appeared,
+                                        NULL, g_object_ref (self), g_object_unref);
     }
   agent_chat_preferences_apps_refresh (self);
 }
@@ -450,11 +569,7 @@ agent_chat_preferences_apps_map (GtkWidget *widget)
 static void
 agent_chat_preferences_apps_unmap (GtkWidget *widget)
 {
-  AgentChatPreferencesApps *self = AGENT_CHAT_PREFERENCES_APPS (widget);
-
-  if (self->window != NULL)
-    g_signal_handlers_disconnect_by_func (self->window, on_window_active, self);
-  g_clear_weak_pointer (&self->window);
+  stop_listening (AGENT_CHAT_PREFERENCES_APPS (widget));
   GTK_WIDGET_CLASS (agent_chat_preferences_apps_parent_class)->unmap (widget);
 }
 
@@ -464,6 +579,7 @@ agent_chat_preferences_apps_dispose (GObject *object)
   AgentChatPreferencesApps *self = AGENT_CHAT_PREFERENCES_APPS (object);
 
   g_cancellable_cancel (self->cancellable);
+  stop_listening (self);
   G_OBJECT_CLASS (agent_chat_preferences_apps_parent_class)->dispose (object);
 }
 
@@ -492,7 +608,7 @@ agent_chat_preferences_apps_class_init (AgentChatPreferencesAppsClass *klass)
 static void
 agent_chat_preferences_apps_init (AgentChatPreferencesApps *self)
 {
-  self->rows = g_ptr_array_new ();
+  self->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) app_row_free);
   self->cancellable = g_cancellable_new ();
   self->group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_group_set_title (self->group, _("Apps Using Your Models"));

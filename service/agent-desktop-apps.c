@@ -9,7 +9,14 @@
  * apps.ini.broken, and the service starts without it.
  *
  * log.jsonl: one JSON object a line, appended, {"time", "app", "profile",
- * "tokens"}; a line that cannot be read is skipped.
+ * "tokens"}; a line that cannot be read is skipped. It keeps the last
+ * LOG_DAYS days: the older lines (and those that cannot be read) are pruned
+ * when the service starts and at each local midnight after.
+ *
+ * ::changed says that what agent_desktop_apps_list() or
+ * agent_desktop_apps_list_log() return may have changed: an answer, a
+ * limit, a request counted, the log pruned, a new day (whose counts start
+ * at 0).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -27,6 +34,9 @@
 #include "agent-desktop-apps.h"
 #include "agent-desktop-error.h"
 
+/* The days of requests log.jsonl keeps */
+#define LOG_DAYS 90
+
 struct _AgentDesktopApps
 {
   GObject   parent_instance;
@@ -35,9 +45,27 @@ struct _AgentDesktopApps
   char     *path;
   char     *log_path;
   GKeyFile *keyfile;
+  guint     new_day_id;   /* the timeout of the next local midnight */
 };
 
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 G_DEFINE_FINAL_TYPE (AgentDesktopApps, agent_desktop_apps, G_TYPE_OBJECT)
+
+static void
+agent_desktop_apps_dispose (GObject *object)
+{
+  AgentDesktopApps *self = AGENT_DESKTOP_APPS (object);
+
+  g_clear_handle_id (&self->new_day_id, g_source_remove);
+
+  G_OBJECT_CLASS (agent_desktop_apps_parent_class)->dispose (object);
+}
 
 static void
 agent_desktop_apps_finalize (GObject *object)
@@ -55,7 +83,14 @@ agent_desktop_apps_finalize (GObject *object)
 static void
 agent_desktop_apps_class_init (AgentDesktopAppsClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = agent_desktop_apps_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = agent_desktop_apps_dispose;
+  object_class->finalize = agent_desktop_apps_finalize;
+
+  /* Changed: what the lists of apps and of the log return may differ now */
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -75,13 +110,64 @@ agent_desktop_apps_new (const char *dir)
   return self;
 }
 
+static void
+changed (AgentDesktopApps *self)
+{
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/* The seconds until just after the next local midnight */
+static guint
+seconds_to_tomorrow (void)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autoptr(GDateTime) midnight = g_date_time_new_local (g_date_time_get_year (now),
+                                                         g_date_time_get_month (now),
+                                                         g_date_time_get_day_of_month (now),
+                                                         0, 0, 0);
+  g_autoptr(GDateTime) tomorrow = g_date_time_add_days (midnight, 1);
+  GTimeSpan span = g_date_time_difference (tomorrow, now);
+
+  /* (A timeout in seconds may come a second early) */
+  return (guint) CLAMP (span / G_USEC_PER_SEC + 2, 1, 25 * 60 * 60);
+}
+
+static void schedule_new_day (AgentDesktopApps *self);
+
+/* A new day: the counts of the day start again, and the log loses a day */
+static gboolean
+on_new_day (gpointer user_data)
+{
+  AgentDesktopApps *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  self->new_day_id = 0;
+  if (!agent_desktop_apps_prune_log (self, &error))
+    g_warning ("%s", error->message);
+  changed (self);
+  schedule_new_day (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_new_day (AgentDesktopApps *self)
+{
+  self->new_day_id = g_timeout_add_seconds (seconds_to_tomorrow (), on_new_day, self);
+}
+
+/* Reads apps.ini and prunes the log, then again each day */
 gboolean
 agent_desktop_apps_load (AgentDesktopApps  *self,
                          GError           **error)
 {
   g_autoptr(GError) local_error = NULL;
-
+  g_autoptr(GError) prune_error = NULL;
   g_autofree char *aside = NULL;
+
+  if (!agent_desktop_apps_prune_log (self, &prune_error))
+    g_warning ("%s", prune_error->message);   /* the lines stay until it can be written */
+  if (self->new_day_id == 0)
+    schedule_new_day (self);
 
   if (g_key_file_load_from_file (self->keyfile, self->path, G_KEY_FILE_KEEP_COMMENTS,
                                  &local_error)
@@ -168,6 +254,7 @@ agent_desktop_apps_set_consent (AgentDesktopApps  *self,
 
   set_identity (self, group, app_id, app_name);
   g_key_file_set_boolean (self->keyfile, group, "allowed", allowed);
+  changed (self);
   return save (self, error);
 }
 
@@ -187,6 +274,7 @@ agent_desktop_apps_revoke (AgentDesktopApps  *self,
       return FALSE;
     }
   g_key_file_remove_key (self->keyfile, group, "allowed", NULL);
+  changed (self);
   return save (self, error);
 }
 
@@ -200,6 +288,7 @@ agent_desktop_apps_set_daily_limit (AgentDesktopApps  *self,
 
   set_identity (self, group, app_id, NULL);
   g_key_file_set_uint64 (self->keyfile, group, "daily-limit", tokens);
+  changed (self);
   return save (self, error);
 }
 
@@ -304,9 +393,11 @@ agent_desktop_apps_add_request (AgentDesktopApps  *self,
   g_key_file_set_string (self->keyfile, group, "day", today);
   g_key_file_set_uint64 (self->keyfile, group, "tokens-today",
                          used > G_MAXUINT64 - tokens ? G_MAXUINT64 : used + tokens);
-  if (!save (self, error))
+  changed (self);
+  if (!save (self, error) || !append_log (self, app_id, profile, tokens, error))
     return FALSE;
-  return append_log (self, app_id, profile, tokens, error);
+  changed (self);   /* the log too */
+  return TRUE;
 }
 
 GVariant *
@@ -342,40 +433,55 @@ agent_desktop_apps_list (AgentDesktopApps *self)
   return g_variant_builder_end (&builder);
 }
 
+/* A line of the log as its object, or NULL when it cannot be read */
+static JsonObject *
+read_line (const char *line)
+{
+  g_autoptr(JsonNode) node = NULL;
+
+  if (line[0] == '\0' || (node = json_from_string (line, NULL)) == NULL
+      || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  return json_node_dup_object (node);
+}
+
+static gboolean
+read_log (AgentDesktopApps  *self,
+          char             **contents,
+          GError           **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  *contents = NULL;
+  if (g_file_get_contents (self->log_path, contents, NULL, &local_error)
+      || g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    return TRUE;
+  g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_FAILED,
+               "%s: %s", self->log_path, local_error->message);
+  return FALSE;
+}
+
 GVariant *
 agent_desktop_apps_list_log (AgentDesktopApps  *self,
                              const char        *app_id,
                              GError           **error)
 {
-  g_autoptr(GError) local_error = NULL;
   g_autofree char *contents = NULL;
   g_auto(GStrv) lines = NULL;
   GVariantBuilder builder;
 
+  if (!read_log (self, &contents, error))
+    return NULL;
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(xsst)"));
-  if (!g_file_get_contents (self->log_path, &contents, NULL, &local_error))
-    {
-      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-        return g_variant_builder_end (&builder);
-      g_variant_builder_clear (&builder);
-      g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_FAILED,
-                   "%s: %s", self->log_path, local_error->message);
-      return NULL;
-    }
-
-  lines = g_strsplit (contents, "\n", -1);
+  lines = g_strsplit (contents ? contents : "", "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      g_autoptr(JsonNode) node = NULL;
-      JsonObject *object;
+      g_autoptr(JsonObject) object = read_line (lines[i]);
       const char *app;
       const char *profile;
 
-      if (lines[i][0] == '\0'
-          || (node = json_from_string (lines[i], NULL)) == NULL
-          || !JSON_NODE_HOLDS_OBJECT (node))
+      if (object == NULL)
         continue;
-      object = json_node_get_object (node);
       app = json_object_get_string_member_with_default (object, "app", NULL);
       profile = json_object_get_string_member_with_default (object, "profile", "");
       if (app == NULL || !g_utf8_validate (app, -1, NULL) || !g_utf8_validate (profile, -1, NULL)
@@ -416,6 +522,7 @@ agent_desktop_apps_set_ask_before_tools (AgentDesktopApps  *self,
 
   set_identity (self, group, app_id, NULL);
   g_key_file_set_boolean (self->keyfile, group, "ask-before-tools", ask);
+  changed (self);
   return save (self, error);
 }
 
@@ -454,6 +561,7 @@ set_allowed_tools (AgentDesktopApps    *self,
   else
     g_key_file_set_string_list (self->keyfile, group, "allowed-tools", tools,
                                 g_strv_length ((char **) tools));
+  changed (self);
   return save (self, error);
 }
 
@@ -495,4 +603,38 @@ agent_desktop_apps_forget_tool (AgentDesktopApps  *self,
       g_strv_builder_add (builder, tools[i]);
   kept = g_strv_builder_end (builder);
   return set_allowed_tools (self, app_id, (const char * const *) kept, error);
+}
+
+/* Drops the lines older than LOG_DAYS days, and those that cannot be read */
+gboolean
+agent_desktop_apps_prune_log (AgentDesktopApps  *self,
+                              GError           **error)
+{
+  gint64 oldest = g_get_real_time () / G_USEC_PER_SEC - (gint64) LOG_DAYS * 24 * 60 * 60;
+  g_autoptr(GString) kept = g_string_new (NULL);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean pruned = FALSE;
+
+  if (!read_log (self, &contents, error))
+    return FALSE;
+  if (contents == NULL)
+    return TRUE;
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonObject) object = read_line (lines[i]);
+
+      if (object != NULL && json_object_get_int_member_with_default (object, "time", 0) >= oldest)
+        g_string_append_printf (kept, "%s\n", lines[i]);
+      else if (lines[i][0] != '\0' || lines[i + 1] != NULL)
+        pruned = TRUE;
+    }
+  if (!pruned)
+    return TRUE;
+  if (!g_file_set_contents_full (self->log_path, kept->str, kept->len,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+    return FALSE;
+  changed (self);
+  return TRUE;
 }

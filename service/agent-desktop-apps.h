@@ -50,6 +50,8 @@ GVariant            *agent_desktop_apps_list             (AgentDesktopApps  *sel
 GVariant            *agent_desktop_apps_list_log         (AgentDesktopApps  *self,
                                                           const char        *app_id,
                                                           GError           **error);
+gboolean             agent_desktop_apps_prune_log        (AgentDesktopApps  *self,
+                                                          GError           **error);
 
 gboolean             agent_desktop_apps_get_ask_before_tools (AgentDesktopApps  *self,
                                                               const char        *app_id);

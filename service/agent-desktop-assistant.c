@@ -9,6 +9,10 @@
  * providers are made from the profiles with their keys from the keyring,
  * and an app sees only the answers.
  *
+ * AppsChanged goes to the watchers, the unsandboxed callers of ListApps or
+ * ListLog (until they leave the bus), at most once a main-loop iteration
+ * however many changes came in it.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -43,6 +47,8 @@ struct _AgentDesktopAssistant
   AgentDesktopApps          *apps;
   AgentDesktopConsentBroker *consent;
   GHashTable                *conversations;  /* path → AgentDesktopConversation */
+  GHashTable                *watchers;       /* unique names told of AppsChanged */
+  guint                      apps_changed_id; /* the idle that sends AppsChanged */
   guint                      registration_id;
   guint                      name_owner_changed_id;
   guint                      next_conversation;
@@ -317,6 +323,35 @@ consented (GObject      *object,
   call_free (call);
 }
 
+/* AppsChanged, once for the changes of a main-loop iteration */
+
+static gboolean
+send_apps_changed (gpointer user_data)
+{
+  AgentDesktopAssistant *self = user_data;
+  GHashTableIter iter;
+  gpointer name;
+
+  self->apps_changed_id = 0;
+  g_hash_table_iter_init (&iter, self->watchers);
+  while (g_hash_table_iter_next (&iter, &name, NULL))
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!g_dbus_connection_emit_signal (self->connection, name, AGENT_DESKTOP_ASSISTANT_PATH,
+                                          INTERFACE_NAME, "AppsChanged", NULL, &error))
+        g_debug ("Could not send AppsChanged to %s: %s", (const char *) name, error->message);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+apps_changed (AgentDesktopAssistant *self)
+{
+  if (self->apps_changed_id == 0 && self->connection != NULL)
+    self->apps_changed_id = g_idle_add (send_apps_changed, self);
+}
+
 /* The methods for Preferences; @call is the caller's, unsandboxed */
 static void
 administer (Call *call)
@@ -345,6 +380,7 @@ administer (Call *call)
     }
   else if (g_str_equal (method, "ListApps"))
     {
+      g_hash_table_add (self->watchers, g_strdup (sender));
       g_dbus_method_invocation_return_value (call->invocation,
                                              g_variant_new ("(@a{sa{sv}})",
                                                             agent_desktop_apps_list (self->apps)));
@@ -371,6 +407,7 @@ administer (Call *call)
       GVariant *entries;
 
       g_variant_get (parameters, "(&s)", &text);
+      g_hash_table_add (self->watchers, g_strdup (sender));
       if ((entries = agent_desktop_apps_list_log (self->apps, text, &error)) != NULL)
         {
           g_dbus_method_invocation_return_value (call->invocation,
@@ -462,7 +499,8 @@ get_property (GDBusConnection  *connection,
 
 static const GDBusInterfaceVTable vtable = { method_call, get_property, NULL, { 0 } };
 
-/* A caller left the bus: its conversations end, its consent agent goes */
+/* A caller left the bus: its conversations end, its consent agent goes,
+ * it is no watcher any more */
 static void
 name_owner_changed (GDBusConnection *connection,
                     const char      *sender_name,
@@ -482,6 +520,7 @@ name_owner_changed (GDBusConnection *connection,
     return;
   close_conversations (self, name, NULL);
   agent_desktop_consent_broker_remove_agent (self->consent, name, NULL);
+  g_hash_table_remove (self->watchers, name);
 }
 
 gboolean
@@ -512,6 +551,8 @@ agent_desktop_assistant_unexport (AgentDesktopAssistant *self)
   if (self->connection == NULL)
     return;
   close_conversations (self, NULL, NULL);
+  g_clear_handle_id (&self->apps_changed_id, g_source_remove);
+  g_hash_table_remove_all (self->watchers);
   if (self->registration_id != 0)
     g_dbus_connection_unregister_object (self->connection, self->registration_id);
   self->registration_id = 0;
@@ -549,6 +590,7 @@ agent_desktop_assistant_finalize (GObject *object)
   AgentDesktopAssistant *self = AGENT_DESKTOP_ASSISTANT (object);
 
   g_clear_pointer (&self->conversations, g_hash_table_unref);
+  g_clear_pointer (&self->watchers, g_hash_table_unref);
   g_clear_pointer (&self->node_info, g_dbus_node_info_unref);
 
   G_OBJECT_CLASS (agent_desktop_assistant_parent_class)->finalize (object);
@@ -567,6 +609,7 @@ static void
 agent_desktop_assistant_init (AgentDesktopAssistant *self)
 {
   self->conversations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->watchers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 AgentDesktopAssistant *
@@ -592,6 +635,8 @@ agent_desktop_assistant_new (GApplication *application)
   self->apps = agent_desktop_apps_new (dir);
   if (!agent_desktop_apps_load (self->apps, &error))
     g_warning ("%s", error->message);   /* nobody allowed then: every app is asked */
+  g_signal_connect_object (self->apps, "changed", G_CALLBACK (apps_changed), self,
+                           G_CONNECT_SWAPPED);
   self->consent = agent_desktop_consent_broker_new (application, self->apps);
   return self;
 }

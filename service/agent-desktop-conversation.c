@@ -263,6 +263,7 @@ sent (GObject      *object,
   g_autoptr(AgentMessage) message = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) log_error = NULL;
+  AgentMetrics *metrics;
   AgentUsage *usage;
   gint64 tokens = 0;
 
@@ -270,7 +271,9 @@ sent (GObject      *object,
   g_clear_object (&self->cancellable);
   g_hash_table_remove_all (self->invocations);
 
-  usage = message ? agent_session_get_usage (self->session) : NULL;
+  /* The tokens of the turn's steps, completed or not, as the server reported them */
+  metrics = agent_session_get_turn_metrics (self->session);
+  usage = metrics ? agent_metrics_get_usage (metrics) : NULL;
   if (usage != NULL)
     tokens = MAX (0, agent_usage_get_total_tokens (usage));
   if (!agent_desktop_apps_add_request (self->apps, self->app_id,

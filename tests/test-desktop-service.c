@@ -310,48 +310,6 @@ test_limit_conversations (void)
 
 /* Restarts */
 
-static guint32
-get_service_pid (void)
-{
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GError) error = NULL;
-  guint32 pid = 0;
-
-  reply = g_dbus_connection_call_sync (test.agent, "org.freedesktop.DBus",
-                                       "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                       "GetConnectionUnixProcessID",
-                                       g_variant_new ("(s)", BUS_NAME), G_VARIANT_TYPE ("(u)"),
-                                       G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
-  if (reply == NULL)
-    return 0;
-  g_variant_get (reply, "(u)", &pid);
-  return pid;
-}
-
-static void
-service_vanished (GDBusConnection *connection,
-                  const char      *name,
-                  gpointer         user_data)
-{
-  *(gboolean *) user_data = TRUE;
-}
-
-/* Ends the running service, and waits until it has left the bus */
-static void
-stop_service (void)
-{
-  guint32 pid = get_service_pid ();
-  gboolean vanished = FALSE;
-  guint watch;
-
-  g_assert_cmpuint (pid, >, 0);
-  watch = g_bus_watch_name_on_connection (test.agent, BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                          NULL, service_vanished, &vanished, NULL);
-  g_assert_no_errno (kill ((pid_t) pid, SIGTERM));
-  agent_test_wait_for (&vanished);
-  g_bus_unwatch_name (watch);
-}
-
 static void
 test_restart (void)
 {

@@ -565,6 +565,50 @@ connect_allowed_app (const char *app_id)
   return app;
 }
 
+/* The service's process */
+
+guint32
+get_service_pid (void)
+{
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 pid = 0;
+
+  reply = g_dbus_connection_call_sync (test.agent, "org.freedesktop.DBus",
+                                       "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                       "GetConnectionUnixProcessID",
+                                       g_variant_new ("(s)", BUS_NAME), G_VARIANT_TYPE ("(u)"),
+                                       G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  if (reply == NULL)
+    return 0;
+  g_variant_get (reply, "(u)", &pid);
+  return pid;
+}
+
+void
+service_vanished (GDBusConnection *connection,
+                  const char      *name,
+                  gpointer         user_data)
+{
+  *(gboolean *) user_data = TRUE;
+}
+
+/* Ends the running service, and waits until it has left the bus */
+void
+stop_service (void)
+{
+  guint32 pid = get_service_pid ();
+  gboolean vanished = FALSE;
+  guint watch;
+
+  g_assert_cmpuint (pid, >, 0);
+  watch = g_bus_watch_name_on_connection (test.agent, BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                          NULL, service_vanished, &vanished, NULL);
+  g_assert_no_errno (kill ((pid_t) pid, SIGTERM));
+  agent_test_wait_for (&vanished);
+  g_bus_unwatch_name (watch);
+}
+
 /* Set-up */
 
 static void

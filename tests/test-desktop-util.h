@@ -143,6 +143,13 @@ void             notifications_press        (Notifications *notifications,
                                              const char    *label);
 void             add_hello              (void);
 
+/* The service's process */
+guint32          get_service_pid        (void);
+void             service_vanished       (GDBusConnection  *connection,
+                                         const char       *name,
+                                         gpointer          user_data);
+void             stop_service           (void);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Conversation, conversation_free)
 
 G_END_DECLS

@@ -7,14 +7,17 @@
 # question shows over the window naming the app; Allow is clicked and the
 # app's turn streams; Preferences › Apps lists it; Revoke is clicked and the
 # app's next request asks again; Deny refuses it with AccessDenied.
-# Expanded, the app's row shows its log, and a daily limit is typed in;
-# Escape denies too.
+# Expanded, the app's row shows its log, and a daily limit is typed in.
+# While a new limit is being typed, the app asks again: the page shows its
+# new tokens and log line by itself (the service's AppsChanged), and the
+# limit typed keeps its text and the focus. Escape denies too.
 # With AGENT_SCREENSHOT=FILE, the screen is saved there at the end.
 # Positions come from the accessibility tree, the pointer is xdotool's.
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import os
+import re
 import subprocess
 import sys
 
@@ -23,17 +26,29 @@ import pyatspi
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
-from agenttestgui import App, GuiServer, all_nodes, click_at, focus_window, run_test, tap, \
-    wait_for, walking, xdotool  # noqa: E402
+from agenttestgui import App, GuiServer, all_nodes, click_at, focus_window, run_test, state, \
+    tap, text_of, wait_for, walking, xdotool  # noqa: E402
 from desktopservice import APP_NAME, Reader, describes, find, name_has_owner, page_tab, \
     service_app, start_service  # noqa: E402
 
-PLAN = 11
+PLAN = 13
 KEY = "sk-test-desktop-consent-3a7e"
 
 
 def question(app):
     return find(app, lambda n: n.name.startswith("Allow “%s”" % APP_NAME))
+
+
+def tokens_today(app):
+    """The tokens of the day the app's row shows, against its limit of 5000."""
+    row = describes(app, " of 5000 tokens today")
+    match = row and re.search(r"(\d+) of 5000 tokens today", row.name + (row.description or ""))
+    return int(match.group(1)) if match else None
+
+
+def log_lines(app):
+    return walking(lambda: len([n for n in all_nodes(app) if n.name and
+                                n.name.endswith(" tokens") and "Loopback" in n.name]))
 
 
 def ask_and_answer(app, button, outcome):
@@ -108,6 +123,33 @@ def main(home):
                                       n.getRole() == pyatspi.ROLE_SPIN_BUTTON])))
         tap(logged is not None and limited is not None,
             "expanded, the app's request is in its log and its daily limit is set")
+
+        # A new limit being typed when the app asks again, allowed: the page
+        # shows the request by itself, and keeps what is typed
+        used = tokens_today(app)
+        n_logged = log_lines(app)
+        spin = find(app, lambda n: n.name.startswith("Daily Limit") and
+                    n.getRole() == pyatspi.ROLE_SPIN_BUTTON)
+        if spin is not None:
+            click_at(spin)
+            xdotool("key", "ctrl+a")
+            xdotool("type", "--delay", "20", "7000")
+        again = service_app()
+        counted = wait_for(lambda: again.said("Finished") and used is not None and
+                           (tokens_today(app) or 0) > used and log_lines(app) > n_logged, 30)
+        if not counted:
+            print("# tokens %s then %s, log lines %s then %s; app: %s"
+                  % (used, tokens_today(app), n_logged, log_lines(app), again.lines))
+        tap(counted, "the app's new request shows on the page by itself: tokens and log line")
+        kept = spin is not None and wait_for(lambda: state(spin, pyatspi.STATE_FOCUSED) and
+                                             text_of(spin) == "7000", 10)
+        xdotool("key", "Return")
+        typed = wait_for(lambda: describes(app, "of 7000 tokens today"), 20)
+        if not kept or not typed:
+            print("# spin focused %s, text %r" % (state(spin, pyatspi.STATE_FOCUSED),
+                                                  text_of(spin)))
+        tap(kept and typed, "the limit being typed keeps its text and the focus meanwhile")
+        again.stop()
 
         revoke = wait_for(lambda: find(app, lambda n: n.name == "Revoke"), 10)
         if revoke is None:
