@@ -110,6 +110,7 @@ static const AgentProviderBackend *backends[] = {
   &agent_anthropic_backend,
   &agent_ollama_backend,
   &agent_gemini_backend,
+  &agent_desktop_backend,
 };
 
 /* Other names under which users know a backend. */
@@ -661,7 +662,7 @@ const char * const *
 agent_provider_list_names (void)
 {
   static const char * const names[] = {
-    "openai", "openai-responses", "anthropic", "ollama", "gemini", NULL
+    "openai", "openai-responses", "anthropic", "ollama", "gemini", "desktop", NULL
   };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == G_N_ELEMENTS (backends) + 1);
