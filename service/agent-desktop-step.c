@@ -52,6 +52,8 @@ typedef struct
   char                  *system_prompt;
   JsonNode              *output_schema;
   char                  *output_name;
+  guint32                max_tokens;        /* 0: the profile's */
+  int                    reasoning_effort;  /* -1: the profile's */
   GCancellable          *cancellable;
   AgentProvider         *provider;
   AgentStep             *step;
@@ -246,6 +248,11 @@ provider_ready (GObject      *object,
       return;
     }
 
+  if (running->max_tokens > 0)
+    agent_provider_set_max_tokens (running->provider, running->max_tokens);
+  if (running->reasoning_effort >= 0)
+    agent_provider_set_reasoning_effort (running->provider, running->reasoning_effort);
+
   /* The profile's settings, the caller's over them */
   settings = agent_request_settings_copy (agent_provider_get_settings (running->provider));
   _agent_request_settings_merge (settings, running->settings);
@@ -380,9 +387,23 @@ read_options (Running   *running,
   g_autoptr(GVariant) settings = NULL;
   g_autoptr(GError) local_error = NULL;
   const char *schema = NULL;
+  const char *effort = NULL;
 
   g_variant_lookup (options, "system-prompt", "s", &running->system_prompt);
   g_variant_lookup (options, "output-name", "s", &running->output_name);
+  g_variant_lookup (options, "max-tokens", "u", &running->max_tokens);
+  running->reasoning_effort = -1;
+  if (g_variant_lookup (options, "reasoning-effort", "&s", &effort) &&
+      !g_strv_contains (_agent_reasoning_effort_names, effort))
+    {
+      g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_INVALID_ARGS,
+                   _("The option “reasoning-effort” is “%s”, not none, low, medium or high"),
+                   effort);
+      return FALSE;
+    }
+  for (guint i = 0; effort != NULL && _agent_reasoning_effort_names[i] != NULL; i++)
+    if (g_str_equal (effort, _agent_reasoning_effort_names[i]))
+      running->reasoning_effort = i;
 
   settings = g_variant_lookup_value (options, "settings", G_VARIANT_TYPE_VARDICT);
   if (settings != NULL)

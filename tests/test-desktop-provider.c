@@ -133,6 +133,41 @@ test_stream (void)
   turn_clear (&turn);
 }
 
+/* What the request asks besides its messages goes through the service */
+static void
+test_settings (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.ProviderSettings");
+  guint first = agent_test_server_get_n_requests (test.server);
+  const char *stop[] = { "END", "STOP", NULL };
+  AgentRequestSettings *settings;
+  JsonObject *request;
+  JsonArray *stops;
+  Turn turn;
+
+  turn_init (&turn, NULL);
+  settings = agent_session_get_settings (turn.session);
+  agent_request_settings_set_temperature (settings, 0.25);
+  agent_request_settings_set_seed (settings, 42);
+  agent_request_settings_set_stop (settings, stop);
+  /* A header stays with the caller: it may hold its secrets */
+  agent_request_settings_set_header (settings, "X-App-Secret", "app-only");
+  agent_provider_set_max_tokens (agent_session_get_provider (turn.session), 77);
+  add_hello ();
+  turn_run (&turn, "Hi");
+  g_assert_no_error (turn.error);
+
+  request = agent_test_openai_get_request (test.server, first);
+  g_assert_cmpfloat (json_object_get_double_member (request, "temperature"), ==, 0.25);
+  g_assert_cmpint (json_object_get_int_member (request, "seed"), ==, 42);
+  g_assert_cmpint (json_object_get_int_member (request, "max_tokens"), ==, 77);
+  stops = json_object_get_array_member (request, "stop");
+  g_assert_cmpuint (json_array_get_length (stops), ==, 2);
+  g_assert_cmpstr (json_array_get_string_element (stops, 1), ==, "STOP");
+  g_assert_null (agent_test_server_get_request_header (test.server, first, "X-App-Secret"));
+  turn_clear (&turn);
+}
+
 static gboolean
 lookup_word (AgentTool           *tool,
              AgentToolInvocation *invocation,
@@ -418,6 +453,7 @@ main (int   argc,
   g_dbus_connection_set_exit_on_close (session_bus, FALSE);
 
   g_test_add_func ("/desktop/provider/stream", test_stream);
+  g_test_add_func ("/desktop/provider/settings", test_settings);
   g_test_add_func ("/desktop/provider/local-tool", test_local_tool);
   g_test_add_func ("/desktop/provider/cancel", test_cancel);
   g_test_add_func ("/desktop/provider/denied", test_denied);

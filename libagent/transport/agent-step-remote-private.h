@@ -41,6 +41,8 @@ GError               *_agent_desktop_error_from_dbus    (GError                *
 void                  _agent_desktop_list_profiles      (GTask                 *task);
 
 /* RunStep's arguments */
+/* AgentReasoningEffort's values by name, as RunStep's "reasoning-effort" */
+extern const char * const _agent_reasoning_effort_names[];
 GVariant             *_agent_request_settings_to_variant (AgentRequestSettings *settings);
 AgentRequestSettings *_agent_request_settings_new_from_variant (GVariant       *variant,
                                                                 GError        **error);

@@ -59,6 +59,10 @@ add_double (GVariantBuilder *builder,
 
 static const char * const tool_choices[] = { "default", "auto", "none", "required", "tool" };
 
+const char * const _agent_reasoning_effort_names[] = {
+  "default", "none", "low", "medium", "high", NULL
+};
+
 /* What the request asks besides its messages, as a{sv}. The headers stay
  * with the caller: they may carry its secrets, and the service's provider
  * sends its own. */
@@ -276,6 +280,14 @@ _agent_step_remote_build (AgentStep           *self,
                            g_variant_new_string (request->system_prompt));
   g_variant_builder_add (&options, "{sv}", "settings",
                          _agent_request_settings_to_variant (request->settings));
+  /* The provider's own settings of an answer */
+  if (agent_provider_get_max_tokens (request->provider) > 0)
+    g_variant_builder_add (&options, "{sv}", "max-tokens",
+                           g_variant_new_uint32 (agent_provider_get_max_tokens (request->provider)));
+  if (agent_provider_get_reasoning_effort (request->provider) != AGENT_REASONING_EFFORT_DEFAULT)
+    g_variant_builder_add (&options, "{sv}", "reasoning-effort",
+                           g_variant_new_string (_agent_reasoning_effort_names[
+                             agent_provider_get_reasoning_effort (request->provider)]));
   if (request->output_schema != NULL)
     {
       g_autofree char *schema = agent_json_node_to_string (request->output_schema, FALSE);
