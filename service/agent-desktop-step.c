@@ -309,7 +309,8 @@ read_messages (Running   *running,
       if (message == NULL)
         {
           g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_INVALID_ARGS,
-                       _("Message %" G_GSIZE_FORMAT ": %s"), i + 1, local_error->message);
+                       _("Message %u: %s"), (guint) MIN (i + 1, G_MAXUINT),
+                       local_error->message);
           return FALSE;
         }
       g_list_store_append (running->messages, message);

@@ -324,8 +324,8 @@ read_parts (GVariant    *dict,
   if (n > MAX_PARTS)
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                   _("The message has %" G_GSIZE_FORMAT " parts; at most %u are taken"),
-                   n, MAX_PARTS);
+                   _("The message has %u parts; at most %u are taken"),
+                   (guint) MIN (n, G_MAXUINT), MAX_PARTS);
       return FALSE;
     }
   for (gsize i = 0; i < n; i++)
@@ -358,16 +358,15 @@ read_tool_calls (GVariant      *dict,
   if (n > MAX_TOOL_CALLS)
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                   _("The message has %" G_GSIZE_FORMAT " tool calls; at most %u are taken"),
-                   n, MAX_TOOL_CALLS);
+                   _("The message has %u tool calls; at most %u are taken"),
+                   (guint) MIN (n, G_MAXUINT), MAX_TOOL_CALLS);
       return FALSE;
     }
   if (details != NULL && g_variant_n_children (details) != n)
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                   _("The message's “tool-call-details” has %" G_GSIZE_FORMAT " entries for "
-                     "%" G_GSIZE_FORMAT " tool calls"),
-                   g_variant_n_children (details), n);
+                   _("The message's “tool-call-details” has %u entries for %u tool calls"),
+                   (guint) MIN (g_variant_n_children (details), G_MAXUINT), (guint) n);
       return FALSE;
     }
 
@@ -383,7 +382,7 @@ read_tool_calls (GVariant      *dict,
       if (name[0] == '\0')
         {
           g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
-                       _("Tool call %" G_GSIZE_FORMAT " of the message has no name"), i + 1);
+                       _("Tool call %u of the message has no name"), (guint) i + 1);
           return FALSE;
         }
       if (details != NULL)
