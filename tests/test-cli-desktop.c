@@ -94,6 +94,21 @@ test_stream (void)
   g_assert_cmpstr (agent_test_openai_get_last_user_content (test.server, first), ==, "Hi");
 }
 
+/* Without --json: the answer, and nothing about keys or URLs */
+static void
+test_plain (void)
+{
+  const char *deltas[] = { "Hel", "lo", NULL };
+  g_autoptr(AgentTestProcess) cli = NULL;
+
+  agent_test_openai_add_text_response (test.server, deltas, 3, 2);
+  cli = spawn_cli (AGENT_TEST_ARGS ("--provider", "desktop", "Hi"));
+  agent_test_process_wait (cli);
+  agent_test_process_assert_exit (cli, 0);
+  g_assert_cmpstr (cli->out->str, ==, "Hello\n");
+  g_assert_cmpstr (cli->err->str, ==, "");
+}
+
 static const AgentTestToolChunk calculator_chunks[] = {
   { 0, "call_1", "calculator", "" },
   { 0, NULL, NULL, "{\"expr" },
@@ -157,6 +172,25 @@ test_no_such_profile (void)
   agent_test_assert_contains (message, "Nowhere");
 }
 
+/* No service on the bus (none there, none to start) */
+static void
+test_no_service (void)
+{
+  g_autofree char *bus = g_strdup_printf ("DBUS_SESSION_BUS_ADDRESS=unix:path=%s/no-bus",
+                                          test.dir);
+  const char *env[] = { bus, NULL };
+  g_autoptr(AgentTestProcess) cli = NULL;
+  const char *message;
+
+  cli = agent_test_cli_run_full (env, NULL, AGENT_TEST_ARGS ("--provider", "desktop", "--json",
+                                                             "Hi"));
+  agent_test_process_parse_json (cli);
+  agent_test_process_assert_exit (cli, 1);
+  message = agent_test_cli_assert_error (cli, "network");
+  agent_test_assert_contains (message, "The desktop assistant service "
+                                       "(io.github.libagent.Assistant) is not available: ");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -167,9 +201,11 @@ main (int   argc,
   desktop_setup ("test-cli-desktop");
 
   g_test_add_func ("/cli-desktop/stream", test_stream);
+  g_test_add_func ("/cli-desktop/plain", test_plain);
   g_test_add_func ("/cli-desktop/tool", test_tool);
   g_test_add_func ("/cli-desktop/list-models", test_list_models);
   g_test_add_func ("/cli-desktop/no-such-profile", test_no_such_profile);
+  g_test_add_func ("/cli-desktop/no-service", test_no_service);
   status = g_test_run ();
 
   desktop_teardown ();
