@@ -298,6 +298,32 @@ test_cancel (void)
   turn_clear (&turn);
 }
 
+/* The step-timeout holds for a step the service runs: the step fails as
+ * timed out, and the service stops its request (CancelStep) */
+static void
+test_step_timeout (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.ProviderTimeout");
+  guint n_aborted = agent_test_server_get_n_aborted (test.server);
+  AgentTestResponse *response;
+  Turn turn;
+
+  turn_init (&turn, NULL);
+  agent_session_set_step_timeout (turn.session, 0.5);
+  response = agent_test_openai_begin (test.server, NULL);
+  agent_test_openai_add_text (response, "Slow");
+  agent_test_response_add_wait (response);
+  agent_test_openai_add_end (response, "stop", 1, 1);
+  turn_run (&turn, "Hi");
+
+  g_assert_error (turn.error, AGENT_ERROR, AGENT_ERROR_TIMEOUT);
+  agent_test_assert_contains (turn.error->message, "step-timeout");
+  g_assert_cmpstr (turn.deltas->str, ==, "Slow|");
+  agent_test_wait_until (server_saw_abort, GUINT_TO_POINTER (n_aborted));
+  agent_test_server_release (test.server);
+  turn_clear (&turn);
+}
+
 /* (4) The user said no */
 static void
 test_denied (void)
@@ -456,6 +482,7 @@ main (int   argc,
   g_test_add_func ("/desktop/provider/settings", test_settings);
   g_test_add_func ("/desktop/provider/local-tool", test_local_tool);
   g_test_add_func ("/desktop/provider/cancel", test_cancel);
+  g_test_add_func ("/desktop/provider/step-timeout", test_step_timeout);
   g_test_add_func ("/desktop/provider/denied", test_denied);
   g_test_add_func ("/desktop/provider/limit", test_limit);
   g_test_add_func ("/desktop/provider/list-models", test_list_models);
