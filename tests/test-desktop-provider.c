@@ -168,6 +168,58 @@ test_settings (void)
   turn_clear (&turn);
 }
 
+static void
+got_object (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  JsonNode **node = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *node = agent_session_send_for_object_finish (AGENT_SESSION (object), result, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+has_node (gpointer data)
+{
+  return *(JsonNode **) data != NULL;
+}
+
+/* Structured output: the schema and its name go through the service */
+static void
+test_structured (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.ProviderObject");
+  g_autoptr(JsonNode) schema = NULL;
+  g_autoptr(JsonNode) object = NULL;
+  g_autoptr(JsonNode) expected = NULL;
+  const char *deltas[] = { "{\"first\":", "\"2024-01-01\"}", NULL };
+  guint first = agent_test_server_get_n_requests (test.server);
+  JsonObject *format;
+  Turn turn;
+
+  schema = json_from_string ("{\"title\":\"dates\",\"type\":\"object\",\"properties\":"
+                             "{\"first\":{\"type\":\"string\"}},\"required\":[\"first\"],"
+                             "\"additionalProperties\":false}", NULL);
+  expected = json_from_string ("{\"first\":\"2024-01-01\"}", NULL);
+  turn_init (&turn, NULL);
+  agent_test_openai_add_text_response (test.server, deltas, 5, 5);
+  agent_session_send_for_object_async (turn.session, "Which date?", schema, NULL, got_object,
+                                       &object);
+  agent_test_wait_until (has_node, &object);
+  g_assert_true (json_node_equal (object, expected));
+
+  format = json_object_get_object_member (agent_test_openai_get_request (test.server, first),
+                                          "response_format");
+  g_assert_nonnull (format);
+  g_assert_cmpstr (json_object_get_string_member (format, "type"), ==, "json_schema");
+  format = json_object_get_object_member (format, "json_schema");
+  g_assert_cmpstr (json_object_get_string_member (format, "name"), ==, "dates");
+  g_assert_true (json_node_equal (json_object_get_member (format, "schema"), schema));
+  turn_clear (&turn);
+}
+
 static gboolean
 lookup_word (AgentTool           *tool,
              AgentToolInvocation *invocation,
@@ -480,6 +532,7 @@ main (int   argc,
 
   g_test_add_func ("/desktop/provider/stream", test_stream);
   g_test_add_func ("/desktop/provider/settings", test_settings);
+  g_test_add_func ("/desktop/provider/structured", test_structured);
   g_test_add_func ("/desktop/provider/local-tool", test_local_tool);
   g_test_add_func ("/desktop/provider/cancel", test_cancel);
   g_test_add_func ("/desktop/provider/step-timeout", test_step_timeout);
