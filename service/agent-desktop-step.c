@@ -53,6 +53,8 @@ typedef struct
   JsonNode              *output_schema;
   char                  *output_name;
   guint32                max_tokens;        /* 0: the profile's */
+  gboolean               output_as_text;    /* the structured answer is a forced tool
+                                             * call of the profile's API (Anthropic) */
   int                    reasoning_effort;  /* -1: the profile's */
   GCancellable          *cancellable;
   AgentProvider         *provider;
@@ -146,6 +148,14 @@ on_tool_call (gpointer       user_data,
   const char *id = agent_tool_call_get_id (call);
   const char *name = agent_tool_call_get_name (call);
 
+  /* The caller's turn reads a structured answer in the text, whatever the
+   * profile's API */
+  if (running->output_as_text && g_strcmp0 (name, running->output_name) == 0)
+    {
+      if (len > 0)
+        on_text (running, fragment, len);
+      return;
+    }
   emit (running, "StepToolCall",
         g_variant_new ("(suss@s)", running->step_id, agent_tool_call_get_index (call),
                        id ? id : "", name ? name : "", new_string (fragment, len)));
@@ -174,8 +184,54 @@ return_error (Running      *running,
                                                    AGENT_DESKTOP_ERROR_FAILED, error->message);
 }
 
+/* The forced call of the structured answer, when the profile's API
+ * answers so (output_by_tool), or NULL */
+static AgentToolCall *
+output_call (Running      *running,
+             AgentMessage *message)
+{
+  AgentToolCall *call;
+
+  if (!running->output_as_text || agent_message_get_n_tool_calls (message) != 1)
+    return NULL;
+  call = agent_message_get_tool_call (message, 0);
+  return g_strcmp0 (agent_tool_call_get_name (call), running->output_name) == 0 ? call : NULL;
+}
+
+/* @message as the codec writes it; its forced output call as its text */
 static GVariant *
-result_to_variant (AgentMessage *message)
+message_to_variant (Running      *running,
+                    AgentMessage *message)
+{
+  GVariant *variant = agent_message_to_variant (message);
+  AgentToolCall *call = output_call (running, message);
+  GVariantBuilder parts;
+  GVariantDict dict;
+  g_autofree char *text = NULL;
+
+  if (call == NULL)
+    return variant;
+
+  text = g_strconcat (agent_message_get_content (message) ? agent_message_get_content (message)
+                                                          : "",
+                      agent_tool_call_get_arguments (call), NULL);
+  g_variant_dict_init (&dict, variant);
+  g_variant_unref (g_variant_ref_sink (variant));
+  g_variant_dict_remove (&dict, "tool-calls");
+  g_variant_dict_remove (&dict, "tool-call-details");
+  g_variant_builder_init (&parts, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_open (&parts, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&parts, "{sv}", "kind", g_variant_new_string ("text"));
+  g_variant_builder_add (&parts, "{sv}", "text", g_variant_new_string (text));
+  g_variant_builder_close (&parts);
+  g_variant_dict_insert_value (&dict, "parts", g_variant_builder_end (&parts));
+  g_variant_dict_insert (&dict, "finish-reason", "s", "stop");
+  return g_variant_dict_end (&dict);
+}
+
+static GVariant *
+result_to_variant (Running      *running,
+                   AgentMessage *message)
 {
   AgentUsage *usage = agent_message_get_usage (message);
   const char *finish_reason = agent_message_get_finish_reason (message);
@@ -183,6 +239,8 @@ result_to_variant (AgentMessage *message)
   GVariantBuilder builder;
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  if (output_call (running, message) != NULL)
+    finish_reason = "stop";
   g_variant_builder_add (&builder, "{sv}", "finish-reason",
                          g_variant_new_string (finish_reason ? finish_reason : ""));
   g_variant_builder_add (&builder, "{sv}", "model", g_variant_new_string (model ? model : ""));
@@ -198,7 +256,7 @@ result_to_variant (AgentMessage *message)
         g_variant_builder_add (&builder, "{sv}", "total-tokens",
                                g_variant_new_int64 (agent_usage_get_total_tokens (usage)));
     }
-  g_variant_builder_add (&builder, "{sv}", "message", agent_message_to_variant (message));
+  g_variant_builder_add (&builder, "{sv}", "message", message_to_variant (running, message));
   return g_variant_builder_end (&builder);
 }
 
@@ -224,7 +282,8 @@ step_done (GObject      *object,
   else
     g_dbus_method_invocation_return_value (running->invocation,
                                            g_variant_new ("(@a{sv})",
-                                                          result_to_variant (message)));
+                                                          result_to_variant (running,
+                                                                             message)));
 }
 
 static void
@@ -257,6 +316,8 @@ provider_ready (GObject      *object,
   settings = agent_request_settings_copy (agent_provider_get_settings (running->provider));
   _agent_request_settings_merge (settings, running->settings);
 
+  running->output_as_text = running->output_schema != NULL &&
+                            _agent_provider_get_backend (running->provider)->output_by_tool;
   request.provider = running->provider;
   request.model = agent_provider_get_model (running->provider);
   request.system_prompt = running->system_prompt;

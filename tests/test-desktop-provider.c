@@ -12,7 +12,9 @@
 
 #include <agent.h>
 
+#include "agent-test-answers.h"
 #include "agent-test-openai.h"
+#include "agent-test-process.h"
 #include "agent-test-util.h"
 #include "test-desktop-util.h"
 
@@ -217,6 +219,68 @@ test_structured (void)
   format = json_object_get_object_member (format, "json_schema");
   g_assert_cmpstr (json_object_get_string_member (format, "name"), ==, "dates");
   g_assert_true (json_node_equal (json_object_get_member (format, "schema"), schema));
+  turn_clear (&turn);
+}
+
+static gboolean
+has_two_profiles (gpointer data)
+{
+  g_autoptr(GVariant) reply = call_ok (data, ASSISTANT_PATH, ASSISTANT, "ListProfiles", NULL);
+  g_autoptr(GVariant) profiles = g_variant_get_child_value (reply, 0);
+
+  return g_variant_n_children (profiles) == 2;
+}
+
+/* Structured output from a profile whose API answers with a forced tool
+ * call (Anthropic): the caller's turn gets it as the answer's text */
+static void
+test_structured_by_tool (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.ProviderClaude");
+  g_autofree char *profiles = g_build_filename (test.dir, "profiles.ini", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(JsonNode) schema = NULL;
+  g_autoptr(JsonNode) object = NULL;
+  g_autoptr(JsonNode) expected = NULL;
+  g_autoptr(GError) error = NULL;
+  guint first = agent_test_server_get_n_requests (test.server);
+  JsonObject *choice;
+  GListModel *transcript;
+  g_autoptr(AgentMessage) answer = NULL;
+  Turn turn;
+
+  /* A second profile, which the service reads when the file changes */
+  contents = g_strdup_printf ("[Profiles]\ndefault=Loopback\n\n"
+                              "[Profile Loopback]\nprovider=openai\nbase-url=%s\n"
+                              "model=test-model\n\n"
+                              "[Profile Claude]\nprovider=anthropic\nbase-url=%s\n"
+                              "model=claude-test\n",
+                              agent_test_server_get_base_url (test.server),
+                              agent_test_server_get_base_url (test.server));
+  g_file_set_contents (profiles, contents, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (agent_test_poll_until (has_two_profiles, app));
+
+  schema = json_from_string ("{\"title\":\"dates\",\"type\":\"object\",\"properties\":"
+                             "{\"first\":{\"type\":\"string\"}},\"required\":[\"first\"]}",
+                             NULL);
+  expected = json_from_string ("{\"first\":\"2024-01-01\"}", NULL);
+  turn_init (&turn, "Claude");
+  agent_test_add_call_answer (test.server, "anthropic", "toolu_1", "dates",
+                              "{\"first\":\"2024-01-01\"}");
+  agent_session_send_for_object_async (turn.session, "Which date?", schema, NULL, got_object,
+                                       &object);
+  agent_test_wait_until (has_node, &object);
+  g_assert_true (json_node_equal (object, expected));
+
+  choice = json_object_get_object_member (agent_test_request_object (test.server, first),
+                                          "tool_choice");
+  g_assert_cmpstr (json_object_get_string_member (choice, "name"), ==, "dates");
+  /* The answer the session keeps is the object's text, with no call */
+  transcript = agent_session_get_transcript (turn.session);
+  answer = g_list_model_get_item (transcript, g_list_model_get_n_items (transcript) - 1);
+  g_assert_cmpuint (agent_message_get_n_tool_calls (answer), ==, 0);
+  g_assert_cmpstr (agent_message_get_content (answer), ==, "{\"first\":\"2024-01-01\"}");
   turn_clear (&turn);
 }
 
@@ -540,6 +604,7 @@ main (int   argc,
   g_test_add_func ("/desktop/provider/limit", test_limit);
   g_test_add_func ("/desktop/provider/list-models", test_list_models);
   g_test_add_func ("/desktop/provider/no-such-profile", test_no_such_profile);
+  g_test_add_func ("/desktop/provider/structured-by-tool", test_structured_by_tool);
   g_test_add_func ("/desktop/provider/service-killed", test_service_killed);
   status = g_test_run ();
 
