@@ -440,6 +440,100 @@ test_step_timeout (void)
   turn_clear (&turn);
 }
 
+/* RunStep's arguments, with one user message of @text (NULL: none) */
+static GVariant *
+run_step_arguments (const char *step_id,
+                    const char *role,
+                    const char *text)
+{
+  GVariantBuilder messages;
+
+  g_variant_builder_init (&messages, G_VARIANT_TYPE ("aa{sv}"));
+  if (text != NULL)
+    {
+      GVariantDict message;
+
+      g_variant_dict_init (&message, NULL);
+      g_variant_dict_insert (&message, "role", "s", role);
+      g_variant_dict_insert_value (&message, "parts",
+                                   g_variant_new_parsed ("[{'kind': <'text'>, 'text': <%s>}]",
+                                                         text));
+      g_variant_builder_add_value (&messages, g_variant_dict_end (&message));
+    }
+  return g_variant_new ("(ss@aa{sv}@aa{sv}@a{sv})", "", step_id,
+                        g_variant_builder_end (&messages),
+                        g_variant_new_array (G_VARIANT_TYPE_VARDICT, NULL, 0),
+                        g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0));
+}
+
+typedef struct
+{
+  GVariant *reply;
+  GError   *error;
+  gboolean  done;
+} StepReply;
+
+static void
+got_step_reply (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  StepReply *reply = user_data;
+
+  reply->reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result,
+                                                &reply->error);
+  reply->done = TRUE;
+}
+
+/* RunStep and CancelStep called as any D-Bus client would: what they
+ * refuse, and a step's id taken while it runs */
+static void
+test_dbus_calls (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.ProviderDBus");
+  guint n_aborted = agent_test_server_get_n_aborted (test.server);
+  AgentTestResponse *response;
+  StepReply held = { NULL, NULL, FALSE };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+
+  call_fails (app, ASSISTANT_PATH, ASSISTANT, "RunStep", run_step_arguments ("", "user", "Hi"),
+              ERROR_PREFIX "InvalidArgs");
+  call_fails (app, ASSISTANT_PATH, ASSISTANT, "RunStep", run_step_arguments ("a", "user", NULL),
+              ERROR_PREFIX "InvalidArgs");
+  reply = call (app, ASSISTANT_PATH, ASSISTANT, "RunStep", run_step_arguments ("a", "robot", "Hi"),
+                &error);
+  assert_dbus_error (error, ERROR_PREFIX "InvalidArgs");
+  agent_test_assert_contains (error->message, "Message 1: The message's “role” is “robot”");
+  g_clear_error (&error);
+  call_fails (app, ASSISTANT_PATH, ASSISTANT, "CancelStep", g_variant_new ("(s)", "nothing"),
+              ERROR_PREFIX "InvalidArgs");
+
+  /* A step that runs holds its id */
+  response = agent_test_openai_begin (test.server, NULL);
+  agent_test_openai_add_text (response, "Held");
+  agent_test_response_add_wait (response);
+  agent_test_openai_add_end (response, "stop", 1, 1);
+  g_dbus_connection_call (app, BUS_NAME, ASSISTANT_PATH, ASSISTANT, "RunStep",
+                          run_step_arguments ("held", "user", "Hi"), G_VARIANT_TYPE ("(a{sv})"),
+                          G_DBUS_CALL_FLAGS_NONE, G_MAXINT, NULL, got_step_reply, &held);
+  agent_test_server_wait_until_waiting (test.server);
+  call_fails (app, ASSISTANT_PATH, ASSISTANT, "RunStep", run_step_arguments ("held", "user", "Hi"),
+              ERROR_PREFIX "InvalidArgs");
+  /* Another caller's steps are not this one's to cancel */
+  call_fails (test.agent, ASSISTANT_PATH, ASSISTANT, "CancelStep", g_variant_new ("(s)", "held"),
+              ERROR_PREFIX "InvalidArgs");
+
+  g_clear_pointer (&reply, g_variant_unref);
+  reply = call_ok (app, ASSISTANT_PATH, ASSISTANT, "CancelStep", g_variant_new ("(s)", "held"));
+  agent_test_wait_for (&held.done);
+  g_assert_null (held.reply);
+  assert_dbus_error (held.error, ERROR_PREFIX "Cancelled");
+  g_clear_error (&held.error);
+  agent_test_wait_until (server_saw_abort, GUINT_TO_POINTER (n_aborted));
+  agent_test_server_release (test.server);
+}
+
 /* (4) The user said no */
 static void
 test_denied (void)
@@ -600,6 +694,7 @@ main (int   argc,
   g_test_add_func ("/desktop/provider/local-tool", test_local_tool);
   g_test_add_func ("/desktop/provider/cancel", test_cancel);
   g_test_add_func ("/desktop/provider/step-timeout", test_step_timeout);
+  g_test_add_func ("/desktop/provider/dbus-calls", test_dbus_calls);
   g_test_add_func ("/desktop/provider/denied", test_denied);
   g_test_add_func ("/desktop/provider/limit", test_limit);
   g_test_add_func ("/desktop/provider/list-models", test_list_models);
