@@ -23,6 +23,8 @@
 #include "agent-desktop-step.h"
 #include "transport/agent-step-remote-private.h"
 
+/* The steps an app may run at once */
+#define MAX_STEPS_PER_APP 32
 /* A name that every provider's API takes for a structured answer */
 #define DEFAULT_OUTPUT_NAME "response"
 
@@ -495,6 +497,21 @@ read_options (Running   *running,
   return TRUE;
 }
 
+static guint
+count_steps (AgentDesktopSteps *self,
+             const char        *app_id)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint n = 0;
+
+  g_hash_table_iter_init (&iter, self->running);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (g_str_equal (((Running *) value)->app_id, app_id))
+      n++;
+  return n;
+}
+
 static char *
 make_key (const char *owner,
           const char *step_id)
@@ -536,6 +553,9 @@ agent_desktop_steps_run (AgentDesktopSteps     *self,
   else if (g_hash_table_contains (self->running, key))
     g_set_error (&error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_INVALID_ARGS,
                  _("A step “%s” of the caller is running already"), step_id);
+  else if (count_steps (self, app_id) >= MAX_STEPS_PER_APP)
+    g_set_error (&error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_LIMIT_REACHED,
+                 _("“%s” runs %u steps at once already"), app_id, MAX_STEPS_PER_APP);
   if (error != NULL ||
       !read_messages (running, messages, &error) ||
       !read_tools (running, tools, &error) ||

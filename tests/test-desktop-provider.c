@@ -534,6 +534,50 @@ test_dbus_calls (void)
   agent_test_server_release (test.server);
 }
 
+static gboolean
+all_waiting (gpointer data)
+{
+  return agent_test_server_get_n_waiting (test.server) >= GPOINTER_TO_UINT (data);
+}
+
+/* An app runs 32 steps at once at most */
+static void
+test_steps_limit (void)
+{
+  g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.ProviderMany");
+  StepReply held[32] = { { NULL, NULL, FALSE } };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (held); i++)
+    {
+      AgentTestResponse *response = agent_test_openai_begin (test.server, NULL);
+      g_autofree char *step_id = g_strdup_printf ("many-%u", i);
+
+      agent_test_openai_add_text (response, "Held");
+      agent_test_response_add_wait (response);
+      agent_test_openai_add_end (response, "stop", 1, 1);
+      g_dbus_connection_call (app, BUS_NAME, ASSISTANT_PATH, ASSISTANT, "RunStep",
+                              run_step_arguments (step_id, "user", "Hi"),
+                              G_VARIANT_TYPE ("(a{sv})"), G_DBUS_CALL_FLAGS_NONE, G_MAXINT, NULL,
+                              got_step_reply, &held[i]);
+    }
+  agent_test_wait_until (all_waiting, GUINT_TO_POINTER (G_N_ELEMENTS (held)));
+
+  reply = call (app, ASSISTANT_PATH, ASSISTANT, "RunStep",
+                run_step_arguments ("one-more", "user", "Hi"), &error);
+  assert_dbus_error (error, ERROR_PREFIX "LimitReached");
+  agent_test_assert_contains (error->message, "32 steps");
+
+  agent_test_server_release (test.server);
+  for (guint i = 0; i < G_N_ELEMENTS (held); i++)
+    {
+      agent_test_wait_for (&held[i].done);
+      g_assert_no_error (held[i].error);
+      g_clear_pointer (&held[i].reply, g_variant_unref);
+    }
+}
+
 /* (4) The user said no */
 static void
 test_denied (void)
@@ -695,6 +739,7 @@ main (int   argc,
   g_test_add_func ("/desktop/provider/cancel", test_cancel);
   g_test_add_func ("/desktop/provider/step-timeout", test_step_timeout);
   g_test_add_func ("/desktop/provider/dbus-calls", test_dbus_calls);
+  g_test_add_func ("/desktop/provider/steps-limit", test_steps_limit);
   g_test_add_func ("/desktop/provider/denied", test_denied);
   g_test_add_func ("/desktop/provider/limit", test_limit);
   g_test_add_func ("/desktop/provider/list-models", test_list_models);
