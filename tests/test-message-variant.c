@@ -247,7 +247,7 @@ assert_refused (const char *text,
 static void
 test_errors (void)
 {
-  assert_refused ("@a{sv} {}", "role");
+  assert_refused ("@a{sv} {}", "The message has no “role”");
   assert_refused ("{'role': <'robot'>}", "robot");
   assert_refused ("{'role': <5>}", "“role” is of type “i”, not “s”");
   assert_refused ("@a{sv} {'role': <'user'>, 'parts': <'text'>}", "“parts”");

@@ -468,12 +468,17 @@ agent_message_new_from_variant (GVariant  *variant,
 
   if (!lookup_string (variant, "role", &role_name, error))
     return NULL;
-  if (role_name == NULL ||
-      (role = find_name (role_names, G_N_ELEMENTS (role_names), role_name)) < 0)
+  if (role_name == NULL)
+    {
+      g_set_error_literal (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
+                           _("The message has no “role”"));
+      return NULL;
+    }
+  if ((role = find_name (role_names, G_N_ELEMENTS (role_names), role_name)) < 0)
     {
       g_set_error (error, AGENT_ERROR, AGENT_ERROR_INVALID_ARGUMENT,
                    _("The message's “role” is “%s”, not system, user, assistant or tool"),
-                   role_name ? role_name : "");
+                   role_name);
       return NULL;
     }
 
