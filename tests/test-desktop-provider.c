@@ -120,8 +120,17 @@ test_stream (void)
   g_assert_cmpint (agent_usage_get_total_tokens (usage), ==, 10);
   g_assert_cmpint (agent_usage_get_total_tokens (agent_session_get_usage (turn.session)), ==, 10);
 
-  /* The service's profile asked its server, with its key; this process
-   * never had it */
+  /* The service's profile asked its server, with its key; the app's
+   * provider never had one, and nothing it got back holds it. (This test
+   * process has the key in its environment only to hand it to the service
+   * it starts.) */
+  g_assert_false (agent_provider_get_has_api_key (agent_session_get_provider (turn.session)));
+  {
+    g_autoptr(GVariant) answer = g_variant_ref_sink (agent_message_to_variant (turn.answer));
+    g_autofree char *printed = g_variant_print (answer, FALSE);
+
+    g_assert_null (strstr (printed, SECRET));
+  }
   g_assert_cmpuint (agent_test_server_get_n_requests (test.server), ==, first + 1);
   g_assert_cmpstr (agent_test_server_get_request_header (test.server, first, "Authorization"),
                    ==, "Bearer " SECRET);
