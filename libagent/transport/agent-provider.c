@@ -626,6 +626,12 @@ agent_provider_init (AgentProvider *self)
  * Creates a provider for the API called @name, with its default base URL
  * and model.
  *
+ * `desktop` is not an HTTP API but the desktop assistant service on the
+ * session bus (`io.github.libagent.Assistant`): the models the user set up
+ * there, with no key in the application. Its model is the name of one of
+ * the service's profiles (%NULL for its default), and each request of a
+ * turn is run by the service while the session runs its own tools.
+ *
  * Returns: (transfer full): a new [class@Agent.Provider], or %NULL with
  *   %AGENT_ERROR_INVALID_ARGUMENT if no API has that name
  *
