@@ -109,7 +109,8 @@ static gboolean opt_version;
 
 static const GOptionEntry entries[] = {
   { "provider", 'p', 0, G_OPTION_ARG_STRING, &opt_provider,
-    N_("The API the server speaks: openai (default), openai-responses, anthropic, ollama, gemini"),
+    N_("The API the server speaks: openai (default), openai-responses, anthropic, ollama, gemini; "
+       "or desktop, the desktop assistant service"),
     N_("NAME") },
   { "base-url", 'u', 0, G_OPTION_ARG_STRING, &opt_base_url,
     N_("The server's base URL (default: the provider's own service)"), N_("URL") },

@@ -28,6 +28,7 @@
 #include "agent-desktop-conversation.h"
 #include "agent-desktop-error.h"
 #include "agent-desktop-peer.h"
+#include "agent-desktop-step.h"
 
 #define INTERFACE_NAME "io.github.libagent.Assistant1"
 #define CONVERSATION_INTERFACE_NAME "io.github.libagent.AssistantConversation1"
@@ -46,6 +47,7 @@ struct _AgentDesktopAssistant
   AgentProfileList          *profiles;
   AgentDesktopApps          *apps;
   AgentDesktopConsentBroker *consent;
+  AgentDesktopSteps         *steps;
   GHashTable                *conversations;  /* path → AgentDesktopConversation */
   GHashTable                *watchers;       /* unique names told of AppsChanged */
   guint                      apps_changed_id; /* the idle that sends AppsChanged */
@@ -319,6 +321,12 @@ consented (GObject      *object,
       start_conversation (call);
       return;
     }
+  if (g_str_equal (method, "RunStep"))
+    {
+      agent_desktop_steps_run (call->self->steps, call->invocation, call->peer->app_id);
+      call_free (call);
+      return;
+    }
   list_profiles (call);
   call_free (call);
 }
@@ -391,7 +399,10 @@ administer (Call *call)
       g_variant_get (parameters, "(&s)", &text);
       if (agent_desktop_apps_revoke (self->apps, text, &error)
           && agent_desktop_apps_forget_tool (self->apps, text, NULL, &error))
-        close_conversations (self, NULL, text);
+        {
+          close_conversations (self, NULL, text);
+          agent_desktop_steps_cancel_all (self->steps, NULL, text);
+        }
     }
   else if (g_str_equal (method, "SetDailyLimit"))
     {
@@ -441,7 +452,8 @@ identified (GObject      *object,
     }
 
   method = g_dbus_method_invocation_get_method_name (call->invocation);
-  if (g_str_equal (method, "ListProfiles") || g_str_equal (method, "StartConversation"))
+  if (g_str_equal (method, "ListProfiles") || g_str_equal (method, "StartConversation") ||
+      g_str_equal (method, "RunStep"))
     {
       AgentDesktopConsentBroker *consent = call->self->consent;
       const AgentDesktopPeer *peer = call->peer;
@@ -472,8 +484,16 @@ method_call (GDBusConnection       *connection,
              gpointer               user_data)
 {
   AgentDesktopAssistant *self = user_data;
-  Call *call = g_new0 (Call, 1);
+  Call *call;
 
+  /* The caller's own steps only: nobody else's to cancel */
+  if (g_str_equal (method_name, "CancelStep"))
+    {
+      agent_desktop_steps_cancel (self->steps, invocation);
+      return;
+    }
+
+  call = g_new0 (Call, 1);
   /* The service stays while it answers */
   g_application_hold (self->application);
   call->self = g_object_ref (self);
@@ -519,6 +539,7 @@ name_owner_changed (GDBusConnection *connection,
   if (name[0] != ':' || new_owner[0] != '\0')
     return;
   close_conversations (self, name, NULL);
+  agent_desktop_steps_cancel_all (self->steps, name, NULL);
   agent_desktop_consent_broker_remove_agent (self->consent, name, NULL);
   g_hash_table_remove (self->watchers, name);
 }
@@ -578,6 +599,7 @@ agent_desktop_assistant_dispose (GObject *object)
 
   agent_desktop_assistant_unexport (self);
   g_clear_object (&self->consent);
+  g_clear_object (&self->steps);
   g_clear_object (&self->apps);
   g_clear_object (&self->profiles);
 
@@ -638,5 +660,6 @@ agent_desktop_assistant_new (GApplication *application)
   g_signal_connect_object (self->apps, "changed", G_CALLBACK (apps_changed), self,
                            G_CONNECT_SWAPPED);
   self->consent = agent_desktop_consent_broker_new (application, self->apps);
+  self->steps = agent_desktop_steps_new (application, self->apps, self->profiles);
   return self;
 }

@@ -19,6 +19,7 @@
 #include "agent-desktop-consent.h"
 #include "agent-desktop-conversation.h"
 #include "agent-desktop-error.h"
+#include "agent-desktop-step.h"
 
 #define INTERFACE_NAME "io.github.libagent.AssistantConversation1"
 /* How long the caller's tool may take to answer */
@@ -170,54 +171,6 @@ call_owner_tool (AgentTool           *tool,
   return TRUE;
 }
 
-/* Send's tools: aa{sv} of name, description and parameters (a JSON schema) */
-static GPtrArray *
-parse_tools (AgentDesktopConversation  *self,
-             GVariant                  *tools,
-             GError                   **error)
-{
-  g_autoptr(GPtrArray) parsed = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
-  GVariantIter iter;
-  GVariant *dict;
-
-  g_variant_iter_init (&iter, tools);
-  while ((dict = g_variant_iter_next_value (&iter)))
-    {
-      g_autoptr(GVariant) owned = dict;
-      g_autoptr(JsonNode) parameters = NULL;
-      g_autoptr(GError) local_error = NULL;
-      const char *name = NULL;
-      const char *description = "";
-      const char *schema = "{\"type\":\"object\",\"properties\":{}}";
-
-      if (!g_variant_lookup (dict, "name", "&s", &name) || name[0] == '\0')
-        {
-          g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_INVALID_ARGS,
-                       _("Tool %u has no name"), parsed->len + 1);
-          return NULL;
-        }
-      if (g_hash_table_contains (names, name))
-        {
-          g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_INVALID_ARGS,
-                       _("Two tools are named “%s”"), name);
-          return NULL;
-        }
-      g_variant_lookup (dict, "description", "&s", &description);
-      g_variant_lookup (dict, "parameters", "&s", &schema);
-      if ((parameters = agent_tool_parse_parameters (schema, &local_error)) == NULL)
-        {
-          g_set_error (error, AGENT_DESKTOP_ERROR, AGENT_DESKTOP_ERROR_INVALID_ARGS,
-                       _("Tool “%s”: %s"), name, local_error->message);
-          return NULL;
-        }
-      g_hash_table_add (names, (gpointer) name);
-      g_ptr_array_add (parsed, agent_tool_new (name, description, parameters,
-                                               call_owner_tool, self, NULL));
-    }
-  return g_steal_pointer (&parsed);
-}
-
 static void
 set_tools (AgentDesktopConversation *self,
            GPtrArray                *tools)
@@ -316,7 +269,8 @@ send (AgentDesktopConversation *self,
       return;
     }
   if (!agent_desktop_apps_check_limit (self->apps, self->app_id, &error)
-      || (tools = parse_tools (self, tools_variant, &error)) == NULL)
+      || (tools = agent_desktop_tools_parse (tools_variant, call_owner_tool, self,
+                                             &error)) == NULL)
     {
       g_dbus_method_invocation_return_gerror (invocation, error);
       return;

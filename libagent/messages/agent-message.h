@@ -143,5 +143,10 @@ AGENT_AVAILABLE_IN_ALL
 AgentMetrics      *agent_message_get_metrics        (AgentMessage     *self);
 AGENT_AVAILABLE_IN_ALL
 AgentMetrics      *agent_message_get_turn_metrics   (AgentMessage     *self);
+AGENT_AVAILABLE_IN_ALL
+GVariant          *agent_message_to_variant         (AgentMessage     *self);
+AGENT_AVAILABLE_IN_ALL
+AgentMessage      *agent_message_new_from_variant   (GVariant         *variant,
+                                                     GError          **error) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

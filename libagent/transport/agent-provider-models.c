@@ -15,6 +15,7 @@
 #include "json/agent-json-private.h"
 #include "models/agent-models-private.h"
 #include "transport/agent-provider-private.h"
+#include "transport/agent-step-remote-private.h"
 
 #define MAX_MODELS_BODY (8 * 1024 * 1024)
 #define READ_SIZE       (64 * 1024)
@@ -443,6 +444,11 @@ agent_provider_list_models_async (AgentProvider       *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, agent_provider_list_models_async);
+  if (_agent_provider_get_backend (self)->run_remote != NULL)
+    {
+      _agent_desktop_list_profiles (task);
+      return;
+    }
   if ((url = _agent_provider_build_url (self, _agent_provider_get_backend (self)->models_path,
                                         &error)) == NULL)
     {
@@ -499,6 +505,15 @@ agent_provider_fetch_context_window_async (AgentProvider       *self,
   backend = _agent_provider_get_backend (self);
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, agent_provider_fetch_context_window_async);
+  if (backend->run_remote != NULL)
+    {
+      /* Translators: %s is a provider's name, “Desktop assistant” */
+      g_task_return_new_error (task, AGENT_ERROR, AGENT_ERROR_UNSUPPORTED,
+                               _("%s does not tell a model's context window: its profiles "
+                                 "are set up in the desktop service"),
+                               agent_provider_get_display_name (self));
+      return;
+    }
 
   if (model == NULL)
     model = agent_provider_get_model (self);

@@ -47,6 +47,7 @@ typedef struct
 } AgentRequest;
 
 typedef struct _AgentProviderBackend AgentProviderBackend;
+struct _AgentStep;
 
 struct _AgentProviderBackend
 {
@@ -84,6 +85,14 @@ struct _AgentProviderBackend
   /* Listing models: GET {base}{models_path}; the names in the answer. */
   const char *models_path;
   char     **(*parse_models) (const AgentJson     *root);
+
+  /* A step run elsewhere, not over HTTP (the desktop service's RunStep:
+   * transport/agent-step-remote.c): the request written at once, then sent
+   * when the step has its slot. NULL for the HTTP APIs. */
+  gboolean  (*build_remote)  (struct _AgentStep   *step,
+                              const AgentRequest  *request,
+                              GError             **error);
+  void      (*run_remote)    (struct _AgentStep   *step);
 };
 
 /* What agent-provider-http.c and agent-provider-slots.c keep of a provider;
@@ -200,5 +209,6 @@ extern const AgentProviderBackend agent_openai_responses_backend;
 extern const AgentProviderBackend agent_anthropic_backend;
 extern const AgentProviderBackend agent_ollama_backend;
 extern const AgentProviderBackend agent_gemini_backend;
+extern const AgentProviderBackend agent_desktop_backend;
 
 G_END_DECLS

@@ -110,6 +110,7 @@ static const AgentProviderBackend *backends[] = {
   &agent_anthropic_backend,
   &agent_ollama_backend,
   &agent_gemini_backend,
+  &agent_desktop_backend,
 };
 
 /* Other names under which users know a backend. */
@@ -625,6 +626,12 @@ agent_provider_init (AgentProvider *self)
  * Creates a provider for the API called @name, with its default base URL
  * and model.
  *
+ * `desktop` is not an HTTP API but the desktop assistant service on the
+ * session bus (`io.github.libagent.Assistant`): the models the user set up
+ * there, with no key in the application. Its model is the name of one of
+ * the service's profiles (%NULL for its default), and each request of a
+ * turn is run by the service while the session runs its own tools.
+ *
  * Returns: (transfer full): a new [class@Agent.Provider], or %NULL with
  *   %AGENT_ERROR_INVALID_ARGUMENT if no API has that name
  *
@@ -661,7 +668,7 @@ const char * const *
 agent_provider_list_names (void)
 {
   static const char * const names[] = {
-    "openai", "openai-responses", "anthropic", "ollama", "gemini", NULL
+    "openai", "openai-responses", "anthropic", "ollama", "gemini", "desktop", NULL
   };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == G_N_ELEMENTS (backends) + 1);

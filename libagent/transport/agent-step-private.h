@@ -93,6 +93,7 @@ struct _AgentStep
   GInputStream        *stream;
   GSource             *source;       /* readable body */
   GTask               *task;
+  struct _AgentStepRemote *remote;  /* a step run by the desktop service: agent-step-remote.c */
 
   /* Our own cancellable: cancelled by the turn's, by the provider's (when
    * it is disposed), or by a time limit */

@@ -14,6 +14,7 @@
 #include "agent-trace-private.h"
 #include "transport/agent-retry-private.h"
 #include "transport/agent-step-private.h"
+#include "transport/agent-step-remote-private.h"
 #include "wire/agent-wire-util-private.h"
 
 static void send_attempt (AgentStep *self);
@@ -38,6 +39,7 @@ agent_step_clear (gpointer data)
   g_assert (self->timer == NULL && self->step_timer == NULL && self->retry_timer == NULL);
 
   g_clear_pointer (&self->decoder, agent_stream_decoder_free);
+  g_clear_pointer (&self->remote, _agent_step_remote_free);
   g_clear_pointer (&self->accumulator, agent_accumulator_free);
   g_clear_pointer (&self->error_body, g_byte_array_unref);
   g_clear_pointer (&self->sniff, g_byte_array_unref);
@@ -64,13 +66,15 @@ agent_step_new (AgentProvider                  *provider,
                 gpointer                        user_data)
 {
   AgentStep *self = g_rc_box_new0 (AgentStep);
+  const AgentProviderBackend *backend = _agent_provider_get_backend (provider);
 
   self->provider = g_object_ref (provider);
   self->secrets = _agent_provider_dup_request_secrets (provider, settings);
   self->accumulator = agent_accumulator_new (listener, user_data);
-  self->decoder = agent_stream_decoder_new (&_agent_provider_get_backend (provider)->stream,
-                                            self->accumulator,
-                                            (const char * const *) self->secrets);
+  /* A remote step's answer comes decoded already */
+  if (backend->run_remote == NULL)
+    self->decoder = agent_stream_decoder_new (&backend->stream, self->accumulator,
+                                              (const char * const *) self->secrets);
   self->cancellable = g_cancellable_new ();
   return self;
 }
@@ -201,6 +205,7 @@ stop_everything (AgentStep *self)
   destroy_source (&self->tail_timer);
 
   unlink_cancellables (self);
+  _agent_step_remote_stop (self);
 
   _agent_debug_data_end ((const char * const *) self->secrets, &self->debug_held);
 
@@ -215,7 +220,7 @@ trace_request_end (AgentStep  *self,
                    const char *error_message)
 {
   _agent_trace_end (self->trace_request, "libagent", "request", "POST %s: HTTP %u, %" G_GUINT64_FORMAT " bytes%s%s",
-                    g_uri_get_path (self->uri),
+                    self->uri ? g_uri_get_path (self->uri) : "RunStep",
                     self->message ? soup_message_get_status (self->message) : 0, self->body_size,
                     error_message ? ": " : "", error_message ? error_message : "");
   self->trace_request = 0;
@@ -726,7 +731,10 @@ acquire_cb (GObject      *object,
     }
 
   self->sent_at = g_get_monotonic_time ();
-  send_attempt (self);
+  if (_agent_provider_get_backend (self->provider)->run_remote != NULL)
+    _agent_provider_get_backend (self->provider)->run_remote (self);
+  else
+    send_attempt (self);
 }
 
 void
@@ -736,6 +744,7 @@ agent_step_run_async (AgentStep           *self,
                       GAsyncReadyCallback  callback,
                       gpointer             user_data)
 {
+  const AgentProviderBackend *backend = _agent_provider_get_backend (self->provider);
   g_autoptr(GError) error = NULL;
   g_autoptr(SoupMessage) message = NULL;
 
@@ -753,16 +762,27 @@ agent_step_run_async (AgentStep           *self,
   self->provider_cancellable = g_object_ref (_agent_provider_get_cancellable (self->provider));
   link_cancellables (self);
 
-  /* The request is built once and kept for the attempts */
-  message = _agent_provider_build_message (self->provider, request, &error);
-  if (message == NULL)
+  /* The request is built once and kept for the attempts (a remote step's
+   * as the arguments of its call) */
+  if (backend->build_remote != NULL)
+    {
+      if (!backend->build_remote (self, request, &error))
+        {
+          _agent_step_return_error (self, g_steal_pointer (&error));
+          return;
+        }
+    }
+  else if ((message = _agent_provider_build_message (self->provider, request, &error)) != NULL)
+    {
+      self->uri = g_uri_ref (soup_message_get_uri (message));
+      self->request_headers = soup_message_headers_ref (soup_message_get_request_headers (message));
+      self->body = _agent_provider_get_request_body (message);
+    }
+  else
     {
       _agent_step_return_error (self, g_steal_pointer (&error));
       return;
     }
-  self->uri = g_uri_ref (soup_message_get_uri (message));
-  self->request_headers = soup_message_headers_ref (soup_message_get_request_headers (message));
-  self->body = _agent_provider_get_request_body (message);
 
   if (self->max_request_size > 0 && g_bytes_get_size (self->body) > self->max_request_size)
     {
