@@ -3,7 +3,10 @@
  * The bus says the caller's process id (GetConnectionUnixProcessID). A
  * Flatpak app has /proc/PID/root/.flatpak-info, whose [Application] name
  * is its app id, as xdg-desktop-portal reads it; any other program is its
- * executable, /proc/PID/exe. The folder read in place of /proc is
+ * executable, /proc/PID/exe, or, when that is an interpreter (Python, GJS,
+ * Node.js, Perl, Ruby), the script it runs, from /proc/PID/cmdline: the
+ * user tells a Python app from another, not "python3.11" from itself. The
+ * folder read in place of /proc is
  * $AGENT_DESKTOP_SERVICE_PROC_ROOT when it is set: for the tests only, to
  * give a process a made-up sandbox (docs/desktop-service.md).
  *
@@ -11,6 +14,8 @@
  */
 
 #include "config.h"
+
+#include <string.h>
 
 #include <glib/gi18n.h>
 
@@ -69,6 +74,102 @@ read_flatpak_info (AgentDesktopPeer  *peer,
   return TRUE;
 }
 
+/* The interpreters whose programs are scripts */
+static gboolean
+is_interpreter (const char *name)
+{
+  static const char * const prefixes[] = { "python", "gjs", "node", "perl", "ruby", NULL };
+
+  for (guint i = 0; prefixes[i] != NULL; i++)
+    if (g_str_has_prefix (name, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether the option @arg of an interpreter takes the next argument as
+ * its value (Python's -W, -X; GJS's -I; Node's -r …) */
+static gboolean
+option_takes_value (const char *arg)
+{
+  static const char * const options[] = {
+    "-W", "-X", "-Q", "-I", "--include-path", "-r", "--require", "--import",
+    "--loader", "--coverage-prefix", "--coverage-output", "--profile", NULL
+  };
+
+  return g_strv_contains (options, arg);
+}
+
+/* The script that the interpreter of process @pid_dir runs, as an app id
+ * (its absolute path, or "EXE -m MODULE" for a Python module) and a name,
+ * or FALSE when its command line names none (-c, -e, a prompt) */
+static gboolean
+find_script (const char  *pid_dir,
+             const char  *exe,
+             const char  *interpreter,
+             char       **app_id,
+             char       **app_name)
+{
+  g_autofree char *cmdline_path = g_build_filename (pid_dir, "cmdline", NULL);
+  g_autofree char *cwd_link = g_build_filename (pid_dir, "cwd", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *cwd = NULL;
+  gsize length;
+  const char *arg;
+  const char *end;
+  gboolean module = FALSE;
+
+  if (!g_file_get_contents (cmdline_path, &contents, &length, NULL) || length == 0)
+    return FALSE;
+  end = contents + length;
+
+  /* NUL-separated; the first is argv[0] */
+  for (arg = contents + strnlen (contents, length) + 1; arg < end; arg += strlen (arg) + 1)
+    {
+      if (memchr (arg, '\0', end - arg) == NULL)
+        return FALSE;   /* not NUL-terminated: cut */
+      if (module)
+        break;
+      if (g_str_equal (arg, "--"))
+        {
+          arg += strlen (arg) + 1;
+          break;
+        }
+      if (g_str_equal (arg, "-c") || g_str_equal (arg, "-e") || g_str_equal (arg, "-p") ||
+          g_str_equal (arg, "--eval") || g_str_equal (arg, "--command"))
+        return FALSE;   /* code on the command line: no script */
+      if (g_str_equal (arg, "-m") && g_str_has_prefix (interpreter, "python"))
+        {
+          module = TRUE;
+          continue;
+        }
+      if (option_takes_value (arg))
+        {
+          arg += strlen (arg) + 1;
+          continue;
+        }
+      if (arg[0] != '-')
+        break;
+    }
+  if (arg >= end || arg[0] == '\0' || !g_utf8_validate (arg, -1, NULL))
+    return FALSE;
+
+  if (module)
+    {
+      *app_id = g_strdup_printf ("%s -m %s", exe, arg);
+      *app_name = g_strdup (arg);
+      return TRUE;
+    }
+  if (!g_path_is_absolute (arg))
+    {
+      cwd = g_file_read_link (cwd_link, NULL);
+      if (cwd == NULL || !g_utf8_validate (cwd, -1, NULL))
+        return FALSE;
+    }
+  *app_id = g_canonicalize_filename (arg, cwd);
+  *app_name = g_path_get_basename (*app_id);
+  return TRUE;
+}
+
 AgentDesktopPeer *
 agent_desktop_peer_identify_pid (guint32   pid,
                                  GError  **error)
@@ -96,6 +197,19 @@ agent_desktop_peer_identify_pid (guint32   pid,
       return NULL;
     }
   peer->app_name = g_path_get_basename (exe);
+  if (is_interpreter (peer->app_name))
+    {
+      char *script_id = NULL;
+      char *script_name = NULL;
+
+      if (find_script (pid_dir, exe, peer->app_name, &script_id, &script_name))
+        {
+          g_free (peer->app_name);
+          peer->app_name = script_name;
+          peer->app_id = script_id;
+          return g_steal_pointer (&peer);
+        }
+    }
   peer->app_id = g_steal_pointer (&exe);
   return g_steal_pointer (&peer);
 }

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include <agent.h>
 
 #include "agent-test-openai.h"
@@ -222,6 +224,65 @@ test_identify_executable (void)
   reply = administer ("Revoke", g_variant_new ("(s)", test.asked_app_id));
 }
 
+/* The process of @proc_dir is the interpreter @exe running @cmdline
+ * (arguments separated by '|') in @cwd */
+static void
+be_interpreter (const char *exe,
+                const char *cwd,
+                const char *cmdline)
+{
+  g_autofree char *exe_link = g_build_filename (test.proc_dir, "exe", NULL);
+  g_autofree char *cwd_link = g_build_filename (test.proc_dir, "cwd", NULL);
+  g_autofree char *cmdline_path = g_build_filename (test.proc_dir, "cmdline", NULL);
+  g_autofree char *contents = g_strconcat (cmdline, "|", NULL);
+  g_autoptr(GError) error = NULL;
+
+  remove_tree (test.proc_dir);
+  g_assert_no_errno (g_mkdir (test.proc_dir, 0700));
+  g_assert_no_errno (symlink (exe, exe_link));
+  g_assert_no_errno (symlink (cwd, cwd_link));
+  g_strdelimit (contents, "|", '\0');
+  g_file_set_contents (cmdline_path, contents, strlen (cmdline) + 1, &error);
+  g_assert_no_error (error);
+}
+
+/* An interpreter's program is its script, not the interpreter */
+static void
+test_identify_script (void)
+{
+  static const struct {
+    const char *exe, *cmdline, *app_id, *app_name;
+  } cases[] = {
+    { "/usr/bin/python3.11", "python3|-u|-W|ignore|app.py|--flag",
+      "/home/ana/project/app.py", "app.py" },
+    { "/usr/bin/gjs-console", "gjs|-m|../tools/notes.js",
+      "/home/ana/tools/notes.js", "notes.js" },
+    { "/usr/bin/python3.11", "python3|--|/opt/editor/editor.py",
+      "/opt/editor/editor.py", "editor.py" },
+    { "/usr/bin/python3.11", "python3|-m|editor.main|--new",
+      "/usr/bin/python3.11 -m editor.main", "editor.main" },
+    /* No script: the interpreter */
+    { "/usr/bin/python3.11", "python3|-c|print (1)", "/usr/bin/python3.11", "python3.11" },
+    { "/usr/bin/python3.11", "python3|-u", "/usr/bin/python3.11", "python3.11" },
+    /* Not an interpreter: its arguments are not a program */
+    { "/usr/bin/editor", "editor|notes.py", "/usr/bin/editor", "editor" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GDBusConnection) app = connect_app ();
+      g_autoptr(GVariant) reply = NULL;
+
+      be_interpreter (cases[i].exe, "/home/ana/project", cases[i].cmdline);
+      test.answer = ANSWER_DENY;
+      call_fails (app, ASSISTANT_PATH, ASSISTANT, "ListProfiles", NULL,
+                  ERROR_PREFIX "AccessDenied");
+      g_assert_cmpstr (test.asked_app_id, ==, cases[i].app_id);
+      g_assert_cmpstr (test.asked_app_name, ==, cases[i].app_name);
+      reply = administer ("Revoke", g_variant_new ("(s)", cases[i].app_id));
+    }
+}
+
 /* A sandbox whose metadata names no app is refused */
 static void
 test_identify_bad_sandbox (void)
@@ -426,6 +487,7 @@ main (int   argc,
   g_test_add_func ("/desktop/consent/sandboxed-admin", test_consent_sandboxed_admin);
   g_test_add_func ("/desktop/consent/notification", test_consent_notification);
   g_test_add_func ("/desktop/identify/executable", test_identify_executable);
+  g_test_add_func ("/desktop/identify/script", test_identify_script);
   g_test_add_func ("/desktop/identify/bad-sandbox", test_identify_bad_sandbox);
   g_test_add_func ("/desktop/limit/daily", test_limit);
   g_test_add_func ("/desktop/limit/conversations", test_limit_conversations);
