@@ -16,8 +16,8 @@ from agenttestgui import all_nodes, extents, showing, walking
 
 SERVICE_APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                            "desktop-service-app.py")
-# The service knows an unsandboxed program by its executable's file name
-APP_NAME = os.path.basename(os.path.realpath("/usr/bin/python3"))
+# The service knows an unsandboxed script by its file name
+APP_NAME = os.path.basename(SERVICE_APP)
 
 
 class Reader:
