@@ -24,6 +24,7 @@
 
 #include "agent-desktop-apps.h"
 #include "agent-desktop-assistant.h"
+#include "agent-desktop-profile.h"
 #include "agent-desktop-consent.h"
 #include "agent-desktop-conversation.h"
 #include "agent-desktop-error.h"
@@ -120,6 +121,9 @@ list_profiles (Call *call)
       const char *base_url = agent_profile_get_base_url (profile);
       g_autofree char *label = g_strdup_printf ("%s/%s", provider, model ? model : "");
       GVariantBuilder details;
+
+      if (!agent_desktop_profile_is_usable (profile))
+        continue;
 
       g_variant_builder_init (&details, G_VARIANT_TYPE_VARDICT);
       g_variant_builder_add (&details, "{sv}", "provider", g_variant_new_string (provider));
@@ -274,19 +278,10 @@ start_conversation (Call *call)
       call_free (call);
       return;
     }
-  if (name[0] == '\0')
-    name = agent_profile_list_get_default_name (call->self->profiles);
-  profile = name ? agent_profile_list_lookup (call->self->profiles, name) : NULL;
+  profile = agent_desktop_profile_lookup (call->self->profiles, name, &error);
   if (profile == NULL)
     {
-      if (name == NULL)
-        g_dbus_method_invocation_return_error_literal (call->invocation, AGENT_DESKTOP_ERROR,
-                                                       AGENT_DESKTOP_ERROR_NO_SUCH_PROFILE,
-                                                       _("No profile is the default"));
-      else
-        g_dbus_method_invocation_return_error (call->invocation, AGENT_DESKTOP_ERROR,
-                                               AGENT_DESKTOP_ERROR_NO_SUCH_PROFILE,
-                                               _("No profile is named “%s”"), name);
+      g_dbus_method_invocation_return_gerror (call->invocation, error);
       call_free (call);
       return;
     }

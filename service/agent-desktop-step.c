@@ -20,6 +20,7 @@
 #include <glib/gi18n.h>
 
 #include "agent-desktop-error.h"
+#include "agent-desktop-profile.h"
 #include "agent-desktop-step.h"
 #include "transport/agent-step-remote-private.h"
 
@@ -566,20 +567,10 @@ agent_desktop_steps_run (AgentDesktopSteps     *self,
       return;
     }
 
-  if (name[0] == '\0')
-    name = agent_profile_list_get_default_name (self->profiles);
-  if (name != NULL)
-    profile = agent_profile_list_lookup (self->profiles, name);
+  profile = agent_desktop_profile_lookup (self->profiles, name, &error);
   if (profile == NULL)
     {
-      if (name == NULL)
-        g_dbus_method_invocation_return_error_literal (invocation, AGENT_DESKTOP_ERROR,
-                                                       AGENT_DESKTOP_ERROR_NO_SUCH_PROFILE,
-                                                       _("No profile is the default"));
-      else
-        g_dbus_method_invocation_return_error (invocation, AGENT_DESKTOP_ERROR,
-                                               AGENT_DESKTOP_ERROR_NO_SUCH_PROFILE,
-                                               _("No profile is named “%s”"), name);
+      g_dbus_method_invocation_return_gerror (invocation, error);
       return;
     }
 

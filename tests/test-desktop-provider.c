@@ -672,6 +672,7 @@ static void
 test_no_such_profile (void)
 {
   g_autoptr(GDBusConnection) app = connect_allowed_app ("org.example.ProviderProfile");
+  guint first;
   Turn turn;
 
   turn_init (&turn, "Nowhere");
@@ -679,6 +680,15 @@ test_no_such_profile (void)
   g_assert_error (turn.error, AGENT_ERROR, AGENT_ERROR_MODEL_NOT_FOUND);
   agent_test_assert_contains (turn.error->message, "Nowhere");
   agent_test_assert_contains (turn.error->message, "no such profile");
+  turn_clear (&turn);
+
+  /* A profile of the desktop provider would be the service asking itself */
+  first = agent_test_server_get_n_requests (test.server);
+  turn_init (&turn, "Itself");
+  turn_run (&turn, "Hi");
+  g_assert_error (turn.error, AGENT_ERROR, AGENT_ERROR_MODEL_NOT_FOUND);
+  agent_test_assert_contains (turn.error->message, "uses the desktop assistant itself");
+  g_assert_cmpuint (agent_test_server_get_n_requests (test.server), ==, first);
   turn_clear (&turn);
 }
 

@@ -661,7 +661,10 @@ start_bus (void)
   g_free (contents);
   contents = g_strdup_printf ("[Profiles]\ndefault=Loopback\n\n"
                               "[Profile Loopback]\nprovider=openai\nbase-url=%s\n"
-                              "model=test-model\n",
+                              "model=test-model\n\n"
+                              /* Neither listed nor used: it would be the
+                               * service asking itself */
+                              "[Profile Itself]\nprovider=desktop\n",
                               agent_test_server_get_base_url (test.server));
   write_file (profiles, contents);
 
