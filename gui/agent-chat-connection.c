@@ -703,11 +703,27 @@ agent_chat_connection_check_options (const char  *provider,
                                      const char  *base_url,
                                      GError     **error)
 {
+  /* Not the desktop assistant's: agent-chat is where the models it shares
+   * are set up, and a profile of it would have the service ask itself */
+  if (g_strcmp0 (provider, "desktop") == 0)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("--provider: agent-chat sets up the models the desktop assistant "
+                             "shares; it cannot use them through the assistant"));
+      return FALSE;
+    }
   if (provider != NULL &&
       !g_strv_contains ((const char * const *) agent_provider_list_names (), provider))
     {
-      g_autofree char *names = g_strjoinv (", ", (char **) agent_provider_list_names ());
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto(GStrv) known = NULL;
+      g_autofree char *names = NULL;
 
+      for (const char * const *name = agent_provider_list_names (); *name != NULL; name++)
+        if (!g_str_equal (*name, "desktop"))
+          g_strv_builder_add (builder, *name);
+      known = g_strv_builder_end (builder);
+      names = g_strjoinv (", ", known);
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    /* Translators: the second %s lists the provider names */
                    _("--provider: “%s” is not one of %s"), provider, names);

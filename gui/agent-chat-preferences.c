@@ -500,9 +500,18 @@ fill_providers (AgentChatPreferences *self)
 {
   const char * const *names = agent_provider_list_names ();
 
-  /* In the order of agent_provider_list_names(): the position is the name */
+  /* In the order of agent_provider_list_names(): the position is the name.
+   * Not the desktop assistant's, the last: agent-chat is where its models
+   * are set up (agent_chat_connection_check_options()). */
   for (guint i = 0; names[i] != NULL; i++)
-    gtk_string_list_append (self->provider_list, agent_chat_provider_title (names[i]));
+    {
+      if (g_str_equal (names[i], "desktop"))
+        {
+          g_assert (names[i + 1] == NULL);
+          break;
+        }
+      gtk_string_list_append (self->provider_list, agent_chat_provider_title (names[i]));
+    }
 }
 
 /* The system prompt: several lines, saved as typed */

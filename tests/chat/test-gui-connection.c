@@ -279,6 +279,7 @@ static void
 test_connection_check_options (void)
 {
   g_autoptr(GError) provider_error = NULL;
+  g_autoptr(GError) desktop_error = NULL;
   g_autoptr(GError) url_error = NULL;
   g_autoptr(GError) relative_error = NULL;
 
@@ -289,6 +290,11 @@ test_connection_check_options (void)
   agent_test_assert_contains (provider_error->message, "--provider");
   agent_test_assert_contains (provider_error->message, "“openia”");
   agent_test_assert_contains (provider_error->message, "openai");
+  g_assert_null (strstr (provider_error->message, "desktop"));
+
+  /* Not the desktop assistant's: agent-chat sets up the models it shares */
+  g_assert_false (agent_chat_connection_check_options ("desktop", NULL, &desktop_error));
+  agent_test_assert_contains (desktop_error->message, "desktop assistant");
 
   g_assert_false (agent_chat_connection_check_options (NULL, "ftp://example.com/v1",
                                                        &url_error));
