@@ -20,15 +20,16 @@
  * The wait is a timeout, not a tick: the frame clock rests meanwhile, and
  * a window with nothing else to draw draws nothing.
  *
- * The update is made at the frame's before-paint, not in a tick callback
- * of the update phase. A new widget or style class (a new block of the
- * answer) invalidates the window's style, and GTK 4.8 validates it in a
- * tick callback of the window that it adds then: added during the update
+ * Workaround, GTK 4.8 (not measured on newer GTK): the update is made at
+ * the frame's before-paint, not in a tick callback of the update phase,
+ * GTK's way. A new widget or style class (a new block of the answer)
+ * invalidates the window's style, and GTK 4.8 validates it in a tick
+ * callback of the window that it adds then: added during the update
  * phase, it runs in the next frame, so each update that made a block cost
  * a second frame that painted nothing (about 23 a second at 100 deltas a
- * second, bench-gui). Made before the update phase, the style is validated
- * in the same frame. A row not realized yet has no frame clock: a tick
- * callback then, which runs once it has one.
+ * second, bench-gui). Made before the update phase, the style is
+ * validated in the same frame. A row not realized yet has no frame clock:
+ * a tick callback then, which runs once it has one.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -116,6 +117,7 @@ _agent_gtk_update_pacer_queue (AgentGtkUpdatePacer *pacer)
   pacer->clock = g_object_ref (clock);
   pacer->before_paint_id = g_signal_connect (clock, "before-paint",
                                              G_CALLBACK (on_before_paint), pacer);
+  /* Any phase asked for makes a frame, which begins with before-paint */
   gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_UPDATE);
 }
 
