@@ -15,26 +15,36 @@
 #include "bench-util.h"
 
 static void
-on_update (GdkFrameClock *clock,
-           BenchFrames   *self)
+on_before_paint (GdkFrameClock *clock,
+                 BenchFrames   *self)
 {
   self->frame_start = g_get_monotonic_time ();
-  self->phase_start[0] = self->frame_start;
-  self->phase_start[1] = self->phase_start[2] = 0;
+  for (int i = 0; i < 3; i++)
+    self->phase_end[i] = 0;
+}
+
+/* The ends of the phases that ran: each is connected after GTK's handlers.
+ * A phase runs only when asked for: a frame that only draws (a queued draw,
+ * no resize) has no layout, and one whose ticks changed nothing no paint. */
+static void
+on_update_done (GdkFrameClock *clock,
+                BenchFrames   *self)
+{
+  self->phase_end[0] = g_get_monotonic_time ();
 }
 
 static void
-on_layout (GdkFrameClock *clock,
-           BenchFrames   *self)
+on_layout_done (GdkFrameClock *clock,
+                BenchFrames   *self)
 {
-  self->phase_start[1] = g_get_monotonic_time ();
+  self->phase_end[1] = g_get_monotonic_time ();
 }
 
 static void
-on_paint (GdkFrameClock *clock,
-          BenchFrames   *self)
+on_paint_done (GdkFrameClock *clock,
+               BenchFrames   *self)
 {
-  self->phase_start[2] = g_get_monotonic_time ();
+  self->phase_end[2] = g_get_monotonic_time ();
 }
 
 static void
@@ -43,6 +53,7 @@ on_after_paint (GdkFrameClock *clock,
 {
   GdkFrameTimings *timings = gdk_frame_clock_get_timings (clock, gdk_frame_clock_get_frame_counter (clock));
   gint64 now = g_get_monotonic_time ();
+  gint64 start;
   BenchFrame frame;
 
   self->drawn_at = now;
@@ -54,23 +65,19 @@ on_after_paint (GdkFrameClock *clock,
   frame.clock = self->frame_start / 1000.0;
   frame.work = (now - self->frame_start) / 1000.0;
   g_array_append_val (self->work, frame.work);
-  /* A frame may skip phases (no layout, say): each lasts until the next that ran */
+  /* Each phase that ran, from the end of the one before it that ran */
+  start = self->frame_start;
   for (int i = 0; i < 3; i++)
     {
-      gint64 end = now;
-
       frame.phases[i] = -1;
-      if (self->phase_start[i] == 0)
+      if (self->phase_end[i] == 0)
         continue;
-      for (int j = i + 1; j < 3; j++)
-        if (self->phase_start[j] != 0)
-          {
-            end = self->phase_start[j];
-            break;
-          }
-      frame.phases[i] = (end - self->phase_start[i]) / 1000.0;
+      frame.phases[i] = (self->phase_end[i] - start) / 1000.0;
       g_array_append_val (self->phases[i], frame.phases[i]);
+      start = self->phase_end[i];
     }
+  if (frame.phases[2] < 0)
+    self->n_unpainted++;
   g_array_append_val (self->frames, frame);
   if (timings != NULL)
     {
@@ -93,12 +100,12 @@ bench_frames_new (GdkFrameClock *clock)
     self->phases[i] = g_array_new (FALSE, FALSE, sizeof (double));
   self->intervals = g_array_new (FALSE, FALSE, sizeof (double));
   self->frames = g_array_new (FALSE, FALSE, sizeof (BenchFrame));
-  /* GTK's own handlers of each phase were connected first: a phase starts
-   * at before-paint (for update: the tick callbacks) or when GTK's handler
-   * of the phase before it returned */
-  g_signal_connect (clock, "before-paint", G_CALLBACK (on_update), self);
-  g_signal_connect_after (clock, "update", G_CALLBACK (on_layout), self);
-  g_signal_connect_after (clock, "layout", G_CALLBACK (on_paint), self);
+  /* A phase starts at before-paint (for update: the tick callbacks) or when
+   * the phase before it that ran ended */
+  g_signal_connect (clock, "before-paint", G_CALLBACK (on_before_paint), self);
+  g_signal_connect_after (clock, "update", G_CALLBACK (on_update_done), self);
+  g_signal_connect_after (clock, "layout", G_CALLBACK (on_layout_done), self);
+  g_signal_connect_after (clock, "paint", G_CALLBACK (on_paint_done), self);
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), self);
   return self;
 }
@@ -131,6 +138,7 @@ bench_frames_clear (BenchFrames *self)
   g_array_set_size (self->frames, 0);
   self->last_frame_time = 0;
   self->frame_start = 0;
+  self->n_unpainted = 0;
   self->recorded_at = 0;
   self->recording = FALSE;
 }
@@ -181,6 +189,7 @@ bench_frames_print (BenchFrames *self,
   print_times ("  update (ticks: Markdown)", self->phases[0]);
   print_times ("  layout", self->phases[1]);
   print_times ("  paint (snapshot, render)", self->phases[2]);
+  printf ("frames that painted nothing: %u\n", self->n_unpainted);
   print_times ("frame interval (timings)", self->intervals);
   if (verbose)
     print_slowest (self);

@@ -28,10 +28,11 @@ typedef gboolean (*BenchFramesGate) (BenchFrames *frames,
 struct _BenchFrames
 {
   GArray  *work;       /* ms per frame, before-paint → after-paint */
-  GArray  *phases[3];  /* the same, per phase: update, layout, paint */
+  GArray  *phases[3];  /* the same, per phase that ran: update, layout, paint */
   GArray  *intervals;  /* ms between frames, from GdkFrameTimings */
   GArray  *frames;     /* of BenchFrame */
-  gint64   phase_start[3];
+  gint64   phase_end[3];  /* this frame's: update, layout, paint; 0 if it did not run */
+  guint    n_unpainted;   /* frames recorded without a paint phase */
   gint64   frame_start;
   gint64   last_frame_time;
   gint64   drawn_at;     /* the end of the last frame, recorded or not */

@@ -17,7 +17,7 @@
  *   xvfb-run -a meson devenv -C _build bench/bench-gui [--embedded] [--deltas N] [--rate N]
  *                                                      [--lines N] [--history N] [--store]
  *                                                      [--renderer R] [--answer KIND]
- *                                                      [--verbose]
+ *                                                      [--text-interval MS] [--verbose]
  *
  * The server sends the deltas in steps of at least 8 ms, as many in each as
  * are due by then: GLib's timeouts overshoot by a fraction of a millisecond,
@@ -59,6 +59,7 @@
 #include "agent-gtk-chat-view-private.h"
 #include "agent-gtk-markdown-view-private.h"
 #include "agent-gtk-message-row-private.h"
+#include "agent-gtk-update-pacer-private.h"
 #include "agent-chat-renderer.h"
 #include "agent-chat-window.h"
 #include "agent-test-openai.h"
@@ -75,6 +76,7 @@ static char *renderer = NULL;
 static gboolean embedded = FALSE;
 static gboolean use_store = FALSE;
 static gboolean verbose = FALSE;
+static int text_interval = -1;
 
 /* The server: one answer, @rate deltas a second */
 
@@ -520,6 +522,8 @@ main (int   argc,
     { "renderer", 0, 0, G_OPTION_ARG_STRING, &renderer,
       "GTK's renderer, as GSK_RENDERER (default: cairo, or GSK_RENDERER); "
       "app: agent-chat's choice; gtk: GTK's", "R" },
+    { "text-interval", 0, 0, G_OPTION_ARG_INT, &text_interval,
+      "Streaming text shown at most every MS ms (default: the library's; 0: every frame)", "MS" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("- agent-chat frame times");
@@ -565,6 +569,8 @@ main (int   argc,
     }
   if (serve_only)
     return serve ();
+  if (text_interval >= 0)
+    _agent_gtk_update_pacer_set_interval (text_interval);
 
   /* The model server, in its own process so that its work does not count */
   n_arg = g_strdup_printf ("--deltas=%d", n_deltas);
@@ -687,6 +693,7 @@ main (int   argc,
           BENCH_BUILDTYPE, G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))),
           G_OBJECT_TYPE_NAME (gtk_widget_get_display (GTK_WIDGET (window))));
   print_cpu (cpu_start, start);
+  printf ("streaming text shown at most every %u ms\n", _agent_gtk_update_pacer_get_interval ());
   bench_frames_print (stats.frames, verbose);
 
   /* 2. A long answer, followed to its end */

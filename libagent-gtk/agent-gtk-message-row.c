@@ -15,8 +15,9 @@
  * (attachments, the tokens a turn used) is one more widget of the template
  * and one more update_*() called from update_parts().
  *
- * Streaming text is shown once per frame: a delta only marks the row dirty,
- * and the frame clock's tick renders what changed.
+ * Streaming text is shown at most once per frame, and while it streams at
+ * most every 30 ms: a delta only marks the row dirty, and a tick of the frame
+ * clock renders what changed (agent-gtk-update-pacer.c).
  *
  * The row takes the keyboard focus (Tab, the arrows of the list), and is
  * named for screen readers ("Your message", "Answer", "Error") with its
@@ -49,6 +50,7 @@
 #include "agent-gtk-private.h"
 #include "agent-gtk-read-aloud-button-private.h"
 #include "agent-gtk-summary-marker-private.h"
+#include "agent-gtk-update-pacer-private.h"
 
 struct _AgentGtkMessageRow
 {
@@ -93,7 +95,7 @@ struct _AgentGtkMessageRow
   char         *progress_detail;
   GError       *turn_error;       /* what cut the answer short, if not the user */
   char         *info;             /* how the answer was made, in words (answer-info) */
-  guint         tick_id;
+  AgentGtkUpdatePacer pacer;
   guint         n_attachments;    /* shown in attachments_box */
   guint         show_tool_call_chunks : 1;
   guint         show_settings : 1;
@@ -429,34 +431,33 @@ update_accessible (AgentGtkMessageRow *self)
   agent_gtk_a11y_label_list_item (GTK_WIDGET (self), label);
 }
 
-static gboolean
-on_tick (GtkWidget     *widget,
-         GdkFrameClock *clock,
-         gpointer       user_data)
+static void
+on_update (GtkWidget *widget)
 {
   AgentGtkMessageRow *self = AGENT_GTK_MESSAGE_ROW (widget);
 
-  self->tick_id = 0;
   if (self->message != NULL)
     update_parts (self);
-  return G_SOURCE_REMOVE;
 }
 
+/* At the next frame */
 static void
 schedule_update (AgentGtkMessageRow *self)
 {
-  if (self->tick_id == 0)
-    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_tick, NULL, NULL);
+  _agent_gtk_update_pacer_queue (&self->pacer);
+}
+
+/* The text or the reasoning grew: at most every 30 ms while it streams */
+static void
+schedule_text_update (AgentGtkMessageRow *self)
+{
+  _agent_gtk_update_pacer_queue_paced (&self->pacer);
 }
 
 static void
 cancel_update (AgentGtkMessageRow *self)
 {
-  if (self->tick_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-      self->tick_id = 0;
-    }
+  _agent_gtk_update_pacer_cancel (&self->pacer);
 }
 
 /**
@@ -471,11 +472,7 @@ agent_gtk_message_row_flush (AgentGtkMessageRow *self)
 {
   g_return_if_fail (AGENT_GTK_IS_MESSAGE_ROW (self));
 
-  if (self->tick_id != 0)
-    {
-      cancel_update (self);
-      on_tick (GTK_WIDGET (self), NULL, NULL);
-    }
+  _agent_gtk_update_pacer_flush (&self->pacer);
   _agent_gtk_markdown_view_flush (AGENT_GTK_MARKDOWN_VIEW (self->markdown));
 }
 
@@ -1343,6 +1340,7 @@ agent_gtk_message_row_init (AgentGtkMessageRow *self)
 
   AGENT_GTK_INSTANCE_INIT ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  _agent_gtk_update_pacer_init (&self->pacer, GTK_WIDGET (self), on_update);
   _agent_gtk_label_bound_minimum (GTK_LABEL (self->reasoning_label));
   /* The template hides the action buttons while they get their tooltips
    * (see agent-gtk-private.h); update_role() shows edit and regenerate */
@@ -1372,9 +1370,9 @@ agent_gtk_message_row_init (AgentGtkMessageRow *self)
 
   self->signals = g_signal_group_new (AGENT_TYPE_MESSAGE);
   g_signal_group_connect_swapped (self->signals, "notify::content",
-                                  G_CALLBACK (schedule_update), self);
+                                  G_CALLBACK (schedule_text_update), self);
   g_signal_group_connect_swapped (self->signals, "notify::reasoning",
-                                  G_CALLBACK (schedule_update), self);
+                                  G_CALLBACK (schedule_text_update), self);
   g_signal_group_connect_swapped (self->signals, "notify::state",
                                   G_CALLBACK (schedule_update), self);
 
