@@ -79,6 +79,7 @@ on_after_paint (GdkFrameClock *clock,
   if (frame.phases[2] < 0)
     {
       self->n_unpainted++;
+      self->unpainted_work += frame.work;
       if (frame.phases[1] >= 0)
         self->n_unpainted_laid_out++;
     }
@@ -144,6 +145,7 @@ bench_frames_clear (BenchFrames *self)
   self->frame_start = 0;
   self->n_unpainted = 0;
   self->n_unpainted_laid_out = 0;
+  self->unpainted_work = 0;
   self->recorded_at = 0;
   self->recording = FALSE;
 }
@@ -194,8 +196,9 @@ bench_frames_print (BenchFrames *self,
   print_times ("  update (ticks: Markdown)", self->phases[0]);
   print_times ("  layout", self->phases[1]);
   print_times ("  paint (snapshot, render)", self->phases[2]);
-  printf ("frames that painted nothing: %u, of them laid out: %u\n", self->n_unpainted,
-          self->n_unpainted_laid_out);
+  printf ("frames that painted nothing: %u, of them laid out: %u, work %.3f ms a frame\n",
+          self->n_unpainted, self->n_unpainted_laid_out,
+          self->n_unpainted > 0 ? self->unpainted_work / self->n_unpainted : 0.0);
   print_times ("frame interval (timings)", self->intervals);
   if (verbose)
     print_slowest (self);
