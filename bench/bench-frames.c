@@ -77,7 +77,12 @@ on_after_paint (GdkFrameClock *clock,
       start = self->phase_end[i];
     }
   if (frame.phases[2] < 0)
-    self->n_unpainted++;
+    {
+      self->n_unpainted++;
+      self->unpainted_work += frame.work;
+      if (frame.phases[1] >= 0)
+        self->n_unpainted_laid_out++;
+    }
   g_array_append_val (self->frames, frame);
   if (timings != NULL)
     {
@@ -139,6 +144,8 @@ bench_frames_clear (BenchFrames *self)
   self->last_frame_time = 0;
   self->frame_start = 0;
   self->n_unpainted = 0;
+  self->n_unpainted_laid_out = 0;
+  self->unpainted_work = 0;
   self->recorded_at = 0;
   self->recording = FALSE;
 }
@@ -189,7 +196,9 @@ bench_frames_print (BenchFrames *self,
   print_times ("  update (ticks: Markdown)", self->phases[0]);
   print_times ("  layout", self->phases[1]);
   print_times ("  paint (snapshot, render)", self->phases[2]);
-  printf ("frames that painted nothing: %u\n", self->n_unpainted);
+  printf ("frames that painted nothing: %u, of them laid out: %u, work %.3f ms a frame\n",
+          self->n_unpainted, self->n_unpainted_laid_out,
+          self->n_unpainted > 0 ? self->unpainted_work / self->n_unpainted : 0.0);
   print_times ("frame interval (timings)", self->intervals);
   if (verbose)
     print_slowest (self);

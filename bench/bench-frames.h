@@ -33,6 +33,8 @@ struct _BenchFrames
   GArray  *frames;     /* of BenchFrame */
   gint64   phase_end[3];  /* this frame's: update, layout, paint; 0 if it did not run */
   guint    n_unpainted;   /* frames recorded without a paint phase */
+  guint    n_unpainted_laid_out;  /* of them, with a layout phase */
+  double   unpainted_work;        /* their work, ms */
   gint64   frame_start;
   gint64   last_frame_time;
   gint64   drawn_at;     /* the end of the last frame, recorded or not */

@@ -26,6 +26,8 @@ struct _AgentChatWindow
 
   AdwToastOverlay      *toast_overlay;  /* over the conversation */
   GtkWidget            *split;  /* the panes: agent-chat-window-split.c */
+  gint64                split_shadow_until;  /* libadwaita < 1.4: the leaflet's shadow */
+  guint                 split_shadow_shown : 1;
   GtkWidget            *sidebar_pane;
   GtkWidget            *sidebar_separator;
   GtkWidget            *sidebar_header;

@@ -70,6 +70,76 @@ _agent_chat_window_show_pane (AgentChatWindow *self,
 
 #else
 
+/* libadwaita 1.2's leaflet draws the shadow of a pane sliding over the
+ * other with four widgets of its own, and sets their CSS classes anew in
+ * each of its allocations, the same classes each time. GTK 4.8 then
+ * validates the window's style in the next frame, which lays the window
+ * out again and paints nothing (bench-gui, an answer at 100 deltas a
+ * second: ~230 such layouts in 20 s, 0.3-0.5 ms each). A hidden widget's
+ * style changes stay with it, and the leaflet draws these widgets only
+ * while a pane slides: they are hidden, and shown while the panes move.
+ * Workaround, libadwaita < 1.4 (AdwLeaflet) on GTK 4.8: goes with the
+ * leaflet. */
+
+/* How long the shadow stays after the leaflet's mode-transition-duration,
+ * the slide of a fold or unfold, of which nothing tells the end */
+#define SHADOW_MARGIN_US (100 * G_TIME_SPAN_MILLISECOND)
+
+static void
+set_shadow_visible (AgentChatWindow *self,
+                    gboolean         visible)
+{
+  self->split_shadow_shown = visible;
+  for (GtkWidget *child = gtk_widget_get_first_child (self->split);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *name = gtk_widget_get_css_name (child);
+
+      if (g_str_equal (name, "dimming") || g_str_equal (name, "shadow")
+          || g_str_equal (name, "border") || g_str_equal (name, "outline"))
+        gtk_widget_set_visible (child, visible);
+    }
+}
+
+static gboolean
+hide_shadow_after_slide (GtkWidget     *leaflet,
+                         GdkFrameClock *clock,
+                         gpointer       user_data)
+{
+  AgentChatWindow *self = user_data;
+
+  if (adw_leaflet_get_child_transition_running (ADW_LEAFLET (leaflet))
+      || gdk_frame_clock_get_frame_time (clock) < self->split_shadow_until)
+    return G_SOURCE_CONTINUE;
+  set_shadow_visible (self, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+show_shadow_for_slide (AdwLeaflet      *leaflet,
+                       GParamSpec      *pspec,
+                       AgentChatWindow *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (leaflet));
+
+  /* The slide starts at this frame (and the leaflet, folding or unfolding,
+   * is being laid out in it) */
+  if (g_str_equal (pspec->name, "folded"))
+    self->split_shadow_until = (clock != NULL ? gdk_frame_clock_get_frame_time (clock)
+                                              : g_get_monotonic_time ())
+                               + adw_leaflet_get_mode_transition_duration (leaflet)
+                                 * G_TIME_SPAN_MILLISECOND
+                               + SHADOW_MARGIN_US;
+  else if (!adw_leaflet_get_child_transition_running (leaflet))
+    return;
+  if (!self->split_shadow_shown)
+    {
+      set_shadow_visible (self, TRUE);
+      gtk_widget_add_tick_callback (GTK_WIDGET (leaflet), hide_shadow_after_slide, self, NULL);
+    }
+}
+
 void
 _agent_chat_window_init_split (AgentChatWindow *self)
 {
@@ -99,12 +169,16 @@ _agent_chat_window_init_split (AgentChatWindow *self)
    * then restyles the widgets after them: the panes, the conversation
    * with every chunk of its answers (3 ms a frame at 3,000 lines). The
    * panes go first, nothing follows the shadow's widgets. Workaround,
- * libadwaita < 1.4 (AdwLeaflet) on GTK 4.8: goes with the leaflet. */
+   * libadwaita < 1.4 (AdwLeaflet) on GTK 4.8: goes with the leaflet. */
   gtk_widget_insert_after (sidebar, GTK_WIDGET (leaflet), NULL);
   gtk_widget_insert_after (separator, GTK_WIDGET (leaflet), sidebar);
   gtk_widget_insert_after (content, GTK_WIDGET (leaflet), separator);
   adw_application_window_set_content (ADW_APPLICATION_WINDOW (self), GTK_WIDGET (leaflet));
   self->split = GTK_WIDGET (leaflet);
+  set_shadow_visible (self, FALSE);
+  g_signal_connect (leaflet, "notify::folded", G_CALLBACK (show_shadow_for_slide), self);
+  g_signal_connect (leaflet, "notify::child-transition-running",
+                    G_CALLBACK (show_shadow_for_slide), self);
 }
 
 void

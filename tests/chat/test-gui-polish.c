@@ -236,11 +236,50 @@ test_chunk_toggle (Fixture       *fixture,
 }
 
 #if AGENT_HAS_STORE && !ADW_CHECK_VERSION (1, 4, 0)
+/* The leaflet's widgets of its shadow that are shown */
+static guint
+shadow_parts_shown (AdwLeaflet *leaflet)
+{
+  guint shown = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (leaflet));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *name = gtk_widget_get_css_name (child);
+
+      if (gtk_widget_get_visible (child)
+          && (g_str_equal (name, "dimming") || g_str_equal (name, "shadow")
+              || g_str_equal (name, "border") || g_str_equal (name, "outline")))
+        shown++;
+    }
+  return shown;
+}
+
+static void
+wait_for_shadow_hidden (AdwLeaflet *leaflet)
+{
+  while (shadow_parts_shown (leaflet) > 0)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* What the shadow was when the leaflet folded, unfolded or began a slide */
+static void
+on_slide (AdwLeaflet *leaflet,
+          GParamSpec *pspec,
+          guint      *shown)
+{
+  if (g_str_equal (pspec->name, "folded") || adw_leaflet_get_child_transition_running (leaflet))
+    *shown = shadow_parts_shown (leaflet);
+}
+
 /* libadwaita 1.2's leaflet (with a store, so with the sidebar): its panes
  * are its first children (its shadow's widgets after them, whose classes
  * it sets at every allocation: before them, the panes were restyled,
- * conversation and all, every frame of a stream); narrow, it shows the
- * chat, with the sidebar one step back */
+ * conversation and all, every frame of a stream); its shadow's widgets are
+ * hidden but while a pane slides (their classes, set anew at every
+ * allocation, would have the window restyled, so laid out again, a frame
+ * later); narrow, it shows the chat, with the sidebar one step back */
 static void
 test_narrow_panes (Fixture       *fixture,
                    gconstpointer  data)
@@ -251,6 +290,7 @@ test_narrow_panes (Fixture       *fixture,
   GtkWidget *child;
   GtkWidget *sidebar = NULL;
   GtkWidget *content;
+  guint shown_at_slide = G_MAXUINT;
 
   g_assert_cmpuint (leaflets->len, ==, 1);
   leaflet = g_ptr_array_index (leaflets, 0);
@@ -267,16 +307,41 @@ test_narrow_panes (Fixture       *fixture,
     }
   content = adw_leaflet_get_visible_child (leaflet);
   g_assert_true (content != sidebar);
+  /* Wide (an earlier test may have left the window narrow) */
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1000, 600);
+  while (adw_leaflet_get_folded (leaflet))
+    iterate ();
+  wait_for_shadow_hidden (leaflet);
+  g_signal_connect (leaflet, "notify::folded", G_CALLBACK (on_slide), &shown_at_slide);
+  g_signal_connect (leaflet, "notify::child-transition-running", G_CALLBACK (on_slide),
+                    &shown_at_slide);
 
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 360, 600);
   gtk_window_unmaximize (GTK_WINDOW (fixture->window));
   /* The chat at its narrowest is a little wider than 360 px: the window
-   * stops there, folded */
+   * stops there, folded; the sidebar slides away over its shadow */
   while (!adw_leaflet_get_folded (leaflet))
     iterate ();
+  g_assert_cmpuint (shown_at_slide, ==, 4);
+  wait_for_shadow_hidden (leaflet);
   g_assert_true (adw_leaflet_get_visible_child (leaflet) == content);
+  shown_at_slide = G_MAXUINT;
   g_assert_true (adw_leaflet_navigate (leaflet, ADW_NAVIGATION_DIRECTION_BACK));
   g_assert_true (adw_leaflet_get_visible_child (leaflet) == sidebar);
+  g_assert_true (shown_at_slide == 4 || shown_at_slide == G_MAXUINT);  /* (animations off) */
+  wait_for_shadow_hidden (leaflet);
+  g_assert_false (adw_leaflet_get_child_transition_running (leaflet));
+
+  /* Wide again, both panes */
+  shown_at_slide = G_MAXUINT;
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1000, 600);
+  while (adw_leaflet_get_folded (leaflet))
+    iterate ();
+  g_assert_cmpuint (shown_at_slide, ==, 4);
+  wait_for_shadow_hidden (leaflet);
+  g_signal_handlers_disconnect_by_func (leaflet, on_slide, &shown_at_slide);
+  g_assert_true (gtk_widget_get_child_visible (content));
+  g_assert_true (gtk_widget_get_child_visible (sidebar));
 }
 #endif
 
