@@ -5,8 +5,9 @@
  * row, filled from the service's ListToolApprovals. "Ask Before Running Its
  * Tools", a switch (SetAskBeforeTools; on unless the user turned it off),
  * and "Tools Allowed Without Asking", the tools the user answered Always
- * Allow for, with a Forget button (ForgetTool for all of them). The rows
- * ask the service again after each change they make.
+ * Allow for, with Forget All (ForgetTool of ""), then a row for each of
+ * them with its own Forget (ForgetTool of its name). The rows ask the
+ * service again after each change they make.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -30,6 +31,8 @@ struct _AgentChatAppTools
   GObject       parent_instance;
 
   char         *app_id;
+  AdwExpanderRow *expander;    /* owns this object (its data) */
+  GPtrArray    *tool_rows;     /* one for each tool allowed for good */
   GtkWidget    *ask_row;
   GtkWidget    *ask_switch;
   GtkWidget    *tools_row;
@@ -41,6 +44,58 @@ struct _AgentChatAppTools
 G_DEFINE_FINAL_TYPE (AgentChatAppTools, agent_chat_app_tools, G_TYPE_OBJECT)
 
 static void list_again (AgentChatAppTools *self);
+static void ask_service (AgentChatAppTools *self,
+                         const char        *method,
+                         GVariant          *parameters);
+
+static void
+on_forget_one_clicked (GtkButton         *button,
+                       AgentChatAppTools *self)
+{
+  const char *tool = g_object_get_data (G_OBJECT (button), "tool-name");
+
+  ask_service (self, "ForgetTool", g_variant_new ("(ss)", self->app_id, tool));
+}
+
+/* The rows of the tools allowed for good, after the tools' row */
+static void
+set_tool_rows (AgentChatAppTools  *self,
+               const char * const *tools)
+{
+  for (guint i = 0; i < self->tool_rows->len; i++)
+    adw_expander_row_remove (self->expander, g_ptr_array_index (self->tool_rows, i));
+  g_ptr_array_set_size (self->tool_rows, 0);
+
+  for (guint i = 0; tools[i] != NULL; i++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *forget = gtk_button_new_from_icon_name ("user-trash-symbolic");
+      g_autofree char *label = NULL;
+      g_autofree char *tooltip = NULL;
+
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), tools[i]);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _("Runs without asking"));
+      gtk_widget_set_valign (forget, GTK_ALIGN_CENTER);
+      gtk_widget_add_css_class (forget, "flat");
+      /* Translators: a button's name for screen readers; %s is a tool's name */
+      label = g_strdup_printf (_("Forget “%s”"), tools[i]);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (forget), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      label, -1);
+      /* Translators: %s is a tool's name */
+      tooltip = g_strdup_printf (_("Forget “%s”: ask again before each of its calls"), tools[i]);
+      gtk_widget_set_tooltip_text (forget, tooltip);
+      g_object_set_data_full (G_OBJECT (forget), "tool-name", g_strdup (tools[i]), g_free);
+      g_signal_connect (forget, "clicked", G_CALLBACK (on_forget_one_clicked), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), forget);
+      /* Under the tools' row, not after the rows added since (the log):
+       * the expander's rows are its list box's (adw_expander_row_remove()
+       * takes them from there) */
+      gtk_list_box_insert (GTK_LIST_BOX (gtk_widget_get_parent (self->tools_row)), row,
+                           gtk_list_box_row_get_index (GTK_LIST_BOX_ROW (self->tools_row)) + 1 + i);
+      g_ptr_array_add (self->tool_rows, row);
+    }
+}
 
 static void
 got_approvals (GObject      *object,
@@ -51,7 +106,6 @@ got_approvals (GObject      *object,
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree const char **tools = NULL;
-  g_autofree char *joined = NULL;
   gboolean ask = TRUE;
 
   reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
@@ -66,11 +120,12 @@ got_approvals (GObject      *object,
   g_signal_handler_block (self->ask_switch, self->ask_handler);
   gtk_switch_set_active (GTK_SWITCH (self->ask_switch), ask);
   g_signal_handler_unblock (self->ask_switch, self->ask_handler);
-  /* Translators: the separator of a list of tool names */
-  joined = g_strjoinv (_(", "), (char **) tools);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self->tools_row),
-                               tools[0] != NULL ? joined : _("None"));
+                               tools[0] != NULL ? _("Forget one to be asked before its calls again")
+                                                : _("None"));
   gtk_widget_set_sensitive (self->forget_button, tools[0] != NULL);
+  if (!g_cancellable_is_cancelled (self->cancellable))
+    set_tool_rows (self, (const char * const *) tools);
   gtk_widget_set_visible (self->ask_row, TRUE);
   gtk_widget_set_visible (self->tools_row, TRUE);
 }
@@ -156,6 +211,7 @@ agent_chat_app_tools_finalize (GObject *object)
   AgentChatAppTools *self = AGENT_CHAT_APP_TOOLS (object);
 
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->tool_rows, g_ptr_array_unref);
   g_free (self->app_id);
   G_OBJECT_CLASS (agent_chat_app_tools_parent_class)->finalize (object);
 }
@@ -198,6 +254,8 @@ agent_chat_app_tools_add_rows (AdwExpanderRow *expander,
   AgentChatAppTools *self = g_object_new (AGENT_CHAT_TYPE_APP_TOOLS, NULL);
 
   self->app_id = g_strdup (app_id);
+  self->expander = expander;
+  self->tool_rows = g_ptr_array_new ();
 
   self->ask_row = g_object_ref_sink (adw_action_row_new ());
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->ask_row),
@@ -216,7 +274,7 @@ agent_chat_app_tools_add_rows (AdwExpanderRow *expander,
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->tools_row),
                                  _("Tools Allowed Without Asking"));
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->tools_row), FALSE);
-  self->forget_button = g_object_ref_sink (gtk_button_new_with_mnemonic (_("_Forget")));
+  self->forget_button = g_object_ref_sink (gtk_button_new_with_mnemonic (_("Forget _All")));
   gtk_widget_set_valign (self->forget_button, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (self->forget_button, _("Ask again before each of these tools"));
   g_signal_connect (self->forget_button, "clicked", G_CALLBACK (on_forget_clicked), self);

@@ -9,7 +9,7 @@
 # app gets ToolCall, its result goes back to the model. A second app's call
 # is denied: it never gets ToolCall, the model reads the denial, the turn
 # finishes. A third is allowed always: the fourth is not asked for, and
-# Preferences › Apps lists the tool, whose Forget button forgets it.
+# Preferences › Apps lists the tool, whose own Forget button forgets it.
 # With AGENT_SCREENSHOT=FILE, the screen with the tool's question is saved.
 # Positions come from the accessibility tree, the pointer is xdotool's.
 #
@@ -25,7 +25,7 @@ import pyatspi
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
-from agenttestgui import App, click_at, focus_window, run_test, tap, wait_for, \
+from agenttestgui import App, click_at, focus_window, run_test, screenshot, tap, wait_for, \
     xdotool  # noqa: E402
 from desktopservice import APP_NAME, Reader, find, name_has_owner, page_tab, \
     service_app, start_service  # noqa: E402
@@ -164,7 +164,9 @@ def main(home):
                                      and n.getState().contains(pyatspi.STATE_CHECKED)), 10)
         tap(listed is not None and asks is not None,
             "Preferences › Apps lists the tool allowed without asking, and asking is on")
-        forget = wait_for(lambda: named(app, "Forget"), 10)
+        screenshot("desktop-tools-preferences")
+        # Each tool has its own Forget (and the group a Forget All)
+        forget = wait_for(lambda: named(app, "Forget “lookup”"), 10)
         if forget is not None:
             click_at(forget)
         tap(forget is not None and wait_for(lambda: named(app, "None")
