@@ -9,7 +9,9 @@
 # app gets ToolCall, its result goes back to the model. A second app's call
 # is denied: it never gets ToolCall, the model reads the denial, the turn
 # finishes. A third is allowed always: the fourth is not asked for, and
-# Preferences › Apps lists the tool, whose own Forget button forgets it.
+# Preferences › Apps lists the tool, whose own Forget button forgets it,
+# leaving Forget All insensitive; its Ask switch, clicked off, lets the
+# next call through unasked.
 # With AGENT_SCREENSHOT=FILE, the screen with the tool's question is saved.
 # Positions come from the accessibility tree, the pointer is xdotool's.
 #
@@ -25,13 +27,13 @@ import pyatspi
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
-from agenttestgui import App, click_at, focus_window, run_test, screenshot, tap, wait_for, \
-    xdotool  # noqa: E402
+from agenttestgui import App, click_at, focus_window, run_test, screenshot, state, tap, \
+    wait_for, xdotool  # noqa: E402
 from desktopservice import APP_NAME, Reader, find, name_has_owner, page_tab, \
     service_app, start_service  # noqa: E402
 from scriptedserver import ScriptedServer  # noqa: E402
 
-PLAN = 10
+PLAN = 12
 TOOL_HEADING = "Allow “%s” to run “lookup”?" % APP_NAME
 DENIED = "The user denied this call"
 
@@ -172,6 +174,27 @@ def main(home):
         tap(forget is not None and wait_for(lambda: named(app, "None")
                                             and named(app, "lookup") is None, 20),
             "Forget: no tool of the app is allowed without asking any more")
+        forget_all = wait_for(lambda: find(app, lambda n: "Forget All" in n.name
+                                           and n.getRole() == pyatspi.ROLE_PUSH_BUTTON), 10)
+        tap(forget_all is not None
+            and wait_for(lambda: not state(forget_all, pyatspi.STATE_SENSITIVE), 10),
+            "Forget All is insensitive with no tool left to forget")
+
+        # Asking turned off by its switch: the app's next call runs unasked
+        switch = wait_for(lambda: find(app, lambda n: n.name == "Ask Before Running Its Tools"
+                                       and n.getRole() == pyatspi.ROLE_CHECK_BOX), 10)
+        if switch is not None:
+            click_at(switch)
+        turned_off = switch is not None and wait_for(
+            lambda: not state(switch, pyatspi.STATE_CHECKED), 10)
+        server.add_tool_call("lookup", '{"word": "salt"}')
+        server.add_text("Salt is salty.")
+        asker = service_app("--tool")
+        askers.append(asker)
+        tap(turned_off and wait_for(lambda: asker.said('ToolCall lookup {"word":"salt"}'), 30)
+            and wait_for(lambda: asker.said("Finished"), 30)
+            and find(app, lambda n: '"salt"' in n.name) is None,
+            "the switch turns the questions off: the next call is sent without one")
     finally:
         for asker in askers:
             asker.stop()

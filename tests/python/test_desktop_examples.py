@@ -78,18 +78,18 @@ class DesktopBus:
             '/test/ConsentAgent', consent, self.method_call, None, None)
         self.connection.call_sync(BUS_NAME, '/io/github/libagent/Assistant',
                                   'io.github.libagent.Assistant1', 'RegisterConsentAgent',
-                                  GLib_variant('(o)', ('/test/ConsentAgent',)), None,
+                                  variant('(o)', ('/test/ConsentAgent',)), None,
                                   Gio.DBusCallFlags.NONE, -1, None)
 
     def method_call(self, connection, sender, path, interface, method, parameters, invocation):
         if method == 'Ask':
             self.asked.append(tuple(parameters.unpack()[:2]))
-            invocation.return_value(GLib_variant('(b)', (self.allow,)))
+            invocation.return_value(variant('(b)', (self.allow,)))
         else:
             # Any other question (a tool call to approve): this user says yes
             out = invocation.get_method_info().out_args
             signature = '(' + ''.join(arg.signature for arg in out) + ')'
-            invocation.return_value(GLib_variant(signature, tuple(True for _ in out)))
+            invocation.return_value(variant(signature, tuple(True for _ in out)))
 
     def run(self, command):
         """Runs @command as an application on this bus, the main loop
@@ -122,7 +122,7 @@ class DesktopBus:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def GLib_variant(signature, values):
+def variant(signature, values):
     from gi.repository import GLib
 
     return GLib.Variant(signature, values)
