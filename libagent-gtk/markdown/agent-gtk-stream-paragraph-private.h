@@ -24,5 +24,8 @@ void        agent_gtk_stream_paragraph_set_markup (AgentGtkStreamParagraph *self
 const char *agent_gtk_stream_paragraph_get_markup (AgentGtkStreamParagraph *self);
 const char *agent_gtk_stream_paragraph_get_plain  (AgentGtkStreamParagraph *self);
 guint       agent_gtk_stream_paragraph_get_n_resizes (AgentGtkStreamParagraph *self);
+guint       agent_gtk_stream_paragraph_get_n_settled_lines (AgentGtkStreamParagraph *self,
+                                                            guint                   *n_settles,
+                                                            guint                   *n_unsettles);
 
 G_END_DECLS

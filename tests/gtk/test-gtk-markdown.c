@@ -486,6 +486,147 @@ test_markdown_streaming_widths (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* @widget as the cairo renderer draws it, its pixels */
+static GBytes *
+widget_pixels (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GError) error = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  gsize stride = width * 4;
+  guchar *data;
+
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
+  g_assert_no_error (error);
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_renderer_unrealize (renderer);
+  data = g_malloc (stride * height);
+  gdk_texture_download (texture, data, stride);
+  return g_bytes_new_take (data, stride * height);
+}
+
+/* The streaming paragraph's pixels, then the same text laid out whole
+ * (a text that differs from its beginning drops the settled lines):
+ * they must be the same */
+static void
+assert_draws_as_whole (GtkWidget *window,
+                       GtkWidget *paragraph)
+{
+  AgentGtkStreamParagraph *self = AGENT_GTK_STREAM_PARAGRAPH (paragraph);
+  g_autofree char *markup = g_strdup (agent_gtk_stream_paragraph_get_markup (self));
+  g_autofree char *plain = g_strdup (agent_gtk_stream_paragraph_get_plain (self));
+  g_autoptr(GBytes) settled = NULL;
+  g_autoptr(GBytes) whole = NULL;
+  int height = gtk_widget_get_height (paragraph);
+
+  wait_frames (window, 1);
+  settled = widget_pixels (paragraph);
+  agent_gtk_stream_paragraph_set_markup (self, "Other", "Other");
+  wait_frames (window, 1);
+  agent_gtk_stream_paragraph_set_markup (self, markup, plain);
+  wait_frames (window, 2);
+  g_assert_cmpuint (agent_gtk_stream_paragraph_get_n_settled_lines (self, NULL, NULL), ==, 0);
+  g_assert_cmpint (gtk_widget_get_height (paragraph), ==, height);
+  whole = widget_pixels (paragraph);
+  g_assert_true (g_bytes_equal (settled, whole));
+}
+
+/* A long paragraph streaming lays its lines out once: all but its last
+ * two are settled, drawn as the paragraph laid out whole draws them, and
+ * dropped when the text before them changes (the Markdown of an emphasis
+ * closed lines later) */
+static void
+test_markdown_streaming_settled (void)
+{
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  GtkWidget *window = show_in_window (markdown);
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
+  g_autoptr(GString) text = g_string_new ("Before it.\n\n");
+  AgentGtkStreamParagraph *paragraph;
+  guint n_settled, n_settles, n_settles_before;
+  guint n_unsettles = 0, n_unsettles_at = 0, n_settles_at = 0;
+  int height;
+
+  _agent_gtk_markdown_view_set_streaming (view, TRUE);
+  for (guint i = 0; i < 450; i++)
+    {
+      if (i % 37 == 5)
+        g_string_append (text, "`code`, [a link](https://example.org/) and *emphasis*, ");
+      g_string_append_printf (text, "word%u ", i);
+      agent_gtk_markdown_view_set_text (view, text->str);
+      wait_painted (window, 1);
+      /* The last check after more settles than the settled lines' nodes
+       * are kept one in the other (16) */
+      if (i == 49 || i == 449)
+        {
+          paragraph = AGENT_GTK_STREAM_PARAGRAPH (last_block (view));
+          n_settled = agent_gtk_stream_paragraph_get_n_settled_lines (paragraph, &n_settles,
+                                                                      &n_unsettles);
+          /* Dozens of lines at 400 px: all settled but the last two, and
+           * never laid out again as the window was (a line more) */
+          g_assert_cmpuint (n_settled, >, 0);
+          g_assert_cmpuint (n_unsettles, ==, n_unsettles_at);
+          if (i == 49)
+            n_settles_at = n_settles;
+          else
+            g_assert_cmpuint (n_settles - n_settles_at, >, 16);
+          height = gtk_widget_get_height (GTK_WIDGET (paragraph));
+          {
+            int measured;
+
+            gtk_widget_measure (GTK_WIDGET (paragraph), GTK_ORIENTATION_VERTICAL,
+                                gtk_widget_get_width (GTK_WIDGET (paragraph)),
+                                &measured, NULL, NULL, NULL);
+            g_assert_cmpint (measured, ==, height);
+          }
+          assert_draws_as_whole (window, GTK_WIDGET (paragraph));
+          /* (which laid it out whole) */
+          agent_gtk_stream_paragraph_get_n_settled_lines (paragraph, NULL, &n_unsettles_at);
+        }
+    }
+  paragraph = AGENT_GTK_STREAM_PARAGRAPH (last_block (view));
+  agent_gtk_stream_paragraph_get_n_settled_lines (paragraph, &n_settles_before, NULL);
+
+  /* An emphasis opened early and closed later: the settled lines were
+   * the "**" shown as they are; bold now, they are laid out again */
+  g_string_append (text, "**bold from here ");
+  for (guint i = 0; i < 60; i++)
+    {
+      g_string_append_printf (text, "more%u ", i);
+      agent_gtk_markdown_view_set_text (view, text->str);
+      wait_painted (window, 1);
+    }
+  g_assert_cmpuint (agent_gtk_stream_paragraph_get_n_settled_lines (paragraph, &n_settles, NULL), >, 0);
+  g_assert_cmpuint (n_settles, >, n_settles_before);
+  g_assert_true (strstr (agent_gtk_stream_paragraph_get_markup (paragraph), "<b>") == NULL);
+  g_string_append (text, "to here** and after.");
+  agent_gtk_markdown_view_set_text (view, text->str);
+  wait_frames (window, 2);
+  g_assert_true (AGENT_GTK_STREAM_PARAGRAPH (last_block (view)) == paragraph);
+  g_assert_nonnull (strstr (agent_gtk_stream_paragraph_get_markup (paragraph), "<b>"));
+  g_assert_cmpuint (agent_gtk_stream_paragraph_get_n_settled_lines (paragraph, NULL, NULL), ==, 0);
+  assert_draws_as_whole (window, GTK_WIDGET (paragraph));
+
+  /* The stream ends: a label as tall */
+  height = gtk_widget_get_height (GTK_WIDGET (paragraph));
+  _agent_gtk_markdown_view_set_streaming (view, FALSE);
+  wait_frames (window, 2);
+  g_assert_true (GTK_IS_LABEL (last_block (view)));
+  g_assert_cmpint (gtk_widget_get_height (last_block (view)), ==, height);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -500,6 +641,7 @@ main (int   argc,
   g_test_add_func ("/gui/markdown/paged", test_markdown_paged);
   g_test_add_func ("/gui/markdown/streaming-paragraph", test_markdown_streaming_paragraph);
   g_test_add_func ("/gui/markdown/streaming-widths", test_markdown_streaming_widths);
+  g_test_add_func ("/gui/markdown/streaming-settled", test_markdown_streaming_settled);
 
   return agent_test_gui_run (data_home);
 }
