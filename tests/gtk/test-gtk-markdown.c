@@ -627,6 +627,59 @@ test_markdown_streaming_settled (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Right-to-left runs: a line that holds one is never settled (its order
+ * would depend on the paragraph as a whole), the lines before it may be,
+ * and a right-to-left paragraph is laid out whole; drawn, each is what the
+ * text laid out whole draws */
+static void
+test_markdown_streaming_settled_bidi (void)
+{
+  GtkWidget *markdown = agent_gtk_markdown_view_new ();
+  GtkWidget *window = show_in_window (markdown);
+  AgentGtkMarkdownView *view = AGENT_GTK_MARKDOWN_VIEW (markdown);
+  g_autoptr(GString) text = g_string_new (NULL);
+  AgentGtkStreamParagraph *paragraph;
+  guint n_settled;
+
+  _agent_gtk_markdown_view_set_streaming (view, TRUE);
+  for (guint i = 0; i < 160; i++)
+    {
+      /* Arabic words and numbers among English ones, after a while */
+      if (i >= 60 && i % 9 == 0)
+        g_string_append_printf (text, "\u0645\u0631\u062d\u0628\u0627 %u ", i);
+      g_string_append_printf (text, "word%u ", i);
+      agent_gtk_markdown_view_set_text (view, text->str);
+      wait_painted (window, 1);
+      if (i == 55)
+        {
+          paragraph = AGENT_GTK_STREAM_PARAGRAPH (last_block (view));
+          g_assert_cmpuint (agent_gtk_stream_paragraph_get_n_settled_lines (paragraph, NULL, NULL),
+                            >, 0);
+        }
+    }
+  paragraph = AGENT_GTK_STREAM_PARAGRAPH (last_block (view));
+  n_settled = agent_gtk_stream_paragraph_get_n_settled_lines (paragraph, NULL, NULL);
+  /* The lines before the first Arabic word only (a few of some 30) */
+  g_assert_cmpuint (n_settled, >, 0);
+  g_assert_cmpuint (n_settled, <, 15);
+  assert_draws_as_whole (window, GTK_WIDGET (paragraph));
+
+  /* A Hebrew paragraph */
+  g_string_append (text, "\n\n");
+  for (guint i = 0; i < 120; i++)
+    {
+      g_string_append_printf (text, "\u05e9\u05dc\u05d5\u05dd %u ", i);
+      agent_gtk_markdown_view_set_text (view, text->str);
+      wait_painted (window, 1);
+    }
+  paragraph = AGENT_GTK_STREAM_PARAGRAPH (last_block (view));
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (paragraph)), >, 100);
+  g_assert_cmpuint (agent_gtk_stream_paragraph_get_n_settled_lines (paragraph, NULL, NULL), ==, 0);
+  assert_draws_as_whole (window, GTK_WIDGET (paragraph));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -642,6 +695,7 @@ main (int   argc,
   g_test_add_func ("/gui/markdown/streaming-paragraph", test_markdown_streaming_paragraph);
   g_test_add_func ("/gui/markdown/streaming-widths", test_markdown_streaming_widths);
   g_test_add_func ("/gui/markdown/streaming-settled", test_markdown_streaming_settled);
+  g_test_add_func ("/gui/markdown/streaming-settled-bidi", test_markdown_streaming_settled_bidi);
 
   return agent_test_gui_run (data_home);
 }
