@@ -64,9 +64,8 @@ struct _AgentGtkStreamParagraph
   PangoAttrList *attrs;
 
   /* The settled lines (see above) */
-  GPtrArray   *settled;    /* of PangoLayout, top to bottom */
-  GString     *settled_text;
-  PangoAttrList *settled_attrs;
+  GPtrArray   *settled;    /* of PangoLayout, top to bottom; NULL: none */
+  gsize        settled_len;     /* the bytes of the text they show */
   int          settled_width;   /* Pango units: the width laid out at */
   int          settled_height;  /* Pango units */
   int          settled_natural; /* Pango units: their lines' widths, summed */
@@ -183,7 +182,7 @@ attrs_slice (PangoAttrList *attrs,
 static void
 set_layout_text (AgentGtkStreamParagraph *self)
 {
-  gsize settled = self->settled_text ? self->settled_text->len : 0;
+  gsize settled = self->settled_len;
   g_autoptr(PangoAttrList) attrs = NULL;
 
   if (self->layout == NULL)
@@ -201,12 +200,11 @@ set_layout_text (AgentGtkStreamParagraph *self)
 static void
 unsettle (AgentGtkStreamParagraph *self)
 {
-  if (self->settled_text == NULL)
+  if (self->settled == NULL)
     return;
   self->n_unsettles++;
   g_clear_pointer (&self->settled, g_ptr_array_unref);
-  g_string_free (g_steal_pointer (&self->settled_text), TRUE);
-  g_clear_pointer (&self->settled_attrs, pango_attr_list_unref);
+  self->settled_len = 0;
   g_clear_pointer (&self->settled_node, gsk_render_node_unref);
   g_clear_object (&self->whole);
   self->settled_node_n = 0;
@@ -217,50 +215,51 @@ unsettle (AgentGtkStreamParagraph *self)
   set_layout_text (self);
 }
 
-/* Whether @attrs over [0, @end) of its text are @prefix's, in the same
- * order (the markup of the same text parsed again gives them so; another
- * order only costs a layout). Not pango_attr_list_equal(): Pango 1.50's
- * marks the attributes it matched in a 32-bit mask, and lists of more
- * than 32 attributes never compared equal. */
+/* Whether @attrs and @before are the same over [0, @end) of their texts,
+ * in the same order (the markup of the same text parsed again gives them
+ * so; another order only costs a layout). Not pango_attr_list_equal():
+ * Pango 1.50's marks the attributes it matched in a 32-bit mask, and lists
+ * of more than 32 attributes never compared equal. */
 static gboolean
 attrs_prefix_equal (PangoAttrList *attrs,
-                    guint          end,
-                    PangoAttrList *prefix)
+                    PangoAttrList *before,
+                    guint          end)
 {
   GSList *list = attrs ? pango_attr_list_get_attributes (attrs) : NULL;
-  GSList *expected = pango_attr_list_get_attributes (prefix);
+  GSList *expected = before ? pango_attr_list_get_attributes (before) : NULL;
   GSList *e = expected;
   gboolean equal = TRUE;
 
-  for (GSList *l = list; l != NULL && equal; l = l->next)
+  /* A list is in the order of the attributes' starts */
+  for (GSList *l = list;
+       equal && l != NULL && ((PangoAttribute *) l->data)->start_index < end;
+       l = l->next, e = e ? e->next : NULL)
     {
       PangoAttribute *attr = l->data;
-      PangoAttribute *other;
+      PangoAttribute *other = e ? e->data : NULL;
 
-      if (attr->start_index >= end)
-        continue;
-      other = e ? e->data : NULL;
       equal = other != NULL && other->start_index == attr->start_index &&
-              other->end_index == MIN (attr->end_index, end) && pango_attribute_equal (attr, other);
-      e = e ? e->next : NULL;
+              MIN (other->end_index, end) == MIN (attr->end_index, end) &&
+              pango_attribute_equal (attr, other);
     }
-  equal = equal && e == NULL;
+  equal = equal && (e == NULL || ((PangoAttribute *) e->data)->start_index >= end);
   g_slist_free_full (list, (GDestroyNotify) pango_attribute_destroy);
   g_slist_free_full (expected, (GDestroyNotify) pango_attribute_destroy);
   return equal;
 }
 
-/* Whether the settled lines still show the beginning of @text */
+/* Whether the settled lines still show the beginning of @text: the text
+ * they were made from (the one shown until now) begins as @text does */
 static gboolean
 settled_holds (AgentGtkStreamParagraph *self,
                const char              *text,
                PangoAttrList           *attrs)
 {
-  gsize settled = self->settled_text->len;
+  gsize settled = self->settled_len;
 
-  if (strncmp (text, self->settled_text->str, settled) != 0 || text[settled] == '\0')
+  if (strncmp (text, self->text, settled) != 0 || text[settled] == '\0')
     return FALSE;
-  return attrs_prefix_equal (attrs, settled, self->settled_attrs);
+  return attrs_prefix_equal (attrs, self->attrs, settled);
 }
 
 static void
@@ -278,7 +277,7 @@ apply_text (AgentGtkStreamParagraph *self)
       g_free (text);
       text = g_strdup (self->plain ? self->plain : "");
     }
-  if (self->settled_text != NULL && !settled_holds (self, text, attrs))
+  if (self->settled != NULL && !settled_holds (self, text, attrs))
     unsettle (self);
   g_free (self->text);
   self->text = g_steal_pointer (&text);
@@ -316,7 +315,7 @@ height_for_width_units (AgentGtkStreamParagraph *self,
   /* GTK asks at other widths too when the window is laid out: the text
    * laid out whole there, apart, and the settled lines kept for the width
    * allocated */
-  if (self->settled_text != NULL && (width < 0 || width * PANGO_SCALE != self->settled_width))
+  if (self->settled != NULL && (width < 0 || width * PANGO_SCALE != self->settled_width))
     {
       if (self->whole == NULL)
         {
@@ -388,7 +387,7 @@ settle (AgentGtkStreamParagraph *self)
     return;
 
   before = height_for_width_units (self, self->width);
-  start = self->settled_text ? self->settled_text->len : 0;
+  start = self->settled_len;
   end = start + pango_layout_get_line_readonly (layout, n_lines - 2)->start_index;
 
   /* Those lines in a layout of their own: the same text at the same width
@@ -413,16 +412,13 @@ settle (AgentGtkStreamParagraph *self)
       self->settled_natural += logical.width;
     }
 
-  if (self->settled_text == NULL)
+  if (self->settled == NULL)
     {
       self->settled = g_ptr_array_new_with_free_func (g_object_unref);
-      self->settled_text = g_string_new (NULL);
       self->settled_width = self->width * PANGO_SCALE;
     }
   g_ptr_array_add (self->settled, lines);
-  g_string_append_len (self->settled_text, self->text + start, end - start);
-  g_clear_pointer (&self->settled_attrs, pango_attr_list_unref);
-  self->settled_attrs = attrs_slice (self->attrs, 0, end);
+  self->settled_len = end;
   self->settled_height += height;
   self->n_settled_lines += n_lines - 2;
   self->n_settles++;
@@ -495,7 +491,7 @@ agent_gtk_stream_paragraph_size_allocate (GtkWidget *widget,
 {
   AgentGtkStreamParagraph *self = AGENT_GTK_STREAM_PARAGRAPH (widget);
 
-  if (self->settled_text != NULL && width * PANGO_SCALE != self->settled_width)
+  if (self->settled != NULL && width * PANGO_SCALE != self->settled_width)
     unsettle (self);
   self->width = width;
   self->height = height_for_width (self, width);
@@ -563,7 +559,7 @@ agent_gtk_stream_paragraph_snapshot (GtkWidget   *widget,
   int height;
   double x, y;
 
-  if (self->settled_text != NULL && width * PANGO_SCALE != self->settled_width)
+  if (self->settled != NULL && width * PANGO_SCALE != self->settled_width)
     unsettle (self);
 
   /* A label's colour. Workaround, GTK < 4.10: gtk_widget_get_color() */
@@ -579,7 +575,7 @@ agent_gtk_stream_paragraph_snapshot (GtkWidget   *widget,
   y = floor ((gtk_widget_get_height (widget) - height) * 0.5);
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
-  if (self->settled_text != NULL)
+  if (self->settled != NULL)
     {
       gtk_snapshot_append_node (snapshot, settled_node (self, &color));
       gtk_snapshot_translate (snapshot,
