@@ -567,7 +567,7 @@ test_markdown_streaming_settled (void)
       wait_painted (window, 1);
       /* The last check after more settles than the settled lines' nodes
        * are kept one in the other (16) */
-      if (i == 49 || i == 449)
+      if (i == 49 || i == 399)
         {
           paragraph = AGENT_GTK_STREAM_PARAGRAPH (last_block (view));
           n_settled = agent_gtk_stream_paragraph_get_n_settled_lines (paragraph, &n_settles,
@@ -595,6 +595,22 @@ test_markdown_streaming_settled (void)
         }
     }
   paragraph = AGENT_GTK_STREAM_PARAGRAPH (last_block (view));
+
+  /* The same text with other attributes (bold, all of it): the settled
+   * lines are laid out again */
+  {
+    g_autofree char *bold = g_strdup_printf ("<b>%s</b>",
+                                             agent_gtk_stream_paragraph_get_markup (paragraph));
+    g_autofree char *plain = g_strdup (agent_gtk_stream_paragraph_get_plain (paragraph));
+
+    g_assert_cmpuint (agent_gtk_stream_paragraph_get_n_settled_lines (paragraph, NULL, &n_unsettles),
+                      >, 0);
+    agent_gtk_stream_paragraph_set_markup (paragraph, bold, plain);
+    agent_gtk_stream_paragraph_get_n_settled_lines (paragraph, NULL, &n_unsettles_at);
+    g_assert_cmpuint (n_unsettles_at, ==, n_unsettles + 1);
+    wait_frames (window, 2);
+    assert_draws_as_whole (window, GTK_WIDGET (paragraph));
+  }
   agent_gtk_stream_paragraph_get_n_settled_lines (paragraph, &n_settles_before, NULL);
 
   /* An emphasis opened early and closed later: the settled lines were
