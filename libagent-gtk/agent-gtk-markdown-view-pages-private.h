@@ -47,6 +47,7 @@ struct _AgentGtkMarkdownView
   double         char_width;
   double         measured_px; /* the pages made so far: their height without spacing, */
   double         measured_rows; /* and the rows their estimate gave them */
+  gint64         chunk_cost;  /* µs: what a chunk of the last page made took, made and measured */
   gboolean       streaming;   /* the last paragraph grows: agent-gtk-stream-paragraph.c */
 };
 

@@ -12,11 +12,14 @@
  *
  * A long text set at once (an answer of a stored conversation opened, or a
  * first delta of 10,000 lines) is laid out as a stream would bring it:
- * the first page at once, then chunks at each frame for at most 6 ms of it
- * (on_build_tick()), so that the window answers the keyboard and the
- * pointer meanwhile; the text is cut once for all of them. Opened whole, a
- * stored answer of 10,000 lines was first drawn after 2 to 3 s, the window
- * frozen for a second of it.
+ * the first chunks at once, then the rest cut into chunks at each frame
+ * for at most 3 ms of it, and the pages near the view made at the next
+ * frames for at most 6 ms of each (on_build_tick()), so that the window
+ * answers the keyboard and the pointer meanwhile; the text is cut once for
+ * all of them. Opened whole, a stored answer of 10,000 lines was first
+ * drawn after 2 to 3 s, the window frozen for a second of it. The frame
+ * does more than what the budgets count: GTK styles and measures what a
+ * tick added, then paints it, up to 7 ms for a window of new text here.
  *
  * Each group holds its pages, then the next group: the view's one child is
  * the first group. A widget added to a parent makes GTK 4.8 restyle what its
@@ -45,14 +48,19 @@
 #include "agent-trace-private.h"
 
 /* Enough to keep a page's work small, few enough pages for a long answer:
- * 10,000 chunks make 157 pages */
+ * 10,000 chunks make 157 pages. A page of 64 one-line paragraphs takes
+ * ~5 ms to make and measure in a release build (of 32: 2.5 to 4.5 ms, and
+ * no shorter stall in bench-reopen) */
 #define CHUNKS_PER_PAGE 64
 /* 10,000 chunks: 10 groups, one in the other, of up to 16 pages */
 #define PAGES_PER_GROUP 16
-/* The time a frame gives to making the pages of a long text, in µs, and
- * the chunks made between two looks at the clock (a chunk takes 0.2 to
- * 0.6 ms in a debug build) */
+/* The time a frame gives to making the pages of a long text, in µs; the
+ * time it gives to cutting it into chunks (each new page stands in, a
+ * widget GTK styles in the same frame: 3 ms of cutting, ~4,000 chunks,
+ * cost the frame 2 to 4 ms more); and the chunks made between two looks
+ * at the clock (a chunk takes 0.2 to 0.6 ms in a debug build) */
 #define BUILD_BUDGET_US 6000
+#define CUT_BUDGET_US 3000
 #define CHUNKS_PER_STEP 8
 
 /* Pages that stand in
@@ -481,6 +489,55 @@ keep_in_place (AgentGtkMarkdownView *self,
   gtk_adjustment_set_value (self->scrolled, value + delta);
 }
 
+/* Whether page @n can be made before @until, @made made already: one at
+ * least (or a frame would make none when a page takes longer than the
+ * time given), and others while their chunks' cost, at the last page's
+ * rate, fits */
+static gboolean
+may_make_page (AgentGtkMarkdownView *self,
+               guint                 n,
+               gint64                until,
+               guint                 made)
+{
+  gint64 now = g_get_monotonic_time ();
+  guint first, end;
+
+  page_chunks (self, n, &first, &end);
+  return now < until && (made == 0 || now + self->chunk_cost * (end - first) <= until);
+}
+
+/* Makes page @n and lays it out at @width; returns how much taller it is
+ * than its stand-in was. Its rows tell the height of those that stand in. */
+static int
+make_page_measured (AgentGtkMarkdownView *self,
+                    guint                 n,
+                    int                   width)
+{
+  GtkWidget *page = g_ptr_array_index (self->pages, n);
+  gint64 begin = g_get_monotonic_time ();
+  guint first, end, n_lines = 0;
+  gsize n_chars = 0;
+  int before, after;
+
+  gtk_widget_measure (page, GTK_ORIENTATION_VERTICAL, width, &before, NULL, NULL, NULL);
+  make_page (self, n);
+  /* Laid out now, within the time given: the frame's layout finds it
+   * measured */
+  gtk_widget_measure (page, GTK_ORIENTATION_VERTICAL, width, &after, NULL, NULL, NULL);
+  page_chunks (self, n, &first, &end);
+  for (guint i = first; i < end; i++)
+    {
+      const char *source = ((Chunk *) g_ptr_array_index (self->chunks, i))->source;
+
+      n_lines += count_lines (source);
+      n_chars += strlen (source);
+    }
+  self->measured_rows += estimate_rows (self, n_lines, n_chars, width);
+  self->measured_px += after - AGENT_GTK_MARKDOWN_SPACING * (MAX (end - first, 1) - 1);
+  self->chunk_cost = (g_get_monotonic_time () - begin) / MAX (end - first, 1);
+  return after - before;
+}
+
 /* Makes the pages near the view, until @until (monotonic time), and
  * releases those far from it; FALSE once all near it are made */
 static gboolean
@@ -492,7 +549,7 @@ update_near_view (AgentGtkMarkdownView *self,
   graphene_rect_t visible, near, keep, bounds;
   gboolean more = FALSE;
   double delta = 0;
-  guint low = 0, high;
+  guint low = 0, high, made = 0;
 
   if (width <= 0 || self->pages->len == 0)
     return width <= 0 && self->pages->len > 0 && gtk_widget_get_mapped (GTK_WIDGET (self));
@@ -518,57 +575,43 @@ update_near_view (AgentGtkMarkdownView *self,
         high = mid;
     }
 
-  for (guint n = low; n < self->pages->len; n++)
-    {
-      GtkWidget *page = g_ptr_array_index (self->pages, n);
-      int before, after;
-
-      if (!page_bounds (self, page, &bounds))
-        {
-          more = TRUE;
-          break;
-        }
-      if (bounds.origin.y > near.origin.y + near.size.height)
-        break;
-      if (page_is_made (page))
-        continue;
-      if (g_get_monotonic_time () >= until)
-        {
-          more = TRUE;
-          break;
-        }
-      gtk_widget_measure (page, GTK_ORIENTATION_VERTICAL, width, &before, NULL, NULL, NULL);
-      make_page (self, n);
-      /* Laid out now, within the time given, and its rows tell the height
-       * of those that stand in */
-      gtk_widget_measure (page, GTK_ORIENTATION_VERTICAL, width, &after, NULL, NULL, NULL);
-      {
-        guint first, end, n_lines = 0;
-        gsize n_chars = 0;
-
-        page_chunks (self, n, &first, &end);
-        for (guint i = first; i < end; i++)
-          {
-            const char *source = ((Chunk *) g_ptr_array_index (self->chunks, i))->source;
-
-            n_lines += count_lines (source);
-            n_chars += strlen (source);
-          }
-        self->measured_rows += estimate_rows (self, n_lines, n_chars, width);
-        self->measured_px += after - AGENT_GTK_MARKDOWN_SPACING * (MAX (end - first, 1) - 1);
-      }
-      if (bounds.origin.y + bounds.size.height <= visible.origin.y)
-        delta += after - before;
-    }
-
-  /* The last page is always made: the stream goes on there, and the view
-   * is taken to the end at once (Jump to Bottom) */
+  /* The last page first, always made: the stream goes on there, and the
+   * view is taken to the end at once (Jump to Bottom). Then what is in
+   * view, then what is near it. */
   if (!page_is_made (g_ptr_array_index (self->pages, self->pages->len - 1)))
     {
-      if (g_get_monotonic_time () < until)
-        make_page (self, self->pages->len - 1);
-      else
-        more = TRUE;
+      make_page_measured (self, self->pages->len - 1, width);
+      made++;
+    }
+
+  for (guint pass = 0; pass < 2 && !more; pass++)
+    {
+      const graphene_rect_t *area = pass == 0 ? &visible : &near;
+
+      for (guint n = low; n < self->pages->len; n++)
+        {
+          GtkWidget *page = g_ptr_array_index (self->pages, n);
+          int change;
+
+          if (!page_bounds (self, page, &bounds))
+            {
+              more = TRUE;
+              break;
+            }
+          if (bounds.origin.y > area->origin.y + area->size.height)
+            break;
+          if (page_is_made (page) || bounds.origin.y + bounds.size.height < area->origin.y)
+            continue;
+          if (!may_make_page (self, n, until, made))
+            {
+              more = TRUE;
+              break;
+            }
+          change = make_page_measured (self, n, width);
+          made++;
+          if (bounds.origin.y + bounds.size.height <= visible.origin.y)
+            delta += change;
+        }
     }
 
   /* Far from the view, a page's widgets go (not the last one's) */
@@ -617,33 +660,41 @@ _agent_gtk_markdown_view_stop_following (AgentGtkMarkdownView *self)
     }
 }
 
-/* One frame's making: the rest of the text cut into chunks, then the
- * pages near the view, until @until. TRUE while there is more. */
+/* One frame's making, the frame's tick begun at @start: the rest of the
+ * text cut into chunks, or the pages near the view. TRUE while there is
+ * more. */
 static gboolean
 build_step (AgentGtkMarkdownView *self,
-            gint64                until)
+            gint64                start)
 {
-  while (build_pending (self, CHUNKS_PER_STEP))
-    if (g_get_monotonic_time () >= until)
+  if (!self->all_cut)
+    {
+      while (build_pending (self, CHUNKS_PER_STEP))
+        if (g_get_monotonic_time () >= start + CUT_BUDGET_US)
+          return TRUE;
+      /* The pages at the next frame: GTK styles and measures what the cut
+       * added (a page standing in for each CHUNKS_PER_PAGE) in this one */
       return TRUE;
-  return update_near_view (self, until);
+    }
+  return update_near_view (self, start + BUILD_BUDGET_US);
 }
 
 /* The text cut at each frame, a few chunks at a time while they took less
- * than BUILD_BUDGET_US together (the frame still has its layout and its
- * paint to do), then the pages near the view made */
+ * than CUT_BUDGET_US together (the frame still has its layout and its
+ * paint to do), then the pages near the view made, BUILD_BUDGET_US a
+ * frame */
 static gboolean
 on_build_tick (GtkWidget     *widget,
                GdkFrameClock *clock,
                gpointer       user_data)
 {
   AgentGtkMarkdownView *self = AGENT_GTK_MARKDOWN_VIEW (widget);
-  gint64 until = g_get_monotonic_time () + BUILD_BUDGET_US;
+  gint64 start = g_get_monotonic_time ();
   gint64 trace_begin = _agent_trace_begin ();
   G_GNUC_UNUSED guint n_chunks = self->chunks->len;
   gboolean more;
 
-  more = build_step (self, until);
+  more = build_step (self, start);
   _agent_trace_end (trace_begin, "libagent-gtk", "markdown page",
                     "%u chunks, to byte %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT "%s",
                     self->chunks->len - n_chunks, self->built_end, strlen (self->text),
