@@ -404,7 +404,6 @@ static gboolean
 build_pending (AgentGtkMarkdownView *self,
                guint                 budget)
 {
-  gsize length = strlen (self->text);
   gsize start = self->built_end;
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   guint made = 0;
@@ -422,8 +421,12 @@ build_pending (AgentGtkMarkdownView *self,
   for (; made < budget && self->pending_next <= self->pending_cuts->len; made++)
     {
       guint i = self->pending_next++;
+      /* The last chunk ends with the text (measured then, not at each
+       * call: a call makes CHUNKS_PER_STEP chunks, and the strlen() of a
+       * 10,000-line text at each was most of the cut's time) */
       gsize end = i < self->pending_cuts->len ?
-                  self->pending_base + g_array_index (self->pending_cuts, gsize, i) : length;
+                  self->pending_base + g_array_index (self->pending_cuts, gsize, i) :
+                  start + strlen (self->text + start);
       Chunk *chunk;
 
       _agent_gtk_markdown_view_add_chunk (self, g_strndup (self->text + start, end - start),
