@@ -56,9 +56,9 @@
 #define PAGES_PER_GROUP 16
 /* The time a frame gives to making the pages of a long text, in µs; the
  * time it gives to cutting it into chunks (each new page stands in, a
- * widget GTK styles in the same frame: 3 ms of cutting, ~4,000 chunks,
- * cost the frame 2 to 4 ms more); and the chunks made between two looks
- * at the clock (a chunk takes 0.2 to 0.6 ms in a debug build) */
+ * widget GTK styles in the same frame: 3 ms of cutting, 6,000 to 8,000
+ * chunks, cost the frame 2 to 5 ms more); and the chunks made between two
+ * looks at the clock (a chunk takes 0.2 to 0.6 ms in a debug build) */
 #define BUILD_BUDGET_US 6000
 #define CUT_BUDGET_US 3000
 #define CHUNKS_PER_STEP 8
