@@ -19,7 +19,9 @@
  * all of them. Opened whole, a stored answer of 10,000 lines was first
  * drawn after 2 to 3 s, the window frozen for a second of it. The frame
  * does more than what the budgets count: GTK styles and measures what a
- * tick added, then paints it, up to 7 ms for a window of new text here.
+ * tick added, then paints it (6 to 10 ms for a window of new text, under
+ * Xvfb). A page is begun only while it fits, so a fast scroll through a
+ * long answer makes one page a frame where it made two and overran.
  *
  * Each group holds its pages, then the next group: the view's one child is
  * the first group. A widget added to a parent makes GTK 4.8 restyle what its
