@@ -69,7 +69,6 @@ struct _AgentGtkStreamParagraph
   int          settled_width;   /* Pango units: the width laid out at */
   int          settled_height;  /* Pango units */
   int          settled_natural; /* Pango units: their lines' widths, summed */
-  guint        n_settled_lines;
   GskRenderNode *settled_node;  /* the first settled_node_n layouts, drawn */
   guint        settled_node_n;
   guint        settled_node_depth; /* nodes kept in it, one in the other */
@@ -211,7 +210,6 @@ unsettle (AgentGtkStreamParagraph *self)
   self->settled_node_depth = 0;
   self->settled_height = 0;
   self->settled_natural = 0;
-  self->n_settled_lines = 0;
   set_layout_text (self);
 }
 
@@ -420,7 +418,6 @@ settle (AgentGtkStreamParagraph *self)
   g_ptr_array_add (self->settled, lines);
   self->settled_len = end;
   self->settled_height += height;
-  self->n_settled_lines += n_lines - 2;
   self->n_settles++;
   set_layout_text (self);
 
@@ -771,10 +768,14 @@ agent_gtk_stream_paragraph_get_n_settled_lines (AgentGtkStreamParagraph *self,
                                                 guint                   *n_settles,
                                                 guint                   *n_unsettles)
 {
+  guint n_lines = 0;
+
   g_return_val_if_fail (AGENT_GTK_IS_STREAM_PARAGRAPH (self), 0);
   if (n_settles != NULL)
     *n_settles = self->n_settles;
   if (n_unsettles != NULL)
     *n_unsettles = self->n_unsettles;
-  return self->n_settled_lines;
+  for (guint i = 0; self->settled != NULL && i < self->settled->len; i++)
+    n_lines += pango_layout_get_line_count (g_ptr_array_index (self->settled, i));
+  return n_lines;
 }
