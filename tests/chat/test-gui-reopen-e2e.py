@@ -5,7 +5,8 @@
 # made; screen readers hear its row as busy until they are), and keys typed
 # into the message field all the while are answered as they come — the
 # window never freezes for it (for 10,000 lines it froze about a second,
-# and showed the answer after 3 s). Read
+# and showed the answer after 3 s); the wheel turned up then shows the
+# lines that come into view, none missing (those pages stood in). Read
 # through the accessibility tree (AT-SPI) and driven with xdotool, under
 # dbus-run-session and xvfb-run (a screen of 800 × 700).
 #
@@ -22,11 +23,12 @@ import pyatspi
 # This folder's helpers, and agenttestgui.py, shared with tests/gtk
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
                 os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'gui-common')]
-from agenttestgui import (App, FocusTracker, all_nodes, click_at, find_node,  # noqa: E402
-                          finish, focus_mapped, tap, text_of, walking, xdotool)
+from agenttestgui import (App, FocusTracker, all_nodes, click_at, extents,  # noqa: E402
+                          find_node, finish, focus_mapped, showing, tap, text_of, walking,
+                          wheel, xdotool)
 from scriptedserver import Response, ScriptedServer, text_events  # noqa: E402
 
-N_TESTS = 5
+N_TESTS = 6
 N_LINES = 20000
 QUESTION = "A long one, please"
 
@@ -137,6 +139,29 @@ def main(home):
             pass
         tap(whole and description.rstrip().endswith("Line %d of a long answer." % N_LINES),
             "then it is whole, and no longer busy")
+
+        # The wheel, up, far past what was made at the opening (the last
+        # pages): the pages that come into view are made, the ones in view
+        # first, and what is seen is their lines, one after the other
+        wheel(conversation, 4, times=100)
+
+        def lines_in_view():
+            box = extents(conversation)
+            return sorted(int(node.name.split()[1]) for node in all_nodes(answer)
+                          if node.name.startswith("Line ") and showing(node, box))
+
+        # (the window, 640 px high, shows 18 of them)
+        def made_in_view():
+            shown = walking(lines_in_view) or []
+            return (len(shown) >= 15 and shown[-1] < N_LINES - 100 and
+                    shown == list(range(shown[0], shown[0] + len(shown))))
+        scrolled = focus.wait(made_in_view, 30)
+        shown = walking(lines_in_view) or []
+        subprocess.run(["import", "-window", "root", os.path.join(home, "reopen-scrolled.png")])
+        if shots:
+            shutil.copy(os.path.join(home, "reopen-scrolled.png"), shots)
+        tap(scrolled, "the wheel up: lines %s to %s in view, none missing"
+            % (shown[0] if shown else "?", shown[-1] if shown else "?"))
     finally:
         chat.kill()
         server.close()
