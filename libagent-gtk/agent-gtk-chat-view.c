@@ -88,12 +88,15 @@ update_page (AgentGtkChatView *self)
   gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->items)) == 0;
   const char *page = empty && self->placeholder != NULL ? "placeholder" : "chat";
 
-  /* The prompt that starts a chat shows at once, where the user looks, and
-   * its answer streams in: no cross-fade over the answer's first frames
-   * (under GTK's cairo renderer each of them drew both pages) */
+  /* The conversation shows at once: the prompt that starts a chat, where
+   * the user looks, with its answer streaming in, and a stored one opened,
+   * whose first frames lay its answers out. Under GTK's cairo renderer each
+   * frame of a cross-fade draws both pages through images of their own
+   * (4-7 ms more a frame, bench/bench-reopen). Only the empty page fades
+   * in. */
   gtk_stack_set_visible_child_full (self->stack, page,
-                                    self->busy ? GTK_STACK_TRANSITION_TYPE_NONE
-                                               : gtk_stack_get_transition_type (self->stack));
+                                    g_str_equal (page, "chat") ? GTK_STACK_TRANSITION_TYPE_NONE
+                                                               : gtk_stack_get_transition_type (self->stack));
 }
 
 /* Read Aloud (agent-gtk-chat-view-voice.c) */

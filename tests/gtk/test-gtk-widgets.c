@@ -5,8 +5,9 @@
  * HTTP and SSE on 127.0.0.1). Streaming text appears as it comes, Stop
  * cancels, a tool call shows as a card, the approval prompt allows and
  * denies, an error card's Retry runs the turn again, a summary shows as a
- * folded marker, a long conversation opens at its end; and the Markdown
- * view alone. Runs under Xvfb.
+ * folded marker, a long conversation opens at its end, a stored one shows
+ * without a cross-fade from the placeholder; and the Markdown view alone.
+ * Runs under Xvfb.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -673,6 +674,39 @@ test_long_conversation (Fixture       *fixture,
   g_assert_cmpuint (n, <, 40);
 }
 
+/* The tests run with animations off (agent-test-gtk.c): back to that after
+ * a test that turned them on */
+static void
+restore_animations (gpointer data)
+{
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+}
+
+/* A stored conversation opened on the empty view shows at once, without a
+ * cross-fade from the placeholder: under GTK's cairo renderer each frame of
+ * a fade draws both pages, and these are the frames that lay a long answer
+ * out (bench/bench-reopen). A fade is an animation: this test turns them
+ * on. */
+static void
+test_opens_at_once (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(AgentMemory) memory = long_conversation (2);
+  GtkWidget *placeholder = gtk_label_new ("Nothing here yet");
+
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", TRUE, NULL);
+  g_test_queue_destroy (restore_animations, NULL);
+  agent_gtk_chat_view_set_placeholder (fixture->view, placeholder);
+  wait_until_shown (fixture->window, "Nothing here yet");
+  g_assert_true (gtk_widget_get_mapped (placeholder));
+
+  agent_session_set_memory (fixture->session, memory);
+  wait_until_shown (fixture->window, "Answer 1");
+  /* A fade would keep the placeholder drawn, under the conversation, for
+   * its 200 ms */
+  g_assert_false (gtk_widget_get_mapped (placeholder));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -693,6 +727,7 @@ main (int   argc,
   ADD ("/gtk/chat-view/error-retry", test_error_retry);
   ADD ("/gtk/chat-view/summary", test_summary);
   ADD ("/gtk/chat-view/long-conversation", test_long_conversation);
+  ADD ("/gtk/chat-view/opens-at-once", test_opens_at_once);
 #undef ADD
   g_test_add_func ("/gtk/markdown-view", test_markdown_view);
 
