@@ -17,7 +17,8 @@
  *   xvfb-run -a meson devenv -C _build bench/bench-gui [--embedded] [--deltas N] [--rate N]
  *                                                      [--lines N] [--history N] [--store]
  *                                                      [--renderer R] [--answer KIND]
- *                                                      [--text-interval MS] [--verbose]
+ *                                                      [--text-interval MS] [--no-cursor-blink]
+ *                                                      [--verbose]
  *
  * The server sends the deltas in steps of at least 8 ms, as many in each as
  * are due by then: GLib's timeouts overshoot by a fraction of a millisecond,
@@ -34,6 +35,12 @@
  * With --embedded, the same is measured for libagent-gtk's chat view in a
  * host window of this program's (a text view beside the view and its
  * composer, the session its own), as an application embeds it.
+ *
+ * The composer has the focus, and its cursor blinks as GTK's settings say
+ * (by default for 10 s after the last key): GTK 4.8's text view then ticks
+ * at every frame of the display, whether the cursor changes or not.
+ * --no-cursor-blink turns the blinking off (GNOME's Cursor Blinking setting
+ * off), which measures the app without it.
  *
  * The renderer is GTK's cairo renderer unless --renderer (or GSK_RENDERER)
  * says otherwise: under Xvfb there is no GPU, and GTK's GL renderer runs on
@@ -77,6 +84,7 @@ static gboolean embedded = FALSE;
 static gboolean use_store = FALSE;
 static gboolean verbose = FALSE;
 static int text_interval = -1;
+static gboolean no_cursor_blink = FALSE;
 
 /* The server: one answer, @rate deltas a second */
 
@@ -489,6 +497,22 @@ embed_in_host (const char        *url,
   return window;
 }
 
+/* Whether the focused composer's cursor blinked, and for how long */
+static void
+print_cursor_blink (void)
+{
+  gboolean blink;
+  int timeout;
+
+  g_object_get (gtk_settings_get_default (), "gtk-cursor-blink", &blink,
+                "gtk-cursor-blink-timeout", &timeout, NULL);
+  if (blink)
+    printf ("the composer's cursor blinks for %d s after the last key "
+            "(--no-cursor-blink: not at all)\n", timeout);
+  else
+    printf ("the composer's cursor does not blink\n");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -524,6 +548,8 @@ main (int   argc,
       "app: agent-chat's choice; gtk: GTK's", "R" },
     { "text-interval", 0, 0, G_OPTION_ARG_INT, &text_interval,
       "Streaming text shown at most every MS ms (default: the library's; 0: every frame)", "MS" },
+    { "no-cursor-blink", 0, 0, G_OPTION_ARG_NONE, &no_cursor_blink,
+      "The composer's cursor does not blink (GTK's gtk-cursor-blink off)", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("- agent-chat frame times");
@@ -610,6 +636,8 @@ main (int   argc,
   gtk_init ();
   if (g_strcmp0 (renderer, "app") == 0)
     agent_chat_choose_renderer (gdk_display_get_default ());
+  if (no_cursor_blink)
+    g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
   phase_at[0] = g_get_monotonic_time ();
   adw_init ();
   phase_at[1] = g_get_monotonic_time ();
@@ -694,6 +722,7 @@ main (int   argc,
           G_OBJECT_TYPE_NAME (gtk_widget_get_display (GTK_WIDGET (window))));
   print_cpu (cpu_start, start);
   printf ("streaming text shown at most every %u ms\n", _agent_gtk_update_pacer_get_interval ());
+  print_cursor_blink ();
   bench_frames_print (stats.frames, verbose);
 
   /* 2. A long answer, followed to its end */
