@@ -227,3 +227,18 @@ bench_frames_wait_drawn (BenchFrames *self,
   while (self->drawn_at <= start)
     g_main_context_iteration (NULL, TRUE);
 }
+
+void
+bench_frames_print_cursor_blink (const char *what)
+{
+  gboolean blink;
+  int timeout;
+
+  g_object_get (gtk_settings_get_default (), "gtk-cursor-blink", &blink,
+                "gtk-cursor-blink-timeout", &timeout, NULL);
+  if (blink)
+    printf ("the %s's cursor blinks for %d s after the last key "
+            "(--no-cursor-blink: not at all)\n", what, timeout);
+  else
+    printf ("the %s's cursor does not blink\n", what);
+}

@@ -58,6 +58,9 @@ void         bench_frames_print  (BenchFrames   *frames,
 guint        bench_frames_count_late (BenchFrames *frames,
                                       double       period_ms,
                                       double       factor);
+/* Whether the focused @what's cursor blinks (GTK's settings), for how long:
+ * while it does, GTK 4.8 ticks at every frame of the display */
+void         bench_frames_print_cursor_blink (const char *what);
 /* Iterates the main context until @widget's window drew a frame */
 void         bench_frames_wait_drawn (BenchFrames *frames,
                                       GtkWidget   *widget);

@@ -88,13 +88,6 @@ static gboolean no_cursor_blink = FALSE;
 
 /* The server: one answer, @rate deltas a second */
 
-static const char *words[] = {
-  "Streaming ", "**keeps** ", "the ", "answer ", "`moving` ", "while ", "the ", "user ",
-  "reads; ", "*nothing* ", "is ", "laid ", "out ", "twice.\n\n",
-  "- a ", "list ", "item\n", "- another ", "one\n\n",
-  "```c\n", "int x = 1;\n", "return x;\n", "```\n\n",
-};
-
 /* --answer paragraphs:N: prose, N words a paragraph; code:N: code blocks of
  * N lines, eight deltas a line */
 static char *answer = NULL;
@@ -127,7 +120,7 @@ delta_text (int i)
                           (i + 1) % G_N_ELEMENTS (code) == 0 &&
                           (line + 1) % code_lines == 0 ? "```\n\n" : "", NULL);
     }
-  return g_strdup (words[i % G_N_ELEMENTS (words)]);
+  return g_strdup (bench_markdown_mix_word (i));
 }
 
 static gboolean
@@ -497,22 +490,6 @@ embed_in_host (const char        *url,
   return window;
 }
 
-/* Whether the focused composer's cursor blinked, and for how long */
-static void
-print_cursor_blink (void)
-{
-  gboolean blink;
-  int timeout;
-
-  g_object_get (gtk_settings_get_default (), "gtk-cursor-blink", &blink,
-                "gtk-cursor-blink-timeout", &timeout, NULL);
-  if (blink)
-    printf ("the composer's cursor blinks for %d s after the last key "
-            "(--no-cursor-blink: not at all)\n", timeout);
-  else
-    printf ("the composer's cursor does not blink\n");
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -722,7 +699,7 @@ main (int   argc,
           G_OBJECT_TYPE_NAME (gtk_widget_get_display (GTK_WIDGET (window))));
   print_cpu (cpu_start, start);
   printf ("streaming text shown at most every %u ms\n", _agent_gtk_update_pacer_get_interval ());
-  print_cursor_blink ();
+  bench_frames_print_cursor_blink ("composer");
   bench_frames_print (stats.frames, verbose);
 
   /* 2. A long answer, followed to its end */

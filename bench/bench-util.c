@@ -214,3 +214,16 @@ bench_least_squares (const double *x,
   *slope = denominator != 0 ? (n * sxy - sx * sy) / denominator : 0;
   *intercept = n > 0 ? (sy - *slope * sx) / n : 0;
 }
+
+static const char * const markdown_mix[] = {
+  "Streaming ", "**keeps** ", "the ", "answer ", "`moving` ", "while ", "the ", "user ",
+  "reads; ", "*nothing* ", "is ", "laid ", "out ", "twice.\n\n",
+  "- a ", "list ", "item\n", "- another ", "one\n\n",
+  "```c\n", "int x = 1;\n", "return x;\n", "```\n\n",
+};
+
+const char *
+bench_markdown_mix_word (guint i)
+{
+  return markdown_mix[i % G_N_ELEMENTS (markdown_mix)];
+}

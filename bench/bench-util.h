@@ -74,4 +74,8 @@ void     bench_least_squares        (const double *x,
                                      double       *slope,
                                      double       *intercept);
 
+/* The @i-th delta of bench-gui's Markdown answer: paragraphs, lists and
+ * code blocks, a word or a line a delta */
+const char *bench_markdown_mix_word (guint i);
+
 G_END_DECLS
