@@ -236,7 +236,8 @@ end_in_view (AgentGtkChatView *chat_view)
 {
   GtkWidget *list_item = NULL;
   AgentGtkMarkdownView *markdown = last_markdown (chat_view, &list_item);
-  GtkWidget *view = gtk_widget_get_parent (GTK_WIDGET (_agent_gtk_chat_view_get_list_view (chat_view)));
+  GtkWidget *view = gtk_widget_get_ancestor (GTK_WIDGET (_agent_gtk_chat_view_get_list_view (chat_view)),
+                                             GTK_TYPE_SCROLLED_WINDOW);
   GtkWidget *line;
   graphene_rect_t bounds;
 

@@ -27,6 +27,7 @@
 #include "agent-gtk-chat-view-private.h"
 #include "agent-gtk-message-row-private.h"
 #include "agent-gtk-private.h"
+#include "agent-gtk-scroll-bin-private.h"
 #include "markdown/agent-gtk-code-private.h"
 
 /**
@@ -1244,6 +1245,7 @@ agent_gtk_chat_view_class_init (AgentGtkChatViewClass *klass)
                                       0, NULL, NULL, NULL, G_TYPE_NONE, 1, AGENT_TYPE_MESSAGE);
 
   g_type_ensure (AGENT_GTK_TYPE_CHAT_SCROLLBAR);
+  g_type_ensure (AGENT_GTK_TYPE_SCROLL_BIN);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/libagent/Gtk/agent-gtk-chat-view.ui");
   gtk_widget_class_bind_template_child (widget_class, AgentGtkChatView, stack);
