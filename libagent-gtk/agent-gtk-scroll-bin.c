@@ -22,7 +22,8 @@
  * 100 deltas/s stream, bench/RESULTS.md) and test-gtk-widgets decide.
  *
  * The scrolling itself is the list's: the adjustments and scroll policies
- * set on the bin are the list's own.
+ * set on the bin are the list's own. The bin keeps them too, so that a
+ * child set later gets those its scrolled window gave before.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -36,6 +37,12 @@ struct _AgentGtkScrollBin
   GtkWidget  parent_instance;
 
   GtkWidget *child;
+
+  /* GtkScrollable's, as last set: handed to a child set later */
+  GtkAdjustment       *hadjustment;
+  GtkAdjustment       *vadjustment;
+  GtkScrollablePolicy  hscroll_policy;
+  GtkScrollablePolicy  vscroll_policy;
 };
 
 enum
@@ -65,22 +72,18 @@ get_scrollable (AgentGtkScrollBin *self)
   return self->child != NULL ? GTK_SCROLLABLE (self->child) : NULL;
 }
 
-static const char *
-scrollable_property (guint prop_id)
+/* Hands what the bin was given to its child */
+static void
+pass_on_scrollable (AgentGtkScrollBin *self)
 {
-  switch (prop_id)
-    {
-    case PROP_HADJUSTMENT:
-      return "hadjustment";
-    case PROP_VADJUSTMENT:
-      return "vadjustment";
-    case PROP_HSCROLL_POLICY:
-      return "hscroll-policy";
-    case PROP_VSCROLL_POLICY:
-      return "vscroll-policy";
-    default:
-      return NULL;
-    }
+  GtkScrollable *scrollable = get_scrollable (self);
+
+  if (scrollable == NULL)
+    return;
+  gtk_scrollable_set_hadjustment (scrollable, self->hadjustment);
+  gtk_scrollable_set_vadjustment (scrollable, self->vadjustment);
+  gtk_scrollable_set_hscroll_policy (scrollable, self->hscroll_policy);
+  gtk_scrollable_set_vscroll_policy (scrollable, self->vscroll_policy);
 }
 
 static void
@@ -90,14 +93,32 @@ agent_gtk_scroll_bin_get_property (GObject    *object,
                                    GParamSpec *pspec)
 {
   AgentGtkScrollBin *self = AGENT_GTK_SCROLL_BIN (object);
-  const char *name = scrollable_property (prop_id);
 
-  if (prop_id == PROP_CHILD)
-    g_value_set_object (value, self->child);
-  else if (name != NULL && get_scrollable (self) != NULL)
-    g_object_get_property (G_OBJECT (self->child), name, value);
-  else if (name == NULL)
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  switch (prop_id)
+    {
+    case PROP_CHILD:
+      g_value_set_object (value, self->child);
+      break;
+    /* The child's: it makes its own where it was given none */
+    case PROP_HADJUSTMENT:
+      g_value_set_object (value, get_scrollable (self) != NULL
+                                 ? gtk_scrollable_get_hadjustment (get_scrollable (self))
+                                 : self->hadjustment);
+      break;
+    case PROP_VADJUSTMENT:
+      g_value_set_object (value, get_scrollable (self) != NULL
+                                 ? gtk_scrollable_get_vadjustment (get_scrollable (self))
+                                 : self->vadjustment);
+      break;
+    case PROP_HSCROLL_POLICY:
+      g_value_set_enum (value, self->hscroll_policy);
+      break;
+    case PROP_VSCROLL_POLICY:
+      g_value_set_enum (value, self->vscroll_policy);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -107,14 +128,29 @@ agent_gtk_scroll_bin_set_property (GObject      *object,
                                    GParamSpec   *pspec)
 {
   AgentGtkScrollBin *self = AGENT_GTK_SCROLL_BIN (object);
-  const char *name = scrollable_property (prop_id);
 
-  if (prop_id == PROP_CHILD)
-    agent_gtk_scroll_bin_set_child (self, g_value_get_object (value));
-  else if (name != NULL && get_scrollable (self) != NULL)
-    g_object_set_property (G_OBJECT (self->child), name, value);
-  else if (name == NULL)
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  switch (prop_id)
+    {
+    case PROP_CHILD:
+      agent_gtk_scroll_bin_set_child (self, g_value_get_object (value));
+      return;
+    case PROP_HADJUSTMENT:
+      g_set_object (&self->hadjustment, g_value_get_object (value));
+      break;
+    case PROP_VADJUSTMENT:
+      g_set_object (&self->vadjustment, g_value_get_object (value));
+      break;
+    case PROP_HSCROLL_POLICY:
+      self->hscroll_policy = g_value_get_enum (value);
+      break;
+    case PROP_VSCROLL_POLICY:
+      self->vscroll_policy = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  pass_on_scrollable (self);
 }
 
 static gboolean
@@ -176,6 +212,8 @@ agent_gtk_scroll_bin_dispose (GObject *object)
   AgentGtkScrollBin *self = AGENT_GTK_SCROLL_BIN (object);
 
   g_clear_pointer (&self->child, gtk_widget_unparent);
+  g_clear_object (&self->hadjustment);
+  g_clear_object (&self->vadjustment);
   G_OBJECT_CLASS (agent_gtk_scroll_bin_parent_class)->dispose (object);
 }
 
@@ -218,7 +256,8 @@ agent_gtk_scroll_bin_get_child (AgentGtkScrollBin *self)
   return self->child;
 }
 
-/* Sets @child, a #GtkScrollable, which takes the bin's adjustments */
+/* Sets @child, a #GtkScrollable, which takes the bin's adjustments and
+ * scroll policies, whether they were set before it or after */
 void
 agent_gtk_scroll_bin_set_child (AgentGtkScrollBin *self,
                                 GtkWidget         *child)
@@ -233,6 +272,7 @@ agent_gtk_scroll_bin_set_child (AgentGtkScrollBin *self,
     {
       self->child = child;
       gtk_widget_set_parent (child, GTK_WIDGET (self));
+      pass_on_scrollable (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHILD]);
 }

@@ -176,6 +176,30 @@ test_in_bin (void)
   fixture_tear_down (&fixture);
 }
 
+/* A child set after the scrolled window gave the bin its adjustments and
+ * policies still gets them */
+static void
+test_child_set_later (void)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *bin = g_object_new (AGENT_GTK_TYPE_SCROLL_BIN, NULL);
+  GtkWidget *viewport = gtk_viewport_new (NULL, NULL);
+
+  g_object_ref_sink (scroller);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), bin);
+  g_object_set (bin, "vscroll-policy", GTK_SCROLL_NATURAL, NULL);
+  agent_gtk_scroll_bin_set_child (AGENT_GTK_SCROLL_BIN (bin), viewport);
+
+  g_assert_true (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (viewport)) ==
+                 gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)));
+  g_assert_true (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (viewport)) ==
+                 gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller)));
+  g_assert_cmpint (gtk_scrollable_get_vscroll_policy (GTK_SCROLLABLE (viewport)), ==, GTK_SCROLL_NATURAL);
+  g_assert_true (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (bin)) ==
+                 gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)));
+  g_object_unref (scroller);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -184,5 +208,6 @@ main (int   argc,
 
   g_test_add_func ("/gtk/scroll-bin/without-bin", test_without_bin);
   g_test_add_func ("/gtk/scroll-bin/in-bin", test_in_bin);
+  g_test_add_func ("/gtk/scroll-bin/child-set-later", test_child_set_later);
   return agent_test_gui_run (data_home);
 }
