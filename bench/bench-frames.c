@@ -193,7 +193,7 @@ bench_frames_print (BenchFrames *self,
                     gboolean     verbose)
 {
   print_times ("frame work (whole frame)", self->work);
-  print_times ("  update (ticks: Markdown)", self->phases[0]);
+  print_times ("  update (ticks, styles)", self->phases[0]);
   print_times ("  layout", self->phases[1]);
   print_times ("  paint (snapshot, render)", self->phases[2]);
   printf ("frames that painted nothing: %u, of them laid out: %u, work %.3f ms a frame\n",
